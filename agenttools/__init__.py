@@ -1,0 +1,53 @@
+"""agenttools: ship Agent Skills and MCP servers in Python wheels; deploy them into AI clients.
+
+The public API. Names are imported lazily from ``agenttools_runtime`` on first use, so
+``import agenttools`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from agenttools_runtime import __version__
+
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    # errors and warnings
+    "AgentToolsError": "agenttools_runtime.errors",
+    "AgentToolsWarning": "agenttools_runtime.errors",
+    # clients
+    "SUPPORTED_CLIENTS": "agenttools_runtime.clients",
+    "SUPPORTED_MCP_CLIENTS": "agenttools_runtime.clients",
+    "Client": "agenttools_runtime.clients",
+    "get_client": "agenttools_runtime.clients",
+    "skills_location": "agenttools_runtime.clients",
+    "project_skills_location": "agenttools_runtime.clients",
+    "mcp_config_location": "agenttools_runtime.clients",
+    "project_mcp_config_location": "agenttools_runtime.clients",
+    "detected_clients": "agenttools_runtime.clients",
+    # skills
+    "Skill": "agenttools_runtime.skills.source",
+    "install_skills": "agenttools_runtime.skills.install",
+    "uninstall_skills": "agenttools_runtime.skills.install",
+    # MCP servers
+    "MCPServer": "agenttools_runtime.mcp.server",
+    "Environment": "agenttools_runtime.mcp.server",
+    "install_mcp_server": "agenttools_runtime.mcp.install",
+    "uninstall_mcp_server": "agenttools_runtime.mcp.install",
+}
+
+__all__ = ["__version__", *sorted(_EXPORTS)]
+
+
+def __getattr__(name: str) -> Any:
+    module_name = _EXPORTS.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'agenttools' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module_name), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -1,0 +1,1 @@
+"""The agenttools hatchling build hook. Enable it with ``[tool.hatch.build.hooks.agenttools]``."""

@@ -1,0 +1,83 @@
+"""``agenttools clients``: the client table, what each client supports, where its files are."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from agenttools_runtime.cli import emit
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser(
+        "clients",
+        parents=[common],
+        help="list supported AI clients, their files, and which are detected here",
+        description=(
+            "List every supported AI client: its id (use it as TARGET), what it supports "
+            "(MCP servers, skills, project scope), where its MCP config file and skills "
+            "directory are, and whether it is detected on this machine (its config file or "
+            "skills directory exists)."
+        ),
+    )
+    parser.add_argument(
+        "--os",
+        metavar="OS",
+        choices=["macos", "windows", "unix", "linux", "darwin", "win32"],
+        help="show the locations for another OS (macos, windows, unix)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from agenttools_runtime.clients import all_clients, detected_clients
+
+    detected = {c.id for c in detected_clients()}
+    rows = []
+    for client in all_clients().values():
+        row = client.to_json(args.os)
+        row["detected"] = client.id in detected
+        rows.append(row)
+    emit(args, {"ok": True, "clients": rows}, lambda: _render(rows))
+    return 0
+
+
+def _render(rows: list[dict[str, Any]]) -> str:
+    def mark(flag: bool) -> str:
+        return "yes" if flag else "-"
+
+    header = ("CLIENT", "NAME", "MCP", "SKILLS", "PROJECT", "DETECTED")
+    table = [header]
+    for r in rows:
+        mcp = r["config_format"] if r["supports_mcp"] and r["mcp_config"] else "-"
+        project = "+".join(
+            part
+            for part, flag in (
+                ("mcp", r["supports_project"]),
+                ("skills", r["supports_project_skills"]),
+            )
+            if flag
+        )
+        table.append(
+            (
+                r["id"],
+                r["display_name"],
+                mcp,
+                mark(bool(r["skills"])),
+                project or "-",
+                mark(r["detected"]),
+            )  # fmt: skip
+        )
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in table]
+    lines.append("")
+    for r in rows:
+        lines.append(f"{r['id']}:")
+        lines.append(f"  mcp config:   {r['mcp_config'] or '(none on this OS)'}")
+        lines.append(f"  skills:       {r['skills'] or '(no skills support)'}")
+        if r["project_mcp_config"] or r["project_skills"]:
+            lines.append(
+                f"  project:      mcp {r['project_mcp_config'] or '-'}, "
+                f"skills {r['project_skills'] or '-'}"
+            )
+    return "\n".join(lines)

@@ -1,0 +1,330 @@
+"""The client table (``clients.json``, shipped in the package) and location helpers.
+
+Every location is computed from ``Path.home()`` when it is asked for, so tests isolate by
+setting ``HOME``. Clients are looked up by id (``claude-code``), by the spec's CamelCase name
+(``ClaudeCode``) or by an alias (``VSCode``), case-insensitively.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from agenttools_runtime.errors import (
+    AgentToolsError,
+    InvalidProjectDirectory,
+    UnknownClient,
+    UnknownInstallLocation,
+    UnknownSkillsLocation,
+    UnsupportedMCPClient,
+    UnsupportedMCPClientProject,
+    UnsupportedSkillsClient,
+    UnsupportedSkillsClientProject,
+)
+
+OSName = Literal["macos", "windows", "unix"]
+ConfigFormat = Literal["json", "toml", "yaml"]
+
+_OS_ALIASES: dict[str, OSName] = {
+    "macos": "macos", "macosx": "macos", "darwin": "macos", "mac": "macos", "osx": "macos",
+    "windows": "windows", "win32": "windows", "win": "windows", "nt": "windows",
+    "unix": "unix", "linux": "unix", "posix": "unix",
+}  # fmt: skip
+OS_DISPLAY: dict[OSName, str] = {"macos": "macOS", "windows": "Windows", "unix": "Unix"}
+
+
+def normalize_os(os_name: str | None = None) -> OSName:
+    """``None`` → this machine's OS; accepts ``macos``/``darwin``, ``windows``/``win32``,
+    ``unix``/``linux`` (any other Unix-like platform counts as ``unix``)."""
+    if os_name is None:
+        os_name = sys.platform
+    key = os_name.lower()
+    if key in _OS_ALIASES:
+        return _OS_ALIASES[key]
+    if key.startswith(("linux", "freebsd", "openbsd", "netbsd", "sunos", "aix", "cygwin")):
+        return "unix"
+    raise ValueError(f"unknown operating system {os_name!r}; use macos, windows or unix")
+
+
+@dataclass(frozen=True)
+class Client:
+    """One AI client: where its MCP config file and skills directories are, and the shape of
+    the entries it reads. Locations are raw table data; use the module's functions to turn
+    them into paths."""
+
+    id: str
+    name: str
+    display_name: str
+    aliases: tuple[str, ...]
+    url: str
+    config_format: ConfigFormat
+    container: tuple[str, ...]
+    entry_style: str
+    mcp_config: Any = field(repr=False)
+    project_mcp_config: tuple[str, ...] | None
+    skills: Any = field(repr=False)
+    project_skills: tuple[str, ...] | None
+
+    @property
+    def supports_mcp(self) -> bool:
+        return self.mcp_config is not None
+
+    @property
+    def supports_project(self) -> bool:
+        """Project-scope MCP config (the spec's ``ProjectSupport``)."""
+        return self.project_mcp_config is not None
+
+    @property
+    def supports_skills(self) -> bool:
+        return self.skills is not None
+
+    @property
+    def supports_project_skills(self) -> bool:
+        return self.project_skills is not None
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    def to_json(self, os_name: str | None = None) -> dict[str, Any]:
+        """The row ``agenttools clients --json`` prints (locations for *os_name*)."""
+        osn = normalize_os(os_name)
+        return {
+            "id": self.id,
+            "name": self.name,
+            "display_name": self.display_name,
+            "aliases": list(self.aliases),
+            "config_format": self.config_format,
+            "container": list(self.container),
+            "supports_mcp": self.supports_mcp,
+            "supports_project": self.supports_project,
+            "supports_skills": self.supports_skills,
+            "supports_project_skills": self.supports_project_skills,
+            "mcp_config": _maybe(lambda: str(mcp_config_location(self, osn))),
+            "project_mcp_config": _join(self.project_mcp_config),
+            "skills": _maybe(lambda: str(skills_location(self, osn))),
+            "project_skills": _join(self.project_skills),
+            "url": self.url,
+        }
+
+
+class ClientTable(Mapping[str, Client]):
+    """Read-only mapping id → :class:`Client`, sorted by id."""
+
+    def __init__(self, clients: Sequence[Client]) -> None:
+        self._clients = {c.id: c for c in sorted(clients, key=lambda c: c.id)}
+        self._lookup: dict[str, str] = {}
+        for client in self._clients.values():
+            for key in (client.id, client.name, *client.aliases):
+                self._lookup[_fold(key)] = client.id
+
+    def __getitem__(self, key: str) -> Client:
+        return self._clients[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._clients)
+
+    def __len__(self) -> int:
+        return len(self._clients)
+
+    def find(self, name: str) -> Client | None:
+        client_id = self._lookup.get(_fold(name))
+        return None if client_id is None else self._clients[client_id]
+
+
+def _fold(name: str) -> str:
+    return name.casefold().replace("-", "").replace("_", "").replace(" ", "")
+
+
+@cache
+def _load_table() -> ClientTable:
+    text = resources.files("agenttools_runtime").joinpath("clients.json").read_text("utf-8")
+    data = json.loads(text)
+    clients = [
+        Client(
+            id=row["id"],
+            name=row["name"],
+            display_name=row["display_name"],
+            aliases=tuple(row["aliases"]),
+            url=row["url"],
+            config_format=row["config_format"],
+            container=tuple(row["container"]),
+            entry_style=row["entry_style"],
+            mcp_config=row["mcp_config"],
+            project_mcp_config=_tuple(row["project_mcp_config"]),
+            skills=row["skills"],
+            project_skills=_tuple(row["project_skills"]),
+        )
+        for row in data["clients"]
+    ]
+    return ClientTable(clients)
+
+
+def _tuple(value: Sequence[str] | None) -> tuple[str, ...] | None:
+    return None if value is None else tuple(value)
+
+
+def __getattr__(name: str) -> Any:
+    # The tables are data files read on first use, not at import (CLI start-up time).
+    if name == "SUPPORTED_CLIENTS":
+        return _load_table()
+    if name == "SUPPORTED_MCP_CLIENTS":
+        table = _load_table()
+        return {k: c for k, c in table.items() if c.supports_mcp}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def all_clients() -> ClientTable:
+    """``SUPPORTED_CLIENTS``: every client, by id."""
+    return _load_table()
+
+
+def get_client(client: str | Client) -> Client:
+    """Look a client up by id, CamelCase name or alias, case-insensitively.
+
+    Raises ``UnknownClient`` (listing the ids) for anything else.
+    """
+    if isinstance(client, Client):
+        return client
+    table = _load_table()
+    found = table.find(client)
+    if found is None:
+        raise UnknownClient(client, ", ".join(table), client=client)
+    return found
+
+
+# -- locations -------------------------------------------------------------------------------
+
+
+def mcp_config_location(client: str | Client, os: str | None = None) -> Path:
+    """The client's user-scope MCP config file on *os* (default: this machine's).
+
+    Raises ``UnsupportedMCPClient`` when the client has no MCP config, and
+    ``UnknownInstallLocation`` when it has none on that OS.
+    """
+    c = get_client(client)
+    if c.mcp_config is None:
+        raise UnsupportedMCPClient(c.display_name, client=c.id)
+    osn = normalize_os(os)
+    parts = _resolve_location(c.mcp_config, osn)
+    if parts is None:
+        raise UnknownInstallLocation(c.display_name, OS_DISPLAY[osn], client=c.id, os=osn)
+    return _home_join(parts)
+
+
+def project_mcp_config_location(client: str | Client, directory: Path | str) -> Path:
+    """The client's project-scope MCP config file inside *directory*.
+
+    Raises ``UnsupportedMCPClientProject`` or ``InvalidProjectDirectory``.
+    """
+    c = get_client(client)
+    if c.project_mcp_config is None:
+        raise UnsupportedMCPClientProject(c.display_name, client=c.id)
+    return _project_dir(directory).joinpath(*c.project_mcp_config)
+
+
+def skills_location(client: str | Client, os: str | None = None) -> Path:
+    """The client's user-scope skills root (the directory holding skill folders) on *os*.
+
+    Raises ``UnsupportedSkillsClient`` or ``UnknownSkillsLocation``.
+    """
+    c = get_client(client)
+    if c.skills is None:
+        raise UnsupportedSkillsClient(c.display_name, client=c.id)
+    osn = normalize_os(os)
+    parts = _resolve_location(c.skills, osn)
+    if parts is None:
+        raise UnknownSkillsLocation(c.display_name, OS_DISPLAY[osn], client=c.id, os=osn)
+    return _home_join(parts)
+
+
+def project_skills_location(client: str | Client, directory: Path | str) -> Path:
+    """The client's project-scope skills root inside *directory*.
+
+    Raises ``UnsupportedSkillsClientProject`` or ``InvalidProjectDirectory``.
+    """
+    c = get_client(client)
+    if c.project_skills is None:
+        raise UnsupportedSkillsClientProject(c.display_name, client=c.id)
+    return _project_dir(directory).joinpath(*c.project_skills)
+
+
+def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | None:
+    """The client whose config file *path* is, by exact location only (never by format):
+    ``(client, None)`` when it is the client's user-scope file on this OS, ``(client,
+    project_dir)`` when the path ends with the client's project config path. ``None`` when no
+    client matches."""
+    from agenttools_runtime.paths import canonical_path_key
+
+    key = canonical_path_key(path)
+    table = _load_table()
+    for c in table.values():
+        try:
+            if canonical_path_key(mcp_config_location(c)) == key:
+                return c, None
+        except (UnsupportedMCPClient, UnknownInstallLocation):
+            pass
+    target = Path(os.path.abspath(path))
+    for c in table.values():
+        rel = c.project_mcp_config
+        if rel is None or len(target.parts) <= len(rel):
+            continue
+        if tuple(target.parts[-len(rel) :]) == rel:
+            return c, target.parents[len(rel) - 1]
+    return None
+
+
+def detected_clients() -> list[Client]:
+    """Clients that look installed here: their MCP config file or skills root exists."""
+    found = []
+    for c in _load_table().values():
+        paths = []
+        for locate in (mcp_config_location, skills_location):
+            try:
+                paths.append(locate(c))
+            except (UnsupportedMCPClient, UnknownInstallLocation, UnsupportedSkillsClient,
+                    UnknownSkillsLocation):  # fmt: skip
+                pass
+        if any(p.exists() for p in paths):
+            found.append(c)
+    return found
+
+
+def _resolve_location(spec: Any, osn: OSName) -> list[str] | None:
+    if spec is None:
+        return None
+    if isinstance(spec, list):
+        return spec
+    if "if_exists" in spec:
+        marker = _home_join(spec["if_exists"])
+        return spec["then"] if marker.exists() else spec["else"]
+    value = spec.get(osn)
+    return None if value is None else list(value)
+
+
+def _home_join(parts: Sequence[str]) -> Path:
+    return Path.home().joinpath(*parts)
+
+
+def _project_dir(directory: Path | str) -> Path:
+    path = Path(directory).expanduser()
+    if not path.is_dir():
+        raise InvalidProjectDirectory(directory, directory=str(directory))
+    return path.absolute()
+
+
+def _join(parts: Sequence[str] | None) -> str | None:
+    return None if parts is None else "/".join(parts)
+
+
+def _maybe(fn: Any) -> Any:
+    try:
+        return fn()
+    except AgentToolsError:  # an unsupported location is shown as null
+        return None

@@ -1,0 +1,223 @@
+"""The one layer through which every filesystem mutation of agenttools goes.
+
+Writes, renames, deletions, directory creation and mode changes of skill directories, config
+files, registry entries and deployment records all call the functions here. That gives one
+place to make writes atomic, and one place where tests can make the k-th mutation fail or
+observe named points of an operation (:func:`checkpoint`) without monkeypatching internals:
+
+    with fs.inject(fail_at=3):          # the third mutation raises OSError
+        deploy(...)
+
+The observer is held in a :class:`contextvars.ContextVar`, so it is scoped to the ``with``
+block (and the thread/task it runs in); there is no module-level mutable state.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import errno
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+Observer = Callable[[str, Path], None]
+"""Called as ``observer(operation, path)`` before every mutation and at every checkpoint.
+Raising from it makes that operation fail (before anything is changed)."""
+
+_observer: contextvars.ContextVar[Observer | None] = contextvars.ContextVar(
+    "agenttools_fs_observer", default=None
+)
+
+
+@dataclass
+class FaultInjector:
+    """Counts mutations; raises ``OSError`` at the ``fail_at``-th one (1-based) and/or at
+    the checkpoint named ``fail_at_checkpoint``. ``log`` lists every (operation, path) seen."""
+
+    fail_at: int | None = None
+    fail_at_checkpoint: str | None = None
+    exception: Callable[[str, Path], BaseException] | None = None
+    log: list[tuple[str, Path]] = field(default_factory=list)
+    count: int = 0
+
+    def __call__(self, operation: str, path: Path) -> None:
+        self.log.append((operation, path))
+        if operation.startswith("checkpoint:"):
+            if operation == f"checkpoint:{self.fail_at_checkpoint}":
+                raise self._error(operation, path)
+            return
+        self.count += 1
+        if self.fail_at is not None and self.count == self.fail_at:
+            raise self._error(operation, path)
+
+    def _error(self, operation: str, path: Path) -> BaseException:
+        if self.exception is not None:
+            return self.exception(operation, path)
+        return OSError(errno.EIO, f"injected failure at {operation}", str(path))
+
+
+@contextlib.contextmanager
+def observe(observer: Observer) -> Iterator[Observer]:
+    """Run the block with *observer* called before every mutation."""
+    token = _observer.set(observer)
+    try:
+        yield observer
+    finally:
+        _observer.reset(token)
+
+
+@contextlib.contextmanager
+def inject(
+    fail_at: int | None = None,
+    fail_at_checkpoint: str | None = None,
+    exception: Callable[[str, Path], BaseException] | None = None,
+) -> Iterator[FaultInjector]:
+    """Make the ``fail_at``-th mutation (or the named checkpoint) of the block fail."""
+    injector = FaultInjector(fail_at, fail_at_checkpoint, exception)
+    with observe(injector):
+        yield injector
+
+
+def checkpoint(name: str, path: Path | str = "") -> None:
+    """A named point of an operation where tests may pause or fail the process."""
+    _notify(f"checkpoint:{name}", Path(path))
+
+
+def _notify(operation: str, path: Path | str) -> None:
+    observer = _observer.get()
+    if observer is not None:
+        observer(operation, Path(path))
+
+
+# -- mutations -------------------------------------------------------------------------------
+
+
+def write_bytes_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Write *data* to *path* through a temp file in the same directory, fsync, ``os.replace``.
+
+    An existing file's permission bits are kept unless *mode* is given. The directory must
+    exist.
+    """
+    _notify("write", path)
+    if mode is None:
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            mode = None
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def write_text_atomic(path: Path, text: str, mode: int | None = None) -> None:
+    write_bytes_atomic(path, text.encode("utf-8"), mode)
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Create or truncate *path* with *data* (for files inside a directory being built)."""
+    _notify("write", path)
+    with open(path, "wb") as handle:
+        handle.write(data)
+
+
+def copy_file(source: Path, destination: Path) -> None:
+    """Copy the bytes of *source* (following links) to *destination*."""
+    _notify("copy", destination)
+    shutil.copyfile(source, destination)
+
+
+def mkdir(path: Path, parents: bool = True, exist_ok: bool = True) -> None:
+    if exist_ok and path.is_dir():
+        return
+    _notify("mkdir", path)
+    path.mkdir(parents=parents, exist_ok=exist_ok)
+
+
+def rename(source: Path, destination: Path) -> None:
+    """``os.rename``: moves a file, directory or link as itself."""
+    _notify("rename", source)
+    os.rename(source, destination)
+
+
+def replace(source: Path, destination: Path) -> None:
+    _notify("replace", destination)
+    os.replace(source, destination)
+
+
+def chmod(path: Path, mode: int) -> None:
+    _notify("chmod", path)
+    os.chmod(path, mode)
+
+
+def unlink(path: Path, missing_ok: bool = False) -> None:
+    """Remove a file or a symbolic link (never its target)."""
+    _notify("unlink", path)
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        if not missing_ok:
+            raise
+
+
+def rmtree(path: Path) -> None:
+    """Remove a real directory tree. A link or file at *path* is unlinked as itself."""
+    _notify("rmtree", path)
+    if path.is_symlink() or not path.is_dir():
+        os.unlink(path)
+        return
+    if sys.version_info >= (3, 12):
+        shutil.rmtree(path, onexc=_rmtree_retry_readonly)
+    else:
+        shutil.rmtree(path, onerror=_rmtree_retry_readonly)
+
+
+def remove_entry(path: Path) -> None:
+    """Remove whatever is at *path* (directory tree, file, link, dangling link) as itself."""
+    if path.is_symlink() or (os.path.lexists(path) and not path.is_dir()):
+        unlink(path)
+    elif path.is_dir():
+        rmtree(path)
+
+
+def backup_path(next_to: Path) -> Path:
+    """A fresh sibling path in *next_to*'s parent: ``.agenttools-backup-<uuid>``."""
+    return next_to.parent / f".agenttools-backup-{uuid.uuid4().hex}"
+
+
+def _rmtree_retry_readonly(func: Callable[..., object], path: str, _exc: object) -> None:
+    # Read-only files (e.g. copied from a read-only wheel) block deletion on Windows.
+    os.chmod(path, stat.S_IWRITE | stat.S_IREAD)
+    func(path)
+
+
+def _fsync_dir(directory: Path) -> None:
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,1 @@
+"""MCP server declarations and the entries they become in each client's config file."""

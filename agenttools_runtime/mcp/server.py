@@ -1,0 +1,155 @@
+"""``MCPServer``: a declaration of how to start one MCP server (the ``[tool.agenttools.mcp-servers]``
+table of a distribution, or an ad hoc value), and how it launches in a given environment."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from agenttools_runtime.errors import InvalidAgentToolsObject
+
+ServerKind = Literal["module", "script", "command", "url"]
+Transport = Literal["stdio", "http", "sse"]
+LAUNCH_KEYS: tuple[ServerKind, ...] = ("module", "script", "command", "url")
+
+
+@dataclass(frozen=True)
+class Environment:
+    """The Python environment a distribution is installed in: where its interpreter and
+    console scripts are. ``module`` / ``script`` servers are launched from it."""
+
+    python: Path
+    scripts_dir: Path
+
+    @classmethod
+    def current(cls) -> Environment:
+        import sysconfig
+
+        return cls(Path(sys.executable), Path(sysconfig.get_path("scripts")))
+
+    def script_path(self, script: str, platform: str | None = None) -> Path:
+        platform = sys.platform if platform is None else platform
+        name = f"{script}.exe" if platform == "win32" else script
+        return self.scripts_dir / name
+
+
+@dataclass(frozen=True)
+class MCPServer:
+    """One MCP server declaration. Exactly one of ``module``, ``script``, ``command``, ``url``.
+
+    ``distribution`` is the PEP 503-normalized name of the distribution that declares it
+    (None for ad hoc servers); ``environment`` is where ``module``/``script`` servers run
+    (None: the current interpreter's).
+    """
+
+    name: str
+    module: str | None = None
+    script: str | None = None
+    command: str | None = None
+    url: str | None = None
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    transport: Transport = "stdio"
+    headers: Mapping[str, str] = field(default_factory=dict)
+    description: str | None = None
+    config_key: str | None = None
+    distribution: str | None = None
+    environment: Environment | None = None
+
+    def __post_init__(self) -> None:
+        given = [k for k in LAUNCH_KEYS if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise InvalidAgentToolsObject(
+                f'MCP server "{self.name}" needs exactly one of module, script, command, url '
+                f"(has {', '.join(given) or 'none'})"
+            )
+        if self.url is None and self.transport != "stdio":
+            raise InvalidAgentToolsObject(
+                f'MCP server "{self.name}": transport "{self.transport}" needs a url'
+            )
+        if self.url is not None and self.transport == "stdio":
+            object.__setattr__(self, "transport", "http")
+
+    @property
+    def kind(self) -> ServerKind:
+        for key in LAUNCH_KEYS:
+            if getattr(self, key) is not None:
+                return key
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @property
+    def key(self) -> str:
+        """The key written into client configs: ``config_key``, else the name."""
+        return self.config_key or self.name
+
+    @property
+    def qualified_name(self) -> str:
+        return f"{self.distribution}/{self.name}" if self.distribution else self.name
+
+    @property
+    def is_remote(self) -> bool:
+        return self.url is not None
+
+    def launch(self, platform: str | None = None) -> tuple[str, list[str]]:
+        """``(command, args)`` with absolute paths of the environment, for stdio servers."""
+        env = self.environment or Environment.current()
+        if self.module is not None:
+            return os.fspath(env.python), ["-m", self.module, *self.args]
+        if self.script is not None:
+            return os.fspath(env.script_path(self.script, platform)), list(self.args)
+        if self.command is not None:
+            return self.command, list(self.args)
+        raise ValueError(f'MCP server "{self.name}" is remote ({self.url}); it has no command')
+
+    def command_line(self, platform: str | None = None) -> list[str]:
+        command, args = self.launch(platform)
+        return [command, *args]
+
+    @classmethod
+    def from_declaration(
+        cls,
+        name: str,
+        table: Mapping[str, Any],
+        *,
+        distribution: str | None = None,
+        environment: Environment | None = None,
+    ) -> MCPServer:
+        """Build from a ``[tool.agenttools.mcp-servers.<name>]`` table (or its manifest copy,
+        which uses the same keys)."""
+        return cls(
+            name=name,
+            module=table.get("module"),
+            script=table.get("script"),
+            command=table.get("command"),
+            url=table.get("url"),
+            args=tuple(str(a) for a in table.get("args", ())),
+            env={str(k): str(v) for k, v in dict(table.get("env", {})).items()},
+            transport=table.get("transport", "http" if table.get("url") else "stdio"),
+            headers={str(k): str(v) for k, v in dict(table.get("headers", {})).items()},
+            description=table.get("description"),
+            config_key=table.get("config-key"),
+            distribution=distribution,
+            environment=environment,
+        )
+
+    def to_declaration(self) -> dict[str, Any]:
+        """The manifest/TOML form (inverse of :meth:`from_declaration`), without defaults."""
+        data: dict[str, Any] = {}
+        if self.description is not None:
+            data["description"] = self.description
+        data[self.kind] = getattr(self, self.kind)
+        if self.args:
+            data["args"] = list(self.args)
+        if self.env:
+            data["env"] = dict(self.env)
+        if self.url is not None:
+            data["transport"] = self.transport
+            if self.headers:
+                data["headers"] = dict(self.headers)
+        if self.config_key is not None:
+            data["config-key"] = self.config_key
+        return data

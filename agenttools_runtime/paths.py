@@ -1,0 +1,88 @@
+"""Canonical paths, comparison keys and the state directory.
+
+Every location is computed at call time from the environment (``AGENTTOOLS_HOME``,
+``Path.home()``), never cached, so tests isolate everything by setting ``HOME`` and
+``AGENTTOOLS_HOME``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+STATE_ENV = "AGENTTOOLS_HOME"
+
+
+def home() -> Path:
+    """The user's home directory, read now (``HOME`` / ``USERPROFILE``)."""
+    return Path.home()
+
+
+def state_dir() -> Path:
+    """``$AGENTTOOLS_HOME`` if set, else the platform's per-user data directory."""
+    override = os.environ.get(STATE_ENV)
+    if override:
+        return Path(override).expanduser()
+    import platformdirs  # lazy: only deploy-time code needs it
+
+    return Path(platformdirs.user_data_dir("agenttools", appauthor=False))
+
+
+def deployments_dir() -> Path:
+    return state_dir() / "deployments"
+
+
+def skill_registry_dir() -> Path:
+    return deployments_dir() / ".skill-registry"
+
+
+def deployment_lock_file() -> Path:
+    return deployments_dir() / ".lock"
+
+
+def canonical_path(path: Path | str) -> Path:
+    """The real path of the deepest existing ancestor of *path*, joined with the rest.
+
+    Symbolic links are resolved only where something exists, so the result is stable before
+    and after the path itself is created.
+    """
+    p = Path(os.path.abspath(os.path.expanduser(os.fspath(path))))
+    missing: list[str] = []
+    current = p
+    while not os.path.lexists(current):
+        parent = current.parent
+        if parent == current:
+            break
+        missing.append(current.name)
+        current = parent
+    base = Path(os.path.realpath(current))
+    for part in reversed(missing):
+        base = base / part
+    return base
+
+
+def case_insensitive_fs(platform: str | None = None) -> bool:
+    """Windows and macOS file systems are case-insensitive by default."""
+    platform = sys.platform if platform is None else platform
+    return platform == "win32" or platform == "darwin"
+
+
+def canonical_path_key(path: Path | str, platform: str | None = None) -> str:
+    """Comparison form of :func:`canonical_path`: ``/``-separated, case-folded where the
+    platform's file systems are case-insensitive."""
+    text = canonical_path(path).as_posix()
+    if case_insensitive_fs(platform):
+        text = text.casefold()
+    return text
+
+
+def registry_key(skills_root: Path | str, name: str, platform: str | None = None) -> str:
+    """SHA-256 of ``canonical_path_key(root) + "/" + name``: one skill directory's key.
+
+    Computed once before anything is created and then recorded; release uses the recorded
+    key, never a recomputed one.
+    """
+    text = canonical_path_key(skills_root, platform) + "/" + name
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -1,0 +1,1 @@
+"""Agent Skills: names, SKILL.md frontmatter, hashing, sources, directory writes, install."""

@@ -1,0 +1,186 @@
+"""Hashing skill files and comparing installed skill directories against a baseline.
+
+A manifest maps ``/``-separated relative paths to SHA-256 hex digests, sorted by path. A
+file's hash is over its bytes with ``\\r\\n`` turned into ``\\n`` when the file has no NUL
+byte, so a CRLF checkout of the same skill hashes the same. Junk is never copied, hashed or
+counted; version-control metadata is never copied or hashed, and its presence in an installed
+directory makes it "Modified".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator, Mapping
+from enum import Enum
+from pathlib import Path
+
+from agenttools_runtime.errors import AgentSkillUnreadable, AgentSkillUnsafeLink
+
+Manifest = dict[str, str]
+
+JUNK_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
+JUNK_DIRS = frozenset({"__pycache__"})
+VCS_NAMES = frozenset({".git", ".hg", ".svn"})
+
+
+class DirectoryState(str, Enum):
+    """An installed skill directory compared with its baseline manifest."""
+
+    MISSING = "Missing"
+    UNMODIFIED = "Unmodified"
+    MODIFIED = "Modified"
+
+
+class DestinationState(str, Enum):
+    """What is at ``root/name`` before a write."""
+
+    MISSING = "Missing"
+    DANGLING = "Dangling"
+    FILE = "File"
+    LINK = "Link"
+    DIRECTORY = "Directory"
+
+
+def hash_bytes(data: bytes) -> str:
+    if b"\0" not in data:
+        data = data.replace(b"\r\n", b"\n")
+    return hashlib.sha256(data).hexdigest()
+
+
+def hash_text(text: str) -> str:
+    return hash_bytes(text.encode("utf-8"))
+
+
+def hash_file(path: Path) -> str:
+    """Hash one file. ``OSError`` propagates (callers decide what unreadable means)."""
+    return hash_bytes(path.read_bytes())
+
+
+def is_junk(name: str, is_dir: bool) -> bool:
+    return name in JUNK_DIRS if is_dir else name in JUNK_FILES
+
+
+def iter_source_files(directory: Path) -> Iterator[tuple[str, Path]]:
+    """Yield ``(relative path, absolute path)`` for every file of a skill source directory,
+    sorted, skipping junk and version-control metadata.
+
+    Symbolic links are followed when they stay inside *directory*; a link that leads outside
+    raises ``AgentSkillUnsafeLink`` (a skill must be self-contained, and copying would
+    otherwise follow it anywhere on disk).
+    """
+    root_real = Path(os.path.realpath(directory))
+    yield from _walk(directory, "", root_real)
+
+
+def _walk(directory: Path, prefix: str, root_real: Path) -> Iterator[tuple[str, Path]]:
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError as exc:
+        raise AgentSkillUnreadable(directory, path=str(directory)) from exc
+    for entry in entries:
+        path = Path(entry.path)
+        if entry.name in VCS_NAMES:
+            continue
+        if entry.is_symlink():
+            target = Path(os.path.realpath(path))
+            if not _is_within(target, root_real):
+                raise AgentSkillUnsafeLink(path, target, path=str(path), target=str(target))
+            if not target.exists():
+                raise AgentSkillUnreadable(path, path=str(path))
+        is_dir = entry.is_dir(follow_symlinks=True)
+        if is_junk(entry.name, is_dir):
+            continue
+        rel = f"{prefix}{entry.name}"
+        if is_dir:
+            yield from _walk(path, rel + "/", root_real)
+        else:
+            yield rel, path
+
+
+def source_manifest(files: Mapping[str, Path | str]) -> Manifest:
+    """Hash a skill source's files (``Path`` sources read from disk, ``str`` as UTF-8)."""
+    manifest: Manifest = {}
+    for rel in sorted(files):
+        source = files[rel]
+        if isinstance(source, str):
+            manifest[rel] = hash_text(source)
+        else:
+            try:
+                manifest[rel] = hash_file(source)
+            except OSError as exc:
+                raise AgentSkillUnreadable(source, path=str(source)) from exc
+    return manifest
+
+
+def installed_manifest(directory: Path) -> tuple[Manifest, bool]:
+    """Hash an installed skill directory: ``(manifest, clean)``.
+
+    ``clean`` is False when the directory holds version-control metadata, an unreadable
+    file, or a link leading outside it — anything that makes it "Modified" whatever the
+    hashes say.
+    """
+    manifest: Manifest = {}
+    clean = True
+    root_real = Path(os.path.realpath(directory))
+    stack: list[tuple[Path, str]] = [(directory, "")]
+    while stack:
+        current, prefix = stack.pop()
+        try:
+            entries = list(os.scandir(current))
+        except OSError:
+            return manifest, False
+        for entry in entries:
+            if entry.name in VCS_NAMES:
+                clean = False
+                continue
+            path = Path(entry.path)
+            try:
+                is_dir = entry.is_dir(follow_symlinks=True)
+            except OSError:
+                is_dir = False
+            if is_junk(entry.name, is_dir):
+                continue
+            rel = f"{prefix}{entry.name}"
+            if entry.is_symlink() and not _is_within(Path(os.path.realpath(path)), root_real):
+                clean = False
+                continue
+            if is_dir:
+                stack.append((path, rel + "/"))
+                continue
+            try:
+                manifest[rel] = hash_file(path)
+            except OSError:
+                clean = False
+    return dict(sorted(manifest.items())), clean
+
+
+def directory_state(directory: Path, baseline: Mapping[str, str]) -> DirectoryState:
+    """Missing / Unmodified / Modified, comparing *directory* against *baseline*."""
+    if not os.path.lexists(directory):
+        return DirectoryState.MISSING
+    if not directory.is_dir():
+        return DirectoryState.MODIFIED
+    manifest, clean = installed_manifest(directory)
+    if clean and manifest == dict(baseline):
+        return DirectoryState.UNMODIFIED
+    return DirectoryState.MODIFIED
+
+
+def destination_state(root: Path, name: str) -> DestinationState:
+    """Classify ``root/name``: Missing, Dangling (a broken link), File, Link (a directory
+    reached through a link of its own), or Directory."""
+    path = root / name
+    if not os.path.lexists(path):
+        return DestinationState.MISSING
+    if not path.exists():
+        return DestinationState.DANGLING
+    if not path.is_dir():
+        return DestinationState.FILE
+    if os.path.realpath(path) != os.path.join(os.path.realpath(root), name):
+        return DestinationState.LINK
+    return DestinationState.DIRECTORY
+
+
+def _is_within(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
