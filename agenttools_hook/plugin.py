@@ -7,7 +7,7 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 
-class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[misc]
+class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "agenttools"
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:

@@ -300,10 +300,10 @@ def _resolve_location(spec: Any, osn: OSName) -> list[str] | None:
     if spec is None:
         return None
     if isinstance(spec, list):
-        return spec
+        return [str(part) for part in spec]
     if "if_exists" in spec:
         marker = _home_join(spec["if_exists"])
-        return spec["then"] if marker.exists() else spec["else"]
+        return _resolve_location(spec["then"] if marker.exists() else spec["else"], osn)
     value = spec.get(osn)
     return None if value is None else list(value)
 

@@ -66,10 +66,13 @@ def _render(rows: list[dict[str, Any]]) -> str:
                 mark(bool(r["skills"])),
                 project or "-",
                 mark(r["detected"]),
-            )  # fmt: skip
+            )
         )
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in table]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in table
+    ]
     lines.append("")
     for r in rows:
         lines.append(f"{r['id']}:")
