@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Skill:
         raise NotImplementedError
 
 
-SkillSpec = Union[Path, str, Skill, Mapping[str, Any]]
+SkillSpec = Path | str | Skill | Mapping[str, Any]
 """What callers may pass where a skill is accepted (``str`` is a path to a directory)."""
 
 
