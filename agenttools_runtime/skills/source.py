@@ -1,26 +1,58 @@
 """Skill specifications and the normalized skill source they all become.
 
-INTERFACE STUB (owned by the skills-core work; signatures here are what other modules use).
+A skill may be given as a skill directory (``Path``, or a ``str`` path, holding ``SKILL.md``),
+a :class:`Skill` object, or an inline mapping (``name``, ``description``, ``body`` and optional
+frontmatter keys ``license``, ``compatibility``, ``allowed-tools``, ``metadata``, other keys).
+Every form normalizes (:func:`to_source`) to a :class:`SkillSource`: validated name and
+description, identity (for upgrade decisions), version, the files to write and their manifest.
 
-A skill may be given as a skill directory (``Path`` holding ``SKILL.md``), a :class:`Skill`
-object, or an inline mapping (``name``, ``description``, ``body`` and optional frontmatter
-keys ``license``, ``compatibility``, ``allowed-tools``, ``metadata``, other keys). Every form
-normalizes to a :class:`SkillSource`: validated name and description, identity (for upgrade
-decisions), version, the files to write and their manifest.
+Directory sources are listed with :func:`~agenttools_runtime.skills.manifest.iter_source_files`
+(junk and version-control metadata skipped; links followed only while they stay inside the
+skill). Inline skills get a deterministic generated ``SKILL.md``.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agenttools_runtime.errors import (
+    AgentSkillNotFound,
+    AgentSkillUnreadable,
+    InvalidAgentSkill,
+    InvalidSkillFrontmatter,
+)
+from agenttools_runtime.skills.frontmatter import SKILL_FILE, read_skill_md, render_skill_md
+from agenttools_runtime.skills.manifest import hash_bytes, hash_text, iter_source_files
+from agenttools_runtime.skills.names import validate_description, validate_name
+
+# Keys of an inline mapping that are not passed through as extra frontmatter.
+_MAPPING_KEYS = (
+    "name",
+    "description",
+    "body",
+    "license",
+    "compatibility",
+    "allowed-tools",
+    "allowed_tools",
+    "metadata",
+)
+_EXEC_BITS = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
+
 
 @dataclass(frozen=True)
 class Skill:
     """A skill: either a directory (``path``) or an inline definition (``body`` and
-    frontmatter fields)."""
+    frontmatter fields).
+
+    When ``path`` is an existing directory holding ``SKILL.md``, that directory is the source
+    (every file of it is installed) and ``body`` is informational; otherwise ``SKILL.md`` is
+    generated from the fields. Values are validated by :func:`to_source`, not here.
+    """
 
     name: str
     description: str
@@ -34,11 +66,64 @@ class Skill:
 
     @classmethod
     def from_directory(cls, path: Path | str) -> Skill:
-        raise NotImplementedError
+        """Read a skill directory (or its ``SKILL.md``): name, description, body and the
+        other frontmatter keys from ``SKILL.md``.
+
+        Raises ``AgentSkillNotFound`` when *path* does not exist, ``InvalidAgentSkill`` when
+        it is not a directory holding ``SKILL.md``, ``InvalidSkillFrontmatter`` for a
+        missing/invalid frontmatter block or a missing ``name``, ``AgentSkillUnreadable``
+        when ``SKILL.md`` cannot be read.
+        """
+        directory = _skill_directory(path)
+        skill_md = directory / SKILL_FILE
+        try:
+            document = read_skill_md(skill_md)
+        except OSError as exc:
+            raise AgentSkillUnreadable(skill_md, path=str(skill_md)) from exc
+        front = dict(document.frontmatter)
+        if "name" not in front:
+            raise InvalidSkillFrontmatter(
+                skill_md, 'the frontmatter has no "name" key', source=str(skill_md)
+            )
+        skill = cls.from_mapping({**front, "body": document.body})
+        return _replace_path(skill, directory)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> Skill:
-        raise NotImplementedError
+        """An inline definition: ``name``, ``description``, ``body`` and optional
+        ``license``, ``compatibility``, ``allowed-tools`` (or ``allowed_tools``),
+        ``metadata`` (a mapping); any other key is kept as extra frontmatter, in order.
+
+        Raises ``InvalidAgentSkill`` for values of the wrong type.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidAgentSkill(repr(data))
+        name = data.get("name")
+        description = data.get("description")
+        body = data.get("body")
+        if body is not None and not isinstance(body, str):
+            raise InvalidAgentSkill(f'the body of "{name}" must be text')
+        for key in ("license", "compatibility"):
+            value = data.get(key)
+            if value is not None and not isinstance(value, str):
+                raise InvalidAgentSkill(f'"{key}" of "{name}" must be text')
+        allowed_tools = data.get("allowed-tools", data.get("allowed_tools"))
+        if allowed_tools is not None and not _is_tools(allowed_tools):
+            raise InvalidAgentSkill(f'"allowed-tools" of "{name}" must be text or a list of text')
+        metadata = data.get("metadata") or {}
+        if not isinstance(metadata, Mapping):
+            raise InvalidAgentSkill(f'"metadata" of "{name}" must be a mapping')
+        extra = {str(k): v for k, v in data.items() if k not in _MAPPING_KEYS}
+        return cls(
+            name=name,  # type: ignore[arg-type]  # validated by to_source
+            description=description,  # type: ignore[arg-type]
+            body=body,
+            license=data.get("license"),
+            compatibility=data.get("compatibility"),
+            allowed_tools=list(allowed_tools) if isinstance(allowed_tools, list) else allowed_tools,
+            metadata=dict(metadata),
+            extra=extra,
+        )
 
 
 SkillSpec = Path | str | Skill | Mapping[str, Any]
@@ -68,8 +153,141 @@ class SkillSource:
     executable: frozenset[str] = frozenset()
 
 
-def to_source(spec: SkillSpec, default_identifier: str | None = None) -> SkillSource:
-    """Normalize any skill specification. Raises ``InvalidAgentSkill``,
-    ``InvalidAgentSkillName``, ``InvalidAgentSkillDescription``, ``InvalidSkillFrontmatter``,
-    ``AgentSkillUnreadable`` or ``AgentSkillUnsafeLink``."""
-    raise NotImplementedError
+def to_source(
+    spec: SkillSpec | SkillSource,
+    default_identifier: str | None = None,
+    *,
+    identifier: str | None = None,
+    version: str | None = None,
+) -> SkillSource:
+    """Normalize any skill specification.
+
+    *default_identifier* is used for inline skills (directories are always
+    ``"File:<canonical dir>"``); *identifier* overrides every form (distribution skills pass
+    ``"<dist>/<name>"``) and *version* is recorded as given. A :class:`SkillSource` is
+    returned unchanged.
+
+    Raises ``InvalidAgentSkill``, ``AgentSkillNotFound``, ``InvalidAgentSkillName``,
+    ``InvalidAgentSkillDescription``, ``InvalidSkillFrontmatter``, ``AgentSkillUnreadable``
+    or ``AgentSkillUnsafeLink``.
+    """
+    if isinstance(spec, SkillSource):
+        return spec
+    if isinstance(spec, (str, os.PathLike)):
+        skill = Skill.from_directory(Path(spec))
+    elif isinstance(spec, Skill):
+        skill = spec
+    elif isinstance(spec, Mapping):
+        skill = Skill.from_mapping(spec)
+    else:
+        raise InvalidAgentSkill(repr(spec))
+    name = validate_name(skill.name)
+    description = validate_description(name, skill.description)
+    directory = _usable_directory(skill.path)
+    if directory is not None:
+        return _directory_source(name, description, directory, identifier, version)
+    text = _render(skill, name, description)
+    return SkillSource(
+        name=name,
+        description=description,
+        identifier=identifier if identifier is not None else default_identifier,
+        version=version,
+        files={SKILL_FILE: text},
+        manifest={SKILL_FILE: hash_text(text)},
+    )
+
+
+def directory_identifier(directory: Path | str) -> str:
+    """The identity of a directory source: ``"File:" + canonical_path_key(directory)``."""
+    from agenttools_runtime.paths import canonical_path_key
+
+    return "File:" + canonical_path_key(directory)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _skill_directory(path: Path | str) -> Path:
+    directory = Path(os.path.abspath(os.path.expanduser(os.fspath(path))))
+    if directory.name == SKILL_FILE and directory.is_file():
+        directory = directory.parent
+    if not directory.exists():
+        raise AgentSkillNotFound(os.fspath(path), path=str(directory))
+    if not directory.is_dir() or not (directory / SKILL_FILE).is_file():
+        raise InvalidAgentSkill(
+            f"{directory} is not a skill directory (a directory that contains {SKILL_FILE})",
+            path=str(directory),
+        )
+    return directory
+
+
+def _usable_directory(path: Path | None) -> Path | None:
+    if path is None:
+        return None
+    directory = Path(os.path.abspath(os.fspath(path)))
+    return directory if (directory / SKILL_FILE).is_file() else None
+
+
+def _directory_source(
+    name: str,
+    description: str,
+    directory: Path,
+    identifier: str | None,
+    version: str | None,
+) -> SkillSource:
+    files: dict[str, Path | str] = {}
+    manifest: dict[str, str] = {}
+    executable: set[str] = set()
+    for rel, path in iter_source_files(directory):
+        try:
+            data = path.read_bytes()
+            mode = os.stat(path).st_mode
+        except OSError as exc:
+            raise AgentSkillUnreadable(path, path=str(path)) from exc
+        files[rel] = path
+        manifest[rel] = hash_bytes(data)
+        # wheels and zips may drop modes; a shebang says "this is a script" on its own
+        if mode & _EXEC_BITS or data.startswith(b"#!"):
+            executable.add(rel)
+    if SKILL_FILE not in files:
+        raise InvalidAgentSkill(f"{directory} has no {SKILL_FILE}", path=str(directory))
+    return SkillSource(
+        name=name,
+        description=description,
+        identifier=identifier if identifier is not None else directory_identifier(directory),
+        version=version,
+        files=dict(sorted(files.items())),
+        manifest=dict(sorted(manifest.items())),
+        directory=directory,
+        executable=frozenset(executable),
+    )
+
+
+def _render(skill: Skill, name: str, description: str) -> str:
+    import yaml  # lazy: keeps the CLI's start-up light
+
+    try:
+        return render_skill_md(
+            name,
+            description,
+            skill.body or "",
+            license=skill.license,
+            compatibility=skill.compatibility,
+            allowed_tools=skill.allowed_tools,
+            metadata=skill.metadata,
+            extra=skill.extra,
+        )
+    except yaml.YAMLError as exc:
+        raise InvalidAgentSkill(f'the frontmatter of "{name}" cannot be written: {exc}') from None
+
+
+def _replace_path(skill: Skill, directory: Path) -> Skill:
+    from dataclasses import replace
+
+    return replace(skill, path=directory)
+
+
+def _is_tools(value: object) -> bool:
+    return isinstance(value, str) or (
+        isinstance(value, list) and all(isinstance(v, str) for v in value)
+    )
