@@ -207,6 +207,35 @@ MESSAGES: dict[str, str] = {
         "Timed out waiting for another process to finish modifying agent tools deployments."
     ),
     "InvalidDeploymentRecord": "The deployment record {0} cannot be read: {1}",
+    # -- skill:// URIs and serving (texts of the skill:// scheme document) -----------------
+    "SkillNotFound": "Skill not found: '{0}'. Available: {1}",
+    "SkillReferenceNotFound": "Reference not found: '{0}' in skill '{1}'",
+    "SkillURISecurityError": "Security error: {0}",
+    "SkillPathTraversal": "Security error: Path traversal detected in URI",
+    "SkillNullByte": "Security error: Null byte detected in URI",
+    "InvalidSkillProviderName": (
+        "Security error: Invalid provider name '{0}'. Provider names start with a letter or "
+        "digit, contain only letters, digits, hyphens and underscores, and have at most 63 "
+        "characters."
+    ),
+    "InvalidSkillURI": "Invalid skill URI '{0}': {1}",
+    "SkillProviderNotFound": "Provider not found: '{0}'. Available providers: {1}",
+    "SkillProviderExists": "A skill provider named '{0}' is already registered.",
+    "SkillProviderFailed": "The skill provider '{0}' failed: {1}",
+    "MCPSDKMissing": (
+        "{0} needs the MCP Python SDK (mcp>=2.3), which is not installed. "
+        "Install it with: pip install 'agenttools[serve]'"
+    ),
+    "SkillNameCollision": (
+        "The skill '{0}' is provided by {1}; using {2}. Use a full URI "
+        "(skill://PROVIDER/{0}) to choose another."
+    ),
+    "ServedSkillsNamespaced": (
+        "Several sources have a skill named '{0}' ({1}); each is served under its own "
+        "prefix instead: {2}"
+    ),
+    "SkillNotServed": "The skill '{0}' at {1} is not served: {2}",
+    "SkillProviderSkipped": "The skill provider '{0}' was skipped: {1}",
     # -- project validation (hook and `agenttools validate`) --------------------------------
     "InvalidProject": "{0}",
 }
@@ -478,6 +507,40 @@ class InvalidDeploymentRecord(AgentToolsError): ...
 class InvalidProject(AgentToolsError): ...
 
 
+class SkillNotFound(AgentToolsError): ...
+
+
+class SkillReferenceNotFound(AgentToolsError): ...
+
+
+class SkillURISecurityError(AgentToolsError):
+    """A ``skill://`` URI rejected for safety (traversal, NUL, a bad provider name)."""
+
+
+class SkillPathTraversal(SkillURISecurityError): ...
+
+
+class SkillNullByte(SkillURISecurityError): ...
+
+
+class InvalidSkillProviderName(SkillURISecurityError): ...
+
+
+class InvalidSkillURI(AgentToolsError): ...
+
+
+class SkillProviderNotFound(AgentToolsError): ...
+
+
+class SkillProviderExists(AgentToolsError): ...
+
+
+class SkillProviderFailed(AgentToolsError): ...
+
+
+class MCPSDKMissing(AgentToolsError): ...
+
+
 # -- warnings --------------------------------------------------------------------------------
 class AgentSkillNewerVersionKept(AgentToolsWarning): ...
 
@@ -523,3 +586,15 @@ class DeploymentNotRemoved(AgentToolsWarning): ...
 
 
 class MCPServerNotRemoved(AgentToolsWarning): ...
+
+
+class SkillNameCollision(AgentToolsWarning): ...
+
+
+class ServedSkillsNamespaced(AgentToolsWarning): ...
+
+
+class SkillNotServed(AgentToolsWarning): ...
+
+
+class SkillProviderSkipped(AgentToolsWarning): ...
