@@ -1,0 +1,334 @@
+"""Creating, replacing and removing skill directories inside a skills root.
+
+Every mutation goes through :mod:`agenttools_runtime.fs`. The operations return *pending*
+results, so a caller that changes several skills (``install_skills``, the deploy engine) can
+keep every backup until its whole step has succeeded and undo everything otherwise:
+
+``write_skill(root, source) -> WriteOutcome``
+    Put *source* at ``root/<source.name>``. Whatever is there (directory, file, link, dangling
+    link) is first moved, as itself, to a backup ``<root's parent>/.agenttools-backup-<uuid>``
+    (same volume, outside the root so no client sees it as a skill), then the directory is
+    created and every file written (``Path`` sources copied following links, ``str`` sources
+    as UTF-8). On failure the partial directory is deleted, the backup moved back, and
+    ``AgentSkillWriteFailed`` raised. On success the backup is kept until the outcome is
+    settled: ``outcome.commit()`` deletes it, ``outcome.rollback()`` deletes the new directory
+    and moves the backup back. ``create_skill`` is the same but refuses an existing entry.
+    A file that is executable in the source or starts with ``#!`` is made executable.
+    If the source directory *is* the destination (same canonical path) nothing is written
+    (``action == "unchanged"``); a source inside the destination or the destination inside
+    the source raises ``InvalidAgentSkill``.
+
+``stage_removal(root, name) -> Removal``
+    Move ``root/name`` (as itself: a link is moved as a link, its target untouched) to a
+    backup. ``removal.commit()`` deletes the backup (warning ``AgentSkillBackupNotRemoved`` if
+    it cannot be deleted completely); ``removal.rollback()`` moves it back. When the move
+    fails nothing is deleted and ``AgentSkillRemoveFailed`` is raised.
+
+``remove_skill(root, name) -> Removal``
+    ``stage_removal`` followed by ``commit``.
+
+``ensure_root(root) -> list[Path]`` creates a skills root and returns the directories it
+created (outermost first), so a rollback can remove them again with :func:`remove_created_dirs`.
+
+Nothing here decides *whether* to write or remove (states, overwrite rules, registries): that
+is the caller's job. Names must already be validated (``skills.names.validate_name``).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Literal
+
+from agenttools_runtime import fs
+from agenttools_runtime.errors import (
+    AgentSkillBackupNotRemoved,
+    AgentSkillRemoveFailed,
+    AgentSkillWriteFailed,
+    InvalidAgentSkill,
+)
+from agenttools_runtime.paths import canonical_path, canonical_path_key
+from agenttools_runtime.skills.manifest import DestinationState, destination_state
+from agenttools_runtime.skills.source import SkillSource
+
+WriteAction = Literal["created", "replaced", "unchanged"]
+
+
+class AlreadySettled(RuntimeError):
+    """``commit()`` or ``rollback()`` called on an outcome that was already settled."""
+
+
+@dataclass
+class WriteOutcome:
+    """The result of writing one skill directory: pending until ``commit()``/``rollback()``.
+
+    ``previous`` is what was at ``path`` before (``Missing`` for a fresh create); ``backup``
+    the path it was moved to (``None`` unless replaced).
+    """
+
+    name: str
+    path: Path
+    action: WriteAction
+    previous: DestinationState
+    backup: Path | None = None
+    settled: bool = field(default=False, compare=False)
+
+    def commit(self) -> None:
+        """Keep the new directory; delete the backup (a warning if that fails)."""
+        self._settle()
+        if self.backup is not None:
+            _delete_backup(self.name, self.backup)
+
+    def rollback(self) -> None:
+        """Undo: delete what was written and move the previous entry back.
+
+        ``OSError`` propagates if the filesystem refuses; the backup is then left in place.
+        """
+        self._settle()
+        if self.action == "unchanged":
+            return
+        if os.path.lexists(self.path):
+            fs.remove_entry(self.path)
+        if self.backup is not None:
+            fs.rename(self.backup, self.path)
+
+    def _settle(self) -> None:
+        if self.settled:
+            raise AlreadySettled(f"the write of {self.path} was already committed or rolled back")
+        self.settled = True
+
+
+@dataclass
+class Removal:
+    """A skill entry moved to ``backup``: pending until ``commit()``/``rollback()``."""
+
+    name: str
+    path: Path
+    previous: DestinationState
+    backup: Path
+    settled: bool = field(default=False, compare=False)
+
+    def commit(self) -> None:
+        """Delete the backup (warning ``AgentSkillBackupNotRemoved`` if that fails)."""
+        self._settle()
+        _delete_backup(self.name, self.backup)
+
+    def rollback(self) -> None:
+        """Move the entry back to where it was."""
+        self._settle()
+        fs.rename(self.backup, self.path)
+
+    def _settle(self) -> None:
+        if self.settled:
+            raise AlreadySettled(f"the removal of {self.path} was already committed or rolled back")
+        self.settled = True
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def write_skill(root: Path, source: SkillSource) -> WriteOutcome:
+    """Create or replace ``root/<source.name>`` with *source* (see the module docstring).
+
+    Raises ``InvalidAgentSkill`` (source and destination nest, unsafe file paths) or
+    ``AgentSkillWriteFailed`` (after restoring what was there).
+    """
+    path = root / source.name
+    if _same_as_source(path, source):
+        return WriteOutcome(source.name, path, "unchanged", destination_state(root, source.name))
+    _check_file_paths(source)
+    previous = destination_state(root, source.name)
+    if previous is DestinationState.MISSING:
+        return _create(root, source)
+    backup = _backup_path(root)
+    try:
+        fs.rename(path, backup)
+    except OSError as exc:
+        raise AgentSkillWriteFailed(source.name, path, _reason(exc), path=str(path)) from exc
+    try:
+        _build(path, source)
+    except BaseException as exc:
+        _discard_partial(path)
+        fs.rename(backup, path)
+        if isinstance(exc, OSError):
+            raise AgentSkillWriteFailed(source.name, path, _reason(exc), path=str(path)) from exc
+        raise
+    return WriteOutcome(source.name, path, "replaced", previous, backup)
+
+
+def create_skill(root: Path, source: SkillSource) -> WriteOutcome:
+    """Create ``root/<source.name>``; ``FileExistsError`` if any entry is there (the caller
+    checked first; this guards against a race)."""
+    path = root / source.name
+    if _same_as_source(path, source):
+        return WriteOutcome(source.name, path, "unchanged", destination_state(root, source.name))
+    _check_file_paths(source)
+    if os.path.lexists(path):
+        raise FileExistsError(str(path))
+    return _create(root, source)
+
+
+def _create(root: Path, source: SkillSource) -> WriteOutcome:
+    path = root / source.name
+    try:
+        fs.mkdir(root, parents=True, exist_ok=True)
+        fs.mkdir(path, parents=False, exist_ok=False)
+    except OSError as exc:
+        raise AgentSkillWriteFailed(source.name, path, _reason(exc), path=str(path)) from exc
+    try:
+        _build_into(path, source)
+    except BaseException as exc:
+        _discard_partial(path)
+        if isinstance(exc, OSError):
+            raise AgentSkillWriteFailed(source.name, path, _reason(exc), path=str(path)) from exc
+        raise
+    return WriteOutcome(source.name, path, "created", DestinationState.MISSING)
+
+
+def _build(path: Path, source: SkillSource) -> None:
+    fs.mkdir(path, parents=False, exist_ok=False)
+    _build_into(path, source)
+
+
+def _build_into(path: Path, source: SkillSource) -> None:
+    made: set[str] = set()
+    for rel in sorted(source.files):
+        content = source.files[rel]
+        destination = path.joinpath(*rel.split("/"))
+        parent_rel = rel.rpartition("/")[0]
+        if parent_rel and parent_rel not in made:
+            fs.mkdir(destination.parent, parents=True, exist_ok=True)
+            made.add(parent_rel)
+        if isinstance(content, str):
+            fs.write_bytes(destination, content.encode("utf-8"))
+        else:
+            fs.copy_file(content, destination)
+        if os.name == "posix" and (rel in source.executable or _has_shebang(destination)):
+            mode = stat.S_IMODE(os.stat(destination).st_mode)
+            # x wherever r is set, like chmod +x under a usual umask
+            fs.chmod(destination, mode | ((mode & 0o444) >> 2))
+
+
+# -- removing --------------------------------------------------------------------------------
+
+
+def stage_removal(root: Path, name: str) -> Removal:
+    """Move ``root/name`` (as itself) to a backup; settle with ``commit``/``rollback``.
+
+    Raises ``FileNotFoundError`` when nothing is there and ``AgentSkillRemoveFailed`` when
+    the move fails (then nothing was changed).
+    """
+    path = root / name
+    previous = destination_state(root, name)
+    if previous is DestinationState.MISSING:
+        raise FileNotFoundError(str(path))
+    backup = _backup_path(root)
+    try:
+        fs.rename(path, backup)
+    except OSError as exc:
+        raise AgentSkillRemoveFailed(name, path, _reason(exc), path=str(path)) from exc
+    return Removal(name, path, previous, backup)
+
+
+def remove_skill(root: Path, name: str) -> Removal:
+    """Remove ``root/name`` as itself: move it to a backup, then delete the backup."""
+    removal = stage_removal(root, name)
+    removal.commit()
+    return removal
+
+
+# -- skills roots ----------------------------------------------------------------------------
+
+
+def ensure_root(root: Path) -> list[Path]:
+    """Create *root* (and missing parents); return the directories created, outermost first."""
+    missing: list[Path] = []
+    current = Path(os.path.abspath(root))
+    while not os.path.lexists(current) and current.parent != current:
+        missing.append(current)
+        current = current.parent
+    fs.mkdir(root, parents=True, exist_ok=True)
+    return list(reversed(missing))
+
+
+def remove_created_dirs(created: Sequence[Path]) -> None:
+    """Remove directories that :func:`ensure_root` created, innermost first, while empty."""
+    for directory in reversed(created):
+        try:
+            if directory.is_symlink() or any(directory.iterdir()):
+                return
+        except OSError:
+            return
+        fs.rmtree(directory)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _same_as_source(path: Path, source: SkillSource) -> bool:
+    """True when *source* is the directory at *path*; ``InvalidAgentSkill`` if they nest."""
+    if source.directory is None:
+        return False
+    source_key = canonical_path_key(source.directory)
+    destination_key = canonical_path_key(path)
+    if source_key == destination_key:
+        return True
+    if _is_under(source_key, destination_key) or _is_under(destination_key, source_key):
+        raise InvalidAgentSkill(
+            f"the source {source.directory} and the destination {path} contain each other",
+            source=str(source.directory),
+            destination=str(path),
+        )
+    return False
+
+
+def _is_under(key: str, parent_key: str) -> bool:
+    return key.startswith(parent_key.rstrip("/") + "/")
+
+
+def _check_file_paths(source: SkillSource) -> None:
+    # Sources built from wheel manifests are data from elsewhere: no path may leave the skill.
+    for rel in source.files:
+        parts = PurePosixPath(rel).parts
+        if (
+            not rel
+            or rel.startswith("/")
+            or "\\" in rel
+            or (len(rel) > 1 and rel[1] == ":")
+            or any(part in ("", ".", "..") for part in parts)
+            or rel != "/".join(parts)
+        ):
+            raise InvalidAgentSkill(f'the file path "{rel}" of skill "{source.name}" is unsafe')
+
+
+def _backup_path(root: Path) -> Path:
+    # Next to the *real* root, so the rename stays on one volume even if root is a link.
+    return fs.backup_path(canonical_path(root))
+
+
+def _discard_partial(path: Path) -> None:
+    if os.path.lexists(path):
+        fs.remove_entry(path)
+
+
+def _delete_backup(name: str, backup: Path) -> None:
+    try:
+        fs.remove_entry(backup)
+    except OSError:
+        warnings.warn(
+            AgentSkillBackupNotRemoved(name, backup, backup=str(backup)),
+            stacklevel=3,
+        )
+
+
+def _has_shebang(path: Path) -> bool:
+    with open(path, "rb") as handle:
+        return handle.read(2) == b"#!"
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
