@@ -30,6 +30,13 @@ _EXPORTS: dict[str, str] = {
     "Skill": "agenttools_runtime.skills.source",
     "install_skills": "agenttools_runtime.skills.install",
     "uninstall_skills": "agenttools_runtime.skills.install",
+    # bundles and discovery
+    "AgentTools": "agenttools_runtime.bundles",
+    "DEFAULT_AGENT_TOOLS": "agenttools_runtime.bundles",
+    "agent_tools_objects": "agenttools_runtime.bundles",
+    "resolve_tools": "agenttools_runtime.bundles",
+    "SearchPath": "agenttools_runtime.discovery",
+    "find_distributions": "agenttools_runtime.discovery",
     # MCP servers
     "MCPServer": "agenttools_runtime.mcp.server",
     "Environment": "agenttools_runtime.mcp.server",

@@ -1,20 +1,68 @@
 """``AgentTools`` bundles, the built-in bundle, and name resolution.
 
-INTERFACE STUB (owned by the discovery work; signatures here are what other modules use).
+A bundle is a named set of MCP servers and agent skills. It is built in (``agenttools``),
+declared by an installed distribution (``location`` is that :class:`InstalledDistribution`),
+or ad hoc (``location`` None: a value built by the caller). Bundles store *specifications*:
+names (``"dist/item"`` for distribution items, a bare name for built-in items), or values
+(:class:`MCPServer`, skill specs). Names resolve to objects only when asked
+(:meth:`AgentTools.servers`, :meth:`AgentTools.skill_sources`).
+
+In a bundle's skill list a ``str`` that looks like a name (``"skill"`` or ``"dist/skill"``)
+is a name; use a ``Path`` for a skill directory.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Literal
 
-from agenttools_runtime.discovery import InstalledDistribution, SearchPath
+from agenttools_runtime.discovery import (
+    InstalledDistribution,
+    SearchPath,
+    find_distributions,
+    get_distribution,
+    normalize_name,
+    try_get_distribution,
+)
+from agenttools_runtime.errors import (
+    AgentSkillNotFound,
+    AgentToolsBundleNameAmbiguous,
+    AgentToolsNotFound,
+    BuiltInAgentSkillMissing,
+    DistributionAgentToolsNotFound,
+    InvalidAgentToolsObject,
+    MCPServerNameAmbiguous,
+    MCPServerNotFound,
+)
 from agenttools_runtime.mcp.server import MCPServer
-from agenttools_runtime.skills.source import SkillSource, SkillSpec
+from agenttools_runtime.skills.source import Skill, SkillSource, SkillSpec
 
 ToolsetType = Literal["AgentTools", "MCPServer"]
 BUILTIN_BUNDLE = "agenttools"
+
+# A bundle item reference: "name" or "dist/name". Anything else in a skill list is a path.
+_ITEM_REF = re.compile(
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?/)?[A-Za-z0-9][A-Za-z0-9._-]*"
+)
+_MAPPING_KEYS = frozenset({"name", "description", "mcp-servers", "mcp_servers", "skills"})
+
+BUILTIN_SKILLS_DIR = Path(__file__).resolve().parent / "builtin_skills"
+BUILTIN_SKILL_NAMES: tuple[str, ...] = ("agenttools",)
+BUILTIN_SERVERS: dict[str, MCPServer] = {
+    "agenttools": MCPServer(
+        name="agenttools",
+        module="agenttools",
+        args=("serve",),
+        description=(
+            "Serves the agent skills of the installed Python distributions over MCP "
+            "(python -m agenttools serve)."
+        ),
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -23,8 +71,13 @@ class AgentTools:
 
     ``location`` is ``"builtin"``, the :class:`InstalledDistribution` that declares it, or
     None for ad hoc bundles. ``mcp_servers`` / ``skills`` hold the stored specifications:
-    qualified names (``"dist/item"``) or values (:class:`MCPServer`, skill specs).
-    ``toolset_type`` is ``"MCPServer"`` for a single server wrapped as an implicit bundle.
+    qualified names (``"dist/item"``), built-in names, or values (:class:`MCPServer`, skill
+    specs). ``toolset_type`` is ``"MCPServer"`` for a single server wrapped as an implicit
+    bundle. ``name`` is the bundle's own name; :attr:`qualified_name` adds the distribution.
+
+    Validated on construction: ``InvalidAgentToolsObject`` for a name that is not a non-empty
+    string, item lists that are not lists of specifications, and (ad hoc bundles) a name with
+    ``/`` or the name of a built-in bundle. Empty lists are allowed (deploying needs an item).
     """
 
     name: str
@@ -36,43 +89,411 @@ class AgentTools:
     marker: str | None = None
     search: SearchPath | None = field(default=None, compare=False, repr=False)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise InvalidAgentToolsObject(f"the name must be a non-empty string, not {self.name!r}")
+        if self.description is not None and not isinstance(self.description, str):
+            raise InvalidAgentToolsObject(f'the description of "{self.name}" must be a string')
+        object.__setattr__(self, "mcp_servers", _server_specs(self.name, self.mcp_servers))
+        object.__setattr__(self, "skills", _skill_specs(self.name, self.skills))
+        if self.location is None and self.toolset_type == "AgentTools":
+            if "/" in self.name:
+                raise InvalidAgentToolsObject(
+                    f'the name "{self.name}" contains "/", which is reserved for '
+                    "distribution bundles (dist/bundle)"
+                )
+            if self.name in BUILTIN_BUNDLES:
+                raise InvalidAgentToolsObject(
+                    f'"{self.name}" is the name of a built-in bundle; choose another name'
+                )
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> AgentTools:
+        """An ad hoc bundle from ``{"name", "description", "mcp-servers", "skills"}``
+        (``mcp_servers`` is accepted too). Servers may be names, :class:`MCPServer` values or
+        declaration mappings with a ``name`` key; skills any skill specification.
+        Raises ``InvalidAgentToolsObject``."""
+        if not isinstance(data, Mapping):
+            raise InvalidAgentToolsObject(repr(data))
+        unknown = sorted(str(k) for k in data if k not in _MAPPING_KEYS)
+        if unknown:
+            raise InvalidAgentToolsObject(
+                f"unknown keys {', '.join(unknown)} (expected name, description, "
+                "mcp-servers, skills)"
+            )
+        return cls(
+            name=data.get("name"),  # type: ignore[arg-type]  # validated in __post_init__
+            mcp_servers=data.get("mcp-servers", data.get("mcp_servers", ())),
+            skills=data.get("skills", ()),
+            description=data.get("description"),
+        )
+
+    # -- names, without loading anything -----------------------------------------------------
     @property
     def server_names(self) -> list[str]:
-        raise NotImplementedError
+        """Qualified names as stored (``"dist/server"``), or the names of server values."""
+        return [s if isinstance(s, str) else s.name for s in self.mcp_servers]
 
     @property
     def skill_names(self) -> list[str]:
-        raise NotImplementedError
+        """Names as stored (``"dist/skill"``, built-in names), or the names of skill values."""
+        return [_skill_spec_name(s) for s in self.skills]
 
     @property
     def qualified_name(self) -> str:
         """``dist/bundle`` for distribution bundles, the name otherwise."""
-        raise NotImplementedError
+        if isinstance(self.location, InstalledDistribution):
+            return f"{self.location.name}/{self.name}"
+        return self.name
 
+    @property
+    def distribution(self) -> str | None:
+        """The normalized name of the declaring distribution, if any."""
+        return self.location.name if isinstance(self.location, InstalledDistribution) else None
+
+    @property
+    def is_builtin(self) -> bool:
+        return self.location == "builtin"
+
+    # -- resolved objects ----------------------------------------------------------------------
     def servers(self) -> list[MCPServer]:
-        """Resolved servers (with the environment of their distribution)."""
-        raise NotImplementedError
+        """Resolved servers, each with the environment of its distribution.
+
+        Raises ``DistributionNotInstalled`` (naming the ``pip install`` to run),
+        ``DistributionServerNotFound``, ``MCPServerNotFound``, ``InvalidManifest``."""
+        return [self._server(spec) for spec in self.mcp_servers]
 
     def skill_sources(self) -> list[SkillSource]:
         """Resolved, hashed skill sources; distribution skills verified against the manifest.
-        Inline/ad hoc skills get the default identifier ``"<ToolsetType>:<name>/<skill>"``."""
-        raise NotImplementedError
+
+        Distribution skills have identifier ``"<dist>/<name>"`` and the distribution's
+        version; built-in skills their name and the agenttools version; inline/ad hoc skills
+        the default identifier ``"<ToolsetType>:<bundle name>/<skill>"``. Raises
+        ``DistributionNotInstalled``, ``DistributionSkillNotFound``, ``BundledFileMismatch``,
+        ``BundledFileMissing``, ``AgentSkillNotFound`` and the errors of ``to_source``."""
+        return [self.skill_source(spec) for spec in self.skills]
+
+    def skill_source(self, spec: str | SkillSpec) -> SkillSource:
+        """Resolve one of this bundle's skill specifications (see :meth:`skill_sources`)."""
+        if isinstance(spec, str) and _ITEM_REF.fullmatch(spec):
+            dist_name, _, item = spec.rpartition("/")
+            if dist_name:
+                return self._distribution(dist_name).skill_source(item)
+            return builtin_skill_source(spec)
+        from agenttools_runtime.skills.source import to_source
+
+        name = _skill_spec_name(spec)
+        return to_source(spec, default_identifier=f"{self.toolset_type}:{self.name}/{name}")
+
+    def _server(self, spec: str | MCPServer) -> MCPServer:
+        if isinstance(spec, MCPServer):
+            return spec
+        dist_name, _, item = spec.rpartition("/")
+        if dist_name:
+            return self._distribution(dist_name).server(item)
+        server = BUILTIN_SERVERS.get(spec)
+        if server is None:
+            raise MCPServerNotFound(spec, name=spec)
+        return server
+
+    def _distribution(self, name: str) -> InstalledDistribution:
+        if isinstance(
+            self.location, InstalledDistribution
+        ) and self.location.name == normalize_name(name):
+            return self.location
+        return get_distribution(name, self.search)
 
     def to_json(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """Stored data, JSON-ready (server and skill values by name)."""
+        location: Any
+        if isinstance(self.location, InstalledDistribution):
+            location = {
+                "distribution": self.location.name,
+                "version": self.location.version,
+                "dist_info": str(self.location.dist_info),
+                "editable": self.location.source_root is not None,
+            }
+        else:
+            location = self.location
+        return {
+            "name": self.name,
+            "qualified_name": self.qualified_name,
+            "toolset_type": self.toolset_type,
+            "location": location,
+            "description": self.description,
+            "marker": self.marker,
+            "mcp_servers": self.server_names,
+            "skills": self.skill_names,
+        }
 
 
+def builtin_skill_source(name: str) -> SkillSource:
+    """The built-in skill *name*: its directory inside the agenttools package, identifier =
+    the name, version = the agenttools version. Raises ``AgentSkillNotFound`` for an unknown
+    name and ``BuiltInAgentSkillMissing`` when the package lacks the directory."""
+    from agenttools_runtime import __version__
+    from agenttools_runtime.skills.source import to_source
+
+    if name not in BUILTIN_SKILL_NAMES:
+        raise AgentSkillNotFound(name, name=name)
+    directory = BUILTIN_SKILLS_DIR / name
+    if not (directory / "SKILL.md").is_file():
+        raise BuiltInAgentSkillMissing(name, path=str(directory))
+    return replace(to_source(directory), identifier=name, version=__version__)
+
+
+# -- name resolution -------------------------------------------------------------------------
 def resolve_tools(
     tools: str | AgentTools | MCPServer | Mapping[str, Any] | None,
     search: SearchPath | None = None,
 ) -> AgentTools:
-    """The spec's name resolution: ad hoc value; built-in name; ``dist/bundle``; a bare
-    distribution with exactly one bundle; a server (``dist/server`` or unique bare name)
-    wrapped as an implicit single-server bundle. None → the built-in bundle."""
-    raise NotImplementedError
+    """The spec's name resolution, in order:
+
+    1. a value: an :class:`AgentTools` as is, a mapping as an ad hoc bundle, an
+       :class:`MCPServer` wrapped as an implicit single-server bundle; None → the built-in
+       bundle;
+    2. a built-in bundle name;
+    3. the name of an installed distribution: its single offered bundle
+       (``AgentToolsBundleNameAmbiguous`` listing the names when several,
+       ``AgentToolsNotFound`` when none) — never reinterpreted as ``dist/item``;
+    4. ``dist/bundle``; then ``dist/server``, wrapped as an implicit single-server bundle
+       (``toolset_type="MCPServer"``); ``DistributionNotInstalled`` naming the ``pip install``
+       when ``dist`` is not installed, ``DistributionAgentToolsNotFound`` when it has neither;
+    5. a bare server name declared by exactly one distribution, wrapped
+       (``MCPServerNameAmbiguous`` when several), else ``AgentToolsNotFound``.
+
+    Distribution names match after PEP 503 normalization; bundles whose marker is false here
+    are not offered. Nothing but manifests is read.
+    """
+    if tools is None:
+        return BUILTIN_BUNDLES[BUILTIN_BUNDLE]
+    if isinstance(tools, AgentTools):
+        return tools
+    if isinstance(tools, MCPServer):
+        return wrap_server(tools)
+    if isinstance(tools, Mapping):
+        return AgentTools.from_mapping(tools)
+    if not isinstance(tools, str):
+        raise InvalidAgentToolsObject(repr(tools))
+    return _resolve_name(tools, search)
+
+
+def wrap_server(server: MCPServer, location: InstalledDistribution | None = None) -> AgentTools:
+    """A server as an implicit single-server bundle named after it."""
+    spec: str | MCPServer = server
+    if location is not None:
+        spec = f"{location.name}/{server.name}"
+    return AgentTools(
+        name=server.name,
+        mcp_servers=(spec,),
+        description=server.description,
+        location=location,
+        toolset_type="MCPServer",
+    )
+
+
+def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
+    if name in BUILTIN_BUNDLES:
+        return BUILTIN_BUNDLES[name]
+    if not name.strip():
+        raise AgentToolsNotFound(name, name=name)
+    if "/" not in name:
+        dist = try_get_distribution(name, search)
+        if dist is not None:
+            return _single_bundle(dist, search)
+        return _unique_server(name, search)
+    dist_name, _, item = name.partition("/")
+    if not dist_name or not item or "/" in item:
+        raise AgentToolsNotFound(name, name=name)
+    dist = get_distribution(dist_name, search)  # DistributionNotInstalled / problems raise
+    bundles = distribution_bundles(dist, search)
+    for matches in (
+        lambda b: b.name == item,
+        lambda b: normalize_name(b.name) == normalize_name(item),
+    ):
+        found = [b for b in bundles if matches(b)]
+        if found:
+            return found[0]
+    if item in dist.manifest.get("mcp-servers", {}):
+        return wrap_server(dist.server(item), dist)
+    raise DistributionAgentToolsNotFound(item, dist.display_name, name=name)
+
+
+def _single_bundle(dist: InstalledDistribution, search: SearchPath | None) -> AgentTools:
+    dist.raise_problem()
+    bundles = distribution_bundles(dist, search)
+    if len(bundles) == 1:
+        return bundles[0]
+    if not bundles:
+        raise AgentToolsNotFound(dist.display_name, name=dist.name)
+    names = ", ".join(b.qualified_name for b in bundles)
+    raise AgentToolsBundleNameAmbiguous(
+        dist.display_name, names, names=[b.qualified_name for b in bundles]
+    )
+
+
+def _unique_server(name: str, search: SearchPath | None) -> AgentTools:
+    owners = [
+        d
+        for d in find_distributions(search)
+        if d.problem is None and name in d.manifest.get("mcp-servers", {})
+    ]
+    if len(owners) == 1:
+        return wrap_server(owners[0].server(name), owners[0])
+    if owners:
+        qualified = [f"{d.name}/{name}" for d in owners]
+        raise MCPServerNameAmbiguous(name, ", ".join(qualified), names=qualified)
+    raise AgentToolsNotFound(name, name=name)
+
+
+# -- bundles of distributions ----------------------------------------------------------------
+def distribution_bundles(
+    dist: InstalledDistribution, search: SearchPath | None = None, *, all_markers: bool = False
+) -> list[AgentTools]:
+    """The bundles *dist* declares, in manifest order, as :class:`AgentTools` with qualified
+    item names. Bundles whose marker is false for the environment are left out unless
+    *all_markers*. A distribution with a problem has none."""
+    if dist.problem is not None or not dist.manifest:
+        return []
+    declarations = list(dist.manifest.get("bundles") or [])
+    if not declarations and (dist.manifest.get("mcp-servers") or dist.manifest.get("skills")):
+        # a manifest without a bundles list still offers its implicit bundle
+        declarations = [
+            {
+                "name": dist.display_name,
+                "implicit": True,
+                "mcp-servers": sorted(dist.manifest.get("mcp-servers") or {}),
+                "skills": sorted(dist.manifest.get("skills") or {}),
+            }
+        ]
+    marker_env = search.marker_environment if search is not None else None
+    result = []
+    for decl in declarations:
+        marker = decl.get("marker")
+        if marker and not all_markers and not marker_holds(marker, marker_env):
+            continue
+        result.append(
+            AgentTools(
+                name=decl["name"],
+                mcp_servers=tuple(_qualify(dist.name, s) for s in decl.get("mcp-servers", ())),
+                skills=tuple(_qualify(dist.name, s) for s in decl.get("skills", ())),
+                description=decl.get("description"),
+                location=dist,
+                marker=marker or None,
+                search=search,
+            )
+        )
+    return result
+
+
+def marker_holds(marker: str, environment: Mapping[str, str] | None = None) -> bool:
+    """Evaluate a PEP 508 marker for *environment* (None: this interpreter). An invalid
+    marker never holds (the build hook rejects them; a hand-made manifest is not trusted)."""
+    from packaging.markers import InvalidMarker, Marker, UndefinedComparison
+
+    try:
+        return Marker(marker).evaluate(dict(environment) if environment is not None else None)
+    except (InvalidMarker, UndefinedComparison):
+        return False
 
 
 def agent_tools_objects(
     pattern: str | None = None, include_builtin: bool = False, search: SearchPath | None = None
 ) -> list[AgentTools]:
-    raise NotImplementedError
+    """Every bundle offered by the installed distributions (built-in ones first with
+    *include_builtin*), optionally filtered by a shell-style *pattern* matched against the
+    qualified name, the bundle name and the distribution name. Distributions with a problem
+    contribute nothing (``find_distributions`` lists them)."""
+    from fnmatch import fnmatchcase
+
+    bundles: list[AgentTools] = list(DEFAULT_AGENT_TOOLS) if include_builtin else []
+    for dist in find_distributions(search):
+        bundles.extend(distribution_bundles(dist, search))
+    if pattern is None:
+        return bundles
+    return [
+        b
+        for b in bundles
+        if any(
+            fnmatchcase(candidate, pattern)
+            for candidate in (b.qualified_name, b.name, b.distribution or "")
+            if candidate
+        )
+    ]
+
+
+# -- helpers ---------------------------------------------------------------------------------
+def _qualify(dist: str, item: str) -> str:
+    owner, _, name = item.rpartition("/")
+    return f"{normalize_name(owner) if owner else dist}/{name}"
+
+
+def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
+    if isinstance(specs, (str, MCPServer, Mapping)) or not isinstance(specs, Sequence):
+        raise InvalidAgentToolsObject(f'the MCP servers of "{bundle}" must be a list')
+    result: list[str | MCPServer] = []
+    for spec in specs:
+        if isinstance(spec, (str, MCPServer)):
+            if isinstance(spec, str) and not _ITEM_REF.fullmatch(spec):
+                raise InvalidAgentToolsObject(f'"{spec}" is not an MCP server name')
+            result.append(spec)
+        elif isinstance(spec, Mapping) and isinstance(spec.get("name"), str):
+            table = {k: v for k, v in spec.items() if k != "name"}
+            result.append(MCPServer.from_declaration(spec["name"], table))
+        else:
+            raise InvalidAgentToolsObject(
+                f'{spec!r} in the MCP servers of "{bundle}" is not a server name, an MCPServer '
+                "or a declaration with a name"
+            )
+    return tuple(result)
+
+
+def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
+    if isinstance(specs, (str, os.PathLike, Skill, Mapping, SkillSource)) or not isinstance(
+        specs, Sequence
+    ):
+        raise InvalidAgentToolsObject(f'the skills of "{bundle}" must be a list')
+    for spec in specs:
+        if not isinstance(spec, (str, os.PathLike, Skill, Mapping, SkillSource)):
+            raise InvalidAgentToolsObject(
+                f'{spec!r} in the skills of "{bundle}" is not a skill specification'
+            )
+    return tuple(specs)
+
+
+def _skill_spec_name(spec: str | SkillSpec) -> str:
+    if isinstance(spec, str) and _ITEM_REF.fullmatch(spec):
+        return spec
+    if isinstance(spec, Skill):
+        return str(spec.name)
+    if isinstance(spec, Mapping):
+        return str(spec.get("name"))
+    if isinstance(spec, SkillSource):
+        return spec.name
+    directory = Path(os.fspath(spec))
+    if directory.name == "SKILL.md":
+        directory = directory.parent
+    try:
+        from agenttools_runtime.skills.frontmatter import read_skill_md
+
+        name = read_skill_md(directory / "SKILL.md").frontmatter.get("name")
+    except Exception:  # a name for display only; to_source reports the problem
+        name = None
+    return name if isinstance(name, str) and name else directory.name
+
+
+# -- the built-in bundles (defined last: construction uses the helpers above) ------------------
+BUILTIN_BUNDLES: dict[str, AgentTools] = {}
+BUILTIN_BUNDLES[BUILTIN_BUNDLE] = AgentTools(
+    name=BUILTIN_BUNDLE,
+    mcp_servers=("agenttools",),
+    skills=("agenttools",),
+    description=(
+        "agenttools itself: an MCP server that serves installed agent skills, and a skill that "
+        "teaches an agent to find, deploy and remove agent tools bundles."
+    ),
+    location="builtin",
+)
+DEFAULT_AGENT_TOOLS: tuple[AgentTools, ...] = tuple(
+    BUILTIN_BUNDLES[name] for name in sorted(BUILTIN_BUNDLES)
+)

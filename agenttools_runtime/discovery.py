@@ -1,46 +1,165 @@
 """Discovery of installed distributions that carry an agenttools manifest.
 
-INTERFACE STUB (owned by the discovery work; signatures here are what other modules use).
+The manifest is ``<dist-info>/extra_metadata/agenttools/manifest.json`` (written by the build
+hook); skill files are under ``<dist-info>/extra_metadata/agenttools/skills/<name>/``.
+Discovery never imports a package and reads nothing but manifests.
 
-The manifest is ``<dist-info>/extra_metadata/agenttools/manifest.json`` (see docs/wheel-format.md);
-skill files are under ``<dist-info>/extra_metadata/agenttools/skills/<name>/``. Discovery never
-imports a package and reads nothing but manifests.
+The scan follows ``importlib.metadata`` semantics — every ``*.dist-info`` directory of every
+search-path entry, in path order, the first occurrence of a (PEP 503-normalized) name winning
+— but lists the directories itself with ``os.scandir`` and probes for the manifest by opening
+it: ``importlib.metadata`` builds a ``Distribution`` object per directory and costs several
+times more (``benchmarks/discovery.py``). ``*.egg-info`` entries shadow like any other but never
+carry a manifest; distributions inside zip files on the path are listed with a problem (their
+skill files have no directory an AI client could use).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+import json
+import os
+import re
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from agenttools_runtime.errors import (
+    AgentToolsError,
+    BundledFileMismatch,
+    BundledFileMissing,
+    DistributionNotInstalled,
+    DistributionServerNotFound,
+    DistributionSkillNotFound,
+    InvalidManifest,
+    InvalidPythonEnvironment,
+    ManifestSchemaTooNew,
+)
 from agenttools_runtime.mcp.server import Environment
+
+if TYPE_CHECKING:
+    from agenttools_runtime.mcp.server import MCPServer
+    from agenttools_runtime.skills.source import SkillSource
 
 MANIFEST_DIR = "extra_metadata/agenttools"
 MANIFEST_FILE = "extra_metadata/agenttools/manifest.json"
 MANIFEST_SCHEMA = 1
 
+_MANIFEST_PATH = os.path.join("extra_metadata", "agenttools", "manifest.json")
+_SEPARATORS = re.compile(r"[-_.]+")
+
+# Run in another interpreter (stdlib only) for --python: its path, scripts dir, and the PEP 508
+# marker environment (the same fields packaging.markers.default_environment() computes).
+_PROBE = """
+import json, os, platform, sys, sysconfig
+def fmt(info):
+    v = "%d.%d.%d" % (info.major, info.minor, info.micro)
+    if info.releaselevel != "final":
+        v += info.releaselevel[0] + str(info.serial)
+    return v
+print(json.dumps({
+    "executable": sys.executable,
+    "path": sys.path,
+    "scripts": sysconfig.get_path("scripts"),
+    "markers": {
+        "implementation_name": sys.implementation.name,
+        "implementation_version": fmt(sys.implementation.version),
+        "os_name": os.name,
+        "platform_machine": platform.machine(),
+        "platform_release": platform.release(),
+        "platform_system": platform.system(),
+        "platform_version": platform.version(),
+        "python_full_version": platform.python_version(),
+        "platform_python_implementation": platform.python_implementation(),
+        "python_version": ".".join(platform.python_version_tuple()[:2]),
+        "sys_platform": sys.platform,
+    },
+}))
+"""
+
+
+def normalize_name(name: str) -> str:
+    """PEP 503 normalization: ``My_Pkg`` → ``my-pkg``."""
+    return _SEPARATORS.sub("-", name).lower()
+
 
 @dataclass(frozen=True)
 class SearchPath:
     """Where to look: ``sys.path``-like directories plus the environment whose interpreter
-    starts ``module``/``script`` servers."""
+    starts ``module``/``script`` servers. ``marker_environment`` is the PEP 508 environment
+    bundle markers are evaluated in (None: this interpreter's)."""
 
     paths: tuple[Path, ...]
     environment: Environment
+    marker_environment: Mapping[str, str] | None = field(default=None, compare=False)
 
     @classmethod
     def current(cls) -> SearchPath:
-        raise NotImplementedError
+        """This interpreter's ``sys.path`` (``""`` is the working directory, as for imports)."""
+        return cls(tuple(Path(p or os.curdir) for p in sys.path), Environment.current())
 
     @classmethod
     def for_python(cls, python: Path | str) -> SearchPath:
-        """Ask that interpreter for its ``sys.path`` once."""
-        raise NotImplementedError
+        """Ask that interpreter for its ``sys.path`` once (a subprocess; nothing is imported
+        into it but the standard library). Raises ``InvalidPythonEnvironment`` when it cannot
+        be run or answers nonsense."""
+        import subprocess
+
+        executable = Path(os.path.abspath(os.path.expanduser(os.fspath(python))))
+        if executable.is_dir():  # a venv directory: its interpreter
+            for candidate in (executable / "bin" / "python", executable / "Scripts" / "python.exe"):
+                if candidate.is_file():
+                    executable = candidate
+                    break
+        try:
+            completed = subprocess.run(
+                [os.fspath(executable), "-c", _PROBE],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise InvalidPythonEnvironment(executable, exc, python=str(executable)) from None
+        if completed.returncode != 0:
+            detail = (completed.stderr.strip().splitlines() or ["exit status"])[-1]
+            raise InvalidPythonEnvironment(
+                executable, f"{detail} ({completed.returncode})", python=str(executable)
+            )
+        try:
+            answer = json.loads(completed.stdout)
+            # "" is the subprocess's working directory: meaningless here
+            paths = tuple(Path(p) for p in answer["path"] if p)
+            scripts = Path(answer["scripts"])
+            markers = {str(k): str(v) for k, v in answer["markers"].items()}
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise InvalidPythonEnvironment(
+                executable, f"unexpected answer ({exc})", python=str(executable)
+            ) from None
+        # keep the path as given: a venv's python is a symlink whose target is not the venv's
+        return cls(paths, Environment(executable, scripts), markers)
 
     @classmethod
     def for_paths(cls, paths: Sequence[Path | str]) -> SearchPath:
-        raise NotImplementedError
+        """Explicit site-packages directories. Servers start with the interpreter of the
+        environment the first directory belongs to (found next to it), else this one."""
+        resolved = tuple(Path(os.path.abspath(os.path.expanduser(os.fspath(p)))) for p in paths)
+        environment = None
+        for path in resolved:
+            environment = _environment_of_site_packages(path)
+            if environment is not None:
+                break
+        return cls(resolved, environment or Environment.current())
+
+    def describe(self) -> str:
+        """Where, for messages: ``the environment of /path/to/python``."""
+        return f"the environment of {self.environment.python}"
+
+    def pip_install(self, name: str) -> str:
+        """The command that installs *name* into this environment."""
+        if os.path.abspath(self.environment.python) == os.path.abspath(sys.executable):
+            return f"pip install {name}"
+        return f"{self.environment.python} -m pip install {name}"
 
 
 @dataclass(frozen=True)
@@ -49,27 +168,384 @@ class InstalledDistribution:
 
     ``name`` is PEP 503-normalized; ``problem`` is set (and ``manifest`` empty) when the
     manifest is corrupt or its schema too new: such a distribution is listed, never used.
-    ``source_root`` is set for editable installs (skill directories come from there).
+    ``source_root`` is set for editable installs (directory skills come from there, live,
+    unverified). ``environment`` is where its ``module``/``script`` servers run.
     """
 
     name: str
     display_name: str
     version: str
     dist_info: Path
-    manifest: dict[str, Any] = field(default_factory=dict)
+    manifest: dict[str, Any] = field(default_factory=dict, compare=False)
     source_root: Path | None = None
     environment: Environment | None = None
     problem: str | None = None
+    error: AgentToolsError | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def skills_dir(self) -> Path:
+        """Where the wheel put the skill files: ``<dist-info>/extra_metadata/agenttools/skills``."""
+        return self.dist_info / MANIFEST_DIR / "skills"
+
+    @property
+    def skill_names(self) -> list[str]:
+        return sorted(self.manifest.get("skills") or {})
+
+    @property
+    def server_names(self) -> list[str]:
+        return sorted(self.manifest.get("mcp-servers") or {})
+
+    def raise_problem(self) -> None:
+        """Raise the ``InvalidManifest`` / ``ManifestSchemaTooNew`` this distribution has."""
+        if self.error is not None:
+            raise self.error
+        if self.problem is not None:
+            raise InvalidManifest(self.display_name, self.problem)
+
+    def server(self, name: str) -> MCPServer:
+        """The declared server *name*, started in this distribution's environment.
+        Raises ``DistributionServerNotFound`` or ``InvalidAgentToolsObject`` (a bad table)."""
+        from agenttools_runtime.mcp.server import MCPServer
+
+        self.raise_problem()
+        table = (self.manifest.get("mcp-servers") or {}).get(name)
+        if not isinstance(table, Mapping):
+            raise DistributionServerNotFound(name, self.display_name, name=name)
+        return MCPServer.from_declaration(
+            name, table, distribution=self.name, environment=self.environment
+        )
+
+    def skill_directory(self, name: str) -> Path:
+        """Where skill *name*'s files are: the live source directory for directory skills of
+        editable installs, else the wheel's copy in the dist-info."""
+        entry = self._skill_entry(name)
+        if self.source_root is not None and entry.get("kind", "directory") == "directory":
+            path = entry.get("path")
+            if isinstance(path, str) and path:
+                return self.source_root / path
+        return self.skills_dir / name
+
+    def skill_source(self, name: str) -> SkillSource:
+        """The normalized source of skill *name*: identifier ``"<dist>/<name>"``, version = the
+        distribution's. Wheel copies are verified against the manifest's hashes first
+        (``BundledFileMissing`` / ``BundledFileMismatch`` naming the file); directory skills of
+        editable installs are the live source files. Raises ``DistributionSkillNotFound``."""
+        from agenttools_runtime.skills.source import SkillSource, to_source
+
+        entry = self._skill_entry(name)
+        identifier = f"{self.name}/{name}"
+        directory = self.skill_directory(name)
+        if directory != self.skills_dir / name:
+            return replace(to_source(directory), identifier=identifier, version=self.version)
+        files = self.verify_skill(name)
+        description = entry.get("description")
+        executable = entry.get("executable") or ()
+        return SkillSource(
+            name=name,
+            description=description if isinstance(description, str) else "",
+            identifier=identifier,
+            version=self.version,
+            files={rel: directory / rel for rel in files},
+            manifest=dict(files),
+            directory=directory,
+            executable=frozenset(str(e) for e in executable),
+        )
+
+    def verify_skill(self, name: str) -> dict[str, str]:
+        """Check the wheel's copy of skill *name* against the manifest; return its sorted
+        manifest (relative path → hash). Files not in the manifest are ignored (never used)."""
+        from agenttools_runtime.skills.manifest import hash_bytes
+
+        entry = self._skill_entry(name)
+        files = entry.get("files")
+        if not isinstance(files, Mapping) or "SKILL.md" not in files:
+            raise InvalidManifest(self.display_name, f'skill "{name}" lists no SKILL.md')
+        directory = self.skills_dir / name
+        for rel, expected in files.items():
+            path = directory.joinpath(*str(rel).split("/"))
+            if ".." in str(rel).split("/") or os.path.isabs(str(rel)):
+                raise InvalidManifest(self.display_name, f'skill "{name}" lists the file {rel}')
+            try:
+                data = path.read_bytes()
+            except FileNotFoundError:
+                raise BundledFileMissing(path, self.display_name, path=str(path)) from None
+            except OSError as exc:
+                raise BundledFileMissing(path, self.display_name, path=str(path)) from exc
+            if hash_bytes(data) != expected:
+                raise BundledFileMismatch(path, self.display_name, path=str(path))
+        return {str(k): str(v) for k, v in sorted(files.items())}
+
+    def _skill_entry(self, name: str) -> Mapping[str, Any]:
+        self.raise_problem()
+        entry = (self.manifest.get("skills") or {}).get(name)
+        if not isinstance(entry, Mapping):
+            raise DistributionSkillNotFound(name, self.display_name, name=name)
+        return entry
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "display_name": self.display_name,
+            "version": self.version,
+            "dist_info": str(self.dist_info),
+            "editable": self.source_root is not None,
+            "source_root": str(self.source_root) if self.source_root is not None else None,
+            "problem": self.problem,
+        }
 
 
 def find_distributions(search: SearchPath | None = None) -> list[InstalledDistribution]:
     """Every distribution on *search* (default: this interpreter's) that ships a manifest,
-    first occurrence on the path winning for duplicates, sorted by name."""
-    raise NotImplementedError
+    first occurrence on the path winning for duplicates, sorted by name. Distributions whose
+    manifest is unusable are included with ``problem`` set; nothing raises for them."""
+    search = search or SearchPath.current()
+    found = [d for _, d in _scan(search, None) if d is not None]
+    return sorted(found, key=lambda d: d.name)
 
 
 def get_distribution(name: str, search: SearchPath | None = None) -> InstalledDistribution:
     """One distribution by (PEP 503-normalized) name; ``DistributionNotInstalled`` naming the
     ``pip install`` to run when absent, ``InvalidManifest``/``ManifestSchemaTooNew`` when it
-    has a problem."""
-    raise NotImplementedError
+    has a problem. An installed distribution without a manifest is returned with an empty
+    manifest (it declares nothing, so lookups in it fail with "not found")."""
+    search = search or SearchPath.current()
+    dist = try_get_distribution(name, search)
+    if dist is None:
+        raise DistributionNotInstalled(
+            name, search.describe(), search.pip_install(name), distribution=normalize_name(name)
+        )
+    dist.raise_problem()
+    return dist
+
+
+def try_get_distribution(
+    name: str, search: SearchPath | None = None
+) -> InstalledDistribution | None:
+    """Like :func:`get_distribution` but None when not installed and no raising for problems
+    (``problem`` is set)."""
+    search = search or SearchPath.current()
+    key = normalize_name(name)
+    for entry, dist in _scan(search, key):
+        return dist if dist is not None else _bare_distribution(entry, search)
+    return None
+
+
+# -- the scan --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Entry:
+    key: str
+    project: str
+    version: str
+    dist_info: str
+    zip_file: str | None = None
+    is_egg: bool = False
+
+
+def _scan(
+    search: SearchPath, only: str | None
+) -> Iterator[tuple[_Entry, InstalledDistribution | None]]:
+    """Each first-occurring dist-info with its distribution (None without a manifest)."""
+    for entry in _iter_dist_infos(search.paths, only):
+        if entry.zip_file is not None:
+            yield entry, _zipped_distribution(entry, search)
+        else:
+            yield entry, _load(entry, search)
+
+
+def _iter_dist_infos(paths: Sequence[Path], only: str | None) -> Iterator[_Entry]:
+    seen: set[str] = set()
+    visited: set[str] = set()
+    for path in paths:
+        directory = os.fspath(path)
+        if directory in visited:
+            continue
+        visited.add(directory)
+        try:
+            listing = os.scandir(directory)
+        except NotADirectoryError:
+            yield from _iter_zip(directory, seen, only)
+            continue
+        except OSError:
+            continue
+        with listing:
+            names = [e.name for e in listing]
+        # one directory holding two versions of a name (an interrupted upgrade) is ambiguous
+        # for importlib too; sorting at least makes the answer stable
+        names.sort()
+        for name in names:
+            if name.endswith(".dist-info"):
+                is_egg = False
+            elif name.endswith(".egg-info"):
+                is_egg = True
+            else:
+                continue
+            project, _, version = name[: name.rindex(".")].partition("-")
+            key = normalize_name(project)
+            if key in seen or (only is not None and key != only):
+                continue
+            seen.add(key)
+            # an egg-info shadows like any other but never carries a manifest
+            yield _Entry(
+                key, project, version.partition("-")[0], os.path.join(directory, name), None, is_egg
+            )
+
+
+def _iter_zip(archive: str, seen: set[str], only: str | None) -> Iterator[_Entry]:
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            names = zf.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return
+    tops = sorted({n.split("/", 1)[0] for n in names if "/" in n})
+    for top in tops:
+        if not top.endswith(".dist-info"):
+            continue
+        project, _, version = top[: -len(".dist-info")].partition("-")
+        key = normalize_name(project)
+        if key in seen or (only is not None and key != only):
+            continue
+        seen.add(key)
+        yield _Entry(key, project, version, top, zip_file=archive)
+
+
+def _load(entry: _Entry, search: SearchPath) -> InstalledDistribution | None:
+    if entry.is_egg:
+        return None
+    manifest_path = os.path.join(entry.dist_info, _MANIFEST_PATH)
+    try:
+        with open(manifest_path, "rb") as f:
+            raw = f.read()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        return _with_problem(entry, search, InvalidManifest(entry.project, f"unreadable ({exc})"))
+    return _from_manifest_bytes(entry, search, raw)
+
+
+def _from_manifest_bytes(entry: _Entry, search: SearchPath, raw: bytes) -> InstalledDistribution:
+    try:
+        manifest = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        return _with_problem(entry, search, InvalidManifest(entry.project, f"not JSON ({exc})"))
+    error = check_manifest(manifest, entry.project)
+    if error is not None:
+        return _with_problem(entry, search, error)
+    source_root = manifest.get("source-root")
+    return InstalledDistribution(
+        name=entry.key,
+        display_name=manifest["distribution"],
+        version=manifest["version"],
+        dist_info=Path(entry.dist_info),
+        manifest=manifest,
+        source_root=Path(source_root) if source_root else None,
+        environment=search.environment,
+    )
+
+
+def _with_problem(
+    entry: _Entry, search: SearchPath, error: AgentToolsError
+) -> InstalledDistribution:
+    location = entry.dist_info if entry.zip_file is None else f"{entry.zip_file}/{entry.dist_info}"
+    return InstalledDistribution(
+        name=entry.key,
+        display_name=entry.project,
+        version=entry.version,
+        dist_info=Path(location),
+        environment=search.environment,
+        problem=str(error),
+        error=error,
+    )
+
+
+def _zipped_distribution(entry: _Entry, search: SearchPath) -> InstalledDistribution | None:
+    import zipfile
+
+    assert entry.zip_file is not None
+    try:
+        with zipfile.ZipFile(entry.zip_file) as zf:
+            zf.getinfo(f"{entry.dist_info}/{MANIFEST_FILE}")
+    except KeyError:
+        return None
+    except (OSError, zipfile.BadZipFile):
+        return None
+    error = InvalidManifest(
+        entry.project,
+        f"it is installed inside the zip file {entry.zip_file}; agenttools needs an "
+        "unpacked install (pip install)",
+    )
+    return _with_problem(entry, search, error)
+
+
+def _bare_distribution(entry: _Entry, search: SearchPath) -> InstalledDistribution:
+    return InstalledDistribution(
+        name=entry.key,
+        display_name=entry.project,
+        version=entry.version,
+        dist_info=Path(entry.dist_info),
+        environment=search.environment,
+    )
+
+
+# -- manifest structure ----------------------------------------------------------------------
+def check_manifest(manifest: object, project: str) -> AgentToolsError | None:
+    """The first structural problem of a parsed manifest (as the error to report), or None.
+    Only what the runtime relies on is checked; the build hook validated the rest."""
+    if not isinstance(manifest, dict):
+        return InvalidManifest(project, "it is not a JSON object")
+    schema = manifest.get("schema")
+    if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
+        return InvalidManifest(project, f"its schema is {schema!r}, not a positive integer")
+    if schema > MANIFEST_SCHEMA:
+        return ManifestSchemaTooNew(project, schema, MANIFEST_SCHEMA)
+    problem = _structure_problem(manifest)
+    if problem is not None:
+        return InvalidManifest(project, problem)
+    return None
+
+
+def _structure_problem(m: dict[str, Any]) -> str | None:
+    for key in ("distribution", "version"):
+        if not isinstance(m.get(key), str) or not m[key]:
+            return f'"{key}" must be a non-empty string'
+    if "source-root" in m and not isinstance(m["source-root"], str):
+        return '"source-root" must be a string'
+    servers = m.get("mcp-servers", {})
+    if not isinstance(servers, dict) or not all(isinstance(v, dict) for v in servers.values()):
+        return '"mcp-servers" must map names to tables'
+    skills = m.get("skills", {})
+    if not isinstance(skills, dict):
+        return '"skills" must map names to tables'
+    for name, skill in skills.items():
+        if not isinstance(skill, dict):
+            return f'skill "{name}" must be a table'
+        files = skill.get("files")
+        if not isinstance(files, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in files.items()
+        ):
+            return f'skill "{name}": "files" must map paths to hashes'
+    bundles = m.get("bundles", [])
+    if not isinstance(bundles, list):
+        return '"bundles" must be a list'
+    for index, bundle in enumerate(bundles):
+        if not isinstance(bundle, dict) or not isinstance(bundle.get("name"), str):
+            return f"bundles[{index}] must be a table with a name"
+        for key in ("mcp-servers", "skills"):
+            items = bundle.get(key, [])
+            if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+                return f"bundles[{index}].{key} must be a list of names"
+        for key in ("marker", "description"):
+            if key in bundle and not isinstance(bundle[key], str):
+                return f"bundles[{index}].{key} must be a string"
+    return None
+
+
+def _environment_of_site_packages(path: Path) -> Environment | None:
+    # <prefix>/lib/pythonX.Y/site-packages (POSIX) or <prefix>/Lib/site-packages (Windows)
+    for prefix in (path.parent.parent.parent, path.parent.parent):
+        for scripts, python in (("bin", "python"), ("Scripts", "python.exe")):
+            candidate = prefix / scripts / python
+            if (prefix / "pyvenv.cfg").is_file() and candidate.exists():
+                return Environment(candidate, prefix / scripts)
+    return None

@@ -41,6 +41,9 @@ MESSAGES: dict[str, str] = {
         'The agenttools manifest of "{0}" has schema {1}; this agenttools understands up to '
         "schema {2}. Upgrade agenttools: pip install --upgrade agenttools"
     ),
+    "InvalidPythonEnvironment": (
+        "Cannot discover the distributions of the Python interpreter {0}: {1}"
+    ),
     "BundledFileMismatch": (
         'The file {0} of "{1}" does not match the hash recorded when it was built '
         "(tampered with or half uninstalled). Reinstall it: pip install --force-reinstall {1}"
@@ -505,6 +508,9 @@ class InvalidDeploymentRecord(AgentToolsError): ...
 
 
 class InvalidProject(AgentToolsError): ...
+
+
+class InvalidPythonEnvironment(AgentToolsError): ...
 
 
 class SkillNotFound(AgentToolsError): ...
