@@ -27,6 +27,9 @@ keep every backup until its whole step has succeeded and undo everything otherwi
 ``remove_skill(root, name) -> Removal``
     ``stage_removal`` followed by ``commit``.
 
+``same_as_source(path, source)`` and ``check_file_paths(source)`` are the checks a write
+makes first; callers run them in a preflight before writing anything.
+
 ``ensure_root(root) -> list[Path]`` creates a skills root and returns the directories it
 created (outermost first), so a rollback can remove them again with :func:`remove_created_dirs`.
 
@@ -138,9 +141,9 @@ def write_skill(root: Path, source: SkillSource) -> WriteOutcome:
     ``AgentSkillWriteFailed`` (after restoring what was there).
     """
     path = root / source.name
-    if _same_as_source(path, source):
+    if same_as_source(path, source):
         return WriteOutcome(source.name, path, "unchanged", destination_state(root, source.name))
-    _check_file_paths(source)
+    check_file_paths(source)
     previous = destination_state(root, source.name)
     if previous is DestinationState.MISSING:
         return _create(root, source)
@@ -164,9 +167,9 @@ def create_skill(root: Path, source: SkillSource) -> WriteOutcome:
     """Create ``root/<source.name>``; ``FileExistsError`` if any entry is there (the caller
     checked first; this guards against a race)."""
     path = root / source.name
-    if _same_as_source(path, source):
+    if same_as_source(path, source):
         return WriteOutcome(source.name, path, "unchanged", destination_state(root, source.name))
-    _check_file_paths(source)
+    check_file_paths(source)
     if os.path.lexists(path):
         raise FileExistsError(str(path))
     return _create(root, source)
@@ -269,8 +272,11 @@ def remove_created_dirs(created: Sequence[Path]) -> None:
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def _same_as_source(path: Path, source: SkillSource) -> bool:
-    """True when *source* is the directory at *path*; ``InvalidAgentSkill`` if they nest."""
+def same_as_source(path: Path, source: SkillSource) -> bool:
+    """True when *source* is the directory at *path* (same canonical path): nothing to write.
+
+    Raises ``InvalidAgentSkill`` when one contains the other.
+    """
     if source.directory is None:
         return False
     source_key = canonical_path_key(source.directory)
@@ -290,7 +296,8 @@ def _is_under(key: str, parent_key: str) -> bool:
     return key.startswith(parent_key.rstrip("/") + "/")
 
 
-def _check_file_paths(source: SkillSource) -> None:
+def check_file_paths(source: SkillSource) -> None:
+    """Raise ``InvalidAgentSkill`` for a file path that could leave the skill directory."""
     # Sources built from wheel manifests are data from elsewhere: no path may leave the skill.
     for rel in source.files:
         parts = PurePosixPath(rel).parts

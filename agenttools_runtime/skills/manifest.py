@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from enum import Enum
 from pathlib import Path
 
-from agenttools_runtime.errors import AgentSkillUnreadable, AgentSkillUnsafeLink
+from agenttools_runtime.errors import AgentSkillUnreadable, AgentSkillUnsafeLink, InvalidAgentSkill
 
 Manifest = dict[str, str]
 
@@ -70,10 +70,13 @@ def iter_source_files(directory: Path) -> Iterator[tuple[str, Path]]:
     otherwise follow it anywhere on disk).
     """
     root_real = Path(os.path.realpath(directory))
-    yield from _walk(directory, "", root_real)
+    # sorted by relative path ("a-b/x" before "a/x"), not by walk order
+    yield from sorted(_walk(directory, "", root_real, (root_real,)))
 
 
-def _walk(directory: Path, prefix: str, root_real: Path) -> Iterator[tuple[str, Path]]:
+def _walk(
+    directory: Path, prefix: str, root_real: Path, ancestors: tuple[Path, ...]
+) -> Iterator[tuple[str, Path]]:
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError as exc:
@@ -93,7 +96,13 @@ def _walk(directory: Path, prefix: str, root_real: Path) -> Iterator[tuple[str, 
             continue
         rel = f"{prefix}{entry.name}"
         if is_dir:
-            yield from _walk(path, rel + "/", root_real)
+            real = Path(os.path.realpath(path))
+            if real in ancestors:  # a link back up the tree would be walked forever
+                raise InvalidAgentSkill(
+                    f"the symbolic link {path} leads back to {real}, which contains it",
+                    path=str(path),
+                )
+            yield from _walk(path, rel + "/", root_real, (*ancestors, real))
         else:
             yield rel, path
 
@@ -123,9 +132,9 @@ def installed_manifest(directory: Path) -> tuple[Manifest, bool]:
     manifest: Manifest = {}
     clean = True
     root_real = Path(os.path.realpath(directory))
-    stack: list[tuple[Path, str]] = [(directory, "")]
+    stack: list[tuple[Path, str, tuple[Path, ...]]] = [(directory, "", (root_real,))]
     while stack:
-        current, prefix = stack.pop()
+        current, prefix, ancestors = stack.pop()
         try:
             entries = list(os.scandir(current))
         except OSError:
@@ -146,7 +155,11 @@ def installed_manifest(directory: Path) -> tuple[Manifest, bool]:
                 clean = False
                 continue
             if is_dir:
-                stack.append((path, rel + "/"))
+                real = Path(os.path.realpath(path))
+                if real in ancestors:  # a link loop: not something we installed
+                    clean = False
+                    continue
+                stack.append((path, rel + "/", (*ancestors, real)))
                 continue
             try:
                 manifest[rel] = hash_file(path)

@@ -65,7 +65,7 @@ class Skill:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def from_directory(cls, path: Path | str) -> Skill:
+    def from_directory(cls, path: Path | str | os.PathLike[str]) -> Skill:
         """Read a skill directory (or its ``SKILL.md``): name, description, body and the
         other frontmatter keys from ``SKILL.md``.
 
@@ -207,7 +207,7 @@ def directory_identifier(directory: Path | str) -> str:
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def _skill_directory(path: Path | str) -> Path:
+def _skill_directory(path: Path | str | os.PathLike[str]) -> Path:
     directory = Path(os.path.abspath(os.path.expanduser(os.fspath(path))))
     if directory.name == SKILL_FILE and directory.is_file():
         directory = directory.parent
