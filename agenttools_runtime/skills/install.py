@@ -1,0 +1,510 @@
+"""The low-level ``install_skills`` / ``uninstall_skills``: copy skills into a skills root, or
+remove them, with no registry and no reference counting (the user is responsible).
+
+A *target* names the skills root:
+
+- a client (id, CamelCase name or alias, or a :class:`~agenttools_runtime.clients.Client`):
+  its user-scope skills root (``skills_location``), or its project-scope root inside
+  ``project=`` (``project_skills_location``);
+- a ``(client, project_dir)`` tuple: the project-scope root;
+- a ``Path`` (``os.PathLike``): that directory, which holds skill folders. It must not be a
+  skill directory itself (``InvalidSkillsDirectory``).
+
+``skills_dir=`` overrides the root of any target while keeping the client for messages.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, overload
+
+from agenttools_runtime.clients import Client, get_client, project_skills_location, skills_location
+from agenttools_runtime.errors import (
+    FORCE,
+    AgentSkillExists,
+    AgentSkillNotFound,
+    AgentToolsError,
+    AgentToolsErrors,
+    DuplicateAgentSkillName,
+    InvalidAgentSkill,
+    InvalidAgentSkillName,
+    InvalidOverwriteOption,
+    InvalidSkillsDirectory,
+    format_message,
+)
+from agenttools_runtime.skills import fsops
+from agenttools_runtime.skills.frontmatter import SKILL_FILE
+from agenttools_runtime.skills.manifest import (
+    DestinationState,
+    DirectoryState,
+    destination_state,
+    directory_state,
+)
+from agenttools_runtime.skills.names import is_valid_name, validate_name
+from agenttools_runtime.skills.source import Skill, SkillSource, SkillSpec, to_source
+
+Overwrite = Literal["none", "upgrade", "all"]
+OVERWRITE_VALUES: tuple[Overwrite, ...] = ("none", "upgrade", "all")
+
+SkillsTarget = str | Client | os.PathLike[str] | tuple[str | Client, str | os.PathLike[str]]
+"""A client, ``(client, project_dir)``, or a skills root path."""
+
+InstallAction = Literal["created", "replaced", "unchanged"]
+
+
+@dataclass(frozen=True)
+class SkillsRoot:
+    """A resolved target: the skills root directory and the client it belongs to (if any)."""
+
+    path: Path
+    client: Client | None = None
+    project: Path | None = None
+
+    @property
+    def client_display_name(self) -> str | None:
+        return None if self.client is None else self.client.display_name
+
+
+@dataclass(frozen=True)
+class SkillInstallResult:
+    """One installed skill (the spec's ``Success["InstallAgentSkills", …]``).
+
+    ``action`` is ``"created"``, ``"replaced"`` or ``"unchanged"`` (identical content, or the
+    source already is the destination).
+    """
+
+    name: str
+    location: Path
+    client: str | None
+    client_display_name: str | None
+    action: InstallAction
+
+    @property
+    def message(self) -> str:
+        if self.client_display_name is None:
+            return format_message("InstallAgentSkill", (self.name,))
+        return format_message("InstallAgentSkillNamed", (self.name, self.client_display_name))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "location": str(self.location),
+            "client": self.client,
+            "action": self.action,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class SkillUninstallResult:
+    """One uninstall request: ``removed`` is False when no skill was installed at
+    ``location`` (the spec's ``Missing["NotInstalled", …]``); nothing was touched then."""
+
+    name: str
+    location: Path
+    client: str | None
+    client_display_name: str | None
+    removed: bool
+
+    @property
+    def message(self) -> str:
+        if not self.removed:
+            return format_message("AgentSkillNotInstalledAt", (self.name, self.location))
+        if self.client_display_name is None:
+            return format_message("UninstallAgentSkill", (self.name,))
+        return format_message("UninstallAgentSkillNamed", (self.name, self.client_display_name))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "location": str(self.location),
+            "client": self.client,
+            "removed": self.removed,
+            "message": self.message,
+        }
+
+
+# -- install ---------------------------------------------------------------------------------
+
+
+@overload
+def install_skills(
+    target: SkillsTarget,
+    skills: SkillSpec | SkillSource,
+    overwrite: Overwrite = ...,
+    *,
+    project: Path | str | None = ...,
+    skills_dir: Path | str | None = ...,
+) -> SkillInstallResult: ...
+
+
+@overload
+def install_skills(
+    target: SkillsTarget,
+    skills: list[Any] | tuple[Any, ...],
+    overwrite: Overwrite = ...,
+    *,
+    project: Path | str | None = ...,
+    skills_dir: Path | str | None = ...,
+) -> list[SkillInstallResult]: ...
+
+
+@overload
+def install_skills(
+    target: SkillsTarget,
+    skills: Any,
+    overwrite: Overwrite = ...,
+    *,
+    project: Path | str | None = ...,
+    skills_dir: Path | str | None = ...,
+) -> SkillInstallResult | list[SkillInstallResult]: ...
+
+
+def install_skills(
+    target: SkillsTarget,
+    skills: Any,
+    overwrite: Overwrite = "none",
+    *,
+    project: Path | str | None = None,
+    skills_dir: Path | str | None = None,
+) -> SkillInstallResult | list[SkillInstallResult]:
+    """Copy skills into the target's skills root.
+
+    *skills* is one skill specification (a skill directory, :class:`Skill`, inline mapping,
+    or :class:`SkillSource`) — then one result is returned — or a list of them, or a bundle
+    (an object with ``skill_sources()``, such as ``AgentTools``) — then a list.
+
+    *overwrite*: ``"none"`` fails with ``AgentSkillExists`` when any entry of the same name
+    holds different content (checked for every skill before anything is written);
+    ``"upgrade"`` and ``"all"`` replace such entries. Identical content is a no-op success
+    for every value. If writing a later skill fails, the skills this call already wrote are
+    rolled back (replaced entries restored) and the error raised.
+
+    Raises ``InvalidOverwriteOption``, the target errors (``UnknownClient``,
+    ``UnsupportedSkillsClient``, ``UnknownSkillsLocation``, ``UnsupportedSkillsClientProject``,
+    ``InvalidProjectDirectory``, ``InvalidSkillsDirectory``), the skill specification errors
+    of :func:`~agenttools_runtime.skills.source.to_source`, ``DuplicateAgentSkillName``,
+    ``AgentSkillExists`` (several at once as ``AgentToolsErrors``), ``InvalidAgentSkill``
+    (source and destination contain each other) and ``AgentSkillWriteFailed``.
+    """
+    if overwrite not in OVERWRITE_VALUES:
+        raise InvalidOverwriteOption(repr(overwrite), overwrite=str(overwrite))
+    single, specs = _split_specs(skills)
+    root = resolve_skills_root(target, project=project, skills_dir=skills_dir)
+    sources = [_to_source(spec) for spec in specs]
+    _check_duplicates(source.name for source in sources)
+
+    plan = _preflight(root.path, sources, overwrite)
+    results = _apply(root, plan)
+    return results[0] if single else results
+
+
+@dataclass(frozen=True)
+class _Step:
+    source: SkillSource
+    write: bool  # False: identical content or the source is the destination
+
+
+def _preflight(root: Path, sources: Sequence[SkillSource], overwrite: Overwrite) -> list[_Step]:
+    """Classify every destination before anything is written."""
+    steps: list[_Step] = []
+    conflicts: list[AgentToolsError] = []
+    for source in sources:
+        fsops.check_file_paths(source)
+        path = root / source.name
+        if fsops.same_as_source(path, source):
+            steps.append(_Step(source, write=False))
+            continue
+        state = destination_state(root, source.name)
+        if state is DestinationState.MISSING:
+            steps.append(_Step(source, write=True))
+        elif _identical(root, source, state):
+            steps.append(_Step(source, write=False))
+        elif overwrite == "none":
+            conflicts.append(
+                AgentSkillExists(source.name, path, FORCE, name=source.name, path=str(path))
+            )
+        else:
+            steps.append(_Step(source, write=True))
+    if len(conflicts) == 1:
+        raise conflicts[0]
+    if conflicts:
+        raise AgentToolsErrors(conflicts)
+    return steps
+
+
+def _identical(root: Path, source: SkillSource, state: DestinationState) -> bool:
+    if state not in (DestinationState.DIRECTORY, DestinationState.LINK):
+        return False
+    return directory_state(root / source.name, source.manifest) is DirectoryState.UNMODIFIED
+
+
+def _apply(root: SkillsRoot, steps: Sequence[_Step]) -> list[SkillInstallResult]:
+    created_dirs: list[Path] = []
+    outcomes: list[fsops.WriteOutcome] = []
+    actions: list[InstallAction] = []
+    try:
+        if any(step.write for step in steps):
+            created_dirs = fsops.ensure_root(root.path)
+        for step in steps:
+            if step.write:
+                outcome = fsops.write_skill(root.path, step.source)
+                outcomes.append(outcome)
+                actions.append(outcome.action)
+            else:
+                actions.append("unchanged")
+    except BaseException:
+        for outcome in reversed(outcomes):
+            outcome.rollback()
+        fsops.remove_created_dirs(created_dirs)
+        raise
+    for outcome in outcomes:
+        outcome.commit()
+    return [
+        SkillInstallResult(
+            name=step.source.name,
+            location=root.path / step.source.name,
+            client=None if root.client is None else root.client.id,
+            client_display_name=root.client_display_name,
+            action=action,
+        )
+        for step, action in zip(steps, actions, strict=True)
+    ]
+
+
+# -- uninstall -------------------------------------------------------------------------------
+
+
+@overload
+def uninstall_skills(
+    target: SkillsTarget,
+    names: str | Skill | SkillSource | os.PathLike[str] | Mapping[str, Any],
+    *,
+    project: Path | str | None = ...,
+    skills_dir: Path | str | None = ...,
+) -> SkillUninstallResult: ...
+
+
+@overload
+def uninstall_skills(
+    target: SkillsTarget,
+    names: list[Any] | tuple[Any, ...],
+    *,
+    project: Path | str | None = ...,
+    skills_dir: Path | str | None = ...,
+) -> list[SkillUninstallResult]: ...
+
+
+@overload
+def uninstall_skills(
+    target: SkillsTarget,
+    names: Any,
+    *,
+    project: Path | str | None = ...,
+    skills_dir: Path | str | None = ...,
+) -> SkillUninstallResult | list[SkillUninstallResult]: ...
+
+
+def uninstall_skills(
+    target: SkillsTarget,
+    names: Any,
+    *,
+    project: Path | str | None = None,
+    skills_dir: Path | str | None = None,
+) -> SkillUninstallResult | list[SkillUninstallResult]:
+    """Remove skills from the target's skills root, whether or not they were modified.
+
+    *names* is a skill name, or anything that has one (a :class:`Skill`, a skill directory
+    ``Path``, an inline mapping, a qualified ``"dist/skill"`` name — its item name is used),
+    a list of those (then a list of results), or a bundle (an object with ``skill_names``).
+    Every name is validated before any path is built (``InvalidAgentSkillName``), so the
+    root itself or anything outside it can never be removed.
+
+    ``root/name`` is removed only when it is a directory holding ``SKILL.md`` or a link to
+    one; a link is removed as a link (its target untouched). Anything else — nothing, a
+    file, a dangling link, a directory without ``SKILL.md`` — is left alone and reported
+    with ``removed=False``. Every removal is staged first; if one fails, the others are put
+    back and ``AgentSkillRemoveFailed`` is raised. There is no "all skills" form: skills
+    roots are shared with skills from other sources.
+    """
+    single, items = _split_names(names)
+    root = resolve_skills_root(target, project=project, skills_dir=skills_dir)
+    resolved = [_name_of(item) for item in items]
+
+    staged: list[fsops.Removal] = []
+    removed: list[bool] = []
+    try:
+        for name in resolved:
+            if _is_installed_skill(root.path, name):
+                staged.append(fsops.stage_removal(root.path, name))
+                removed.append(True)
+            else:
+                removed.append(False)
+    except BaseException:
+        for removal in reversed(staged):
+            removal.rollback()
+        raise
+    for removal in staged:
+        removal.commit()
+    results = [
+        SkillUninstallResult(
+            name=name,
+            location=root.path / name,
+            client=None if root.client is None else root.client.id,
+            client_display_name=root.client_display_name,
+            removed=was_removed,
+        )
+        for name, was_removed in zip(resolved, removed, strict=True)
+    ]
+    return results[0] if single else results
+
+
+def _is_installed_skill(root: Path, name: str) -> bool:
+    state = destination_state(root, name)
+    if state not in (DestinationState.DIRECTORY, DestinationState.LINK):
+        return False
+    return (root / name / SKILL_FILE).is_file()
+
+
+# -- targets ---------------------------------------------------------------------------------
+
+
+def resolve_skills_root(
+    target: SkillsTarget,
+    *,
+    project: Path | str | None = None,
+    skills_dir: Path | str | None = None,
+) -> SkillsRoot:
+    """Resolve a target (see the module docstring) to its skills root.
+
+    Raises the client-table errors for client targets and ``InvalidSkillsDirectory`` when
+    the root is a skill directory itself (holds ``SKILL.md``) or exists but is not a
+    directory.
+    """
+    client: Client | None = None
+    project_dir: Path | None = None
+    root: Path | None = None
+    if isinstance(target, tuple):
+        if len(target) != 2:
+            raise InvalidSkillsDirectory(repr(target))
+        client_spec, project_spec = target
+        if project is not None:
+            raise InvalidSkillsDirectory(
+                f"{target!r} (a project is given both in the target and as project=)"
+            )
+        client = get_client(client_spec)
+        project_dir = Path(project_spec)
+    elif isinstance(target, os.PathLike):
+        if project is not None:
+            raise InvalidSkillsDirectory(f"{os.fspath(target)} (a path target takes no project)")
+        root = Path(os.fspath(target))
+    elif isinstance(target, (str, Client)):
+        client = get_client(target)
+        project_dir = None if project is None else Path(project)
+    else:
+        raise InvalidSkillsDirectory(repr(target))
+
+    if skills_dir is not None:
+        root = Path(skills_dir)
+    elif root is None:
+        assert client is not None
+        if project_dir is not None:
+            root = project_skills_location(client, project_dir)
+        else:
+            root = skills_location(client)
+    root = Path(os.path.abspath(os.path.expanduser(root)))
+    _check_skills_root(root)
+    return SkillsRoot(root, client, project_dir)
+
+
+def _check_skills_root(root: Path) -> None:
+    if os.path.lexists(root) and not root.is_dir():
+        raise InvalidSkillsDirectory(root, path=str(root))
+    if (root / SKILL_FILE).exists():
+        raise InvalidSkillsDirectory(root, path=str(root))
+
+
+# -- specs and names -------------------------------------------------------------------------
+
+
+def _split_specs(skills: Any) -> tuple[bool, list[Any]]:
+    """``(single, specs)``: a bundle or list gives many, anything else one."""
+    # Hook for bundles (``AgentTools`` and look-alikes): their resolved sources.
+    skill_sources = getattr(skills, "skill_sources", None)
+    if callable(skill_sources):
+        return False, list(skill_sources())
+    if isinstance(skills, (list, tuple)):
+        return False, list(skills)
+    return True, [skills]
+
+
+def _to_source(spec: Any) -> SkillSource:
+    if isinstance(spec, str) and not os.path.lexists(os.path.expanduser(spec)):
+        resolved = _resolve_named_skill(spec)
+        if resolved is not None:
+            return resolved
+    return to_source(spec)
+
+
+def _resolve_named_skill(spec: str) -> SkillSource | None:
+    """A name that is not a path: a distribution or built-in skill, when the bundles module
+    provides ``resolve_skill(name) -> SkillSource`` (else ``AgentSkillNotFound``)."""
+    if not _QUALIFIED.fullmatch(spec) and not is_valid_name(spec):
+        return None
+    import importlib
+
+    bundles = importlib.import_module("agenttools_runtime.bundles")
+    resolve = getattr(bundles, "resolve_skill", None)
+    if resolve is None:
+        raise AgentSkillNotFound(spec, name=spec)
+    try:
+        source = resolve(spec)
+    except NotImplementedError:
+        raise AgentSkillNotFound(spec, name=spec) from None
+    if not isinstance(source, SkillSource):
+        source = to_source(source)
+    return source
+
+
+def _check_duplicates(names: Iterable[str]) -> None:
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise DuplicateAgentSkillName(name, name=name)
+        seen.add(name)
+
+
+# "dist/skill": a PEP 503-ish distribution name, one slash, a skill name
+_QUALIFIED = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?/[^/]+")
+
+
+def _split_names(names: Any) -> tuple[bool, list[Any]]:
+    skill_names = getattr(names, "skill_names", None)
+    if skill_names is not None and not isinstance(names, (str, Mapping)):
+        return False, list(skill_names)
+    if isinstance(names, (list, tuple)):
+        return False, list(names)
+    return True, [names]
+
+
+def _name_of(item: Any) -> str:
+    """The skill name an uninstall request refers to, validated before any path is built."""
+    if isinstance(item, (Skill, SkillSource)):
+        return validate_name(item.name)
+    if isinstance(item, Mapping):
+        return validate_name(item.get("name"))
+    if isinstance(item, os.PathLike):
+        return validate_name(Skill.from_directory(item).name)
+    if isinstance(item, str):
+        if is_valid_name(item):
+            return item
+        if _QUALIFIED.fullmatch(item):
+            return validate_name(item.rpartition("/")[2])
+        if os.path.isfile(os.path.join(os.path.expanduser(item), SKILL_FILE)):
+            return validate_name(Skill.from_directory(item).name)
+        raise InvalidAgentSkillName(item, name=item)
+    raise InvalidAgentSkill(repr(item))
