@@ -42,6 +42,21 @@ _EXPORTS: dict[str, str] = {
     "Environment": "agenttools_runtime.mcp.server",
     "install_mcp_server": "agenttools_runtime.mcp.install",
     "uninstall_mcp_server": "agenttools_runtime.mcp.install",
+    # skill:// URIs and the MCP skills server
+    "SkillURI": "agenttools_runtime.uri",
+    "parse_skill_uri": "agenttools_runtime.uri",
+    "substitute_arguments": "agenttools_runtime.uri",
+    "SkillResolver": "agenttools_runtime.uri",
+    "SkillProvider": "agenttools_runtime.uri",
+    "LocalSkillProvider": "agenttools_runtime.uri",
+    "DistributionSkillProvider": "agenttools_runtime.uri",
+    "MCPSkillProvider": "agenttools_runtime.uri",
+    "ProvidedSkill": "agenttools_runtime.uri",
+    "ResolvedSkill": "agenttools_runtime.uri",
+    "SkillListing": "agenttools_runtime.uri",
+    "resolve_skill": "agenttools_runtime.uri",
+    "list_skills": "agenttools_runtime.uri",
+    "serve": "agenttools_runtime.serve",
 }
 
 __all__ = ["__version__", *sorted(_EXPORTS)]

@@ -19,7 +19,11 @@ from typing import Any
 from agenttools_runtime import __version__
 
 # Command modules, in the order their commands are listed by --help.
-COMMAND_MODULES = ("agenttools_runtime.cli.clients",)
+COMMAND_MODULES = (
+    "agenttools_runtime.cli.clients",
+    "agenttools_runtime.cli.discovery",
+    "agenttools_runtime.cli.uri",
+)
 
 Handler = Callable[[argparse.Namespace], int]
 

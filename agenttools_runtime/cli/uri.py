@@ -1,0 +1,184 @@
+"""``agenttools skill URI [ARGS…]`` (load a skill by ``skill://`` URI, or ``--list`` them) and
+``agenttools serve`` (the built-in MCP server of installed skills)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from typing import TYPE_CHECKING, Any
+
+from agenttools_runtime.cli import UsageError, add_environment_arguments, emit
+
+if TYPE_CHECKING:
+    from agenttools_runtime.discovery import SearchPath
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    skill = subparsers.add_parser(
+        "skill",
+        parents=[common],
+        help="load a skill (or one of its files) by skill:// URI or name; --list them",
+        description=(
+            "Print the skill a URI names: skill://PROVIDER/SKILL[/PATH], or a bare SKILL "
+            "name looked up in priority order (local client skill directories, then installed "
+            "distributions, then --mcp servers). SKILL.md is printed with ARGS substituted "
+            "($1 $2 ... $ARGUMENTS $@; --convention claude: $0 $1 ... $ARGUMENTS[N]); "
+            "PATH prints that file verbatim; _manifest prints the FastMCP file manifest."
+        ),
+        epilog=(
+            "Examples: agenttools skill weather-report Paris metric; "
+            "agenttools skill skill://weather-tools/weather-report/references/units.md; "
+            "agenttools skill --list --mcp docs='uvx docs-mcp'"
+        ),
+    )
+    skill.add_argument("uri", metavar="URI", nargs="?", help="skill:// URI or bare skill name")
+    skill.add_argument(
+        "arguments",
+        metavar="ARGS",
+        nargs="*",
+        help="arguments for the skill (one ARG is used as the argument string verbatim)",
+    )
+    skill.add_argument("--list", action="store_true", help="list every provider's skills instead")
+    skill.add_argument(
+        "--mcp",
+        metavar="NAME=COMMAND",
+        action="append",
+        default=[],
+        help="also read skills from this MCP server (a stdio command line or an http(s) URL), "
+        "as provider NAME; repeatable, lower priority in the order given",
+    )
+    skill.add_argument(
+        "--convention",
+        choices=("seed", "claude"),
+        default="seed",
+        help="argument placeholders: seed ($1 is the first, whitespace split; default) or "
+        "claude ($0 is the first, $ARGUMENTS[N], shell-style quoting)",
+    )
+    skill.add_argument(
+        "--project",
+        metavar="DIR",
+        help="project directory whose client skill folders are searched (default: here)",
+    )
+    skill.add_argument(
+        "--no-local", action="store_true", help="leave out the local client skill directories"
+    )
+    add_environment_arguments(skill)
+    skill.set_defaults(handler=run_skill)
+
+    serve = subparsers.add_parser(
+        "serve",
+        parents=[common],
+        help="serve installed skills over MCP (stdio)",
+        description=(
+            "Run the agenttools MCP server on stdin/stdout: every skill of the installed "
+            "distributions as FastMCP skills-provider resources (skill://NAME/SKILL.md, every "
+            "file, skill://NAME/_manifest) plus the MCP Skills extension (skills/list, "
+            "skills/get). Same-named different skills are served as skill://SOURCE/NAME/... "
+            "and reported on stderr. Needs: pip install 'agenttools[serve]'."
+        ),
+    )
+    serve.add_argument(
+        "--include-local",
+        action="store_true",
+        help="also serve the skills in the client skill directories of this machine",
+    )
+    serve.add_argument(
+        "--project",
+        metavar="DIR",
+        help="with --include-local: the project directory (default: here)",
+    )
+    serve.add_argument("--list", action="store_true", help="print what would be served and exit")
+    add_environment_arguments(serve)
+    serve.set_defaults(handler=run_serve)
+
+
+def search_path(args: argparse.Namespace) -> SearchPath | None:
+    """The environment ``--python`` / ``--path`` select (None: this interpreter's)."""
+    if getattr(args, "python", None) and getattr(args, "path", None):
+        raise UsageError("use either --python or --path, not both")
+    if getattr(args, "python", None) or getattr(args, "path", None):
+        from agenttools_runtime.discovery import SearchPath
+
+        if args.python:
+            return SearchPath.for_python(args.python)
+        return SearchPath.for_paths(args.path)
+    return None
+
+
+def _mcp_servers(specs: list[str]) -> list[tuple[str, str]]:
+    servers = []
+    for spec in specs:
+        name, sep, command = spec.partition("=")
+        if not sep or not name or not command.strip():
+            raise UsageError(f"--mcp needs NAME=COMMAND, got {spec!r}")
+        servers.append((name, command))
+    return servers
+
+
+def run_skill(args: argparse.Namespace) -> int:
+    from agenttools_runtime.uri import SkillResolver
+
+    if not args.list and args.uri is None:
+        raise UsageError("give a skill URI or name, or --list")
+    if args.list and args.uri is not None:
+        raise UsageError("--list takes no URI")
+    resolver = SkillResolver.default(
+        search=search_path(args),
+        project_dir=args.project,
+        mcp_servers=_mcp_servers(args.mcp),
+        local=not args.no_local,
+    )
+    if args.list:
+        listing = resolver.list_skills()
+        emit(args, {"ok": True, **listing.to_json()}, listing.render)
+        return 0
+    arguments: str | list[str] | None = None
+    if len(args.arguments) == 1:
+        arguments = args.arguments[0]
+    elif args.arguments:
+        arguments = list(args.arguments)
+    resolved = resolver.resolve(args.uri, arguments, convention=args.convention)
+    if args.json:
+        emit(args, {"ok": True, **resolved.to_json()}, "")
+        return 0
+    text = resolved.text
+    if text is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(resolved.content)
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+    return 0
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from agenttools_runtime.serve import build_server, collect_skills
+
+    # The server runs until the client disconnects: report problems now, not at exit.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        skills = collect_skills(
+            search_path(args), include_local=args.include_local, project_dir=args.project
+        )
+    for item in caught:
+        text = str(item.message)
+        print(text if text.startswith("Warning") else f"Warning: {text}", file=sys.stderr)
+    if args.list:
+        rows = [
+            {"uri": s.uri, "name": s.name, "origin": s.origin, "files": len(s.files)}
+            for s in skills
+        ]
+        emit(
+            args,
+            {"ok": True, "skills": rows},
+            lambda: (
+                "\n".join(f"{r['uri']}  ({r['origin']}, {r['files']} files)" for r in rows)
+                or "No skills to serve"
+            ),
+        )
+        return 0
+    server = build_server(skills)
+    print(f"agenttools serve: serving {len(skills)} skills over stdio", file=sys.stderr)
+    server.run()
+    return 0

@@ -1,0 +1,358 @@
+"""``agenttools serve``: every installed skill over MCP (stdio), for clients without a skills
+directory (Claude Desktop, LM Studio, Amazon Q …) and for any FastMCP skills client.
+
+Wire formats (see ``docs/skill-uri.md``):
+
+- FastMCP's skills provider: every file of a skill is a listed resource
+  ``skill://{path}/{file}`` (mime type from the extension, ``.md`` → ``text/markdown``;
+  ``SKILL.md`` carries the frontmatter description), plus ``skill://{path}/_manifest``
+  (``application/json``: ``{"skill", "files": [{"path", "size", "hash"}]}``, indent 2).
+  Text is served byte-exact (no newline translation, no BOM stripping): the digests are over
+  the raw bytes, as FastMCP's ``Client.read_skill`` verifies them.
+- The MCP Skills extension (SEP-2640, ``io.modelcontextprotocol/skills``): ``skills/list``
+  and ``skills/get`` on modern protocol versions; an unknown URI is error -32602.
+
+``{path}`` is the skill name. When several sources have different skills of one name, each is
+served as ``{source}/{name}`` instead and a ``ServedSkillsNamespaced`` warning says so; the
+same skill found twice (identical files, e.g. a deployed copy) is served once.
+
+The ``mcp`` package is imported only when a server is built.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import mimetypes
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from agenttools_runtime.errors import (
+    AgentToolsError,
+    MCPSDKMissing,
+    ServedSkillsNamespaced,
+    SkillNotServed,
+)
+from agenttools_runtime.uri import (
+    MAIN_FILE,
+    MANIFEST_REFERENCE,
+    SCHEME,
+    DirectorySkillProvider,
+    LocalSkillProvider,
+    digest,
+    distribution_providers,
+    manifest_json,
+    skill_frontmatter,
+)
+
+if TYPE_CHECKING:
+    from agenttools_runtime.discovery import SearchPath
+
+SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
+SERVER_NAME = "agenttools"
+# SEP-2640 / FastMCP limits per skill.
+MAX_FILES = 512
+MAX_BYTES = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class ServedSkill:
+    """A skill as served: a snapshot of its files (so every digest matches what is read).
+
+    ``path`` is the URI prefix (the name, or ``{origin}/{name}`` when namespaced); ``origin``
+    the provider it came from (a distribution name or ``local``).
+    """
+
+    path: str
+    name: str
+    origin: str
+    description: str
+    frontmatter: Mapping[str, Any]
+    files: Mapping[str, bytes] = field(repr=False)
+    directory: Path | None = None
+
+    def file_uri(self, relpath: str) -> str:
+        return f"{SCHEME}://{quote(self.path, safe='/')}/{quote(relpath, safe='/')}"
+
+    @property
+    def uri(self) -> str:
+        """The ``SKILL.md`` resource URI (the skill's SEP-2640 identity)."""
+        return self.file_uri(MAIN_FILE)
+
+    @property
+    def manifest_uri(self) -> str:
+        return self.file_uri(MANIFEST_REFERENCE)
+
+    def manifest_text(self) -> str:
+        return manifest_json(self.name, self.files)
+
+    def entry(self) -> dict[str, Any]:
+        """The SEP-2640 skill entry: every file with its digest and size."""
+        return {
+            "uri": self.uri,
+            "frontmatter": dict(self.frontmatter),
+            "resources": [
+                {"uri": self.file_uri(rel), "digest": digest(data), "size": len(data)}
+                for rel, data in sorted(self.files.items())
+            ],
+        }
+
+
+def mime_type(relpath: str) -> str:
+    if relpath.endswith(".md"):
+        return "text/markdown"
+    return mimetypes.guess_type(relpath)[0] or "application/octet-stream"
+
+
+def collect_skills(
+    search: SearchPath | None = None,
+    *,
+    include_local: bool = False,
+    project_dir: Path | str | None = None,
+) -> list[ServedSkill]:
+    """Every installed distribution's skills (then, with *include_local*, the client skill
+    directories), sorted by URI.
+
+    A skill that FastMCP's client would reject (name not the Agent Skills form or not equal
+    to its frontmatter ``name``, missing description, non-JSON frontmatter, more than 512
+    files or 16 MiB, a link leaving the folder) is skipped with a ``SkillNotServed`` warning.
+    Different skills of one name are namespaced (``ServedSkillsNamespaced`` warning).
+    """
+    providers: list[DirectorySkillProvider] = list(distribution_providers(search))
+    if include_local:
+        providers.append(LocalSkillProvider(project_dir=project_dir))
+    candidates: dict[str, list[ServedSkill]] = {}
+    for provider in providers:
+        for provided in provider.skills():
+            served = _snapshot(provider, provided.name, provided.directory)
+            if served is not None:
+                candidates.setdefault(served.name, []).append(served)
+    result: list[ServedSkill] = []
+    for name, found in sorted(candidates.items()):
+        distinct: list[ServedSkill] = []
+        for skill in found:
+            if not any(dict(skill.files) == dict(other.files) for other in distinct):
+                distinct.append(skill)
+        if len(distinct) == 1:
+            result.append(distinct[0])
+            continue
+        namespaced = [_replace_path(s, f"{s.origin}/{name}") for s in distinct]
+        warnings.warn(
+            ServedSkillsNamespaced(
+                name,
+                ", ".join(s.origin for s in distinct),
+                ", ".join(s.uri for s in namespaced),
+                skill=name,
+            ),
+            stacklevel=2,
+        )
+        result.extend(namespaced)
+    return sorted(result, key=lambda s: s.uri)
+
+
+def _replace_path(skill: ServedSkill, path: str) -> ServedSkill:
+    return ServedSkill(
+        path,
+        skill.name,
+        skill.origin,
+        skill.description,
+        skill.frontmatter,
+        skill.files,
+        skill.directory,
+    )
+
+
+def _snapshot(
+    provider: DirectorySkillProvider, name: str, where: Path | None
+) -> ServedSkill | None:
+    from agenttools_runtime.skills.names import is_valid_description, is_valid_name
+
+    location = f"{provider.name}:{where}"
+    skill = provider.find(name)
+    assert skill is not None
+
+    def skip(reason: str) -> None:
+        warnings.warn(SkillNotServed(name, location, reason, skill=name), stacklevel=3)
+
+    try:
+        paths = provider.files(skill)
+        if len(paths) > MAX_FILES:
+            skip(f"it has more than {MAX_FILES} files")
+            return None
+        files = {rel: path.read_bytes() for rel, path in paths.items()}
+    except (AgentToolsError, OSError) as exc:
+        skip(str(exc))
+        return None
+    if sum(len(data) for data in files.values()) > MAX_BYTES:
+        skip("it is larger than 16 MiB")
+        return None
+    if MAIN_FILE not in files:
+        skip(f"it has no {MAIN_FILE}")
+        return None
+    try:
+        text = files[MAIN_FILE].decode("utf-8-sig")
+    except UnicodeDecodeError:
+        skip(f"{MAIN_FILE} is not UTF-8")
+        return None
+    frontmatter = skill_frontmatter(text)
+    if not is_valid_name(name) or frontmatter.get("name") != name:
+        skip(f"its {MAIN_FILE} frontmatter name must be '{name}', a valid skill name")
+        return None
+    description = frontmatter.get("description")
+    if not is_valid_description(description):
+        skip("its frontmatter has no description of 1 to 1024 characters")
+        return None
+    if not _is_json(frontmatter):
+        skip("its frontmatter holds values that are not JSON (dates, ...); quote them")
+        return None
+    assert isinstance(description, str)
+    return ServedSkill(name, name, provider.name, description, frontmatter, files, where)
+
+
+def _is_json(value: Any) -> bool:
+    if value is None or type(value) in (str, bool, int):
+        return True
+    if type(value) is float:
+        return math.isfinite(value)
+    if type(value) is list:
+        return all(_is_json(v) for v in value)
+    if type(value) is dict:
+        return all(isinstance(k, str) and _is_json(v) for k, v in value.items())
+    return False
+
+
+# -- the MCP server --------------------------------------------------------------------------
+
+
+def build_server(skills: Sequence[ServedSkill], name: str = SERVER_NAME) -> Any:
+    """An ``mcp.server.MCPServer`` serving *skills* (resources plus the Skills extension).
+
+    Raises ``MCPSDKMissing`` when the ``mcp`` package (``agenttools[serve]``) is absent.
+    """
+    types = _mcp_types()
+    from agenttools_runtime import __version__
+
+    server = types.MCPServer(
+        name,
+        version=__version__,
+        instructions=(
+            "Agent Skills of the installed Python distributions. Read a skill's "
+            "skill://{name}/SKILL.md resource, then the files it refers to."
+        ),
+        extensions=[types.SkillsExtension(skills)],
+        log_level="WARNING",
+    )
+    for skill in skills:
+        for rel, data in sorted(skill.files.items()):
+            server.add_resource(
+                types.SkillFile(
+                    uri=skill.file_uri(rel),
+                    name=f"{skill.path}/{rel}",
+                    description=skill.description if rel == MAIN_FILE else None,
+                    mime_type=mime_type(rel),
+                    data=data,
+                )
+            )
+        server.add_resource(
+            types.SkillFile(
+                uri=skill.manifest_uri,
+                name=f"{skill.path}/{MANIFEST_REFERENCE}",
+                description=f"File listing for {skill.name}",
+                mime_type="application/json",
+                data=skill.manifest_text().encode("utf-8"),
+            )
+        )
+    return server
+
+
+def serve(
+    search: SearchPath | None = None,
+    *,
+    include_local: bool = False,
+    project_dir: Path | str | None = None,
+) -> None:
+    """Collect the skills and serve them over stdio until the client disconnects."""
+    skills = collect_skills(search, include_local=include_local, project_dir=project_dir)
+    build_server(skills).run()
+
+
+@dataclass(frozen=True)
+class _MCPTypes:
+    MCPServer: Any
+    SkillFile: Any
+    SkillsExtension: Any
+
+
+@cache
+def _mcp_types() -> _MCPTypes:
+    """The ``mcp``-based classes, defined on first use (``mcp`` is an optional extra)."""
+    try:
+        import mcp_types
+        from mcp.server.mcpserver import Extension, MCPServer, MethodBinding
+        from mcp.server.mcpserver.resources.base import Resource
+        from mcp.shared.exceptions import MCPError
+        from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+    except ImportError:
+        raise MCPSDKMissing("agenttools serve") from None
+    from typing import Literal
+
+    class SkillFile(Resource):
+        """One file, served from its snapshot: text when textual and UTF-8, else a blob."""
+
+        data: bytes
+
+        async def read(self) -> str | bytes:
+            textual = self.mime_type.startswith("text/") or self.mime_type == "application/json"
+            if textual:
+                try:
+                    return self.data.decode("utf-8")  # not utf-8-sig: a BOM stays
+                except UnicodeDecodeError:
+                    pass
+            return self.data
+
+    class ListSkillsParams(mcp_types.PaginatedRequestParams):
+        pass
+
+    class GetSkillParams(mcp_types.RequestParams):
+        uri: str
+
+    class ListSkillsResult(mcp_types.PaginatedResult, mcp_types.CacheableResult):
+        skills: list[dict[str, Any]]
+        result_type: Literal["complete"] = "complete"
+
+    class GetSkillResult(mcp_types.CacheableResult):
+        skill: dict[str, Any]
+        result_type: Literal["complete"] = "complete"
+
+    versions = frozenset(MODERN_PROTOCOL_VERSIONS)
+
+    class SkillsExtension(Extension):
+        identifier = SKILLS_EXTENSION
+
+        def __init__(self, skills: Sequence[ServedSkill]) -> None:
+            # JSON round trip: entries are plain JSON, whatever YAML produced
+            self._entries = {s.uri: json.loads(json.dumps(s.entry())) for s in skills}
+
+        def methods(self) -> Sequence[Any]:
+            return (
+                MethodBinding("skills/list", ListSkillsParams, self._list, versions),
+                MethodBinding("skills/get", GetSkillParams, self._get, versions),
+            )
+
+        async def _list(self, ctx: Any, params: Any) -> Any:
+            return ListSkillsResult(skills=[self._entries[u] for u in sorted(self._entries)])
+
+        async def _get(self, ctx: Any, params: Any) -> Any:
+            entry = self._entries.get(params.uri)
+            if entry is None:
+                raise MCPError(
+                    code=mcp_types.INVALID_PARAMS, message=f"Unknown skill URI: {params.uri}"
+                )
+            return GetSkillResult(skill=entry)
+
+    return _MCPTypes(MCPServer, SkillFile, SkillsExtension)

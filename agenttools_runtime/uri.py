@@ -1,0 +1,1071 @@
+"""``skill://`` URIs: parsing, providers, resolution, argument substitution and listing.
+
+A URI is ``skill://{provider}/{skill-name}/{reference-path}`` (the scheme document in
+``docs/skill-uri.md``); a bare ``skill-name`` (optionally followed by ``/reference``) is looked
+up across every provider. Providers, in priority order:
+
+- ``local``: the skill directories of every AI client on this machine (project scope of the
+  current directory first, then user scope);
+- one per installed distribution that ships skills, named after the distribution (PEP 503);
+- MCP servers registered by the caller, read over the MCP resource protocol in FastMCP's
+  skills-provider format (``skill://{skill}/SKILL.md``, ``…/_manifest``, ``…/{file}``).
+
+Security rules hold for every provider: raw and percent-encoded NUL bytes and ``..`` segments
+are rejected before anything is looked up, provider names must match
+``^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$``, and a reference is resolved (symbolic links too) and must
+stay inside its skill directory.
+
+Arguments are substituted in one regular-expression pass, so inserted text is never scanned
+again: the seed convention (``$1`` is the first argument, ``$ARGUMENTS`` and ``$@`` all of them)
+or Claude Code's (``$0`` is the first, ``$ARGUMENTS[N]``, shell-style quoting).
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import base64
+import hashlib
+import json
+import os
+import re
+import shlex
+import warnings
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from urllib.parse import quote, unquote
+
+from agenttools_runtime.errors import (
+    AgentToolsError,
+    InvalidSkillProviderName,
+    InvalidSkillURI,
+    SkillNameCollision,
+    SkillNotFound,
+    SkillNullByte,
+    SkillPathTraversal,
+    SkillProviderExists,
+    SkillProviderFailed,
+    SkillProviderNotFound,
+    SkillProviderSkipped,
+    SkillReferenceNotFound,
+)
+
+if TYPE_CHECKING:
+    from agenttools_runtime.discovery import InstalledDistribution, SearchPath
+
+SCHEME = "skill"
+MAIN_FILE = "SKILL.md"
+MANIFEST_REFERENCE = "_manifest"
+LOCAL_PROVIDER = "local"
+PROVIDER_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
+MAX_REFERENCE_LENGTH = 4096
+Convention = Literal["seed", "claude"]
+CONVENTIONS: tuple[Convention, ...] = ("seed", "claude")
+_T = TypeVar("_T")
+
+
+# -- URIs ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SkillURI:
+    """A parsed ``skill://`` URI or bare name.
+
+    ``provider`` is None for a bare name (looked up across providers). ``path`` holds the
+    decoded path segments after the provider: the skill name first, then the reference path.
+    Every segment is free of NUL, ``/``, ``\\``, ``.`` and ``..``.
+    """
+
+    provider: str | None
+    path: tuple[str, ...]
+
+    @property
+    def skill(self) -> str:
+        return self.path[0]
+
+    @property
+    def reference(self) -> str | None:
+        """The reference path (``/``-separated), None for the skill itself."""
+        return "/".join(self.path[1:]) or None
+
+    def __str__(self) -> str:
+        return format_skill_uri(self.provider, self.path)
+
+
+def format_skill_uri(provider: str | None, path: Sequence[str]) -> str:
+    """The canonical text of a URI: every segment percent-encoded; bare when no provider."""
+    encoded = "/".join(quote(segment, safe="") for segment in path)
+    return encoded if provider is None else f"{SCHEME}://{provider}/{encoded}"
+
+
+def parse_skill_uri(text: str) -> SkillURI:
+    """Parse ``skill://provider/skill[/reference]`` or a bare ``skill[/reference]``.
+
+    Segments are percent-decoded one at a time (so ``%2e%2e`` is ``..`` and ``%2F`` is a
+    separator). Raises ``SkillNullByte`` for a raw or encoded NUL, ``SkillPathTraversal`` for a
+    ``..`` segment (or a backslash, a separator elsewhere), ``InvalidSkillProviderName``, and
+    ``InvalidSkillURI`` for anything else malformed (another scheme, no skill name, empty or
+    ``.`` segments, a query or fragment). A trailing ``/`` is ignored.
+    """
+    if "\0" in text:
+        raise SkillNullByte(uri=text)
+    scheme, sep, rest = text.partition("://")
+    provider: str | None = None
+    if sep:
+        if scheme.lower() != SCHEME:
+            raise InvalidSkillURI(text, f"the scheme must be '{SCHEME}', not '{scheme}'", uri=text)
+        raw_provider, _, raw_path = rest.partition("/")
+        provider = _decode(raw_provider, text)
+        if not PROVIDER_NAME_PATTERN.fullmatch(provider):
+            raise InvalidSkillProviderName(provider, uri=text, provider=provider)
+    else:
+        raw_path = text
+    if "?" in raw_path or "#" in raw_path:
+        raise InvalidSkillURI(
+            text, "a query or fragment is not allowed (percent-encode ? and #)", uri=text
+        )
+    raw_path = raw_path.removesuffix("/")
+    segments: list[str] = []
+    for raw in raw_path.split("/") if raw_path else ():
+        segments.extend(_decode(raw, text).split("/"))
+    for segment in segments:
+        if segment == ".." or "\\" in segment:
+            raise SkillPathTraversal(uri=text)
+    if not segments:
+        raise InvalidSkillURI(text, "no skill name", uri=text)
+    if any(segment in ("", ".") for segment in segments):
+        raise InvalidSkillURI(text, "empty or '.' path segment", uri=text)
+    if len("/".join(segments[1:])) > MAX_REFERENCE_LENGTH:
+        raise InvalidSkillURI(text, f"reference longer than {MAX_REFERENCE_LENGTH}", uri=text)
+    return SkillURI(provider, tuple(segments))
+
+
+def _decode(raw: str, uri: str) -> str:
+    try:
+        decoded = unquote(raw, errors="strict")
+    except UnicodeDecodeError:
+        raise InvalidSkillURI(uri, "a percent-encoded sequence is not UTF-8", uri=uri) from None
+    if "\0" in decoded:
+        raise SkillNullByte(uri=uri)
+    return decoded
+
+
+def is_valid_provider_name(name: object) -> bool:
+    return isinstance(name, str) and PROVIDER_NAME_PATTERN.fullmatch(name) is not None
+
+
+# -- argument substitution -------------------------------------------------------------------
+
+_SEED_PLACEHOLDER = re.compile(r"\$(?:(ARGUMENTS|@)|(0|[1-9][0-9]*))")
+_CLAUDE_PLACEHOLDER = r"\$(?:ARGUMENTS\[(0|[1-9][0-9]*)\]|(ARGUMENTS)|(0|[1-9][0-9]*)){named}"
+
+
+def substitute_arguments(
+    text: str,
+    arguments: str | Sequence[str] | None,
+    convention: Convention = "seed",
+    *,
+    names: Sequence[str] = (),
+) -> str:
+    """Replace argument placeholders in *text* in a single pass.
+
+    *arguments* is the argument string as typed (split on whitespace for ``seed``,
+    shell-style for ``claude``) or an already split list. None leaves *text* unchanged.
+    Inserted values are never scanned again, ``$10`` is the tenth argument (never ``$1``
+    followed by ``0``), and a placeholder without an argument stays as written.
+
+    - ``seed``: ``$1``…``$N`` are 1-based; ``$ARGUMENTS`` and ``$@`` are the whole string.
+    - ``claude``: ``$0``…``$N`` and ``$ARGUMENTS[N]`` are 0-based; ``$ARGUMENTS`` is the whole
+      string; ``$name`` for each of *names* (the frontmatter ``arguments``) in order; when
+      *text* has no placeholder at all, ``ARGUMENTS: <string>`` is appended.
+
+    Raises ``ValueError`` for an unknown convention.
+    """
+    if convention not in CONVENTIONS:
+        raise ValueError(f"unknown argument convention {convention!r}; use seed or claude")
+    if arguments is None:
+        return text
+    raw, positional = _split_arguments(arguments, convention)
+    if convention == "seed":
+
+        def seed(match: re.Match[str]) -> str:
+            if match.group(1):
+                return raw
+            index = int(match.group(2)) - 1
+            return positional[index] if 0 <= index < len(positional) else match.group(0)
+
+        return _SEED_PLACEHOLDER.sub(seed, text)
+
+    named = {name: i for i, name in enumerate(names) if re.fullmatch(r"[A-Za-z_]\w*", name)}
+    alternatives = "|".join(re.escape(n) for n in sorted(named, key=len, reverse=True))
+    pattern = re.compile(
+        _CLAUDE_PLACEHOLDER.format(named=f"|\\$({alternatives})(?!\\w)" if named else "")
+    )
+
+    def claude(match: re.Match[str]) -> str:
+        if match.group(2):
+            return raw
+        digits = match.group(1) or match.group(3)
+        index = int(digits) if digits is not None else named[match.group(4)]
+        return positional[index] if index < len(positional) else match.group(0)
+
+    substituted, count = pattern.subn(claude, text)
+    if count == 0 and raw:
+        substituted = f"{text.rstrip(chr(10))}\n\nARGUMENTS: {raw}\n"
+    return substituted
+
+
+def _split_arguments(
+    arguments: str | Sequence[str], convention: Convention
+) -> tuple[str, list[str]]:
+    if not isinstance(arguments, str):
+        items = [str(a) for a in arguments]
+        return (" ".join(items) if convention == "seed" else shlex.join(items)), items
+    if convention == "seed":
+        return arguments, arguments.split()
+    try:
+        return arguments, shlex.split(arguments)
+    except ValueError:  # an unbalanced quote: Claude Code is lenient, so are we
+        return arguments, arguments.split()
+
+
+def argument_names(frontmatter: Mapping[str, Any]) -> list[str]:
+    """Claude Code's named arguments: frontmatter ``arguments`` as a list or a
+    space-separated string."""
+    value = frontmatter.get("arguments")
+    if isinstance(value, str):
+        return value.split()
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return []
+
+
+_FRONTMATTER_BLOCK = re.compile(r"\A\ufeff?---[ \t]*\r?\n.*?^---[ \t]*(?:\r?\n|\Z)", re.S | re.M)
+
+
+def split_skill_text(text: str) -> tuple[str, str]:
+    """``(frontmatter block verbatim, body)``; an empty block when there is none."""
+    match = _FRONTMATTER_BLOCK.match(text)
+    if match is None:
+        return "", text
+    return match.group(0), text[match.end() :]
+
+
+def skill_frontmatter(text: str) -> dict[str, Any]:
+    """The frontmatter mapping of SKILL.md text, ``{}`` when absent or unparseable."""
+    from agenttools_runtime.skills.frontmatter import parse_skill_md
+
+    try:
+        return parse_skill_md(text).frontmatter
+    except AgentToolsError:
+        return {}
+
+
+def skill_description(text: str) -> str:
+    """The frontmatter ``description``; else the first non-empty body line (heading marks
+    stripped, at most 200 characters), as FastMCP and AgentPool do; else ``""``."""
+    description = skill_frontmatter(text).get("description")
+    if isinstance(description, str) and description.strip():
+        return description.strip()
+    for line in split_skill_text(text)[1].splitlines():
+        line = line.strip().lstrip("#").strip()
+        if line:
+            return line[:200]
+    return ""
+
+
+# -- the FastMCP _manifest -------------------------------------------------------------------
+
+
+def digest(data: bytes) -> str:
+    """``sha256:<hex>`` over the raw bytes (the FastMCP / SEP-2640 digest)."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def manifest_json(name: str, files: Mapping[str, bytes]) -> str:
+    """FastMCP's ``_manifest`` text: ``{"skill", "files": [{"path", "size", "hash"}]}``
+    sorted by path, indented by 2, exactly as ``json.dumps`` writes it there."""
+    entries = [
+        {"path": path, "size": len(data), "hash": digest(data)}
+        for path, data in sorted(files.items())
+    ]
+    return json.dumps({"skill": name, "files": entries}, indent=2)
+
+
+# -- providers -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProvidedSkill:
+    """One skill a provider has.
+
+    ``path`` is where the provider keeps it (its name, or a longer ``a/b/name`` path on MCP
+    servers that nest skills); ``directory`` is its folder for local and distribution skills.
+    """
+
+    provider: str
+    name: str
+    description: str
+    path: str
+    directory: Path | None = None
+    origin: str = ""
+
+    @property
+    def uri(self) -> str:
+        return format_skill_uri(self.provider, self.path.split("/"))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "provider": self.provider,
+            "name": self.name,
+            "description": self.description,
+            "uri": self.uri,
+            "directory": None if self.directory is None else str(self.directory),
+            "origin": self.origin,
+        }
+
+
+class SkillProvider(abc.ABC):
+    """A named source of skills. Subclasses list skills and read their files."""
+
+    kind: str = "provider"
+
+    def __init__(self, name: str) -> None:
+        if not is_valid_provider_name(name):
+            raise InvalidSkillProviderName(name, provider=name)
+        self.name = name
+
+    @abc.abstractmethod
+    def skills(self) -> Sequence[ProvidedSkill]:
+        """Every skill, sorted by name. Raises ``SkillProviderFailed`` when unreachable."""
+
+    def find(self, name: str) -> ProvidedSkill | None:
+        return next((s for s in self.skills() if s.name == name), None)
+
+    def locate(self, path: Sequence[str]) -> tuple[ProvidedSkill, tuple[str, ...]] | None:
+        """The skill a URI path names and the reference segments after it."""
+        skill = self.find(path[0])
+        return None if skill is None else (skill, tuple(path[1:]))
+
+    @abc.abstractmethod
+    def read(self, skill: ProvidedSkill, reference: Sequence[str]) -> bytes:
+        """The bytes of one file of *skill* (``("SKILL.md",)`` for the main file).
+
+        Raises ``SkillReferenceNotFound`` or ``SkillPathTraversal``.
+        """
+
+    @abc.abstractmethod
+    def manifest(self, skill: ProvidedSkill) -> str:
+        """The skill's FastMCP ``_manifest`` JSON text."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+@dataclass(frozen=True)
+class _DirectorySkill:
+    directory: Path
+    files: frozenset[str] | None  # the files a wheel shipped; None: whatever is there
+    description: str | None = None
+
+
+class DirectorySkillProvider(SkillProvider):
+    """Skills that are folders on disk (the base of ``local`` and distribution providers)."""
+
+    kind = "directory"
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self._cache: dict[str, tuple[ProvidedSkill, _DirectorySkill]] | None = None
+
+    @abc.abstractmethod
+    def _scan(self) -> Iterable[tuple[str, _DirectorySkill]]:
+        """``(name, folder)`` pairs in priority order; the first of a name wins."""
+
+    def _entries(self) -> dict[str, tuple[ProvidedSkill, _DirectorySkill]]:
+        if self._cache is None:
+            entries: dict[str, tuple[ProvidedSkill, _DirectorySkill]] = {}
+            for name, entry in self._scan():
+                if name in entries:
+                    self._duplicate(name, entries[name][1], entry)
+                    continue
+                description = entry.description
+                if description is None:
+                    description = _read_description(entry.directory / MAIN_FILE)
+                skill = ProvidedSkill(
+                    self.name, name, description, name, entry.directory, str(entry.directory)
+                )
+                entries[name] = (skill, entry)
+            self._cache = dict(sorted(entries.items()))
+        return self._cache
+
+    def _duplicate(self, name: str, kept: _DirectorySkill, other: _DirectorySkill) -> None:
+        """Two folders of one name inside this provider: the first wins. Identical copies
+        (one skill deployed to several clients) are not worth a word; different ones are."""
+        if _folder_hashes(kept) != _folder_hashes(other):
+            warnings.warn(
+                SkillNameCollision(
+                    name,
+                    f"{kept.directory} and {other.directory}",
+                    str(kept.directory),
+                    skill=name,
+                    provider=self.name,
+                ),
+                stacklevel=4,
+            )
+
+    def skills(self) -> Sequence[ProvidedSkill]:
+        return [skill for skill, _ in self._entries().values()]
+
+    def find(self, name: str) -> ProvidedSkill | None:
+        found = self._entries().get(name)
+        return None if found is None else found[0]
+
+    def files(self, skill: ProvidedSkill) -> dict[str, Path]:
+        """Every file of *skill*: relative path → absolute path (junk and VCS skipped)."""
+        from agenttools_runtime.skills.manifest import iter_source_files
+
+        entry = self._entries()[skill.name][1]
+        found = dict(iter_source_files(entry.directory))
+        if entry.files is not None:
+            found = {rel: path for rel, path in found.items() if rel in entry.files}
+        return found
+
+    def read(self, skill: ProvidedSkill, reference: Sequence[str]) -> bytes:
+        entry = self._entries()[skill.name][1]
+        rel = "/".join(reference)
+        path = safe_skill_path(entry.directory, reference, skill.name)
+        if entry.files is not None and rel not in entry.files:
+            raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel)
+        try:
+            return path.read_bytes()
+        except OSError:
+            raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel) from None
+
+    def manifest(self, skill: ProvidedSkill) -> str:
+        files = {rel: path.read_bytes() for rel, path in self.files(skill).items()}
+        return manifest_json(skill.name, files)
+
+
+def safe_skill_path(directory: Path, reference: Sequence[str], skill: str | None = None) -> Path:
+    """``directory/reference`` after checking it stays inside *directory* once every symbolic
+    link is resolved, and is a regular file. Version-control metadata is never served.
+
+    Raises ``SkillPathTraversal`` (escapes) or ``SkillReferenceNotFound`` (absent, not a file).
+    """
+    from agenttools_runtime.skills.manifest import VCS_NAMES
+
+    rel = "/".join(reference)
+    name = directory.name if skill is None else skill
+    if not reference or any(s in ("", ".", "..") or "/" in s or "\\" in s for s in reference):
+        raise SkillPathTraversal(reference=rel)
+    if "\0" in rel:
+        raise SkillNullByte(reference=rel)
+    root = Path(os.path.realpath(directory))
+    target = Path(os.path.realpath(directory.joinpath(*reference)))
+    if target != root and root not in target.parents:
+        raise SkillPathTraversal(reference=rel, target=str(target))
+    if any(part in VCS_NAMES for part in reference) or not target.is_file():
+        raise SkillReferenceNotFound(rel, name, skill=name, reference=rel)
+    return target
+
+
+def _read_description(skill_md: Path) -> str:
+    try:
+        text = skill_md.read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+    return skill_description(text)
+
+
+def _folder_hashes(entry: _DirectorySkill) -> dict[str, str] | None:
+    from agenttools_runtime.skills.manifest import installed_manifest
+
+    manifest, clean = installed_manifest(entry.directory)
+    return manifest if clean else None
+
+
+def _skill_folders(root: Path) -> Iterable[tuple[str, _DirectorySkill]]:
+    """The immediate sub-folders of a skills root that hold a ``SKILL.md`` file."""
+    try:
+        children = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return
+    for child in children:
+        path = Path(child.path)
+        if child.name.startswith(".") or not child.is_dir():
+            continue
+        if (path / MAIN_FILE).is_file():
+            yield child.name, _DirectorySkill(path, None)
+
+
+def local_skill_roots(project_dir: Path | str | None = None) -> list[Path]:
+    """The skills roots of every client: project scope of *project_dir* (default: the
+    current directory) first, then user scope; clients in table order, shared roots once."""
+    from agenttools_runtime.clients import (
+        Client,
+        all_clients,
+        project_skills_location,
+        skills_location,
+    )
+
+    project = Path.cwd() if project_dir is None else Path(project_dir)
+    roots: list[Path] = []
+    seen: set[str] = set()
+    clients = list(all_clients().values())
+    candidates: list[tuple[Client, bool]] = [
+        *((c, True) for c in clients if c.supports_project_skills),
+        *((c, False) for c in clients if c.supports_skills),
+    ]
+    for client, project_scope in candidates:
+        try:
+            root = (
+                project_skills_location(client, project)
+                if project_scope
+                else skills_location(client)
+            )
+        except AgentToolsError:  # no location on this OS, no such project directory
+            continue
+        key = os.path.normcase(os.path.realpath(root))
+        if key not in seen:
+            seen.add(key)
+            roots.append(root)
+    return roots
+
+
+class LocalSkillProvider(DirectorySkillProvider):
+    """``local``: skill folders under the given roots (default: :func:`local_skill_roots`),
+    in order; the first folder of a name wins (a different second one is reported)."""
+
+    kind = "local"
+
+    def __init__(
+        self,
+        roots: Sequence[Path | str] | None = None,
+        *,
+        project_dir: Path | str | None = None,
+        name: str = LOCAL_PROVIDER,
+    ) -> None:
+        super().__init__(name)
+        self.roots = local_skill_roots(project_dir) if roots is None else [Path(r) for r in roots]
+
+    def _scan(self) -> Iterable[tuple[str, _DirectorySkill]]:
+        for root in self.roots:
+            yield from _skill_folders(root)
+
+
+class DistributionSkillProvider(DirectorySkillProvider):
+    """The skills an installed distribution ships, named after the distribution.
+
+    Files come from ``<dist-info>/extra_metadata/agenttools/skills/<name>/`` (only the files
+    the manifest lists); for editable installs, directory skills come from the live source
+    folder (``source-root`` + the skill's ``path``).
+    """
+
+    kind = "distribution"
+
+    def __init__(self, distribution: InstalledDistribution) -> None:
+        super().__init__(distribution.name)
+        self.distribution = distribution
+
+    def _scan(self) -> Iterable[tuple[str, _DirectorySkill]]:
+        dist = self.distribution
+        skills = dist.manifest.get("skills")
+        if not isinstance(skills, Mapping):
+            return
+        for name, info in sorted(skills.items()):
+            if not isinstance(info, Mapping):
+                continue
+            description = info.get("description")
+            directory = dist.skill_directory(name)
+            listed: frozenset[str] | None = None
+            if directory == dist.skills_dir / name:  # the wheel's copy: only what it lists
+                files = info.get("files")
+                listed = frozenset(files) if isinstance(files, Mapping) else frozenset()
+            text = description if isinstance(description, str) else None
+            yield name, _DirectorySkill(directory, listed, text)
+
+
+def distribution_providers(search: SearchPath | None = None) -> list[DistributionSkillProvider]:
+    """One provider per installed distribution whose manifest lists skills, by name.
+    Distributions with a broken manifest are skipped with a ``SkillProviderSkipped`` warning."""
+    from agenttools_runtime.discovery import find_distributions
+
+    providers = []
+    for dist in find_distributions(search):
+        if dist.problem is not None:
+            warnings.warn(SkillProviderSkipped(dist.name, dist.problem), stacklevel=2)
+            continue
+        if not dist.manifest.get("skills"):
+            continue
+        if not is_valid_provider_name(dist.name):
+            reason = "its name is not a valid provider name"
+            warnings.warn(SkillProviderSkipped(dist.name, reason), stacklevel=2)
+            continue
+        providers.append(DistributionSkillProvider(dist))
+    return providers
+
+
+# -- MCP servers -----------------------------------------------------------------------------
+
+
+class MCPSkillProvider(SkillProvider):
+    """Skills an MCP server serves as FastMCP skills-provider resources.
+
+    *server* is a command line (``str``, split shell-style, or a list), an ``http(s)://`` URL,
+    an :class:`agenttools_runtime.mcp.server.MCPServer` declaration, or anything
+    ``mcp.Client`` accepts (``StdioServerParameters``, an in-process ``mcp`` server).
+    Every ``skill://{path}/SKILL.md`` resource is a skill named after the last segment of its
+    path; ``skill://{name}/…`` URIs reach it by that name or by its full path. Each operation
+    opens one session (the listing is cached). Needs the ``mcp`` package.
+    """
+
+    kind = "mcp"
+
+    def __init__(self, name: str, server: Any, *, timeout: float = 60.0) -> None:
+        super().__init__(name)
+        self.server = server
+        self.timeout = timeout
+        self._cache: list[ProvidedSkill] | None = None
+
+    def skills(self) -> Sequence[ProvidedSkill]:
+        if self._cache is None:
+            self._cache = self._session(self._list)
+        return self._cache
+
+    def locate(self, path: Sequence[str]) -> tuple[ProvidedSkill, tuple[str, ...]] | None:
+        by_path = {s.path: s for s in self.skills()}
+        for cut in range(len(path), 0, -1):  # the longest skill path wins
+            skill = by_path.get("/".join(path[:cut]))
+            if skill is not None:
+                return skill, tuple(path[cut:])
+        return super().locate(path)
+
+    def find(self, name: str) -> ProvidedSkill | None:
+        matches = [s for s in self.skills() if s.name == name]
+        if len(matches) > 1:
+            warnings.warn(
+                SkillNameCollision(
+                    name,
+                    ", ".join(s.uri for s in matches),
+                    matches[0].uri,
+                    skill=name,
+                    provider=self.name,
+                ),
+                stacklevel=3,
+            )
+        return matches[0] if matches else None
+
+    def read(self, skill: ProvidedSkill, reference: Sequence[str]) -> bytes:
+        rel = "/".join(reference)
+        uri = f"{SCHEME}://{quote(skill.path, safe='/')}/{quote(rel, safe='/')}"
+        data = self._session(lambda client: _read_resource(client, uri))
+        if data is None:
+            raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel)
+        return data
+
+    def manifest(self, skill: ProvidedSkill) -> str:
+        data = self.read(skill, (MANIFEST_REFERENCE,))
+        return data.decode("utf-8")
+
+    async def _list(self, client: Any) -> list[ProvidedSkill]:
+        found: dict[str, ProvidedSkill] = {}
+        cursor: str | None = None
+        for _ in range(1000):  # a paginating server that never ends cannot hang us
+            result = await client.list_resources(cursor=cursor)
+            for resource in result.resources:
+                uri = str(resource.uri)
+                if not (uri.startswith(f"{SCHEME}://") and uri.endswith(f"/{MAIN_FILE}")):
+                    continue
+                path = unquote(uri[len(SCHEME) + 3 : -len(MAIN_FILE) - 1])
+                segments = path.split("/")
+                if any(s in ("", ".", "..") or "\0" in s or "\\" in s for s in segments):
+                    continue
+                description = resource.description or f"MCP skill: {segments[-1]}"
+                found[path] = ProvidedSkill(
+                    self.name, segments[-1], description, path, None, f"mcp:{self.name} {uri}"
+                )
+            cursor = result.next_cursor
+            if not cursor:
+                break
+        return sorted(found.values(), key=lambda s: (s.name, s.path))
+
+    def _session(self, action: Callable[[Any], Awaitable[_T]]) -> _T:
+        try:
+            from mcp import Client
+        except ImportError:
+            from agenttools_runtime.errors import MCPSDKMissing
+
+            raise MCPSDKMissing(f"Reading skills from the MCP server '{self.name}'") from None
+        target = _client_target(self.server)
+
+        async def run() -> _T:
+            async with Client(target, read_timeout_seconds=self.timeout) as client:
+                return await action(client)
+
+        try:
+            return _run_sync(run)
+        except AgentToolsError:
+            raise
+        except Exception as exc:  # an unreachable or broken server is the provider's failure
+            raise SkillProviderFailed(self.name, _describe(exc), provider=self.name) from exc
+
+
+async def _read_resource(client: Any, uri: str) -> bytes | None:
+    from mcp import MCPError
+    from mcp_types import TextResourceContents
+
+    try:
+        result = await client.read_resource(uri)
+    except MCPError:
+        return None
+    if len(result.contents) != 1:
+        return None
+    content = result.contents[0]
+    if isinstance(content, TextResourceContents):
+        return content.text.encode("utf-8")
+    return base64.b64decode(content.blob)
+
+
+def _client_target(server: Any) -> Any:
+    from mcp import StdioServerParameters
+
+    from agenttools_runtime.mcp.server import MCPServer
+
+    if isinstance(server, MCPServer):
+        if server.url is not None:
+            return server.url
+        command, args = server.launch()
+        return StdioServerParameters(command=command, args=args, env=_server_env(server.env))
+    if isinstance(server, str):
+        if server.startswith(("http://", "https://")):
+            return server
+        server = shlex.split(server)
+    if isinstance(server, (list, tuple)):
+        if not server:
+            raise ValueError("an empty MCP server command")
+        return StdioServerParameters(command=str(server[0]), args=[str(a) for a in server[1:]])
+    return server
+
+
+def _server_env(extra: Mapping[str, str]) -> dict[str, str] | None:
+    if not extra:
+        return None
+    return {**os.environ, **extra}
+
+
+def _run_sync(fn: Callable[[], Awaitable[_T]]) -> _T:
+    """Run a coroutine function to completion from synchronous code, also when called from
+    inside a running event loop (then in a worker thread with its own loop)."""
+    import anyio
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return anyio.run(fn)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(anyio.run, fn).result()
+
+
+def _describe(exc: BaseException) -> str:
+    inner = getattr(exc, "exceptions", None)
+    while inner:
+        exc = inner[0]
+        inner = getattr(exc, "exceptions", None)
+    return str(exc) or type(exc).__name__
+
+
+# -- resolution ------------------------------------------------------------------------------
+
+ResultKind = Literal["skill", "reference", "manifest"]
+
+
+@dataclass(frozen=True)
+class ResolvedSkill:
+    """What a URI resolved to.
+
+    ``kind`` is ``skill`` (SKILL.md, arguments substituted), ``reference`` (a file of the
+    skill, verbatim) or ``manifest`` (FastMCP's ``_manifest`` JSON). ``content`` is the bytes;
+    ``text`` the same decoded as UTF-8 (None for binary files). ``also_provided_by`` names the
+    lower-priority providers that have a skill of that name too (a bare name's collision).
+    """
+
+    uri: str
+    skill: ProvidedSkill
+    kind: ResultKind
+    reference: str | None
+    content: bytes
+    also_provided_by: tuple[str, ...] = ()
+
+    @property
+    def provider(self) -> str:
+        return self.skill.provider
+
+    @property
+    def text(self) -> str | None:
+        try:
+            return self.content.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
+    def to_json(self) -> dict[str, Any]:
+        text = self.text
+        data: dict[str, Any] = {
+            "uri": self.uri,
+            "provider": self.provider,
+            "skill": self.skill.name,
+            "kind": self.kind,
+            "reference": self.reference,
+            "directory": None if self.skill.directory is None else str(self.skill.directory),
+            "also_provided_by": list(self.also_provided_by),
+        }
+        if text is None:
+            data["content_base64"] = base64.b64encode(self.content).decode("ascii")
+        else:
+            data["content"] = text
+        return data
+
+
+@dataclass(frozen=True)
+class ProviderListing:
+    name: str
+    kind: str
+    skills: tuple[ProvidedSkill, ...]
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class SkillListing:
+    """Every provider's skills, in priority order. ``winners`` maps each name to the
+    provider a bare name resolves to."""
+
+    providers: tuple[ProviderListing, ...]
+    winners: Mapping[str, str] = field(default_factory=dict)
+
+    def render(self) -> str:
+        """The scheme document's "Available skills" text, grouped by provider."""
+        groups = [p for p in self.providers if p.skills]
+        if not groups:
+            return "No skills available"
+        lines = ["Available skills:"]
+        for group in groups:
+            count = len(group.skills)
+            lines += ["", f"## {group.name} ({count} skill{'' if count == 1 else 's'})"]
+            for skill in group.skills:
+                lines.append(f"- **{skill.name}**: {skill.description}")
+                lines.append(f"  URI: `{skill.uri}`")
+                winner = self.winners.get(skill.name)
+                if winner is not None and winner != group.name:
+                    lines.append(f"  Shadowed: the bare name '{skill.name}' resolves to {winner}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "providers": [
+                {
+                    "name": p.name,
+                    "kind": p.kind,
+                    "error": p.error,
+                    "skills": [
+                        {**s.to_json(), "resolves_bare_name": self.winners.get(s.name) == p.name}
+                        for s in p.skills
+                    ],
+                }
+                for p in self.providers
+            ]
+        }
+
+
+class SkillResolver:
+    """Resolves ``skill://`` URIs against providers in priority (registration) order."""
+
+    def __init__(self, providers: Iterable[SkillProvider] = ()) -> None:
+        self._providers: dict[str, SkillProvider] = {}
+        for provider in providers:
+            self.register(provider)
+
+    @classmethod
+    def default(
+        cls,
+        *,
+        search: SearchPath | None = None,
+        project_dir: Path | str | None = None,
+        mcp_servers: Mapping[str, Any] | Sequence[tuple[str, Any]] = (),
+        local: bool = True,
+        distributions: bool = True,
+    ) -> SkillResolver:
+        """``local``, then every installed distribution with skills (by name), then
+        *mcp_servers* (name → server, see :class:`MCPSkillProvider`) in the order given.
+        A distribution whose name is taken by an earlier provider is skipped with a warning."""
+        resolver = cls()
+        if local:
+            resolver.register(LocalSkillProvider(project_dir=project_dir))
+        if distributions:
+            for provider in distribution_providers(search):
+                if provider.name in resolver._providers:
+                    reason = f"the name is taken by an earlier provider ({provider.name})"
+                    warnings.warn(SkillProviderSkipped(provider.name, reason), stacklevel=2)
+                    continue
+                resolver.register(provider)
+        items = mcp_servers.items() if isinstance(mcp_servers, Mapping) else mcp_servers
+        for name, server in items:
+            resolver.register(MCPSkillProvider(name, server))
+        return resolver
+
+    def register(self, provider: SkillProvider) -> None:
+        """Add a provider after the existing ones. Raises ``SkillProviderExists``."""
+        if provider.name in self._providers:
+            raise SkillProviderExists(provider.name, provider=provider.name)
+        self._providers[provider.name] = provider
+
+    @property
+    def providers(self) -> tuple[SkillProvider, ...]:
+        return tuple(self._providers.values())
+
+    def provider(self, name: str) -> SkillProvider:
+        """A provider by name (distribution names also after PEP 503 normalization).
+        Raises ``SkillProviderNotFound``."""
+        found = self._providers.get(name)
+        if found is None:
+            from packaging.utils import canonicalize_name
+
+            found = self._providers.get(canonicalize_name(name))
+        if found is None:
+            available = ", ".join(self._providers) or "(none)"
+            raise SkillProviderNotFound(name, available, provider=name)
+        return found
+
+    def locate(self, uri: str | SkillURI) -> tuple[ProvidedSkill, tuple[str, ...], tuple[str, ...]]:
+        """``(skill, reference segments, other providers with that name)``.
+
+        Raises the parse errors of :func:`parse_skill_uri`, ``SkillProviderNotFound``,
+        ``SkillProviderFailed`` (an explicitly named provider is unreachable) and
+        ``SkillNotFound``. A bare name takes the first provider that has it; when later ones
+        have it too, a ``SkillNameCollision`` warning says which one won.
+        """
+        parsed = parse_skill_uri(uri) if isinstance(uri, str) else uri
+        if parsed.provider is not None:
+            provider = self.provider(parsed.provider)
+            located = provider.locate(parsed.path)
+            if located is None:
+                available = ", ".join(s.name for s in provider.skills()) or "(none)"
+                raise SkillNotFound(parsed.skill, available, skill=parsed.skill)
+            return located[0], located[1], ()
+        found: list[tuple[ProvidedSkill, tuple[str, ...]]] = []
+        names: set[str] = set()
+        for provider in self._providers.values():
+            try:
+                located = provider.locate(parsed.path)
+                if located is None:
+                    names.update(s.name for s in provider.skills())
+            except SkillProviderFailed as exc:  # one dead server must not hide the others
+                warnings.warn(SkillProviderSkipped(provider.name, exc.params[1]), stacklevel=2)
+                continue
+            if located is not None:
+                found.append(located)
+        if not found:
+            available = ", ".join(sorted(names)) or "(none)"
+            raise SkillNotFound(parsed.skill, available, skill=parsed.skill)
+        (skill, reference), others = found[0], tuple(s.provider for s, _ in found[1:])
+        if others:
+            everyone = ", ".join((skill.provider, *others))
+            warnings.warn(
+                SkillNameCollision(
+                    skill.name, everyone, skill.uri, skill=skill.name, providers=everyone
+                ),
+                stacklevel=2,
+            )
+        return skill, reference, others
+
+    def resolve(
+        self,
+        uri: str | SkillURI,
+        arguments: str | Sequence[str] | None = None,
+        *,
+        convention: Convention = "seed",
+    ) -> ResolvedSkill:
+        """Load what *uri* names: SKILL.md with *arguments* substituted in its body (never in
+        the frontmatter), a reference file verbatim, or the ``_manifest`` JSON.
+
+        Raises what :meth:`locate` raises, ``SkillReferenceNotFound``, ``SkillPathTraversal``
+        (a reference that leads out of its skill, e.g. through a symbolic link) and
+        ``ValueError`` for an unknown *convention*.
+        """
+        if convention not in CONVENTIONS:
+            raise ValueError(f"unknown argument convention {convention!r}; use seed or claude")
+        skill, reference, others = self.locate(uri)
+        provider = self._providers[skill.provider]
+        path = skill.path.split("/")
+        if not reference or tuple(reference) == (MAIN_FILE,):
+            data = provider.read(skill, (MAIN_FILE,))
+            if arguments is not None:
+                data = _substitute_skill(data, arguments, convention)
+            return ResolvedSkill(
+                format_skill_uri(skill.provider, path), skill, "skill", None, data, others
+            )
+        rel = "/".join(reference)
+        canonical = format_skill_uri(skill.provider, [*path, *reference])
+        if tuple(reference) == (MANIFEST_REFERENCE,):
+            text = provider.manifest(skill)
+            return ResolvedSkill(canonical, skill, "manifest", rel, text.encode("utf-8"), others)
+        data = provider.read(skill, reference)
+        return ResolvedSkill(canonical, skill, "reference", rel, data, others)
+
+    def list_skills(self) -> SkillListing:
+        """Every provider's skills; an unreachable provider is listed with its error (and a
+        ``SkillProviderSkipped`` warning)."""
+        groups: list[ProviderListing] = []
+        winners: dict[str, str] = {}
+        for provider in self._providers.values():
+            try:
+                skills = tuple(provider.skills())
+            except SkillProviderFailed as exc:
+                warnings.warn(SkillProviderSkipped(provider.name, exc.params[1]), stacklevel=2)
+                groups.append(ProviderListing(provider.name, provider.kind, (), str(exc)))
+                continue
+            for skill in skills:
+                winners.setdefault(skill.name, provider.name)
+            groups.append(ProviderListing(provider.name, provider.kind, skills))
+        return SkillListing(tuple(groups), winners)
+
+
+def _substitute_skill(data: bytes, arguments: str | Sequence[str], convention: Convention) -> bytes:
+    text = data.decode("utf-8", errors="surrogateescape")
+    head, body = split_skill_text(text)
+    names = argument_names(skill_frontmatter(text)) if convention == "claude" else []
+    body = substitute_arguments(body, arguments, convention, names=names)
+    return (head + body).encode("utf-8", errors="surrogateescape")
+
+
+def resolve_skill(
+    uri: str,
+    arguments: str | Sequence[str] | None = None,
+    *,
+    convention: Convention = "seed",
+    mcp_servers: Mapping[str, Any] | Sequence[tuple[str, Any]] = (),
+    search: SearchPath | None = None,
+    project_dir: Path | str | None = None,
+) -> ResolvedSkill:
+    """Resolve one URI with the default providers (see :meth:`SkillResolver.default` and
+    :meth:`SkillResolver.resolve`)."""
+    resolver = SkillResolver.default(
+        search=search, project_dir=project_dir, mcp_servers=mcp_servers
+    )
+    return resolver.resolve(uri, arguments, convention=convention)
+
+
+def list_skills(
+    *,
+    mcp_servers: Mapping[str, Any] | Sequence[tuple[str, Any]] = (),
+    search: SearchPath | None = None,
+    project_dir: Path | str | None = None,
+) -> SkillListing:
+    """Every skill of the default providers, grouped by provider in priority order."""
+    resolver = SkillResolver.default(
+        search=search, project_dir=project_dir, mcp_servers=mcp_servers
+    )
+    return resolver.list_skills()
