@@ -1,0 +1,244 @@
+"""``Deployment`` objects, ``deployed()`` and removal (the spec's ``AgentToolsDeployment``,
+``DeployedAgentTools`` and ``DeleteObject``).
+
+Removal uses only the record: config keys and files, skill registry keys. It never resolves
+a bundle or server by name and works after the bundle's distribution was uninstalled.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agenttools_runtime.deploy import records, registry
+from agenttools_runtime.deploy.lock import deployment_lock
+from agenttools_runtime.deploy.records import DeploymentRecord
+from agenttools_runtime.errors import (
+    AgentToolsWarning,
+    DeploymentIdAmbiguous,
+    DeploymentNotFound,
+)
+
+
+@dataclass
+class Deployment:
+    """One deployment: a tracked, reversible unit of MCP config entries and skill
+    directories. Properties read the record (the spec's property table, where it has a
+    Python meaning); ``warnings`` are those issued when it was created by ``deploy()``."""
+
+    record: DeploymentRecord
+    warnings: list[AgentToolsWarning] = field(default_factory=list)
+
+    # -- identity and target ---------------------------------------------------------------
+    @property
+    def uuid(self) -> str:
+        return self.record.uuid
+
+    @property
+    def client(self) -> str:
+        """The client id (``claude-code``)."""
+        return self.record.client
+
+    @property
+    def client_name(self) -> str:
+        """The client's display name (the id when the client is no longer known)."""
+        from agenttools_runtime.clients import all_clients
+
+        found = all_clients().get(self.record.client)
+        return found.display_name if found else self.record.client
+
+    @property
+    def target(self) -> dict[str, Any]:
+        """How the target was given: ``{"client", "project", "config", "skills_dir"}``."""
+        return dict(self.record.target)
+
+    @property
+    def scope(self) -> str | None:
+        """``"user"``, the project directory, or None (an explicit config file)."""
+        return self.record.scope
+
+    @property
+    def location_key(self) -> str:
+        return self.record.location_key
+
+    @property
+    def timestamp(self) -> str:
+        return self.record.timestamp
+
+    # -- what was deployed -----------------------------------------------------------------
+    @property
+    def toolset(self) -> str:
+        """The bundle (or wrapped server) name, qualified (``dist/bundle``)."""
+        return self.record.toolset_name
+
+    @property
+    def toolset_type(self) -> str:
+        """``"AgentTools"`` or ``"MCPServer"`` (a single server wrapped as a bundle)."""
+        return self.record.toolset_type
+
+    @property
+    def location(self) -> str | None:
+        """Where the bundle came from: ``"builtin"``, ``"distribution"`` or None (ad hoc)."""
+        value = self.record.agent_tools.get("location")
+        return None if value is None else str(value)
+
+    @property
+    def distribution(self) -> str | None:
+        value = self.record.agent_tools.get("distribution")
+        return None if value is None else str(value)
+
+    @property
+    def server(self) -> str | None:
+        """The primary (first) server's name; None without servers."""
+        return self.record.toolset
+
+    @property
+    def mcp_server_names(self) -> list[str]:
+        return [s.name for s in self.record.mcp_servers]
+
+    @property
+    def config_keys(self) -> list[str]:
+        return [s.config_key for s in self.record.mcp_servers]
+
+    @property
+    def config_file(self) -> Path | None:
+        """The primary server's config file (None without servers)."""
+        servers = self.record.mcp_servers
+        return Path(servers[0].config_file) if servers else None
+
+    @property
+    def config_files(self) -> list[Path]:
+        return sorted({Path(s.config_file) for s in self.record.mcp_servers})
+
+    @property
+    def agent_skills(self) -> list[str]:
+        """Names of the skills this deployment references."""
+        return [s.name for s in self.record.installed]
+
+    @property
+    def skills_directory(self) -> Path | None:
+        d = self.record.skills_directory
+        return None if d is None else Path(d)
+
+    @property
+    def skills(self) -> dict[str, Any]:
+        """The recorded skills component: directory, installed, skipped, not_installed."""
+        return dict(self.record.to_json()["skills"])
+
+    @property
+    def skipped(self) -> list[str]:
+        return list(self.record.skipped)
+
+    @property
+    def not_installed(self) -> list[str]:
+        return list(self.record.not_installed)
+
+    def agent_tools(self, search: Any = None) -> Any:
+        """The deployed bundle resolved by name now (None for ad hoc bundles, which have no
+        name to resolve). Raises the resolution errors when it is no longer installed."""
+        if self.location is None and self.toolset_type == "AgentTools":
+            return None
+        from agenttools_runtime.bundles import resolve_tools
+
+        return resolve_tools(self.toolset, search)
+
+    # -- actions ---------------------------------------------------------------------------
+    def remove(self) -> RemovalResult:
+        """Remove this deployment (see :func:`remove_deployment`)."""
+        return remove_deployment(self.uuid)
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.record.to_json()
+        data["client_name"] = self.client_name
+        data["warnings"] = [w.to_json() for w in self.warnings]
+        return data
+
+    def summary(self) -> str:
+        """One line for listings."""
+        parts = []
+        if self.record.mcp_servers:
+            parts.append(f"{len(self.record.mcp_servers)} MCP server(s)")
+        if self.record.installed:
+            parts.append(f"{len(self.record.installed)} skill(s)")
+        where = self.scope if self.scope not in (None, "user") else ""
+        if self.scope is None and self.config_file is not None:
+            where = str(self.config_file)
+        what = ", ".join(parts) or "nothing"
+        return f"{self.uuid}  {self.client:<16} {self.toolset}  ({what})" + (
+            f"  {where}" if where else ""
+        )
+
+
+@dataclass
+class RemovalResult:
+    """What removing a deployment did; ``warnings`` were issued too."""
+
+    uuid: str
+    toolset: str
+    client: str
+    warnings: list[AgentToolsWarning] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": True,
+            "removed": self.uuid,
+            "toolset": self.toolset,
+            "client": self.client,
+            "warnings": [w.to_json() for w in self.warnings],
+        }
+
+
+def deployed(client: str | None = None) -> list[Deployment]:
+    """Every recorded deployment, oldest first; with *client* (id, name or alias) only that
+    client's. Unreadable records are left out. Raises ``UnknownClient``."""
+    client_id: str | None = None
+    if client is not None:
+        from agenttools_runtime.clients import get_client
+
+        client_id = get_client(client).id
+    return [
+        Deployment(r) for r in records.load_records() if client_id is None or r.client == client_id
+    ]
+
+
+def find_deployment(
+    ident: str, candidates: Sequence[DeploymentRecord] | None = None
+) -> DeploymentRecord:
+    """A record by UUID or unique UUID prefix. Raises ``DeploymentNotFound`` or
+    ``DeploymentIdAmbiguous``."""
+    ident = ident.strip()
+    pool = records.load_records() if candidates is None else list(candidates)
+    exact = [r for r in pool if r.uuid == ident]
+    if exact:
+        return exact[0]
+    matches = [r for r in pool if ident and r.uuid.startswith(ident.lower())]
+    if not matches:
+        raise DeploymentNotFound(ident, id=ident)
+    if len(matches) > 1:
+        ids = [r.uuid for r in matches]
+        raise DeploymentIdAmbiguous(ident, ", ".join(ids), ids=ids)
+    return matches[0]
+
+
+def remove_deployment(ident: str | Deployment) -> RemovalResult:
+    """Remove a deployment (by ``Deployment``, UUID or unique prefix), under the lock: sweep
+    the registry; remove each recorded config key from its file, except keys another
+    deployment records for the same file (``MCPServerNotRemoved`` when an entry cannot be
+    removed; an absent key is fine); release each skill reference (``AgentSkillInUse`` when
+    other deployments still use it, ``AgentSkillNotRemoved`` when it was modified, external
+    and foreign directories kept); delete the record. Raises ``DeploymentNotFound``,
+    ``DeploymentIdAmbiguous``, ``DeploymentLockTimeout``."""
+    from agenttools_runtime.deploy.engine import remove_recorded
+
+    uid = ident.uuid if isinstance(ident, Deployment) else ident
+    with deployment_lock():
+        record = find_deployment(uid)
+        registry.sweep(issue=True)
+        found = remove_recorded(record)
+        registry.sweep(issue=True)
+    for warning in found:
+        warnings.warn(warning, stacklevel=2)
+    return RemovalResult(record.uuid, record.toolset_name, record.client, found)

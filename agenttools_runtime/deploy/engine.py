@@ -1,0 +1,652 @@
+"""The deploy algorithm (the spec's "DeployAgentTools" → "Algorithm").
+
+Before the lock: resolve the tools to a bundle, resolve and hash every server and skill,
+compute config keys, resolve the target. Under the lock: sweep the registry, find conflicting
+deployments, compute every skill's install decision (preflight: nothing is written if any
+unforced conflict remains), apply with an undo log, publish the record, then remove the
+deployments this one replaces without deleting what it now owns.
+
+Named points (:func:`agenttools_runtime.fs.checkpoint`) where tests may pause or fail:
+``deploy:locked``, ``deploy:swept``, ``deploy:planned``, ``deploy:mcp-written`` (after each
+server), ``deploy:skills-written``, ``deploy:registry-written``, ``deploy:record-written``,
+``deploy:replaced-removed``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from agenttools_runtime import fs, paths
+from agenttools_runtime.clients import Client
+from agenttools_runtime.deploy import plan, records, registry
+from agenttools_runtime.deploy.apply import UndoLog
+from agenttools_runtime.deploy.lock import deployment_lock
+from agenttools_runtime.deploy.plan import Action, Decision, EntryKind, Level, SkillFacts
+from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
+from agenttools_runtime.deploy.registry import RegistryEntry
+from agenttools_runtime.deploy.targets import DeployTarget
+from agenttools_runtime.errors import FORCE as FORCE_HINT
+from agenttools_runtime.errors import (
+    AgentSkillConflict,
+    AgentSkillExists,
+    AgentSkillModified,
+    AgentSkillNewerVersionKept,
+    AgentSkillNotInstalled,
+    AgentSkillsDisabled,
+    AgentSkillsNotDeployed,
+    AgentSkillUpdate,
+    AgentToolsEmpty,
+    AgentToolsError,
+    AgentToolsErrors,
+    AgentToolsNothingToDeploy,
+    AgentToolsWarning,
+    DeploymentExists,
+    DeploymentNotRemoved,
+    DuplicateAgentSkillName,
+    DuplicateBundleConfigKey,
+    InvalidAgentSkill,
+    InvalidMCPServerNameOption,
+    MCPServerNotRemoved,
+    MCPServersNotDeployed,
+    NoSkillsLocation,
+    UnsupportedMCPClient,
+)
+from agenttools_runtime.mcp.server import MCPServer
+from agenttools_runtime.skills.manifest import DestinationState, destination_state
+from agenttools_runtime.skills.manifest import installed_manifest as hash_installed
+from agenttools_runtime.skills.source import SkillSource
+
+CONFLICT_ERRORS: Mapping[str, type[AgentToolsError]] = {
+    "AgentSkillExists": AgentSkillExists,
+    "AgentSkillModified": AgentSkillModified,
+    "AgentSkillConflict": AgentSkillConflict,
+    "AgentSkillUpdate": AgentSkillUpdate,
+}
+
+
+# -- resolved inputs (before the lock) -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ServerPlan:
+    """One server of the bundle and the config key it is written under."""
+
+    server: MCPServer
+    key: str
+
+
+@dataclass(frozen=True)
+class ResolvedTools:
+    """A bundle with every server resolved and every skill hashed: all the slow work,
+    done before the lock. ``skill_names`` are the bundle's skill names as stored (what a
+    record lists under ``skipped``)."""
+
+    name: str
+    toolset_type: str
+    builtin: bool
+    agent_tools: Mapping[str, Any]
+    servers: tuple[ServerPlan, ...]
+    skills: tuple[SkillSource, ...]
+    skill_names: tuple[str, ...]
+
+    @property
+    def has_servers(self) -> bool:
+        return bool(self.servers)
+
+    @property
+    def has_skills(self) -> bool:
+        return bool(self.skill_names)
+
+
+def resolve(
+    tools: Any,
+    *,
+    search: Any = None,
+    mcp_server_name: str | None = None,
+    skills_disabled: bool = False,
+) -> ResolvedTools:
+    """Resolve *tools* (a name, ``AgentTools``, ``MCPServer``, mapping, or None for the
+    built-in bundle). Raises the resolution errors, ``AgentToolsEmpty``,
+    ``AgentSkillsDisabled`` (skills only, skills disabled), ``InvalidMCPServerNameOption``,
+    ``DuplicateBundleConfigKey``, ``DuplicateAgentSkillName`` and the skill source errors."""
+    from agenttools_runtime.bundles import resolve_tools
+    from agenttools_runtime.discovery import InstalledDistribution
+
+    bundle = resolve_tools(tools, search)
+    name = bundle.qualified_name
+    if not bundle.mcp_servers and not bundle.skills:
+        raise AgentToolsEmpty(name, name=name)
+    if not bundle.mcp_servers and skills_disabled:
+        raise AgentSkillsDisabled(name, name=name)
+    servers = bundle.servers()
+    if mcp_server_name is not None and len(servers) != 1:
+        raise InvalidMCPServerNameOption(name, len(servers), name=name)
+    server_plans = tuple(ServerPlan(s, mcp_server_name or s.key) for s in servers)
+    by_key: dict[str, list[str]] = {}
+    for sp in server_plans:
+        by_key.setdefault(sp.key, []).append(sp.server.name)
+    for key, names in by_key.items():
+        if len(names) > 1:
+            raise DuplicateBundleConfigKey(", ".join(names), name, key, key=key)
+    sources: tuple[SkillSource, ...] = ()
+    if not skills_disabled:
+        sources = tuple(bundle.skill_sources())
+        seen: set[str] = set()
+        for source in sources:
+            if source.name in seen:
+                raise DuplicateAgentSkillName(source.name, name=source.name)
+            seen.add(source.name)
+    location = bundle.location
+    dist = location if isinstance(location, InstalledDistribution) else None
+    agent_tools = {
+        "type": bundle.toolset_type,
+        "name": name,
+        "location": "builtin" if bundle.is_builtin else ("distribution" if dist else None),
+        "distribution": dist.name if dist else None,
+        "distribution_version": dist.version if dist else None,
+    }
+    return ResolvedTools(
+        name=name,
+        toolset_type=bundle.toolset_type,
+        builtin=bundle.is_builtin,
+        agent_tools=agent_tools,
+        servers=server_plans,
+        skills=sources,
+        skill_names=tuple(bundle.skill_names),
+    )
+
+
+# -- the plan --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SkillPlan:
+    """One skill's install decision and what it was based on."""
+
+    source: SkillSource
+    directory: Path
+    key: str
+    entry: RegistryEntry | None
+    kept: tuple[str, ...]
+    facts: SkillFacts
+    decision: Decision
+
+    @property
+    def conflict(self) -> AgentToolsError | None:
+        tag = self.decision.conflict
+        if tag is None:
+            return None
+        cls = CONFLICT_ERRORS[tag]
+        data = {"name": self.source.name, "directory": str(self.directory)}
+        if cls is AgentSkillExists:
+            return cls(self.source.name, self.directory, FORCE_HINT, **data)
+        return cls(self.source.name, self.directory, **data)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.source.name,
+            "directory": str(self.directory),
+            "registry_key": self.key,
+            "destination": self.facts.destination.value,
+            "action": None if self.decision.action is None else self.decision.action.value,
+            "conflict": None if self.conflict is None else self.conflict.to_json(),
+            "files": sorted(self.source.manifest)
+            if self.decision.action is not None and self.decision.action.writes
+            else [],
+        }
+
+
+@dataclass
+class DeployPlan:
+    """Everything a deploy would do: the config entries to write, each skill's decision,
+    the deployments it replaces, the skills it skips, and the errors that would stop it."""
+
+    uuid: str
+    tools: ResolvedTools
+    target: DeployTarget
+    level: Level
+    servers: tuple[ServerPlan, ...]
+    skills: list[SkillPlan]
+    skipped: tuple[str, ...]
+    replaced: list[DeploymentRecord]
+    not_installed: list[SkillPlan] = field(default_factory=list)
+    errors: list[AgentToolsError] = field(default_factory=list)
+    warnings: list[AgentToolsWarning] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def to_json(self) -> dict[str, Any]:
+        config = self.target.config_file
+        return {
+            "ok": self.ok,
+            "dry_run": True,
+            "agent_tools": dict(self.tools.agent_tools),
+            "client": self.target.client.id,
+            "scope": self.target.scope,
+            "location_key": self.target.location_key,
+            "config_file": None if config is None else str(config),
+            "config_file_exists": None if config is None else config.exists(),
+            "mcp_servers": [
+                {"name": s.server.name, "config_key": s.key, "config_file": str(config)}
+                for s in self.servers
+            ],
+            "skills_directory": _str_or_none(self.target.skills_root),
+            "skills": [s.to_json() for s in self.skills],
+            "skipped": list(self.skipped),
+            "not_installed": [s.source.name for s in self.not_installed],
+            "replaces": [r.uuid for r in self.replaced],
+            "errors": [e.to_json() for e in self.errors],
+            "warnings": [w.to_json() for w in self.warnings],
+        }
+
+    def render(self) -> str:
+        """The human-readable plan of ``--dry-run``."""
+        t = self.target
+        lines = [f'Dry run: deploy "{self.tools.name}" to {t.describe()} (nothing is changed)']
+        if self.servers:
+            state = "exists" if t.config_file and t.config_file.exists() else "would be created"
+            lines.append(f"  config file {t.config_file} ({state}):")
+            for s in self.servers:
+                lines.append(f'    write entry "{s.key}" (server {s.server.qualified_name})')
+        if self.skills or self.not_installed:
+            lines.append(f"  skills root {t.skills_root}:")
+            for sp in self.skills + self.not_installed:
+                lines.append(f"    {sp.source.name}: {_describe_decision(sp)}")
+        if self.skipped:
+            lines.append(f"  skills not deployed (unsupported here): {', '.join(self.skipped)}")
+        for record in self.replaced:
+            lines.append(f"  replaces deployment {record.uuid} ({record.toolset_name})")
+        for warning in self.warnings:
+            lines.append(f"  {warning}")
+        for error in self.errors:
+            lines.append(f"  would fail: {error}")
+        return "\n".join(lines)
+
+
+_ACTION_TEXT = {
+    Action.CREATE: "write {n} files (new directory)",
+    Action.REPLACE: "replace the directory ({n} files; the old one is backed up until done)",
+    Action.ADD_REFERENCE: "keep the installed directory (identical), add a reference",
+    Action.ADOPT_BASELINE: "keep the installed directory (edited to match), add a reference",
+    Action.ADOPT_EXTERNAL: "keep the existing directory (identical, not ours: never deleted)",
+    Action.KEEP_NEWER: "keep the newer installed version, add a reference",
+}
+
+
+def _describe_decision(sp: SkillPlan) -> str:
+    if sp.decision.action is None:
+        return f"conflict: {sp.conflict}"
+    return _ACTION_TEXT[sp.decision.action].format(n=len(sp.source.files))
+
+
+def _str_or_none(path: Path | None) -> str | None:
+    return None if path is None else str(path)
+
+
+# -- the algorithm ---------------------------------------------------------------------------
+
+
+def check_target(
+    tools: ResolvedTools, target: DeployTarget
+) -> tuple[bool, bool, list[AgentToolsWarning]]:
+    """Which components can be deployed: ``(mcp, skills, warnings)``. Raises the target's
+    failure when nothing can (the MCP failure when the bundle has servers, else the skills
+    failure, else ``AgentToolsNothingToDeploy``)."""
+    deploy_mcp = tools.has_servers and target.config_file is not None
+    deploy_skills = tools.has_skills and target.skills_root is not None
+    name, client = tools.name, target.client
+    if not deploy_mcp and not deploy_skills:
+        if tools.has_servers:
+            raise target.mcp_problem or UnsupportedMCPClient(client.display_name)
+        if tools.has_skills and not target.skills_disabled:
+            raise target.skills_problem or NoSkillsLocation(target.describe())
+        raise AgentToolsNothingToDeploy(name, target.describe(), name=name, client=client.id)
+    found: list[AgentToolsWarning] = []
+    if tools.has_servers and not deploy_mcp:
+        found.append(MCPServersNotDeployed(name, client.display_name, client=client.id))
+    if tools.has_skills and not deploy_skills and not tools.builtin and not target.skills_disabled:
+        found.append(AgentSkillsNotDeployed(name, client.display_name, client=client.id))
+    return deploy_mcp, deploy_skills, found
+
+
+def make_plan(
+    tools: ResolvedTools, target: DeployTarget, level: Level, *, dry_run: bool = False
+) -> DeployPlan:
+    """Compute the plan (read-only). Outside a dry run, blocking errors raise: conflicting
+    deployments (``DeploymentExists``) and unforced skill conflicts (one error, or
+    ``AgentToolsErrors`` for several); in a dry run they are collected in ``errors``."""
+    deploy_mcp, deploy_skills, found = check_target(tools, target)
+    uid = records.new_uuid()
+    servers = tools.servers if deploy_mcp else ()
+    skipped = () if deploy_skills else tools.skill_names
+    result = DeployPlan(uid, tools, target, level, servers, [], skipped, [], warnings=found)
+    probe = plan.ConflictProbe(
+        tools.toolset_type,
+        tools.name,
+        target.client.id,
+        target.location_key,
+        frozenset(
+            (s.key, paths.canonical_path_key(target.config_file))
+            for s in servers
+            if target.config_file is not None
+        ),
+    )
+    existing = records.load_records()
+    by_id = {r.uuid: r for r in existing}
+    conflicting = plan.find_conflicts(probe, ((r.uuid, conflict_probe(r)) for r in existing))
+    if conflicting and level is Level.NONE:
+        first = by_id[conflicting[0]]
+        result.errors.append(
+            DeploymentExists(
+                tools.name, target.describe(), first.uuid, uuid=first.uuid, client=target.client.id
+            )
+        )
+        if not dry_run:
+            raise result.errors[0]
+    result.replaced = [by_id[u] for u in conflicting]
+    if deploy_skills:
+        assert target.skills_root is not None
+        replaced_ids = tuple(r.uuid for r in result.replaced)
+        for source in tools.skills:
+            result.skills.append(skill_plan(source, target.skills_root, replaced_ids, level))
+    conflicts = [sp for sp in result.skills if sp.decision.action is None]
+    if conflicts and tools.builtin:
+        remaining = [sp for sp in result.skills if sp.decision.action is not None]
+        if servers or remaining:
+            result.not_installed = conflicts
+            result.skills = remaining
+            conflicts = []
+    for sp in conflicts:
+        conflict = sp.conflict
+        assert conflict is not None
+        result.errors.append(conflict)
+    if conflicts and not dry_run:
+        errors = [e for e in result.errors]
+        raise errors[0] if len(errors) == 1 else AgentToolsErrors(errors)
+    for sp in result.not_installed:
+        result.warnings.append(
+            AgentSkillNotInstalled(
+                sp.source.name, sp.directory, name=sp.source.name, directory=str(sp.directory)
+            )
+        )
+    return result
+
+
+def skill_plan(source: SkillSource, root: Path, replaced: Sequence[str], level: Level) -> SkillPlan:
+    """Gather the facts about one skill's destination and decide (the install decision)."""
+    from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
+
+    directory = root / source.name
+    key = paths.registry_key(root, source.name)
+    entry = registry.find_entry(root, source.name, key)
+    if entry is not None:
+        key = entry.key
+    destination = destination_state(root, source.name)
+    same_directory = False
+    if source.directory is not None:
+        same_directory = _same_or_nested(source.directory, directory)
+    kept = registry.live_references(entry) if entry is not None else ()
+    live = tuple(r for r in kept if r not in replaced)
+    kind = EntryKind.NONE
+    if entry is not None:
+        kind = EntryKind.EXTERNAL if entry.external else EntryKind.OWNED
+    disk_unmodified = disk_is_incoming = False
+    if destination is DestinationState.DIRECTORY and not same_directory:
+        disk, clean = hash_installed(directory)
+        disk_is_incoming = clean and disk == dict(source.manifest)
+        if entry is not None:
+            disk_unmodified = clean and disk == dict(entry.hashes)
+    same_identifier = bool(
+        entry is not None and source.identifier and entry.identifier == source.identifier
+    )
+    facts = SkillFacts(
+        destination=destination,
+        entry=kind,
+        disk_unmodified=disk_unmodified,
+        incoming_is_baseline=entry is not None and dict(source.manifest) == dict(entry.hashes),
+        disk_is_incoming=disk_is_incoming,
+        live_empty=not live,
+        same_identifier=same_identifier,
+        incoming_older=same_identifier
+        and entry is not None
+        and plan.version_older(source.version, entry.version),
+        builtin=source.directory is not None and _is_within(source.directory, BUILTIN_SKILLS_DIR),
+        same_directory=same_directory,
+    )
+    return SkillPlan(source, directory, key, entry, kept, facts, plan.decide_install(facts, level))
+
+
+def conflict_probe(record: DeploymentRecord) -> plan.ConflictProbe:
+    """A recorded deployment's occupancy, from recorded data only."""
+    return plan.ConflictProbe(
+        record.toolset_type,
+        record.toolset_name,
+        record.client,
+        record.location_key,
+        frozenset(
+            (s.config_key, paths.canonical_path_key(s.config_file)) for s in record.mcp_servers
+        ),
+    )
+
+
+def execute(
+    tools: ResolvedTools, target: DeployTarget, level: Level
+) -> tuple[DeploymentRecord, list[AgentToolsWarning]]:
+    """Steps 4–8 under the lock. Returns the new record and the warnings to issue (not yet
+    issued). Any failure before the record is published rolls everything back."""
+    with deployment_lock():
+        fs.checkpoint("deploy:locked")
+        registry.sweep(issue=True)
+        fs.checkpoint("deploy:swept")
+        the_plan = make_plan(tools, target, level)
+        fs.checkpoint("deploy:planned")
+        log = UndoLog()
+        try:
+            record = _apply(the_plan, log)
+        except BaseException:
+            errors = log.rollback()
+            if errors:
+                warnings.warn(
+                    DeploymentNotRemoved(the_plan.uuid, errors=[str(e) for e in errors]),
+                    stacklevel=2,
+                )
+            raise
+        found = list(the_plan.warnings)
+        found.extend(log.commit())
+        found.extend(_newer_kept_warnings(the_plan))
+        for old in the_plan.replaced:
+            try:
+                found.extend(remove_recorded(old, owned_by=record))
+            except Exception as exc:  # the new deployment stands; say what is left over
+                found.append(DeploymentNotRemoved(old.uuid, uuid=old.uuid, reason=str(exc)))
+        fs.checkpoint("deploy:replaced-removed")
+        return record, found
+
+
+def _apply(the_plan: DeployPlan, log: UndoLog) -> DeploymentRecord:
+    from agenttools_runtime.mcp.install import add_server_entry
+
+    target, uid = the_plan.target, the_plan.uuid
+    server_entries: list[ServerEntry] = []
+    if the_plan.servers:
+        config_file = target.config_file
+        assert config_file is not None
+        for server_plan in the_plan.servers:
+            key, server = server_plan.key, server_plan.server
+            log.edit_config(
+                config_file, key, _writer(add_server_entry, config_file, target.client, key, server)
+            )
+            server_entries.append(ServerEntry(server.qualified_name, key, str(config_file)))
+            fs.checkpoint("deploy:mcp-written", config_file)
+    root = target.skills_root
+    for sp in the_plan.skills:
+        if sp.decision.action is not None and sp.decision.action.writes:
+            assert root is not None
+            log.write_skill(root, sp.source)
+    fs.checkpoint("deploy:skills-written")
+    installed: list[InstalledSkill] = []
+    for sp in the_plan.skills:
+        entry = new_entry(sp, uid)
+        log.write_file(registry.entry_path(entry.key), registry.encode(entry))
+        installed.append(
+            InstalledSkill(
+                sp.source.name, str(sp.directory), entry.key, entry.identifier, entry.version
+            )
+        )
+    fs.checkpoint("deploy:registry-written")
+    record = DeploymentRecord(
+        uuid=uid,
+        client=target.client.id,
+        agent_tools=dict(the_plan.tools.agent_tools),
+        target=target.to_json(),
+        scope=target.scope,
+        location_key=target.location_key,
+        mcp_servers=tuple(server_entries),
+        skills_directory=_str_or_none(root) if the_plan.tools.has_skills else None,
+        installed=tuple(installed),
+        skipped=tuple(the_plan.skipped),
+        not_installed=tuple(sp.source.name for sp in the_plan.not_installed),
+        timestamp=records.now_timestamp(),
+        agenttools_version=_version(),
+    )
+    directory = records.record_dir(uid)
+    log.push(f"remove record {directory}", lambda: records.delete_record(uid))
+    records.write_record(record)
+    fs.checkpoint("deploy:record-written", directory)
+    return record
+
+
+def _writer(add: Any, config_file: Path, client: Client, key: str, server: MCPServer) -> Any:
+    return lambda: add(config_file, client, key, server)
+
+
+def new_entry(sp: SkillPlan, uid: str) -> RegistryEntry:
+    """The registry entry after *sp*'s action, referencing deployment *uid* (every "add
+    reference" writes ``kept ∪ {uid}``)."""
+    action = sp.decision.action
+    refs = tuple(sp.kept) if uid in sp.kept else (*sp.kept, uid)
+    now = records.now_timestamp()
+    source, entry = sp.source, sp.entry
+    if entry is None or action in (Action.CREATE, Action.REPLACE, Action.ADOPT_EXTERNAL):
+        return RegistryEntry(
+            key=sp.key,
+            directory=str(sp.directory),
+            name=source.name,
+            identifier=source.identifier,
+            version=source.version,
+            hashes=dict(source.manifest),
+            external=action is Action.ADOPT_EXTERNAL,
+            references=refs,
+            timestamp=now,
+            extra={} if entry is None else entry.extra,
+        )
+    if action is Action.ADOPT_BASELINE:
+        return replace(entry, hashes=dict(source.manifest), references=refs, timestamp=now)
+    return replace(entry, references=refs, timestamp=now)
+
+
+def _newer_kept_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
+    found: list[AgentToolsWarning] = []
+    for sp in the_plan.skills:
+        if sp.decision.action is Action.KEEP_NEWER and sp.entry is not None:
+            found.append(
+                AgentSkillNewerVersionKept(
+                    sp.source.name,
+                    sp.directory,
+                    sp.entry.version,
+                    sp.source.version,
+                    name=sp.source.name,
+                    directory=str(sp.directory),
+                )
+            )
+    return found
+
+
+# -- removal ---------------------------------------------------------------------------------
+
+
+def remove_recorded(
+    record: DeploymentRecord, *, owned_by: DeploymentRecord | None = None
+) -> list[AgentToolsWarning]:
+    """Remove a deployment from recorded data only (call under the lock). With *owned_by*
+    (the deployment replacing it) the config keys and skill directories that one now owns
+    are left in place; failures are then reported as ``DeploymentNotRemoved`` instead of
+    raised. Returns the warnings (not issued)."""
+    from agenttools_runtime.clients import get_client
+    from agenttools_runtime.mcp.install import remove_server_entry
+
+    found: list[AgentToolsWarning] = []
+    others = [r for r in records.load_records() if r.uuid != record.uuid]
+    protected = {
+        (s.config_key, paths.canonical_path_key(s.config_file))
+        for other in others
+        for s in other.mcp_servers
+    }
+    try:
+        client: Client | None = get_client(record.client)
+    except AgentToolsError:
+        client = None
+    for entry in record.mcp_servers:
+        if (entry.config_key, paths.canonical_path_key(entry.config_file)) in protected:
+            continue  # another deployment (e.g. the replacement) records this key here
+        try:
+            if client is None:
+                raise OSError(f"unknown client {record.client}")
+            remove_server_entry(Path(entry.config_file), client, entry.config_key)
+        except (AgentToolsError, OSError):
+            found.append(
+                MCPServerNotRemoved(
+                    entry.config_key,
+                    entry.config_file,
+                    key=entry.config_key,
+                    config_file=entry.config_file,
+                )
+            )
+    owned_keys = {s.registry_key for s in owned_by.installed} if owned_by else set()
+    in_use_reported: set[str] = set()
+    for skill in record.installed:
+        if skill.registry_key in owned_keys:
+            registry.drop_reference(skill.registry_key, record.uuid)
+            continue
+        outcome = registry.release(
+            skill.registry_key, record.uuid, client=record.client, issue=False
+        )
+        if outcome is not None and outcome.warning is not None:
+            if outcome.state is plan.ReleaseState.IN_USE:
+                if skill.registry_key in in_use_reported:
+                    continue
+                in_use_reported.add(skill.registry_key)
+            found.append(outcome.warning)
+    records.delete_record(record.uuid)
+    return found
+
+
+def _same_or_nested(source_dir: Path, destination: Path) -> bool:
+    """True when the source directory is the destination; ``InvalidAgentSkill`` when one
+    contains the other."""
+    source_key = paths.canonical_path_key(source_dir)
+    destination_key = paths.canonical_path_key(destination)
+    if source_key == destination_key:
+        return True
+    if source_key.startswith(destination_key + "/") or destination_key.startswith(source_key + "/"):
+        raise InvalidAgentSkill(
+            f"the source {source_dir} and the destination {destination} contain each other"
+        )
+    return False
+
+
+def _is_within(path: Path, root: Path) -> bool:
+    key, root_key = paths.canonical_path_key(path), paths.canonical_path_key(root)
+    return key == root_key or key.startswith(root_key + "/")
+
+
+def _version() -> str:
+    from agenttools_runtime import __version__
+
+    return __version__

@@ -1,0 +1,297 @@
+"""The decisions of a deployment, as tables over explicit facts.
+
+Nothing here touches the filesystem: the engine gathers the facts (what is at the skill
+destination, what the registry says, what the incoming source is) and these functions say
+what to do. The tables transcribe the behaviour spec's "Install decision" and "Release
+decision" row by row, first match wins, so a reader can check them against the spec.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
+from enum import Enum, IntEnum
+
+from agenttools_runtime.skills.manifest import DestinationState
+
+D = DestinationState
+
+
+class Level(IntEnum):
+    """How much a deploy may overwrite: ``overwrite="none" | "upgrade" | "all"``."""
+
+    NONE = 0
+    UPGRADE = 1
+    ALL = 2
+
+    @classmethod
+    def parse(cls, value: str | Level) -> Level:
+        from agenttools_runtime.errors import InvalidOverwriteOption
+
+        if isinstance(value, Level):
+            return value
+        try:
+            return _LEVEL_NAMES[value]
+        except (KeyError, TypeError):
+            raise InvalidOverwriteOption(repr(value), value=str(value)) from None
+
+
+_LEVEL_NAMES = {"none": Level.NONE, "upgrade": Level.UPGRADE, "all": Level.ALL}
+
+
+# -- install decision ------------------------------------------------------------------------
+
+
+class EntryKind(str, Enum):
+    """The registry entry of the destination directory, if any."""
+
+    NONE = "none"  # no entry: the directory (if any) is foreign
+    OWNED = "owned"  # a deployment wrote it
+    EXTERNAL = "external"  # it existed before any deployment referenced it
+
+
+class Action(str, Enum):
+    """What the apply step does for one skill."""
+
+    CREATE = "create"  # write the source into a missing destination
+    REPLACE = "replace"  # move what is there to a backup, then write the source
+    ADD_REFERENCE = "reference"  # nothing written; the deployment references the directory
+    ADOPT_BASELINE = "adopt"  # nothing written; the on-disk content becomes the baseline
+    ADOPT_EXTERNAL = "external"  # nothing written; a new entry marks the directory external
+    KEEP_NEWER = "keep-newer"  # nothing written; the installed copy is newer than the source
+
+    @property
+    def writes(self) -> bool:
+        return self in (Action.CREATE, Action.REPLACE)
+
+
+@dataclass(frozen=True)
+class SkillFacts:
+    """Everything the install decision depends on, for one incoming skill source ``S``
+    (manifest ``Min``) at destination ``D`` with registry entry ``E``.
+
+    ``disk_unmodified``: D's files equal ``E.hashes`` (owned entries only).
+    ``incoming_is_baseline``: ``Min == E.hashes``.
+    ``disk_is_incoming``: D's (clean) manifest equals ``Min``.
+    ``live_empty``: no deployment other than the ones being replaced references E.
+    ``same_identifier``: S and E have the same (non-empty) source identifier.
+    ``incoming_older``: same identifier, both versions known, S's version is older.
+    ``builtin``: S is a built-in skill (upgrades need no overwrite level).
+    ``same_directory``: the source directory *is* the destination.
+    """
+
+    destination: DestinationState
+    entry: EntryKind = EntryKind.NONE
+    disk_unmodified: bool = False
+    incoming_is_baseline: bool = False
+    disk_is_incoming: bool = False
+    live_empty: bool = False
+    same_identifier: bool = False
+    incoming_older: bool = False
+    builtin: bool = False
+    same_directory: bool = False
+
+
+FACT_NAMES = tuple(f.name for f in fields(SkillFacts))
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One row: when every fact in ``when`` has the given value, take ``action`` if the
+    overwrite level is at least ``level``, else fail with the ``conflict`` error tag."""
+
+    when: Mapping[str, object]
+    action: Action
+    level: Level = Level.NONE
+    conflict: str | None = None
+
+    def matches(self, facts: SkillFacts) -> bool:
+        return all(getattr(facts, name) == value for name, value in self.when.items())
+
+
+_DIR = {"destination": D.DIRECTORY}
+_OWNED_CLEAN = {**_DIR, "entry": EntryKind.OWNED, "disk_unmodified": True}
+_OWNED_DIRTY = {**_DIR, "entry": EntryKind.OWNED, "disk_unmodified": False}
+
+INSTALL_RULES: tuple[Rule, ...] = (
+    # The source is the destination: nothing to write. No entry → adopted as external;
+    # an entry just gains the reference and keeps its baseline (the user's edits are never
+    # adopted as removable, because the source is the only copy).
+    Rule({"same_directory": True, "entry": EntryKind.NONE}, Action.ADOPT_EXTERNAL),
+    Rule({"same_directory": True}, Action.ADD_REFERENCE),
+    Rule({"destination": D.MISSING}, Action.CREATE),
+    Rule({"destination": D.DANGLING}, Action.REPLACE, Level.ALL, "AgentSkillExists"),
+    Rule({"destination": D.FILE}, Action.REPLACE, Level.ALL, "AgentSkillExists"),
+    Rule({"destination": D.LINK}, Action.REPLACE, Level.ALL, "AgentSkillExists"),
+    Rule({**_OWNED_CLEAN, "incoming_is_baseline": True}, Action.ADD_REFERENCE),
+    # only the deployments being replaced used it: it belongs to the replacement
+    Rule({**_OWNED_CLEAN, "live_empty": True}, Action.REPLACE),
+    # never downgrade a directory other deployments use
+    Rule({**_OWNED_CLEAN, "incoming_older": True}, Action.KEEP_NEWER),
+    # built-in skills only change with agenttools itself: upgrading needs no level
+    Rule({**_OWNED_CLEAN, "same_identifier": True, "builtin": True}, Action.REPLACE),
+    Rule(
+        {**_OWNED_CLEAN, "same_identifier": True}, Action.REPLACE, Level.UPGRADE, "AgentSkillUpdate"
+    ),
+    Rule(_OWNED_CLEAN, Action.REPLACE, Level.ALL, "AgentSkillConflict"),
+    Rule({**_OWNED_DIRTY, "disk_is_incoming": True}, Action.ADOPT_BASELINE),
+    Rule(_OWNED_DIRTY, Action.REPLACE, Level.ALL, "AgentSkillModified"),
+    Rule({**_DIR, "entry": EntryKind.EXTERNAL, "disk_is_incoming": True}, Action.ADD_REFERENCE),
+    Rule({**_DIR, "entry": EntryKind.EXTERNAL}, Action.REPLACE, Level.ALL, "AgentSkillExists"),
+    # foreign directory (the user's, another tool's, a low-level install): adopt when equal
+    Rule({**_DIR, "entry": EntryKind.NONE, "disk_is_incoming": True}, Action.ADOPT_EXTERNAL),
+    Rule({**_DIR, "entry": EntryKind.NONE}, Action.REPLACE, Level.ALL, "AgentSkillExists"),
+)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The outcome for one skill: an ``action`` to take, or the ``conflict`` tag that
+    blocks it at this overwrite level. ``rule`` is the index of the matching row."""
+
+    action: Action | None
+    conflict: str | None
+    rule: int
+
+    @property
+    def external(self) -> bool | None:
+        """The entry's ``external`` flag after the action (None: unchanged)."""
+        if self.action is Action.ADOPT_EXTERNAL:
+            return True
+        if self.action is not None and self.action.writes:
+            return False
+        return None
+
+
+def decide_install(facts: SkillFacts, level: Level) -> Decision:
+    """Apply :data:`INSTALL_RULES` (first match wins) at overwrite *level*."""
+    for index, rule in enumerate(INSTALL_RULES):
+        if rule.matches(facts):
+            if level >= rule.level:
+                return Decision(rule.action, None, index)
+            return Decision(None, rule.conflict, index)
+    raise AssertionError(f"no install rule matches {facts}")  # the table is exhaustive
+
+
+# -- release decision ------------------------------------------------------------------------
+
+
+class ReleaseState(str, Enum):
+    """A skill directory at release time, after our reference was dropped."""
+
+    IN_USE = "in-use"  # references remain
+    EXTERNAL = "external"
+    MISSING = "missing"
+    LINK = "link"
+    DANGLING = "dangling"
+    FILE = "file"
+    UNMODIFIED = "unmodified"
+    MODIFIED = "modified"
+
+
+@dataclass(frozen=True)
+class ReleaseAction:
+    """What to do with the directory and the registry entry; ``warning`` is the tag of the
+    warning to issue (None: none)."""
+
+    remove_directory: bool
+    delete_entry: bool
+    warning: str | None = None
+
+
+RELEASE_RULES: Mapping[ReleaseState, ReleaseAction] = {
+    ReleaseState.IN_USE: ReleaseAction(False, False, "AgentSkillInUse"),
+    ReleaseState.EXTERNAL: ReleaseAction(False, True),
+    ReleaseState.MISSING: ReleaseAction(False, True),
+    ReleaseState.LINK: ReleaseAction(False, True, "AgentSkillNotRemoved"),
+    ReleaseState.DANGLING: ReleaseAction(False, True, "AgentSkillReplacedNotRemoved"),
+    ReleaseState.FILE: ReleaseAction(False, True, "AgentSkillReplacedNotRemoved"),
+    # the entry is deleted only after the directory is gone (see engine)
+    ReleaseState.UNMODIFIED: ReleaseAction(True, True),
+    ReleaseState.MODIFIED: ReleaseAction(False, True, "AgentSkillNotRemoved"),
+}
+
+_DESTINATION_RELEASE = {
+    D.MISSING: ReleaseState.MISSING,
+    D.LINK: ReleaseState.LINK,
+    D.DANGLING: ReleaseState.DANGLING,
+    D.FILE: ReleaseState.FILE,
+}
+
+
+def release_state(
+    references_remain: bool,
+    external: bool,
+    destination: DestinationState,
+    disk_unmodified: bool,
+) -> ReleaseState:
+    """Classify a directory for :data:`RELEASE_RULES`, in the spec's order."""
+    if references_remain:
+        return ReleaseState.IN_USE
+    if external:
+        return ReleaseState.EXTERNAL
+    if destination in _DESTINATION_RELEASE:
+        return _DESTINATION_RELEASE[destination]
+    return ReleaseState.UNMODIFIED if disk_unmodified else ReleaseState.MODIFIED
+
+
+def decide_release(
+    references_remain: bool, external: bool, destination: DestinationState, disk_unmodified: bool
+) -> ReleaseAction:
+    return RELEASE_RULES[release_state(references_remain, external, destination, disk_unmodified)]
+
+
+# -- versions and conflicts ------------------------------------------------------------------
+
+
+def version_older(incoming: str | None, installed: str | None) -> bool:
+    """True when both versions are known and *incoming* sorts before *installed* in
+    numeric dotted-version order (PEP 440 where both parse)."""
+    if not incoming or not installed:
+        return False
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(incoming) < Version(installed)
+    except InvalidVersion:
+        return _dotted(incoming) < _dotted(installed)
+
+
+def _dotted(version: str) -> tuple[int, ...]:
+    parts = []
+    for piece in version.split("."):
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts)
+
+
+@dataclass(frozen=True)
+class ConflictProbe:
+    """What a new deployment would occupy: its toolset, client, location key, and the
+    ``(config key, canonical config file key)`` pairs it writes."""
+
+    toolset_type: str
+    toolset_name: str
+    client: str
+    location_key: str
+    config_entries: frozenset[tuple[str, str]]
+
+
+def conflicts_with(probe: ConflictProbe, other: ConflictProbe) -> bool:
+    """The spec's "Conflicts": the same config key in the same canonical file, or the same
+    toolset (type and name) deployed to the same client and location key."""
+    if probe.config_entries & other.config_entries:
+        return True
+    return (probe.toolset_type, probe.toolset_name, probe.client, probe.location_key) == (
+        other.toolset_type,
+        other.toolset_name,
+        other.client,
+        other.location_key,
+    )
+
+
+def find_conflicts(
+    probe: ConflictProbe, existing: Iterable[tuple[str, ConflictProbe]]
+) -> list[str]:
+    """The ids of the *existing* ``(id, probe)`` pairs that conflict with *probe*."""
+    return [uid for uid, other in existing if conflicts_with(probe, other)]

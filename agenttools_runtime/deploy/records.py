@@ -1,0 +1,279 @@
+"""Deployment records: ``<state>/deployments/<uuid>/deployment.json``.
+
+A record is a snapshot of what a deployment wrote (config keys and files, skill registry
+keys), so that removal and conflict checks never resolve a bundle by name. Records are JSON
+with a ``"version"`` (schema) field; fields this version does not know are kept when a record
+is read and written back. A record is published by writing it into a staging directory and
+renaming that to the UUID directory, so a deployment directory without ``deployment.json``
+only exists after a crash (its references are stale).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid as uuid_module
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, fields
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from agenttools_runtime import fs, paths
+from agenttools_runtime.errors import InvalidDeploymentRecord
+
+RECORD_FILE = "deployment.json"
+SCHEMA_VERSION = 1
+STAGING_PREFIX = ".staging-"
+
+
+@dataclass(frozen=True)
+class InstalledSkill:
+    """One skill directory a deployment references (``registry_key`` is recorded once and
+    used for release, never recomputed)."""
+
+    name: str
+    directory: str
+    registry_key: str
+    identifier: str | None = None
+    version: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "directory": self.directory,
+            "registry_key": self.registry_key,
+            "identifier": self.identifier,
+            "version": self.version,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> InstalledSkill:
+        return cls(
+            name=str(data["name"]),
+            directory=str(data["directory"]),
+            registry_key=str(data["registry_key"]),
+            identifier=data.get("identifier"),
+            version=data.get("version"),
+        )
+
+
+@dataclass(frozen=True)
+class ServerEntry:
+    """One MCP config entry a deployment wrote."""
+
+    name: str
+    config_key: str
+    config_file: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "config_key": self.config_key, "config_file": self.config_file}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ServerEntry:
+        return cls(str(data["name"]), str(data["config_key"]), str(data["config_file"]))
+
+
+@dataclass(frozen=True)
+class DeploymentRecord:
+    """The spec's deployment record (schema v2 there, schema 1 here), field by field:
+
+    ``toolset`` the primary (first) server's name (absent without servers);
+    ``agent_tools`` ``{"type": "AgentTools"|"MCPServer", "name", "location":
+    "builtin"|"distribution"|None, "distribution", "distribution_version"}``;
+    ``client`` the client id; ``target`` ``{"client", "project", "config", "skills_dir"}``;
+    ``scope`` ``"user"``, a project directory, or None (unknown); ``location_key``
+    ``"user"`` or a canonical path key; ``mcp_servers`` the config entries written;
+    ``skills`` ``{"directory", "installed", "skipped", "not_installed"}``; ``hooks`` and
+    ``meta`` are kept for compatibility; ``extra`` holds unknown fields verbatim.
+    """
+
+    uuid: str
+    client: str
+    agent_tools: Mapping[str, Any]
+    target: Mapping[str, Any]
+    scope: str | None
+    location_key: str
+    mcp_servers: tuple[ServerEntry, ...] = ()
+    skills_directory: str | None = None
+    installed: tuple[InstalledSkill, ...] = ()
+    skipped: tuple[str, ...] = ()
+    not_installed: tuple[str, ...] = ()
+    timestamp: str = ""
+    agenttools_version: str = ""
+    created_by: str = "deploy"
+    version: int = SCHEMA_VERSION
+    hooks: Mapping[str, Any] = field(default_factory=dict)
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def toolset(self) -> str | None:
+        """The primary server's name (the spec's top-level ``"Toolset"``)."""
+        return self.mcp_servers[0].name if self.mcp_servers else None
+
+    @property
+    def toolset_type(self) -> str:
+        return str(self.agent_tools.get("type", "AgentTools"))
+
+    @property
+    def toolset_name(self) -> str:
+        return str(self.agent_tools.get("name", self.toolset or ""))
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = dict(self.extra)
+        data.update(
+            {
+                "version": self.version,
+                "uuid": self.uuid,
+                "timestamp": self.timestamp,
+                "agenttools_version": self.agenttools_version,
+                "created_by": self.created_by,
+                "agent_tools": dict(self.agent_tools),
+                "client": self.client,
+                "target": dict(self.target),
+                "scope": self.scope,
+                "location_key": self.location_key,
+                "mcp_servers": [s.to_json() for s in self.mcp_servers],
+                "skills": {
+                    "directory": self.skills_directory,
+                    "installed": [s.to_json() for s in self.installed],
+                    "skipped": list(self.skipped),
+                    "not_installed": list(self.not_installed),
+                },
+                "hooks": dict(self.hooks),
+                "meta": dict(self.meta),
+            }
+        )
+        if self.toolset is not None:
+            data["toolset"] = self.toolset
+        else:
+            data.pop("toolset", None)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> DeploymentRecord:
+        """Parse a record; ``KeyError``/``TypeError``/``ValueError`` on a malformed one."""
+        if not isinstance(data, Mapping):
+            raise TypeError("a deployment record is a JSON object")
+        version = data.get("version")
+        if not isinstance(version, int) or version < 1:
+            raise ValueError(f"unsupported record version {version!r}")
+        skills = data.get("skills") or {}
+        known = {f.name for f in fields(cls)} | {"skills", "toolset"}
+        return cls(
+            uuid=str(data["uuid"]),
+            client=str(data["client"]),
+            agent_tools=dict(data["agent_tools"]),
+            target=dict(data["target"]),
+            scope=data.get("scope"),
+            location_key=str(data["location_key"]),
+            mcp_servers=tuple(ServerEntry.from_json(s) for s in data.get("mcp_servers", ())),
+            skills_directory=skills.get("directory"),
+            installed=tuple(InstalledSkill.from_json(s) for s in skills.get("installed", ())),
+            skipped=tuple(str(s) for s in skills.get("skipped", ())),
+            not_installed=tuple(str(s) for s in skills.get("not_installed", ())),
+            timestamp=str(data.get("timestamp", "")),
+            agenttools_version=str(data.get("agenttools_version", "")),
+            created_by=str(data.get("created_by", "deploy")),
+            version=version,
+            hooks=dict(data.get("hooks") or {}),
+            meta=dict(data.get("meta") or {}),
+            extra={k: v for k, v in data.items() if k not in known},
+        )
+
+
+def new_uuid() -> str:
+    return str(uuid_module.uuid4())
+
+
+def now_timestamp() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def record_dir(uid: str, deployments: Path | None = None) -> Path:
+    return (deployments or paths.deployments_dir()) / uid
+
+
+def record_path(uid: str, deployments: Path | None = None) -> Path:
+    return record_dir(uid, deployments) / RECORD_FILE
+
+
+def is_stale(uid: str, deployments: Path | None = None) -> bool:
+    """A reference is stale when its deployment directory or its ``deployment.json`` is
+    missing. A record that exists but does not parse is *not* stale."""
+    return not os.path.isfile(record_path(uid, deployments))
+
+
+def read_record(path: Path) -> DeploymentRecord:
+    """Read one record. Raises ``InvalidDeploymentRecord`` naming the file."""
+    try:
+        data = json.loads(path.read_text("utf-8"))
+        return DeploymentRecord.from_json(data)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InvalidDeploymentRecord(path, exc, path=str(path)) from exc
+
+
+def iter_records(
+    deployments: Path | None = None,
+) -> Iterator[DeploymentRecord | InvalidDeploymentRecord]:
+    """Every record under the deployments directory (dot-directories — the registry, the
+    lock, staging — skipped), sorted by UUID; unreadable ones as the error."""
+    root = deployments or paths.deployments_dir()
+    try:
+        names = sorted(os.listdir(root))
+    except FileNotFoundError:
+        return
+    for name in names:
+        if name.startswith("."):
+            continue
+        path = root / name / RECORD_FILE
+        if not path.is_file():
+            continue  # a crashed write; its references are stale
+        try:
+            yield read_record(path)
+        except InvalidDeploymentRecord as exc:
+            yield exc
+
+
+def load_records(deployments: Path | None = None) -> list[DeploymentRecord]:
+    """Every readable record, oldest first."""
+    records = [r for r in iter_records(deployments) if isinstance(r, DeploymentRecord)]
+    return sorted(records, key=lambda r: (r.timestamp, r.uuid))
+
+
+def encode(record: DeploymentRecord) -> bytes:
+    return (json.dumps(record.to_json(), indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+def write_record(record: DeploymentRecord, deployments: Path | None = None) -> Path:
+    """Publish *record*: write it into a staging directory, then rename that to the UUID
+    directory. Returns the UUID directory. A leftover staging directory is removed on
+    failure where possible."""
+    root = deployments or paths.deployments_dir()
+    fs.mkdir(root)
+    staging = root / f"{STAGING_PREFIX}{record.uuid}"
+    final = root / record.uuid
+    try:
+        fs.mkdir(staging)
+        fs.write_bytes_atomic(staging / RECORD_FILE, encode(record))
+        fs.rename(staging, final)
+    except BaseException:
+        if os.path.lexists(staging):
+            try:
+                fs.rmtree(staging)
+            except OSError:
+                pass
+        raise
+    return final
+
+
+def rewrite_record(record: DeploymentRecord, deployments: Path | None = None) -> None:
+    """Replace an existing record's file atomically (unknown fields kept)."""
+    fs.write_bytes_atomic(record_path(record.uuid, deployments), encode(record))
+
+
+def delete_record(uid: str, deployments: Path | None = None) -> None:
+    directory = record_dir(uid, deployments)
+    if os.path.lexists(directory):
+        fs.rmtree(directory)
