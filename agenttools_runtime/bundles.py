@@ -161,7 +161,7 @@ class AgentTools:
 
         Raises ``DistributionNotInstalled`` (naming the ``pip install`` to run),
         ``DistributionServerNotFound``, ``MCPServerNotFound``, ``InvalidManifest``."""
-        return [self._server(spec) for spec in self.mcp_servers]
+        return [self.server(spec) for spec in self.mcp_servers]
 
     def skill_sources(self) -> list[SkillSource]:
         """Resolved, hashed skill sources; distribution skills verified against the manifest.
@@ -185,7 +185,8 @@ class AgentTools:
         name = _skill_spec_name(spec)
         return to_source(spec, default_identifier=f"{self.toolset_type}:{self.name}/{name}")
 
-    def _server(self, spec: str | MCPServer) -> MCPServer:
+    def server(self, spec: str | MCPServer) -> MCPServer:
+        """Resolve one of this bundle's server specifications (see :meth:`servers`)."""
         if isinstance(spec, MCPServer):
             return spec
         dist_name, _, item = spec.rpartition("/")

@@ -334,7 +334,6 @@ def try_get_distribution(
 @dataclass(frozen=True)
 class _Entry:
     key: str
-    project: str
     version: str
     dist_info: str
     zip_file: str | None = None
@@ -386,7 +385,7 @@ def _iter_dist_infos(paths: Sequence[Path], only: str | None) -> Iterator[_Entry
             seen.add(key)
             # an egg-info shadows like any other but never carries a manifest
             yield _Entry(
-                key, project, version.partition("-")[0], os.path.join(directory, name), None, is_egg
+                key, version.partition("-")[0], os.path.join(directory, name), None, is_egg
             )
 
 
@@ -407,7 +406,7 @@ def _iter_zip(archive: str, seen: set[str], only: str | None) -> Iterator[_Entry
         if key in seen or (only is not None and key != only):
             continue
         seen.add(key)
-        yield _Entry(key, project, version, top, zip_file=archive)
+        yield _Entry(key, version, top, zip_file=archive)
 
 
 def _load(entry: _Entry, search: SearchPath) -> InstalledDistribution | None:
@@ -420,7 +419,7 @@ def _load(entry: _Entry, search: SearchPath) -> InstalledDistribution | None:
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
-        return _with_problem(entry, search, InvalidManifest(entry.project, f"unreadable ({exc})"))
+        return _with_problem(entry, search, InvalidManifest(entry.key, f"unreadable ({exc})"))
     return _from_manifest_bytes(entry, search, raw)
 
 
@@ -428,8 +427,8 @@ def _from_manifest_bytes(entry: _Entry, search: SearchPath, raw: bytes) -> Insta
     try:
         manifest = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
-        return _with_problem(entry, search, InvalidManifest(entry.project, f"not JSON ({exc})"))
-    error = check_manifest(manifest, entry.project)
+        return _with_problem(entry, search, InvalidManifest(entry.key, f"not JSON ({exc})"))
+    error = check_manifest(manifest, entry.key)
     if error is not None:
         return _with_problem(entry, search, error)
     source_root = manifest.get("source-root")
@@ -450,7 +449,7 @@ def _with_problem(
     location = entry.dist_info if entry.zip_file is None else f"{entry.zip_file}/{entry.dist_info}"
     return InstalledDistribution(
         name=entry.key,
-        display_name=entry.project,
+        display_name=entry.key,
         version=entry.version,
         dist_info=Path(location),
         environment=search.environment,
@@ -471,7 +470,7 @@ def _zipped_distribution(entry: _Entry, search: SearchPath) -> InstalledDistribu
     except (OSError, zipfile.BadZipFile):
         return None
     error = InvalidManifest(
-        entry.project,
+        entry.key,
         f"it is installed inside the zip file {entry.zip_file}; agenttools needs an "
         "unpacked install (pip install)",
     )
@@ -481,7 +480,7 @@ def _zipped_distribution(entry: _Entry, search: SearchPath) -> InstalledDistribu
 def _bare_distribution(entry: _Entry, search: SearchPath) -> InstalledDistribution:
     return InstalledDistribution(
         name=entry.key,
-        display_name=entry.project,
+        display_name=entry.key,
         version=entry.version,
         dist_info=Path(entry.dist_info),
         environment=search.environment,

@@ -1,0 +1,249 @@
+"""``agenttools list`` and ``agenttools show NAME``: the bundles installed distributions offer."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from agenttools_runtime.cli import UsageError, add_environment_arguments, emit
+
+if TYPE_CHECKING:
+    from agenttools_runtime.bundles import AgentTools
+    from agenttools_runtime.discovery import SearchPath
+
+NAME_HELP = (
+    "a bundle: dist/bundle, a distribution with one bundle, dist/server or a unique server "
+    "name (that server on its own), or the built-in 'agenttools'"
+)
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    list_parser = subparsers.add_parser(
+        "list",
+        parents=[common],
+        help="list the agent tools bundles of the installed distributions",
+        description=(
+            "List every agent tools bundle that the installed distributions offer on this "
+            "machine: its name (dist/bundle), the distribution's version, its MCP servers and "
+            "its skills. Distributions whose agenttools manifest cannot be used are listed "
+            "with the problem. Nothing is imported; only the manifests are read."
+        ),
+    )
+    list_parser.add_argument(
+        "--all", action="store_true", help="include the built-in bundle (agenttools)"
+    )
+    add_environment_arguments(list_parser)
+    list_parser.set_defaults(handler=run_list)
+
+    show_parser = subparsers.add_parser(
+        "show",
+        parents=[common],
+        help="show one bundle in full: skills, their files, server command lines",
+        description=(
+            "Show one bundle in full: each skill's description, version and files (verified "
+            "against the hashes recorded in the wheel), and each MCP server's command line as "
+            "it would be written into a client's configuration for this environment. Exit "
+            "status 1 when an item cannot be resolved (the problem is shown)."
+        ),
+    )
+    show_parser.add_argument("name", metavar="NAME", help=NAME_HELP)
+    add_environment_arguments(show_parser)
+    show_parser.set_defaults(handler=run_show)
+
+
+def search_from_args(args: argparse.Namespace) -> SearchPath | None:
+    """The environment ``--python`` / ``--path`` select (None: this interpreter's)."""
+    from agenttools_runtime.discovery import SearchPath
+
+    python = getattr(args, "python", None)
+    paths = getattr(args, "path", None)
+    if python and paths:
+        raise UsageError("use either --python or --path, not both")
+    if python:
+        return SearchPath.for_python(python)
+    if paths:
+        return SearchPath.for_paths(paths)
+    return None
+
+
+# -- list ------------------------------------------------------------------------------------
+def run_list(args: argparse.Namespace) -> int:
+    from agenttools_runtime import __version__
+    from agenttools_runtime.bundles import DEFAULT_AGENT_TOOLS, distribution_bundles
+    from agenttools_runtime.discovery import SearchPath, find_distributions
+
+    search = search_from_args(args) or SearchPath.current()
+    rows: list[dict[str, Any]] = []
+    if args.all:
+        rows.extend({**b.to_json(), "version": __version__} for b in DEFAULT_AGENT_TOOLS)
+    problems = []
+    for dist in find_distributions(search):
+        if dist.problem is not None:
+            problems.append(dist.to_json())
+            continue
+        rows.extend(
+            {**b.to_json(), "version": dist.version} for b in distribution_bundles(dist, search)
+        )
+    data = {
+        "ok": True,
+        "python": str(search.environment.python),
+        "bundles": rows,
+        "problems": problems,
+    }
+    emit(args, data, lambda: _render_list(rows, problems))
+    return 0
+
+
+def _render_list(rows: list[dict[str, Any]], problems: list[dict[str, Any]]) -> str:
+    if not rows and not problems:
+        return "No agent tools bundles found (see 'agenttools list --all' for built-in ones)."
+    table = [("BUNDLE", "VERSION", "MCP SERVERS", "SKILLS")]
+    for row in rows:
+        prefix = f"{row['location']['distribution']}/" if isinstance(row["location"], dict) else ""
+        name = row["qualified_name"] + (" (built-in)" if row["location"] == "builtin" else "")
+        table.append(
+            (
+                name,
+                row["version"] or "",
+                _short(row["mcp_servers"], prefix),
+                _short(row["skills"], prefix),
+            )
+        )
+    lines = []
+    if rows:
+        widths = [max(len(r[i]) for r in table) for i in range(3)]
+        lines = [
+            "  ".join([*(c.ljust(w) for c, w in zip(r[:3], widths, strict=True)), r[3]]).rstrip()
+            for r in table
+        ]
+    if problems:
+        lines.append("")
+        lines.append("Distributions with problems:")
+        lines.extend(f"  {p['display_name']} {p['version']}: {p['problem']}" for p in problems)
+    return "\n".join(lines)
+
+
+def _short(names: list[str], prefix: str) -> str:
+    """Items of the bundle's own distribution without the ``dist/`` prefix."""
+    shown = [n[len(prefix) :] if prefix and n.startswith(prefix) else n for n in names]
+    return ", ".join(shown) or "-"
+
+
+# -- show ------------------------------------------------------------------------------------
+def run_show(args: argparse.Namespace) -> int:
+    from agenttools_runtime.bundles import resolve_tools
+
+    search = search_from_args(args)
+    bundle = resolve_tools(args.name, search)
+    details = bundle_details(bundle)
+    failed = any(item.get("problem") for item in (*details["mcp_servers"], *details["skills"]))
+    emit(args, {"ok": not failed, "bundle": details}, lambda: _render_show(details))
+    return 1 if failed else 0
+
+
+def bundle_details(bundle: AgentTools) -> dict[str, Any]:
+    """Everything ``show`` prints: the bundle's data with ``mcp_servers`` and ``skills`` as
+    objects, each server resolved (command line in its environment), each skill resolved and
+    verified. An item that fails to resolve carries
+    its ``problem`` instead of raising."""
+    from agenttools_runtime import __version__
+    from agenttools_runtime.errors import AgentToolsError
+
+    data = bundle.to_json()
+    if isinstance(data["location"], dict):
+        data["version"] = data["location"]["version"]
+    elif bundle.is_builtin:
+        data["version"] = __version__
+    servers: list[dict[str, Any]] = []
+    for spec, name in zip(bundle.mcp_servers, bundle.server_names, strict=True):
+        try:
+            server = bundle.server(spec)
+        except AgentToolsError as exc:
+            servers.append({"name": name, "problem": str(exc)})
+            continue
+        entry: dict[str, Any] = {
+            "name": name,
+            "description": server.description,
+            "kind": server.kind,
+            "config_key": server.key,
+        }
+        if server.url is not None:
+            entry.update(url=server.url, transport=server.transport, headers=dict(server.headers))
+        else:
+            entry["command"] = server.command_line()
+        if server.env:
+            entry["env"] = dict(server.env)
+        servers.append(entry)
+    skills: list[dict[str, Any]] = []
+    for skill_spec, name in zip(bundle.skills, bundle.skill_names, strict=True):
+        try:
+            source = bundle.skill_source(skill_spec)
+        except AgentToolsError as exc:
+            skills.append({"name": name, "problem": str(exc)})
+            continue
+        skills.append(
+            {
+                "name": name,
+                "skill": source.name,
+                "description": source.description,
+                "identifier": source.identifier,
+                "version": source.version,
+                "directory": str(source.directory) if source.directory else None,
+                "files": list(source.files),
+                "executable": sorted(source.executable),
+            }
+        )
+    data["mcp_servers"] = servers
+    data["skills"] = skills
+    return data
+
+
+def _render_show(d: dict[str, Any]) -> str:
+    import shlex
+
+    kind = "MCP server" if d["toolset_type"] == "MCPServer" else "bundle"
+    location = d["location"]
+    if isinstance(location, dict):
+        editable = ", editable" if location["editable"] else ""
+        where = f"{kind} of {location['distribution']} {location['version']}{editable}"
+    elif location == "builtin":
+        where = f"built-in {kind} of agenttools {d.get('version', '')}".rstrip()
+    else:
+        where = f"ad hoc {kind}"
+    lines = [f"{d['qualified_name']}  ({where})"]
+    if d["description"]:
+        lines.append(f"  {d['description']}")
+    if isinstance(location, dict):
+        lines.append(f"  installed: {location['dist_info']}")
+    if d["marker"]:
+        lines.append(f"  marker: {d['marker']}")
+    lines.append("")
+    servers = d["mcp_servers"]
+    lines.append(f"MCP servers ({len(servers)}):" if servers else "MCP servers: none")
+    for s in servers:
+        lines.append(f"  {s['name']}" + (f": {s['description']}" if s.get("description") else ""))
+        if s.get("problem"):
+            lines.append(f"    problem: {s['problem']}")
+            continue
+        if "command" in s:
+            lines.append(f"    command: {shlex.join(s['command'])}")
+        else:
+            lines.append(f"    url: {s['url']} ({s['transport']})")
+        for key, value in sorted(s.get("env", {}).items()):
+            lines.append(f"    env: {key}={value}")
+        lines.append(f"    config key: {s['config_key']}")
+    lines.append("")
+    lines.append(f"Skills ({len(d['skills'])}):" if d["skills"] else "Skills: none")
+    for s in d["skills"]:
+        lines.append(f"  {s['name']}")
+        if s.get("problem"):
+            lines.append(f"    problem: {s['problem']}")
+            continue
+        lines.append(f"    {s['description']}")
+        version = f", version {s['version']}" if s["version"] else ""
+        lines.append(f"    identity: {s['identifier'] or '(none)'}{version}")
+        if s["directory"]:
+            lines.append(f"    source: {s['directory']}")
+        files = [f + (" (executable)" if f in s["executable"] else "") for f in s["files"]]
+        lines.append(f"    files: {', '.join(files)}")
+    return "\n".join(lines)
