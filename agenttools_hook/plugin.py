@@ -1,14 +1,179 @@
-"""The build hook class. (Filled in by the build-hook work.)"""
+"""The build hook: ``[tool.agenttools]`` validated and bundled into the wheel's ``.dist-info``.
+
+Wheel target: validate (any error fails the build with one exception listing every problem),
+then hand hatchling, through ``build_data["extra_metadata"]``, ``agenttools/manifest.json`` and
+``agenttools/skills/<name>/…`` (generated files staged in a temporary directory, never in the
+source tree or the output directory). Each file is mapped on its own, which hatchling never
+filters (a mapped directory would be walked through the exclude and ``.gitignore`` patterns,
+and dropped entirely in exclude-all mode). ``finalize()`` opens the finished wheel and fails
+the build if any expected file is missing or differs.
+
+Sdist target: force-include every skill file and ``body-file`` so that a wheel built from the
+sdist carries the same manifest. Other targets: nothing.
+
+The logic lives in :mod:`agenttools_runtime.validate`; this module only talks to hatchling.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
+MANIFEST = "agenttools/manifest.json"
+
+
+class AgentToolsBuildError(Exception):
+    """The wheel or sdist cannot be built as declared; the message lists every problem."""
+
 
 class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
+    """Hatchling build hook ``agenttools`` (``[tool.hatch.build.hooks.agenttools]``)."""
+
     PLUGIN_NAME = "agenttools"
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._staging: Path | None = None
+        self._expected: dict[str, str] = {}  # extra_metadata-relative path -> sha256
+
+    # hatchling's interface -------------------------------------------------------------------
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        return None
+        if self.target_name not in ("wheel", "sdist"):
+            return
+        try:
+            if self.target_name == "sdist":
+                self._initialize_sdist(build_data)
+            else:
+                self._initialize_wheel(version, build_data)
+        except BaseException:
+            self._cleanup()
+            raise
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        try:
+            if self.target_name == "wheel" and self._expected:
+                self._verify_wheel(Path(artifact_path))
+        finally:
+            self._cleanup()
+
+    # wheel -----------------------------------------------------------------------------------
+    def _initialize_wheel(self, version: str, build_data: dict[str, Any]) -> None:
+        from agenttools_runtime.skills.manifest import hash_bytes, hash_file
+
+        project = self._project()
+        if project is None:
+            return
+        editable = version == "editable"
+        plan = self._plan(project, source_root=project.root if editable else None)
+        self._staging = Path(tempfile.mkdtemp(prefix="agenttools-build-"))
+        mapping: dict[str, str] = {}
+        manifest_file = self._stage(MANIFEST, plan.manifest_bytes())
+        mapping[str(manifest_file)] = MANIFEST
+        self._expected[MANIFEST] = hash_bytes(plan.manifest_bytes())
+        for rel, source in sorted(plan.files.items()):
+            target = f"agenttools/{rel}"
+            if isinstance(source, str) or str(source) in mapping:
+                data = source.encode("utf-8") if isinstance(source, str) else source.read_bytes()
+                source = self._stage(target, data, mode=None if isinstance(source, str) else source)
+                self._expected[target] = hash_bytes(data)
+            else:
+                self._expected[target] = hash_file(source)
+            mapping[str(source)] = target
+        if "extra_metadata" in build_data:
+            build_data["extra_metadata"].update(mapping)
+        else:  # hatchling < 1.12: place the files under .dist-info ourselves
+            dist_info = f"{self.build_config.builder.artifact_project_id}.dist-info"
+            for source, target in mapping.items():
+                build_data["force_include"][source] = f"{dist_info}/extra_metadata/{target}"
+
+    def _stage(self, target: str, data: bytes, mode: Path | None = None) -> Path:
+        assert self._staging is not None
+        path = self._staging.joinpath(*target.split("/"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        if mode is not None:
+            shutil.copymode(mode, path)
+        return path
+
+    def _verify_wheel(self, wheel: Path) -> None:
+        import zipfile
+
+        from agenttools_runtime.skills.manifest import hash_bytes
+
+        with zipfile.ZipFile(wheel) as archive:
+            names = archive.namelist()
+            dist_info = next(
+                (n.rsplit("/", 1)[0] for n in names if n.endswith(".dist-info/RECORD")), None
+            )
+            prefix = f"{dist_info}/extra_metadata/"
+            problems = []
+            for target, digest in sorted(self._expected.items()):
+                member = prefix + target
+                if member not in names:
+                    problems.append(f"  {member}: missing")
+                elif hash_bytes(archive.read(member)) != digest:
+                    problems.append(f"  {member}: content differs from the manifest")
+        if problems:
+            raise AgentToolsBuildError(
+                f"The wheel {wheel.name} lacks agenttools files it must carry (a hatchling "
+                "option such as exclude, only-include or sources may have dropped them):\n"
+                + "\n".join(problems)
+            )
+
+    # sdist -----------------------------------------------------------------------------------
+    def _initialize_sdist(self, build_data: dict[str, Any]) -> None:
+        project = self._project()
+        if project is None:
+            return
+        plan = self._plan(project, source_root=None)
+        root = project.root
+        force_include = build_data.setdefault("force_include", {})
+        for source in plan.sources:
+            rel = Path(os.path.relpath(source, root)).as_posix()
+            force_include.setdefault(str(source), rel)
+
+    # shared ----------------------------------------------------------------------------------
+    def _project(self) -> Any:
+        """The loaded project, or None (with a message) when ``[tool.agenttools]`` is absent."""
+        from agenttools_runtime.validate import MISSING_CONFIG, Problem, load_project
+
+        config = getattr(self.metadata, "config", None) if self.metadata is not None else None
+        project = load_project(Path(self.root), config)
+        if isinstance(project, Problem):
+            raise AgentToolsBuildError(project.format(Path(self.root))) from None
+        if project.config is None:
+            self._warn(f"agenttools: {MISSING_CONFIG}")
+            return None
+        return project
+
+    def _plan(self, project: Any, source_root: Path | None) -> Any:
+        from agenttools_runtime.validate import ProjectInvalid, build_manifest
+
+        version = self._version()
+        try:
+            plan = build_manifest(project, version, source_root=source_root)
+        except ProjectInvalid as exc:
+            raise AgentToolsBuildError(str(exc)) from None
+        for problem in plan.warnings:
+            self._warn(problem.format(project.root))
+        return plan
+
+    def _version(self) -> str:
+        # a hook constructed directly (tests) may have no project metadata
+        metadata: Any = self.metadata
+        return "0" if metadata is None else str(metadata.version)
+
+    def _warn(self, message: str) -> None:
+        app = getattr(self, "app", None)
+        if app is not None:
+            app.display_warning(message)
+
+    def _cleanup(self) -> None:
+        if self._staging is not None:
+            shutil.rmtree(self._staging, ignore_errors=True)
+            self._staging = None

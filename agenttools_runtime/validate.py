@@ -1,0 +1,1436 @@
+"""Validation of a project's ``[tool.agenttools]`` and its skills, and the manifest the build
+hook writes into the wheel. One library for ``agenttools validate`` and ``agenttools_hook``.
+
+Every problem is collected (never only the first), each with the file, the line where the
+TOML or YAML gives one, a code (the spec's names where it has one: ``MissingDefinitionFile``,
+``DuplicateBundleConfigKey`` …) and a sentence that starts with the key path it is about.
+``SKILL.md`` checks use the reference validator's (``skills-ref``) rules and wording, plus the
+portability checks it lacks.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import stat
+import sys
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from agenttools_runtime import schema
+from agenttools_runtime.errors import InvalidProject
+from agenttools_runtime.skills import names as skill_names
+
+Severity = Literal["error", "warning"]
+KeyPath = tuple[str | int, ...]
+
+PYPROJECT = "pyproject.toml"
+SKILL_FILE = "SKILL.md"
+MANIFEST_SCHEMA = 1
+DEFAULT_ROOT = "skills"
+
+# The frontmatter keys of the Agent Skills spec (skills-ref's ALLOWED_FIELDS).
+ALLOWED_FRONTMATTER = frozenset(
+    {"name", "description", "license", "allowed-tools", "metadata", "compatibility"}
+)
+# Keys clients read beyond the spec: accepted with a warning (peers.md §C.4).
+CLIENT_EXTENSION_KEYS: dict[str, str] = {
+    key: "Claude Code"
+    for key in (
+        "argument-hint",
+        "arguments",
+        "disable-model-invocation",
+        "user-invocable",
+        "model",
+        "context",
+        "agent",
+        "hooks",
+        "paths",
+        "when_to_use",
+        "effort",
+        "shell",
+        "version",
+    )
+}
+MAX_COMPATIBILITY_LENGTH = 500
+MISSING_CONFIG = (
+    "the agenttools build hook is enabled but there is no [tool.agenttools] table, so nothing "
+    "is bundled; add one declaring the skills and MCP servers to ship"
+)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding. ``line`` is 1-based, or None when the file gives none."""
+
+    path: Path
+    line: int | None
+    code: str
+    message: str
+    severity: Severity = "error"
+
+    def format(self, base: Path | None = None) -> str:
+        """``path:line: code: message`` (warnings: ``path:line: warning: code: message``);
+        *path* relative to *base* (default: the current directory) when it is inside it."""
+        where = display_path(self.path, base)
+        if self.line is not None:
+            where += f":{self.line}"
+        kind = "warning: " if self.severity == "warning" else ""
+        return f"{where}: {kind}{self.code}: {self.message}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "line": self.line,
+            "code": self.code,
+            "message": self.message,
+            "severity": self.severity,
+        }
+
+
+def display_path(path: Path, base: Path | None = None) -> str:
+    base = Path.cwd() if base is None else base
+    try:
+        return Path(os.path.relpath(path, base)).as_posix() if _is_inside(path, base) else str(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+def errors_of(problems: Iterable[Problem]) -> list[Problem]:
+    return [p for p in problems if p.severity == "error"]
+
+
+class ProjectInvalid(InvalidProject):
+    """The project has errors; ``str()`` lists every one, one per line."""
+
+    message_tag = "InvalidProject"
+
+    def __init__(self, problems: Sequence[Problem], base: Path | None = None) -> None:
+        self.problems = list(problems)
+        lines = [f"[tool.agenttools] has {len(errors_of(problems))} error(s):"]
+        lines += [f"  {p.format(base)}" for p in problems]
+        super().__init__("\n".join(lines), problems=[p.to_json() for p in problems])
+
+
+# -- projects --------------------------------------------------------------------------------
+
+
+@dataclass
+class Project:
+    """A project directory with its parsed ``pyproject.toml``."""
+
+    root: Path
+    data: dict[str, Any]
+    lines: TomlLines
+
+    @property
+    def pyproject(self) -> Path:
+        return self.root / PYPROJECT
+
+    @property
+    def name(self) -> str | None:
+        name = self.data.get("project", {}).get("name")
+        return name if isinstance(name, str) else None
+
+    @property
+    def config(self) -> Any:
+        """``[tool.agenttools]`` (None when absent)."""
+        return self.data.get("tool", {}).get("agenttools")
+
+
+def find_project_root(path: Path) -> Path | None:
+    """The nearest directory at or above *path* (a directory or any file) holding a
+    ``pyproject.toml``."""
+    current = path.resolve()
+    if not current.is_dir():
+        current = current.parent
+    for candidate in (current, *current.parents):
+        if (candidate / PYPROJECT).is_file():
+            return candidate
+    return None
+
+
+def load_project(root: Path, data: Mapping[str, Any] | None = None) -> Project | Problem:
+    """Read ``root/pyproject.toml`` (or use *data*, the already parsed file, e.g. hatchling's
+    ``metadata.config``). A file that does not parse is returned as a Problem."""
+    root = Path(os.path.abspath(root))
+    path = root / PYPROJECT
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        if data is None:
+            return Problem(path, None, "UnreadableProject", f"cannot read {PYPROJECT}: {exc}")
+        text = ""
+    if data is None:
+        if sys.version_info >= (3, 11):
+            import tomllib
+        else:  # pragma: no cover
+            import tomli as tomllib
+
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+            line = int(match.group(1)) if match else None
+            return Problem(path, line, "InvalidTOML", f"{PYPROJECT} is not valid TOML: {exc}")
+    return Project(root, dict(data), TomlLines(text))
+
+
+def validate_project(path: Path | str) -> list[Problem]:
+    """Validate the project holding *path* (its directory, its ``pyproject.toml`` or any file
+    in it): every problem, errors and warnings, in file order."""
+    root = find_project_root(Path(path))
+    if root is None:
+        where = Path(os.path.abspath(path))
+        return [Problem(where, None, "NoProject", f"no {PYPROJECT} found at or above {where}")]
+    project = load_project(root)
+    if isinstance(project, Problem):
+        return [project]
+    return check_project(project).problems
+
+
+# -- the checked declarations ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SkillDeclaration:
+    """A skill of this distribution, resolved: its files map ``/``-separated relative paths to
+    source files or generated text."""
+
+    name: str
+    kind: Literal["directory", "inline"]
+    description: str
+    files: Mapping[str, Path | str]
+    executable: tuple[str, ...] = ()
+    path: str | None = None  # project-relative directory (directory kind)
+    sources: tuple[Path, ...] = ()  # project files it is built from (for the sdist)
+
+
+@dataclass(frozen=True)
+class BundleDeclaration:
+    name: str
+    implicit: bool
+    mcp_servers: tuple[str, ...]
+    skills: tuple[str, ...]
+    description: str | None = None
+    marker: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "implicit": self.implicit,
+            "mcp-servers": list(self.mcp_servers),
+            "skills": list(self.skills),
+        }
+        if self.description is not None:
+            data["description"] = self.description
+        if self.marker is not None:
+            data["marker"] = self.marker
+        return data
+
+
+@dataclass
+class CheckResult:
+    """Problems found, and what was declared (complete only when there are no errors)."""
+
+    problems: list[Problem] = field(default_factory=list)
+    root: str = DEFAULT_ROOT
+    servers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    skills: dict[str, SkillDeclaration] = field(default_factory=dict)
+    bundles: list[BundleDeclaration] = field(default_factory=list)
+    has_config: bool = False
+
+    @property
+    def errors(self) -> list[Problem]:
+        return errors_of(self.problems)
+
+
+@dataclass(frozen=True)
+class BuildPlan:
+    """What the hook writes under ``.dist-info/extra_metadata/agenttools/``: the manifest and
+    every skill file (``skills/<name>/<relpath>`` -> source file or generated text)."""
+
+    manifest: dict[str, Any]
+    files: Mapping[str, Path | str]
+    warnings: tuple[Problem, ...] = ()
+    sources: tuple[Path, ...] = ()  # project files the skills are built from
+
+    def manifest_bytes(self) -> bytes:
+        return manifest_bytes(self.manifest)
+
+
+def manifest_bytes(manifest: Mapping[str, Any]) -> bytes:
+    """The manifest as written into wheels: sorted keys, 2-space indent, one final newline,
+    so that identical input gives byte-identical files."""
+    return (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+def build_manifest(project: Project, version: str, *, source_root: Path | None = None) -> BuildPlan:
+    """Check *project* and compile its manifest (COMMON format, schema 1) and file list.
+
+    *source_root* is recorded for editable installs. Raises :class:`ProjectInvalid` listing
+    every error (warnings are in the plan).
+    """
+    from agenttools_runtime.skills.manifest import source_manifest
+
+    result = check_project(project)
+    if result.errors or not result.has_config:
+        problems = result.errors or [
+            Problem(project.pyproject, None, "MissingConfig", MISSING_CONFIG)
+        ]
+        raise ProjectInvalid(problems, project.root)
+    files: dict[str, Path | str] = {}
+    skills: dict[str, Any] = {}
+    for name, skill in result.skills.items():
+        entry: dict[str, Any] = {
+            "description": skill.description,
+            "kind": skill.kind,
+            "files": source_manifest(skill.files),
+            "executable": sorted(skill.executable),
+        }
+        if skill.path is not None:
+            entry["path"] = skill.path
+        skills[name] = entry
+        for rel, source in skill.files.items():
+            files[f"skills/{name}/{rel}"] = source
+    manifest: dict[str, Any] = {
+        "schema": MANIFEST_SCHEMA,
+        "distribution": project.name,
+        "version": version,
+        "root": result.root,
+        "bundles": [b.to_json() for b in result.bundles],
+        "mcp-servers": result.servers,
+        "skills": skills,
+    }
+    if source_root is not None:
+        manifest["source-root"] = str(source_root)
+    sources = tuple(dict.fromkeys(p for s in result.skills.values() for p in s.sources))
+    return BuildPlan(manifest, files, tuple(result.problems), sources)
+
+
+def check_project(project: Project) -> CheckResult:
+    """Run every check on a loaded project."""
+    return _Checker(project).run()
+
+
+# -- the checker -----------------------------------------------------------------------------
+
+
+class _Checker:
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.result = CheckResult()
+        self.base: KeyPath = ("tool", "agenttools")
+
+    # reporting
+    def add(
+        self,
+        key: KeyPath | None,
+        code: str,
+        message: str,
+        severity: Severity = "error",
+        *,
+        path: Path | None = None,
+        line: int | None = None,
+    ) -> None:
+        if path is None:
+            path = self.project.pyproject
+            if line is None and key is not None:
+                line = self.project.lines.line(key)
+        if key is not None:
+            message = f"{format_key(key)}: {message}"
+        self.result.problems.append(Problem(path, line, code, message, severity))
+
+    def run(self) -> CheckResult:
+        config = self.project.config
+        self._check_build_setup(config is not None)
+        if config is None:
+            return self.result
+        self.result.has_config = True
+        if not isinstance(config, dict):
+            self.add(self.base, "InvalidType", "must be a table")
+            return self.result
+        self._check_keys(schema.AGENTTOOLS, config, self.base)
+        if not self.project.name:
+            self.add(("project", "name"), "MissingProjectName", "the project needs a name")
+        self.result.root = self._check_root(config)
+        servers = config.get("mcp-servers", {})
+        if isinstance(servers, dict):
+            for name, table in servers.items():
+                self._check_server(name, table)
+        skills = config.get("skills", {})
+        declared = list(skills) if isinstance(skills, dict) else []
+        bundles = config.get("bundles", [])
+        if isinstance(bundles, list):
+            declared += self._check_bundles(bundles)
+        for name in declared:
+            if name not in self.result.skills and skill_names.is_valid_name(name):
+                table = skills.get(name) if isinstance(skills, dict) else None
+                self._check_skill(name, table)
+        for name in skills if isinstance(skills, dict) else ():
+            if not skill_names.is_valid_name(name):
+                self._report_name((*self.base, "skills", name), name)
+        self._check_undeclared_skills(declared)
+        self._finish_bundles(bundles if isinstance(bundles, list) else [])
+        self.result.problems.sort(key=_problem_order)
+        return self.result
+
+    # the build set-up -----------------------------------------------------------------------
+    def _check_build_setup(self, has_config: bool) -> None:
+        data = self.project.data
+        hatch = data.get("tool", {}).get("hatch", {})
+        build = hatch.get("build", {}) if isinstance(hatch, dict) else {}
+        global_hook = _dig(build, "hooks", "agenttools")
+        wheel_hook = _dig(build, "targets", "wheel", "hooks", "agenttools")
+        hook_enabled = global_hook is not None or wheel_hook is not None
+        for table, key in (
+            (global_hook, ("tool", "hatch", "build", "hooks", "agenttools")),
+            (wheel_hook, ("tool", "hatch", "build", "targets", "wheel", "hooks", "agenttools")),
+        ):
+            if isinstance(table, dict):
+                own = {
+                    k: v for k, v in table.items() if k not in schema.HATCHLING_RESERVED_HOOK_KEYS
+                }
+                self._check_keys(schema.HOOK_TABLE, own, key)
+        if not has_config:
+            if hook_enabled:
+                self.add(
+                    ("tool", "hatch", "build", "hooks", "agenttools"),
+                    "MissingConfig",
+                    MISSING_CONFIG,
+                    "warning",
+                )
+            return
+        if not hook_enabled:
+            self.add(
+                self.base,
+                "HookNotEnabled",
+                "the build hook is not enabled, so wheels would ship without these skills and "
+                "servers; add an empty [tool.hatch.build.hooks.agenttools] table",
+            )
+        elif global_hook is None:
+            self.add(
+                ("tool", "hatch", "build", "targets", "wheel", "hooks", "agenttools"),
+                "HookWheelOnly",
+                "the hook runs for the wheel only, so the sdist may lack the skill sources and "
+                "a wheel built from it would differ; use [tool.hatch.build.hooks.agenttools]",
+                "warning",
+            )
+        system = data.get("build-system", {})
+        requires = system.get("requires", []) if isinstance(system, dict) else []
+        if hook_enabled and not any(_requirement_name(r) == "agenttools" for r in requires):
+            self.add(
+                ("build-system", "requires"),
+                "BuildRequirementMissing",
+                'the build requirements must include "agenttools" (the hook lives there)',
+            )
+        backend = system.get("build-backend") if isinstance(system, dict) else None
+        if hook_enabled and backend != "hatchling.build":
+            self.add(
+                ("build-system", "build-backend"),
+                "UnsupportedBackend",
+                f'the agenttools hook runs under hatchling; set build-backend = "hatchling.build" '
+                f"(found {backend!r})",
+            )
+
+    # generic schema checks ------------------------------------------------------------------
+    def _check_keys(self, table: schema.Table, value: Mapping[str, Any], key: KeyPath) -> None:
+        for name, item in value.items():
+            spec = table.key(name)
+            if spec is None:
+                if table is schema.SKILL and name in CLIENT_EXTENSION_KEYS:
+                    self.add(
+                        (*key, name),
+                        "ClientExtensionKey",
+                        f"'{name}' is a {CLIENT_EXTENSION_KEYS[name]} extension, not part of "
+                        "the Agent Skills spec; other clients ignore it and skills-ref rejects it",
+                        "warning",
+                    )
+                    continue
+                hint = _did_you_mean(name, table.names)
+                self.add((*key, name), "UnknownKey", f'unknown key "{name}"{hint}')
+                continue
+            problem = _type_problem(spec, item)
+            if problem:
+                self.add((*key, name), "InvalidType", problem)
+            elif spec.choices and item not in spec.choices:
+                choices = ", ".join(f'"{c}"' for c in spec.choices)
+                self.add((*key, name), "InvalidValue", f'"{item}" is not one of {choices}')
+            elif spec.kind == "table-map" and spec.item is not None:
+                for sub, subvalue in item.items():
+                    if isinstance(subvalue, dict):
+                        self._check_keys(spec.item, subvalue, (*key, name, sub))
+                    else:
+                        self.add((*key, name, sub), "InvalidType", "must be a table")
+            elif spec.kind == "table-list" and spec.item is not None:
+                for index, subvalue in enumerate(item):
+                    if isinstance(subvalue, dict):
+                        self._check_keys(spec.item, subvalue, (*key, name, index))
+                    else:
+                        self.add((*key, name, index), "InvalidType", "must be a table")
+
+    def _check_root(self, config: Mapping[str, Any]) -> str:
+        root = config.get("root", DEFAULT_ROOT)
+        if not isinstance(root, str):
+            return DEFAULT_ROOT
+        if not root.strip() or not self._inside_project(self.project.root / root):
+            self.add(
+                (*self.base, "root"),
+                "PathOutsideProject",
+                f'"{root}" must be a directory inside the project, so that the sdist carries it',
+            )
+        return root
+
+    # servers --------------------------------------------------------------------------------
+    def _check_server(self, name: str, table: Any) -> None:
+        key = (*self.base, "mcp-servers", name)
+        if not self._check_item_name(key, name, "server"):
+            return
+        if not isinstance(table, dict):
+            return  # reported by _check_keys
+        launch = [k for k in schema.LAUNCH_KEYS if k in table]
+        if len(launch) != 1:
+            self.add(
+                key,
+                "InvalidServer",
+                "needs exactly one of module, script, command, url "
+                f"(has {', '.join(launch) or 'none'})",
+            )
+        if not all(isinstance(table.get(k), str) for k in launch):
+            return  # types reported by _check_keys
+        module, script, url = table.get("module"), table.get("script"), table.get("url")
+        if isinstance(module, str):
+            self._check_module((*key, "module"), module)
+        if isinstance(script, str):
+            self._check_script((*key, "script"), script)
+        if isinstance(url, str):
+            self._check_url((*key, "url"), url)
+            for stdio_only in ("args", "env"):
+                if stdio_only in table:
+                    self.add(
+                        (*key, stdio_only),
+                        "InvalidServer",
+                        f"{stdio_only} has no meaning for a url server",
+                    )
+            if table.get("transport") == "stdio":
+                self.add((*key, "transport"), "InvalidServer", 'a url server uses "http" or "sse"')
+        else:
+            if table.get("transport", "stdio") != "stdio":
+                self.add(
+                    (*key, "transport"),
+                    "InvalidServer",
+                    f'"{table["transport"]}" needs a url; module, script and command servers '
+                    'use "stdio"',
+                )
+            if "headers" in table:
+                self.add((*key, "headers"), "InvalidServer", "headers need a url server")
+        self.result.servers[name] = dict(table)
+
+    def _check_module(self, key: KeyPath, module: str) -> None:
+        parts = module.split(".")
+        if not all(part.isidentifier() for part in parts):
+            self.add(key, "InvalidModule", f'"{module}" is not a dotted module path')
+            return
+        bases = self._source_bases()
+        rel = Path(*parts)
+        for base in bases:
+            if (base / rel).with_suffix(".py").is_file() or (base / rel / "__main__.py").is_file():
+                return
+        where = ", ".join(display_path(b, self.project.root) for b in bases)
+        self.add(
+            key,
+            "UnknownModule",
+            f'module "{module}" is not in the project\'s source tree '
+            f"(looked for {rel.as_posix()}.py and {rel.as_posix()}/__main__.py under {where})",
+        )
+
+    def _source_bases(self) -> list[Path]:
+        root = self.project.root
+        bases = [root, root / "src"]
+        wheel = _dig(self.project.data, "tool", "hatch", "build", "targets", "wheel") or {}
+        for package in wheel.get("packages", []) if isinstance(wheel, dict) else []:
+            if isinstance(package, str):
+                bases.append((root / package).parent)
+        return list(dict.fromkeys(b for b in bases if b.is_dir()))
+
+    def _check_script(self, key: KeyPath, script: str) -> None:
+        project = self.project.data.get("project", {})
+        if "scripts" in project.get("dynamic", []):
+            return  # cannot be known before the build
+        scripts = project.get("scripts", {})
+        if script not in scripts:
+            known = ", ".join(sorted(scripts)) or "none"
+            self.add(
+                key,
+                "UnknownScript",
+                f'"{script}" is not a [project.scripts] entry of this project (entries: {known})',
+            )
+
+    def _check_url(self, key: KeyPath, url: str) -> None:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            self.add(key, "InvalidURL", f'"{url}" is not an http:// or https:// URL')
+
+    def _check_item_name(self, key: KeyPath, name: object, what: str) -> bool:
+        if not isinstance(name, str) or not name.strip() or "/" in name:
+            self.add(
+                key,
+                "InvalidItemName",
+                f"the {what} name {json.dumps(name)} must be a non-empty name without '/'",
+            )
+            return False
+        return True
+
+    # skills ---------------------------------------------------------------------------------
+    def _report_name(self, key: KeyPath, name: str) -> None:
+        for message in _skill_name_messages(name):
+            self.add(key, "InvalidSkillName", message)
+
+    def _check_skill(self, name: str, table: Any) -> None:
+        key = (*self.base, "skills", name)
+        directory = self.project.root / self.result.root / name
+        skill_md = directory / SKILL_FILE
+        has_dir = skill_md.is_file()
+        inline = isinstance(table, dict) and any(
+            k in table for k in ("description", "body", "body-file")
+        )
+        if inline and has_dir:
+            self.add(
+                key,
+                "DuplicateDefinitionFiles",
+                f'the skill "{name}" is defined twice: inline here and by '
+                f"{display_path(skill_md, self.project.root)}; keep one",
+            )
+            return
+        if inline:
+            assert isinstance(table, dict)
+            self._check_inline_skill(name, table, key)
+        elif has_dir:
+            self._check_directory_skill(name, directory, key if table is not None else None)
+        else:
+            where = display_path(skill_md, self.project.root)
+            hint = (
+                f"{display_path(directory, self.project.root)} has no {SKILL_FILE}"
+                if directory.is_dir()
+                else f"there is no {where}"
+            )
+            self.add(
+                key if table is not None else self._bundle_reference(name),
+                "MissingDefinitionFile",
+                f'the skill "{name}" has no definition: {hint} and no inline description',
+            )
+
+    def _check_inline_skill(self, name: str, table: Mapping[str, Any], key: KeyPath) -> None:
+        from agenttools_runtime.skills.frontmatter import render_skill_md
+
+        before = len(self.result.errors)
+        description = table.get("description")
+        if "description" not in table:
+            self.add(key, "InvalidSkillDefinition", "Missing required field: description")
+        elif isinstance(description, str):
+            for message in _description_messages(description):
+                self.add((*key, "description"), "InvalidSkillDefinition", message)
+        compatibility = table.get("compatibility")
+        if isinstance(compatibility, str):
+            for message in _compatibility_messages(compatibility):
+                self.add((*key, "compatibility"), "InvalidSkillDefinition", message)
+        body: str | None = table.get("body") if isinstance(table.get("body"), str) else None
+        body_file = table.get("body-file")
+        if ("body" in table) == ("body-file" in table):
+            self.add(key, "InvalidSkillDefinition", "needs exactly one of body and body-file")
+        elif isinstance(body_file, str):
+            body = self._read_body_file((*key, "body-file"), body_file)
+        if len(self.result.errors) > before or body is None or not isinstance(description, str):
+            return
+        extra = {k: v for k, v in table.items() if k in CLIENT_EXTENSION_KEYS}
+        text = render_skill_md(
+            name,
+            description,
+            body,
+            license=table.get("license"),
+            compatibility=compatibility,
+            allowed_tools=table.get("allowed-tools"),
+            metadata=table.get("metadata"),
+            extra=extra,
+        )
+        sources = (self.project.root / body_file,) if isinstance(body_file, str) else ()
+        self.result.skills[name] = SkillDeclaration(
+            name, "inline", description, {SKILL_FILE: text}, sources=sources
+        )
+
+    def _read_body_file(self, key: KeyPath, body_file: str) -> str | None:
+        path = self.project.root / body_file
+        if not self._inside_project(path):
+            self.add(key, "PathOutsideProject", f'"{body_file}" must be a file inside the project')
+            return None
+        try:
+            return path.read_bytes().decode("utf-8")
+        except FileNotFoundError:
+            self.add(key, "MissingBodyFile", f'"{body_file}" does not exist')
+        except UnicodeDecodeError:
+            self.add(key, "InvalidSkillDefinition", f'"{body_file}" is not UTF-8 text')
+        except OSError as exc:
+            self.add(key, "MissingBodyFile", f'"{body_file}" cannot be read ({exc.strerror})')
+        return None
+
+    def _check_directory_skill(self, name: str, directory: Path, key: KeyPath | None) -> None:
+        from agenttools_runtime.skills.manifest import iter_source_files
+
+        before = len(self.result.errors)
+        if not self._inside_project(directory):
+            self.add(
+                key or self._bundle_reference(name),
+                "PathOutsideProject",
+                f"{display_path(directory, self.project.root)} leads outside the project",
+            )
+            return
+        frontmatter = check_skill_md(directory / SKILL_FILE, name, self.result.problems)
+        self._check_skill_files(directory)
+        if len(self.result.errors) > before or frontmatter is None:
+            return
+        files = dict(iter_source_files(directory))
+        executable = tuple(rel for rel, path in files.items() if _is_executable(path))
+        rel_dir = Path(os.path.relpath(directory, self.project.root)).as_posix()
+        self.result.skills[name] = SkillDeclaration(
+            name,
+            "directory",
+            str(frontmatter["description"]),
+            files,
+            executable,
+            rel_dir,
+            tuple(files.values()),
+        )
+
+    def _check_skill_files(self, directory: Path) -> None:
+        """Links that leave the skill, and files that cannot reach the wheel."""
+        from agenttools_runtime.skills.manifest import JUNK_DIRS, VCS_NAMES
+
+        root_real = Path(os.path.realpath(directory))
+        seen: dict[str, Path] = {}
+        for current, dirs, files in os.walk(directory):
+            dirs[:] = sorted(d for d in dirs if d not in VCS_NAMES and d not in JUNK_DIRS)
+            for entry in sorted(dirs + files):
+                path = Path(current) / entry
+                where = display_path(path, self.project.root)
+                if path.is_symlink():
+                    target = Path(os.path.realpath(path))
+                    if not _is_inside(target, root_real):
+                        self.add(
+                            None,
+                            "UnsafeLink",
+                            f"the symbolic link {where} points outside its skill directory "
+                            f"({target}); skills may only link to files inside themselves",
+                            path=path,
+                        )
+                        dirs[:] = [d for d in dirs if d != entry]
+                        continue
+                    if not target.exists():
+                        self.add(None, "BrokenLink", f"{where} is a broken link", path=path)
+                        continue
+                if entry in files and not path.is_file():
+                    self.add(
+                        None,
+                        "SkillFileNotInWheel",
+                        f"{where} is not a regular file and cannot be put into a wheel",
+                        path=path,
+                    )
+                folded = path.relative_to(directory).as_posix().casefold()
+                if folded in seen:
+                    self.add(
+                        None,
+                        "SkillFileNotInWheel",
+                        f"{where} and {display_path(seen[folded], self.project.root)} differ only "
+                        "in case; on Windows and macOS one would overwrite the other",
+                        path=path,
+                    )
+                seen.setdefault(folded, path)
+        self._check_sdist_reach(directory)
+
+    def _check_sdist_reach(self, directory: Path) -> None:
+        """With the hook off for the sdist, ``.gitignore``d skill files never reach it, nor a
+        wheel built from it."""
+        hooks = _dig(self.project.data, "tool", "hatch", "build", "hooks", "agenttools")
+        if hooks is not None:
+            return  # the sdist hook force-includes every skill file
+        gitignore = self.project.root / ".gitignore"
+        if not gitignore.is_file():
+            return
+        try:
+            import pathspec
+        except ImportError:
+            return
+        spec = pathspec.GitIgnoreSpec.from_lines(gitignore.read_text("utf-8").splitlines())
+        for current, _dirs, files in os.walk(directory):
+            for name in files:
+                path = Path(current) / name
+                rel = Path(os.path.relpath(path, self.project.root)).as_posix()
+                if spec.match_file(rel):
+                    self.add(
+                        None,
+                        "SkillFileNotInWheel",
+                        f"{rel} is ignored by .gitignore, so the sdist leaves it out and a "
+                        "wheel built from the sdist would lack it; enable the hook for every "
+                        "target with [tool.hatch.build.hooks.agenttools]",
+                        path=path,
+                    )
+
+    def _check_undeclared_skills(self, declared: Sequence[str]) -> None:
+        root = self.project.root / self.result.root
+        if not root.is_dir():
+            return
+        for child in sorted(root.iterdir()):
+            if (child / SKILL_FILE).is_file() and child.name not in declared:
+                self.add(
+                    None,
+                    "UndeclaredSkill",
+                    f"{display_path(child, self.project.root)} holds a {SKILL_FILE} but is not "
+                    "declared in [tool.agenttools.skills] or a bundle, so it is not bundled",
+                    "warning",
+                    path=child / SKILL_FILE,
+                    line=1,
+                )
+
+    # bundles --------------------------------------------------------------------------------
+    def _bundle_reference(self, skill: str) -> KeyPath:
+        """The key of the first bundle listing a skill (where to point a missing one)."""
+        for index, bundle in enumerate(self.project.config.get("bundles", [])):
+            if isinstance(bundle, dict) and skill in bundle.get("skills", []):
+                return (*self.base, "bundles", index, "skills")
+        return (*self.base, "skills", skill)
+
+    def _check_bundles(self, bundles: list[Any]) -> list[str]:
+        """Item references of every bundle; returns the local skill names they declare."""
+        local: list[str] = []
+        for index, bundle in enumerate(bundles):
+            if not isinstance(bundle, dict):
+                continue
+            key = (*self.base, "bundles", index)
+            name = bundle.get("name")
+            if "name" not in bundle:
+                self.add(key, "InvalidItemName", "a bundle needs a name")
+            elif isinstance(name, str):
+                self._check_item_name((*key, "name"), name, "bundle")
+            marker = bundle.get("marker")
+            if isinstance(marker, str):
+                self._check_marker((*key, "marker"), marker)
+            servers = bundle.get("mcp-servers", [])
+            for server in servers if isinstance(servers, list) else []:
+                if not isinstance(server, str):
+                    continue
+                if self._check_item_name((*key, "mcp-servers"), server, "server") and (
+                    server not in self.project.config.get("mcp-servers", {})
+                ):
+                    self.add(
+                        (*key, "mcp-servers"),
+                        "UnknownServer",
+                        f'"{server}" is not declared in [tool.agenttools.mcp-servers]',
+                    )
+            skills = bundle.get("skills", [])
+            for skill in skills if isinstance(skills, list) else []:
+                if isinstance(skill, str):
+                    own = self._check_skill_reference((*key, "skills"), skill)
+                    if own is not None and own not in local:
+                        local.append(own)
+            for field_name in ("mcp-servers", "skills"):
+                items = bundle.get(field_name, [])
+                if isinstance(items, list):
+                    for item in sorted(
+                        {i for i in items if isinstance(i, str) and items.count(i) > 1}
+                    ):
+                        self.add(
+                            (*key, field_name),
+                            "DuplicateItem",
+                            f'"{item}" is listed more than once',
+                            "warning",
+                        )
+        return local
+
+    def _check_skill_reference(self, key: KeyPath, reference: str) -> str | None:
+        """Check a bundle's skill name; return it when it is this distribution's."""
+        from packaging.utils import canonicalize_name
+
+        if "/" not in reference:
+            if not skill_names.is_valid_name(reference):
+                self.add(
+                    key,
+                    "InvalidSkillName",
+                    f'"{reference}": ' + "; ".join(_skill_name_messages(reference)),
+                )
+                return None
+            return reference
+        dist, _, skill = reference.partition("/")
+        if not _DIST_NAME.fullmatch(dist) or not skill_names.is_valid_name(skill):
+            self.add(
+                key,
+                "InvalidItemName",
+                f'"{reference}" must be a skill name or "distribution/skill-name"',
+            )
+            return None
+        if self.project.name and canonicalize_name(dist) == canonicalize_name(self.project.name):
+            return skill
+        return None
+
+    def _check_marker(self, key: KeyPath, marker: str) -> None:
+        from packaging.markers import InvalidMarker, Marker
+
+        try:
+            Marker(marker)
+        except InvalidMarker as exc:
+            first = str(exc).splitlines()[0]
+            self.add(key, "InvalidMarker", f'"{marker}" is not a PEP 508 marker: {first}')
+
+    def _finish_bundles(self, bundles: list[Any]) -> None:
+        """Bundle-level checks, and the bundle list of the manifest."""
+        servers = self.result.servers
+        if not bundles:
+            skills = tuple(self.result.skills)
+            if servers or skills or self.result.errors:
+                from packaging.utils import canonicalize_name
+
+                implicit = canonicalize_name(self.project.name or "unnamed")
+                self.result.bundles.append(
+                    BundleDeclaration(implicit, True, tuple(servers), skills)
+                )
+                self._check_config_keys(self.base, implicit, tuple(servers))
+            else:
+                self.add(
+                    self.base,
+                    "NothingDeclared",
+                    "declares no MCP servers and no skills",
+                    "warning",
+                )
+            return
+        seen: list[tuple[int, str, str | None]] = []
+        for index, bundle in enumerate(bundles):
+            if not isinstance(bundle, dict) or not isinstance(bundle.get("name"), str):
+                continue
+            key = (*self.base, "bundles", index)
+            name = str(bundle["name"])
+            marker = bundle.get("marker") if isinstance(bundle.get("marker"), str) else None
+            for other_index, other_name, other_marker in seen:
+                if other_name == name and _markers_overlap(marker, other_marker):
+                    self.add(
+                        (*key, "name"),
+                        "DuplicateBundleName",
+                        f'the bundle name "{name}" is also used by bundles[{other_index}], and '
+                        "their markers can hold on the same system",
+                    )
+            seen.append((index, name, marker))
+            listed = tuple(s for s in bundle.get("mcp-servers", []) if isinstance(s, str))
+            if name in servers and name not in listed:
+                self.add(
+                    (*key, "name"),
+                    "AmbiguousBundleName",
+                    f'the bundle "{name}" is named like the MCP server "{name}" but does not '
+                    "contain it; rename the bundle or add the server to it",
+                )
+            self._check_config_keys(key, name, listed)
+            skills = tuple(s for s in bundle.get("skills", []) if isinstance(s, str))
+            if not listed and not skills:
+                self.add(key, "EmptyBundle", "lists no MCP servers and no skills", "warning")
+            description = bundle.get("description")
+            self.result.bundles.append(
+                BundleDeclaration(
+                    name,
+                    False,
+                    tuple(dict.fromkeys(listed)),
+                    tuple(dict.fromkeys(skills)),
+                    description if isinstance(description, str) else None,
+                    marker,
+                )
+            )
+
+    def _check_config_keys(self, key: KeyPath, bundle: str, listed: Sequence[str]) -> None:
+        by_key: dict[str, list[str]] = {}
+        for server in dict.fromkeys(listed):
+            table = self.result.servers.get(server)
+            if table is None:
+                continue
+            config_key = table.get("config-key", server)
+            by_key.setdefault(str(config_key), []).append(server)
+        for config_key, names in by_key.items():
+            if len(names) > 1:
+                self.add(
+                    key,
+                    "DuplicateBundleConfigKey",
+                    f'The MCP servers {", ".join(names)} of "{bundle}" would all be installed '
+                    f'with the configuration key "{config_key}".',
+                )
+
+    # helpers ---------------------------------------------------------------------------------
+    def _inside_project(self, path: Path) -> bool:
+        return _is_inside(Path(os.path.realpath(path)), Path(os.path.realpath(self.project.root)))
+
+
+# -- SKILL.md --------------------------------------------------------------------------------
+
+
+def check_skill_md(
+    path: Path, expected_name: str | None, problems: list[Problem]
+) -> dict[str, Any] | None:
+    """Check one ``SKILL.md`` as skills-ref does (same rules and wording), plus portability:
+    a BOM, a ``---`` inside the frontmatter, non-ASCII names, an unquoted ``: ``, flow style.
+    The directory name must equal the skill name (and *expected_name*, the declared one).
+
+    Appends to *problems*; returns the frontmatter when it parsed, else None.
+    """
+    import yaml
+
+    def add(code: str, message: str, line: int | None = None, severity: Severity = "error") -> None:
+        problems.append(Problem(path, line, code, message, severity))
+
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        add("MissingDefinitionFile", f"Missing required file: SKILL.md ({exc.strerror})")
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        add("InvalidSkillDefinition", f"SKILL.md is not UTF-8 text ({exc.reason})")
+        return None
+    if text.startswith("\ufeff"):
+        add(
+            "SkillFrontmatterBOM",
+            "SKILL.md must start with YAML frontmatter (---): it starts with a byte order mark "
+            "(BOM), which skills-ref and several clients reject; save it as UTF-8 without BOM",
+            1,
+        )
+        return None
+    lines = text.splitlines()
+    if not lines or lines[0].rstrip() != "---":
+        add("InvalidSkillDefinition", "SKILL.md must start with YAML frontmatter (---)", 1)
+        return None
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
+    if end is None:
+        add("InvalidSkillDefinition", "SKILL.md frontmatter not properly closed with ---", 1)
+        return None
+    front_lines = lines[1:end]
+    for offset, text_line in enumerate(front_lines):
+        if "---" in text_line:
+            add(
+                "SkillFrontmatterDashes",
+                "a '---' inside the frontmatter ends it early for skills-ref and other "
+                "parsers that split on '---'; reword it or quote it differently",
+                offset + 2,
+            )
+    key_lines = _frontmatter_key_lines(front_lines)
+    try:
+        data = yaml.load("\n".join(front_lines), Loader=_unique_key_loader_class())
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        message = f"Invalid YAML in frontmatter: {problem}"
+        if "mapping values are not allowed" in problem:
+            where = front_lines[mark.line].split(":", 1)[0].strip() if mark is not None else ""
+            message += (
+                f"; the value of '{where}' contains ': ', so quote it "
+                f'({where}: "...") or use a folded block ({where}: >-)'
+            )
+        add("InvalidSkillDefinition", message, line)
+        return None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        add("InvalidSkillDefinition", "SKILL.md frontmatter must be a YAML mapping", 2)
+        return None
+    data = {str(k): v for k, v in data.items()}
+
+    for key, line in key_lines.items():
+        value_start = front_lines[line - 2].split(":", 1)[1].strip()
+        if value_start.startswith(("[", "{")):
+            add(
+                "FlowStyle",
+                f"Field '{key}' uses YAML flow style ({value_start[0]}...), which skills-ref "
+                "(strictyaml) rejects; write it in block style",
+                line,
+                "warning",
+            )
+    extension = sorted(
+        k for k in data if k not in ALLOWED_FRONTMATTER and k in CLIENT_EXTENSION_KEYS
+    )
+    for key in extension:
+        add(
+            "ClientExtensionKey",
+            f"Field '{key}' is a {CLIENT_EXTENSION_KEYS[key]} extension, not part of the Agent "
+            "Skills spec; other clients ignore it and skills-ref rejects it",
+            key_lines.get(key),
+            "warning",
+        )
+    unexpected = sorted(
+        k for k in data if k not in ALLOWED_FRONTMATTER and k not in CLIENT_EXTENSION_KEYS
+    )
+    if unexpected:
+        add(
+            "InvalidSkillDefinition",
+            f"Unexpected fields in frontmatter: {', '.join(unexpected)}. "
+            f"Only {sorted(ALLOWED_FRONTMATTER)} are allowed.",
+            key_lines.get(unexpected[0]),
+        )
+    if "name" not in data:
+        add("InvalidSkillDefinition", "Missing required field in frontmatter: name", 2)
+    else:
+        name = data["name"]
+        line = key_lines.get("name")
+        if not isinstance(name, str) or not name.strip():
+            add("InvalidSkillDefinition", "Field 'name' must be a non-empty string", line)
+        else:
+            for message in _skill_name_messages(name, path.parent.name):
+                add("InvalidSkillName", message, line)
+            normalized = unicodedata.normalize("NFKC", name.strip())
+            if expected_name is not None and normalized != expected_name:
+                if path.parent.name == expected_name:
+                    pass  # reported as the directory mismatch above
+                else:
+                    add(
+                        "InvalidSkillName",
+                        f"Skill name '{normalized}' must match the declared name '{expected_name}'",
+                        line,
+                    )
+    if "description" not in data:
+        add("InvalidSkillDefinition", "Missing required field in frontmatter: description", 2)
+    else:
+        description = data["description"]
+        line = key_lines.get("description")
+        if not isinstance(description, str):
+            add("InvalidSkillDefinition", "Field 'description' must be a non-empty string", line)
+        else:
+            for message in _description_messages(description):
+                add("InvalidSkillDefinition", message, line)
+    if "compatibility" in data:
+        compatibility = data["compatibility"]
+        line = key_lines.get("compatibility")
+        if not isinstance(compatibility, str):
+            add("InvalidSkillDefinition", "Field 'compatibility' must be a string", line)
+        else:
+            for message in _compatibility_messages(compatibility):
+                add("InvalidSkillDefinition", message, line)
+    if "allowed-tools" in data:
+        tools = data["allowed-tools"]
+        line = key_lines.get("allowed-tools")
+        if isinstance(tools, list):
+            if not all(isinstance(t, str) for t in tools):
+                add(
+                    "InvalidSkillDefinition",
+                    "Field 'allowed-tools' list items must all be strings",
+                    line,
+                )
+        elif not isinstance(tools, str):
+            add(
+                "InvalidSkillDefinition",
+                "Field 'allowed-tools' must be either a string or a list of strings",
+                line,
+            )
+    if "metadata" in data:
+        metadata = data["metadata"]
+        if not isinstance(metadata, dict) or any(
+            isinstance(v, (dict, list)) for v in metadata.values()
+        ):
+            add(
+                "InvalidSkillDefinition",
+                "Field 'metadata' must be a mapping of string keys to string values",
+                key_lines.get("metadata"),
+            )
+    return data
+
+
+def _unique_key_loader_class() -> Any:
+    """A SafeLoader that rejects duplicate keys (as strictyaml does); built lazily."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            keys: set[Any] = set()
+            for key_node, _value in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if key in keys:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"duplicate key '{key}'", key_node.start_mark
+                    )
+                keys.add(key)
+            return super().construct_mapping(node, deep)
+
+    return Loader
+
+
+def _frontmatter_key_lines(front_lines: Sequence[str]) -> dict[str, int]:
+    """Top-level key -> 1-based line in SKILL.md (the frontmatter starts on line 2)."""
+    lines: dict[str, int] = {}
+    for offset, line in enumerate(front_lines):
+        match = re.match(r"""^(?:"([^"]+)"|'([^']+)'|([^\s:#][^:#]*?))\s*:(\s|$)""", line)
+        if match:
+            key = next(g for g in match.groups()[:3] if g is not None)
+            lines.setdefault(key, offset + 2)
+    return lines
+
+
+def _skill_name_messages(name: str, directory: str | None = None) -> list[str]:
+    """skills-ref's name rules and messages, plus the spec's ASCII rule."""
+    name = unicodedata.normalize("NFKC", name.strip())
+    out: list[str] = []
+    if not name:
+        return ["Field 'name' must be a non-empty string"]
+    if len(name) > skill_names.MAX_NAME_LENGTH:
+        out.append(
+            f"Skill name '{name}' exceeds {skill_names.MAX_NAME_LENGTH} character limit "
+            f"({len(name)} chars)"
+        )
+    if name != name.lower():
+        out.append(f"Skill name '{name}' must be lowercase")
+    if name.startswith("-") or name.endswith("-"):
+        out.append("Skill name cannot start or end with a hyphen")
+    if "--" in name:
+        out.append("Skill name cannot contain consecutive hyphens")
+    if not all(c.isalnum() or c == "-" for c in name):
+        out.append(
+            f"Skill name '{name}' contains invalid characters. "
+            "Only letters, digits, and hyphens are allowed."
+        )
+    elif not name.isascii():
+        out.append(
+            f"Skill name '{name}' contains non-ASCII characters; the Agent Skills spec allows "
+            "only a-z, 0-9 and hyphens, and several clients reject other letters"
+        )
+    if directory is not None and unicodedata.normalize("NFKC", directory) != name:
+        out.append(f"Directory name '{directory}' must match skill name '{name}'")
+    return out
+
+
+def _description_messages(description: str) -> list[str]:
+    if not description.strip():
+        return ["Field 'description' must be a non-empty string"]
+    if len(description) > skill_names.MAX_DESCRIPTION_LENGTH:
+        return [
+            f"Description exceeds {skill_names.MAX_DESCRIPTION_LENGTH} character limit "
+            f"({len(description)} chars)"
+        ]
+    return []
+
+
+def _compatibility_messages(compatibility: str) -> list[str]:
+    if len(compatibility) > MAX_COMPATIBILITY_LENGTH:
+        return [
+            f"Compatibility exceeds {MAX_COMPATIBILITY_LENGTH} character limit "
+            f"({len(compatibility)} chars)"
+        ]
+    if not compatibility.strip():
+        return ["Field 'compatibility' must be 1-500 characters when present"]
+    return []
+
+
+# -- TOML lines ------------------------------------------------------------------------------
+
+_KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
+_DOTTED = rf"{_KEY}(?:\s*\.\s*{_KEY})*"
+_HEADER_RE = re.compile(rf"^\s*(\[\[?)\s*({_DOTTED})\s*\]\]?\s*(?:#.*)?$")
+_KEYLINE_RE = re.compile(rf"^\s*({_DOTTED})\s*=(.*)$")
+_KEYPART_RE = re.compile(_KEY)
+
+
+class TomlLines:
+    """Where each key of a TOML document is: a light scanner over the text (headers, array
+    of tables, dotted keys, multi-line strings) that maps key paths to 1-based lines."""
+
+    def __init__(self, text: str) -> None:
+        self._lines: dict[KeyPath, int] = {}
+        counters: dict[KeyPath, int] = {}
+        table: KeyPath = ()
+        in_string: str | None = None
+        for number, line in enumerate(text.splitlines(), start=1):
+            if in_string is not None:
+                if in_string in line:
+                    in_string = None
+                continue
+            header = _HEADER_RE.match(line)
+            if header:
+                parts = _split_key(header.group(2))
+                table = self._with_indexes(parts, counters)
+                if header.group(1) == "[[":
+                    index = counters.get(parts, -1) + 1
+                    counters[parts] = index
+                    table = (*table, index)
+                self._lines.setdefault(table, number)
+                continue
+            keyline = _KEYLINE_RE.match(line)
+            if keyline:
+                self._lines.setdefault((*table, *_split_key(keyline.group(1))), number)
+                rest = keyline.group(2)
+                for quote in ('"""', "'''"):
+                    if rest.count(quote) == 1:
+                        in_string = quote
+
+    @staticmethod
+    def _with_indexes(parts: KeyPath, counters: Mapping[KeyPath, int]) -> KeyPath:
+        out: list[str | int] = []
+        for i, part in enumerate(parts):
+            out.append(part)
+            prefix = parts[: i + 1]
+            if prefix in counters and i + 1 < len(parts):
+                out.append(counters[prefix])
+        return tuple(out)
+
+    def line(self, key: KeyPath) -> int | None:
+        """The line of *key*, else of its nearest ancestor that has one."""
+        for end in range(len(key), 0, -1):
+            found = self._lines.get(tuple(key[:end]))
+            if found is not None:
+                return found
+        return None
+
+
+def _split_key(dotted: str) -> tuple[str, ...]:
+    parts = []
+    for match in _KEYPART_RE.finditer(dotted):
+        part = match.group(0)
+        if part[0] in "\"'":
+            part = part[1:-1]
+        parts.append(part)
+    return tuple(parts)
+
+
+def format_key(key: KeyPath) -> str:
+    """``tool.agenttools.bundles[0].skills``; names that are not bare keys are quoted."""
+    out = ""
+    for part in key:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            text = part if re.fullmatch(r"[A-Za-z0-9_-]+", part) else json.dumps(part)
+            out += f".{text}" if out else text
+    return out
+
+
+# -- small helpers ---------------------------------------------------------------------------
+
+_DIST_NAME = re.compile(r"[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]")
+
+
+def _type_problem(spec: schema.Key, value: Any) -> str | None:
+    def strings(items: Iterable[Any]) -> bool:
+        return all(isinstance(i, str) for i in items)
+
+    checks: dict[str, Callable[[Any], bool]] = {
+        "string": lambda v: isinstance(v, str),
+        "string-list": lambda v: isinstance(v, list) and strings(v),
+        "string-map": lambda v: isinstance(v, dict) and strings(v.values()),
+        "string-or-list": lambda v: isinstance(v, str) or (isinstance(v, list) and strings(v)),
+        "scalar-map": lambda v: (
+            isinstance(v, dict) and all(isinstance(i, (str, int, float, bool)) for i in v.values())
+        ),
+        "table-map": lambda v: isinstance(v, dict),
+        "table-list": lambda v: isinstance(v, list),
+    }
+    if checks[spec.kind](value):
+        return None
+    return f"must be a {schema.KIND_TEXT[spec.kind]} (got {_toml_type(value)})"
+
+
+def _toml_type(value: Any) -> str:
+    for kind, name in ((bool, "boolean"), (int, "integer"), (float, "float"), (str, "string")):
+        if isinstance(value, kind):
+            return name
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "table"
+    return type(value).__name__
+
+
+def _did_you_mean(name: str, candidates: Sequence[str]) -> str:
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.8)
+    if not close:
+        # a prefix or a different separator is a typo too ("body_file", "mcp_servers")
+        close = [c for c in candidates if c.replace("-", "_") == name.replace("-", "_")]
+    if close:
+        return f'; did you mean "{close[0]}"?'
+    return (
+        f" (known keys: {', '.join(candidates)})" if candidates else " (this table takes no keys)"
+    )
+
+
+def _requirement_name(requirement: object) -> str | None:
+    if not isinstance(requirement, str):
+        return None
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    try:
+        return canonicalize_name(Requirement(requirement).name)
+    except InvalidRequirement:
+        return None
+
+
+def _dig(data: Any, *keys: str) -> Any:
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+def _is_inside(path: Path, root: Path) -> bool:
+    path, root = Path(os.path.abspath(path)), Path(os.path.abspath(root))
+    return path == root or root in path.parents
+
+
+def _is_executable(path: Path) -> bool:
+    try:
+        return bool(os.stat(path).st_mode & stat.S_IXUSR)
+    except OSError:
+        return False
+
+
+def _problem_order(problem: Problem) -> tuple[str, int, str]:
+    return (str(problem.path), problem.line or 0, problem.code)
+
+
+# Environments over which two bundle markers are tested for overlap: every combination of
+# the platforms, interpreters and versions a wheel realistically meets.
+def _marker_environments() -> list[dict[str, str]]:
+    platforms = [
+        {"sys_platform": "linux", "platform_system": "Linux", "os_name": "posix"},
+        {"sys_platform": "darwin", "platform_system": "Darwin", "os_name": "posix"},
+        {"sys_platform": "win32", "platform_system": "Windows", "os_name": "nt"},
+    ]
+    machines = ["x86_64", "aarch64", "arm64", "AMD64", "ARM64"]
+    implementations = [("cpython", "CPython"), ("pypy", "PyPy")]
+    envs = []
+    for platform in platforms:
+        for machine in machines:
+            for impl, impl_name in implementations:
+                for minor in range(8, 16):
+                    version = f"3.{minor}"
+                    envs.append(
+                        {
+                            **platform,
+                            "platform_machine": machine,
+                            "implementation_name": impl,
+                            "platform_python_implementation": impl_name,
+                            "python_version": version,
+                            "python_full_version": f"{version}.0",
+                            "implementation_version": f"{version}.0",
+                            "platform_release": "",
+                            "platform_version": "",
+                            "extra": "",
+                        }
+                    )
+    return envs
+
+
+def _markers_overlap(first: str | None, second: str | None) -> bool:
+    """Whether two bundle markers (None: always) can both hold on one system."""
+    from packaging.markers import InvalidMarker, Marker
+
+    try:
+        markers = [Marker(m) if m else None for m in (first, second)]
+    except InvalidMarker:
+        return False  # reported on its own
+    return any(all(m is None or m.evaluate(env) for m in markers) for env in _marker_environments())
