@@ -21,8 +21,10 @@ from agenttools_runtime import __version__
 # Command modules, in the order their commands are listed by --help.
 COMMAND_MODULES = (
     "agenttools_runtime.cli.clients",
+    "agenttools_runtime.cli.skills",
     "agenttools_runtime.cli.discovery",
     "agenttools_runtime.cli.uri",
+    "agenttools_runtime.cli.validate",
 )
 
 Handler = Callable[[argparse.Namespace], int]

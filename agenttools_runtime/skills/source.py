@@ -174,7 +174,7 @@ def to_source(
     if isinstance(spec, SkillSource):
         return spec
     if isinstance(spec, (str, os.PathLike)):
-        skill = Skill.from_directory(Path(spec))
+        skill = Skill.from_directory(spec)
     elif isinstance(spec, Skill):
         skill = spec
     elif isinstance(spec, Mapping):

@@ -18,20 +18,7 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.manifest import DestinationState, DirectoryState, directory_state
 from agenttools_runtime.skills.source import SkillSource, to_source
-
-from .test_source import make_skill
-
-
-def backups(root: Path) -> list[Path]:
-    return sorted(root.parent.glob(".agenttools-backup-*"))
-
-
-def tree(directory: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(directory).as_posix(): p.read_bytes()
-        for p in sorted(directory.rglob("*"))
-        if p.is_file()
-    }
+from tests.helpers.skills import backups, make_skill, tree
 
 
 @pytest.fixture

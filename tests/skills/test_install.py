@@ -39,9 +39,7 @@ from agenttools_runtime.skills.install import (
     uninstall_skills,
 )
 from agenttools_runtime.skills.source import Skill, SkillSource, to_source
-
-from .test_fsops import backups, tree
-from .test_source import make_skill
+from tests.helpers.skills import backups, make_skill, tree
 
 INLINE = {"name": "inline-skill", "description": "An inline skill.", "body": "Use it.\n"}
 
@@ -522,19 +520,23 @@ def test_backup_not_deleted_is_a_warning(home: Path, src: Path) -> None:
     assert "Old." in (backup / "SKILL.md").read_text()
 
 
-def test_unwritable_destination_rolls_back(home: Path, src: Path) -> None:
+def test_unwritable_backup_location_rolls_back(home: Path, src: Path) -> None:
     if os.geteuid() == 0:
         pytest.skip("root ignores permissions")
     root = claude_root(home)
-    locked = make_skill(root, name="other-skill", description="Old.")
-    root.chmod(0o555)  # nothing can be renamed out of or created in the root
+    old = make_skill(root, name="other-skill", description="Old.")
+    before = tree(old)
+    # demo-skill can be created in the root, but other-skill cannot be moved to a backup in
+    # the root's parent: the second write fails for real, after the first succeeded
+    root.parent.chmod(0o555)
     try:
         with pytest.raises(AgentSkillWriteFailed):
             install_skills("claude-code", [src / "demo-skill", src / "other-skill"], "all")
     finally:
-        root.chmod(0o755)
+        root.parent.chmod(0o755)
     assert sorted(p.name for p in root.iterdir()) == ["other-skill"]
-    assert tree(locked)["SKILL.md"].startswith(b"---\nname: other-skill\ndescription: Old.")
+    assert tree(old) == before
+    assert backups(root) == []
 
 
 # -- uninstall -------------------------------------------------------------------------------

@@ -20,8 +20,7 @@ from agenttools_runtime.skills.manifest import (
     iter_source_files,
     source_manifest,
 )
-
-from .test_source import make_skill
+from tests.helpers.skills import make_skill
 
 
 def sha(data: bytes) -> str:

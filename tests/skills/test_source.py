@@ -19,27 +19,7 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.paths import canonical_path_key
 from agenttools_runtime.skills.manifest import hash_bytes, hash_text
 from agenttools_runtime.skills.source import Skill, SkillSource, to_source
-
-SKILL_MD = "---\nname: {name}\ndescription: {description}\n---\n\nDo the thing.\n"
-
-
-def make_skill(
-    parent: Path,
-    name: str = "demo-skill",
-    description: str = "Demo skill.",
-    files: dict[str, str | bytes] | None = None,
-) -> Path:
-    directory = parent / name
-    directory.mkdir(parents=True)
-    (directory / "SKILL.md").write_text(SKILL_MD.format(name=name, description=description))
-    for rel, content in (files or {}).items():
-        path = directory / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content)
-    return directory
+from tests.helpers.skills import make_skill
 
 
 def test_directory_source_lists_files_sorted_with_hashes(tmp_path: Path) -> None:

@@ -1,0 +1,151 @@
+"""``agenttools skills install|uninstall``: the low-level skill commands (no tracking)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from agenttools_runtime.cli import emit
+
+_TARGET_HELP = (
+    "client id, name or alias (claude-code, cursor, codex, ...; see 'agenttools clients'), "
+    "or a path to a skills root directory (anything containing a path separator or starting "
+    "with '.' or '~')"
+)
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser(
+        "skills",
+        help="install or uninstall skill folders directly (untracked)",
+        description=(
+            "Copy skill folders into a client's skills directory, or remove them. These are "
+            "the low-level commands: nothing is recorded, no reference counting. Use "
+            "'agenttools deploy' for tracked, reversible deployments."
+        ),
+    )
+    commands = parser.add_subparsers(dest="skills_command", metavar="COMMAND")
+    parser.set_defaults(handler=_usage(parser))
+
+    install = commands.add_parser(
+        "install",
+        parents=[common],
+        help="copy skills into a client's skills directory",
+        description=textwrap.fill(
+            "Copy each SKILL (a folder containing SKILL.md) into the skills directory of "
+            "TARGET. Every skill is checked before anything is written: an existing "
+            "different skill of the same name fails the whole command unless --upgrade or "
+            "--force is given; an identical one is left as it is. If writing one skill "
+            "fails, the skills already written by this command are rolled back.",
+            width=78,
+        ),
+        epilog=(
+            "examples:\n"
+            "  agenttools skills install claude-code ./skills/commit-message\n"
+            "  agenttools skills install cursor ./skills/a ./skills/b --project .\n"
+            "  agenttools skills install claude-code ./skills/a --skills-dir /tmp/skills\n"
+            "  agenttools skills install ./my-skills-root ./skills/a --force"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _target_arguments(install)
+    install.add_argument("skills", metavar="SKILL", nargs="+", help="a skill folder (SKILL.md)")
+    mode = install.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--upgrade",
+        action="store_const",
+        dest="overwrite",
+        const="upgrade",
+        help="replace an existing different skill of the same name",
+    )
+    mode.add_argument(
+        "--force",
+        action="store_const",
+        dest="overwrite",
+        const="all",
+        help="replace an existing different skill of the same name (same as --upgrade here)",
+    )
+    install.set_defaults(handler=run_install, overwrite="none")
+
+    uninstall = commands.add_parser(
+        "uninstall",
+        parents=[common],
+        help="remove skills from a client's skills directory",
+        description=(
+            "Remove each NAME from the skills directory of TARGET, whether or not it was "
+            "modified. Only a folder containing SKILL.md (or a link to one, removed as a "
+            "link) is removed; anything else is left alone and reported as not installed. "
+            "The skills directory itself is never removed."
+        ),
+    )
+    _target_arguments(uninstall)
+    uninstall.add_argument(
+        "names",
+        metavar="NAME",
+        nargs="+",
+        help="a skill name (or dist/name, or a skill folder whose name is used)",
+    )
+    uninstall.set_defaults(handler=run_uninstall)
+
+
+def _target_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("target", metavar="TARGET", help=_TARGET_HELP)
+    parser.add_argument(
+        "--project",
+        metavar="DIR",
+        help="project scope: the client's skills directory inside project directory DIR",
+    )
+    parser.add_argument(
+        "--skills-dir",
+        metavar="DIR",
+        help="use DIR as the skills directory instead of TARGET's (TARGET still names the client)",
+    )
+
+
+def _usage(parser: argparse.ArgumentParser) -> Any:
+    def handler(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    return handler
+
+
+def _target(text: str) -> Any:
+    """A client id, or a skills root path when *text* looks like a path."""
+    if os.sep in text or "/" in text or text.startswith((".", "~")):
+        return Path(os.path.expanduser(text))
+    return text
+
+
+def run_install(args: argparse.Namespace) -> int:
+    from agenttools_runtime.skills.install import install_skills
+
+    results = install_skills(
+        _target(args.target),
+        list(args.skills),
+        args.overwrite,
+        project=args.project,
+        skills_dir=args.skills_dir,
+    )
+    data = {"ok": True, "results": [r.to_json() for r in results]}
+    emit(args, data, lambda: "\n".join(_install_line(r) for r in results))
+    return 0
+
+
+def run_uninstall(args: argparse.Namespace) -> int:
+    from agenttools_runtime.skills.install import uninstall_skills
+
+    results = uninstall_skills(
+        _target(args.target), list(args.names), project=args.project, skills_dir=args.skills_dir
+    )
+    data = {"ok": True, "results": [r.to_json() for r in results]}
+    emit(args, data, lambda: "\n".join(r.message for r in results))
+    return 0
+
+
+def _install_line(result: Any) -> str:
+    suffix = {"created": "", "replaced": " (replaced)", "unchanged": " (already installed)"}
+    return f"{result.message[:-1]}{suffix[result.action]}: {result.location}"
