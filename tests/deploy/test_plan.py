@@ -37,7 +37,7 @@ def all_facts() -> list[SkillFacts]:
     out = []
     for destination, entry in itertools.product(D, EntryKind):
         for values in itertools.product((False, True), repeat=len(BOOL_FACTS)):
-            out.append(SkillFacts(destination, entry, **dict(zip(BOOL_FACTS, values))))
+            out.append(SkillFacts(destination, entry, **dict(zip(BOOL_FACTS, values, strict=True))))
     return out
 
 
