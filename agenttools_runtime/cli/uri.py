@@ -143,7 +143,7 @@ def run_skill(args: argparse.Namespace) -> int:
         emit(args, {"ok": True, **resolved.to_json()}, "")
         return 0
     text = resolved.text
-    if text is None:
+    if text is None or resolved.kind == "reference":  # a file: its bytes, verbatim
         sys.stdout.flush()
         sys.stdout.buffer.write(resolved.content)
         sys.stdout.buffer.flush()

@@ -1,0 +1,156 @@
+"""The resolver reading skills from MCP servers (our own ``agenttools serve``): in process, and
+over real stdio in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime.discovery import SearchPath
+from agenttools_runtime.errors import (
+    SkillNameCollision,
+    SkillNotFound,
+    SkillProviderFailed,
+    SkillProviderSkipped,
+    SkillReferenceNotFound,
+)
+from agenttools_runtime.serve import build_server, collect_skills
+from agenttools_runtime.uri import LocalSkillProvider, MCPSkillProvider, SkillResolver
+from tests.helpers.venvs import fake_distribution, skill_files, write_tree
+
+pytest.importorskip("mcp")
+
+GREETING = "---\nname: greeting\ndescription: Greet.\n---\nHello $1 from $2!\n"
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    path = tmp_path / "site-packages"
+    fake_distribution(
+        path,
+        "weather-tools",
+        skills={
+            "greeting": {"description": "Greet.", "files": {"SKILL.md": GREETING}},
+            "weather-report": skill_files(
+                "weather-report",
+                "Report.",
+                {"references/units.md": "metric\r\n", "b.bin": b"\x00\xff"},
+            ),
+            "shared": skill_files("shared", "From weather."),
+        },
+    )
+    fake_distribution(path, "other-tools", skills={"shared": skill_files("shared", "From other.")})
+    return path
+
+
+@pytest.fixture
+def server(site: Path) -> object:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return build_server(collect_skills(SearchPath.for_paths([site])))
+
+
+def test_in_process_provider(server: object) -> None:
+    provider = MCPSkillProvider("skills-server", server)
+    resolver = SkillResolver([LocalSkillProvider([]), provider])
+    names = [(s.name, s.path) for s in provider.skills()]
+    assert names == [
+        ("greeting", "greeting"),
+        ("shared", "other-tools/shared"),
+        ("shared", "weather-tools/shared"),
+        ("weather-report", "weather-report"),
+    ]
+    resolved = resolver.resolve("greeting", "Ann Bob")
+    assert resolved.uri == "skill://skills-server/greeting"
+    assert resolved.content == GREETING.replace("$1 from $2", "Ann from Bob").encode()
+    ref = resolver.resolve("skill://skills-server/weather-report/references/units.md")
+    assert ref.content == b"metric\r\n"
+    assert resolver.resolve("skill://skills-server/weather-report/b.bin").content == b"\x00\xff"
+    manifest = json.loads(
+        resolver.resolve("skill://skills-server/weather-report/_manifest").content
+    )
+    assert manifest["skill"] == "weather-report"
+    # a namespaced skill by its full path, and by name (first path wins, reported)
+    full = resolver.resolve("skill://skills-server/weather-tools/shared")
+    assert b"From weather." in full.content
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        by_name = resolver.resolve("skill://skills-server/shared")
+    assert b"From other." in by_name.content
+    assert any(w.category is SkillNameCollision for w in caught)
+    with pytest.raises(
+        SkillReferenceNotFound, match="Reference not found: 'nope.md' in skill 'greeting'"
+    ):
+        resolver.resolve("skill://skills-server/greeting/nope.md")
+    with pytest.raises(SkillNotFound, match="Available: greeting, shared, shared, weather-report"):
+        resolver.resolve("skill://skills-server/missing")
+
+
+def test_local_has_priority_over_mcp(server: object, home: Path) -> None:
+    write_tree(
+        home / ".claude" / "skills" / "greeting",
+        {"SKILL.md": "---\nname: greeting\ndescription: L.\n---\nLocal $1\n"},
+    )
+    resolver = SkillResolver(
+        [LocalSkillProvider([home / ".claude" / "skills"]), MCPSkillProvider("srv", server)]
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        resolved = resolver.resolve("greeting", "x")
+    assert resolved.provider == "local" and resolved.content.endswith(b"Local x\n")
+    assert resolved.also_provided_by == ("srv",)
+    assert any("using skill://local/greeting" in str(w.message) for w in caught)
+
+
+def test_an_unreachable_server(home: Path, tmp_path: Path) -> None:
+    write_tree(
+        home / ".claude" / "skills" / "mine",
+        {"SKILL.md": "---\nname: mine\ndescription: M.\n---\n"},
+    )
+    dead = MCPSkillProvider("dead", [sys.executable, "-c", "import sys; sys.exit(3)"], timeout=20)
+    resolver = SkillResolver([LocalSkillProvider([home / ".claude" / "skills"]), dead])
+    with pytest.raises(SkillProviderFailed, match="The skill provider 'dead' failed"):
+        resolver.resolve("skill://dead/x")
+    # a bare name still resolves; the dead server is reported, not fatal
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert resolver.resolve("mine").provider == "local"
+        listing = resolver.list_skills()
+    assert any(w.category is SkillProviderSkipped for w in caught)
+    assert listing.providers[1].error is not None
+
+
+@pytest.mark.slow
+def test_resolver_reads_our_server_over_stdio(
+    site: Path, home: Path, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """`agenttools skill --mcp` against `python -m agenttools serve` in a subprocess."""
+    from agenttools_runtime.cli import main
+
+    command = f"{sys.executable} -m agenttools serve --path {site}"
+    provider = MCPSkillProvider("agenttools", command)
+    resolver = SkillResolver([provider])
+    resolved = resolver.resolve("skill://agenttools/greeting", "Ann Bob")
+    assert (
+        resolved.content == b"---\nname: greeting\ndescription: Greet.\n---\nHello Ann from Bob!\n"
+    )
+    assert resolver.resolve("weather-report/references/units.md").content == b"metric\r\n"
+
+    status = main(
+        [
+            "skill",
+            "--no-local",
+            "--path",
+            str(tmp_path / "empty"),
+            "--mcp",
+            f"srv={command}",
+            "--list",
+        ]
+    )
+    out = capfd.readouterr().out
+    assert status == 0
+    assert "## srv (4 skills)" in out and "URI: `skill://srv/weather-tools/shared`" in out
