@@ -285,9 +285,10 @@ def sweep(issue: bool = True) -> list[ReleaseOutcome]:
     return outcomes
 
 
-def uninstall_hint(root: Path, name: str, client: str | None) -> str:
-    """The command that force-removes a kept skill directory."""
-    return f'agenttools skills uninstall {client or "TARGET"} {name} --skills-dir "{root}"'
+def uninstall_hint(root: Path, name: str) -> str:
+    """The command that force-removes a kept skill directory (the low-level uninstall, which
+    removes it whether or not it was modified)."""
+    return f'agenttools skills uninstall "{root}" {name}'
 
 
 def _release_warning(
@@ -295,7 +296,7 @@ def _release_warning(
 ) -> AgentToolsWarning | None:
     data = {"name": entry.name, "directory": entry.directory}
     if tag == "AgentSkillNotRemoved":
-        hint = uninstall_hint(entry.root, entry.name, client)
+        hint = uninstall_hint(entry.root, entry.name)
         return AgentSkillNotRemoved(entry.name, entry.path, hint, **data)
     if tag == "AgentSkillReplacedNotRemoved":
         return AgentSkillReplacedNotRemoved(entry.name, entry.path, **data)
