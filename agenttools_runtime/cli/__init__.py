@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "agenttools_runtime.cli.clients",
     "agenttools_runtime.cli.skills",
     "agenttools_runtime.cli.discovery",
+    "agenttools_runtime.cli.deploy",
     "agenttools_runtime.cli.uri",
     "agenttools_runtime.cli.validate",
 )
