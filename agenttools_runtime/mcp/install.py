@@ -1,14 +1,29 @@
 """Installing and removing MCP server entries in client config files.
 
-INTERFACE STUB (owned by the MCP config work; signatures here are what other modules use).
+The three pieces: a server *declaration* (:class:`MCPServer`), the *entry* each client expects
+(:mod:`agenttools_runtime.mcp.entries`), and a config file *format*
+(:mod:`agenttools_runtime.mcp.formats`). :func:`add_server_entry` / :func:`remove_server_entry`
+combine them for one file; :func:`install_mcp_server` / :func:`uninstall_mcp_server` add target
+resolution (user scope, project scope, an explicit file).
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from agenttools_runtime.clients import Client
+from agenttools_runtime.clients import (
+    Client,
+    client_for_config_file,
+    get_client,
+    mcp_config_location,
+    project_mcp_config_location,
+)
+from agenttools_runtime.errors import UnsupportedMCPClient
+from agenttools_runtime.mcp import entries
+from agenttools_runtime.mcp.formats import edit_config_file, get_format, read_entries
 from agenttools_runtime.mcp.server import MCPServer
 
 
@@ -21,6 +36,13 @@ class MCPTarget:
     config_file: Path
     scope: str | Path | None
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "client": self.client.id,
+            "config_file": str(self.config_file),
+            "scope": None if self.scope is None else str(self.scope),
+        }
+
 
 @dataclass(frozen=True)
 class MCPInstallResult:
@@ -30,6 +52,18 @@ class MCPInstallResult:
     server: str
     created_file: bool
     replaced_entry: bool
+    changed: bool = True  # False: the same entry was already there
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "client": self.client.id,
+            "config_file": str(self.config_file),
+            "key": self.key,
+            "server": self.server,
+            "created_file": self.created_file,
+            "replaced_entry": self.replaced_entry,
+            "changed": self.changed,
+        }
 
 
 @dataclass(frozen=True)
@@ -39,12 +73,51 @@ class MCPUninstallResult:
     key: str
     removed: bool  # False: the entry was not there ("not installed")
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "client": self.client.id,
+            "config_file": str(self.config_file),
+            "key": self.key,
+            "removed": self.removed,
+        }
+
 
 def resolve_mcp_target(
-    target: str | Client, *, project: Path | str | None = None, config: Path | str | None = None
+    target: str | Client | None,
+    *,
+    project: Path | str | None = None,
+    config: Path | str | None = None,
 ) -> MCPTarget:
-    """client id → user scope; with *project* → project scope; with *config* → that file."""
-    raise NotImplementedError
+    """client id → user scope; with *project* → project scope; with *config* → that file.
+
+    For an explicit file the client is *target*; when *target* is None it is guessed by exact
+    location only (the client's user config file, or a path ending in its project config
+    path), never by format. The scope is known only when the file is such a location of that
+    client. Raises ``UnknownClient``, ``UnsupportedMCPClient``, ``UnsupportedMCPClientProject``,
+    ``UnknownInstallLocation``, ``InvalidProjectDirectory``.
+    """
+    if config is not None:
+        path = Path(os.path.abspath(Path(config).expanduser()))
+        guessed = client_for_config_file(path)
+        if target is None:
+            if guessed is None:
+                raise UnsupportedMCPClient(f"of the file {path}", file=str(path))
+            client = guessed[0]
+        else:
+            client = get_client(target)
+        if not client.supports_mcp:
+            raise UnsupportedMCPClient(client.display_name, client=client.id)
+        scope: str | Path | None = None
+        if guessed is not None and guessed[0].id == client.id:
+            scope = "user" if guessed[1] is None else guessed[1]
+        return MCPTarget(client, path, scope)
+    if target is None:
+        raise ValueError("a client is needed unless an explicit config file is given")
+    client = get_client(target)
+    if project is not None:
+        file = project_mcp_config_location(client, project)
+        return MCPTarget(client, file, Path(os.path.abspath(Path(project).expanduser())))
+    return MCPTarget(client, mcp_config_location(client), "user")
 
 
 def add_server_entry(
@@ -54,13 +127,25 @@ def add_server_entry(
     *client*'s shape and format, losslessly and atomically. Returns True when an entry of
     that key existed before. Raises ``ConfigFileUnparseable``, ``UnsupportedTransport``,
     ``ConfigFileChanged``."""
-    raise NotImplementedError
+    return _add(config_file, client, key, server, platform)[0]
 
 
 def remove_server_entry(config_file: Path, client: Client, key: str) -> bool:
     """Remove the entry *key*; False when it was not there. Never rewrites a file that does
     not parse (``ConfigFileUnparseable``)."""
-    raise NotImplementedError
+    fmt = get_format(client.config_format)
+    container = entries.container_for(client, config_file)
+    removed, _written = edit_config_file(
+        config_file, lambda text: _swap(fmt.remove_entry(text, container, key))
+    )
+    return removed
+
+
+def read_server_entries(config_file: Path, client: Client) -> dict[str, dict[str, Any]]:
+    """The entries of *client*'s container in *config_file*, by key (empty when the file or
+    the container is missing). Raises ``ConfigFileUnparseable`` / ``ConfigFileInvalid``."""
+    container = entries.container_for(client, config_file)
+    return read_entries(config_file, client.config_format, container)
 
 
 def install_mcp_server(
@@ -70,8 +155,24 @@ def install_mcp_server(
     project: Path | str | None = None,
     config: Path | str | None = None,
     key: str | None = None,
+    platform: str | None = None,
 ) -> MCPInstallResult:
-    raise NotImplementedError
+    """Install *server* into *target*'s config file under *key* (default: its
+    ``config-key``, else its name). Errors: those of :func:`resolve_mcp_target` and
+    :func:`add_server_entry`."""
+    resolved = _target(target, project, config)
+    key = server.key if key is None else key
+    created = not resolved.config_file.exists()
+    existed, written = _add(resolved.config_file, resolved.client, key, server, platform)
+    return MCPInstallResult(
+        resolved.client,
+        resolved.config_file,
+        key,
+        server.qualified_name,
+        created_file=created and written,
+        replaced_entry=existed,
+        changed=written,
+    )
 
 
 def uninstall_mcp_server(
@@ -81,4 +182,34 @@ def uninstall_mcp_server(
     project: Path | str | None = None,
     config: Path | str | None = None,
 ) -> MCPUninstallResult:
-    raise NotImplementedError
+    """Remove the entry *key* from *target*'s config file; ``removed`` is False when it was
+    not there (a missing file is never created)."""
+    resolved = _target(target, project, config)
+    removed = remove_server_entry(resolved.config_file, resolved.client, key)
+    return MCPUninstallResult(resolved.client, resolved.config_file, key, removed)
+
+
+def _target(
+    target: str | Client | MCPTarget, project: Path | str | None, config: Path | str | None
+) -> MCPTarget:
+    if isinstance(target, MCPTarget):
+        return target
+    return resolve_mcp_target(target, project=project, config=config)
+
+
+def _add(
+    config_file: Path, client: Client, key: str, server: MCPServer, platform: str | None
+) -> tuple[bool, bool]:
+    entry = entries.build_entry(client, server, key, platform)
+    fmt = get_format(client.config_format)
+    container = entries.container_for(client, config_file)
+    project = client_for_config_file(config_file)
+    is_project = project is not None and project[1] is not None
+    defaults = entries.required_top_level(client, config_file, is_project)
+    return edit_config_file(
+        config_file, lambda text: _swap(fmt.set_entry(text, container, key, entry, defaults))
+    )
+
+
+def _swap(pair: tuple[str, bool]) -> tuple[str, bool]:
+    return pair

@@ -1,0 +1,293 @@
+"""From a server declaration to the entry each client expects in its config file.
+
+Every per-client difference is data: :data:`STYLES` maps an entry style (the client table's
+``entry_style``, refined per client by :data:`CLIENT_STYLES` where clients of one style spell
+remote servers differently) to the fields of its local (stdio) and remote entries, in the order
+they are written. Sources: each client's documentation (``clients.json`` ``url``) and
+``research/wolfram-agenttools.md`` §1.3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePath
+from typing import Any
+
+from agenttools_runtime.clients import Client
+from agenttools_runtime.errors import UnsupportedTransport
+from agenttools_runtime.mcp.formats import Container
+from agenttools_runtime.mcp.server import MCPServer
+
+
+@dataclass(frozen=True)
+class Const:
+    """A field whose value is always the same."""
+
+    value: Any
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of an entry: its value comes from ``source`` (a :class:`Const`, or the name of
+    a value of the launch: ``command``, ``args``, ``command_line``, ``env``, ``url``,
+    ``headers``, ``type``, ``name``, ``description``); ``optional`` fields are left out when
+    empty."""
+
+    key: str
+    source: str | Const
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class EntryStyle:
+    """How one family of clients writes a server. ``transports`` maps our transport names to
+    the client's ``type`` value for remote servers; a transport missing from it is not
+    supported (``remote`` None: no remote servers at all)."""
+
+    local: tuple[Field, ...]
+    remote: tuple[Field, ...] | None = None
+    transports: Mapping[str, str] = field(default_factory=dict)
+    list_key: str | None = None  # entries are list items matched by this field
+
+
+_HTTP_SSE = {"http": "http", "sse": "sse"}
+_GENERIC_LOCAL = (
+    Field("type", Const("stdio")),
+    Field("command", "command"),
+    Field("args", "args"),
+    Field("env", "env"),
+)
+_GENERIC_REMOTE = (Field("type", "type"), Field("url", "url"), Field("headers", "headers", True))
+_PLAIN_LOCAL = (Field("command", "command"), Field("args", "args"), Field("env", "env"))
+
+STYLES: dict[str, EntryStyle] = {
+    # Claude Code, Cursor, Amazon Q, Junie, Kimi, LM Studio, Augment (CLI)
+    "generic": EntryStyle(_GENERIC_LOCAL, _GENERIC_REMOTE, _HTTP_SSE),
+    # Claude Desktop's file holds local servers only (remote ones are added in its UI)
+    "stdio-only": EntryStyle(_GENERIC_LOCAL),
+    # Gemini CLI, Qwen Code: streamable HTTP is "httpUrl", SSE is "url"
+    "gemini": EntryStyle(
+        _PLAIN_LOCAL,
+        (Field("httpUrl", "url"), Field("headers", "headers", True)),
+        {"http": "http"},
+    ),
+    "gemini-sse": EntryStyle(
+        _PLAIN_LOCAL, (Field("url", "url"), Field("headers", "headers", True)), {"sse": "sse"}
+    ),
+    # Windsurf, Antigravity: remote servers by "serverUrl"
+    "windsurf": EntryStyle(
+        _PLAIN_LOCAL,
+        (Field("serverUrl", "url"), Field("headers", "headers", True)),
+        _HTTP_SSE,
+    ),
+    "vscode": EntryStyle(_GENERIC_LOCAL, _GENERIC_REMOTE, _HTTP_SSE),
+    "zed": EntryStyle(
+        _PLAIN_LOCAL, (Field("url", "url"), Field("headers", "headers", True)), _HTTP_SSE
+    ),
+    "cline": EntryStyle(
+        (*_GENERIC_LOCAL, Field("disabled", Const(False)), Field("autoApprove", Const([]))),
+        (
+            Field("type", "type"),
+            Field("url", "url"),
+            Field("headers", "headers", True),
+            Field("disabled", Const(False)),
+            Field("autoApprove", Const([])),
+        ),
+        {"http": "streamableHttp", "sse": "sse"},
+    ),
+    "copilot-cli": EntryStyle(
+        (
+            Field("type", Const("local")),
+            Field("command", "command"),
+            Field("args", "args"),
+            Field("env", "env"),
+            Field("tools", Const(["*"])),
+        ),
+        (*_GENERIC_REMOTE, Field("tools", Const(["*"]))),
+        _HTTP_SSE,
+    ),
+    "opencode": EntryStyle(
+        (
+            Field("type", Const("local")),
+            Field("command", "command_line"),
+            Field("enabled", Const(True)),
+            Field("environment", "env", True),
+        ),
+        (
+            Field("type", Const("remote")),
+            Field("url", "url"),
+            Field("enabled", Const(True)),
+            Field("headers", "headers", True),
+        ),
+        _HTTP_SSE,
+    ),
+    "augment-ide": EntryStyle(
+        (
+            Field("name", "name"),
+            Field("type", Const("stdio")),
+            Field("command", "command"),
+            Field("args", "args", True),
+            Field("env", "env", True),
+        ),
+        (Field("name", "name"), *_GENERIC_REMOTE),
+        _HTTP_SSE,
+        list_key="name",
+    ),
+    # Codex: streamable HTTP only
+    "codex": EntryStyle(
+        (Field("command", "command"), Field("args", "args"), Field("env", "env", True)),
+        (Field("url", "url"), Field("http_headers", "headers", True)),
+        {"http": "http"},
+    ),
+    # Goose ignores extensions without "name"
+    "goose": EntryStyle(
+        (
+            Field("name", "name"),
+            Field("cmd", "command"),
+            Field("args", "args"),
+            Field("enabled", Const(True)),
+            Field("envs", "env"),
+            Field("type", Const("stdio")),
+            Field("timeout", Const(300)),
+            Field("description", "description"),
+        ),
+        (
+            Field("name", "name"),
+            Field("type", "type"),
+            Field("uri", "url"),
+            Field("enabled", Const(True)),
+            Field("envs", Const({})),
+            Field("headers", "headers", True),
+            Field("timeout", Const(300)),
+            Field("description", "description"),
+        ),
+        {"http": "streamable_http", "sse": "sse"},
+    ),
+    "continue": EntryStyle(
+        (
+            Field("name", "name"),
+            Field("command", "command"),
+            Field("args", "args", True),
+            Field("env", "env", True),
+        ),
+        (
+            Field("name", "name"),
+            Field("type", "type"),
+            Field("url", "url"),
+            Field("requestOptions", "request_options", True),
+        ),
+        {"http": "streamable-http", "sse": "sse"},
+        list_key="name",
+    ),
+}
+
+# Clients whose entries differ from the rest of their table style (remote spellings).
+CLIENT_STYLES: dict[str, dict[str, str]] = {
+    "claude-desktop": {"stdio": "stdio-only"},
+    "gemini-cli": {"stdio": "gemini", "http": "gemini", "sse": "gemini-sse"},
+    "qwen-code": {"stdio": "gemini", "http": "gemini", "sse": "gemini-sse"},
+    "windsurf": {"stdio": "windsurf", "http": "windsurf", "sse": "windsurf"},
+    "antigravity": {"stdio": "windsurf", "http": "windsurf", "sse": "windsurf"},
+}
+
+# A client reading its entries from another place in some files: (style, file name) -> path.
+LEGACY_CONTAINERS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("vscode", "settings.json"): ("mcp", "servers"),  # VS Code before mcp.json
+}
+
+# Top-level keys a client requires in the file (added when missing, never changed).
+REQUIRED_TOP_LEVEL: dict[str, Callable[[Path, bool], dict[str, Any]]] = {
+    "continue": lambda _file, block_file: {
+        "name": "agenttools" if block_file else "Local Config",
+        "version": "1.0.0",
+        "schema": "v1",
+    },
+}
+
+
+def entry_style(client: Client, transport: str = "stdio") -> EntryStyle:
+    """The style *client* writes a server of *transport* (``stdio``, ``http``, ``sse``) in."""
+    name = CLIENT_STYLES.get(client.id, {}).get(transport, client.entry_style)
+    return STYLES[name]
+
+
+def container_for(client: Client, config_file: Path | None = None) -> Container:
+    """Where *client*'s entries are inside *config_file* (its table container, or a legacy
+    place chosen by the file's name)."""
+    path = client.container
+    if config_file is not None:
+        path = LEGACY_CONTAINERS.get((client.entry_style, config_file.name), path)
+    return Container(path, STYLES[client.entry_style].list_key)
+
+
+def required_top_level(client: Client, config_file: Path, project: bool) -> dict[str, Any]:
+    """Top-level keys *client* needs in *config_file* (Continue: ``name``/``version``/
+    ``schema``, without which it ignores the file)."""
+    make = REQUIRED_TOP_LEVEL.get(client.entry_style)
+    return {} if make is None else make(config_file, project)
+
+
+def build_entry(
+    client: Client, server: MCPServer, key: str | None = None, platform: str | None = None
+) -> dict[str, Any]:
+    """The entry for *server* under *key* (default ``server.key``) in *client*'s shape.
+
+    ``module``/``script`` servers get the absolute interpreter / console-script path of their
+    environment (*platform* picks the ``.exe`` suffix; default this machine). Raises
+    ``UnsupportedTransport`` when the client has no form for a remote server's transport.
+    """
+    key = server.key if key is None else key
+    transport = server.transport if server.is_remote else "stdio"
+    style = entry_style(client, transport)
+    if server.is_remote:
+        if style.remote is None or transport not in style.transports:
+            raise UnsupportedTransport(
+                server.name, transport, client.display_name, client=client.id, server=server.name
+            )
+        fields = style.remote
+        values = _remote_values(server, key, style.transports[transport])
+    else:
+        fields = style.local
+        values = _local_values(server, key, platform)
+    entry: dict[str, Any] = {}
+    for f in fields:
+        value = f.source.value if isinstance(f.source, Const) else values[f.source]
+        if f.optional and not value:
+            continue
+        entry[f.key] = _copy(value)
+    return entry
+
+
+def _local_values(server: MCPServer, key: str, platform: str | None) -> dict[str, Any]:
+    command, args = server.launch(platform)
+    return {
+        "name": key,
+        "command": command,
+        "args": list(args),
+        "command_line": [command, *args],
+        "env": dict(server.env),
+        "description": server.description or "",
+    }
+
+
+def _remote_values(server: MCPServer, key: str, type_value: str) -> dict[str, Any]:
+    headers = dict(server.headers)
+    return {
+        "name": key,
+        "url": server.url,
+        "type": type_value,
+        "headers": headers,
+        "request_options": {"headers": headers} if headers else {},
+        "description": server.description or "",
+    }
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, PurePath):
+        return str(value)
+    return value

@@ -1,0 +1,173 @@
+"""One reader/writer per config file format, and the one function that edits a file.
+
+A *format* edits text: it finds the entry ``key`` inside a *container* (a key path such as
+``("mcpServers",)``, optionally a list of entries matched by ``list_key``), and returns the new
+text with that one entry set or removed, everything else byte-for-byte as it was. Formats never
+touch the file system; :func:`edit_config_file` does, for every format alike: decode (keeping a
+UTF-8 BOM), edit, re-read the file just before writing to catch a concurrent change, and write
+atomically through :mod:`agenttools_runtime.fs`.
+
+Install, uninstall and the deploy engine's rollback all go through here.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from agenttools_runtime import fs
+from agenttools_runtime.errors import ConfigFileChanged, ConfigFileInvalid, ConfigFileUnparseable
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Container:
+    """Where the entries are: a key path from the document root (``()`` is the root itself);
+    with ``list_key`` the container is a list whose items are matched by that field
+    (``{"name": key, ...}``), else a mapping keyed by the entry key."""
+
+    path: tuple[str, ...]
+    list_key: str | None = None
+
+
+class ParseError(Exception):
+    """The text is not valid in its format; ``line``/``column`` are 1-based."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+    @classmethod
+    def at(cls, message: str, text: str, pos: int) -> ParseError:
+        line = text.count("\n", 0, pos) + 1
+        column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+        return cls(message, line, column)
+
+    def describe(self) -> str:
+        return f"line {self.line}, column {self.column}: {self.message}"
+
+
+class StructureError(Exception):
+    """The text parses, but not into something an entry can be put in (e.g. the container
+    key holds a string). Reported as ``ConfigFileInvalid``; the file is left alone."""
+
+
+class ConfigFormat(Protocol):
+    """Text in, text out. ``set_entry``/``remove_entry`` return the new text (the same
+    string when nothing changes) and whether the entry was there before."""
+
+    def read_entries(self, text: str, container: Container) -> dict[str, Any]: ...
+
+    def set_entry(
+        self,
+        text: str,
+        container: Container,
+        key: str,
+        entry: Mapping[str, Any],
+        defaults: Mapping[str, Any],
+    ) -> tuple[str, bool]: ...
+
+    def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]: ...
+
+
+def get_format(name: str) -> ConfigFormat:
+    """The format module for ``json`` (JSON and JSONC), ``toml`` or ``yaml``; imported on
+    first use so the CLI does not pay for tomlkit/ruamel unless it needs them."""
+    if name == "json":
+        from agenttools_runtime.mcp.formats.json_format import FORMAT as JSON_FORMAT
+
+        return JSON_FORMAT
+    if name == "toml":
+        from agenttools_runtime.mcp.formats.toml_format import FORMAT as TOML_FORMAT
+
+        return TOML_FORMAT
+    if name == "yaml":
+        from agenttools_runtime.mcp.formats.yaml_format import FORMAT as YAML_FORMAT
+
+        return YAML_FORMAT
+    raise ValueError(f"unknown config format {name!r}")
+
+
+# -- the file layer --------------------------------------------------------------------------
+
+_BOM = codecs.BOM_UTF8
+
+
+def read_config_text(path: Path) -> tuple[bytes | None, str]:
+    """``(raw bytes or None when missing, text without BOM)``. Raises ``ConfigFileUnparseable``
+    for a file that is not UTF-8."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None, ""
+    except IsADirectoryError:
+        raise ConfigFileInvalid(path, "it is a directory", file=str(path)) from None
+    return raw, _decode(path, raw)
+
+
+def read_entries(path: Path, format_name: str, container: Container) -> dict[str, Any]:
+    """Every entry of *container* in *path* (empty when the file or container is missing).
+    Raises ``ConfigFileUnparseable`` / ``ConfigFileInvalid``."""
+    _raw, text = read_config_text(path)
+    return _guard(path, lambda: get_format(format_name).read_entries(text, container))
+
+
+def edit_config_file(path: Path, edit: Callable[[str], tuple[str, R]]) -> tuple[R, bool]:
+    """Apply *edit* (text → (new text, result)) to *path* and write the result atomically.
+
+    Returns ``(result, written)``. A missing file counts as empty text; its parent directory
+    is created only when something is written. The file is re-read just before writing; if
+    it changed meanwhile (the running client rewrote it), the edit is redone once on the new
+    contents, and ``ConfigFileChanged`` is raised if it changes again. Parse failures raise
+    ``ConfigFileUnparseable`` (file, line, column) and nothing is written.
+    """
+    for _attempt in range(2):
+        raw, text = read_config_text(path)
+        new_text, result = _guard(path, _bind(edit, text))
+        if new_text == text:
+            return result, False
+        data = new_text.encode("utf-8")
+        if raw is not None and raw.startswith(_BOM):
+            data = _BOM + data
+        fs.checkpoint("mcp-config-reread", path)
+        try:
+            current: bytes | None = path.read_bytes()
+        except FileNotFoundError:
+            current = None
+        if current != raw:
+            continue
+        if raw is None:
+            fs.mkdir(path.parent)
+        fs.write_bytes_atomic(path, data)
+        return result, True
+    raise ConfigFileChanged(path, file=str(path))
+
+
+def _bind(edit: Callable[[str], tuple[str, R]], text: str) -> Callable[[], tuple[str, R]]:
+    return lambda: edit(text)
+
+
+def _decode(path: Path, raw: bytes) -> str:
+    body = raw[len(_BOM) :] if raw.startswith(_BOM) else raw
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        err = ParseError.at("not UTF-8 text", body[: exc.start].decode("utf-8"), exc.start)
+        raise ConfigFileUnparseable(path, err.describe(), file=str(path)) from None
+
+
+def _guard(path: Path, fn: Callable[[], R]) -> R:
+    try:
+        return fn()
+    except ParseError as exc:
+        raise ConfigFileUnparseable(
+            path, exc.describe(), file=str(path), line=exc.line, column=exc.column
+        ) from None
+    except StructureError as exc:
+        raise ConfigFileInvalid(path, str(exc), file=str(path)) from None

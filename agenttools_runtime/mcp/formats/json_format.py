@@ -1,0 +1,443 @@
+"""JSON and JSONC (comments, trailing commas) by minimal text splice.
+
+Only the bytes of the one entry (plus the comma that separates it) change; every other byte of
+the file — comments, indentation, key order, escapes, number spellings, newline style — stays.
+
+Speed: ``~/.claude.json`` is often megabytes. Navigation walks only the objects on the path
+to the container; every value it steps over is skipped with the C scanner of :mod:`json`
+(``raw_decode``), which also validates it. Only a value that the strict scanner rejects
+(it holds a comment or a trailing comma) goes through the pure-Python JSONC scanner, which is
+also the one that reports errors with their line and column.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from agenttools_runtime.mcp.formats import Container, ParseError, StructureError
+
+_WS = re.compile(r"[ \t\r\n]*")
+_COMMENT = re.compile(r"//[^\r\n]*|/\*.*?\*/", re.S)
+_SPACED = re.compile(r'"[ \t]*:[ \t]')
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_LITERALS = {"true": True, "false": False, "null": None}
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_STRICT = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+@dataclass
+class _Member:
+    """One member of an object (``key`` set) or item of an array (``key`` None)."""
+
+    key: str | None
+    start: int  # the key's opening quote (objects) or the value's first character (arrays)
+    value_start: int
+    value_end: int
+    comma: int | None  # position of the comma after the value, if any
+
+
+@dataclass
+class _Composite:
+    start: int  # the "{" / "["
+    end: int  # one past the "}" / "]"
+    members: list[_Member]
+
+    @property
+    def closing(self) -> int:
+        return self.end - 1
+
+
+class _Scanner:
+    """Positions-based scanner over one text; raises :class:`ParseError`."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def error(self, message: str, pos: int) -> ParseError:
+        return ParseError.at(message, self.text, pos)
+
+    def skip(self, pos: int) -> int:
+        """Skip whitespace and comments."""
+        text = self.text
+        while True:
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            if text.startswith("//", pos):
+                nl = text.find("\n", pos)
+                pos = len(text) if nl < 0 else nl
+            elif text.startswith("/*", pos):
+                close = text.find("*/", pos + 2)
+                if close < 0:
+                    raise self.error("unterminated /* comment", pos)
+                pos = close + 2
+            else:
+                return pos
+
+    def value(self, pos: int, build: bool) -> tuple[Any, int]:
+        """Parse (``build``) or just validate the value at *pos*; returns (value, end)."""
+        try:
+            return _STRICT.raw_decode(self.text, pos)
+        except (ValueError, RecursionError):
+            return self._slow_value(pos, build)
+
+    def composite(self, pos: int) -> _Composite:
+        """The object or array starting at *pos*, with its members' positions."""
+        text = self.text
+        opener = text[pos]
+        closer = "}" if opener == "{" else "]"
+        members: list[_Member] = []
+        i = self.skip(pos + 1)
+        while True:
+            if i >= len(text):
+                raise self.error(f"missing {closer!r}", pos)
+            if text[i] == closer:
+                return _Composite(pos, i + 1, members)
+            key: str | None = None
+            start = i
+            if opener == "{":
+                if text[i] != '"':
+                    raise self.error("expected a string key", i)
+                key, i = self._string(i)
+                i = self.skip(i)
+                if not text.startswith(":", i):
+                    raise self.error("expected ':'", i)
+                i = self.skip(i + 1)
+            if i >= len(text):
+                raise self.error("expected a value", i)
+            value_start = i
+            _value, value_end = self.value(i, build=False)
+            i = self.skip(value_end)
+            comma: int | None = None
+            if text.startswith(",", i):
+                comma = i
+                i = self.skip(i + 1)
+            elif i < len(text) and text[i] != closer:
+                raise self.error(f"expected ',' or {closer!r}", i)
+            members.append(_Member(key, start, value_start, value_end, comma))
+
+    def _string(self, pos: int) -> tuple[str, int]:
+        try:
+            return json.decoder.scanstring(self.text, pos + 1, True)  # type: ignore[attr-defined,no-any-return]
+        except json.JSONDecodeError as exc:
+            raise self.error(exc.msg, exc.pos) from None
+
+    def _slow_value(self, pos: int, build: bool) -> tuple[Any, int]:
+        text = self.text
+        if pos >= len(text):
+            raise self.error("expected a value", pos)
+        ch = text[pos]
+        if ch == '"':
+            return self._string(pos)
+        if ch in "{[":
+            obj: Any = {} if ch == "{" else []
+            comp = self.composite(pos)
+            if build:
+                for m in comp.members:
+                    item, _ = self.value(m.value_start, True)
+                    if m.key is None:
+                        obj.append(item)
+                    else:
+                        obj[m.key] = item
+            return obj, comp.end
+        number = _NUMBER.match(text, pos)
+        if number and number.end() > pos:
+            literal = number.group()
+            is_float = any(c in literal for c in ".eE")
+            return (float(literal) if is_float else int(literal)), number.end()
+        for word, value in _LITERALS.items():
+            if text.startswith(word, pos):
+                return value, pos + len(word)
+        raise self.error("expected a value", pos)
+
+
+# -- the document --------------------------------------------------------------------------
+
+
+class _Document:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.scan = _Scanner(text)
+        self.root_start = self.scan.skip(0)
+        if self.root_start >= len(text):
+            raise self.scan.error("expected a value", self.root_start)
+        if text[self.root_start] not in "{[":
+            raise StructureError("the top level is not a JSON object")
+        self.root = self.scan.composite(self.root_start)
+        trailing = self.scan.skip(self.root.end)
+        if trailing < len(text):
+            raise self.scan.error("unexpected content after the top-level value", trailing)
+        self.newline = "\r\n" if "\r\n" in text[: text.find("\n") + 1] else "\n"
+        self.pretty = "\n" in text
+        # separators of single-line objects: as the file spells them
+        self.spaced = self.pretty or _SPACED.search(text, 0, 65536) is not None
+        self.unit = self._indent_unit()
+
+    # layout ---------------------------------------------------------------------------------
+
+    def _indent_unit(self) -> str:
+        for m in self.root.members:
+            indent = self.line_indent(m.start)
+            if indent:
+                return indent
+        return "  "
+
+    def line_indent(self, pos: int) -> str | None:
+        """The whitespace before *pos* on its line, or None when something else precedes it."""
+        line_start = self.text.rfind("\n", 0, pos) + 1
+        prefix = self.text[line_start:pos]
+        return prefix if prefix.strip(" \t") == "" else None
+
+    def own_indent(self, pos: int) -> str:
+        """The indentation of the line *pos* is on."""
+        line_start = self.text.rfind("\n", 0, pos) + 1
+        line = self.text[line_start:pos]
+        return line[: len(line) - len(line.lstrip(" \t"))]
+
+    def last_token_end(self, start: int, stop: int) -> int:
+        """End of the last comment in ``text[start:stop]`` (which holds only blanks and
+        comments), else *start*."""
+        end = start
+        for match in _COMMENT.finditer(self.text, start, stop):
+            end = match.end()
+        return end
+
+    def render(self, value: Any, indent: str, inline: bool = False) -> str:
+        if inline or not self.pretty:
+            separators = (", ", ": ") if self.spaced else (",", ":")
+            return json.dumps(value, ensure_ascii=False, separators=separators)
+        text = json.dumps(value, ensure_ascii=False, indent=self.unit, separators=(",", ": "))
+        return text.replace("\n", self.newline + indent)
+
+    def render_member(self, key: str | None, value: Any, indent: str, inline: bool = False) -> str:
+        rendered = self.render(value, indent, inline)
+        if key is None:
+            return rendered
+        colon = ": " if self.spaced else ":"
+        return json.dumps(key, ensure_ascii=False) + colon + rendered
+
+    # navigation ------------------------------------------------------------------------------
+
+    def find_path(self, path: tuple[str, ...]) -> tuple[_Composite, int, _Composite | None]:
+        """Walk *path*: ``(deepest existing object, number of keys found, container)``.
+        The container is None when part of the path is missing."""
+        current = self.root
+        for depth, key in enumerate(path):
+            if self.text[current.start] != "{":
+                raise StructureError(
+                    f'"{".".join(path[:depth]) or "the top level"}" is not an object'
+                )
+            member = _last(current.members, key)
+            if member is None:
+                return current, depth, None
+            if self.text[member.value_start] not in "{[":
+                raise StructureError(f'"{".".join(path[: depth + 1])}" is not an object')
+            current = self.scan.composite(member.value_start)
+        return current, len(path), current
+
+    def entry_index(self, container: _Composite, spec: Container, key: str) -> list[int]:
+        """Indexes of the members that are the entry *key* (the last one wins for reads)."""
+        if spec.list_key is None:
+            return [i for i, m in enumerate(container.members) if m.key == key]
+        found = []
+        for i, m in enumerate(container.members):
+            if self.text[m.value_start] != "{":
+                continue
+            item, _ = self.scan.value(m.value_start, True)
+            if item.get(spec.list_key) == key:
+                found.append(i)
+        return found
+
+    # edits -----------------------------------------------------------------------------------
+
+    def insert(self, into: _Composite, key: str | None, value: Any) -> list[tuple[int, int, str]]:
+        """Edits that append a member to *into*, in the layout of its neighbours."""
+        text = self.text
+        members = into.members
+        multiline = self.pretty and (not members or "\n" in text[into.start : members[0].start])
+        if not multiline:
+            sep = ", " if self.spaced else ","
+            if not members:
+                member = self.render_member(key, value, "", inline=True)
+                return [(into.start + 1, into.start + 1, member)]
+            last = members[-1]
+            member = self.render_member(key, value, "", inline=True)
+            if last.comma is not None:
+                return [(last.comma + 1, last.comma + 1, " " + member + ",")]
+            return [(last.value_end, last.value_end, sep + member)]
+        nl = self.newline
+        if members:
+            last = members[-1]
+            indent = self.line_indent(last.start)
+            if indent is None:
+                indent = self.own_indent(last.start)
+            member = self.render_member(key, value, indent)
+            if last.comma is not None:
+                at = self.last_token_end(last.comma + 1, into.closing)
+                return [(at, at, nl + indent + member + ",")]
+            at = self.last_token_end(last.value_end, into.closing)
+            return [(last.value_end, last.value_end, ","), (at, at, nl + indent + member)]
+        outer = self.own_indent(into.start)
+        indent = outer + self.unit
+        member = self.render_member(key, value, indent)
+        at = self.last_token_end(into.start + 1, into.closing)
+        tail = "" if "\n" in text[at : into.closing] else nl + outer
+        return [(at, at, nl + indent + member + tail)]
+
+    def remove(self, into: _Composite, index: int) -> list[tuple[int, int, str]]:
+        """Edits that delete member *index* and its separator, leaving comments around it."""
+        text = self.text
+        members = into.members
+        m = members[index]
+        prev_comma = members[index - 1].comma if index > 0 else None
+        boundary = (prev_comma + 1) if prev_comma is not None else into.start + 1
+        start = self.last_token_end(boundary, m.start)
+        if m.comma is not None:
+            end = m.comma + 1
+            if index == 0 and "\n" not in text[start:end]:
+                start = m.start  # inline first member: take the blank after it instead
+                end = _WS.match(text, end).end()  # type: ignore[union-attr]
+        else:
+            end = m.value_end
+        edits = [(start, end, "")]
+        if m.comma is None and prev_comma is not None:
+            edits.append((prev_comma, prev_comma + 1, ""))
+        if len(members) == 1:
+            inner = text[into.start + 1 : start] + text[end : into.closing]
+            if inner.strip(" \t\r\n") == "":
+                return [(into.start + 1, into.closing, "")]  # an emptied container is {} / []
+        return edits
+
+
+def _last(members: list[_Member], key: str) -> _Member | None:
+    for m in reversed(members):
+        if m.key == key:
+            return m
+    return None
+
+
+def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
+    pieces = []
+    pos = len(text)
+    # edits at one position keep their list order (a comma before the member after it)
+    ordered = sorted(enumerate(edits), key=lambda e: (e[1][0], e[1][1], e[0]), reverse=True)
+    for _index, (start, end, replacement) in ordered:
+        pieces.append(text[end:pos])
+        pieces.append(replacement)
+        pos = start
+    pieces.append(text[:pos])
+    return "".join(reversed(pieces))
+
+
+def _nest(path: tuple[str, ...], leaf: Any) -> Any:
+    for key in reversed(path):
+        leaf = {key: leaf}
+    return leaf
+
+
+def _is_blank(text: str) -> bool:
+    return text.strip(" \t\r\n") == ""
+
+
+class JSONFormat:
+    """JSON / JSONC editing by minimal text splice (see the module docstring)."""
+
+    def read_entries(self, text: str, container: Container) -> dict[str, Any]:
+        if _is_blank(text):
+            return {}
+        doc = _Document(text)
+        _parent, _depth, found = doc.find_path(container.path)
+        if found is None:
+            return {}
+        value, _ = doc.scan.value(found.start, True)
+        return _entries_of(value, container)
+
+    def set_entry(
+        self,
+        text: str,
+        container: Container,
+        key: str,
+        entry: Mapping[str, Any],
+        defaults: Mapping[str, Any],
+    ) -> tuple[str, bool]:
+        entry = dict(entry)
+        if _is_blank(text):
+            leaf: Any = [entry] if container.list_key else {key: entry}
+            document = {**defaults, **_nest(container.path, leaf)} if container.path else leaf
+            return json.dumps(document, ensure_ascii=False, indent=2) + "\n", False
+        doc = _Document(text)
+        parent, depth, found = doc.find_path(container.path)
+        edits: list[tuple[int, int, str]] = []
+        if found is None:
+            rest = container.path[depth:]
+            leaf = [entry] if container.list_key else {key: entry}
+            edits += doc.insert(parent, rest[0], _nest(rest[1:], leaf))
+            existed = False
+        else:
+            if container.list_key is None and text[found.start] != "{":
+                raise StructureError(f'"{".".join(container.path)}" is not an object')
+            if container.list_key is not None and text[found.start] != "[":
+                raise StructureError(
+                    f'"{".".join(container.path) or "the top level"}" is not a list'
+                )
+            indexes = doc.entry_index(found, container, key)
+            existed = bool(indexes)
+            if indexes:
+                m = found.members[indexes[-1]]
+                indent = doc.line_indent(m.start)
+                rendered = doc.render(entry, doc.own_indent(m.start) if indent is None else indent)
+                if text[m.value_start : m.value_end] == rendered:
+                    return text, True
+                edits.append((m.value_start, m.value_end, rendered))
+            else:
+                member_key = None if container.list_key else key
+                edits += doc.insert(found, member_key, entry)
+        if container.path and defaults and doc.text[doc.root.start] == "{":
+            present = {m.key for m in doc.root.members}
+            for name, value in defaults.items():
+                if name not in present:
+                    edits += doc.insert(doc.root, name, value)
+        return _apply(text, edits), existed
+
+    def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]:
+        if _is_blank(text):
+            return text, False
+        doc = _Document(text)
+        _parent, _depth, found = doc.find_path(container.path)
+        if found is None:
+            return text, False
+        indexes = doc.entry_index(found, container, key)
+        if not indexes:
+            return text, False
+        # remove from the last occurrence backwards, re-scanning after each (rare duplicates)
+        for _ in indexes:
+            doc = _Document(text)
+            _parent, _depth, found = doc.find_path(container.path)
+            assert found is not None
+            index = doc.entry_index(found, container, key)[-1]
+            text = _apply(text, doc.remove(found, index))
+        return text, True
+
+
+def _entries_of(value: Any, container: Container) -> dict[str, Any]:
+    if container.list_key is None:
+        if not isinstance(value, dict):
+            raise StructureError(f'"{".".join(container.path)}" is not an object')
+        return dict(value)
+    if not isinstance(value, list):
+        raise StructureError(f'"{".".join(container.path) or "the top level"}" is not a list')
+    return {
+        item[container.list_key]: item
+        for item in value
+        if isinstance(item, dict) and isinstance(item.get(container.list_key), str)
+    }
+
+
+FORMAT = JSONFormat()

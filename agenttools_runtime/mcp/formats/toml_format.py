@@ -1,0 +1,358 @@
+"""TOML (Codex ``config.toml``): an entry is one ``[<container>.<key>]`` table, mappings inside
+it (``env``) inline tables.
+
+The file is parsed with :mod:`tomlkit` (validation, reading, rendering the new table), and the
+entry's table is spliced in or out as lines, so every other byte stays as it was. tomlkit's own
+document edit is used only where the entry is not a plain table (an inline-table container,
+dotted keys), and every splice is checked by re-parsing: the result must hold exactly the old
+data with the one entry changed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import tomlkit
+import tomlkit.exceptions
+from tomlkit.container import Container as TOMLContainer
+from tomlkit.items import InlineTable, Table
+
+from agenttools_runtime.mcp.formats import Container, ParseError, StructureError
+
+_POSITION = re.compile(r" at line \d+ col \d+$")
+_KEY_PART = re.compile(r"""[ \t]*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))[ \t]*(\.|$)""")
+
+
+def _parse(text: str) -> tomlkit.TOMLDocument:
+    try:
+        return tomlkit.parse(text)
+    except tomlkit.exceptions.ParseError as exc:
+        message = _POSITION.sub("", str(exc))
+        raise ParseError(message, exc.line, exc.col + 1) from None
+
+
+@dataclass
+class _Header:
+    path: tuple[str, ...]
+    start: int  # start of the header line
+    end: int  # end of the table's last non-blank line (with its newline)
+    block_end: int  # start of the next header (or end of text)
+
+
+def _headers(text: str) -> list[_Header]:
+    """Every ``[table]`` / ``[[array]]`` header, skipping strings, comments and brackets of
+    values (a multi-line array line that looks like a header is not one)."""
+    found: list[tuple[tuple[str, ...], int]] = []
+    i, n, depth = 0, len(text), 0
+    line_start = True
+    while i < n:
+        ch = text[i]
+        if line_start and depth == 0:
+            j = i
+            while j < n and text[j] in " \t":
+                j += 1
+            if j < n and text[j] == "[":
+                close = text.find("\n", j)
+                line = text[j : n if close < 0 else close]
+                double = line.startswith("[[")
+                inner_start = 2 if double else 1
+                inner_end = line.find("]]" if double else "]", inner_start)
+                path = _split_key(line[inner_start:inner_end]) if inner_end > 0 else None
+                if path is not None:
+                    found.append((path, i))
+                i = n if close < 0 else close + 1
+                continue
+        line_start = False
+        if ch == "\n":
+            line_start = True
+        elif ch == "#":
+            close = text.find("\n", i)
+            i = n if close < 0 else close
+            continue
+        elif ch in "\"'":
+            triple = text.startswith(ch * 3, i)
+            if triple:
+                close = text.find(ch * 3, i + 3)
+                while ch == '"' and close > 0 and _escaped(text, close):
+                    close = text.find(ch * 3, close + 1)
+                i = n if close < 0 else close + 3
+                while i < n and text[i] == ch:  # """a"""" ends with the last three quotes
+                    i += 1
+                continue
+            j = i + 1
+            while j < n and text[j] != ch and text[j] != "\n":
+                j += 2 if (ch == '"' and text[j] == "\\") else 1
+            i = j + 1
+            continue
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    headers = []
+    for index, (path, start) in enumerate(found):
+        block_end = found[index + 1][1] if index + 1 < len(found) else n
+        headers.append(_Header(path, start, _content_end(text, start, block_end), block_end))
+    return headers
+
+
+def _escaped(text: str, pos: int) -> bool:
+    backslashes = 0
+    while pos - backslashes - 1 >= 0 and text[pos - backslashes - 1] == "\\":
+        backslashes += 1
+    return backslashes % 2 == 1
+
+
+def _split_key(source: str) -> tuple[str, ...] | None:
+    parts: list[str] = []
+    pos = 0
+    while pos < len(source):
+        match = _KEY_PART.match(source, pos)
+        if match is None:
+            return None
+        basic, literal, bare, _dot = match.groups()
+        if basic is not None:
+            try:
+                parts.append(json.loads(f'"{basic}"'))
+            except ValueError:
+                return None
+        else:
+            parts.append(literal if literal is not None else bare)
+        pos = match.end()
+    return tuple(parts) or None
+
+
+def _content_end(text: str, start: int, stop: int) -> int:
+    """End of the last line in ``[start, stop)`` that is not blank or a comment."""
+    end = text.find("\n", start)
+    end = stop if end < 0 or end >= stop else end + 1
+    pos = end
+    while pos < stop:
+        nl = text.find("\n", pos)
+        line_end = stop if nl < 0 or nl >= stop else nl + 1
+        stripped = text[pos:line_end].strip()
+        if stripped and not stripped.startswith("#"):
+            end = line_end
+        pos = line_end
+    return end
+
+
+def _newline(text: str) -> str:
+    first = text.find("\n")
+    return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
+
+
+def _render(path: tuple[str, ...], key: str, entry: Mapping[str, Any], nl: str) -> str:
+    doc = tomlkit.document()
+    node: Any = doc
+    for part in path:
+        table = tomlkit.table(is_super_table=True)
+        node.add(part, table)
+        node = table
+    table = tomlkit.table()
+    for name, value in entry.items():
+        if isinstance(value, Mapping):
+            inline = tomlkit.inline_table()
+            inline.update(dict(value))
+            table.add(name, inline)
+        else:
+            table.add(name, value)
+    node.add(key, table)
+    return tomlkit.dumps(doc).replace("\n", nl)
+
+
+def _walk(
+    doc: tomlkit.TOMLDocument, path: tuple[str, ...], create: bool
+) -> TOMLContainer | Table | InlineTable | None:
+    current: TOMLContainer | Table | InlineTable = doc
+    for depth, key in enumerate(path):
+        if key not in current:
+            if not create:
+                return None
+            current.add(key, tomlkit.table(is_super_table=True))
+        value = current[key]
+        if not isinstance(value, (Table, InlineTable)):
+            raise StructureError(f'"{".".join(path[: depth + 1])}" is not a table')
+        current = value
+    return current
+
+
+def _same(text: str, want: dict[str, Any], path: tuple[str, ...]) -> bool:
+    """Does *text* parse to *want* (an emptied container may be there or not)?"""
+    try:
+        data = _parse(text).unwrap()
+    except ParseError:
+        return False
+    return _prune(data, path) == _prune(want, path)
+
+
+def _prune(data: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
+    if not path:
+        return data
+    child = data.get(path[0])
+    if isinstance(child, dict):
+        child = _prune(child, path[1:])
+        if child:
+            data[path[0]] = child
+        else:
+            data.pop(path[0])
+    return data
+
+
+def _expected(
+    data: dict[str, Any], path: tuple[str, ...], key: str, entry: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    node = data
+    for part in path:
+        node = node.setdefault(part, {})
+        if not isinstance(node, dict):
+            raise StructureError(f'"{".".join(path)}" is not a table')
+    if entry is None:
+        node.pop(key, None)
+    else:
+        node[key] = dict(entry)
+    return data
+
+
+class TOMLFormat:
+    def read_entries(self, text: str, container: Container) -> dict[str, Any]:
+        found = _walk(_parse(text), container.path, create=False)
+        if found is None:
+            return {}
+        return {k: v for k, v in found.unwrap().items() if isinstance(v, dict)}
+
+    def set_entry(
+        self,
+        text: str,
+        container: Container,
+        key: str,
+        entry: Mapping[str, Any],
+        defaults: Mapping[str, Any],
+    ) -> tuple[str, bool]:
+        doc = _parse(text)
+        found = _walk(doc, container.path, create=False)
+        existed = found is not None and key in found
+        if existed and found is not None and found[key].unwrap() == dict(entry):
+            return text, True
+        nl = _newline(text)
+        rendered = _render(container.path, key, entry, nl)
+        want = _expected(doc.unwrap(), container.path, key, entry)
+        spliced = self._splice_set(text, container.path, key, rendered, nl)
+        if spliced is not None and _same(spliced, want, container.path):
+            return spliced, existed
+        return self._tomlkit_set(text, container, key, entry), existed
+
+    def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]:
+        doc = _parse(text)
+        found = _walk(doc, container.path, create=False)
+        if found is None or key not in found:
+            return text, False
+        want = _expected(doc.unwrap(), container.path, key, None)
+        spliced = self._splice_remove(text, container.path, key)
+        if spliced is not None and _same(spliced, want, container.path):
+            return spliced, True
+        del found[key]
+        return tomlkit.dumps(doc), True
+
+    # -- splices ------------------------------------------------------------------------------
+
+    def _splice_set(
+        self, text: str, path: tuple[str, ...], key: str, rendered: str, nl: str
+    ) -> str | None:
+        headers = _headers(text)
+        entry_path = (*path, key)
+        own = [h for h in headers if h.path[: len(entry_path)] == entry_path]
+        if own:
+            if own[0].path != entry_path:
+                return None
+            first = own[0]
+            pieces = [text[: first.start], rendered]
+            pos = first.end
+            for h in own[1:]:
+                pieces.append(text[pos : _blank_before(text, h.start)])
+                pos = h.end
+            pieces.append(text[pos:])
+            return "".join(pieces)
+        siblings = [h for h in headers if h.path[: len(path)] == path and len(h.path) > len(path)]
+        if siblings:
+            at = _last_nonblank_end(text, siblings[-1].start, siblings[-1].block_end)
+            return text[:at] + nl + rendered + text[at:]
+        if text.strip() == "":
+            return rendered
+        prefix = text if text.endswith("\n") else text + nl
+        return prefix + nl + rendered
+
+    def _splice_remove(self, text: str, path: tuple[str, ...], key: str) -> str | None:
+        entry_path = (*path, key)
+        own = [h for h in _headers(text) if h.path[: len(entry_path)] == entry_path]
+        if not own:
+            return None
+        pieces = []
+        pos = 0
+        for h in own:
+            start = _blank_before(text, h.start)
+            end = h.end
+            if start == h.start:  # no separator before it: take the one after it
+                end = _blank_after(text, end)
+            pieces.append(text[pos:start])
+            pos = end
+        pieces.append(text[pos:])
+        result = "".join(pieces)
+        return "" if result.strip() == "" else result
+
+    def _tomlkit_set(
+        self, text: str, container: Container, key: str, entry: Mapping[str, Any]
+    ) -> str:
+        doc = _parse(text)
+        found = _walk(doc, container.path, create=True)
+        assert found is not None
+        table: Table | InlineTable = (
+            tomlkit.inline_table() if isinstance(found, InlineTable) else tomlkit.table()
+        )
+        for name, value in entry.items():
+            if isinstance(value, Mapping):
+                inline = tomlkit.inline_table()
+                inline.update(dict(value))
+                table.append(name, inline)
+            else:
+                table.append(name, value)
+        found[key] = table
+        return tomlkit.dumps(doc)
+
+
+def _blank_before(text: str, start: int) -> int:
+    """*start* moved back over one empty line just before it (the separator we insert)."""
+    if text.endswith("\n\n", 0, start):
+        return start - 1
+    if text.endswith("\r\n\r\n", 0, start):
+        return start - 2
+    return start
+
+
+def _blank_after(text: str, end: int) -> int:
+    for blank in ("\n", "\r\n"):
+        if text.startswith(blank, end):
+            return end + len(blank)
+    return end
+
+
+def _last_nonblank_end(text: str, start: int, stop: int) -> int:
+    """End (with newline) of the last non-blank line in ``[start, stop)``, comments included."""
+    end = start
+    pos = start
+    while pos < stop:
+        nl = text.find("\n", pos)
+        line_end = stop if nl < 0 or nl >= stop else nl + 1
+        if text[pos:line_end].strip():
+            end = line_end
+        pos = line_end
+    if end == stop and not text.endswith("\n", 0, stop):
+        return end  # last line without newline: the caller adds one
+    return end
+
+
+FORMAT = TOMLFormat()

@@ -1,0 +1,460 @@
+"""YAML (Goose ``config.yaml``, Continue ``config.yaml`` and block files).
+
+The file is parsed with :mod:`ruamel.yaml` (validation, positions of keys and list items), and
+the entry's lines are spliced in or out, so every other line — comments, quoting, indentation
+— stays byte-for-byte. Every splice is checked by re-parsing (the result must hold exactly the
+old data with the one entry changed). Layouts the splice does not handle (flow-style
+containers with entries, e.g. ``extensions: {a: {...}}``) are edited with ruamel's round-trip
+dumper instead, which keeps comments and data but may re-indent.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from agenttools_runtime.mcp.formats import Container, ParseError, StructureError
+
+_EMPTY_VALUE = re.compile(
+    r"^(?P<head>[^#\n]*?:)(?P<gap>[ \t]*)(?:\{[ \t]*\}|\[[ \t]*\]|~|null|Null|NULL)?"
+    r"(?P<comment>[ \t]*#[^\r\n]*)?(?P<nl>\r?\n)?$"
+)
+_SEQ_LINE = re.compile(r"^([ \t]*)-[ \t]")
+
+
+def _loader() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    return yaml
+
+
+def _load(text: str) -> Any:
+    try:
+        return _loader().load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        message = exc.problem or exc.context or "invalid YAML"
+        if mark is None:
+            raise ParseError(message, 1, 1) from None
+        raise ParseError(message, mark.line + 1, mark.column + 1) from None
+    except YAMLError as exc:
+        raise ParseError(str(exc).splitlines()[0], 1, 1) from None
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _dump(value: Any, seq_offset: int, nl: str) -> list[str]:
+    yaml = YAML(typ="rt")
+    yaml.width = 4096
+    yaml.default_flow_style = False
+    yaml.indent(mapping=2, sequence=2 + seq_offset, offset=seq_offset)
+    out = io.StringIO()
+    yaml.dump(value, out)
+    return [line + nl for line in out.getvalue().splitlines()]
+
+
+def _indent(lines: list[str], prefix: str) -> list[str]:
+    return [prefix + line if line.strip() else line for line in lines]
+
+
+def _newline(text: str) -> str:
+    first = text.find("\n")
+    return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
+
+
+def _seq_offset(lines: list[str]) -> int:
+    """How far the file indents ``- `` under its parent key (0: "indentless")."""
+    for i in range(1, len(lines)):
+        match = _SEQ_LINE.match(lines[i])
+        prev = lines[i - 1]
+        if match and prev.rstrip().endswith(":"):
+            parent = len(prev) - len(prev.lstrip(" "))
+            return max(0, len(match.group(1)) - parent)
+    return 2
+
+
+def _col(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _is_blank_or_comment(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or stripped.startswith("#")
+
+
+def _block_end(lines: list[str], first: int, col: int) -> int:
+    """Index one past the last line of the block that starts on line *first* at column
+    *col*: following lines indented deeper belong to it; trailing blank lines and comments
+    at *col* or less do not."""
+    last = first
+    for j in range(first + 1, len(lines)):
+        line = lines[j]
+        if not line.strip():
+            continue
+        if _col(line) > col:
+            last = j
+        elif not line.lstrip().startswith("#"):
+            break
+    return last + 1
+
+
+def _expected(
+    data: Any,
+    path: tuple[str, ...],
+    key: str,
+    entry: Mapping[str, Any] | None,
+    list_key: str | None,
+) -> Any:
+    data = {} if data is None else data
+    node = data
+    for part in path:
+        child = node.get(part)
+        if child is None:
+            child = [] if list_key else {}
+            node[part] = child
+        node = child
+    if list_key is None:
+        if entry is None:
+            node.pop(key, None)
+        else:
+            node[key] = dict(entry)
+        return data
+    items = [i for i in node if not (isinstance(i, dict) and i.get(list_key) == key)]
+    if entry is not None:
+        replaced = [
+            dict(entry) if isinstance(i, dict) and i.get(list_key) == key else i for i in node
+        ]
+        items = replaced if len(items) != len(node) else [*node, dict(entry)]
+    node[:] = items
+    return data
+
+
+class YAMLFormat:
+    def read_entries(self, text: str, container: Container) -> dict[str, Any]:
+        root = _load(text)
+        if root is None:
+            return {}
+        node = self._container(root, container.path)
+        if node is None:
+            return {}
+        plain = _plain(node)
+        if container.list_key is None:
+            if not isinstance(plain, dict):
+                raise StructureError(f'"{".".join(container.path)}" is not a mapping')
+            return plain
+        if not isinstance(plain, list):
+            raise StructureError(f'"{".".join(container.path)}" is not a list')
+        return {
+            i[container.list_key]: i
+            for i in plain
+            if isinstance(i, dict) and isinstance(i.get(container.list_key), str)
+        }
+
+    def set_entry(
+        self,
+        text: str,
+        container: Container,
+        key: str,
+        entry: Mapping[str, Any],
+        defaults: Mapping[str, Any],
+    ) -> tuple[str, bool]:
+        root = _load(text)
+        if root is not None and not isinstance(root, CommentedMap):
+            raise StructureError("the top level is not a mapping")
+        existing = self.read_entries(text, container)
+        existed = key in existing
+        if existed and existing[key] == _plain(dict(entry)):
+            return text, True
+        want = _expected(_plain(root), container.path, key, entry, container.list_key)
+        for name, value in defaults.items():
+            if name not in want:
+                want = {name: value, **want}
+        spliced = self._splice_set(text, root, container, key, dict(entry), defaults)
+        if spliced is not None and self._holds(spliced, want):
+            return spliced, existed
+        return self._roundtrip(text, container, key, dict(entry), defaults), existed
+
+    def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]:
+        root = _load(text)
+        if root is None:
+            return text, False
+        if not isinstance(root, CommentedMap):
+            raise StructureError("the top level is not a mapping")
+        if key not in self.read_entries(text, container):
+            return text, False
+        want = _expected(_plain(root), container.path, key, None, container.list_key)
+        spliced = self._splice_remove(text, root, container, key)
+        if spliced is not None and self._holds(spliced, want):
+            return spliced, True
+        return self._roundtrip(text, container, key, None, {}), True
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _container(self, root: Any, path: tuple[str, ...]) -> Any:
+        node = root
+        for depth, part in enumerate(path):
+            if not isinstance(node, CommentedMap):
+                raise StructureError(
+                    f'"{".".join(path[:depth]) or "the top level"}" is not a mapping'
+                )
+            if part not in node:
+                return None
+            node = node[part]
+        return node
+
+    def _holds(self, text: str, want: Any) -> bool:
+        try:
+            return bool(_plain(_load(text)) == want)
+        except ParseError:
+            return False
+
+    def _splice_set(
+        self,
+        text: str,
+        root: CommentedMap | None,
+        container: Container,
+        key: str,
+        entry: dict[str, Any],
+        defaults: Mapping[str, Any],
+    ) -> str | None:
+        lines = text.splitlines(keepends=True)
+        nl = _newline(text)
+        offset = _seq_offset(lines)
+        if lines and not lines[-1].endswith("\n"):
+            lines[-1] += nl
+        item: Any = entry if container.list_key else {key: entry}
+        if root is None or not container.path:
+            return (
+                None
+                if container.path == ()
+                else self._append(lines, {}, container, item, defaults, offset, nl)
+            )
+        parent: CommentedMap = root
+        for part in container.path[:-1]:
+            child = parent.get(part)
+            if not isinstance(child, CommentedMap) or child.fa.flow_style():
+                return None
+            parent = child
+        last = container.path[-1]
+        node = parent.get(last) if last in parent else _MISSING
+        if node is _MISSING:
+            if parent is not root:
+                return None
+            return self._append(lines, root, container, item, defaults, offset, nl)
+        new_lines = self._defaults(lines, root, defaults, offset, nl)
+        shift = len(new_lines) - len(lines)
+        key_line, key_col = parent.lc.key(last)
+        key_line += shift
+        if node is None or (isinstance(node, (CommentedMap, CommentedSeq)) and not node):
+            match = _EMPTY_VALUE.match(new_lines[key_line][key_col:])
+            if match is None:
+                return None
+            head = (
+                new_lines[key_line][:key_col] + match.group("head") + (match.group("comment") or "")
+            )
+            body = self._render_item(item, container, key_col + 2, key_col + offset, offset, nl)
+            return "".join([*new_lines[:key_line], head + nl, *body, *new_lines[key_line + 1 :]])
+        if container.list_key is None:
+            if not isinstance(node, CommentedMap) or node.fa.flow_style():
+                return None
+            keys = list(node.keys())
+            if key in node:
+                line, col = node.lc.key(key)
+                line += shift
+                end = _block_end(new_lines, line, col)
+                body = _indent(_dump({key: entry}, offset, nl), " " * col)
+                return "".join([*new_lines[:line], *body, *new_lines[end:]])
+            line, col = node.lc.key(keys[-1])
+            end = _block_end(new_lines, line + shift, col)
+            body = _indent(_dump({key: entry}, offset, nl), " " * col)
+            return "".join([*new_lines[:end], *body, *new_lines[end:]])
+        if not isinstance(node, CommentedSeq) or node.fa.flow_style():
+            return None
+        spans = self._item_spans(new_lines, node, shift)
+        if spans is None:
+            return None
+        for index, value in enumerate(node):
+            if isinstance(value, Mapping) and value.get(container.list_key) == key:
+                start, end, dash = spans[index]
+                body = self._render_seq_item(entry, dash, offset, nl)
+                return "".join([*new_lines[:start], *body, *new_lines[end:]])
+        _start, end, dash = spans[-1]
+        body = self._render_seq_item(entry, dash, offset, nl)
+        return "".join([*new_lines[:end], *body, *new_lines[end:]])
+
+    def _splice_remove(
+        self, text: str, root: CommentedMap, container: Container, key: str
+    ) -> str | None:
+        lines = text.splitlines(keepends=True)
+        node = self._container(root, container.path)
+        parent = self._container(root, container.path[:-1]) if container.path else None
+        if not isinstance(parent, CommentedMap) or not container.path:
+            return None
+        if container.list_key is None:
+            if not isinstance(node, CommentedMap) or node.fa.flow_style():
+                return None
+            line, col = node.lc.key(key)
+            end = _block_end(lines, line, col)
+            only = len(node) == 1
+            start = line
+        else:
+            if not isinstance(node, CommentedSeq) or node.fa.flow_style():
+                return None
+            spans = self._item_spans(lines, node, 0)
+            if spans is None:
+                return None
+            matches = [
+                i
+                for i, v in enumerate(node)
+                if isinstance(v, Mapping) and v.get(container.list_key) == key
+            ]
+            if len(matches) != 1:
+                return None
+            start, end, _dash = spans[matches[0]]
+            only = len(node) == 1
+        remaining = [*lines[:start], *lines[end:]]
+        if only:  # an emptied container stays, as {} / []
+            key_line, key_col = parent.lc.key(container.path[-1])
+            line = remaining[key_line]
+            match = _EMPTY_VALUE.match(line[key_col:])
+            if match is None:
+                return None
+            colon = key_col + match.end("head")
+            empty = " []" if container.list_key else " {}"
+            remaining[key_line] = line[:colon] + empty + line[colon:]
+        return "".join(remaining)
+
+    def _item_spans(
+        self, lines: list[str], seq: CommentedSeq, shift: int
+    ) -> list[tuple[int, int, int]] | None:
+        """``(first line, end line, dash column)`` of every item of a block sequence."""
+        spans = []
+        for index in range(len(seq)):
+            line, col = seq.lc.item(index)
+            line += shift
+            dash = lines[line].rfind("-", 0, col + 1)
+            if dash < 0 or lines[line][:dash].strip():
+                return None
+            spans.append((line, _block_end(lines, line, dash), dash))
+        return spans
+
+    def _render_seq_item(self, entry: dict[str, Any], dash: int, offset: int, nl: str) -> list[str]:
+        body = _dump(entry, offset, nl)
+        first = " " * dash + "- " + body[0]
+        return [first, *_indent(body[1:], " " * (dash + 2))]
+
+    def _render_item(
+        self, item: Any, container: Container, map_col: int, dash_col: int, offset: int, nl: str
+    ) -> list[str]:
+        if container.list_key:
+            return self._render_seq_item(item, dash_col, offset, nl)
+        return _indent(_dump(item, offset, nl), " " * map_col)
+
+    def _defaults(
+        self,
+        lines: list[str],
+        root: CommentedMap,
+        defaults: Mapping[str, Any],
+        offset: int,
+        nl: str,
+    ) -> list[str]:
+        missing = {k: v for k, v in defaults.items() if k not in root}
+        if not missing:
+            return lines
+        at = 0  # above everything, or below a "---" document start
+        for index, line in enumerate(lines):
+            if line.startswith("---"):
+                at = index + 1
+                break
+            if not (line.startswith("%") or _is_blank_or_comment(line)):
+                break
+        return [*lines[:at], *_dump(missing, offset, nl), *lines[at:]]
+
+    def _append(
+        self,
+        lines: list[str],
+        root: CommentedMap | dict[str, Any],
+        container: Container,
+        item: Any,
+        defaults: Mapping[str, Any],
+        offset: int,
+        nl: str,
+    ) -> str:
+        leaf: Any = [item] if container.list_key else item
+        block: dict[str, Any] = {k: v for k, v in defaults.items() if k not in root}
+        value: Any = leaf
+        for part in reversed(container.path[1:]):
+            value = {part: value}
+        block[container.path[0]] = value
+        return "".join([*lines, *_dump(block, offset, nl)])
+
+    def _roundtrip(
+        self,
+        text: str,
+        container: Container,
+        key: str,
+        entry: dict[str, Any] | None,
+        defaults: Mapping[str, Any],
+    ) -> str:
+        from ruamel.yaml.util import load_yaml_guess_indent
+
+        _data, indent, block_seq = load_yaml_guess_indent(text) if text.strip() else (None, 2, 0)
+        yaml = _loader()
+        yaml.width = 4096
+        offset = block_seq or 0
+        yaml.indent(mapping=indent or 2, sequence=(indent or 2), offset=offset)
+        root = yaml.load(text) if text.strip() else None
+        if root is None:
+            root = CommentedMap()
+        for name, value in defaults.items():
+            if name not in root:
+                root.insert(0, name, value)
+        node: Any = root
+        for part in container.path:
+            if node.get(part) is None:
+                node[part] = CommentedSeq() if container.list_key else CommentedMap()
+            node = node[part]
+        if container.list_key is None:
+            if entry is None:
+                node.pop(key, None)
+            else:
+                node[key] = entry
+        else:
+            index = next(
+                (
+                    i
+                    for i, v in enumerate(node)
+                    if isinstance(v, Mapping) and v.get(container.list_key) == key
+                ),
+                None,
+            )
+            if entry is None and index is not None:
+                del node[index]
+            elif entry is not None and index is not None:
+                node[index] = entry
+            elif entry is not None:
+                node.append(entry)
+        out = io.StringIO()
+        yaml.dump(root, out)
+        return out.getvalue()
+
+
+class _Missing:
+    pass
+
+
+_MISSING: Any = _Missing()
+
+FORMAT = YAMLFormat()
