@@ -83,7 +83,7 @@ def test_in_process_provider(server: object) -> None:
     assert b"From other." in by_name.content
     assert any(w.category is SkillNameCollision for w in caught)
     with pytest.raises(
-        SkillReferenceNotFound, match="Reference not found: 'nope.md' in skill 'greeting'"
+        SkillReferenceNotFound, match=r"Reference not found: 'nope\.md' in skill 'greeting'"
     ):
         resolver.resolve("skill://skills-server/greeting/nope.md")
     with pytest.raises(SkillNotFound, match="Available: greeting, shared, shared, weather-report"):

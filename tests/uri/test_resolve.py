@@ -334,7 +334,7 @@ def test_listing_format(home: Path, project: Path, site: Path) -> None:
     ) in text
     data = listing.to_json()
     assert [p["name"] for p in data["providers"]] == ["local", "other-tools", "weather-tools"]
-    shadowed = [s for s in data["providers"][2]["skills"] if s["name"] == "greeting"][0]
+    shadowed = next(s for s in data["providers"][2]["skills"] if s["name"] == "greeting")
     assert shadowed["resolves_bare_name"] is False
 
 

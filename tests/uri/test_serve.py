@@ -230,5 +230,5 @@ def test_serve_list_cli(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--list", "--path", str(site), "--json"]) == 0
     captured = capsys.readouterr()
     data = json.loads(captured.out)
-    assert [r["uri"] for r in data["skills"]][0] == "skill://crlf/SKILL.md"
+    assert data["skills"][0]["uri"] == "skill://crlf/SKILL.md"
     assert "served under its own prefix" in captured.err
