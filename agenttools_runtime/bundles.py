@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime.discovery import (
     InstalledDistribution,
@@ -39,7 +39,10 @@ from agenttools_runtime.errors import (
     MCPServerNotFound,
 )
 from agenttools_runtime.mcp.server import MCPServer
-from agenttools_runtime.skills.source import Skill, SkillSource, SkillSpec
+
+if TYPE_CHECKING:
+    # skills.source is imported where skill values are handled: listing bundles needs none
+    from agenttools_runtime.skills.source import SkillSource, SkillSpec
 
 ToolsetType = Literal["AgentTools", "MCPServer"]
 BUILTIN_BUNDLE = "agenttools"
@@ -450,10 +453,12 @@ def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
 
 
 def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
-    if isinstance(specs, (str, os.PathLike, Skill, Mapping, SkillSource)) or not isinstance(
-        specs, Sequence
-    ):
+    if isinstance(specs, (str, os.PathLike, Mapping)) or not isinstance(specs, Sequence):
         raise InvalidAgentToolsObject(f'the skills of "{bundle}" must be a list')
+    if all(isinstance(spec, str) for spec in specs):
+        return tuple(specs)
+    from agenttools_runtime.skills.source import Skill, SkillSource
+
     for spec in specs:
         if not isinstance(spec, (str, os.PathLike, Skill, Mapping, SkillSource)):
             raise InvalidAgentToolsObject(
@@ -465,6 +470,8 @@ def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
 def _skill_spec_name(spec: str | SkillSpec) -> str:
     if isinstance(spec, str) and _ITEM_REF.fullmatch(spec):
         return spec
+    from agenttools_runtime.skills.source import Skill, SkillSource
+
     if isinstance(spec, Skill):
         return str(spec.name)
     if isinstance(spec, Mapping):

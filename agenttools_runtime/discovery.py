@@ -331,13 +331,25 @@ def try_get_distribution(
 
 
 # -- the scan --------------------------------------------------------------------------------
-@dataclass(frozen=True)
 class _Entry:
-    key: str
-    version: str
-    dist_info: str
-    zip_file: str | None = None
-    is_egg: bool = False
+    """One first-occurring ``*.dist-info`` (or ``*.egg-info``) of the scan. A plain class:
+    dataclass creation costs start-up time on every CLI run."""
+
+    __slots__ = ("dist_info", "is_egg", "key", "version", "zip_file")
+
+    def __init__(
+        self,
+        key: str,
+        version: str,
+        dist_info: str,
+        zip_file: str | None = None,
+        is_egg: bool = False,
+    ) -> None:
+        self.key = key
+        self.version = version
+        self.dist_info = dist_info
+        self.zip_file = zip_file
+        self.is_egg = is_egg
 
 
 def _scan(

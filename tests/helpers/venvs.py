@@ -178,12 +178,9 @@ class Venv:
     scripts: Path
     site_packages: Path
 
-    def install(self, *requirements: str | Path, editable: bool = False) -> None:
-        """Install wheels/paths into this venv with the outer pip (``--no-deps``, offline)."""
-        args = [os.fspath(r) for r in requirements]
-        if editable:
-            args = [a for r in args for a in ("-e", r)]
-        pip_install(self.python, args)
+    def install(self, *wheels: str | Path) -> None:
+        """Install wheels into this venv with the outer pip (``--no-deps``, offline)."""
+        pip_install(self.python, [os.fspath(w) for w in wheels])
 
     def run(self, *args: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
         """Run this venv's interpreter (text mode, output captured, not checked)."""
@@ -192,13 +189,12 @@ class Venv:
         )
 
 
-def create_venv(
-    path: Path, wheels: Sequence[Path | str] = (), editable: Sequence[Path | str] = ()
-) -> Venv:
+def create_venv(path: Path, wheels: Sequence[Path | str] = ()) -> Venv:
     """A new venv at *path* (no pip inside) with *wheels* installed (``--no-deps``).
 
-    *editable* paths are installed with ``pip install -e`` (``--no-build-isolation``, so the
-    build backend runs from the outer environment and must be importable there)."""
+    For an editable install, pass an editable wheel (``sample_wheel(name, editable=True)``
+    from ``tests.helpers.wheels``): that is what ``pip install -e`` installs, without a build
+    backend running inside the venv."""
     subprocess.run(
         [sys.executable, "-m", "venv", "--without-pip", os.fspath(path)],
         check=True,
@@ -207,8 +203,6 @@ def create_venv(
     venv = venv_at(path)
     if wheels:
         venv.install(*wheels)
-    if editable:
-        venv.install(*editable, editable=True)
     return venv
 
 
@@ -225,7 +219,7 @@ def venv_at(path: Path) -> Venv:
 
 
 def pip_install(python: Path, args: Sequence[str]) -> None:
-    """``<outer python> -m pip --python <python> install --no-deps --no-index ...``; raises
+    """``<outer python> -m pip --python <python> install --no-deps --no-index ARGS``; raises
     ``RuntimeError`` with pip's output on failure."""
     command = [
         sys.executable,
@@ -238,7 +232,6 @@ def pip_install(python: Path, args: Sequence[str]) -> None:
         "install",
         "--no-deps",
         "--no-index",
-        "--no-build-isolation",
         *args,
     ]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -247,10 +240,7 @@ def pip_install(python: Path, args: Sequence[str]) -> None:
 
 
 def shared_venv(
-    factory: pytest.TempPathFactory,
-    key: str,
-    wheels: Sequence[Path | str] = (),
-    editable: Sequence[Path | str] = (),
+    factory: pytest.TempPathFactory, key: str, wheels: Sequence[Path | str] = ()
 ) -> Venv:
     """A venv built once per test run for *key* and shared by every caller and xdist worker
     (pytest's base temp dir is per worker; its parent is shared by the run). Read-only."""
@@ -268,6 +258,6 @@ def shared_venv(
                 import shutil
 
                 shutil.rmtree(path)
-            create_venv(path, wheels, editable)
+            create_venv(path, wheels)
             done.write_text("ok\n")
     return venv_at(path)
