@@ -20,6 +20,10 @@ from agenttools_runtime.serve import build_server, collect_skills
 from tests.helpers.venvs import fake_distribution, skill_files, write_tree
 
 mcp = pytest.importorskip("mcp")
+needs_fastmcp = pytest.mark.skipif(
+    __import__("importlib.util").util.find_spec("fastmcp") is None,
+    reason="fastmcp needs Python 3.11",
+)
 from mcp_types import TextResourceContents  # noqa: E402
 
 CRLF_SKILL = (
@@ -158,6 +162,7 @@ def test_mcp_client_reads_every_file_and_every_digest_matches(site: Path) -> Non
     anyio.run(main)
 
 
+@needs_fastmcp
 def test_sep_2640_methods(site: Path) -> None:
     from fastmcp import Client
     from fastmcp.skills import SkillsClientExtension
@@ -187,6 +192,7 @@ def test_sep_2640_methods(site: Path) -> None:
     anyio.run(main)
 
 
+@needs_fastmcp
 @pytest.mark.parametrize("extension", [False, True], ids=["manifest", "skills-extension"])
 def test_fastmcp_read_skill_verifies_our_digests(
     site: Path, extension: bool, tmp_path: Path
@@ -211,6 +217,7 @@ def test_fastmcp_read_skill_verifies_our_digests(
     anyio.run(main)
 
 
+@needs_fastmcp
 def test_fastmcp_lists_skill_resources(site: Path) -> None:
     from fastmcp import Client
 
