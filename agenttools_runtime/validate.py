@@ -64,6 +64,51 @@ MISSING_CONFIG = (
 )
 
 
+# Every problem code, its default severity and what it means (docs/reference.md lists them).
+CODES: dict[str, tuple[Severity, str]] = {
+    "NoProject": ("error", "no pyproject.toml at or above the path"),
+    "UnreadableProject": ("error", "pyproject.toml cannot be read"),
+    "InvalidTOML": ("error", "pyproject.toml is not valid TOML"),
+    "MissingProjectName": ("error", "[project] has no name"),
+    "MissingConfig": ("warning", "the hook is enabled but [tool.agenttools] is missing"),
+    "HookNotEnabled": ("error", "[tool.agenttools] exists but the build hook is not enabled"),
+    "HookWheelOnly": ("warning", "the hook is enabled for the wheel target only"),
+    "BuildRequirementMissing": ("error", "build-system.requires lacks agenttools"),
+    "UnsupportedBackend": ("error", "the build backend is not hatchling"),
+    "UnknownKey": ("error", "a key the schema does not know (with a did-you-mean)"),
+    "InvalidType": ("error", "a value of the wrong type"),
+    "InvalidValue": ("error", "a value outside its choices"),
+    "PathOutsideProject": ("error", "root or body-file leads outside the project"),
+    "InvalidItemName": ("error", "a server, bundle or skill reference name that is not allowed"),
+    "InvalidServer": ("error", "a server without exactly one launch key, or with keys that clash"),
+    "InvalidModule": ("error", "module is not a dotted module path"),
+    "UnknownModule": ("error", "module is not in the project's source tree"),
+    "UnknownScript": ("error", "script is not a [project.scripts] entry"),
+    "InvalidURL": ("error", "url is not http(s)"),
+    "InvalidSkillName": ("error", "a skill name against the Agent Skills rules"),
+    "InvalidSkillDefinition": ("error", "SKILL.md or an inline skill against the spec"),
+    "SkillFrontmatterBOM": ("error", "SKILL.md starts with a byte order mark"),
+    "SkillFrontmatterDashes": ("error", "a '---' inside the frontmatter"),
+    "FlowStyle": ("warning", "YAML flow style, which skills-ref rejects"),
+    "ClientExtensionKey": ("warning", "a client's frontmatter extension key"),
+    "MissingDefinitionFile": ("error", "a declared skill with no SKILL.md and no inline form"),
+    "DuplicateDefinitionFiles": ("error", "a skill defined inline and as a directory"),
+    "MissingBodyFile": ("error", "body-file does not exist"),
+    "UnsafeLink": ("error", "a symbolic link leaving its skill directory"),
+    "BrokenLink": ("error", "a symbolic link to nothing"),
+    "SkillFileNotInWheel": ("error", "a skill file that would not reach the wheel"),
+    "UndeclaredSkill": ("warning", "a skill directory under root that nothing declares"),
+    "UnknownServer": ("error", "a bundle lists a server that is not declared"),
+    "DuplicateItem": ("warning", "a bundle lists an item twice"),
+    "InvalidMarker": ("error", "a bundle marker that is not PEP 508"),
+    "DuplicateBundleName": ("error", "two bundles of one name whose markers can both hold"),
+    "AmbiguousBundleName": ("error", "a bundle named like a server it does not contain"),
+    "DuplicateBundleConfigKey": ("error", "servers of one bundle with the same config key"),
+    "EmptyBundle": ("warning", "a bundle with no servers and no skills"),
+    "NothingDeclared": ("warning", "[tool.agenttools] declares nothing"),
+}
+
+
 @dataclass(frozen=True)
 class Problem:
     """One finding. ``line`` is 1-based, or None when the file gives none."""
@@ -326,6 +371,7 @@ class _Checker:
         self.project = project
         self.result = CheckResult()
         self.base: KeyPath = ("tool", "agenttools")
+        self.root_ok = True  # skills are looked up under root only when it is usable
 
     # reporting
     def add(
@@ -338,6 +384,7 @@ class _Checker:
         path: Path | None = None,
         line: int | None = None,
     ) -> None:
+        assert code in CODES, code
         if path is None:
             path = self.project.pyproject
             if line is None and key is not None:
@@ -368,7 +415,7 @@ class _Checker:
         bundles = config.get("bundles", [])
         if isinstance(bundles, list):
             declared += self._check_bundles(bundles)
-        for name in declared:
+        for name in dict.fromkeys(declared if self.root_ok else ()):
             if name not in self.result.skills and skill_names.is_valid_name(name):
                 table = skills.get(name) if isinstance(skills, dict) else None
                 self._check_skill(name, table)
@@ -479,6 +526,7 @@ class _Checker:
         if not isinstance(root, str):
             return DEFAULT_ROOT
         if not root.strip() or not self._inside_project(self.project.root / root):
+            self.root_ok = False
             self.add(
                 (*self.base, "root"),
                 "PathOutsideProject",
@@ -520,7 +568,7 @@ class _Checker:
             if table.get("transport") == "stdio":
                 self.add((*key, "transport"), "InvalidServer", 'a url server uses "http" or "sse"')
         else:
-            if table.get("transport", "stdio") != "stdio":
+            if table.get("transport") in ("http", "sse"):  # other values: InvalidValue
                 self.add(
                     (*key, "transport"),
                     "InvalidServer",
@@ -726,7 +774,8 @@ class _Checker:
                             None,
                             "UnsafeLink",
                             f"the symbolic link {where} points outside its skill directory "
-                            f"({target}); skills may only link to files inside themselves",
+                            f"(to {display_path(target, self.project.root)}); skills may only "
+                            "link to files inside themselves",
                             path=path,
                         )
                         dirs[:] = [d for d in dirs if d != entry]
@@ -783,7 +832,7 @@ class _Checker:
 
     def _check_undeclared_skills(self, declared: Sequence[str]) -> None:
         root = self.project.root / self.result.root
-        if not root.is_dir():
+        if not self.root_ok or not root.is_dir():
             return
         for child in sorted(root.iterdir()):
             if (child / SKILL_FILE).is_file() and child.name not in declared:
@@ -898,7 +947,7 @@ class _Checker:
                 self.result.bundles.append(
                     BundleDeclaration(implicit, True, tuple(servers), skills)
                 )
-                self._check_config_keys(self.base, implicit, tuple(servers))
+                self._check_config_keys((*self.base, "mcp-servers"), implicit, tuple(servers))
             else:
                 self.add(
                     self.base,
@@ -931,7 +980,7 @@ class _Checker:
                     f'the bundle "{name}" is named like the MCP server "{name}" but does not '
                     "contain it; rename the bundle or add the server to it",
                 )
-            self._check_config_keys(key, name, listed)
+            self._check_config_keys((*key, "mcp-servers"), name, listed)
             skills = tuple(s for s in bundle.get("skills", []) if isinstance(s, str))
             if not listed and not skills:
                 self.add(key, "EmptyBundle", "lists no MCP servers and no skills", "warning")
@@ -984,6 +1033,7 @@ def check_skill_md(
     import yaml
 
     def add(code: str, message: str, line: int | None = None, severity: Severity = "error") -> None:
+        assert code in CODES, code
         problems.append(Problem(path, line, code, message, severity))
 
     try:
@@ -1049,7 +1099,7 @@ def check_skill_md(
         if value_start.startswith(("[", "{")):
             add(
                 "FlowStyle",
-                f"Field '{key}' uses YAML flow style ({value_start[0]}...), which skills-ref "
+                f"Field '{key}' uses YAML flow style ({_FLOW[value_start[0]]}), which skills-ref "
                 "(strictyaml) rejects; write it in block style",
                 line,
                 "warning",
@@ -1278,8 +1328,16 @@ class TomlLines:
         return tuple(out)
 
     def line(self, key: KeyPath) -> int | None:
-        """The line of *key*, else of its nearest ancestor that has one."""
-        for end in range(len(key), 0, -1):
+        """The line of *key*; else the first line of a key inside it (``[a.b.c]`` for ``a.b``
+        without its own header); else the line of its nearest ancestor that has one."""
+        key = tuple(key)
+        found = self._lines.get(key)
+        if found is not None:
+            return found
+        inside = [n for k, n in self._lines.items() if k[: len(key)] == key]
+        if inside:
+            return min(inside)
+        for end in range(len(key) - 1, 0, -1):
             found = self._lines.get(tuple(key[:end]))
             if found is not None:
                 return found
@@ -1303,13 +1361,18 @@ def format_key(key: KeyPath) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            text = part if re.fullmatch(r"[A-Za-z0-9_-]+", part) else json.dumps(part)
+            text = (
+                part
+                if re.fullmatch(r"[A-Za-z0-9_-]+", part)
+                else json.dumps(part, ensure_ascii=False)
+            )
             out += f".{text}" if out else text
     return out
 
 
 # -- small helpers ---------------------------------------------------------------------------
 
+_FLOW = {"[": "[...]", "{": "{...}"}
 _DIST_NAME = re.compile(r"[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]")
 
 
@@ -1330,7 +1393,9 @@ def _type_problem(spec: schema.Key, value: Any) -> str | None:
     }
     if checks[spec.kind](value):
         return None
-    return f"must be a {schema.KIND_TEXT[spec.kind]} (got {_toml_type(value)})"
+    kind = schema.KIND_TEXT[spec.kind]
+    article = "an" if kind[0] in "aeiou" else "a"
+    return f"must be {article} {kind} (got {_toml_type(value)})"
 
 
 def _toml_type(value: Any) -> str:

@@ -7,7 +7,7 @@ each wheel is built once per session whatever the number of workers.
 Use the fixtures (import them into your test module; they only need pytest's own
 ``tmp_path_factory``)::
 
-    from helpers.wheels import sample_wheel, agenttools_wheel  # noqa: F401
+    from tests.helpers.wheels import agenttools_wheel, sample_wheel  # noqa: F401
 
     def test_something(sample_wheel):
         wheel = sample_wheel("weather-tools")          # Path to weather_tools-1.2.0-py3-none-any.whl

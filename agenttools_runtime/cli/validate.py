@@ -1,0 +1,99 @@
+"""``agenttools validate [PATH…]``: check ``[tool.agenttools]`` and the skills of projects."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from agenttools_runtime.cli import UsageError, emit
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser(
+        "validate",
+        parents=[common],
+        help="check a project's [tool.agenttools], its skills and MCP server declarations",
+        description=(
+            "Check what the agenttools build hook would check, without building: "
+            "[tool.agenttools] in pyproject.toml (keys, types, names, servers, bundles, "
+            "markers), every skill's SKILL.md (the Agent Skills rules, with the reference "
+            "validator's wording, plus portability checks) and files. Each PATH is a project "
+            "directory or any file in one (a pyproject.toml, a SKILL.md, ...); the nearest "
+            "pyproject.toml at or above it names the project, and each project is checked "
+            "once. A SKILL.md or skill directory outside any project is checked on its own. "
+            "Every problem is printed as 'path:line: code: message'."
+        ),
+        epilog="Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage.",
+    )
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="a project directory or a file in it (default: the current directory)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from agenttools_runtime import validate
+
+    paths = [Path(p) for p in args.paths] or [Path.cwd()]
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise UsageError(f"no such file or directory: {', '.join(missing)}")
+    targets: dict[Path, Path] = {}  # project root or lone skill dir -> the first PATH naming it
+    for path in paths:
+        root = validate.find_project_root(path) or _skill_directory(path) or path.resolve()
+        targets.setdefault(root, path)
+    reports = []
+    for root in targets:
+        if (root / validate.PYPROJECT).is_file():
+            problems = validate.validate_project(root)
+            kind = "project"
+        elif (root / validate.SKILL_FILE).is_file():
+            problems = []
+            validate.check_skill_md(root / validate.SKILL_FILE, None, problems)
+            kind = "skill"
+        else:
+            problems = validate.validate_project(root)  # reports NoProject
+            kind = "project"
+        reports.append((root, kind, problems))
+    all_problems = [p for _, _, problems in reports for p in problems]
+    errors = validate.errors_of(all_problems)
+    data = {
+        "ok": not errors,
+        "projects": [
+            {
+                "path": str(root),
+                "kind": kind,
+                "valid": not validate.errors_of(problems),
+                "problems": [p.to_json() for p in problems],
+            }
+            for root, kind, problems in reports
+        ],
+    }
+    emit(args, data, lambda: _render(reports, len(errors), len(all_problems) - len(errors)))
+    return 1 if errors else 0
+
+
+def _skill_directory(path: Path) -> Path | None:
+    path = path.resolve()
+    if path.is_file() and path.name == "SKILL.md":
+        return path.parent
+    if path.is_dir() and (path / "SKILL.md").is_file():
+        return path
+    return None
+
+
+def _render(reports: list[tuple[Path, str, list[Any]]], errors: int, warnings: int) -> str:
+    from agenttools_runtime.validate import display_path, errors_of
+
+    lines = []
+    for root, kind, problems in reports:
+        lines += [p.format() for p in problems]
+        status = "invalid" if errors_of(problems) else "valid"
+        lines.append(f"{display_path(root) or '.'}: {kind} {status}")
+    if errors or warnings:
+        lines.append(f"{errors} error(s), {warnings} warning(s)")
+    return "\n".join(lines)
