@@ -145,7 +145,7 @@ class UndoLog:
     def commit(self) -> list[AgentToolsWarning]:
         """Forget the undo actions and delete the backups of replaced skill directories; a
         backup that cannot be deleted is reported (``AgentSkillBackupNotRemoved``), never
-        fatal. Returns the warnings issued."""
+        fatal. Returns the warnings (for the caller to issue)."""
         self.actions.clear()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", AgentToolsWarning)
@@ -155,10 +155,7 @@ class UndoLog:
                 except OSError:
                     pass  # reported by fsops as AgentSkillBackupNotRemoved
         self.pending.clear()
-        issued = [w.message for w in caught if isinstance(w.message, AgentToolsWarning)]
-        for warning in issued:
-            warnings.warn(warning, stacklevel=2)
-        return issued
+        return [w.message for w in caught if isinstance(w.message, AgentToolsWarning)]
 
 
 def _restore_bytes(path: Path, data: bytes | None) -> UndoAction:

@@ -1,0 +1,173 @@
+"""Rollback: any failure during the apply step restores config files (unless someone else
+changed them since our write), skill directories and the registry, byte for byte. The last
+test fails every single filesystem mutation of a representative deploy in turn."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime import fs
+from agenttools_runtime.deploy import deploy, deployed
+from agenttools_runtime.errors import AgentToolsError, MCPServerNotRemoved
+
+from .conftest import bundle, inline, server, snapshot, write_skill
+
+
+class FailOn:
+    """An fs observer that raises at the *nth* occurrence of (operation, path)."""
+
+    def __init__(self, operation: str, path: Path, nth: int = 1, action=None) -> None:  # type: ignore[no-untyped-def]
+        self.operation, self.path, self.nth, self.action = operation, path, nth, action
+        self.seen = 0
+
+    def __call__(self, operation: str, path: Path) -> None:
+        if operation == self.operation and (self.path is None or path == self.path):
+            self.seen += 1
+            if self.seen == self.nth:
+                if self.action is not None:
+                    self.action()
+                raise OSError(errno.EIO, "injected", str(path))
+
+
+def prepare(home: Path, sources: Path) -> tuple[Path, object]:
+    """An existing config with someone else's entry, an earlier deployment sharing a skill,
+    and a foreign skill directory the new deploy replaces with --force."""
+    config = home / ".claude.json"
+    config.write_text('{\n  // comment kept\n  "mcpServers": {"theirs": {"command": "x"}}\n}\n')
+    shared = write_skill(sources / "shared")
+    deploy("claude-code", bundle("earlier", [shared]))
+    write_skill(home / ".claude" / "skills" / "replaced", body="foreign\n")
+    tools = bundle(
+        "big",
+        [shared, inline("replaced", "ours\n"), inline("fresh")],
+        [server("first"), server("second")],
+    )
+    return config, tools
+
+
+def test_failure_in_the_second_server_restores_everything(
+    home: Path, state: Path, sources: Path
+) -> None:
+    config, tools = prepare(home, sources)
+    before = snapshot(home, state)
+    with fs.observe(FailOn("write", config, nth=2)), pytest.raises(OSError, match="injected"):
+        deploy("claude-code", tools, overwrite="all")
+    assert snapshot(home, state) == before
+    assert "// comment kept" in config.read_text()
+
+
+def test_a_failure_after_the_skills_restores_the_replaced_directory(
+    home: Path, state: Path, sources: Path
+) -> None:
+    _config, tools = prepare(home, sources)
+    before = snapshot(home, state)
+    with (
+        fs.inject(fail_at_checkpoint="deploy:registry-written"),
+        pytest.raises(OSError, match="injected"),
+    ):
+        deploy("claude-code", tools, overwrite="all")
+    assert snapshot(home, state) == before
+    assert "foreign" in (home / ".claude" / "skills" / "replaced" / "SKILL.md").read_text()
+
+
+def test_a_crash_like_interrupt_rolls_back_too(home: Path, state: Path, sources: Path) -> None:
+    _config, tools = prepare(home, sources)
+    before = snapshot(home, state)
+
+    def interrupt(operation: str, path: Path) -> BaseException:
+        return KeyboardInterrupt()
+
+    with (
+        fs.inject(fail_at_checkpoint="deploy:skills-written", exception=interrupt),
+        pytest.raises(KeyboardInterrupt),
+    ):
+        deploy("claude-code", tools, overwrite="all")
+    assert snapshot(home, state) == before
+
+
+def test_a_config_file_changed_by_someone_else_is_not_restored(
+    home: Path, state: Path, sources: Path
+) -> None:
+    config, tools = prepare(home, sources)
+    skills_before = snapshot(home / ".claude" / "skills", state)
+
+    def someone_edits() -> None:
+        data = config.read_text().replace('"theirs"', '"edited-meanwhile": {}, "theirs"')
+        config.write_text(data)
+
+    observer = FailOn("checkpoint:deploy:skills-written", None, action=someone_edits)  # type: ignore[arg-type]
+    with (
+        fs.observe(observer),
+        pytest.warns(MCPServerNotRemoved) as caught,
+        pytest.raises(OSError, match="injected"),
+    ):
+        deploy("claude-code", tools, overwrite="all")
+    text = config.read_text()
+    assert "edited-meanwhile" in text  # their change survives
+    assert '"first"' in text and '"second"' in text  # so do our entries, and we say so
+    assert {str(w.message).split('"')[1] for w in caught} == {"first", "second"}
+    assert snapshot(home / ".claude" / "skills", state) == skills_before
+
+
+def count_mutations(run) -> int:  # type: ignore[no-untyped-def]
+    with fs.inject() as injector:
+        run()
+    return injector.count
+
+
+@pytest.mark.parametrize("scenario", ["fresh", "replace"])
+def test_every_single_mutation_failure_rolls_back_to_the_exact_prior_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scenario: str
+) -> None:
+    """Enumerate k: the k-th filesystem mutation of a representative deploy fails. Either the
+    deploy raises and every byte under HOME and the state directory is as before, or the
+    failure hit the clean-up after the record was published and the deploy succeeded."""
+    template = tmp_path / "template"
+
+    def setup(root: Path) -> tuple[Path, Path, object]:
+        home, state = root / "home", root / "state"
+        home.mkdir(parents=True)
+        monkeypatch.setenv("HOME", str(home))
+        monkeypatch.setenv("AGENTTOOLS_HOME", str(state))
+        _config, tools = prepare(home, root / "sources")
+        if scenario == "replace":  # the new deploy also replaces an existing deployment
+            deploy("claude-code", bundle("big", [inline("fresh", "old\n")], [server("first")]))
+        return home, state, tools
+
+    home, state, tools = setup(template)
+    clean = snapshot(home, state)
+    total = count_mutations(lambda: deploy("claude-code", tools, overwrite="all"))
+    assert total > 10
+    succeeded_at = []
+    for k in range(1, total + 1):
+        root = tmp_path / f"k{k}"
+        shutil.copytree(template, root, symlinks=True)
+        shutil.rmtree(root / "home")
+        shutil.rmtree(root / "state")
+        home, state, tools = setup(root)
+        before = snapshot(home, state)
+        assert len(before) == len(clean)
+        try:
+            with fs.inject(fail_at=k):
+                dep = deploy("claude-code", tools, overwrite="all")
+        except (OSError, AgentToolsError):  # the injected error, or a writer's wrapping of it
+            after = snapshot(home, state)
+            assert after == before, f"mutation {k} left changes: {set(after) ^ set(before)}"
+        else:
+            succeeded_at.append(k)
+            # the new deployment stands (a replaced one that could not be removed completely
+            # is left with a DeploymentNotRemoved warning, as the spec says)
+            assert dep.uuid in [d.uuid for d in deployed()]
+            record = json.loads((state / "deployments" / dep.uuid / "deployment.json").read_text())
+            assert record["uuid"] == dep.uuid
+        shutil.rmtree(root)
+    # only failures in the clean-up after publishing the record leave a successful deploy
+    assert all(k > total - 12 for k in succeeded_at), succeeded_at
+    print(f"{scenario}: {total} mutations, deploy still succeeded for k in {succeeded_at}")
+    assert os.path.exists(template)
