@@ -341,3 +341,18 @@ def test_clients_cli_text(home: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert out.splitlines()[0].split() == ["CLIENT", "NAME", "MCP", "SKILLS", "PROJECT", "DETECTED"]
     assert str(home / "AppData" / "Roaming" / "Zed" / "settings.json") in out
     assert "claude-desktop" in out and "(no skills support)" in out
+
+
+def test_docs_clients_md_matches_the_table() -> None:
+    import importlib.util
+
+    script = Path(__file__).resolve().parent.parent / "docs" / "gen_clients.py"
+    spec = importlib.util.spec_from_file_location("gen_clients", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = module.render(module.load_table())
+    assert module.DOC.read_text(encoding="utf-8") == text, "run: python docs/gen_clients.py"
+    for client_id in EXPECTED:
+        assert f"(`{client_id}`)" in text
+    assert module.main(["--check"]) == 0

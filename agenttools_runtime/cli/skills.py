@@ -52,7 +52,15 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _target_arguments(install)
-    install.add_argument("skills", metavar="SKILL", nargs="+", help="a skill folder (SKILL.md)")
+    install.add_argument(
+        "skills",
+        metavar="SKILL",
+        nargs="+",
+        help=(
+            "a skill folder (containing SKILL.md), DIST/NAME for a skill of an installed "
+            "distribution, or the name of a built-in skill"
+        ),
+    )
     mode = install.add_mutually_exclusive_group()
     mode.add_argument(
         "--upgrade",

@@ -26,7 +26,6 @@ from agenttools_runtime.clients import Client, get_client, project_skills_locati
 from agenttools_runtime.errors import (
     FORCE,
     AgentSkillExists,
-    AgentSkillNotFound,
     AgentToolsError,
     AgentToolsErrors,
     DuplicateAgentSkillName,
@@ -443,31 +442,31 @@ def _split_specs(skills: Any) -> tuple[bool, list[Any]]:
 
 
 def _to_source(spec: Any) -> SkillSource:
-    if isinstance(spec, str) and not os.path.lexists(os.path.expanduser(spec)):
-        resolved = _resolve_named_skill(spec)
-        if resolved is not None:
-            return resolved
+    """Normalize one install spec. A ``str`` is a skill directory when it is one; otherwise a
+    bare valid name is a built-in skill and a non-existing ``dist/skill`` a distribution's."""
+    if isinstance(spec, str):
+        path = os.path.expanduser(spec)
+        is_skill_dir = os.path.isfile(os.path.join(path, SKILL_FILE)) or (
+            os.path.basename(path) == SKILL_FILE and os.path.isfile(path)
+        )
+        if not is_skill_dir and (
+            is_valid_name(spec) or (_QUALIFIED.fullmatch(spec) and not os.path.lexists(path))
+        ):
+            return _resolve_named_skill(spec)
     return to_source(spec)
 
 
-def _resolve_named_skill(spec: str) -> SkillSource | None:
-    """A name that is not a path: a distribution or built-in skill, when the bundles module
-    provides ``resolve_skill(name) -> SkillSource`` (else ``AgentSkillNotFound``)."""
-    if not _QUALIFIED.fullmatch(spec) and not is_valid_name(spec):
-        return None
-    import importlib
+def _resolve_named_skill(spec: str) -> SkillSource:
+    """``"dist/skill"``: a skill of an installed distribution of this environment; a bare
+    name: a built-in skill (``AgentSkillNotFound`` for others)."""
+    if "/" in spec:
+        from agenttools_runtime.discovery import get_distribution
 
-    bundles = importlib.import_module("agenttools_runtime.bundles")
-    resolve = getattr(bundles, "resolve_skill", None)
-    if resolve is None:
-        raise AgentSkillNotFound(spec, name=spec)
-    try:
-        source = resolve(spec)
-    except NotImplementedError:
-        raise AgentSkillNotFound(spec, name=spec) from None
-    if not isinstance(source, SkillSource):
-        source = to_source(source)
-    return source
+        dist_name, _, item = spec.rpartition("/")
+        return get_distribution(dist_name).skill_source(validate_name(item))
+    from agenttools_runtime.bundles import builtin_skill_source
+
+    return builtin_skill_source(spec)
 
 
 def _check_duplicates(names: Iterable[str]) -> None:

@@ -21,6 +21,7 @@ from agenttools_runtime.errors import (
     AgentSkillUnsafeLink,
     AgentSkillWriteFailed,
     AgentToolsErrors,
+    DistributionNotInstalled,
     DuplicateAgentSkillName,
     InvalidAgentSkill,
     InvalidAgentSkillDescription,
@@ -217,11 +218,21 @@ def test_bundle_like_objects(home: Path, src: Path) -> None:
     assert list(claude_root(home).iterdir()) == []
 
 
-def test_unknown_named_skill(home: Path) -> None:
+def test_named_skills_resolve_through_bundles(home: Path) -> None:
     with pytest.raises(AgentSkillNotFound):
         install_skills("claude-code", "no-such-skill")
-    with pytest.raises(AgentSkillNotFound):
-        install_skills("claude-code", "some-dist/no-such-skill")
+    with pytest.raises(DistributionNotInstalled):
+        install_skills("claude-code", "some-dist-that-is-not-installed/some-skill")
+    assert not (home / ".claude").exists()
+
+
+def test_builtin_skill_by_name(home: Path) -> None:
+    from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
+
+    if not (BUILTIN_SKILLS_DIR / "agenttools" / "SKILL.md").is_file():
+        pytest.skip("the built-in skill is not in the tree yet")
+    result = install_skills("claude-code", "agenttools")
+    assert tree(result.location) == tree(BUILTIN_SKILLS_DIR / "agenttools")
 
 
 # -- validation ------------------------------------------------------------------------------
