@@ -30,6 +30,10 @@ _EXPORTS: dict[str, str] = {
     "Skill": "agenttools_runtime.skills.source",
     "install_skills": "agenttools_runtime.skills.install",
     "uninstall_skills": "agenttools_runtime.skills.install",
+    "SkillSource": "agenttools_runtime.skills.source",
+    "to_source": "agenttools_runtime.skills.source",
+    "SkillInstallResult": "agenttools_runtime.skills.install",
+    "SkillUninstallResult": "agenttools_runtime.skills.install",
     # bundles and discovery
     "AgentTools": "agenttools_runtime.bundles",
     "DEFAULT_AGENT_TOOLS": "agenttools_runtime.bundles",
