@@ -30,9 +30,9 @@ def lock_held() -> bool:
 
 
 @contextlib.contextmanager
-def deployment_lock(timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+def deployment_lock(timeout: float | None = None) -> Iterator[None]:
     """Hold the deployment lock for the block. Raises ``DeploymentLockTimeout`` when another
-    process holds it for longer than *timeout* seconds."""
+    process holds it for longer than *timeout* seconds (default :data:`LOCK_TIMEOUT`)."""
     if _held.get():
         yield
         return
@@ -40,7 +40,7 @@ def deployment_lock(timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
 
     lock_file = paths.deployment_lock_file()
     fs.mkdir(lock_file.parent)
-    lock = FileLock(str(lock_file), timeout=timeout)
+    lock = FileLock(str(lock_file), timeout=LOCK_TIMEOUT if timeout is None else timeout)
     try:
         lock.acquire()
     except Timeout as exc:

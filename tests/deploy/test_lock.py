@@ -1,0 +1,91 @@
+"""The deployment lock: across processes (timeout → DeploymentLockTimeout), re-entrant in one."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime import paths
+from agenttools_runtime.deploy import deploy, lock
+from agenttools_runtime.errors import DeploymentLockTimeout
+
+from .conftest import bundle, inline, snapshot
+
+HOLDER = """
+import sys, time
+from filelock import FileLock
+with FileLock(sys.argv[1]):
+    print("locked", flush=True)
+    time.sleep(float(sys.argv[2]))
+"""
+
+
+def hold_lock(seconds: float) -> subprocess.Popen[str]:
+    lock_file = paths.deployment_lock_file()
+    lock_file.parent.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(lock_file), str(seconds)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "locked"
+    return proc
+
+
+def test_nested_use_in_one_process_does_not_deadlock() -> None:
+    assert not lock.lock_held()
+    with lock.deployment_lock(timeout=1):
+        assert lock.lock_held()
+        with lock.deployment_lock(timeout=1):
+            assert lock.lock_held()
+        assert lock.lock_held()
+    assert not lock.lock_held()
+    assert paths.deployment_lock_file().exists()
+
+
+def test_another_process_holding_the_lock_times_out() -> None:
+    proc = hold_lock(30)
+    try:
+        start = time.monotonic()
+        with (
+            pytest.raises(DeploymentLockTimeout, match="another process"),
+            lock.deployment_lock(timeout=0.3),
+        ):
+            pass
+        assert time.monotonic() - start < 10
+    finally:
+        proc.kill()
+        proc.wait()
+    with lock.deployment_lock(timeout=5):  # free again
+        pass
+
+
+def test_deploy_waits_for_the_lock_and_changes_nothing_on_timeout(
+    home: Path, state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lock, "LOCK_TIMEOUT", 0.3)
+    proc = hold_lock(30)
+    try:
+        before = snapshot(home)
+        with pytest.raises(DeploymentLockTimeout):
+            deploy("cursor", bundle("b", [inline("waits")]))
+        assert snapshot(home) == before
+    finally:
+        proc.kill()
+        proc.wait()
+    deploy("cursor", bundle("b", [inline("waits")]))
+    assert (home / ".cursor" / "skills" / "waits").is_dir()
+
+
+def test_a_short_holder_is_waited_for(home: Path) -> None:
+    proc = hold_lock(0.5)
+    try:
+        deploy("cursor", bundle("b", [inline("patient")]))
+    finally:
+        proc.wait()
+    assert (home / ".cursor" / "skills" / "patient").is_dir()

@@ -1,0 +1,97 @@
+"""Deployment records: JSON with a version, unknown fields kept, published by rename."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime import fs
+from agenttools_runtime.deploy import deploy, records
+from agenttools_runtime.deploy.records import DeploymentRecord
+from agenttools_runtime.errors import InvalidDeploymentRecord
+
+from .conftest import bundle, inline, server
+
+
+def test_record_has_every_field(home: Path, state: Path) -> None:
+    dep = deploy("claude-code", bundle("b", [inline("s")], [server("one"), server("two", "k2")]))
+    data = json.loads((state / "deployments" / dep.uuid / "deployment.json").read_text())
+    assert set(data) == {
+        "version", "uuid", "timestamp", "agenttools_version", "created_by", "toolset",
+        "agent_tools", "client", "target", "scope", "location_key", "mcp_servers", "skills",
+        "hooks", "meta",
+    }  # fmt: skip
+    assert data["toolset"] == "one"  # the primary server
+    assert data["agent_tools"] == {
+        "type": "AgentTools",
+        "name": "b",
+        "location": None,
+        "distribution": None,
+        "distribution_version": None,
+    }
+    assert data["mcp_servers"] == [
+        {"name": "one", "config_key": "one", "config_file": str(home / ".claude.json")},
+        {"name": "two", "config_key": "k2", "config_file": str(home / ".claude.json")},
+    ]
+    assert data["target"] == {"client": "claude-code", "project": None, "config": None,
+                              "skills_dir": None}  # fmt: skip
+    assert data["skills"]["skipped"] == [] and data["skills"]["not_installed"] == []
+    assert data["timestamp"].endswith("Z")
+
+
+def test_unknown_fields_are_kept_when_read_and_rewritten(home: Path, state: Path) -> None:
+    dep = deploy("cursor", bundle("b", [inline("s")]))
+    path = state / "deployments" / dep.uuid / "deployment.json"
+    data = json.loads(path.read_text())
+    data["from_the_future"] = {"x": [1, 2]}
+    data["skills"]["installed"][0]["extra"] = 1  # nested unknowns are not promised
+    path.write_text(json.dumps(data))
+    record = records.read_record(path)
+    assert record.extra == {"from_the_future": {"x": [1, 2]}}
+    records.rewrite_record(record)
+    again = json.loads(path.read_text())
+    assert again["from_the_future"] == {"x": [1, 2]}
+    assert DeploymentRecord.from_json(again) == record
+
+
+def test_unreadable_and_future_records(state: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "deployment.json"
+    bad.write_text("[]")
+    with pytest.raises(InvalidDeploymentRecord, match="cannot be read"):
+        records.read_record(bad)
+    bad.write_text(json.dumps({"version": "x"}))
+    with pytest.raises(InvalidDeploymentRecord):
+        records.read_record(bad)
+
+
+def test_publishing_is_a_rename_of_a_staging_directory(home: Path, state: Path) -> None:
+    with fs.inject() as injector:
+        dep = deploy("cursor", bundle("b", [inline("s")]))
+    ops = [
+        (op, p)
+        for op, p in injector.log
+        if "deployments" in str(p) and ".skill-registry" not in str(p)
+    ]
+    staging = state / "deployments" / f".staging-{dep.uuid}"
+    assert ("mkdir", staging) in ops
+    assert ("write", staging / "deployment.json") in ops
+    assert ("rename", staging) in ops
+    assert not staging.exists()
+
+
+def test_a_failed_publish_leaves_no_staging_directory(home: Path, state: Path) -> None:
+    with fs.inject(fail_at_checkpoint="deploy:registry-written"), pytest.raises(OSError):
+        deploy("cursor", bundle("b", [inline("s")]))
+    assert [n for n in os.listdir(state / "deployments") if not n.startswith(".skill")] == [".lock"]
+
+
+def test_staleness(state: Path) -> None:
+    assert records.is_stale("nope")
+    (state / "deployments" / "half").mkdir(parents=True)
+    assert records.is_stale("half")  # a crashed write: directory without deployment.json
+    (state / "deployments" / "half" / "deployment.json").write_text("garbage")
+    assert not records.is_stale("half")  # exists but unreadable: not stale
+    assert list(records.load_records()) == []

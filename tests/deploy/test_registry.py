@@ -1,0 +1,105 @@
+"""The skill registry: entries, keys, lookup by directory, release through links."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime import paths
+from agenttools_runtime.deploy import deploy, registry
+from agenttools_runtime.errors import AgentSkillExists, AgentSkillInUse
+
+from .conftest import bundle, inline, write_skill
+
+
+def test_entry_file_and_fields(home: Path, state: Path) -> None:
+    dep = deploy("cursor", bundle("b", [inline("entry-skill")]))
+    root = home / ".cursor" / "skills"
+    key = paths.registry_key(root, "entry-skill")
+    path = state / "deployments" / ".skill-registry" / f"{key}.json"
+    data = json.loads(path.read_text())
+    assert data["registry_key"] == key
+    assert data["directory"] == str(root / "entry-skill")
+    assert data["references"] == [dep.uuid]
+    assert data["external"] is False
+    assert set(data["hashes"]) == {"SKILL.md"}
+    data["future"] = True
+    path.write_text(json.dumps(data))
+    entry = registry.load_entry(key)
+    assert entry is not None and entry.extra == {"future": True}
+    registry.save_entry(entry)
+    assert json.loads(path.read_text())["future"] is True
+
+
+def test_the_recorded_key_is_used_on_release_not_a_recomputed_one(
+    home: Path, tmp_path: Path
+) -> None:
+    real = tmp_path / "real-root"
+    dep = deploy("cursor", bundle("b", [inline("moved")]), skills_dir=real)
+    recorded = dep.record.installed[0].registry_key
+    # the skills root later goes through a symbolic link: a recomputed key would differ
+    link = tmp_path / "link-root"
+    link.symlink_to(real)
+    assert registry.load_entry(recorded) is not None
+    dep.remove()
+    assert not (real / "moved").exists()
+    assert registry.load_entry(recorded) is None
+
+
+def test_an_entry_is_found_by_directory_when_the_root_now_goes_through_a_link(
+    home: Path, tmp_path: Path
+) -> None:
+    real = tmp_path / "store"
+    first = deploy("cursor", bundle("one", [inline("found")]), skills_dir=real)
+    # ~/.cursor/skills becomes a link to the store
+    (home / ".cursor").mkdir()
+    (home / ".cursor" / "skills").symlink_to(real)
+    second = deploy("cursor", bundle("two", [inline("found")]))
+    entries = list(registry.iter_entries())
+    assert len(entries) == 1
+    assert sorted(entries[0].references) == sorted([first.uuid, second.uuid])
+    with pytest.warns(AgentSkillInUse):
+        first.remove()
+    second.remove()
+    assert not (real / "found").exists()
+
+
+def test_a_per_skill_link_is_a_different_directory_and_never_deletes_the_target(
+    home: Path, tmp_path: Path
+) -> None:
+    agents = home / ".agents" / "skills"
+    codex = deploy("codex", bundle("b", [inline("linked-skill")]))
+    claude_root = home / ".claude" / "skills"
+    claude_root.mkdir(parents=True)
+    (claude_root / "linked-skill").symlink_to(agents / "linked-skill")
+    # deploying to Claude Code finds a link in the way: not ours to replace without force
+    with pytest.raises(AgentSkillExists):
+        deploy("claude-code", bundle("b", [inline("linked-skill")]))
+    codex.remove()
+    assert not (agents / "linked-skill").exists()
+    assert os.path.islink(claude_root / "linked-skill")  # dangling now, but left alone
+
+
+def test_sweep_skips_unreadable_entries(home: Path, state: Path) -> None:
+    reg = state / "deployments" / ".skill-registry"
+    reg.mkdir(parents=True)
+    (reg / "broken.json").write_text("{")
+    assert registry.sweep() == []
+    assert (reg / "broken.json").read_text() == "{"
+
+
+def test_external_entry_outlives_its_references(home: Path, sources: Path) -> None:
+    src = write_skill(sources / "ext")
+    root = home / ".cursor" / "skills"
+    write_skill(root / "ext")
+    one = deploy("cursor", bundle("one", [src]))
+    two = deploy("cursor", bundle("two", [src]))
+    entry = registry.load_entry(one.record.installed[0].registry_key)
+    assert entry is not None and entry.external and len(entry.references) == 2
+    with pytest.warns(AgentSkillInUse):
+        one.remove()
+    two.remove()
+    assert (root / "ext" / "SKILL.md").exists()
