@@ -1,0 +1,297 @@
+"""Validation of [tool.agenttools] and skills (agenttools_runtime/validate.py): the samples, the
+broken sample's expected report, SKILL.md rules with skills-ref's wording, lines, manifests."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime.validate import (
+    CODES,
+    Project,
+    ProjectInvalid,
+    TomlLines,
+    build_manifest,
+    check_skill_md,
+    errors_of,
+    load_project,
+    validate_project,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLES = REPO / "sample_packages"
+BROKEN = SAMPLES / "broken"
+BROKEN_PROJECTS = sorted(p.parent for p in BROKEN.rglob("expected.txt"))
+
+# Problems no committed fixture can show (they need an unreadable file or no project).
+NOT_IN_FIXTURES = {"NoProject", "UnreadableProject", "NothingDeclared"}
+
+
+@pytest.mark.parametrize("name", ["weather-tools", "multi-bundle", "skills-only"])
+def test_samples_are_valid(name: str) -> None:
+    assert validate_project(SAMPLES / name) == []
+
+
+@pytest.mark.parametrize("project", BROKEN_PROJECTS, ids=lambda p: p.name)
+def test_broken_reports_exactly_what_expected_txt_says(project: Path) -> None:
+    expected = (project / "expected.txt").read_text(encoding="utf-8").splitlines()
+    assert [p.format(project) for p in validate_project(project)] == expected
+
+
+def test_every_problem_code_is_in_a_broken_fixture() -> None:
+    seen = set()
+    for project in BROKEN_PROJECTS:
+        for line in (project / "expected.txt").read_text(encoding="utf-8").splitlines():
+            match = re.match(r"^[^:]+(?::\d+)?: (?:warning: )?([A-Za-z]+): ", line)
+            assert match, line
+            seen.add(match.group(1))
+    assert set(CODES) - seen == NOT_IN_FIXTURES
+    assert seen <= set(CODES)
+
+
+def test_lines_point_at_the_key(tmp_path: Path) -> None:
+    project = write_project(
+        tmp_path,
+        """
+        [tool.agenttools.mcp-servers.weather]
+        module = "nowhere.server"
+
+        [[tool.agenttools.bundles]]
+        name = "one"
+        skills = ["x_y"]
+        """,
+    )
+    problems = {p.code: p for p in validate_project(project)}
+    text = (project / "pyproject.toml").read_text().splitlines()
+    assert text[problems["UnknownModule"].line - 1].startswith("module =")
+    assert text[problems["InvalidSkillName"].line - 1].startswith("skills =")
+
+
+def test_every_problem_is_reported_not_only_the_first(tmp_path: Path) -> None:
+    project = write_project(
+        tmp_path,
+        """
+        [tool.agenttools]
+        rot = "skills"
+
+        [tool.agenttools.mcp-servers.a]
+        url = "file:///etc/passwd"
+
+        [tool.agenttools.skills.b]
+        """,
+    )
+    codes = sorted(p.code for p in errors_of(validate_project(project)))
+    assert codes == ["InvalidURL", "MissingDefinitionFile", "UnknownKey"]
+
+
+def test_build_manifest_raises_one_error_listing_every_problem(tmp_path: Path) -> None:
+    project = write_project(
+        tmp_path,
+        """
+        [tool.agenttools.mcp-servers.a]
+        script = "not-a-script"
+
+        [tool.agenttools.mcp-servers.b]
+        """,
+    )
+    with pytest.raises(ProjectInvalid) as caught:
+        build_manifest(loaded_project(project), "1.0")
+    lines = str(caught.value).splitlines()
+    assert lines[0] == "[tool.agenttools] has 2 error(s):"
+    assert any("UnknownScript" in line for line in lines)
+    assert any("InvalidServer" in line for line in lines)
+
+
+def test_module_found_in_src_and_via_main(tmp_path: Path) -> None:
+    project = write_project(
+        tmp_path,
+        """
+        [tool.agenttools.mcp-servers.a]
+        module = "pkg.server"
+
+        [tool.agenttools.mcp-servers.b]
+        module = "tool"
+        """,
+    )
+    (project / "src" / "pkg").mkdir(parents=True)
+    (project / "src" / "pkg" / "server.py").write_text("")
+    (project / "tool").mkdir()
+    (project / "tool" / "__main__.py").write_text("")
+    assert validate_project(project) == []
+
+
+def test_disjoint_markers_may_share_a_bundle_name(tmp_path: Path) -> None:
+    base = """
+        [tool.agenttools.mcp-servers.a]
+        command = "uvx"
+
+        [[tool.agenttools.bundles]]
+        name = "dev"
+        mcp-servers = ["a"]
+        marker = "{first}"
+
+        [[tool.agenttools.bundles]]
+        name = "dev"
+        mcp-servers = ["a"]
+        marker = "{second}"
+        """
+    disjoint = write_project(
+        tmp_path / "disjoint",
+        base.format(first="sys_platform == 'win32'", second="os_name == 'posix'"),
+    )
+    assert validate_project(disjoint) == []
+    overlapping = write_project(
+        tmp_path / "overlap",
+        base.format(first="python_version >= '3.9'", second="sys_platform == 'linux'"),
+    )
+    assert [p.code for p in validate_project(overlapping)] == ["DuplicateBundleName"]
+
+
+def test_path_argument_may_be_any_file_of_the_project() -> None:
+    by_dir = validate_project(BROKEN)
+    by_file = validate_project(BROKEN / "skills" / "colon" / "SKILL.md")
+    assert by_file == by_dir
+
+
+def test_manifest_is_deterministic() -> None:
+    one = build_manifest(loaded_project(SAMPLES / "multi-bundle"), "0.3.0")
+    two = build_manifest(loaded_project(SAMPLES / "multi-bundle"), "0.3.0")
+    assert one.manifest_bytes() == two.manifest_bytes()
+    assert one.manifest_bytes().endswith(b"}\n")
+
+
+def test_symlink_inside_the_skill_is_fine(tmp_path: Path) -> None:
+    project = write_project(tmp_path, "[tool.agenttools.skills.linked]\n")
+    skill = project / "skills" / "linked"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: linked\ndescription: Has a link.\n---\nBody\n")
+    (skill / "real.md").write_text("real\n")
+    (skill / "alias.md").symlink_to("real.md")
+    assert validate_project(project) == []
+    plan = build_manifest(loaded_project(project), "1")
+    assert sorted(plan.manifest["skills"]["linked"]["files"]) == ["SKILL.md", "alias.md", "real.md"]
+
+
+# -- SKILL.md --------------------------------------------------------------------------------
+
+
+def skill_problems(tmp_path: Path, text: str | bytes, directory: str = "my-skill") -> list[str]:
+    skill = tmp_path / directory
+    skill.mkdir(parents=True, exist_ok=True)
+    path = skill / "SKILL.md"
+    if isinstance(text, str):
+        path.write_text(text, encoding="utf-8", newline="")
+    else:
+        path.write_bytes(text)
+    problems: list = []
+    check_skill_md(path, None, problems)
+    return [p.message for p in problems]
+
+
+def test_skills_ref_name_messages_all_at_once(tmp_path: Path) -> None:
+    messages = skill_problems(
+        tmp_path, "---\nname: Bad--Name-\ndescription: d\nextra: 1\n---\n", "Bad--Name-"
+    )
+    assert messages == [
+        "Unexpected fields in frontmatter: extra. Only ['allowed-tools', 'compatibility', "
+        "'description', 'license', 'metadata', 'name'] are allowed.",
+        "Skill name 'Bad--Name-' must be lowercase",
+        "Skill name cannot start or end with a hyphen",
+        "Skill name cannot contain consecutive hyphens",
+    ]
+
+
+def test_crlf_skill_md_is_accepted(tmp_path: Path) -> None:
+    text = "---\r\nname: my-skill\r\ndescription: CRLF line endings.\r\n---\r\nBody\r\n"
+    assert skill_problems(tmp_path, text) == []
+
+
+def test_description_limits(tmp_path: Path) -> None:
+    long = "x" * 1025
+    assert skill_problems(tmp_path, f"---\nname: my-skill\ndescription: {long}\n---\n") == [
+        "Description exceeds 1024 character limit (1025 chars)"
+    ]
+    assert skill_problems(tmp_path, "---\nname: my-skill\n---\n") == [
+        "Missing required field in frontmatter: description"
+    ]
+
+
+def test_lowercase_unicode_name_fails_the_ascii_rule(tmp_path: Path) -> None:
+    messages = skill_problems(tmp_path, "---\nname: мой-навык\ndescription: d\n---\n", "мой-навык")
+    assert messages == [
+        "Skill name 'мой-навык' contains non-ASCII characters; the Agent Skills spec allows "
+        "only a-z, 0-9 and hyphens, and several clients reject other letters"
+    ]
+
+
+def test_unquoted_colon_suggests_the_fix(tmp_path: Path) -> None:
+    (message,) = skill_problems(
+        tmp_path, "---\nname: my-skill\ndescription: Use when: always\n---\n"
+    )
+    assert message.startswith("Invalid YAML in frontmatter: mapping values are not allowed here")
+    assert 'quote it (description: "...") or use a folded block (description: >-)' in message
+
+
+def test_client_extension_keys_are_warnings(tmp_path: Path) -> None:
+    skill = tmp_path / "my-skill"
+    skill.mkdir()
+    (skill / "SKILL.md").write_text(
+        "---\nname: my-skill\ndescription: d\nargument-hint: file\ndisable-model-invocation: true\n---\n"
+    )
+    problems: list = []
+    check_skill_md(skill / "SKILL.md", "my-skill", problems)
+    assert {p.severity for p in problems} == {"warning"}
+    assert [p.line for p in problems] == [4, 5]
+
+
+# -- TOML lines ------------------------------------------------------------------------------
+
+
+def test_toml_lines() -> None:
+    lines = TomlLines(
+        '[tool.agenttools]\nroot = "s"\ndescription = """\nkey = 1\n"""\n'
+        '[tool.agenttools.mcp-servers."a.b"]\ncommand = "x"\n'
+        "[[tool.agenttools.bundles]]\nname = 'one'\n[[tool.agenttools.bundles]]\nname = 'two'\n"
+        "[tool.other]\nagenttools.x = 1\n"
+    )
+    assert lines.line(("tool", "agenttools", "root")) == 2
+    assert lines.line(("key",)) is None  # inside a multi-line string
+    assert lines.line(("tool", "agenttools", "mcp-servers", "a.b", "command")) == 7
+    assert lines.line(("tool", "agenttools", "mcp-servers", "a.b", "args")) == 6
+    assert lines.line(("tool", "agenttools", "bundles", 1, "name")) == 11
+    assert lines.line(("tool", "agenttools", "bundles", 0)) == 8
+    assert lines.line(("tool", "other", "agenttools", "x")) == 13
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def loaded_project(root: Path) -> Project:
+    project = load_project(root)
+    assert isinstance(project, Project), project
+    return project
+
+
+def write_project(directory: Path, agenttools: str) -> Path:
+    import textwrap
+
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "pyproject.toml").write_text(
+        textwrap.dedent(
+            """\
+            [build-system]
+            requires = ["hatchling", "agenttools"]
+            build-backend = "hatchling.build"
+
+            [project]
+            name = "demo"
+            version = "1.0"
+
+            [tool.hatch.build.hooks.agenttools]
+            """
+        )
+        + textwrap.dedent(agenttools)
+    )
+    return directory
