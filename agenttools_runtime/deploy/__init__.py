@@ -41,6 +41,7 @@ __all__ = [
     "AllClientsResult",
     "Deployment",
     "RemovalResult",
+    "Skipped",
     "deploy",
     "deploy_all",
     "deployed",
