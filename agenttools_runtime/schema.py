@@ -8,6 +8,7 @@ validate-pyproject (:func:`json_schema`, entry point ``validate_pyproject.tool_s
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -123,7 +124,9 @@ SKILL = Table(
     "holding `SKILL.md` (and any `scripts/`, `references/`, `assets/`). A table with a "
     "`description` defines the skill inline: `SKILL.md` is generated at build time, "
     "deterministically, from these keys and `body` or `body-file`. The name follows the Agent "
-    "Skills rules: 1-64 lowercase ASCII letters, digits and single inner hyphens.",
+    "Skills rules: 1-64 lowercase ASCII letters, digits and single inner hyphens. Client "
+    "extension keys (`argument-hint`, `model`, ...) are accepted with a warning and written "
+    "into the generated frontmatter.",
     (
         Key("description", "string", "What the skill does and when to use it (1-1024 characters)."),
         Key("body", "string", "The Markdown body of the generated `SKILL.md`."),
@@ -211,8 +214,8 @@ SCHEMA_ID = "https://github.com/agenttools/agenttools/blob/main/docs/reference.m
 
 
 def json_schema(tool_name: str = "agenttools") -> dict[str, Any]:
-    """JSON schema of ``[tool.${tool}]`` (agenttools: skills, MCP servers and bundles bundled
-    into wheels by the agenttools hatchling hook).
+    """The JSON schema of ``[tool.${tool}]``: Agent Skills, MCP servers and bundles that the
+    agenttools hatchling hook bundles into wheels.
 
     The ``validate_pyproject.tool_schema`` plugin of agenttools; the same definition drives
     ``agenttools validate``, which checks more (files, names, links, markers).
@@ -293,7 +296,7 @@ def reference_markdown() -> str:
             kind = KIND_TEXT[key.kind]
             if key.choices:
                 kind += " (" + " / ".join(f"`{c}`" for c in key.choices) + ")"
-            default = "–" if key.default is None else f"`{_default_text(key.default)}`"
+            default = "–" if key.default is None else _default_text(key.default)
             doc = key.doc + (f" Example: `{key.example}`." if key.example else "")
             out.append(f"| `{key.name}` | {kind} | {default} | {doc} |")
     return "\n".join(out) + "\n"
@@ -301,9 +304,5 @@ def reference_markdown() -> str:
 
 def _default_text(value: Any) -> str:
     if isinstance(value, str):
-        return value if " " in value else f'"{value}"'
-    if value == []:
-        return "[]"
-    if value == {}:
-        return "{}"
-    return str(value)
+        return value if " " in value else f'`"{value}"`'  # prose defaults stay prose
+    return f"`{json.dumps(value)}`"

@@ -1,0 +1,52 @@
+"""Generate docs/reference.md from the one schema definition (agenttools_runtime/schema.py)
+and the table of problem codes (agenttools_runtime/validate.py).
+
+    python docs/gen_reference.py          # rewrite docs/reference.md
+    python docs/gen_reference.py --check  # exit 1 if it is out of date
+
+tests/test_schema.py fails when the committed page differs from this output.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+REFERENCE = Path(__file__).resolve().parent / "reference.md"
+
+
+def generate() -> str:
+    from agenttools_runtime.schema import reference_markdown
+    from agenttools_runtime.validate import CODES
+
+    lines = [
+        reference_markdown().rstrip("\n"),
+        "",
+        "## Problem codes",
+        "",
+        "`agenttools validate` and the build hook report `path:line: code: message`; warnings",
+        "read `path:line: warning: code: message` and never fail a build.",
+        "",
+        "| code | severity | meaning |",
+        "|---|---|---|",
+    ]
+    lines += [
+        f"| `{code}` | {severity} | {meaning} |" for code, (severity, meaning) in CODES.items()
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    text = generate()
+    if "--check" in argv:
+        current = REFERENCE.read_text(encoding="utf-8") if REFERENCE.exists() else ""
+        if current != text:
+            print(f"{REFERENCE} is out of date; run: python docs/gen_reference.py")
+            return 1
+        return 0
+    REFERENCE.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
