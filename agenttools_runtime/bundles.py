@@ -99,6 +99,8 @@ class AgentTools:
             raise InvalidAgentToolsObject(f'the description of "{self.name}" must be a string')
         object.__setattr__(self, "mcp_servers", _server_specs(self.name, self.mcp_servers))
         object.__setattr__(self, "skills", _skill_specs(self.name, self.skills))
+        if self.location is None:
+            object.__setattr__(self, "skills", tuple(_directory_or_name(s) for s in self.skills))
         if self.location is None and self.toolset_type == "AgentTools":
             if "/" in self.name:
                 raise InvalidAgentToolsObject(
@@ -465,6 +467,15 @@ def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
                 f'{spec!r} in the skills of "{bundle}" is not a skill specification'
             )
     return tuple(specs)
+
+
+def _directory_or_name(spec: str | SkillSpec) -> str | SkillSpec:
+    """In an ad hoc bundle, a string naming an existing skill directory is that directory (as
+    for ``install_skills``), made absolute now; other name-shaped strings stay names."""
+    if not isinstance(spec, str) or not _ITEM_REF.fullmatch(spec):
+        return spec
+    path = os.path.abspath(os.path.expanduser(spec))
+    return Path(path) if os.path.isfile(os.path.join(path, "SKILL.md")) else spec
 
 
 def _skill_spec_name(spec: str | SkillSpec) -> str:

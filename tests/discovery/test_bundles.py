@@ -352,3 +352,16 @@ def test_agent_tools_objects(site: Path, search: SearchPath) -> None:
     assert [b.name for b in agent_tools_objects("*-dev", search=search)] == ["my-tools-dev"]
     assert len(agent_tools_objects("my-tools", search=search)) == 2  # the distribution name
     assert agent_tools_objects("zzz*", include_builtin=True, search=search) == []
+
+
+def test_ad_hoc_string_naming_a_skill_directory_is_that_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_tree(tmp_path / "my-skill", {"SKILL.md": "---\nname: my-skill\ndescription: d\n---\n"})
+    monkeypatch.chdir(tmp_path)
+    bundle = AgentTools("mine", skills=["my-skill", "agenttools"])
+    assert bundle.skills == (tmp_path / "my-skill", "agenttools")
+    assert bundle.skill_names == ["my-skill", "agenttools"]
+    sources = bundle.skill_sources()
+    assert sources[0].directory == tmp_path / "my-skill"
+    assert sources[1].identifier == "agenttools"
