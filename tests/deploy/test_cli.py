@@ -1,0 +1,181 @@
+"""``agenttools deploy`` / ``deployed`` / ``remove`` on fake installed distributions: real
+files under a temporary HOME, versions of distribution skills, removal after uninstall."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime.cli import main
+from agenttools_runtime.clients import get_client
+from agenttools_runtime.mcp.install import read_server_entries
+from tests.helpers.venvs import fake_distribution, skill_files
+
+from .conftest import snapshot
+
+
+def weather(site: Path, version: str, body: str = "Do things.") -> Path:
+    skill = skill_files("weather-report", "Reports the weather.", {"scripts/run.sh": "#!/bin/sh\n"})
+    skill["files"]["SKILL.md"] = skill["files"]["SKILL.md"].replace("Do things.", body)
+    skill["executable"] = ["scripts/run.sh"]
+    return fake_distribution(
+        site,
+        "weather-tools",
+        version,
+        servers={"weather": {"module": "weather_tools.server", "env": {"UNITS": "metric"}}},
+        skills={"weather-report": skill},
+        bundles=[
+            {
+                "name": "weather-tools",
+                "implicit": True,
+                "mcp-servers": ["weather"],
+                "skills": ["weather-report"],
+            },
+            {"name": "reports", "mcp-servers": [], "skills": ["weather-report"]},
+        ],
+    )
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_deploy_deployed_remove(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    weather(site, "1.2.0")
+    status, out, err = run(
+        capsys, "deploy", "claude-code", "weather-tools/weather-tools", "--path", str(site)
+    )
+    assert status == 0, err
+    assert 'Deployed "weather-tools/weather-tools" to Claude Code' in out
+    skill = home / ".claude" / "skills" / "weather-report"
+    assert (skill / "scripts" / "run.sh").stat().st_mode & 0o100
+    entry = read_server_entries(home / ".claude.json", get_client("claude-code"))["weather"]
+    assert entry["args"] == ["-m", "weather_tools.server"]
+    assert entry["env"] == {"UNITS": "metric"}
+
+    status, out, _ = run(capsys, "deployed", "--json")
+    data = json.loads(out)
+    (dep,) = data["deployments"]
+    assert dep["agent_tools"]["distribution"] == "weather-tools"
+    assert dep["agent_tools"]["distribution_version"] == "1.2.0"
+    assert dep["skills"]["installed"][0]["identifier"] == "weather-tools/weather-report"
+    status, out, _ = run(capsys, "deployed", "cursor")
+    assert out.strip() == "No deployments."
+
+    # removal needs nothing but the record: the distribution is gone
+    shutil.rmtree(site)
+    status, out, err = run(capsys, "remove", dep["uuid"][:8])
+    assert status == 0, err
+    assert f"Removed deployment {dep['uuid']}" in out
+    assert not skill.exists()
+    assert "weather" not in read_server_entries(home / ".claude.json", get_client("claude-code"))
+
+
+def test_errors_are_one_line(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    weather(site, "1.2.0")
+    assert (
+        run(capsys, "deploy", "cursor", "weather-tools/weather-tools", "--path", str(site))[0] == 0
+    )
+    status, out, err = run(
+        capsys, "deploy", "cursor", "weather-tools/weather-tools", "--path", str(site)
+    )
+    assert status == 1
+    assert err.startswith("agenttools: The agent tools") and "--upgrade" in err
+    assert "Traceback" not in err
+    status, _, err = run(capsys, "remove", "ffffffff")
+    assert status == 1 and 'No deployment found for "ffffffff"' in err
+    status, out, _ = run(capsys, "remove", "nope", "--json")
+    assert status == 1 and json.loads(out)["error"]["tag"] == "DeploymentNotFound"
+
+
+def test_versions_of_distribution_skills(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+) -> None:
+    old, new = tmp_path / "old", tmp_path / "new"
+    weather(old, "1.2.0", body="Version one.")
+    weather(new, "1.3.0", body="Version two.")
+    skill = home / ".cursor" / "skills" / "weather-report" / "SKILL.md"
+    assert (
+        run(capsys, "deploy", "cursor", "weather-tools/weather-tools", "--path", str(old))[0] == 0
+    )
+    # the other bundle of the newer version shares the skill: upgrading needs --upgrade
+    status, _, err = run(capsys, "deploy", "cursor", "weather-tools/reports", "--path", str(new))
+    assert status == 1 and "A different version of the skill" in err
+    assert "Version one." in skill.read_text()
+    status, _, err = run(
+        capsys, "deploy", "cursor", "weather-tools/reports", "--path", str(new), "--upgrade"
+    )
+    assert status == 0, err
+    assert "Version two." in skill.read_text()
+    # an older version never downgrades what others use; it is kept with a warning
+    status, _, err = run(
+        capsys, "deploy", "cursor", "weather-tools/weather-tools", "--path", str(old), "--force"
+    )
+    assert status == 0
+    assert "installed version (1.3.0) is newer than 1.2.0" in err
+    assert "Version two." in skill.read_text()
+
+
+def test_dry_run_and_json(
+    capsys: pytest.CaptureFixture[str], home: Path, state: Path, tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    weather(site, "1.2.0")
+    status, out, _ = run(
+        capsys, "deploy", "codex", "weather-tools/weather-tools", "--path", str(site), "--dry-run"
+    )
+    assert status == 0
+    assert "Dry run" in out and 'write entry "weather"' in out and "weather-report" in out
+    assert snapshot(home, state) == {}
+    status, out, _ = run(
+        capsys,
+        "deploy",
+        "codex",
+        "weather-tools/weather-tools",
+        "--path",
+        str(site),
+        "--json",
+        "--no-skills",
+    )
+    data = json.loads(out)
+    assert data["ok"] and data["deployment"]["skills"]["skipped"] == [
+        "weather-tools/weather-report"
+    ]
+    assert not (home / ".agents").exists()
+    assert "weather" in (home / ".codex" / "config.toml").read_text()
+
+
+def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "deploy", "cursor", "--no-skills", "--skills-dir", "x")[0] == 2
+    assert run(capsys, "deploy", "cursor", "--upgrade", "--force")[0] == 2
+    assert run(capsys, "deploy", "--all-clients", "x", "y")[0] == 2
+
+
+def test_all_clients_cli(capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    weather(site, "1.2.0")
+    status, out, err = run(
+        capsys,
+        "deploy",
+        "--all-clients",
+        "weather-tools/weather-tools",
+        "--path",
+        str(site),
+        "--json",
+    )
+    assert status == 0, err
+    data = json.loads(out)
+    assert data["results"]["claude-desktop"]["skipped"] == "Unsupported"
+    assert "uuid" in data["results"]["cursor"]
+    assert "LM Studio" in err  # the summarized AgentSkillsNotDeployedWarning
