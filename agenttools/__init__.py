@@ -46,6 +46,12 @@ _EXPORTS: dict[str, str] = {
     "Environment": "agenttools_runtime.mcp.server",
     "install_mcp_server": "agenttools_runtime.mcp.install",
     "uninstall_mcp_server": "agenttools_runtime.mcp.install",
+    # deployments
+    "deploy": "agenttools_runtime.deploy",
+    "deploy_all": "agenttools_runtime.deploy",
+    "Deployment": "agenttools_runtime.deploy",
+    "deployed": "agenttools_runtime.deploy",
+    "remove_deployment": "agenttools_runtime.deploy",
     # skill:// URIs and the MCP skills server
     "SkillURI": "agenttools_runtime.uri",
     "parse_skill_uri": "agenttools_runtime.uri",
