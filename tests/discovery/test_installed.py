@@ -23,7 +23,7 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.mcp.server import Environment
 from tests.helpers.venvs import Venv, shared_venv
-from tests.helpers.wheels import SAMPLES, build_sample_wheel
+from tests.helpers.wheels import SAMPLES, build_agenttools_wheel, build_sample_wheel
 
 pytestmark = pytest.mark.slow
 
@@ -227,3 +227,29 @@ def test_cli_list_with_python_of_another_venv(samples_venv: Venv) -> None:
     )
     assert show.returncode == 0, show.stderr
     assert f"command: {samples_venv.python} -m weather_tools.server" in show.stdout
+
+
+def test_installed_agenttools_lists_from_inside_the_venv(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    """agenttools installed from its wheel next to the samples: the built-in skill ships in
+    the wheel and ``python -m agenttools list`` of that venv sees the samples."""
+    wheels = [build_agenttools_wheel(tmp_path_factory)]
+    wheels += [build_sample_wheel(n, tmp_path_factory) for n in ("weather-tools", "skills-only")]
+    venv = shared_venv(tmp_path_factory, "discovery-with-agenttools", wheels)
+    # agenttools' own dependencies come from this environment (installed with --no-deps)
+    env = {**os.environ, "PYTHONPATH": sysconfig.get_path("purelib")}
+    # run outside the checkout: "python -m" puts the working directory first on sys.path
+    done = venv.run("-m", "agenttools", "list", "--all", "--json", env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["python"] == str(venv.python)
+    names = [b["qualified_name"] for b in data["bundles"]]
+    assert names[0] == "agenttools"  # built-in first
+    # (a subset: PYTHONPATH adds this environment's site-packages to the search too)
+    assert {"skills-only/skills-only", "weather-tools/weather-tools"} <= set(names)
+    done = venv.run("-m", "agenttools", "show", "agenttools", "--json", env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    (skill,) = json.loads(done.stdout)["bundle"]["skills"]
+    assert Path(skill["directory"]).is_relative_to(venv.site_packages)
+    assert skill["files"] == ["SKILL.md"]
