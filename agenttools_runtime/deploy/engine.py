@@ -258,6 +258,10 @@ class DeployPlan:
             lines.append(f"  skills root {t.skills_root}:")
             for sp in self.skills + self.not_installed:
                 lines.append(f"    {sp.source.name}: {_describe_decision(sp)}")
+                if sp.decision.action is not None and sp.decision.action.writes:
+                    verb = "write" if sp.decision.action is Action.CREATE else "replace with"
+                    for rel in sorted(sp.source.files):
+                        lines.append(f"      {verb} {sp.directory / rel}")
         if self.skipped:
             lines.append(f"  skills not deployed (unsupported here): {', '.join(self.skipped)}")
         for record in self.replaced:
@@ -385,12 +389,15 @@ def skill_plan(source: SkillSource, root: Path, replaced: Sequence[str], level: 
     directory = root / source.name
     key = paths.registry_key(root, source.name)
     entry = registry.find_entry(root, source.name, key)
-    if entry is not None:
-        key = entry.key
     destination = destination_state(root, source.name)
     same_directory = False
     if source.directory is not None:
         same_directory = _same_or_nested(source.directory, directory)
+    if same_directory and entry is None:
+        # the source reached through a per-skill link joins the entry of the physical dir
+        entry = registry.find_physical_entry(directory)
+    if entry is not None:
+        key = entry.key
     kept = registry.live_references(entry) if entry is not None else ()
     live = tuple(r for r in kept if r not in replaced)
     kind = EntryKind.NONE

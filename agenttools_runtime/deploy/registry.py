@@ -162,6 +162,15 @@ def find_entry(skills_root: Path, name: str, key: str) -> RegistryEntry | None:
     return None
 
 
+def find_physical_entry(directory: Path) -> RegistryEntry | None:
+    """An entry whose directory is *directory* once every link is resolved."""
+    physical = os.path.realpath(directory)
+    for candidate in iter_entries():
+        if os.path.realpath(candidate.directory) == physical:
+            return candidate
+    return None
+
+
 def save_entry(entry: RegistryEntry) -> None:
     path = entry_path(entry.key)
     fs.mkdir(path.parent)

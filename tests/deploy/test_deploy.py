@@ -304,3 +304,37 @@ def test_dry_run_changes_nothing_and_lists_the_plan(home: Path, state: Path) -> 
     )
     assert forced.ok and [r.uuid for r in forced.replaced] == [existing.uuid]
     assert snapshot(home, state) == before
+
+
+def test_builtin_skill_upgrades_without_upgrade_level(home: Path) -> None:
+    """A copy of the built-in skill written by an older agenttools (same identifier, older
+    version, unchanged since) is upgraded when another deployment brings the current one."""
+    from agenttools_runtime.deploy import registry
+
+    first = deploy("copilot-cli")
+    skill = home / ".copilot" / "skills" / "agenttools"
+    key = first.record.installed[0].registry_key
+    old_text = "---\nname: agenttools\ndescription: Old.\n---\n\nOld body.\n"
+    (skill / "SKILL.md").write_text(old_text)
+    from agenttools_runtime.skills.manifest import installed_manifest
+
+    entry = registry.load_entry(key)
+    assert entry is not None
+    registry.save_entry(
+        type(entry)(
+            **{**entry.__dict__, "hashes": installed_manifest(skill)[0], "version": "0.0.1"}
+        )
+    )
+    second = deploy("vscode")  # shares ~/.copilot/skills; no overwrite level given
+    assert "Old body." not in (skill / "SKILL.md").read_text()
+    after = registry.load_entry(key)
+    assert after is not None and after.version == second.record.installed[0].version != "0.0.1"
+    assert sorted(after.references) == sorted([first.uuid, second.uuid])
+
+
+def test_servers_only_bundle_to_a_project_without_project_mcp_fails(tmp_path: Path) -> None:
+    from agenttools_runtime.errors import UnsupportedMCPClientProject
+
+    with pytest.raises(UnsupportedMCPClientProject, match="Cursor"):
+        deploy(("cursor", tmp_path), bundle("b", servers=[server("s")]))
+    assert list(tmp_path.iterdir()) == []
