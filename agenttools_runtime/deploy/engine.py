@@ -447,6 +447,7 @@ def execute(
 ) -> tuple[DeploymentRecord, list[AgentToolsWarning]]:
     """Steps 4–8 under the lock. Returns the new record and the warnings to issue (not yet
     issued). Any failure before the record is published rolls everything back."""
+    check_target(tools, target)  # a target that can take nothing fails before the lock
     with deployment_lock():
         fs.checkpoint("deploy:locked")
         registry.sweep(issue=True)

@@ -335,6 +335,9 @@ def test_builtin_skill_upgrades_without_upgrade_level(home: Path) -> None:
 def test_servers_only_bundle_to_a_project_without_project_mcp_fails(tmp_path: Path) -> None:
     from agenttools_runtime.errors import UnsupportedMCPClientProject
 
+    project = tmp_path / "project"
+    project.mkdir()
     with pytest.raises(UnsupportedMCPClientProject, match="Cursor"):
-        deploy(("cursor", tmp_path), bundle("b", servers=[server("s")]))
-    assert list(tmp_path.iterdir()) == []
+        deploy(("cursor", project), bundle("b", servers=[server("s")]))
+    assert list(project.iterdir()) == []
+    assert not (tmp_path / "agenttools-state").exists()  # failed before taking the lock
