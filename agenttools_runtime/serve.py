@@ -39,9 +39,11 @@ from agenttools_runtime.errors import (
     SkillNotServed,
 )
 from agenttools_runtime.uri import (
+    BUILTIN_PROVIDER,
     MAIN_FILE,
     MANIFEST_REFERENCE,
     SCHEME,
+    BuiltinSkillProvider,
     DirectorySkillProvider,
     LocalSkillProvider,
     digest,
@@ -115,8 +117,8 @@ def collect_skills(
     include_local: bool = False,
     project_dir: Path | str | None = None,
 ) -> list[ServedSkill]:
-    """Every installed distribution's skills (then, with *include_local*, the client skill
-    directories), sorted by URI.
+    """Every installed distribution's skills and agenttools' built-in ones (then, with
+    *include_local*, the client skill directories), sorted by URI.
 
     A skill that FastMCP's client would reject (name not the Agent Skills form or not equal
     to its frontmatter ``name``, missing description, non-JSON frontmatter, more than 512
@@ -124,6 +126,8 @@ def collect_skills(
     Different skills of one name are namespaced (``ServedSkillsNamespaced`` warning).
     """
     providers: list[DirectorySkillProvider] = list(distribution_providers(search))
+    if not any(p.name == BUILTIN_PROVIDER for p in providers):
+        providers.append(BuiltinSkillProvider())
     if include_local:
         providers.append(LocalSkillProvider(project_dir=project_dir))
     candidates: dict[str, list[ServedSkill]] = {}

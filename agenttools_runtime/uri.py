@@ -59,6 +59,7 @@ SCHEME = "skill"
 MAIN_FILE = "SKILL.md"
 MANIFEST_REFERENCE = "_manifest"
 LOCAL_PROVIDER = "local"
+BUILTIN_PROVIDER = "agenttools"
 PROVIDER_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 MAX_REFERENCE_LENGTH = 4096
 Convention = Literal["seed", "claude"]
@@ -588,6 +589,23 @@ class DistributionSkillProvider(DirectorySkillProvider):
             yield name, _DirectorySkill(directory, listed, text)
 
 
+class BuiltinSkillProvider(DirectorySkillProvider):
+    """``agenttools``: the skills agenttools itself ships (the built-in bundle's skills)."""
+
+    kind = "builtin"
+
+    def __init__(self, name: str = BUILTIN_PROVIDER) -> None:
+        super().__init__(name)
+
+    def _scan(self) -> Iterable[tuple[str, _DirectorySkill]]:
+        from agenttools_runtime.bundles import BUILTIN_SKILL_NAMES, BUILTIN_SKILLS_DIR
+
+        for name in BUILTIN_SKILL_NAMES:
+            directory = BUILTIN_SKILLS_DIR / name
+            if (directory / MAIN_FILE).is_file():
+                yield name, _DirectorySkill(directory, None)
+
+
 def distribution_providers(search: SearchPath | None = None) -> list[DistributionSkillProvider]:
     """One provider per installed distribution whose manifest lists skills, by name.
     Distributions with a broken manifest are skipped with a ``SkillProviderSkipped`` warning."""
@@ -898,14 +916,17 @@ class SkillResolver:
         local: bool = True,
         distributions: bool = True,
     ) -> SkillResolver:
-        """``local``, then every installed distribution with skills (by name), then
-        *mcp_servers* (name → server, see :class:`MCPSkillProvider`) in the order given.
+        """``local``, then every installed distribution with skills (by name) and agenttools'
+        own built-in skills (``agenttools``), then *mcp_servers* (name → server, see
+        :class:`MCPSkillProvider`) in the order given.
         A distribution whose name is taken by an earlier provider is skipped with a warning."""
         resolver = cls()
         if local:
             resolver.register(LocalSkillProvider(project_dir=project_dir))
         if distributions:
-            for provider in distribution_providers(search):
+            shipped: list[SkillProvider] = [*distribution_providers(search)]
+            shipped.append(BuiltinSkillProvider())
+            for provider in shipped:
                 if provider.name in resolver._providers:
                     reason = f"the name is taken by an earlier provider ({provider.name})"
                     warnings.warn(SkillProviderSkipped(provider.name, reason), stacklevel=2)

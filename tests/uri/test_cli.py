@@ -70,7 +70,10 @@ def test_errors_are_one_line(
 ) -> None:
     assert main(["skill", "nope", "--path", str(site)]) == 1
     err = capsys.readouterr().err
-    assert err == "agenttools: Skill not found: 'nope'. Available: greeting, weather-report\n"
+    assert (
+        err
+        == "agenttools: Skill not found: 'nope'. Available: agenttools, greeting, weather-report\n"
+    )
     assert main(["skill", "skill://local/greeting/%2e%2e/x", "--path", str(site)]) == 1
     assert capsys.readouterr().err == "agenttools: Security error: Path traversal detected in URI\n"
     assert main(["skill", "--path", str(site)]) == 2
@@ -81,14 +84,17 @@ def test_errors_are_one_line(
 
 def test_list(greeting: Path, site: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["skill", "--list", "--path", str(site)]) == 0
-    assert capsys.readouterr().out == (
+    out = capsys.readouterr().out
+    assert out.startswith(
         "Available skills:\n\n## local (1 skill)\n- **greeting**: Greet.\n"
         "  URI: `skill://local/greeting`\n\n## weather-tools (1 skill)\n"
-        "- **weather-report**: Report.\n  URI: `skill://weather-tools/weather-report`\n"
+        "- **weather-report**: Report.\n  URI: `skill://weather-tools/weather-report`\n\n"
+        "## agenttools (1 skill)\n- **agenttools**: Find, deploy and remove"
     )
+    assert out.endswith("  URI: `skill://agenttools/agenttools`\n")
     assert main(["skill", "--list", "--json", "--path", str(site)]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert [p["name"] for p in data["providers"]] == ["local", "weather-tools"]
+    assert [p["name"] for p in data["providers"]] == ["local", "weather-tools", "agenttools"]
 
 
 def test_cli_start_up_does_not_import_mcp() -> None:

@@ -42,7 +42,7 @@ def test_resolver_reads_installed_wheels(samples_venv: Venv) -> None:
     listing = resolver.list_skills()
     groups = {p.name: [s.name for s in p.skills] for p in listing.providers}
     assert groups["weather-tools"] == ["forecast-help", "station-lookup", "weather-report"]
-    assert set(groups) == {"multi-bundle", "skills-only", "weather-tools"}
+    assert set(groups) == {"multi-bundle", "skills-only", "weather-tools", "agenttools"}
     source = SAMPLES / "weather-tools" / "skills" / "weather-report"
     units = resolver.resolve("skill://weather-tools/weather-report/references/units.md")
     assert units.content == (source / "references" / "units.md").read_bytes()

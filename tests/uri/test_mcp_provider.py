@@ -59,6 +59,7 @@ def test_in_process_provider(server: object) -> None:
     resolver = SkillResolver([LocalSkillProvider([]), provider])
     names = [(s.name, s.path) for s in provider.skills()]
     assert names == [
+        ("agenttools", "agenttools"),  # the built-in skill
         ("greeting", "greeting"),
         ("shared", "other-tools/shared"),
         ("shared", "weather-tools/shared"),
@@ -86,7 +87,9 @@ def test_in_process_provider(server: object) -> None:
         SkillReferenceNotFound, match=r"Reference not found: 'nope\.md' in skill 'greeting'"
     ):
         resolver.resolve("skill://skills-server/greeting/nope.md")
-    with pytest.raises(SkillNotFound, match="Available: greeting, shared, shared, weather-report"):
+    with pytest.raises(
+        SkillNotFound, match="Available: agenttools, greeting, shared, shared, weather-report"
+    ):
         resolver.resolve("skill://skills-server/missing")
 
 
@@ -153,4 +156,4 @@ def test_resolver_reads_our_server_over_stdio(
     )
     out = capfd.readouterr().out
     assert status == 0
-    assert "## srv (4 skills)" in out and "URI: `skill://srv/weather-tools/shared`" in out
+    assert "## srv (5 skills)" in out and "URI: `skill://srv/weather-tools/shared`" in out

@@ -234,7 +234,12 @@ def test_local_duplicates_identical_are_silent_different_are_reported(
 def test_distribution_providers(home: Path, project: Path, site: Path) -> None:
     search = SearchPath.for_paths([site])
     resolver = SkillResolver.default(search=search)
-    assert [p.name for p in resolver.providers] == ["local", "other-tools", "weather-tools"]
+    assert [p.name for p in resolver.providers] == [
+        "local",
+        "other-tools",
+        "weather-tools",
+        "agenttools",  # its own built-in skills
+    ]
     resolved = resolver.resolve("skill://weather-tools/weather-report")
     assert resolved.kind == "skill"
     assert resolved.skill.directory is not None
@@ -333,7 +338,12 @@ def test_listing_format(home: Path, project: Path, site: Path) -> None:
         "  Shadowed: the bare name 'greeting' resolves to local\n"
     ) in text
     data = listing.to_json()
-    assert [p["name"] for p in data["providers"]] == ["local", "other-tools", "weather-tools"]
+    assert [p["name"] for p in data["providers"]] == [
+        "local",
+        "other-tools",
+        "weather-tools",
+        "agenttools",
+    ]
     shadowed = next(s for s in data["providers"][2]["skills"] if s["name"] == "greeting")
     assert shadowed["resolves_bare_name"] is False
 

@@ -82,6 +82,7 @@ def test_collect_namespaces_different_same_named_skills(site: Path) -> None:
     skills, caught = collect(site)
     uris = [s.uri for s in skills]
     assert uris == [
+        "skill://agenttools/SKILL.md",  # agenttools' own built-in skill
         "skill://crlf/SKILL.md",
         "skill://other-tools/shared/SKILL.md",
         "skill://same/SKILL.md",  # identical copies: served once
@@ -237,5 +238,5 @@ def test_serve_list_cli(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--list", "--path", str(site), "--json"]) == 0
     captured = capsys.readouterr()
     data = json.loads(captured.out)
-    assert data["skills"][0]["uri"] == "skill://crlf/SKILL.md"
+    assert data["skills"][1]["uri"] == "skill://crlf/SKILL.md"
     assert "served under its own prefix" in captured.err
