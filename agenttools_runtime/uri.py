@@ -30,8 +30,9 @@ import json
 import os
 import re
 import shlex
+import threading
 import warnings
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -361,6 +362,10 @@ class SkillProvider(abc.ABC):
     def manifest(self, skill: ProvidedSkill) -> str:
         """The skill's FastMCP ``_manifest`` JSON text."""
 
+    def close(self) -> None:
+        """Release what the provider holds open (MCP sessions); it may be used again."""
+        return None  # directories hold nothing open
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
 
@@ -636,8 +641,8 @@ class MCPSkillProvider(SkillProvider):
     an :class:`agenttools_runtime.mcp.server.MCPServer` declaration, or anything
     ``mcp.Client`` accepts (``StdioServerParameters``, an in-process ``mcp`` server).
     Every ``skill://{path}/SKILL.md`` resource is a skill named after the last segment of its
-    path; ``skill://{name}/…`` URIs reach it by that name or by its full path. Each operation
-    opens one session (the listing is cached). Needs the ``mcp`` package.
+    path; ``skill://{name}/…`` URIs reach it by that name or by its full path. One session is
+    opened on first use and kept until :meth:`close` (the listing is cached). Needs ``mcp``.
     """
 
     kind = "mcp"
@@ -647,6 +652,7 @@ class MCPSkillProvider(SkillProvider):
         self.server = server
         self.timeout = timeout
         self._cache: list[ProvidedSkill] | None = None
+        self._connection: _Connection | None = None
 
     def skills(self) -> Sequence[ProvidedSkill]:
         if self._cache is None:
@@ -710,25 +716,77 @@ class MCPSkillProvider(SkillProvider):
                 break
         return sorted(found.values(), key=lambda s: (s.name, s.path))
 
-    def _session(self, action: Callable[[Any], Awaitable[_T]]) -> _T:
+    def close(self) -> None:
+        """End the session with the server (it is opened again when needed)."""
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            connection.close()
+
+    def _session(self, action: Callable[[Any], Coroutine[Any, Any, _T]]) -> _T:
         try:
-            from mcp import Client
+            import mcp  # noqa: F401
         except ImportError:
             from agenttools_runtime.errors import MCPSDKMissing
 
             raise MCPSDKMissing(f"Reading skills from the MCP server '{self.name}'") from None
-        target = _client_target(self.server)
-
-        async def run() -> _T:
-            async with Client(target, read_timeout_seconds=self.timeout) as client:
-                return await action(client)
-
         try:
-            return _run_sync(run)
+            if self._connection is None:
+                self._connection = _Connection(_client_target(self.server), self.timeout)
+            return self._connection.call(action)
         except AgentToolsError:
             raise
         except Exception as exc:  # an unreachable or broken server is the provider's failure
+            self.close()
             raise SkillProviderFailed(self.name, _describe(exc), provider=self.name) from exc
+
+
+class _Connection:
+    """One MCP client session kept open on an event loop of its own (a daemon thread), so a
+    listing and the reads after it cost one server start-up, and synchronous callers work
+    whether or not they run inside an event loop themselves."""
+
+    def __init__(self, target: Any, timeout: float) -> None:
+        self.timeout = timeout
+        self._client: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._error: BaseException | None = None
+        self._ready = threading.Event()
+        self._thread = threading.Thread(
+            target=lambda: asyncio.run(self._main(target)), name="agenttools-mcp", daemon=True
+        )
+        self._thread.start()
+        if not self._ready.wait(timeout):
+            raise TimeoutError(f"no answer within {timeout:g} s")
+        if self._error is not None:
+            raise self._error
+
+    async def _main(self, target: Any) -> None:
+        from mcp import Client
+
+        self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        try:
+            async with Client(target, read_timeout_seconds=self.timeout) as client:
+                self._client = client
+                self._ready.set()
+                await self._stop.wait()
+        except BaseException as exc:  # reported to the caller waiting in __init__ or call
+            self._error = exc
+        finally:
+            self._client = None
+            self._ready.set()
+
+    def call(self, action: Callable[[Any], Coroutine[Any, Any, _T]]) -> _T:
+        if self._client is None or self._loop is None:
+            raise self._error or RuntimeError("the MCP session has ended")
+        future = asyncio.run_coroutine_threadsafe(action(self._client), self._loop)
+        return future.result(self.timeout)
+
+    def close(self) -> None:
+        if self._loop is not None and self._stop is not None and self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._stop.set)
+            self._thread.join(self.timeout)
 
 
 async def _read_resource(client: Any, uri: str) -> bytes | None:
@@ -772,21 +830,6 @@ def _server_env(extra: Mapping[str, str]) -> dict[str, str] | None:
     if not extra:
         return None
     return {**os.environ, **extra}
-
-
-def _run_sync(fn: Callable[[], Awaitable[_T]]) -> _T:
-    """Run a coroutine function to completion from synchronous code, also when called from
-    inside a running event loop (then in a worker thread with its own loop)."""
-    import anyio
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return anyio.run(fn)
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(anyio.run, fn).result()
 
 
 def _describe(exc: BaseException) -> str:
@@ -937,6 +980,17 @@ class SkillResolver:
             resolver.register(MCPSkillProvider(name, server))
         return resolver
 
+    def close(self) -> None:
+        """Close every provider (ends MCP sessions)."""
+        for provider in self._providers.values():
+            provider.close()
+
+    def __enter__(self) -> SkillResolver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def register(self, provider: SkillProvider) -> None:
         """Add a provider after the existing ones. Raises ``SkillProviderExists``."""
         if provider.name in self._providers:
@@ -1073,10 +1127,10 @@ def resolve_skill(
 ) -> ResolvedSkill:
     """Resolve one URI with the default providers (see :meth:`SkillResolver.default` and
     :meth:`SkillResolver.resolve`)."""
-    resolver = SkillResolver.default(
+    with SkillResolver.default(
         search=search, project_dir=project_dir, mcp_servers=mcp_servers
-    )
-    return resolver.resolve(uri, arguments, convention=convention)
+    ) as resolver:
+        return resolver.resolve(uri, arguments, convention=convention)
 
 
 def list_skills(
@@ -1086,7 +1140,7 @@ def list_skills(
     project_dir: Path | str | None = None,
 ) -> SkillListing:
     """Every skill of the default providers, grouped by provider in priority order."""
-    resolver = SkillResolver.default(
+    with SkillResolver.default(
         search=search, project_dir=project_dir, mcp_servers=mcp_servers
-    )
-    return resolver.list_skills()
+    ) as resolver:
+        return resolver.list_skills()

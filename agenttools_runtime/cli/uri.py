@@ -12,6 +12,7 @@ from agenttools_runtime.cli import UsageError, add_environment_arguments, emit
 
 if TYPE_CHECKING:
     from agenttools_runtime.discovery import SearchPath
+    from agenttools_runtime.uri import SkillResolver
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -129,6 +130,11 @@ def run_skill(args: argparse.Namespace) -> int:
         mcp_servers=_mcp_servers(args.mcp),
         local=not args.no_local,
     )
+    with resolver:
+        return _run_skill(args, resolver)
+
+
+def _run_skill(args: argparse.Namespace, resolver: SkillResolver) -> int:
     if args.list:
         listing = resolver.list_skills()
         emit(args, {"ok": True, **listing.to_json()}, listing.render)

@@ -127,22 +127,43 @@ def test_an_unreachable_server(home: Path, tmp_path: Path) -> None:
     assert listing.providers[1].error is not None
 
 
+def test_usable_from_inside_an_event_loop(server: object) -> None:
+    import anyio
+
+    async def main() -> bytes:
+        with SkillResolver([MCPSkillProvider("srv", server)]) as resolver:
+            return resolver.resolve("greeting", "A B").content
+
+    assert anyio.run(main).endswith(b"Hello A from B!\n")
+
+
 @pytest.mark.slow
 def test_resolver_reads_our_server_over_stdio(
     site: Path, home: Path, tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    """`agenttools skill --mcp` against `python -m agenttools serve` in a subprocess."""
+    """`agenttools skill --mcp` against `python -m agenttools serve` in a subprocess; one
+    server start-up serves the listing and every read until the resolver is closed."""
     from agenttools_runtime.cli import main
 
-    command = f"{sys.executable} -m agenttools serve --path {site}"
-    provider = MCPSkillProvider("agenttools", command)
-    resolver = SkillResolver([provider])
-    resolved = resolver.resolve("skill://agenttools/greeting", "Ann Bob")
-    assert (
-        resolved.content == b"---\nname: greeting\ndescription: Greet.\n---\nHello Ann from Bob!\n"
+    starts = tmp_path / "starts.txt"
+    launcher = (
+        "import runpy, sys; "
+        f"open({str(starts)!r}, 'a').write('x'); "
+        f"sys.argv = ['agenttools', 'serve', '--path', {str(site)!r}]; "
+        "runpy.run_module('agenttools', run_name='__main__')"
     )
-    assert resolver.resolve("weather-report/references/units.md").content == b"metric\r\n"
+    with SkillResolver(
+        [MCPSkillProvider("agenttools", [sys.executable, "-c", launcher])]
+    ) as resolver:
+        resolved = resolver.resolve("skill://agenttools/greeting", "Ann Bob")
+        assert resolved.content == (
+            b"---\nname: greeting\ndescription: Greet.\n---\nHello Ann from Bob!\n"
+        )
+        assert resolver.resolve("weather-report/references/units.md").content == b"metric\r\n"
+        assert resolver.resolve("weather-report/b.bin").content == b"\x00\xff"
+    assert starts.read_text() == "x"
 
+    command = f"{sys.executable} -m agenttools serve --path {site}"
     status = main(
         [
             "skill",
