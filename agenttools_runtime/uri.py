@@ -384,28 +384,40 @@ class DirectorySkillProvider(SkillProvider):
 
     def __init__(self, name: str) -> None:
         super().__init__(name)
-        self._cache: dict[str, tuple[ProvidedSkill, _DirectorySkill]] | None = None
+        self._folders: dict[str, list[_DirectorySkill]] | None = None
+        self._provided: dict[str, ProvidedSkill] = {}
 
     @abc.abstractmethod
     def _scan(self) -> Iterable[tuple[str, _DirectorySkill]]:
         """``(name, folder)`` pairs in priority order; the first of a name wins."""
 
-    def _entries(self) -> dict[str, tuple[ProvidedSkill, _DirectorySkill]]:
-        if self._cache is None:
-            entries: dict[str, tuple[ProvidedSkill, _DirectorySkill]] = {}
+    def _candidates(self) -> dict[str, list[_DirectorySkill]]:
+        if self._folders is None:
+            folders: dict[str, list[_DirectorySkill]] = {}
             for name, entry in self._scan():
-                if name in entries:
-                    self._duplicate(name, entries[name][1], entry)
-                    continue
-                description = entry.description
-                if description is None:
-                    description = _read_description(entry.directory / MAIN_FILE)
-                skill = ProvidedSkill(
-                    self.name, name, description, name, entry.directory, str(entry.directory)
-                )
-                entries[name] = (skill, entry)
-            self._cache = dict(sorted(entries.items()))
-        return self._cache
+                folders.setdefault(name, []).append(entry)
+            self._folders = dict(sorted(folders.items()))
+        return self._folders
+
+    def _entry(self, name: str) -> _DirectorySkill:
+        return self._candidates()[name][0]
+
+    def _skill(self, name: str) -> ProvidedSkill:
+        """The skill *name* (first folder of that name), built on first use: only skills that
+        are asked for cost a SKILL.md parse, and a collision is reported when it matters."""
+        skill = self._provided.get(name)
+        if skill is None:
+            kept, *others = self._candidates()[name]
+            for other in others:
+                self._duplicate(name, kept, other)
+            description = kept.description
+            if description is None:
+                description = _read_description(kept.directory / MAIN_FILE)
+            skill = ProvidedSkill(
+                self.name, name, description, name, kept.directory, str(kept.directory)
+            )
+            self._provided[name] = skill
+        return skill
 
     def _duplicate(self, name: str, kept: _DirectorySkill, other: _DirectorySkill) -> None:
         """Two folders of one name inside this provider: the first wins. Identical copies
@@ -419,28 +431,27 @@ class DirectorySkillProvider(SkillProvider):
                     skill=name,
                     provider=self.name,
                 ),
-                stacklevel=4,
+                stacklevel=5,
             )
 
     def skills(self) -> Sequence[ProvidedSkill]:
-        return [skill for skill, _ in self._entries().values()]
+        return [self._skill(name) for name in self._candidates()]
 
     def find(self, name: str) -> ProvidedSkill | None:
-        found = self._entries().get(name)
-        return None if found is None else found[0]
+        return self._skill(name) if name in self._candidates() else None
 
     def files(self, skill: ProvidedSkill) -> dict[str, Path]:
         """Every file of *skill*: relative path → absolute path (junk and VCS skipped)."""
         from agenttools_runtime.skills.manifest import iter_source_files
 
-        entry = self._entries()[skill.name][1]
+        entry = self._entry(skill.name)
         found = dict(iter_source_files(entry.directory))
         if entry.files is not None:
             found = {rel: path for rel, path in found.items() if rel in entry.files}
         return found
 
     def read(self, skill: ProvidedSkill, reference: Sequence[str]) -> bytes:
-        entry = self._entries()[skill.name][1]
+        entry = self._entry(skill.name)
         rel = "/".join(reference)
         path = safe_skill_path(entry.directory, reference, skill.name)
         if entry.files is not None and rel not in entry.files:

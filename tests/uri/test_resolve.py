@@ -222,6 +222,11 @@ def test_local_duplicates_identical_are_silent_different_are_reported(
     make_skill(home / ".claude" / "skills", "diff", "---\nname: diff\ndescription: U.\n---\nUser\n")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        resolved = SkillResolver([LocalSkillProvider()]).resolve("same")
+    assert resolved.skill.directory == home / ".claude" / "skills" / "same"
+    assert not caught  # "diff" was not asked for: nothing to say about it
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         provider = LocalSkillProvider()
         names = [s.name for s in provider.skills()]
     assert names == ["diff", "same"]
