@@ -23,14 +23,12 @@ or Claude Code's (``$0`` is the first, ``$ARGUMENTS[N]``, shell-style quoting).
 from __future__ import annotations
 
 import abc
-import asyncio
 import base64
 import hashlib
 import json
 import os
 import re
 import shlex
-import threading
 import warnings
 from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -54,6 +52,8 @@ from agenttools_runtime.errors import (
 )
 
 if TYPE_CHECKING:
+    import asyncio
+
     from agenttools_runtime.discovery import InstalledDistribution, SearchPath
 
 SCHEME = "skill"
@@ -757,6 +757,9 @@ class _Connection:
     whether or not they run inside an event loop themselves."""
 
     def __init__(self, target: Any, timeout: float) -> None:
+        import asyncio  # here, not at import: it costs the CLI's start-up ~50 ms
+        import threading
+
         self.timeout = timeout
         self._client: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -773,6 +776,8 @@ class _Connection:
             raise self._error
 
     async def _main(self, target: Any) -> None:
+        import asyncio
+
         from mcp import Client
 
         self._loop = asyncio.get_running_loop()
@@ -789,6 +794,8 @@ class _Connection:
             self._ready.set()
 
     def call(self, action: Callable[[Any], Coroutine[Any, Any, _T]]) -> _T:
+        import asyncio
+
         if self._client is None or self._loop is None:
             raise self._error or RuntimeError("the MCP session has ended")
         future = asyncio.run_coroutine_threadsafe(action(self._client), self._loop)
