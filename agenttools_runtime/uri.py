@@ -408,8 +408,8 @@ class DirectorySkillProvider(SkillProvider):
         skill = self._provided.get(name)
         if skill is None:
             kept, *others = self._candidates()[name]
-            for other in others:
-                self._duplicate(name, kept, other)
+            if others:
+                self._duplicates(name, kept, others)
             description = kept.description
             if description is None:
                 description = _read_description(kept.directory / MAIN_FILE)
@@ -419,17 +419,16 @@ class DirectorySkillProvider(SkillProvider):
             self._provided[name] = skill
         return skill
 
-    def _duplicate(self, name: str, kept: _DirectorySkill, other: _DirectorySkill) -> None:
-        """Two folders of one name inside this provider: the first wins. Identical copies
+    def _duplicates(self, name: str, kept: _DirectorySkill, others: list[_DirectorySkill]) -> None:
+        """Several folders of one name inside this provider: the first wins. Identical copies
         (one skill deployed to several clients) are not worth a word; different ones are."""
-        if _folder_hashes(kept) != _folder_hashes(other):
+        baseline = _folder_hashes(kept)
+        differing = [o for o in others if _folder_hashes(o) != baseline]
+        if differing:
+            everyone = ", ".join(str(e.directory) for e in (kept, *differing))
             warnings.warn(
                 SkillNameCollision(
-                    name,
-                    f"{kept.directory} and {other.directory}",
-                    str(kept.directory),
-                    skill=name,
-                    provider=self.name,
+                    name, everyone, str(kept.directory), skill=name, provider=self.name
                 ),
                 stacklevel=5,
             )
