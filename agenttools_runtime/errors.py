@@ -259,9 +259,16 @@ class AgentToolsError(Exception):
         cls.tag = cls.__dict__.get("message_tag", cls.__name__)
 
     def __init__(self, *params: object, **data: Any) -> None:
+        # args are the params, so pickling and pytest-xdist rebuild the same object
+        super().__init__(*params)
         self.params = params
         self.data = data
-        super().__init__(format_message(self.tag, params))
+
+    def __str__(self) -> str:
+        return format_message(self.tag, self.params)
+
+    def __reduce__(self) -> Any:
+        return (_rebuild, (type(self), self.params, self.data))
 
     @property
     def message(self) -> str:
@@ -283,10 +290,16 @@ class AgentToolsErrors(AgentToolsError):
     """
 
     def __init__(self, errors: list[AgentToolsError]) -> None:
+        Exception.__init__(self, list(errors))
         self.errors = list(errors)
         self.params = ()
         self.data = {}
-        Exception.__init__(self, "\n".join(e.message for e in self.errors))
+
+    def __str__(self) -> str:
+        return "\n".join(e.message for e in self.errors)
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.errors,))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -307,9 +320,16 @@ class AgentToolsWarning(UserWarning):
         cls.tag = cls.__dict__.get("message_tag", cls.__name__)
 
     def __init__(self, *params: object, **data: Any) -> None:
+        # args are the params, so pickling and pytest-xdist rebuild the same object
+        super().__init__(*params)
         self.params = params
         self.data = data
-        super().__init__(format_message(self.tag, params))
+
+    def __str__(self) -> str:
+        return format_message(self.tag, self.params)
+
+    def __reduce__(self) -> Any:
+        return (_rebuild, (type(self), self.params, self.data))
 
     @property
     def message(self) -> str:
@@ -328,7 +348,16 @@ def format_message(tag: str, params: tuple[object, ...]) -> str:
     template = MESSAGES.get(tag)
     if template is None:
         return " ".join(str(p) for p in params) or tag
-    return template.format(*(str(p) for p in params))
+    texts = [str(p) for p in params]
+    try:
+        return template.format(*texts)
+    except IndexError:  # too few parameters: show the template's fields unfilled
+        texts += [f"{{{i}}}" for i in range(len(texts), template.count("{") + 1)]
+        return template.format(*texts)
+
+
+def _rebuild(cls: type[Any], params: tuple[object, ...], data: dict[str, Any]) -> Any:
+    return cls(*params, **data)
 
 
 def _jsonable(value: Any) -> Any:

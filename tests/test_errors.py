@@ -55,3 +55,19 @@ def test_warning_and_error_can_share_a_text() -> None:
     warning = errors.AgentSkillRemoveFailedWarning("a", "/x/a", "busy")
     assert warning.tag == "AgentSkillRemoveFailed"
     assert str(warning) == str(errors.AgentSkillRemoveFailed("a", "/x/a", "busy"))
+
+
+def test_errors_and_warnings_survive_pickling() -> None:
+    import pickle
+
+    err = errors.AgentSkillExists("w", "/x/w", "--force", path="/x/w")
+    back = pickle.loads(pickle.dumps(err))
+    assert str(back) == str(err) and back.data == {"path": "/x/w"}
+    warning = errors.AgentSkillInUse("w", "/x/w")
+    assert str(type(warning)(*warning.args)) == str(warning)  # how pytest-xdist rebuilds it
+    group = pickle.loads(pickle.dumps(errors.AgentToolsErrors([err])))
+    assert str(group) == str(err)
+
+
+def test_missing_parameters_do_not_raise() -> None:
+    assert "{1}" in str(errors.AgentSkillInUse("w"))
