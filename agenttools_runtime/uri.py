@@ -6,7 +6,8 @@ up across every provider. Providers, in priority order:
 
 - ``local``: the skill directories of every AI client on this machine (project scope of the
   current directory first, then user scope);
-- one per installed distribution that ships skills, named after the distribution (PEP 503);
+- one per installed distribution that ships skills, named after the distribution (PEP 503),
+  and ``agenttools`` for agenttools' own built-in skills;
 - MCP servers registered by the caller, read over the MCP resource protocol in FastMCP's
   skills-provider format (``skill://{skill}/SKILL.md``, ``…/_manifest``, ``…/{file}``).
 
