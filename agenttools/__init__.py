@@ -67,6 +67,9 @@ _EXPORTS: dict[str, str] = {
     "resolve_skill": "agenttools_runtime.uri",
     "list_skills": "agenttools_runtime.uri",
     "serve": "agenttools_runtime.serve",
+    # project validation (the build hook's checks)
+    "validate_project": "agenttools_runtime.validate",
+    "Problem": "agenttools_runtime.validate",
 }
 
 __all__ = ["__version__", *sorted(_EXPORTS)]

@@ -340,6 +340,7 @@ def test_sdist_target_force_includes_sources(tmp_path: Path) -> None:
             "skills/weather-report/scripts/report.py",
             "skills/station-lookup/SKILL.md",
             "docs/forecast.md",
+            "pyproject.toml",
         )
     }
 
