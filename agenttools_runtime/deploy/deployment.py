@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime.deploy import records, registry
+from agenttools_runtime.deploy import records
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.errors import (
@@ -231,14 +231,14 @@ def remove_deployment(ident: str | Deployment) -> RemovalResult:
     other deployments still use it, ``AgentSkillNotRemoved`` when it was modified, external
     and foreign directories kept); delete the record. Raises ``DeploymentNotFound``,
     ``DeploymentIdAmbiguous``, ``DeploymentLockTimeout``."""
-    from agenttools_runtime.deploy.engine import remove_recorded
+    from agenttools_runtime.deploy.engine import remove_recorded, sweep_warnings
 
     uid = ident.uuid if isinstance(ident, Deployment) else ident
     with deployment_lock():
         record = find_deployment(uid)
-        registry.sweep(issue=True)
-        found = remove_recorded(record)
-        registry.sweep(issue=True)
+        found = sweep_warnings()
+        found.extend(remove_recorded(record))
+        found.extend(sweep_warnings())
     for warning in found:
         warnings.warn(warning, stacklevel=2)
     return RemovalResult(record.uuid, record.toolset_name, record.client, found)

@@ -450,7 +450,7 @@ def execute(
     check_target(tools, target)  # a target that can take nothing fails before the lock
     with deployment_lock():
         fs.checkpoint("deploy:locked")
-        registry.sweep(issue=True)
+        swept = sweep_warnings()
         fs.checkpoint("deploy:swept")
         the_plan = make_plan(tools, target, level)
         fs.checkpoint("deploy:planned")
@@ -465,7 +465,7 @@ def execute(
                     stacklevel=2,
                 )
             raise
-        found = list(the_plan.warnings)
+        found = swept + list(the_plan.warnings)
         found.extend(log.commit())
         found.extend(_newer_kept_warnings(the_plan))
         for old in the_plan.replaced:
@@ -622,9 +622,7 @@ def remove_recorded(
         if skill.registry_key in owned_keys:
             registry.drop_reference(skill.registry_key, record.uuid)
             continue
-        outcome = registry.release(
-            skill.registry_key, record.uuid, client=record.client, issue=False
-        )
+        outcome = registry.release(skill.registry_key, record.uuid, issue=False)
         if outcome is not None and outcome.warning is not None:
             if outcome.state is plan.ReleaseState.IN_USE:
                 if skill.registry_key in in_use_reported:
@@ -633,6 +631,11 @@ def remove_recorded(
             found.append(outcome.warning)
     records.delete_record(record.uuid)
     return found
+
+
+def sweep_warnings() -> list[AgentToolsWarning]:
+    """Run the registry sweep (under the lock); its warnings, not issued."""
+    return [o.warning for o in registry.sweep(issue=False) if o.warning is not None]
 
 
 def _same_or_nested(source_dir: Path, destination: Path) -> bool:

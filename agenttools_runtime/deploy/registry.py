@@ -213,9 +213,7 @@ class ReleaseOutcome:
         }
 
 
-def release(
-    key: str, uid: str | None, *, client: str | None = None, issue: bool = True
-) -> ReleaseOutcome | None:
+def release(key: str, uid: str | None, *, issue: bool = True) -> ReleaseOutcome | None:
     """The release decision for deployment *uid*'s reference to entry *key* (None: only
     prune stale references, as the sweep does). Returns None when there is no entry (the
     directory is left alone). Warnings are issued with ``warnings.warn`` when *issue*, and
@@ -258,7 +256,7 @@ def release(
                 delete_entry(entry.key)
     else:
         delete_entry(entry.key)
-        warning = _release_warning(action.warning, entry, client)
+        warning = _release_warning(action.warning, entry)
     if warning is not None and issue:
         warnings.warn(warning, stacklevel=2)
     return ReleaseOutcome(entry.name, entry.directory, state, removed, warning)
@@ -300,9 +298,7 @@ def uninstall_hint(root: Path, name: str) -> str:
     return f'agenttools skills uninstall "{root}" {name}'
 
 
-def _release_warning(
-    tag: str | None, entry: RegistryEntry, client: str | None
-) -> AgentToolsWarning | None:
+def _release_warning(tag: str | None, entry: RegistryEntry) -> AgentToolsWarning | None:
     data = {"name": entry.name, "directory": entry.directory}
     if tag == "AgentSkillNotRemoved":
         hint = uninstall_hint(entry.root, entry.name)
