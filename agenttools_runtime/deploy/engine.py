@@ -625,7 +625,8 @@ def remove_recorded(
         outcome = registry.release(skill.registry_key, record.uuid, issue=False)
         if outcome is not None and outcome.warning is not None:
             if outcome.state is plan.ReleaseState.IN_USE:
-                if skill.registry_key in in_use_reported:
+                # informational, once per skill, and not when a replacement removes it
+                if owned_by is not None or skill.registry_key in in_use_reported:
                     continue
                 in_use_reported.add(skill.registry_key)
             found.append(outcome.warning)
