@@ -173,7 +173,7 @@ class AllClientsResult:
 _UNSUPPORTED = (
     "UnknownInstallLocation", "UnsupportedMCPClient", "UnsupportedMCPClientProject",
     "UnsupportedSkillsClient", "UnsupportedSkillsClientProject", "UnknownSkillsLocation",
-    "NoSkillsLocation",
+    "NoSkillsLocation", "UnsupportedTransport",
 )  # fmt: skip
 _SKILL_CONFLICTS = ("AgentSkillConflict", "AgentSkillModified", "AgentSkillExists",
                     "AgentSkillUpdate")  # fmt: skip

@@ -301,7 +301,8 @@ def check_target(
 ) -> tuple[bool, bool, list[AgentToolsWarning]]:
     """Which components can be deployed: ``(mcp, skills, warnings)``. Raises the target's
     failure when nothing can (the MCP failure when the bundle has servers, else the skills
-    failure, else ``AgentToolsNothingToDeploy``)."""
+    failure, else ``AgentToolsNothingToDeploy``), and ``UnsupportedTransport`` when a server
+    cannot be written for this client."""
     deploy_mcp = tools.has_servers and target.config_file is not None
     deploy_skills = tools.has_skills and target.skills_root is not None
     name, client = tools.name, target.client
@@ -311,6 +312,12 @@ def check_target(
         if tools.has_skills and not target.skills_disabled:
             raise target.skills_problem or NoSkillsLocation(target.describe())
         raise AgentToolsNothingToDeploy(name, target.describe(), name=name, client=client.id)
+    if deploy_mcp:
+        # the MCP preflight: every entry can be built for this client (e.g. its transport)
+        from agenttools_runtime.mcp.entries import build_entry
+
+        for sp in tools.servers:
+            build_entry(client, sp.server, sp.key)
     found: list[AgentToolsWarning] = []
     if tools.has_servers and not deploy_mcp:
         found.append(MCPServersNotDeployed(name, client.display_name, client=client.id))

@@ -341,3 +341,15 @@ def test_servers_only_bundle_to_a_project_without_project_mcp_fails(tmp_path: Pa
         deploy(("cursor", project), bundle("b", servers=[server("s")]))
     assert list(project.iterdir()) == []
     assert not (tmp_path / "agenttools-state").exists()  # failed before taking the lock
+
+
+def test_a_server_the_client_cannot_take_fails_before_anything(home: Path, tmp_path: Path) -> None:
+    from agenttools_runtime.errors import UnsupportedTransport
+    from agenttools_runtime.mcp.server import MCPServer
+
+    remote = MCPServer(name="remote", url="https://example.org/mcp", transport="sse")
+    config = tmp_path / "config.toml"
+    with pytest.raises(UnsupportedTransport, match="sse"):
+        deploy("codex", bundle("r", servers=[server("local"), remote]), config=config)
+    assert not config.exists()
+    assert not (tmp_path / "agenttools-state").exists()
