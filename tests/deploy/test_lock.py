@@ -89,3 +89,51 @@ def test_a_short_holder_is_waited_for(home: Path) -> None:
     finally:
         proc.wait()
     assert (home / ".cursor" / "skills" / "patient").is_dir()
+
+
+def test_deploy_inside_a_held_lock_does_not_deadlock(home: Path) -> None:
+    with lock.deployment_lock(timeout=1):
+        dep = deploy("cursor", bundle("nested", [inline("nested-skill")]))
+        dep.remove()
+    assert not (home / ".cursor" / "skills" / "nested-skill").exists()
+
+
+RACER = """
+import sys, warnings
+warnings.simplefilter("ignore")
+from agenttools_runtime.bundles import AgentTools
+from agenttools_runtime.deploy import deploy
+name, client = sys.argv[1], sys.argv[2]
+skills = [{"name": "raced", "description": "Shared.", "body": "Same.\\n"},
+          {"name": f"own-{name}", "description": "Own.", "body": "Own.\\n"}]
+deploy(client, AgentTools(name=name, skills=skills))
+"""
+
+
+@pytest.mark.slow
+def test_concurrent_deploys_from_several_processes_keep_every_reference(home: Path) -> None:
+    """Processes that deploy bundles sharing one skill directory at the same time: the lock
+    serializes them, so the registry entry ends with every deployment's reference."""
+    import os
+
+    from agenttools_runtime.deploy import deployed, registry
+
+    clients = ["codex", "goose", "zed", "codex"]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", RACER, f"racer{i}", client],
+            env=dict(os.environ),
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i, client in enumerate(clients)
+    ]
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+    uuids = sorted(d.uuid for d in deployed())
+    assert len(uuids) == len(clients)
+    (entry,) = [e for e in registry.iter_entries() if e.name == "raced"]
+    assert sorted(entry.references) == uuids
+    root = home / ".agents" / "skills"
+    assert sorted(os.listdir(root)) == sorted(["raced"] + [f"own-racer{i}" for i in range(len(clients))])
