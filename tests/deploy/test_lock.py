@@ -136,4 +136,6 @@ def test_concurrent_deploys_from_several_processes_keep_every_reference(home: Pa
     (entry,) = [e for e in registry.iter_entries() if e.name == "raced"]
     assert sorted(entry.references) == uuids
     root = home / ".agents" / "skills"
-    assert sorted(os.listdir(root)) == sorted(["raced"] + [f"own-racer{i}" for i in range(len(clients))])
+    assert sorted(os.listdir(root)) == sorted(
+        ["raced"] + [f"own-racer{i}" for i in range(len(clients))]
+    )

@@ -103,3 +103,35 @@ def test_external_entry_outlives_its_references(home: Path, sources: Path) -> No
         one.remove()
     two.remove()
     assert (root / "ext" / "SKILL.md").exists()
+
+
+def test_a_failed_removal_keeps_the_entry_and_the_next_sweep_retries(home: Path) -> None:
+    from agenttools_runtime import fs
+    from agenttools_runtime.errors import AgentSkillRemoveFailedWarning
+
+    dep = deploy("cursor", bundle("b", [inline("stuck")]))
+    skill = home / ".cursor" / "skills" / "stuck"
+    key = dep.record.installed[0].registry_key
+
+    def refuse(operation: str, path: Path) -> None:
+        if operation == "rename" and path == skill:
+            raise PermissionError(13, "in use", str(path))
+
+    with fs.observe(refuse), pytest.warns(AgentSkillRemoveFailedWarning, match="left in place"):
+        dep.remove()
+    assert (skill / "SKILL.md").exists()
+    entry = registry.load_entry(key)
+    assert entry is not None and entry.references == ()
+    registry.sweep()
+    assert not skill.exists()
+    assert registry.load_entry(key) is None
+
+
+def test_a_source_inside_its_destination_is_refused(home: Path, tmp_path: Path) -> None:
+    from agenttools_runtime.errors import InvalidAgentSkill
+
+    root = tmp_path / "root"
+    nested = write_skill(root / "outer" / "inner", name="outer")
+    with pytest.raises(InvalidAgentSkill, match="contain each other"):
+        deploy("cursor", bundle("b", [nested]), skills_dir=root)
+    assert registry.sweep() == [] and list(registry.iter_entries()) == []
