@@ -591,8 +591,12 @@ def remove_recorded(
 ) -> list[AgentToolsWarning]:
     """Remove a deployment from recorded data only (call under the lock). With *owned_by*
     (the deployment replacing it) the config keys and skill directories that one now owns
-    are left in place; failures are then reported as ``DeploymentNotRemoved`` instead of
-    raised. Returns the warnings (not issued)."""
+    are left in place. Returns the warnings (not issued).
+
+    A config entry that cannot be removed (the file no longer parses, a write fails) is
+    reported with ``MCPServerNotRemoved``; the record is then kept, holding only those
+    entries, so that running the removal again finishes the job instead of leaving an
+    entry nobody tracks. Every step is safe to repeat after a failure."""
     from agenttools_runtime.clients import get_client
     from agenttools_runtime.mcp.install import remove_server_entry
 
@@ -607,6 +611,7 @@ def remove_recorded(
         client: Client | None = get_client(record.client)
     except AgentToolsError:
         client = None
+    not_removed: list[ServerEntry] = []
     for entry in record.mcp_servers:
         if (entry.config_key, paths.canonical_path_key(entry.config_file)) in protected:
             continue  # another deployment (e.g. the replacement) records this key here
@@ -615,6 +620,7 @@ def remove_recorded(
                 raise OSError(f"unknown client {record.client}")
             remove_server_entry(Path(entry.config_file), client, entry.config_key)
         except (AgentToolsError, OSError):
+            not_removed.append(entry)
             found.append(
                 MCPServerNotRemoved(
                     entry.config_key,
@@ -637,7 +643,10 @@ def remove_recorded(
                     continue
                 in_use_reported.add(skill.registry_key)
             found.append(outcome.warning)
-    records.delete_record(record.uuid)
+    if not_removed:
+        records.rewrite_record(replace(record, mcp_servers=tuple(not_removed), installed=()))
+    else:
+        records.delete_record(record.uuid)
     return found
 
 

@@ -15,7 +15,11 @@ import pytest
 
 from agenttools_runtime import fs
 from agenttools_runtime.deploy import deploy, deployed
-from agenttools_runtime.errors import AgentToolsError, MCPServerNotRemoved
+from agenttools_runtime.errors import (
+    AgentSkillBackupNotRemoved,
+    AgentToolsError,
+    MCPServerNotRemoved,
+)
 
 from .conftest import bundle, inline, server, snapshot, write_skill
 
@@ -175,3 +179,67 @@ def test_every_single_mutation_failure_rolls_back_to_the_exact_prior_bytes(
     assert all(k > total - 12 for k in succeeded_at), succeeded_at
     print(f"{scenario}: {total} mutations, deploy still succeeded for k in {succeeded_at}")
     assert os.path.exists(template)
+
+
+def test_a_removal_interrupted_at_any_mutation_completes_when_run_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Removal has no undo: each of its steps is safe to repeat. Fail the k-th mutation of a
+    removal, run it again: the end state is the same as an uninterrupted removal."""
+    from agenttools_runtime.deploy import registry, remove_deployment
+    from agenttools_runtime.errors import DeploymentNotFound
+
+    def setup(root: Path) -> tuple[Path, Path, str]:
+        home, state = root / "home", root / "state"
+        home.mkdir(parents=True)
+        monkeypatch.setenv("HOME", str(home))
+        monkeypatch.setenv("AGENTTOOLS_HOME", str(state))
+        config = home / ".claude.json"
+        config.write_text('{"mcpServers": {"theirs": {"command": "x"}}}\n')
+        shared = write_skill(root / "sources" / "shared")
+        deploy("claude-code", bundle("other", [shared]))
+        dep = deploy(
+            "claude-code",
+            bundle("gone", [shared, inline("own")], [server("first"), server("second")]),
+        )
+        return home, state, dep.uuid
+
+    def outcome(
+        root: Path, home: Path, backup_warned: bool = False
+    ) -> tuple[dict[str, object], list[str], list[tuple[str, int]]]:
+        files = {
+            p.replace(str(root), ""): v
+            for p, v in snapshot(home).items()
+            # a backup that could not be deleted is left, with AgentSkillBackupNotRemoved
+            if not (backup_warned and ".agenttools-backup-" in p)
+        }
+        toolsets = [d.toolset for d in deployed()]
+        entries = sorted((e.name, len(e.references)) for e in registry.iter_entries())
+        return files, toolsets, entries
+
+    home, _state, uid = setup(tmp_path / "clean")
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        with fs.inject() as injector:
+            remove_deployment(uid)
+    expected = outcome(tmp_path / "clean", home)
+    assert expected[1] == ["other"] and expected[2] == [("shared", 1)]
+    total = injector.count
+    assert total >= 5
+    for k in range(1, total + 1):
+        root = tmp_path / f"k{k}"
+        home, _state, uid = setup(root)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                with fs.inject(fail_at=k):
+                    remove_deployment(uid)
+            except (OSError, AgentToolsError):
+                pass
+            try:
+                remove_deployment(uid)
+            except DeploymentNotFound:
+                pass  # the first run got as far as deleting the record
+        warned = any(issubclass(w.category, AgentSkillBackupNotRemoved) for w in caught)
+        assert outcome(root, home, warned) == expected, k
+        shutil.rmtree(root)

@@ -135,6 +135,12 @@ def test_unremovable_entry_is_reported(home: Path, state: Path) -> None:
     with pytest.warns(MCPServerNotRemoved, match='"s" could not be removed'):
         dep.remove()
     assert config.read_text() == "{ not json"
+    # the record keeps what is left, so removing again after fixing the file finishes
+    (left,) = deployed()
+    assert left.uuid == dep.uuid and left.config_keys == ["s"]
+    config.write_text('{"mcpServers": {"s": {"command": "uvx"}, "mine": {"command": "y"}}}')
+    left.remove()
+    assert set(entries(config, "cursor")) == {"mine"}
     assert deployed() == []
 
 
