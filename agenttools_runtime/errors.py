@@ -210,6 +210,9 @@ MESSAGES: dict[str, str] = {
         "Timed out waiting for another process to finish modifying agent tools deployments."
     ),
     "InvalidDeploymentRecord": "The deployment record {0} cannot be read: {1}",
+    "DeploymentRollbackIncomplete": (
+        'Warning: The failed deployment of "{0}" could not be rolled back completely: {1}'
+    ),
     # -- skill:// URIs and serving (texts of the skill:// scheme document) -----------------
     "SkillNotFound": "Skill not found: '{0}'. Available: {1}",
     "SkillReferenceNotFound": "Reference not found: '{0}' in skill '{1}'",
@@ -633,3 +636,6 @@ class SkillNotServed(AgentToolsWarning): ...
 
 
 class SkillProviderSkipped(AgentToolsWarning): ...
+
+
+class DeploymentRollbackIncomplete(AgentToolsWarning): ...

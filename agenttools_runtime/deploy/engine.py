@@ -46,6 +46,7 @@ from agenttools_runtime.errors import (
     AgentToolsWarning,
     DeploymentExists,
     DeploymentNotRemoved,
+    DeploymentRollbackIncomplete,
     DuplicateAgentSkillName,
     DuplicateBundleConfigKey,
     InvalidAgentSkill,
@@ -468,7 +469,11 @@ def execute(
             errors = log.rollback()
             if errors:
                 warnings.warn(
-                    DeploymentNotRemoved(the_plan.uuid, errors=[str(e) for e in errors]),
+                    DeploymentRollbackIncomplete(
+                        tools.name,
+                        "; ".join(str(e) for e in errors),
+                        errors=[str(e) for e in errors],
+                    ),
                     stacklevel=2,
                 )
             raise

@@ -243,3 +243,30 @@ def test_a_removal_interrupted_at_any_mutation_completes_when_run_again(
         warned = any(issubclass(w.category, AgentSkillBackupNotRemoved) for w in caught)
         assert outcome(root, home, warned) == expected, k
         shutil.rmtree(root)
+
+
+def test_an_undo_that_fails_is_reported_and_the_rest_is_still_undone(
+    home: Path, state: Path, sources: Path
+) -> None:
+    from agenttools_runtime.errors import DeploymentRollbackIncomplete
+
+    config, tools = prepare(home, sources)
+    config_before = config.read_bytes()
+    failing = {"armed": False}
+
+    def observer(operation: str, path: Path) -> None:
+        if operation == "checkpoint:deploy:registry-written":
+            failing["armed"] = True
+            raise OSError(errno.EIO, "injected", str(path))
+        if failing["armed"] and operation == "rmtree" and path.name == "fresh":
+            raise OSError(errno.EBUSY, "undo refused", str(path))
+
+    with (
+        fs.observe(observer),
+        pytest.warns(DeploymentRollbackIncomplete, match='"big" could not be rolled back'),
+        pytest.raises(OSError, match="injected"),
+    ):
+        deploy("claude-code", tools, overwrite="all")
+    assert config.read_bytes() == config_before  # the other undo actions still ran
+    assert "foreign" in (home / ".claude" / "skills" / "replaced" / "SKILL.md").read_text()
+    assert (home / ".claude" / "skills" / "fresh").exists()  # the one undo that failed
