@@ -1,4 +1,4 @@
-"""Applying a deployment's changes with an undo log, and the skill directory writes.
+"""Applying a deployment's changes with an undo log.
 
 Every change the apply step makes is recorded as an undo action *before* the change, so a
 failure at any point — an exception from a writer, an injected ``OSError``, a
@@ -82,13 +82,6 @@ class UndoLog:
         self.make_dirs(path.parent)
         self.push(f"restore {path}", _restore_bytes(path, before))
         fs.write_bytes_atomic(path, data)
-
-    def delete_file(self, path: Path) -> None:
-        before = read_snapshot(path)
-        if before is None:
-            return
-        self.push(f"restore {path}", _restore_bytes(path, before))
-        fs.unlink(path, missing_ok=True)
 
     def edit_config(self, config_file: Path, key: str, edit: Callable[[], object]) -> None:
         """Run *edit* (a config writer call) with a snapshot of *config_file*; rollback
