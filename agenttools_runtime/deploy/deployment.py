@@ -20,6 +20,7 @@ from agenttools_runtime.errors import (
     AgentToolsWarning,
     DeploymentIdAmbiguous,
     DeploymentNotFound,
+    InvalidDeploymentRecord,
 )
 
 
@@ -207,8 +208,9 @@ def deployed(client: str | None = None) -> list[Deployment]:
 def find_deployment(
     ident: str, candidates: Sequence[DeploymentRecord] | None = None
 ) -> DeploymentRecord:
-    """A record by UUID or unique UUID prefix. Raises ``DeploymentNotFound`` or
-    ``DeploymentIdAmbiguous``."""
+    """A record by UUID or unique UUID prefix. Raises ``DeploymentNotFound``,
+    ``DeploymentIdAmbiguous``, or ``InvalidDeploymentRecord`` when the only match cannot be
+    read."""
     ident = ident.strip()
     pool = records.load_records() if candidates is None else list(candidates)
     exact = [r for r in pool if r.uuid == ident]
@@ -216,6 +218,13 @@ def find_deployment(
         return exact[0]
     matches = [r for r in pool if ident and r.uuid.startswith(ident.lower())]
     if not matches:
+        if candidates is None and ident:
+            for item in records.iter_records():
+                # a record that exists but cannot be read: say so, rather than "not found"
+                if isinstance(item, InvalidDeploymentRecord) and Path(
+                    item.data.get("path", "")
+                ).parent.name.startswith(ident.lower()):
+                    raise item
         raise DeploymentNotFound(ident, id=ident)
     if len(matches) > 1:
         ids = [r.uuid for r in matches]

@@ -95,3 +95,13 @@ def test_staleness(state: Path) -> None:
     (state / "deployments" / "half" / "deployment.json").write_text("garbage")
     assert not records.is_stale("half")  # exists but unreadable: not stale
     assert list(records.load_records()) == []
+
+
+def test_removing_an_unreadable_record_says_so(home: Path, state: Path) -> None:
+    from agenttools_runtime.deploy import remove_deployment
+
+    dep = deploy("cursor", bundle("b", [inline("s")]))
+    (state / "deployments" / dep.uuid / "deployment.json").write_text("{")
+    with pytest.raises(InvalidDeploymentRecord, match=dep.uuid):
+        remove_deployment(dep.uuid[:8])
+    assert (home / ".cursor" / "skills" / "s").is_dir()
