@@ -26,6 +26,7 @@ from agenttools_runtime.clients import Client, get_client, project_skills_locati
 from agenttools_runtime.errors import (
     FORCE,
     AgentSkillExists,
+    AgentSkillWriteFailed,
     AgentToolsError,
     AgentToolsErrors,
     DuplicateAgentSkillName,
@@ -246,9 +247,16 @@ def _apply(root: SkillsRoot, steps: Sequence[_Step]) -> list[SkillInstallResult]
     created_dirs: list[Path] = []
     outcomes: list[fsops.WriteOutcome] = []
     actions: list[InstallAction] = []
-    try:
-        if any(step.write for step in steps):
+    writes = [step for step in steps if step.write]
+    if writes:
+        try:
             created_dirs = fsops.ensure_root(root.path)
+        except OSError as exc:
+            name = writes[0].source.name
+            raise AgentSkillWriteFailed(
+                name, root.path / name, exc.strerror or str(exc), path=str(root.path)
+            ) from exc
+    try:
         for step in steps:
             if step.write:
                 outcome = fsops.write_skill(root.path, step.source)
@@ -257,9 +265,7 @@ def _apply(root: SkillsRoot, steps: Sequence[_Step]) -> list[SkillInstallResult]
             else:
                 actions.append("unchanged")
     except BaseException:
-        for outcome in reversed(outcomes):
-            outcome.rollback()
-        fsops.remove_created_dirs(created_dirs)
+        _undo(outcomes, created_dirs)
         raise
     for outcome in outcomes:
         outcome.commit()
@@ -273,6 +279,20 @@ def _apply(root: SkillsRoot, steps: Sequence[_Step]) -> list[SkillInstallResult]
         )
         for step, action in zip(steps, actions, strict=True)
     ]
+
+
+def _undo(outcomes: Sequence[fsops.WriteOutcome], created_dirs: Sequence[Path]) -> None:
+    """Roll back written skills, newest first. One undo failing does not stop the others
+    (its backup then stays next to the root, where the user can find it)."""
+    for outcome in reversed(outcomes):
+        try:
+            outcome.rollback()
+        except OSError:
+            continue
+    try:
+        fsops.remove_created_dirs(created_dirs)
+    except OSError:
+        pass
 
 
 # -- uninstall -------------------------------------------------------------------------------
@@ -345,7 +365,10 @@ def uninstall_skills(
                 removed.append(False)
     except BaseException:
         for removal in reversed(staged):
-            removal.rollback()
+            try:
+                removal.rollback()
+            except OSError:  # its backup stays next to the root
+                continue
         raise
     for removal in staged:
         removal.commit()

@@ -531,6 +531,38 @@ def test_backup_not_deleted_is_a_warning(home: Path, src: Path) -> None:
     assert "Old." in (backup / "SKILL.md").read_text()
 
 
+def test_root_that_cannot_be_created_is_a_clean_error(home: Path, src: Path) -> None:
+    with fs.inject(fail_at=1), pytest.raises(AgentSkillWriteFailed) as info:
+        install_skills("claude-code", src / "demo-skill")
+    assert "demo-skill" in str(info.value)
+    assert not (home / ".claude").exists()
+
+
+def test_linked_root_keeps_backups_next_to_the_real_root(
+    home: Path, src: Path, tmp_path: Path
+) -> None:
+    real = tmp_path / "dotfiles" / "skills"
+    make_skill(real, description="Old.")
+    (home / ".claude").mkdir()
+    (home / ".claude" / "skills").symlink_to(real, target_is_directory=True)
+    seen: list[tuple[str, Path]] = []
+
+    def watch(operation: str, path: Path) -> None:
+        if operation in ("rename", "rmtree"):
+            seen.append((operation, path))
+
+    with fs.observe(watch):
+        result = install_skills("claude-code", src / "demo-skill", "upgrade")
+    assert result.action == "replaced"
+    assert tree(real / "demo-skill") == tree(src / "demo-skill")
+    assert (home / ".claude" / "skills").is_symlink()
+    assert backups(real) == [] and backups(home / ".claude" / "skills") == []
+    [(_, moved), (_, deleted)] = seen
+    assert moved == home / ".claude" / "skills" / "demo-skill"
+    # the backup was made beside the real root (same volume), then deleted
+    assert deleted.parent == real.parent and deleted.name.startswith(".agenttools-backup-")
+
+
 def test_unwritable_backup_location_rolls_back(home: Path, src: Path) -> None:
     if os.geteuid() == 0:
         pytest.skip("root ignores permissions")
