@@ -108,7 +108,9 @@ def read_config_text(path: Path) -> tuple[bytes | None, str]:
         return None, ""
     except IsADirectoryError:
         raise ConfigFileInvalid(path, "it is a directory", file=str(path)) from None
-    return raw, _decode(path, raw)
+    text = _decode(path, raw)
+    # an empty or whitespace-only file counts as empty (some formats reject a lone tab)
+    return raw, "" if text.strip() == "" else text
 
 
 def read_entries(path: Path, format_name: str, container: Container) -> dict[str, Any]:

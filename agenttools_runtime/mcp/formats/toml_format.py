@@ -19,6 +19,7 @@ from typing import Any
 import tomlkit
 import tomlkit.exceptions
 from tomlkit.container import Container as TOMLContainer
+from tomlkit.container import OutOfOrderTableProxy
 from tomlkit.items import InlineTable, Table
 
 from agenttools_runtime.mcp.formats import Container, ParseError, StructureError
@@ -167,15 +168,15 @@ def _render(path: tuple[str, ...], key: str, entry: Mapping[str, Any], nl: str) 
 
 def _walk(
     doc: tomlkit.TOMLDocument, path: tuple[str, ...], create: bool
-) -> TOMLContainer | Table | InlineTable | None:
-    current: TOMLContainer | Table | InlineTable = doc
+) -> TOMLContainer | Table | InlineTable | OutOfOrderTableProxy | None:
+    current: TOMLContainer | Table | InlineTable | OutOfOrderTableProxy = doc
     for depth, key in enumerate(path):
         if key not in current:
             if not create:
                 return None
-            current.add(key, tomlkit.table(is_super_table=True))
+            current[key] = tomlkit.table(is_super_table=True)
         value = current[key]
-        if not isinstance(value, (Table, InlineTable)):
+        if not isinstance(value, (Table, InlineTable, OutOfOrderTableProxy)):
             raise StructureError(f'"{".".join(path[: depth + 1])}" is not a table')
         current = value
     return current
@@ -277,7 +278,7 @@ class TOMLFormat:
                 pos = h.end
             pieces.append(text[pos:])
             return "".join(pieces)
-        siblings = [h for h in headers if h.path[: len(path)] == path and len(h.path) > len(path)]
+        siblings = [h for h in headers if h.path[: len(path)] == path]
         if siblings:
             at = _last_nonblank_end(text, siblings[-1].start, siblings[-1].block_end)
             return text[:at] + nl + rendered + text[at:]

@@ -1,0 +1,204 @@
+"""A corpus of awkward real-world config files: each round-trips an install and an uninstall
+byte-for-byte, keeps every other byte, and reads back the entry."""
+
+from __future__ import annotations
+
+import codecs
+import json
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime.errors import ConfigFileUnparseable
+from agenttools_runtime.mcp.formats import Container, ParseError, edit_config_file, get_format
+from tests.mcp.test_install import only_insertions
+
+ENTRY = {"type": "stdio", "command": "/venv/bin/python", "args": ["-m", "w"], "env": {}}
+SERVERS = Container(("mcpServers",))
+
+
+def _deep(depth: int) -> str:
+    inner = '{"leaf": [1, 2, {"x": null}]}'
+    for i in range(depth):
+        inner = f'{{"level{i}": {inner}, "n": {i}}}'
+    return inner
+
+
+def _large() -> str:
+    projects = {
+        f"/home/me/project-{i}": {
+            "history": [
+                {"display": f"prompt {j} \u00e9\u2603 \\n", "pastedContents": {}} for j in range(30)
+            ],
+            "allowedTools": ["Bash(ls:*)"],
+            "lastCost": i * 0.25,
+        }
+        for i in range(300)
+    }
+    return json.dumps({"numStartups": 42, "projects": projects, "mcpServers": {}}, indent=2) + "\n"
+
+
+JSON_CORPUS = {
+    "crlf": '{\r\n  "a": 1,\r\n  "mcpServers": {\r\n    "o": {"command": "x"}\r\n  }\r\n}\r\n',
+    "tabs": '{\n\t"mcpServers": {\n\t\t"o": {\n\t\t\t"command": "x"\n\t\t}\n\t}\n}\n',
+    "four-spaces": '{\n    "mcpServers": {\n        "o": {}\n    }\n}',
+    "trailing-commas": '{\n  "mcpServers": {\n    "o": {"command": "x",},\n  },\n  "z": [1, 2,],\n}\n',
+    "comments-everywhere": (
+        '/* header */\n{ // open\n  "mcpServers" /* k */ : /* v */ {\n    // none yet\n  }, '
+        '// after\n  "s": "// not a comment", "t": "/* nor this */"\n} // end\n'
+    ),
+    "minified": '{"a":1,"mcpServers":{"o":{"command":"x"}},"b":[true,false,null]}',
+    "single-line-spaced": '{"a": 1, "mcpServers": {"o": {"command": "x"}}}',
+    "escapes": '{"k\\u00e9y": "\\ud83d\\ude00", "mcpServers": {"o\\"q": {}}, "n": -1.5e+10}\n',
+    "deeply-nested": '{"settings": ' + _deep(150) + ', "mcpServers": {}}\n',
+    "empty-object": "{}",
+    "no-container": '{\n  "theme": "dark"\n}\n',
+    "very-large": _large(),
+    "unicode": '{\n  "greeting": "h\u00e9llo \u2603 \U0001f600",\n  "mcpServers": {}\n}\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(JSON_CORPUS))
+@pytest.mark.parametrize("bom", [False, True], ids=["", "bom"])
+def test_json_corpus_round_trips(name: str, bom: bool, tmp_path: Path) -> None:
+    path = tmp_path / "mcp.json"
+    original = JSON_CORPUS[name].encode("utf-8")
+    if bom:
+        original = codecs.BOM_UTF8 + original
+    path.write_bytes(original)
+    fmt = get_format("json")
+    _existed, written = edit_config_file(
+        path, lambda text: fmt.set_entry(text, SERVERS, "weather", ENTRY, {})
+    )
+    assert written
+    after = path.read_bytes()
+    assert after.startswith(codecs.BOM_UTF8) == bom
+    assert only_insertions(original.decode("utf-8-sig"), after.decode("utf-8-sig"))
+    if b"\r\n" in original:
+        assert b"\n" not in after.replace(b"\r\n", b"")
+    assert fmt.read_entries(after.decode("utf-8-sig"), SERVERS)["weather"] == ENTRY
+    edit_config_file(path, lambda text: fmt.remove_entry(text, SERVERS, "weather"))
+    restored = path.read_bytes()
+    if name in ("no-container", "empty-object"):
+        assert b'"mcpServers": {}' in restored or b'"mcpServers":{}' in restored
+    else:
+        assert restored == original
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column"),
+    [
+        ('{\n  "a": 1\n  "b": 2\n}', 3, 3),
+        ('{\n  "a": [1, 2\n}', 3, 1),
+        ('{"a": tru}', 1, 7),
+        ('{"a": 1}\n{"b": 2}', 2, 1),
+        ('{\n  "a": "unterminated\n}', 2, 21),
+        ("/* never closed\n{}", 1, 1),
+        ('{"a": NaN}', 1, 7),
+    ],
+)
+def test_json_errors_name_line_and_column(text: str, line: int, column: int) -> None:
+    with pytest.raises(ParseError) as info:
+        get_format("json").set_entry(text, SERVERS, "w", ENTRY, {})
+    assert (info.value.line, info.value.column) == (line, column)
+
+
+def test_non_utf8_file_is_unparseable(tmp_path: Path) -> None:
+    path = tmp_path / "mcp.json"
+    path.write_bytes(b'{"a": "\xff"}')
+    fmt = get_format("json")
+    with pytest.raises(ConfigFileUnparseable, match="line 1, column 8"):
+        edit_config_file(path, lambda text: fmt.set_entry(text, SERVERS, "w", ENTRY, {}))
+    assert path.read_bytes() == b'{"a": "\xff"}'
+
+
+def test_duplicate_keys_last_one_wins_and_removal_takes_all() -> None:
+    fmt = get_format("json")
+    text = '{"mcpServers": {"w": {"old": 1}, "w": {"old": 2}}}'
+    assert fmt.read_entries(text, SERVERS)["w"] == {"old": 2}
+    new, existed = fmt.set_entry(text, SERVERS, "w", ENTRY, {})
+    assert existed and new.startswith('{"mcpServers": {"w": {"old": 1}, "w": {"type"')
+    gone, removed = fmt.remove_entry(new, SERVERS, "w")
+    assert removed and gone == '{"mcpServers": {}}'
+
+
+CODEX = Container(("mcp_servers",))
+CODEX_ENTRY = {"command": "/venv/bin/python", "args": ["-m", "w"], "env": {"K": "v"}}
+TOML_CORPUS = {
+    "crlf": 'model = "o3"\r\n\r\n[mcp_servers.o]\r\ncommand = "x"\r\n',
+    "multiline-values": (
+        '[mcp_servers.o]\nargs = [\n  "a",\n  ["nested"]\n]\ndoc = """\n[mcp_servers.fake]\n"""\n'
+        "lit = '''\n[also.fake]\n'''\n\n[mcp_servers.o.env]\nK = \"v\"  # why\n"
+    ),
+    "comments-and-dotted": (
+        '# top\nmodel = "o3" # m\n\n[mcp_servers]\n# the container\na.command = "x"\n\n'
+        '[profiles."quoted key"]\nx = 1\n'
+    ),
+    "no-trailing-newline": '[mcp_servers.o]\ncommand = "x"',
+    "no-container": '# only settings\nmodel = "o3"\n',
+    "inline-container": 'mcp_servers = { o = { command = "x" } }\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(TOML_CORPUS))
+def test_toml_corpus_round_trips(name: str) -> None:
+    fmt = get_format("toml")
+    original = TOML_CORPUS[name]
+    new, existed = fmt.set_entry(original, CODEX, "weather", CODEX_ENTRY, {})
+    assert not existed
+    assert only_insertions(original, new) or name == "no-trailing-newline"
+    assert fmt.read_entries(new, CODEX)["weather"] == CODEX_ENTRY
+    restored, removed = fmt.remove_entry(new, CODEX, "weather")
+    assert removed
+    if name != "no-trailing-newline":
+        assert restored == original
+
+
+GOOSE = Container(("extensions",))
+GOOSE_ENTRY = {"name": "weather", "cmd": "/venv/bin/python", "args": ["-m", "w"], "enabled": True}
+YAML_CORPUS = {
+    "crlf": "GOOSE_MODEL: gpt\r\nextensions:\r\n  o:\r\n    cmd: x\r\n",
+    "anchors": "base: &b {cmd: x}\nextensions:\n  o: *b\n  p:\n    <<: *b\n    name: p\n",
+    "block-scalars": "note: |\n  line one\n  line two\nextensions:\n  o:\n    description: >\n      folded\n      text\n    cmd: x\n# end\n",
+    "document-start": "%YAML 1.2\n---\nextensions:\n  o:\n    cmd: x\n",
+    "indentless-lists": "extensions:\n  o:\n    args:\n    - a\n    - b\nother:\n- 1\n",
+    "four-space-indent": "extensions:\n    o:\n        cmd: x\n# trailing\n",
+    "quoted": "'extensions':\n  \"o\":\n    cmd: 'x'   # keep 'quotes'\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(YAML_CORPUS))
+def test_yaml_corpus_round_trips(name: str) -> None:
+    fmt = get_format("yaml")
+    original = YAML_CORPUS[name]
+    new, existed = fmt.set_entry(original, GOOSE, "weather", GOOSE_ENTRY, {})
+    assert not existed
+    assert only_insertions(original, new), new
+    if "\r\n" in original:
+        assert "\n" not in new.replace("\r\n", "")
+    assert fmt.read_entries(new, GOOSE)["weather"] == GOOSE_ENTRY
+    restored, removed = fmt.remove_entry(new, GOOSE, "weather")
+    assert removed and restored == original
+
+
+def test_yaml_flow_container_with_entries_falls_back_to_round_trip() -> None:
+    fmt = get_format("yaml")
+    original = "# keep me\nextensions: {o: {cmd: x}}\n"
+    new, _ = fmt.set_entry(original, GOOSE, "weather", GOOSE_ENTRY, {})
+    assert "# keep me" in new
+    assert set(fmt.read_entries(new, GOOSE)) == {"o", "weather"}
+
+
+@pytest.mark.parametrize(
+    ("fmt_name", "text", "line"),
+    [
+        ("yaml", "extensions:\n  a: [1, 2\nother: 1\n", 3),
+        ("yaml", "a: 1\na: 2\n", 2),
+        ("toml", 'a = 1\n[mcp_servers.x\ncommand = "y"\n', 2),
+        ("toml", "a = 1\na = 2\n", 2),
+    ],
+)
+def test_errors_name_the_line(fmt_name: str, text: str, line: int) -> None:
+    with pytest.raises(ParseError) as info:
+        get_format(fmt_name).set_entry(text, GOOSE if fmt_name == "yaml" else CODEX, "w", {}, {})
+    assert info.value.line == line
