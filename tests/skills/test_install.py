@@ -218,6 +218,19 @@ def test_bundle_like_objects(home: Path, src: Path) -> None:
     assert list(claude_root(home).iterdir()) == []
 
 
+def test_real_adhoc_bundle(home: Path, src: Path) -> None:
+    from agenttools_runtime.bundles import AgentTools
+
+    bundle = AgentTools(name="my-tools", skills=[src / "demo-skill", INLINE])
+    results = install_skills("gemini-cli", bundle)
+    root = home / ".gemini" / "skills"
+    assert [r.location for r in results] == [root / "demo-skill", root / "inline-skill"]
+    assert tree(root / "demo-skill") == tree(src / "demo-skill")
+    removed = uninstall_skills("gemini-cli", bundle)
+    assert [(r.name, r.removed) for r in removed] == [("demo-skill", True), ("inline-skill", True)]
+    assert list(root.iterdir()) == []
+
+
 def test_named_skills_resolve_through_bundles(home: Path) -> None:
     with pytest.raises(AgentSkillNotFound):
         install_skills("claude-code", "no-such-skill")
