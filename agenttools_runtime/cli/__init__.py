@@ -22,6 +22,7 @@ from agenttools_runtime import __version__
 COMMAND_MODULES = (
     "agenttools_runtime.cli.clients",
     "agenttools_runtime.cli.skills",
+    "agenttools_runtime.cli.mcp",
     "agenttools_runtime.cli.discovery",
     "agenttools_runtime.cli.deploy",
     "agenttools_runtime.cli.uri",

@@ -1,0 +1,229 @@
+"""``agenttools mcp install|uninstall|list``: the low-level MCP config commands (untracked)."""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+from typing import TYPE_CHECKING, Any
+
+from agenttools_runtime.cli import add_environment_arguments, emit
+
+if TYPE_CHECKING:
+    from agenttools_runtime.discovery import SearchPath
+    from agenttools_runtime.mcp.install import MCPTarget
+    from agenttools_runtime.mcp.server import MCPServer
+
+_TARGET_HELP = (
+    "client id, name or alias (claude-code, cursor, codex, ...; see 'agenttools clients')"
+)
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser(
+        "mcp",
+        help="write or remove MCP server entries in a client's config file directly (untracked)",
+        description=(
+            "Add, remove or list MCP server entries in an AI client's config file. Only the "
+            "one entry changes: every other key, comment and the file's formatting stay as "
+            "they were, and a file that does not parse is never rewritten. These are the "
+            "low-level commands: nothing is recorded. Use 'agenttools deploy' for tracked, "
+            "reversible deployments."
+        ),
+    )
+    commands = parser.add_subparsers(dest="mcp_command", metavar="COMMAND")
+    parser.set_defaults(handler=_usage(parser))
+
+    install = commands.add_parser(
+        "install",
+        parents=[common],
+        help="write a server's entry into a client's config file",
+        description=textwrap.fill(
+            "Write the entry for SERVER into the MCP config file of TARGET, in the shape that "
+            "client expects, replacing an entry of the same key. module/script servers run "
+            "with the absolute interpreter / console script of the environment the "
+            "distribution is installed in.",
+            width=78,
+        ),
+        epilog=(
+            "examples:\n"
+            "  agenttools mcp install claude-code weather-tools/weather\n"
+            "  agenttools mcp install cursor weather --name wx\n"
+            "  agenttools mcp install codex weather-tools/weather --project .\n"
+            "  agenttools mcp install vscode weather --config ~/.config/Code/User/settings.json"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _target_arguments(install)
+    install.add_argument(
+        "server",
+        metavar="SERVER",
+        help="DIST/SERVER of an installed distribution, or a server name declared by exactly one",
+    )
+    install.add_argument(
+        "--name",
+        metavar="KEY",
+        help="the key to write the entry under (default: the server's config-key, else its name)",
+    )
+    add_environment_arguments(install)
+    install.set_defaults(handler=run_install)
+
+    uninstall = commands.add_parser(
+        "uninstall",
+        parents=[common],
+        help="remove a server's entry from a client's config file",
+        description=textwrap.fill(
+            "Remove the entry of SERVER from the MCP config file of TARGET; nothing else in "
+            "the file changes (an emptied container stays, as {} or []). A missing entry is "
+            "reported as not installed and is not an error.",
+            width=78,
+        ),
+        epilog=(
+            "examples:\n"
+            "  agenttools mcp uninstall claude-code weather\n"
+            "  agenttools mcp uninstall cursor weather-tools/weather --project ."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _target_arguments(uninstall)
+    uninstall.add_argument(
+        "server",
+        metavar="SERVER",
+        help="the entry's key, or DIST/SERVER (its key is the server's config-key or name)",
+    )
+    uninstall.add_argument("--name", metavar="KEY", help="the key to remove (overrides SERVER's)")
+    add_environment_arguments(uninstall)
+    uninstall.set_defaults(handler=run_uninstall)
+
+    listing = commands.add_parser(
+        "list",
+        parents=[common],
+        help="list the MCP server entries in a client's config file",
+        description="List every MCP server entry in the MCP config file of TARGET.",
+    )
+    _target_arguments(listing)
+    listing.set_defaults(handler=run_list)
+
+
+def _target_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("target", metavar="TARGET", help=_TARGET_HELP)
+    parser.add_argument(
+        "--project",
+        metavar="DIR",
+        help="project scope: the client's project config file inside DIR",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="edit FILE instead of the client's own config file (TARGET decides the entry shape)",
+    )
+
+
+def _usage(parser: argparse.ArgumentParser) -> Any:
+    def handler(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    return handler
+
+
+def _resolve_target(args: argparse.Namespace) -> MCPTarget:
+    from agenttools_runtime.cli import UsageError
+    from agenttools_runtime.mcp.install import resolve_mcp_target
+
+    if args.project and args.config:
+        raise UsageError("use either --project or --config, not both")
+    return resolve_mcp_target(args.target, project=args.project, config=args.config)
+
+
+def resolve_server(spec: str, search: SearchPath | None) -> MCPServer:
+    """``dist/server`` of an installed distribution, or a bare name declared by exactly one
+    distribution. Raises ``DistributionNotInstalled``, ``DistributionServerNotFound``,
+    ``MCPServerNameAmbiguous``, ``MCPServerNotFound``."""
+    from agenttools_runtime.discovery import find_distributions, get_distribution
+    from agenttools_runtime.errors import MCPServerNameAmbiguous, MCPServerNotFound
+
+    if "/" in spec:
+        dist_name, _, name = spec.partition("/")
+        return get_distribution(dist_name, search).server(name)
+    owners = [
+        d
+        for d in find_distributions(search)
+        if d.problem is None and spec in (d.manifest.get("mcp-servers") or {})
+    ]
+    if len(owners) == 1:
+        return owners[0].server(spec)
+    if owners:
+        qualified = [f"{d.name}/{spec}" for d in owners]
+        raise MCPServerNameAmbiguous(spec, ", ".join(qualified), names=qualified)
+    raise MCPServerNotFound(spec, name=spec)
+
+
+def run_install(args: argparse.Namespace) -> int:
+    from agenttools_runtime.cli.discovery import search_from_args
+    from agenttools_runtime.errors import format_message
+    from agenttools_runtime.mcp.install import install_mcp_server
+
+    target = _resolve_target(args)
+    server = resolve_server(args.server, search_from_args(args))
+    result = install_mcp_server(target, server, key=args.name)
+    text = format_message("InstallMCPServer", (result.key, result.config_file))
+    if not result.changed:
+        text += " (it was already there)"
+    emit(args, {"ok": True, **result.to_json(), "scope": target.to_json()["scope"]}, text)
+    return 0
+
+
+def run_uninstall(args: argparse.Namespace) -> int:
+    from agenttools_runtime.cli.discovery import search_from_args
+    from agenttools_runtime.errors import format_message
+    from agenttools_runtime.mcp.install import uninstall_mcp_server
+
+    target = _resolve_target(args)
+    key = args.name
+    if key is None:
+        key = (
+            resolve_server(args.server, search_from_args(args)).key
+            if "/" in args.server
+            else args.server
+        )
+    result = uninstall_mcp_server(target, key)
+    tag = "UninstallMCPServer" if result.removed else "MCPServerNotInstalled"
+    emit(
+        args,
+        {"ok": True, **result.to_json()},
+        format_message(tag, (result.key, result.config_file)),
+    )
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from agenttools_runtime.mcp.install import read_server_entries
+
+    target = _resolve_target(args)
+    entries = read_server_entries(target.config_file, target.client)
+    data = {"ok": True, **target.to_json(), "entries": entries}
+    emit(args, data, lambda: _render_list(target, entries))
+    return 0
+
+
+def _render_list(target: MCPTarget, entries: dict[str, dict[str, Any]]) -> str:
+    lines = [f"{target.client.display_name}: {target.config_file}"]
+    if not entries:
+        lines.append("  (no MCP servers)")
+    width = max((len(k) for k in entries), default=0)
+    for key, entry in entries.items():
+        lines.append(f"  {key.ljust(width)}  {_describe(entry)}")
+    return "\n".join(lines)
+
+
+def _describe(entry: Any) -> str:
+    if not isinstance(entry, dict):
+        return repr(entry)
+    for url_key in ("url", "httpUrl", "serverUrl", "uri"):
+        if isinstance(entry.get(url_key), str):
+            return str(entry[url_key])
+    command = entry.get("command", entry.get("cmd"))
+    args = entry.get("args") or []
+    if isinstance(command, list):
+        command, args = (command[0] if command else ""), command[1:]
+    return " ".join(str(part) for part in [command, *args] if part is not None)

@@ -1,0 +1,113 @@
+"""``agenttools mcp install|uninstall|list`` through ``main(argv)``, with hand-made installed
+distributions on ``--path``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime.cli import main
+from tests.helpers.venvs import fake_distribution
+
+WEATHER = {"weather": {"module": "weather_tools.server", "env": {"WEATHER_UNITS": "metric"}}}
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    site = tmp_path / "site"
+    site.mkdir()
+    fake_distribution(site, "weather-tools", servers=WEATHER)
+    fake_distribution(site, "other-tools", servers={"helper": {"command": "helper-mcp"}})
+    return site
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_install_list_uninstall(home: Path, site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = home / ".claude.json"
+    config.write_text('{\n  "numStartups": 3\n}\n')
+    status, out, _ = run(
+        capsys, "mcp", "install", "claude-code", "weather-tools/weather", "--path", str(site)
+    )
+    assert status == 0 and 'installed MCP server "weather"' in out
+    entry = json.loads(config.read_text())["mcpServers"]["weather"]
+    assert entry["args"] == ["-m", "weather_tools.server"]
+    assert Path(entry["command"]).is_absolute()
+
+    status, out, _ = run(capsys, "mcp", "list", "claude-code", "--json")
+    data = json.loads(out)
+    assert status == 0 and data["entries"]["weather"] == entry and data["scope"] == "user"
+    status, out, _ = run(capsys, "mcp", "list", "claude-code")
+    assert "weather" in out and "-m weather_tools.server" in out
+
+    status, out, _ = run(capsys, "mcp", "uninstall", "claude-code", "weather")
+    assert status == 0 and "removed" in out
+    assert config.read_text() == '{\n  "numStartups": 3,\n  "mcpServers": {}\n}\n'
+    status, out, _ = run(capsys, "mcp", "uninstall", "claude-code", "weather", "--json")
+    assert status == 0 and json.loads(out)["removed"] is False
+
+
+def test_bare_name_and_key_override(
+    home: Path, site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(
+        capsys, "mcp", "install", "cursor", "helper", "--name", "h", "--path", str(site), "--json"
+    )
+    assert status == 0 and json.loads(out)["key"] == "h"
+    assert (
+        json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]["h"]["command"]
+        == "helper-mcp"
+    )
+
+
+def test_project_and_config(
+    home: Path, site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    status, _, _ = run(
+        capsys, "mcp", "install", "codex", "weather", "--project", str(project), "--path", str(site)
+    )
+    assert (
+        status == 0 and "[mcp_servers.weather]" in (project / ".codex" / "config.toml").read_text()
+    )
+    custom = tmp_path / "custom.yaml"
+    status, _, _ = run(
+        capsys, "mcp", "install", "goose", "weather", "--config", str(custom), "--path", str(site)
+    )
+    assert status == 0 and "cmd:" in custom.read_text()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["mcp", "install", "claude-code", "nope"], 'No MCP server found for name "nope"'),
+        (["mcp", "install", "claude-code", "missing-dist/x"], "missing-dist"),
+        (["mcp", "install", "not-a-client", "weather"], 'Unknown client "not-a-client"'),
+        (
+            ["mcp", "install", "claude-desktop", "weather"],
+            "Unable to determine the MCP configuration",
+        ),
+    ],
+)
+def test_errors_are_one_line(
+    home: Path, site: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, _, err = run(capsys, *argv, "--path", str(site))
+    assert status == 1 and message in err and "Traceback" not in err
+
+
+def test_unparseable_config_is_reported(
+    home: Path, site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = home / ".claude.json"
+    config.write_text('{"mcpServers": {,}}')
+    status, _, err = run(capsys, "mcp", "install", "claude-code", "weather", "--path", str(site))
+    assert status == 1 and "line 1, column 17" in err
+    assert config.read_text() == '{"mcpServers": {,}}'
