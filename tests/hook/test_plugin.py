@@ -374,3 +374,25 @@ def test_hatchling_reserved_keys_in_the_hook_table_are_accepted(tmp_path: Path) 
     )
     wheel = build_wheel(project, tmp_path / "dist")
     assert manifest_of(wheel)["distribution"] == "weather-tools"
+
+
+def test_force_include_fallback_without_extra_metadata(tmp_path: Path) -> None:
+    """hatchling before 1.12 has no extra_metadata build data: the files go to the same
+    place through force_include."""
+    from hatchling.builders.wheel import WheelBuilder
+
+    root = SAMPLES / "weather-tools"
+    builder = WheelBuilder(str(root))
+    hook = AgentToolsBuildHook(
+        str(root), {}, builder.config, builder.metadata, str(tmp_path / "out"), "wheel"
+    )
+    build_data: dict[str, Any] = {"force_include": {}}
+    hook.initialize("standard", build_data)
+    try:
+        targets = sorted(build_data["force_include"].values())
+        prefix = "weather_tools-1.2.0.dist-info/extra_metadata/agenttools"
+        assert targets[0] == f"{prefix}/manifest.json"
+        assert f"{prefix}/skills/weather-report/scripts/report.py" in targets
+        assert len(targets) == 6
+    finally:
+        hook._cleanup()
