@@ -31,6 +31,7 @@ from agenttools_runtime.errors import (
     DistributionNotInstalled,
     DistributionServerNotFound,
     DistributionSkillNotFound,
+    InvalidDistributionSkillDefinition,
     InvalidManifest,
     InvalidPythonEnvironment,
     ManifestSchemaTooNew,
@@ -230,14 +231,21 @@ class InstalledDistribution:
         """The normalized source of skill *name*: identifier ``"<dist>/<name>"``, version = the
         distribution's. Wheel copies are verified against the manifest's hashes first
         (``BundledFileMissing`` / ``BundledFileMismatch`` naming the file); directory skills of
-        editable installs are the live source files. Raises ``DistributionSkillNotFound``."""
+        editable installs are the live source files (``InvalidDistributionSkillDefinition``
+        when their ``SKILL.md`` now has another name). Raises ``DistributionSkillNotFound``."""
         from agenttools_runtime.skills.source import SkillSource, to_source
 
         entry = self._skill_entry(name)
         identifier = f"{self.name}/{name}"
         directory = self.skill_directory(name)
         if directory != self.skills_dir / name:
-            return replace(to_source(directory), identifier=identifier, version=self.version)
+            live = to_source(directory)
+            if live.name != name:  # renamed in the work tree since the editable install
+                raise InvalidDistributionSkillDefinition(
+                    f'{directory / "SKILL.md"} (its name is "{live.name}", declared as "{name}")',
+                    path=str(directory / "SKILL.md"),
+                )
+            return replace(live, identifier=identifier, version=self.version)
         files = self.verify_skill(name)
         description = entry.get("description")
         executable = entry.get("executable") or ()

@@ -27,6 +27,7 @@ from agenttools_runtime.errors import (
     DistributionNotInstalled,
     DistributionServerNotFound,
     DistributionSkillNotFound,
+    InvalidDistributionSkillDefinition,
     InvalidManifest,
     InvalidPythonEnvironment,
     ManifestSchemaTooNew,
@@ -297,6 +298,23 @@ def test_editable_directory_skills_are_live(site: Path, tmp_path: Path) -> None:
     # inline skills have no source directory: the generated copy in the dist-info is used
     generated = dist.skill_source("forecast-help")
     assert generated.directory == dist.skills_dir / "forecast-help"
+
+
+def test_editable_skill_renamed_in_the_work_tree_is_refused(site: Path, tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    write_tree(
+        project,
+        {"skills/weather-report/SKILL.md": "---\nname: renamed\ndescription: d\n---\n"},
+    )
+    fake_distribution(
+        site,
+        "weather-tools",
+        skills={"weather-report": skill_files("weather-report")},
+        source_root=project,
+    )
+    dist = get_distribution("weather-tools", search_for(site))
+    with pytest.raises(InvalidDistributionSkillDefinition, match='declared as "weather-report"'):
+        dist.skill_source("weather-report")
 
 
 def test_zipped_distribution_is_listed_with_a_problem(tmp_path: Path) -> None:

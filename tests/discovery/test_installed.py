@@ -83,6 +83,12 @@ def test_python_of_another_venv(samples_venv: Venv, samples_search: SearchPath) 
     assert (samples_venv.scripts / script).exists()
 
 
+def test_python_may_name_the_venv_directory(samples_venv: Venv) -> None:
+    search = SearchPath.for_python(samples_venv.root)
+    assert search.environment.python == samples_venv.python
+    assert samples_venv.site_packages in search.paths
+
+
 def test_implicit_bundle_skills_are_verified(samples_search: SearchPath) -> None:
     bundle = resolve_tools("weather-tools", samples_search)
     assert bundle.qualified_name == "weather-tools/weather-tools"
