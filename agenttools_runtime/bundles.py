@@ -8,7 +8,8 @@ names (``"dist/item"`` for distribution items, a bare name for built-in items), 
 (:meth:`AgentTools.servers`, :meth:`AgentTools.skill_sources`).
 
 In a bundle's skill list a ``str`` that looks like a name (``"skill"`` or ``"dist/skill"``)
-is a name; use a ``Path`` for a skill directory.
+is a name; use a ``Path`` for a skill directory (in ad hoc bundles, a string naming an
+existing skill directory is that directory).
 """
 
 from __future__ import annotations
@@ -259,9 +260,9 @@ def resolve_tools(
        :class:`MCPServer` wrapped as an implicit single-server bundle; None → the built-in
        bundle;
     2. a built-in bundle name;
-    3. the name of an installed distribution: its single offered bundle
-       (``AgentToolsBundleNameAmbiguous`` listing the names when several,
-       ``AgentToolsNotFound`` when none) — never reinterpreted as ``dist/item``;
+    3. the name of an installed distribution that ships a manifest: its single offered
+       bundle (``AgentToolsBundleNameAmbiguous`` listing the names when several,
+       ``AgentToolsNotFound`` when none) — never reinterpreted as a server name;
     4. ``dist/bundle``; then ``dist/server``, wrapped as an implicit single-server bundle
        (``toolset_type="MCPServer"``); ``DistributionNotInstalled`` naming the ``pip install``
        when ``dist`` is not installed, ``DistributionAgentToolsNotFound`` when it has neither;
@@ -305,7 +306,9 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
         raise AgentToolsNotFound(name, name=name)
     if "/" not in name:
         dist = try_get_distribution(name, search)
-        if dist is not None:
+        # only distributions that ship a manifest claim their name: an unrelated installed
+        # package does not hide a server of the same name
+        if dist is not None and (dist.manifest or dist.problem is not None):
             return _single_bundle(dist, search)
         return _unique_server(name, search)
     dist_name, _, item = name.partition("/")

@@ -240,6 +240,22 @@ def test_server_of_a_distribution_is_wrapped(site: Path, search: SearchPath) -> 
     assert resolve_tools("dev", search).qualified_name == "my-tools/dev"
 
 
+def test_unrelated_package_does_not_hide_a_server(site: Path, search: SearchPath) -> None:
+    fake_distribution(site, "dev", "9.9")  # an installed package without agenttools data
+    two_bundles(site)
+    assert resolve_tools("dev", search).qualified_name == "my-tools/dev"
+    # a distribution that ships a manifest keeps its name, even with no bundle offered here
+    fake_distribution(
+        site,
+        "tools",
+        servers={"s": {"command": "x"}},
+        bundles=[{"name": "tools", "mcp-servers": ["s"], "marker": "sys_platform == 'none'"}],
+    )
+    fake_distribution(site, "other", servers={"tools": {"command": "y"}})
+    with pytest.raises(AgentToolsNotFound, match='"tools"'):
+        resolve_tools("tools", search)
+
+
 def test_bare_server_name_in_two_distributions_is_ambiguous(site: Path, search: SearchPath) -> None:
     fake_distribution(site, "one", servers={"srv": {"command": "a"}})
     fake_distribution(site, "two", servers={"srv": {"command": "b"}})
