@@ -1,0 +1,163 @@
+"""The AI clients that ship as npm packages, installed once into a repo-local cache.
+
+``npm install --no-audit --no-fund <package>@<version>`` per client into
+``.test-cache/npm-clients/<id>`` (gitignored), under a file lock so parallel test workers and
+sessions share one install. A client whose install fails is skipped with npm's reason —
+except in CI (``CI=true``), where every client listed here must install and run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+CACHE = REPO / ".test-cache" / "npm-clients"
+
+
+@dataclass(frozen=True)
+class NpmClient:
+    """One client: its npm package (pinned: the versions verified here), its executable,
+    how it lists MCP servers, and — for clients that health-check the servers they list —
+    what a connected server looks like in that listing (``{key}`` is the entry key)."""
+
+    client: str
+    package: str
+    version: str
+    executable: str
+    list_command: tuple[str, ...] = ("mcp", "list")
+    connected: str | None = None
+    setup: Mapping[str, str] = field(default_factory=dict)  # HOME-relative file -> content
+
+    @property
+    def directory(self) -> Path:
+        return CACHE / self.client
+
+    @property
+    def binary(self) -> Path:
+        return self.directory / "node_modules" / ".bin" / self.executable
+
+    def connected_pattern(self, key: str) -> re.Pattern[str] | None:
+        if self.connected is None:
+            return None
+        return re.compile(self.connected.format(key=re.escape(key)))
+
+
+CLIENTS: dict[str, NpmClient] = {
+    c.client: c
+    for c in (
+        NpmClient(
+            "claude-code",
+            "@anthropic-ai/claude-code",
+            "2.1.197",
+            "claude",
+            connected=r"{key}: .* - ✔ Connected",
+        ),
+        NpmClient("codex", "@openai/codex", "0.171.0", "codex"),
+        NpmClient(
+            "gemini-cli",
+            "@google/gemini-cli",
+            "0.61.0",
+            "gemini",
+            connected=r"✓ {key}: .*- Connected",
+            # Gemini CLI disables every MCP server in folders the user has not trusted
+            setup={".gemini/trustedFolders.json": '{{"{cwd}": "TRUST_FOLDER"}}'},
+        ),
+        NpmClient(
+            "opencode", "opencode-ai", "1.18.33", "opencode", connected=r"✓ {key}\s.*connected"
+        ),
+        NpmClient(
+            "qwen-code",
+            "@qwen-code/qwen-code",
+            "0.15.10",
+            "qwen",
+            connected=r"{key}: .* - Connected",
+        ),
+        NpmClient("copilot-cli", "@github/copilot", "1.0.102", "copilot"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class InstallOutcome:
+    client: NpmClient
+    ok: bool
+    seconds: float
+    detail: str
+
+
+def install(client: NpmClient) -> InstallOutcome:
+    """Install *client* into its cache directory unless that exact version is there."""
+    from filelock import FileLock
+
+    CACHE.mkdir(parents=True, exist_ok=True)
+    stamp = client.directory / ".installed"
+    wanted = f"{client.package}@{client.version}\n"
+    with FileLock(os.fspath(CACHE / f"{client.client}.lock")):
+        if stamp.is_file() and stamp.read_text() == wanted and client.binary.exists():
+            return InstallOutcome(client, True, 0.0, "cached")
+        npm = shutil.which("npm")
+        if npm is None:
+            return InstallOutcome(client, False, 0.0, "npm is not installed")
+        if client.directory.exists():
+            shutil.rmtree(client.directory)
+        client.directory.mkdir(parents=True)
+        (client.directory / "package.json").write_text('{"private": true}\n')
+        start = time.monotonic()
+        done = subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--loglevel=error", wanted.strip()],
+            cwd=client.directory,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+        seconds = time.monotonic() - start
+        if done.returncode != 0 or not client.binary.exists():
+            detail = (done.stderr or done.stdout).strip().splitlines()
+            return InstallOutcome(client, False, seconds, " / ".join(detail[-5:]) or "no binary")
+        stamp.write_text(wanted)
+        return InstallOutcome(client, True, seconds, "installed")
+
+
+def client_env(home: Path) -> dict[str, str]:
+    """A minimal environment: the temporary HOME, no credentials, no colours, offline."""
+    env = {
+        "HOME": os.fspath(home),
+        "USERPROFILE": os.fspath(home),
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "LANG": "C.UTF-8",
+        "TERM": "dumb",
+        "NO_COLOR": "1",
+        "FORCE_COLOR": "0",
+        "DISABLE_AUTOUPDATER": "1",
+        "NO_UPDATE_NOTIFIER": "1",
+    }
+    return env
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def run_client(
+    client: NpmClient, home: Path, cwd: Path, *args: str, timeout: float = 180
+) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [os.fspath(client.binary), *args],
+        cwd=cwd,
+        env=client_env(home),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    done.stdout = _ANSI.sub("", done.stdout)
+    done.stderr = _ANSI.sub("", done.stderr)
+    return done

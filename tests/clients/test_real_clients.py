@@ -1,0 +1,139 @@
+"""Conformance with the real clients: entries written by ``agenttools mcp install`` (our code,
+for the real ``weather-tools`` wheel installed in a real venv) are listed by each client's
+own ``mcp list`` — and, where the client health-checks, it starts the server and connects.
+Then ``agenttools mcp uninstall`` removes them and the client no longer lists them.
+
+Run locally: ``pytest -m clients`` (first run installs the npm packages, ~1 minute).
+"""
+
+from __future__ import annotations
+
+import os
+import sysconfig
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime.cli import main
+from agenttools_runtime.mcp.install import install_mcp_server
+from agenttools_runtime.mcp.server import MCPServer
+from tests.clients.npm import CLIENTS, InstallOutcome, NpmClient, install, run_client
+from tests.helpers.venvs import Venv, create_venv
+from tests.helpers.wheels import build_sample_wheel
+
+pytestmark = [pytest.mark.slow, pytest.mark.clients]
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+@pytest.fixture(scope="session")
+def npm_clients() -> dict[str, InstallOutcome]:
+    """Every npm client, installed in parallel (cached across runs)."""
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        outcomes = list(pool.map(install, CLIENTS.values()))
+    return {o.client.client: o for o in outcomes}
+
+
+@pytest.fixture(scope="session")
+def weather_venv(tmp_path_factory: pytest.TempPathFactory) -> Venv:
+    """A venv with the real weather-tools wheel; its MCP SDK dependency is taken from the test
+    environment through a ``.pth`` line (the venv has no index to install it from)."""
+    wheel = build_sample_wheel("weather-tools", tmp_path_factory)
+    venv = create_venv(tmp_path_factory.mktemp("weather-venv") / "venv", [wheel])
+    (venv.site_packages / "test-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    probe = venv.run("-c", "import mcp, weather_tools.server")
+    assert probe.returncode == 0, probe.stderr
+    return venv
+
+
+def _client(npm_clients: dict[str, InstallOutcome], client_id: str) -> NpmClient:
+    outcome = npm_clients[client_id]
+    if not outcome.ok:
+        message = f"{outcome.client.package}@{outcome.client.version}: {outcome.detail}"
+        if IN_CI:
+            pytest.fail(f"could not install {message}")
+        pytest.skip(f"cannot install {message}")
+    return outcome.client
+
+
+@pytest.mark.parametrize("client_id", sorted(CLIENTS))
+def test_client_lists_and_connects(
+    client_id: str,
+    npm_clients: dict[str, InstallOutcome],
+    weather_venv: Venv,
+    home: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    client = _client(npm_clients, client_id)
+    work = tmp_path / "work"
+    work.mkdir()
+    for rel, content in client.setup.items():
+        target = home / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content.format(cwd=work))
+
+    status = main(
+        [
+            "mcp",
+            "install",
+            client_id,
+            "weather-tools/weather",
+            "--python",
+            os.fspath(weather_venv.python),
+        ]
+    )
+    assert status == 0, capsys.readouterr().err
+    remote = MCPServer("docs", url="http://127.0.0.1:9/mcp", headers={"X-Api-Key": "k"})
+    install_mcp_server(client_id, remote)
+
+    listed = run_client(client, home, work, *client.list_command)
+    output = listed.stdout + listed.stderr
+    assert listed.returncode == 0, output
+    assert "weather" in output, output
+    assert "docs" in output, output
+    pattern = client.connected_pattern("weather")
+    if pattern is not None:
+        assert pattern.search(output), output
+    if client_id != "copilot-cli":  # Copilot lists names and types only
+        assert str(weather_venv.python) in output or "weather_tools" in output, output
+
+    status = main(["mcp", "uninstall", client_id, "weather"])
+    assert status == 0
+    listed = run_client(client, home, work, *client.list_command)
+    assert "weather" not in listed.stdout + listed.stderr
+    assert "docs" in listed.stdout + listed.stderr
+
+
+def test_claude_code_reads_the_entry_back(
+    npm_clients: dict[str, InstallOutcome], weather_venv: Venv, home: Path, tmp_path: Path
+) -> None:
+    client = _client(npm_clients, "claude-code")
+    assert (
+        main(
+            [
+                "mcp",
+                "install",
+                "claude-code",
+                "weather-tools/weather",
+                "--python",
+                os.fspath(weather_venv.python),
+            ]
+        )
+        == 0
+    )
+    shown = run_client(client, home, tmp_path, "mcp", "get", "weather")
+    assert shown.returncode == 0, shown.stderr
+    assert "Type: stdio" in shown.stdout
+    assert f"Command: {weather_venv.python}" in shown.stdout
+    assert "Args: -m weather_tools.server" in shown.stdout
+    assert "WEATHER_UNITS=metric" in shown.stdout
+
+
+def test_npm_install_times(npm_clients: dict[str, InstallOutcome]) -> None:
+    """Not a timing assertion: reports what the install cost (see -rA / the docs)."""
+    for outcome in npm_clients.values():
+        print(
+            f"{outcome.client.package}@{outcome.client.version}: {outcome.detail} in {outcome.seconds:.1f}s"
+        )
+    assert all(o.ok for o in npm_clients.values()) or not IN_CI
