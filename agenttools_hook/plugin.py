@@ -50,6 +50,10 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
                 self._initialize_sdist(build_data)
             else:
                 self._initialize_wheel(version, build_data)
+        except AgentToolsBuildError as exc:
+            self._cleanup()
+            # what pip users read is the end of the traceback: keep our frames out of it
+            raise exc.with_traceback(None) from None
         except BaseException:
             self._cleanup()
             raise
