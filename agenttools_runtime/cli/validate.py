@@ -50,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
     for root in targets:
         if (root / validate.PYPROJECT).is_file():
             problems = validate.validate_project(root)
-            kind = "project"
+            project = validate.load_project(root)
+            configured = isinstance(project, validate.Project) and project.config is not None
+            kind = "project" if configured or problems else "unconfigured"
         elif (root / validate.SKILL_FILE).is_file():
             problems = []
             validate.check_skill_md(root / validate.SKILL_FILE, None, problems)
@@ -92,8 +94,12 @@ def _render(reports: list[tuple[Path, str, list[Any]]], errors: int, warnings: i
     lines = []
     for root, kind, problems in reports:
         lines += [p.format() for p in problems]
-        status = "invalid" if errors_of(problems) else "valid"
-        lines.append(f"{display_path(root) or '.'}: {kind} {status}")
+        where = display_path(root) or "."
+        if kind == "unconfigured":
+            lines.append(f"{where}: no [tool.agenttools], nothing to check")
+        else:
+            status = "invalid" if errors_of(problems) else "valid"
+            lines.append(f"{where}: {kind} {status}")
     if errors or warnings:
         lines.append(f"{errors} error(s), {warnings} warning(s)")
     return "\n".join(lines)

@@ -87,3 +87,11 @@ def test_console_entry_point(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert result.stdout.splitlines()[0] == (project / "expected.txt").read_text().strip()
     assert "Traceback" not in result.stderr
+
+
+def test_project_without_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "plain"\nversion = "1"\n')
+    assert main(["validate", str(tmp_path)]) == 0
+    assert "no [tool.agenttools], nothing to check" in capsys.readouterr().out
+    assert main(["validate", "--json", str(tmp_path)]) == 0
+    assert json.loads(capsys.readouterr().out)["projects"][0]["kind"] == "unconfigured"
