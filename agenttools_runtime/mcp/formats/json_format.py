@@ -175,7 +175,8 @@ class _Document:
         if trailing < len(text):
             raise self.scan.error("unexpected content after the top-level value", trailing)
         self.newline = "\r\n" if "\r\n" in text[: text.find("\n") + 1] else "\n"
-        self.pretty = "\n" in text
+        # multi-line layout when the top-level value spans lines (not just a final newline)
+        self.pretty = "\n" in text[self.root.start : self.root.end]
         # separators of single-line objects: as the file spells them
         self.spaced = self.pretty or _SPACED.search(text, 0, 65536) is not None
         self.unit = self._indent_unit()
@@ -391,10 +392,14 @@ class JSONFormat:
             existed = bool(indexes)
             if indexes:
                 m = found.members[indexes[-1]]
-                indent = doc.line_indent(m.start)
-                rendered = doc.render(entry, doc.own_indent(m.start) if indent is None else indent)
-                if text[m.value_start : m.value_end] == rendered:
+                current, _ = doc.scan.value(m.value_start, True)
+                if json.dumps(current) == json.dumps(entry):  # strict: 1 is not true
                     return text, True
+                indent = doc.line_indent(m.start)
+                inline = "\n" not in text[found.start : found.end]
+                rendered = doc.render(
+                    entry, doc.own_indent(m.start) if indent is None else indent, inline
+                )
                 edits.append((m.value_start, m.value_end, rendered))
             else:
                 member_key = None if container.list_key else key
