@@ -1,9 +1,9 @@
 """From a server declaration to the entry each client expects in its config file.
 
 Every per-client difference is data: :data:`STYLES` maps an entry style (the client table's
-``entry_style``, refined per client by :data:`CLIENT_STYLES` where clients of one style spell
-remote servers differently) to the fields of its local (stdio) and remote entries, in the order
-they are written. Sources: each client's documentation (``clients.json`` ``url``) and
+``entry_style``, refined per client by :data:`CLIENT_STYLES` where clients of one table style
+write servers differently) to the fields of its local (stdio) entry and of its remote entry per
+transport, in the order they are written. Sources: each client's documentation (``clients.json`` ``url``) and
 ``research/wolfram-agenttools.md`` §1.3.
 """
 
@@ -31,7 +31,7 @@ class Const:
 class Field:
     """One key of an entry: its value comes from ``source`` (a :class:`Const`, or the name of
     a value of the launch: ``command``, ``args``, ``command_line``, ``env``, ``url``,
-    ``headers``, ``type``, ``name``, ``description``); ``optional`` fields are left out when
+    ``headers``, ``request_options``, ``name``, ``description``); ``optional`` fields are left out when
     empty."""
 
     key: str
@@ -41,60 +41,62 @@ class Field:
 
 @dataclass(frozen=True)
 class EntryStyle:
-    """How one family of clients writes a server. ``transports`` maps our transport names to
-    the client's ``type`` value for remote servers; a transport missing from it is not
-    supported (``remote`` None: no remote servers at all)."""
+    """How one family of clients writes a server: the fields of a local (stdio) entry, and
+    per remote transport (``http``: streamable HTTP, ``sse``) the fields of a remote one. A
+    transport missing from ``remote`` is not supported by these clients."""
 
     local: tuple[Field, ...]
-    remote: tuple[Field, ...] | None = None
-    transports: Mapping[str, str] = field(default_factory=dict)
+    remote: Mapping[str, tuple[Field, ...]] = field(default_factory=dict)
     list_key: str | None = None  # entries are list items matched by this field
 
 
-_HTTP_SSE = {"http": "http", "sse": "sse"}
+def _typed(
+    fields: tuple[Field, ...], key: str = "type", **types: str
+) -> dict[str, tuple[Field, ...]]:
+    """One remote form per transport, differing only in the *key* field's value."""
+    return {transport: (Field(key, Const(value)), *fields) for transport, value in types.items()}
+
+
+_HEADERS = Field("headers", "headers", True)
 _GENERIC_LOCAL = (
     Field("type", Const("stdio")),
     Field("command", "command"),
     Field("args", "args"),
     Field("env", "env"),
 )
-_GENERIC_REMOTE = (Field("type", "type"), Field("url", "url"), Field("headers", "headers", True))
+_GENERIC_REMOTE = _typed((Field("url", "url"), _HEADERS), http="http", sse="sse")
 _PLAIN_LOCAL = (Field("command", "command"), Field("args", "args"), Field("env", "env"))
 
 STYLES: dict[str, EntryStyle] = {
     # Claude Code, Cursor, Amazon Q, Junie, Kimi, LM Studio, Augment (CLI)
-    "generic": EntryStyle(_GENERIC_LOCAL, _GENERIC_REMOTE, _HTTP_SSE),
+    "generic": EntryStyle(_GENERIC_LOCAL, _GENERIC_REMOTE),
     # Claude Desktop's file holds local servers only (remote ones are added in its UI)
     "stdio-only": EntryStyle(_GENERIC_LOCAL),
-    # Gemini CLI, Qwen Code: streamable HTTP is "httpUrl", SSE is "url"
+    # Gemini CLI, Qwen Code: streamable HTTP is "httpUrl", SSE is "url"; no "type" key (a
+    # "type" makes both reject the whole settings file — measured with the real clients)
     "gemini": EntryStyle(
         _PLAIN_LOCAL,
-        (Field("httpUrl", "url"), Field("headers", "headers", True)),
-        {"http": "http"},
-    ),
-    "gemini-sse": EntryStyle(
-        _PLAIN_LOCAL, (Field("url", "url"), Field("headers", "headers", True)), {"sse": "sse"}
+        {"http": (Field("httpUrl", "url"), _HEADERS), "sse": (Field("url", "url"), _HEADERS)},
     ),
     # Windsurf, Antigravity: remote servers by "serverUrl"
     "windsurf": EntryStyle(
         _PLAIN_LOCAL,
-        (Field("serverUrl", "url"), Field("headers", "headers", True)),
-        _HTTP_SSE,
+        {t: (Field("serverUrl", "url"), _HEADERS) for t in ("http", "sse")},
     ),
-    "vscode": EntryStyle(_GENERIC_LOCAL, _GENERIC_REMOTE, _HTTP_SSE),
-    "zed": EntryStyle(
-        _PLAIN_LOCAL, (Field("url", "url"), Field("headers", "headers", True)), _HTTP_SSE
-    ),
+    "vscode": EntryStyle(_GENERIC_LOCAL, _GENERIC_REMOTE),
+    "zed": EntryStyle(_PLAIN_LOCAL, {t: (Field("url", "url"), _HEADERS) for t in ("http", "sse")}),
     "cline": EntryStyle(
         (*_GENERIC_LOCAL, Field("disabled", Const(False)), Field("autoApprove", Const([]))),
-        (
-            Field("type", "type"),
-            Field("url", "url"),
-            Field("headers", "headers", True),
-            Field("disabled", Const(False)),
-            Field("autoApprove", Const([])),
+        _typed(
+            (
+                Field("url", "url"),
+                _HEADERS,
+                Field("disabled", Const(False)),
+                Field("autoApprove", Const([])),
+            ),
+            http="streamableHttp",
+            sse="sse",
         ),
-        {"http": "streamableHttp", "sse": "sse"},
     ),
     "copilot-cli": EntryStyle(
         (
@@ -104,8 +106,9 @@ STYLES: dict[str, EntryStyle] = {
             Field("env", "env"),
             Field("tools", Const(["*"])),
         ),
-        (*_GENERIC_REMOTE, Field("tools", Const(["*"]))),
-        _HTTP_SSE,
+        _typed(
+            (Field("url", "url"), _HEADERS, Field("tools", Const(["*"]))), http="http", sse="sse"
+        ),
     ),
     "opencode": EntryStyle(
         (
@@ -114,13 +117,11 @@ STYLES: dict[str, EntryStyle] = {
             Field("enabled", Const(True)),
             Field("environment", "env", True),
         ),
-        (
-            Field("type", Const("remote")),
-            Field("url", "url"),
-            Field("enabled", Const(True)),
-            Field("headers", "headers", True),
+        _typed(
+            (Field("url", "url"), Field("enabled", Const(True)), _HEADERS),
+            http="remote",
+            sse="remote",
         ),
-        _HTTP_SSE,
     ),
     "augment-ide": EntryStyle(
         (
@@ -130,15 +131,16 @@ STYLES: dict[str, EntryStyle] = {
             Field("args", "args", True),
             Field("env", "env", True),
         ),
-        (Field("name", "name"), *_GENERIC_REMOTE),
-        _HTTP_SSE,
+        {
+            t: (Field("name", "name"), Field("type", Const(t)), Field("url", "url"), _HEADERS)
+            for t in ("http", "sse")
+        },
         list_key="name",
     ),
     # Codex: streamable HTTP only
     "codex": EntryStyle(
         (Field("command", "command"), Field("args", "args"), Field("env", "env", True)),
-        (Field("url", "url"), Field("http_headers", "headers", True)),
-        {"http": "http"},
+        {"http": (Field("url", "url"), Field("http_headers", "headers", True))},
     ),
     # Goose ignores extensions without "name"
     "goose": EntryStyle(
@@ -152,17 +154,19 @@ STYLES: dict[str, EntryStyle] = {
             Field("timeout", Const(300)),
             Field("description", "description"),
         ),
-        (
-            Field("name", "name"),
-            Field("type", "type"),
-            Field("uri", "url"),
-            Field("enabled", Const(True)),
-            Field("envs", Const({})),
-            Field("headers", "headers", True),
-            Field("timeout", Const(300)),
-            Field("description", "description"),
-        ),
-        {"http": "streamable_http", "sse": "sse"},
+        {
+            transport: (
+                Field("name", "name"),
+                Field("type", Const(goose_type)),
+                Field("uri", "url"),
+                Field("enabled", Const(True)),
+                Field("envs", Const({})),
+                _HEADERS,
+                Field("timeout", Const(300)),
+                Field("description", "description"),
+            )
+            for transport, goose_type in (("http", "streamable_http"), ("sse", "sse"))
+        },
     ),
     "continue": EntryStyle(
         (
@@ -171,24 +175,26 @@ STYLES: dict[str, EntryStyle] = {
             Field("args", "args", True),
             Field("env", "env", True),
         ),
-        (
-            Field("name", "name"),
-            Field("type", "type"),
-            Field("url", "url"),
-            Field("requestOptions", "request_options", True),
-        ),
-        {"http": "streamable-http", "sse": "sse"},
+        {
+            transport: (
+                Field("name", "name"),
+                Field("type", Const(continue_type)),
+                Field("url", "url"),
+                Field("requestOptions", "request_options", True),
+            )
+            for transport, continue_type in (("http", "streamable-http"), ("sse", "sse"))
+        },
         list_key="name",
     ),
 }
 
-# Clients whose entries differ from the rest of their table style (remote spellings).
-CLIENT_STYLES: dict[str, dict[str, str]] = {
-    "claude-desktop": {"stdio": "stdio-only"},
-    "gemini-cli": {"stdio": "gemini", "http": "gemini", "sse": "gemini-sse"},
-    "qwen-code": {"stdio": "gemini", "http": "gemini", "sse": "gemini-sse"},
-    "windsurf": {"stdio": "windsurf", "http": "windsurf", "sse": "windsurf"},
-    "antigravity": {"stdio": "windsurf", "http": "windsurf", "sse": "windsurf"},
+# Clients whose entries differ from the rest of their table style.
+CLIENT_STYLES: dict[str, str] = {
+    "claude-desktop": "stdio-only",
+    "gemini-cli": "gemini",
+    "qwen-code": "gemini",
+    "windsurf": "windsurf",
+    "antigravity": "windsurf",
 }
 
 # A client reading its entries from another place in some files: (style, file name) -> path.
@@ -206,10 +212,9 @@ REQUIRED_TOP_LEVEL: dict[str, Callable[[Path, bool], dict[str, Any]]] = {
 }
 
 
-def entry_style(client: Client, transport: str = "stdio") -> EntryStyle:
-    """The style *client* writes a server of *transport* (``stdio``, ``http``, ``sse``) in."""
-    name = CLIENT_STYLES.get(client.id, {}).get(transport, client.entry_style)
-    return STYLES[name]
+def entry_style(client: Client) -> EntryStyle:
+    """The style *client* writes its entries in."""
+    return STYLES[CLIENT_STYLES.get(client.id, client.entry_style)]
 
 
 def container_for(client: Client, config_file: Path | None = None) -> Container:
@@ -238,15 +243,18 @@ def build_entry(
     ``UnsupportedTransport`` when the client has no form for a remote server's transport.
     """
     key = server.key if key is None else key
-    transport = server.transport if server.is_remote else "stdio"
-    style = entry_style(client, transport)
+    style = entry_style(client)
     if server.is_remote:
-        if style.remote is None or transport not in style.transports:
+        fields = style.remote.get(server.transport)
+        if fields is None:
             raise UnsupportedTransport(
-                server.name, transport, client.display_name, client=client.id, server=server.name
+                server.name,
+                server.transport,
+                client.display_name,
+                client=client.id,
+                server=server.name,
             )
-        fields = style.remote
-        values = _remote_values(server, key, style.transports[transport])
+        values = _remote_values(server, key)
     else:
         fields = style.local
         values = _local_values(server, key, platform)
@@ -271,12 +279,11 @@ def _local_values(server: MCPServer, key: str, platform: str | None) -> dict[str
     }
 
 
-def _remote_values(server: MCPServer, key: str, type_value: str) -> dict[str, Any]:
+def _remote_values(server: MCPServer, key: str) -> dict[str, Any]:
     headers = dict(server.headers)
     return {
         "name": key,
         "url": server.url,
-        "type": type_value,
         "headers": headers,
         "request_options": {"headers": headers} if headers else {},
         "description": server.description or "",
