@@ -202,3 +202,25 @@ def test_errors_name_the_line(fmt_name: str, text: str, line: int) -> None:
     with pytest.raises(ParseError) as info:
         get_format(fmt_name).set_entry(text, GOOSE if fmt_name == "yaml" else CODEX, "w", {}, {})
     assert info.value.line == line
+
+
+@pytest.mark.parametrize(
+    ("fmt_name", "container", "text"),
+    [
+        ("json", SERVERS, '{"mcpServers": {"w": {"enabled": 1}}}'),
+        ("toml", CODEX, "[mcp_servers.w]\nenabled = 1\n"),
+        ("yaml", GOOSE, "extensions:\n  w:\n    enabled: 1\n"),
+    ],
+)
+def test_true_is_not_one(fmt_name: str, container: Container, text: str) -> None:
+    fmt = get_format(fmt_name)
+    new, existed = fmt.set_entry(text, container, "w", {"enabled": True}, {})
+    assert existed and new != text
+    assert fmt.read_entries(new, container)["w"] == {"enabled": True}
+    assert fmt.set_entry(new, container, "w", {"enabled": True}, {}) == (new, True)
+
+
+def test_quoted_yaml_values_are_the_same_entry() -> None:
+    fmt = get_format("yaml")
+    text = "extensions:\n  w:\n    cmd: 'x'\n    envs: {A: \"1\"}\n"
+    assert fmt.set_entry(text, GOOSE, "w", {"cmd": "x", "envs": {"A": "1"}}, {}) == (text, True)

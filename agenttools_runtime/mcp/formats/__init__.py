@@ -76,6 +76,23 @@ class ConfigFormat(Protocol):
     def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]: ...
 
 
+def same_data(a: Any, b: Any) -> bool:
+    """Equal as config data: like ``==``, but ``True`` is not ``1`` and ``1.0`` is not ``1``."""
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(same_data(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_data(x, y) for x, y in zip(a, b, strict=True))
+    return _kind(a) == _kind(b) and bool(a == b)
+
+
+def _kind(value: Any) -> type:
+    # parsers return subclasses (quoted YAML strings, tomlkit items): compare the base kind
+    for kind in (bool, int, float, str):
+        if isinstance(value, kind):
+            return kind
+    return type(value)
+
+
 def get_format(name: str) -> ConfigFormat:
     """The format module for ``json`` (JSON and JSONC), ``toml`` or ``yaml``; imported on
     first use so the CLI does not pay for tomlkit/ruamel unless it needs them."""

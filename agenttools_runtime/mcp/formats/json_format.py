@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agenttools_runtime.mcp.formats import Container, ParseError, StructureError
+from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
 
 _WS = re.compile(r"[ \t\r\n]*")
 _COMMENT = re.compile(r"//[^\r\n]*|/\*.*?\*/", re.S)
@@ -393,7 +393,7 @@ class JSONFormat:
             if indexes:
                 m = found.members[indexes[-1]]
                 current, _ = doc.scan.value(m.value_start, True)
-                if json.dumps(current) == json.dumps(entry):  # strict: 1 is not true
+                if same_data(current, entry):
                     return text, True
                 indent = doc.line_indent(m.start)
                 inline = "\n" not in text[found.start : found.end]

@@ -22,7 +22,7 @@ from tomlkit.container import Container as TOMLContainer
 from tomlkit.container import OutOfOrderTableProxy
 from tomlkit.items import InlineTable, Table
 
-from agenttools_runtime.mcp.formats import Container, ParseError, StructureError
+from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
 
 _POSITION = re.compile(r" at line \d+ col \d+$")
 _KEY_PART = re.compile(r"""[ \t]*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))[ \t]*(\.|$)""")
@@ -237,7 +237,7 @@ class TOMLFormat:
         doc = _parse(text)
         found = _walk(doc, container.path, create=False)
         existed = found is not None and key in found
-        if existed and found is not None and found[key].unwrap() == dict(entry):
+        if existed and found is not None and same_data(found[key].unwrap(), dict(entry)):
             return text, True
         nl = _newline(text)
         rendered = _render(container.path, key, entry, nl)

@@ -19,7 +19,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-from agenttools_runtime.mcp.formats import Container, ParseError, StructureError
+from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
 
 _EMPTY_VALUE = re.compile(
     r"^(?P<head>[^#\n]*?:)(?P<gap>[ \t]*)(?:\{[ \t]*\}|\[[ \t]*\]|~|null|Null|NULL)?"
@@ -175,7 +175,7 @@ class YAMLFormat:
             raise StructureError("the top level is not a mapping")
         existing = self.read_entries(text, container)
         existed = key in existing
-        if existed and existing[key] == _plain(dict(entry)):
+        if existed and same_data(existing[key], _plain(dict(entry))):
             return text, True
         want = _expected(_plain(root), container.path, key, entry, container.list_key)
         for name, value in defaults.items():
