@@ -56,41 +56,41 @@ def server(site: Path) -> object:
 
 def test_in_process_provider(server: object) -> None:
     provider = MCPSkillProvider("skills-server", server)
-    resolver = SkillResolver([LocalSkillProvider([]), provider])
-    names = [(s.name, s.path) for s in provider.skills()]
-    assert names == [
-        ("agenttools", "agenttools"),  # the built-in skill
-        ("greeting", "greeting"),
-        ("shared", "other-tools/shared"),
-        ("shared", "weather-tools/shared"),
-        ("weather-report", "weather-report"),
-    ]
-    resolved = resolver.resolve("greeting", "Ann Bob")
-    assert resolved.uri == "skill://skills-server/greeting"
-    assert resolved.content == GREETING.replace("$1 from $2", "Ann from Bob").encode()
-    ref = resolver.resolve("skill://skills-server/weather-report/references/units.md")
-    assert ref.content == b"metric\r\n"
-    assert resolver.resolve("skill://skills-server/weather-report/b.bin").content == b"\x00\xff"
-    manifest = json.loads(
-        resolver.resolve("skill://skills-server/weather-report/_manifest").content
-    )
-    assert manifest["skill"] == "weather-report"
-    # a namespaced skill by its full path, and by name (first path wins, reported)
-    full = resolver.resolve("skill://skills-server/weather-tools/shared")
-    assert b"From weather." in full.content
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        by_name = resolver.resolve("skill://skills-server/shared")
-    assert b"From other." in by_name.content
-    assert any(w.category is SkillNameCollision for w in caught)
-    with pytest.raises(
-        SkillReferenceNotFound, match=r"Reference not found: 'nope\.md' in skill 'greeting'"
-    ):
-        resolver.resolve("skill://skills-server/greeting/nope.md")
-    with pytest.raises(
-        SkillNotFound, match="Available: agenttools, greeting, shared, shared, weather-report"
-    ):
-        resolver.resolve("skill://skills-server/missing")
+    with SkillResolver([LocalSkillProvider([]), provider]) as resolver:
+        names = [(s.name, s.path) for s in provider.skills()]
+        assert names == [
+            ("agenttools", "agenttools"),  # the built-in skill
+            ("greeting", "greeting"),
+            ("shared", "other-tools/shared"),
+            ("shared", "weather-tools/shared"),
+            ("weather-report", "weather-report"),
+        ]
+        resolved = resolver.resolve("greeting", "Ann Bob")
+        assert resolved.uri == "skill://skills-server/greeting"
+        assert resolved.content == GREETING.replace("$1 from $2", "Ann from Bob").encode()
+        ref = resolver.resolve("skill://skills-server/weather-report/references/units.md")
+        assert ref.content == b"metric\r\n"
+        assert resolver.resolve("skill://skills-server/weather-report/b.bin").content == b"\x00\xff"
+        manifest = json.loads(
+            resolver.resolve("skill://skills-server/weather-report/_manifest").content
+        )
+        assert manifest["skill"] == "weather-report"
+        # a namespaced skill by its full path, and by name (first path wins, reported)
+        full = resolver.resolve("skill://skills-server/weather-tools/shared")
+        assert b"From weather." in full.content
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            by_name = resolver.resolve("skill://skills-server/shared")
+        assert b"From other." in by_name.content
+        assert any(w.category is SkillNameCollision for w in caught)
+        with pytest.raises(
+            SkillReferenceNotFound, match=r"Reference not found: 'nope\.md' in skill 'greeting'"
+        ):
+            resolver.resolve("skill://skills-server/greeting/nope.md")
+        with pytest.raises(
+            SkillNotFound, match="Available: agenttools, greeting, shared, shared, weather-report"
+        ):
+            resolver.resolve("skill://skills-server/missing")
 
 
 def test_local_has_priority_over_mcp(server: object, home: Path) -> None:
@@ -98,15 +98,15 @@ def test_local_has_priority_over_mcp(server: object, home: Path) -> None:
         home / ".claude" / "skills" / "greeting",
         {"SKILL.md": "---\nname: greeting\ndescription: L.\n---\nLocal $1\n"},
     )
-    resolver = SkillResolver(
+    with SkillResolver(
         [LocalSkillProvider([home / ".claude" / "skills"]), MCPSkillProvider("srv", server)]
-    )
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        resolved = resolver.resolve("greeting", "x")
-    assert resolved.provider == "local" and resolved.content.endswith(b"Local x\n")
-    assert resolved.also_provided_by == ("srv",)
-    assert any("using skill://local/greeting" in str(w.message) for w in caught)
+    ) as resolver:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            resolved = resolver.resolve("greeting", "x")
+        assert resolved.provider == "local" and resolved.content.endswith(b"Local x\n")
+        assert resolved.also_provided_by == ("srv",)
+        assert any("using skill://local/greeting" in str(w.message) for w in caught)
 
 
 def test_an_unreachable_server(home: Path, tmp_path: Path) -> None:
@@ -115,16 +115,16 @@ def test_an_unreachable_server(home: Path, tmp_path: Path) -> None:
         {"SKILL.md": "---\nname: mine\ndescription: M.\n---\n"},
     )
     dead = MCPSkillProvider("dead", [sys.executable, "-c", "import sys; sys.exit(3)"], timeout=20)
-    resolver = SkillResolver([LocalSkillProvider([home / ".claude" / "skills"]), dead])
-    with pytest.raises(SkillProviderFailed, match="The skill provider 'dead' failed"):
-        resolver.resolve("skill://dead/x")
-    # a bare name still resolves; the dead server is reported, not fatal
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        assert resolver.resolve("mine").provider == "local"
-        listing = resolver.list_skills()
-    assert any(w.category is SkillProviderSkipped for w in caught)
-    assert listing.providers[1].error is not None
+    with SkillResolver([LocalSkillProvider([home / ".claude" / "skills"]), dead]) as resolver:
+        with pytest.raises(SkillProviderFailed, match="The skill provider 'dead' failed"):
+            resolver.resolve("skill://dead/x")
+        # a bare name still resolves; the dead server is reported, not fatal
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert resolver.resolve("mine").provider == "local"
+            listing = resolver.list_skills()
+        assert any(w.category is SkillProviderSkipped for w in caught)
+        assert listing.providers[1].error is not None
 
 
 def test_usable_from_inside_an_event_loop(server: object) -> None:
