@@ -34,6 +34,8 @@ class NpmClient:
     list_command: tuple[str, ...] = ("mcp", "list")
     connected: str | None = None
     setup: Mapping[str, str] = field(default_factory=dict)  # HOME-relative file -> content
+    existing: str = ""  # the config file as the user left it: other servers, settings, comments
+    rewrites_config: bool = False  # the client rewrites its own config file when it runs
 
     @property
     def directory(self) -> Path:
@@ -49,6 +51,104 @@ class NpmClient:
         return re.compile(self.connected.format(key=re.escape(key)))
 
 
+# Each client's config as a user may have it. Comments where the client accepts them:
+# Gemini CLI and Qwen Code read comments but reject trailing commas; OpenCode reads both.
+CLAUDE_JSON = """{
+  "numStartups": 12,
+  "theme": "dark",
+  "mcpServers": {
+    "other": {"type": "stdio", "command": "uvx", "args": ["other-mcp"], "env": {}}
+  },
+  "projects": {"/home/me/app": {"allowedTools": [], "history": [{"display": "hi"}]}}
+}
+"""
+CODEX_TOML = """# Codex settings
+model = "o3"  # the default model
+
+[mcp_servers.other]
+command = "uvx"
+args = ["other-mcp"]
+startup_timeout_sec = 30
+
+[profiles.fast]
+model = "gpt-5"
+"""
+GEMINI_JSONC = """// edited by hand
+{
+  "ui": {
+    "theme": "GitHub" // a light theme
+  },
+  /* servers */
+  "mcpServers": {
+    "other": {"command": "uvx", "args": ["other-mcp"]}
+  }
+}
+"""
+OPENCODE_JSONC = """{
+  "$schema": "https://opencode.ai/config.json",
+  // my theme
+  "theme": "opencode",
+  "mcp": {
+    "other": {"type": "local", "command": ["uvx", "other-mcp"], "enabled": false},
+  },
+}
+"""
+COPILOT_JSON = """{
+  "mcpServers": {
+    "other": {"type": "local", "command": "uvx", "args": ["other-mcp"], "tools": ["*"]}
+  }
+}
+"""
+
+# Each client's config as a user may have it. Comments where the client accepts them:
+# Gemini CLI and Qwen Code read comments but reject trailing commas; OpenCode reads both.
+CLAUDE_JSON = """{
+  "numStartups": 12,
+  "theme": "dark",
+  "mcpServers": {
+    "other": {"type": "stdio", "command": "uvx", "args": ["other-mcp"], "env": {}}
+  },
+  "projects": {"/home/me/app": {"allowedTools": [], "history": [{"display": "hi"}]}}
+}
+"""
+CODEX_TOML = """# Codex settings
+model = "o3"  # the default model
+
+[mcp_servers.other]
+command = "uvx"
+args = ["other-mcp"]
+startup_timeout_sec = 30
+
+[profiles.fast]
+model = "gpt-5"
+"""
+GEMINI_JSONC = """// edited by hand
+{
+  "ui": {
+    "theme": "GitHub" // a light theme
+  },
+  /* servers */
+  "mcpServers": {
+    "other": {"command": "uvx", "args": ["other-mcp"]}
+  }
+}
+"""
+OPENCODE_JSONC = """{
+  "$schema": "https://opencode.ai/config.json",
+  // my theme
+  "theme": "opencode",
+  "mcp": {
+    "other": {"type": "local", "command": ["uvx", "other-mcp"], "enabled": false},
+  },
+}
+"""
+COPILOT_JSON = """{
+  "mcpServers": {
+    "other": {"type": "local", "command": "uvx", "args": ["other-mcp"], "tools": ["*"]}
+  }
+}
+"""
+
 CLIENTS: dict[str, NpmClient] = {
     c.client: c
     for c in (
@@ -58,8 +158,10 @@ CLIENTS: dict[str, NpmClient] = {
             "2.1.197",
             "claude",
             connected=r"{key}: .* - ✔ Connected",
+            existing=CLAUDE_JSON,
+            rewrites_config=True,  # it adds firstStartTime, userID, ... on every run
         ),
-        NpmClient("codex", "@openai/codex", "0.171.0", "codex"),
+        NpmClient("codex", "@openai/codex", "0.171.0", "codex", existing=CODEX_TOML),
         NpmClient(
             "gemini-cli",
             "@google/gemini-cli",
@@ -68,9 +170,15 @@ CLIENTS: dict[str, NpmClient] = {
             connected=r"✓ {key}: .*- Connected",
             # Gemini CLI disables every MCP server in folders the user has not trusted
             setup={".gemini/trustedFolders.json": '{{"{cwd}": "TRUST_FOLDER"}}'},
+            existing=GEMINI_JSONC,
         ),
         NpmClient(
-            "opencode", "opencode-ai", "1.18.33", "opencode", connected=r"✓ {key}\s.*connected"
+            "opencode",
+            "opencode-ai",
+            "1.18.33",
+            "opencode",
+            connected=r"✓ {key}\s.*connected",
+            existing=OPENCODE_JSONC,
         ),
         NpmClient(
             "qwen-code",
@@ -78,8 +186,10 @@ CLIENTS: dict[str, NpmClient] = {
             "0.15.10",
             "qwen",
             connected=r"{key}: .* - Connected",
+            existing=GEMINI_JSONC,
+            rewrites_config=True,  # it migrates the file ("$version": 4) and re-indents it
         ),
-        NpmClient("copilot-cli", "@github/copilot", "1.0.102", "copilot"),
+        NpmClient("copilot-cli", "@github/copilot", "1.0.102", "copilot", existing=COPILOT_JSON),
     )
 }
 

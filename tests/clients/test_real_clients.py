@@ -16,7 +16,12 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime.cli import main
-from agenttools_runtime.mcp.install import install_mcp_server
+from agenttools_runtime.mcp.install import (
+    install_mcp_server,
+    read_server_entries,
+    resolve_mcp_target,
+    uninstall_mcp_server,
+)
 from agenttools_runtime.mcp.server import MCPServer
 from tests.clients.npm import CLIENTS, InstallOutcome, NpmClient, install, run_client
 from tests.helpers.venvs import Venv, create_venv
@@ -72,17 +77,12 @@ def test_client_lists_and_connects(
         target = home / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content.format(cwd=work))
+    config = resolve_mcp_target(client_id).config_file
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(client.existing)
 
-    status = main(
-        [
-            "mcp",
-            "install",
-            client_id,
-            "weather-tools/weather",
-            "--python",
-            os.fspath(weather_venv.python),
-        ]
-    )
+    python = os.fspath(weather_venv.python)
+    status = main(["mcp", "install", client_id, "weather-tools/weather", "--python", python])
     assert status == 0, capsys.readouterr().err
     remote = MCPServer("docs", url="http://127.0.0.1:9/mcp", headers={"X-Api-Key": "k"})
     install_mcp_server(client_id, remote)
@@ -90,19 +90,23 @@ def test_client_lists_and_connects(
     listed = run_client(client, home, work, *client.list_command)
     output = listed.stdout + listed.stderr
     assert listed.returncode == 0, output
-    assert "weather" in output, output
-    assert "docs" in output, output
+    for key in ("weather", "docs", "other"):  # ours, and the user's server kept
+        assert key in output, output
     pattern = client.connected_pattern("weather")
     if pattern is not None:
         assert pattern.search(output), output
     if client_id != "copilot-cli":  # Copilot lists names and types only
-        assert str(weather_venv.python) in output or "weather_tools" in output, output
+        assert python in output or "weather_tools" in output, output
 
-    status = main(["mcp", "uninstall", client_id, "weather"])
-    assert status == 0
+    assert main(["mcp", "uninstall", client_id, "weather"]) == 0
     listed = run_client(client, home, work, *client.list_command)
-    assert "weather" not in listed.stdout + listed.stderr
-    assert "docs" in listed.stdout + listed.stderr
+    output = listed.stdout + listed.stderr
+    assert "weather" not in output and "docs" in output and "other" in output, output
+
+    uninstall_mcp_server(client_id, "docs")
+    assert set(read_server_entries(config, resolve_mcp_target(client_id).client)) == {"other"}
+    if not client.rewrites_config:
+        assert config.read_text() == client.existing  # every byte of the user's file is back
 
 
 def test_claude_code_reads_the_entry_back(
