@@ -235,12 +235,10 @@ class YAMLFormat:
         if lines and not lines[-1].endswith("\n"):
             lines[-1] += nl
         item: Any = entry if container.list_key else {key: entry}
-        if root is None or not container.path:
-            return (
-                None
-                if container.path == ()
-                else self._append(lines, {}, container, item, defaults, offset, nl)
-            )
+        if not container.path:
+            return None  # entries at the root: left to the round-trip edit
+        if root is None:  # empty, or only comments
+            return self._append(lines, {}, container, item, defaults, offset, nl)
         parent: CommentedMap = root
         for part in container.path[:-1]:
             child = parent.get(part)
@@ -248,11 +246,11 @@ class YAMLFormat:
                 return None
             parent = child
         last = container.path[-1]
-        node = parent.get(last) if last in parent else _MISSING
-        if node is _MISSING:
+        if last not in parent:
             if parent is not root:
                 return None
             return self._append(lines, root, container, item, defaults, offset, nl)
+        node = parent[last]
         new_lines = self._defaults(lines, root, defaults, offset, nl)
         shift = len(new_lines) - len(lines)
         key_line, key_col = parent.lc.key(last)
@@ -450,11 +448,5 @@ class YAMLFormat:
         yaml.dump(root, out)
         return out.getvalue()
 
-
-class _Missing:
-    pass
-
-
-_MISSING: Any = _Missing()
 
 FORMAT = YAMLFormat()
