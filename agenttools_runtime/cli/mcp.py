@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import textwrap
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import add_environment_arguments, emit
@@ -165,7 +167,8 @@ def run_install(args: argparse.Namespace) -> int:
 
     target = _resolve_target(args)
     server = resolve_server(args.server, search_from_args(args))
-    result = install_mcp_server(target, server, key=args.name)
+    with _file_errors(target):
+        result = install_mcp_server(target, server, key=args.name)
     text = format_message("InstallMCPServer", (result.key, result.config_file))
     if not result.changed:
         text += " (it was already there)"
@@ -186,7 +189,8 @@ def run_uninstall(args: argparse.Namespace) -> int:
             if "/" in args.server
             else args.server
         )
-    result = uninstall_mcp_server(target, key)
+    with _file_errors(target):
+        result = uninstall_mcp_server(target, key)
     tag = "UninstallMCPServer" if result.removed else "MCPServerNotInstalled"
     emit(
         args,
@@ -196,11 +200,25 @@ def run_uninstall(args: argparse.Namespace) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def _file_errors(target: MCPTarget) -> Iterator[None]:
+    """A file system failure (permissions, a directory in the way) is a user's problem to fix:
+    one line naming the file, not a traceback."""
+    from agenttools_runtime.errors import ConfigFileInvalid
+
+    try:
+        yield
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise ConfigFileInvalid(target.config_file, reason, file=str(target.config_file)) from exc
+
+
 def run_list(args: argparse.Namespace) -> int:
     from agenttools_runtime.mcp.install import read_server_entries
 
     target = _resolve_target(args)
-    entries = read_server_entries(target.config_file, target.client)
+    with _file_errors(target):
+        entries = read_server_entries(target.config_file, target.client)
     data = {"ok": True, **target.to_json(), "entries": entries}
     emit(args, data, lambda: _render_list(target, entries))
     return 0

@@ -111,3 +111,22 @@ def test_unparseable_config_is_reported(
     status, _, err = run(capsys, "mcp", "install", "claude-code", "weather", "--path", str(site))
     assert status == 1 and "line 1, column 17" in err
     assert config.read_text() == '{"mcpServers": {,}}'
+
+
+def test_file_system_errors_are_one_line(
+    home: Path, site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    status, _, err = run(
+        capsys,
+        "mcp",
+        "install",
+        "cursor",
+        "weather",
+        "--config",
+        str(blocker / "mcp.json"),
+        "--path",
+        str(site),
+    )
+    assert status == 1 and "Cannot edit" in err and "Traceback" not in err
