@@ -224,3 +224,17 @@ def test_quoted_yaml_values_are_the_same_entry() -> None:
     fmt = get_format("yaml")
     text = "extensions:\n  w:\n    cmd: 'x'\n    envs: {A: \"1\"}\n"
     assert fmt.set_entry(text, GOOSE, "w", {"cmd": "x", "envs": {"A": "1"}}, {}) == (text, True)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{\n  "mcpServers": null,\n  "x": 1\n}\n', '{\n  "mcpServers": {\n    "w": {\n      "command": "c"\n    }\n  },\n  "x": 1\n}\n'),
+        ('{"mcpServers": null}', '{"mcpServers": {"w": {"command": "c"}}}'),
+    ],
+)  # fmt: skip
+def test_null_container_is_replaced(text: str, expected: str) -> None:
+    fmt = get_format("json")
+    assert fmt.read_entries(text, SERVERS) == {}
+    assert fmt.set_entry(text, SERVERS, "w", {"command": "c"}, {}) == (expected, False)
+    assert fmt.remove_entry(text, SERVERS, "w") == (text, False)

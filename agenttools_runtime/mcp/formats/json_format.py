@@ -228,8 +228,10 @@ class _Document:
 
     def find_path(self, path: tuple[str, ...]) -> tuple[_Composite, int, _Composite | None]:
         """Walk *path*: ``(deepest existing object, number of keys found, container)``.
-        The container is None when part of the path is missing."""
+        The container is None when part of the path is missing; a ``null`` on the path counts
+        as missing and is remembered in ``self.null`` (it is replaced, nothing is lost)."""
         current = self.root
+        self.null: _Member | None = None
         for depth, key in enumerate(path):
             if self.text[current.start] != "{":
                 raise StructureError(
@@ -237,6 +239,9 @@ class _Document:
                 )
             member = _last(current.members, key)
             if member is None:
+                return current, depth, None
+            if self.text.startswith("null", member.value_start):
+                self.null = member
                 return current, depth, None
             if self.text[member.value_start] not in "{[":
                 raise StructureError(f'"{".".join(path[: depth + 1])}" is not an object')
@@ -379,7 +384,15 @@ class JSONFormat:
         if found is None:
             rest = container.path[depth:]
             leaf = [entry] if container.list_key else {key: entry}
-            edits += doc.insert(parent, rest[0], _nest(rest[1:], leaf))
+            if doc.null is not None:
+                value = _nest(rest[1:], leaf)
+                outer = doc.own_indent(doc.null.start)
+                span = (doc.null.value_start, doc.null.value_end)
+                edits.append(
+                    (*span, doc.render(value, outer, "\n" not in text[parent.start : parent.end]))
+                )
+            else:
+                edits += doc.insert(parent, rest[0], _nest(rest[1:], leaf))
             existed = False
         else:
             if container.list_key is None and text[found.start] != "{":
