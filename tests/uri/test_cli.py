@@ -105,3 +105,18 @@ def test_cli_start_up_does_not_import_mcp() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_serve_without_the_mcp_sdk_is_one_clear_error(tmp_path: Path) -> None:
+    code = (
+        "import sys; sys.modules['mcp'] = None; sys.modules['mcp_types'] = None; "
+        "from agenttools_runtime.cli import main; "
+        f"sys.exit(main(['serve', '--path', {str(tmp_path)!r}]))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 1
+    assert done.stderr.endswith(
+        "agenttools: agenttools serve needs the MCP Python SDK (mcp>=2.3), which is not "
+        "installed. Install it with: pip install 'agenttools[serve]'\n"
+    )
+    assert done.stdout == ""
