@@ -306,6 +306,8 @@ class ProvidedSkill:
 
     ``path`` is where the provider keeps it (its name, or a longer ``a/b/name`` path on MCP
     servers that nest skills); ``directory`` is its folder for local and distribution skills.
+    ``prompt`` holds the argument names of an MCP prompt exposed as a skill (None for skills
+    made of files).
     """
 
     provider: str
@@ -314,6 +316,7 @@ class ProvidedSkill:
     path: str
     directory: Path | None = None
     origin: str = ""
+    prompt: tuple[str, ...] | None = None
 
     @property
     def uri(self) -> str:
@@ -327,6 +330,7 @@ class ProvidedSkill:
             "uri": self.uri,
             "directory": None if self.directory is None else str(self.directory),
             "origin": self.origin,
+            "kind": "files" if self.prompt is None else "prompt",
         }
 
 
@@ -652,7 +656,9 @@ class MCPSkillProvider(SkillProvider):
     an :class:`agenttools_runtime.mcp.server.MCPServer` declaration, or anything
     ``mcp.Client`` accepts (``StdioServerParameters``, an in-process ``mcp`` server).
     Every ``skill://{path}/SKILL.md`` resource is a skill named after the last segment of its
-    path; ``skill://{name}/…`` URIs reach it by that name or by its full path. One session is
+    path; ``skill://{name}/…`` URIs reach it by that name or by its full path. Every prompt of
+    the server whose name no such skill has is a skill too (AgentPool's prompt-based skills):
+    resolving it renders the prompt with the arguments. One session is
     opened on first use and kept until :meth:`close` (the listing is cached). Needs ``mcp``.
     """
 
@@ -725,7 +731,46 @@ class MCPSkillProvider(SkillProvider):
             cursor = result.next_cursor
             if not cursor:
                 break
+        names = {s.name for s in found.values()}
+        for prompt in await _list_prompts(client):
+            if prompt.name in names or prompt.name in found or not _is_segment(prompt.name):
+                continue
+            arguments = tuple(a.name for a in prompt.arguments or ())
+            description = prompt.description or f"MCP prompt: {prompt.name}"
+            found[prompt.name] = ProvidedSkill(
+                self.name,
+                prompt.name,
+                description,
+                prompt.name,
+                None,
+                f"mcp:{self.name} prompt {prompt.name}",
+                arguments,
+            )
         return sorted(found.values(), key=lambda s: (s.name, s.path))
+
+    def render_prompt(
+        self, skill: ProvidedSkill, arguments: str | Sequence[str] | None, convention: Convention
+    ) -> bytes:
+        """Get a prompt skill from the server with *arguments* mapped onto its declared
+        arguments in order (split by *convention*; the last one takes the rest, a single one
+        the whole string); its text messages joined by blank lines."""
+        declared = skill.prompt or ()
+        values: dict[str, str] = {}
+        if arguments is not None and declared:
+            raw, positional = _split_arguments(arguments, convention)
+            if len(declared) == 1:
+                values[declared[0]] = raw
+            else:
+                for index, name in enumerate(declared):
+                    if index < len(positional):
+                        last = index == len(declared) - 1
+                        values[name] = " ".join(positional[index:]) if last else positional[index]
+        text = self._session(lambda client: _get_prompt(client, skill.name, values))
+        if text is None:
+            raise SkillProviderFailed(
+                self.name, f"the prompt '{skill.name}' could not be rendered", provider=self.name
+            )
+        return text.encode("utf-8")
 
     def close(self) -> None:
         """End the session with the server (it is opened again when needed)."""
@@ -805,6 +850,42 @@ class _Connection:
         if self._loop is not None and self._stop is not None and self._thread.is_alive():
             self._loop.call_soon_threadsafe(self._stop.set)
             self._thread.join(self.timeout)
+
+
+def _is_segment(name: str) -> bool:
+    return bool(name) and name not in (".", "..") and not any(c in name for c in "/\\\0")
+
+
+async def _list_prompts(client: Any) -> list[Any]:
+    from mcp import MCPError
+
+    prompts: list[Any] = []
+    cursor: str | None = None
+    try:
+        for _ in range(1000):
+            result = await client.list_prompts(cursor=cursor)
+            prompts.extend(result.prompts)
+            cursor = result.next_cursor
+            if not cursor:
+                break
+    except MCPError:  # a server without prompts
+        return []
+    return prompts
+
+
+async def _get_prompt(client: Any, name: str, arguments: dict[str, str]) -> str | None:
+    from mcp import MCPError
+
+    try:
+        result = await client.get_prompt(name, arguments)
+    except MCPError:
+        return None
+    texts = [
+        message.content.text
+        for message in result.messages
+        if getattr(message.content, "type", None) == "text"
+    ]
+    return "\n\n".join(texts)
 
 
 async def _read_resource(client: Any, uri: str) -> bytes | None:
@@ -1093,6 +1174,14 @@ class SkillResolver:
         skill, reference, others = self.locate(uri)
         provider = self._providers[skill.provider]
         path = skill.path.split("/")
+        if skill.prompt is not None and isinstance(provider, MCPSkillProvider):
+            if reference:
+                rel = "/".join(reference)
+                raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel)
+            data = provider.render_prompt(skill, arguments, convention)
+            return ResolvedSkill(
+                format_skill_uri(skill.provider, path), skill, "skill", None, data, others
+            )
         if not reference or tuple(reference) == (MAIN_FILE,):
             data = provider.read(skill, (MAIN_FILE,))
             if arguments is not None:

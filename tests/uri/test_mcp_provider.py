@@ -178,3 +178,50 @@ def test_resolver_reads_our_server_over_stdio(
     out = capfd.readouterr().out
     assert status == 0
     assert "## srv (5 skills)" in out and "URI: `skill://srv/weather-tools/shared`" in out
+
+
+def test_prompts_are_skills_too() -> None:
+    """AgentPool's "MCP prompt-based skills": skill://server/prompt renders the prompt."""
+    from mcp.server.mcpserver import MCPServer
+
+    from agenttools_runtime.serve import ServedSkill
+
+    greeting = ServedSkill(
+        "greeting", "greeting", "t", "Greet.", {"name": "greeting"}, {"SKILL.md": GREETING.encode()}
+    )
+    server = build_server([greeting])
+    assert isinstance(server, MCPServer)
+
+    @server.prompt(description="Review code for a language.")
+    def code_review(language: str, focus: str = "bugs") -> str:
+        return f"Review this {language} code, focus on {focus}."
+
+    @server.prompt(description="Summarize text.")
+    def summarize(text: str) -> str:
+        return f"Summarize: {text}"
+
+    @server.prompt(name="greeting", description="Shadowed by the resource skill of that name.")
+    def greeting_prompt() -> str:
+        return "never"
+
+    with SkillResolver([MCPSkillProvider("copilot", server)]) as resolver:
+        listing = resolver.list_skills().render()
+        assert listing.count("**greeting**") == 1
+        assert (
+            "- **code_review**: Review code for a language.\n  URI: `skill://copilot/code_review`"
+            in listing
+        )
+        review = resolver.resolve("skill://copilot/code_review", "python security issues")
+        assert review.content == b"Review this python code, focus on security issues."
+        assert (
+            resolver.resolve("code_review", "go").content == b"Review this go code, focus on bugs."
+        )
+        # a single argument takes the whole string
+        summary = resolver.resolve("summarize", "a b  c").content
+        assert summary == b"Summarize: a b  c"
+        # the resource skill wins over a prompt of the same name
+        assert resolver.resolve("greeting", "A B").content.endswith(b"Hello A from B!\n")
+        with pytest.raises(SkillReferenceNotFound):
+            resolver.resolve("skill://copilot/summarize/notes.md")
+        with pytest.raises(SkillProviderFailed, match="could not be rendered"):
+            resolver.resolve("code_review")  # a required argument is missing
