@@ -857,8 +857,6 @@ def _is_segment(name: str) -> bool:
 
 
 async def _list_prompts(client: Any) -> list[Any]:
-    from mcp import MCPError
-
     prompts: list[Any] = []
     cursor: str | None = None
     try:
@@ -868,7 +866,7 @@ async def _list_prompts(client: Any) -> list[Any]:
             cursor = result.next_cursor
             if not cursor:
                 break
-    except MCPError:  # a server without prompts
+    except Exception:  # a server without prompts (or a broken listing): skills only
         return []
     return prompts
 
