@@ -36,6 +36,7 @@ class NpmClient:
     setup: Mapping[str, str] = field(default_factory=dict)  # HOME-relative file -> content
     existing: str = ""  # the config file as the user left it: other servers, settings, comments
     rewrites_config: bool = False  # the client rewrites its own config file when it runs
+    shows_command: bool = True  # its listing shows the whole command line
 
     @property
     def directory(self) -> Path:
@@ -93,6 +94,13 @@ OPENCODE_JSONC = """{
   },
 }
 """
+AUGMENT_JSON = """{
+  "model": "sonnet4",
+  "mcpServers": {
+    "other": {"command": "uvx", "args": ["other-mcp"]}
+  }
+}
+"""
 COPILOT_JSON = """{
   "mcpServers": {
     "other": {"type": "local", "command": "uvx", "args": ["other-mcp"], "tools": ["*"]}
@@ -142,6 +150,13 @@ OPENCODE_JSONC = """{
   },
 }
 """
+AUGMENT_JSON = """{
+  "model": "sonnet4",
+  "mcpServers": {
+    "other": {"command": "uvx", "args": ["other-mcp"]}
+  }
+}
+"""
 COPILOT_JSON = """{
   "mcpServers": {
     "other": {"type": "local", "command": "uvx", "args": ["other-mcp"], "tools": ["*"]}
@@ -189,7 +204,24 @@ CLIENTS: dict[str, NpmClient] = {
             existing=GEMINI_JSONC,
             rewrites_config=True,  # it migrates the file ("$version": 4) and re-indents it
         ),
-        NpmClient("copilot-cli", "@github/copilot", "1.0.102", "copilot", existing=COPILOT_JSON),
+        NpmClient(  # lists names and types only
+            "copilot-cli",
+            "@github/copilot",
+            "1.0.102",
+            "copilot",
+            existing=COPILOT_JSON,
+            shows_command=False,
+        ),
+        # Auggie lists what its settings hold (its cloud-side servers need an account: warned);
+        # its listing cuts long commands short
+        NpmClient(
+            "augment-code",
+            "@augmentcode/auggie",
+            "0.36.0",
+            "auggie",
+            existing=AUGMENT_JSON,
+            shows_command=False,
+        ),
     )
 }
 
