@@ -184,11 +184,10 @@ def _snapshot(
         warnings.warn(SkillNotServed(name, location, reason, skill=name), stacklevel=3)
 
     try:
-        paths = provider.files(skill)
-        if len(paths) > MAX_FILES:
+        if len(provider.files(skill)) > MAX_FILES:
             skip(f"it has more than {MAX_FILES} files")
             return None
-        files = {rel: path.read_bytes() for rel, path in paths.items()}
+        files = provider.contents(skill)
     except (AgentToolsError, OSError) as exc:
         skip(str(exc))
         return None

@@ -378,8 +378,10 @@ class SkillProvider(abc.ABC):
 @dataclass(frozen=True)
 class _DirectorySkill:
     directory: Path
-    files: frozenset[str] | None  # the files a wheel shipped; None: whatever is there
+    # the files a wheel shipped, with their manifest hashes; None: whatever is there
+    files: Mapping[str, str] | None
     description: str | None = None
+    owner: str = ""  # the distribution, for BundledFile* messages
 
 
 class DirectorySkillProvider(SkillProvider):
@@ -445,29 +447,52 @@ class DirectorySkillProvider(SkillProvider):
         return self._skill(name) if name in self._candidates() else None
 
     def files(self, skill: ProvidedSkill) -> dict[str, Path]:
-        """Every file of *skill*: relative path → absolute path (junk and VCS skipped)."""
+        """Every file of *skill*: relative path → absolute path (junk and VCS skipped; for a
+        wheel's copy, exactly the files its manifest lists)."""
         from agenttools_runtime.skills.manifest import iter_source_files
 
         entry = self._entry(skill.name)
-        found = dict(iter_source_files(entry.directory))
         if entry.files is not None:
-            found = {rel: path for rel, path in found.items() if rel in entry.files}
-        return found
+            return {rel: entry.directory.joinpath(*rel.split("/")) for rel in sorted(entry.files)}
+        return dict(iter_source_files(entry.directory))
+
+    def contents(self, skill: ProvidedSkill) -> dict[str, bytes]:
+        """The bytes of every file of *skill*, each verified like :meth:`read`."""
+        return {rel: self._read_file(skill, rel, path) for rel, path in self.files(skill).items()}
 
     def read(self, skill: ProvidedSkill, reference: Sequence[str]) -> bytes:
         entry = self._entry(skill.name)
         rel = "/".join(reference)
-        path = safe_skill_path(entry.directory, reference, skill.name)
-        if entry.files is not None and rel not in entry.files:
-            raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel)
+        listed = entry.files is not None and rel in entry.files
         try:
-            return path.read_bytes()
+            path = safe_skill_path(entry.directory, reference, skill.name)
+        except SkillReferenceNotFound:
+            if not listed:
+                raise
+            path = entry.directory.joinpath(*reference)  # listed but gone: BundledFileMissing
+        if entry.files is not None and not listed:
+            raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel)
+        return self._read_file(skill, rel, path)
+
+    def _read_file(self, skill: ProvidedSkill, rel: str, path: Path) -> bytes:
+        """Read one file; a wheel's copy must match the hash its manifest recorded
+        (``BundledFileMissing`` / ``BundledFileMismatch``: tampered or half uninstalled)."""
+        from agenttools_runtime.errors import BundledFileMismatch, BundledFileMissing
+        from agenttools_runtime.skills.manifest import hash_bytes
+
+        entry = self._entry(skill.name)
+        try:
+            data = path.read_bytes()
         except OSError:
+            if entry.files is not None:
+                raise BundledFileMissing(path, entry.owner, path=str(path)) from None
             raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel) from None
+        if entry.files is not None and hash_bytes(data) != entry.files[rel]:
+            raise BundledFileMismatch(path, entry.owner, path=str(path))
+        return data
 
     def manifest(self, skill: ProvidedSkill) -> str:
-        files = {rel: path.read_bytes() for rel, path in self.files(skill).items()}
-        return manifest_json(skill.name, files)
+        return manifest_json(skill.name, self.contents(skill))
 
 
 def safe_skill_path(directory: Path, reference: Sequence[str], skill: str | None = None) -> Path:
@@ -601,12 +626,16 @@ class DistributionSkillProvider(DirectorySkillProvider):
                 continue
             description = info.get("description")
             directory = dist.skill_directory(name)
-            listed: frozenset[str] | None = None
+            listed: dict[str, str] | None = None
             if directory == dist.skills_dir / name:  # the wheel's copy: only what it lists
                 files = info.get("files")
-                listed = frozenset(files) if isinstance(files, Mapping) else frozenset()
+                listed = (
+                    {str(k): str(v) for k, v in files.items() if _is_relpath(str(k))}
+                    if isinstance(files, Mapping)
+                    else {}
+                )
             text = description if isinstance(description, str) else None
-            yield name, _DirectorySkill(directory, listed, text)
+            yield name, _DirectorySkill(directory, listed, text, dist.display_name)
 
 
 class BuiltinSkillProvider(DirectorySkillProvider):
@@ -624,6 +653,13 @@ class BuiltinSkillProvider(DirectorySkillProvider):
             directory = BUILTIN_SKILLS_DIR / name
             if (directory / MAIN_FILE).is_file():
                 yield name, _DirectorySkill(directory, None)
+
+
+def _is_relpath(rel: str) -> bool:
+    """A manifest path a wheel may list: relative, ``/``-separated, no ``..`` (so a crafted
+    manifest cannot point a provider outside the skill folder)."""
+    parts = rel.split("/")
+    return bool(rel) and not rel.startswith("/") and all(_is_segment(p) for p in parts)
 
 
 def distribution_providers(search: SearchPath | None = None) -> list[DistributionSkillProvider]:

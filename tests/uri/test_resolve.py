@@ -372,3 +372,23 @@ def test_claude_convention_through_the_resolver(home: Path, project: Path) -> No
     resolver = SkillResolver([LocalSkillProvider()])
     text = resolver.resolve("fix", '"#12 bug" high', convention="claude").text
     assert text is not None and text.endswith("Fix #12 bug (#12 bug, high) high\n")
+
+
+def test_wheel_copies_are_verified(home: Path, project: Path, site: Path) -> None:
+    from agenttools_runtime.errors import BundledFileMismatch, BundledFileMissing
+
+    (dist,) = [
+        d for d in find_distributions(SearchPath.for_paths([site])) if d.name == "weather-tools"
+    ]
+    folder = dist.skills_dir / "weather-report"
+    (folder / "references" / "units.md").write_text("tampered\n")
+    (folder / "logo.png").unlink()
+    resolver = SkillResolver([DistributionSkillProvider(dist)])
+    with pytest.raises(BundledFileMismatch, match="does not match the hash"):
+        resolver.resolve("skill://weather-tools/weather-report/references/units.md")
+    with pytest.raises(BundledFileMissing, match=r"logo\.png"):
+        resolver.resolve("skill://weather-tools/weather-report/logo.png")
+    with pytest.raises(BundledFileMissing):
+        resolver.resolve("skill://weather-tools/weather-report/_manifest")
+    # untouched files still load; a CRLF checkout of the same text is not tampering
+    assert b"Report the weather." in resolver.resolve("weather-report").content

@@ -240,3 +240,16 @@ def test_serve_list_cli(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(captured.out)
     assert data["skills"][1]["uri"] == "skill://crlf/SKILL.md"
     assert "served under its own prefix" in captured.err
+
+
+def test_a_tampered_wheel_skill_is_not_served(site: Path) -> None:
+    from agenttools_runtime.discovery import find_distributions
+
+    (dist,) = [
+        d for d in find_distributions(SearchPath.for_paths([site])) if d.name == "weather-tools"
+    ]
+    (dist.skills_dir / "crlf" / "SKILL.md").write_text("---\nname: crlf\ndescription: evil\n---\n")
+    skills, caught = collect(site)
+    assert "skill://crlf/SKILL.md" not in [s.uri for s in skills]
+    (message,) = [str(w.message) for w in caught if "'crlf'" in str(w.message)]
+    assert "is not served" in message and "does not match the hash" in message
