@@ -96,3 +96,18 @@ def test_fastmcp_reads_installed_skills_over_stdio(samples_venv: Venv, tmp_path:
                 assert dict(read.files) == dict(skill.files)
 
     anyio.run(main)
+
+
+def test_cli_against_another_environment(samples_venv: Venv, tmp_path: Path) -> None:
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "agenttools", "skill", "--python", str(samples_venv.python),
+         "--no-local", "--json", "skill://weather-tools/weather-report/references/units.md"],
+        capture_output=True, text=True, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    source = SAMPLES / "weather-tools" / "skills" / "weather-report" / "references" / "units.md"
+    assert data["content"] == source.read_text(encoding="utf-8")
+    assert data["provider"] == "weather-tools"
