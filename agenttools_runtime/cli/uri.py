@@ -162,12 +162,16 @@ def run_serve(args: argparse.Namespace) -> int:
     from agenttools_runtime.serve import build_server, collect_skills
 
     # The server runs until the client disconnects: report problems now, not at exit.
+    from agenttools_runtime.errors import AgentToolsWarning
+
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", AgentToolsWarning)
         skills = collect_skills(
             search_path(args), include_local=args.include_local, project_dir=args.project
         )
     for item in caught:
+        if not issubclass(item.category, AgentToolsWarning):
+            continue
         text = str(item.message)
         print(text if text.startswith("Warning") else f"Warning: {text}", file=sys.stderr)
     if args.list:
