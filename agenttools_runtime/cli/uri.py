@@ -159,11 +159,10 @@ def _run_skill(args: argparse.Namespace, resolver: SkillResolver) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    from agenttools_runtime.errors import AgentToolsWarning
     from agenttools_runtime.serve import build_server, collect_skills
 
     # The server runs until the client disconnects: report problems now, not at exit.
-    from agenttools_runtime.errors import AgentToolsWarning
-
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", AgentToolsWarning)
         skills = collect_skills(
