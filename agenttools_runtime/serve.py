@@ -11,6 +11,9 @@ Wire formats (see ``docs/skill-uri.md``):
   the raw bytes, as FastMCP's ``Client.read_skill`` verifies them.
 - The MCP Skills extension (SEP-2640, ``io.modelcontextprotocol/skills``): ``skills/list``
   and ``skills/get`` on modern protocol versions; an unknown URI is error -32602.
+- One prompt per skill, named like its path, with one optional ``arguments`` argument:
+  SKILL.md with ``$1`` … ``$ARGUMENTS`` substituted (clients that offer prompts but never
+  read resources by themselves, Claude Desktop among them).
 
 ``{path}`` is the skill name. When several sources have different skills of one name, each is
 served as ``{source}/{name}`` instead and a ``ServedSkillsNamespaced`` warning says so; the
@@ -25,7 +28,7 @@ import json
 import math
 import mimetypes
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -50,6 +53,7 @@ from agenttools_runtime.uri import (
     distribution_providers,
     manifest_json,
     skill_frontmatter,
+    split_skill_text,
 )
 
 if TYPE_CHECKING:
@@ -261,6 +265,7 @@ def build_server(skills: Sequence[ServedSkill], name: str = SERVER_NAME) -> Any:
                     data=data,
                 )
             )
+        server.prompt(name=skill.path, description=skill.description)(_prompt(skill))
         server.add_resource(
             types.SkillFile(
                 uri=skill.manifest_uri,
@@ -271,6 +276,20 @@ def build_server(skills: Sequence[ServedSkill], name: str = SERVER_NAME) -> Any:
             )
         )
     return server
+
+
+def _prompt(skill: ServedSkill) -> Callable[[str | None], str]:
+    """The skill as an MCP prompt (for clients that offer prompts but never read resources on
+    their own): SKILL.md with the seed-convention arguments substituted in its body."""
+    from agenttools_runtime.uri import substitute_arguments
+
+    text = skill.files[MAIN_FILE].decode("utf-8")
+
+    def render(arguments: str | None = None) -> str:
+        head, body = split_skill_text(text)
+        return head + substitute_arguments(body, arguments)
+
+    return render
 
 
 def serve(

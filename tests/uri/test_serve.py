@@ -253,3 +253,38 @@ def test_a_tampered_wheel_skill_is_not_served(site: Path) -> None:
     assert "skill://crlf/SKILL.md" not in [s.uri for s in skills]
     (message,) = [str(w.message) for w in caught if "'crlf'" in str(w.message)]
     assert "is not served" in message and "does not match the hash" in message
+
+
+def test_every_skill_is_a_prompt_too(site: Path) -> None:
+    skills, _ = collect(site)
+    server = build_server(skills)
+
+    async def main() -> None:
+        async with mcp.Client(server) as client:
+            prompts = {p.name: p for p in (await client.list_prompts()).prompts}
+            assert sorted(prompts) == sorted(s.path for s in skills)
+            report = prompts["weather-report"]
+            assert report.description == "Report the weather."
+            assert [(a.name, a.required) for a in report.arguments or ()] == [("arguments", False)]
+            plain = await client.get_prompt("crlf")
+            assert plain.messages[0].content.text == CRLF_SKILL
+            namespaced = await client.get_prompt("weather-tools/shared", {"arguments": "x y"})
+            assert "Shared by weather-tools." in namespaced.messages[0].content.text
+
+    anyio.run(main)
+
+
+def test_prompt_substitutes_arguments_in_the_body_only() -> None:
+    from agenttools_runtime.serve import ServedSkill
+
+    text = "---\nname: greet\ndescription: $1 stays\n---\nHello $1 and $2 ($ARGUMENTS)\n"
+    skill = ServedSkill("greet", "greet", "t", "$1 stays", {}, {"SKILL.md": text.encode()})
+
+    async def main() -> str:
+        async with mcp.Client(build_server([skill])) as client:
+            result = await client.get_prompt("greet", {"arguments": "Ann Bob"})
+            return str(result.messages[0].content.text)
+
+    assert anyio.run(main) == (
+        "---\nname: greet\ndescription: $1 stays\n---\nHello Ann and Bob (Ann Bob)\n"
+    )
