@@ -107,6 +107,17 @@ def search_path(args: argparse.Namespace) -> SearchPath | None:
     return None
 
 
+def _project(args: argparse.Namespace) -> str | None:
+    """``--project DIR``, which must exist (``InvalidProjectDirectory``)."""
+    import os
+
+    if args.project is not None and not os.path.isdir(args.project):
+        from agenttools_runtime.errors import InvalidProjectDirectory
+
+        raise InvalidProjectDirectory(args.project, directory=args.project)
+    return str(args.project) if args.project is not None else None
+
+
 def _mcp_servers(specs: list[str]) -> list[tuple[str, str]]:
     servers = []
     for spec in specs:
@@ -126,7 +137,7 @@ def run_skill(args: argparse.Namespace) -> int:
         raise UsageError("--list takes no URI")
     resolver = SkillResolver.default(
         search=search_path(args),
-        project_dir=args.project,
+        project_dir=_project(args),
         mcp_servers=_mcp_servers(args.mcp),
         local=not args.no_local,
     )
@@ -166,7 +177,7 @@ def run_serve(args: argparse.Namespace) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", AgentToolsWarning)
         skills = collect_skills(
-            search_path(args), include_local=args.include_local, project_dir=args.project
+            search_path(args), include_local=args.include_local, project_dir=_project(args)
         )
     for item in caught:
         if not issubclass(item.category, AgentToolsWarning):

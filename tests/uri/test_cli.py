@@ -120,3 +120,15 @@ def test_serve_without_the_mcp_sdk_is_one_clear_error(tmp_path: Path) -> None:
         "installed. Install it with: pip install 'agenttools[serve]'\n"
     )
     assert done.stdout == ""
+
+
+def test_project_scope(home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    project = tmp_path / "proj"
+    write_tree(project / ".cursor" / "skills" / "proj-skill", {"SKILL.md": GREETING})
+    assert (
+        main(["skill", "proj-skill", "A", "B", "--project", str(project), "--path", str(tmp_path)])
+        == 0
+    )
+    assert "Hello A from B!" in capsys.readouterr().out
+    assert main(["skill", "--list", "--project", str(tmp_path / "missing")]) == 1
+    assert "Invalid project directory" in capsys.readouterr().err
