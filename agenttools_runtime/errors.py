@@ -247,12 +247,9 @@ MESSAGES: dict[str, str] = {
 }
 
 
-class AgentToolsError(Exception):
-    """Base of every expected failure. ``str(err)`` is the message a user reads.
-
-    ``params`` fill the template ``MESSAGES[tag]``; ``data`` carries machine-readable details
-    (paths, names) for ``--json`` output and for callers.
-    """
+class _Message(Exception):
+    """What errors and warnings share: a tag naming the template in ``MESSAGES``, the
+    ``params`` that fill it, and ``data`` with machine-readable details for ``--json``."""
 
     tag: ClassVar[str] = "AgentToolsError"
 
@@ -286,6 +283,10 @@ class AgentToolsError(Exception):
         }
 
 
+class AgentToolsError(_Message):
+    """Base of every expected failure. ``str(err)`` is the message a user reads."""
+
+
 class AgentToolsErrors(AgentToolsError):
     """Several failures found together (e.g. every skill conflict of one deployment).
 
@@ -312,39 +313,8 @@ class AgentToolsErrors(AgentToolsError):
         }
 
 
-class AgentToolsWarning(UserWarning):
+class AgentToolsWarning(_Message, UserWarning):
     """Base of every warning category; instances carry the formatted message."""
-
-    tag: ClassVar[str] = "AgentToolsWarning"
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        # a class may share another's message text (an error and a warning of one event)
-        cls.tag = cls.__dict__.get("message_tag", cls.__name__)
-
-    def __init__(self, *params: object, **data: Any) -> None:
-        # args are the params, so pickling and pytest-xdist rebuild the same object
-        super().__init__(*params)
-        self.params = params
-        self.data = data
-
-    def __str__(self) -> str:
-        return format_message(self.tag, self.params)
-
-    def __reduce__(self) -> Any:
-        return (_rebuild, (type(self), self.params, self.data))
-
-    @property
-    def message(self) -> str:
-        return str(self)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "tag": self.tag,
-            "message": self.message,
-            "params": [str(p) for p in self.params],
-            **{k: _jsonable(v) for k, v in self.data.items()},
-        }
 
 
 def format_message(tag: str, params: tuple[object, ...]) -> str:

@@ -101,6 +101,16 @@ def _print_warnings(caught: list[warnings.WarningMessage], as_json: bool) -> Non
         print(text if text.startswith("Warning") else f"Warning: {text}", file=sys.stderr)
 
 
+def help_handler(parser: argparse.ArgumentParser) -> Handler:
+    """A handler for a command group run without a subcommand: its help, exit 2."""
+
+    def handler(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    return handler
+
+
 def emit(args: argparse.Namespace, data: Any, text: str | Callable[[], str]) -> None:
     """Print *data* as JSON with ``--json``, else the human *text*."""
     if getattr(args, "json", False):

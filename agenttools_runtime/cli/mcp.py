@@ -8,7 +8,7 @@ import textwrap
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli import add_environment_arguments, emit
+from agenttools_runtime.cli import add_environment_arguments, emit, help_handler
 
 if TYPE_CHECKING:
     from agenttools_runtime.discovery import SearchPath
@@ -33,7 +33,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
     commands = parser.add_subparsers(dest="mcp_command", metavar="COMMAND")
-    parser.set_defaults(handler=_usage(parser))
+    parser.set_defaults(handler=help_handler(parser))
 
     install = commands.add_parser(
         "install",
@@ -118,14 +118,6 @@ def _target_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="edit FILE instead of the client's own config file (TARGET decides the entry shape)",
     )
-
-
-def _usage(parser: argparse.ArgumentParser) -> Any:
-    def handler(args: argparse.Namespace) -> int:
-        parser.print_help()
-        return 2
-
-    return handler
 
 
 def _resolve_target(args: argparse.Namespace) -> MCPTarget:

@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime.cli import emit
+from agenttools_runtime.cli import emit, help_handler
 
 _TARGET_HELP = (
     "client id, name or alias (claude-code, cursor, codex, ...; see 'agenttools clients'), "
@@ -28,7 +28,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
     commands = parser.add_subparsers(dest="skills_command", metavar="COMMAND")
-    parser.set_defaults(handler=_usage(parser))
+    parser.set_defaults(handler=help_handler(parser))
 
     install = commands.add_parser(
         "install",
@@ -111,14 +111,6 @@ def _target_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="use DIR as the skills directory instead of TARGET's (TARGET still names the client)",
     )
-
-
-def _usage(parser: argparse.ArgumentParser) -> Any:
-    def handler(args: argparse.Namespace) -> int:
-        parser.print_help()
-        return 2
-
-    return handler
 
 
 def _target(text: str) -> Any:
