@@ -37,12 +37,15 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  agenttools deploy cursor weather-tools/weather --project .\n"
             "  agenttools deploy codex weather-tools --upgrade\n"
             "  agenttools deploy claude-code                 # the built-in agenttools bundle\n"
-            "  agenttools deploy --all-clients weather-tools --dry-run\n"
+            "  agenttools deploy --all-clients weather-tools   # every supported client\n"
+            "  agenttools deploy --all-clients                 # the built-in bundle everywhere\n"
             "  agenttools deploy claude-desktop --config ~/cfg.json --no-skills"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_target_arguments(parser)
+    # with --all-clients there is no TARGET: the one positional given is TOOLS
+    _positional(parser, "target").nargs = "?"
     parser.add_argument("tools", metavar="TOOLS", nargs="?", help=TOOLS_HELP)
     parser.add_argument(
         "--no-skills", action="store_true", help="deploy only the MCP servers, no skills"
@@ -72,7 +75,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--all-clients",
         action="store_true",
-        help="deploy to every supported client (TARGET is then read as TOOLS)",
+        help="deploy to every supported client (then the one positional argument, if any, "
+        "is TOOLS; without it the built-in agenttools bundle)",
     )
     parser.add_argument(
         "--name",
@@ -111,6 +115,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     remove.set_defaults(handler=run_remove)
 
 
+def _positional(parser: argparse.ArgumentParser, dest: str) -> argparse.Action:
+    return next(a for a in parser._actions if a.dest == dest)
+
+
 def run_deploy(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.discovery import search_from_args
     from agenttools_runtime.deploy import DEFAULT, deploy, deploy_all
@@ -121,6 +129,10 @@ def run_deploy(args: argparse.Namespace) -> int:
         raise UsageError("use either --project or --config, not both")
     skills_dir: Any = None if args.no_skills else (args.skills_dir or DEFAULT)
     search = search_from_args(args)
+    if not args.all_clients and args.target is None:
+        raise UsageError(
+            "TARGET is required (a client id, see 'agenttools clients'), or --all-clients"
+        )
     if args.all_clients:
         if args.tools is not None or args.project or args.config:
             raise UsageError(

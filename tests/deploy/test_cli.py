@@ -179,3 +179,19 @@ def test_all_clients_cli(capsys: pytest.CaptureFixture[str], home: Path, tmp_pat
     assert data["results"]["claude-desktop"]["skipped"] == "Unsupported"
     assert "uuid" in data["results"]["cursor"]
     assert "LM Studio" in err  # the summarized AgentSkillsNotDeployedWarning
+
+
+def test_deploy_needs_a_target_unless_all_clients(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _out, err = run(capsys, "deploy")
+    assert status == 2 and "TARGET is required" in err
+
+
+def test_all_clients_without_tools_deploys_the_builtin_bundle(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    status, out, err = run(capsys, "deploy", "--all-clients", "--json")
+    assert status == 0, err
+    results = json.loads(out)["results"]
+    assert "uuid" in results["claude-code"]
+    assert "agenttools" in json.loads((home / ".claude.json").read_text())["mcpServers"]
+    assert (home / ".claude" / "skills" / "agenttools" / "SKILL.md").is_file()
