@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 import os
 import uuid as uuid_module
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -37,15 +37,20 @@ class InstalledSkill:
     registry_key: str
     identifier: str | None = None
     version: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "directory": self.directory,
-            "registry_key": self.registry_key,
-            "identifier": self.identifier,
-            "version": self.version,
-        }
+        data = dict(self.extra)
+        data.update(
+            {
+                "name": self.name,
+                "directory": self.directory,
+                "registry_key": self.registry_key,
+                "identifier": self.identifier,
+                "version": self.version,
+            }
+        )
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> InstalledSkill:
@@ -55,6 +60,7 @@ class InstalledSkill:
             registry_key=str(data["registry_key"]),
             identifier=data.get("identifier"),
             version=data.get("version"),
+            extra=_unknown(data, _INSTALLED_FIELDS),
         )
 
 
@@ -65,13 +71,23 @@ class ServerEntry:
     name: str
     config_key: str
     config_file: str
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "config_key": self.config_key, "config_file": self.config_file}
+        data = dict(self.extra)
+        data.update(
+            {"name": self.name, "config_key": self.config_key, "config_file": self.config_file}
+        )
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ServerEntry:
-        return cls(str(data["name"]), str(data["config_key"]), str(data["config_file"]))
+        return cls(
+            str(data["name"]),
+            str(data["config_key"]),
+            str(data["config_file"]),
+            extra=_unknown(data, _SERVER_FIELDS),
+        )
 
 
 @dataclass(frozen=True)
@@ -85,7 +101,8 @@ class DeploymentRecord:
     ``scope`` ``"user"``, a project directory, or None (unknown); ``location_key``
     ``"user"`` or a canonical path key; ``mcp_servers`` the config entries written;
     ``skills`` ``{"directory", "installed", "skipped", "not_installed"}``; ``hooks`` and
-    ``meta`` are kept for compatibility; ``extra`` holds unknown fields verbatim.
+    ``meta`` are kept for compatibility; ``extra`` (and ``skills_extra``, and each entry's
+    ``extra``) hold unknown fields verbatim.
     """
 
     uuid: str
@@ -106,6 +123,7 @@ class DeploymentRecord:
     hooks: Mapping[str, Any] = field(default_factory=dict)
     meta: Mapping[str, Any] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
+    skills_extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def toolset(self) -> str | None:
@@ -136,6 +154,7 @@ class DeploymentRecord:
                 "location_key": self.location_key,
                 "mcp_servers": [s.to_json() for s in self.mcp_servers],
                 "skills": {
+                    **self.skills_extra,
                     "directory": self.skills_directory,
                     "installed": [s.to_json() for s in self.installed],
                     "skipped": list(self.skipped),
@@ -160,7 +179,6 @@ class DeploymentRecord:
         if not isinstance(version, int) or version < 1:
             raise ValueError(f"unsupported record version {version!r}")
         skills = data.get("skills") or {}
-        known = {f.name for f in fields(cls)} | {"skills", "toolset"}
         return cls(
             uuid=str(data["uuid"]),
             client=str(data["client"]),
@@ -179,8 +197,24 @@ class DeploymentRecord:
             version=version,
             hooks=dict(data.get("hooks") or {}),
             meta=dict(data.get("meta") or {}),
-            extra={k: v for k, v in data.items() if k not in known},
+            extra=_unknown(data, _RECORD_FIELDS),
+            skills_extra=_unknown(skills, _SKILLS_FIELDS),
         )
+
+
+# the fields this version reads; everything else in a record is kept verbatim on rewrite
+_INSTALLED_FIELDS = frozenset({"name", "directory", "registry_key", "identifier", "version"})
+_SERVER_FIELDS = frozenset({"name", "config_key", "config_file"})
+_SKILLS_FIELDS = frozenset({"directory", "installed", "skipped", "not_installed"})
+_RECORD_FIELDS = frozenset(
+    {"version", "uuid", "timestamp", "agenttools_version", "created_by", "agent_tools", "client",
+     "target", "scope", "location_key", "mcp_servers", "skills", "hooks", "meta", "toolset"}
+)  # fmt: skip
+
+
+def _unknown(data: Mapping[str, Any], known: Iterable[str]) -> dict[str, Any]:
+    names = set(known)
+    return {k: v for k, v in data.items() if k not in names}
 
 
 def new_uuid() -> str:

@@ -47,14 +47,45 @@ def test_unknown_fields_are_kept_when_read_and_rewritten(home: Path, state: Path
     path = state / "deployments" / dep.uuid / "deployment.json"
     data = json.loads(path.read_text())
     data["from_the_future"] = {"x": [1, 2]}
-    data["skills"]["installed"][0]["extra"] = 1  # nested unknowns are not promised
+    data["installed"] = "a top-level name this version only uses inside skills"
+    data["skills"]["future_list"] = ["f"]
+    data["skills"]["installed"][0]["extra"] = 1
+    data["skills"]["installed"][0]["origin"] = {"y": 2}
     path.write_text(json.dumps(data))
     record = records.read_record(path)
-    assert record.extra == {"from_the_future": {"x": [1, 2]}}
+    assert record.extra == {
+        "from_the_future": {"x": [1, 2]},
+        "installed": "a top-level name this version only uses inside skills",
+    }
     records.rewrite_record(record)
     again = json.loads(path.read_text())
     assert again["from_the_future"] == {"x": [1, 2]}
+    assert again["installed"] == data["installed"]
+    assert again["skills"]["future_list"] == ["f"]
+    assert again["skills"]["installed"][0]["extra"] == 1
+    assert again["skills"]["installed"][0]["origin"] == {"y": 2}
+    assert again == data
     assert DeploymentRecord.from_json(again) == record
+
+
+def test_unknown_fields_of_a_server_entry_survive_a_partial_removal(
+    home: Path, state: Path
+) -> None:
+    """A removal that cannot remove an entry rewrites the record with that entry: what a
+    later version recorded about it is kept."""
+    from agenttools_runtime.errors import MCPServerNotRemoved
+
+    dep = deploy("cursor", bundle("b", [], [server("s")]))
+    path = state / "deployments" / dep.uuid / "deployment.json"
+    data = json.loads(path.read_text())
+    data["mcp_servers"][0]["written_by"] = "a later agenttools"
+    path.write_text(json.dumps(data))
+    config = home / ".cursor" / "mcp.json"
+    config.write_text(config.read_text() + "{ not json")
+    with pytest.warns(MCPServerNotRemoved):
+        dep.remove()
+    kept = json.loads(path.read_text())
+    assert kept["mcp_servers"] == data["mcp_servers"]
 
 
 def test_unreadable_and_future_records(state: Path, tmp_path: Path) -> None:
