@@ -14,17 +14,19 @@ import difflib
 import json
 import os
 import re
-import stat
 import sys
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import schema
 from agenttools_runtime.errors import InvalidProject
 from agenttools_runtime.skills import names as skill_names
+
+if TYPE_CHECKING:
+    from agenttools_runtime.skills.source import SkillSource
 
 Severity = Literal["error", "warning"]
 KeyPath = tuple[str | int, ...]
@@ -244,16 +246,28 @@ def validate_project(path: Path | str) -> list[Problem]:
 
 @dataclass(frozen=True)
 class SkillDeclaration:
-    """A skill of this distribution, resolved: its files map ``/``-separated relative paths to
-    source files or generated text."""
+    """A skill of this distribution, resolved through the runtime's own
+    :func:`~agenttools_runtime.skills.source.to_source` (so the wheel carries exactly what
+    ``agenttools skills install`` would write from the same definition): ``source.files`` maps
+    ``/``-separated relative paths to source files or generated text, ``source.manifest``
+    their hashes, ``source.executable`` the files made executable on install."""
 
-    name: str
     kind: Literal["directory", "inline"]
-    description: str
-    files: Mapping[str, Path | str]
-    executable: tuple[str, ...] = ()
+    source: SkillSource
     path: str | None = None  # project-relative directory (directory kind)
     sources: tuple[Path, ...] = ()  # project files it is built from (for the sdist)
+
+    @property
+    def name(self) -> str:
+        return self.source.name
+
+    @property
+    def description(self) -> str:
+        return self.source.description
+
+    @property
+    def files(self) -> Mapping[str, Path | str]:
+        return self.source.files
 
 
 @dataclass(frozen=True)
@@ -321,8 +335,6 @@ def build_manifest(project: Project, version: str, *, source_root: Path | None =
     *source_root* is recorded for editable installs. Raises :class:`ProjectInvalid` listing
     every error (warnings are in the plan).
     """
-    from agenttools_runtime.skills.manifest import source_manifest
-
     result = check_project(project)
     if result.errors or not result.has_config:
         problems = result.errors or [
@@ -335,8 +347,8 @@ def build_manifest(project: Project, version: str, *, source_root: Path | None =
         entry: dict[str, Any] = {
             "description": skill.description,
             "kind": skill.kind,
-            "files": source_manifest(skill.files),
-            "executable": sorted(skill.executable),
+            "files": dict(skill.source.manifest),
+            "executable": sorted(skill.source.executable),
         }
         if skill.path is not None:
             entry["path"] = skill.path
@@ -676,8 +688,6 @@ class _Checker:
             )
 
     def _check_inline_skill(self, name: str, table: Mapping[str, Any], key: KeyPath) -> None:
-        from agenttools_runtime.skills.frontmatter import render_skill_md
-
         before = len(self.result.errors)
         description = table.get("description")
         if "description" not in table:
@@ -697,21 +707,33 @@ class _Checker:
             body = self._read_body_file((*key, "body-file"), body_file)
         if len(self.result.errors) > before or body is None or not isinstance(description, str):
             return
-        extra = {k: v for k, v in table.items() if k in CLIENT_EXTENSION_KEYS}
-        text = render_skill_md(
-            name,
-            description,
-            body,
-            license=table.get("license"),
-            compatibility=compatibility,
-            allowed_tools=table.get("allowed-tools"),
-            metadata=table.get("metadata"),
-            extra=extra,
-        )
+        # The inline definition as the runtime takes one (``Skill.from_mapping``): one
+        # generator of SKILL.md for wheels, ``skills install`` and deploys.
+        frontmatter: dict[str, Any] = {"name": name, "description": description, "body": body}
+        for k, v in table.items():
+            spec = schema.SKILL.key(k)
+            if spec is not None and _type_problem(spec, v):
+                return  # reported by _check_keys
+            if k in CLIENT_EXTENSION_KEYS or (spec is not None and k not in frontmatter):
+                frontmatter.setdefault(k, v)
+        frontmatter.pop("body-file", None)
+        source = self._to_source(key, frontmatter)
+        if source is None:
+            return
         sources = (self.project.root / body_file,) if isinstance(body_file, str) else ()
-        self.result.skills[name] = SkillDeclaration(
-            name, "inline", description, {SKILL_FILE: text}, sources=sources
-        )
+        self.result.skills[name] = SkillDeclaration("inline", source, sources=sources)
+
+    def _to_source(self, key: KeyPath | None, spec: Any, *, path: Path | None = None) -> Any:
+        """The runtime's normalized source of a checked skill; anything it still refuses
+        is reported (the checks above should have caught it: this keeps them honest)."""
+        from agenttools_runtime.errors import AgentToolsError
+        from agenttools_runtime.skills.source import to_source
+
+        try:
+            return to_source(spec)
+        except AgentToolsError as exc:
+            self.add(key, "InvalidSkillDefinition", str(exc), path=path)
+            return None
 
     def _read_body_file(self, key: KeyPath, body_file: str) -> str | None:
         path = self.project.root / body_file
@@ -729,8 +751,6 @@ class _Checker:
         return None
 
     def _check_directory_skill(self, name: str, directory: Path, key: KeyPath | None) -> None:
-        from agenttools_runtime.skills.manifest import iter_source_files
-
         before = len(self.result.errors)
         if not self._inside_project(directory):
             self.add(
@@ -743,18 +763,12 @@ class _Checker:
         self._check_skill_files(directory)
         if len(self.result.errors) > before or frontmatter is None:
             return
-        files = dict(iter_source_files(directory))
-        executable = tuple(rel for rel, path in files.items() if _is_executable(path))
+        source = self._to_source(None, directory, path=directory / SKILL_FILE)
+        if source is None:
+            return
         rel_dir = Path(os.path.relpath(directory, self.project.root)).as_posix()
-        self.result.skills[name] = SkillDeclaration(
-            name,
-            "directory",
-            str(frontmatter["description"]),
-            files,
-            executable,
-            rel_dir,
-            tuple(files.values()),
-        )
+        sources = tuple(p for p in source.files.values() if isinstance(p, Path))
+        self.result.skills[name] = SkillDeclaration("directory", source, rel_dir, sources)
 
     def _check_skill_files(self, directory: Path) -> None:
         """Links that leave the skill, and files that cannot reach the wheel."""
@@ -1223,11 +1237,20 @@ def _frontmatter_key_lines(front_lines: Sequence[str]) -> dict[str, int]:
 
 
 def _skill_name_messages(name: str, directory: str | None = None) -> list[str]:
-    """skills-ref's name rules and messages, plus the spec's ASCII rule."""
+    """skills-ref's name rules and messages, plus the spec's rules it relaxes: ASCII only,
+    and the name exactly as written (skills-ref strips and NFKC-normalizes it first, so
+    ``" foo"`` or a full-width ``ｆｏｏ`` would pass it while clients and the runtime, which
+    compare the raw name with the directory, refuse them)."""
+    raw = name
     name = unicodedata.normalize("NFKC", name.strip())
     out: list[str] = []
     if not name:
         return ["Field 'name' must be a non-empty string"]
+    if raw != name:
+        out.append(
+            f"Skill name {json.dumps(raw, ensure_ascii=False)} must be written exactly as "
+            f"'{name}' (no surrounding spaces, no full-width or other compatibility characters)"
+        )
     if len(name) > skill_names.MAX_NAME_LENGTH:
         out.append(
             f"Skill name '{name}' exceeds {skill_names.MAX_NAME_LENGTH} character limit "
@@ -1444,13 +1467,6 @@ def _dig(data: Any, *keys: str) -> Any:
 def _is_inside(path: Path, root: Path) -> bool:
     path, root = Path(os.path.abspath(path)), Path(os.path.abspath(root))
     return path == root or root in path.parents
-
-
-def _is_executable(path: Path) -> bool:
-    try:
-        return bool(os.stat(path).st_mode & stat.S_IXUSR)
-    except OSError:
-        return False
 
 
 def _problem_order(problem: Problem) -> tuple[str, int, str]:

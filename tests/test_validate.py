@@ -174,6 +174,73 @@ def test_symlink_inside_the_skill_is_fine(tmp_path: Path) -> None:
     assert sorted(plan.manifest["skills"]["linked"]["files"]) == ["SKILL.md", "alias.md", "real.md"]
 
 
+def test_inline_skill_md_is_the_runtimes_own_generation(tmp_path: Path) -> None:
+    """The wheel's generated SKILL.md is byte-identical to what ``skills install`` writes for
+    the same inline definition: one generator, so a deploy never looks like a modification."""
+    from agenttools_runtime.skills.source import to_source
+
+    project = write_project(
+        tmp_path,
+        r"""
+        [tool.agenttools.skills.full]
+        description = "Every optional key: values of several types."
+        body = "Line one.\r\nLine two.\n\n"
+        license = "MIT"
+        compatibility = "Python 3.10+"
+        allowed-tools = ["Read", "Bash(python:*)"]
+        metadata = { version = 2, beta = true, author = "Ada" }
+        argument-hint = "[city]"
+        """,
+    )
+    plan = build_manifest(loaded_project(project), "1")
+    generated = plan.files["skills/full/SKILL.md"]
+    assert isinstance(generated, str)
+    runtime = to_source(
+        {
+            "name": "full",
+            "description": "Every optional key: values of several types.",
+            "body": "Line one.\r\nLine two.\n\n",
+            "license": "MIT",
+            "compatibility": "Python 3.10+",
+            "allowed-tools": ["Read", "Bash(python:*)"],
+            "metadata": {"version": 2, "beta": True, "author": "Ada"},
+            "argument-hint": "[city]",
+        }
+    )
+    assert generated.encode() == runtime.files["SKILL.md"].encode()  # type: ignore[union-attr]
+    assert plan.manifest["skills"]["full"]["files"] == dict(runtime.manifest)
+
+
+def test_directory_skill_manifest_is_the_runtimes_source(tmp_path: Path) -> None:
+    """Hashes (CRLF-normalized) and executable files as the runtime computes them: a script
+    with a shebang but no mode bits, and one executable by group only, are both listed."""
+    import os
+
+    from agenttools_runtime.skills.source import to_source
+
+    project = write_project(tmp_path, "[tool.agenttools.skills.tool]\n")
+    skill = project / "skills" / "tool"
+    (skill / "scripts").mkdir(parents=True)
+    (skill / "SKILL.md").write_bytes(b"---\r\nname: tool\r\ndescription: CRLF.\r\n---\r\nBody\r\n")
+    (skill / "scripts" / "shebang.py").write_text("#!/usr/bin/env python3\n")
+    (skill / "scripts" / "group.sh").write_text("echo\n")
+    os.chmod(skill / "scripts" / "shebang.py", 0o644)
+    os.chmod(skill / "scripts" / "group.sh", 0o654)
+    (skill / "plain.md").write_text("plain\n")
+    os.chmod(skill / "plain.md", 0o644)
+    entry = build_manifest(loaded_project(project), "1").manifest["skills"]["tool"]
+    runtime = to_source(skill)
+    assert entry["files"] == dict(runtime.manifest)
+    assert (
+        entry["executable"]
+        == sorted(runtime.executable)
+        == [
+            "scripts/group.sh",
+            "scripts/shebang.py",
+        ]
+    )
+
+
 # -- SKILL.md --------------------------------------------------------------------------------
 
 
@@ -224,6 +291,32 @@ def test_lowercase_unicode_name_fails_the_ascii_rule(tmp_path: Path) -> None:
         "Skill name 'мой-навык' contains non-ASCII characters; the Agent Skills spec allows "
         "only a-z, 0-9 and hyphens, and several clients reject other letters"
     ]
+
+
+@pytest.mark.parametrize("written", ["ｍｙ-ｓｋｉｌｌ", '" my-skill"'])
+def test_name_must_be_written_as_the_spec_says(tmp_path: Path, written: str) -> None:
+    """skills-ref strips and NFKC-normalizes before checking; clients and the runtime do not."""
+    messages = skill_problems(tmp_path, f"---\nname: {written}\ndescription: d\n---\n")
+    assert len(messages) == 1
+    assert messages[0].endswith(
+        "must be written exactly as 'my-skill' (no surrounding spaces, no full-width or "
+        "other compatibility characters)"
+    )
+
+
+def test_every_invalid_skill_name_is_reported(tmp_path: Path) -> None:
+    """A declared name the runtime refuses is never silently skipped."""
+    from agenttools_runtime.skills.names import is_valid_name
+    from agenttools_runtime.validate import _skill_name_messages
+
+    names = ["ｆｏｏ", " foo", "foo ", "x²", "ǅa", "ß", "a_b", "-a", "a--b", "A", "a" * 65, "ok-1"]
+    for name in names:
+        assert bool(_skill_name_messages(name)) == (not is_valid_name(name)), name
+    project = write_project(
+        tmp_path, '[tool.agenttools.skills."ｆｏｏ"]\ndescription = "d"\nbody = "b"\n'
+    )
+    (problem,) = validate_project(project)
+    assert (problem.code, problem.line) == ("InvalidSkillName", 10)
 
 
 def test_unquoted_colon_suggests_the_fix(tmp_path: Path) -> None:
