@@ -117,6 +117,28 @@ SERVER = Table(
     ),
 )
 
+# Frontmatter keys clients read beyond the Agent Skills spec (peers.md §C.4), by client.
+# Inline skills and SKILL.md files may use them; validation warns (other clients ignore
+# them, skills-ref rejects them) and the JSON schema accepts them.
+CLIENT_EXTENSION_KEYS: dict[str, str] = {
+    key: "Claude Code"
+    for key in (
+        "argument-hint",
+        "arguments",
+        "disable-model-invocation",
+        "user-invocable",
+        "model",
+        "context",
+        "agent",
+        "hooks",
+        "paths",
+        "when_to_use",
+        "effort",
+        "shell",
+        "version",
+    )
+}
+
 # Frontmatter keys an inline skill may carry (the Agent Skills spec's optional keys).
 SKILL = Table(
     "tool.agenttools.skills.<name>",
@@ -243,6 +265,9 @@ def _table_schema(table: Table) -> dict[str, Any]:
         schema["required"] = ["name"]
     if table is SERVER:
         schema["oneOf"] = [{"required": [name]} for name in LAUNCH_KEYS]
+    if table is SKILL:  # accepted with a warning by `agenttools validate`
+        for name, client in CLIENT_EXTENSION_KEYS.items():
+            properties[name] = {"description": f"A {client} frontmatter extension."}
     return schema
 
 

@@ -41,24 +41,7 @@ ALLOWED_FRONTMATTER = frozenset(
     {"name", "description", "license", "allowed-tools", "metadata", "compatibility"}
 )
 # Keys clients read beyond the spec: accepted with a warning (peers.md §C.4).
-CLIENT_EXTENSION_KEYS: dict[str, str] = {
-    key: "Claude Code"
-    for key in (
-        "argument-hint",
-        "arguments",
-        "disable-model-invocation",
-        "user-invocable",
-        "model",
-        "context",
-        "agent",
-        "hooks",
-        "paths",
-        "when_to_use",
-        "effort",
-        "shell",
-        "version",
-    )
-}
+CLIENT_EXTENSION_KEYS = schema.CLIENT_EXTENSION_KEYS
 MAX_COMPATIBILITY_LENGTH = 500
 MISSING_CONFIG = (
     "the agenttools build hook is enabled but there is no [tool.agenttools] table, so nothing "

@@ -55,6 +55,27 @@ def test_json_schema_accepts_the_samples_and_rejects_typos() -> None:
         check({"bundles": [{"skills": ["a"]}]})  # a bundle needs a name
 
 
+def test_json_schema_accepts_what_validate_only_warns_about(tmp_path: Path) -> None:
+    """Client extension keys of an inline skill are warnings for `agenttools validate`, so
+    validate-pyproject (through our schema) must not reject them."""
+    import fastjsonschema
+
+    from agenttools_runtime.validate import errors_of, validate_project
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["hatchling", "agenttools"]\n'
+        'build-backend = "hatchling.build"\n[project]\nname = "p"\nversion = "1"\n'
+        "[tool.hatch.build.hooks.agenttools]\n[tool.agenttools.skills.s]\n"
+        'description = "d"\nbody = "b"\nargument-hint = "[x]"\nmodel = "haiku"\n'
+        "disable-model-invocation = true\n"
+    )
+    assert errors_of(validate_project(tmp_path)) == []
+    check = fastjsonschema.compile(schema.json_schema())
+    check(tomllib.loads((tmp_path / "pyproject.toml").read_text())["tool"]["agenttools"])
+    with pytest.raises(fastjsonschema.JsonSchemaException):
+        check({"skills": {"s": {"description": "d", "body": "b", "argument_hint": "x"}}})
+
+
 def test_validate_pyproject_uses_our_plugin() -> None:
     from validate_pyproject import api, plugins
 
