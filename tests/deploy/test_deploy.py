@@ -359,3 +359,20 @@ def test_a_server_the_client_cannot_take_fails_before_anything(home: Path, tmp_p
         deploy("codex", bundle("r", servers=[server("local"), remote]), config=config)
     assert not config.exists()
     assert not (tmp_path / "agenttools-state").exists()
+
+
+def test_dry_run_creates_no_state_takes_no_lock_and_does_not_sweep(home: Path, state: Path) -> None:
+    """A dry run only reads: on a fresh machine it creates neither the state directory nor
+    the lock file, and it does not run the sweep (a stale entry's directory stays until a
+    real deploy or removal)."""
+    import shutil
+
+    the_plan = deploy("cursor", bundle("b", [inline("one")], [server("s")]), dry_run=True)
+    assert the_plan.ok and not state.exists() and snapshot(home) == {}
+    gone = deploy("cursor", bundle("gone", [inline("stale-skill")]))
+    shutil.rmtree(state / "deployments" / gone.uuid)  # its reference is now stale
+    before = snapshot(home, state)
+    the_plan = deploy("cursor", bundle("b", [inline("one")]), dry_run=True)
+    assert the_plan.ok and snapshot(home, state) == before
+    deploy("cursor", bundle("b", [inline("one")]))  # the real deploy sweeps
+    assert not (home / ".cursor" / "skills" / "stale-skill").exists()

@@ -135,3 +135,61 @@ def test_a_source_inside_its_destination_is_refused(home: Path, tmp_path: Path) 
     with pytest.raises(InvalidAgentSkill, match="contain each other"):
         deploy("cursor", bundle("b", [nested]), skills_dir=root)
     assert registry.sweep() == [] and list(registry.iter_entries()) == []
+
+
+def test_a_same_source_through_a_per_skill_link_joins_the_physical_entry(
+    home: Path, sources: Path
+) -> None:
+    """Codex owns ~/.agents/skills/shared-dir; ~/.claude/skills/shared-dir links to it and a
+    bundle names that very directory: deploying to Claude Code writes nothing and references
+    the entry recorded at the physical directory, so the directory lives as long as either
+    deployment and goes with the last one."""
+    src = write_skill(sources / "shared-dir")
+    codex = deploy("codex", bundle("b", [src]))
+    physical = home / ".agents" / "skills" / "shared-dir"
+    claude_root = home / ".claude" / "skills"
+    claude_root.mkdir(parents=True)
+    (claude_root / "shared-dir").symlink_to(physical)
+    claude = deploy("claude-code", bundle("c", [physical]))
+    entries = list(registry.iter_entries())
+    assert len(entries) == 1 and entries[0].directory == str(physical)
+    assert sorted(entries[0].references) == sorted([codex.uuid, claude.uuid])
+    assert claude.record.installed[0].registry_key == entries[0].key
+    with pytest.warns(AgentSkillInUse):
+        codex.remove()
+    assert (physical / "SKILL.md").exists()
+    claude.remove()
+    assert not physical.exists()
+    assert os.path.islink(claude_root / "shared-dir")  # the user's link is left alone
+    assert list(registry.iter_entries()) == []
+
+
+def test_a_directory_another_entry_marks_external_outlives_its_owner_until_the_sweep(
+    home: Path, sources: Path
+) -> None:
+    """Two entries reach one physical directory: an external one (adopted through a
+    per-skill link) and an owned one. Releasing the owned one keeps the directory while the
+    external entry is used, keeping the owned entry without references; the sweep at the end
+    of the removal that drops the external entry releases it."""
+    physical = home / ".agents" / "skills" / "both"
+    write_skill(physical, body="user's\n")
+    claude_root = home / ".claude" / "skills"
+    claude_root.mkdir(parents=True)
+    (claude_root / "both").symlink_to(physical)
+    # the bundle names the directory itself, reached through the link: adopted as external
+    claude = deploy("claude-code", bundle("c", [claude_root / "both"]))
+    (external,) = registry.iter_entries()
+    assert external.external and external.directory == str(claude_root / "both")
+    # Codex's deploy of other content replaces the directory with --force: now owned
+    codex = deploy("codex", bundle("b", [write_skill(sources / "both")]), overwrite="all")
+    owned = registry.load_entry(codex.record.installed[0].registry_key)
+    assert owned is not None and not owned.external and owned.key != external.key
+    codex.remove()
+    assert (physical / "SKILL.md").exists()  # the external entry still uses it
+    kept = registry.load_entry(owned.key)
+    assert kept is not None and kept.references == ()
+    registry.sweep()  # nothing changes while the external entry is in use
+    assert (physical / "SKILL.md").exists() and registry.load_entry(owned.key) is not None
+    claude.remove()
+    assert not physical.exists()  # released by the sweep at the end of the removal
+    assert list(registry.iter_entries()) == []
