@@ -43,6 +43,9 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
 
     # hatchling's interface -------------------------------------------------------------------
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        # hatchling runs one hook instance for every version of a target (standard, editable)
+        self._cleanup()
+        self._expected = {}
         if self.target_name not in ("wheel", "sdist"):
             return
         try:

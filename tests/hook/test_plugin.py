@@ -253,6 +253,18 @@ def test_editable_wheel_records_the_source_root(sample_wheel) -> None:  # noqa: 
 # -- failures --------------------------------------------------------------------------------
 
 
+def test_standard_and_editable_in_one_build(tmp_path: Path) -> None:
+    """hatchling runs one hook instance for both versions: each is verified on its own."""
+    from hatchling.builders.wheel import WheelBuilder
+
+    from tests.helpers.wheels import plugin_manager
+
+    builder = WheelBuilder(str(SAMPLES / "skills-only"), plugin_manager=plugin_manager())
+    editable, standard = builder.build(directory=str(tmp_path), versions=["editable", "standard"])
+    assert editable == standard  # one file name: the standard wheel replaced the editable one
+    assert "source-root" not in manifest_of(Path(standard))
+
+
 def test_broken_project_fails_with_every_problem(tmp_path: Path) -> None:
     project = tmp_path / "broken"
     shutil.copytree(SAMPLES / "broken", project, symlinks=True)
