@@ -40,11 +40,12 @@ def deployment_lock(timeout: float | None = None) -> Iterator[None]:
 
     lock_file = paths.deployment_lock_file()
     fs.mkdir(lock_file.parent)
-    lock = FileLock(str(lock_file), timeout=LOCK_TIMEOUT if timeout is None else timeout)
+    seconds = LOCK_TIMEOUT if timeout is None else timeout
+    lock = FileLock(str(lock_file), timeout=seconds)
     try:
         lock.acquire()
     except Timeout as exc:
-        raise DeploymentLockTimeout(lock_file=str(lock_file), timeout=timeout) from exc
+        raise DeploymentLockTimeout(lock_file=str(lock_file), timeout=seconds) from exc
     token = _held.set(True)
     try:
         yield

@@ -72,9 +72,10 @@ def test_deploy_waits_for_the_lock_and_changes_nothing_on_timeout(
     proc = hold_lock(30)
     try:
         before = snapshot(home)
-        with pytest.raises(DeploymentLockTimeout):
+        with pytest.raises(DeploymentLockTimeout) as caught:
             deploy("cursor", bundle("b", [inline("waits")]))
         assert snapshot(home) == before
+        assert caught.value.data["timeout"] == 0.3  # the timeout in force, for --json
     finally:
         proc.kill()
         proc.wait()
