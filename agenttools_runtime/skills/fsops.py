@@ -7,7 +7,8 @@ keep every backup until its whole step has succeeded and undo everything otherwi
 ``write_skill(root, source) -> WriteOutcome``
     Put *source* at ``root/<source.name>``. Whatever is there (directory, file, link, dangling
     link) is first moved, as itself, to a backup ``<root's parent>/.agenttools-backup-<uuid>``
-    (same volume, outside the root so no client sees it as a skill), then the directory is
+    (same volume, outside the root so no client sees it as a skill; inside the root when the
+    root is a mount point of its own or its parent is not writable), then the directory is
     created and every file written (``Path`` sources copied following links, ``str`` sources
     as UTF-8). On failure the partial directory is deleted, the backup moved back, and
     ``AgentSkillWriteFailed`` raised. On success the backup is kept until the outcome is
@@ -30,6 +31,8 @@ keep every backup until its whole step has succeeded and undo everything otherwi
 ``same_as_source(path, source)`` and ``check_file_paths(source)`` are the checks a write
 makes first; callers run them in a preflight before writing anything.
 
+``stale_backups(root) -> list[Path]`` lists backups an interrupted operation left behind.
+
 ``ensure_root(root) -> list[Path]`` creates a skills root and returns the directories it
 created (outermost first), so a rollback can remove them again with :func:`remove_created_dirs`.
 
@@ -39,6 +42,7 @@ is the caller's job. Names must already be validated (``skills.names.validate_na
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import warnings
@@ -58,6 +62,7 @@ from agenttools_runtime.paths import canonical_path, canonical_path_key
 from agenttools_runtime.skills.manifest import DestinationState, destination_state
 from agenttools_runtime.skills.source import SkillSource
 
+BACKUP_PREFIX = ".agenttools-backup-"
 WriteAction = Literal["created", "replaced", "unchanged"]
 
 
@@ -147,9 +152,8 @@ def write_skill(root: Path, source: SkillSource) -> WriteOutcome:
     previous = destination_state(root, source.name)
     if previous is DestinationState.MISSING:
         return _create(root, source)
-    backup = _backup_path(root)
     try:
-        fs.rename(path, backup)
+        backup = _move_to_backup(root, path)
     except OSError as exc:
         raise AgentSkillWriteFailed(source.name, path, _reason(exc), path=str(path)) from exc
     try:
@@ -229,9 +233,8 @@ def stage_removal(root: Path, name: str) -> Removal:
     previous = destination_state(root, name)
     if previous is DestinationState.MISSING:
         raise FileNotFoundError(str(path))
-    backup = _backup_path(root)
     try:
-        fs.rename(path, backup)
+        backup = _move_to_backup(root, path)
     except OSError as exc:
         raise AgentSkillRemoveFailed(name, path, _reason(exc), path=str(path)) from exc
     return Removal(name, path, previous, backup)
@@ -312,9 +315,56 @@ def check_file_paths(source: SkillSource) -> None:
             raise InvalidAgentSkill(f'the file path "{rel}" of skill "{source.name}" is unsafe')
 
 
-def _backup_path(root: Path) -> Path:
-    # Next to the *real* root, so the rename stays on one volume even if root is a link.
-    return fs.backup_path(canonical_path(root))
+# A rename into the root's parent fails with these when the root is a mount point of its
+# own (EXDEV: a container volume, a bind mount) or its parent is not ours to write.
+_BACKUP_FALLBACK_ERRNOS = frozenset({errno.EXDEV, errno.EACCES, errno.EPERM, errno.EROFS})
+
+
+def _move_to_backup(root: Path, path: Path) -> Path:
+    """Move ``root/<name>`` (as itself) to a fresh backup and return the backup's path.
+
+    The backup goes next to the *real* root (so the rename stays on one volume even when the
+    root is reached through a link, and no client lists it as a skill). When that rename is
+    refused because the parent is another volume or not writable, it goes into the root
+    itself as a dot-entry, which is always on the same volume; if that fails too, the first
+    error is raised (nothing moved).
+    """
+    real_root = canonical_path(root)
+    backup = fs.backup_path(real_root)
+    try:
+        fs.rename(path, backup)
+        return backup
+    except OSError as exc:
+        if exc.errno not in _BACKUP_FALLBACK_ERRNOS:
+            raise
+        inside = fs.backup_path(real_root / path.name)  # a sibling of the entry
+        try:
+            fs.rename(path, inside)
+        except OSError:
+            raise exc from None
+        return inside
+
+
+def stale_backups(root: Path) -> list[Path]:
+    """The ``.agenttools-backup-*`` entries next to *root* (its real location) and inside it.
+
+    A backup exists only while a write or removal is in progress; one found otherwise is
+    what an interrupted operation (a killed process, a power cut) left behind: the skill
+    directory it was replacing or removing. Callers report them; they cannot tell which
+    skill each was, or whether the interrupted operation was meant to remove it.
+    """
+    real_root = canonical_path(root)
+    found: list[Path] = []
+    for directory in (real_root.parent, real_root):
+        try:
+            found += [
+                directory / entry
+                for entry in os.listdir(directory)
+                if entry.startswith(BACKUP_PREFIX)
+            ]
+        except OSError:
+            continue
+    return sorted(found)
 
 
 def _discard_partial(path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -288,3 +289,116 @@ def test_modes_are_not_in_hashes(source_dir: Path, root: Path) -> None:
     guide = root / "demo-skill" / "references" / "guide.md"
     guide.chmod(guide.stat().st_mode | stat.S_IXUSR)
     assert directory_state(root / "demo-skill", source.manifest) is DirectoryState.UNMODIFIED
+
+
+# -- backups on another volume, leftovers -----------------------------------------------------
+
+
+@pytest.mark.parametrize("error", [errno.EXDEV, errno.EACCES])
+def test_replace_backs_up_inside_the_root_when_its_parent_refuses(
+    source_dir: Path, root: Path, error: int
+) -> None:
+    make_skill(root, files={"old.txt": "old\n"})
+    before = tree(root / "demo-skill")
+    calls: list[Path] = []
+
+    def observer(operation: str, path: Path) -> None:
+        if operation == "rename":
+            calls.append(path)
+            if len(calls) == 1:  # the move into the root's parent
+                raise OSError(error, os.strerror(error), str(path))
+
+    with fs.observe(observer):
+        outcome = fsops.write_skill(root, to_source(source_dir))
+    assert outcome.backup is not None and outcome.backup.parent == root
+    assert outcome.backup.name.startswith(".agenttools-backup-")
+    assert tree(outcome.backup) == before
+    assert tree(root / "demo-skill") == tree(source_dir)
+    outcome.rollback()
+    assert tree(root / "demo-skill") == before
+    assert sorted(p.name for p in root.iterdir()) == ["demo-skill"]
+    assert backups(root) == []
+
+
+def test_removal_backs_up_inside_the_root_when_its_parent_is_another_volume(root: Path) -> None:
+    make_skill(root)
+    first = True
+
+    def observer(operation: str, path: Path) -> None:
+        nonlocal first
+        if operation == "rename" and first:
+            first = False
+            raise OSError(errno.EXDEV, os.strerror(errno.EXDEV), str(path))
+
+    with fs.observe(observer):
+        removal = fsops.remove_skill(root, "demo-skill")
+    assert removal.backup.parent == root
+    assert list(root.iterdir()) == []
+
+
+def test_when_both_backup_places_refuse_nothing_moves_and_the_first_error_is_told(
+    root: Path,
+) -> None:
+    make_skill(root)
+    before = tree(root / "demo-skill")
+    errors = iter([errno.EXDEV, errno.EACCES])
+
+    def observer(operation: str, path: Path) -> None:
+        if operation == "rename":
+            error = next(errors)
+            raise OSError(error, os.strerror(error), str(path))
+
+    with fs.observe(observer), pytest.raises(AgentSkillRemoveFailed) as caught:
+        fsops.remove_skill(root, "demo-skill")
+    assert os.strerror(errno.EXDEV) in str(caught.value)
+    assert tree(root / "demo-skill") == before
+
+
+SHM = Path("/dev/shm")
+
+
+def own_writable_volume(path: Path) -> bool:
+    return (
+        os.path.ismount(path)
+        and os.access(path, os.W_OK)
+        and os.stat(path).st_dev != os.stat(path.parent).st_dev
+    )
+
+
+@pytest.mark.skipif(
+    not own_writable_volume(SHM), reason="needs /dev/shm: a writable mount point of its own"
+)
+def test_replace_and_remove_in_a_root_that_is_a_mount_point(source_dir: Path) -> None:
+    """For real: /dev/shm is its own volume, so a rename into /dev fails (EXDEV or EACCES)."""
+    import uuid
+    from dataclasses import replace
+
+    name = f"agenttools-test-{uuid.uuid4().hex}"
+    source = replace(to_source(source_dir), name=name)
+    try:
+        fsops.write_skill(SHM, source).commit()
+        outcome = fsops.write_skill(SHM, source)  # a replace: needs a backup
+        assert outcome.action == "replaced" and outcome.backup is not None
+        assert outcome.backup.parent == SHM
+        outcome.commit()
+        assert tree(SHM / name) == tree(source_dir)
+        fsops.remove_skill(SHM, name)
+        assert not os.path.lexists(SHM / name)
+    finally:
+        if os.path.lexists(SHM / name):
+            fs.remove_entry(SHM / name)
+    assert not [p for p in fsops.stale_backups(SHM) if p.parent == SHM]
+
+
+def test_stale_backups_are_found_next_to_and_inside_the_real_root(tmp_path: Path) -> None:
+    real = tmp_path / "real" / "skills"
+    make_skill(real)
+    link = tmp_path / "user" / "skills"
+    link.parent.mkdir()
+    link.symlink_to(real, target_is_directory=True)
+    assert fsops.stale_backups(link) == []
+    removal = fsops.stage_removal(link, "demo-skill")  # interrupted before commit
+    inside = real / ".agenttools-backup-0123"
+    inside.mkdir()
+    assert fsops.stale_backups(link) == sorted([removal.backup, inside])
+    assert removal.backup.parent == real.parent
