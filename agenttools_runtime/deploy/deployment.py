@@ -138,9 +138,10 @@ class Deployment:
         return list(self.record.not_installed)
 
     def agent_tools(self, search: Any = None) -> Any:
-        """The deployed bundle resolved by name now (None for ad hoc bundles, which have no
-        name to resolve). Raises the resolution errors when it is no longer installed."""
-        if self.location is None and self.toolset_type == "AgentTools":
+        """The deployed bundle resolved by name now (None for ad hoc bundles and ad hoc
+        servers, whose names could resolve to something else). Raises the resolution errors
+        when it is no longer installed."""
+        if self.location is None:
             return None
         from agenttools_runtime.bundles import resolve_tools
 

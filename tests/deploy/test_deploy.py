@@ -69,6 +69,16 @@ def test_mcp_server_name_option(home: Path) -> None:
         deploy("cursor", bundle("two", servers=[server("a"), server("b")]), mcp_server_name="k")
 
 
+def test_an_ad_hoc_server_deployment_resolves_to_no_bundle(home: Path) -> None:
+    """A server given as a value has no name to resolve later: ``agent_tools()`` is None
+    (not whatever a distribution might offer under that name), like an ad hoc bundle."""
+    dep = deploy("cursor", server("adhoc-server"))
+    assert dep.toolset_type == "MCPServer" and dep.location is None
+    assert dep.agent_tools() is None
+    assert deploy("codex", bundle("adhoc", [inline("x")])).agent_tools() is None
+    assert deploy("claude-code").agent_tools().name == "agenttools"  # built-in: resolved
+
+
 def test_duplicate_config_keys_in_one_bundle(home: Path) -> None:
     with pytest.raises(DuplicateBundleConfigKey, match='"same"'):
         deploy("cursor", bundle("b", servers=[server("a", key="same"), server("b", key="same")]))
