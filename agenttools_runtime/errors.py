@@ -119,6 +119,11 @@ MESSAGES: dict[str, str] = {
         'The agent skill "{0}" was removed, but its backup at {1} could not be deleted '
         "completely. Delete it manually."
     ),
+    "AgentSkillBackupsLeft": (
+        "Backups left by an interrupted agenttools operation were found at {0}: each holds a "
+        "skill directory that was being replaced or removed in {1}. Move back what you want "
+        "to keep, then delete them."
+    ),
     # -- clients and locations --------------------------------------------------------------
     "UnknownClient": 'Unknown client "{0}". Known clients: {1}.',
     "UnsupportedSkillsClient": "No automatic agent skill installation support for client {0}.",
@@ -609,3 +614,6 @@ class SkillProviderSkipped(AgentToolsWarning): ...
 
 
 class DeploymentRollbackIncomplete(AgentToolsWarning): ...
+
+
+class AgentSkillBackupsLeft(AgentToolsWarning): ...

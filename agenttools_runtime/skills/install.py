@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from typing import Any, Literal, overload
 from agenttools_runtime.clients import Client, get_client, project_skills_location, skills_location
 from agenttools_runtime.errors import (
     FORCE,
+    AgentSkillBackupsLeft,
     AgentSkillExists,
     AgentSkillWriteFailed,
     AgentToolsError,
@@ -195,6 +197,7 @@ def install_skills(
         raise InvalidOverwriteOption(repr(overwrite), overwrite=str(overwrite))
     single, specs = _split_specs(skills)
     root = resolve_skills_root(target, project=project, skills_dir=skills_dir)
+    warn_stale_backups(root.path)
     sources = [_to_source(spec) for spec in specs]
     _check_duplicates(source.name for source in sources)
 
@@ -352,6 +355,7 @@ def uninstall_skills(
     """
     single, items = _split_names(names)
     root = resolve_skills_root(target, project=project, skills_dir=skills_dir)
+    warn_stale_backups(root.path)
     resolved = [_name_of(item) for item in items]
 
     staged: list[fsops.Removal] = []
@@ -383,6 +387,21 @@ def uninstall_skills(
         for name, was_removed in zip(resolved, removed, strict=True)
     ]
     return results[0] if single else results
+
+
+def warn_stale_backups(root: Path) -> None:
+    """Warn ``AgentSkillBackupsLeft`` when an interrupted operation left backups of skill
+    directories next to (or in) *root*: the user's only way to learn that a skill they had
+    is sitting in a hidden directory. Nothing is restored or deleted automatically (whether
+    the interrupted operation meant to remove it cannot be known)."""
+    found = fsops.stale_backups(root)
+    if found:
+        warnings.warn(
+            AgentSkillBackupsLeft(
+                ", ".join(str(p) for p in found), root, backups=[str(p) for p in found]
+            ),
+            stacklevel=3,
+        )
 
 
 def _is_installed_skill(root: Path, name: str) -> bool:

@@ -15,6 +15,7 @@ from agenttools_runtime import fs
 from agenttools_runtime.clients import get_client
 from agenttools_runtime.errors import (
     AgentSkillBackupNotRemoved,
+    AgentSkillBackupsLeft,
     AgentSkillExists,
     AgentSkillNotFound,
     AgentSkillRemoveFailed,
@@ -576,23 +577,61 @@ def test_linked_root_keeps_backups_next_to_the_real_root(
     assert deleted.parent == real.parent and deleted.name.startswith(".agenttools-backup-")
 
 
-def test_unwritable_backup_location_rolls_back(home: Path, src: Path) -> None:
+def test_unwritable_root_parent_keeps_the_backup_inside_the_root(home: Path, src: Path) -> None:
     if os.geteuid() == 0:
         pytest.skip("root ignores permissions")
     root = claude_root(home)
-    old = make_skill(root, name="other-skill", description="Old.")
-    before = tree(old)
-    # demo-skill can be created in the root, but other-skill cannot be moved to a backup in
-    # the root's parent: the second write fails for real, after the first succeeded
+    make_skill(root, name="other-skill", description="Old.")
+    # other-skill cannot be moved to a backup in the root's parent: it goes into the root
     root.parent.chmod(0o555)
     try:
-        with pytest.raises(AgentSkillWriteFailed):
-            install_skills("claude-code", [src / "demo-skill", src / "other-skill"], "all")
+        results = install_skills("claude-code", [src / "demo-skill", src / "other-skill"], "all")
     finally:
         root.parent.chmod(0o755)
-    assert sorted(p.name for p in root.iterdir()) == ["other-skill"]
-    assert tree(old) == before
+    assert [r.action for r in results] == ["created", "replaced"]
+    assert sorted(p.name for p in root.iterdir()) == ["demo-skill", "other-skill"]
+    assert tree(root / "other-skill") == tree(src / "other-skill")
     assert backups(root) == []
+
+
+_KILLED_DURING_REPLACE = """
+import os, sys
+from pathlib import Path
+from agenttools_runtime import fs
+from agenttools_runtime.skills.install import install_skills
+
+def die_after_the_move(operation, path):
+    if operation == "mkdir" and path.name == "demo-skill":  # moved away, not yet rebuilt
+        os._exit(9)
+
+with fs.observe(die_after_the_move):
+    install_skills(Path(sys.argv[1]), Path(sys.argv[2]), "all")
+"""
+
+
+def test_backups_left_by_a_killed_process_are_reported(home: Path, src: Path) -> None:
+    import subprocess
+    import sys
+
+    root = claude_root(home)
+    make_skill(root, description="The user's own version.")
+    killed = subprocess.run(
+        [sys.executable, "-c", _KILLED_DURING_REPLACE, str(root), str(src / "demo-skill")],
+        check=False,
+    )
+    assert killed.returncode == 9
+    assert not (root / "demo-skill").exists()
+    [backup] = backups(root)
+    assert "The user's own version." in (backup / "SKILL.md").read_text()
+    for operation in (
+        lambda: install_skills(root, src / "other-skill"),
+        lambda: uninstall_skills(root, "other-skill"),
+    ):
+        with pytest.warns(AgentSkillBackupsLeft) as caught:
+            operation()
+        message = str(caught[0].message)
+        assert str(backup) in message and str(root) in message
+    assert backups(root) == [backup]  # reported, never deleted
 
 
 # -- uninstall -------------------------------------------------------------------------------
