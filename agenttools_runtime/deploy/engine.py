@@ -656,7 +656,9 @@ def remove_recorded(
 
 
 def sweep_warnings() -> list[AgentToolsWarning]:
-    """Run the registry sweep (under the lock); its warnings, not issued."""
+    """Run the registry sweep (under the lock), and drop the staging directories of records
+    whose publishing died; the sweep's warnings, not issued."""
+    records.remove_staging_leftovers()
     return [o.warning for o in registry.sweep(issue=False) if o.warning is not None]
 
 

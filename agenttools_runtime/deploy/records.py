@@ -302,6 +302,23 @@ def write_record(record: DeploymentRecord, deployments: Path | None = None) -> P
     return final
 
 
+def remove_staging_leftovers(deployments: Path | None = None) -> None:
+    """Delete staging directories left by a process that died while publishing a record
+    (call under the lock, where no publish is in progress). They hold nothing but that
+    unpublished record, whose references are stale anyway. Failures are left for next time."""
+    root = deployments or paths.deployments_dir()
+    try:
+        names = os.listdir(root)
+    except FileNotFoundError:
+        return
+    for name in names:
+        if name.startswith(STAGING_PREFIX):
+            try:
+                fs.rmtree(root / name)
+            except OSError:
+                pass
+
+
 def rewrite_record(record: DeploymentRecord, deployments: Path | None = None) -> None:
     """Replace an existing record's file atomically (unknown fields kept)."""
     fs.write_bytes_atomic(record_path(record.uuid, deployments), encode(record))

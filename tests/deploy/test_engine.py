@@ -420,6 +420,23 @@ def test_a_crashed_record_write_is_a_stale_reference(home: Path, state: Path) ->
     assert not (home / ".cursor" / "skills" / "half").exists()
 
 
+def test_a_publish_that_died_before_the_rename_is_cleaned_up(home: Path, state: Path) -> None:
+    """The process died between writing the staging record and renaming it: the record was
+    never published (its references are stale), and the next locked operation drops the
+    staging directory too."""
+    dep = deploy("cursor", bundle("died", [inline("unpublished")]))
+    deployments = state / "deployments"
+    (deployments / dep.uuid).rename(deployments / f".staging-{dep.uuid}")
+    assert deployed() == []
+    deploy("cursor", bundle("next", [inline("other-skill")]))
+    assert not (deployments / f".staging-{dep.uuid}").exists()
+    assert not (home / ".cursor" / "skills" / "unpublished").exists()
+    assert sorted(p.name for p in deployments.iterdir() if p.name.startswith(".")) == [
+        ".lock",
+        ".skill-registry",
+    ]
+
+
 def test_an_unreadable_record_is_not_stale(home: Path, state: Path) -> None:
     dep = deploy("cursor", bundle("kept", [inline("still-here")]))
     (state / "deployments" / dep.uuid / "deployment.json").write_text("{not json")
