@@ -286,6 +286,9 @@ class CheckResult:
     skills: dict[str, SkillDeclaration] = field(default_factory=dict)
     bundles: list[BundleDeclaration] = field(default_factory=list)
     has_config: bool = False
+    checked: set[Path] = field(
+        default_factory=set
+    )  # real skill directories whose SKILL.md was checked
 
     @property
     def errors(self) -> list[Problem]:
@@ -743,6 +746,7 @@ class _Checker:
             )
             return
         frontmatter = check_skill_md(directory / SKILL_FILE, name, self.result.problems)
+        self.result.checked.add(Path(os.path.realpath(directory)))
         self._check_skill_files(directory)
         if len(self.result.errors) > before or frontmatter is None:
             return

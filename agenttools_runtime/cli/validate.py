@@ -42,15 +42,24 @@ def run(args: argparse.Namespace) -> int:
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise UsageError(f"no such file or directory: {', '.join(missing)}")
-    targets: dict[Path, Path] = {}  # project root or lone skill dir -> the first PATH naming it
+    # project root (or lone skill directory) -> the skill directories named inside it
+    targets: dict[Path, list[Path]] = {}
     for path in paths:
-        root = validate.find_project_root(path) or _skill_directory(path) or path.resolve()
-        targets.setdefault(root, path)
+        skill = _skill_directory(path)
+        root = validate.find_project_root(path) or skill or path.resolve()
+        named = targets.setdefault(root, [])
+        if skill is not None and skill != root:
+            named.append(skill)
     reports = []
-    for root in targets:
+    for root, named in targets.items():
+        checked: set[Path] = set()
         if (root / validate.PYPROJECT).is_file():
-            problems = validate.validate_project(root)
             project = validate.load_project(root)
+            if isinstance(project, validate.Problem):
+                problems = [project]
+            else:
+                result = validate.check_project(project)
+                problems, checked = result.problems, result.checked
             configured = isinstance(project, validate.Project) and project.config is not None
             kind = "project" if configured or problems else "unconfigured"
         elif (root / validate.SKILL_FILE).is_file():
@@ -61,6 +70,13 @@ def run(args: argparse.Namespace) -> int:
             problems = validate.validate_project(root)  # reports NoProject
             kind = "project"
         reports.append((root, kind, problems))
+        # A SKILL.md named on the command line (pre-commit passes every changed one) that
+        # its project does not bundle is still checked, on its own.
+        for skill in dict.fromkeys(named):
+            if skill not in checked:
+                problems = []
+                validate.check_skill_md(skill / validate.SKILL_FILE, None, problems)
+                reports.append((skill, "skill", problems))
     all_problems = [p for _, _, problems in reports for p in problems]
     errors = validate.errors_of(all_problems)
     data = {

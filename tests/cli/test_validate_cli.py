@@ -95,3 +95,37 @@ def test_project_without_config(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "no [tool.agenttools], nothing to check" in capsys.readouterr().out
     assert main(["validate", "--json", str(tmp_path)]) == 0
     assert json.loads(capsys.readouterr().out)["projects"][0]["kind"] == "unconfigured"
+
+
+def test_named_skill_md_that_the_project_does_not_bundle_is_still_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What pre-commit passes: every changed SKILL.md, bundled by the project or not."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "plain"\nversion = "1"\n')
+    skill = tmp_path / ".claude" / "skills" / "helper"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: Helper\ndescription: Helps.\n---\nBody\n")
+    assert main(["validate", str(tmp_path / "pyproject.toml"), str(skill / "SKILL.md")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert "no [tool.agenttools], nothing to check" in out[0]
+    assert out[1].endswith("InvalidSkillName: Skill name 'Helper' must be lowercase")
+    assert out[1].startswith(f"{skill / 'SKILL.md'}:2: ")
+    (skill / "SKILL.md").write_text("---\nname: helper\ndescription: Helps.\n---\nBody\n")
+    assert main(["validate", "--json", str(skill)]) == 0
+    kinds = [(p["kind"], p["valid"]) for p in json.loads(capsys.readouterr().out)["projects"]]
+    assert kinds == [("unconfigured", True), ("skill", True)]
+
+
+def test_named_skill_the_project_checks_is_reported_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    colon = SAMPLES / "broken" / "skills" / "colon" / "SKILL.md"
+    forgotten = SAMPLES / "broken" / "skills" / "forgotten" / "SKILL.md"  # undeclared
+    assert main(["validate", "--json", str(colon), str(forgotten)]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert [(Path(p["path"]).name, p["kind"]) for p in data["projects"]] == [
+        ("broken", "project"),
+        ("forgotten", "skill"),
+    ]
+    colon_problems = [p for p in data["projects"][0]["problems"] if p["path"] == str(colon)]
+    assert len(colon_problems) == 1
