@@ -7,9 +7,12 @@ The public API. Names are imported lazily from ``agenttools_runtime`` on first u
 from __future__ import annotations
 
 import importlib
-from typing import Any
 
 from agenttools_runtime import __version__
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {

@@ -19,7 +19,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime.discovery import (
     InstalledDistribution,
@@ -41,11 +40,15 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.mcp.server import MCPServer
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    from typing import Any, Literal
+
     # skills.source is imported where skill values are handled: listing bundles needs none
     from agenttools_runtime.skills.source import SkillSource, SkillSpec
 
-ToolsetType = Literal["AgentTools", "MCPServer"]
+    ToolsetType = Literal["AgentTools", "MCPServer"]
+
 BUILTIN_BUNDLE = "agenttools"
 
 # A bundle item reference: "name" or "dist/name". Anything else in a skill list is a path.

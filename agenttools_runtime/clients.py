@@ -13,9 +13,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
 
 from agenttools_runtime.errors import (
     AgentToolsError,
@@ -29,8 +27,12 @@ from agenttools_runtime.errors import (
     UnsupportedSkillsClientProject,
 )
 
-OSName = Literal["macos", "windows", "unix"]
-ConfigFormat = Literal["json", "toml", "yaml"]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    OSName = Literal["macos", "windows", "unix"]
+    ConfigFormat = Literal["json", "toml", "yaml"]
 
 _OS_ALIASES: dict[str, OSName] = {
     "macos": "macos", "macosx": "macos", "darwin": "macos", "mac": "macos", "osx": "macos",
@@ -144,8 +146,10 @@ def _fold(name: str) -> str:
 
 @cache
 def _load_table() -> ClientTable:
-    text = resources.files("agenttools_runtime").joinpath("clients.json").read_text("utf-8")
-    data = json.loads(text)
+    # beside this module, like the built-in skills (importlib.resources costs more start-up
+    # time than the rest of `agenttools clients`)
+    with open(os.path.join(os.path.dirname(__file__), "clients.json"), encoding="utf-8") as f:
+        data = json.load(f)
     clients = [
         Client(
             id=row["id"],

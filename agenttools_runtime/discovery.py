@@ -22,7 +22,6 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.errors import (
     AgentToolsError,
@@ -38,7 +37,10 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.mcp.server import Environment
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    from typing import Any
+
     from agenttools_runtime.mcp.server import MCPServer
     from agenttools_runtime.skills.source import SkillSource
 

@@ -10,7 +10,10 @@ CLI spelling of ``overwrite="all"``, ``--upgrade`` of ``overwrite="upgrade"``.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
 
 FORCE = '--force (overwrite="all")'
 UPGRADE = '--upgrade (overwrite="upgrade")'

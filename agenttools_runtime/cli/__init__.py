@@ -1,42 +1,70 @@
 """``python -m agenttools`` / ``agenttools``: the argparse front end. No logic lives here.
 
 Each command group is a module of this package with a ``register(subparsers, common)``
-function; handlers import what they need when they run, so ``--help`` and start-up stay fast.
-``main(argv)`` returns the exit status: 0 ok, 1 failure, 2 usage. Expected failures
-(:class:`AgentToolsError`) print their message — never a traceback.
+function; handlers import what they need when they run. ``main`` imports only the module of
+the command being run and lists the others from ``COMMAND_HELP`` (start-up time is measured:
+``benchmarks/startup.py``). ``main(argv)`` returns the exit status: 0 ok, 1 failure, 2 usage.
+Expected failures (:class:`AgentToolsError`) print their message — never a traceback.
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import json
 import sys
-import warnings
-from collections.abc import Callable, Sequence
-from typing import Any
 
 from agenttools_runtime import __version__
 
-# Command modules, in the order their commands are listed by --help.
-COMMAND_MODULES = (
-    "agenttools_runtime.cli.clients",
-    "agenttools_runtime.cli.skills",
-    "agenttools_runtime.cli.mcp",
-    "agenttools_runtime.cli.discovery",
-    "agenttools_runtime.cli.deploy",
-    "agenttools_runtime.cli.uri",
-    "agenttools_runtime.cli.validate",
-)
+# ``typing`` costs a tenth of the start-up time and nothing here needs it at run time;
+# type checkers take this name to be true.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    import warnings
+    from collections.abc import Callable, Collection, Sequence
+    from typing import Any
 
-Handler = Callable[[argparse.Namespace], int]
+    Handler = Callable[[argparse.Namespace], int]
+
+# Command -> the module of this package that registers it, in the order --help lists them.
+COMMAND_MODULES: dict[str, str] = {
+    "clients": "clients",
+    "skills": "skills",
+    "mcp": "mcp",
+    "list": "discovery",
+    "show": "discovery",
+    "deploy": "deploy",
+    "deployed": "deploy",
+    "remove": "deploy",
+    "skill": "uri",
+    "serve": "uri",
+    "validate": "validate",
+}
+
+# Command -> its line in ``agenttools --help`` (the modules pass it to ``add_parser``).
+COMMAND_HELP: dict[str, str] = {
+    "clients": "list supported AI clients, their files, and which are detected here",
+    "skills": "install or uninstall skill folders directly (untracked)",
+    "mcp": "write or remove MCP server entries in a client's config file directly (untracked)",
+    "list": "list the agent tools bundles of the installed distributions",
+    "show": "show one bundle in full: skills, their files, server command lines",
+    "deploy": "deploy a bundle's MCP servers and skills into a client (tracked, reversible)",
+    "deployed": "list the recorded deployments",
+    "remove": "remove a deployment: its config entries and the skills nothing else uses",
+    "skill": "load a skill (or one of its files) by skill:// URI or name; --list them",
+    "serve": "serve installed skills over MCP (stdio)",
+    "validate": "check a project's [tool.agenttools], its skills and MCP server declarations",
+}
 
 
 class UsageError(Exception):
     """A command line that cannot be acted on (exit 2)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The command-line parser. With *commands*, only the modules registering those commands
+    are imported; every other command is a placeholder that ``--help`` still lists."""
+    import argparse
+    import importlib
+
     parser = argparse.ArgumentParser(
         prog="agenttools",
         description=(
@@ -51,15 +79,30 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
-    for module_name in COMMAND_MODULES:
-        importlib.import_module(module_name).register(subparsers, common)
+    wanted = COMMAND_MODULES.keys() if commands is None else commands
+    modules = {COMMAND_MODULES[name] for name in wanted}
+    for name, help_line in COMMAND_HELP.items():
+        if name in subparsers.choices:
+            continue  # registered with an earlier command of its module
+        if COMMAND_MODULES[name] in modules:  # registers every command of that module
+            importlib.import_module(f"{__name__}.{COMMAND_MODULES[name]}").register(
+                subparsers, common
+            )
+        else:
+            subparsers.add_parser(name, help=help_line, add_help=False)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if arguments == ["--version"]:  # answered without building a parser (start-up time)
+        print(f"agenttools {__version__}")
+        return 0
+    # The top-level parser has no option taking a value: the first word is the command.
+    command = next((a for a in arguments if not a.startswith("-")), "")
+    parser = build_parser([command] if command in COMMAND_MODULES else [])
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(arguments)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help/--version
         return int(exc.code or 0)
     handler: Handler | None = getattr(args, "handler", None)
@@ -71,6 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run_handler(handler: Handler, args: argparse.Namespace) -> int:
     """Run one command: warnings to stderr (or into the JSON), expected errors as one message."""
+    import warnings
+
     from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 
     as_json = bool(getattr(args, "json", False))
@@ -81,6 +126,8 @@ def run_handler(handler: Handler, args: argparse.Namespace) -> int:
         except AgentToolsError as exc:
             _print_warnings(caught, as_json)
             if as_json:
+                import json
+
                 print(json.dumps({"ok": False, "error": exc.to_json()}, indent=2))
             else:
                 print(f"agenttools: {exc}", file=sys.stderr)
@@ -114,6 +161,8 @@ def help_handler(parser: argparse.ArgumentParser) -> Handler:
 def emit(args: argparse.Namespace, data: Any, text: str | Callable[[], str]) -> None:
     """Print *data* as JSON with ``--json``, else the human *text*."""
     if getattr(args, "json", False):
+        import json
+
         print(json.dumps(data, indent=2, default=str))
     else:
         rendered = text() if callable(text) else text

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from agenttools_runtime.cli import emit
+from agenttools_runtime.cli import COMMAND_HELP, emit
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "clients",
         parents=[common],
-        help="list supported AI clients, their files, and which are detected here",
+        help=COMMAND_HELP["clients"],
         description=(
             "List every supported AI client: its id (use it as TARGET), what it supports "
             "(MCP servers, skills, project scope), where its MCP config file and skills "

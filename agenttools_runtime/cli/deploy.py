@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import argparse
 import textwrap
-from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli import UsageError, add_environment_arguments, add_target_arguments, emit
+from agenttools_runtime.cli import (
+    COMMAND_HELP,
+    UsageError,
+    add_environment_arguments,
+    add_target_arguments,
+    emit,
+)
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    from typing import Any
+
     from agenttools_runtime.deploy import AllClientsResult, Deployment
 
 TOOLS_HELP = (
@@ -21,7 +29,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "deploy",
         parents=[common],
-        help="deploy a bundle's MCP servers and skills into a client (tracked, reversible)",
+        help=COMMAND_HELP["deploy"],
         description=textwrap.fill(
             "Deploy TOOLS into TARGET as one tracked deployment: each MCP server is written "
             "into the client's config file (other entries, comments and formatting kept) and "
@@ -89,7 +97,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     listing = subparsers.add_parser(
         "deployed",
         parents=[common],
-        help="list the recorded deployments",
+        help=COMMAND_HELP["deployed"],
         description=(
             "List every recorded deployment (optionally of one CLIENT): its id, client, "
             "tools, the MCP config entries it wrote and the skills it references."
@@ -101,7 +109,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     remove = subparsers.add_parser(
         "remove",
         parents=[common],
-        help="remove a deployment: its config entries and the skills nothing else uses",
+        help=COMMAND_HELP["remove"],
         description=textwrap.fill(
             "Remove the deployment ID (its UUID or a unique prefix, see 'agenttools "
             "deployed'): its MCP config entries are removed unless another deployment "

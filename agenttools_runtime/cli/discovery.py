@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli import UsageError, add_environment_arguments, emit
+from agenttools_runtime.cli import COMMAND_HELP, UsageError, add_environment_arguments, emit
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    from typing import Any
+
     from agenttools_runtime.bundles import AgentTools
     from agenttools_runtime.discovery import SearchPath
 
@@ -21,7 +23,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     list_parser = subparsers.add_parser(
         "list",
         parents=[common],
-        help="list the agent tools bundles of the installed distributions",
+        help=COMMAND_HELP["list"],
         description=(
             "List every agent tools bundle that the installed distributions offer on this "
             "machine: its name (dist/bundle), the distribution's version, its MCP servers and "
@@ -38,7 +40,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     show_parser = subparsers.add_parser(
         "show",
         parents=[common],
-        help="show one bundle in full: skills, their files, server command lines",
+        help=COMMAND_HELP["show"],
         description=(
             "Show one bundle in full: each skill's description, version and files (verified "
             "against the hashes recorded in the wheel), and each MCP server's command line as "

@@ -6,11 +6,13 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
-from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli import UsageError, add_environment_arguments, emit
+from agenttools_runtime.cli import COMMAND_HELP, UsageError, add_environment_arguments, emit
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    from typing import Any
+
     from agenttools_runtime.discovery import SearchPath
     from agenttools_runtime.uri import SkillResolver
 
@@ -19,7 +21,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     skill = subparsers.add_parser(
         "skill",
         parents=[common],
-        help="load a skill (or one of its files) by skill:// URI or name; --list them",
+        help=COMMAND_HELP["skill"],
         description=(
             "Print the skill a URI names: skill://PROVIDER/SKILL[/PATH], or a bare SKILL "
             "name looked up in priority order (local client skill directories, then installed "
@@ -70,7 +72,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     serve = subparsers.add_parser(
         "serve",
         parents=[common],
-        help="serve installed skills over MCP (stdio)",
+        help=COMMAND_HELP["serve"],
         description=(
             "Run the agenttools MCP server on stdin/stdout: every skill of the installed "
             "distributions as FastMCP skills-provider resources (skill://NAME/SKILL.md, every "

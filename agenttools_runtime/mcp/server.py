@@ -8,12 +8,16 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
 
 from agenttools_runtime.errors import InvalidAgentToolsObject
 
-ServerKind = Literal["module", "script", "command", "url"]
-Transport = Literal["stdio", "http", "sse"]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    ServerKind = Literal["module", "script", "command", "url"]
+    Transport = Literal["stdio", "http", "sse"]
+
 LAUNCH_KEYS: tuple[ServerKind, ...] = ("module", "script", "command", "url")
 
 
