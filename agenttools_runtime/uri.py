@@ -161,8 +161,14 @@ def is_valid_provider_name(name: object) -> bool:
 
 # -- argument substitution -------------------------------------------------------------------
 
-_SEED_PLACEHOLDER = re.compile(r"\$(?:(ARGUMENTS|@)|(0|[1-9][0-9]*))")
-_CLAUDE_PLACEHOLDER = r"\$(?:ARGUMENTS\[(0|[1-9][0-9]*)\]|(ARGUMENTS)|(0|[1-9][0-9]*)){named}"
+# seed: $1…$N (1-based; "$1x" is the first argument then "x", as in AgentPool), $ARGUMENTS, $@
+_SEED_PLACEHOLDER = re.compile(r"\$(?:(?P<all>ARGUMENTS|@)|(?P<nth>[1-9][0-9]*))")
+# claude, in Claude Code's precedence: $name, $ARGUMENTS[N], $N not followed by a word
+# character, $ARGUMENTS
+_CLAUDE_PLACEHOLDER = (
+    r"\$(?:{named}ARGUMENTS\[(?P<indexed>[0-9]+)\]|(?P<nth>[0-9]+)(?!\w)|(?P<all>ARGUMENTS))"
+)
+_ARGUMENT_NAME = re.compile(r"[A-Za-z_]\w*")
 
 
 def substitute_arguments(
@@ -180,44 +186,58 @@ def substitute_arguments(
     followed by ``0``), and a placeholder without an argument stays as written.
 
     - ``seed``: ``$1``…``$N`` are 1-based; ``$ARGUMENTS`` and ``$@`` are the whole string.
-    - ``claude``: ``$0``…``$N`` and ``$ARGUMENTS[N]`` are 0-based; ``$ARGUMENTS`` is the whole
-      string; ``$name`` for each of *names* (the frontmatter ``arguments``) in order; when
-      *text* has no placeholder at all, ``ARGUMENTS: <string>`` is appended.
+    - ``claude``: ``$0``…``$N`` (not followed by a letter, digit or ``_``) and
+      ``$ARGUMENTS[N]`` are 0-based; ``$ARGUMENTS`` is the whole string; ``$name`` for each of
+      *names* (the frontmatter ``arguments``) in order; when *text* has no placeholder at all,
+      ``ARGUMENTS: <string>`` is appended.
 
     Raises ``ValueError`` for an unknown convention.
     """
-    if convention not in CONVENTIONS:
-        raise ValueError(f"unknown argument convention {convention!r}; use seed or claude")
+    _check_convention(convention)
     if arguments is None:
         return text
     raw, positional = _split_arguments(arguments, convention)
+    base = 1 if convention == "seed" else 0
+    named = {n: str(i) for i, n in enumerate(names) if _ARGUMENT_NAME.fullmatch(n)}
     if convention == "seed":
+        pattern = _SEED_PLACEHOLDER
+    else:
+        longest_first = sorted(named, key=len, reverse=True)
+        alternatives = "|".join(re.escape(n) for n in longest_first)
+        pattern = re.compile(
+            _CLAUDE_PLACEHOLDER.format(
+                named=rf"(?P<name>{alternatives})(?![\[\w])|" if named else ""
+            )
+        )
 
-        def seed(match: re.Match[str]) -> str:
-            if match.group(1):
-                return raw
-            index = int(match.group(2)) - 1
-            return positional[index] if 0 <= index < len(positional) else match.group(0)
-
-        return _SEED_PLACEHOLDER.sub(seed, text)
-
-    named = {name: i for i, name in enumerate(names) if re.fullmatch(r"[A-Za-z_]\w*", name)}
-    alternatives = "|".join(re.escape(n) for n in sorted(named, key=len, reverse=True))
-    pattern = re.compile(
-        _CLAUDE_PLACEHOLDER.format(named=f"|\\$({alternatives})(?!\\w)" if named else "")
-    )
-
-    def claude(match: re.Match[str]) -> str:
-        if match.group(2):
+    def replace(match: re.Match[str]) -> str:
+        groups = match.groupdict()
+        if groups["all"]:
             return raw
-        digits = match.group(1) or match.group(3)
-        index = int(digits) if digits is not None else named[match.group(4)]
-        return positional[index] if index < len(positional) else match.group(0)
+        name = groups.get("name")
+        digits = named[name] if name else groups.get("indexed") or groups["nth"]
+        found = _nth(positional, digits, base)
+        return match.group(0) if found is None else found
 
-    substituted, count = pattern.subn(claude, text)
-    if count == 0 and raw:
+    substituted, count = pattern.subn(replace, text)
+    if convention == "claude" and count == 0 and raw.strip():
         substituted = f"{text.rstrip(chr(10))}\n\nARGUMENTS: {raw}\n"
     return substituted
+
+
+def _nth(items: Sequence[str], digits: str, base: int) -> str | None:
+    """``items[digits - base]``; None when out of range. A number longer than any index is out
+    of range without ``int()``, which refuses strings of more than 4300 digits."""
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > len(str(len(items) + base)):
+        return None
+    index = int(digits) - base
+    return items[index] if 0 <= index < len(items) else None
+
+
+def _check_convention(convention: str) -> None:
+    if convention not in CONVENTIONS:
+        raise ValueError(f"unknown argument convention {convention!r}; use seed or claude")
 
 
 def _split_arguments(
@@ -1203,8 +1223,7 @@ class SkillResolver:
         (a reference that leads out of its skill, e.g. through a symbolic link) and
         ``ValueError`` for an unknown *convention*.
         """
-        if convention not in CONVENTIONS:
-            raise ValueError(f"unknown argument convention {convention!r}; use seed or claude")
+        _check_convention(convention)
         skill, reference, others = self.locate(uri)
         provider = self._providers[skill.provider]
         path = skill.path.split("/")

@@ -107,3 +107,45 @@ def test_split_skill_text_keeps_the_frontmatter_verbatim() -> None:
     assert head == "---\r\nname: x\r\ndescription: $1\r\n---\r\n"
     assert body == "Body $1\r\n"
     assert split_skill_text("# No frontmatter $1\n") == ("", "# No frontmatter $1\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments", "expected"),
+    [
+        # Claude Code's $N is a run of digits not followed by a word character
+        ("$0x $1_ $0", "a b", "$0x $1_ a"),
+        ("$01", "a b", "b"),
+        ("$ARGUMENTS[01]", "a b", "b"),
+        # a named argument followed by [ or a word character is not that name
+        ("$issue[0] $issue_x $issue.", "7", "$issue[0] $issue_x 7."),
+        # $ at the very end, $$
+        ("cost $", "a", "cost $\n\nARGUMENTS: a\n"),
+        ("$$0", "a", "$a"),
+    ],
+)
+def test_claude_placeholder_boundaries(text: str, arguments: str, expected: str) -> None:
+    assert substitute_arguments(text, arguments, "claude", names=["issue"]) == expected
+
+
+@pytest.mark.parametrize("convention", ["seed", "claude"])
+def test_a_huge_placeholder_number_is_a_missing_argument(convention: str) -> None:
+    """Python refuses int() of more than 4300 digits: such a placeholder is simply missing."""
+    texts = ["$" + "9" * 5000]
+    if convention == "claude":
+        texts.append(f"$ARGUMENTS[{'9' * 5000}]")
+    for text in texts:
+        result = substitute_arguments(f"{text} $ARGUMENTS", "a b", convention)  # type: ignore[arg-type]
+        assert result == f"{text} a b"
+
+
+def test_very_many_arguments() -> None:
+    arguments = [f"a{i}" for i in range(100_000)]
+    assert substitute_arguments("$1 $99999 $100000 $100001", arguments) == (
+        "a0 a99998 a99999 $100001"
+    )
+    assert substitute_arguments("$0 $99999 $100000", arguments, "claude") == "a0 a99999 $100000"
+
+
+def test_seed_adjacent_text() -> None:
+    # AgentPool's str.replace semantics for adjacent text, minus its rescanning and $10 bugs
+    assert substitute_arguments("x$ARGUMENTSy $1x $@@ end $", "a b") == "xa by ax a b@ end $"
