@@ -217,6 +217,8 @@ class DeployPlan:
     not_installed: list[SkillPlan] = field(default_factory=list)
     errors: list[AgentToolsError] = field(default_factory=list)
     warnings: list[AgentToolsWarning] = field(default_factory=list)
+    # dry runs only: what each config key holds now (see EXISTING_ENTRY)
+    existing_entries: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -234,7 +236,12 @@ class DeployPlan:
             "config_file": None if config is None else str(config),
             "config_file_exists": None if config is None else config.exists(),
             "mcp_servers": [
-                {"name": s.server.name, "config_key": s.key, "config_file": str(config)}
+                {
+                    "name": s.server.name,
+                    "config_key": s.key,
+                    "config_file": str(config),
+                    "existing": self.existing_entries.get(s.key),
+                }
                 for s in self.servers
             ],
             "skills_directory": _str_or_none(self.target.skills_root),
@@ -254,7 +261,10 @@ class DeployPlan:
             state = "exists" if t.config_file and t.config_file.exists() else "would be created"
             lines.append(f"  config file {t.config_file} ({state}):")
             for s in self.servers:
-                lines.append(f'    write entry "{s.key}" (server {s.server.qualified_name})')
+                existing = EXISTING_ENTRY.get(self.existing_entries.get(s.key, ""), "")
+                lines.append(
+                    f'    write entry "{s.key}" (server {s.server.qualified_name}){existing}'
+                )
         if self.skills or self.not_installed:
             lines.append(f"  skills root {t.skills_root}:")
             for sp in self.skills + self.not_installed:
@@ -273,6 +283,15 @@ class DeployPlan:
             lines.append(f"  would fail: {error}")
         return "\n".join(lines)
 
+
+# what a config key holds before a deploy (dry runs): nothing, an entry a recorded
+# deployment wrote, or an entry agenttools did not write (replaced, and removed with the
+# deployment — the behaviour spec's upsert)
+EXISTING_ENTRY = {
+    "none": "",
+    "deployed": ": replaces the entry of a recorded deployment",
+    "foreign": ": replaces an existing entry that agenttools did not write",
+}
 
 _ACTION_TEXT = {
     Action.CREATE: "write {n} files (new directory)",
@@ -362,6 +381,8 @@ def make_plan(
         if not dry_run:
             raise result.errors[0]
     result.replaced = [by_id[u] for u in conflicting]
+    if dry_run and servers and target.config_file is not None:
+        _inspect_config(result, existing)
     if deploy_skills:
         assert target.skills_root is not None
         replaced_ids = tuple(r.uuid for r in result.replaced)
@@ -388,6 +409,31 @@ def make_plan(
             )
         )
     return result
+
+
+def _inspect_config(result: DeployPlan, existing: Sequence[DeploymentRecord]) -> None:
+    """For a dry run: what each key holds now, and a config file that cannot be edited."""
+    from agenttools_runtime.mcp.install import read_server_entries
+
+    config_file = result.target.config_file
+    assert config_file is not None
+    try:
+        current = read_server_entries(config_file, result.target.client)
+    except AgentToolsError as exc:  # the deploy would fail the same way, changing nothing
+        result.errors.append(exc)
+        return
+    file_key = paths.canonical_path_key(config_file)
+    recorded = {
+        s.config_key
+        for r in existing
+        for s in r.mcp_servers
+        if paths.canonical_path_key(s.config_file) == file_key
+    }
+    for sp in result.servers:
+        if sp.key not in current:
+            result.existing_entries[sp.key] = "none"
+        else:
+            result.existing_entries[sp.key] = "deployed" if sp.key in recorded else "foreign"
 
 
 def skill_plan(source: SkillSource, root: Path, replaced: Sequence[str], level: Level) -> SkillPlan:

@@ -386,3 +386,30 @@ def test_dry_run_creates_no_state_takes_no_lock_and_does_not_sweep(home: Path, s
     assert the_plan.ok and snapshot(home, state) == before
     deploy("cursor", bundle("b", [inline("one")]))  # the real deploy sweeps
     assert not (home / ".cursor" / "skills" / "stale-skill").exists()
+
+
+def test_dry_run_says_which_config_entries_it_would_replace(home: Path, state: Path) -> None:
+    """The plan tells a new key from one a recorded deployment wrote and from one that
+    agenttools did not write (the deploy replaces it, and removing the deployment removes
+    it); a config file that does not parse is a failure of the plan, as of the deploy."""
+    config = home / ".cursor" / "mcp.json"
+    ours = deploy("cursor", bundle("ours", servers=[server("mine")]))
+    data = json.loads(config.read_text())
+    data["mcpServers"]["theirs"] = {"command": "their-tool"}
+    config.write_text(json.dumps(data))
+    before = snapshot(home, state)
+    tools = bundle("b", servers=[server("mine"), server("theirs"), server("fresh")])
+    the_plan = deploy("cursor", tools, dry_run=True, overwrite="upgrade")
+    assert the_plan.ok and [r.uuid for r in the_plan.replaced] == [ours.uuid]
+    existing = {s["config_key"]: s["existing"] for s in the_plan.to_json()["mcp_servers"]}
+    assert existing == {"mine": "deployed", "theirs": "foreign", "fresh": "none"}
+    text = the_plan.render()
+    assert 'write entry "theirs" (server theirs): replaces an existing entry that' in text
+    assert 'write entry "mine" (server mine): replaces the entry of a recorded' in text
+    assert 'write entry "fresh" (server fresh)\n' in text
+    config.write_text('{"mcpServers": {')
+    before = snapshot(home, state)
+    broken = deploy("cursor", tools, dry_run=True, overwrite="upgrade")
+    assert not broken.ok and "would fail: " in broken.render()
+    assert broken.to_json()["errors"][0]["tag"] == "ConfigFileUnparseable"
+    assert snapshot(home, state) == before
