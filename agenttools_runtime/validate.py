@@ -703,6 +703,11 @@ class _Checker:
             if k in CLIENT_EXTENSION_KEYS or (spec is not None and k not in frontmatter):
                 frontmatter.setdefault(k, v)
         frontmatter.pop("body-file", None)
+        dashed = [k for k, v in frontmatter.items() if k != "body" and "---" in json.dumps(v)]
+        for k in dashed:  # the generated frontmatter would carry it
+            self.add((*key, k), "SkillFrontmatterDashes", _DASHES_MESSAGE)
+        if dashed:
+            return
         source = self._to_source(key, frontmatter)
         if source is None:
             return
@@ -1066,12 +1071,7 @@ def check_skill_md(
     front_lines = lines[1:end]
     for offset, text_line in enumerate(front_lines):
         if "---" in text_line:
-            add(
-                "SkillFrontmatterDashes",
-                "a '---' inside the frontmatter ends it early for skills-ref and other "
-                "parsers that split on '---'; reword it or quote it differently",
-                offset + 2,
-            )
+            add("SkillFrontmatterDashes", _DASHES_MESSAGE, offset + 2)
     key_lines = _frontmatter_key_lines(front_lines)
     try:
         data = yaml.load("\n".join(front_lines), Loader=_unique_key_loader_class())
@@ -1383,6 +1383,10 @@ def format_key(key: KeyPath) -> str:
 # -- small helpers ---------------------------------------------------------------------------
 
 _FLOW = {"[": "[...]", "{": "{...}"}
+_DASHES_MESSAGE = (
+    "a '---' inside the frontmatter ends it early for skills-ref and other parsers that "
+    "split on '---'; reword it or quote it differently"
+)
 _DIST_NAME = re.compile(r"[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]")
 
 

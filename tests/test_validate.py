@@ -211,6 +211,25 @@ def test_inline_skill_md_is_the_runtimes_own_generation(tmp_path: Path) -> None:
     assert plan.manifest["skills"]["full"]["files"] == dict(runtime.manifest)
 
 
+def test_inline_skill_with_dashes_in_its_frontmatter_is_refused(tmp_path: Path) -> None:
+    """skills-ref splits SKILL.md on the first two '---' anywhere: a generated frontmatter
+    holding one would be cut short, as a hand-written one is."""
+    project = write_project(
+        tmp_path,
+        """
+        [tool.agenttools.skills.dashed]
+        description = "Before --- after."
+        body = "A body --- may hold dashes."
+        metadata = { note = "x---y" }
+        """,
+    )
+    problems = [(p.code, p.line, p.message.split(":")[0]) for p in validate_project(project)]
+    assert problems == [
+        ("SkillFrontmatterDashes", 12, "tool.agenttools.skills.dashed.description"),
+        ("SkillFrontmatterDashes", 14, "tool.agenttools.skills.dashed.metadata"),
+    ]
+
+
 def test_directory_skill_manifest_is_the_runtimes_source(tmp_path: Path) -> None:
     """Hashes (CRLF-normalized) and executable files as the runtime computes them: a script
     with a shebang but no mode bits, and one executable by group only, are both listed."""
