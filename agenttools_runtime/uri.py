@@ -368,6 +368,10 @@ class SkillProvider(abc.ABC):
     def skills(self) -> Sequence[ProvidedSkill]:
         """Every skill, sorted by name. Raises ``SkillProviderFailed`` when unreachable."""
 
+    def names(self) -> list[str]:
+        """The names of every skill (for "Available: …"), possibly cheaper than :meth:`skills`."""
+        return [s.name for s in self.skills()]
+
     def find(self, name: str) -> ProvidedSkill | None:
         return next((s for s in self.skills() if s.name == name), None)
 
@@ -439,7 +443,7 @@ class DirectorySkillProvider(SkillProvider):
                 self._duplicates(name, kept, others)
             description = kept.description
             if description is None:
-                description = _read_description(kept.directory / MAIN_FILE)
+                description = _read_description(kept.directory)
             skill = ProvidedSkill(
                 self.name, name, description, name, kept.directory, str(kept.directory)
             )
@@ -463,6 +467,9 @@ class DirectorySkillProvider(SkillProvider):
     def skills(self) -> Sequence[ProvidedSkill]:
         return [self._skill(name) for name in self._candidates()]
 
+    def names(self) -> list[str]:
+        return list(self._candidates())
+
     def find(self, name: str) -> ProvidedSkill | None:
         return self._skill(name) if name in self._candidates() else None
 
@@ -474,7 +481,8 @@ class DirectorySkillProvider(SkillProvider):
         entry = self._entry(skill.name)
         if entry.files is not None:
             return {rel: entry.directory.joinpath(*rel.split("/")) for rel in sorted(entry.files)}
-        return dict(iter_source_files(entry.directory))
+        # regular files only: reading a named pipe or a device would block or never end
+        return {rel: p for rel, p in iter_source_files(entry.directory) if os.path.isfile(p)}
 
     def contents(self, skill: ProvidedSkill) -> dict[str, bytes]:
         """The bytes of every file of *skill*, each verified like :meth:`read`."""
@@ -529,21 +537,27 @@ def safe_skill_path(directory: Path, reference: Sequence[str], skill: str | None
         raise SkillPathTraversal(reference=rel)
     if "\0" in rel:
         raise SkillNullByte(reference=rel)
-    root = Path(os.path.realpath(directory))
-    target = Path(os.path.realpath(directory.joinpath(*reference)))
+    try:
+        root = Path(os.path.realpath(directory))
+        target = Path(os.path.realpath(directory.joinpath(*reference)))
+    except OSError:  # a name or path too long for this system, a link loop (Windows)
+        raise SkillReferenceNotFound(rel, name, skill=name, reference=rel) from None
     if target != root and root not in target.parents:
         raise SkillPathTraversal(reference=rel, target=str(target))
-    if any(part in VCS_NAMES for part in reference) or not target.is_file():
+    # os.path.isfile: False for anything but a regular file, and for every OSError
+    if any(part in VCS_NAMES for part in reference) or not os.path.isfile(target):
         raise SkillReferenceNotFound(rel, name, skill=name, reference=rel)
     return target
 
 
-def _read_description(skill_md: Path) -> str:
+def _read_description(directory: Path) -> str:
+    """The description of the skill in *directory*; ``""`` when its SKILL.md cannot be read
+    or leads out of the folder (a link to a private file must not leak its first line)."""
     try:
-        text = skill_md.read_bytes().decode("utf-8", errors="replace")
-    except OSError:
+        text = safe_skill_path(directory, (MAIN_FILE,)).read_bytes()
+    except (AgentToolsError, OSError):
         return ""
-    return skill_description(text)
+    return skill_description(text.decode("utf-8", errors="replace"))
 
 
 def _folder_hashes(entry: _DirectorySkill) -> dict[str, str] | None:
@@ -1070,7 +1084,8 @@ class SkillListing:
             count = len(group.skills)
             lines += ["", f"## {group.name} ({count} skill{'' if count == 1 else 's'})"]
             for skill in group.skills:
-                lines.append(f"- **{skill.name}**: {skill.description}")
+                description = " ".join(skill.description.split())  # one line per skill
+                lines.append(f"- **{skill.name}**: {description}".rstrip())
                 lines.append(f"  URI: `{skill.uri}`")
                 winner = self.winners.get(skill.name)
                 if winner is not None and winner != group.name:
@@ -1180,7 +1195,7 @@ class SkillResolver:
             provider = self.provider(parsed.provider)
             located = provider.locate(parsed.path)
             if located is None:
-                available = ", ".join(s.name for s in provider.skills()) or "(none)"
+                available = ", ".join(provider.names()) or "(none)"
                 raise SkillNotFound(parsed.skill, available, skill=parsed.skill)
             return located[0], located[1], ()
         found: list[tuple[ProvidedSkill, tuple[str, ...]]] = []
@@ -1189,7 +1204,7 @@ class SkillResolver:
             try:
                 located = provider.locate(parsed.path)
                 if located is None:
-                    names.update(s.name for s in provider.skills())
+                    names.update(provider.names())
             except SkillProviderFailed as exc:  # one dead server must not hide the others
                 warnings.warn(SkillProviderSkipped(provider.name, exc.params[1]), stacklevel=2)
                 continue

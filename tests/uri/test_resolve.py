@@ -392,3 +392,87 @@ def test_wheel_copies_are_verified(home: Path, project: Path, site: Path) -> Non
         resolver.resolve("skill://weather-tools/weather-report/_manifest")
     # untouched files still load; a CRLF checkout of the same text is not tampering
     assert b"Report the weather." in resolver.resolve("weather-report").content
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+def test_a_skill_md_linking_out_leaks_nothing(home: Path, project: Path, tmp_path: Path) -> None:
+    """Listing a skill reads its description: never through a link leaving the skill."""
+    secret = tmp_path / "id_rsa"
+    secret.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\nsecret\n")
+    folder = home / ".claude" / "skills" / "evil"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").symlink_to(secret)
+    resolver = SkillResolver([LocalSkillProvider()])
+    listing = resolver.list_skills().render()
+    assert "PRIVATE KEY" not in listing
+    assert "- **evil**:\n" in listing
+    with pytest.raises(SkillPathTraversal):
+        resolver.resolve("evil")
+    # a chain of links ending outside, and a loop of links
+    chain = make_skill(home / ".claude" / "skills", "chain")
+    (chain / "a").symlink_to("b")
+    (chain / "b").symlink_to(secret)
+    (chain / "l1").symlink_to("l2")
+    (chain / "l2").symlink_to("l1")
+    resolver = SkillResolver([LocalSkillProvider()])
+    with pytest.raises(SkillPathTraversal):
+        resolver.resolve("skill://local/chain/a")
+    with pytest.raises(SkillReferenceNotFound):
+        resolver.resolve("skill://local/chain/l1")
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [
+        "a" * 300,  # longer than a file name may be
+        "/".join(["d" * 200] * 20),  # longer than a path may be
+        "%EF%BC%8E%EF%BC%8E/x",  # fullwidth dots: a plain name, not ..
+        "%EF%BC%8F",  # fullwidth solidus: a plain name, not a separator
+        "%E2%80%A5",  # two dot leader
+    ],
+)
+def test_odd_references_are_not_found_never_a_crash(
+    home: Path, project: Path, reference: str
+) -> None:
+    make_skill(home / ".claude" / "skills", "x")
+    with pytest.raises(SkillReferenceNotFound):
+        SkillResolver([LocalSkillProvider()]).resolve(f"skill://local/x/{reference}")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_special_files_are_not_part_of_a_skill(home: Path, project: Path) -> None:
+    """A named pipe would block every reader: it is neither listed, hashed nor read."""
+    folder = make_skill(home / ".claude" / "skills", "piped", notes_md="n")
+    os.mkfifo(folder / "pipe")
+    provider = LocalSkillProvider()
+    skill = provider.find("piped")
+    assert skill is not None
+    assert sorted(provider.files(skill)) == ["SKILL.md", "notes_md"]
+    resolver = SkillResolver([provider])
+    manifest = json.loads(resolver.resolve("piped/_manifest").content)
+    assert [f["path"] for f in manifest["files"]] == ["SKILL.md", "notes_md"]
+    with pytest.raises(SkillReferenceNotFound):
+        resolver.resolve("piped/pipe")
+
+
+def test_not_found_says_nothing_about_other_skills(home: Path, project: Path) -> None:
+    """Listing the available names for the error reads no skill and reports no collision."""
+    make_skill(project / ".claude" / "skills", "diff", "---\nname: diff\ndescription: P.\n---\n")
+    make_skill(home / ".claude" / "skills", "diff", "---\nname: diff\ndescription: U.\n---\n")
+    resolver = SkillResolver([LocalSkillProvider()])
+    for uri in ("nope", "skill://local/nope"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with pytest.raises(SkillNotFound, match="Available: diff"):
+                resolver.resolve(uri)
+        assert not caught
+
+
+def test_listing_keeps_one_line_per_description(home: Path, project: Path) -> None:
+    make_skill(
+        home / ".claude" / "skills",
+        "multi",
+        "---\nname: multi\ndescription: |\n  First line.\n  Second   line.\n---\n",
+    )
+    text = SkillResolver([LocalSkillProvider()]).list_skills().render()
+    assert "- **multi**: First line. Second line.\n  URI: `skill://local/multi`" in text
