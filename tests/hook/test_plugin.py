@@ -408,3 +408,44 @@ def test_force_include_fallback_without_extra_metadata(tmp_path: Path) -> None:
         assert len(targets) == 6
     finally:
         hook._cleanup()
+
+
+# -- what the hook writes is what the runtime verifies and installs ---------------------------
+
+
+def test_crlf_and_shebang_skill_round_trips_from_wheel_to_skills_root(tmp_path: Path) -> None:
+    """A CRLF checkout and a script whose mode bits were lost: the wheel's manifest verifies
+    against the installed copy, and the installed skill is Unmodified and executable."""
+    import os
+
+    from agenttools_runtime.discovery import SearchPath, get_distribution
+    from agenttools_runtime.skills.install import install_skills
+    from agenttools_runtime.skills.manifest import DirectoryState, directory_state
+
+    project = tmp_path / "crlf-tools"
+    skill = project / "skills" / "crlf-skill"
+    (skill / "scripts").mkdir(parents=True)
+    (project / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["hatchling", "agenttools"]\n'
+        'build-backend = "hatchling.build"\n'
+        '[project]\nname = "crlf-tools"\nversion = "1.0"\n'
+        "[tool.hatch.build.targets.wheel]\nbypass-selection = true\n"
+        "[tool.hatch.build.hooks.agenttools]\n[tool.agenttools.skills.crlf-skill]\n"
+    )
+    (skill / "SKILL.md").write_bytes(
+        b"---\r\nname: crlf-skill\r\ndescription: Written on Windows.\r\n---\r\nBody\r\n"
+    )
+    (skill / "scripts" / "run.py").write_bytes(b"#!/usr/bin/env python3\r\nprint(1)\r\n")
+    os.chmod(skill / "scripts" / "run.py", 0o644)
+    wheel = build_wheel(project, tmp_path / "dist")
+    site = tmp_path / "site-packages"
+    with zipfile.ZipFile(wheel) as archive:  # what an installer does with a pure wheel
+        archive.extractall(site)
+    dist = get_distribution("crlf-tools", SearchPath.for_paths([site]))
+    entry = dist.manifest["skills"]["crlf-skill"]
+    assert entry["executable"] == ["scripts/run.py"]
+    source = dist.skill_source("crlf-skill")  # verifies every file against the manifest
+    installed = install_skills(tmp_path / "root", source)
+    assert directory_state(installed.location, entry["files"]) is DirectoryState.UNMODIFIED
+    assert (installed.location / "SKILL.md").read_bytes().count(b"\r\n") == 5
+    assert os.access(installed.location / "scripts" / "run.py", os.X_OK)
