@@ -1,0 +1,188 @@
+"""What the CLI imports at start-up (issue 4: ``list`` start-up is measured against
+``python -c pass``; ``benchmarks/startup.py`` prints the times — no test asserts on time).
+
+Each command runs as ``python -m agenttools …`` in a fresh interpreter, which then reports the
+modules it imported. Also: the lazily registered parser behaves like the full one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime import __version__
+from agenttools_runtime.cli import COMMAND_HELP, COMMAND_MODULES, build_parser, main
+
+# Third-party packages: each one is needed by some command, never by these.
+THIRD_PARTY = (
+    "yaml",
+    "tomlkit",
+    "ruamel",
+    "mcp",
+    "fastmcp",
+    "packaging",
+    "filelock",
+    "platformdirs",
+    "hatchling",
+)
+# stdlib modules that cost a large share of the start-up time and these commands do without
+HEAVY_STDLIB = ("typing", "importlib.metadata", "importlib.resources", "pkgutil", "tempfile")
+COMMAND_MODULE_NAMES = tuple(
+    f"agenttools_runtime.cli.{module}" for module in dict.fromkeys(COMMAND_MODULES.values())
+)
+
+# Run the CLI as `python -m agenttools` does, then print the imported modules.
+REPORTER = """
+import runpy, sys
+sys.argv = ["agenttools", *sys.argv[1:]]
+try:
+    runpy.run_module("agenttools", run_name="__main__", alter_sys=True)
+except SystemExit as exc:
+    status = exc.code
+modules = sorted(sys.modules)
+import json
+print(json.dumps({"status": status, "modules": modules}), file=sys.stderr)
+"""
+
+
+def imported(*argv: str) -> tuple[int, set[str]]:
+    done = subprocess.run(
+        [sys.executable, "-c", REPORTER, *argv], capture_output=True, text=True, check=False
+    )
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    return report["status"], set(report["modules"])
+
+
+def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    """The modules of *names* (packages with their submodules) that are in *modules*."""
+    return sorted(m for m in modules if m in names or m.startswith(tuple(n + "." for n in names)))
+
+
+def test_version_imports_no_parser() -> None:
+    status, modules = imported("--version")
+    assert status == 0
+    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB) == []
+    assert loaded(modules, ("argparse", "json", "pathlib", "dataclasses")) == []
+    assert loaded(modules, ("agenttools_runtime.errors", *COMMAND_MODULE_NAMES)) == []
+
+
+@pytest.mark.parametrize("argv", [["--help"], [], ["no-such-command"]])
+def test_help_imports_no_command_module(argv: list[str]) -> None:
+    status, modules = imported(*argv)
+    assert status == (0 if argv == ["--help"] else 2)
+    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB) == []
+    assert loaded(modules, ("json", "pathlib", "dataclasses", "inspect")) == []
+    assert loaded(modules, ("agenttools_runtime.errors", *COMMAND_MODULE_NAMES)) == []
+
+
+def test_list_imports_only_discovery(tmp_path: Path) -> None:
+    # an empty site directory: the test environment's own distributions could carry markers
+    # (which rightly need packaging), and this is about what list needs to start
+    status, modules = imported("list", "--path", str(tmp_path))
+    assert status == 0
+    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB) == []
+    assert loaded(modules, COMMAND_MODULE_NAMES) == ["agenttools_runtime.cli.discovery"]
+    assert loaded(modules, ("agenttools_runtime.skills", "agenttools_runtime.deploy")) == []
+
+
+def test_list_of_this_environment_imports_no_typing() -> None:
+    status, modules = imported("list")
+    assert status == 0
+    assert loaded(modules, ("typing", "importlib.metadata", "yaml", "tomlkit", "mcp")) == []
+
+
+def test_clients_imports_no_config_file_libraries() -> None:
+    status, modules = imported("clients")
+    assert status == 0
+    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB) == []
+    assert loaded(modules, COMMAND_MODULE_NAMES) == ["agenttools_runtime.cli.clients"]
+
+
+# -- the lazily registered parser ------------------------------------------------------------
+def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    (action,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def help_lines(parser: argparse.ArgumentParser) -> dict[str, str | None]:
+    (action,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return {choice.dest: choice.help for choice in action._choices_actions}
+
+
+def test_full_parser_lists_every_command_in_table_order() -> None:
+    parser = build_parser()
+    assert list(subcommands(parser)) == list(COMMAND_HELP) == list(COMMAND_MODULES)
+    assert help_lines(parser) == COMMAND_HELP
+
+
+@pytest.mark.parametrize("command", list(COMMAND_MODULES))
+def test_one_command_parser_is_the_full_one_for_that_command(command: str) -> None:
+    lazy, full = build_parser([command]), build_parser()
+    # same commands, order and help lines; the command's own parser is the real one
+    assert help_lines(lazy) == help_lines(full)
+    own = subcommands(lazy)[command]
+    assert own.format_help() == subcommands(full)[command].format_help()
+    # every command of the same module is real too; the others are placeholders
+    for name, parser in subcommands(lazy).items():
+        real = COMMAND_MODULES[name] == COMMAND_MODULES[command]
+        assert (parser.format_help() == subcommands(full)[name].format_help()) == real, name
+
+
+def test_each_module_registers_exactly_its_commands() -> None:
+    import importlib
+
+    for module in dict.fromkeys(COMMAND_MODULES.values()):
+        parser = argparse.ArgumentParser()
+        subparsers = parser.add_subparsers()
+        importlib.import_module(f"agenttools_runtime.cli.{module}").register(
+            subparsers, argparse.ArgumentParser(add_help=False)
+        )
+        assert list(subparsers.choices) == [n for n, m in COMMAND_MODULES.items() if m == module]
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"agenttools {__version__}\n"
+    # with anything else on the line argparse answers it, the same way
+    with pytest.raises(SystemExit):
+        build_parser([]).parse_args(["--version"])
+    assert capsys.readouterr().out == f"agenttools {__version__}\n"
+
+
+def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for name, line in COMMAND_HELP.items():
+        assert f"{name} {' '.join(line.split())}" in out
+
+
+def test_help_before_the_command_is_the_top_level_help(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["-h", "list"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: agenttools [-h] [--version] COMMAND ...")
+    assert re.findall(r"^    (\S+)", out, re.MULTILINE) == list(COMMAND_HELP)
+
+
+def test_unknown_command_lists_every_choice(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["no-such-command"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'no-such-command'" in err
+    assert all(repr(name) in err for name in COMMAND_HELP)
+
+
+def test_command_after_options_of_another_command_still_runs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # the first word that is not an option is the command, whatever follows it
+    assert main(["clients", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"] is True
+    assert main(["list", "--json", "--path", "show"]) == 0
+    assert json.loads(capsys.readouterr().out)["bundles"] == []
