@@ -203,3 +203,15 @@ def test_real_process_no_traceback_and_light_imports(home: Path, tmp_path: Path)
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert imported.stdout.strip() == "[]"
+
+
+def test_leftover_backups_are_reported_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "skills"
+    leftover = make_skill(tmp_path, name=".agenttools-backup-0f0f", description="Mine.")
+    status, _out, err = run(capsys, "skills", "install", str(root), str(SAMPLE_SKILL))
+    assert status == 0 and (root / "commit-message" / "SKILL.md").is_file()
+    assert "Backups left by an interrupted agenttools operation" in err
+    assert str(leftover) in err
+    assert leftover.is_dir()  # reported, never deleted
