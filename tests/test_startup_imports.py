@@ -18,6 +18,7 @@ import pytest
 
 from agenttools_runtime import __version__
 from agenttools_runtime.cli import COMMAND_HELP, COMMAND_MODULES, build_parser, main
+from agenttools_runtime.cli._parser import Parser, help_width
 
 # Third-party packages: each one is needed by some command, never by these.
 THIRD_PARTY = (
@@ -32,7 +33,14 @@ THIRD_PARTY = (
     "hatchling",
 )
 # stdlib modules that cost a large share of the start-up time and these commands do without
-HEAVY_STDLIB = ("typing", "importlib.metadata", "importlib.resources", "pkgutil", "tempfile")
+HEAVY_STDLIB = (
+    "typing",
+    "importlib.metadata",
+    "importlib.resources",
+    "pkgutil",
+    "tempfile",
+    "shutil",  # argparse's help formatter imports it for the terminal width: cli/_parser.py
+)
 COMMAND_MODULE_NAMES = tuple(
     f"agenttools_runtime.cli.{module}" for module in dict.fromkeys(COMMAND_MODULES.values())
 )
@@ -186,3 +194,34 @@ def test_command_after_options_of_another_command_still_runs(
     assert json.loads(capsys.readouterr().out)["ok"] is True
     assert main(["list", "--json", "--path", "show"]) == 0
     assert json.loads(capsys.readouterr().out)["bundles"] == []
+
+
+@pytest.mark.parametrize("columns", ["60", "123", "0", "-5", "wide", None])
+def test_help_width_is_the_one_argparse_computes(
+    columns: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert help_width() == shutil.get_terminal_size().columns - 2
+
+
+def test_parser_formats_help_as_argparse_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "50")
+
+    def fill(parser: argparse.ArgumentParser) -> str:
+        parser.add_argument("--long-option", metavar="VALUE", help="words " * 20)
+        parser.add_subparsers(dest="sub").add_parser("sub", help="a subcommand " * 5)
+        return parser.format_help()
+
+    ours = fill(Parser(prog="p", description="a description " * 10))
+    assert ours == fill(argparse.ArgumentParser(prog="p", description="a description " * 10))
+    assert max(len(line) for line in ours.splitlines()) <= 48
+    # subparsers are of the same class; an explicit formatter_class is kept
+    sub = Parser(prog="p").add_subparsers().add_parser("x")
+    assert isinstance(sub, Parser)
+    raw = Parser(prog="p", formatter_class=argparse.RawDescriptionHelpFormatter)
+    assert raw.formatter_class is argparse.RawDescriptionHelpFormatter

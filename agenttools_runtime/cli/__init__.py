@@ -62,10 +62,11 @@ class UsageError(Exception):
 def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
     """The command-line parser. With *commands*, only the modules registering those commands
     are imported; every other command is a placeholder that ``--help`` still lists."""
-    import argparse
     import importlib
 
-    parser = argparse.ArgumentParser(
+    from agenttools_runtime.cli._parser import Parser
+
+    parser = Parser(
         prog="agenttools",
         description=(
             "Deploy the Agent Skills and MCP servers that installed Python distributions "
@@ -77,7 +78,7 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
     )
     parser.add_argument("--version", action="version", version=f"agenttools {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)
     common.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
     wanted = COMMAND_MODULES.keys() if commands is None else commands
     modules = {COMMAND_MODULES[name] for name in wanted}

@@ -1,0 +1,43 @@
+"""The ``ArgumentParser`` of the CLI: argparse's, minus one start-up cost.
+
+argparse builds a help formatter for every argument it adds (to check the metavar), and its
+formatter imports ``shutil`` to learn the terminal width — with ``shutil`` come ``zlib``,
+``bz2``, ``lzma`` and ``fnmatch``, about a sixth of what ``agenttools list`` costs beyond the
+interpreter itself (``benchmarks/startup.py``). This parser hands its formatters the width,
+computed as ``shutil.get_terminal_size`` does. Subparsers are of the parser's class, so every
+parser of the CLI gets it; a parser given its own ``formatter_class`` keeps that.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import sys
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def help_width() -> int:
+    """The width argparse formats help to: ``shutil.get_terminal_size().columns - 2``
+    (``$COLUMNS``, else the terminal of stdout, else 80)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0 and sys.__stdout__ is not None:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
+
+class Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault(
+            "formatter_class", functools.partial(argparse.HelpFormatter, width=help_width())
+        )
+        super().__init__(*args, **kwargs)
