@@ -835,11 +835,10 @@ class MCPSkillProvider(SkillProvider):
                     if index < len(positional):
                         last = index == len(declared) - 1
                         values[name] = " ".join(positional[index:]) if last else positional[index]
-        text = self._session(lambda client: _get_prompt(client, skill.name, values))
+        text, refusal = self._session(lambda client: _get_prompt(client, skill.name, values))
         if text is None:
-            raise SkillProviderFailed(
-                self.name, f"the prompt '{skill.name}' could not be rendered", provider=self.name
-            )
+            reason = f"the prompt '{skill.name}' could not be rendered ({refusal})"
+            raise SkillProviderFailed(self.name, reason, provider=self.name)
         return text.encode("utf-8")
 
     def close(self) -> None:
@@ -879,6 +878,7 @@ class _Connection:
         self._client: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
         self._error: BaseException | None = None
         self._ready = threading.Event()
         self._thread = threading.Thread(
@@ -886,6 +886,7 @@ class _Connection:
         )
         self._thread.start()
         if not self._ready.wait(timeout):
+            self._abandon()
             raise TimeoutError(f"no answer within {timeout:g} s")
         if self._error is not None:
             raise self._error
@@ -896,6 +897,7 @@ class _Connection:
         from mcp import Client
 
         self._loop = asyncio.get_running_loop()
+        self._task = asyncio.current_task()
         self._stop = asyncio.Event()
         try:
             async with Client(target, read_timeout_seconds=self.timeout) as client:
@@ -910,11 +912,22 @@ class _Connection:
 
     def call(self, action: Callable[[Any], Coroutine[Any, Any, _T]]) -> _T:
         import asyncio
+        import concurrent.futures
 
         if self._client is None or self._loop is None:
             raise self._error or RuntimeError("the MCP session has ended")
         future = asyncio.run_coroutine_threadsafe(action(self._client), self._loop)
-        return future.result(self.timeout)
+        try:
+            return future.result(self.timeout)
+        except concurrent.futures.TimeoutError:  # not TimeoutError on Python 3.10
+            future.cancel()
+            raise TimeoutError(f"no answer within {self.timeout:g} s") from None
+
+    def _abandon(self) -> None:
+        """Stop a server that does not start now, not when the SDK's own time-out ends it."""
+        if self._loop is not None and self._task is not None:
+            self._loop.call_soon_threadsafe(self._task.cancel)
+        self._thread.join(self.timeout)
 
     def close(self) -> None:
         if self._loop is not None and self._stop is not None and self._thread.is_alive():
@@ -941,28 +954,43 @@ async def _list_prompts(client: Any) -> list[Any]:
     return prompts
 
 
-async def _get_prompt(client: Any, name: str, arguments: dict[str, str]) -> str | None:
+def _refusal(exc: Exception) -> str | None:
+    """The server's message when *exc* is its answer to a request (an unknown resource, a
+    prompt's missing argument); None when the session failed (closed, timed out): the
+    server's failure, not a missing file."""
     from mcp import MCPError
+    from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
+    if isinstance(exc, MCPError) and exc.error.code not in (CONNECTION_CLOSED, REQUEST_TIMEOUT):
+        return exc.error.message
+    return None
+
+
+async def _get_prompt(client: Any, name: str, arguments: dict[str, str]) -> tuple[str | None, str]:
+    """``(text messages joined by blank lines, "")``, or ``(None, the server's refusal)``."""
     try:
         result = await client.get_prompt(name, arguments)
-    except MCPError:
-        return None
+    except Exception as exc:
+        refusal = _refusal(exc)
+        if refusal is None:
+            raise
+        return None, refusal
     texts = [
         message.content.text
         for message in result.messages
         if getattr(message.content, "type", None) == "text"
     ]
-    return "\n\n".join(texts)
+    return "\n\n".join(texts), ""
 
 
 async def _read_resource(client: Any, uri: str) -> bytes | None:
-    from mcp import MCPError
     from mcp_types import TextResourceContents
 
     try:
         result = await client.read_resource(uri)
-    except MCPError:
+    except Exception as exc:
+        if _refusal(exc) is None:
+            raise
         return None
     if len(result.contents) != 1:
         return None

@@ -98,15 +98,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 def search_path(args: argparse.Namespace) -> SearchPath | None:
     """The environment ``--python`` / ``--path`` select (None: this interpreter's)."""
-    if getattr(args, "python", None) and getattr(args, "path", None):
-        raise UsageError("use either --python or --path, not both")
-    if getattr(args, "python", None) or getattr(args, "path", None):
-        from agenttools_runtime.discovery import SearchPath
+    from agenttools_runtime.cli.discovery import search_from_args
 
-        if args.python:
-            return SearchPath.for_python(args.python)
-        return SearchPath.for_paths(args.path)
-    return None
+    return search_from_args(args)
 
 
 def _project(args: argparse.Namespace) -> str | None:
@@ -143,8 +137,32 @@ def run_skill(args: argparse.Namespace) -> int:
         mcp_servers=_mcp_servers(args.mcp),
         local=not args.no_local,
     )
-    with resolver:
+    with resolver, _MCPLogLines():
         return _run_skill(args, resolver)
+
+
+class _MCPLogLines:
+    """While it runs, the MCP SDK's log records (a broken server's output, with tracebacks)
+    are one ``Warning: MCP: …`` line each on stderr, like every other problem."""
+
+    def __enter__(self) -> None:
+        import logging
+
+        class OneLine(logging.Formatter):
+            def format(self, record: logging.LogRecord) -> str:
+                return f"Warning: MCP: {record.getMessage()}"
+
+        self.handler = logging.StreamHandler(sys.stderr)
+        self.handler.setFormatter(OneLine())
+        self.handler.setLevel(logging.WARNING)
+        self.logger = logging.getLogger("mcp")
+        self.propagate = self.logger.propagate
+        self.logger.addHandler(self.handler)
+        self.logger.propagate = False
+
+    def __exit__(self, *exc: object) -> None:
+        self.logger.removeHandler(self.handler)
+        self.logger.propagate = self.propagate
 
 
 def _run_skill(args: argparse.Namespace, resolver: SkillResolver) -> int:

@@ -132,3 +132,21 @@ def test_project_scope(home: Path, tmp_path: Path, capsys: pytest.CaptureFixture
     assert "Hello A from B!" in capsys.readouterr().out
     assert main(["skill", "--list", "--project", str(tmp_path / "missing")]) == 1
     assert "Invalid project directory" in capsys.readouterr().err
+
+
+def test_a_broken_mcp_server_is_one_warning_line(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("mcp")
+    script = tmp_path / "not_mcp.py"
+    script.write_text("print('hello, I am not an MCP server')\n")
+    command = f"{sys.executable} {script}"
+    status = main(
+        ["skill", "--list", "--no-local", "--path", str(tmp_path), "--mcp", f"bad={command}"]
+    )
+    captured = capsys.readouterr()
+    assert status == 0
+    assert "Traceback" not in captured.err
+    assert "Warning: MCP: Failed to parse JSONRPC message from server\n" in captured.err
+    assert "Warning: The skill provider 'bad' was skipped: Connection closed\n" in captured.err
+    assert "## agenttools (1 skill)" in captured.out

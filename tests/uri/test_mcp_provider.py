@@ -225,3 +225,60 @@ def test_prompts_are_skills_too() -> None:
             resolver.resolve("skill://copilot/summarize/notes.md")
         with pytest.raises(SkillProviderFailed, match="could not be rendered"):
             resolver.resolve("code_review")  # a required argument is missing
+
+
+DYING_SERVER = """
+import os
+from mcp.server import MCPServer
+
+server = MCPServer("dying")
+
+
+@server.resource("skill://hi/SKILL.md", mime_type="text/markdown", description="Hi.")
+def hi() -> str:
+    os._exit(3)  # the server dies while answering
+
+
+server.run()
+"""
+
+
+def test_a_server_that_dies_mid_read_is_a_failure_not_a_missing_file(tmp_path: Path) -> None:
+    script = tmp_path / "dying.py"
+    script.write_text(DYING_SERVER)
+    provider = MCPSkillProvider("dying", [sys.executable, str(script)])
+    with SkillResolver([provider]) as resolver:
+        assert [s.name for s in provider.skills()] == ["hi"]
+        with pytest.raises(SkillProviderFailed, match="The skill provider 'dying' failed"):
+            resolver.resolve("skill://dying/hi")
+
+
+SILENT_SERVER = """
+import os, sys, time
+open(sys.argv[1], "w").write(str(os.getpid()))
+time.sleep(120)  # never answers
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ")[-1][:1] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_server_that_never_answers_is_stopped(tmp_path: Path) -> None:
+    import time
+
+    script, pid_file = tmp_path / "silent.py", tmp_path / "pid"
+    script.write_text(SILENT_SERVER)
+    provider = MCPSkillProvider("silent", [sys.executable, str(script), str(pid_file)], timeout=2)
+    with pytest.raises(SkillProviderFailed, match=r"no answer within 2 s"):
+        provider.skills()
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 6  # not after its own 120 s, nor a late client time-out
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(pid), "the server was left running"
