@@ -91,6 +91,17 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             else:
                 self._expected[target] = hash_file(source)
             mapping[str(source)] = target
+        config: Any = self.build_config  # None for a hook constructed directly (tests)
+        moved = MANIFEST if config is None else config.get_distribution_path(MANIFEST)
+        if moved != MANIFEST:
+            # hatchling applies `sources` to extra-metadata (and force-included) targets too,
+            # so no mapping can put the files where installers and the runtime look
+            raise AgentToolsBuildError(
+                f"{project.pyproject}: the wheel's `sources` option would move the agenttools "
+                f"files inside .dist-info/extra_metadata/ ({MANIFEST} -> {moved}), where "
+                'nothing finds them; map a named directory instead of "" '
+                '(e.g. sources = {"src" = ""}) or list the packages with `packages`'
+            )
         if "extra_metadata" in build_data:
             build_data["extra_metadata"].update(mapping)
         else:  # hatchling < 1.12: place the files under .dist-info ourselves

@@ -466,6 +466,7 @@ class _Checker:
                 "a wheel built from it would differ; use [tool.hatch.build.hooks.agenttools]",
                 "warning",
             )
+        self._check_sources(build)
         system = data.get("build-system", {})
         requires = system.get("requires", []) if isinstance(system, dict) else []
         if hook_enabled and not any(_requirement_name(r) == "agenttools" for r in requires):
@@ -482,6 +483,29 @@ class _Checker:
                 f'the agenttools hook runs under hatchling; set build-backend = "hatchling.build" '
                 f"(found {backend!r})",
             )
+
+    def _check_sources(self, build: Any) -> None:
+        """hatchling applies the wheel's ``sources`` to extra-metadata targets too: a mapping
+        of ``""`` (or of a directory named ``agenttools``) moves the manifest and skill files
+        away from ``.dist-info/extra_metadata/agenttools/``, where the runtime looks. The build
+        hook refuses such a build; say so before."""
+        wheel = _dig(build, "targets", "wheel")
+        for table, key in (
+            (wheel, ("tool", "hatch", "build", "targets", "wheel", "sources")),
+            (build, ("tool", "hatch", "build", "sources")),
+        ):
+            if not isinstance(table, dict) or "sources" not in table:
+                continue
+            moved = _moved_by_sources(table["sources"], "agenttools/manifest.json")
+            if moved is not None:
+                self.add(
+                    key,
+                    "SkillFileNotInWheel",
+                    f"would move the agenttools files inside the wheel's extra_metadata "
+                    f"(agenttools/manifest.json -> {moved}), where nothing finds them; map a "
+                    'named directory instead (e.g. sources = {"src" = ""})',
+                )
+            return  # the wheel's own sources replace the global ones
 
     # generic schema checks ------------------------------------------------------------------
     def _check_keys(self, table: schema.Table, value: Mapping[str, Any], key: KeyPath) -> None:
@@ -1433,6 +1457,35 @@ def _did_you_mean(name: str, candidates: Sequence[str]) -> str:
     return (
         f" (known keys: {', '.join(candidates)})" if candidates else " (this table takes no keys)"
     )
+
+
+def _moved_by_sources(sources: Any, target: str) -> str | None:
+    """Where hatchling's ``sources`` option (the TOML value) puts *target*, or None when it
+    stays (hatchling: ``BuildConfig.get_distribution_path``; a list maps each to ``""``)."""
+
+    def directory(path: str) -> str:
+        path = path.replace("\\", "/").strip("/")
+        return "" if path in ("", ".") else path + "/"
+
+    if isinstance(sources, list):
+        mapping = {directory(s): "" for s in sources if isinstance(s, str) and s}
+    elif isinstance(sources, dict):
+        mapping = {
+            (directory(k) if k else ""): directory(v)
+            for k, v in sources.items()
+            if isinstance(v, str)
+        }
+    else:
+        return None
+    for source, replacement in sorted(mapping.items()):
+        if not source:
+            moved = replacement + target
+        elif target.startswith(source):
+            moved = target.replace(source, replacement, 1)
+        else:
+            continue
+        return moved if moved != target else None
+    return None
 
 
 def _requirement_name(requirement: object) -> str | None:

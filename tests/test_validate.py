@@ -122,6 +122,33 @@ def test_module_found_in_src_and_via_main(tmp_path: Path) -> None:
     assert validate_project(project) == []
 
 
+@pytest.mark.parametrize(
+    ("sources", "moved"),
+    [
+        ('{"" = "pkg"}', "pkg/agenttools/manifest.json"),
+        ('{"agenttools" = ""}', "manifest.json"),
+        ('{"src" = ""}', None),
+        ('["src"]', None),
+        ('{"" = ""}', None),
+    ],
+)
+def test_wheel_sources_that_would_move_the_agenttools_files(
+    tmp_path: Path, sources: str, moved: str | None
+) -> None:
+    project = write_project(tmp_path, "[tool.agenttools.skills.s]\n")
+    (project / "skills" / "s").mkdir(parents=True)
+    (project / "skills" / "s" / "SKILL.md").write_text("---\nname: s\ndescription: d\n---\n")
+    with open(project / "pyproject.toml", "a") as handle:
+        handle.write(f"[tool.hatch.build.targets.wheel]\nsources = {sources}\n")
+    problems = validate_project(project)
+    if moved is None:
+        assert problems == []
+    else:
+        (problem,) = problems
+        assert (problem.code, problem.line) == ("SkillFileNotInWheel", 12)
+        assert f"(agenttools/manifest.json -> {moved})" in problem.message
+
+
 def test_disjoint_markers_may_share_a_bundle_name(tmp_path: Path) -> None:
     base = """
         [tool.agenttools.mcp-servers.a]

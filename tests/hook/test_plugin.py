@@ -265,6 +265,22 @@ def test_standard_and_editable_in_one_build(tmp_path: Path) -> None:
     assert "source-root" not in manifest_of(Path(standard))
 
 
+def test_sources_that_move_extra_metadata_fail_the_build_with_the_reason(tmp_path: Path) -> None:
+    """hatchling rewrites extra-metadata targets by `sources` too ("" = "pkg" puts the files
+    under extra_metadata/pkg/agenttools/): refused before building, saying why."""
+    project = tmp_path / "skills-only"
+    shutil.copytree(SAMPLES / "skills-only", project)
+    text = (project / "pyproject.toml").read_text()
+    text = text.replace(
+        "bypass-selection = true\n", 'bypass-selection = true\nsources = {"" = "pkg"}\n'
+    )
+    (project / "pyproject.toml").write_text(text)
+    with pytest.raises(AgentToolsBuildError) as caught:
+        build_wheel(project, tmp_path / "dist")
+    assert "(agenttools/manifest.json -> pkg/agenttools/manifest.json)" in str(caught.value)
+    assert not (tmp_path / "dist").exists() or not list((tmp_path / "dist").iterdir())
+
+
 def test_broken_project_fails_with_every_problem(tmp_path: Path) -> None:
     project = tmp_path / "broken"
     shutil.copytree(SAMPLES / "broken", project, symlinks=True)
