@@ -7,11 +7,15 @@ each, and prints the minimum, the median and the median's ratio to ``python -c p
 - ``python -c pass``                          the interpreter alone (the baseline);
 - ``python -c "import argparse, json, pathlib"`` the floor of any argparse CLI that prints JSON
                                               and touches paths;
-- ``agenttools --version``, ``--help``, ``clients``, ``list``, ``skill --list``.
+- the floor plus ``dataclasses`` (which imports ``inspect``): what ``list`` and ``clients``
+  import besides our own modules;
+- ``agenttools --version``, ``--help``, ``clients``, ``list``, ``skill --list``, and
+  ``skill agenttools`` (loading the built-in skill).
 
 ``list`` runs against this interpreter's environment (its number of distributions is printed);
-``skill --list`` and ``clients`` under an empty temporary HOME, so the numbers measure the
-start-up, not the user's skill folders.
+every command under an empty temporary HOME, so the numbers measure the start-up, not the
+user's skill folders. Run it from any directory: ``python -m`` puts the current one first on
+``sys.path``.
 
 Target (issue 4): ``list`` ≤ 2× ``python -c pass``. Run: ``python benchmarks/startup.py [R]``.
 """
@@ -33,11 +37,13 @@ def commands(python: str) -> dict[str, list[str]]:
     return {
         "python -c pass": [python, "-c", "pass"],
         "floor": [python, "-c", "import argparse, json, pathlib"],
+        "floor+dataclasses": [python, "-c", "import argparse, json, pathlib, dataclasses"],
         "--version": [*cli, "--version"],
         "--help": [*cli, "--help"],
         "clients": [*cli, "clients"],
         "list": [*cli, "list"],
         "skill --list": [*cli, "skill", "--list", "--no-local"],
+        "skill agenttools": [*cli, "skill", "agenttools", "--no-local"],
     }
 
 
@@ -70,12 +76,14 @@ def main() -> None:
         f"Python {sys.version.split()[0]}; {rounds} rounds, interleaved; "
         f"this environment: {installed} distributions"
     )
-    base = statistics.median(times["python -c pass"])
+    # the minimum is the run least disturbed by other load; the median the typical one
+    base_min, base = min(times["python -c pass"]), statistics.median(times["python -c pass"])
+    print(f"  {'':18s} {'min':>9s} {'median':>9s}   ratio to python -c pass (min, median)")
     for name, values in times.items():
-        median = statistics.median(values)
+        low, median = min(values), statistics.median(values)
         print(
-            f"  {name:16s} min {min(values) * 1000:6.1f} ms  median {median * 1000:6.1f} ms"
-            f"  {median / base:5.2f}x python -c pass"
+            f"  {name:18s} {low * 1000:6.1f} ms {median * 1000:6.1f} ms"
+            f"   {low / base_min:5.2f}x {median / base:5.2f}x"
         )
     ratio = statistics.median(times["list"]) / base
     floor = statistics.median(times["floor"]) / base
