@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import mimetypes
+import re
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -52,7 +53,6 @@ from agenttools_runtime.uri import (
     digest,
     distribution_providers,
     manifest_json,
-    skill_frontmatter,
     split_skill_text,
 )
 
@@ -202,11 +202,10 @@ def _snapshot(
         skip(f"it has no {MAIN_FILE}")
         return None
     try:
-        text = files[MAIN_FILE].decode("utf-8-sig")
-    except UnicodeDecodeError:
-        skip(f"{MAIN_FILE} is not UTF-8")
+        frontmatter = wire_frontmatter(files[MAIN_FILE])
+    except ValueError as exc:
+        skip(f"its {MAIN_FILE} frontmatter cannot be read as FastMCP's client reads it: {exc}")
         return None
-    frontmatter = skill_frontmatter(text)
     if not is_valid_name(name) or frontmatter.get("name") != name:
         skip(f"its {MAIN_FILE} frontmatter name must be '{name}', a valid skill name")
         return None
@@ -214,11 +213,67 @@ def _snapshot(
     if not is_valid_description(description):
         skip("its frontmatter has no description of 1 to 1024 characters")
         return None
-    if not _is_json(frontmatter):
-        skip("its frontmatter holds values that are not JSON (dates, ...); quote them")
-        return None
     assert isinstance(description, str)
     return ServedSkill(name, name, provider.name, description, frontmatter, files, where)
+
+
+# The frontmatter block as FastMCP's client cuts it out of SKILL.md: exactly "---" lines, and
+# without the newline before the closing one (a block scalar last gets no final newline).
+_WIRE_FRONTMATTER = re.compile(r"\A---\r?\n(.*?)\r?\n---(?:\r?\n|\Z)", re.DOTALL)
+
+
+def wire_frontmatter(skill_md: bytes) -> dict[str, Any]:
+    """SKILL.md's frontmatter exactly as FastMCP's client parses it: the SEP-2640 entry must
+    hold the same mapping, or ``read_skill`` refuses the skill.
+
+    Raises ``ValueError`` (the reason) for what that client refuses: not UTF-8, no
+    frontmatter block, invalid YAML, YAML aliases, non-string or duplicate keys, values that
+    are not JSON (dates: quote them).
+    """
+    import yaml
+
+    try:
+        text = skill_md.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError("SKILL.md is not UTF-8") from None
+    match = _WIRE_FRONTMATTER.match(text)
+    if match is None:
+        raise ValueError("no frontmatter block between two lines of exactly ---")
+    try:
+        value = yaml.load(match.group(1), Loader=_strict_loader())  # a SafeLoader subclass
+    except (yaml.YAMLError, RecursionError) as exc:
+        raise ValueError(f"invalid YAML ({exc})") from None
+    if not isinstance(value, dict):
+        raise ValueError("it is not a mapping")
+    if not _is_json(value):
+        raise ValueError("it holds values that are not JSON (dates, ...); quote them")
+    return value
+
+
+@cache
+def _strict_loader() -> type:
+    """A YAML safe loader refusing aliases (a few bytes expanding into a huge document),
+    non-string keys and duplicate keys."""
+    import yaml
+
+    class StrictLoader(yaml.SafeLoader):
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                raise yaml.YAMLError("an alias (*name)")
+            return super().compose_node(parent, index)
+
+        def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+            mapping: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if not isinstance(key, str):
+                    raise yaml.YAMLError(f"a key that is not a string ({key!r})")
+                if key in mapping:
+                    raise yaml.YAMLError(f"a duplicate key ({key})")
+                mapping[key] = self.construct_object(value_node, deep=deep)
+            return mapping
+
+    return StrictLoader
 
 
 def _is_json(value: Any) -> bool:

@@ -288,3 +288,66 @@ def test_prompt_substitutes_arguments_in_the_body_only() -> None:
     assert anyio.run(main) == (
         "---\nname: greet\ndescription: $1 stays\n---\nHello Ann and Bob (Ann Bob)\n"
     )
+
+
+FRONTMATTER_CASES = {
+    # a block scalar last: FastMCP's client reads the block without its final newline
+    "literal": "---\nname: literal\ndescription: |\n  Line one.\n  Line two.\n---\nBody\n",
+    "folded": "---\nname: folded\ndescription: >\n  Folded\n  text.\n---\nBody\n",
+    "kept": "---\nname: kept\nlicense: MIT\ndescription: |+\n  Kept.\n\n---\nBody\n",
+    "bom": "\ufeff---\nname: bom\ndescription: With a BOM.\n---\nBody\n",
+}
+
+
+@needs_fastmcp
+@pytest.mark.parametrize("extension", [False, True], ids=["manifest", "skills-extension"])
+def test_fastmcp_reads_every_frontmatter_layout(tmp_path: Path, extension: bool) -> None:
+    """The SEP-2640 entry's frontmatter must equal what FastMCP's client parses from SKILL.md
+    (it refuses the skill otherwise)."""
+    from fastmcp import Client
+    from fastmcp.skills import SkillsClientExtension
+
+    site = tmp_path / "site"
+    fake_distribution(
+        site,
+        "layouts",
+        skills={
+            name: {"description": "x", "files": {"SKILL.md": text}}
+            for name, text in FRONTMATTER_CASES.items()
+        },
+    )
+    skills, caught = collect(site)
+    assert not [w for w in caught if w.category is SkillNotServed]
+    extensions = [SkillsClientExtension()] if extension else []
+
+    async def main() -> None:
+        async with Client(build_server(skills), extensions=extensions) as client:
+            for name in FRONTMATTER_CASES:
+                read = await client.read_skill(f"skill://{name}/SKILL.md")
+                assert read.name == name
+
+    anyio.run(main)
+    (literal,) = [s for s in skills if s.name == "literal"]
+    assert literal.frontmatter["description"] == "Line one.\nLine two."
+    assert literal.description == "Line one.\nLine two."
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("--- \nname: spaced\ndescription: x\n---\n", "frontmatter"),
+        ("---\nname: spaced\ndescription: x\n--- \n", "frontmatter"),
+        ("---\nname: spaced\ndescription: x\ndescription: y\n---\n", "duplicate"),
+        ("---\nname: spaced\ndescription: &d x\nother: *d\n---\n", "alias"),
+        ("---\nname: spaced\ndescription: x\n1: y\n---\n", "key"),
+    ],
+)
+def test_frontmatter_fastmcp_refuses_is_not_served(tmp_path: Path, text: str, why: str) -> None:
+    site = tmp_path / "site"
+    fake_distribution(
+        site, "odd", skills={"spaced": {"description": "x", "files": {"SKILL.md": text}}}
+    )
+    skills, caught = collect(site)
+    assert "skill://spaced/SKILL.md" not in [s.uri for s in skills]
+    (message,) = [str(w.message) for w in caught if w.category is SkillNotServed]
+    assert "'spaced'" in message and why in message
