@@ -541,6 +541,8 @@ def _structure_problem(m: dict[str, Any]) -> str | None:
     for name, skill in skills.items():
         if not isinstance(skill, dict):
             return f'skill "{name}" must be a table'
+        if name in ("", ".", "..") or any(c in name for c in "/\\\0"):  # paths join it
+            return f'skill "{name}": its name is not a folder name'
         files = skill.get("files")
         if not isinstance(files, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in files.items()

@@ -148,6 +148,14 @@ def test_schema_too_new_is_a_problem(site: Path) -> None:
             "files",
         ),
         ({"schema": 1, "distribution": "x", "version": "1", "bundles": [{}]}, "bundles[0]"),
+        # a skill's name is a folder name: nothing that leads elsewhere
+        *(
+            (
+                {"schema": 1, "distribution": "x", "version": "1", "skills": {bad: {"files": {}}}},
+                "not a folder name",
+            )
+            for bad in ("..", "../../x", "a/b", "a\\b", "", ".", "x\0")
+        ),
         (
             {
                 "schema": 1,
