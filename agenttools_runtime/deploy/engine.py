@@ -268,7 +268,8 @@ class DeployPlan:
         if self.skills or self.not_installed:
             lines.append(f"  skills root {t.skills_root}:")
             for sp in self.skills + self.not_installed:
-                lines.append(f"    {sp.source.name}: {_describe_decision(sp)}")
+                left_out = "left out (the rest is deployed): " if sp in self.not_installed else ""
+                lines.append(f"    {sp.source.name}: {left_out}{_describe_decision(sp)}")
                 if sp.decision.action is not None and sp.decision.action.writes:
                     verb = "write" if sp.decision.action is Action.CREATE else "replace with"
                     for rel in sorted(sp.source.files):

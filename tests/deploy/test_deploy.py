@@ -207,6 +207,10 @@ def test_builtin_bundle_to_claude_desktop(home: Path, tmp_path: Path) -> None:
 
 def test_builtin_bundle_leaves_a_conflicting_skill_out(home: Path) -> None:
     theirs = write_skill(home / ".cursor" / "skills" / "agenttools", body="Someone else's.\n")
+    the_plan = deploy("cursor", dry_run=True)
+    assert the_plan.ok and "agenttools: left out (the rest is deployed): conflict" in (
+        the_plan.render()
+    )
     with pytest.warns(AgentSkillNotInstalled, match='"agenttools" was not installed'):
         dep = deploy("cursor")
     assert "Someone else's." in (theirs / "SKILL.md").read_text()
