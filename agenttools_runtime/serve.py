@@ -53,7 +53,7 @@ from agenttools_runtime.uri import (
     digest,
     distribution_providers,
     manifest_json,
-    split_skill_text,
+    substitute_skill_md,
 )
 
 if TYPE_CHECKING:
@@ -336,13 +336,9 @@ def build_server(skills: Sequence[ServedSkill], name: str = SERVER_NAME) -> Any:
 def _prompt(skill: ServedSkill) -> Callable[[str | None], str]:
     """The skill as an MCP prompt (for clients that offer prompts but never read resources on
     their own): SKILL.md with the seed-convention arguments substituted in its body."""
-    from agenttools_runtime.uri import substitute_arguments
-
-    text = skill.files[MAIN_FILE].decode("utf-8")
 
     def render(arguments: str | None = None) -> str:
-        head, body = split_skill_text(text)
-        return head + substitute_arguments(body, arguments)
+        return substitute_skill_md(skill.files[MAIN_FILE], arguments).decode("utf-8")
 
     return render
 

@@ -155,6 +155,12 @@ def _decode(raw: str, uri: str) -> str:
     return decoded
 
 
+def _is_segment(name: str) -> bool:
+    """One path segment that leads nowhere else: not empty, ``.`` or ``..``; no separator
+    (``/`` or ``\\``) and no NUL."""
+    return bool(name) and name not in (".", "..") and not any(c in name for c in "/\\\0")
+
+
 def is_valid_provider_name(name: object) -> bool:
     return isinstance(name, str) and PROVIDER_NAME_PATTERN.fullmatch(name) is not None
 
@@ -265,15 +271,28 @@ def argument_names(frontmatter: Mapping[str, Any]) -> list[str]:
     return []
 
 
-_FRONTMATTER_BLOCK = re.compile(r"\A\ufeff?---[ \t]*\r?\n.*?^---[ \t]*(?:\r?\n|\Z)", re.S | re.M)
-
-
 def split_skill_text(text: str) -> tuple[str, str]:
     """``(frontmatter block verbatim, body)``; an empty block when there is none."""
-    match = _FRONTMATTER_BLOCK.match(text)
-    if match is None:
+    from agenttools_runtime.skills.frontmatter import split_frontmatter
+
+    try:
+        body = split_frontmatter(text)[1]
+    except AgentToolsError:  # no frontmatter block: all of it is the body
         return "", text
-    return match.group(0), text[match.end() :]
+    return text[: len(text) - len(body)], body  # the body is the text's tail
+
+
+def substitute_skill_md(
+    data: bytes, arguments: str | Sequence[str] | None, convention: Convention = "seed"
+) -> bytes:
+    """SKILL.md's bytes with *arguments* substituted in its body (never in the frontmatter;
+    ``claude`` takes the frontmatter ``arguments`` as names). Bytes that are not UTF-8 are
+    kept as they are."""
+    text = data.decode("utf-8", errors="surrogateescape")
+    head, body = split_skill_text(text)
+    names = argument_names(skill_frontmatter(text)) if convention == "claude" else []
+    body = substitute_arguments(body, arguments, convention, names=names)
+    return (head + body).encode("utf-8", errors="surrogateescape")
 
 
 def skill_frontmatter(text: str) -> dict[str, Any]:
@@ -533,10 +552,10 @@ def safe_skill_path(directory: Path, reference: Sequence[str], skill: str | None
 
     rel = "/".join(reference)
     name = directory.name if skill is None else skill
-    if not reference or any(s in ("", ".", "..") or "/" in s or "\\" in s for s in reference):
-        raise SkillPathTraversal(reference=rel)
     if "\0" in rel:
         raise SkillNullByte(reference=rel)
+    if not reference or not all(_is_segment(s) for s in reference):
+        raise SkillPathTraversal(reference=rel)
     try:
         root = Path(os.path.realpath(directory))
         target = Path(os.path.realpath(directory.joinpath(*reference)))
@@ -692,8 +711,7 @@ class BuiltinSkillProvider(DirectorySkillProvider):
 def _is_relpath(rel: str) -> bool:
     """A manifest path a wheel may list: relative, ``/``-separated, no ``..`` (so a crafted
     manifest cannot point a provider outside the skill folder)."""
-    parts = rel.split("/")
-    return bool(rel) and not rel.startswith("/") and all(_is_segment(p) for p in parts)
+    return all(_is_segment(part) for part in rel.split("/"))  # "" and "/x" have an empty part
 
 
 def distribution_providers(search: SearchPath | None = None) -> list[DistributionSkillProvider]:
@@ -783,24 +801,18 @@ class MCPSkillProvider(SkillProvider):
 
     async def _list(self, client: Any) -> list[ProvidedSkill]:
         found: dict[str, ProvidedSkill] = {}
-        cursor: str | None = None
-        for _ in range(1000):  # a paginating server that never ends cannot hang us
-            result = await client.list_resources(cursor=cursor)
-            for resource in result.resources:
-                uri = str(resource.uri)
-                if not (uri.startswith(f"{SCHEME}://") and uri.endswith(f"/{MAIN_FILE}")):
-                    continue
-                path = unquote(uri[len(SCHEME) + 3 : -len(MAIN_FILE) - 1])
-                segments = path.split("/")
-                if any(s in ("", ".", "..") or "\0" in s or "\\" in s for s in segments):
-                    continue
-                description = resource.description or f"MCP skill: {segments[-1]}"
-                found[path] = ProvidedSkill(
-                    self.name, segments[-1], description, path, None, f"mcp:{self.name} {uri}"
-                )
-            cursor = result.next_cursor
-            if not cursor:
-                break
+        for resource in await _paginate(client.list_resources, "resources"):
+            uri = str(resource.uri)
+            if not (uri.startswith(f"{SCHEME}://") and uri.endswith(f"/{MAIN_FILE}")):
+                continue
+            path = unquote(uri[len(SCHEME) + 3 : -len(MAIN_FILE) - 1])
+            segments = path.split("/")
+            if not all(_is_segment(s) for s in segments):
+                continue
+            description = resource.description or f"MCP skill: {segments[-1]}"
+            found[path] = ProvidedSkill(
+                self.name, segments[-1], description, path, None, f"mcp:{self.name} {uri}"
+            )
         names = {s.name for s in found.values()}
         for prompt in await _list_prompts(client):
             if prompt.name in names or prompt.name in found or not _is_segment(prompt.name):
@@ -935,23 +947,24 @@ class _Connection:
             self._thread.join(self.timeout)
 
 
-def _is_segment(name: str) -> bool:
-    return bool(name) and name not in (".", "..") and not any(c in name for c in "/\\\0")
+async def _paginate(method: Callable[..., Coroutine[Any, Any, Any]], field: str) -> list[Any]:
+    """Every item of a paginated MCP listing (``list_resources``, ``list_prompts``)."""
+    items: list[Any] = []
+    cursor: str | None = None
+    for _ in range(1000):  # a server paginating forever cannot hang us
+        result = await method(cursor=cursor)
+        items.extend(getattr(result, field))
+        cursor = result.next_cursor
+        if not cursor:
+            break
+    return items
 
 
 async def _list_prompts(client: Any) -> list[Any]:
-    prompts: list[Any] = []
-    cursor: str | None = None
     try:
-        for _ in range(1000):
-            result = await client.list_prompts(cursor=cursor)
-            prompts.extend(result.prompts)
-            cursor = result.next_cursor
-            if not cursor:
-                break
+        return await _paginate(client.list_prompts, "prompts")
     except Exception:  # a server without prompts (or a broken listing): skills only
         return []
-    return prompts
 
 
 def _refusal(exc: Exception) -> str | None:
@@ -1269,29 +1282,26 @@ class SkillResolver:
         _check_convention(convention)
         skill, reference, others = self.locate(uri)
         provider = self._providers[skill.provider]
-        path = skill.path.split("/")
+        rel = "/".join(reference)
+        kind: ResultKind = "reference"
+        if not reference or reference == (MAIN_FILE,):
+            kind, reference = "skill", ()
+        elif reference == (MANIFEST_REFERENCE,):
+            kind = "manifest"
         if skill.prompt is not None and isinstance(provider, MCPSkillProvider):
-            if reference:
-                rel = "/".join(reference)
+            if kind != "skill":  # a prompt has no files
                 raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel)
             data = provider.render_prompt(skill, arguments, convention)
-            return ResolvedSkill(
-                format_skill_uri(skill.provider, path), skill, "skill", None, data, others
-            )
-        if not reference or tuple(reference) == (MAIN_FILE,):
+        elif kind == "skill":
             data = provider.read(skill, (MAIN_FILE,))
             if arguments is not None:
-                data = _substitute_skill(data, arguments, convention)
-            return ResolvedSkill(
-                format_skill_uri(skill.provider, path), skill, "skill", None, data, others
-            )
-        rel = "/".join(reference)
-        canonical = format_skill_uri(skill.provider, [*path, *reference])
-        if tuple(reference) == (MANIFEST_REFERENCE,):
-            text = provider.manifest(skill)
-            return ResolvedSkill(canonical, skill, "manifest", rel, text.encode("utf-8"), others)
-        data = provider.read(skill, reference)
-        return ResolvedSkill(canonical, skill, "reference", rel, data, others)
+                data = substitute_skill_md(data, arguments, convention)
+        elif kind == "manifest":
+            data = provider.manifest(skill).encode("utf-8")
+        else:
+            data = provider.read(skill, reference)
+        canonical = format_skill_uri(skill.provider, [*skill.path.split("/"), *reference])
+        return ResolvedSkill(canonical, skill, kind, rel if reference else None, data, others)
 
     def list_skills(self) -> SkillListing:
         """Every provider's skills; an unreachable provider is listed with its error (and a
@@ -1309,14 +1319,6 @@ class SkillResolver:
                 winners.setdefault(skill.name, provider.name)
             groups.append(ProviderListing(provider.name, provider.kind, skills))
         return SkillListing(tuple(groups), winners)
-
-
-def _substitute_skill(data: bytes, arguments: str | Sequence[str], convention: Convention) -> bytes:
-    text = data.decode("utf-8", errors="surrogateescape")
-    head, body = split_skill_text(text)
-    names = argument_names(skill_frontmatter(text)) if convention == "claude" else []
-    body = substitute_arguments(body, arguments, convention, names=names)
-    return (head + body).encode("utf-8", errors="surrogateescape")
 
 
 def resolve_skill(
