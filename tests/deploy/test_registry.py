@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -192,4 +193,41 @@ def test_a_directory_another_entry_marks_external_outlives_its_owner_until_the_s
     assert (physical / "SKILL.md").exists() and registry.load_entry(owned.key) is not None
     claude.remove()
     assert not physical.exists()  # released by the sweep at the end of the removal
+    assert list(registry.iter_entries()) == []
+
+
+def test_release_keeps_links_files_and_dangling_links_the_user_put_in_place(
+    home: Path, tmp_path: Path
+) -> None:
+    """After the deploy the user replaced one skill directory with a link, one with a file,
+    one with a dangling link and deleted one: removal keeps each of them as it is (never
+    deleting through a link), warns for the three, forgets every entry."""
+    from agenttools_runtime.errors import AgentSkillNotRemoved, AgentSkillReplacedNotRemoved
+
+    dep = deploy(
+        "cursor", bundle("b", [inline(n) for n in ("as-link", "as-file", "dangling", "gone")])
+    )
+    root = home / ".cursor" / "skills"
+    elsewhere = write_skill(tmp_path / "elsewhere" / "as-link", body="the user's own\n")
+    for name in ("as-link", "as-file", "dangling", "gone"):
+        shutil.rmtree(root / name)
+    (root / "as-link").symlink_to(elsewhere)
+    (root / "as-file").write_text("a file now\n")
+    (root / "dangling").symlink_to(tmp_path / "nowhere")
+    with pytest.warns() as caught:
+        dep.remove()
+    by_name = {
+        str(w.message).split('"')[1]: w.category
+        for w in caught
+        if w.category in (AgentSkillNotRemoved, AgentSkillReplacedNotRemoved)
+    }
+    assert by_name == {
+        "as-link": AgentSkillNotRemoved,
+        "as-file": AgentSkillReplacedNotRemoved,
+        "dangling": AgentSkillReplacedNotRemoved,
+    }
+    assert os.path.islink(root / "as-link") and (elsewhere / "SKILL.md").exists()
+    assert (root / "as-file").read_text() == "a file now\n"
+    assert os.path.islink(root / "dangling")
+    assert not os.path.lexists(root / "gone")
     assert list(registry.iter_entries()) == []
