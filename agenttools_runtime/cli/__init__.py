@@ -3,8 +3,11 @@
 Each command group is a module of this package with a ``register(subparsers, common)``
 function; handlers import what they need when they run. ``main`` imports only the module of
 the command being run and lists the others from ``COMMAND_HELP`` (start-up time is measured:
-``benchmarks/startup.py``). ``main(argv)`` returns the exit status: 0 ok, 1 failure, 2 usage.
-Expected failures (:class:`AgentToolsError`) print their message — never a traceback.
+``benchmarks/startup.py``). A new command goes into ``COMMAND_MODULES`` and ``COMMAND_HELP``
+and its module passes ``help=COMMAND_HELP[name]`` (``tests/test_startup_imports.py`` checks
+that the tables and the modules agree). ``main(argv)`` returns the exit status: 0 ok,
+1 failure, 2 usage. Expected failures (:class:`AgentToolsError`) print their message — never
+a traceback.
 """
 
 from __future__ import annotations
