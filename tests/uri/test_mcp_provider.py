@@ -282,3 +282,51 @@ def test_a_server_that_never_answers_is_stopped(tmp_path: Path) -> None:
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _alive(pid), "the server was left running"
+
+
+FASTMCP_SERVER = """
+import sys
+from fastmcp import FastMCP
+from fastmcp.skills.provider import SkillsDirectoryProvider
+
+server = FastMCP("fastmcp-skills")
+server.add_provider(SkillsDirectoryProvider([sys.argv[1]]))
+server.run(show_banner=False, log_level="ERROR")
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    __import__("importlib.util").util.find_spec("fastmcp") is None, reason="needs fastmcp"
+)
+def test_resolver_reads_a_fastmcp_skills_server(tmp_path: Path) -> None:
+    """FastMCP's own skills provider over real stdio, nested skill paths included."""
+    root = tmp_path / "skills"
+    write_tree(
+        root,
+        {
+            "pdf-processing/SKILL.md": "---\nname: pdf-processing\ndescription: PDFs.\n---\n$1\n",
+            "pdf-processing/scripts/extract.py": "print('hi')\r\n",
+            "pdf-processing/logo.png": b"\x89PNG\x00\xff",
+            "ops/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploy.\n---\nGo\n",
+        },
+    )
+    script = tmp_path / "server.py"
+    script.write_text(FASTMCP_SERVER)
+    server = [sys.executable, str(script), str(root)]
+    with SkillResolver([MCPSkillProvider("fm", server)]) as resolver:
+        listing = resolver.list_skills().render()
+        assert "## fm (2 skills)" in listing and "URI: `skill://fm/ops/deploy`" in listing
+        assert resolver.resolve("pdf-processing", "x").content.endswith(b"---\nx\n")
+        assert resolver.resolve("pdf-processing/logo.png").content == b"\x89PNG\x00\xff"
+        extract = resolver.resolve("skill://fm/pdf-processing/scripts/extract.py")
+        assert extract.content == b"print('hi')\r\n"
+        assert resolver.resolve("deploy").uri == "skill://fm/ops/deploy"
+        manifest = json.loads(resolver.resolve("pdf-processing/_manifest").content)
+        assert [f["path"] for f in manifest["files"]] == [
+            "SKILL.md",
+            "logo.png",
+            "scripts/extract.py",
+        ]
+        with pytest.raises(SkillReferenceNotFound):
+            resolver.resolve("pdf-processing/nope.md")
