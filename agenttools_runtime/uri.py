@@ -594,9 +594,10 @@ def _skill_folders(root: Path) -> Iterable[tuple[str, _DirectorySkill]]:
         return
     for child in children:
         path = Path(child.path)
-        if child.name.startswith(".") or not child.is_dir():
+        # os.path: False (not an error) for a link loop or an unreadable entry
+        if child.name.startswith(".") or not os.path.isdir(path):
             continue
-        if (path / MAIN_FILE).is_file():
+        if os.path.isfile(path / MAIN_FILE):
             yield child.name, _DirectorySkill(path, None)
 
 

@@ -476,3 +476,17 @@ def test_listing_keeps_one_line_per_description(home: Path, project: Path) -> No
     )
     text = SkillResolver([LocalSkillProvider()]).list_skills().render()
     assert "- **multi**: First line. Second line.\n  URI: `skill://local/multi`" in text
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+def test_link_loops_in_a_skills_folder_are_skipped(home: Path, project: Path) -> None:
+    root = home / ".claude" / "skills"
+    make_skill(root, "ok")
+    (root / "self").symlink_to(root / "self")
+    (root / "ping").symlink_to(root / "pong")
+    (root / "pong").symlink_to(root / "ping")
+    (root / "md-loop").mkdir()
+    (root / "md-loop" / "SKILL.md").symlink_to(root / "md-loop" / "SKILL.md")
+    resolver = SkillResolver([LocalSkillProvider()])
+    assert [s.name for s in resolver.list_skills().providers[0].skills] == ["ok"]
+    assert resolver.resolve("ok").provider == "local"
