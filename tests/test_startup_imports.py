@@ -225,3 +225,16 @@ def test_parser_formats_help_as_argparse_does(monkeypatch: pytest.MonkeyPatch) -
     assert isinstance(sub, Parser)
     raw = Parser(prog="p", formatter_class=argparse.RawDescriptionHelpFormatter)
     assert raw.formatter_class is argparse.RawDescriptionHelpFormatter
+
+
+def test_skill_without_mcp_servers_imports_no_mcp_machinery() -> None:
+    # the built-in skill: found whatever is installed; no MCP server runs, so neither the
+    # MCP SDK, nor asyncio, nor logging (which only routes MCP log records) is needed
+    status, modules = imported("skill", "agenttools", "--no-local")
+    assert status == 0
+    assert loaded(modules, ("mcp", "fastmcp", "asyncio", "logging", "packaging")) == []
+    # cli.discovery: the --python/--path parsing the two share
+    assert set(loaded(modules, COMMAND_MODULE_NAMES)) <= {
+        "agenttools_runtime.cli.uri",
+        "agenttools_runtime.cli.discovery",
+    }

