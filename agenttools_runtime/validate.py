@@ -813,6 +813,16 @@ class _Checker:
                     if not target.exists():
                         self.add(None, "BrokenLink", f"{where} is a broken link", path=path)
                         continue
+                    if target.is_dir() and _is_inside(Path(current), target):
+                        self.add(
+                            None,
+                            "UnsafeLink",
+                            f"the symbolic link {where} leads back to "
+                            f"{display_path(target, self.project.root)}, which contains it; "
+                            "copying the skill would never end",
+                            path=path,
+                        )
+                        continue
                 if entry in files and not path.is_file():
                     self.add(
                         None,

@@ -287,6 +287,17 @@ def test_directory_skill_manifest_is_the_runtimes_source(tmp_path: Path) -> None
     )
 
 
+def test_link_loop_inside_a_skill_is_a_problem_not_a_crash(tmp_path: Path) -> None:
+    project = write_project(tmp_path, "[tool.agenttools.skills.loopy]\n")
+    skill = project / "skills" / "loopy"
+    (skill / "sub").mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: loopy\ndescription: Loops.\n---\n")
+    (skill / "sub" / "up").symlink_to("..", target_is_directory=True)
+    (problem,) = validate_project(project)
+    assert (problem.code, problem.path) == ("UnsafeLink", skill / "sub" / "up")
+    assert "leads back to skills/loopy, which contains it" in problem.message
+
+
 # -- SKILL.md --------------------------------------------------------------------------------
 
 
