@@ -855,7 +855,11 @@ class _Checker:
             import pathspec
         except ImportError:
             return
-        spec = pathspec.GitIgnoreSpec.from_lines(gitignore.read_text("utf-8").splitlines())
+        try:  # git reads .gitignore as bytes; a Latin-1 one is still a valid file
+            lines = gitignore.read_bytes().decode("utf-8", "surrogateescape").splitlines()
+        except OSError:
+            return
+        spec = pathspec.GitIgnoreSpec.from_lines(lines)
         for current, _dirs, files in os.walk(directory):
             for name in files:
                 path = Path(current) / name

@@ -298,6 +298,16 @@ def test_link_loop_inside_a_skill_is_a_problem_not_a_crash(tmp_path: Path) -> No
     assert "leads back to skills/loopy, which contains it" in problem.message
 
 
+def test_gitignore_that_is_not_utf8_is_still_read(tmp_path: Path) -> None:
+    import shutil
+
+    project = tmp_path / "sdist-gap"
+    shutil.copytree(BROKEN / "sdist-gap", project)
+    (project / ".gitignore").write_bytes(b"# caf\xe9 (Latin-1)\n*.log\n")
+    codes = [p.code for p in validate_project(project)]
+    assert codes == ["HookWheelOnly", "SkillFileNotInWheel"]  # as with a UTF-8 .gitignore
+
+
 # -- SKILL.md --------------------------------------------------------------------------------
 
 
