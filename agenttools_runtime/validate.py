@@ -164,13 +164,13 @@ class Project:
 
     @property
     def name(self) -> str | None:
-        name = self.data.get("project", {}).get("name")
+        name = _dig(self.data, "project", "name")
         return name if isinstance(name, str) else None
 
     @property
     def config(self) -> Any:
         """``[tool.agenttools]`` (None when absent)."""
-        return self.data.get("tool", {}).get("agenttools")
+        return _dig(self.data, "tool", "agenttools")
 
 
 def find_project_root(path: Path) -> Path | None:
@@ -428,7 +428,7 @@ class _Checker:
     # the build set-up -----------------------------------------------------------------------
     def _check_build_setup(self, has_config: bool) -> None:
         data = self.project.data
-        hatch = data.get("tool", {}).get("hatch", {})
+        hatch = _dig(data, "tool", "hatch")
         build = hatch.get("build", {}) if isinstance(hatch, dict) else {}
         global_hook = _dig(build, "hooks", "agenttools")
         wheel_hook = _dig(build, "targets", "wheel", "hooks", "agenttools")
@@ -629,10 +629,11 @@ class _Checker:
         return list(dict.fromkeys(b for b in bases if b.is_dir()))
 
     def _check_script(self, key: KeyPath, script: str) -> None:
-        project = self.project.data.get("project", {})
-        if "scripts" in project.get("dynamic", []):
+        dynamic = _dig(self.project.data, "project", "dynamic")
+        if isinstance(dynamic, list) and "scripts" in dynamic:
             return  # cannot be known before the build
-        scripts = project.get("scripts", {})
+        scripts = _dig(self.project.data, "project", "scripts")
+        scripts = scripts if isinstance(scripts, dict) else {}
         if script not in scripts:
             known = ", ".join(sorted(scripts)) or "none"
             self.add(
@@ -644,8 +645,12 @@ class _Checker:
     def _check_url(self, key: KeyPath, url: str) -> None:
         from urllib.parse import urlsplit
 
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
+        try:
+            parts = urlsplit(url)
+            valid = parts.scheme in ("http", "https") and bool(parts.netloc)
+        except ValueError:  # e.g. an unclosed IPv6 bracket
+            valid = False
+        if not valid:
             self.add(key, "InvalidURL", f'"{url}" is not an http:// or https:// URL')
 
     def _check_item_name(self, key: KeyPath, name: object, what: str) -> bool:

@@ -308,6 +308,22 @@ def test_gitignore_that_is_not_utf8_is_still_read(tmp_path: Path) -> None:
     assert codes == ["HookWheelOnly", "SkillFileNotInWheel"]  # as with a UTF-8 .gitignore
 
 
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ('project = "x"\n[tool.agenttools.mcp-servers.a]\nscript = "s"\n', None),
+        ('[project]\nname = "p"\nscripts = "x"\n[tool.agenttools.mcp-servers.a]\nscript = "s"\n', None),
+        ('[project]\nname = "p"\n[tool.agenttools.mcp-servers.a]\nurl = "http://[::1"\n', ["InvalidURL"]),
+    ],
+)  # fmt: skip
+def test_odd_values_are_problems_not_crashes(
+    tmp_path: Path, text: str, codes: list[str] | None
+) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.hatch.build.hooks.agenttools]\n" + text)
+    found = [p.code for p in errors_of(validate_project(tmp_path))]
+    assert set(codes or ["UnknownScript"]) <= set(found)
+
+
 # -- SKILL.md --------------------------------------------------------------------------------
 
 
