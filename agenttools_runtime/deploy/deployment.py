@@ -244,6 +244,8 @@ def remove_deployment(ident: str | Deployment) -> RemovalResult:
     from agenttools_runtime.deploy.engine import remove_recorded, sweep_warnings
 
     uid = ident.uuid if isinstance(ident, Deployment) else ident
+    if not records.has_deployments():
+        find_deployment(uid, [])  # nothing recorded: fail without creating the state dir
     with deployment_lock():
         record = find_deployment(uid)
         found = sweep_warnings()

@@ -239,6 +239,11 @@ def is_stale(uid: str, deployments: Path | None = None) -> bool:
     return not os.path.isfile(record_path(uid, deployments))
 
 
+def has_deployments(deployments: Path | None = None) -> bool:
+    """Whether the deployments directory exists (reading only; nothing is created)."""
+    return (deployments or paths.deployments_dir()).is_dir()
+
+
 def read_record(path: Path) -> DeploymentRecord:
     """Read one record. Raises ``InvalidDeploymentRecord`` naming the file."""
     try:

@@ -136,3 +136,12 @@ def test_removing_an_unreadable_record_says_so(home: Path, state: Path) -> None:
     with pytest.raises(InvalidDeploymentRecord, match=dep.uuid):
         remove_deployment(dep.uuid[:8])
     assert (home / ".cursor" / "skills" / "s").is_dir()
+
+
+def test_removing_on_a_machine_without_deployments_creates_nothing(state: Path) -> None:
+    from agenttools_runtime.deploy import remove_deployment
+    from agenttools_runtime.errors import DeploymentNotFound
+
+    with pytest.raises(DeploymentNotFound):
+        remove_deployment("3f2a9c1e")
+    assert not state.exists()  # no state directory, no lock file
