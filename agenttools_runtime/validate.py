@@ -16,7 +16,7 @@ import os
 import re
 import sys
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -1245,6 +1245,10 @@ def _unique_key_loader_class() -> Any:
             keys: set[Any] = set()
             for key_node, _value in node.value:
                 key = self.construct_object(key_node, deep=deep)
+                if not isinstance(key, Hashable):  # "? [a, b]": PyYAML would raise TypeError
+                    raise yaml.constructor.ConstructorError(
+                        None, None, "found unhashable key", key_node.start_mark
+                    )
                 if key in keys:
                     raise yaml.constructor.ConstructorError(
                         None, None, f"duplicate key '{key}'", key_node.start_mark
