@@ -34,6 +34,10 @@ from agenttools_runtime.uri import SkillURI, format_skill_uri, parse_skill_uri
         ("SKILL://Local/x", "Local", ("x",)),  # scheme case-insensitive, provider kept as is
         ("skill://local/a%2Fb/c", "local", ("a", "b", "c")),  # an encoded / is a separator
         ("skill://local/x/%252e%252e", "local", ("x", "%2e%2e")),  # decoded once only
+        # look-alikes of . and / are plain characters (no NFKC folding anywhere)
+        ("skill://local/x/%EF%BC%8E%EF%BC%8E/y", "local", ("x", "\uff0e\uff0e", "y")),
+        ("skill://local/x/a%EF%BC%8Fb", "local", ("x", "a\uff0fb")),
+        ("skill://local/x/\u2025", "local", ("x", "\u2025")),
         ("python-expert", None, ("python-expert",)),
         ("python-expert/references/guide.md", None, ("python-expert", "references", "guide.md")),
         ("my%20skill", None, ("my skill",)),
@@ -124,6 +128,7 @@ def test_provider_names(provider: str) -> None:
         ("skill://local/x?y=1", "query"),
         ("skill://local/x#frag", "fragment"),
         ("skill://local/x/%ff", "UTF-8"),
+        ("skill://local/x/%C0%AE%C0%AE/y", "UTF-8"),  # an overlong encoding of "."
         ("skill://local/x/" + "a/" * 2100 + "b", "longer"),
     ],
 )
