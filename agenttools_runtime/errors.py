@@ -162,6 +162,10 @@ MESSAGES: dict[str, str] = {
     "InstallMCPServer": 'Successfully installed MCP server "{0}" into {1}.',
     "UninstallMCPServer": 'Successfully removed MCP server "{0}" from {1}.',
     "MCPServerNotRemoved": 'The MCP server configuration "{0}" could not be removed from {1}.',
+    "MCPServerEntryReplaced": (
+        'Warning: The MCP server configuration "{0}" in {1} was not written by an agenttools '
+        "deployment; it was replaced, and removing this deployment removes it."
+    ),
     "InvalidMCPServerNameOption": (
         'A server name override can only be used when deploying a single MCP server; "{0}" '
         "has {1} servers."
@@ -620,3 +624,6 @@ class DeploymentRollbackIncomplete(AgentToolsWarning): ...
 
 
 class AgentSkillBackupsLeft(AgentToolsWarning): ...
+
+
+class MCPServerEntryReplaced(AgentToolsWarning): ...

@@ -51,6 +51,7 @@ from agenttools_runtime.errors import (
     DuplicateBundleConfigKey,
     InvalidAgentSkill,
     InvalidMCPServerNameOption,
+    MCPServerEntryReplaced,
     MCPServerNotRemoved,
     MCPServersNotDeployed,
     NoSkillsLocation,
@@ -217,7 +218,7 @@ class DeployPlan:
     not_installed: list[SkillPlan] = field(default_factory=list)
     errors: list[AgentToolsError] = field(default_factory=list)
     warnings: list[AgentToolsWarning] = field(default_factory=list)
-    # dry runs only: what each config key holds now (see EXISTING_ENTRY)
+    # what each config key holds now (see EXISTING_ENTRY)
     existing_entries: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -382,8 +383,10 @@ def make_plan(
         if not dry_run:
             raise result.errors[0]
     result.replaced = [by_id[u] for u in conflicting]
-    if dry_run and servers and target.config_file is not None:
+    if servers and target.config_file is not None:
         _inspect_config(result, existing)
+        if result.errors and not dry_run:
+            raise result.errors[-1]
     if deploy_skills:
         assert target.skills_root is not None
         replaced_ids = tuple(r.uuid for r in result.replaced)
@@ -413,7 +416,9 @@ def make_plan(
 
 
 def _inspect_config(result: DeployPlan, existing: Sequence[DeploymentRecord]) -> None:
-    """For a dry run: what each key holds now, and a config file that cannot be edited."""
+    """What each key holds now (an entry no deployment recorded is replaced with a
+    ``MCPServerEntryReplaced`` warning), and a config file that cannot be edited (an error
+    now, before anything is written)."""
     from agenttools_runtime.mcp.install import read_server_entries
 
     config_file = result.target.config_file
@@ -433,8 +438,15 @@ def _inspect_config(result: DeployPlan, existing: Sequence[DeploymentRecord]) ->
     for sp in result.servers:
         if sp.key not in current:
             result.existing_entries[sp.key] = "none"
+        elif sp.key in recorded:
+            result.existing_entries[sp.key] = "deployed"
         else:
-            result.existing_entries[sp.key] = "deployed" if sp.key in recorded else "foreign"
+            result.existing_entries[sp.key] = "foreign"
+            result.warnings.append(
+                MCPServerEntryReplaced(
+                    sp.key, config_file, key=sp.key, config_file=str(config_file)
+                )
+            )
 
 
 def skill_plan(source: SkillSource, root: Path, replaced: Sequence[str], level: Level) -> SkillPlan:

@@ -417,3 +417,23 @@ def test_dry_run_says_which_config_entries_it_would_replace(home: Path, state: P
     assert not broken.ok and "would fail: " in broken.render()
     assert broken.to_json()["errors"][0]["tag"] == "ConfigFileUnparseable"
     assert snapshot(home, state) == before
+
+
+def test_replacing_an_entry_no_deployment_wrote_warns(home: Path) -> None:
+    """The spec's deploy replaces an existing key (an upsert), and removing the deployment
+    removes it; when no recorded deployment wrote that entry the user is told so."""
+    from agenttools_runtime.errors import MCPServerEntryReplaced
+
+    config = home / ".cursor" / "mcp.json"
+    config.parent.mkdir()
+    config.write_text('{"mcpServers": {"s": {"command": "their-own"}}}\n')
+    with pytest.warns(MCPServerEntryReplaced, match=r'"s" in .*mcp\.json was not written by'):
+        dep = deploy("cursor", bundle("b", servers=[server("s")]))
+    assert entries(config, "cursor")["s"]["command"] == "uvx"
+    assert [w.tag for w in dep.warnings] == ["MCPServerEntryReplaced"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a key a recorded deployment wrote: no warning
+        again = deploy("cursor", bundle("b", servers=[server("s")]), overwrite="upgrade")
+    assert again.warnings == []
+    again.remove()
+    assert "s" not in entries(config, "cursor")
