@@ -161,6 +161,12 @@ def _is_segment(name: str) -> bool:
     return bool(name) and name not in (".", "..") and not any(c in name for c in "/\\\0")
 
 
+def _is_listable(name: str) -> bool:
+    """A skill name a server may give: one segment without control characters (a newline in
+    a name would forge lines of the listing an agent reads)."""
+    return _is_segment(name) and name.isprintable()
+
+
 def is_valid_provider_name(name: object) -> bool:
     return isinstance(name, str) and PROVIDER_NAME_PATTERN.fullmatch(name) is not None
 
@@ -808,7 +814,7 @@ class MCPSkillProvider(SkillProvider):
                 continue
             path = unquote(uri[len(SCHEME) + 3 : -len(MAIN_FILE) - 1])
             segments = path.split("/")
-            if not all(_is_segment(s) for s in segments):
+            if not all(_is_listable(s) for s in segments):
                 continue
             description = resource.description or f"MCP skill: {segments[-1]}"
             found[path] = ProvidedSkill(
@@ -816,7 +822,7 @@ class MCPSkillProvider(SkillProvider):
             )
         names = {s.name for s in found.values()}
         for prompt in await _list_prompts(client):
-            if prompt.name in names or prompt.name in found or not _is_segment(prompt.name):
+            if prompt.name in names or prompt.name in found or not _is_listable(prompt.name):
                 continue
             arguments = tuple(a.name for a in prompt.arguments or ())
             description = prompt.description or f"MCP prompt: {prompt.name}"
