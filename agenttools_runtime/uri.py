@@ -479,7 +479,7 @@ class DirectorySkillProvider(SkillProvider):
         """Several folders of one name inside this provider: the first wins. Identical copies
         (one skill deployed to several clients) are not worth a word; different ones are."""
         baseline = _folder_hashes(kept)
-        differing = [o for o in others if _folder_hashes(o) != baseline]
+        differing = [o for o in others if baseline is None or _folder_hashes(o) != baseline]
         if differing:
             everyone = ", ".join(str(e.directory) for e in (kept, *differing))
             warnings.warn(
@@ -501,13 +501,10 @@ class DirectorySkillProvider(SkillProvider):
     def files(self, skill: ProvidedSkill) -> dict[str, Path]:
         """Every file of *skill*: relative path → absolute path (junk and VCS skipped; for a
         wheel's copy, exactly the files its manifest lists)."""
-        from agenttools_runtime.skills.manifest import iter_source_files
-
         entry = self._entry(skill.name)
         if entry.files is not None:
             return {rel: entry.directory.joinpath(*rel.split("/")) for rel in sorted(entry.files)}
-        # regular files only: reading a named pipe or a device would block or never end
-        return {rel: p for rel, p in iter_source_files(entry.directory) if os.path.isfile(p)}
+        return _folder_files(entry.directory)
 
     def contents(self, skill: ProvidedSkill) -> dict[str, bytes]:
         """The bytes of every file of *skill*, each verified like :meth:`read`."""
@@ -585,11 +582,24 @@ def _read_description(directory: Path) -> str:
     return skill_description(text.decode("utf-8", errors="replace"))
 
 
-def _folder_hashes(entry: _DirectorySkill) -> dict[str, str] | None:
-    from agenttools_runtime.skills.manifest import installed_manifest
+def _folder_files(directory: Path) -> dict[str, Path]:
+    """The files of a skill folder (junk and VCS skipped). Regular files only: reading a named
+    pipe or a device would block or never end. Raises ``AgentSkillUnsafeLink`` and
+    ``AgentSkillUnreadable``."""
+    from agenttools_runtime.skills.manifest import iter_source_files
 
-    manifest, clean = installed_manifest(entry.directory)
-    return manifest if clean else None
+    return {rel: p for rel, p in iter_source_files(directory) if os.path.isfile(p)}
+
+
+def _folder_hashes(entry: _DirectorySkill) -> dict[str, str] | None:
+    """Every file's hash; None when the folder cannot be read whole (a link leaving it, an
+    unreadable file), which never counts as identical to anything."""
+    from agenttools_runtime.skills.manifest import hash_file
+
+    try:
+        return {rel: hash_file(path) for rel, path in _folder_files(entry.directory).items()}
+    except (AgentToolsError, OSError):
+        return None
 
 
 def _skill_folders(root: Path) -> Iterable[tuple[str, _DirectorySkill]]:

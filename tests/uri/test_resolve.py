@@ -490,3 +490,44 @@ def test_link_loops_in_a_skills_folder_are_skipped(home: Path, project: Path) ->
     resolver = SkillResolver([LocalSkillProvider()])
     assert [s.name for s in resolver.list_skills().providers[0].skills] == ["ok"]
     assert resolver.resolve("ok").provider == "local"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_comparing_same_named_folders_reads_no_special_file(home: Path, project: Path) -> None:
+    """Two folders of one name are compared file by file; a named pipe in one must not hang
+    the listing."""
+    make_skill(home / ".claude" / "skills", "x")
+    other = make_skill(home / ".cursor" / "skills", "x")
+    os.mkfifo(other / "pipe")
+    outcome: list[object] = []
+
+    def listing() -> None:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            SkillResolver([LocalSkillProvider()]).list_skills()
+        outcome.append([w.category for w in caught])
+
+    import threading
+
+    thread = threading.Thread(target=listing, daemon=True)
+    thread.start()
+    thread.join(20)
+    if thread.is_alive():  # unblock the reader, then fail
+        with open(other / "pipe", "wb"):
+            pass
+        pytest.fail("the listing blocked on a named pipe")
+    assert outcome == [[]]  # the same files (the pipe is no file): nothing to report
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+def test_same_named_folders_that_cannot_be_read_are_reported(
+    home: Path, project: Path, tmp_path: Path
+) -> None:
+    for client, target in ((".claude", "a.txt"), (".cursor", "b.txt")):
+        (tmp_path / target).write_text(target)
+        folder = make_skill(home / client / "skills", "x")
+        (folder / "link").symlink_to(tmp_path / target)  # leaves the skill: unreadable whole
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        LocalSkillProvider().skills()
+    assert [w.category for w in caught] == [SkillNameCollision]
