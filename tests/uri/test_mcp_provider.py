@@ -354,3 +354,20 @@ def test_names_with_control_characters_are_not_skills() -> None:
         listing = resolver.list_skills().render()
         assert "forged" not in listing
         assert listing.endswith("## srv (1 skill)\n- **fine**: F.\n  URI: `skill://srv/fine`")
+
+
+def test_a_server_without_skills_has_none() -> None:
+    """A plain tools server (no resources, no prompts) is a provider with no skills, not a
+    failure."""
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("tools-only")
+
+    @server.tool()
+    def add(a: int, b: int) -> int:
+        return a + b
+
+    with SkillResolver([MCPSkillProvider("tools", server)]) as resolver:
+        assert resolver.list_skills().providers[0].skills == ()
+        with pytest.raises(SkillNotFound, match=r"Available: \(none\)"):
+            resolver.resolve("skill://tools/anything")
