@@ -1043,12 +1043,25 @@ def _client_target(server: Any) -> Any:
     if isinstance(server, str):
         if server.startswith(("http://", "https://")):
             return server
-        server = shlex.split(server)
+        server = split_command(server)
     if isinstance(server, (list, tuple)):
         if not server:
             raise ValueError("an empty MCP server command")
         return StdioServerParameters(command=str(server[0]), args=[str(a) for a in server[1:]])
     return server
+
+
+def split_command(command: str, posix: bool = os.name != "nt") -> list[str]:
+    """A command line's words, split shell-style. On Windows (*posix* False) a backslash is a
+    path separator, not an escape, and double quotes only group: ``"C:\\Program Files\\x.exe"
+    --y`` is ``['C:\\Program Files\\x.exe', '--y']``. Raises ``ValueError`` for an unbalanced
+    quote."""
+    if posix:
+        return shlex.split(command)
+    lexer = shlex.shlex(command, posix=False)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    return [w[1:-1] if len(w) > 1 and w[0] == w[-1] == '"' else w for w in lexer]
 
 
 def _server_env(extra: Mapping[str, str]) -> dict[str, str] | None:

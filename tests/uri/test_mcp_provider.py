@@ -371,3 +371,22 @@ def test_a_server_without_skills_has_none() -> None:
         assert resolver.list_skills().providers[0].skills == ()
         with pytest.raises(SkillNotFound, match=r"Available: \(none\)"):
             resolver.resolve("skill://tools/anything")
+
+
+@pytest.mark.parametrize(
+    ("command", "posix", "words"),
+    [
+        ("uvx docs-mcp --name 'a b'", True, ["uvx", "docs-mcp", "--name", "a b"]),
+        # Windows: backslashes are path separators, double quotes group
+        (r"C:\tools\docs.exe --x", False, [r"C:\tools\docs.exe", "--x"]),
+        (
+            r'"C:\Program Files\py\python.exe" -m srv',
+            False,
+            [r"C:\Program Files\py\python.exe", "-m", "srv"],
+        ),
+    ],
+)
+def test_server_command_lines(command: str, posix: bool, words: list[str]) -> None:
+    from agenttools_runtime.uri import split_command
+
+    assert split_command(command, posix=posix) == words
