@@ -98,6 +98,20 @@ STYLES: dict[str, EntryStyle] = {
             sse="sse",
         ),
     ),
+    # Kiro: Cline's local entry; remote servers by "url" alone (its docs show no "type", and
+    # its CLI reads "type" as stdio/http only, so Cline's "streamableHttp" would be refused)
+    "kiro": EntryStyle(
+        (*_GENERIC_LOCAL, Field("disabled", Const(False)), Field("autoApprove", Const([]))),
+        {
+            t: (
+                Field("url", "url"),
+                _HEADERS,
+                Field("disabled", Const(False)),
+                Field("autoApprove", Const([])),
+            )
+            for t in ("http", "sse")
+        },
+    ),
     "copilot-cli": EntryStyle(
         (
             Field("type", Const("local")),
@@ -195,6 +209,7 @@ CLIENT_STYLES: dict[str, str] = {
     "qwen-code": "gemini",
     "windsurf": "windsurf",
     "antigravity": "windsurf",
+    "kiro": "kiro",
 }
 
 # A client reading its entries from another place in some files: (style, file name) -> path.

@@ -207,7 +207,9 @@ def _add(
     is_project = project is not None and project[1] is not None
     defaults = entries.required_top_level(client, config_file, is_project)
     return edit_config_file(
-        config_file, lambda text: _swap(fmt.set_entry(text, container, key, entry, defaults))
+        config_file,
+        lambda text: _swap(fmt.set_entry(text, container, key, entry, defaults)),
+        shared=is_project,
     )
 
 

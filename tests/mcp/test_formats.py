@@ -238,3 +238,81 @@ def test_null_container_is_replaced(text: str, expected: str) -> None:
     assert fmt.read_entries(text, SERVERS) == {}
     assert fmt.set_entry(text, SERVERS, "w", {"command": "c"}, {}) == (expected, False)
     assert fmt.remove_entry(text, SERVERS, "w") == (text, False)
+
+
+@pytest.mark.parametrize("value", ["yes", "No", "on", "y", "1:20", "1_000", "0x1F", "~", "null"])
+def test_yaml_strings_a_yaml_1_1_reader_would_misread_are_quoted(value: str) -> None:
+    """ruamel writes YAML 1.2, where ``yes`` is a string; PyYAML and older client parsers
+    read YAML 1.1, where it is True. What we write reads the same in both."""
+    import yaml as pyyaml
+
+    fmt = get_format("yaml")
+    entry = {"name": value, "cmd": value, "args": [value], "envs": {value: value}}
+    for text in ("", "extensions:\n  o:\n    cmd: x\n", "extensions: {o: {cmd: x}}\n"):
+        new, _ = fmt.set_entry(text, GOOSE, value, entry, {})
+        assert pyyaml.safe_load(new)["extensions"][value] == entry, new
+
+
+def test_yaml_user_scalars_keep_their_spelling_in_the_round_trip_edit() -> None:
+    fmt = get_format("yaml")
+    text = "on: yes  # the user's own\nextensions: {o: {cmd: x}}\n"
+    new, _ = fmt.set_entry(text, GOOSE, "w", {"cmd": "on"}, {})
+    assert new.startswith("on: yes  # the user's own\n")
+    assert "cmd: 'on'" in new
+
+
+@pytest.mark.parametrize(
+    ("text", "expected_head"),
+    [
+        ("# keep\n{}  # and this\n", "# keep\n# and this\nextensions:\n"),
+        ("# keep\r\n{}\r\n", "# keep\r\nextensions:\r\n"),
+        ("{}", "extensions:\n"),
+    ],
+)
+def test_yaml_empty_flow_document_keeps_its_comments(text: str, expected_head: str) -> None:
+    new, _ = get_format("yaml").set_entry(text, GOOSE, "w", {"cmd": "x"}, {})
+    assert new.startswith(expected_head), new
+    assert get_format("yaml").read_entries(new, GOOSE) == {"w": {"cmd": "x"}}
+
+
+def test_yaml_round_trip_edit_keeps_crlf() -> None:
+    text = "a: 1  # one\r\nextensions: {o: {cmd: x}}\r\n"
+    new, _ = get_format("yaml").set_entry(text, GOOSE, "w", {"cmd": "y"}, {})
+    assert "\r\n" in new and "\n" not in new.replace("\r\n", ""), new
+    assert "\r\r" not in new
+
+
+def test_yaml_line_separators_inside_strings_are_not_lines() -> None:
+    """U+2028 and form feeds in a quoted scalar are not line breaks for ruamel: the splice
+    must count lines the same way (``str.splitlines`` does not)."""
+    fmt = get_format("yaml")
+    text = 'note: "a\u2028b\x85c"\nextensions:\n  o:\n    cmd: x\ntail: 1\n'
+    new, _ = fmt.set_entry(text, GOOSE, "w", {"cmd": "y"}, {})
+    assert only_insertions(text, new), new
+    assert fmt.remove_entry(new, GOOSE, "w") == (text, True)
+
+
+@pytest.mark.parametrize("list_key", [None, "name"])
+def test_yaml_nested_container_paths_are_created_as_mappings(list_key: str | None) -> None:
+    fmt = get_format("yaml")
+    container = Container(("mcp", "servers"), list_key)
+    entry = {"name": "w", "command": "c"}
+    for text in ("", "a: 1\n", "mcp:\n  other: 1  # keep\nb: 2\n"):
+        new, _ = fmt.set_entry(text, container, "w", entry, {})
+        assert fmt.read_entries(new, container) == {"w": entry}, new
+        if text.startswith("mcp"):
+            assert only_insertions(text, new), new
+            assert fmt.remove_entry(new, container, "w")[0].startswith(text[:-5])
+
+
+def test_json_error_messages_read_as_sentences() -> None:
+    with pytest.raises(ParseError) as info:
+        get_format("json").set_entry('{"a": "\x01"}', SERVERS, "w", ENTRY, {})
+    assert info.value.describe() == "line 1, column 8: invalid control character"
+
+
+def test_yaml_round_trip_edit_with_an_empty_list_item() -> None:
+    """ruamel's indentation guess fails on a line holding only "-": the edit goes on."""
+    text = "a:\n  -   \nextensions: {o: {cmd: x}}\n"
+    new, _ = get_format("yaml").set_entry(text, GOOSE, "w", {"cmd": "y"}, {})
+    assert set(get_format("yaml").read_entries(new, GOOSE)) == {"o", "w"}

@@ -239,6 +239,24 @@ def test_permissions_are_kept(tmp_path: Path) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
 
 
+@pytest.mark.skipif(os.name == "nt", reason="POSIX permission bits")
+def test_new_user_file_is_private_and_new_project_file_is_shared(
+    home: Path, tmp_path: Path
+) -> None:
+    """A new user config file may hold tokens (env, headers): owner only. A new project
+    file is meant to be committed and read by others: the umask decides, as for any file."""
+    user = install_mcp_server("claude-code", SERVER).config_file
+    assert stat.S_IMODE(user.stat().st_mode) == 0o600
+    project = tmp_path / "proj"
+    project.mkdir()
+    old = os.umask(0o027)
+    try:
+        shared = install_mcp_server("claude-code", SERVER, project=project).config_file
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o640
+
+
 def test_concurrent_change_is_redone_on_the_new_contents(tmp_path: Path) -> None:
     path = tmp_path / "mcp.json"
     path.write_text('{"mcpServers": {}}')

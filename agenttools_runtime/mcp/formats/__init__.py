@@ -13,6 +13,7 @@ Install, uninstall and the deploy engine's rollback all go through here.
 from __future__ import annotations
 
 import codecs
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -137,13 +138,18 @@ def read_entries(path: Path, format_name: str, container: Container) -> dict[str
     return _guard(path, lambda: get_format(format_name).read_entries(text, container))
 
 
-def edit_config_file(path: Path, edit: Callable[[str], tuple[str, R]]) -> tuple[R, bool]:
+def edit_config_file(
+    path: Path, edit: Callable[[str], tuple[str, R]], shared: bool = False
+) -> tuple[R, bool]:
     """Apply *edit* (text → (new text, result)) to *path* and write the result atomically.
 
     Returns ``(result, written)``. A missing file counts as empty text; its parent directory
-    is created only when something is written. The file is re-read just before writing; if
-    it changed meanwhile (the running client rewrote it), the edit is redone once on the new
-    contents, and ``ConfigFileChanged`` is raised if it changes again. Parse failures raise
+    is created only when something is written. An existing file keeps its permission bits; a
+    new one is readable by its owner only (0600: user config files hold servers' tokens),
+    unless *shared* (a project's file, meant to be committed and read by the team), which
+    gets the usual mode of a new file (0666 minus the umask). The file is re-read just before
+    writing; if it changed meanwhile (the running client rewrote it), the edit is redone once
+    on the new contents, and ``ConfigFileChanged`` is raised if it changes again. Parse failures raise
     ``ConfigFileUnparseable`` (file, line, column) and nothing is written.
     """
     for _attempt in range(2):
@@ -161,11 +167,26 @@ def edit_config_file(path: Path, edit: Callable[[str], tuple[str, R]]) -> tuple[
             current = None
         if current != raw:
             continue
+        mode = None
         if raw is None:
             fs.mkdir(path.parent)
-        fs.write_bytes_atomic(path, data)
+            mode = 0o666 & ~_umask() if shared else 0o600
+        fs.write_bytes_atomic(path, data, mode)
         return result, True
     raise ConfigFileChanged(path, file=str(path))
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where the system allows."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    current = os.umask(0o022)  # no other way to read it: set and restore at once
+    os.umask(current)
+    return current
 
 
 def _bind(edit: Callable[[str], tuple[str, R]], text: str) -> Callable[[], tuple[str, R]]:

@@ -127,7 +127,9 @@ class _Scanner:
         try:
             return json.decoder.scanstring(self.text, pos + 1, True)  # type: ignore[attr-defined,no-any-return]
         except json.JSONDecodeError as exc:
-            raise self.error(exc.msg, exc.pos) from None
+            # json's "Invalid control character at" reads as a sentence without "at"
+            message = exc.msg.removesuffix(" starting at").removesuffix(" at")
+            raise self.error(message[:1].lower() + message[1:], exc.pos) from None
 
     def _slow_value(self, pos: int, build: bool) -> tuple[Any, int]:
         text = self.text

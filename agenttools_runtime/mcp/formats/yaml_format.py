@@ -18,6 +18,9 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import ScalarNode
+from ruamel.yaml.resolver import VersionedResolver
+from ruamel.yaml.scalarstring import SingleQuotedScalarString
 
 from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
 
@@ -26,6 +29,26 @@ _EMPTY_VALUE = re.compile(
     r"(?P<comment>[ \t]*#[^\r\n]*)?(?P<nl>\r?\n)?$"
 )
 _SEQ_LINE = re.compile(r"^([ \t]*)-[ \t]")
+# lines as ruamel counts them (its marks index this list): not str.splitlines, which also
+# breaks at U+2028, form feeds and others a quoted scalar may hold
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_EMPTY_FLOW_ROOT = re.compile(r"^[ \t]*\{[ \t]*\}[ \t]*(?P<comment>#[^\r\n]*)?(?:\r?\n)?$")
+_STR = "tag:yaml.org,2002:str"
+_YAML_1_1 = VersionedResolver(version=(1, 1))
+
+
+def _quoted(value: Any) -> Any:
+    """*value* with every string a YAML 1.1 reader would take for something else (``yes``,
+    ``on``, ``y``, ``1:20``, ``1_000``) single-quoted: ruamel writes YAML 1.2, where those
+    are plain strings, but PyYAML and older client parsers read YAML 1.1. Only what we write
+    is quoted; the user's own scalars keep their spelling."""
+    if isinstance(value, Mapping):
+        return {_quoted(k): _quoted(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_quoted(v) for v in value]
+    if type(value) is str and _YAML_1_1.resolve(ScalarNode, value, (True, False)) != _STR:
+        return SingleQuotedScalarString(value)
+    return value
 
 
 def _loader() -> YAML:
@@ -61,8 +84,12 @@ def _dump(value: Any, seq_offset: int, nl: str) -> list[str]:
     yaml.default_flow_style = False
     yaml.indent(mapping=2, sequence=2 + seq_offset, offset=seq_offset)
     out = io.StringIO()
-    yaml.dump(value, out)
-    return [line + nl for line in out.getvalue().splitlines()]
+    yaml.dump(_quoted(value), out)
+    return [line.rstrip("\r\n") + nl for line in _lines(out.getvalue())]
+
+
+def _lines(text: str) -> list[str]:
+    return _LINE.findall(text)
 
 
 def _indent(lines: list[str], prefix: str) -> list[str]:
@@ -119,10 +146,10 @@ def _expected(
 ) -> Any:
     data = {} if data is None else data
     node = data
-    for part in path:
+    for depth, part in enumerate(path):
         child = node.get(part)
         if child is None:
-            child = [] if list_key else {}
+            child = [] if list_key and depth == len(path) - 1 else {}
             node[part] = child
         node = child
     if list_key is None:
@@ -229,7 +256,7 @@ class YAMLFormat:
         entry: dict[str, Any],
         defaults: Mapping[str, Any],
     ) -> str | None:
-        lines = text.splitlines(keepends=True)
+        lines = _lines(text)
         nl = _newline(text)
         offset = _seq_offset(lines)
         if lines and not lines[-1].endswith("\n"):
@@ -237,19 +264,30 @@ class YAMLFormat:
         item: Any = entry if container.list_key else {key: entry}
         if not container.path:
             return None  # entries at the root: left to the round-trip edit
+        if isinstance(root, CommentedMap) and not root:
+            # "{}" as the whole document: the line goes, its comment and the others stay
+            match = _EMPTY_FLOW_ROOT.match(lines[root.lc.line])
+            if match is None:
+                return None
+            comment = [match.group("comment") + nl] if match.group("comment") else []
+            lines[root.lc.line : root.lc.line + 1] = comment
+            root = None
         if root is None:  # empty, or only comments
             return self._append(lines, {}, container, item, defaults, offset, nl)
         parent: CommentedMap = root
-        for part in container.path[:-1]:
-            child = parent.get(part)
+        for depth, part in enumerate(container.path):
+            if part not in parent:  # the rest of the path is new
+                rest = Container(container.path[depth:], container.list_key)
+                if parent is root:
+                    return self._append(lines, root, rest, item, defaults, offset, nl)
+                return self._add_key(lines, root, parent, rest, item, defaults, offset, nl)
+            if depth == len(container.path) - 1:
+                break
+            child = parent[part]
             if not isinstance(child, CommentedMap) or child.fa.flow_style():
                 return None
             parent = child
         last = container.path[-1]
-        if last not in parent:
-            if parent is not root:
-                return None
-            return self._append(lines, root, container, item, defaults, offset, nl)
         node = parent[last]
         new_lines = self._defaults(lines, root, defaults, offset, nl)
         shift = len(new_lines) - len(lines)
@@ -295,7 +333,7 @@ class YAMLFormat:
     def _splice_remove(
         self, text: str, root: CommentedMap, container: Container, key: str
     ) -> str | None:
-        lines = text.splitlines(keepends=True)
+        lines = _lines(text)
         node = self._container(root, container.path)
         parent = self._container(root, container.path[:-1]) if container.path else None
         if not isinstance(parent, CommentedMap) or not container.path:
@@ -380,6 +418,31 @@ class YAMLFormat:
                 break
         return [*lines[:at], *_dump(missing, offset, nl), *lines[at:]]
 
+    def _add_key(
+        self,
+        lines: list[str],
+        root: CommentedMap,
+        parent: CommentedMap,
+        rest: Container,
+        item: Any,
+        defaults: Mapping[str, Any],
+        offset: int,
+        nl: str,
+    ) -> str | None:
+        """Add the missing part *rest* of the container path as the last key of the block
+        mapping *parent* (not the root), below its last key's block."""
+        if not parent or parent.fa.flow_style():
+            return None
+        value: Any = [item] if rest.list_key else item
+        for part in reversed(rest.path[1:]):
+            value = {part: value}
+        new_lines = self._defaults(lines, root, defaults, offset, nl)
+        shift = len(new_lines) - len(lines)
+        line, col = parent.lc.key(list(parent.keys())[-1])
+        end = _block_end(new_lines, line + shift, col)
+        body = _indent(_dump({rest.path[0]: value}, offset, nl), " " * col)
+        return "".join([*new_lines[:end], *body, *new_lines[end:]])
+
     def _append(
         self,
         lines: list[str],
@@ -408,7 +471,10 @@ class YAMLFormat:
     ) -> str:
         from ruamel.yaml.util import load_yaml_guess_indent
 
-        _data, indent, block_seq = load_yaml_guess_indent(text) if text.strip() else (None, 2, 0)
+        try:
+            _data, indent, block_seq = load_yaml_guess_indent(text) if text.strip() else (0, 2, 0)
+        except IndexError:  # ruamel's guess runs off a line such as "  -   " (an empty item)
+            indent, block_seq = 2, _seq_offset(_lines(text))
         yaml = _loader()
         yaml.width = 4096
         offset = block_seq or 0
@@ -418,17 +484,18 @@ class YAMLFormat:
             root = CommentedMap()
         for name, value in defaults.items():
             if name not in root:
-                root.insert(0, name, value)
+                root.insert(0, name, _quoted(value))
         node: Any = root
-        for part in container.path:
+        for depth, part in enumerate(container.path):
             if node.get(part) is None:
-                node[part] = CommentedSeq() if container.list_key else CommentedMap()
+                leaf = container.list_key and depth == len(container.path) - 1
+                node[part] = CommentedSeq() if leaf else CommentedMap()
             node = node[part]
         if container.list_key is None:
             if entry is None:
                 node.pop(key, None)
             else:
-                node[key] = entry
+                node[_quoted(key)] = _quoted(entry)
         else:
             index = next(
                 (
@@ -441,12 +508,13 @@ class YAMLFormat:
             if entry is None and index is not None:
                 del node[index]
             elif entry is not None and index is not None:
-                node[index] = entry
+                node[index] = _quoted(entry)
             elif entry is not None:
-                node.append(entry)
+                node.append(_quoted(entry))
         out = io.StringIO()
         yaml.dump(root, out)
-        return out.getvalue()
+        # comments keep their "\r" in ruamel: one newline style, the file's
+        return out.getvalue().replace("\r\n", "\n").replace("\n", _newline(text))
 
 
 FORMAT = YAMLFormat()
