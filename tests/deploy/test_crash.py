@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime.deploy import deploy, deployed, records, registry
+from agenttools_runtime.errors import MCPServerEntryReplaced
 
 from .conftest import bundle, inline, server, write_skill
 
@@ -110,7 +111,12 @@ def test_a_deploy_killed_at_any_point_leaves_a_consistent_state(
     assert other.uuid in {d.uuid for d in deployed()}
 
     # the next deploy finishes the job: one "big" deployment, the new one
-    new = deploy("claude-code", new_tools(shared), overwrite="upgrade")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        new = deploy("claude-code", new_tools(shared), overwrite="upgrade")
+    # an entry the dead process wrote but never recorded is untracked, and said to be so
+    replaced = [w for w in caught if w.category is MCPServerEntryReplaced]
+    assert all('"second"' in str(w.message) for w in replaced), point
     assert sorted(d.toolset for d in deployed()) == ["big", "other"]
     assert old.uuid not in {d.uuid for d in deployed()}
     assert (root / "fresh" / "SKILL.md").read_text().endswith("new\n")
