@@ -112,6 +112,14 @@ def test_non_utf8_file_is_unparseable(tmp_path: Path) -> None:
     assert path.read_bytes() == b'{"a": "\xff"}'
 
 
+def test_non_utf8_position_counts_characters(tmp_path: Path) -> None:
+    path = tmp_path / "mcp.json"
+    path.write_bytes('{\n  "\u00e9t\u00e9": "\u2603'.encode() + b'\xff"}')
+    fmt = get_format("json")
+    with pytest.raises(ConfigFileUnparseable, match="line 2, column 12"):
+        edit_config_file(path, lambda text: fmt.set_entry(text, SERVERS, "w", ENTRY, {}))
+
+
 def test_duplicate_keys_last_one_wins_and_removal_takes_all() -> None:
     fmt = get_format("json")
     text = '{"mcpServers": {"w": {"old": 1}, "w": {"old": 2}}}'

@@ -295,3 +295,20 @@ def test_failed_write_leaves_the_file(tmp_path: Path) -> None:
         add_server_entry(path, all_clients()["cursor"], "weather", SERVER)
     assert path.read_text() == '{"a": 1}'
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".mcp.json")]
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symbolic links need privileges on Windows")
+def test_linked_config_file_is_edited_where_it_lives(tmp_path: Path) -> None:
+    """Dotfiles kept in a repository are often linked into place: the link stays a link and
+    the file it points to gets the entry (and loses it again)."""
+    real = tmp_path / "dotfiles" / "mcp.json"
+    real.parent.mkdir()
+    real.write_text('{"mcpServers": {"other": {"command": "x"}}}\n')
+    link = tmp_path / "mcp.json"
+    link.symlink_to(real)
+    cursor = all_clients()["cursor"]
+    add_server_entry(link, cursor, "weather", SERVER)
+    assert link.is_symlink() and "weather" in read_server_entries(real, cursor)
+    assert remove_server_entry(link, cursor, "weather")
+    assert link.is_symlink()
+    assert real.read_text() == '{"mcpServers": {"other": {"command": "x"}}}\n'

@@ -150,8 +150,12 @@ def edit_config_file(
     gets the usual mode of a new file (0666 minus the umask). The file is re-read just before
     writing; if it changed meanwhile (the running client rewrote it), the edit is redone once
     on the new contents, and ``ConfigFileChanged`` is raised if it changes again. Parse failures raise
-    ``ConfigFileUnparseable`` (file, line, column) and nothing is written.
+    ``ConfigFileUnparseable`` (file, line, column) and nothing is written. A symbolic link
+    is followed: the file it points to is edited, the link stays.
     """
+    # a linked config file (dotfiles kept in a repository) is edited where it lives: replacing
+    # the link with a file would cut the user's link and leave the real file stale
+    path = Path(os.path.realpath(path))
     for _attempt in range(2):
         raw, text = read_config_text(path)
         new_text, result = _guard(path, _bind(edit, text))
@@ -198,7 +202,8 @@ def _decode(path: Path, raw: bytes) -> str:
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        err = ParseError.at("not UTF-8 text", body[: exc.start].decode("utf-8"), exc.start)
+        before = body[: exc.start].decode("utf-8")  # the column counts characters, not bytes
+        err = ParseError.at("not UTF-8 text", before, len(before))
         raise ConfigFileUnparseable(path, err.describe(), file=str(path)) from None
 
 
