@@ -31,6 +31,7 @@ from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.deploy.targets import DeployTarget
 from agenttools_runtime.errors import FORCE as FORCE_HINT
 from agenttools_runtime.errors import (
+    AgentSkillBackupsLeft,
     AgentSkillConflict,
     AgentSkillExists,
     AgentSkillModified,
@@ -538,6 +539,7 @@ def execute(
             raise
         found = swept + list(the_plan.warnings)
         found.extend(log.commit())
+        found.extend(_stale_backup_warnings(the_plan))
         found.extend(_newer_kept_warnings(the_plan))
         for old in the_plan.replaced:
             try:
@@ -546,6 +548,21 @@ def execute(
                 found.append(DeploymentNotRemoved(old.uuid, uuid=old.uuid, reason=str(exc)))
         fs.checkpoint("deploy:replaced-removed")
         return record, found
+
+
+def _stale_backup_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
+    """Backups an interrupted operation left beside the skills root: possibly the only copy
+    of a user's skill, so they are reported (never restored or deleted automatically)."""
+    from agenttools_runtime.skills.fsops import stale_backups
+
+    root = the_plan.target.skills_root
+    if root is None or not the_plan.skills:
+        return []
+    left = stale_backups(root)
+    if not left:
+        return []
+    names = [str(p) for p in left]
+    return [AgentSkillBackupsLeft(", ".join(names), root, backups=names)]
 
 
 def _apply(the_plan: DeployPlan, log: UndoLog) -> DeploymentRecord:

@@ -12,6 +12,7 @@ import pytest
 from agenttools_runtime.clients import get_client
 from agenttools_runtime.deploy import deploy, deployed
 from agenttools_runtime.errors import (
+    AgentSkillBackupsLeft,
     AgentSkillNotInstalled,
     AgentSkillsDisabled,
     AgentSkillsNotDeployed,
@@ -437,3 +438,17 @@ def test_replacing_an_entry_no_deployment_wrote_warns(home: Path) -> None:
     assert again.warnings == []
     again.remove()
     assert "s" not in entries(config, "cursor")
+
+
+def test_leftover_backups_beside_the_skills_root_are_reported_and_kept(home: Path) -> None:
+    root = home / ".claude" / "skills"
+    root.mkdir(parents=True)
+    leftover = home / ".claude" / ".agenttools-backup-0123456789abcdef"
+    (leftover / "my-skill").mkdir(parents=True)
+    (leftover / "my-skill" / "SKILL.md").write_text("---\nname: my-skill\n---\nmine\n")
+    with pytest.warns(AgentSkillBackupsLeft, match="agenttools-backup-0123456789abcdef") as got:
+        dep = deploy("claude-code", bundle("weather", [inline("forecast")]))
+    assert any(isinstance(w.message, AgentSkillBackupsLeft) for w in got)
+    assert any(isinstance(w, AgentSkillBackupsLeft) for w in dep.warnings)
+    assert (leftover / "my-skill" / "SKILL.md").read_text().endswith("mine\n")  # never touched
+    assert (root / "forecast" / "SKILL.md").is_file()
