@@ -566,8 +566,10 @@ def safe_skill_path(directory: Path, reference: Sequence[str], skill: str | None
         raise SkillReferenceNotFound(rel, name, skill=name, reference=rel) from None
     if target != root and root not in target.parents:
         raise SkillPathTraversal(reference=rel, target=str(target))
+    # VCS metadata (credentials in .git/config) under any alias: a link, another letter case
+    parts = (*reference, *target.relative_to(root).parts)
     # os.path.isfile: False for anything but a regular file, and for every OSError
-    if any(part in VCS_NAMES for part in reference) or not os.path.isfile(target):
+    if any(part.lower() in VCS_NAMES for part in parts) or not os.path.isfile(target):
         raise SkillReferenceNotFound(rel, name, skill=name, reference=rel)
     return target
 
@@ -586,9 +588,18 @@ def _folder_files(directory: Path) -> dict[str, Path]:
     """The files of a skill folder (junk and VCS skipped). Regular files only: reading a named
     pipe or a device would block or never end. Raises ``AgentSkillUnsafeLink`` and
     ``AgentSkillUnreadable``."""
-    from agenttools_runtime.skills.manifest import iter_source_files
+    from agenttools_runtime.skills.manifest import VCS_NAMES, iter_source_files
 
-    return {rel: p for rel, p in iter_source_files(directory) if os.path.isfile(p)}
+    root = Path(os.path.realpath(directory))
+    files = {}
+    for rel, path in iter_source_files(directory):  # links inside the folder only
+        real = Path(os.path.realpath(path))
+        if root not in real.parents or not os.path.isfile(real):
+            continue
+        # no VCS metadata reached through a link (docs -> .git), as in safe_skill_path
+        if not any(part.lower() in VCS_NAMES for part in real.parts[len(root.parts) :]):
+            files[rel] = path
+    return files
 
 
 def _folder_hashes(entry: _DirectorySkill) -> dict[str, str] | None:

@@ -531,3 +531,16 @@ def test_same_named_folders_that_cannot_be_read_are_reported(
         warnings.simplefilter("always")
         LocalSkillProvider().skills()
     assert [w.category for w in caught] == [SkillNameCollision]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+def test_version_control_metadata_is_not_served_through_a_link(home: Path, project: Path) -> None:
+    """`.git/config` can hold credentials: no alias reaches it (a link, another case)."""
+    folder = make_skill(home / ".claude" / "skills", "vcs", **{".git__config": "token"})
+    (folder / "docs").symlink_to(folder / ".git")
+    resolver = SkillResolver([LocalSkillProvider()])
+    for uri in ("skill://local/vcs/docs/config", "skill://local/vcs/.GIT/config"):
+        with pytest.raises(SkillReferenceNotFound):
+            resolver.resolve(uri)
+    manifest = json.loads(resolver.resolve("skill://local/vcs/_manifest").content)
+    assert [f["path"] for f in manifest["files"]] == ["SKILL.md"]
