@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Iterator, Mapping
 from enum import Enum
 from pathlib import Path
@@ -83,7 +84,7 @@ def _walk(
         raise AgentSkillUnreadable(directory, path=str(directory)) from exc
     for entry in entries:
         path = Path(entry.path)
-        if entry.name in VCS_NAMES:
+        if _is_vcs(entry.name):
             continue
         if entry.is_symlink():
             target = Path(os.path.realpath(path))
@@ -91,6 +92,8 @@ def _walk(
                 raise AgentSkillUnsafeLink(path, target, path=str(path), target=str(target))
             if not target.exists():
                 raise AgentSkillUnreadable(path, path=str(path))
+            if _leads_into_vcs(target, root_real):  # e.g. docs -> .git: never copied
+                continue
         is_dir = entry.is_dir(follow_symlinks=True)
         if is_junk(entry.name, is_dir):
             continue
@@ -103,6 +106,8 @@ def _walk(
                     path=str(path),
                 )
             yield from _walk(path, rel + "/", root_real, (*ancestors, real))
+        elif not _is_regular_file(path):  # a pipe or device would hang or never end a copy
+            raise InvalidAgentSkill(f"{path} is not a regular file", path=str(path))
         else:
             yield rel, path
 
@@ -140,7 +145,7 @@ def installed_manifest(directory: Path) -> tuple[Manifest, bool]:
         except OSError:
             return manifest, False
         for entry in entries:
-            if entry.name in VCS_NAMES:
+            if _is_vcs(entry.name):
                 clean = False
                 continue
             path = Path(entry.path)
@@ -151,15 +156,20 @@ def installed_manifest(directory: Path) -> tuple[Manifest, bool]:
             if is_junk(entry.name, is_dir):
                 continue
             rel = f"{prefix}{entry.name}"
-            if entry.is_symlink() and not _is_within(Path(os.path.realpath(path)), root_real):
-                clean = False
-                continue
+            if entry.is_symlink():
+                target = Path(os.path.realpath(path))
+                if not _is_within(target, root_real) or _leads_into_vcs(target, root_real):
+                    clean = False
+                    continue
             if is_dir:
                 real = Path(os.path.realpath(path))
                 if real in ancestors:  # a link loop: not something we installed
                     clean = False
                     continue
                 stack.append((path, rel + "/", (*ancestors, real)))
+                continue
+            if not _is_regular_file(path):  # never open a pipe or device: not ours
+                clean = False
                 continue
             try:
                 manifest[rel] = hash_file(path)
@@ -193,6 +203,23 @@ def destination_state(root: Path, name: str) -> DestinationState:
     if os.path.realpath(path) != os.path.join(os.path.realpath(root), name):
         return DestinationState.LINK
     return DestinationState.DIRECTORY
+
+
+def _is_vcs(name: str) -> bool:
+    # case-folded: ".GIT" is the same directory on case-insensitive file systems
+    return name.casefold() in VCS_NAMES
+
+
+def _leads_into_vcs(target: Path, root_real: Path) -> bool:
+    """Whether a link's resolved *target* inside the skill is version-control metadata."""
+    return any(_is_vcs(part) for part in target.relative_to(root_real).parts)
+
+
+def _is_regular_file(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _is_within(path: Path, root: Path) -> bool:

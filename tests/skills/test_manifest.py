@@ -191,3 +191,36 @@ def test_directory_inside_linked_root_is_a_directory(tmp_path: Path) -> None:
     make_skill(real, name="s")
     os.symlink(real, tmp_path / "root-link")
     assert destination_state(tmp_path / "root-link", "s") is DestinationState.DIRECTORY
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symlinks")
+def test_links_into_vcs_metadata_are_never_copied_and_make_installed_modified(
+    tmp_path: Path,
+) -> None:
+    directory = make_skill(tmp_path, files={".git/config": "[credential]\n", "a.md": "a"})
+    os.symlink(directory / ".git", directory / "docs")
+    os.symlink(directory / ".git" / "config", directory / "notes.md")
+    assert [rel for rel, _ in iter_source_files(directory)] == ["SKILL.md", "a.md"]
+
+    installed = make_skill(tmp_path / "installed", files={"a.md": "a"})
+    baseline, clean = installed_manifest(installed)
+    assert clean
+    (installed / ".GIT").mkdir()  # VCS metadata whatever its case (empty: no file differs)
+    assert directory_state(installed, baseline) is DirectoryState.MODIFIED
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_named_pipes_are_refused_in_sources_and_never_opened_when_installed(
+    tmp_path: Path,
+) -> None:
+    source = make_skill(tmp_path / "src")
+    os.mkfifo(source / "pipe")
+    with pytest.raises(InvalidAgentSkill, match="not a regular file"):
+        list(iter_source_files(source))
+
+    installed = make_skill(tmp_path / "installed")
+    baseline, _ = installed_manifest(installed)
+    os.mkfifo(installed / "pipe")
+    manifest, clean = installed_manifest(installed)  # returns: the pipe is not opened
+    assert not clean and manifest == baseline
+    assert directory_state(installed, baseline) is DirectoryState.MODIFIED
