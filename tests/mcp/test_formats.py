@@ -324,3 +324,15 @@ def test_yaml_round_trip_edit_with_an_empty_list_item() -> None:
     text = "a:\n  -   \nextensions: {o: {cmd: x}}\n"
     new, _ = get_format("yaml").set_entry(text, GOOSE, "w", {"cmd": "y"}, {})
     assert set(get_format("yaml").read_entries(new, GOOSE)) == {"o", "w"}
+
+
+@pytest.mark.parametrize("text", ["// only a comment\n", "/* a */\r\n// b\r\n", "  \n"])
+def test_json_file_of_only_comments_counts_as_empty(text: str) -> None:
+    fmt = get_format("json")
+    assert fmt.read_entries(text, SERVERS) == {}
+    assert fmt.remove_entry(text, SERVERS, "w") == (text, False)
+    new, existed = fmt.set_entry(text, SERVERS, "w", ENTRY, {})
+    assert not existed and fmt.read_entries(new, SERVERS) == {"w": ENTRY}
+    assert new.startswith(text.strip(" \n")), new
+    if "\r\n" in text:
+        assert "\n" not in new.replace("\r\n", "")

@@ -520,7 +520,11 @@ def test_yaml_install_and_uninstall(
         text = text.replace("\n", "\r\n")
     before = ruamel_load(text)
     before_11 = pyyaml.safe_load(text)
-    assume(key not in YAML_FMT.read_entries(text, container))
+    try:
+        present = YAML_FMT.read_entries(text, container)
+    except ParseError:  # refused as a whole (nothing is written): not this test's subject
+        present = {key: None}
+    assume(key not in present)
 
     new, existed = YAML_FMT.set_entry(text, container, key, entry, {})
     assert not existed

@@ -351,7 +351,8 @@ def _nest(path: tuple[str, ...], leaf: Any) -> Any:
 
 
 def _is_blank(text: str) -> bool:
-    return text.strip(" \t\r\n") == ""
+    """Nothing but blanks and comments (a JSONC file may start as a comment block)."""
+    return _Scanner(text).skip(0) >= len(text)
 
 
 class JSONFormat:
@@ -379,7 +380,12 @@ class JSONFormat:
         if _is_blank(text):
             leaf: Any = [entry] if container.list_key else {key: entry}
             document = {**defaults, **_nest(container.path, leaf)} if container.path else leaf
-            return json.dumps(document, ensure_ascii=False, indent=2) + "\n", False
+            nl = "\r\n" if "\r\n" in text else "\n"
+            rendered = json.dumps(document, ensure_ascii=False, indent=2).replace("\n", nl) + nl
+            if text.strip(" \t\r\n") == "":
+                return rendered, False
+            # keep the comments, the document goes below them
+            return text.rstrip(" \t\r\n") + nl + rendered, False
         doc = _Document(text)
         parent, depth, found = doc.find_path(container.path)
         edits: list[tuple[int, int, str]] = []
