@@ -243,7 +243,7 @@ class YAMLFormat:
 
     def _holds(self, text: str, want: Any) -> bool:
         try:
-            return bool(_plain(_load(text)) == want)
+            return same_data(_plain(_load(text)), want)
         except ParseError:
             return False
 
