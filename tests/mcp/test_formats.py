@@ -336,3 +336,18 @@ def test_json_file_of_only_comments_counts_as_empty(text: str) -> None:
     assert new.startswith(text.strip(" \n")), new
     if "\r\n" in text:
         assert "\n" not in new.replace("\r\n", "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{\n  "a": 1 // c\n}\n', '{\n  "a": 1, // c\n}\n', '{"a": 1 /* c */}', "{}", "{\n}\n"],
+)
+def test_json_several_new_top_level_members_share_one_comma(text: str) -> None:
+    """The container and required top-level keys added in one edit: valid JSONC, whatever
+    follows the last value."""
+    from tests.mcp.test_properties import load_jsonc
+
+    defaults = {"name": "n", "version": "1"}
+    new, _ = get_format("json").set_entry(text, SERVERS, "w", ENTRY, defaults)
+    assert load_jsonc(new) == {**load_jsonc(text), "mcpServers": {"w": ENTRY}, **defaults}, new
+    assert only_insertions(text, new)

@@ -265,39 +265,42 @@ class _Document:
 
     # edits -----------------------------------------------------------------------------------
 
-    def insert(self, into: _Composite, key: str | None, value: Any) -> list[tuple[int, int, str]]:
-        """Edits that append a member to *into*, in the layout of its neighbours."""
+    def insert(
+        self, into: _Composite, items: list[tuple[str | None, Any]]
+    ) -> list[tuple[int, int, str]]:
+        """Edits that append members (``(key, value)``; key None in arrays) to *into*, in the
+        layout of its neighbours. Several members go in one edit, so they share one comma."""
         text = self.text
         members = into.members
         multiline = self.pretty and (not members or "\n" in text[into.start : members[0].start])
         if not multiline:
             sep = ", " if self.spaced else ","
+            rendered = sep.join(self.render_member(k, v, "", inline=True) for k, v in items)
             if not members:
-                member = self.render_member(key, value, "", inline=True)
-                return [(into.start + 1, into.start + 1, member)]
+                return [(into.start + 1, into.start + 1, rendered)]
             last = members[-1]
-            member = self.render_member(key, value, "", inline=True)
             if last.comma is not None:
-                return [(last.comma + 1, last.comma + 1, " " + member + ",")]
-            return [(last.value_end, last.value_end, sep + member)]
+                return [(last.comma + 1, last.comma + 1, " " + rendered + ",")]
+            return [(last.value_end, last.value_end, sep + rendered)]
         nl = self.newline
         if members:
             last = members[-1]
             indent = self.line_indent(last.start)
             if indent is None:
                 indent = self.own_indent(last.start)
-            member = self.render_member(key, value, indent)
+        else:
+            outer = self.own_indent(into.start)
+            indent = outer + self.unit
+        rendered = ("," + nl + indent).join(self.render_member(k, v, indent) for k, v in items)
+        if members:
             if last.comma is not None:
                 at = self.last_token_end(last.comma + 1, into.closing)
-                return [(at, at, nl + indent + member + ",")]
+                return [(at, at, nl + indent + rendered + ",")]
             at = self.last_token_end(last.value_end, into.closing)
-            return [(last.value_end, last.value_end, ","), (at, at, nl + indent + member)]
-        outer = self.own_indent(into.start)
-        indent = outer + self.unit
-        member = self.render_member(key, value, indent)
+            return [(last.value_end, last.value_end, ","), (at, at, nl + indent + rendered)]
         at = self.last_token_end(into.start + 1, into.closing)
         tail = "" if "\n" in text[at : into.closing] else nl + outer
-        return [(at, at, nl + indent + member + tail)]
+        return [(at, at, nl + indent + rendered + tail)]
 
     def remove(self, into: _Composite, index: int) -> list[tuple[int, int, str]]:
         """Edits that delete member *index* and its separator, leaving comments around it."""
@@ -389,6 +392,7 @@ class JSONFormat:
         doc = _Document(text)
         parent, depth, found = doc.find_path(container.path)
         edits: list[tuple[int, int, str]] = []
+        root_items: list[tuple[str | None, Any]] = []
         if found is None:
             rest = container.path[depth:]
             leaf = [entry] if container.list_key else {key: entry}
@@ -399,8 +403,10 @@ class JSONFormat:
                 edits.append(
                     (*span, doc.render(value, outer, "\n" not in text[parent.start : parent.end]))
                 )
+            elif parent is doc.root:
+                root_items.append((rest[0], _nest(rest[1:], leaf)))
             else:
-                edits += doc.insert(parent, rest[0], _nest(rest[1:], leaf))
+                edits += doc.insert(parent, [(rest[0], _nest(rest[1:], leaf))])
             existed = False
         else:
             if container.list_key is None and text[found.start] != "{":
@@ -424,12 +430,12 @@ class JSONFormat:
                 edits.append((m.value_start, m.value_end, rendered))
             else:
                 member_key = None if container.list_key else key
-                edits += doc.insert(found, member_key, entry)
+                edits += doc.insert(found, [(member_key, entry)])
         if container.path and defaults and doc.text[doc.root.start] == "{":
             present = {m.key for m in doc.root.members}
-            for name, value in defaults.items():
-                if name not in present:
-                    edits += doc.insert(doc.root, name, value)
+            root_items += [(k, v) for k, v in defaults.items() if k not in present]
+        if root_items:  # one edit: the members share the comma after the last value
+            edits += doc.insert(doc.root, root_items)
         return _apply(text, edits), existed
 
     def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]:
