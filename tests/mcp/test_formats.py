@@ -351,3 +351,36 @@ def test_json_several_new_top_level_members_share_one_comma(text: str) -> None:
     new, _ = get_format("json").set_entry(text, SERVERS, "w", ENTRY, defaults)
     assert load_jsonc(new) == {**load_jsonc(text), "mcpServers": {"w": ENTRY}, **defaults}, new
     assert only_insertions(text, new)
+
+
+def test_yaml_round_trip_edit_of_an_offset_list_is_valid() -> None:
+    """Lists whose dashes sit 2 in from their key, edited by ruamel's dumper (an empty flow
+    mapping on the path; an empty item, on which ruamel cannot guess the indentation): the
+    new item's keys line up under its first key."""
+    fmt = get_format("yaml")
+    container = Container(("mcp", "servers"), "name")
+    text = "mcp: {}\nother:\n  - \n  - false\n"
+    entry = {"name": "w", "command": "c", "args": ["x"]}
+    new, _ = fmt.set_entry(text, container, "w", entry, {})
+    assert fmt.read_entries(new, container) == {"w": entry}, new
+
+
+@pytest.mark.parametrize("list_key", [None, "name"])
+@pytest.mark.parametrize(
+    "text", ["a: 1\nmcp: {}  # none yet\nb: 2\n", "mcp:\nb: 2\n", "mcp: ~  # c\r\n"]
+)
+def test_yaml_empty_or_null_mapping_on_the_path_is_filled_by_splice(
+    text: str, list_key: str | None
+) -> None:
+    """An empty or null mapping on the way to the container (nothing to lose) gets the rest
+    of the path in place: every other line, comments included, stays."""
+    fmt = get_format("yaml")
+    container = Container(("mcp", "servers"), list_key)
+    entry = {"name": "w", "command": "c"}
+    new, _ = fmt.set_entry(text, container, "w", entry, {})
+    assert fmt.read_entries(new, container) == {"w": entry}
+    kept = [line for line in text.splitlines() if not line.startswith("mcp")]
+    assert all(line in new.splitlines() for line in kept), new
+    assert ("# none yet" in new) == ("# none yet" in text) and ("# c" in new) == ("# c" in text)
+    if "\r\n" in text:
+        assert "\n" not in new.replace("\r\n", "")

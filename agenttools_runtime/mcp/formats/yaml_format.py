@@ -236,7 +236,7 @@ class YAMLFormat:
                 raise StructureError(
                     f'"{".".join(path[:depth]) or "the top level"}" is not a mapping'
                 )
-            if part not in node:
+            if node.get(part) is None:  # missing, or null: nothing to lose, filled on set
                 return None
             node = node[part]
         return node
@@ -275,6 +275,7 @@ class YAMLFormat:
         if root is None:  # empty, or only comments
             return self._append(lines, {}, container, item, defaults, offset, nl)
         parent: CommentedMap = root
+        empty_rest: tuple[str, ...] = ()
         for depth, part in enumerate(container.path):
             if part not in parent:  # the rest of the path is new
                 rest = Container(container.path[depth:], container.list_key)
@@ -284,10 +285,13 @@ class YAMLFormat:
             if depth == len(container.path) - 1:
                 break
             child = parent[part]
+            if child is None or (isinstance(child, CommentedMap) and not child):
+                empty_rest = container.path[depth + 1 :]  # filled below, as an empty container
+                break
             if not isinstance(child, CommentedMap) or child.fa.flow_style():
                 return None
             parent = child
-        last = container.path[-1]
+        last = container.path[len(container.path) - 1 - len(empty_rest)]
         node = parent[last]
         new_lines = self._defaults(lines, root, defaults, offset, nl)
         shift = len(new_lines) - len(lines)
@@ -300,7 +304,13 @@ class YAMLFormat:
             head = (
                 new_lines[key_line][:key_col] + match.group("head") + (match.group("comment") or "")
             )
-            body = self._render_item(item, container, key_col + 2, key_col + offset, offset, nl)
+            if empty_rest:
+                value: Any = [item] if container.list_key else item
+                for part in reversed(empty_rest):
+                    value = {part: value}
+                body = _indent(_dump(value, offset, nl), " " * (key_col + 2))
+            else:
+                body = self._render_item(item, container, key_col + 2, key_col + offset, offset, nl)
             return "".join([*new_lines[:key_line], head + nl, *body, *new_lines[key_line + 1 :]])
         if container.list_key is None:
             if not isinstance(node, CommentedMap) or node.fa.flow_style():
@@ -478,7 +488,10 @@ class YAMLFormat:
         yaml = _loader()
         yaml.width = 4096
         offset = block_seq or 0
-        yaml.indent(mapping=indent or 2, sequence=(indent or 2), offset=offset)
+        mapping = indent or 2
+        # a dash "offset" in from its key needs the item's content 2 further in, or ruamel
+        # writes "- name: x" with the item's other keys at the dash's column (invalid YAML)
+        yaml.indent(mapping=mapping, sequence=max(mapping, offset + 2), offset=offset)
         root = yaml.load(text) if text.strip() else None
         if root is None:
             root = CommentedMap()
