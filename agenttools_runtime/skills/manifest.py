@@ -64,7 +64,8 @@ def is_junk(name: str, is_dir: bool) -> bool:
 
 def iter_source_files(directory: Path) -> Iterator[tuple[str, Path]]:
     """Yield ``(relative path, absolute path)`` for every file of a skill source directory,
-    sorted, skipping junk and version-control metadata.
+    sorted, skipping junk, version-control metadata (also reached through a link) and
+    anything that is not a regular file (pipes, sockets, devices).
 
     Symbolic links are followed when they stay inside *directory*; a link that leads outside
     raises ``AgentSkillUnsafeLink`` (a skill must be self-contained, and copying would
@@ -106,9 +107,7 @@ def _walk(
                     path=str(path),
                 )
             yield from _walk(path, rel + "/", root_real, (*ancestors, real))
-        elif not _is_regular_file(path):  # a pipe or device would hang or never end a copy
-            raise InvalidAgentSkill(f"{path} is not a regular file", path=str(path))
-        else:
+        elif _is_regular_file(path):  # a pipe or device is not skill content: reading it hangs
             yield rel, path
 
 
