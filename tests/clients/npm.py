@@ -108,62 +108,6 @@ COPILOT_JSON = """{
 }
 """
 
-# Each client's config as a user may have it. Comments where the client accepts them:
-# Gemini CLI and Qwen Code read comments but reject trailing commas; OpenCode reads both.
-CLAUDE_JSON = """{
-  "numStartups": 12,
-  "theme": "dark",
-  "mcpServers": {
-    "other": {"type": "stdio", "command": "uvx", "args": ["other-mcp"], "env": {}}
-  },
-  "projects": {"/home/me/app": {"allowedTools": [], "history": [{"display": "hi"}]}}
-}
-"""
-CODEX_TOML = """# Codex settings
-model = "o3"  # the default model
-
-[mcp_servers.other]
-command = "uvx"
-args = ["other-mcp"]
-startup_timeout_sec = 30
-
-[profiles.fast]
-model = "gpt-5"
-"""
-GEMINI_JSONC = """// edited by hand
-{
-  "ui": {
-    "theme": "GitHub" // a light theme
-  },
-  /* servers */
-  "mcpServers": {
-    "other": {"command": "uvx", "args": ["other-mcp"]}
-  }
-}
-"""
-OPENCODE_JSONC = """{
-  "$schema": "https://opencode.ai/config.json",
-  // my theme
-  "theme": "opencode",
-  "mcp": {
-    "other": {"type": "local", "command": ["uvx", "other-mcp"], "enabled": false},
-  },
-}
-"""
-AUGMENT_JSON = """{
-  "model": "sonnet4",
-  "mcpServers": {
-    "other": {"command": "uvx", "args": ["other-mcp"]}
-  }
-}
-"""
-COPILOT_JSON = """{
-  "mcpServers": {
-    "other": {"type": "local", "command": "uvx", "args": ["other-mcp"], "tools": ["*"]}
-  }
-}
-"""
-
 CLIENTS: dict[str, NpmClient] = {
     c.client: c
     for c in (
