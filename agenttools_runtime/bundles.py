@@ -31,6 +31,7 @@ from agenttools_runtime.discovery import (
 from agenttools_runtime.errors import (
     AgentSkillNotFound,
     AgentToolsBundleNameAmbiguous,
+    AgentToolsNotForEnvironment,
     AgentToolsNotFound,
     BuiltInAgentSkillMissing,
     DistributionAgentToolsNotFound,
@@ -318,14 +319,23 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
     if not dist_name or not item or "/" in item:
         raise AgentToolsNotFound(name, name=name)
     dist = get_distribution(dist_name, search)  # DistributionNotInstalled / problems raise
-    bundles = distribution_bundles(dist, search)
+    offered = distribution_bundles(dist, search)
+    # two bundles may share a name when their markers exclude each other: the offered one wins
     for matches in (
         lambda b: b.name == item,
         lambda b: normalize_name(b.name) == normalize_name(item),
     ):
-        found = [b for b in bundles if matches(b)]
+        found = [b for b in offered if matches(b)]
         if found:
             return found[0]
+    # a bundle named explicitly whose marker is false here is an error, never silently
+    # replaced by a server of the same name
+    for bundle in distribution_bundles(dist, search, all_markers=True):
+        if normalize_name(bundle.name) == normalize_name(item):
+            where = (search or SearchPath.current()).describe()
+            raise AgentToolsNotForEnvironment(
+                bundle.name, dist.display_name, where, bundle.marker, name=name
+            )
     if item in dist.manifest.get("mcp-servers", {}):
         return wrap_server(dist.server(item), dist)
     raise DistributionAgentToolsNotFound(item, dist.display_name, name=name)

@@ -30,6 +30,7 @@ from agenttools_runtime.errors import (
     DistributionNotInstalled,
     DistributionServerNotFound,
     DistributionSkillNotFound,
+    EditableSourceMissing,
     InvalidDistributionSkillDefinition,
     InvalidManifest,
     InvalidPythonEnvironment,
@@ -241,6 +242,14 @@ class InstalledDistribution:
         identifier = f"{self.name}/{name}"
         directory = self.skill_directory(name)
         if directory != self.skills_dir / name:
+            if not directory.is_dir():  # the work tree moved or was deleted since the install
+                missing = directory if self.source_root and self.source_root.is_dir() else None
+                raise EditableSourceMissing(
+                    self.display_name,
+                    missing or self.source_root,
+                    f"pip install --force-reinstall -e <the project directory of {self.name}>",
+                    path=str(missing or self.source_root),
+                )
             live = to_source(directory)
             if live.name != name:  # renamed in the work tree since the editable install
                 raise InvalidDistributionSkillDefinition(
@@ -548,6 +557,14 @@ def _structure_problem(m: dict[str, Any]) -> str | None:
             isinstance(k, str) and isinstance(v, str) for k, v in files.items()
         ):
             return f'skill "{name}": "files" must map paths to hashes'
+        if skill.get("kind", "directory") not in ("directory", "inline"):
+            return f'skill "{name}": "kind" must be "directory" or "inline"'
+        for key in ("description", "path"):
+            if key in skill and not isinstance(skill[key], str):
+                return f'skill "{name}": "{key}" must be a string'
+        executable = skill.get("executable", [])
+        if not isinstance(executable, list) or not all(isinstance(e, str) for e in executable):
+            return f'skill "{name}": "executable" must be a list of paths'
     bundles = m.get("bundles", [])
     if not isinstance(bundles, list):
         return '"bundles" must be a list'
@@ -561,6 +578,8 @@ def _structure_problem(m: dict[str, Any]) -> str | None:
         for key in ("marker", "description"):
             if key in bundle and not isinstance(bundle[key], str):
                 return f"bundles[{index}].{key} must be a string"
+        if "implicit" in bundle and not isinstance(bundle["implicit"], bool):
+            return f"bundles[{index}].implicit must be true or false"
     return None
 
 

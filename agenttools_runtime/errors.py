@@ -29,6 +29,13 @@ MESSAGES: dict[str, str] = {
         "Specify one of these names."
     ),
     "DistributionAgentToolsNotFound": 'Agent tools "{0}" not found in distribution "{1}".',
+    "AgentToolsNotForEnvironment": (
+        'The agent tools bundle "{0}" of "{1}" is not offered in {2}: its marker {3} is false there.'
+    ),
+    "EditableSourceMissing": (
+        'The editable install of "{0}" takes its skill files from {1}, which does not exist '
+        "(moved or deleted?). Reinstall it: {2}"
+    ),
     "DistributionNotInstalled": (
         'The distribution "{0}" is not installed in {1}. Install it with: {2}'
     ),
@@ -559,6 +566,13 @@ class SkillProviderFailed(AgentToolsError): ...
 
 
 class MCPSDKMissing(AgentToolsError): ...
+
+
+class AgentToolsNotForEnvironment(DistributionAgentToolsNotFound):
+    """A bundle named explicitly whose marker is false in the environment."""
+
+
+class EditableSourceMissing(AgentToolsError): ...
 
 
 # -- warnings --------------------------------------------------------------------------------

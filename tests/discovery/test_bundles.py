@@ -23,6 +23,7 @@ from agenttools_runtime.discovery import SearchPath, get_distribution
 from agenttools_runtime.errors import (
     AgentSkillNotFound,
     AgentToolsBundleNameAmbiguous,
+    AgentToolsNotForEnvironment,
     AgentToolsNotFound,
     DistributionAgentToolsNotFound,
     DistributionNotInstalled,
@@ -318,7 +319,7 @@ def test_markers_filter_offered_bundles(site: Path, tmp_path: Path) -> None:
     windows = SearchPath((site,), ENV, {**_markers(), "sys_platform": "win32"})
     assert resolve_tools("plat", linux).name == "plat-posix"
     assert resolve_tools("plat", windows).name == "plat-win"
-    with pytest.raises(DistributionAgentToolsNotFound):
+    with pytest.raises(AgentToolsNotForEnvironment, match="sys_platform == 'win32'"):
         resolve_tools("plat/plat-win", linux)
     dist = get_distribution("plat", linux)
     assert [b.name for b in distribution_bundles(dist, linux, all_markers=True)] == [
@@ -326,6 +327,32 @@ def test_markers_filter_offered_bundles(site: Path, tmp_path: Path) -> None:
         "plat-posix",
     ]
     assert resolve_tools("plat/plat-posix", linux).marker == "sys_platform != 'win32'"
+
+
+def test_false_marker_bundle_is_not_replaced_by_a_server_of_its_name(site: Path) -> None:
+    # an old or foreign manifest: a bundle named like a server (AmbiguousBundleName at build)
+    fake_distribution(
+        site,
+        "plat",
+        servers={"win": {"command": "x"}, "s": {"command": "y"}},
+        bundles=[
+            {"name": "win", "mcp-servers": ["s"], "marker": "sys_platform == 'win32'"},
+            {"name": "tools", "mcp-servers": ["s"], "marker": "sys_platform == 'win32'"},
+            {"name": "tools", "mcp-servers": ["win"], "marker": "sys_platform != 'win32'"},
+        ],
+    )
+    linux = SearchPath((site,), ENV, {**_markers(), "sys_platform": "linux"})
+    windows = SearchPath((site,), ENV, {**_markers(), "sys_platform": "win32"})
+    with pytest.raises(AgentToolsNotForEnvironment) as info:
+        resolve_tools("Plat/win", linux)
+    assert "win" in str(info.value) and "not offered" in str(info.value)
+    assert isinstance(info.value, DistributionAgentToolsNotFound)  # callers catching it still do
+    # where the marker holds, the bundle wins over the server of the same name
+    found = resolve_tools("plat/win", windows)
+    assert (found.toolset_type, found.server_names) == ("AgentTools", ["plat/s"])
+    # two bundles of one name with exclusive markers: the one offered here
+    assert resolve_tools("plat/tools", linux).server_names == ["plat/win"]
+    assert resolve_tools("plat/tools", windows).server_names == ["plat/s"]
 
 
 def _markers() -> dict[str, str]:

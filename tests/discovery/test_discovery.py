@@ -27,6 +27,7 @@ from agenttools_runtime.errors import (
     DistributionNotInstalled,
     DistributionServerNotFound,
     DistributionSkillNotFound,
+    EditableSourceMissing,
     InvalidDistributionSkillDefinition,
     InvalidManifest,
     InvalidPythonEnvironment,
@@ -164,6 +165,30 @@ def test_schema_too_new_is_a_problem(site: Path) -> None:
                 "bundles": [{"name": "b", "skills": "s"}],
             },
             "bundles[0].skills",
+        ),
+        # unexpected types where the runtime iterates or joins paths
+        *(
+            (
+                {"schema": 1, "distribution": "x", "version": "1", "skills": {"s": skill}},
+                fragment,
+            )
+            for skill, fragment in (
+                ({"files": {}, "executable": "scripts/run.sh"}, '"executable"'),
+                ({"files": {}, "executable": [1]}, '"executable"'),
+                ({"files": {}, "kind": 3}, '"kind"'),
+                ({"files": {}, "kind": "zip"}, '"kind"'),
+                ({"files": {}, "path": ["skills"]}, '"path"'),
+                ({"files": {}, "description": 5}, '"description"'),
+            )
+        ),
+        (
+            {
+                "schema": 1,
+                "distribution": "x",
+                "version": "1",
+                "bundles": [{"name": "b", "implicit": "yes"}],
+            },
+            "bundles[0].implicit",
         ),
     ],
 )
@@ -323,6 +348,43 @@ def test_editable_skill_renamed_in_the_work_tree_is_refused(site: Path, tmp_path
     dist = get_distribution("weather-tools", search_for(site))
     with pytest.raises(InvalidDistributionSkillDefinition, match='declared as "weather-report"'):
         dist.skill_source("weather-report")
+
+
+def test_manifest_with_unexpected_types_is_a_problem_not_a_crash(site: Path) -> None:
+    dist_info = fake_distribution(site, "odd", skills={"s": skill_files("s")})
+    manifest_file = dist_info / "extra_metadata" / "agenttools" / "manifest.json"
+    manifest = json.loads(manifest_file.read_text())
+    manifest["skills"]["s"]["executable"] = "scripts/run.sh"  # a string where a list belongs
+    manifest_file.write_text(json.dumps(manifest))
+    fake_distribution(site, "fine", servers={"s": {"command": "x"}})
+    found = {d.name: d for d in find_distributions(search_for(site))}
+    assert sorted(found) == ["fine", "odd"]
+    problem = found["odd"].problem
+    assert problem is not None and '"executable"' in problem
+    assert found["fine"].problem is None
+    with pytest.raises(InvalidManifest, match='"executable"'):
+        get_distribution("odd", search_for(site))
+
+
+@pytest.mark.parametrize("deleted", ["project", "skill"])
+def test_editable_source_moved_or_deleted_is_a_clear_error(
+    site: Path, tmp_path: Path, deleted: str
+) -> None:
+    project = tmp_path / "project"
+    if deleted == "skill":  # the project is there, the skill directory is not
+        project.mkdir()
+    fake_distribution(
+        site,
+        "weather-tools",
+        skills={"weather-report": skill_files("weather-report")},
+        source_root=project,
+    )
+    dist = get_distribution("weather-tools", search_for(site))
+    missing = project if deleted == "project" else project / "skills" / "weather-report"
+    with pytest.raises(EditableSourceMissing) as info:
+        dist.skill_source("weather-report")
+    assert str(missing) in str(info.value)
+    assert "pip install --force-reinstall -e" in str(info.value)
 
 
 def test_zipped_distribution_is_listed_with_a_problem(tmp_path: Path) -> None:
