@@ -116,6 +116,13 @@ class SearchPath:
                 if candidate.is_file():
                     executable = candidate
                     break
+            else:
+                raise InvalidPythonEnvironment(
+                    executable,
+                    "a directory without bin/python or Scripts/python.exe (not a virtual "
+                    "environment)",
+                    python=str(executable),
+                )
         try:
             completed = subprocess.run(
                 [os.fspath(executable), "-c", _PROBE],
@@ -562,6 +569,10 @@ def _structure_problem(m: dict[str, Any]) -> str | None:
         for key in ("description", "path"):
             if key in skill and not isinstance(skill[key], str):
                 return f'skill "{name}": "{key}" must be a string'
+        path = skill.get("path", "")
+        # joined to source-root: nothing absolute, nothing leading out of it
+        if path.startswith(("/", "\\")) or os.path.isabs(path) or ".." in re.split(r"[/\\]", path):
+            return f'skill "{name}": "path" must be relative to the project, inside it'
         executable = skill.get("executable", [])
         if not isinstance(executable, list) or not all(isinstance(e, str) for e in executable):
             return f'skill "{name}": "executable" must be a list of paths'

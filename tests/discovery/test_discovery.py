@@ -179,6 +179,9 @@ def test_schema_too_new_is_a_problem(site: Path) -> None:
                 ({"files": {}, "kind": "zip"}, '"kind"'),
                 ({"files": {}, "path": ["skills"]}, '"path"'),
                 ({"files": {}, "description": 5}, '"description"'),
+                ({"files": {}, "path": "../outside"}, '"path"'),
+                ({"files": {}, "path": "skills\\..\\..\\x"}, '"path"'),
+                ({"files": {}, "path": "/etc"}, '"path"'),
             )
         ),
         (
@@ -431,6 +434,8 @@ def test_search_path_for_python_asks_the_interpreter_once() -> None:
 def test_search_path_for_python_rejects_a_non_interpreter(tmp_path: Path) -> None:
     with pytest.raises(InvalidPythonEnvironment, match="nope"):
         SearchPath.for_python(tmp_path / "nope")
+    with pytest.raises(InvalidPythonEnvironment, match="not a virtual environment"):
+        SearchPath.for_python(tmp_path)
     script = tmp_path / "fake-python"
     script.write_text("#!/bin/sh\necho not json\n")
     script.chmod(0o755)
