@@ -131,6 +131,10 @@ class AgentTools:
                 f"unknown keys {', '.join(unknown)} (expected name, description, "
                 "mcp-servers, skills)"
             )
+        if "mcp-servers" in data and "mcp_servers" in data:
+            raise InvalidAgentToolsObject(
+                f'both "mcp-servers" and "mcp_servers" given for "{data.get("name")}"; use one'
+            )
         return cls(
             name=data.get("name"),  # type: ignore[arg-type]  # validated in __post_init__
             mcp_servers=data.get("mcp-servers", data.get("mcp_servers", ())),
@@ -451,7 +455,7 @@ def _qualify(dist: str, item: str) -> str:
 
 
 def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
-    if isinstance(specs, (str, MCPServer, Mapping)) or not isinstance(specs, Sequence):
+    if isinstance(specs, (str, bytes, MCPServer, Mapping)) or not isinstance(specs, Sequence):
         raise InvalidAgentToolsObject(f'the MCP servers of "{bundle}" must be a list')
     result: list[str | MCPServer] = []
     for spec in specs:
@@ -471,7 +475,7 @@ def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
 
 
 def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
-    if isinstance(specs, (str, os.PathLike, Mapping)) or not isinstance(specs, Sequence):
+    if isinstance(specs, (str, bytes, os.PathLike, Mapping)) or not isinstance(specs, Sequence):
         raise InvalidAgentToolsObject(f'the skills of "{bundle}" must be a list')
     if all(isinstance(spec, str) for spec in specs):
         return tuple(specs)

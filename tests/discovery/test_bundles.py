@@ -120,6 +120,8 @@ def test_skill_names_of_directories_come_from_skill_md(tmp_path: Path) -> None:
         ({"name": "x", "skills": [3]}, "not a skill specification"),
         ({"name": "x", "mcp_servers": ["a b"]}, "not an MCP server name"),
         ({"name": "x", "description": 3}, "description"),
+        ({"name": "x", "skills": b"ab"}, "must be a list"),
+        ({"name": "x", "mcp_servers": b"ab"}, "must be a list"),
     ],
 )
 def test_invalid_ad_hoc_bundles(kwargs: dict, fragment: str) -> None:
@@ -149,6 +151,9 @@ def test_mapping_is_an_ad_hoc_bundle() -> None:
     assert source.identifier == "AgentTools:mine/hello"
     with pytest.raises(InvalidAgentToolsObject, match="unknown keys servers"):
         resolve_tools({"name": "x", "servers": []})
+    # both spellings at once: one would be dropped silently
+    with pytest.raises(InvalidAgentToolsObject, match='both "mcp-servers" and "mcp_servers"'):
+        resolve_tools({"name": "x", "mcp-servers": [], "mcp_servers": ["agenttools"]})
     with pytest.raises(InvalidAgentToolsObject):
         resolve_tools(42)  # type: ignore[arg-type]
 
