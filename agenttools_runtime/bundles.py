@@ -414,12 +414,18 @@ def distribution_bundles(
 
 def marker_holds(marker: str, environment: Mapping[str, str] | None = None) -> bool:
     """Evaluate a PEP 508 marker for *environment* (None: this interpreter). An invalid
-    marker never holds (the build hook rejects them; a hand-made manifest is not trusted)."""
-    from packaging.markers import InvalidMarker, Marker, UndefinedComparison
+    marker, or one on a variable the environment lacks, never holds (the build hook rejects
+    them; a hand-made manifest is not trusted)."""
+    from packaging.markers import (
+        InvalidMarker,
+        Marker,
+        UndefinedComparison,
+        UndefinedEnvironmentName,
+    )
 
     try:
         return Marker(marker).evaluate(dict(environment) if environment is not None else None)
-    except (InvalidMarker, UndefinedComparison):
+    except (InvalidMarker, UndefinedComparison, UndefinedEnvironmentName):
         return False
 
 

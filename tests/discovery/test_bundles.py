@@ -371,6 +371,18 @@ def test_marker_holds() -> None:
     assert not marker_holds("sys_platform == 'nowhere'")
     assert not marker_holds("this is not a marker")
     assert marker_holds("os_name == 'nt'", {"os_name": "nt"})
+    # a variable the environment lacks (a foreign manifest, an older interpreter's answer)
+    assert not marker_holds("dependency_groups == 'x'")
+
+
+def test_marker_on_an_undefined_variable_hides_the_bundle(site: Path, search: SearchPath) -> None:
+    fake_distribution(
+        site,
+        "odd",
+        servers={"s": {"command": "x"}},
+        bundles=[{"name": "odd", "mcp-servers": ["s"], "marker": "dependency_groups == 'x'"}],
+    )
+    assert agent_tools_objects(search=search) == []
 
 
 def test_distribution_with_a_problem_offers_nothing(site: Path, search: SearchPath) -> None:
