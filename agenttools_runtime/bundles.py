@@ -15,16 +15,17 @@ existing skill directory is that directory).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from agenttools_runtime.discovery import (
+    ITEM_REF,
     InstalledDistribution,
     SearchPath,
     find_distributions,
     get_distribution,
+    is_reference,
     normalize_name,
     try_get_distribution,
 )
@@ -53,9 +54,7 @@ if TYPE_CHECKING:
 BUILTIN_BUNDLE = "agenttools"
 
 # A bundle item reference: "name" or "dist/name". Anything else in a skill list is a path.
-_ITEM_REF = re.compile(
-    r"(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?/)?[A-Za-z0-9][A-Za-z0-9._-]*"
-)
+_ITEM_REF = ITEM_REF
 _MAPPING_KEYS = frozenset({"name", "description", "mcp-servers", "mcp_servers", "skills"})
 
 BUILTIN_SKILLS_DIR = Path(__file__).resolve().parent / "builtin_skills"
@@ -466,7 +465,7 @@ def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
     result: list[str | MCPServer] = []
     for spec in specs:
         if isinstance(spec, (str, MCPServer)):
-            if isinstance(spec, str) and not _ITEM_REF.fullmatch(spec):
+            if isinstance(spec, str) and not is_reference(spec):
                 raise InvalidAgentToolsObject(f'"{spec}" is not an MCP server name')
             result.append(spec)
         elif isinstance(spec, Mapping) and isinstance(spec.get("name"), str):

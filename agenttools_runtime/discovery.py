@@ -52,6 +52,9 @@ MANIFEST_SCHEMA = 1
 # joined by concatenation in the scan: os.path.join is a third of its time
 _MANIFEST_SUFFIX = os.sep + os.path.join("extra_metadata", "agenttools", "manifest.json")
 _SEPARATORS = re.compile(r"[-_.]+")
+_DIST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")  # PEP 508
+# A name-shaped bundle item ("name" or "dist/name"): in skill lists, anything else is a path
+ITEM_REF = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?/)?[A-Za-z0-9][A-Za-z0-9._-]*")
 
 # Run in another interpreter (stdlib only) for --python: its path, scripts dir, and the PEP 508
 # marker environment (the same fields packaging.markers.default_environment() computes).
@@ -551,6 +554,9 @@ def _structure_problem(m: dict[str, Any]) -> str | None:
     servers = m.get("mcp-servers", {})
     if not isinstance(servers, dict) or not all(isinstance(v, dict) for v in servers.values()):
         return '"mcp-servers" must map names to tables'
+    for name in servers:
+        if not name.strip() or "/" in name:
+            return f'"mcp-servers": "{name}" is not a server name'
     skills = m.get("skills", {})
     if not isinstance(skills, dict):
         return '"skills" must map names to tables'
@@ -582,16 +588,27 @@ def _structure_problem(m: dict[str, Any]) -> str | None:
     for index, bundle in enumerate(bundles):
         if not isinstance(bundle, dict) or not isinstance(bundle.get("name"), str):
             return f"bundles[{index}] must be a table with a name"
+        if not bundle["name"].strip() or "/" in bundle["name"]:
+            return f'bundles[{index}]: "{bundle["name"]}" is not a bundle name'
         for key in ("mcp-servers", "skills"):
             items = bundle.get(key, [])
-            if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
-                return f"bundles[{index}].{key} must be a list of names"
+            if not isinstance(items, list) or not all(is_reference(i) for i in items):
+                return f'bundles[{index}].{key} must be a list of names ("name" or "dist/name")'
         for key in ("marker", "description"):
             if key in bundle and not isinstance(bundle[key], str):
                 return f"bundles[{index}].{key} must be a string"
         if "implicit" in bundle and not isinstance(bundle["implicit"], bool):
             return f"bundles[{index}].implicit must be true or false"
     return None
+
+
+def is_reference(item: object) -> bool:
+    """A bundle item reference as the build hook allows it: ``"name"`` or ``"dist/name"``,
+    each part non-blank (server and bundle names may hold any character but ``/``)."""
+    if not isinstance(item, str):
+        return False
+    dist, slash, name = item.rpartition("/")
+    return bool(name.strip()) and (not slash or _DIST_NAME.fullmatch(dist) is not None)
 
 
 def _environment_of_site_packages(path: Path) -> Environment | None:

@@ -118,7 +118,9 @@ def test_skill_names_of_directories_come_from_skill_md(tmp_path: Path) -> None:
         ({"name": "x", "mcp_servers": "abc"}, "must be a list"),
         ({"name": "x", "mcp_servers": [3]}, "not a server name"),
         ({"name": "x", "skills": [3]}, "not a skill specification"),
-        ({"name": "x", "mcp_servers": ["a b"]}, "not an MCP server name"),
+        ({"name": "x", "mcp_servers": ["a/b/c"]}, "not an MCP server name"),
+        ({"name": "x", "mcp_servers": [" "]}, "not an MCP server name"),
+        ({"name": "x", "mcp_servers": ["../x"]}, "not an MCP server name"),
         ({"name": "x", "description": 3}, "description"),
         ({"name": "x", "skills": b"ab"}, "must be a list"),
         ({"name": "x", "mcp_servers": b"ab"}, "must be a list"),
@@ -358,6 +360,22 @@ def test_false_marker_bundle_is_not_replaced_by_a_server_of_its_name(site: Path)
     # two bundles of one name with exclusive markers: the one offered here
     assert resolve_tools("plat/tools", linux).server_names == ["plat/win"]
     assert resolve_tools("plat/tools", windows).server_names == ["plat/s"]
+
+
+def test_server_names_the_hook_allows_are_listed_and_resolved(
+    site: Path, search: SearchPath
+) -> None:
+    # the hook allows any server name without "/"; "My Server" must not break listing
+    fake_distribution(site, "spaced", servers={"My Server": {"command": "x"}})
+    fake_distribution(site, "bad", servers={"s": {"command": "x"}}, bundles=[{"name": ""}])
+    weather(site)
+    names = [b.qualified_name for b in agent_tools_objects(search=search)]
+    assert names == ["spaced/spaced", "weather-tools/weather-tools"]
+    (bundle,) = [b for b in agent_tools_objects(search=search) if b.distribution == "spaced"]
+    assert bundle.server_names == ["spaced/My Server"]
+    wrapped = resolve_tools("spaced/My Server", search)
+    assert wrapped.toolset_type == "MCPServer"
+    assert [s.command_line() for s in wrapped.servers()] == [["x"]]
 
 
 def _markers() -> dict[str, str]:

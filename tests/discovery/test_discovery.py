@@ -193,6 +193,22 @@ def test_schema_too_new_is_a_problem(site: Path) -> None:
             },
             "bundles[0].implicit",
         ),
+        # names AgentTools would refuse: one bad manifest must not break listing all others
+        *(
+            ({"schema": 1, "distribution": "x", "version": "1", "bundles": [b]}, fragment)
+            for b, fragment in (
+                ({"name": ""}, "not a bundle name"),
+                ({"name": " "}, "not a bundle name"),
+                ({"name": "a/b"}, "not a bundle name"),
+                ({"name": "b", "skills": ["x/y/z"]}, "bundles[0].skills"),
+                ({"name": "b", "mcp-servers": ["../x"]}, "bundles[0].mcp-servers"),
+                ({"name": "b", "mcp-servers": [" "]}, "bundles[0].mcp-servers"),
+            )
+        ),
+        (
+            {"schema": 1, "distribution": "x", "version": "1", "mcp-servers": {"a/b": {}}},
+            "not a server name",
+        ),
     ],
 )
 def test_check_manifest_names_the_first_problem(manifest: object, fragment: str) -> None:
