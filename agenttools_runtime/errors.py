@@ -232,6 +232,15 @@ MESSAGES: dict[str, str] = {
     "DeploymentRollbackIncomplete": (
         'Warning: The failed deployment of "{0}" could not be rolled back completely: {1}'
     ),
+    "InterruptedOperationRecovered": "An interrupted {0} was {1}.",
+    "DeploymentNotFinished": (
+        "Warning: The deployment {0} was committed, but finishing it failed ({1}); "
+        "the next agenttools command finishes it."
+    ),
+    "StateRecoveryFailed": (
+        "An interrupted agenttools operation ({0}) could not be finished: {1}. Fix the cause "
+        "and run the command again; 'agenttools doctor' shows what is left."
+    ),
     # -- skill:// URIs and serving (texts of the skill:// scheme document) -----------------
     "SkillNotFound": "Skill not found: '{0}'. Available: {1}",
     "SkillReferenceNotFound": "Reference not found: '{0}' in skill '{1}'",
@@ -575,6 +584,9 @@ class AgentToolsNotForEnvironment(DistributionAgentToolsNotFound):
 class EditableSourceMissing(AgentToolsError): ...
 
 
+class StateRecoveryFailed(AgentToolsError): ...
+
+
 # -- warnings --------------------------------------------------------------------------------
 class AgentSkillNewerVersionKept(AgentToolsWarning): ...
 
@@ -641,3 +653,9 @@ class AgentSkillBackupsLeft(AgentToolsWarning): ...
 
 
 class MCPServerEntryReplaced(AgentToolsWarning): ...
+
+
+class InterruptedOperationRecovered(AgentToolsWarning): ...
+
+
+class DeploymentNotFinished(AgentToolsWarning): ...

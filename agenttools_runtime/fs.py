@@ -184,6 +184,12 @@ def replace(source: Path, destination: Path) -> None:
     os.replace(source, destination)
 
 
+def rmdir(path: Path) -> None:
+    """Remove an empty directory (``OSError`` when it is not empty)."""
+    _notify("rmdir", path)
+    os.rmdir(path)
+
+
 def chmod(path: Path, mode: int) -> None:
     _notify("chmod", path)
     os.chmod(path, mode)

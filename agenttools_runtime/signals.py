@@ -27,9 +27,9 @@ Handler = Callable[[int, FrameType | None], Any] | int | None
 class Interrupted(KeyboardInterrupt):
     """An operation stopped by a signal; ``outcome`` says what state it left behind."""
 
-    def __init__(self, signum: int = signal.SIGINT, outcome: str = "") -> None:
+    def __init__(self, signum: int = int(signal.SIGINT), outcome: str = "") -> None:
         super().__init__(signum, outcome)
-        self.signum = signum
+        self.signum: int = int(signum)
         self.outcome = outcome
 
     @property
@@ -39,7 +39,7 @@ class Interrupted(KeyboardInterrupt):
     @classmethod
     def from_interrupt(cls, exc: BaseException, outcome: str) -> Interrupted:
         """The same interruption as *exc* (a ``KeyboardInterrupt``), with *outcome*."""
-        signum = exc.signum if isinstance(exc, Interrupted) else signal.SIGINT
+        signum = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
         return cls(signum, outcome)
 
 
@@ -84,13 +84,13 @@ def deferred() -> Iterator[Pending]:
 
     setattr(note, _MARK, True)  # an inner section sees it and defers to this one
     previous: dict[int, Handler] = {}
-    for signum in _DEFERRED:
-        previous[signum] = signal.signal(signum, note)
+    for deferred_signal in _DEFERRED:
+        previous[deferred_signal] = signal.signal(deferred_signal, note)
     try:
         yield pending
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
     # (when the block raised, its error propagates instead: the command fails and says why)
     if pending.received:
         _replay(pending.received[0], previous[pending.received[0]])

@@ -86,14 +86,17 @@ class StateIndex:
     """The index in memory: ``skills`` (registry key → :class:`SkillKeys`), ``records``
     (UUID → :class:`RecordSummary`), and the directory listings it was validated against
     (``entry_names``: registry file names, ``record_names``: non-dot names in the
-    deployments directory, whether they hold a readable record or not). ``rebuilt`` says the
-    stored index could not be used (then stale references may exist: callers sweep)."""
+    deployments directory, whether they hold a readable record or not). ``needs_sweep``
+    says stale references may exist (the stored index could not be used: the state changed
+    behind agenttools' back, or a sweep was cut short); ``pending`` are entries a release
+    kept without references, to release again later."""
 
     skills: dict[str, SkillKeys] = field(default_factory=dict)
     records: dict[str, RecordSummary] = field(default_factory=dict)
     entry_names: set[str] = field(default_factory=set)
     record_names: set[str] = field(default_factory=set)
-    rebuilt: bool = False
+    needs_sweep: bool = False
+    pending: set[str] = field(default_factory=set)
     dirty: bool = False
     _by_lexical: dict[str, set[str]] = field(default_factory=dict, repr=False)
     _by_canonical: dict[str, set[str]] = field(default_factory=dict, repr=False)
@@ -189,6 +192,8 @@ class StateIndex:
             "records": {k: v.to_json() for k, v in self.records.items()},
             "entry_names": sorted(self.entry_names),
             "record_names": sorted(self.record_names),
+            "needs_sweep": self.needs_sweep,
+            "pending": sorted(self.pending),
         }
 
     @classmethod
@@ -200,12 +205,14 @@ class StateIndex:
             records={str(k): RecordSummary.from_json(v) for k, v in data["records"].items()},
             entry_names={str(n) for n in data["entry_names"]},
             record_names={str(n) for n in data["record_names"]},
+            needs_sweep=bool(data.get("needs_sweep", False)),
+            pending={str(k) for k in data.get("pending", ())},
         )
 
 
 def load(state: StatePaths) -> StateIndex:
     """The index of *state*, validated against the directory listings; rebuilt (and marked
-    ``rebuilt`` and ``dirty``) when it cannot be trusted."""
+    ``needs_sweep`` and ``dirty``) when it cannot be trusted."""
     entry_names, record_names = listings(state)
     try:
         index = StateIndex.from_json(json.loads(state.index.read_bytes()))
@@ -218,8 +225,10 @@ def load(state: StatePaths) -> StateIndex:
     ):
         return index
     fresh = rebuild(state, entry_names, record_names)
-    # an index that was never written (a fresh state) needs no sweep; a wrong one may
-    fresh.rebuilt = index is not None or bool(entry_names) or bool(record_names)
+    # a fresh state needs no sweep, nor an index file; state written around the index (or
+    # by an older agenttools, which keeps none) may hold references to records that are gone
+    fresh.needs_sweep = bool(entry_names)
+    fresh.dirty = index is not None or bool(entry_names) or bool(record_names)
     return fresh
 
 

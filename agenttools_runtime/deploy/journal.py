@@ -27,6 +27,7 @@ the next locked command handles them newest first (:mod:`agenttools_runtime.depl
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -241,20 +242,39 @@ def new_path(state: StatePaths, kind: Kind, uid: str) -> Path:
 
 
 def write(journal: Journal, prior: Sequence[PriorBytes] = ()) -> None:
-    """Write the journal durably (side files first: the journal's presence is the intent)."""
-    fs.mkdir(journal.path.parent)
-    for item in prior:
-        fs.write_bytes_atomic(journal.path.parent / item.name, item.data)
-    data = json.dumps(journal.to_json(), sort_keys=True, separators=(",", ":"))
-    fs.write_bytes_atomic(journal.path, data.encode("utf-8"))
+    """Write the journal durably (side files first: the journal's presence is the intent).
+    When that fails, what was written of it is removed again."""
+    directory = journal.path.parent
+    written: list[Path] = []
+    try:
+        fs.mkdir(directory)
+        for item in prior:
+            written.append(directory / item.name)
+            fs.write_bytes_atomic(directory / item.name, item.data)
+        data = json.dumps(journal.to_json(), sort_keys=True, separators=(",", ":"))
+        fs.write_bytes_atomic(journal.path, data.encode("utf-8"))
+    except BaseException:
+        for path in written:
+            with contextlib.suppress(OSError):
+                fs.unlink(path, missing_ok=True)
+        _remove_if_empty(directory)
+        raise
 
 
 def delete(journal: Journal) -> None:
-    """Delete the journal, then its side files (no fsync: a journal that reappears after a
-    power cut is finished, or rolled back, again; both are idempotent)."""
+    """Delete the journal, then its side files, then the journal directory when nothing else
+    is in it (no fsync: a journal that reappears after a power cut is finished, or rolled
+    back, again; both are idempotent)."""
     fs.unlink(journal.path, missing_ok=True)
     for path in journal.side_files:
         fs.unlink(path, missing_ok=True)
+    _remove_if_empty(journal.path.parent)
+
+
+def _remove_if_empty(directory: Path) -> None:
+    with contextlib.suppress(OSError):
+        if directory.is_dir() and not any(directory.iterdir()):
+            fs.rmdir(directory)
 
 
 def prior_bytes(journal: Journal, change: ConfigChange) -> bytes | None:

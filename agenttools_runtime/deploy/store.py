@@ -12,6 +12,7 @@ the index are fsynced.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,10 +39,22 @@ class Store:
         state = state or paths.state_paths()
         return cls(state, index.load(state))
 
+    def reload(self) -> None:
+        """Forget what this operation changed in memory: read the index and records again
+        (after a rollback put the files back)."""
+        self.index = index.load(self.state)
+        self._records.clear()
+
     def save(self) -> None:
-        """Write the index if anything changed it."""
-        if self.index.dirty:
+        """Write the index if anything changed it. When that fails the stored index is
+        removed instead (it is rebuilt on next use): a stale one must not be trusted."""
+        if not self.index.dirty:
+            return
+        try:
             index.save(self.state, self.index)
+        except OSError:
+            with contextlib.suppress(OSError):
+                index.invalidate(self.state)
 
     # -- registry ------------------------------------------------------------------------
 
