@@ -176,7 +176,9 @@ def run_deploy(args: argparse.Namespace) -> int:
 
 def run_deployed(args: argparse.Namespace) -> int:
     from agenttools_runtime.deploy import deployed
+    from agenttools_runtime.deploy.lock import finish_interrupted
 
+    finish_interrupted()
     found = deployed(args.client)
     emit(
         args,

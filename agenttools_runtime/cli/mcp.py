@@ -156,11 +156,13 @@ def resolve_server(spec: str, search: SearchPath | None) -> MCPServer:
 
 def run_install(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.discovery import search_from_args
+    from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.errors import format_message
     from agenttools_runtime.mcp.install import install_mcp_server
 
     target = _resolve_target(args)
     server = resolve_server(args.server, search_from_args(args))
+    finish_interrupted()
     with _file_errors(target):
         result = install_mcp_server(target, server, key=args.name)
     text = format_message("InstallMCPServer", (result.key, result.config_file))
@@ -172,6 +174,7 @@ def run_install(args: argparse.Namespace) -> int:
 
 def run_uninstall(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.discovery import search_from_args
+    from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.errors import format_message
     from agenttools_runtime.mcp.install import uninstall_mcp_server
 
@@ -183,6 +186,7 @@ def run_uninstall(args: argparse.Namespace) -> int:
             if "/" in args.server
             else args.server
         )
+    finish_interrupted()
     with _file_errors(target):
         result = uninstall_mcp_server(target, key)
     tag = "UninstallMCPServer" if result.removed else "MCPServerNotInstalled"

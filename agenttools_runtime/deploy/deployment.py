@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agenttools_runtime import signals
 from agenttools_runtime.deploy import records
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.records import DeploymentRecord
@@ -262,7 +263,12 @@ def remove_deployment(ident: str | Deployment) -> RemovalResult:
     with deployment_lock() as store:
         record = _find(store, uid)
         found = sweep_if_needed(store)
-        found.extend(remove_recorded(store, record))
+        try:
+            found.extend(remove_recorded(store, record))
+        except KeyboardInterrupt as exc:  # deferred until the removal was done
+            raise signals.Interrupted.from_interrupt(
+                exc, f"the deployment {record.uuid} was removed"
+            ) from None
         found.extend(sweep_if_needed(store))
     for warning in found:
         warnings.warn(warning, stacklevel=2)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs, paths
+from agenttools_runtime import fs, paths, signals
 from agenttools_runtime.deploy import apply, plan, records
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Decision, EntryKind, Level, SkillFacts
@@ -537,12 +537,15 @@ def execute(
     issued). Any failure before the record is published rolls everything back."""
     check_target(tools, target)  # a target that can take nothing fails before the lock
     with deployment_lock() as store:
-        fs.checkpoint("deploy:locked")
-        swept = sweep_if_needed(store)
-        fs.checkpoint("deploy:swept")
-        the_plan = make_plan(tools, target, level, store=store)
-        fs.checkpoint("deploy:planned")
-        changes = decide(the_plan, store)
+        try:
+            fs.checkpoint("deploy:locked")
+            swept = sweep_if_needed(store)
+            fs.checkpoint("deploy:swept")
+            the_plan = make_plan(tools, target, level, store=store)
+            fs.checkpoint("deploy:planned")
+            changes = decide(the_plan, store)
+        except KeyboardInterrupt as exc:
+            raise signals.Interrupted.from_interrupt(exc, "nothing was deployed") from None
         found = swept + list(the_plan.warnings)
         unchanged = _unchanged(the_plan, changes)
         if unchanged is not None:

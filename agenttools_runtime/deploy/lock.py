@@ -19,7 +19,7 @@ from agenttools_runtime import lock, paths
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.lock import lock_held
 
-__all__ = ["deployment_lock", "lock_held"]
+__all__ = ["deployment_lock", "finish_interrupted", "lock_held"]
 
 _store: contextvars.ContextVar[Store | None] = contextvars.ContextVar(
     "agenttools_deployment_store", default=None
@@ -50,3 +50,12 @@ def deployment_lock(
             _store.reset(token)
             with contextlib.suppress(OSError):
                 store.save()
+
+
+def finish_interrupted(state: paths.StatePaths | None = None) -> None:
+    """Finish or roll back what interrupted processes left, if anything (taking the lock
+    only then): what the low-level commands do before their own work."""
+    state = state or paths.state_paths()
+    if state.journals.is_dir():
+        with deployment_lock(state=state):
+            pass

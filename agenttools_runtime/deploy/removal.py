@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs, paths
+from agenttools_runtime import fs, paths, signals
 from agenttools_runtime.deploy import journal, plan, records
 from agenttools_runtime.deploy.journal import Journal, Kind
 from agenttools_runtime.deploy.records import DeploymentRecord, ServerEntry
@@ -93,9 +93,11 @@ def remove_recorded(
         owned_by=None if owned_by is None else owned_by.uuid,
     )
     journal.write(entry)
-    fs.checkpoint("remove:journal-written", entry.path)
-    found = _remove(store, record, owned_by)
-    journal.delete(entry)
+    # a removal only goes forward: SIGINT/SIGTERM wait until it is done
+    with signals.deferred():
+        fs.checkpoint("remove:journal-written", entry.path)
+        found = _remove(store, record, owned_by)
+        journal.delete(entry)
     return found
 
 
