@@ -12,6 +12,7 @@ of a half-finished operation; ``agenttools doctor`` shows it.
 
 from __future__ import annotations
 
+from agenttools_runtime import fs
 from agenttools_runtime.deploy import apply, journal, removal
 from agenttools_runtime.deploy.journal import Journal, Kind, Unreadable
 from agenttools_runtime.deploy.store import Store
@@ -41,6 +42,10 @@ def recover(store: Store) -> list[AgentToolsWarning]:
             )
         )
         found.extend(said)
+    # files no journal names (a journal whose writing died before the journal file itself:
+    # its side files; the temp file of an atomic write) are nothing but copies
+    for path in journal.orphan_files(store.state):
+        fs.remove_entry(path)
     if found:
         store.save()
     return found
