@@ -119,5 +119,9 @@ def registry_key(skills_root: Path | str, name: str, platform: str | None = None
     Computed once before anything is created and then recorded; release uses the recorded
     key, never a recomputed one.
     """
-    text = canonical_path_key(skills_root, platform) + "/" + name
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return registry_key_for(canonical_path_key(skills_root, platform), name)
+
+
+def registry_key_for(root_key: str, name: str) -> str:
+    """:func:`registry_key` from the root's :func:`canonical_path_key`, computed already."""
+    return hashlib.sha256(f"{root_key}/{name}".encode()).hexdigest()

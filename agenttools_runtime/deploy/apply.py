@@ -101,9 +101,12 @@ def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
     fs.checkpoint("deploy:journal-written", entry.path)
     try:
         entry = _apply_config(entry, changes)
-        _apply_skills(entry, changes)
+        _apply_skills(store, entry, changes)
         fs.checkpoint("deploy:skills-written")
+        written = {str(c.directory) for c in entry.skills}
         for change, after in zip(entry.entries, changes.entries, strict=True):
+            if after.directory in written:  # what is there now is what we wrote
+                after = registry.with_stats(after, registry.file_stats(Path(after.directory)))
             store.put_entry(after)
             fs.checkpoint("deploy:entry-written", registry.entry_path(change.key, store.state))
         fs.checkpoint("deploy:registry-written")
@@ -234,9 +237,7 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
             )
         )
     entries = tuple(
-        EntryChange(
-            e.key, _read_text(registry.entry_path(e.key, store.state)), registry.encode(e).decode()
-        )
+        EntryChange(e.key, _read_text(registry.entry_path(e.key, store.state)))
         for e in changes.entries
     )
     entry = Journal(
@@ -247,7 +248,6 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
         client=record.client,
         created=records.now_timestamp(),
         pid=os.getpid(),
-        record=record.to_json(),
         replaces=changes.replaces,
         config=tuple(config),
         skills=tuple(skills),
@@ -310,10 +310,16 @@ def _apply_config(entry: Journal, changes: DeployChanges) -> Journal:
     raise ConfigFileChanged(write.config_file, file=str(write.config_file))
 
 
-def _apply_skills(entry: Journal, changes: DeployChanges) -> None:
+def _apply_skills(store: Store, entry: Journal, changes: DeployChanges) -> None:
     for change, source in zip(entry.skills, changes.writes, strict=True):
         root = Path(change.root)
-        fsops.write_skill(root, source, staging_name=change.staging, backup_name=change.backup)
+        fsops.write_skill(
+            root,
+            source,
+            staging_name=change.staging,
+            backup_name=change.backup,
+            real_root=store.root(root).real,
+        )
 
 
 def _rollback(store: Store, entry: Journal, exc: BaseException) -> None:
@@ -349,9 +355,11 @@ def _undo_entry(store: Store, change: EntryChange) -> None:
     fs.mkdir(path.parent)
     fs.write_bytes_atomic(path, change.before.encode("utf-8"), durable=False)
     try:
-        store.index.put_skill(change.key, registry.decode(change.before.encode("utf-8")).directory)
+        directory = registry.decode(change.before.encode("utf-8")).directory
     except (ValueError, KeyError, TypeError):
         store.index.drop_skill(change.key)
+    else:
+        store.index.put_skill(change.key, store.skill_keys(directory))
 
 
 def _undo_skill(change: SkillChange, found: list[AgentToolsWarning]) -> None:

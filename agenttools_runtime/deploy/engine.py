@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs, paths, signals
-from agenttools_runtime.deploy import apply, plan, records
+from agenttools_runtime.deploy import apply, plan, records, registry
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Decision, EntryKind, Level, SkillFacts
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
@@ -179,6 +179,7 @@ class SkillPlan:
     kept: tuple[str, ...]
     facts: SkillFacts
     decision: Decision
+    stats: dict[str, list[int]] | None = None  # the directory's stats, to cache in the entry
 
     @property
     def conflict(self) -> AgentToolsError | None:
@@ -471,16 +472,19 @@ def skill_plan(
     store: Store | None = None,
 ) -> SkillPlan:
     """Gather the facts about one skill's destination and decide (the install decision)."""
-    from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
-
     store = store or Store.open()
     directory = root / source.name
-    key = paths.registry_key(root, source.name)
+    root_keys = store.root(root)
+    key = paths.registry_key_for(root_keys.canonical, source.name)
     entry = store.find_entry(root, source.name, key)
     destination = destination_state(root, source.name)
-    same_directory = False
+    same_directory = builtin = False
     if source.directory is not None:
-        same_directory = _same_or_nested(source.directory, directory)
+        source_key = paths.canonical_path_key(source.directory)
+        # (the destination resolved through every link: a per-skill link to the source too)
+        destination_key = paths.canonical_path_key(directory)
+        same_directory = _same_or_nested(source_key, destination_key, source.directory, directory)
+        builtin = _is_within_key(source_key, store.root(_builtin_dir()).canonical)
     if same_directory and entry is None:
         # the source reached through a per-skill link joins the entry of the physical dir
         entry = store.find_physical_entry(directory)
@@ -491,30 +495,60 @@ def skill_plan(
     kind = EntryKind.NONE
     if entry is not None:
         kind = EntryKind.EXTERNAL if entry.external else EntryKind.OWNED
-    disk_unmodified = disk_is_incoming = False
-    if destination is DestinationState.DIRECTORY and not same_directory:
-        disk, clean = hash_installed(directory)
-        disk_is_incoming = clean and disk == dict(source.manifest)
-        if entry is not None:
-            disk_unmodified = clean and disk == dict(entry.hashes)
     same_identifier = bool(
         entry is not None and source.identifier and entry.identifier == source.identifier
     )
     facts = SkillFacts(
         destination=destination,
         entry=kind,
-        disk_unmodified=disk_unmodified,
         incoming_is_baseline=entry is not None and dict(source.manifest) == dict(entry.hashes),
-        disk_is_incoming=disk_is_incoming,
         live_empty=not live,
         same_identifier=same_identifier,
         incoming_older=same_identifier
         and entry is not None
         and plan.version_older(source.version, entry.version),
-        builtin=source.directory is not None and _is_within(source.directory, BUILTIN_SKILLS_DIR),
+        builtin=builtin,
         same_directory=same_directory,
     )
-    return SkillPlan(source, directory, key, entry, kept, facts, plan.decide_install(facts, level))
+    stats = None
+    if destination is DestinationState.DIRECTORY and not same_directory:
+        quick = entry is not None and registry.unmodified_by_stats(entry, directory)
+        facts, stats = _disk_facts(facts, source, entry, directory, quick)
+        decision = plan.decide_install(facts, level)
+        if quick and decision.action is not None and decision.action.writes:
+            # about to replace what is there: look at every byte of it first
+            facts, stats = _disk_facts(facts, source, entry, directory, False)
+    decision = plan.decide_install(facts, level)
+    return SkillPlan(source, directory, key, entry, kept, facts, decision, stats)
+
+
+def _disk_facts(
+    facts: SkillFacts,
+    source: SkillSource,
+    entry: RegistryEntry | None,
+    directory: Path,
+    quick: bool,
+) -> tuple[SkillFacts, dict[str, list[int]] | None]:
+    """The facts about the installed directory: from the entry's stat cache (*quick*), or by
+    hashing it. Also the stats to cache when hashing found it holding the baseline."""
+    if quick:
+        assert entry is not None
+        disk, clean = dict(entry.hashes), True
+    else:
+        disk, clean = hash_installed(directory)
+    unmodified = entry is not None and clean and disk == dict(entry.hashes)
+    stats = registry.file_stats(directory) if unmodified and not quick else None
+    return replace(
+        facts,
+        disk_unmodified=unmodified,
+        disk_is_incoming=clean and disk == dict(source.manifest),
+    ), stats
+
+
+def _builtin_dir() -> Path:
+    from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
+
+    return Path(BUILTIN_SKILLS_DIR)
 
 
 def conflict_probe(record: DeploymentRecord) -> plan.ConflictProbe:
@@ -683,9 +717,12 @@ def new_entry(sp: SkillPlan, uid: str) -> RegistryEntry:
             timestamp=now,
             extra={} if entry is None else entry.extra,
         )
-    if action is Action.ADOPT_BASELINE:
-        return replace(entry, hashes=dict(source.manifest), references=refs, timestamp=now)
-    return replace(entry, references=refs, timestamp=now)
+    if action is Action.ADOPT_BASELINE:  # (the stats cached were of the old baseline)
+        return replace(
+            entry, hashes=dict(source.manifest), references=refs, timestamp=now, stats={}
+        )
+    updated = replace(entry, references=refs, timestamp=now)
+    return registry.with_stats(updated, sp.stats) if sp.stats else updated
 
 
 def _newer_kept_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
@@ -705,23 +742,22 @@ def _newer_kept_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
     return found
 
 
-def _same_or_nested(source_dir: Path, destination: Path) -> bool:
-    """True when the source directory is the destination; ``InvalidAgentSkill`` when one
-    contains the other."""
-    source_key = paths.canonical_path_key(source_dir)
-    destination_key = paths.canonical_path_key(destination)
+def _same_or_nested(
+    source_key: str, destination_key: str, source_dir: Path, destination: Path
+) -> bool:
+    """True when the source directory is the destination (by canonical keys);
+    ``InvalidAgentSkill`` when one contains the other."""
     if source_key == destination_key:
         return True
-    if source_key.startswith(destination_key + "/") or destination_key.startswith(source_key + "/"):
+    if _is_within_key(source_key, destination_key) or _is_within_key(destination_key, source_key):
         raise InvalidAgentSkill(
             f"the source {source_dir} and the destination {destination} contain each other"
         )
     return False
 
 
-def _is_within(path: Path, root: Path) -> bool:
-    key, root_key = paths.canonical_path_key(path), paths.canonical_path_key(root)
-    return key == root_key or key.startswith(root_key + "/")
+def _is_within_key(key: str, root_key: str) -> bool:
+    return key == root_key or key.startswith(root_key.rstrip("/") + "/")
 
 
 def _version() -> str:

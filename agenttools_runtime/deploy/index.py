@@ -108,11 +108,11 @@ class StateIndex:
 
     # -- lookups -------------------------------------------------------------------------
 
-    def skills_by_directory(self, directory: Path) -> list[str]:
-        """Registry keys whose directory is *directory* as given or once links are resolved
-        (candidates: confirm by reading the entry)."""
-        found = self._by_lexical.get(lexical_key(directory), set()) | self._by_canonical.get(
-            paths.canonical_path_key(directory), set()
+    def skills_by_directory(self, keys: SkillKeys) -> list[str]:
+        """Registry keys whose directory is the one with these *keys* as given or once links
+        are resolved (candidates: confirm by reading the entry)."""
+        found = self._by_lexical.get(keys.lexical, set()) | self._by_canonical.get(
+            keys.canonical, set()
         )
         return sorted(found)
 
@@ -139,9 +139,8 @@ class StateIndex:
 
     # -- changes -------------------------------------------------------------------------
 
-    def put_skill(self, key: str, directory: str | Path) -> None:
+    def put_skill(self, key: str, keys: SkillKeys) -> None:
         self._unlink(key)
-        keys = SkillKeys.of(directory)
         self.skills[key] = keys
         self._link(key, keys)
         self.entry_names.add(key + ENTRY_SUFFIX)

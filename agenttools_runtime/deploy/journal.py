@@ -9,13 +9,13 @@ had before the operation beside it (``….config-<n>``). Three kinds:
     each key held before and will hold, a copy of the bytes before), every skill directory it
     creates or replaces (the content's manifest, the names of the staging directory it is
     built in and of the backup the old entry is moved to), every registry entry it writes
-    (the file's bytes before and after), the record it publishes and the deployments it
-    replaces. The changes are applied in that order; publishing the record is the commit
+    (the file's bytes before), the deployment id of the record it publishes and the
+    deployments it replaces. The changes are applied in that order; publishing the record is the commit
     point. An interrupted deploy whose record was not published is **rolled back**; one
     whose record was published is **finished** (backups deleted, replaced deployments
     removed). See :mod:`agenttools_runtime.deploy.apply`.
 ``remove``
-    The record being removed. A removal is always **finished**: every step of it can be
+    The deployment being removed (and the one replacing it, if any). A removal is always **finished**: every step of it can be
     repeated (:mod:`agenttools_runtime.deploy.removal`).
 ``sweep``
     The release of registry entries left without references; **finished** by sweeping
@@ -137,18 +137,18 @@ class SkillChange:
 
 @dataclass(frozen=True)
 class EntryChange:
-    """One registry entry a deploy writes: its file's text before (None: absent) and after."""
+    """One registry entry a deploy writes, and its file's text before (None: there was none):
+    all an undo needs (a committed deploy's entries are all written: nothing to redo)."""
 
     key: str
     before: str | None
-    after: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "before": self.before, "after": self.after}
+        return {"key": self.key, "before": self.before}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> EntryChange:
-        return cls(str(data["key"]), data.get("before"), str(data["after"]))
+        return cls(str(data["key"]), data.get("before"))
 
 
 @dataclass
@@ -162,7 +162,6 @@ class Journal:
     client: str = ""
     created: str = ""
     pid: int = 0
-    record: Mapping[str, Any] | None = None
     replaces: tuple[str, ...] = ()
     owned_by: str | None = None
     config: tuple[ConfigChange, ...] = ()
@@ -196,7 +195,6 @@ class Journal:
             "client": self.client,
             "created": self.created,
             "pid": self.pid,
-            "record": None if self.record is None else dict(self.record),
             "replaces": list(self.replaces),
             "owned_by": self.owned_by,
             "config": [c.to_json() for c in self.config],
@@ -208,8 +206,8 @@ class Journal:
     def from_json(cls, path: Path, data: Mapping[str, Any]) -> Journal:
         if data.get("schema") != JOURNAL_SCHEMA:
             raise ValueError(f"unknown journal schema {data.get('schema')!r}")
-        known = {"schema", "kind", "uuid", "name", "client", "created", "pid", "record",
-                 "replaces", "owned_by", "config", "skills", "entries"}  # fmt: skip
+        known = {"schema", "kind", "uuid", "name", "client", "created", "pid", "replaces",
+                 "owned_by", "config", "skills", "entries"}  # fmt: skip
         return cls(
             path=path,
             kind=Kind(data["kind"]),
@@ -218,7 +216,6 @@ class Journal:
             client=str(data.get("client") or ""),
             created=str(data.get("created") or ""),
             pid=int(data.get("pid") or 0),
-            record=data.get("record"),
             replaces=tuple(str(u) for u in data.get("replaces", ())),
             owned_by=data.get("owned_by"),
             config=tuple(ConfigChange.from_json(c) for c in data.get("config", ())),

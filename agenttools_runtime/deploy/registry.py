@@ -27,12 +27,14 @@ from agenttools_runtime.deploy import records
 from agenttools_runtime.paths import StatePaths
 
 ENTRY_SCHEMA = 1
+STATS = "stats"
 
 
 @dataclass(frozen=True)
 class RegistryEntry:
     """One installed skill directory. ``directory`` is the path as installed (not
-    case-folded); ``hashes`` the baseline manifest; ``extra`` unknown fields, kept."""
+    case-folded); ``hashes`` the baseline manifest; ``stats`` the stat cache (see
+    :func:`file_stats`; empty: none); ``extra`` unknown fields, kept."""
 
     key: str
     directory: str
@@ -43,6 +45,7 @@ class RegistryEntry:
     external: bool = False
     references: tuple[str, ...] = ()
     timestamp: str = ""
+    stats: Mapping[str, list[int]] = field(default_factory=dict, compare=False)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -73,12 +76,17 @@ class RegistryEntry:
                 "timestamp": self.timestamp,
             }
         )
+        if self.stats:
+            data[STATS] = {k: list(v) for k, v in sorted(self.stats.items())}
+        else:
+            data.pop(STATS, None)
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RegistryEntry:
         known = {"schema", "registry_key", "directory", "name", "identifier", "version",
-                 "hashes", "external", "references", "timestamp"}  # fmt: skip
+                 "hashes", "external", "references", "timestamp", STATS}  # fmt: skip
+        stats = data.get(STATS)
         return cls(
             key=str(data["registry_key"]),
             directory=str(data["directory"]),
@@ -89,6 +97,7 @@ class RegistryEntry:
             external=bool(data.get("external", False)),
             references=tuple(str(r) for r in data.get("references") or ()),
             timestamp=str(data.get("timestamp", "")),
+            stats=stats if isinstance(stats, dict) else {},
             extra={k: v for k, v in data.items() if k not in known},
         )
 
@@ -170,6 +179,56 @@ def live_references(
     return tuple(
         r for r in entry.references if r not in exclude and not records.is_stale(r, deployments)
     )
+
+
+# -- the stat cache --------------------------------------------------------------------------
+#
+# An entry may carry, under "stats", the size, modification time and inode of every file of
+# its directory as they were when its content was known to equal its baseline hashes (right
+# after agenttools wrote it, or hashed it). While they are all the same, the directory is
+# taken to be unmodified without reading a byte (git's index makes the same bet). Only a
+# decision that writes nothing may rest on it: anything that replaces or deletes a
+# directory hashes it first.
+
+
+def file_stats(directory: Path) -> dict[str, list[int]] | None:
+    """``{relative path: [size, mtime_ns, inode]}`` of every file under *directory* (junk
+    skipped); None when anything makes a byte-for-byte look necessary (a link, version-control
+    metadata, something that is neither file nor directory, an unreadable directory)."""
+    from agenttools_runtime.skills.manifest import VCS_NAMES, is_junk
+
+    found: dict[str, list[int]] = {}
+    stack: list[tuple[str, str]] = [(str(directory), "")]
+    while stack:
+        current, prefix = stack.pop()
+        try:
+            entries = list(os.scandir(current))
+        except OSError:
+            return None
+        for item in entries:
+            if item.name.casefold() in VCS_NAMES or item.is_symlink():
+                return None
+            if item.is_dir(follow_symlinks=False):
+                if not is_junk(item.name, True):
+                    stack.append((item.path, f"{prefix}{item.name}/"))
+                continue
+            if not item.is_file(follow_symlinks=False):
+                return None
+            if is_junk(item.name, False):
+                continue
+            st = item.stat(follow_symlinks=False)
+            found[f"{prefix}{item.name}"] = [st.st_size, st.st_mtime_ns, st.st_ino]
+    return found
+
+
+def unmodified_by_stats(entry: RegistryEntry, directory: Path) -> bool:
+    """Whether *entry*'s cached stats say its directory still holds its baseline."""
+    return bool(entry.stats) and dict(entry.stats) == file_stats(directory)
+
+
+def with_stats(entry: RegistryEntry, stats: dict[str, list[int]] | None) -> RegistryEntry:
+    """*entry* caching *stats* (None: dropping any cache)."""
+    return replace(entry, stats=stats or {})
 
 
 def uninstall_hint(root: Path, name: str) -> str:

@@ -89,7 +89,6 @@ def remove_recorded(
         client=record.client,
         created=records.now_timestamp(),
         pid=os.getpid(),
-        record=record.to_json(),
         owned_by=None if owned_by is None else owned_by.uuid,
     )
     journal.write(entry)

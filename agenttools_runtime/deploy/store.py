@@ -19,11 +19,28 @@ from pathlib import Path
 
 from agenttools_runtime import fs, paths
 from agenttools_runtime.deploy import index, records, registry
-from agenttools_runtime.deploy.index import StateIndex
+from agenttools_runtime.deploy.index import SkillKeys, StateIndex
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.errors import InvalidDeploymentRecord
 from agenttools_runtime.paths import StatePaths
+
+
+@dataclass(frozen=True)
+class RootKeys:
+    """A skills root's keys, computed once per operation: ``real`` (its canonical path),
+    ``lexical`` and ``canonical`` (comparison keys, see :mod:`.index`)."""
+
+    real: Path
+    lexical: str
+    canonical: str
+
+    def skill(self, name: str) -> SkillKeys:
+        """The keys of the real skill directory *name* in this root."""
+        folded = name.casefold() if paths.case_insensitive_fs() else name
+        return SkillKeys(
+            f"{self.lexical}/{folded}", f"{self.canonical}/{folded}", str(self.real / name)
+        )
 
 
 @dataclass
@@ -33,6 +50,7 @@ class Store:
     state: StatePaths
     index: StateIndex
     _records: dict[str, DeploymentRecord | None] = field(default_factory=dict, repr=False)
+    _roots: dict[str, RootKeys] = field(default_factory=dict, repr=False)
 
     @classmethod
     def open(cls, state: StatePaths | None = None) -> Store:
@@ -68,18 +86,40 @@ class Store:
             if entry is not None:
                 yield entry
 
+    def root(self, root: Path) -> RootKeys:
+        """*root*'s keys (a skills root does not change during an operation under the lock:
+        what it creates in it are real directories)."""
+        found = self._roots.get(str(root))
+        if found is None:
+            real = paths.canonical_path(root)
+            canonical = real.as_posix()
+            if paths.case_insensitive_fs():
+                canonical = canonical.casefold()
+            found = RootKeys(real, index.lexical_key(root), canonical)
+            self._roots[str(root)] = found
+        return found
+
+    def skill_keys(self, directory: str | Path) -> SkillKeys:
+        """The index keys of a skill directory (from its root's, when that is known)."""
+        path = Path(directory)
+        root = self._roots.get(str(path.parent))
+        if root is not None and not path.is_symlink():
+            return root.skill(path.name)
+        return SkillKeys.of(directory)
+
     def find_entry(self, skills_root: Path, name: str, key: str) -> RegistryEntry | None:
         """By key, failing that by skill directory: an entry whose directory is the same skill
         of the same (link-resolved) skills root. A per-skill link is a different directory."""
         entry = self.entry(key)
         if entry is not None:
             return entry
-        wanted = paths.canonical_path_key(skills_root) + "/" + name
-        for candidate_key in self.index.skills_by_directory(skills_root / name):
+        root = self.root(skills_root)
+        wanted = root.skill(name)
+        for candidate_key in self.index.skills_by_directory(wanted):
             candidate = self.entry(candidate_key)
             if candidate is None or candidate.name != name:
                 continue
-            if paths.canonical_path_key(candidate.root) + "/" + candidate.name == wanted:
+            if self.root(candidate.root).skill(candidate.name).canonical == wanted.canonical:
                 return candidate
         return None
 
@@ -98,7 +138,7 @@ class Store:
 
     def put_entry(self, entry: RegistryEntry) -> None:
         registry.write_entry(entry, self.state)
-        self.index.put_skill(entry.key, entry.directory)
+        self.index.put_skill(entry.key, self.skill_keys(entry.directory))
 
     def delete_entry(self, key: str) -> None:
         registry.remove_entry(key, self.state)

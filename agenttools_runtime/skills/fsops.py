@@ -151,6 +151,7 @@ def write_skill(
     *,
     staging_name: str | None = None,
     backup_name: str | None = None,
+    real_root: Path | None = None,
 ) -> WriteOutcome:
     """Create or replace ``root/<source.name>`` with *source* (see the module docstring).
 
@@ -162,11 +163,12 @@ def write_skill(
         return WriteOutcome(source.name, path, "unchanged", destination_state(root, source.name))
     check_file_paths(source)
     previous = destination_state(root, source.name)
-    staging = _build_staged(root, source, staging_name or new_staging_name())
+    real_root = canonical_path(root) if real_root is None else real_root
+    staging = _build_staged(root, source, staging_name or new_staging_name(), real_root)
     backup: Path | None = None
     try:
         if previous is not DestinationState.MISSING:
-            backup = _move_to_backup(root, path, backup_name or new_backup_name())
+            backup = _move_to_backup(root, path, backup_name or new_backup_name(), real_root)
         fs.rename(staging, path)
     except BaseException as exc:
         _discard_partial(staging)
@@ -199,19 +201,20 @@ def new_backup_name() -> str:
     return f"{BACKUP_PREFIX}{uuid.uuid4().hex}"
 
 
-def temp_locations(root: Path, name: str) -> tuple[Path, Path]:
+def temp_locations(root: Path, name: str, real_root: Path | None = None) -> tuple[Path, Path]:
     """The two places a staging or backup entry *name* of skills root *root* can be: beside
-    the real root, or inside it (when the root is a mount point or its parent not ours)."""
-    real_root = canonical_path(root)
-    return real_root.parent / name, real_root / name
+    the real root, or inside it (when the root is a mount point or its parent not ours).
+    *real_root* is ``canonical_path(root)``, when the caller has it already."""
+    real = canonical_path(root) if real_root is None else real_root
+    return real.parent / name, real / name
 
 
-def _build_staged(root: Path, source: SkillSource, staging_name: str) -> Path:
+def _build_staged(root: Path, source: SkillSource, staging_name: str, real_root: Path) -> Path:
     """Build *source* complete in a staging directory; returns its path."""
     path = root / source.name
     try:
         fs.mkdir(root, parents=True, exist_ok=True)
-        staging = _make_staging_dir(root, staging_name)
+        staging = _make_staging_dir(root, staging_name, real_root)
     except OSError as exc:
         raise AgentSkillWriteFailed(source.name, path, _reason(exc), path=str(path)) from exc
     try:
@@ -224,8 +227,8 @@ def _build_staged(root: Path, source: SkillSource, staging_name: str) -> Path:
     return staging
 
 
-def _make_staging_dir(root: Path, name: str) -> Path:
-    outside, inside = temp_locations(root, name)
+def _make_staging_dir(root: Path, name: str, real_root: Path) -> Path:
+    outside, inside = temp_locations(root, name, real_root)
     if _same_device(outside.parent, inside.parent):
         try:
             fs.mkdir(outside, parents=False, exist_ok=False)
@@ -253,11 +256,10 @@ def _build_into(path: Path, source: SkillSource) -> None:
         if parent_rel and parent_rel not in made:
             fs.mkdir(destination.parent, parents=True, exist_ok=True)
             made.add(parent_rel)
-        if isinstance(content, str):
-            fs.write_bytes(destination, content.encode("utf-8"))
-        else:
-            fs.copy_file(content, destination)
-        if os.name == "posix" and (rel in source.executable or _has_shebang(destination)):
+        # the source is read once: its bytes are written and say whether it starts with #!
+        data = content.encode("utf-8") if isinstance(content, str) else content.read_bytes()
+        fs.write_bytes(destination, data)
+        if os.name == "posix" and (rel in source.executable or data.startswith(b"#!")):
             mode = stat.S_IMODE(os.stat(destination).st_mode)
             # x wherever r is set, like chmod +x under a usual umask
             fs.chmod(destination, mode | ((mode & 0o444) >> 2))
@@ -363,7 +365,9 @@ def check_file_paths(source: SkillSource) -> None:
 _BACKUP_FALLBACK_ERRNOS = frozenset({errno.EXDEV, errno.EACCES, errno.EPERM, errno.EROFS})
 
 
-def _move_to_backup(root: Path, path: Path, backup_name: str) -> Path:
+def _move_to_backup(
+    root: Path, path: Path, backup_name: str, real_root: Path | None = None
+) -> Path:
     """Move ``root/<name>`` (as itself) to the backup *backup_name* and return its path.
 
     The backup goes next to the *real* root (so the rename stays on one volume even when the
@@ -372,7 +376,7 @@ def _move_to_backup(root: Path, path: Path, backup_name: str) -> Path:
     itself as a dot-entry, which is always on the same volume; if that fails too, the first
     error is raised (nothing moved).
     """
-    outside, inside = temp_locations(root, backup_name)
+    outside, inside = temp_locations(root, backup_name, real_root)
     try:
         fs.rename(path, outside)
         return outside
@@ -439,11 +443,6 @@ def _delete_backup(name: str, backup: Path) -> None:
             AgentSkillBackupNotRemoved(name, backup, backup=str(backup)),
             stacklevel=3,
         )
-
-
-def _has_shebang(path: Path) -> bool:
-    with open(path, "rb") as handle:
-        return handle.read(2) == b"#!"
 
 
 def _reason(exc: OSError) -> str:

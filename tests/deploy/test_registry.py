@@ -40,6 +40,9 @@ def test_entry_file_and_fields(home: Path, state: Path) -> None:
     path.write_text(json.dumps(data))
     entry = registry.load_entry(key)
     assert entry is not None and entry.extra == {"future": True}
+    # the stat cache: what agenttools wrote, file by file
+    assert set(entry.stats) == {"SKILL.md"}
+    assert entry.stats["SKILL.md"][0] == (root / "entry-skill" / "SKILL.md").stat().st_size
     registry.save_entry(entry)
     assert json.loads(path.read_text())["future"] is True
 

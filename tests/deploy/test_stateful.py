@@ -132,6 +132,7 @@ class DeploymentState(RuleBasedStateMachine):
     @rule(name=st.sampled_from(sorted(BUNDLES)), client=st.sampled_from(CLIENTS))
     def deploy_bundle(self, name: str, client: str) -> None:
         self._guarded(lambda: quietly(deploy, client, bundle(name, 1)))
+        self.hand_deleted = False  # it swept what the hand deletion left
 
     @rule(
         name=st.sampled_from(sorted(BUNDLES)),
@@ -140,12 +141,14 @@ class DeploymentState(RuleBasedStateMachine):
     )
     def upgrade_bundle(self, name: str, client: str, version: int) -> None:
         self._guarded(lambda: quietly(deploy, client, bundle(name, version), overwrite="upgrade"))
+        self.hand_deleted = False
 
     @precondition(lambda self: bool(deployed()))
     @rule(pick=st.integers(0, 20))
     def remove(self, pick: int) -> None:
         found = deployed()
         self._guarded(lambda: quietly(remove_deployment, found[pick % len(found)].uuid))
+        self.hand_deleted = False
 
     @rule(
         operation=st.sampled_from(("deploy", "upgrade", "remove")),
@@ -168,7 +171,6 @@ class DeploymentState(RuleBasedStateMachine):
             finally:
                 os._exit(0)
         _wait(pid)
-        self.hand_deleted = False
         quietly(finish_interrupted)
 
     # -- rules: the user ---------------------------------------------------------------------
@@ -292,7 +294,6 @@ class DeploymentState(RuleBasedStateMachine):
             for path in (lock, str(self.state / "deployments"), str(self.state)):
                 before.pop(path, None), after.pop(path, None)
             assert after == before
-        self.hand_deleted = False
 
     def _entries(self, client: str) -> dict[str, Any]:
         return read_server_entries(mcp_config_location(get_client(client)), get_client(client))
