@@ -49,7 +49,7 @@ class StatePaths:
 
     ``deployments`` holds one directory per record; the dot-entries beside them are skipped
     by record scans (older versions included): ``.skill-registry/`` (one file per skill
-    directory), ``.index.json`` (the lookup index), ``.journal/`` (intent journals of
+    directory), ``.index/index.json`` (the lookup index), ``.journal/`` (intent journals of
     operations in progress) and ``.lock``.
     """
 
@@ -61,7 +61,7 @@ class StatePaths:
 
     @property
     def index(self) -> Path:
-        return self.deployments / ".index.json"
+        return self.deployments / ".index" / "index.json"
 
     @property
     def journals(self) -> Path:

@@ -172,7 +172,6 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
             # the new deployment stands; the next command finishes the removal
             complete = False
             found.append(DeploymentNotRemoved(uid, uuid=uid, reason=str(exc)))
-    store.save()
     if complete:
         journal.delete(entry)
     return found

@@ -442,6 +442,7 @@ def _check_temp_files(
     from agenttools_runtime.clients import all_clients, mcp_config_location
 
     directories = {store.state.deployments, store.state.registry, store.state.journals}
+    directories.add(store.state.index.parent)
     directories |= {records.record_dir(r.uuid, store.state.deployments) for r in all_records}
     directories |= {Path(s.config_file).parent for r in all_records for s in r.mcp_servers}
     for client in all_clients().values():

@@ -254,24 +254,25 @@ def write(journal: Journal, prior: Sequence[PriorBytes] = ()) -> None:
         for path in written:
             with contextlib.suppress(OSError):
                 fs.unlink(path, missing_ok=True)
-        _remove_if_empty(directory)
         raise
 
 
 def delete(journal: Journal) -> None:
-    """Delete the journal, then its side files, then the journal directory when nothing else
-    is in it (no fsync: a journal that reappears after a power cut is finished, or rolled
-    back, again; both are idempotent)."""
+    """Delete the journal, then its side files (no fsync: a journal that reappears after a
+    power cut is finished, or rolled back, again; both are idempotent). The directory stays,
+    empty: creating and removing it for every operation would cost more than it tidies."""
     fs.unlink(journal.path, missing_ok=True)
     for path in journal.side_files:
         fs.unlink(path, missing_ok=True)
-    _remove_if_empty(journal.path.parent)
 
 
-def _remove_if_empty(directory: Path) -> None:
-    with contextlib.suppress(OSError):
-        if directory.is_dir() and not any(directory.iterdir()):
-            fs.rmdir(directory)
+def any_left(state: StatePaths) -> bool:
+    """Whether anything is in the journal directory (cheap: no journal is read)."""
+    try:
+        with os.scandir(state.journals) as found:
+            return any(True for _ in found)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
 
 
 def prior_bytes(journal: Journal, change: ConfigChange) -> bytes | None:

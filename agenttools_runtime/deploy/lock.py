@@ -16,6 +16,7 @@ import warnings
 from collections.abc import Iterator
 
 from agenttools_runtime import lock, paths
+from agenttools_runtime.deploy import journal
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.lock import lock_held
 
@@ -56,6 +57,6 @@ def finish_interrupted(state: paths.StatePaths | None = None) -> None:
     """Finish or roll back what interrupted processes left, if anything (taking the lock
     only then): what the low-level commands do before their own work."""
     state = state or paths.state_paths()
-    if state.journals.is_dir():
+    if journal.any_left(state):
         with deployment_lock(state=state):
             pass

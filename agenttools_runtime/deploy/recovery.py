@@ -46,8 +46,6 @@ def recover(store: Store) -> list[AgentToolsWarning]:
     # its side files; the temp file of an atomic write) are nothing but copies
     for path in journal.orphan_files(store.state):
         fs.remove_entry(path)
-    if found:
-        store.save()
     return found
 
 

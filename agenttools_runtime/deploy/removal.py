@@ -281,8 +281,13 @@ def _release_warning(tag: str | None, entry: RegistryEntry) -> AgentToolsWarning
 def sweep_if_needed(store: Store) -> list[AgentToolsWarning]:
     """Run the sweep when the index says it is needed, and drop the staging directories of
     records whose publishing died. Returns the sweep's warnings (not issued)."""
-    store.remove_staging_leftovers()
-    outcomes = sweep(store, issue=False) if store.index.needs_sweep else _release_pending(store)
+    if store.index.needs_sweep:
+        # (a staging record left by a crash is undone by its journal; one left by an older
+        # agenttools, or by hand, comes with a state the index did not expect)
+        store.remove_staging_leftovers()
+        outcomes = sweep(store, issue=False)
+    else:
+        outcomes = _release_pending(store)
     return [o.warning for o in outcomes if o.warning is not None]
 
 

@@ -441,7 +441,8 @@ def test_a_publish_that_died_before_the_rename_is_cleaned_up(home: Path, state: 
     assert not (deployments / f".staging-{dep.uuid}").exists()
     assert not (home / ".cursor" / "skills" / "unpublished").exists()
     assert sorted(p.name for p in deployments.iterdir() if p.name.startswith(".")) == [
-        ".index.json",
+        ".index",
+        ".journal",
         ".lock",
         ".skill-registry",
     ]

@@ -289,6 +289,8 @@ class DeploymentState(RuleBasedStateMachine):
         try:
             action()
         except AgentToolsError:
+            if self.hand_deleted:
+                return  # the sweep that cleans up after the hand may have run first
             after = snapshot(self.home, self.state)
             # the lock file (and the directory holding it) are not changes
             for path in (lock, str(self.state / "deployments"), str(self.state)):
