@@ -252,6 +252,9 @@ def save(state: StatePaths, index: StateIndex) -> None:
     reach the disk is found missing, unreadable or naming other files on the next load, and
     rebuilt."""
     fs.mkdir(state.index.parent)
+    for name in os.listdir(state.index.parent):  # a save killed half-way (under the lock)
+        if fs.is_temp_name(name):
+            fs.unlink(state.index.parent / name, missing_ok=True)
     index.stamp = stamp(state)
     data = json.dumps(index.to_json(), separators=(",", ":")).encode("utf-8")
     fs.write_bytes_atomic(state.index, data, durable=False)

@@ -5,7 +5,6 @@ is left lying around. Used by the crash, signal, concurrency and stateful tests 
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -48,11 +47,11 @@ def inconsistencies(state_dir: Path) -> list[str]:
             found.append(f"entry {entry.name}: no references")
         if not os.path.lexists(entry.directory):
             found.append(f"entry {entry.name}: directory {entry.directory} is missing")
-    if state.index.exists():
-        stored = index.StateIndex.from_json(json.loads(state.index.read_bytes()))
-        fresh = index.rebuild(state)
-        if (stored.skills, stored.records) != (fresh.skills, fresh.records):
-            found.append("the state index does not match the entries and records")
+    # the index as the next operation sees it (a stored one whose stamp says it is stale is
+    # validated or rebuilt first) must say what the files say
+    loaded, fresh = index.load(state), index.rebuild(state)
+    if (loaded.skills, loaded.records) != (fresh.skills, fresh.records):
+        found.append("the state index does not match the entries and records")
     return found
 
 

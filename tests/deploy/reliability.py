@@ -263,12 +263,18 @@ class Lab:
             result.inconsistencies.append(f"an interruption without an outcome: {message!r}")
 
     def _next_command(self, result: Result, operation: str, argv: list[str]) -> None:
-        if operation == "remove":
-            status, err = _cli("deployed")
-            if status == 0 and argv[1] in _record_ids():
+        """``deployed``, then the command again unless it is done (a deploy that was
+        committed is there: running it again would rightly say DeploymentExists)."""
+        status, err = _cli("deployed")
+        if status == 0:
+            if operation == "remove":
+                done = argv[1] not in _record_ids()
+            elif operation == "deploy":
+                done = bool(_record_ids())
+            else:
+                done = False  # an upgrade again is fine either way (the same, or a no-op)
+            if not done:
                 status, err = _cli(*argv)
-        else:
-            status, err = _cli(*argv)
         if status != 0:
             result.needed_force = "--force" in err
             result.inconsistencies.append(f"the next command failed: {err.strip()}")
