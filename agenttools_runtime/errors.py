@@ -185,6 +185,10 @@ MESSAGES: dict[str, str] = {
         'The agent tools "{0}" are already deployed to {1} (deployment {2}). '
         f"Use {UPGRADE} to replace the deployment."
     ),
+    "DeploymentConfigKeyTaken": (
+        'The MCP server key "{0}" in {1} is already written by deployment {2} of "{3}". '
+        f"Use {UPGRADE} to replace that deployment{{4}}."
+    ),
     "DeploymentsExistWarning": (
         "Warning: Some deployments were skipped because they already exist: {0}. "
         f"Use {UPGRADE} to replace them."
@@ -502,6 +506,10 @@ class DuplicateBundleConfigKey(AgentToolsError): ...
 
 
 class DeploymentExists(AgentToolsError): ...
+
+
+class DeploymentConfigKeyTaken(DeploymentExists):
+    """A deployment conflict through a config key another deployment wrote in the same file."""
 
 
 class DeploymentNotFound(AgentToolsError): ...

@@ -220,7 +220,7 @@ def deploy_all(
             record, found = engine.execute(resolved, where, level)
         except errors.AgentToolsError as exc:
             tags = {e.tag for e in getattr(exc, "errors", [exc])}
-            if exc.tag == "DeploymentExists":
+            if isinstance(exc, errors.DeploymentExists):
                 results[client_id] = Skipped(client_id, "DeploymentExists", exc)
                 exists.append(client.display_name)
             elif exc.tag in _UNSUPPORTED:

@@ -45,6 +45,7 @@ from agenttools_runtime.errors import (
     AgentToolsErrors,
     AgentToolsNothingToDeploy,
     AgentToolsWarning,
+    DeploymentConfigKeyTaken,
     DeploymentExists,
     DeploymentNotRemoved,
     DeploymentRollbackIncomplete,
@@ -375,12 +376,7 @@ def make_plan(
     by_id = {r.uuid: r for r in existing}
     conflicting = plan.find_conflicts(probe, ((r.uuid, conflict_probe(r)) for r in existing))
     if conflicting and level is Level.NONE:
-        first = by_id[conflicting[0]]
-        result.errors.append(
-            DeploymentExists(
-                tools.name, target.describe(), first.uuid, uuid=first.uuid, client=target.client.id
-            )
-        )
+        result.errors.append(_conflict_error(probe, by_id[conflicting[0]], tools, target))
         if not dry_run:
             raise result.errors[0]
     result.replaced = [by_id[u] for u in conflicting]
@@ -414,6 +410,37 @@ def make_plan(
             )
         )
     return result
+
+
+def _conflict_error(
+    probe: plan.ConflictProbe, first: DeploymentRecord, tools: ResolvedTools, target: DeployTarget
+) -> DeploymentExists:
+    """What the conflict with the recorded deployment *first* is: the same bundle deployed to
+    the same place, else a config key both write (named, with the file and the bundle of
+    that deployment)."""
+    other = conflict_probe(first)
+    same_bundle = replace(other, config_entries=frozenset()) == replace(
+        probe, config_entries=frozenset()
+    )
+    shared = frozenset() if same_bundle else probe.config_entries & other.config_entries
+    for entry in first.mcp_servers:
+        if (entry.config_key, paths.canonical_path_key(entry.config_file)) in shared:
+            rename = ", or --name KEY to write it under another key" if len(tools.servers) == 1 else ""
+            return DeploymentConfigKeyTaken(
+                entry.config_key,
+                entry.config_file,
+                first.uuid,
+                first.toolset_name,
+                rename,
+                key=entry.config_key,
+                config_file=entry.config_file,
+                uuid=first.uuid,
+                bundle=first.toolset_name,
+                client=target.client.id,
+            )
+    return DeploymentExists(
+        first.toolset_name, target.describe(), first.uuid, uuid=first.uuid, client=target.client.id
+    )
 
 
 def _inspect_config(result: DeployPlan, existing: Sequence[DeploymentRecord]) -> None:
