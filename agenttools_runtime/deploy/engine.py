@@ -425,7 +425,9 @@ def _conflict_error(
     shared = frozenset() if same_bundle else probe.config_entries & other.config_entries
     for entry in first.mcp_servers:
         if (entry.config_key, paths.canonical_path_key(entry.config_file)) in shared:
-            rename = ", or --name KEY to write it under another key" if len(tools.servers) == 1 else ""
+            rename = (
+                ", or --name KEY to write it under another key" if len(tools.servers) == 1 else ""
+            )
             return DeploymentConfigKeyTaken(
                 entry.config_key,
                 entry.config_file,
