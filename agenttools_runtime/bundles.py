@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from agenttools_runtime import __version__
 from agenttools_runtime.discovery import (
     ITEM_REF,
     InstalledDistribution,
@@ -40,7 +41,7 @@ from agenttools_runtime.errors import (
     MCPServerNameAmbiguous,
     MCPServerNotFound,
 )
-from agenttools_runtime.mcp.server import MCPServer
+from agenttools_runtime.mcp.server import MCPServer, Origin
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -68,6 +69,8 @@ BUILTIN_SERVERS: dict[str, MCPServer] = {
             "Serves the agent skills of the installed Python distributions over MCP "
             "(python -m agenttools serve)."
         ),
+        # `agenttools serve` is `python -m agenttools serve`; serving needs the [serve] extra
+        origin=Origin("agenttools", __version__, {"agenttools": "agenttools"}, ("serve",)),
     ),
 }
 

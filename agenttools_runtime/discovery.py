@@ -226,8 +226,11 @@ class InstalledDistribution:
         table = (self.manifest.get("mcp-servers") or {}).get(name)
         if not isinstance(table, Mapping):
             raise DistributionServerNotFound(name, self.display_name, name=name)
+        from agenttools_runtime.mcp.server import Origin
+
+        origin = Origin.of_dist_info(self.display_name, self.version, self.dist_info)
         return MCPServer.from_declaration(
-            name, table, distribution=self.name, environment=self.environment
+            name, table, distribution=self.name, environment=self.environment, origin=origin
         )
 
     def skill_directory(self, name: str) -> Path:

@@ -177,6 +177,11 @@ MESSAGES: dict[str, str] = {
         'A server name override can only be used when deploying a single MCP server; "{0}" '
         "has {1} servers."
     ),
+    "RunnerUnavailable": 'The MCP server "{0}" cannot be written with --runner {1}: {2}.',
+    "MCPEntryMachineSpecific": (
+        'Warning: The MCP server entry "{0}" in {1} runs {2}, a path on this machine only: '
+        "the file is machine-specific (a teammate's checkout cannot start the server). {3}"
+    ),
     "DuplicateBundleConfigKey": (
         'The MCP servers {0} of "{1}" would all be installed with the configuration key "{2}".'
     ),
@@ -505,6 +510,9 @@ class InvalidMCPServerNameOption(AgentToolsError): ...
 class DuplicateBundleConfigKey(AgentToolsError): ...
 
 
+class RunnerUnavailable(AgentToolsError): ...
+
+
 class DeploymentExists(AgentToolsError): ...
 
 
@@ -649,3 +657,6 @@ class AgentSkillBackupsLeft(AgentToolsWarning): ...
 
 
 class MCPServerEntryReplaced(AgentToolsWarning): ...
+
+
+class MCPEntryMachineSpecific(AgentToolsWarning): ...

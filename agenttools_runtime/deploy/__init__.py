@@ -32,9 +32,12 @@ from agenttools_runtime.deploy.targets import DEFAULT, SkillsDirOption
 
 if TYPE_CHECKING:
     from agenttools_runtime.clients import Client
-    from agenttools_runtime.deploy.engine import DeployPlan
+    from agenttools_runtime.deploy.engine import DeployPlan, ResolvedTools
+    from agenttools_runtime.deploy.plan import Level
+    from agenttools_runtime.deploy.targets import DeployTarget
     from agenttools_runtime.discovery import SearchPath
     from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
+    from agenttools_runtime.mcp.runners import RunnerChoice
 
 __all__ = [
     "DEFAULT",
@@ -64,6 +67,7 @@ def deploy(
     project: Path | str | None = None,
     config: Path | str | None = None,
     search: SearchPath | None = None,
+    runner: str | None = None,
 ) -> Deployment: ...
 
 
@@ -79,6 +83,7 @@ def deploy(
     project: Path | str | None = None,
     config: Path | str | None = None,
     search: SearchPath | None = None,
+    runner: str | None = None,
 ) -> DeployPlan: ...
 
 
@@ -93,6 +98,7 @@ def deploy(
     project: Path | str | None = None,
     config: Path | str | None = None,
     search: SearchPath | None = None,
+    runner: str | None = None,
 ) -> Deployment | DeployPlan:
     """Deploy *tools* to *target* as one tracked, reversible deployment.
 
@@ -109,7 +115,9 @@ def deploy(
     were modified or belong to another source. *skills_dir*: a skills root to use instead of
     the client's, or None to deploy no skills. *mcp_server_name*: the config key, for a
     bundle of exactly one server. *dry_run*: return the :class:`DeployPlan` (what would be
-    written, replaced, kept; what would fail) and change nothing.
+    written, replaced, kept; what would fail) and change nothing. *runner*: how
+    ``module``/``script`` servers are written (``"python"``, ``"script"``, ``"uvx"``; None:
+    the scope's default, see :mod:`agenttools_runtime.mcp.runners`); recorded per entry.
 
     Returns the :class:`Deployment`; warnings (``MCPServersNotDeployed``,
     ``AgentSkillsNotDeployed``, ``AgentSkillNotInstalled``, ``AgentSkillNewerVersionKept`` …)
@@ -130,12 +138,108 @@ def deploy(
         tools, search=search, mcp_server_name=mcp_server_name, skills_disabled=skills_dir is None
     )
     where = resolve_target(client, project=project, config=config, skills_dir=skills_dir)
+    outcome = deploy_resolved(resolved, where, level, runner=runner, dry_run=dry_run)
+    if isinstance(outcome, Deployment):
+        for warning in outcome.warnings:
+            warnings.warn(warning, stacklevel=2)
+    return outcome
+
+
+def deploy_resolved(
+    resolved: ResolvedTools,
+    where: DeployTarget,
+    level: Level,
+    *,
+    runner: str | None = None,
+    dry_run: bool = False,
+) -> Deployment | DeployPlan:
+    """One client's deploy of resolved tools (the lock is taken inside): the runner applied
+    to its servers, the built-in server's MCP SDK checked, then the plan (*dry_run*) or the
+    deployment, with its warnings (not issued)."""
+    from agenttools_runtime.deploy import engine
+
+    tools, launches, notes = _with_runner(resolved, where, runner)
+    missing = _missing_sdk(tools, launches)
     if dry_run:
-        return engine.make_plan(resolved, where, level, dry_run=True)
-    record, found = engine.execute(resolved, where, level)
-    for warning in found:
-        warnings.warn(warning, stacklevel=2)
-    return Deployment(record, found)
+        the_plan = engine.make_plan(tools, where, level, dry_run=True)
+        the_plan.warnings.extend(notes)
+        the_plan.launches = launches
+        if missing is not None:
+            the_plan.errors.append(missing)
+        return the_plan
+    if missing is not None:
+        raise missing
+    record, found = engine.execute(tools, where, level)
+    return Deployment(record, [*notes, *found], launches)
+
+
+def _with_runner(
+    resolved: ResolvedTools, where: DeployTarget, runner: str | None
+) -> tuple[ResolvedTools, dict[str, RunnerChoice], list[AgentToolsWarning]]:
+    """*resolved* with each server as it is written for this target (see
+    :mod:`agenttools_runtime.mcp.runners`), what was chosen per config key, and the
+    warnings for project files that hold a path of this machine."""
+    from dataclasses import replace
+
+    from agenttools_runtime.deploy.targets import USER_SCOPE
+    from agenttools_runtime.mcp.runners import choose_runner, machine_specific_warning
+
+    if where.config_file is None or not resolved.servers:
+        return resolved, {}, []  # no MCP config here: nothing is written
+    project = where.scope not in (USER_SCOPE, None)
+    plans = []
+    launches: dict[str, RunnerChoice] = {}
+    notes: list[AgentToolsWarning] = []
+    for sp in resolved.servers:
+        choice = choose_runner(sp.server, runner, project=project)
+        launches[sp.key] = choice
+        plans.append(replace(sp, server=choice.server, runner=choice.runner))
+        warning = machine_specific_warning(choice, sp.key, where.config_file) if project else None
+        if warning is not None:
+            notes.append(warning)
+    return replace(resolved, servers=tuple(plans)), launches, notes
+
+
+def _missing_sdk(
+    tools: ResolvedTools, launches: Mapping[str, RunnerChoice]
+) -> AgentToolsError | None:
+    """``MCPSDKMissing`` when the built-in ``agenttools`` server would be written to run in
+    an interpreter without the MCP SDK (the ``[serve]`` extra): it could never start."""
+    from agenttools_runtime.bundles import BUILTIN_SERVERS
+    from agenttools_runtime.errors import MCPSDKMissing
+    from agenttools_runtime.mcp.server import Environment
+
+    builtin = BUILTIN_SERVERS["agenttools"]
+    for key, choice in launches.items():
+        if choice.runner == "uvx" or choice.server.name != builtin.name:
+            continue  # uvx installs agenttools[serve] itself
+        if choice.server.origin != builtin.origin:
+            continue
+        python = (choice.server.environment or Environment.current()).python
+        if not has_mcp_sdk(python):
+            return MCPSDKMissing(
+                f'The built-in "agenttools" MCP server (config key "{key}", run by {python})',
+                python=str(python),
+            )
+    return None
+
+
+def has_mcp_sdk(python: Path) -> bool:
+    """Whether the interpreter *python* can import the MCP SDK (``mcp``), without importing
+    it here (a subprocess for another interpreter)."""
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+
+    if os.path.abspath(python) == os.path.abspath(sys.executable):
+        return importlib.util.find_spec("mcp") is not None
+    probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('mcp') is None)"
+    try:
+        done = subprocess.run([os.fspath(python), "-c", probe], capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
 
 
 @dataclass

@@ -81,6 +81,7 @@ class ServerPlan:
 
     server: MCPServer
     key: str
+    runner: str | None = None  # how a module/script server's command is written (mcp.runners)
 
 
 @dataclass(frozen=True)
@@ -222,6 +223,8 @@ class DeployPlan:
     warnings: list[AgentToolsWarning] = field(default_factory=list)
     # what each config key holds now (see EXISTING_ENTRY)
     existing_entries: dict[str, str] = field(default_factory=dict)
+    # config key -> the runner choice behind its entry (set by deploy(); mcp.runners)
+    launches: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -607,7 +610,9 @@ def _apply(the_plan: DeployPlan, log: UndoLog) -> DeploymentRecord:
             log.edit_config(
                 config_file, key, _writer(add_server_entry, config_file, target.client, key, server)
             )
-            server_entries.append(ServerEntry(server.qualified_name, key, str(config_file)))
+            server_entries.append(
+                ServerEntry(server.qualified_name, key, str(config_file), runner=server_plan.runner)
+            )
             fs.checkpoint("deploy:mcp-written", config_file)
     root = target.skills_root
     for sp in the_plan.skills:
