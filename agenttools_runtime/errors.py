@@ -135,7 +135,7 @@ MESSAGES: dict[str, str] = {
         "to keep, then delete them."
     ),
     # -- clients and locations --------------------------------------------------------------
-    "UnknownClient": 'Unknown client "{0}". Known clients: {1}.',
+    "UnknownClient": 'Unknown client "{0}".{2} Known clients: {1}.',
     "UnsupportedSkillsClient": "No automatic agent skill installation support for client {0}.",
     "UnsupportedSkillsClientProject": (
         "No automatic project-level agent skill installation support for client {0}."
@@ -199,6 +199,10 @@ MESSAGES: dict[str, str] = {
         f"Use {UPGRADE} to replace them."
     ),
     "DeploymentNotFound": 'No deployment found for "{0}".',
+    "NoClientDetected": (
+        "No AI client was detected on this machine. Name the clients to deploy to (TARGET, "
+        "e.g. claude-code,cursor; see 'agenttools clients'), or use --all-clients."
+    ),
     "DeploymentIdAmbiguous": 'The deployment id prefix "{0}" matches several deployments: {1}.',
     "AgentSkillsNotDeployed": (
         'Warning: The agent skills of "{0}" were not installed because {1} does not support '
@@ -521,6 +525,9 @@ class DeploymentConfigKeyTaken(DeploymentExists):
 
 
 class DeploymentNotFound(AgentToolsError): ...
+
+
+class NoClientDetected(AgentToolsError): ...
 
 
 class DeploymentIdAmbiguous(AgentToolsError): ...

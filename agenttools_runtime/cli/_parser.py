@@ -41,3 +41,17 @@ class Parser(argparse.ArgumentParser):
             "formatter_class", functools.partial(argparse.HelpFormatter, width=help_width())
         )
         super().__init__(*args, **kwargs)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # an unknown command or choice: say which one was meant ("deplyo" -> "deploy")
+        choices = action.choices
+        if choices is not None and isinstance(value, str) and value not in choices:
+            from agenttools_runtime.suggest import did_you_mean
+
+            known = [str(c) for c in choices]
+            raise argparse.ArgumentError(
+                action,
+                f"invalid choice: {value!r}.{did_you_mean(value, known)} "
+                f"(choose from {', '.join(map(repr, known))})",
+            )
+        super()._check_value(action, value)

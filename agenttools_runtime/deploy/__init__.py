@@ -244,8 +244,9 @@ def has_mcp_sdk(python: Path) -> bool:
 
 @dataclass
 class Skipped:
-    """A client ``deploy_all`` skipped: ``reason`` is ``"DeploymentExists"``,
-    ``"Unsupported"`` or ``"AgentSkillConflict"``; ``error`` the failure."""
+    """A client ``deploy_all`` did not deploy to: ``reason`` is ``"DeploymentExists"``,
+    ``"Unsupported"``, ``"AgentSkillConflict"`` or (with ``keep_going``) ``"Failed"``;
+    ``error`` the failure."""
 
     client: str
     reason: str
@@ -257,19 +258,42 @@ class Skipped:
 
 @dataclass
 class AllClientsResult:
-    """Per-client results of :func:`deploy_all` and the summarized warnings."""
+    """Per-client results of :func:`deploy_all` (a :class:`Deployment`, with ``dry_run`` a
+    :class:`DeployPlan`, or :class:`Skipped`) and the summarized warnings. ``named``: the
+    clients were named one by one, so a client that cannot take the tools is a failure
+    rather than a skip."""
 
-    results: dict[str, Deployment | Skipped]
+    results: dict[str, Deployment | DeployPlan | Skipped]
     warnings: list[AgentToolsWarning] = field(default_factory=list)
+    named: bool = False
 
     @property
     def deployments(self) -> list[Deployment]:
         return [r for r in self.results.values() if isinstance(r, Deployment)]
 
+    def succeeded(self, client: str) -> bool:
+        """Whether *client* got what was asked: deployed, a plan that would succeed, or —
+        unless the clients were named — skipped because it does not support the tools."""
+        result = self.results[client]
+        if isinstance(result, Skipped):
+            return result.reason == "Unsupported" and not self.named
+        if isinstance(result, Deployment):
+            return True
+        return result.ok
+
+    @property
+    def failed(self) -> list[str]:
+        return [c for c in self.results if not self.succeeded(c)]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
     def to_json(self) -> dict[str, Any]:
         return {
-            "ok": True,
+            "ok": self.ok,
             "results": {c: r.to_json() for c, r in self.results.items()},
+            "failed": self.failed,
             "warnings": [w.to_json() for w in self.warnings],
         }
 
@@ -277,7 +301,7 @@ class AllClientsResult:
 _UNSUPPORTED = (
     "UnknownInstallLocation", "UnsupportedMCPClient", "UnsupportedMCPClientProject",
     "UnsupportedSkillsClient", "UnsupportedSkillsClientProject", "UnknownSkillsLocation",
-    "NoSkillsLocation", "UnsupportedTransport",
+    "NoSkillsLocation", "UnsupportedTransport", "AgentToolsNothingToDeploy",
 )  # fmt: skip
 _SKILL_CONFLICTS = ("AgentSkillConflict", "AgentSkillModified", "AgentSkillExists",
                     "AgentSkillUpdate")  # fmt: skip
@@ -293,14 +317,21 @@ def deploy_all(
     mcp_server_name: str | None = None,
     search: SearchPath | None = None,
     clients: Mapping[str, Client] | None = None,
+    project: Path | str | None = None,
+    runner: str | None = None,
+    dry_run: bool = False,
+    keep_going: bool = False,
+    named: bool = False,
 ) -> AllClientsResult:
     """The spec's ``DeployAgentTools[All, tools]``: deploy to every supported client (or
-    *clients*), taking the lock once per client. Tools are resolved once. A client that
-    already has the deployment, does not support it, or has conflicting skills is skipped
-    (a :class:`Skipped` result); the per-client warnings are summarized once
-    (``DeploymentsExistWarning``, ``AgentSkillsNotDeployedWarning``,
+    *clients*, in *project* when given), taking the lock once per client. Tools are resolved
+    once. A client that already has the deployment, does not support it, or has conflicting
+    skills is skipped (a :class:`Skipped` result); the per-client warnings are summarized
+    once (``DeploymentsExistWarning``, ``AgentSkillsNotDeployedWarning``,
     ``AgentSkillConflictWarning``, ``AgentSkillsNotInstalledWarning``). Other failures
-    propagate."""
+    propagate — or, with *keep_going*, are a ``"Failed"`` skip and the next client goes on.
+    With *dry_run* each client's result is its :class:`DeployPlan` (nothing is changed or
+    warned). *named*: see :class:`AllClientsResult`."""
     from agenttools_runtime import errors
     from agenttools_runtime.clients import all_clients
     from agenttools_runtime.deploy import engine
@@ -312,7 +343,7 @@ def deploy_all(
         tools, search=search, mcp_server_name=mcp_server_name, skills_disabled=skills_dir is None
     )
     table = clients if clients is not None else all_clients()
-    results: dict[str, Deployment | Skipped] = {}
+    results: dict[str, Deployment | DeployPlan | Skipped] = {}
     exists: list[str] = []
     skills_skipped: list[str] = []
     not_installed: list[str] = []
@@ -320,8 +351,8 @@ def deploy_all(
     passthrough: list[AgentToolsWarning] = []
     for client_id, client in table.items():
         try:
-            where = resolve_target(client, skills_dir=skills_dir)
-            record, found = engine.execute(resolved, where, level)
+            where = resolve_target(client, project=project, skills_dir=skills_dir)
+            outcome = deploy_resolved(resolved, where, level, runner=runner, dry_run=dry_run)
         except errors.AgentToolsError as exc:
             tags = {e.tag for e in getattr(exc, "errors", [exc])}
             if isinstance(exc, errors.DeploymentExists):
@@ -332,10 +363,15 @@ def deploy_all(
             elif tags <= set(_SKILL_CONFLICTS):
                 results[client_id] = Skipped(client_id, "AgentSkillConflict", exc)
                 conflict = True
+            elif keep_going:
+                results[client_id] = Skipped(client_id, "Failed", exc)
             else:
                 raise
             continue
-        for warning in found:
+        results[client_id] = outcome
+        if not isinstance(outcome, Deployment):
+            continue  # a plan: its warnings are part of it
+        for warning in outcome.warnings:
             if warning.tag == "AgentSkillsNotDeployed":
                 skills_skipped.append(client.display_name)
             elif warning.tag == "AgentSkillNotInstalled":
@@ -343,7 +379,6 @@ def deploy_all(
                     not_installed.append(client.display_name)
             elif warning.tag not in _SUMMARIZED:
                 passthrough.append(warning)
-        results[client_id] = Deployment(record, found)
     summary: list[AgentToolsWarning] = list(passthrough)
     if exists:
         summary.append(errors.DeploymentsExistWarning(", ".join(exists), clients=exists))
@@ -359,7 +394,7 @@ def deploy_all(
         )
     for warning in summary:
         warnings.warn(warning, stacklevel=2)
-    return AllClientsResult(results, summary)
+    return AllClientsResult(results, summary, named)
 
 
 def _split_target(
