@@ -104,7 +104,7 @@ def test_one_failing_client_fails_the_command_and_the_summary_says_which(
     capsys: pytest.CaptureFixture[str], home: Path, site: Path
 ) -> None:
     assert run(capsys, "deploy", "codex", TOOLS, "--path", str(site))[0] == 0
-    status, out, err = run(
+    status, out, _ = run(
         capsys, "deploy", "cursor,codex,claude-desktop", TOOLS, "--path", str(site)
     )
     assert status == 1

@@ -172,8 +172,10 @@ def test_deploy_cli_says_what_it_chose(
     project = tmp_path / "project"
     project.mkdir()
     status = main(
-        ["deploy", "opencode", "weather-tools/weather-tools", "--path", str(site)]
-        + ["--project", str(project), "--runner", "uvx", "--no-skills"]
+        [
+            *["deploy", "opencode", "weather-tools/weather-tools", "--path", str(site)],
+            *["--project", str(project), "--runner", "uvx", "--no-skills"],
+        ]
     )
     out, err = capsys.readouterr()
     assert status == 0, err
@@ -181,8 +183,10 @@ def test_deploy_cli_says_what_it_chose(
     entry = read_server_entries(project / "opencode.json", get_client("opencode"))["weather"]
     assert entry["command"] == ["uvx", "--from", "weather-tools==1.2.0", "weather-mcp"]
     status = main(
-        ["deploy", "codex", "weather-tools/weather-tools", "--path", str(site)]
-        + ["--project", str(project), "--runner", "python", "--no-skills", "--json"]
+        [
+            *["deploy", "codex", "weather-tools/weather-tools", "--path", str(site)],
+            *["--project", str(project), "--runner", "python", "--no-skills", "--json"],
+        ]
     )
     out, err = capsys.readouterr()
     data = json.loads(out)
@@ -201,8 +205,10 @@ def test_mcp_install_project_uses_the_console_script(
     project = tmp_path / "project"
     project.mkdir()
     status = main(
-        ["mcp", "install", "claude-code", "weather-tools/weather", "--path", str(site)]
-        + ["--project", str(project)]
+        [
+            *["mcp", "install", "claude-code", "weather-tools/weather", "--path", str(site)],
+            *["--project", str(project)],
+        ]
     )
     out, err = capsys.readouterr()
     assert status == 0, err
@@ -210,8 +216,10 @@ def test_mcp_install_project_uses_the_console_script(
     entry = read_server_entries(project / ".mcp.json", get_client("claude-code"))["weather"]
     assert entry["command"] == "weather-mcp"
     status = main(
-        ["mcp", "install", "claude-code", "weather-tools/weather", "--path", str(site)]
-        + ["--project", str(project), "--runner", "python", "--json"]
+        [
+            *["mcp", "install", "claude-code", "weather-tools/weather", "--path", str(site)],
+            *["--project", str(project), "--runner", "python", "--json"],
+        ]
     )
     out, err = capsys.readouterr()
     assert status == 0 and "machine-specific" in err
