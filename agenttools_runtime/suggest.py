@@ -55,6 +55,18 @@ NAME_ERRORS = frozenset(
 )
 
 
+def server_names(search: SearchPath | None = None) -> list[str]:
+    """Every server name ``mcp install`` accepts: ``dist/server`` and the bare name."""
+    from agenttools_runtime.discovery import find_distributions
+
+    names: list[str] = []
+    for dist in find_distributions(search):
+        if dist.problem is None:
+            for server in dist.server_names:
+                names.extend((f"{dist.name}/{server}", server))
+    return list(dict.fromkeys(names))
+
+
 def installed_names(search: SearchPath | None = None) -> list[str]:
     """Every name ``deploy`` / ``show`` accept for the installed distributions: bundles
     (``dist/bundle``), distributions, servers (``dist/server`` and bare), and the built-in
