@@ -109,3 +109,12 @@ def test_the_active_virtual_env_is_used_and_said(
     monkeypatch.setenv("VIRTUAL_ENV", str(Path(__import__("sys").prefix)))
     status, out, err = run(capsys, "list")
     assert "VIRTUAL_ENV" not in err and "weather-tools" not in out
+
+
+def test_serve_help_says_which_clients_see_skills_list(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["serve", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "skills/list and skills/get answer only clients that negotiate the newest MCP" in text
+    assert "today's clients see the skills as resources and prompts" in text
