@@ -301,8 +301,8 @@ EXISTING_ENTRY = {
 }
 
 _ACTION_TEXT = {
-    Action.CREATE: "write {n} files (new directory)",
-    Action.REPLACE: "replace the directory ({n} files; the old one is backed up until done)",
+    Action.CREATE: "write {files} (new directory)",
+    Action.REPLACE: "replace the directory ({files}; the old one is backed up until done)",
     Action.ADD_REFERENCE: "keep the installed directory (identical), add a reference",
     Action.ADOPT_BASELINE: "keep the installed directory (edited to match), add a reference",
     Action.ADOPT_EXTERNAL: "keep the existing directory (identical, not ours: never deleted)",
@@ -313,7 +313,8 @@ _ACTION_TEXT = {
 def _describe_decision(sp: SkillPlan) -> str:
     if sp.decision.action is None:
         return f"conflict: {sp.conflict}"
-    return _ACTION_TEXT[sp.decision.action].format(n=len(sp.source.files))
+    n = len(sp.source.files)
+    return _ACTION_TEXT[sp.decision.action].format(files=f"{n} file{'' if n == 1 else 's'}")
 
 
 def _str_or_none(path: Path | None) -> str | None:
