@@ -94,11 +94,11 @@ def hint_for(error: AgentToolsError, search: SearchPath | None = None) -> str:
     from agenttools_runtime.errors import AgentToolsError
 
     name = error.data.get("name") or error.data.get("distribution")
+    if error.tag in ("DistributionServerNotFound", "DistributionAgentToolsNotFound"):
+        dist, item = error.data.get("distribution"), error.data.get("name")
+        if isinstance(item, str) and "/" not in item and dist:
+            name = f"{normalize_name(str(dist))}/{item}"
     if not isinstance(name, str) or not name:
-        name = str(error.params[0]) if error.params else ""
-    if error.tag == "DistributionServerNotFound" and len(error.params) > 1:
-        name = f"{normalize_name(str(error.params[1]))}/{error.params[0]}"
-    if not name:
         return ""
 
     try:

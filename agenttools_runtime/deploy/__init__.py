@@ -218,8 +218,8 @@ def _missing_sdk(
         python = (choice.server.environment or Environment.current()).python
         if not has_mcp_sdk(python):
             return MCPSDKMissing(
-                f'The built-in "agenttools" MCP server (config key "{key}", run by {python})',
-                python=str(python),
+                feature=f'The built-in "agenttools" MCP server (config key "{key}", run by '
+                f"{python})"
             )
     return None
 
@@ -381,17 +381,13 @@ def deploy_all(
                 passthrough.append(warning)
     summary: list[AgentToolsWarning] = list(passthrough)
     if exists:
-        summary.append(errors.DeploymentsExistWarning(", ".join(exists), clients=exists))
+        summary.append(errors.DeploymentsExistWarning(clients=exists))
     if skills_skipped:
-        summary.append(
-            errors.AgentSkillsNotDeployedWarning(", ".join(skills_skipped), clients=skills_skipped)
-        )
+        summary.append(errors.AgentSkillsNotDeployedWarning(clients=skills_skipped))
     if conflict:
         summary.append(errors.AgentSkillConflictWarning())
     if not_installed:
-        summary.append(
-            errors.AgentSkillsNotInstalledWarning(", ".join(not_installed), clients=not_installed)
-        )
+        summary.append(errors.AgentSkillsNotInstalledWarning(clients=not_installed))
     for warning in summary:
         warnings.warn(warning, stacklevel=2)
     return AllClientsResult(results, summary, named)

@@ -110,23 +110,19 @@ def choose_runner(server: MCPServer, runner: str | None, *, project: bool) -> Ru
         return RunnerChoice(server, "python", chosen=False)
     if script is None:
         raise RunnerUnavailable(
-            server.qualified_name,
-            runner,
-            f"its distribution has no console script that runs the module {server.module} "
-            "(declare one in [project.scripts], or use --runner python)",
             server=server.qualified_name,
             runner=runner,
+            reason=f"its distribution has no console script that runs the module {server.module} "
+            "(declare one in [project.scripts], or use --runner python)",
         )
     if runner == "script":
         return RunnerChoice(_as_script(server, script), "script", chosen=False)
     origin = server.origin
     if origin is None:
         raise RunnerUnavailable(
-            server.qualified_name,
-            runner,
-            "it does not come from an installed distribution uv could install",
             server=server.qualified_name,
             runner=runner,
+            reason="it does not come from an installed distribution uv could install",
         )
     extras = f"[{','.join(origin.extras)}]" if origin.extras else ""
     args = ("--from", f"{origin.project}{extras}=={origin.version}", script, *server.args)
@@ -147,13 +143,7 @@ def machine_specific_warning(
         "[project.scripts] (and use --runner script) for a portable command."
     )
     return MCPEntryMachineSpecific(
-        key,
-        config_file,
-        command,
-        hint,
-        key=key,
-        config_file=str(config_file),
-        command=command,
+        key=key, config_file=str(config_file), command=command, hint=hint
     )
 
 
