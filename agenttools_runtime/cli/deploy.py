@@ -45,6 +45,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "(its own deployment, its own lock) and a summary table ends the output. The "
             "output ends with the 'agenttools remove' command that undoes it.",
             width=78,
+            break_on_hyphens=False,
         ),
         epilog=(
             "runners (how a module/script server's command is written):\n"
@@ -67,6 +68,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  agenttools deploy claude-desktop --config ~/cfg.json --no-skills"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.unrecognized_hint = (
+        "several clients are one TARGET separated by commas: claude-code,cursor,codex"
     )
     add_target_arguments(parser)
     # with --all-clients / --detected there is no TARGET: the one positional given is TOOLS

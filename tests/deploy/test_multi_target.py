@@ -131,6 +131,8 @@ def test_unknown_client_in_the_list_fails_before_anything_is_written(
     assert 'Unknown client "cusor". Did you mean "cursor"?' in err
     assert snapshot(home, state) == {}
     assert run(capsys, "deploy", "claude-code,,cursor", TOOLS)[0] == 2
+    status, _, err = run(capsys, "deploy", "claude-code", "cursor", "codex", TOOLS)
+    assert status == 2 and "one TARGET separated by commas: claude-code,cursor,codex" in err
     assert run(capsys, "deploy", "claude-code,cursor", TOOLS, "--config", "x.json")[0] == 2
 
 
