@@ -20,13 +20,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from agenttools_runtime.discovery import (
-    ITEM_REF,
     InstalledDistribution,
     SearchPath,
     find_distributions,
     get_distribution,
-    is_reference,
-    normalize_name,
     try_get_distribution,
 )
 from agenttools_runtime.errors import (
@@ -41,6 +38,11 @@ from agenttools_runtime.errors import (
     MCPServerNotFound,
 )
 from agenttools_runtime.mcp.server import MCPServer
+from agenttools_runtime.names import (
+    NAME_SHAPED_REFERENCE,
+    canonical_dist_name,
+    is_item_reference,
+)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -53,8 +55,6 @@ if TYPE_CHECKING:
 
 BUILTIN_BUNDLE = "agenttools"
 
-# A bundle item reference: "name" or "dist/name". Anything else in a skill list is a path.
-_ITEM_REF = ITEM_REF
 _MAPPING_KEYS = frozenset({"name", "description", "mcp-servers", "mcp_servers", "skills"})
 
 BUILTIN_SKILLS_DIR = Path(__file__).resolve().parent / "builtin_skills"
@@ -192,7 +192,7 @@ class AgentTools:
 
     def skill_source(self, spec: str | SkillSpec) -> SkillSource:
         """Resolve one of this bundle's skill specifications (see :meth:`skill_sources`)."""
-        if isinstance(spec, str) and _ITEM_REF.fullmatch(spec):
+        if isinstance(spec, str) and NAME_SHAPED_REFERENCE.fullmatch(spec):
             dist_name, _, item = spec.rpartition("/")
             if dist_name:
                 return self._distribution(dist_name).skill_source(item)
@@ -217,7 +217,7 @@ class AgentTools:
     def _distribution(self, name: str) -> InstalledDistribution:
         if isinstance(
             self.location, InstalledDistribution
-        ) and self.location.name == normalize_name(name):
+        ) and self.location.name == canonical_dist_name(name):
             return self.location
         return get_distribution(name, self.search)
 
@@ -330,7 +330,7 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
     # two bundles may share a name when their markers exclude each other: the offered one wins
     for matches in (
         lambda b: b.name == item,
-        lambda b: normalize_name(b.name) == normalize_name(item),
+        lambda b: canonical_dist_name(b.name) == canonical_dist_name(item),
     ):
         found = [b for b in offered if matches(b)]
         if found:
@@ -338,7 +338,7 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
     # a bundle named explicitly whose marker is false here is an error, never silently
     # replaced by a server of the same name
     for bundle in distribution_bundles(dist, search, all_markers=True):
-        if normalize_name(bundle.name) == normalize_name(item):
+        if canonical_dist_name(bundle.name) == canonical_dist_name(item):
             where = (search or SearchPath.current()).describe()
             raise AgentToolsNotForEnvironment(
                 name=bundle.name,
@@ -463,7 +463,7 @@ def agent_tools_objects(
 # -- helpers ---------------------------------------------------------------------------------
 def _qualify(dist: str, item: str) -> str:
     owner, _, name = item.rpartition("/")
-    return f"{normalize_name(owner) if owner else dist}/{name}"
+    return f"{canonical_dist_name(owner) if owner else dist}/{name}"
 
 
 def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
@@ -472,7 +472,7 @@ def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
     result: list[str | MCPServer] = []
     for spec in specs:
         if isinstance(spec, (str, MCPServer)):
-            if isinstance(spec, str) and not is_reference(spec):
+            if isinstance(spec, str) and not is_item_reference(spec):
                 raise InvalidAgentToolsObject(reason=f'"{spec}" is not an MCP server name')
             result.append(spec)
         elif isinstance(spec, Mapping) and isinstance(spec.get("name"), str):
@@ -504,14 +504,14 @@ def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
 def _directory_or_name(spec: str | SkillSpec) -> str | SkillSpec:
     """In an ad hoc bundle, a string naming an existing skill directory is that directory (as
     for ``install_skills``), made absolute now; other name-shaped strings stay names."""
-    if not isinstance(spec, str) or not _ITEM_REF.fullmatch(spec):
+    if not isinstance(spec, str) or not NAME_SHAPED_REFERENCE.fullmatch(spec):
         return spec
     path = os.path.abspath(os.path.expanduser(spec))
     return Path(path) if os.path.isfile(os.path.join(path, "SKILL.md")) else spec
 
 
 def _skill_spec_name(spec: str | SkillSpec) -> str:
-    if isinstance(spec, str) and _ITEM_REF.fullmatch(spec):
+    if isinstance(spec, str) and NAME_SHAPED_REFERENCE.fullmatch(spec):
         return spec
     from agenttools_runtime.skills.source import Skill, SkillSource
 

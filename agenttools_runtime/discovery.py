@@ -37,6 +37,7 @@ from agenttools_runtime.errors import (
     ManifestSchemaTooNew,
 )
 from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.names import canonical_dist_name, is_item_name, is_item_reference
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -51,10 +52,6 @@ MANIFEST_SCHEMA = 1
 
 # joined by concatenation in the scan: os.path.join is a third of its time
 _MANIFEST_SUFFIX = os.sep + os.path.join("extra_metadata", "agenttools", "manifest.json")
-_SEPARATORS = re.compile(r"[-_.]+")
-_DIST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")  # PEP 508
-# A name-shaped bundle item ("name" or "dist/name"): in skill lists, anything else is a path
-ITEM_REF = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?/)?[A-Za-z0-9][A-Za-z0-9._-]*")
 
 # Run in another interpreter (stdlib only) for --python: its path, scripts dir, and the PEP 508
 # marker environment (the same fields packaging.markers.default_environment() computes).
@@ -84,11 +81,6 @@ print(json.dumps({
     },
 }))
 """
-
-
-def normalize_name(name: str) -> str:
-    """PEP 503 normalization: ``My_Pkg`` → ``my-pkg``."""
-    return _SEPARATORS.sub("-", name).lower()
 
 
 @dataclass(frozen=True)
@@ -347,7 +339,7 @@ def get_distribution(name: str, search: SearchPath | None = None) -> InstalledDi
             name=name,
             environment=search.describe(),
             command=search.pip_install(name),
-            distribution=normalize_name(name),
+            distribution=canonical_dist_name(name),
         )
     dist.raise_problem()
     return dist
@@ -359,7 +351,7 @@ def try_get_distribution(
     """Like :func:`get_distribution` but None when not installed and no raising for problems
     (``problem`` is set)."""
     search = search or SearchPath.current()
-    key = normalize_name(name)
+    key = canonical_dist_name(name)
     for entry, dist in _scan(search, key):
         return dist if dist is not None else _bare_distribution(entry, search)
     return None
@@ -427,7 +419,7 @@ def _iter_dist_infos(paths: Sequence[Path], only: str | None) -> Iterator[_Entry
             else:
                 continue
             project, _, version = name[: name.rindex(".")].partition("-")
-            key = normalize_name(project)
+            key = canonical_dist_name(project)
             if key in seen or (only is not None and key != only):
                 continue
             seen.add(key)
@@ -448,7 +440,7 @@ def _iter_zip(archive: str, seen: set[str], only: str | None) -> Iterator[_Entry
         if not top.endswith(".dist-info"):
             continue
         project, _, version = top[: -len(".dist-info")].partition("-")
-        key = normalize_name(project)
+        key = canonical_dist_name(project)
         if key in seen or (only is not None and key != only):
             continue
         seen.add(key)
@@ -566,7 +558,7 @@ def _structure_problem(m: dict[str, Any]) -> str | None:
     if not isinstance(servers, dict) or not all(isinstance(v, dict) for v in servers.values()):
         return '"mcp-servers" must map names to tables'
     for name in servers:
-        if not name.strip() or "/" in name:
+        if not is_item_name(name):
             return f'"mcp-servers": "{name}" is not a server name'
     skills = m.get("skills", {})
     if not isinstance(skills, dict):
@@ -599,11 +591,11 @@ def _structure_problem(m: dict[str, Any]) -> str | None:
     for index, bundle in enumerate(bundles):
         if not isinstance(bundle, dict) or not isinstance(bundle.get("name"), str):
             return f"bundles[{index}] must be a table with a name"
-        if not bundle["name"].strip() or "/" in bundle["name"]:
+        if not is_item_name(bundle["name"]):
             return f'bundles[{index}]: "{bundle["name"]}" is not a bundle name'
         for key in ("mcp-servers", "skills"):
             items = bundle.get(key, [])
-            if not isinstance(items, list) or not all(is_reference(i) for i in items):
+            if not isinstance(items, list) or not all(is_item_reference(i) for i in items):
                 return f'bundles[{index}].{key} must be a list of names ("name" or "dist/name")'
         for key in ("marker", "description"):
             if key in bundle and not isinstance(bundle[key], str):
@@ -611,15 +603,6 @@ def _structure_problem(m: dict[str, Any]) -> str | None:
         if "implicit" in bundle and not isinstance(bundle["implicit"], bool):
             return f"bundles[{index}].implicit must be true or false"
     return None
-
-
-def is_reference(item: object) -> bool:
-    """A bundle item reference as the build hook allows it: ``"name"`` or ``"dist/name"``,
-    each part non-blank (server and bundle names may hold any character but ``/``)."""
-    if not isinstance(item, str):
-        return False
-    dist, slash, name = item.rpartition("/")
-    return bool(name.strip()) and (not slash or _DIST_NAME.fullmatch(dist) is not None)
 
 
 def _environment_of_site_packages(path: Path) -> Environment | None:

@@ -51,6 +51,7 @@ from agenttools_runtime.errors import (
     SkillProviderSkipped,
     SkillReferenceNotFound,
 )
+from agenttools_runtime.names import canonical_dist_name, is_provider_name
 
 if TYPE_CHECKING:
     import asyncio
@@ -62,7 +63,6 @@ MAIN_FILE = "SKILL.md"
 MANIFEST_REFERENCE = "_manifest"
 LOCAL_PROVIDER = "local"
 BUILTIN_PROVIDER = "agenttools"
-PROVIDER_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 MAX_REFERENCE_LENGTH = 4096
 Convention = Literal["seed", "claude"]
 CONVENTIONS: tuple[Convention, ...] = ("seed", "claude")
@@ -121,7 +121,7 @@ def parse_skill_uri(text: str) -> SkillURI:
             raise InvalidSkillURI(uri=text, reason=f"the scheme must be '{SCHEME}', not '{scheme}'")
         raw_provider, _, raw_path = rest.partition("/")
         provider = _decode(raw_provider, text)
-        if not PROVIDER_NAME_PATTERN.fullmatch(provider):
+        if not is_provider_name(provider):
             raise InvalidSkillProviderName(provider=provider, uri=text)
     else:
         raw_path = text
@@ -165,10 +165,6 @@ def _is_listable(name: str) -> bool:
     """A skill name a server may give: one segment without control characters (a newline in
     a name would forge lines of the listing an agent reads)."""
     return _is_segment(name) and name.isprintable()
-
-
-def is_valid_provider_name(name: object) -> bool:
-    return isinstance(name, str) and PROVIDER_NAME_PATTERN.fullmatch(name) is not None
 
 
 # -- argument substitution -------------------------------------------------------------------
@@ -385,7 +381,7 @@ class SkillProvider(abc.ABC):
     kind: str = "provider"
 
     def __init__(self, name: str) -> None:
-        if not is_valid_provider_name(name):
+        if not is_provider_name(name):
             raise InvalidSkillProviderName(provider=name)
         self.name = name
 
@@ -756,7 +752,7 @@ def distribution_providers(search: SearchPath | None = None) -> list[Distributio
             continue
         if not dist.manifest.get("skills"):
             continue
-        if not is_valid_provider_name(dist.name):
+        if not is_provider_name(dist.name):
             reason = "its name is not a valid provider name"
             warnings.warn(SkillProviderSkipped(provider=dist.name, reason=reason), stacklevel=2)
             continue
@@ -1261,9 +1257,7 @@ class SkillResolver:
         Raises ``SkillProviderNotFound``."""
         found = self._providers.get(name)
         if found is None:
-            from packaging.utils import canonicalize_name
-
-            found = self._providers.get(canonicalize_name(name))
+            found = self._providers.get(canonical_dist_name(name))
         if found is None:
             available = ", ".join(self._providers) or "(none)"
             raise SkillProviderNotFound(provider=name, available=available)

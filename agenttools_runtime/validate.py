@@ -21,9 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from agenttools_runtime import schema
+from agenttools_runtime import names, schema
 from agenttools_runtime.errors import InvalidProject
-from agenttools_runtime.skills import names as skill_names
 
 if TYPE_CHECKING:
     from agenttools_runtime.skills.source import SkillSource
@@ -42,7 +41,6 @@ ALLOWED_FRONTMATTER = frozenset(
 )
 # Keys clients read beyond the spec: accepted with a warning (peers.md §C.4).
 CLIENT_EXTENSION_KEYS = schema.CLIENT_EXTENSION_KEYS
-MAX_COMPATIBILITY_LENGTH = 500
 MISSING_CONFIG = (
     "the agenttools build hook is enabled but there is no [tool.agenttools] table, so nothing "
     "is bundled; add one declaring the skills and MCP servers to ship"
@@ -414,11 +412,11 @@ class _Checker:
         if isinstance(bundles, list):
             declared += self._check_bundles(bundles)
         for name in dict.fromkeys(declared if self.root_ok else ()):
-            if name not in self.result.skills and skill_names.is_valid_name(name):
+            if name not in self.result.skills and names.is_skill_name(name):
                 table = skills.get(name) if isinstance(skills, dict) else None
                 self._check_skill(name, table)
         for name in skills if isinstance(skills, dict) else ():
-            if not skill_names.is_valid_name(name):
+            if not names.is_skill_name(name):
                 self._report_name((*self.base, "skills", name), name)
         self._check_undeclared_skills(declared)
         self._finish_bundles(bundles if isinstance(bundles, list) else [])
@@ -654,18 +652,14 @@ class _Checker:
             self.add(key, "InvalidURL", f'"{url}" is not an http:// or https:// URL')
 
     def _check_item_name(self, key: KeyPath, name: object, what: str) -> bool:
-        if not isinstance(name, str) or not name.strip() or "/" in name:
-            self.add(
-                key,
-                "InvalidItemName",
-                f"the {what} name {json.dumps(name)} must be a non-empty name without '/'",
-            )
-            return False
-        return True
+        problem = names.item_name_problem(name, what)
+        if problem is not None:
+            self.add(key, "InvalidItemName", problem)
+        return problem is None
 
     # skills ---------------------------------------------------------------------------------
     def _report_name(self, key: KeyPath, name: str) -> None:
-        for message in _skill_name_messages(name):
+        for message in names.skill_name_problems(name):
             self.add(key, "InvalidSkillName", message)
 
     def _check_skill(self, name: str, table: Any) -> None:
@@ -708,11 +702,11 @@ class _Checker:
         if "description" not in table:
             self.add(key, "InvalidSkillDefinition", "Missing required field: description")
         elif isinstance(description, str):
-            for message in _description_messages(description):
+            for message in names.description_problems(description):
                 self.add((*key, "description"), "InvalidSkillDefinition", message)
         compatibility = table.get("compatibility")
         if isinstance(compatibility, str):
-            for message in _compatibility_messages(compatibility):
+            for message in names.compatibility_problems(compatibility):
                 self.add((*key, "compatibility"), "InvalidSkillDefinition", message)
         body: str | None = table.get("body") if isinstance(table.get("body"), str) else None
         body_file = table.get("body-file")
@@ -952,26 +946,26 @@ class _Checker:
 
     def _check_skill_reference(self, key: KeyPath, reference: str) -> str | None:
         """Check a bundle's skill name; return it when it is this distribution's."""
-        from packaging.utils import canonicalize_name
-
         if "/" not in reference:
-            if not skill_names.is_valid_name(reference):
+            if not names.is_skill_name(reference):
                 self.add(
                     key,
                     "InvalidSkillName",
-                    f'"{reference}": ' + "; ".join(_skill_name_messages(reference)),
+                    f'"{reference}": ' + "; ".join(names.skill_name_problems(reference)),
                 )
                 return None
             return reference
         dist, _, skill = reference.partition("/")
-        if not _DIST_NAME.fullmatch(dist) or not skill_names.is_valid_name(skill):
+        if not names.is_skill_reference(reference):
             self.add(
                 key,
                 "InvalidItemName",
                 f'"{reference}" must be a skill name or "distribution/skill-name"',
             )
             return None
-        if self.project.name and canonicalize_name(dist) == canonicalize_name(self.project.name):
+        if self.project.name and names.canonical_dist_name(dist) == names.canonical_dist_name(
+            self.project.name
+        ):
             return skill
         return None
 
@@ -990,9 +984,7 @@ class _Checker:
         if not bundles:
             skills = tuple(self.result.skills)
             if servers or skills or self.result.errors:
-                from packaging.utils import canonicalize_name
-
-                implicit = canonicalize_name(self.project.name or "unnamed")
+                implicit = names.canonical_dist_name(self.project.name or "unnamed")
                 self.result.bundles.append(
                     BundleDeclaration(implicit, True, tuple(servers), skills)
                 )
@@ -1053,12 +1045,12 @@ class _Checker:
                 continue
             config_key = table.get("config-key", server)
             by_key.setdefault(str(config_key), []).append(server)
-        for config_key, names in by_key.items():
-            if len(names) > 1:
+        for config_key, sharing in by_key.items():
+            if len(sharing) > 1:
                 self.add(
                     key,
                     "DuplicateBundleConfigKey",
-                    f'The MCP servers {", ".join(names)} of "{bundle}" would all be installed '
+                    f'The MCP servers {", ".join(sharing)} of "{bundle}" would all be installed '
                     f'with the configuration key "{config_key}".',
                 )
 
@@ -1177,7 +1169,7 @@ def check_skill_md(
         if not isinstance(name, str) or not name.strip():
             add("InvalidSkillDefinition", "Field 'name' must be a non-empty string", line)
         else:
-            for message in _skill_name_messages(name, path.parent.name):
+            for message in names.skill_name_problems(name, path.parent.name):
                 add("InvalidSkillName", message, line)
             normalized = unicodedata.normalize("NFKC", name.strip())
             if expected_name is not None and normalized != expected_name:
@@ -1197,7 +1189,7 @@ def check_skill_md(
         if not isinstance(description, str):
             add("InvalidSkillDefinition", "Field 'description' must be a non-empty string", line)
         else:
-            for message in _description_messages(description):
+            for message in names.description_problems(description):
                 add("InvalidSkillDefinition", message, line)
     if "compatibility" in data:
         compatibility = data["compatibility"]
@@ -1205,7 +1197,7 @@ def check_skill_md(
         if not isinstance(compatibility, str):
             add("InvalidSkillDefinition", "Field 'compatibility' must be a string", line)
         else:
-            for message in _compatibility_messages(compatibility):
+            for message in names.compatibility_problems(compatibility):
                 add("InvalidSkillDefinition", message, line)
     if "allowed-tools" in data:
         tools = data["allowed-tools"]
@@ -1268,69 +1260,6 @@ def _frontmatter_key_lines(front_lines: Sequence[str]) -> dict[str, int]:
             key = next(g for g in match.groups()[:3] if g is not None)
             lines.setdefault(key, offset + 2)
     return lines
-
-
-def _skill_name_messages(name: str, directory: str | None = None) -> list[str]:
-    """skills-ref's name rules and messages, plus the spec's rules it relaxes: ASCII only,
-    and the name exactly as written (skills-ref strips and NFKC-normalizes it first, so
-    ``" foo"`` or a full-width ``ｆｏｏ`` would pass it while clients and the runtime, which
-    compare the raw name with the directory, refuse them)."""
-    raw = name
-    name = unicodedata.normalize("NFKC", name.strip())
-    out: list[str] = []
-    if not name:
-        return ["Field 'name' must be a non-empty string"]
-    if raw != name:
-        out.append(
-            f"Skill name {json.dumps(raw, ensure_ascii=False)} must be written exactly as "
-            f"'{name}' (no surrounding spaces, no full-width or other compatibility characters)"
-        )
-    if len(name) > skill_names.MAX_NAME_LENGTH:
-        out.append(
-            f"Skill name '{name}' exceeds {skill_names.MAX_NAME_LENGTH} character limit "
-            f"({len(name)} chars)"
-        )
-    if name != name.lower():
-        out.append(f"Skill name '{name}' must be lowercase")
-    if name.startswith("-") or name.endswith("-"):
-        out.append("Skill name cannot start or end with a hyphen")
-    if "--" in name:
-        out.append("Skill name cannot contain consecutive hyphens")
-    if not all(c.isalnum() or c == "-" for c in name):
-        out.append(
-            f"Skill name '{name}' contains invalid characters. "
-            "Only letters, digits, and hyphens are allowed."
-        )
-    elif not name.isascii():
-        out.append(
-            f"Skill name '{name}' contains non-ASCII characters; the Agent Skills spec allows "
-            "only a-z, 0-9 and hyphens, and several clients reject other letters"
-        )
-    if directory is not None and unicodedata.normalize("NFKC", directory) != name:
-        out.append(f"Directory name '{directory}' must match skill name '{name}'")
-    return out
-
-
-def _description_messages(description: str) -> list[str]:
-    if not description.strip():
-        return ["Field 'description' must be a non-empty string"]
-    if len(description) > skill_names.MAX_DESCRIPTION_LENGTH:
-        return [
-            f"Description exceeds {skill_names.MAX_DESCRIPTION_LENGTH} character limit "
-            f"({len(description)} chars)"
-        ]
-    return []
-
-
-def _compatibility_messages(compatibility: str) -> list[str]:
-    if len(compatibility) > MAX_COMPATIBILITY_LENGTH:
-        return [
-            f"Compatibility exceeds {MAX_COMPATIBILITY_LENGTH} character limit "
-            f"({len(compatibility)} chars)"
-        ]
-    if not compatibility.strip():
-        return ["Field 'compatibility' must be 1-500 characters when present"]
-    return []
 
 
 # -- TOML lines ------------------------------------------------------------------------------
@@ -1434,7 +1363,6 @@ _DASHES_MESSAGE = (
     "a '---' inside the frontmatter ends it early for skills-ref and other parsers that "
     "split on '---'; reword it or quote it differently"
 )
-_DIST_NAME = re.compile(r"[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]")
 
 
 def _type_problem(spec: schema.Key, value: Any) -> str | None:
@@ -1515,10 +1443,9 @@ def _requirement_name(requirement: object) -> str | None:
     if not isinstance(requirement, str):
         return None
     from packaging.requirements import InvalidRequirement, Requirement
-    from packaging.utils import canonicalize_name
 
     try:
-        return canonicalize_name(Requirement(requirement).name)
+        return names.canonical_dist_name(Requirement(requirement).name)
     except InvalidRequirement:
         return None
 

@@ -389,12 +389,11 @@ def test_name_must_be_written_as_the_spec_says(tmp_path: Path, written: str) -> 
 
 def test_every_invalid_skill_name_is_reported(tmp_path: Path) -> None:
     """A declared name the runtime refuses is never silently skipped."""
-    from agenttools_runtime.skills.names import is_valid_name
-    from agenttools_runtime.validate import _skill_name_messages
+    from agenttools_runtime.names import is_skill_name, skill_name_problems
 
     names = ["ｆｏｏ", " foo", "foo ", "x²", "ǅa", "ß", "a_b", "-a", "a--b", "A", "a" * 65, "ok-1"]
     for name in names:
-        assert bool(_skill_name_messages(name)) == (not is_valid_name(name)), name
+        assert bool(skill_name_problems(name)) == (not is_skill_name(name)), name
     project = write_project(
         tmp_path, '[tool.agenttools.skills."ｆｏｏ"]\ndescription = "d"\nbody = "b"\n'
     )

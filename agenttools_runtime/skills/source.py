@@ -26,9 +26,9 @@ from agenttools_runtime.errors import (
     InvalidAgentSkill,
     InvalidSkillFrontmatter,
 )
+from agenttools_runtime.names import check_skill_description, check_skill_name
 from agenttools_runtime.skills.frontmatter import SKILL_FILE, read_skill_md, render_skill_md
 from agenttools_runtime.skills.manifest import hash_bytes, hash_text, iter_source_files
-from agenttools_runtime.skills.names import validate_description, validate_name
 
 # Keys of an inline mapping that are not passed through as extra frontmatter.
 _MAPPING_KEYS = (
@@ -183,8 +183,8 @@ def to_source(
         skill = Skill.from_mapping(spec)
     else:
         raise InvalidAgentSkill(reason=repr(spec))
-    name = validate_name(skill.name)
-    description = validate_description(name, skill.description)
+    name = check_skill_name(skill.name)
+    description = check_skill_description(name, skill.description)
     directory = _usable_directory(skill.path)
     if directory is not None:
         return _directory_source(name, description, directory, identifier, version)

@@ -18,7 +18,6 @@ from agenttools_runtime.discovery import (
     check_manifest,
     find_distributions,
     get_distribution,
-    normalize_name,
     try_get_distribution,
 )
 from agenttools_runtime.errors import (
@@ -48,12 +47,6 @@ def site(tmp_path: Path) -> Path:
 
 def search_for(*paths: Path) -> SearchPath:
     return SearchPath(tuple(paths), Environment(Path("/env/bin/python"), Path("/env/bin")))
-
-
-def test_normalize_name_is_pep_503() -> None:
-    assert normalize_name("My_Pkg") == "my-pkg"
-    assert normalize_name("a.b__c--d") == "a-b-c-d"
-    assert normalize_name("Weather-Tools") == "weather-tools"
 
 
 def test_finds_only_distributions_with_a_manifest(site: Path) -> None:
