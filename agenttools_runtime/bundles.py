@@ -43,6 +43,7 @@ from agenttools_runtime.names import (
     canonical_dist_name,
     is_item_reference,
 )
+from agenttools_runtime.wheel.manifest import BundleEntry
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -319,7 +320,7 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
         dist = try_get_distribution(name, search)
         # only distributions that ship a manifest claim their name: an unrelated installed
         # package does not hide a server of the same name
-        if dist is not None and (dist.manifest or dist.problem is not None):
+        if dist is not None and (dist.manifest is not None or dist.problem is not None):
             return _single_bundle(dist, search)
         return _unique_server(name, search)
     dist_name, _, item = name.partition("/")
@@ -347,7 +348,7 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
                 marker=bundle.marker,
                 requested=name,
             )
-    if item in dist.manifest.get("mcp-servers", {}):
+    if item in dist.server_names:
         return wrap_server(dist.server(item), dist)
     raise DistributionAgentToolsNotFound(name=item, distribution=dist.display_name, requested=name)
 
@@ -365,11 +366,7 @@ def _single_bundle(dist: InstalledDistribution, search: SearchPath | None) -> Ag
 
 
 def _unique_server(name: str, search: SearchPath | None) -> AgentTools:
-    owners = [
-        d
-        for d in find_distributions(search)
-        if d.problem is None and name in d.manifest.get("mcp-servers", {})
-    ]
+    owners = [d for d in find_distributions(search) if d.problem is None and name in d.server_names]
     if len(owners) == 1:
         return wrap_server(owners[0].server(name), owners[0])
     if owners:
@@ -385,33 +382,33 @@ def distribution_bundles(
     """The bundles *dist* declares, in manifest order, as :class:`AgentTools` with qualified
     item names. Bundles whose marker is false for the environment are left out unless
     *all_markers*. A distribution with a problem has none."""
-    if dist.problem is not None or not dist.manifest:
+    manifest = dist.manifest
+    if dist.problem is not None or manifest is None:
         return []
-    declarations = list(dist.manifest.get("bundles") or [])
-    if not declarations and (dist.manifest.get("mcp-servers") or dist.manifest.get("skills")):
+    declarations = list(manifest.bundles)
+    if not declarations and (manifest.servers or manifest.skills):
         # a manifest without a bundles list still offers its implicit bundle
         declarations = [
-            {
-                "name": dist.display_name,
-                "implicit": True,
-                "mcp-servers": sorted(dist.manifest.get("mcp-servers") or {}),
-                "skills": sorted(dist.manifest.get("skills") or {}),
-            }
+            BundleEntry(
+                name=dist.display_name,
+                implicit=True,
+                mcp_servers=tuple(sorted(manifest.servers)),
+                skills=tuple(sorted(manifest.skills)),
+            )
         ]
     marker_env = search.marker_environment if search is not None else None
     result = []
     for decl in declarations:
-        marker = decl.get("marker")
-        if marker and not all_markers and not marker_holds(marker, marker_env):
+        if decl.marker and not all_markers and not marker_holds(decl.marker, marker_env):
             continue
         result.append(
             AgentTools(
-                name=decl["name"],
-                mcp_servers=tuple(_qualify(dist.name, s) for s in decl.get("mcp-servers", ())),
-                skills=tuple(_qualify(dist.name, s) for s in decl.get("skills", ())),
-                description=decl.get("description"),
+                name=decl.name,
+                mcp_servers=tuple(_qualify(dist.name, s) for s in decl.mcp_servers),
+                skills=tuple(_qualify(dist.name, s) for s in decl.skills),
+                description=decl.description,
                 location=dist,
-                marker=marker or None,
+                marker=decl.marker or None,
                 search=search,
             )
         )

@@ -52,7 +52,7 @@ from agenttools_runtime.uri import (
     LocalSkillProvider,
     digest,
     distribution_providers,
-    manifest_json,
+    file_listing_json,
     substitute_skill_md,
 )
 
@@ -95,7 +95,7 @@ class ServedSkill:
         return self.file_uri(MANIFEST_REFERENCE)
 
     def manifest_text(self) -> str:
-        return manifest_json(self.name, self.files)
+        return file_listing_json(self.name, self.files)
 
     def entry(self) -> dict[str, Any]:
         """The SEP-2640 skill entry: every file with its digest and size."""

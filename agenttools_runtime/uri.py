@@ -328,7 +328,7 @@ def digest(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def manifest_json(name: str, files: Mapping[str, bytes]) -> str:
+def file_listing_json(name: str, files: Mapping[str, bytes]) -> str:
     """FastMCP's ``_manifest`` text: ``{"skill", "files": [{"path", "size", "hash"}]}``
     sorted by path, indented by 2, exactly as ``json.dumps`` writes it there."""
     entries = [
@@ -524,7 +524,7 @@ class DirectorySkillProvider(SkillProvider):
         """Read one file; a wheel's copy must match the hash its manifest recorded
         (``BundledFileMissing`` / ``BundledFileMismatch``: tampered or half uninstalled)."""
         from agenttools_runtime.errors import BundledFileMismatch, BundledFileMissing
-        from agenttools_runtime.skills.manifest import hash_bytes
+        from agenttools_runtime.skills.hashing import hash_bytes
 
         entry = self._entry(skill.name)
         try:
@@ -538,7 +538,7 @@ class DirectorySkillProvider(SkillProvider):
         return data
 
     def manifest(self, skill: ProvidedSkill) -> str:
-        return manifest_json(skill.name, self.contents(skill))
+        return file_listing_json(skill.name, self.contents(skill))
 
 
 def safe_skill_path(directory: Path, reference: Sequence[str], skill: str | None = None) -> Path:
@@ -547,7 +547,7 @@ def safe_skill_path(directory: Path, reference: Sequence[str], skill: str | None
 
     Raises ``SkillPathTraversal`` (escapes) or ``SkillReferenceNotFound`` (absent, not a file).
     """
-    from agenttools_runtime.skills.manifest import VCS_NAMES
+    from agenttools_runtime.skills.hashing import VCS_NAMES
 
     rel = "/".join(reference)
     name = directory.name if skill is None else skill
@@ -584,7 +584,7 @@ def _folder_files(directory: Path) -> dict[str, Path]:
     """The files of a skill folder (junk and VCS skipped). Regular files only: reading a named
     pipe or a device would block or never end. Raises ``AgentSkillUnsafeLink`` and
     ``AgentSkillUnreadable``."""
-    from agenttools_runtime.skills.manifest import VCS_NAMES, iter_source_files
+    from agenttools_runtime.skills.hashing import VCS_NAMES, iter_source_files
 
     root = Path(os.path.realpath(directory))
     files = {}
@@ -601,7 +601,7 @@ def _folder_files(directory: Path) -> dict[str, Path]:
 def _folder_hashes(entry: _DirectorySkill) -> dict[str, str] | None:
     """Every file's hash; None when the folder cannot be read whole (a link leaving it, an
     unreadable file), which never counts as identical to anything."""
-    from agenttools_runtime.skills.manifest import hash_file
+    from agenttools_runtime.skills.hashing import hash_file
 
     try:
         return {rel: hash_file(path) for rel, path in _folder_files(entry.directory).items()}
@@ -695,24 +695,20 @@ class DistributionSkillProvider(DirectorySkillProvider):
 
     def _scan(self) -> Iterable[tuple[str, _DirectorySkill]]:
         dist = self.distribution
-        skills = dist.manifest.get("skills")
-        if not isinstance(skills, Mapping):
+        if dist.manifest is None:
             return
-        for name, info in sorted(skills.items()):
-            if not isinstance(info, Mapping):
-                continue
-            description = info.get("description")
+        for name, entry in sorted(dist.manifest.skills.items()):
             directory = dist.skill_directory(name)
-            listed: dict[str, str] | None = None
-            if directory == dist.skills_dir / name:  # the wheel's copy: only what it lists
-                files = info.get("files")
-                listed = (
-                    {str(k): str(v) for k, v in files.items() if _is_relpath(str(k))}
-                    if isinstance(files, Mapping)
-                    else {}
-                )
-            text = description if isinstance(description, str) else None
-            yield name, _DirectorySkill(directory, listed, text, dist.display_name)
+            # the wheel's copy: only what it lists; the live source of an editable install: all
+            listed = dict(entry.files) if directory == dist.skills_dir / name else None
+            description = entry.description or None  # none recorded: read from SKILL.md
+            yield name, _DirectorySkill(directory, listed, description, dist.display_name)
+
+    def _read_file(self, skill: ProvidedSkill, rel: str, path: Path) -> bytes:
+        if self._entry(skill.name).files is None:
+            return super()._read_file(skill, rel, path)
+        # a regular file reached without a link, hashed as the wheel recorded it
+        return self.distribution.read_skill_file(skill.name, rel)
 
 
 class BuiltinSkillProvider(DirectorySkillProvider):
@@ -732,12 +728,6 @@ class BuiltinSkillProvider(DirectorySkillProvider):
                 yield name, _DirectorySkill(directory, None)
 
 
-def _is_relpath(rel: str) -> bool:
-    """A manifest path a wheel may list: relative, ``/``-separated, no ``..`` (so a crafted
-    manifest cannot point a provider outside the skill folder)."""
-    return all(_is_segment(part) for part in rel.split("/"))  # "" and "/x" have an empty part
-
-
 def distribution_providers(search: SearchPath | None = None) -> list[DistributionSkillProvider]:
     """One provider per installed distribution whose manifest lists skills, by name.
     Distributions with a broken manifest are skipped with a ``SkillProviderSkipped`` warning."""
@@ -750,7 +740,7 @@ def distribution_providers(search: SearchPath | None = None) -> list[Distributio
                 SkillProviderSkipped(provider=dist.name, reason=dist.problem), stacklevel=2
             )
             continue
-        if not dist.manifest.get("skills"):
+        if dist.manifest is None or not dist.manifest.skills:
             continue
         if not is_provider_name(dist.name):
             reason = "its name is not a valid provider name"

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import names, schema
 from agenttools_runtime.errors import InvalidProject
+from agenttools_runtime.wheel import layout
+from agenttools_runtime.wheel.manifest import BundleEntry, ServerEntry, SkillEntry, WheelManifest
 
 if TYPE_CHECKING:
     from agenttools_runtime.skills.source import SkillSource
@@ -32,7 +34,6 @@ KeyPath = tuple[str | int, ...]
 
 PYPROJECT = "pyproject.toml"
 SKILL_FILE = "SKILL.md"
-MANIFEST_SCHEMA = 1
 DEFAULT_ROOT = "skills"
 
 # The frontmatter keys of the Agent Skills spec (skills-ref's ALLOWED_FIELDS).
@@ -251,29 +252,6 @@ class SkillDeclaration:
         return self.source.files
 
 
-@dataclass(frozen=True)
-class BundleDeclaration:
-    name: str
-    implicit: bool
-    mcp_servers: tuple[str, ...]
-    skills: tuple[str, ...]
-    description: str | None = None
-    marker: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "name": self.name,
-            "implicit": self.implicit,
-            "mcp-servers": list(self.mcp_servers),
-            "skills": list(self.skills),
-        }
-        if self.description is not None:
-            data["description"] = self.description
-        if self.marker is not None:
-            data["marker"] = self.marker
-        return data
-
-
 @dataclass
 class CheckResult:
     """Problems found, and what was declared (complete only when there are no errors)."""
@@ -282,7 +260,7 @@ class CheckResult:
     root: str = DEFAULT_ROOT
     servers: dict[str, dict[str, Any]] = field(default_factory=dict)
     skills: dict[str, SkillDeclaration] = field(default_factory=dict)
-    bundles: list[BundleDeclaration] = field(default_factory=list)
+    bundles: list[BundleEntry] = field(default_factory=list)
     has_config: bool = False
     checked: set[Path] = field(
         default_factory=set
@@ -298,58 +276,49 @@ class BuildPlan:
     """What the hook writes under ``.dist-info/extra_metadata/agenttools/``: the manifest and
     every skill file (``skills/<name>/<relpath>`` -> source file or generated text)."""
 
-    manifest: dict[str, Any]
+    manifest: WheelManifest
     files: Mapping[str, Path | str]
     warnings: tuple[Problem, ...] = ()
     sources: tuple[Path, ...] = ()  # project files the skills are built from
 
     def manifest_bytes(self) -> bytes:
-        return manifest_bytes(self.manifest)
-
-
-def manifest_bytes(manifest: Mapping[str, Any]) -> bytes:
-    """The manifest as written into wheels: sorted keys, 2-space indent, one final newline,
-    so that identical input gives byte-identical files."""
-    return (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf-8")
+        return self.manifest.to_bytes()
 
 
 def build_manifest(project: Project, version: str, *, source_root: Path | None = None) -> BuildPlan:
-    """Check *project* and compile its manifest (COMMON format, schema 1) and file list.
+    """Check *project* and compile its manifest and file list (the manifest's one writer).
 
     *source_root* is recorded for editable installs. Raises :class:`ProjectInvalid` listing
     every error (warnings are in the plan).
     """
     result = check_project(project)
-    if result.errors or not result.has_config:
+    if result.errors or not result.has_config or project.name is None:
         problems = result.errors or [
             Problem(project.pyproject, None, "MissingConfig", MISSING_CONFIG)
         ]
         raise ProjectInvalid(problems, project.root)
     files: dict[str, Path | str] = {}
-    skills: dict[str, Any] = {}
+    skills: dict[str, SkillEntry] = {}
     for name, skill in result.skills.items():
-        entry: dict[str, Any] = {
-            "description": skill.description,
-            "kind": skill.kind,
-            "files": dict(skill.source.manifest),
-            "executable": sorted(skill.source.executable),
-        }
-        if skill.path is not None:
-            entry["path"] = skill.path
-        skills[name] = entry
+        skills[name] = SkillEntry(
+            name=name,
+            description=skill.description,
+            kind=skill.kind,
+            files=dict(skill.source.manifest),
+            executable=tuple(sorted(skill.source.executable)),
+            path=skill.path,
+        )
         for rel, source in skill.files.items():
-            files[f"skills/{name}/{rel}"] = source
-    manifest: dict[str, Any] = {
-        "schema": MANIFEST_SCHEMA,
-        "distribution": project.name,
-        "version": version,
-        "root": result.root,
-        "bundles": [b.to_json() for b in result.bundles],
-        "mcp-servers": result.servers,
-        "skills": skills,
-    }
-    if source_root is not None:
-        manifest["source-root"] = str(source_root)
+            files[layout.skill_file(name, rel)] = source
+    manifest = WheelManifest(
+        distribution=project.name,
+        version=version,
+        root=result.root,
+        bundles=tuple(result.bundles),
+        servers={n: ServerEntry(n, table) for n, table in result.servers.items()},
+        skills=skills,
+        source_root=None if source_root is None else str(source_root),
+    )
     sources = tuple(dict.fromkeys(p for s in result.skills.values() for p in s.sources))
     return BuildPlan(manifest, files, tuple(result.problems), sources)
 
@@ -787,7 +756,7 @@ class _Checker:
 
     def _check_skill_files(self, directory: Path) -> None:
         """Links that leave the skill, and files that cannot reach the wheel."""
-        from agenttools_runtime.skills.manifest import JUNK_DIRS, VCS_NAMES
+        from agenttools_runtime.skills.hashing import JUNK_DIRS, VCS_NAMES
 
         root_real = Path(os.path.realpath(directory))
         seen: dict[str, Path] = {}
@@ -985,9 +954,7 @@ class _Checker:
             skills = tuple(self.result.skills)
             if servers or skills or self.result.errors:
                 implicit = names.canonical_dist_name(self.project.name or "unnamed")
-                self.result.bundles.append(
-                    BundleDeclaration(implicit, True, tuple(servers), skills)
-                )
+                self.result.bundles.append(BundleEntry(implicit, True, tuple(servers), skills))
                 self._check_config_keys((*self.base, "mcp-servers"), implicit, tuple(servers))
             else:
                 self.add(
@@ -1027,7 +994,7 @@ class _Checker:
                 self.add(key, "EmptyBundle", "lists no MCP servers and no skills", "warning")
             description = bundle.get("description")
             self.result.bundles.append(
-                BundleDeclaration(
+                BundleEntry(
                     name,
                     False,
                     tuple(dict.fromkeys(listed)),

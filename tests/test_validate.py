@@ -198,7 +198,7 @@ def test_symlink_inside_the_skill_is_fine(tmp_path: Path) -> None:
     (skill / "alias.md").symlink_to("real.md")
     assert validate_project(project) == []
     plan = build_manifest(loaded_project(project), "1")
-    assert sorted(plan.manifest["skills"]["linked"]["files"]) == ["SKILL.md", "alias.md", "real.md"]
+    assert sorted(plan.manifest.skills["linked"].files) == ["SKILL.md", "alias.md", "real.md"]
 
 
 def test_inline_skill_md_is_the_runtimes_own_generation(tmp_path: Path) -> None:
@@ -235,7 +235,7 @@ def test_inline_skill_md_is_the_runtimes_own_generation(tmp_path: Path) -> None:
         }
     )
     assert generated.encode() == runtime.files["SKILL.md"].encode()  # type: ignore[union-attr]
-    assert plan.manifest["skills"]["full"]["files"] == dict(runtime.manifest)
+    assert plan.manifest.skills["full"].files == dict(runtime.manifest)
 
 
 def test_inline_skill_with_dashes_in_its_frontmatter_is_refused(tmp_path: Path) -> None:
@@ -274,11 +274,11 @@ def test_directory_skill_manifest_is_the_runtimes_source(tmp_path: Path) -> None
     os.chmod(skill / "scripts" / "group.sh", 0o654)
     (skill / "plain.md").write_text("plain\n")
     os.chmod(skill / "plain.md", 0o644)
-    entry = build_manifest(loaded_project(project), "1").manifest["skills"]["tool"]
+    entry = build_manifest(loaded_project(project), "1").manifest.skills["tool"]
     runtime = to_source(skill)
-    assert entry["files"] == dict(runtime.manifest)
+    assert entry.files == dict(runtime.manifest)
     assert (
-        entry["executable"]
+        list(entry.executable)
         == sorted(runtime.executable)
         == [
             "scripts/group.sh",

@@ -59,7 +59,7 @@ from agenttools_runtime.errors import (
     InvalidAgentSkill,
 )
 from agenttools_runtime.paths import canonical_path, canonical_path_key
-from agenttools_runtime.skills.manifest import DestinationState, destination_state
+from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.source import SkillSource
 
 BACKUP_PREFIX = ".agenttools-backup-"

@@ -40,7 +40,7 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.names import check_skill_name, is_skill_name, qualified_skill_reference
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.frontmatter import SKILL_FILE
-from agenttools_runtime.skills.manifest import (
+from agenttools_runtime.skills.hashing import (
     DestinationState,
     DirectoryState,
     destination_state,

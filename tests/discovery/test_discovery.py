@@ -12,10 +12,8 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime.discovery import (
-    MANIFEST_FILE,
     InstalledDistribution,
     SearchPath,
-    check_manifest,
     find_distributions,
     get_distribution,
     try_get_distribution,
@@ -30,9 +28,12 @@ from agenttools_runtime.errors import (
     InvalidDistributionSkillDefinition,
     InvalidManifest,
     InvalidPythonEnvironment,
+    ManifestError,
     ManifestSchemaTooNew,
 )
 from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.wheel.layout import MANIFEST_FILE
+from agenttools_runtime.wheel.manifest import from_json
 from tests.helpers.venvs import fake_distribution, skill_files, write_tree
 
 WEATHER_SERVERS = {"weather": {"module": "weather_tools.server", "description": "Weather"}}
@@ -95,7 +96,7 @@ def test_egg_info_shadows_but_never_carries(tmp_path: Path) -> None:
     fake_distribution(second, "tools", "2.0", servers={"a": {"command": "x"}})
     assert find_distributions(search_for(first, second)) == []
     dist = try_get_distribution("tools", search_for(first, second))
-    assert dist is not None and dist.manifest == {}
+    assert dist is not None and dist.manifest is None
 
 
 def test_missing_and_file_entries_on_the_path_are_skipped(site: Path, tmp_path: Path) -> None:
@@ -112,7 +113,7 @@ def test_corrupt_manifest_is_a_problem_not_a_crash(site: Path) -> None:
     dists = {d.name: d for d in find_distributions(search_for(site))}
     assert dists["good"].problem is None
     broken = dists["broken"]
-    assert broken.manifest == {}
+    assert broken.manifest is None
     assert broken.problem is not None and "not JSON" in broken.problem
     assert '"broken"' in broken.problem
     with pytest.raises(InvalidManifest, match="broken"):
@@ -205,9 +206,9 @@ def test_schema_too_new_is_a_problem(site: Path) -> None:
     ],
 )
 def test_check_manifest_names_the_first_problem(manifest: object, fragment: str) -> None:
-    error = check_manifest(manifest, "x")
-    assert error is not None
-    assert fragment in str(error)
+    with pytest.raises(ManifestError) as error:
+        from_json(manifest, "x")
+    assert fragment in str(error.value)
 
 
 def test_get_distribution_not_installed_names_pip_install(site: Path) -> None:
@@ -232,7 +233,7 @@ def test_get_distribution_matches_after_normalization(site: Path) -> None:
 def test_installed_distribution_without_manifest_declares_nothing(site: Path) -> None:
     fake_distribution(site, "plain", "3.1")
     dist = get_distribution("plain", search_for(site))
-    assert dist.manifest == {} and dist.version == "3.1"
+    assert dist.manifest is None and dist.version == "3.1"
     with pytest.raises(DistributionSkillNotFound, match='"x" not found in distribution "plain"'):
         dist.skill_source("x")
     with pytest.raises(DistributionServerNotFound):
