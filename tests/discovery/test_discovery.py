@@ -21,6 +21,7 @@ from agenttools_runtime.discovery import (
 from agenttools_runtime.errors import (
     BundledFileMismatch,
     BundledFileMissing,
+    BundledFileNotRegular,
     DistributionNotInstalled,
     DistributionServerNotFound,
     DistributionSkillNotFound,
@@ -461,3 +462,24 @@ def test_installed_distribution_to_json(site: Path) -> None:
     assert data["name"] == "weather-tools" and data["editable"] is False
     assert data["problem"] is None
     assert isinstance(dist, InstalledDistribution)
+
+
+def test_a_link_planted_in_the_wheels_skill_copy_is_never_followed(
+    site: Path, tmp_path: Path
+) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("token\n")
+    skill = skill_files("s", extra={"notes.md": "notes\n"})
+    dist_info = fake_distribution(site, "planted", skills={"s": skill})
+    notes = dist_info / "extra_metadata/agenttools/skills/s/notes.md"
+    notes.unlink()
+    notes.symlink_to(secret)
+    dist = get_distribution("planted", search_for(site))
+    with pytest.raises(BundledFileNotRegular, match="symbolic link"):
+        dist.skill_source("s")
+    folder = dist_info / "extra_metadata/agenttools/skills/s"
+    moved = tmp_path / "elsewhere"
+    folder.rename(moved)
+    folder.symlink_to(moved, target_is_directory=True)  # the whole folder a link
+    with pytest.raises(BundledFileNotRegular):
+        dist.skill_source("s")
