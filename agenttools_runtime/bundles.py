@@ -522,7 +522,7 @@ def _skill_spec_name(spec: str | SkillSpec) -> str:
     if directory.name == "SKILL.md":
         directory = directory.parent
     try:
-        from agenttools_runtime.skills.frontmatter import read_skill_md
+        from agenttools_runtime.skills.skill_md import read_skill_md
 
         name = read_skill_md(directory / "SKILL.md").frontmatter.get("name")
     except Exception:  # a name for display only; to_source reports the problem

@@ -275,7 +275,7 @@ def argument_names(frontmatter: Mapping[str, Any]) -> list[str]:
 
 def split_skill_text(text: str) -> tuple[str, str]:
     """``(frontmatter block verbatim, body)``; an empty block when there is none."""
-    from agenttools_runtime.skills.frontmatter import split_frontmatter
+    from agenttools_runtime.skills.skill_md import split_frontmatter
 
     try:
         body = split_frontmatter(text)[1]
@@ -299,7 +299,7 @@ def substitute_skill_md(
 
 def skill_frontmatter(text: str) -> dict[str, Any]:
     """The frontmatter mapping of SKILL.md text, ``{}`` when absent or unparseable."""
-    from agenttools_runtime.skills.frontmatter import parse_skill_md
+    from agenttools_runtime.skills.skill_md import parse_skill_md
 
     try:
         return parse_skill_md(text).frontmatter

@@ -15,14 +15,15 @@ import json
 import os
 import re
 import sys
-import unicodedata
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import names, schema
 from agenttools_runtime.errors import InvalidProject
+from agenttools_runtime.skills import skill_md
+from agenttools_runtime.skills.skill_md import SKILL_FILE
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import BundleEntry, ServerEntry, SkillEntry, WheelManifest
 
@@ -33,13 +34,8 @@ Severity = Literal["error", "warning"]
 KeyPath = tuple[str | int, ...]
 
 PYPROJECT = "pyproject.toml"
-SKILL_FILE = "SKILL.md"
 DEFAULT_ROOT = "skills"
 
-# The frontmatter keys of the Agent Skills spec (skills-ref's ALLOWED_FIELDS).
-ALLOWED_FRONTMATTER = frozenset(
-    {"name", "description", "license", "allowed-tools", "metadata", "compatibility"}
-)
 # Keys clients read beyond the spec: accepted with a warning (peers.md §C.4).
 CLIENT_EXTENSION_KEYS = schema.CLIENT_EXTENSION_KEYS
 MISSING_CONFIG = (
@@ -697,7 +693,7 @@ class _Checker:
         frontmatter.pop("body-file", None)
         dashed = [k for k, v in frontmatter.items() if k != "body" and "---" in json.dumps(v)]
         for k in dashed:  # the generated frontmatter would carry it
-            self.add((*key, k), "SkillFrontmatterDashes", _DASHES_MESSAGE)
+            self.add((*key, k), "SkillFrontmatterDashes", skill_md.DASHES_MESSAGE)
         if dashed:
             return
         source = self._to_source(key, frontmatter)
@@ -1032,201 +1028,16 @@ class _Checker:
 def check_skill_md(
     path: Path, expected_name: str | None, problems: list[Problem]
 ) -> dict[str, Any] | None:
-    """Check one ``SKILL.md`` as skills-ref does (same rules and wording), plus portability:
-    a BOM, a ``---`` inside the frontmatter, non-ASCII names, an unquoted ``: ``, flow style.
-    The directory name must equal the skill name (and *expected_name*, the declared one).
-
-    Appends to *problems*; returns the frontmatter when it parsed, else None.
-    """
-    import yaml
-
-    def add(code: str, message: str, line: int | None = None, severity: Severity = "error") -> None:
-        assert code in CODES, code
-        problems.append(Problem(path, line, code, message, severity))
-
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        add("MissingDefinitionFile", f"Missing required file: SKILL.md ({exc.strerror})")
-        return None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        add("InvalidSkillDefinition", f"SKILL.md is not UTF-8 text ({exc.reason})")
-        return None
-    if text.startswith("\ufeff"):
-        add(
-            "SkillFrontmatterBOM",
-            "SKILL.md must start with YAML frontmatter (---): it starts with a byte order mark "
-            "(BOM), which skills-ref and several clients reject; save it as UTF-8 without BOM",
-            1,
+    """Check one ``SKILL.md`` strictly (:func:`agenttools_runtime.skills.skill_md.check`:
+    skills-ref's rules and wording, portability, line numbers). Appends to *problems*; returns
+    the frontmatter when it parsed, else None."""
+    frontmatter, findings = skill_md.check(path, expected_name)
+    for finding in findings:
+        assert finding.code in CODES, finding.code
+        problems.append(
+            Problem(path, finding.line, finding.code, finding.message, finding.severity)
         )
-        return None
-    lines = text.splitlines()
-    if not lines or lines[0].rstrip() != "---":
-        add("InvalidSkillDefinition", "SKILL.md must start with YAML frontmatter (---)", 1)
-        return None
-    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
-    if end is None:
-        add("InvalidSkillDefinition", "SKILL.md frontmatter not properly closed with ---", 1)
-        return None
-    front_lines = lines[1:end]
-    for offset, text_line in enumerate(front_lines):
-        if "---" in text_line:
-            add("SkillFrontmatterDashes", _DASHES_MESSAGE, offset + 2)
-    key_lines = _frontmatter_key_lines(front_lines)
-    try:
-        data = yaml.load("\n".join(front_lines), Loader=_unique_key_loader_class())
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc)
-        message = f"Invalid YAML in frontmatter: {problem}"
-        if "mapping values are not allowed" in problem:
-            where = front_lines[mark.line].split(":", 1)[0].strip() if mark is not None else ""
-            message += (
-                f"; the value of '{where}' contains ': ', so quote it "
-                f'({where}: "...") or use a folded block ({where}: >-)'
-            )
-        add("InvalidSkillDefinition", message, line)
-        return None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        add("InvalidSkillDefinition", "SKILL.md frontmatter must be a YAML mapping", 2)
-        return None
-    data = {str(k): v for k, v in data.items()}
-
-    for key, line in key_lines.items():
-        value_start = front_lines[line - 2].split(":", 1)[1].strip()
-        if value_start.startswith(("[", "{")):
-            add(
-                "FlowStyle",
-                f"Field '{key}' uses YAML flow style ({_FLOW[value_start[0]]}), which skills-ref "
-                "(strictyaml) rejects; write it in block style",
-                line,
-                "warning",
-            )
-    extension = sorted(
-        k for k in data if k not in ALLOWED_FRONTMATTER and k in CLIENT_EXTENSION_KEYS
-    )
-    for key in extension:
-        add(
-            "ClientExtensionKey",
-            f"Field '{key}' is a {CLIENT_EXTENSION_KEYS[key]} extension, not part of the Agent "
-            "Skills spec; other clients ignore it and skills-ref rejects it",
-            key_lines.get(key),
-            "warning",
-        )
-    unexpected = sorted(
-        k for k in data if k not in ALLOWED_FRONTMATTER and k not in CLIENT_EXTENSION_KEYS
-    )
-    if unexpected:
-        add(
-            "InvalidSkillDefinition",
-            f"Unexpected fields in frontmatter: {', '.join(unexpected)}. "
-            f"Only {sorted(ALLOWED_FRONTMATTER)} are allowed.",
-            key_lines.get(unexpected[0]),
-        )
-    if "name" not in data:
-        add("InvalidSkillDefinition", "Missing required field in frontmatter: name", 2)
-    else:
-        name = data["name"]
-        line = key_lines.get("name")
-        if not isinstance(name, str) or not name.strip():
-            add("InvalidSkillDefinition", "Field 'name' must be a non-empty string", line)
-        else:
-            for message in names.skill_name_problems(name, path.parent.name):
-                add("InvalidSkillName", message, line)
-            normalized = unicodedata.normalize("NFKC", name.strip())
-            if expected_name is not None and normalized != expected_name:
-                if path.parent.name == expected_name:
-                    pass  # reported as the directory mismatch above
-                else:
-                    add(
-                        "InvalidSkillName",
-                        f"Skill name '{normalized}' must match the declared name '{expected_name}'",
-                        line,
-                    )
-    if "description" not in data:
-        add("InvalidSkillDefinition", "Missing required field in frontmatter: description", 2)
-    else:
-        description = data["description"]
-        line = key_lines.get("description")
-        if not isinstance(description, str):
-            add("InvalidSkillDefinition", "Field 'description' must be a non-empty string", line)
-        else:
-            for message in names.description_problems(description):
-                add("InvalidSkillDefinition", message, line)
-    if "compatibility" in data:
-        compatibility = data["compatibility"]
-        line = key_lines.get("compatibility")
-        if not isinstance(compatibility, str):
-            add("InvalidSkillDefinition", "Field 'compatibility' must be a string", line)
-        else:
-            for message in names.compatibility_problems(compatibility):
-                add("InvalidSkillDefinition", message, line)
-    if "allowed-tools" in data:
-        tools = data["allowed-tools"]
-        line = key_lines.get("allowed-tools")
-        if isinstance(tools, list):
-            if not all(isinstance(t, str) for t in tools):
-                add(
-                    "InvalidSkillDefinition",
-                    "Field 'allowed-tools' list items must all be strings",
-                    line,
-                )
-        elif not isinstance(tools, str):
-            add(
-                "InvalidSkillDefinition",
-                "Field 'allowed-tools' must be either a string or a list of strings",
-                line,
-            )
-    if "metadata" in data:
-        metadata = data["metadata"]
-        if not isinstance(metadata, dict) or any(
-            isinstance(v, (dict, list)) for v in metadata.values()
-        ):
-            add(
-                "InvalidSkillDefinition",
-                "Field 'metadata' must be a mapping of string keys to string values",
-                key_lines.get("metadata"),
-            )
-    return data
-
-
-def _unique_key_loader_class() -> Any:
-    """A SafeLoader that rejects duplicate keys (as strictyaml does); built lazily."""
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-            keys: set[Any] = set()
-            for key_node, _value in node.value:
-                key = self.construct_object(key_node, deep=deep)
-                if not isinstance(key, Hashable):  # "? [a, b]": PyYAML would raise TypeError
-                    raise yaml.constructor.ConstructorError(
-                        None, None, "found unhashable key", key_node.start_mark
-                    )
-                if key in keys:
-                    raise yaml.constructor.ConstructorError(
-                        None, None, f"duplicate key '{key}'", key_node.start_mark
-                    )
-                keys.add(key)
-            return super().construct_mapping(node, deep)
-
-    return Loader
-
-
-def _frontmatter_key_lines(front_lines: Sequence[str]) -> dict[str, int]:
-    """Top-level key -> 1-based line in SKILL.md (the frontmatter starts on line 2)."""
-    lines: dict[str, int] = {}
-    for offset, line in enumerate(front_lines):
-        match = re.match(r"""^(?:"([^"]+)"|'([^']+)'|([^\s:#][^:#]*?))\s*:(\s|$)""", line)
-        if match:
-            key = next(g for g in match.groups()[:3] if g is not None)
-            lines.setdefault(key, offset + 2)
-    return lines
+    return frontmatter
 
 
 # -- TOML lines ------------------------------------------------------------------------------
@@ -1324,12 +1135,6 @@ def format_key(key: KeyPath) -> str:
 
 
 # -- small helpers ---------------------------------------------------------------------------
-
-_FLOW = {"[": "[...]", "{": "{...}"}
-_DASHES_MESSAGE = (
-    "a '---' inside the frontmatter ends it early for skills-ref and other parsers that "
-    "split on '---'; reword it or quote it differently"
-)
 
 
 def _type_problem(spec: schema.Key, value: Any) -> str | None:

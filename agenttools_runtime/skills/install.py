@@ -39,13 +39,13 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.names import check_skill_name, is_skill_name, qualified_skill_reference
 from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.frontmatter import SKILL_FILE
 from agenttools_runtime.skills.hashing import (
     DestinationState,
     DirectoryState,
     destination_state,
     directory_state,
 )
+from agenttools_runtime.skills.skill_md import SKILL_FILE
 from agenttools_runtime.skills.source import Skill, SkillSource, SkillSpec, to_source
 
 Overwrite = Literal["none", "upgrade", "all"]

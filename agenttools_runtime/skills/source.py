@@ -27,8 +27,8 @@ from agenttools_runtime.errors import (
     InvalidSkillFrontmatter,
 )
 from agenttools_runtime.names import check_skill_description, check_skill_name
-from agenttools_runtime.skills.frontmatter import SKILL_FILE, read_skill_md, render_skill_md
 from agenttools_runtime.skills.hashing import hash_bytes, hash_text, iter_source_files
+from agenttools_runtime.skills.skill_md import SKILL_FILE, read_skill_md, render_skill_md
 
 # Keys of an inline mapping that are not passed through as extra frontmatter.
 _MAPPING_KEYS = (

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from agenttools_runtime import names
 from agenttools_runtime.errors import InvalidManifest, ManifestError, ManifestSchemaTooNew
-from agenttools_runtime.nesting import deeper_than
+from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -25,9 +25,9 @@ if TYPE_CHECKING:
     SkillKind = Literal["directory", "inline"]
 
 SCHEMA_VERSION = 1
-# Deepest nesting a manifest may have. Its own structure needs 4 levels (skills > name > files);
-# a server's args/env/headers a few more. Deeper is refused before anything walks it.
-MAX_DEPTH = 32
+# Deepest nesting a manifest may have (agenttools_runtime/limits.py, as for every untrusted
+# text): its own structure needs 4 levels, a server's args/env/headers a few more.
+MAX_DEPTH = MAX_NESTING
 SKILL_KINDS = ("directory", "inline")
 
 
@@ -134,7 +134,7 @@ def parse(data: bytes, distribution: str) -> WheelManifest:
     try:
         value = json.loads(data)
     except RecursionError:
-        raise _invalid(distribution, _too_deep()) from None
+        raise _invalid(distribution, f"it is {too_deep(MAX_DEPTH)}") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise _invalid(distribution, f"not JSON ({exc})") from None
     return from_json(value, distribution)
@@ -151,8 +151,9 @@ def from_json(value: object, distribution: str) -> WheelManifest:
         raise ManifestSchemaTooNew(
             distribution=distribution, schema=schema, supported=SCHEMA_VERSION
         )
-    if deeper_than(value, MAX_DEPTH):
-        raise _invalid(distribution, _too_deep())
+    shape = shape_problem(value, MAX_DEPTH)
+    if shape is not None:
+        raise _invalid(distribution, f"it is {shape}")
     try:
         return _manifest(value, schema)
     except _Problem as problem:
@@ -214,10 +215,6 @@ class _Problem(Exception):
 
 def _invalid(distribution: str, reason: str) -> ManifestError:
     return InvalidManifest(distribution=distribution, reason=reason)
-
-
-def _too_deep() -> str:
-    return f"it is nested deeper than {MAX_DEPTH} levels"
 
 
 def _manifest(m: dict[str, Any], schema: int) -> WheelManifest:

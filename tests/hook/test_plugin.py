@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from agenttools_hook.plugin import AgentToolsBuildError, AgentToolsBuildHook
-from agenttools_runtime.skills.frontmatter import parse_skill_md
 from agenttools_runtime.skills.hashing import hash_bytes
+from agenttools_runtime.skills.skill_md import parse_skill_md
 from tests.helpers.wheels import (  # noqa: F401
     SAMPLES,
     build_sdist,

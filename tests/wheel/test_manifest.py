@@ -164,7 +164,7 @@ def minimal(**changes: object) -> dict[str, object]:
         (minimal(skills={"s": {"files": {"a\\..\\b": "0"}}}), "not inside the skill"),
         (minimal(distribution="-bad-"), "not a distribution name"),
         (minimal(bundles=[{"name": "b", "skills": ["Bad_Skill"]}]), "bundles[0].skills"),
-        (minimal(**{"mcp-servers": {"s": {"args": DEEP_LIST}}}), "nested deeper"),
+        (minimal(**{"mcp-servers": {"s": {"args": DEEP_LIST}}}), "nested more than"),
     ],
 )
 def test_parse_refuses_what_the_hook_would(manifest: object, fragment: str) -> None:
@@ -175,9 +175,9 @@ def test_parse_refuses_what_the_hook_would(manifest: object, fragment: str) -> N
 
 
 def test_deep_json_is_a_manifest_error_not_a_recursion_error() -> None:
-    with pytest.raises(InvalidManifest, match=f"nested deeper than {MAX_DEPTH}"):
+    with pytest.raises(InvalidManifest, match=f"nested more than {MAX_DEPTH} levels deep"):
         parse(b"[" * 100_000 + b"]" * 100_000, "d")
-    with pytest.raises(InvalidManifest, match=f"nested deeper than {MAX_DEPTH}"):
+    with pytest.raises(InvalidManifest, match=f"nested more than {MAX_DEPTH} levels deep"):
         parse(json.dumps(minimal(x=DEEP_LIST)).encode(), "d")
 
 
