@@ -159,9 +159,7 @@ def canonical_dist_name(name: str) -> str:
 # -- references: "item" or "dist/item" -------------------------------------------------------
 # A name-shaped reference (dist-name characters): where a string may be a name or a path (a
 # skill list), one that matches is a name, anything else a path.
-NAME_SHAPED_REFERENCE = re.compile(
-    r"(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?/)?[A-Za-z0-9][A-Za-z0-9._-]*"
-)
+NAME_SHAPED_REFERENCE = re.compile(rf"(?:{DIST_NAME_PATTERN.pattern}/)?[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
 def split_reference(reference: str) -> tuple[str | None, str]:

@@ -144,15 +144,9 @@ def generate() -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = generate()
-    if "--check" in argv:
-        current = PAGE.read_text(encoding="utf-8") if PAGE.exists() else ""
-        if current != text:
-            print(f"{PAGE} is out of date; run: python docs/gen_wheel_format.py")
-            return 1
-        return 0
-    PAGE.write_text(text, encoding="utf-8")
-    return 0
+    from gen_reference import write_or_check  # this folder is on sys.path when run
+
+    return write_or_check(PAGE, generate(), "docs/gen_wheel_format.py", argv)
 
 
 if __name__ == "__main__":
