@@ -63,6 +63,11 @@ MESSAGES: dict[str, str] = {
         'The file {path} of "{distribution}" does not match the hash recorded when it was built '
         "(tampered with or half uninstalled). Reinstall it: pip install --force-reinstall {distribution}"
     ),
+    "BundledFileNotRegular": (
+        'The file {path} of "{distribution}" is a symbolic link or not a regular file; '
+        "agenttools copies only the regular files a wheel installed. "
+        "Reinstall it: pip install --force-reinstall {distribution}"
+    ),
     "BundledFileMissing": (
         'The file {path} of "{distribution}" is missing. Reinstall it: pip install --force-reinstall {distribution}'
     ),
@@ -437,6 +442,9 @@ class BundledFileMismatch(DistributionError): ...
 
 
 class BundledFileMissing(DistributionError): ...
+
+
+class BundledFileNotRegular(DistributionError): ...
 
 
 # ManifestError

@@ -90,14 +90,14 @@ def hint_for(error: AgentToolsError, search: SearchPath | None = None) -> str:
     when nothing comes close)."""
     if error.tag not in NAME_ERRORS:
         return ""
-    from agenttools_runtime.discovery import normalize_name
+    from agenttools_runtime.names import canonical_dist_name
     from agenttools_runtime.errors import AgentToolsError
 
     name = error.data.get("name") or error.data.get("distribution")
     if error.tag in ("DistributionServerNotFound", "DistributionAgentToolsNotFound"):
         dist, item = error.data.get("distribution"), error.data.get("name")
         if isinstance(item, str) and "/" not in item and dist:
-            name = f"{normalize_name(str(dist))}/{item}"
+            name = f"{canonical_dist_name(str(dist))}/{item}"
     if not isinstance(name, str) or not name:
         return ""
 

@@ -150,11 +150,7 @@ def resolve_server(spec: str, search: SearchPath | None) -> MCPServer:
     if "/" in spec:
         dist_name, _, name = spec.partition("/")
         return get_distribution(dist_name, search).server(name)
-    owners = [
-        d
-        for d in find_distributions(search)
-        if d.problem is None and spec in (d.manifest.get("mcp-servers") or {})
-    ]
+    owners = [d for d in find_distributions(search) if d.problem is None and spec in d.server_names]
     if len(owners) == 1:
         return owners[0].server(spec)
     if owners:

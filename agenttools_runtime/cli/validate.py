@@ -40,6 +40,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from agenttools_runtime import validate
+    from agenttools_runtime.skills.skill_md import SKILL_FILE
 
     paths = [Path(p) for p in args.paths] or [Path.cwd()]
     missing = [str(p) for p in paths if not p.exists()]
@@ -67,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
                 summaries[root] = _summary(project, result)
             configured = isinstance(project, validate.Project) and project.config is not None
             kind = "project" if configured or problems else "unconfigured"
-        elif (root / validate.SKILL_FILE).is_file():
+        elif (root / SKILL_FILE).is_file():
             problems = []
-            validate.check_skill_md(root / validate.SKILL_FILE, None, problems)
+            validate.check_skill_md(root / SKILL_FILE, None, problems)
             kind = "skill"
         else:
             problems = validate.validate_project(root)  # reports NoProject
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         for skill in dict.fromkeys(named):
             if skill not in checked:
                 problems = []
-                validate.check_skill_md(skill / validate.SKILL_FILE, None, problems)
+                validate.check_skill_md(skill / SKILL_FILE, None, problems)
                 reports.append((skill, "skill", problems))
     all_problems = [p for _, _, problems in reports for p in problems]
     errors = validate.errors_of(all_problems)

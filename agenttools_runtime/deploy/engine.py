@@ -60,8 +60,8 @@ from agenttools_runtime.errors import (
     UnsupportedMCPClient,
 )
 from agenttools_runtime.mcp.server import MCPServer
-from agenttools_runtime.skills.manifest import DestinationState, destination_state
-from agenttools_runtime.skills.manifest import installed_manifest as hash_installed
+from agenttools_runtime.skills.hashing import DestinationState, destination_state
+from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
 
 CONFLICT_ERRORS: Mapping[str, type[AgentToolsError]] = {
