@@ -90,8 +90,8 @@ def hint_for(error: AgentToolsError, search: SearchPath | None = None) -> str:
     when nothing comes close)."""
     if error.tag not in NAME_ERRORS:
         return ""
-    from agenttools_runtime.names import canonical_dist_name
     from agenttools_runtime.errors import AgentToolsError
+    from agenttools_runtime.names import canonical_dist_name
 
     name = error.data.get("name") or error.data.get("distribution")
     if error.tag in ("DistributionServerNotFound", "DistributionAgentToolsNotFound"):
