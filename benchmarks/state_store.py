@@ -43,7 +43,7 @@ sys.path.insert(0, str(REPO))
 from agenttools_runtime import fs  # noqa: E402
 from agenttools_runtime.bundles import AgentTools  # noqa: E402
 from agenttools_runtime.mcp.server import MCPServer  # noqa: E402
-from agenttools_runtime.skills.manifest import hash_bytes  # noqa: E402
+from agenttools_runtime.skills.hashing import hash_bytes  # noqa: E402
 
 SKILLS = 50
 FILES = 20

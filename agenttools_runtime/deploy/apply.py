@@ -59,8 +59,8 @@ from agenttools_runtime.mcp.formats import Container, commit_edit, edit_config_f
 from agenttools_runtime.mcp.install import ConfigPlan, plain, plan_server_entries
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.manifest import DestinationState, destination_state
-from agenttools_runtime.skills.manifest import installed_manifest as hash_installed
+from agenttools_runtime.skills.hashing import DestinationState, destination_state
+from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
 
 CONFIG_ATTEMPTS = 3
@@ -129,7 +129,7 @@ def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
                 found = finish(store, entry)
                 fs.checkpoint("deploy:replaced-removed")
             except Exception as exc:  # the deployment stands; the journal stays to finish it
-                found.append(DeploymentNotFinished(uid, exc, uuid=uid, reason=str(exc)))
+                found.append(DeploymentNotFinished(uuid=uid, reason=str(exc)))
     except KeyboardInterrupt as exc:  # a signal deferred until the deployment was consistent
         raise signals.Interrupted.from_interrupt(
             exc, f"the deployment {uid} was committed ('agenttools remove {uid}' undoes it)"
@@ -160,7 +160,7 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
                 fs.remove_entry(backup)
             except OSError:
                 complete = False
-                found.append(AgentSkillBackupNotRemoved(change.name, backup, backup=str(backup)))
+                found.append(AgentSkillBackupNotRemoved(name=change.name, backup=backup))
     new = store.record(entry.uuid)
     for uid in entry.replaces:
         old = store.record(uid)
@@ -171,7 +171,7 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
         except (AgentToolsError, OSError) as exc:
             # the new deployment stands; the next command finishes the removal
             complete = False
-            found.append(DeploymentNotRemoved(uid, uuid=uid, reason=str(exc)))
+            found.append(DeploymentNotRemoved(uuid=uid, reason=str(exc)))
     if complete:
         journal.delete(entry)
     return found
@@ -306,7 +306,7 @@ def _apply_config(entry: Journal, changes: DeployChanges) -> Journal:
         journal.write(entry, prior)
         for stale in old.side_files:
             fs.unlink(stale, missing_ok=True)
-    raise ConfigFileChanged(write.config_file, file=str(write.config_file))
+    raise ConfigFileChanged(file=write.config_file)
 
 
 def _apply_skills(store: Store, entry: Journal, changes: DeployChanges) -> None:
@@ -335,9 +335,7 @@ def _rollback(store: Store, entry: Journal, exc: BaseException) -> None:
         warnings.warn(warning, stacklevel=3)
     if errors:
         warnings.warn(
-            DeploymentRollbackIncomplete(
-                entry.name, "; ".join(str(e) for e in errors), errors=[str(e) for e in errors]
-            ),
+            DeploymentRollbackIncomplete(name=entry.name, reason="; ".join(str(e) for e in errors)),
             stacklevel=3,
         )
 
@@ -374,7 +372,7 @@ def _undo_skill(change: SkillChange, found: list[AgentToolsWarning]) -> None:
     if backup is None:
         return
     if os.path.lexists(directory):  # something else took its place since: keep both
-        found.append(AgentSkillBackupsLeft(str(backup), root, backups=[str(backup)]))
+        found.append(AgentSkillBackupsLeft(backups=[str(backup)], root=root))
         return
     fs.rename(backup, directory)
 
@@ -418,7 +416,7 @@ def _undo_config(entry: Journal, change: ConfigChange, found: list[AgentToolsWar
     except AgentToolsError:
         left = list(change.entries)
     for key in left:
-        found.append(MCPServerNotRemoved(key, path, key=key, config_file=str(path)))
+        found.append(MCPServerNotRemoved(key=key, config_file=path))
 
 
 def _remove_staged_record(store: Store, uid: str) -> None:

@@ -50,12 +50,12 @@ from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord
 from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.manifest import (
+from agenttools_runtime.skills.hashing import (
     DestinationState,
     DirectoryState,
     destination_state,
     directory_state,
-    installed_manifest,
+    installed_hashes,
 )
 
 
@@ -320,7 +320,7 @@ def _check_directories(
                 )
             )
             if fix:
-                hashes, _clean = installed_manifest(directory)
+                hashes, _clean = installed_hashes(directory)
                 store.put_entry(
                     RegistryEntry(
                         key=key,
@@ -403,7 +403,7 @@ def _check_backups(store: Store, roots: set[Path], add: Any, fix: bool) -> None:
 def _redundant_copy(store: Store, backup: Path) -> str | None:
     if not backup.is_dir() or backup.is_symlink():
         return None
-    manifest, clean = installed_manifest(backup)
+    manifest, clean = installed_hashes(backup)
     if not clean:
         return None
     for entry in store.entries():

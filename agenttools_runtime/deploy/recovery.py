@@ -32,17 +32,15 @@ def recover(store: Store) -> list[AgentToolsWarning]:
     found: list[AgentToolsWarning] = []
     for item in journal.pending(store.state):
         if isinstance(item, Unreadable):
-            raise StateRecoveryFailed(item.path, item.reason, journal=str(item.path))
+            raise StateRecoveryFailed(journal=item.path, reason=item.reason)
         touched = _written_directories(store, item)
         try:
             outcome, said = _handle(store, item)
         except OSError as exc:
-            raise StateRecoveryFailed(
-                item.path, exc.strerror or str(exc), journal=str(item.path)
-            ) from exc
+            raise StateRecoveryFailed(journal=item.path, reason=exc.strerror or str(exc)) from exc
         found.append(
             InterruptedOperationRecovered(
-                item.describe(), outcome, kind=item.kind.value, uuid=item.uuid, outcome=outcome
+                operation=item.describe(), outcome=outcome, kind=item.kind.value, uuid=item.uuid
             )
         )
         found.extend(said)

@@ -195,7 +195,7 @@ def file_stats(directory: Path) -> dict[str, list[int]] | None:
     """``{relative path: [size, mtime_ns, inode]}`` of every file under *directory* (junk
     skipped); None when anything makes a byte-for-byte look necessary (a link, version-control
     metadata, something that is neither file nor directory, an unreadable directory)."""
-    from agenttools_runtime.skills.manifest import VCS_NAMES, is_junk
+    from agenttools_runtime.skills.hashing import VCS_NAMES, is_junk
 
     found: dict[str, list[int]] = {}
     stack: list[tuple[str, str]] = [(str(directory), "")]

@@ -39,7 +39,7 @@ from agenttools_runtime.errors import (
     MCPServerNotRemoved,
 )
 from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.manifest import (
+from agenttools_runtime.skills.hashing import (
     DestinationState,
     DirectoryState,
     destination_state,
@@ -134,14 +134,7 @@ def _remove(
             remove_server_entry(Path(server.config_file), client, server.config_key)
         except (AgentToolsError, OSError):
             not_removed.append(server)
-            found.append(
-                MCPServerNotRemoved(
-                    server.config_key,
-                    server.config_file,
-                    key=server.config_key,
-                    config_file=server.config_file,
-                )
-            )
+            found.append(MCPServerNotRemoved(key=server.config_key, config_file=server.config_file))
     owned_keys = {s.registry_key for s in owned_by.installed} if owned_by else set()
     in_use_reported: set[str] = set()
     for skill in record.installed:
@@ -206,7 +199,7 @@ def release(
     if state is plan.ReleaseState.IN_USE:
         if remaining != entry.references:
             store.put_entry(replace(entry, references=remaining, timestamp=records.now_timestamp()))
-        warning = AgentSkillInUse(entry.name, path, name=entry.name, directory=str(path))
+        warning = AgentSkillInUse(name=entry.name, path=path)
     elif action.remove_directory:
         if _physical_directory_in_use(store, entry):
             # another entry reaches the same physical directory and still needs it: keep
@@ -217,9 +210,7 @@ def release(
                 fsops.remove_skill(entry.root, entry.name, backup_name=release_backup_name(key))
             except (AgentSkillRemoveFailed, OSError) as exc:
                 _keep_for_sweep(store, entry)
-                warning = AgentSkillRemoveFailedWarning(
-                    entry.name, path, exc, name=entry.name, directory=str(path)
-                )
+                warning = AgentSkillRemoveFailedWarning(name=entry.name, path=path, reason=exc)
             else:
                 removed = True
                 store.delete_entry(entry.key)
@@ -266,12 +257,11 @@ def _physical_directory_in_use(store: Store, entry: RegistryEntry) -> bool:
 
 
 def _release_warning(tag: str | None, entry: RegistryEntry) -> AgentToolsWarning | None:
-    data = {"name": entry.name, "directory": entry.directory}
     if tag == "AgentSkillNotRemoved":
         hint = uninstall_hint(entry.root, entry.name)
-        return AgentSkillNotRemoved(entry.name, entry.path, hint, **data)
+        return AgentSkillNotRemoved(name=entry.name, path=entry.path, command=hint)
     if tag == "AgentSkillReplacedNotRemoved":
-        return AgentSkillReplacedNotRemoved(entry.name, entry.path, **data)
+        return AgentSkillReplacedNotRemoved(name=entry.name, path=entry.path)
     return None
 
 
