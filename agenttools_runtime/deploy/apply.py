@@ -97,9 +97,10 @@ def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
     whether the deployment was committed or rolled back."""
     uid = changes.record.uuid
     entry, prior = _journal(store, changes)
-    journal.write(entry, prior)
-    fs.checkpoint("deploy:journal-written", entry.path)
     try:
+        with signals.deferred():  # a journal is written whole, or not at all
+            journal.write(entry, prior)
+        fs.checkpoint("deploy:journal-written", entry.path)
         entry = _apply_config(entry, changes)
         _apply_skills(store, entry, changes)
         fs.checkpoint("deploy:skills-written")

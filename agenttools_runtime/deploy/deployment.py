@@ -269,7 +269,12 @@ def remove_deployment(ident: str | Deployment) -> RemovalResult:
         find_deployment(uid, [])  # nothing recorded: fail without creating the state dir
     with deployment_lock() as store:
         record = _find(store, uid)
-        found = sweep_if_needed(store)
+        try:
+            found = sweep_if_needed(store)
+        except KeyboardInterrupt as exc:  # deferred until the sweep was done
+            raise signals.Interrupted.from_interrupt(
+                exc, f"the deployment {record.uuid} was not removed"
+            ) from None
         try:
             found.extend(remove_recorded(store, record))
         except KeyboardInterrupt as exc:  # deferred until the removal was done

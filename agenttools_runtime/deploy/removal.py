@@ -91,9 +91,9 @@ def remove_recorded(
         pid=os.getpid(),
         owned_by=None if owned_by is None else owned_by.uuid,
     )
-    journal.write(entry)
     # a removal only goes forward: SIGINT/SIGTERM wait until it is done
     with signals.deferred():
+        journal.write(entry)
         fs.checkpoint("remove:journal-written", entry.path)
         found = _remove(store, record, owned_by)
         journal.delete(entry)
@@ -308,10 +308,11 @@ def sweep(store: Store, issue: bool = True) -> list[ReleaseOutcome]:
         created=records.now_timestamp(),
         pid=os.getpid(),
     )
-    journal.write(entry)
-    outcomes, complete = _sweep(store, issue)
-    _swept(store, complete)
-    journal.delete(entry)
+    with signals.deferred():  # (a sweep only goes forward too)
+        journal.write(entry)
+        outcomes, complete = _sweep(store, issue)
+        _swept(store, complete)
+        journal.delete(entry)
     return outcomes
 
 

@@ -23,7 +23,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Lab:
 def test_sigkill_at_random_moments_leaves_nothing_the_next_command_cannot_finish(
     lab: Lab, seed: int
 ) -> None:
-    results = [lab.run(trial) for trial in lab.trials(5, seed, ("KILL",))]
+    results = [lab.run(trial) for trial in lab.trials(4, seed, ("KILL",))]
     print(summarize(results))
     assert [r.describe() for r in results if not r.ok] == []
 
@@ -31,7 +31,7 @@ def test_sigkill_at_random_moments_leaves_nothing_the_next_command_cannot_finish
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [3])
 def test_sigint_and_sigterm_roll_back_or_commit_and_say_which(lab: Lab, seed: int) -> None:
-    results = [lab.run(trial) for trial in lab.trials(6, seed, ("INT", "TERM"))]
+    results = [lab.run(trial) for trial in lab.trials(5, seed, ("INT", "TERM"))]
     print(summarize(results))
     assert [r.describe() for r in results if not r.ok] == []
 
