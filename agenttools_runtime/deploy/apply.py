@@ -329,6 +329,8 @@ def _rollback(store: Store, entry: Journal, exc: BaseException) -> None:
 
     with signals.deferred():
         errors, found = undo(store, entry)
+        # (an interruption inside an atomic write may have left its temp file)
+        remove_temp_files(written_directories(store, entry))
         store.reload()
         if not errors:
             journal.delete(entry)
@@ -339,6 +341,35 @@ def _rollback(store: Store, entry: Journal, exc: BaseException) -> None:
             DeploymentRollbackIncomplete(name=entry.name, reason="; ".join(str(e) for e in errors)),
             stacklevel=3,
         )
+
+
+def written_directories(store: Store, item: Journal) -> set[Path]:
+    """Where the dead process may have been writing: the state directories, its records'
+    directories, and the directories of its config files and of its records' config files."""
+    state = store.state
+    directories = {state.deployments, state.registry, state.index.parent}
+    directories |= {Path(change.file).parent for change in item.config}
+    for uid in (item.uuid, *item.replaces):
+        if not uid:
+            continue
+        directories.add(records.record_dir(uid, state.deployments))
+        record = store.record(uid)
+        if record is not None:
+            directories |= {Path(s.config_file).parent for s in record.mcp_servers}
+    return directories
+
+
+def remove_temp_files(directories: set[Path]) -> None:
+    """The temp files of atomic writes the dead process did not finish (only the names
+    agenttools gives its temp files; under the lock nobody else is writing them)."""
+    for directory in directories:
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            continue
+        for name in names:
+            if fs.is_temp_name(name):
+                fs.unlink(directory / name, missing_ok=True)
 
 
 # -- undoing ---------------------------------------------------------------------------------

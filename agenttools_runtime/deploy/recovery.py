@@ -12,11 +12,8 @@ of a half-finished operation; ``agenttools doctor`` shows it.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 from agenttools_runtime import fs
-from agenttools_runtime.deploy import apply, journal, records, removal
+from agenttools_runtime.deploy import apply, journal, removal
 from agenttools_runtime.deploy.journal import Journal, Kind, Unreadable
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import (
@@ -33,7 +30,7 @@ def recover(store: Store) -> list[AgentToolsWarning]:
     for item in journal.pending(store.state):
         if isinstance(item, Unreadable):
             raise StateRecoveryFailed(journal=item.path, reason=item.reason)
-        touched = _written_directories(store, item)
+        touched = apply.written_directories(store, item)
         try:
             outcome, said = _handle(store, item)
         except OSError as exc:
@@ -44,7 +41,7 @@ def recover(store: Store) -> list[AgentToolsWarning]:
             )
         )
         found.extend(said)
-        _remove_temp_files(touched)
+        apply.remove_temp_files(touched)
     # files no journal names (a journal whose writing died before the journal file itself:
     # its side files; the temp file of an atomic write) are nothing but copies
     for path in journal.orphan_files(store.state):
@@ -65,32 +62,3 @@ def _handle(store: Store, item: Journal) -> tuple[str, list[AgentToolsWarning]]:
     if item.kind is Kind.REMOVE:
         return "finished", removal.finish_removal(store, item)
     return "finished", removal.finish_sweep(store, item)
-
-
-def _written_directories(store: Store, item: Journal) -> set[Path]:
-    """Where the dead process may have been writing: the state directories, its records'
-    directories, and the directories of its config files and of its records' config files."""
-    state = store.state
-    directories = {state.deployments, state.registry, state.index.parent}
-    directories |= {Path(change.file).parent for change in item.config}
-    for uid in (item.uuid, *item.replaces):
-        if not uid:
-            continue
-        directories.add(records.record_dir(uid, state.deployments))
-        record = store.record(uid)
-        if record is not None:
-            directories |= {Path(s.config_file).parent for s in record.mcp_servers}
-    return directories
-
-
-def _remove_temp_files(directories: set[Path]) -> None:
-    """The temp files of atomic writes the dead process did not finish (only the names
-    agenttools gives its temp files; under the lock nobody else is writing them)."""
-    for directory in directories:
-        try:
-            names = os.listdir(directory)
-        except OSError:
-            continue
-        for name in names:
-            if fs.is_temp_name(name):
-                fs.unlink(directory / name, missing_ok=True)
