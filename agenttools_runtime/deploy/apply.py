@@ -37,6 +37,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NoReturn
 
 from agenttools_runtime import fs, signals
 from agenttools_runtime.clients import Client
@@ -111,18 +112,16 @@ def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
             store.put_entry(after)
             fs.checkpoint("deploy:entry-written", registry.entry_path(change.key, store.state))
         fs.checkpoint("deploy:registry-written")
-        with signals.deferred():
-            store.publish_record(changes.record)
     except BaseException as exc:
-        if committed(store, entry):
-            raise  # only an error after the rename can get here: the deployment stands
-        _rollback(store, entry, exc)
-        if isinstance(exc, KeyboardInterrupt):
-            raise signals.Interrupted.from_interrupt(exc, "every change was rolled back") from None
-        raise
+        _fail(store, entry, exc)
+    # from the commit point to the end, SIGINT/SIGTERM wait: the deployment is made whole
     found: list[AgentToolsWarning] = []
     try:
         with signals.deferred():
+            try:
+                store.publish_record(changes.record)
+            except BaseException as exc:  # the rename did not happen: nothing is committed
+                _fail(store, entry, exc)
             try:
                 fs.checkpoint(
                     "deploy:record-written", records.record_dir(uid, store.state.deployments)
@@ -131,11 +130,22 @@ def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
                 fs.checkpoint("deploy:replaced-removed")
             except Exception as exc:  # the deployment stands; the journal stays to finish it
                 found.append(DeploymentNotFinished(uuid=uid, reason=str(exc)))
-    except KeyboardInterrupt as exc:  # a signal deferred until the deployment was consistent
+    except KeyboardInterrupt as exc:  # a signal deferred until the deployment was whole
+        if isinstance(exc, signals.Interrupted) and exc.outcome:
+            raise  # (rolled back: said by _fail)
         raise signals.Interrupted.from_interrupt(
             exc, f"the deployment {uid} was committed ('agenttools remove {uid}' undoes it)"
         ) from None
     return found
+
+
+def _fail(store: Store, entry: Journal, exc: BaseException) -> NoReturn:
+    """Roll back an uncommitted deploy after *exc*, and raise it (an interruption as
+    :class:`signals.Interrupted` saying so)."""
+    _rollback(store, entry, exc)
+    if isinstance(exc, KeyboardInterrupt):
+        raise signals.Interrupted.from_interrupt(exc, "every change was rolled back") from None
+    raise exc
 
 
 def committed(store: Store, entry: Journal) -> bool:
