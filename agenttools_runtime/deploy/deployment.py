@@ -267,21 +267,19 @@ def remove_deployment(ident: str | Deployment) -> RemovalResult:
     uid = ident.uuid if isinstance(ident, Deployment) else ident
     if not records.has_deployments():
         find_deployment(uid, [])  # nothing recorded: fail without creating the state dir
-    with deployment_lock() as store:
-        record = _find(store, uid)
-        try:
+    removed = False
+    try:
+        with deployment_lock() as store:
+            record = _find(store, uid)
             found = sweep_if_needed(store)
-        except KeyboardInterrupt as exc:  # deferred until the sweep was done
-            raise signals.Interrupted.from_interrupt(
-                exc, f"the deployment {record.uuid} was not removed"
-            ) from None
-        try:
-            found.extend(remove_recorded(store, record))
-        except KeyboardInterrupt as exc:  # deferred until the removal was done
-            raise signals.Interrupted.from_interrupt(
-                exc, f"the deployment {record.uuid} was removed"
-            ) from None
-        found.extend(sweep_if_needed(store))
+            found.extend(remove_recorded(store, record))  # signals wait for its end
+            removed = True
+            found.extend(sweep_if_needed(store))
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, signals.Interrupted) and exc.outcome:
+            raise
+        what = "was removed" if removed else "was not removed"
+        raise signals.Interrupted.from_interrupt(exc, f"the deployment {uid} {what}") from None
     for warning in found:
         warnings.warn(warning, stacklevel=2)
     return RemovalResult(record.uuid, record.toolset_name, record.client, found)

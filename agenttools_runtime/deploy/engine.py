@@ -596,26 +596,46 @@ def execute(
     """Steps 4–8 under the lock. Returns the new record and the warnings to issue (not yet
     issued). Any failure before the record is published rolls everything back."""
     check_target(tools, target)  # a target that can take nothing fails before the lock
-    with deployment_lock() as store:
-        try:
-            fs.checkpoint("deploy:locked")
-            swept = sweep_if_needed(store)
-            fs.checkpoint("deploy:swept")
-            the_plan = make_plan(tools, target, level, store=store)
-            fs.checkpoint("deploy:planned")
-            changes = decide(the_plan, store)
-        except KeyboardInterrupt as exc:
-            raise signals.Interrupted.from_interrupt(exc, "nothing was deployed") from None
-        found = swept + list(the_plan.warnings)
-        unchanged = _unchanged(the_plan, changes)
-        if unchanged is not None:
-            record = _refresh(store, unchanged, changes.record)
-        else:
-            record = changes.record
-            found.extend(apply.run(store, changes))
-        found.extend(_stale_backup_warnings(the_plan))
-        found.extend(_newer_kept_warnings(the_plan))
-        return record, found
+    done: list[DeploymentRecord] = []
+    try:
+        with deployment_lock() as store:
+            return _execute_locked(store, tools, target, level, done)
+    except KeyboardInterrupt as exc:
+        if not done or (isinstance(exc, signals.Interrupted) and exc.outcome):
+            raise
+        uid = done[0].uuid  # the signal waited for the end of the lock: all was done
+        raise signals.Interrupted.from_interrupt(
+            exc, f"the deployment {uid} was committed ('agenttools remove {uid}' undoes it)"
+        ) from None
+
+
+def _execute_locked(
+    store: Store,
+    tools: ResolvedTools,
+    target: DeployTarget,
+    level: Level,
+    done: list[DeploymentRecord],
+) -> tuple[DeploymentRecord, list[AgentToolsWarning]]:
+    try:
+        fs.checkpoint("deploy:locked")
+        swept = sweep_if_needed(store)
+        fs.checkpoint("deploy:swept")
+        the_plan = make_plan(tools, target, level, store=store)
+        fs.checkpoint("deploy:planned")
+        changes = decide(the_plan, store)
+    except KeyboardInterrupt as exc:
+        raise signals.Interrupted.from_interrupt(exc, "nothing was deployed") from None
+    found = swept + list(the_plan.warnings)
+    unchanged = _unchanged(the_plan, changes)
+    if unchanged is not None:
+        record = _refresh(store, unchanged, changes.record)
+    else:
+        record = changes.record
+        found.extend(apply.run(store, changes))
+    done.append(record)
+    found.extend(_stale_backup_warnings(the_plan))
+    found.extend(_newer_kept_warnings(the_plan))
+    return record, found
 
 
 def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:

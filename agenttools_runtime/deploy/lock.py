@@ -15,7 +15,7 @@ import contextvars
 import warnings
 from collections.abc import Iterator
 
-from agenttools_runtime import lock, paths
+from agenttools_runtime import lock, paths, signals
 from agenttools_runtime.deploy import journal
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.lock import lock_held
@@ -49,7 +49,8 @@ def deployment_lock(
             yield store
         finally:
             _store.reset(token)
-            with contextlib.suppress(OSError):
+            # the index is the operation's last write: a signal waits for it
+            with signals.deferred(), contextlib.suppress(OSError):
                 store.save()
 
 

@@ -92,11 +92,16 @@ def remove_recorded(
         owned_by=None if owned_by is None else owned_by.uuid,
     )
     # a removal only goes forward: SIGINT/SIGTERM wait until it is done
-    with signals.deferred():
-        journal.write(entry)
-        fs.checkpoint("remove:journal-written", entry.path)
-        found = _remove(store, record, owned_by)
-        journal.delete(entry)
+    try:
+        with signals.deferred():
+            journal.write(entry)
+            fs.checkpoint("remove:journal-written", entry.path)
+            found = _remove(store, record, owned_by)
+            journal.delete(entry)
+    except KeyboardInterrupt as exc:  # (acted on once the removal was done)
+        raise signals.Interrupted.from_interrupt(
+            exc, f"the deployment {record.uuid} was removed"
+        ) from None
     return found
 
 
