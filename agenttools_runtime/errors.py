@@ -286,7 +286,8 @@ MESSAGES: dict[str, str] = {
     ),
     "BuildBackendUnavailable": (
         'The build backend "{backend}" (tool.agenttools.backend in {pyproject}) cannot be '
-        "imported: {reason}. Add the distribution that provides it to [build-system] requires."
+        "imported: {reason}. Check the name, and that [build-system] requires lists the "
+        "distribution that provides it."
     ),
 }
 

@@ -35,6 +35,7 @@ KeyPath = tuple[str | int, ...]
 
 PYPROJECT = "pyproject.toml"
 DEFAULT_ROOT = "skills"
+DEFAULT_BACKEND = "setuptools.build_meta:__legacy__"  # PEP 517's, without build-backend
 
 # Keys clients read beyond the spec: accepted with a warning (peers.md §C.4).
 CLIENT_EXTENSION_KEYS = schema.CLIENT_EXTENSION_KEYS
@@ -416,7 +417,7 @@ class _Checker:
                 (*self.base, "backend"),
                 "UnusedBackend",
                 f'is read only by build-backend = "{schema.WRAPPING_BACKEND}"; this project '
-                f"builds with {backend!r}",
+                f'builds with "{backend or DEFAULT_BACKEND}"',
                 "warning",
             )
         hatch = _dig(data, "tool", "hatch")
@@ -443,13 +444,13 @@ class _Checker:
                 )
             return
         if not hook_enabled and backend != "hatchling.build":
+            wrapped = backend or DEFAULT_BACKEND
             self.add(
                 ("build-system", "build-backend") if backend is not None else self.base,
                 "BackendDoesNotBundle",
-                f"the build backend {backend or 'setuptools (the default)'} does not bundle "
-                f'[tool.agenttools]; wrap it (build-backend = "{schema.WRAPPING_BACKEND}", '
-                f'and backend = "{backend or "setuptools.build_meta"}" in [tool.agenttools]) '
-                "or run `agenttools bundle` on every wheel it builds",
+                f'the build backend "{wrapped}" does not bundle [tool.agenttools]; wrap it '
+                f'(build-backend = "{schema.WRAPPING_BACKEND}", and backend = "{wrapped}" in '
+                "[tool.agenttools]) or run `agenttools bundle` on every wheel it builds",
                 "warning",
             )
         elif not hook_enabled:
@@ -457,8 +458,7 @@ class _Checker:
                 self.base,
                 "HookNotEnabled",
                 "the build hook is not enabled, so wheels would ship without these skills and "
-                "servers; add an empty [tool.hatch.build.hooks.agenttools] table (or build "
-                f'through build-backend = "{schema.WRAPPING_BACKEND}")',
+                "servers; add an empty [tool.hatch.build.hooks.agenttools] table",
             )
         elif global_hook is None:
             self.add(
@@ -481,8 +481,8 @@ class _Checker:
                 ("build-system", "build-backend"),
                 "UnsupportedBackend",
                 f'the agenttools hook runs under hatchling; set build-backend = "hatchling.build" '
-                f'(found {backend!r}), or build-backend = "{schema.WRAPPING_BACKEND}" with '
-                f"backend = {backend!r} in [tool.agenttools] for any other backend",
+                f"(found {backend!r}); for any other backend, set build-backend = "
+                f'"{schema.WRAPPING_BACKEND}" and backend = "{backend}" in [tool.agenttools]',
             )
 
     def _check_wrapping_backend(self, system: Mapping[str, Any], config: Any) -> None:
