@@ -165,9 +165,6 @@ def _rewrite(
     record_name = f"{info.dist_info}/{RECORD}"
     template = archive.getinfo(f"{info.dist_info}/{METADATA}")
     paths = [f"{info.dist_info}/{m.path}" for m in members]
-    clashes = sorted(set(paths) & (set(archive.namelist()) - dropped))
-    if clashes:  # e.g. a directory entry where a file goes
-        raise InvalidWheel(wheel=str(wheel), reason=f"{clashes[0]} is in the way")
     rows = [record_row(path, m.data) for path, m in zip(paths, members, strict=True)]
     try:
         with zipfile.ZipFile(fp, "w") as out:
