@@ -21,8 +21,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from agenttools_hook.errors import AgentToolsBuildError
-from agenttools_runtime.errors import AgentToolsError
-from agenttools_runtime.wheel import pep517
 
 T = TypeVar("T")
 ConfigSettings = Mapping[str, Any] | None
@@ -37,18 +35,24 @@ __all__ = [
 
 
 def get_requires_for_build_wheel(config_settings: ConfigSettings = None) -> list[str]:
+    from agenttools_runtime.wheel import pep517
+
     return _run(
         lambda: pep517.get_requires(_root(), "get_requires_for_build_wheel", config_settings)
     )
 
 
 def get_requires_for_build_sdist(config_settings: ConfigSettings = None) -> list[str]:
+    from agenttools_runtime.wheel import pep517
+
     return _run(
         lambda: pep517.get_requires(_root(), "get_requires_for_build_sdist", config_settings)
     )
 
 
 def get_requires_for_build_editable(config_settings: ConfigSettings = None) -> list[str]:
+    from agenttools_runtime.wheel import pep517
+
     return _run(
         lambda: pep517.get_requires(_root(), "get_requires_for_build_editable", config_settings)
     )
@@ -59,6 +63,8 @@ def build_wheel(
     config_settings: ConfigSettings = None,
     metadata_directory: str | None = None,
 ) -> str:
+    from agenttools_runtime.wheel import pep517
+
     return _run(
         lambda: pep517.build_wheel(
             _root(),
@@ -72,6 +78,8 @@ def build_wheel(
 
 
 def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) -> str:
+    from agenttools_runtime.wheel import pep517
+
     return _run(lambda: pep517.build_sdist(_root(), sdist_directory, config_settings, warn=_warn))
 
 
@@ -80,6 +88,8 @@ def _build_editable(
     config_settings: ConfigSettings = None,
     metadata_directory: str | None = None,
 ) -> str:
+    from agenttools_runtime.wheel import pep517
+
     return _run(
         lambda: pep517.build_wheel(
             _root(), wheel_directory, config_settings, metadata_directory, editable=True, warn=_warn
@@ -90,6 +100,8 @@ def _build_editable(
 def _prepare_metadata_for_build_wheel(
     metadata_directory: str, config_settings: ConfigSettings = None
 ) -> str:
+    from agenttools_runtime.wheel import pep517
+
     return _run(
         lambda: pep517.prepare_metadata(
             _root(), metadata_directory, config_settings, editable=False, warn=_warn
@@ -100,6 +112,8 @@ def _prepare_metadata_for_build_wheel(
 def _prepare_metadata_for_build_editable(
     metadata_directory: str, config_settings: ConfigSettings = None
 ) -> str:
+    from agenttools_runtime.wheel import pep517
+
     return _run(
         lambda: pep517.prepare_metadata(
             _root(), metadata_directory, config_settings, editable=True, warn=_warn
@@ -117,6 +131,8 @@ _OPTIONAL: dict[str, Callable[..., str]] = {
 def __getattr__(name: str) -> Any:
     """The optional hooks, present when the wrapped backend has them (frontends test with
     ``hasattr`` and fall back, e.g. to metadata from a built wheel)."""
+    from agenttools_runtime.wheel import pep517
+
     hook = _OPTIONAL.get(name)
     if hook is None or not _run(lambda: pep517.has_hook(_root(), name)):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -132,8 +148,14 @@ def _warn(message: str) -> None:
 
 
 def _run(call: Callable[[], T]) -> T:
+    # agenttools_runtime is imported inside each hook, not at the top: frontends start a
+    # process per hook and import this module in each, and get_requires_* needs little.
     try:
         return call()
-    except AgentToolsError as exc:
+    except Exception as exc:
+        from agenttools_runtime.errors import AgentToolsError
+
+        if not isinstance(exc, AgentToolsError):
+            raise
         # what users read is the end of the traceback: keep agenttools' frames out of it
         raise AgentToolsBuildError(str(exc)).with_traceback(None) from None

@@ -121,14 +121,26 @@ def _info(archive: zipfile.ZipFile, wheel: Path) -> WheelInfo:
     dist_info = candidates[0]
     if f"{dist_info}/{RECORD}" not in archive.namelist():
         raise InvalidWheel(wheel=str(wheel), reason=f"{dist_info}/{RECORD} is missing")
-    from email.parser import BytesParser
-
-    headers = BytesParser().parsebytes(archive.read(f"{dist_info}/{METADATA}"), headersonly=True)
-    name, version = headers.get("Name"), headers.get("Version")
+    headers = metadata_headers(archive.read(f"{dist_info}/{METADATA}"))
+    name, version = headers.get("name"), headers.get("version")
     if not name or not version:
         reason = f"{dist_info}/{METADATA} lacks Name or Version"
         raise InvalidWheel(wheel=str(wheel), reason=reason)
-    return WheelInfo(dist_info, str(name).strip(), str(version).strip())
+    return WheelInfo(dist_info, name, version)
+
+
+def metadata_headers(data: bytes) -> dict[str, str]:
+    """The single-line headers of a core metadata file (``METADATA``, ``PKG-INFO``), keys
+    lowercased, first occurrence kept: enough for ``Name`` and ``Version``, which never
+    fold, without the cost of the ``email`` package."""
+    headers: dict[str, str] = {}
+    for line in data.decode("utf-8", "replace").splitlines():
+        if not line.strip():
+            break  # the body (the long description) starts
+        key, colon, value = line.partition(":")
+        if colon and not key[:1].isspace():
+            headers.setdefault(key.strip().lower(), value.strip())
+    return headers
 
 
 def _bundled(archive: zipfile.ZipFile, info: WheelInfo) -> dict[str, bytes]:

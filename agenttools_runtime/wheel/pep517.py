@@ -24,19 +24,21 @@ import importlib
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.errors import BuildBackendUnavailable
-from agenttools_runtime.wheel import archive, contents, sdist
-
+# Frontends run every hook in a new process that imports the backend: what a hook needs is
+# imported by that hook (get_requires_* needs only tomllib), and typing not at all.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
     from agenttools_runtime.validate import BuildPlan
 
+    ConfigSettings = Mapping[str, Any] | None
+    Warn = Callable[[str], None]
+
 PYPROJECT = "pyproject.toml"
-ConfigSettings = Mapping[str, Any] | None
-Warn = Callable[[str], None]
 
 # Hooks a backend may lack (PEP 517 and PEP 660): the wrapper has them exactly when the
 # wrapped backend does, so frontends fall back as they would without agenttools.
@@ -58,24 +60,21 @@ def load_backend(root: Path) -> Any:
     for directory in reversed(directories):
         if directory not in sys.path:
             sys.path.insert(0, directory)
-    pyproject = str(root / PYPROJECT)
     try:
         backend: Any = importlib.import_module(module_name)
     except ImportError as exc:
-        raise BuildBackendUnavailable(backend=spec, pyproject=pyproject, reason=str(exc)) from None
+        raise _unavailable(root, spec, str(exc)) from None
     if directories and not any(
         _is_inside(getattr(backend, "__file__", None) or "", d) for d in directories
     ):
         reason = f"it was loaded from {backend.__file__}, not from backend-path"
-        raise BuildBackendUnavailable(backend=spec, pyproject=pyproject, reason=reason)
+        raise _unavailable(root, spec, reason)
     for part in attribute.split(".") if attribute else ():
         try:
             backend = getattr(backend, part)
         except AttributeError:
             reason = f"{module_name} has no attribute {attribute}"
-            raise BuildBackendUnavailable(
-                backend=spec, pyproject=pyproject, reason=reason
-            ) from None
+            raise _unavailable(root, spec, reason) from None
     return backend
 
 
@@ -100,6 +99,8 @@ def build_wheel(
     warn: Warn,
 ) -> str:
     """The wrapped backend's wheel (or editable wheel) with agenttools' files added."""
+    from agenttools_runtime.wheel import archive, contents
+
     backend = load_backend(root)
     plan = _plan(root, editable=editable, warn=warn)
     hook = backend.build_editable if editable else backend.build_wheel
@@ -122,6 +123,8 @@ def prepare_metadata(
     warn: Warn,
 ) -> str:
     """The wrapped backend's ``.dist-info`` with agenttools' files written into it."""
+    from agenttools_runtime.wheel import archive, contents
+
     backend = load_backend(root)
     plan = _plan(root, editable=editable, warn=warn)
     hook = (
@@ -131,10 +134,8 @@ def prepare_metadata(
     )
     name = str(hook(metadata_directory, config_settings))
     dist_info = Path(metadata_directory) / name
-    from email.parser import BytesParser
-
-    headers = BytesParser().parsebytes((dist_info / "METADATA").read_bytes(), headersonly=True)
-    built, version = str(headers.get("Name", "")), str(headers.get("Version", ""))
+    headers = archive.metadata_headers((dist_info / archive.METADATA).read_bytes())
+    built, version = headers.get("name", ""), headers.get("version", "")
     plan = contents.for_artifact(plan, built, version, artifact=dist_info, project=root)
     archive.write_members(dist_info, contents.members(plan))
     return name
@@ -144,6 +145,8 @@ def build_sdist(
     root: Path, sdist_directory: str, config_settings: ConfigSettings, *, warn: Warn
 ) -> str:
     """The wrapped backend's sdist, completed with the files a wheel build needs."""
+    from agenttools_runtime.wheel import sdist
+
     backend = load_backend(root)
     plan = _plan(root, editable=False, warn=warn)
     files = {PYPROJECT: root / PYPROJECT}
@@ -180,13 +183,21 @@ def _backend_setting(root: Path) -> tuple[str, list[str]]:
             return spec, list(paths)
     except (OSError, ValueError, AttributeError, TypeError):
         pass
-    contents.load_plan(root, "0")  # raises the located problems (MissingBackend, UnknownKey …)
-    reason = "[tool.agenttools] backend must name the backend to wrap"
-    pyproject = str(root / PYPROJECT)
-    raise BuildBackendUnavailable(backend="", pyproject=pyproject, reason=reason)
+    from agenttools_runtime.wheel.contents import load_plan
+
+    load_plan(root, "0")  # raises the located problems (MissingBackend, UnknownKey …)
+    raise _unavailable(root, "", "[tool.agenttools] backend must name the backend to wrap")
+
+
+def _unavailable(root: Path, spec: str, reason: str) -> Exception:
+    from agenttools_runtime.errors import BuildBackendUnavailable
+
+    return BuildBackendUnavailable(backend=spec, pyproject=str(root / PYPROJECT), reason=reason)
 
 
 def _plan(root: Path, *, editable: bool, warn: Warn) -> BuildPlan:
+    from agenttools_runtime.wheel import contents
+
     plan = contents.load_plan(root, "0", source_root=root if editable else None)
     for problem in plan.warnings:
         warn(f"agenttools: {problem.format(root)}")
