@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from agenttools_runtime import __version__
 from agenttools_runtime.discovery import (
     InstalledDistribution,
     SearchPath,
@@ -37,7 +38,7 @@ from agenttools_runtime.errors import (
     MCPServerNameAmbiguous,
     MCPServerNotFound,
 )
-from agenttools_runtime.mcp.server import MCPServer
+from agenttools_runtime.mcp.server import MCPServer, Origin
 from agenttools_runtime.names import (
     NAME_SHAPED_REFERENCE,
     canonical_dist_name,
@@ -69,6 +70,8 @@ BUILTIN_SERVERS: dict[str, MCPServer] = {
             "Serves the agent skills of the installed Python distributions over MCP "
             "(python -m agenttools serve)."
         ),
+        # `agenttools serve` is `python -m agenttools serve`; serving needs the [serve] extra
+        origin=Origin("agenttools", __version__, {"agenttools": "agenttools"}, ("serve",)),
     ),
 }
 
