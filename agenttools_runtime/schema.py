@@ -203,6 +203,9 @@ BUNDLE = Table(
 # reads the backend it wraps from ``backend`` (and ``backend-path``) below.
 WRAPPING_BACKEND = "agenttools_hook.backend"
 
+# A PEP 517 backend reference, as build-backend takes it: "module.path" or "module:object".
+BACKEND_REFERENCE = r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*(:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*)?$"
+
 # Backends by their top-level module -> the distribution that provides them (data: the
 # validator asks for it in build-system.requires; docs/authoring.md has a section for each).
 KNOWN_BACKENDS: dict[str, str] = {

@@ -1143,8 +1143,7 @@ def check_skill_md(
 
 # -- TOML lines ------------------------------------------------------------------------------
 
-# A PEP 517 backend reference: "module.path" or "module.path:object.path"
-_BACKEND_RE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*(:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*)?$")
+_BACKEND_RE = re.compile(schema.BACKEND_REFERENCE)
 _KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
 _DOTTED = rf"{_KEY}(?:\s*\.\s*{_KEY})*"
 _HEADER_RE = re.compile(rf"^\s*(\[\[?)\s*({_DOTTED})\s*\]\]?\s*(?:#.*)?$")

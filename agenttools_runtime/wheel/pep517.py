@@ -80,7 +80,7 @@ def load_backend(root: Path) -> Any:
 
 def has_hook(root: Path, name: str) -> bool:
     """Whether the wrapped backend implements the optional hook *name*."""
-    return callable(getattr(load_backend(root), name, None))
+    return name in OPTIONAL_HOOKS and callable(getattr(load_backend(root), name, None))
 
 
 def get_requires(root: Path, hook: str, config_settings: ConfigSettings) -> list[str]:
@@ -153,8 +153,8 @@ def build_sdist(
     for source in plan.sources:
         files[Path(os.path.relpath(source, root)).as_posix()] = source
     for path in _backend_setting(root)[1]:  # an in-tree backend builds the wheel too
-        for directory, _dirs, names in os.walk(root / path):
-            _dirs[:] = sorted(d for d in _dirs if d != "__pycache__")
+        for directory, subdirectories, names in os.walk(root / path):
+            subdirectories[:] = sorted(d for d in subdirectories if d != "__pycache__")
             for file in names:
                 source = Path(directory) / file
                 files[Path(os.path.relpath(source, root)).as_posix()] = source
@@ -179,7 +179,7 @@ def _backend_setting(root: Path) -> tuple[str, list[str]]:
         with open(root / PYPROJECT, "rb") as file:
             config = tomllib.load(file).get("tool", {}).get("agenttools", {})
         spec, paths = config.get("backend"), config.get("backend-path", [])
-        if isinstance(spec, str) and spec and all(isinstance(p, str) for p in paths):
+        if _usable(spec, paths):
             return spec, list(paths)
     except (OSError, ValueError, AttributeError, TypeError):
         pass
@@ -187,6 +187,25 @@ def _backend_setting(root: Path) -> tuple[str, list[str]]:
 
     load_plan(root, "0")  # raises the located problems (MissingBackend, UnknownKey …)
     raise _unavailable(root, "", "[tool.agenttools] backend must name the backend to wrap")
+
+
+def _usable(spec: object, paths: object) -> bool:
+    """What validation would accept, checked without it: a backend reference that is not
+    agenttools itself, and relative backend-path directories that stay in the project."""
+    import re
+
+    from agenttools_runtime.schema import BACKEND_REFERENCE, WRAPPING_BACKEND
+
+    return (
+        isinstance(spec, str)
+        and re.match(BACKEND_REFERENCE, spec) is not None
+        and spec.split(".")[0].split(":")[0] != WRAPPING_BACKEND.split(".")[0]
+        and isinstance(paths, list)
+        and all(
+            isinstance(p, str) and p and not os.path.isabs(p) and ".." not in re.split(r"[/\\]", p)
+            for p in paths
+        )
+    )
 
 
 def _unavailable(root: Path, spec: str, reason: str) -> Exception:

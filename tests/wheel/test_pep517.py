@@ -16,7 +16,7 @@ import pytest
 
 from agenttools_hook import backend
 from agenttools_hook.errors import AgentToolsBuildError
-from agenttools_runtime.wheel import archive
+from agenttools_runtime.wheel import archive, pep517
 
 TINY = '''"""A tiny PEP 517 backend: a wheel of one module, an sdist, metadata."""
 import io, os, pathlib, tarfile, types, zipfile
@@ -204,6 +204,7 @@ def test_optional_hooks_exist_exactly_when_the_wrapped_backend_has_them(
     ):
         assert not hasattr(backend, hook)
     assert not hasattr(backend, "no_such_hook")
+    assert set(backend._OPTIONAL) == set(pep517.OPTIONAL_HOOKS)
     out = tmp_path / "dist"
     out.mkdir()
     assert archive.bundled_files(out / backend.build_wheel(str(out)))  # module:object works
@@ -234,8 +235,26 @@ def test_optional_hooks_exist_exactly_when_the_wrapped_backend_has_them(
             lambda text: text.replace('"tinyback"', '"tinyback:nothing"'),
             "cannot be imported: tinyback has no attribute nothing",
         ),
+        (  # found by validation before anything is imported: no recursion into itself
+            lambda text: text.replace('"tinyback"', '"agenttools_hook.backend"'),
+            'InvalidValue: tool.agenttools.backend: "agenttools_hook.backend" is agenttools '
+            "itself; name the backend it wraps",
+        ),
+        (
+            lambda text: text.replace('["_build"]', '["../elsewhere"]'),
+            'PathOutsideProject: tool.agenttools.backend-path[0]: "../elsewhere" must be a '
+            "directory inside the project",
+        ),
     ],
-    ids=["misspelled", "missing", "not-importable", "not-from-backend-path", "no-attribute"],
+    ids=[
+        "misspelled",
+        "missing",
+        "not-importable",
+        "not-from-backend-path",
+        "no-attribute",
+        "itself",
+        "path-outside",
+    ],
 )
 def test_an_unusable_backend_setting_is_a_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: object, message: str
