@@ -149,7 +149,9 @@ def write_stream_atomic(path: Path, write: Callable[[BinaryIO], None], mode: int
     """:func:`write_bytes_atomic` for output too large to hold in memory (a wheel):
     ``write(handle)`` fills the temp file. The directory must exist."""
     _notify("write", path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(
+        prefix=f".{path.name}{TEMP_MARK}", suffix=TEMP_SUFFIX, dir=path.parent
+    )
     try:
         with os.fdopen(fd, "wb") as handle:
             write(handle)
@@ -161,7 +163,7 @@ def write_stream_atomic(path: Path, write: Callable[[BinaryIO], None], mode: int
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    _fsync_dir(path.parent)
+    sync_directory(path.parent)
 
 
 def write_text_atomic(path: Path, text: str, mode: int | None = None) -> None:
