@@ -157,10 +157,14 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
     """After the commit point: delete the backups of replaced skill directories, remove the
     deployments this one replaces (each under a removal journal of its own), then delete the
     journal. Failures become warnings; the journal then stays for the next command."""
+    from agenttools_runtime.deploy import litter
     from agenttools_runtime.deploy.removal import remove_recorded
 
     found: list[AgentToolsWarning] = []
     complete = True
+    new = store.record(entry.uuid)
+    if new is not None:
+        litter.remember(store.state, new)  # what it created, for the last removal to take
     for change in entry.skills:
         if change.backup is None:
             continue
@@ -172,7 +176,6 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
             except OSError:
                 complete = False
                 found.append(AgentSkillBackupNotRemoved(name=change.name, backup=backup))
-    new = store.record(entry.uuid)
     for uid in entry.replaces:
         old = store.record(uid)
         if old is None:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs, paths, signals
-from agenttools_runtime.deploy import apply, plan, records, registry
+from agenttools_runtime.deploy import apply, content, litter, plan, records, registry
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Decision, EntryKind, Level, SkillFacts
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
@@ -84,6 +84,7 @@ class ServerPlan:
     server: MCPServer
     key: str
     runner: str | None = None  # how a module/script server's command is written (mcp.runners)
+    digest: str | None = None  # content.server_digest of the declaration (before the runner)
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,9 @@ def resolve(
     servers = bundle.servers()
     if mcp_server_name is not None and len(servers) != 1:
         raise InvalidMCPServerNameOption(name=name, count=len(servers))
-    server_plans = tuple(ServerPlan(s, mcp_server_name or s.key) for s in servers)
+    server_plans = tuple(
+        ServerPlan(s, mcp_server_name or s.key, digest=content.server_digest(s)) for s in servers
+    )
     by_key: dict[str, list[str]] = {}
     for sp in server_plans:
         by_key.setdefault(sp.key, []).append(sp.server.name)
@@ -149,13 +152,17 @@ def resolve(
             seen.add(source.name)
     location = bundle.location
     dist = location if isinstance(location, InstalledDistribution) else None
-    agent_tools = {
+    agent_tools: dict[str, Any] = {
         "type": bundle.toolset_type,
         "name": name,
         "location": "builtin" if bundle.is_builtin else ("distribution" if dist else None),
         "distribution": dist.name if dist else None,
         "distribution_version": dist.version if dist else None,
     }
+    if dist is not None:
+        from agenttools_runtime.discovery import SearchPath
+
+        agent_tools.update(content.distribution_fields(dist, search or SearchPath.current()))
     return ResolvedTools(
         name=name,
         toolset_type=bundle.toolset_type,
@@ -657,7 +664,13 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
             plan_server_entries(config_file, target.client, servers),
         )
         server_entries = [
-            ServerEntry(sp.server.qualified_name, sp.key, str(config_file), runner=sp.runner)
+            ServerEntry(
+                sp.server.qualified_name,
+                sp.key,
+                str(config_file),
+                extra={} if sp.digest is None else {content.DECLARATION: sp.digest},
+                runner=sp.runner,
+            )
             for sp in the_plan.servers
         ]
     root = target.skills_root
@@ -668,8 +681,20 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
     )
     entries = tuple(new_entry(sp, uid) for sp in the_plan.skills)
     installed = tuple(
-        InstalledSkill(sp.source.name, str(sp.directory), e.key, e.identifier, e.version)
+        InstalledSkill(
+            sp.source.name,
+            str(sp.directory),
+            e.key,
+            e.identifier,
+            e.version,
+            extra={content.CONTENT: content.files_digest(e.hashes)},
+        )
         for sp, e in zip(the_plan.skills, entries, strict=True)
+    )
+    created = litter.planned_claims(
+        None if config is None else config.plan,
+        target.client,
+        root if writes else None,
     )
     record = DeploymentRecord(
         uuid=uid,
@@ -685,6 +710,7 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
         not_installed=tuple(sp.source.name for sp in the_plan.not_installed),
         timestamp=records.now_timestamp(),
         agenttools_version=_version(),
+        extra={litter.CREATED: [c.to_json() for c in created]} if created else {},
     )
     return apply.DeployChanges(
         record=record,
@@ -712,7 +738,7 @@ def _unchanged(the_plan: DeployPlan, changes: apply.DeployChanges) -> Deployment
         if old.uuid not in sp.kept or sp.entry.key != sp.key:
             return None
     same = replace(changes.record, uuid=old.uuid, timestamp=old.timestamp)
-    ignored = {"agenttools_version"}
+    ignored = {"agenttools_version", litter.CREATED}  # (what it created is history)
     mine = {k: v for k, v in same.to_json().items() if k not in ignored}
     theirs = {k: v for k, v in old.to_json().items() if k not in ignored}
     return old if mine == theirs else None

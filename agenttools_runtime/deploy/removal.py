@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs, paths, signals
-from agenttools_runtime.deploy import journal, plan, records
+from agenttools_runtime.deploy import journal, litter, plan, records
 from agenttools_runtime.deploy.journal import Journal, Kind
 from agenttools_runtime.deploy.records import DeploymentRecord, ServerEntry
 from agenttools_runtime.deploy.registry import RegistryEntry, uninstall_hint
@@ -154,6 +154,7 @@ def _remove(
                     continue
                 in_use_reported.add(skill.registry_key)
             found.append(outcome.warning)
+    litter.clean(store.state, record)  # what agenttools created that nothing uses now
     if not_removed:
         store.rewrite_record(replace(record, mcp_servers=tuple(not_removed), installed=()))
     else:
