@@ -152,16 +152,21 @@ def deploy_resolved(
     *,
     runner: str | None = None,
     dry_run: bool = False,
+    keep_modified: bool = False,
 ) -> Deployment | DeployPlan:
     """One client's deploy of resolved tools (the lock is taken inside): the runner applied
     to its servers, the built-in server's MCP SDK checked, then the plan (*dry_run*) or the
-    deployment, with its warnings (not issued)."""
+    deployment, with its warnings (not issued). The same tools deployed there already with
+    the same content are no conflict: the deployment that stands is returned
+    (``Deployment.unchanged``; a plan with ``unchanged``). *keep_modified*: see
+    :func:`agenttools_runtime.deploy.engine.execute_outcome`."""
     from agenttools_runtime.deploy import engine
 
     tools, launches, notes = _with_runner(resolved, where, runner)
     missing = _missing_sdk(tools, launches)
     if dry_run:
-        the_plan = engine.make_plan(tools, where, level, dry_run=True)
+        the_plan = engine.make_plan(tools, where, level, dry_run=True, keep_modified=keep_modified)
+        the_plan = engine.identical_dry_plan(the_plan) or the_plan
         the_plan.warnings.extend(notes)
         the_plan.launches = launches
         if missing is not None:
@@ -169,8 +174,10 @@ def deploy_resolved(
         return the_plan
     if missing is not None:
         raise missing
-    record, found = engine.execute(tools, where, level)
-    return Deployment(record, [*notes, *found], launches)
+    outcome = engine.execute_outcome(tools, where, level, keep_modified=keep_modified)
+    return Deployment(
+        outcome.record, [*notes, *outcome.warnings], launches, unchanged=outcome.unchanged
+    )
 
 
 def _with_runner(

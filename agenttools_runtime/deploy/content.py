@@ -83,6 +83,20 @@ def distribution_fields(dist: InstalledDistribution, search: SearchPath | None) 
     return fields
 
 
+def builtin_fields() -> dict[str, Any]:
+    """What a record of the built-in bundle keeps of the environment its server runs in."""
+    from agenttools_runtime.mcp.server import Environment
+
+    environment = Environment.current()
+    return {
+        ENVIRONMENT: {
+            "python": str(environment.python),
+            "scripts": str(environment.scripts_dir),
+            "paths": [],
+        }
+    }
+
+
 def _digest(data: Any) -> str:
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

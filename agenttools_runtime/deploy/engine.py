@@ -40,6 +40,7 @@ from agenttools_runtime.errors import (
     AgentSkillConflict,
     AgentSkillExists,
     AgentSkillModified,
+    AgentSkillModifiedKept,
     AgentSkillNewerVersionKept,
     AgentSkillNotInstalled,
     AgentSkillsDisabled,
@@ -51,6 +52,7 @@ from agenttools_runtime.errors import (
     AgentToolsNothingToDeploy,
     AgentToolsWarning,
     DeploymentConfigKeyTaken,
+    DeploymentDiffers,
     DeploymentExists,
     DuplicateAgentSkillName,
     DuplicateBundleConfigKey,
@@ -163,6 +165,8 @@ def resolve(
         from agenttools_runtime.discovery import SearchPath
 
         agent_tools.update(content.distribution_fields(dist, search or SearchPath.current()))
+    elif bundle.is_builtin:  # its server runs in this interpreter's environment
+        agent_tools.update(content.builtin_fields())
     return ResolvedTools(
         name=name,
         toolset_type=bundle.toolset_type,
@@ -234,6 +238,10 @@ class DeployPlan:
     existing_entries: dict[str, str] = field(default_factory=dict)
     # config key -> the runner choice behind its entry (set by deploy(); mcp.runners)
     launches: dict[str, Any] = field(default_factory=dict)
+    # skills the user modified that are kept as they are (make_plan's keep_modified)
+    kept_modified: list[str] = field(default_factory=list)
+    # the same tools with the same content are deployed there already: nothing would change
+    unchanged: bool = False
 
     @property
     def ok(self) -> bool:
@@ -264,6 +272,8 @@ class DeployPlan:
             "skipped": list(self.skipped),
             "not_installed": [s.source.name for s in self.not_installed],
             "replaces": [r.uuid for r in self.replaced],
+            "kept_modified": list(self.kept_modified),
+            "unchanged": self.unchanged,
             "errors": [e.to_json() for e in self.errors],
             "warnings": [w.to_json() for w in self.warnings],
         }
@@ -272,6 +282,10 @@ class DeployPlan:
         """The human-readable plan of ``--dry-run``."""
         t = self.target
         lines = [f'Dry run: deploy "{self.tools.name}" to {t.describe()} (nothing is changed)']
+        if self.unchanged:
+            uid = self.replaced[0].uuid if self.replaced else ""
+            lines.append(f"  already deployed, up to date (deployment {uid}): nothing would change")
+            return "\n".join(lines)
         if self.servers:
             state = "exists" if t.config_file and t.config_file.exists() else "would be created"
             lines.append(f"  config file {t.config_file} ({state}):")
@@ -284,7 +298,10 @@ class DeployPlan:
             lines.append(f"  skills root {t.skills_root}:")
             for sp in self.skills + self.not_installed:
                 left_out = "left out (the rest is deployed): " if sp in self.not_installed else ""
-                lines.append(f"    {sp.source.name}: {left_out}{_describe_decision(sp)}")
+                what = _describe_decision(sp)
+                if sp.source.name in self.kept_modified:
+                    what = "keep the directory as the user modified it (--force replaces it)"
+                lines.append(f"    {sp.source.name}: {left_out}{what}")
                 if sp.decision.action is not None and sp.decision.action.writes:
                     verb = "write" if sp.decision.action is Action.CREATE else "replace with"
                     for rel in sorted(sp.source.files):
@@ -376,11 +393,14 @@ def make_plan(
     *,
     dry_run: bool = False,
     store: Store | None = None,
+    keep_modified: bool = False,
 ) -> DeployPlan:
     """Compute the plan (read-only). Outside a dry run, blocking errors raise: conflicting
     deployments (``DeploymentExists``) and unforced skill conflicts (one error, or
     ``AgentToolsErrors`` for several); in a dry run they are collected in ``errors``.
-    *store* is the locked operation's (a dry run reads the state unlocked)."""
+    *store* is the locked operation's (a dry run reads the state unlocked). *keep_modified*:
+    a skill of a replaced deployment that the user modified is kept (see
+    :func:`execute_outcome`)."""
     store = store or Store.open()
     deploy_mcp, deploy_skills, found = check_target(tools, target)
     uid = records.new_uuid()
@@ -416,6 +436,8 @@ def make_plan(
         replaced_ids = tuple(r.uuid for r in result.replaced)
         for source in tools.skills:
             result.skills.append(skill_plan(source, target.skills_root, replaced_ids, level, store))
+    if keep_modified:
+        _keep_modified(result)
     conflicts = [sp for sp in result.skills if sp.decision.action is None]
     if conflicts and tools.builtin:
         remaining = [sp for sp in result.skills if sp.decision.action is not None]
@@ -433,6 +455,28 @@ def make_plan(
     for sp in result.not_installed:
         result.warnings.append(AgentSkillNotInstalled(name=sp.source.name, path=sp.directory))
     return result
+
+
+def _keep_modified(result: DeployPlan) -> None:
+    """Skills of the replaced deployments that the user modified stay as they are: the new
+    deployment references them (their baseline and version unchanged, so they still show as
+    outdated and drifted) instead of failing on ``AgentSkillModified``."""
+    replaced = {r.uuid for r in result.replaced}
+    for index, sp in enumerate(result.skills):
+        if sp.decision.conflict != "AgentSkillModified" or sp.entry is None:
+            continue
+        if not replaced & set(sp.entry.references):
+            continue  # not this deployment's own skill: a conflict as ever
+        keep = Decision(Action.ADD_REFERENCE, None, sp.decision.rule)
+        result.skills[index] = replace(sp, decision=keep)
+        result.kept_modified.append(sp.source.name)
+        result.warnings.append(
+            AgentSkillModifiedKept(
+                name=sp.source.name,
+                path=sp.directory,
+                version=sp.source.version or "the new version",
+            )
+        )
 
 
 def _conflict_error(
@@ -597,16 +641,40 @@ def conflict_probe(record: DeploymentRecord) -> plan.ConflictProbe:
     )
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What a deploy did: the ``record`` (the new deployment, or the one that stands),
+    the warnings to issue, and whether nothing had to change (``unchanged``: the same tools
+    with the same content were already deployed there)."""
+
+    record: DeploymentRecord
+    warnings: list[AgentToolsWarning]
+    unchanged: bool = False
+
+
 def execute(
     tools: ResolvedTools, target: DeployTarget, level: Level
 ) -> tuple[DeploymentRecord, list[AgentToolsWarning]]:
     """Steps 4–8 under the lock. Returns the new record and the warnings to issue (not yet
     issued). Any failure before the record is published rolls everything back."""
+    outcome = execute_outcome(tools, target, level)
+    return outcome.record, outcome.warnings
+
+
+def execute_outcome(
+    tools: ResolvedTools, target: DeployTarget, level: Level, *, keep_modified: bool = False
+) -> Outcome:
+    """:func:`execute`, saying whether anything changed. Without an overwrite level, the
+    same tools already deployed there with identical content are no conflict: nothing is
+    written (``unchanged``); with other content it is ``DeploymentDiffers`` naming the
+    deployed and the installed version. *keep_modified*: a skill the user modified since
+    agenttools wrote it is kept as it is (a reference to it, ``AgentSkillModifiedKept``)
+    instead of failing the deploy (what ``sync`` does without ``--force``)."""
     check_target(tools, target)  # a target that can take nothing fails before the lock
     done: list[DeploymentRecord] = []
     try:
         with deployment_lock() as store:
-            return _execute_locked(store, tools, target, level, done)
+            return _execute_locked(store, tools, target, level, done, keep_modified)
     except KeyboardInterrupt as exc:
         if not done or (isinstance(exc, signals.Interrupted) and exc.outcome):
             raise
@@ -622,12 +690,16 @@ def _execute_locked(
     target: DeployTarget,
     level: Level,
     done: list[DeploymentRecord],
-) -> tuple[DeploymentRecord, list[AgentToolsWarning]]:
+    keep_modified: bool = False,
+) -> Outcome:
     try:
         fs.checkpoint("deploy:locked")
         swept = sweep_if_needed(store)
         fs.checkpoint("deploy:swept")
-        the_plan = make_plan(tools, target, level, store=store)
+        try:
+            the_plan = make_plan(tools, target, level, store=store, keep_modified=keep_modified)
+        except DeploymentExists as exc:
+            the_plan = _identical_plan(exc, tools, target, level, store)
         fs.checkpoint("deploy:planned")
         changes = decide(the_plan, store)
     except KeyboardInterrupt as exc:
@@ -636,13 +708,78 @@ def _execute_locked(
     unchanged = _unchanged(the_plan, changes)
     if unchanged is not None:
         record = _refresh(store, unchanged, changes.record)
+    elif the_plan.level is not level:  # the redeploy without --upgrade was not identical
+        raise _differs(the_plan, tools, target)
     else:
         record = changes.record
         found.extend(apply.run(store, changes))
     done.append(record)
     found.extend(_stale_backup_warnings(the_plan))
     found.extend(_newer_kept_warnings(the_plan))
-    return record, found
+    return Outcome(record, found, unchanged is not None)
+
+
+def _identical_plan(
+    exc: DeploymentExists, tools: ResolvedTools, target: DeployTarget, level: Level, store: Store
+) -> DeployPlan:
+    """The plan of replacing the existing deployment of the same tools (a redeploy without
+    an overwrite level), to see whether it would change anything; re-raises *exc* for any
+    other conflict (another bundle's config key) and whatever would block that plan."""
+    if level is not Level.NONE or isinstance(exc, DeploymentConfigKeyTaken):
+        raise exc
+    try:
+        the_plan = make_plan(tools, target, Level.UPGRADE, store=store)
+    except AgentToolsError:
+        raise exc from None
+    if len(the_plan.replaced) != 1:
+        raise exc
+    return the_plan
+
+
+def identical_dry_plan(the_plan: DeployPlan, store: Store | None = None) -> DeployPlan | None:
+    """For a dry run that would fail only with ``DeploymentExists``: the plan of the
+    identical redeploy (``unchanged``) when nothing would change, else None."""
+    errors = the_plan.errors
+    if the_plan.level is not Level.NONE or len(errors) != 1:
+        return None
+    if not isinstance(errors[0], DeploymentExists) or isinstance(
+        errors[0], DeploymentConfigKeyTaken
+    ):
+        return None
+    store = store or Store.open()
+    upgrade = make_plan(the_plan.tools, the_plan.target, Level.UPGRADE, dry_run=True, store=store)
+    if upgrade.errors or len(upgrade.replaced) != 1:
+        return None
+    if _unchanged(upgrade, decide(upgrade, store)) is None:
+        return None
+    upgrade.unchanged = True
+    return upgrade
+
+
+def _differs(the_plan: DeployPlan, tools: ResolvedTools, target: DeployTarget) -> DeploymentDiffers:
+    """``DeploymentDiffers`` for the deployment *the_plan* would replace: which version is
+    deployed and which is installed, or that the content differs."""
+    old = the_plan.replaced[0]
+    deployed = old.agent_tools.get("distribution_version")
+    installed = tools.agent_tools.get("distribution_version")
+    if deployed and installed and deployed != installed:
+        difference = f"at version {deployed}, and {installed} is installed"
+    elif installed:
+        difference = (
+            f"with other content than the installed version {installed} (a rebuild, or "
+            "files changed since: see 'agenttools verify')"
+        )
+    else:
+        difference = "with other content (see 'agenttools verify')"
+    return DeploymentDiffers(
+        name=old.toolset_name,
+        target=target.describe(),
+        uuid=old.uuid,
+        difference=difference,
+        deployed=deployed,
+        installed=installed,
+        client=target.client.id,
+    )
 
 
 def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:

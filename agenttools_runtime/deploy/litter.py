@@ -118,7 +118,9 @@ def added_keys(text: str, client: Client, config_file: Path) -> tuple[tuple[str,
     container = entries.container_for(client, config_file)
     try:
         top = fmt.read_entries(text, Container(()))
-        added = [(key,) for key in _defaults(client, config_file) if not _has(top, key)]
+        added: list[tuple[str, ...]] = [
+            (key,) for key in _defaults(client, config_file) if not _has(top, key)
+        ]
         for depth in range(len(container.path)):
             level = fmt.read_entries(text, Container(container.path[:depth]))
             if not _has(level, container.path[depth]):
