@@ -206,6 +206,12 @@ def replace(source: Path, destination: Path) -> None:
     os.replace(source, destination)
 
 
+def symlink(target: Path, link: Path) -> None:
+    """Create the symbolic link *link* to the directory *target* (``deploy --link``)."""
+    _notify("symlink", link)
+    os.symlink(target, link, target_is_directory=True)
+
+
 def rmdir(path: Path) -> None:
     """Remove an empty directory (``OSError`` when it is not empty)."""
     _notify("rmdir", path)

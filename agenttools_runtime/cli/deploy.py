@@ -127,6 +127,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "default: script in project scope when there is one, else python)",
     )
     parser.add_argument(
+        "--link",
+        action="store_true",
+        help="deploy the skills of an editable install (pip install -e) as links to their "
+        "live source, so edits show at once (refused for clients known not to follow links)",
+    )
+    parser.add_argument(
         "--name",
         metavar="KEY",
         help="the key of the server entry in the config file (a bundle with one server only)",
@@ -266,6 +272,7 @@ def _deploy_one(
         "config": args.config,
         "search": search,
         "runner": args.runner,
+        "link": args.link,
     }
     if args.dry_run:
         the_plan = deploy(target, args.tools, dry_run=True, **common)
@@ -309,6 +316,7 @@ def _deploy_many(
         dry_run=args.dry_run,
         keep_going=True,
         named=not (args.all_clients or args.detected),
+        link=args.link,
     )
     rows = summary_rows(result)
     data = result.to_json()
@@ -526,7 +534,9 @@ def _render(d: Deployment) -> str:
         how = f": {choice.describe()}" if choice is not None else ""
         lines.append(f'  MCP server "{entry.config_key}" in {entry.config_file}{how}')
     for skill in d.record.installed:
-        lines.append(f"  skill {skill.name} in {skill.directory}")
+        link = skill.extra.get("link")
+        how = f" (a link to {link})" if link else ""
+        lines.append(f"  skill {skill.name} in {skill.directory}{how}")
     for name in d.not_installed:
         lines.append(f"  skill {name} not installed (a different skill is in the way)")
     if d.skipped:

@@ -68,6 +68,7 @@ def deploy(
     config: Path | str | None = None,
     search: SearchPath | None = None,
     runner: str | None = None,
+    link: bool = False,
 ) -> Deployment: ...
 
 
@@ -84,6 +85,7 @@ def deploy(
     config: Path | str | None = None,
     search: SearchPath | None = None,
     runner: str | None = None,
+    link: bool = False,
 ) -> DeployPlan: ...
 
 
@@ -99,6 +101,7 @@ def deploy(
     config: Path | str | None = None,
     search: SearchPath | None = None,
     runner: str | None = None,
+    link: bool = False,
 ) -> Deployment | DeployPlan:
     """Deploy *tools* to *target* as one tracked, reversible deployment.
 
@@ -118,6 +121,9 @@ def deploy(
     written, replaced, kept; what would fail) and change nothing. *runner*: how
     ``module``/``script`` servers are written (``"python"``, ``"script"``, ``"uvx"``; None:
     the scope's default, see :mod:`agenttools_runtime.mcp.runners`); recorded per entry.
+    *link*: the skills of an editable install become links to their live source
+    (``AgentSkillLinkNotEditable`` when none is; ``AgentSkillLinksUnsupported`` for a client
+    known not to follow links); other skills are copied.
 
     Returns the :class:`Deployment`; warnings (``MCPServersNotDeployed``,
     ``AgentSkillsNotDeployed``, ``AgentSkillNotInstalled``, ``AgentSkillNewerVersionKept`` …)
@@ -138,7 +144,7 @@ def deploy(
         tools, search=search, mcp_server_name=mcp_server_name, skills_disabled=skills_dir is None
     )
     where = resolve_target(client, project=project, config=config, skills_dir=skills_dir)
-    outcome = deploy_resolved(resolved, where, level, runner=runner, dry_run=dry_run)
+    outcome = deploy_resolved(resolved, where, level, runner=runner, dry_run=dry_run, link=link)
     if isinstance(outcome, Deployment):
         for warning in outcome.warnings:
             warnings.warn(warning, stacklevel=2)
@@ -153,6 +159,7 @@ def deploy_resolved(
     runner: str | None = None,
     dry_run: bool = False,
     keep_modified: bool = False,
+    link: bool = False,
 ) -> Deployment | DeployPlan:
     """One client's deploy of resolved tools (the lock is taken inside): the runner applied
     to its servers, the built-in server's MCP SDK checked, then the plan (*dry_run*) or the
@@ -163,6 +170,8 @@ def deploy_resolved(
     from agenttools_runtime.deploy import engine
 
     tools, launches, notes = _with_runner(resolved, where, runner)
+    if link:
+        tools = with_links(tools, where)
     missing = _missing_sdk(tools, launches)
     if dry_run:
         the_plan = engine.make_plan(tools, where, level, dry_run=True, keep_modified=keep_modified)
@@ -205,6 +214,48 @@ def _with_runner(
         if warning is not None:
             notes.append(warning)
     return replace(resolved, servers=tuple(plans)), launches, notes
+
+
+def with_links(resolved: ResolvedTools, where: DeployTarget) -> ResolvedTools:
+    """*resolved* with its skills from an editable install's source tree marked to be
+    deployed as links (``--link``). Raises ``AgentSkillLinksUnsupported`` for a client
+    known not to load linked skill folders, ``AgentSkillLinkNotEditable`` when no skill
+    has a live source to link to."""
+    from dataclasses import replace
+
+    from agenttools_runtime.errors import AgentSkillLinkNotEditable, AgentSkillLinksUnsupported
+
+    if not resolved.skills or where.skills_root is None:
+        return resolved
+    client = where.client
+    if client.follows_skill_links is False:
+        links = client.skill_links or {}
+        source = f"reported for {links.get('verified', 'it')}: {links.get('source', '')}"
+        raise AgentSkillLinksUnsupported(
+            client_name=client.display_name, source=source.rstrip(": "), client=client.id
+        )
+    live = frozenset(s.name for s in resolved.skills if _live_source(s))
+    if not live:
+        raise AgentSkillLinkNotEditable(
+            name=resolved.name,
+            reason="none of its skills is a directory in an editable install's source tree "
+            "(installed copies and generated skills change only with a reinstall)",
+        )
+    return replace(resolved, links=live)
+
+
+def _live_source(source: Any) -> bool:
+    """Whether a skill source is a live directory (an editable install's source tree, or a
+    skill directory given as a path), not a wheel's copy inside a ``.dist-info``."""
+    from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
+
+    directory = source.directory
+    if directory is None or not directory.is_dir():
+        return False
+    parts = Path(directory).resolve().parts
+    if any(p.endswith(".dist-info") for p in parts):
+        return False
+    return not Path(directory).resolve().is_relative_to(Path(BUILTIN_SKILLS_DIR))
 
 
 def _missing_sdk(
@@ -309,6 +360,7 @@ _UNSUPPORTED = (
     "UnknownInstallLocation", "UnsupportedMCPClient", "UnsupportedMCPClientProject",
     "UnsupportedSkillsClient", "UnsupportedSkillsClientProject", "UnknownSkillsLocation",
     "NoSkillsLocation", "UnsupportedTransport", "AgentToolsNothingToDeploy",
+    "AgentSkillLinksUnsupported",
 )  # fmt: skip
 _SKILL_CONFLICTS = ("AgentSkillConflict", "AgentSkillModified", "AgentSkillExists",
                     "AgentSkillUpdate")  # fmt: skip
@@ -329,6 +381,7 @@ def deploy_all(
     dry_run: bool = False,
     keep_going: bool = False,
     named: bool = False,
+    link: bool = False,
 ) -> AllClientsResult:
     """The spec's ``DeployAgentTools[All, tools]``: deploy to every supported client (or
     *clients*, in *project* when given), taking the lock once per client. Tools are resolved
@@ -359,7 +412,9 @@ def deploy_all(
     for client_id, client in table.items():
         try:
             where = resolve_target(client, project=project, skills_dir=skills_dir)
-            outcome = deploy_resolved(resolved, where, level, runner=runner, dry_run=dry_run)
+            outcome = deploy_resolved(
+                resolved, where, level, runner=runner, dry_run=dry_run, link=link
+            )
         except errors.AgentToolsError as exc:
             tags = {e.tag for e in getattr(exc, "errors", [exc])}
             if isinstance(exc, errors.DeploymentExists):

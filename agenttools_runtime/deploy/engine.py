@@ -102,6 +102,8 @@ class ResolvedTools:
     servers: tuple[ServerPlan, ...]
     skills: tuple[SkillSource, ...]
     skill_names: tuple[str, ...]
+    # skills deployed as links to their live source (deploy --link; editable installs)
+    links: frozenset[str] = frozenset()
 
     @property
     def has_servers(self) -> bool:
@@ -333,6 +335,7 @@ _ACTION_TEXT = {
     Action.ADOPT_BASELINE: "keep the installed directory (edited to match), add a reference",
     Action.ADOPT_EXTERNAL: "keep the existing directory (identical, not ours: never deleted)",
     Action.KEEP_NEWER: "keep the newer installed version, add a reference",
+    Action.LINK: "link to the live source {source} (what is there is backed up until done)",
 }
 
 
@@ -340,7 +343,9 @@ def _describe_decision(sp: SkillPlan) -> str:
     if sp.decision.action is None:
         return f"conflict: {sp.conflict}"
     n = len(sp.source.files)
-    return _ACTION_TEXT[sp.decision.action].format(files=f"{n} file{'' if n == 1 else 's'}")
+    return _ACTION_TEXT[sp.decision.action].format(
+        files=f"{n} file{'' if n == 1 else 's'}", source=sp.source.directory
+    )
 
 
 def _str_or_none(path: Path | None) -> str | None:
@@ -435,7 +440,16 @@ def make_plan(
         assert target.skills_root is not None
         replaced_ids = tuple(r.uuid for r in result.replaced)
         for source in tools.skills:
-            result.skills.append(skill_plan(source, target.skills_root, replaced_ids, level, store))
+            result.skills.append(
+                skill_plan(
+                    source,
+                    target.skills_root,
+                    replaced_ids,
+                    level,
+                    store,
+                    link=source.name in tools.links,
+                )
+            )
     if keep_modified:
         _keep_modified(result)
     conflicts = [sp for sp in result.skills if sp.decision.action is None]
@@ -547,8 +561,11 @@ def skill_plan(
     replaced: tuple[str, ...],
     level: Level,
     store: Store | None = None,
+    *,
+    link: bool = False,
 ) -> SkillPlan:
-    """Gather the facts about one skill's destination and decide (the install decision)."""
+    """Gather the facts about one skill's destination and decide (the install decision).
+    *link*: what would be written is a link to the source directory instead (``--link``)."""
     store = store or Store.open()
     directory = root / source.name
     root_keys = store.root(root)
@@ -596,6 +613,8 @@ def skill_plan(
             # about to replace what is there: look at every byte of it first
             facts, stats = _disk_facts(facts, source, entry, directory, False)
     decision = plan.decide_install(facts, level)
+    if link and decision.action is not None and decision.action.writes:
+        decision = replace(decision, action=Action.LINK)  # (what is there goes to a backup)
     return SkillPlan(source, directory, key, entry, kept, facts, decision, stats)
 
 
@@ -816,6 +835,7 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
         for sp in the_plan.skills
         if sp.decision.action is not None and sp.decision.action.writes
     )
+    links = tuple(sp.source for sp in the_plan.skills if sp.decision.action is Action.LINK)
     entries = tuple(new_entry(sp, uid) for sp in the_plan.skills)
     installed = tuple(
         InstalledSkill(
@@ -824,20 +844,26 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
             e.key,
             e.identifier,
             e.version,
-            extra={content.CONTENT: content.files_digest(e.hashes)},
+            extra={
+                content.CONTENT: content.files_digest(e.hashes),
+                **({content.LINK: e.extra[content.LINK]} if content.LINK in e.extra else {}),
+            },
         )
         for sp, e in zip(the_plan.skills, entries, strict=True)
     )
     created = litter.planned_claims(
         None if config is None else config.plan,
         target.client,
-        root if writes else None,
+        root if writes or links else None,
     )
+    target_data = target.to_json()
+    if the_plan.tools.links:
+        target_data["link"] = True  # (sync deploys it again the same way)
     record = DeploymentRecord(
         uuid=uid,
         client=target.client.id,
         agent_tools=dict(the_plan.tools.agent_tools),
-        target=target.to_json(),
+        target=target_data,
         scope=target.scope,
         location_key=target.location_key,
         mcp_servers=tuple(server_entries),
@@ -855,6 +881,7 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
         skills_root=root,
         writes=writes,
         entries=entries,
+        links=links,
         replaces=tuple(r.uuid for r in the_plan.replaced),
     )
 
@@ -864,7 +891,7 @@ def _unchanged(the_plan: DeployPlan, changes: apply.DeployChanges) -> Deployment
     replaced deployment of the same tools and target, no config entry to write, no skill
     directory to write, every registry entry already referencing it as it would, and the
     same record but for its id, time and agenttools version."""
-    if len(the_plan.replaced) != 1 or changes.writes:
+    if len(the_plan.replaced) != 1 or changes.writes or changes.links:
         return None
     old = the_plan.replaced[0]
     if changes.config is not None and changes.config.plan.edit.changes:
@@ -913,6 +940,22 @@ def new_entry(sp: SkillPlan, uid: str) -> RegistryEntry:
     refs = tuple(sp.kept) if uid in sp.kept else (*sp.kept, uid)
     now = records.now_timestamp()
     source, entry = sp.source, sp.entry
+    if action is Action.LINK:
+        assert source.directory is not None
+        return RegistryEntry(
+            key=sp.key,
+            directory=str(sp.directory),
+            name=source.name,
+            identifier=source.identifier,
+            version=source.version,
+            hashes=dict(source.manifest),
+            references=refs,
+            timestamp=now,
+            extra={
+                **({} if entry is None else entry.extra),
+                content.LINK: str(source.directory),
+            },
+        )
     if entry is None or action in (Action.CREATE, Action.REPLACE, Action.ADOPT_EXTERNAL):
         return RegistryEntry(
             key=sp.key,

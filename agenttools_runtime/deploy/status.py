@@ -265,8 +265,8 @@ class _Checker:
                 )
         for skill in record.installed:
             recorded = skill.extra.get(content.CONTENT)
-            if recorded is None or not skill.identifier:
-                continue
+            if recorded is None or not skill.identifier or skill.extra.get(content.LINK):
+                continue  # (a link shows the live source: never out of date)
             owner, _, short = skill.identifier.rpartition("/")
             if owner != dist.name:
                 continue

@@ -141,7 +141,13 @@ def redeploy(
     runner = runners.pop() if len(runners) == 1 else None
     level = Level.ALL if force else Level.UPGRADE
     return deploy_resolved(
-        resolved, where, level, runner=runner, dry_run=dry_run, keep_modified=not force
+        resolved,
+        where,
+        level,
+        runner=runner,
+        dry_run=dry_run,
+        keep_modified=not force,
+        link=bool(target.get("link")),
     )
 
 
