@@ -19,12 +19,12 @@ too. Nothing is written and no lock is taken.
 
 from __future__ import annotations
 
+import json
 import os
-import shutil
+import sys
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from agenttools_runtime.clients import (
     Client,
@@ -34,6 +34,10 @@ from agenttools_runtime.clients import (
     trace_folders,
 )
 from agenttools_runtime.errors import AgentToolsError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 EXECUTABLE, FOLDER, CONFIG, SKILLS = "executable", "folder", "config", "skills"
 _WHAT = {
@@ -109,7 +113,7 @@ def detect(
     ours = ours or _Ours.load()
     found = Detection(client)
     for name in (client.traces or {}).get("executables", ()):
-        where = shutil.which(name)
+        where = which(name)
         if where is not None:
             found.traces.append(Trace(EXECUTABLE, where, name))
     candidates = [(FOLDER, p) for p in trace_folders(client)]
@@ -128,30 +132,33 @@ def detect(
 
 
 class _Ours:
-    """What agenttools created (the ledger) and the skill directories it tracks."""
+    """What agenttools created (the ledger of ``deploy/litter.py``, read here without the
+    deploy package: ``clients`` stays light) and where its skill registry is."""
 
-    def __init__(self, created: Collection[str], skill_dirs: Collection[str]) -> None:
+    def __init__(self, created: Collection[str], registry: Path | None) -> None:
         self.created = set(created)
-        self.skill_dirs = set(skill_dirs)
+        self.registry = registry
 
     @classmethod
     def load(cls) -> _Ours:
         from agenttools_runtime import paths
-        from agenttools_runtime.deploy import index, litter
 
         try:
             state = paths.state_paths()
-        except (AgentToolsError, OSError):
-            return cls((), ())
-        if not state.deployments.is_dir():
-            return cls((), ())  # nothing deployed: nothing of ours (and nothing is created)
-        created = litter.created_paths(state)
-        try:
-            loaded = index.load(state)
-            skill_dirs = {keys.physical for keys in loaded.skills.values()}
-        except OSError:
-            skill_dirs = set()
-        return cls({os.path.realpath(p) for p in created}, skill_dirs)
+            with open(state.created, "rb") as f:
+                ledger = json.load(f)["paths"]
+        except (AgentToolsError, OSError, ValueError, KeyError, TypeError):
+            return cls((), None)
+        created = []
+        for path, claim in ledger.items():
+            inode = claim.get("inode") if isinstance(claim, Mapping) else None
+            try:
+                if inode is not None and os.lstat(path).st_ino != inode:
+                    continue  # deleted and made again since: not ours
+            except OSError:
+                continue
+            created.append(os.path.realpath(path))
+        return cls(created, state.registry)
 
     def only_ours(self, path: Path) -> bool:
         """Whether *path* exists only because agenttools created it: it is in the ledger,
@@ -170,14 +177,38 @@ class _Ours:
             child = os.path.join(real, name)
             if name.startswith(".agenttools-"):
                 continue  # a staging or backup directory of an operation
-            if child in self.skill_dirs:
-                continue
             if child in self.created:
                 if not self.only_ours(Path(child)):
                     return False
                 continue
+            if self._tracked_skill(real, name):
+                continue
             return False
         return True
+
+    def _tracked_skill(self, root: str, name: str) -> bool:
+        """Whether ``root/name`` is a skill directory the registry tracks."""
+        from agenttools_runtime.paths import registry_key
+
+        if self.registry is None:
+            return False
+        return (self.registry / f"{registry_key(root, name)}.json").is_file()
+
+
+def which(name: str) -> str | None:
+    """``shutil.which`` without importing shutil (``clients`` start-up time): the first
+    executable *name* on ``PATH`` (with ``PATHEXT`` on Windows)."""
+    suffixes = [""]
+    if sys.platform == "win32":
+        suffixes += os.environ.get("PATHEXT", ".COM;.EXE;.BAT;.CMD").lower().split(";")
+    for directory in os.environ.get("PATH", "").split(os.pathsep):
+        if not directory:
+            continue
+        for suffix in suffixes:
+            candidate = os.path.join(directory, name + suffix)
+            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                return candidate
+    return None
 
 
 def _shared_roots(clients: Mapping[str, Client]) -> set[str]:
@@ -192,6 +223,7 @@ def _shared_roots(clients: Mapping[str, Client]) -> set[str]:
 
 def _location(locate: Any, client: Client) -> Path | None:
     try:
-        return locate(client)  # type: ignore[no-any-return]
+        found: Path = locate(client)
     except AgentToolsError:
         return None
+    return found

@@ -301,9 +301,7 @@ def _ancestors(places: Iterable[Path], ledger: Mapping[str, Claim]) -> set[str]:
 
 
 def ledger_path(state: StatePaths) -> Path:
-    # a directory of its own, so writing it does not change the deployments directory's
-    # modification time (the state index's stamp)
-    return state.deployments / ".created" / "paths.json"
+    return state.created
 
 
 def load(state: StatePaths) -> dict[str, Claim]:
