@@ -212,6 +212,7 @@ class _Checker:
         dist_info, digest = at.get(content.DIST_INFO), at.get(content.MANIFEST_SHA256)
         if dist_info and digest and self._manifest(dist_info) == digest:
             result.installed_version = deployed_version  # the very files it came from
+            result.findings.extend(_older_skills(record, str(name), deployed_version))
             dist = self._installed(str(name), environment, dist_info)
             if dist is not None and dist.source_root is not None:
                 self._compare_items(record, dist, result)  # editable: the files are live
@@ -240,6 +241,7 @@ class _Checker:
                 )
             )
             return
+        result.findings.extend(_older_skills(record, str(name), dist.version))
         self._compare_items(record, dist, result)
 
     def _compare_items(
@@ -410,6 +412,31 @@ class _Checker:
             except AgentToolsError as exc:
                 self._configs[key] = exc
         return self._configs[key]
+
+
+def _older_skills(record: DeploymentRecord, name: str, version: str | None) -> list[Finding]:
+    """Skills of the deployed distribution left at another version (a modified skill that
+    ``sync`` kept): the deployment is not up to date with its own version."""
+    from agenttools_runtime.deploy.plan import version_older
+    from agenttools_runtime.names import canonical_dist_name
+
+    found = []
+    for skill in record.installed:
+        owner = (skill.identifier or "").rpartition("/")[0]
+        if not owner or canonical_dist_name(owner) != canonical_dist_name(name):
+            continue
+        if version_older(skill.version, version):
+            found.append(
+                Finding(
+                    OUTDATED,
+                    "skill",
+                    f'the skill "{skill.name}" is at {skill.version}, not {version} (it was '
+                    "kept: modified since agenttools wrote it)",
+                    skill.directory,
+                    {"skill": skill.name, "deployed": skill.version, "installed": version},
+                )
+            )
+    return found
 
 
 def _skill_findings(state: paths.StatePaths, skill: InstalledSkill, deep: bool) -> list[Finding]:
