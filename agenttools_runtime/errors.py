@@ -263,6 +263,8 @@ MESSAGES: dict[str, str] = {
     "SkillProviderSkipped": "The skill provider '{0}' was skipped: {1}",
     # -- project validation (hook and `agenttools validate`) --------------------------------
     "InvalidProject": "{0}",
+    # -- the file system (the CLI's one line for an OSError) --------------------------------
+    "FileOperationFailed": "Cannot {0} {1}: {2}.",
 }
 
 
@@ -641,3 +643,9 @@ class AgentSkillBackupsLeft(AgentToolsWarning): ...
 
 
 class MCPServerEntryReplaced(AgentToolsWarning): ...
+
+
+class FileOperationFailed(AgentToolsError):
+    """A file operation the system refused (permissions, a read-only or full file system, a
+    file-size limit, a name too long, a file where a directory should be …): the operation,
+    the path and the system's reason; the CLI turns every ``OSError`` that reaches it into one."""

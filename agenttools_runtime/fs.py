@@ -10,6 +10,10 @@ observe named points of an operation (:func:`checkpoint`) without monkeypatching
 
 The observer is held in a :class:`contextvars.ContextVar`, so it is scoped to the ``with``
 block (and the thread/task it runs in); there is no module-level mutable state.
+
+An ``OSError`` raised by a mutation keeps its type (callers catch ``FileNotFoundError`` and
+the like) and says what failed: :func:`failure_of` gives the operation and the path the
+caller asked for (not a temp file's), which the CLI prints as one line.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import errno
+import functools
 import os
 import shutil
 import stat
@@ -26,6 +31,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 Observer = Callable[[str, Path], None]
 """Called as ``observer(operation, path)`` before every mutation and at every checkpoint.
@@ -96,9 +102,59 @@ def _notify(operation: str, path: Path | str) -> None:
         observer(operation, Path(path))
 
 
+# -- what failed -----------------------------------------------------------------------------
+
+# operation -> the verb of "Cannot <verb> <path>" (the CLI's message for a failed mutation)
+OPERATIONS: dict[str, str] = {
+    "write": "write",
+    "copy": "copy a file to",
+    "mkdir": "create the directory",
+    "rename": "move",
+    "replace": "replace",
+    "chmod": "change the permissions of",
+    "unlink": "delete",
+    "rmtree": "delete",
+}
+
+_FAILURE = "agenttools_failure"
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def failure_of(exc: BaseException) -> tuple[str, Path] | None:
+    """``(operation, path)`` of an ``OSError`` raised by a mutation of this module, else
+    None. The operation is a key of :data:`OPERATIONS`."""
+    found = vars(exc).get(_FAILURE)
+    return found if isinstance(found, tuple) else None
+
+
+def _names_failure(
+    operation: str, argument: str = "path"
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Tag an ``OSError`` of the decorated mutation with *operation* and the value of its
+    parameter *argument* (the path the caller named; the innermost tag wins)."""
+
+    def decorate(function: Callable[_P, _R]) -> Callable[_P, _R]:
+        index = function.__code__.co_varnames.index(argument)
+
+        @functools.wraps(function)
+        def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            try:
+                return function(*args, **kwargs)
+            except OSError as exc:
+                path = args[index] if index < len(args) else kwargs.get(argument)
+                vars(exc).setdefault(_FAILURE, (operation, Path(str(path))))
+                raise
+
+        return wrapper
+
+    return decorate
+
+
 # -- mutations -------------------------------------------------------------------------------
 
 
+@_names_failure("write")
 def write_bytes_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
     """Write *data* to *path* through a temp file in the same directory, fsync, ``os.replace``.
 
@@ -131,6 +187,7 @@ def write_text_atomic(path: Path, text: str, mode: int | None = None) -> None:
     write_bytes_atomic(path, text.encode("utf-8"), mode)
 
 
+@_names_failure("write")
 def write_bytes(path: Path, data: bytes) -> None:
     """Create or truncate *path* with *data* (for files inside a directory being built)."""
     _notify("write", path)
@@ -138,12 +195,14 @@ def write_bytes(path: Path, data: bytes) -> None:
         handle.write(data)
 
 
+@_names_failure("copy", "destination")
 def copy_file(source: Path, destination: Path) -> None:
     """Copy the bytes of *source* (following links) to *destination*."""
     _notify("copy", destination)
     shutil.copyfile(source, destination)
 
 
+@_names_failure("mkdir")
 def mkdir(path: Path, parents: bool = True, exist_ok: bool = True) -> None:
     if exist_ok and path.is_dir():
         return
@@ -151,22 +210,26 @@ def mkdir(path: Path, parents: bool = True, exist_ok: bool = True) -> None:
     path.mkdir(parents=parents, exist_ok=exist_ok)
 
 
+@_names_failure("rename", "source")
 def rename(source: Path, destination: Path) -> None:
     """``os.rename``: moves a file, directory or link as itself."""
     _notify("rename", source)
     os.rename(source, destination)
 
 
+@_names_failure("replace", "destination")
 def replace(source: Path, destination: Path) -> None:
     _notify("replace", destination)
     os.replace(source, destination)
 
 
+@_names_failure("chmod")
 def chmod(path: Path, mode: int) -> None:
     _notify("chmod", path)
     os.chmod(path, mode)
 
 
+@_names_failure("unlink")
 def unlink(path: Path, missing_ok: bool = False) -> None:
     """Remove a file or a symbolic link (never its target)."""
     _notify("unlink", path)
@@ -177,6 +240,7 @@ def unlink(path: Path, missing_ok: bool = False) -> None:
             raise
 
 
+@_names_failure("rmtree")
 def rmtree(path: Path) -> None:
     """Remove a real directory tree. A link or file at *path* is unlinked as itself."""
     _notify("rmtree", path)
