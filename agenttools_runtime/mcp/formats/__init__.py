@@ -36,7 +36,8 @@ class Container:
 
 
 class ParseError(Exception):
-    """The text is not valid in its format; ``line``/``column`` are 1-based."""
+    """The text is not valid in its format; ``line``/``column`` are 1-based (0: the parser
+    gives no position)."""
 
     def __init__(self, message: str, line: int, column: int) -> None:
         super().__init__(message)
@@ -51,6 +52,8 @@ class ParseError(Exception):
         return cls(message, line, column)
 
     def describe(self) -> str:
+        if not self.line:
+            return self.message
         return f"line {self.line}, column {self.column}: {self.message}"
 
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from agenttools_runtime import limits
 from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -165,6 +166,7 @@ class _Scanner:
 
 class _Document:
     def __init__(self, text: str) -> None:
+        _check_nesting(text)
         self.text = text
         self.scan = _Scanner(text)
         self.root_start = self.scan.skip(0)
@@ -325,6 +327,48 @@ class _Document:
             if inner.strip(" \t\r\n") == "":
                 return [(into.start + 1, into.closing, "")]  # an emptied container is {} / []
         return edits
+
+
+# an escape inside a string; strings and comments (their brackets are not structure)
+_ESCAPE = re.compile(r"\\.", re.S)
+_NOT_STRUCTURE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|//[^\n]*|/\*.*?\*/', re.S)
+_BRACKETS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|//[^\n]*|/\*.*?\*/|[\[{]|[\]}]', re.S)
+# structure -> its brackets, all of one kind ("[]"); other ASCII characters deleted
+_ONLY_BRACKETS = {c: None for c in range(128) if chr(c) not in "[]{}"} | str.maketrans("{}", "[]")
+
+
+def _check_nesting(text: str) -> None:
+    """Refuse a document nested deeper than :data:`limits.MAX_NESTING` (the scanners recurse
+    once per level), with the position where it gets too deep.
+
+    The fast path runs in C (``~/.claude.json`` is often megabytes): the text outside strings
+    (split at the quotes once escapes are gone), reduced to its brackets, from which every
+    innermost pair is removed once per level. Only a text with comments takes the regular
+    expression, and only one that is not empty after as many rounds as the limit (too deep,
+    or unbalanced) is scanned for the position."""
+    if text.count("{") + text.count("[") <= limits.MAX_NESTING:
+        return
+    plain = _ESCAPE.sub("", text) if "\\" in text else text
+    outside = "".join(plain.split('"')[::2])
+    if "/" in outside:  # comments (the first one is outside every string): their own scan
+        outside = _NOT_STRUCTURE.sub("", text)
+    brackets = outside.translate(_ONLY_BRACKETS)
+    for _round in range(limits.MAX_NESTING):
+        inner = brackets.replace("[]", "")
+        if inner == brackets:
+            break
+        brackets = inner
+    if not brackets:
+        return
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        token = text[match.start()]
+        if token in "[{":
+            depth += 1
+            if depth > limits.MAX_NESTING:
+                raise ParseError.at(limits.too_deep(), text, match.start())
+        elif token in "]}":
+            depth -= 1
 
 
 def _last(members: list[_Member], key: str) -> _Member | None:

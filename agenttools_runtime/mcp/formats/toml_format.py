@@ -22,6 +22,7 @@ from tomlkit.container import Container as TOMLContainer
 from tomlkit.container import OutOfOrderTableProxy
 from tomlkit.items import InlineTable, Table
 
+from agenttools_runtime import limits
 from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
 
 _POSITION = re.compile(r" at line \d+ col \d+$")
@@ -30,10 +31,16 @@ _KEY_PART = re.compile(r"""[ \t]*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]
 
 def _parse(text: str) -> tomlkit.TOMLDocument:
     try:
-        return tomlkit.parse(text)
+        document = tomlkit.parse(text)
     except tomlkit.exceptions.ParseError as exc:
         message = _POSITION.sub("", str(exc))
         raise ParseError(message, exc.line, exc.col + 1) from None
+    except RecursionError:  # a tomlkit without its own depth limit (before 0.13.3)
+        raise ParseError(limits.too_deep(), 0, 0) from None
+    problem = limits.shape_problem(document)  # dotted keys nest too
+    if problem is not None:
+        raise ParseError(problem, 0, 0)
+    return document
 
 
 @dataclass
