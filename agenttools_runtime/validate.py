@@ -226,15 +226,39 @@ def _too_deep(path: Path, text: str) -> Problem:
 
 
 def _deep_line(text: str) -> int | None:
-    """The line where *text* (TOML) first nests beyond the limit: inline arrays and tables
-    inside each other, or a key of more parts than the limit."""
-    depth = 0
+    """The line where *text* (TOML) first nests beyond the limit, counting as the parsed data
+    does: the document, each part of the table header and of the dotted key, then the arrays
+    and inline tables of the value."""
+    depth = 0  # brackets open in the value
+    base = 1  # containers around the current value: the document, the table, dotted keys
+    table = 1
     number = 1
     i, n = 0, len(text)
+    line_start = True
     while i < n:
+        if line_start and depth == 0:
+            line_start = False
+            end = text.find("\n", i)
+            line = text[i : n if end < 0 else end]
+            header = _HEADER_RE.match(line)
+            keyline = None if header else _KEYLINE_RE.match(line)
+            if header:
+                table = 1 + len(_split_key(header.group(2))) + (header.group(1) == "[[")
+                base = table
+                if table > limits.MAX_NESTING:
+                    return number
+                i = n if end < 0 else end  # the header holds no value
+                continue
+            if keyline:
+                base = table + len(_split_key(keyline.group(1))) - 1
+                if base > limits.MAX_NESTING:
+                    return number
+                i += keyline.start(2)  # the value: a quoted key's brackets are no values
+                continue
         ch = text[i]
         if ch == "\n":
             number += 1
+            line_start = True
         elif ch == "#":
             end = text.find("\n", i)
             i = n if end < 0 else end
@@ -247,23 +271,14 @@ def _deep_line(text: str) -> int | None:
             number += text.count("\n", i, end)
             i = end + len(quote)
             continue
-        elif ch in "[{" and (depth > 0 or _value_bracket(text, i)):
+        elif ch in "[{":
             depth += 1
-            if depth >= limits.MAX_NESTING:
+            if base + depth > limits.MAX_NESTING:
                 return number
         elif ch in "]}" and depth:
             depth -= 1
         i += 1
-    for key, line in TomlLines(text).items():
-        if len(key) > limits.MAX_NESTING:
-            return line
     return None
-
-
-def _value_bracket(text: str, pos: int) -> bool:
-    """Whether the "[" or "{" at *pos* opens a value (not a ``[table]`` header)."""
-    line_start = text.rfind("\n", 0, pos) + 1
-    return text[line_start:pos].strip() != "" or text[pos] == "{"
 
 
 def validate_project(path: Path | str) -> list[Problem]:

@@ -249,7 +249,7 @@ def read_record(path: Path) -> DeploymentRecord:
     try:
         data = json.loads(path.read_text("utf-8"))
         return DeploymentRecord.from_json(data)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
         raise InvalidDeploymentRecord(path, exc, path=str(path)) from exc
 
 

@@ -127,7 +127,7 @@ def load_entry(key: str) -> RegistryEntry | None:
         return RegistryEntry.from_json(json.loads(path.read_text("utf-8")))
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # nested too deep
         return None
 
 
