@@ -98,9 +98,13 @@ class AgentTools:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
-            raise InvalidAgentToolsObject(f"the name must be a non-empty string, not {self.name!r}")
+            raise InvalidAgentToolsObject(
+                reason=f"the name must be a non-empty string, not {self.name!r}"
+            )
         if self.description is not None and not isinstance(self.description, str):
-            raise InvalidAgentToolsObject(f'the description of "{self.name}" must be a string')
+            raise InvalidAgentToolsObject(
+                reason=f'the description of "{self.name}" must be a string'
+            )
         object.__setattr__(self, "mcp_servers", _server_specs(self.name, self.mcp_servers))
         object.__setattr__(self, "skills", _skill_specs(self.name, self.skills))
         if self.location is None:
@@ -108,12 +112,12 @@ class AgentTools:
         if self.location is None and self.toolset_type == "AgentTools":
             if "/" in self.name:
                 raise InvalidAgentToolsObject(
-                    f'the name "{self.name}" contains "/", which is reserved for '
+                    reason=f'the name "{self.name}" contains "/", which is reserved for '
                     "distribution bundles (dist/bundle)"
                 )
             if self.name in BUILTIN_BUNDLES:
                 raise InvalidAgentToolsObject(
-                    f'"{self.name}" is the name of a built-in bundle; choose another name'
+                    reason=f'"{self.name}" is the name of a built-in bundle; choose another name'
                 )
 
     @classmethod
@@ -123,16 +127,16 @@ class AgentTools:
         declaration mappings with a ``name`` key; skills any skill specification.
         Raises ``InvalidAgentToolsObject``."""
         if not isinstance(data, Mapping):
-            raise InvalidAgentToolsObject(repr(data))
+            raise InvalidAgentToolsObject(reason=repr(data))
         unknown = sorted(str(k) for k in data if k not in _MAPPING_KEYS)
         if unknown:
             raise InvalidAgentToolsObject(
-                f"unknown keys {', '.join(unknown)} (expected name, description, "
+                reason=f"unknown keys {', '.join(unknown)} (expected name, description, "
                 "mcp-servers, skills)"
             )
         if "mcp-servers" in data and "mcp_servers" in data:
             raise InvalidAgentToolsObject(
-                f'both "mcp-servers" and "mcp_servers" given for "{data.get("name")}"; use one'
+                reason=f'both "mcp-servers" and "mcp_servers" given for "{data.get("name")}"; use one'
             )
         return cls(
             name=data.get("name"),  # type: ignore[arg-type]  # validated in __post_init__
@@ -207,7 +211,7 @@ class AgentTools:
             return self._distribution(dist_name).server(item)
         server = BUILTIN_SERVERS.get(spec)
         if server is None:
-            raise MCPServerNotFound(spec, name=spec)
+            raise MCPServerNotFound(name=spec)
         return server
 
     def _distribution(self, name: str) -> InstalledDistribution:
@@ -249,10 +253,10 @@ def builtin_skill_source(name: str) -> SkillSource:
     from agenttools_runtime.skills.source import to_source
 
     if name not in BUILTIN_SKILL_NAMES:
-        raise AgentSkillNotFound(name, name=name)
+        raise AgentSkillNotFound(name=name)
     directory = BUILTIN_SKILLS_DIR / name
     if not (directory / "SKILL.md").is_file():
-        raise BuiltInAgentSkillMissing(name, path=str(directory))
+        raise BuiltInAgentSkillMissing(name=name, path=directory)
     return replace(to_source(directory), identifier=name, version=__version__)
 
 
@@ -288,7 +292,7 @@ def resolve_tools(
     if isinstance(tools, Mapping):
         return AgentTools.from_mapping(tools)
     if not isinstance(tools, str):
-        raise InvalidAgentToolsObject(repr(tools))
+        raise InvalidAgentToolsObject(reason=repr(tools))
     return _resolve_name(tools, search)
 
 
@@ -310,7 +314,7 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
     if name in BUILTIN_BUNDLES:
         return BUILTIN_BUNDLES[name]
     if not name.strip():
-        raise AgentToolsNotFound(name, name=name)
+        raise AgentToolsNotFound(name=name)
     if "/" not in name:
         dist = try_get_distribution(name, search)
         # only distributions that ship a manifest claim their name: an unrelated installed
@@ -320,7 +324,7 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
         return _unique_server(name, search)
     dist_name, _, item = name.partition("/")
     if not dist_name or not item or "/" in item:
-        raise AgentToolsNotFound(name, name=name)
+        raise AgentToolsNotFound(name=name)
     dist = get_distribution(dist_name, search)  # DistributionNotInstalled / problems raise
     offered = distribution_bundles(dist, search)
     # two bundles may share a name when their markers exclude each other: the offered one wins
@@ -337,11 +341,15 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
         if normalize_name(bundle.name) == normalize_name(item):
             where = (search or SearchPath.current()).describe()
             raise AgentToolsNotForEnvironment(
-                bundle.name, dist.display_name, where, bundle.marker, name=name
+                name=bundle.name,
+                distribution=dist.display_name,
+                environment=where,
+                marker=bundle.marker,
+                requested=name,
             )
     if item in dist.manifest.get("mcp-servers", {}):
         return wrap_server(dist.server(item), dist)
-    raise DistributionAgentToolsNotFound(item, dist.display_name, name=name)
+    raise DistributionAgentToolsNotFound(name=item, distribution=dist.display_name, requested=name)
 
 
 def _single_bundle(dist: InstalledDistribution, search: SearchPath | None) -> AgentTools:
@@ -350,10 +358,9 @@ def _single_bundle(dist: InstalledDistribution, search: SearchPath | None) -> Ag
     if len(bundles) == 1:
         return bundles[0]
     if not bundles:
-        raise AgentToolsNotFound(dist.display_name, name=dist.name)
-    names = ", ".join(b.qualified_name for b in bundles)
+        raise AgentToolsNotFound(name=dist.display_name, distribution=dist.name)
     raise AgentToolsBundleNameAmbiguous(
-        dist.display_name, names, names=[b.qualified_name for b in bundles]
+        distribution=dist.display_name, bundles=[b.qualified_name for b in bundles]
     )
 
 
@@ -367,8 +374,8 @@ def _unique_server(name: str, search: SearchPath | None) -> AgentTools:
         return wrap_server(owners[0].server(name), owners[0])
     if owners:
         qualified = [f"{d.name}/{name}" for d in owners]
-        raise MCPServerNameAmbiguous(name, ", ".join(qualified), names=qualified)
-    raise AgentToolsNotFound(name, name=name)
+        raise MCPServerNameAmbiguous(name=name, names=qualified)
+    raise AgentToolsNotFound(name=name)
 
 
 # -- bundles of distributions ----------------------------------------------------------------
@@ -461,19 +468,19 @@ def _qualify(dist: str, item: str) -> str:
 
 def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
     if isinstance(specs, (str, bytes, MCPServer, Mapping)) or not isinstance(specs, Sequence):
-        raise InvalidAgentToolsObject(f'the MCP servers of "{bundle}" must be a list')
+        raise InvalidAgentToolsObject(reason=f'the MCP servers of "{bundle}" must be a list')
     result: list[str | MCPServer] = []
     for spec in specs:
         if isinstance(spec, (str, MCPServer)):
             if isinstance(spec, str) and not is_reference(spec):
-                raise InvalidAgentToolsObject(f'"{spec}" is not an MCP server name')
+                raise InvalidAgentToolsObject(reason=f'"{spec}" is not an MCP server name')
             result.append(spec)
         elif isinstance(spec, Mapping) and isinstance(spec.get("name"), str):
             table = {k: v for k, v in spec.items() if k != "name"}
             result.append(MCPServer.from_declaration(spec["name"], table))
         else:
             raise InvalidAgentToolsObject(
-                f'{spec!r} in the MCP servers of "{bundle}" is not a server name, an MCPServer '
+                reason=f'{spec!r} in the MCP servers of "{bundle}" is not a server name, an MCPServer '
                 "or a declaration with a name"
             )
     return tuple(result)
@@ -481,7 +488,7 @@ def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
 
 def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
     if isinstance(specs, (str, bytes, os.PathLike, Mapping)) or not isinstance(specs, Sequence):
-        raise InvalidAgentToolsObject(f'the skills of "{bundle}" must be a list')
+        raise InvalidAgentToolsObject(reason=f'the skills of "{bundle}" must be a list')
     if all(isinstance(spec, str) for spec in specs):
         return tuple(specs)
     from agenttools_runtime.skills.source import Skill, SkillSource
@@ -489,7 +496,7 @@ def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
     for spec in specs:
         if not isinstance(spec, (str, os.PathLike, Skill, Mapping, SkillSource)):
             raise InvalidAgentToolsObject(
-                f'{spec!r} in the skills of "{bundle}" is not a skill specification'
+                reason=f'{spec!r} in the skills of "{bundle}" is not a skill specification'
             )
     return tuple(specs)
 

@@ -121,10 +121,9 @@ class SearchPath:
                     break
             else:
                 raise InvalidPythonEnvironment(
-                    executable,
-                    "a directory without bin/python or Scripts/python.exe (not a virtual "
+                    python=executable,
+                    reason="a directory without bin/python or Scripts/python.exe (not a virtual "
                     "environment)",
-                    python=str(executable),
                 )
         try:
             completed = subprocess.run(
@@ -135,11 +134,11 @@ class SearchPath:
                 check=False,
             )
         except (OSError, subprocess.SubprocessError) as exc:
-            raise InvalidPythonEnvironment(executable, exc, python=str(executable)) from None
+            raise InvalidPythonEnvironment(python=executable, reason=exc) from None
         if completed.returncode != 0:
             detail = (completed.stderr.strip().splitlines() or ["exit status"])[-1]
             raise InvalidPythonEnvironment(
-                executable, f"{detail} ({completed.returncode})", python=str(executable)
+                python=executable, reason=f"{detail} ({completed.returncode})"
             )
         try:
             answer = json.loads(completed.stdout)
@@ -149,7 +148,7 @@ class SearchPath:
             markers = {str(k): str(v) for k, v in answer["markers"].items()}
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise InvalidPythonEnvironment(
-                executable, f"unexpected answer ({exc})", python=str(executable)
+                python=executable, reason=f"unexpected answer ({exc})"
             ) from None
         # keep the path as given: a venv's python is a symlink whose target is not the venv's
         return cls(paths, Environment(executable, scripts), markers)
@@ -215,7 +214,7 @@ class InstalledDistribution:
         if self.error is not None:
             raise self.error
         if self.problem is not None:
-            raise InvalidManifest(self.display_name, self.problem)
+            raise InvalidManifest(distribution=self.display_name, reason=self.problem)
 
     def server(self, name: str) -> MCPServer:
         """The declared server *name*, started in this distribution's environment.
@@ -225,7 +224,7 @@ class InstalledDistribution:
         self.raise_problem()
         table = (self.manifest.get("mcp-servers") or {}).get(name)
         if not isinstance(table, Mapping):
-            raise DistributionServerNotFound(name, self.display_name, name=name)
+            raise DistributionServerNotFound(name=name, distribution=self.display_name)
         return MCPServer.from_declaration(
             name, table, distribution=self.name, environment=self.environment
         )
@@ -255,16 +254,15 @@ class InstalledDistribution:
             if not directory.is_dir():  # the work tree moved or was deleted since the install
                 missing = directory if self.source_root and self.source_root.is_dir() else None
                 raise EditableSourceMissing(
-                    self.display_name,
-                    missing or self.source_root,
-                    f"pip install --force-reinstall -e <the project directory of {self.name}>",
-                    path=str(missing or self.source_root),
+                    distribution=self.display_name,
+                    path=missing or self.source_root,
+                    command=f"pip install --force-reinstall -e <the project directory of {self.name}>",
                 )
             live = to_source(directory)
             if live.name != name:  # renamed in the work tree since the editable install
                 raise InvalidDistributionSkillDefinition(
-                    f'{directory / "SKILL.md"} (its name is "{live.name}", declared as "{name}")',
-                    path=str(directory / "SKILL.md"),
+                    path=directory / "SKILL.md",
+                    reason=f'its name is "{live.name}", declared as "{name}"',
                 )
             return replace(live, identifier=identifier, version=self.version)
         files = self.verify_skill(name)
@@ -289,27 +287,31 @@ class InstalledDistribution:
         entry = self._skill_entry(name)
         files = entry.get("files")
         if not isinstance(files, Mapping) or "SKILL.md" not in files:
-            raise InvalidManifest(self.display_name, f'skill "{name}" lists no SKILL.md')
+            raise InvalidManifest(
+                distribution=self.display_name, reason=f'skill "{name}" lists no SKILL.md'
+            )
         directory = self.skills_dir / name
         for rel, expected in files.items():
             path = directory.joinpath(*str(rel).split("/"))
             if ".." in str(rel).split("/") or os.path.isabs(str(rel)):
-                raise InvalidManifest(self.display_name, f'skill "{name}" lists the file {rel}')
+                raise InvalidManifest(
+                    distribution=self.display_name, reason=f'skill "{name}" lists the file {rel}'
+                )
             try:
                 data = path.read_bytes()
             except FileNotFoundError:
-                raise BundledFileMissing(path, self.display_name, path=str(path)) from None
+                raise BundledFileMissing(path=path, distribution=self.display_name) from None
             except OSError as exc:
-                raise BundledFileMissing(path, self.display_name, path=str(path)) from exc
+                raise BundledFileMissing(path=path, distribution=self.display_name) from exc
             if hash_bytes(data) != expected:
-                raise BundledFileMismatch(path, self.display_name, path=str(path))
+                raise BundledFileMismatch(path=path, distribution=self.display_name)
         return {str(k): str(v) for k, v in sorted(files.items())}
 
     def _skill_entry(self, name: str) -> Mapping[str, Any]:
         self.raise_problem()
         entry = (self.manifest.get("skills") or {}).get(name)
         if not isinstance(entry, Mapping):
-            raise DistributionSkillNotFound(name, self.display_name, name=name)
+            raise DistributionSkillNotFound(name=name, distribution=self.display_name)
         return entry
 
     def to_json(self) -> dict[str, Any]:
@@ -342,7 +344,10 @@ def get_distribution(name: str, search: SearchPath | None = None) -> InstalledDi
     dist = try_get_distribution(name, search)
     if dist is None:
         raise DistributionNotInstalled(
-            name, search.describe(), search.pip_install(name), distribution=normalize_name(name)
+            name=name,
+            environment=search.describe(),
+            command=search.pip_install(name),
+            distribution=normalize_name(name),
         )
     dist.raise_problem()
     return dist
@@ -460,7 +465,9 @@ def _load(entry: _Entry, search: SearchPath) -> InstalledDistribution | None:
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
-        return _with_problem(entry, search, InvalidManifest(entry.key, f"unreadable ({exc})"))
+        return _with_problem(
+            entry, search, InvalidManifest(distribution=entry.key, reason=f"unreadable ({exc})")
+        )
     return _from_manifest_bytes(entry, search, raw)
 
 
@@ -468,7 +475,9 @@ def _from_manifest_bytes(entry: _Entry, search: SearchPath, raw: bytes) -> Insta
     try:
         manifest = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
-        return _with_problem(entry, search, InvalidManifest(entry.key, f"not JSON ({exc})"))
+        return _with_problem(
+            entry, search, InvalidManifest(distribution=entry.key, reason=f"not JSON ({exc})")
+        )
     error = check_manifest(manifest, entry.key)
     if error is not None:
         return _with_problem(entry, search, error)
@@ -511,8 +520,8 @@ def _zipped_distribution(entry: _Entry, search: SearchPath) -> InstalledDistribu
     except (OSError, zipfile.BadZipFile):
         return None
     error = InvalidManifest(
-        entry.key,
-        f"it is installed inside the zip file {entry.zip_file}; agenttools needs an "
+        distribution=entry.key,
+        reason=f"it is installed inside the zip file {entry.zip_file}; agenttools needs an "
         "unpacked install (pip install)",
     )
     return _with_problem(entry, search, error)
@@ -533,15 +542,17 @@ def check_manifest(manifest: object, project: str) -> AgentToolsError | None:
     """The first structural problem of a parsed manifest (as the error to report), or None.
     Only what the runtime relies on is checked; the build hook validated the rest."""
     if not isinstance(manifest, dict):
-        return InvalidManifest(project, "it is not a JSON object")
+        return InvalidManifest(distribution=project, reason="it is not a JSON object")
     schema = manifest.get("schema")
     if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
-        return InvalidManifest(project, f"its schema is {schema!r}, not a positive integer")
+        return InvalidManifest(
+            distribution=project, reason=f"its schema is {schema!r}, not a positive integer"
+        )
     if schema > MANIFEST_SCHEMA:
-        return ManifestSchemaTooNew(project, schema, MANIFEST_SCHEMA)
+        return ManifestSchemaTooNew(distribution=project, schema=schema, supported=MANIFEST_SCHEMA)
     problem = _structure_problem(manifest)
     if problem is not None:
-        return InvalidManifest(project, problem)
+        return InvalidManifest(distribution=project, reason=problem)
     return None
 
 

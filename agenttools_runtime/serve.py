@@ -152,10 +152,9 @@ def collect_skills(
         namespaced = [_replace_path(s, f"{s.origin}/{name}") for s in distinct]
         warnings.warn(
             ServedSkillsNamespaced(
-                name,
-                ", ".join(s.origin for s in distinct),
-                ", ".join(s.uri for s in namespaced),
                 skill=name,
+                origins=[s.origin for s in distinct],
+                uris=[s.uri for s in namespaced],
             ),
             stacklevel=2,
         )
@@ -185,7 +184,7 @@ def _snapshot(
     assert skill is not None
 
     def skip(reason: str) -> None:
-        warnings.warn(SkillNotServed(name, location, reason, skill=name), stacklevel=3)
+        warnings.warn(SkillNotServed(skill=name, location=location, reason=reason), stacklevel=3)
 
     try:
         if len(provider.files(skill)) > MAX_FILES:
@@ -371,7 +370,7 @@ def _mcp_types() -> _MCPTypes:
         from mcp.shared.exceptions import MCPError
         from mcp_types.version import MODERN_PROTOCOL_VERSIONS
     except ImportError:
-        raise MCPSDKMissing("agenttools serve") from None
+        raise MCPSDKMissing(feature="agenttools serve") from None
     from typing import Literal
 
     class SkillFile(Resource):

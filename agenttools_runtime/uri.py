@@ -118,16 +118,16 @@ def parse_skill_uri(text: str) -> SkillURI:
     provider: str | None = None
     if sep:
         if scheme.lower() != SCHEME:
-            raise InvalidSkillURI(text, f"the scheme must be '{SCHEME}', not '{scheme}'", uri=text)
+            raise InvalidSkillURI(uri=text, reason=f"the scheme must be '{SCHEME}', not '{scheme}'")
         raw_provider, _, raw_path = rest.partition("/")
         provider = _decode(raw_provider, text)
         if not PROVIDER_NAME_PATTERN.fullmatch(provider):
-            raise InvalidSkillProviderName(provider, uri=text, provider=provider)
+            raise InvalidSkillProviderName(provider=provider, uri=text)
     else:
         raw_path = text
     if "?" in raw_path or "#" in raw_path:
         raise InvalidSkillURI(
-            text, "a query or fragment is not allowed (percent-encode ? and #)", uri=text
+            uri=text, reason="a query or fragment is not allowed (percent-encode ? and #)"
         )
     raw_path = raw_path.removesuffix("/")
     segments: list[str] = []
@@ -137,11 +137,11 @@ def parse_skill_uri(text: str) -> SkillURI:
         if segment == ".." or "\\" in segment:
             raise SkillPathTraversal(uri=text)
     if not segments:
-        raise InvalidSkillURI(text, "no skill name", uri=text)
+        raise InvalidSkillURI(uri=text, reason="no skill name")
     if any(segment in ("", ".") for segment in segments):
-        raise InvalidSkillURI(text, "empty or '.' path segment", uri=text)
+        raise InvalidSkillURI(uri=text, reason="empty or '.' path segment")
     if len("/".join(segments[1:])) > MAX_REFERENCE_LENGTH:
-        raise InvalidSkillURI(text, f"reference longer than {MAX_REFERENCE_LENGTH}", uri=text)
+        raise InvalidSkillURI(uri=text, reason=f"reference longer than {MAX_REFERENCE_LENGTH}")
     return SkillURI(provider, tuple(segments))
 
 
@@ -149,7 +149,7 @@ def _decode(raw: str, uri: str) -> str:
     try:
         decoded = unquote(raw, errors="strict")
     except UnicodeDecodeError:
-        raise InvalidSkillURI(uri, "a percent-encoded sequence is not UTF-8", uri=uri) from None
+        raise InvalidSkillURI(uri=uri, reason="a percent-encoded sequence is not UTF-8") from None
     if "\0" in decoded:
         raise SkillNullByte(uri=uri)
     return decoded
@@ -386,7 +386,7 @@ class SkillProvider(abc.ABC):
 
     def __init__(self, name: str) -> None:
         if not is_valid_provider_name(name):
-            raise InvalidSkillProviderName(name, provider=name)
+            raise InvalidSkillProviderName(provider=name)
         self.name = name
 
     @abc.abstractmethod
@@ -481,10 +481,10 @@ class DirectorySkillProvider(SkillProvider):
         baseline = _folder_hashes(kept)
         differing = [o for o in others if baseline is None or _folder_hashes(o) != baseline]
         if differing:
-            everyone = ", ".join(str(e.directory) for e in (kept, *differing))
+            everyone = [str(e.directory) for e in (kept, *differing)]
             warnings.warn(
                 SkillNameCollision(
-                    name, everyone, str(kept.directory), skill=name, provider=self.name
+                    skill=name, providers=everyone, chosen=kept.directory, provider=self.name
                 ),
                 stacklevel=5,
             )
@@ -521,7 +521,7 @@ class DirectorySkillProvider(SkillProvider):
                 raise
             path = entry.directory.joinpath(*reference)  # listed but gone: BundledFileMissing
         if entry.files is not None and not listed:
-            raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel)
+            raise SkillReferenceNotFound(reference=rel, skill=skill.name)
         return self._read_file(skill, rel, path)
 
     def _read_file(self, skill: ProvidedSkill, rel: str, path: Path) -> bytes:
@@ -535,10 +535,10 @@ class DirectorySkillProvider(SkillProvider):
             data = path.read_bytes()
         except OSError:
             if entry.files is not None:
-                raise BundledFileMissing(path, entry.owner, path=str(path)) from None
-            raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel) from None
+                raise BundledFileMissing(path=path, distribution=entry.owner) from None
+            raise SkillReferenceNotFound(reference=rel, skill=skill.name) from None
         if entry.files is not None and hash_bytes(data) != entry.files[rel]:
-            raise BundledFileMismatch(path, entry.owner, path=str(path))
+            raise BundledFileMismatch(path=path, distribution=entry.owner)
         return data
 
     def manifest(self, skill: ProvidedSkill) -> str:
@@ -563,14 +563,14 @@ def safe_skill_path(directory: Path, reference: Sequence[str], skill: str | None
         root = Path(os.path.realpath(directory))
         target = Path(os.path.realpath(directory.joinpath(*reference)))
     except OSError:  # a name or path too long for this system, a link loop (Windows)
-        raise SkillReferenceNotFound(rel, name, skill=name, reference=rel) from None
+        raise SkillReferenceNotFound(reference=rel, skill=name) from None
     if target != root and root not in target.parents:
-        raise SkillPathTraversal(reference=rel, target=str(target))
+        raise SkillPathTraversal(reference=rel, target=target)
     # VCS metadata (credentials in .git/config) under any alias: a link, another letter case
     parts = (*reference, *target.relative_to(root).parts)
     # os.path.isfile: False for anything but a regular file, and for every OSError
     if any(part.lower() in VCS_NAMES for part in parts) or not os.path.isfile(target):
-        raise SkillReferenceNotFound(rel, name, skill=name, reference=rel)
+        raise SkillReferenceNotFound(reference=rel, skill=name)
     return target
 
 
@@ -750,13 +750,15 @@ def distribution_providers(search: SearchPath | None = None) -> list[Distributio
     providers = []
     for dist in find_distributions(search):
         if dist.problem is not None:
-            warnings.warn(SkillProviderSkipped(dist.name, dist.problem), stacklevel=2)
+            warnings.warn(
+                SkillProviderSkipped(provider=dist.name, reason=dist.problem), stacklevel=2
+            )
             continue
         if not dist.manifest.get("skills"):
             continue
         if not is_valid_provider_name(dist.name):
             reason = "its name is not a valid provider name"
-            warnings.warn(SkillProviderSkipped(dist.name, reason), stacklevel=2)
+            warnings.warn(SkillProviderSkipped(provider=dist.name, reason=reason), stacklevel=2)
             continue
         providers.append(DistributionSkillProvider(dist))
     return providers
@@ -805,10 +807,9 @@ class MCPSkillProvider(SkillProvider):
         if len(matches) > 1:
             warnings.warn(
                 SkillNameCollision(
-                    name,
-                    ", ".join(s.uri for s in matches),
-                    matches[0].uri,
                     skill=name,
+                    providers=[s.uri for s in matches],
+                    chosen=matches[0].uri,
                     provider=self.name,
                 ),
                 stacklevel=3,
@@ -820,7 +821,7 @@ class MCPSkillProvider(SkillProvider):
         uri = f"{SCHEME}://{quote(skill.path, safe='/')}/{quote(rel, safe='/')}"
         data = self._session(lambda client: _read_resource(client, uri))
         if data is None:
-            raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel)
+            raise SkillReferenceNotFound(reference=rel, skill=skill.name)
         return data
 
     def manifest(self, skill: ProvidedSkill) -> str:
@@ -878,7 +879,7 @@ class MCPSkillProvider(SkillProvider):
         text, refusal = self._session(lambda client: _get_prompt(client, skill.name, values))
         if text is None:
             reason = f"the prompt '{skill.name}' could not be rendered ({refusal})"
-            raise SkillProviderFailed(self.name, reason, provider=self.name)
+            raise SkillProviderFailed(provider=self.name, reason=reason)
         return text.encode("utf-8")
 
     def close(self) -> None:
@@ -893,7 +894,9 @@ class MCPSkillProvider(SkillProvider):
         except ImportError:
             from agenttools_runtime.errors import MCPSDKMissing
 
-            raise MCPSDKMissing(f"Reading skills from the MCP server '{self.name}'") from None
+            raise MCPSDKMissing(
+                feature=f"Reading skills from the MCP server '{self.name}'"
+            ) from None
         try:
             if self._connection is None:
                 self._connection = _Connection(_client_target(self.server), self.timeout)
@@ -902,7 +905,7 @@ class MCPSkillProvider(SkillProvider):
             raise
         except Exception as exc:  # an unreachable or broken server is the provider's failure
             self.close()
-            raise SkillProviderFailed(self.name, _describe(exc), provider=self.name) from exc
+            raise SkillProviderFailed(provider=self.name, reason=_describe(exc)) from exc
 
 
 class _Connection:
@@ -1222,7 +1225,9 @@ class SkillResolver:
             for provider in shipped:
                 if provider.name in resolver._providers:
                     reason = f"the name is taken by an earlier provider ({provider.name})"
-                    warnings.warn(SkillProviderSkipped(provider.name, reason), stacklevel=2)
+                    warnings.warn(
+                        SkillProviderSkipped(provider=provider.name, reason=reason), stacklevel=2
+                    )
                     continue
                 resolver.register(provider)
         items = mcp_servers.items() if isinstance(mcp_servers, Mapping) else mcp_servers
@@ -1244,7 +1249,7 @@ class SkillResolver:
     def register(self, provider: SkillProvider) -> None:
         """Add a provider after the existing ones. Raises ``SkillProviderExists``."""
         if provider.name in self._providers:
-            raise SkillProviderExists(provider.name, provider=provider.name)
+            raise SkillProviderExists(provider=provider.name)
         self._providers[provider.name] = provider
 
     @property
@@ -1261,7 +1266,7 @@ class SkillResolver:
             found = self._providers.get(canonicalize_name(name))
         if found is None:
             available = ", ".join(self._providers) or "(none)"
-            raise SkillProviderNotFound(name, available, provider=name)
+            raise SkillProviderNotFound(provider=name, available=available)
         return found
 
     def locate(self, uri: str | SkillURI) -> tuple[ProvidedSkill, tuple[str, ...], tuple[str, ...]]:
@@ -1278,7 +1283,7 @@ class SkillResolver:
             located = provider.locate(parsed.path)
             if located is None:
                 available = ", ".join(provider.names()) or "(none)"
-                raise SkillNotFound(parsed.skill, available, skill=parsed.skill)
+                raise SkillNotFound(skill=parsed.skill, available=available)
             return located[0], located[1], ()
         found: list[tuple[ProvidedSkill, tuple[str, ...]]] = []
         names: set[str] = set()
@@ -1288,19 +1293,21 @@ class SkillResolver:
                 if located is None:
                     names.update(provider.names())
             except SkillProviderFailed as exc:  # one dead server must not hide the others
-                warnings.warn(SkillProviderSkipped(provider.name, exc.params[1]), stacklevel=2)
+                warnings.warn(
+                    SkillProviderSkipped(provider=provider.name, reason=exc.data["reason"]),
+                    stacklevel=2,
+                )
                 continue
             if located is not None:
                 found.append(located)
         if not found:
             available = ", ".join(sorted(names)) or "(none)"
-            raise SkillNotFound(parsed.skill, available, skill=parsed.skill)
+            raise SkillNotFound(skill=parsed.skill, available=available)
         (skill, reference), others = found[0], tuple(s.provider for s, _ in found[1:])
         if others:
-            everyone = ", ".join((skill.provider, *others))
             warnings.warn(
                 SkillNameCollision(
-                    skill.name, everyone, skill.uri, skill=skill.name, providers=everyone
+                    skill=skill.name, providers=[skill.provider, *others], chosen=skill.uri
                 ),
                 stacklevel=2,
             )
@@ -1331,7 +1338,7 @@ class SkillResolver:
             kind = "manifest"
         if skill.prompt is not None and isinstance(provider, MCPSkillProvider):
             if kind != "skill":  # a prompt has no files
-                raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel)
+                raise SkillReferenceNotFound(reference=rel, skill=skill.name)
             data = provider.render_prompt(skill, arguments, convention)
         elif kind == "skill":
             data = provider.read(skill, (MAIN_FILE,))
@@ -1353,7 +1360,10 @@ class SkillResolver:
             try:
                 skills = tuple(provider.skills())
             except SkillProviderFailed as exc:
-                warnings.warn(SkillProviderSkipped(provider.name, exc.params[1]), stacklevel=2)
+                warnings.warn(
+                    SkillProviderSkipped(provider=provider.name, reason=exc.data["reason"]),
+                    stacklevel=2,
+                )
                 groups.append(ProviderListing(provider.name, provider.kind, (), str(exc)))
                 continue
             for skill in skills:

@@ -145,7 +145,7 @@ class ProjectInvalid(InvalidProject):
         self.problems = list(problems)
         lines = [f"[tool.agenttools] has {len(errors_of(problems))} error(s):"]
         lines += [f"  {p.format(base)}" for p in problems]
-        super().__init__("\n".join(lines), problems=[p.to_json() for p in problems])
+        super().__init__(report="\n".join(lines), problems=[p.to_json() for p in problems])
 
 
 # -- projects --------------------------------------------------------------------------------

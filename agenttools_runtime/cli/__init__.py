@@ -211,7 +211,7 @@ def file_error(exc: OSError) -> FileOperationFailed:
         verb, path = "access", name(exc.filename)
     else:
         verb, path = "complete a file operation", "here"
-    return FileOperationFailed(verb, path, reason, operation=verb, path=path, errno=exc.errno)
+    return FileOperationFailed(operation=verb, path=path, reason=reason, errno=exc.errno)
 
 
 def _is_temp_file_of(name: str, path: str) -> bool:

@@ -150,8 +150,8 @@ def resolve_server(spec: str, search: SearchPath | None) -> MCPServer:
         return owners[0].server(spec)
     if owners:
         qualified = [f"{d.name}/{spec}" for d in owners]
-        raise MCPServerNameAmbiguous(spec, ", ".join(qualified), names=qualified)
-    raise MCPServerNotFound(spec, name=spec)
+        raise MCPServerNameAmbiguous(name=spec, names=qualified)
+    raise MCPServerNotFound(name=spec)
 
 
 def run_install(args: argparse.Namespace) -> int:
@@ -163,7 +163,7 @@ def run_install(args: argparse.Namespace) -> int:
     server = resolve_server(args.server, search_from_args(args))
     with _file_errors(target):
         result = install_mcp_server(target, server, key=args.name)
-    text = format_message("InstallMCPServer", (result.key, result.config_file))
+    text = format_message("InstallMCPServer", key=result.key, config_file=result.config_file)
     if not result.changed:
         text += " (it was already there)"
     emit(args, {"ok": True, **result.to_json(), "scope": target.to_json()["scope"]}, text)
@@ -189,7 +189,7 @@ def run_uninstall(args: argparse.Namespace) -> int:
     emit(
         args,
         {"ok": True, **result.to_json()},
-        format_message(tag, (result.key, result.config_file)),
+        format_message(tag, key=result.key, config_file=result.config_file),
     )
     return 0
 
@@ -204,7 +204,7 @@ def _file_errors(target: MCPTarget) -> Iterator[None]:
         yield
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        raise ConfigFileInvalid(target.config_file, reason, file=str(target.config_file)) from exc
+        raise ConfigFileInvalid(file=target.config_file, reason=reason) from exc
 
 
 def run_list(args: argparse.Namespace) -> int:

@@ -111,7 +111,7 @@ def _project(args: argparse.Namespace) -> str | None:
     if args.project is not None and not os.path.isdir(args.project):
         from agenttools_runtime.errors import InvalidProjectDirectory
 
-        raise InvalidProjectDirectory(args.project, directory=args.project)
+        raise InvalidProjectDirectory(directory=args.project)
     return str(args.project) if args.project is not None else None
 
 

@@ -242,17 +242,13 @@ def deploy_all(
         results[client_id] = Deployment(record, found)
     summary: list[AgentToolsWarning] = list(passthrough)
     if exists:
-        summary.append(errors.DeploymentsExistWarning(", ".join(exists), clients=exists))
+        summary.append(errors.DeploymentsExistWarning(clients=exists))
     if skills_skipped:
-        summary.append(
-            errors.AgentSkillsNotDeployedWarning(", ".join(skills_skipped), clients=skills_skipped)
-        )
+        summary.append(errors.AgentSkillsNotDeployedWarning(clients=skills_skipped))
     if conflict:
         summary.append(errors.AgentSkillConflictWarning())
     if not_installed:
-        summary.append(
-            errors.AgentSkillsNotInstalledWarning(", ".join(not_installed), clients=not_installed)
-        )
+        summary.append(errors.AgentSkillsNotInstalledWarning(clients=not_installed))
     for warning in summary:
         warnings.warn(warning, stacklevel=2)
     return AllClientsResult(results, summary)

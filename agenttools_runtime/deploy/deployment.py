@@ -226,10 +226,10 @@ def find_deployment(
                     item.data.get("path", "")
                 ).parent.name.startswith(ident.lower()):
                     raise item
-        raise DeploymentNotFound(ident, id=ident)
+        raise DeploymentNotFound(id=ident)
     if len(matches) > 1:
         ids = [r.uuid for r in matches]
-        raise DeploymentIdAmbiguous(ident, ", ".join(ids), ids=ids)
+        raise DeploymentIdAmbiguous(id=ident, ids=ids)
     return matches[0]
 
 

@@ -250,7 +250,7 @@ def read_record(path: Path) -> DeploymentRecord:
         data = json.loads(path.read_text("utf-8"))
         return DeploymentRecord.from_json(data)
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
-        raise InvalidDeploymentRecord(path, exc, path=str(path)) from exc
+        raise InvalidDeploymentRecord(path=path, reason=exc) from exc
 
 
 def iter_records(

@@ -68,12 +68,12 @@ class MCPServer:
         given = [k for k in LAUNCH_KEYS if getattr(self, k) is not None]
         if len(given) != 1:
             raise InvalidAgentToolsObject(
-                f'MCP server "{self.name}" needs exactly one of module, script, command, url '
+                reason=f'MCP server "{self.name}" needs exactly one of module, script, command, url '
                 f"(has {', '.join(given) or 'none'})"
             )
         if self.url is None and self.transport != "stdio":
             raise InvalidAgentToolsObject(
-                f'MCP server "{self.name}": transport "{self.transport}" needs a url'
+                reason=f'MCP server "{self.name}": transport "{self.transport}" needs a url'
             )
         if self.url is not None and self.transport == "stdio":
             object.__setattr__(self, "transport", "http")

@@ -37,7 +37,7 @@ def split_frontmatter(text: str, source: str = SKILL_FILE) -> tuple[str, str, in
     lines = text.splitlines(keepends=True)
     if not lines or lines[0].rstrip("\r\n").rstrip() != "---":
         raise InvalidSkillFrontmatter(
-            source, "must start with a YAML frontmatter block (a first line of ---)", source=source
+            source=source, reason="must start with a YAML frontmatter block (a first line of ---)"
         )
     for index in range(1, len(lines)):
         if lines[index].rstrip("\r\n").rstrip() == "---":
@@ -45,7 +45,7 @@ def split_frontmatter(text: str, source: str = SKILL_FILE) -> tuple[str, str, in
             body = "".join(lines[index + 1 :])
             return yaml_text, body, index + 2
     raise InvalidSkillFrontmatter(
-        source, "the frontmatter block is not closed by a line of ---", source=source
+        source=source, reason="the frontmatter block is not closed by a line of ---"
     )
 
 
@@ -63,13 +63,13 @@ def parse_skill_md(text: str, source: str = SKILL_FILE) -> SkillDocument:
             where = f" at line {mark.line + 2}, column {mark.column + 1}"
         problem = getattr(exc, "problem", None) or str(exc)
         raise InvalidSkillFrontmatter(
-            source, f"the frontmatter is not valid YAML{where}: {problem}", source=source
+            source=source, reason=f"the frontmatter is not valid YAML{where}: {problem}"
         ) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise InvalidSkillFrontmatter(
-            source, "the frontmatter must be a YAML mapping of keys to values", source=source
+            source=source, reason="the frontmatter must be a YAML mapping of keys to values"
         )
     return SkillDocument({str(k): v for k, v in data.items()}, body, body_line, source)
 
@@ -79,7 +79,7 @@ def read_skill_md(path: Path) -> SkillDocument:
     try:
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InvalidSkillFrontmatter(path, f"not UTF-8 ({exc.reason})", source=str(path)) from None
+        raise InvalidSkillFrontmatter(source=path, reason=f"not UTF-8 ({exc.reason})") from None
     return parse_skill_md(text, str(path))
 
 

@@ -88,8 +88,10 @@ class SkillInstallResult:
     @property
     def message(self) -> str:
         if self.client_display_name is None:
-            return format_message("InstallAgentSkill", (self.name,))
-        return format_message("InstallAgentSkillNamed", (self.name, self.client_display_name))
+            return format_message("InstallAgentSkill", name=self.name)
+        return format_message(
+            "InstallAgentSkillNamed", name=self.name, client_name=self.client_display_name
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -115,10 +117,12 @@ class SkillUninstallResult:
     @property
     def message(self) -> str:
         if not self.removed:
-            return format_message("AgentSkillNotInstalledAt", (self.name, self.location))
+            return format_message("AgentSkillNotInstalledAt", name=self.name, path=self.location)
         if self.client_display_name is None:
-            return format_message("UninstallAgentSkill", (self.name,))
-        return format_message("UninstallAgentSkillNamed", (self.name, self.client_display_name))
+            return format_message("UninstallAgentSkill", name=self.name)
+        return format_message(
+            "UninstallAgentSkillNamed", name=self.name, client_name=self.client_display_name
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -194,7 +198,7 @@ def install_skills(
     (source and destination contain each other) and ``AgentSkillWriteFailed``.
     """
     if overwrite not in OVERWRITE_VALUES:
-        raise InvalidOverwriteOption(repr(overwrite), overwrite=str(overwrite))
+        raise InvalidOverwriteOption(value=overwrite)
     single, specs = _split_specs(skills)
     root = resolve_skills_root(target, project=project, skills_dir=skills_dir)
     warn_stale_backups(root.path)
@@ -228,9 +232,7 @@ def _preflight(root: Path, sources: Sequence[SkillSource], overwrite: Overwrite)
         elif _identical(root, source, state):
             steps.append(_Step(source, write=False))
         elif overwrite == "none":
-            conflicts.append(
-                AgentSkillExists(source.name, path, FORCE, name=source.name, path=str(path))
-            )
+            conflicts.append(AgentSkillExists(name=source.name, path=path, option=FORCE))
         else:
             steps.append(_Step(source, write=True))
     if len(conflicts) == 1:
@@ -257,7 +259,7 @@ def _apply(root: SkillsRoot, steps: Sequence[_Step]) -> list[SkillInstallResult]
         except OSError as exc:
             name = writes[0].source.name
             raise AgentSkillWriteFailed(
-                name, root.path / name, exc.strerror or str(exc), path=str(root.path)
+                name=name, path=root.path / name, reason=exc.strerror or str(exc)
             ) from exc
     try:
         for step in steps:
@@ -397,9 +399,7 @@ def warn_stale_backups(root: Path) -> None:
     found = fsops.stale_backups(root)
     if found:
         warnings.warn(
-            AgentSkillBackupsLeft(
-                ", ".join(str(p) for p in found), root, backups=[str(p) for p in found]
-            ),
+            AgentSkillBackupsLeft(backups=[str(p) for p in found], root=root),
             stacklevel=3,
         )
 
@@ -431,23 +431,25 @@ def resolve_skills_root(
     root: Path | None = None
     if isinstance(target, tuple):
         if len(target) != 2:
-            raise InvalidSkillsDirectory(repr(target))
+            raise InvalidSkillsDirectory(path=repr(target))
         client_spec, project_spec = target
         if project is not None:
             raise InvalidSkillsDirectory(
-                f"{target!r} (a project is given both in the target and as project=)"
+                path=f"{target!r} (a project is given both in the target and as project=)"
             )
         client = get_client(client_spec)
         project_dir = Path(project_spec)
     elif isinstance(target, os.PathLike):
         if project is not None:
-            raise InvalidSkillsDirectory(f"{os.fspath(target)} (a path target takes no project)")
+            raise InvalidSkillsDirectory(
+                path=f"{os.fspath(target)} (a path target takes no project)"
+            )
         root = Path(os.fspath(target))
     elif isinstance(target, (str, Client)):
         client = get_client(target)
         project_dir = None if project is None else Path(project)
     else:
-        raise InvalidSkillsDirectory(repr(target))
+        raise InvalidSkillsDirectory(path=repr(target))
 
     if skills_dir is not None:
         root = Path(skills_dir)
@@ -464,9 +466,9 @@ def resolve_skills_root(
 
 def _check_skills_root(root: Path) -> None:
     if os.path.lexists(root) and not root.is_dir():
-        raise InvalidSkillsDirectory(root, path=str(root))
+        raise InvalidSkillsDirectory(path=root)
     if (root / SKILL_FILE).exists():
-        raise InvalidSkillsDirectory(root, path=str(root))
+        raise InvalidSkillsDirectory(path=root)
 
 
 # -- specs and names -------------------------------------------------------------------------
@@ -515,7 +517,7 @@ def _check_duplicates(names: Iterable[str]) -> None:
     seen: set[str] = set()
     for name in names:
         if name in seen:
-            raise DuplicateAgentSkillName(name, name=name)
+            raise DuplicateAgentSkillName(name=name)
         seen.add(name)
 
 
@@ -547,5 +549,5 @@ def _name_of(item: Any) -> str:
             return validate_name(item.rpartition("/")[2])
         if os.path.isfile(os.path.join(os.path.expanduser(item), SKILL_FILE)):
             return validate_name(Skill.from_directory(item).name)
-        raise InvalidAgentSkillName(item, name=item)
-    raise InvalidAgentSkill(repr(item))
+        raise InvalidAgentSkillName(name=item)
+    raise InvalidAgentSkill(reason=repr(item))

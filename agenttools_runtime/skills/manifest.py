@@ -82,7 +82,7 @@ def _walk(
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError as exc:
-        raise AgentSkillUnreadable(directory, path=str(directory)) from exc
+        raise AgentSkillUnreadable(path=directory) from exc
     for entry in entries:
         path = Path(entry.path)
         if _is_vcs(entry.name):
@@ -90,9 +90,9 @@ def _walk(
         if entry.is_symlink():
             target = Path(os.path.realpath(path))
             if not _is_within(target, root_real):
-                raise AgentSkillUnsafeLink(path, target, path=str(path), target=str(target))
+                raise AgentSkillUnsafeLink(path=path, target=target)
             if not target.exists():
-                raise AgentSkillUnreadable(path, path=str(path))
+                raise AgentSkillUnreadable(path=path)
             if _leads_into_vcs(target, root_real):  # e.g. docs -> .git: never copied
                 continue
         is_dir = entry.is_dir(follow_symlinks=True)
@@ -103,7 +103,7 @@ def _walk(
             real = Path(os.path.realpath(path))
             if real in ancestors:  # a link back up the tree would be walked forever
                 raise InvalidAgentSkill(
-                    f"the symbolic link {path} leads back to {real}, which contains it",
+                    reason=f"the symbolic link {path} leads back to {real}, which contains it",
                     path=str(path),
                 )
             yield from _walk(path, rel + "/", root_real, (*ancestors, real))
@@ -122,7 +122,7 @@ def source_manifest(files: Mapping[str, Path | str]) -> Manifest:
             try:
                 manifest[rel] = hash_file(source)
             except OSError as exc:
-                raise AgentSkillUnreadable(source, path=str(source)) from exc
+                raise AgentSkillUnreadable(path=source) from exc
     return manifest
 
 

@@ -26,7 +26,7 @@ def validate_name(name: object) -> str:
     So ``""``, ``".."`` or ``"a/b"`` can never resolve to a skills root or outside it.
     """
     if not is_valid_name(name):
-        raise InvalidAgentSkillName(name, name=str(name))
+        raise InvalidAgentSkillName(name=name)
     assert isinstance(name, str)
     return name
 
@@ -43,6 +43,6 @@ def validate_description(name: str, description: object) -> str:
     """Return *description* if it is 1–1024 characters and not blank, else raise
     ``InvalidAgentSkillDescription`` (clients skip skills without one)."""
     if not is_valid_description(description):
-        raise InvalidAgentSkillDescription(name, name=name)
+        raise InvalidAgentSkillDescription(name=name)
     assert isinstance(description, str)
     return description
