@@ -96,7 +96,26 @@ def _load(text: str) -> Any:
     problem = limits.shape_problem(data)
     if problem is not None:  # aliases: a recursive one, or a "billion laughs"
         raise ParseError(problem, *_first_alias(text))
+    where = _complex_key(data)
+    if where is not None:  # "[a]: x", "? {a: 1}": clients' readers (and PyYAML) reject them
+        raise ParseError("a mapping key that is a mapping or a sequence", *where)
     return data
+
+
+def _complex_key(data: Any) -> tuple[int, int] | None:
+    """Line and column (1-based) of the first mapping key that is a mapping or a sequence."""
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, CommentedMap):
+            for key in node:
+                if isinstance(key, (tuple, list, Mapping)):
+                    line, column = node.lc.key(key)
+                    return line + 1, column + 1
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return None
 
 
 def _first_alias(text: str) -> tuple[int, int]:
