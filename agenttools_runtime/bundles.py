@@ -19,14 +19,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from agenttools_runtime import __version__
 from agenttools_runtime.discovery import (
-    ITEM_REF,
     InstalledDistribution,
     SearchPath,
     find_distributions,
     get_distribution,
-    is_reference,
-    normalize_name,
     try_get_distribution,
 )
 from agenttools_runtime.errors import (
@@ -40,7 +38,13 @@ from agenttools_runtime.errors import (
     MCPServerNameAmbiguous,
     MCPServerNotFound,
 )
-from agenttools_runtime.mcp.server import MCPServer
+from agenttools_runtime.mcp.server import MCPServer, Origin
+from agenttools_runtime.names import (
+    NAME_SHAPED_REFERENCE,
+    canonical_dist_name,
+    is_item_reference,
+)
+from agenttools_runtime.wheel.manifest import BundleEntry
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -53,8 +57,6 @@ if TYPE_CHECKING:
 
 BUILTIN_BUNDLE = "agenttools"
 
-# A bundle item reference: "name" or "dist/name". Anything else in a skill list is a path.
-_ITEM_REF = ITEM_REF
 _MAPPING_KEYS = frozenset({"name", "description", "mcp-servers", "mcp_servers", "skills"})
 
 BUILTIN_SKILLS_DIR = Path(__file__).resolve().parent / "builtin_skills"
@@ -68,6 +70,8 @@ BUILTIN_SERVERS: dict[str, MCPServer] = {
             "Serves the agent skills of the installed Python distributions over MCP "
             "(python -m agenttools serve)."
         ),
+        # `agenttools serve` is `python -m agenttools serve`; serving needs the [serve] extra
+        origin=Origin("agenttools", __version__, {"agenttools": "agenttools"}, ("serve",)),
     ),
 }
 
@@ -192,7 +196,7 @@ class AgentTools:
 
     def skill_source(self, spec: str | SkillSpec) -> SkillSource:
         """Resolve one of this bundle's skill specifications (see :meth:`skill_sources`)."""
-        if isinstance(spec, str) and _ITEM_REF.fullmatch(spec):
+        if isinstance(spec, str) and NAME_SHAPED_REFERENCE.fullmatch(spec):
             dist_name, _, item = spec.rpartition("/")
             if dist_name:
                 return self._distribution(dist_name).skill_source(item)
@@ -217,7 +221,7 @@ class AgentTools:
     def _distribution(self, name: str) -> InstalledDistribution:
         if isinstance(
             self.location, InstalledDistribution
-        ) and self.location.name == normalize_name(name):
+        ) and self.location.name == canonical_dist_name(name):
             return self.location
         return get_distribution(name, self.search)
 
@@ -319,7 +323,7 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
         dist = try_get_distribution(name, search)
         # only distributions that ship a manifest claim their name: an unrelated installed
         # package does not hide a server of the same name
-        if dist is not None and (dist.manifest or dist.problem is not None):
+        if dist is not None and (dist.manifest is not None or dist.problem is not None):
             return _single_bundle(dist, search)
         return _unique_server(name, search)
     dist_name, _, item = name.partition("/")
@@ -330,7 +334,7 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
     # two bundles may share a name when their markers exclude each other: the offered one wins
     for matches in (
         lambda b: b.name == item,
-        lambda b: normalize_name(b.name) == normalize_name(item),
+        lambda b: canonical_dist_name(b.name) == canonical_dist_name(item),
     ):
         found = [b for b in offered if matches(b)]
         if found:
@@ -338,7 +342,7 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
     # a bundle named explicitly whose marker is false here is an error, never silently
     # replaced by a server of the same name
     for bundle in distribution_bundles(dist, search, all_markers=True):
-        if normalize_name(bundle.name) == normalize_name(item):
+        if canonical_dist_name(bundle.name) == canonical_dist_name(item):
             where = (search or SearchPath.current()).describe()
             raise AgentToolsNotForEnvironment(
                 name=bundle.name,
@@ -347,7 +351,7 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
                 marker=bundle.marker,
                 requested=name,
             )
-    if item in dist.manifest.get("mcp-servers", {}):
+    if item in dist.server_names:
         return wrap_server(dist.server(item), dist)
     raise DistributionAgentToolsNotFound(name=item, distribution=dist.display_name, requested=name)
 
@@ -365,11 +369,7 @@ def _single_bundle(dist: InstalledDistribution, search: SearchPath | None) -> Ag
 
 
 def _unique_server(name: str, search: SearchPath | None) -> AgentTools:
-    owners = [
-        d
-        for d in find_distributions(search)
-        if d.problem is None and name in d.manifest.get("mcp-servers", {})
-    ]
+    owners = [d for d in find_distributions(search) if d.problem is None and name in d.server_names]
     if len(owners) == 1:
         return wrap_server(owners[0].server(name), owners[0])
     if owners:
@@ -385,33 +385,33 @@ def distribution_bundles(
     """The bundles *dist* declares, in manifest order, as :class:`AgentTools` with qualified
     item names. Bundles whose marker is false for the environment are left out unless
     *all_markers*. A distribution with a problem has none."""
-    if dist.problem is not None or not dist.manifest:
+    manifest = dist.manifest
+    if dist.problem is not None or manifest is None:
         return []
-    declarations = list(dist.manifest.get("bundles") or [])
-    if not declarations and (dist.manifest.get("mcp-servers") or dist.manifest.get("skills")):
+    declarations = list(manifest.bundles)
+    if not declarations and (manifest.servers or manifest.skills):
         # a manifest without a bundles list still offers its implicit bundle
         declarations = [
-            {
-                "name": dist.display_name,
-                "implicit": True,
-                "mcp-servers": sorted(dist.manifest.get("mcp-servers") or {}),
-                "skills": sorted(dist.manifest.get("skills") or {}),
-            }
+            BundleEntry(
+                name=dist.display_name,
+                implicit=True,
+                mcp_servers=tuple(sorted(manifest.servers)),
+                skills=tuple(sorted(manifest.skills)),
+            )
         ]
     marker_env = search.marker_environment if search is not None else None
     result = []
     for decl in declarations:
-        marker = decl.get("marker")
-        if marker and not all_markers and not marker_holds(marker, marker_env):
+        if decl.marker and not all_markers and not marker_holds(decl.marker, marker_env):
             continue
         result.append(
             AgentTools(
-                name=decl["name"],
-                mcp_servers=tuple(_qualify(dist.name, s) for s in decl.get("mcp-servers", ())),
-                skills=tuple(_qualify(dist.name, s) for s in decl.get("skills", ())),
-                description=decl.get("description"),
+                name=decl.name,
+                mcp_servers=tuple(_qualify(dist.name, s) for s in decl.mcp_servers),
+                skills=tuple(_qualify(dist.name, s) for s in decl.skills),
+                description=decl.description,
                 location=dist,
-                marker=marker or None,
+                marker=decl.marker or None,
                 search=search,
             )
         )
@@ -463,7 +463,7 @@ def agent_tools_objects(
 # -- helpers ---------------------------------------------------------------------------------
 def _qualify(dist: str, item: str) -> str:
     owner, _, name = item.rpartition("/")
-    return f"{normalize_name(owner) if owner else dist}/{name}"
+    return f"{canonical_dist_name(owner) if owner else dist}/{name}"
 
 
 def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
@@ -472,7 +472,7 @@ def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
     result: list[str | MCPServer] = []
     for spec in specs:
         if isinstance(spec, (str, MCPServer)):
-            if isinstance(spec, str) and not is_reference(spec):
+            if isinstance(spec, str) and not is_item_reference(spec):
                 raise InvalidAgentToolsObject(reason=f'"{spec}" is not an MCP server name')
             result.append(spec)
         elif isinstance(spec, Mapping) and isinstance(spec.get("name"), str):
@@ -504,14 +504,14 @@ def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
 def _directory_or_name(spec: str | SkillSpec) -> str | SkillSpec:
     """In an ad hoc bundle, a string naming an existing skill directory is that directory (as
     for ``install_skills``), made absolute now; other name-shaped strings stay names."""
-    if not isinstance(spec, str) or not _ITEM_REF.fullmatch(spec):
+    if not isinstance(spec, str) or not NAME_SHAPED_REFERENCE.fullmatch(spec):
         return spec
     path = os.path.abspath(os.path.expanduser(spec))
     return Path(path) if os.path.isfile(os.path.join(path, "SKILL.md")) else spec
 
 
 def _skill_spec_name(spec: str | SkillSpec) -> str:
-    if isinstance(spec, str) and _ITEM_REF.fullmatch(spec):
+    if isinstance(spec, str) and NAME_SHAPED_REFERENCE.fullmatch(spec):
         return spec
     from agenttools_runtime.skills.source import Skill, SkillSource
 
@@ -525,7 +525,7 @@ def _skill_spec_name(spec: str | SkillSpec) -> str:
     if directory.name == "SKILL.md":
         directory = directory.parent
     try:
-        from agenttools_runtime.skills.frontmatter import read_skill_md
+        from agenttools_runtime.skills.skill_md import read_skill_md
 
         name = read_skill_md(directory / "SKILL.md").frontmatter.get("name")
     except Exception:  # a name for display only; to_source reports the problem

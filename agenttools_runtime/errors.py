@@ -63,6 +63,11 @@ MESSAGES: dict[str, str] = {
         'The file {path} of "{distribution}" does not match the hash recorded when it was built '
         "(tampered with or half uninstalled). Reinstall it: pip install --force-reinstall {distribution}"
     ),
+    "BundledFileNotRegular": (
+        'The file {path} of "{distribution}" is a symbolic link or not a regular file; '
+        "agenttools copies only the regular files a wheel installed. "
+        "Reinstall it: pip install --force-reinstall {distribution}"
+    ),
     "BundledFileMissing": (
         'The file {path} of "{distribution}" is missing. Reinstall it: pip install --force-reinstall {distribution}'
     ),
@@ -140,7 +145,7 @@ MESSAGES: dict[str, str] = {
         "to keep, then delete them."
     ),
     # -- clients and locations --------------------------------------------------------------
-    "UnknownClient": 'Unknown client "{client}". Known clients: {known}.',
+    "UnknownClient": 'Unknown client "{client}".{hint} Known clients: {known}.',
     "UnsupportedSkillsClient": "No automatic agent skill installation support for client {client_name}.",
     "UnsupportedSkillsClientProject": (
         "No automatic project-level agent skill installation support for client {client_name}."
@@ -182,6 +187,12 @@ MESSAGES: dict[str, str] = {
         'A server name override can only be used when deploying a single MCP server; "{name}" '
         "has {count} servers."
     ),
+    "RunnerUnavailable": 'The MCP server "{server}" cannot be written with --runner {runner}: {reason}.',
+    "MCPEntryMachineSpecific": (
+        'Warning: The MCP server entry "{key}" in {config_file} runs {command}, a path on this '
+        "machine only: the file is machine-specific (a teammate's checkout cannot start the "
+        "server). {hint}"
+    ),
     "DuplicateBundleConfigKey": (
         'The MCP servers {servers} of "{name}" would all be installed with the configuration key "{key}".'
     ),
@@ -190,11 +201,19 @@ MESSAGES: dict[str, str] = {
         'The agent tools "{name}" are already deployed to {target} (deployment {uuid}). '
         f"Use {UPGRADE} to replace the deployment."
     ),
+    "DeploymentConfigKeyTaken": (
+        'The MCP server key "{key}" in {config_file} is already written by deployment {uuid} of '
+        f'"{{bundle}}". Use {UPGRADE} to replace that deployment{{rename}}.'
+    ),
     "DeploymentsExistWarning": (
         "Warning: Some deployments were skipped because they already exist: {clients}. "
         f"Use {UPGRADE} to replace them."
     ),
     "DeploymentNotFound": 'No deployment found for "{id}".',
+    "NoClientDetected": (
+        "No AI client was detected on this machine. Name the clients to deploy to (TARGET, "
+        "e.g. claude-code,cursor; see 'agenttools clients'), or use --all-clients."
+    ),
     "DeploymentIdAmbiguous": 'The deployment id prefix "{id}" matches several deployments: {ids}.',
     "AgentSkillsNotDeployed": (
         'Warning: The agent skills of "{name}" were not installed because {client_name} does not support '
@@ -268,6 +287,22 @@ MESSAGES: dict[str, str] = {
     "SkillProviderSkipped": "The skill provider '{provider}' was skipped: {reason}",
     # -- project validation (hook and `agenttools validate`) --------------------------------
     "InvalidProject": "{report}",
+    # -- building: the wrapping backend and `agenttools bundle` -----------------------------
+    "InvalidWheel": "Cannot add agenttools files to {wheel}: {reason}",
+    "InvalidSdist": "Cannot add the skill sources to the sdist {sdist}: {reason}",
+    "WheelAlreadyBundled": (
+        "{wheel} already carries different agenttools metadata ({difference}). "
+        "Use --force to replace it."
+    ),
+    "WheelProjectMismatch": (
+        '{wheel} is a wheel of "{wheel_name}", but the project in {project} is "{project_name}"; '
+        "agenttools adds a project's files to that project's wheels only."
+    ),
+    "BuildBackendUnavailable": (
+        'The build backend "{backend}" (tool.agenttools.backend in {pyproject}) cannot be '
+        "imported: {reason}. Check the name, and that [build-system] requires lists the "
+        "distribution that provides it."
+    ),
     # -- the file system (the CLI's one line for an OSError) --------------------------------
     "FileOperationFailed": "Cannot {operation} {path}: {reason}.",
 }
@@ -411,6 +446,11 @@ class ProjectError(AgentToolsError):
     """A project whose ``[tool.agenttools]`` does not pass validation (hook and ``validate``)."""
 
 
+class BuildError(AgentToolsError):
+    """A wheel or sdist that agenttools cannot add its files to, or a wrapped build backend
+    that cannot be loaded."""
+
+
 # DistributionError
 class DistributionNotInstalled(DistributionError): ...
 
@@ -425,6 +465,9 @@ class BundledFileMismatch(DistributionError): ...
 
 
 class BundledFileMissing(DistributionError): ...
+
+
+class BundledFileNotRegular(DistributionError): ...
 
 
 # ManifestError
@@ -523,6 +566,9 @@ class AgentSkillUpdate(SkillConflictError): ...
 class UnknownClient(ClientError): ...
 
 
+class NoClientDetected(ClientError): ...
+
+
 class UnsupportedSkillsClient(ClientError): ...
 
 
@@ -582,6 +628,13 @@ class InvalidOverwriteOption(DeployError): ...
 class DeploymentExists(DeployError): ...
 
 
+class DeploymentConfigKeyTaken(DeploymentExists):
+    """A deployment conflict through a config key another deployment wrote in the same file."""
+
+
+class RunnerUnavailable(DeployError): ...
+
+
 class DeploymentNotFound(DeployError): ...
 
 
@@ -628,6 +681,22 @@ class InvalidSkillProviderName(SkillURISecurityError): ...
 
 # ProjectError
 class InvalidProject(ProjectError): ...
+
+
+# BuildError
+class InvalidWheel(BuildError): ...
+
+
+class InvalidSdist(BuildError): ...
+
+
+class WheelAlreadyBundled(BuildError): ...
+
+
+class WheelProjectMismatch(BuildError): ...
+
+
+class BuildBackendUnavailable(BuildError): ...
 
 
 class MCPSDKMissing(AgentToolsError):
@@ -700,6 +769,9 @@ class AgentSkillBackupsLeft(AgentToolsWarning): ...
 
 
 class MCPServerEntryReplaced(AgentToolsWarning): ...
+
+
+class MCPEntryMachineSpecific(AgentToolsWarning): ...
 
 
 class FileOperationFailed(AgentToolsError):

@@ -51,6 +51,7 @@ from agenttools_runtime.errors import (
     SkillProviderSkipped,
     SkillReferenceNotFound,
 )
+from agenttools_runtime.names import canonical_dist_name, is_provider_name
 
 if TYPE_CHECKING:
     import asyncio
@@ -62,7 +63,6 @@ MAIN_FILE = "SKILL.md"
 MANIFEST_REFERENCE = "_manifest"
 LOCAL_PROVIDER = "local"
 BUILTIN_PROVIDER = "agenttools"
-PROVIDER_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 MAX_REFERENCE_LENGTH = 4096
 Convention = Literal["seed", "claude"]
 CONVENTIONS: tuple[Convention, ...] = ("seed", "claude")
@@ -121,7 +121,7 @@ def parse_skill_uri(text: str) -> SkillURI:
             raise InvalidSkillURI(uri=text, reason=f"the scheme must be '{SCHEME}', not '{scheme}'")
         raw_provider, _, raw_path = rest.partition("/")
         provider = _decode(raw_provider, text)
-        if not PROVIDER_NAME_PATTERN.fullmatch(provider):
+        if not is_provider_name(provider):
             raise InvalidSkillProviderName(provider=provider, uri=text)
     else:
         raw_path = text
@@ -165,10 +165,6 @@ def _is_listable(name: str) -> bool:
     """A skill name a server may give: one segment without control characters (a newline in
     a name would forge lines of the listing an agent reads)."""
     return _is_segment(name) and name.isprintable()
-
-
-def is_valid_provider_name(name: object) -> bool:
-    return isinstance(name, str) and PROVIDER_NAME_PATTERN.fullmatch(name) is not None
 
 
 # -- argument substitution -------------------------------------------------------------------
@@ -279,7 +275,7 @@ def argument_names(frontmatter: Mapping[str, Any]) -> list[str]:
 
 def split_skill_text(text: str) -> tuple[str, str]:
     """``(frontmatter block verbatim, body)``; an empty block when there is none."""
-    from agenttools_runtime.skills.frontmatter import split_frontmatter
+    from agenttools_runtime.skills.skill_md import split_frontmatter
 
     try:
         body = split_frontmatter(text)[1]
@@ -303,7 +299,7 @@ def substitute_skill_md(
 
 def skill_frontmatter(text: str) -> dict[str, Any]:
     """The frontmatter mapping of SKILL.md text, ``{}`` when absent or unparseable."""
-    from agenttools_runtime.skills.frontmatter import parse_skill_md
+    from agenttools_runtime.skills.skill_md import parse_skill_md
 
     try:
         return parse_skill_md(text).frontmatter
@@ -332,7 +328,7 @@ def digest(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def manifest_json(name: str, files: Mapping[str, bytes]) -> str:
+def file_listing_json(name: str, files: Mapping[str, bytes]) -> str:
     """FastMCP's ``_manifest`` text: ``{"skill", "files": [{"path", "size", "hash"}]}``
     sorted by path, indented by 2, exactly as ``json.dumps`` writes it there."""
     entries = [
@@ -385,7 +381,7 @@ class SkillProvider(abc.ABC):
     kind: str = "provider"
 
     def __init__(self, name: str) -> None:
-        if not is_valid_provider_name(name):
+        if not is_provider_name(name):
             raise InvalidSkillProviderName(provider=name)
         self.name = name
 
@@ -528,7 +524,7 @@ class DirectorySkillProvider(SkillProvider):
         """Read one file; a wheel's copy must match the hash its manifest recorded
         (``BundledFileMissing`` / ``BundledFileMismatch``: tampered or half uninstalled)."""
         from agenttools_runtime.errors import BundledFileMismatch, BundledFileMissing
-        from agenttools_runtime.skills.manifest import hash_bytes
+        from agenttools_runtime.skills.hashing import hash_bytes
 
         entry = self._entry(skill.name)
         try:
@@ -542,7 +538,7 @@ class DirectorySkillProvider(SkillProvider):
         return data
 
     def manifest(self, skill: ProvidedSkill) -> str:
-        return manifest_json(skill.name, self.contents(skill))
+        return file_listing_json(skill.name, self.contents(skill))
 
 
 def safe_skill_path(directory: Path, reference: Sequence[str], skill: str | None = None) -> Path:
@@ -551,7 +547,7 @@ def safe_skill_path(directory: Path, reference: Sequence[str], skill: str | None
 
     Raises ``SkillPathTraversal`` (escapes) or ``SkillReferenceNotFound`` (absent, not a file).
     """
-    from agenttools_runtime.skills.manifest import VCS_NAMES
+    from agenttools_runtime.skills.hashing import VCS_NAMES
 
     rel = "/".join(reference)
     name = directory.name if skill is None else skill
@@ -588,7 +584,7 @@ def _folder_files(directory: Path) -> dict[str, Path]:
     """The files of a skill folder (junk and VCS skipped). Regular files only: reading a named
     pipe or a device would block or never end. Raises ``AgentSkillUnsafeLink`` and
     ``AgentSkillUnreadable``."""
-    from agenttools_runtime.skills.manifest import VCS_NAMES, iter_source_files
+    from agenttools_runtime.skills.hashing import VCS_NAMES, iter_source_files
 
     root = Path(os.path.realpath(directory))
     files = {}
@@ -605,7 +601,7 @@ def _folder_files(directory: Path) -> dict[str, Path]:
 def _folder_hashes(entry: _DirectorySkill) -> dict[str, str] | None:
     """Every file's hash; None when the folder cannot be read whole (a link leaving it, an
     unreadable file), which never counts as identical to anything."""
-    from agenttools_runtime.skills.manifest import hash_file
+    from agenttools_runtime.skills.hashing import hash_file
 
     try:
         return {rel: hash_file(path) for rel, path in _folder_files(entry.directory).items()}
@@ -699,24 +695,20 @@ class DistributionSkillProvider(DirectorySkillProvider):
 
     def _scan(self) -> Iterable[tuple[str, _DirectorySkill]]:
         dist = self.distribution
-        skills = dist.manifest.get("skills")
-        if not isinstance(skills, Mapping):
+        if dist.manifest is None:
             return
-        for name, info in sorted(skills.items()):
-            if not isinstance(info, Mapping):
-                continue
-            description = info.get("description")
+        for name, entry in sorted(dist.manifest.skills.items()):
             directory = dist.skill_directory(name)
-            listed: dict[str, str] | None = None
-            if directory == dist.skills_dir / name:  # the wheel's copy: only what it lists
-                files = info.get("files")
-                listed = (
-                    {str(k): str(v) for k, v in files.items() if _is_relpath(str(k))}
-                    if isinstance(files, Mapping)
-                    else {}
-                )
-            text = description if isinstance(description, str) else None
-            yield name, _DirectorySkill(directory, listed, text, dist.display_name)
+            # the wheel's copy: only what it lists; the live source of an editable install: all
+            listed = dict(entry.files) if directory == dist.skills_dir / name else None
+            description = entry.description or None  # none recorded: read from SKILL.md
+            yield name, _DirectorySkill(directory, listed, description, dist.display_name)
+
+    def _read_file(self, skill: ProvidedSkill, rel: str, path: Path) -> bytes:
+        if self._entry(skill.name).files is None:
+            return super()._read_file(skill, rel, path)
+        # a regular file reached without a link, hashed as the wheel recorded it
+        return self.distribution.read_skill_file(skill.name, rel)
 
 
 class BuiltinSkillProvider(DirectorySkillProvider):
@@ -736,12 +728,6 @@ class BuiltinSkillProvider(DirectorySkillProvider):
                 yield name, _DirectorySkill(directory, None)
 
 
-def _is_relpath(rel: str) -> bool:
-    """A manifest path a wheel may list: relative, ``/``-separated, no ``..`` (so a crafted
-    manifest cannot point a provider outside the skill folder)."""
-    return all(_is_segment(part) for part in rel.split("/"))  # "" and "/x" have an empty part
-
-
 def distribution_providers(search: SearchPath | None = None) -> list[DistributionSkillProvider]:
     """One provider per installed distribution whose manifest lists skills, by name.
     Distributions with a broken manifest are skipped with a ``SkillProviderSkipped`` warning."""
@@ -754,9 +740,9 @@ def distribution_providers(search: SearchPath | None = None) -> list[Distributio
                 SkillProviderSkipped(provider=dist.name, reason=dist.problem), stacklevel=2
             )
             continue
-        if not dist.manifest.get("skills"):
+        if dist.manifest is None or not dist.manifest.skills:
             continue
-        if not is_valid_provider_name(dist.name):
+        if not is_provider_name(dist.name):
             reason = "its name is not a valid provider name"
             warnings.warn(SkillProviderSkipped(provider=dist.name, reason=reason), stacklevel=2)
             continue
@@ -1261,9 +1247,7 @@ class SkillResolver:
         Raises ``SkillProviderNotFound``."""
         found = self._providers.get(name)
         if found is None:
-            from packaging.utils import canonicalize_name
-
-            found = self._providers.get(canonicalize_name(name))
+            found = self._providers.get(canonical_dist_name(name))
         if found is None:
             available = ", ".join(self._providers) or "(none)"
             raise SkillProviderNotFound(provider=name, available=available)

@@ -25,7 +25,17 @@ FUZZ_TESTS = [
     "tests/test_validate_fuzz.py",
     "tests/mcp/test_properties.py::test_hostile_files_give_a_located_problem_or_a_lossless_edit",
 ]
-CORPUS_KINDS = ["pyproject", "config/json", "config/toml", "config/yaml", "uri", "state"]
+# kind -> the suffix of its cases (tests/hostile/test_<kind>.py)
+CORPUS_KINDS = {
+    "pyproject": ".toml",
+    "config/json": ".json",
+    "config/toml": ".toml",
+    "config/yaml": ".yaml",
+    "uri": ".uri",
+    "state": ".state",
+    "manifest": ".json",
+    "skill_md": ".md",
+}
 
 
 def pytest(args: list[str], env: dict[str, str]) -> str:
@@ -46,9 +56,9 @@ def main() -> None:
     parser.add_argument("-n", default="2", help="pytest-xdist workers for the corpus")
     args = parser.parse_args()
 
-    from tests.helpers.hostile import cases
+    from tests.hostile.corpus import cases
 
-    kinds = {kind: cases(kind) for kind in CORPUS_KINDS}
+    kinds = {kind: cases(kind, suffix) for kind, suffix in CORPUS_KINDS.items()}
     total = sum(len(c) for c in kinds.values())
     commands = sum(len(case.commands) for c in kinds.values() for case in c)
     print(f"corpus: {total} cases, {commands} commands")

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from enum import Enum, IntEnum
 
-from agenttools_runtime.skills.manifest import DestinationState
+from agenttools_runtime.skills.hashing import DestinationState
 
 D = DestinationState
 

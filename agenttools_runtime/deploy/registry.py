@@ -33,7 +33,7 @@ from agenttools_runtime.errors import (
     AgentToolsWarning,
 )
 from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.manifest import (
+from agenttools_runtime.skills.hashing import (
     DestinationState,
     DirectoryState,
     destination_state,

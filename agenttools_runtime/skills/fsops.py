@@ -37,7 +37,7 @@ makes first; callers run them in a preflight before writing anything.
 created (outermost first), so a rollback can remove them again with :func:`remove_created_dirs`.
 
 Nothing here decides *whether* to write or remove (states, overwrite rules, registries): that
-is the caller's job. Names must already be validated (``skills.names.validate_name``).
+is the caller's job. Names must already be validated (``names.check_skill_name``).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ from agenttools_runtime.errors import (
     InvalidAgentSkill,
 )
 from agenttools_runtime.paths import canonical_path, canonical_path_key
-from agenttools_runtime.skills.manifest import DestinationState, destination_state
+from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.source import SkillSource
 
 BACKUP_PREFIX = ".agenttools-backup-"

@@ -16,7 +16,6 @@ A *target* names the skills root:
 from __future__ import annotations
 
 import os
-import re
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -38,15 +37,15 @@ from agenttools_runtime.errors import (
     InvalidSkillsDirectory,
     format_message,
 )
+from agenttools_runtime.names import check_skill_name, is_skill_name, qualified_skill_reference
 from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.frontmatter import SKILL_FILE
-from agenttools_runtime.skills.manifest import (
+from agenttools_runtime.skills.hashing import (
     DestinationState,
     DirectoryState,
     destination_state,
     directory_state,
 )
-from agenttools_runtime.skills.names import is_valid_name, validate_name
+from agenttools_runtime.skills.skill_md import SKILL_FILE
 from agenttools_runtime.skills.source import Skill, SkillSource, SkillSpec, to_source
 
 Overwrite = Literal["none", "upgrade", "all"]
@@ -494,7 +493,7 @@ def _to_source(spec: Any) -> SkillSource:
             os.path.basename(path) == SKILL_FILE and os.path.isfile(path)
         )
         if not is_skill_dir and (
-            is_valid_name(spec) or (_QUALIFIED.fullmatch(spec) and not os.path.lexists(path))
+            is_skill_name(spec) or (qualified_skill_reference(spec) and not os.path.lexists(path))
         ):
             return _resolve_named_skill(spec)
     return to_source(spec)
@@ -507,7 +506,7 @@ def _resolve_named_skill(spec: str) -> SkillSource:
         from agenttools_runtime.discovery import get_distribution
 
         dist_name, _, item = spec.rpartition("/")
-        return get_distribution(dist_name).skill_source(validate_name(item))
+        return get_distribution(dist_name).skill_source(check_skill_name(item))
     from agenttools_runtime.bundles import builtin_skill_source
 
     return builtin_skill_source(spec)
@@ -522,7 +521,6 @@ def _check_duplicates(names: Iterable[str]) -> None:
 
 
 # "dist/skill": a PEP 503-ish distribution name, one slash, a skill name
-_QUALIFIED = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?/[^/]+")
 
 
 def _split_names(names: Any) -> tuple[bool, list[Any]]:
@@ -537,17 +535,17 @@ def _split_names(names: Any) -> tuple[bool, list[Any]]:
 def _name_of(item: Any) -> str:
     """The skill name an uninstall request refers to, validated before any path is built."""
     if isinstance(item, (Skill, SkillSource)):
-        return validate_name(item.name)
+        return check_skill_name(item.name)
     if isinstance(item, Mapping):
-        return validate_name(item.get("name"))
+        return check_skill_name(item.get("name"))
     if isinstance(item, os.PathLike):
-        return validate_name(Skill.from_directory(item).name)
+        return check_skill_name(Skill.from_directory(item).name)
     if isinstance(item, str):
-        if is_valid_name(item):
+        if is_skill_name(item):
             return item
-        if _QUALIFIED.fullmatch(item):
-            return validate_name(item.rpartition("/")[2])
+        if qualified_skill_reference(item):
+            return check_skill_name(item.rpartition("/")[2])
         if os.path.isfile(os.path.join(os.path.expanduser(item), SKILL_FILE)):
-            return validate_name(Skill.from_directory(item).name)
+            return check_skill_name(Skill.from_directory(item).name)
         raise InvalidAgentSkillName(name=item)
     raise InvalidAgentSkill(reason=repr(item))

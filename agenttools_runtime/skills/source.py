@@ -6,7 +6,7 @@ frontmatter keys ``license``, ``compatibility``, ``allowed-tools``, ``metadata``
 Every form normalizes (:func:`to_source`) to a :class:`SkillSource`: validated name and
 description, identity (for upgrade decisions), version, the files to write and their manifest.
 
-Directory sources are listed with :func:`~agenttools_runtime.skills.manifest.iter_source_files`
+Directory sources are listed with :func:`~agenttools_runtime.skills.hashing.iter_source_files`
 (junk and version-control metadata skipped; links followed only while they stay inside the
 skill). Inline skills get a deterministic generated ``SKILL.md``.
 """
@@ -26,9 +26,9 @@ from agenttools_runtime.errors import (
     InvalidAgentSkill,
     InvalidSkillFrontmatter,
 )
-from agenttools_runtime.skills.frontmatter import SKILL_FILE, read_skill_md, render_skill_md
-from agenttools_runtime.skills.manifest import hash_bytes, hash_text, iter_source_files
-from agenttools_runtime.skills.names import validate_description, validate_name
+from agenttools_runtime.names import check_skill_description, check_skill_name
+from agenttools_runtime.skills.hashing import hash_bytes, hash_text, iter_source_files
+from agenttools_runtime.skills.skill_md import SKILL_FILE, read_skill_md, render_skill_md
 
 # Keys of an inline mapping that are not passed through as extra frontmatter.
 _MAPPING_KEYS = (
@@ -138,7 +138,7 @@ class SkillSource:
 
     ``files`` maps ``/``-separated relative paths (sorted) to a source ``Path`` or generated
     ``str`` content; ``manifest`` maps the same paths to their hashes
-    (:func:`agenttools_runtime.skills.manifest.hash_bytes`). ``identifier`` is the source
+    (:func:`agenttools_runtime.skills.hashing.hash_bytes`). ``identifier`` is the source
     identity: ``"<dist>/<name>"`` for distribution skills, the name for built-in skills,
     ``"File:" + canonical_path_key(dir)`` for directories, a caller-given default (or None)
     for inline skills. ``directory`` is the source directory when there is one (used to
@@ -183,8 +183,8 @@ def to_source(
         skill = Skill.from_mapping(spec)
     else:
         raise InvalidAgentSkill(reason=repr(spec))
-    name = validate_name(skill.name)
-    description = validate_description(name, skill.description)
+    name = check_skill_name(skill.name)
+    description = check_skill_description(name, skill.description)
     directory = _usable_directory(skill.path)
     if directory is not None:
         return _directory_source(name, description, directory, identifier, version)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.hostile import make_site, snapshot
+from tests.hostile.corpus import snapshot, weather_site
 
 ONE_LINE = re.compile(r"^agenttools: [^\n]+\n$")
 REASONS = {"EPERM": "Operation not permitted", "EACCES": "Permission denied"}
@@ -31,7 +31,7 @@ REASONS = {"EPERM": "Operation not permitted", "EACCES": "Permission denied"}
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_site(tmp_path_factory.mktemp("boundary"))
+    return weather_site(tmp_path_factory.mktemp("boundary"))
 
 
 @pytest.fixture
