@@ -6,7 +6,7 @@ from a random seed (hypothesis prints the seed of a failure); ``AGENTTOOLS_FUZZ_
 sets the number of examples of either profile. ``NOSHRINK=1`` reports the first failing
 example as generated (faster when hunting)::
 
-    AGENTTOOLS_FUZZ=deep python -m pytest -q tests/test_validate_fuzz.py tests/hostile
+    AGENTTOOLS_FUZZ=deep python -m pytest -q tests/test_validate_fuzz.py tests/mcp/test_properties.py
 """
 
 from __future__ import annotations
