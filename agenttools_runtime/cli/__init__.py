@@ -41,6 +41,7 @@ COMMAND_MODULES: dict[str, str] = {
     "deploy": "deploy",
     "deployed": "deploy",
     "remove": "deploy",
+    "doctor": "doctor",
     "skill": "uri",
     "serve": "uri",
     "validate": "validate",
@@ -58,6 +59,7 @@ COMMAND_HELP: dict[str, str] = {
     "deploy": "deploy a bundle's MCP servers and skills into a client (tracked, reversible)",
     "deployed": "list the recorded deployments",
     "remove": "remove a deployment: its config entries and the skills nothing else uses",
+    "doctor": "check agenttools' state for what interrupted operations left; --fix repairs it",
     "skill": "load a skill (or one of its files) by skill:// URI or name; --list them",
     "serve": "serve installed skills over MCP (stdio)",
     "validate": "check a project's [tool.agenttools], its skills and MCP server declarations",
@@ -171,9 +173,11 @@ def run_handler(handler: Handler, args: argparse.Namespace) -> int:
             _print_warnings(caught, as_json)
             _print_error(file_error(exc), as_json)
             return 1
-        except KeyboardInterrupt:
-            print("agenttools: interrupted", file=sys.stderr)
-            return 130
+        except KeyboardInterrupt as exc:  # SIGINT, or SIGTERM during a locked operation
+            _print_warnings(caught, as_json)
+            outcome = getattr(exc, "outcome", "")
+            print(f"agenttools: interrupted{'; ' + outcome if outcome else ''}", file=sys.stderr)
+            return int(getattr(exc, "exit_status", 130))
     _print_warnings(caught, as_json)
     return status
 
@@ -242,9 +246,11 @@ def _is_temp_file_of(name: str, path: str) -> bool:
     """Whether *name* is the temp file an atomic write of *path* goes through."""
     import os
 
+    from agenttools_runtime import fs
+
     base = os.path.basename(name)
     same_dir = os.path.dirname(name) == os.path.dirname(path)
-    return same_dir and base.startswith(f".{os.path.basename(path)}.")
+    return same_dir and fs.is_temp_name(base) and base.startswith(f".{os.path.basename(path)}.")
 
 
 def _print_warnings(caught: list[warnings.WarningMessage], as_json: bool) -> None:

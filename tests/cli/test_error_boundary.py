@@ -199,7 +199,7 @@ def test_a_file_where_a_directory_belongs(home: Path, state: Path, site: Path) -
         "deploy", "claude-code", "weather-tools", "--path", site,
         "--skills-dir", home / "not-a-dir" / "skills",
     )  # fmt: skip
-    assert_one_line_refusal(done, "(ENOTDIR)", str(home / "not-a-dir"))
+    assert_one_line_refusal(done, "Not a directory", str(home / "not-a-dir"))
     assert snapshot(home, state) == before
 
 

@@ -9,7 +9,7 @@ A case is a file (or a folder: a state directory, a directory where a config fil
 
 Each ``$`` line is one command (split like a shell would, then the placeholders filled in);
 the lines up to the next ``$`` are its output, stdout then stderr, exactly (a line ``...``
-stands for any lines). A command exits 1 unless a line ``? N`` right after it says otherwise.
+stands for any lines, ``{...}`` in a line for any text: a hash of a temporary path). A command exits 1 unless a line ``? N`` right after it says otherwise.
 Every command runs as a real ``python -m agenttools`` process, prints no traceback, and leaves
 every file it could reach (the temporary home, the state directory, the site and the case's
 copies) byte-for-byte as it was.
@@ -104,7 +104,8 @@ def run(
         assert "Traceback" not in printed, printed
         expected = _fill(command.output, places)
         pattern = "\n".join(
-            r"(?:.*\n)*?.*" if line == "..." else re.escape(line) for line in expected.split("\n")
+            r"(?:.*\n)*?.*" if line == "..." else re.escape(line).replace(r"\{\.\.\.\}", ".*?")
+            for line in expected.split("\n")
         )
         assert re.fullmatch(pattern, printed), f"$ agenttools {command.argv}\n{printed}"
         assert done.returncode == command.status, (command.argv, done.returncode, printed)
@@ -121,7 +122,8 @@ def _fill(template: str, places: Mapping[str, object]) -> str:
 
 def snapshot(*roots: Path) -> dict[str, object]:
     """Everything under *roots*: per path its type and mode, a file's bytes, a link's target.
-    The state lock file is left out (taking the lock creates it, empty, for good)."""
+    The state lock file is left out (taking the lock creates it, empty, for good), and so are
+    the state index (a cache of the records) and the journal directory (not what is in it)."""
     seen: dict[str, object] = {}
     for root in roots:
         pending = [root]
@@ -132,6 +134,13 @@ def snapshot(*roots: Path) -> dict[str, object]:
             except FileNotFoundError:
                 continue
             if path.name == ".lock":
+                continue
+            # the state's own bookkeeping: the index is a cache of the records, rebuilt on use;
+            # the journal directory stays (a journal left in it is a change)
+            if path.parent.name == "deployments" and path.name == ".index":
+                continue
+            if path.parent.name == "deployments" and path.name == ".journal":
+                pending.extend(path.iterdir() if path.is_dir() else ())
                 continue
             if stat.S_ISLNK(info.st_mode):
                 seen[str(path)] = ("link", os.readlink(path))
