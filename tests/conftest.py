@@ -1,5 +1,9 @@
 """Test isolation: every test gets its own HOME, USERPROFILE and AGENTTOOLS_HOME under tmp_path,
-so no test can touch the real home directory or the real deployment state."""
+so no test can touch the real home directory or the real deployment state.
+
+And the run order for parallel runs (``-n auto``): slow tests first, so the long ones spread
+over the workers from the start instead of finishing last on one of them; the real-client
+tests last, their npm installs running in the background meanwhile (tests/clients/npm.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +14,23 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_packages"
+
+
+def run_order(item: pytest.Item) -> int:
+    if item.get_closest_marker("clients"):
+        return 2
+    return 0 if item.get_closest_marker("slow") else 1
+
+
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=run_order)  # stable: file order within each group
+    if config.option.collectonly:
+        return
+    if any(item.get_closest_marker("clients") for item in items):
+        from tests.clients.npm import start_installs
+
+        start_installs()
 
 
 @pytest.fixture(autouse=True)
