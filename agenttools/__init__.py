@@ -19,6 +19,16 @@ _EXPORTS: dict[str, str] = {
     # errors and warnings
     "AgentToolsError": "agenttools_runtime.errors",
     "AgentToolsWarning": "agenttools_runtime.errors",
+    "DistributionError": "agenttools_runtime.errors",
+    "ManifestError": "agenttools_runtime.errors",
+    "BundleError": "agenttools_runtime.errors",
+    "SkillError": "agenttools_runtime.errors",
+    "SkillConflictError": "agenttools_runtime.errors",
+    "ClientError": "agenttools_runtime.errors",
+    "ConfigFileError": "agenttools_runtime.errors",
+    "DeployError": "agenttools_runtime.errors",
+    "URIError": "agenttools_runtime.errors",
+    "ProjectError": "agenttools_runtime.errors",
     # clients
     "SUPPORTED_CLIENTS": "agenttools_runtime.clients",
     "SUPPORTED_MCP_CLIENTS": "agenttools_runtime.clients",

@@ -24,7 +24,9 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-MANIFEST = "agenttools/manifest.json"
+from agenttools_runtime.wheel import layout
+
+MANIFEST = layout.extra_metadata_target(layout.MANIFEST)
 
 
 class AgentToolsBuildError(Exception):
@@ -70,7 +72,7 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
 
     # wheel -----------------------------------------------------------------------------------
     def _initialize_wheel(self, version: str, build_data: dict[str, Any]) -> None:
-        from agenttools_runtime.skills.manifest import hash_bytes, hash_file
+        from agenttools_runtime.skills.hashing import hash_bytes, hash_file
 
         project = self._project()
         if project is None:
@@ -83,7 +85,7 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         mapping[str(manifest_file)] = MANIFEST
         self._expected[MANIFEST] = hash_bytes(plan.manifest_bytes())
         for rel, source in sorted(plan.files.items()):
-            target = f"agenttools/{rel}"
+            target = layout.extra_metadata_target(rel)
             if isinstance(source, str) or str(source) in mapping:
                 data = source.encode("utf-8") if isinstance(source, str) else source.read_bytes()
                 source = self._stage(target, data, mode=None if isinstance(source, str) else source)
@@ -121,7 +123,7 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     def _verify_wheel(self, wheel: Path) -> None:
         import zipfile
 
-        from agenttools_runtime.skills.manifest import hash_bytes
+        from agenttools_runtime.skills.hashing import hash_bytes
 
         with zipfile.ZipFile(wheel) as archive:
             names = archive.namelist()

@@ -19,14 +19,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from agenttools_runtime import __version__
 from agenttools_runtime.discovery import (
-    ITEM_REF,
     InstalledDistribution,
     SearchPath,
     find_distributions,
     get_distribution,
-    is_reference,
-    normalize_name,
     try_get_distribution,
 )
 from agenttools_runtime.errors import (
@@ -40,7 +38,13 @@ from agenttools_runtime.errors import (
     MCPServerNameAmbiguous,
     MCPServerNotFound,
 )
-from agenttools_runtime.mcp.server import MCPServer
+from agenttools_runtime.mcp.server import MCPServer, Origin
+from agenttools_runtime.names import (
+    NAME_SHAPED_REFERENCE,
+    canonical_dist_name,
+    is_item_reference,
+)
+from agenttools_runtime.wheel.manifest import BundleEntry
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -53,8 +57,6 @@ if TYPE_CHECKING:
 
 BUILTIN_BUNDLE = "agenttools"
 
-# A bundle item reference: "name" or "dist/name". Anything else in a skill list is a path.
-_ITEM_REF = ITEM_REF
 _MAPPING_KEYS = frozenset({"name", "description", "mcp-servers", "mcp_servers", "skills"})
 
 BUILTIN_SKILLS_DIR = Path(__file__).resolve().parent / "builtin_skills"
@@ -68,6 +70,8 @@ BUILTIN_SERVERS: dict[str, MCPServer] = {
             "Serves the agent skills of the installed Python distributions over MCP "
             "(python -m agenttools serve)."
         ),
+        # `agenttools serve` is `python -m agenttools serve`; serving needs the [serve] extra
+        origin=Origin("agenttools", __version__, {"agenttools": "agenttools"}, ("serve",)),
     ),
 }
 
@@ -98,9 +102,13 @@ class AgentTools:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
-            raise InvalidAgentToolsObject(f"the name must be a non-empty string, not {self.name!r}")
+            raise InvalidAgentToolsObject(
+                reason=f"the name must be a non-empty string, not {self.name!r}"
+            )
         if self.description is not None and not isinstance(self.description, str):
-            raise InvalidAgentToolsObject(f'the description of "{self.name}" must be a string')
+            raise InvalidAgentToolsObject(
+                reason=f'the description of "{self.name}" must be a string'
+            )
         object.__setattr__(self, "mcp_servers", _server_specs(self.name, self.mcp_servers))
         object.__setattr__(self, "skills", _skill_specs(self.name, self.skills))
         if self.location is None:
@@ -108,12 +116,12 @@ class AgentTools:
         if self.location is None and self.toolset_type == "AgentTools":
             if "/" in self.name:
                 raise InvalidAgentToolsObject(
-                    f'the name "{self.name}" contains "/", which is reserved for '
+                    reason=f'the name "{self.name}" contains "/", which is reserved for '
                     "distribution bundles (dist/bundle)"
                 )
             if self.name in BUILTIN_BUNDLES:
                 raise InvalidAgentToolsObject(
-                    f'"{self.name}" is the name of a built-in bundle; choose another name'
+                    reason=f'"{self.name}" is the name of a built-in bundle; choose another name'
                 )
 
     @classmethod
@@ -123,16 +131,16 @@ class AgentTools:
         declaration mappings with a ``name`` key; skills any skill specification.
         Raises ``InvalidAgentToolsObject``."""
         if not isinstance(data, Mapping):
-            raise InvalidAgentToolsObject(repr(data))
+            raise InvalidAgentToolsObject(reason=repr(data))
         unknown = sorted(str(k) for k in data if k not in _MAPPING_KEYS)
         if unknown:
             raise InvalidAgentToolsObject(
-                f"unknown keys {', '.join(unknown)} (expected name, description, "
+                reason=f"unknown keys {', '.join(unknown)} (expected name, description, "
                 "mcp-servers, skills)"
             )
         if "mcp-servers" in data and "mcp_servers" in data:
             raise InvalidAgentToolsObject(
-                f'both "mcp-servers" and "mcp_servers" given for "{data.get("name")}"; use one'
+                reason=f'both "mcp-servers" and "mcp_servers" given for "{data.get("name")}"; use one'
             )
         return cls(
             name=data.get("name"),  # type: ignore[arg-type]  # validated in __post_init__
@@ -188,7 +196,7 @@ class AgentTools:
 
     def skill_source(self, spec: str | SkillSpec) -> SkillSource:
         """Resolve one of this bundle's skill specifications (see :meth:`skill_sources`)."""
-        if isinstance(spec, str) and _ITEM_REF.fullmatch(spec):
+        if isinstance(spec, str) and NAME_SHAPED_REFERENCE.fullmatch(spec):
             dist_name, _, item = spec.rpartition("/")
             if dist_name:
                 return self._distribution(dist_name).skill_source(item)
@@ -207,13 +215,13 @@ class AgentTools:
             return self._distribution(dist_name).server(item)
         server = BUILTIN_SERVERS.get(spec)
         if server is None:
-            raise MCPServerNotFound(spec, name=spec)
+            raise MCPServerNotFound(name=spec)
         return server
 
     def _distribution(self, name: str) -> InstalledDistribution:
         if isinstance(
             self.location, InstalledDistribution
-        ) and self.location.name == normalize_name(name):
+        ) and self.location.name == canonical_dist_name(name):
             return self.location
         return get_distribution(name, self.search)
 
@@ -249,10 +257,10 @@ def builtin_skill_source(name: str) -> SkillSource:
     from agenttools_runtime.skills.source import to_source
 
     if name not in BUILTIN_SKILL_NAMES:
-        raise AgentSkillNotFound(name, name=name)
+        raise AgentSkillNotFound(name=name)
     directory = BUILTIN_SKILLS_DIR / name
     if not (directory / "SKILL.md").is_file():
-        raise BuiltInAgentSkillMissing(name, path=str(directory))
+        raise BuiltInAgentSkillMissing(name=name, path=directory)
     return replace(to_source(directory), identifier=name, version=__version__)
 
 
@@ -288,7 +296,7 @@ def resolve_tools(
     if isinstance(tools, Mapping):
         return AgentTools.from_mapping(tools)
     if not isinstance(tools, str):
-        raise InvalidAgentToolsObject(repr(tools))
+        raise InvalidAgentToolsObject(reason=repr(tools))
     return _resolve_name(tools, search)
 
 
@@ -310,23 +318,23 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
     if name in BUILTIN_BUNDLES:
         return BUILTIN_BUNDLES[name]
     if not name.strip():
-        raise AgentToolsNotFound(name, name=name)
+        raise AgentToolsNotFound(name=name)
     if "/" not in name:
         dist = try_get_distribution(name, search)
         # only distributions that ship a manifest claim their name: an unrelated installed
         # package does not hide a server of the same name
-        if dist is not None and (dist.manifest or dist.problem is not None):
+        if dist is not None and (dist.manifest is not None or dist.problem is not None):
             return _single_bundle(dist, search)
         return _unique_server(name, search)
     dist_name, _, item = name.partition("/")
     if not dist_name or not item or "/" in item:
-        raise AgentToolsNotFound(name, name=name)
+        raise AgentToolsNotFound(name=name)
     dist = get_distribution(dist_name, search)  # DistributionNotInstalled / problems raise
     offered = distribution_bundles(dist, search)
     # two bundles may share a name when their markers exclude each other: the offered one wins
     for matches in (
         lambda b: b.name == item,
-        lambda b: normalize_name(b.name) == normalize_name(item),
+        lambda b: canonical_dist_name(b.name) == canonical_dist_name(item),
     ):
         found = [b for b in offered if matches(b)]
         if found:
@@ -334,14 +342,18 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
     # a bundle named explicitly whose marker is false here is an error, never silently
     # replaced by a server of the same name
     for bundle in distribution_bundles(dist, search, all_markers=True):
-        if normalize_name(bundle.name) == normalize_name(item):
+        if canonical_dist_name(bundle.name) == canonical_dist_name(item):
             where = (search or SearchPath.current()).describe()
             raise AgentToolsNotForEnvironment(
-                bundle.name, dist.display_name, where, bundle.marker, name=name
+                name=bundle.name,
+                distribution=dist.display_name,
+                environment=where,
+                marker=bundle.marker,
+                requested=name,
             )
-    if item in dist.manifest.get("mcp-servers", {}):
+    if item in dist.server_names:
         return wrap_server(dist.server(item), dist)
-    raise DistributionAgentToolsNotFound(item, dist.display_name, name=name)
+    raise DistributionAgentToolsNotFound(name=item, distribution=dist.display_name, requested=name)
 
 
 def _single_bundle(dist: InstalledDistribution, search: SearchPath | None) -> AgentTools:
@@ -350,25 +362,20 @@ def _single_bundle(dist: InstalledDistribution, search: SearchPath | None) -> Ag
     if len(bundles) == 1:
         return bundles[0]
     if not bundles:
-        raise AgentToolsNotFound(dist.display_name, name=dist.name)
-    names = ", ".join(b.qualified_name for b in bundles)
+        raise AgentToolsNotFound(name=dist.display_name, distribution=dist.name)
     raise AgentToolsBundleNameAmbiguous(
-        dist.display_name, names, names=[b.qualified_name for b in bundles]
+        distribution=dist.display_name, bundles=[b.qualified_name for b in bundles]
     )
 
 
 def _unique_server(name: str, search: SearchPath | None) -> AgentTools:
-    owners = [
-        d
-        for d in find_distributions(search)
-        if d.problem is None and name in d.manifest.get("mcp-servers", {})
-    ]
+    owners = [d for d in find_distributions(search) if d.problem is None and name in d.server_names]
     if len(owners) == 1:
         return wrap_server(owners[0].server(name), owners[0])
     if owners:
         qualified = [f"{d.name}/{name}" for d in owners]
-        raise MCPServerNameAmbiguous(name, ", ".join(qualified), names=qualified)
-    raise AgentToolsNotFound(name, name=name)
+        raise MCPServerNameAmbiguous(name=name, names=qualified)
+    raise AgentToolsNotFound(name=name)
 
 
 # -- bundles of distributions ----------------------------------------------------------------
@@ -378,33 +385,33 @@ def distribution_bundles(
     """The bundles *dist* declares, in manifest order, as :class:`AgentTools` with qualified
     item names. Bundles whose marker is false for the environment are left out unless
     *all_markers*. A distribution with a problem has none."""
-    if dist.problem is not None or not dist.manifest:
+    manifest = dist.manifest
+    if dist.problem is not None or manifest is None:
         return []
-    declarations = list(dist.manifest.get("bundles") or [])
-    if not declarations and (dist.manifest.get("mcp-servers") or dist.manifest.get("skills")):
+    declarations = list(manifest.bundles)
+    if not declarations and (manifest.servers or manifest.skills):
         # a manifest without a bundles list still offers its implicit bundle
         declarations = [
-            {
-                "name": dist.display_name,
-                "implicit": True,
-                "mcp-servers": sorted(dist.manifest.get("mcp-servers") or {}),
-                "skills": sorted(dist.manifest.get("skills") or {}),
-            }
+            BundleEntry(
+                name=dist.display_name,
+                implicit=True,
+                mcp_servers=tuple(sorted(manifest.servers)),
+                skills=tuple(sorted(manifest.skills)),
+            )
         ]
     marker_env = search.marker_environment if search is not None else None
     result = []
     for decl in declarations:
-        marker = decl.get("marker")
-        if marker and not all_markers and not marker_holds(marker, marker_env):
+        if decl.marker and not all_markers and not marker_holds(decl.marker, marker_env):
             continue
         result.append(
             AgentTools(
-                name=decl["name"],
-                mcp_servers=tuple(_qualify(dist.name, s) for s in decl.get("mcp-servers", ())),
-                skills=tuple(_qualify(dist.name, s) for s in decl.get("skills", ())),
-                description=decl.get("description"),
+                name=decl.name,
+                mcp_servers=tuple(_qualify(dist.name, s) for s in decl.mcp_servers),
+                skills=tuple(_qualify(dist.name, s) for s in decl.skills),
+                description=decl.description,
                 location=dist,
-                marker=marker or None,
+                marker=decl.marker or None,
                 search=search,
             )
         )
@@ -456,24 +463,24 @@ def agent_tools_objects(
 # -- helpers ---------------------------------------------------------------------------------
 def _qualify(dist: str, item: str) -> str:
     owner, _, name = item.rpartition("/")
-    return f"{normalize_name(owner) if owner else dist}/{name}"
+    return f"{canonical_dist_name(owner) if owner else dist}/{name}"
 
 
 def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
     if isinstance(specs, (str, bytes, MCPServer, Mapping)) or not isinstance(specs, Sequence):
-        raise InvalidAgentToolsObject(f'the MCP servers of "{bundle}" must be a list')
+        raise InvalidAgentToolsObject(reason=f'the MCP servers of "{bundle}" must be a list')
     result: list[str | MCPServer] = []
     for spec in specs:
         if isinstance(spec, (str, MCPServer)):
-            if isinstance(spec, str) and not is_reference(spec):
-                raise InvalidAgentToolsObject(f'"{spec}" is not an MCP server name')
+            if isinstance(spec, str) and not is_item_reference(spec):
+                raise InvalidAgentToolsObject(reason=f'"{spec}" is not an MCP server name')
             result.append(spec)
         elif isinstance(spec, Mapping) and isinstance(spec.get("name"), str):
             table = {k: v for k, v in spec.items() if k != "name"}
             result.append(MCPServer.from_declaration(spec["name"], table))
         else:
             raise InvalidAgentToolsObject(
-                f'{spec!r} in the MCP servers of "{bundle}" is not a server name, an MCPServer '
+                reason=f'{spec!r} in the MCP servers of "{bundle}" is not a server name, an MCPServer '
                 "or a declaration with a name"
             )
     return tuple(result)
@@ -481,7 +488,7 @@ def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
 
 def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
     if isinstance(specs, (str, bytes, os.PathLike, Mapping)) or not isinstance(specs, Sequence):
-        raise InvalidAgentToolsObject(f'the skills of "{bundle}" must be a list')
+        raise InvalidAgentToolsObject(reason=f'the skills of "{bundle}" must be a list')
     if all(isinstance(spec, str) for spec in specs):
         return tuple(specs)
     from agenttools_runtime.skills.source import Skill, SkillSource
@@ -489,7 +496,7 @@ def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
     for spec in specs:
         if not isinstance(spec, (str, os.PathLike, Skill, Mapping, SkillSource)):
             raise InvalidAgentToolsObject(
-                f'{spec!r} in the skills of "{bundle}" is not a skill specification'
+                reason=f'{spec!r} in the skills of "{bundle}" is not a skill specification'
             )
     return tuple(specs)
 
@@ -497,14 +504,14 @@ def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
 def _directory_or_name(spec: str | SkillSpec) -> str | SkillSpec:
     """In an ad hoc bundle, a string naming an existing skill directory is that directory (as
     for ``install_skills``), made absolute now; other name-shaped strings stay names."""
-    if not isinstance(spec, str) or not _ITEM_REF.fullmatch(spec):
+    if not isinstance(spec, str) or not NAME_SHAPED_REFERENCE.fullmatch(spec):
         return spec
     path = os.path.abspath(os.path.expanduser(spec))
     return Path(path) if os.path.isfile(os.path.join(path, "SKILL.md")) else spec
 
 
 def _skill_spec_name(spec: str | SkillSpec) -> str:
-    if isinstance(spec, str) and _ITEM_REF.fullmatch(spec):
+    if isinstance(spec, str) and NAME_SHAPED_REFERENCE.fullmatch(spec):
         return spec
     from agenttools_runtime.skills.source import Skill, SkillSource
 
@@ -518,7 +525,7 @@ def _skill_spec_name(spec: str | SkillSpec) -> str:
     if directory.name == "SKILL.md":
         directory = directory.parent
     try:
-        from agenttools_runtime.skills.frontmatter import read_skill_md
+        from agenttools_runtime.skills.skill_md import read_skill_md
 
         name = read_skill_md(directory / "SKILL.md").frontmatter.get("name")
     except Exception:  # a name for display only; to_source reports the problem

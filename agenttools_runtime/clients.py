@@ -199,7 +199,11 @@ def get_client(client: str | Client) -> Client:
     table = _load_table()
     found = table.find(client)
     if found is None:
-        raise UnknownClient(client, ", ".join(table), client=client)
+        from agenttools_runtime.suggest import did_you_mean
+
+        spellings = {k: c.id for c in table.values() for k in (c.id, c.name, *c.aliases)}
+        hint = did_you_mean(client, spellings)
+        raise UnknownClient(client=client, known=list(table), hint=hint)
     return found
 
 
@@ -214,11 +218,13 @@ def mcp_config_location(client: str | Client, os: str | None = None) -> Path:
     """
     c = get_client(client)
     if c.mcp_config is None:
-        raise UnsupportedMCPClient(c.display_name, client=c.id)
+        raise UnsupportedMCPClient(client_name=c.display_name, client=c.id)
     osn = normalize_os(os)
     parts = _resolve_location(c.mcp_config, osn)
     if parts is None:
-        raise UnknownInstallLocation(c.display_name, OS_DISPLAY[osn], client=c.id, os=osn)
+        raise UnknownInstallLocation(
+            client_name=c.display_name, os_name=OS_DISPLAY[osn], client=c.id, os=osn
+        )
     return _home_join(parts)
 
 
@@ -229,7 +235,7 @@ def project_mcp_config_location(client: str | Client, directory: Path | str) -> 
     """
     c = get_client(client)
     if c.project_mcp_config is None:
-        raise UnsupportedMCPClientProject(c.display_name, client=c.id)
+        raise UnsupportedMCPClientProject(client_name=c.display_name, client=c.id)
     return _project_dir(directory).joinpath(*c.project_mcp_config)
 
 
@@ -240,11 +246,13 @@ def skills_location(client: str | Client, os: str | None = None) -> Path:
     """
     c = get_client(client)
     if c.skills is None:
-        raise UnsupportedSkillsClient(c.display_name, client=c.id)
+        raise UnsupportedSkillsClient(client_name=c.display_name, client=c.id)
     osn = normalize_os(os)
     parts = _resolve_location(c.skills, osn)
     if parts is None:
-        raise UnknownSkillsLocation(c.display_name, OS_DISPLAY[osn], client=c.id, os=osn)
+        raise UnknownSkillsLocation(
+            client_name=c.display_name, os_name=OS_DISPLAY[osn], client=c.id, os=osn
+        )
     return _home_join(parts)
 
 
@@ -255,7 +263,7 @@ def project_skills_location(client: str | Client, directory: Path | str) -> Path
     """
     c = get_client(client)
     if c.project_skills is None:
-        raise UnsupportedSkillsClientProject(c.display_name, client=c.id)
+        raise UnsupportedSkillsClientProject(client_name=c.display_name, client=c.id)
     return _project_dir(directory).joinpath(*c.project_skills)
 
 
@@ -319,7 +327,7 @@ def _home_join(parts: Sequence[str]) -> Path:
 def _project_dir(directory: Path | str) -> Path:
     path = Path(directory).expanduser()
     if not path.is_dir():
-        raise InvalidProjectDirectory(directory, directory=str(directory))
+        raise InvalidProjectDirectory(directory=directory)
     return path.absolute()
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
+import stat
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -27,6 +27,7 @@ from agenttools_runtime.errors import (
     AgentToolsError,
     BundledFileMismatch,
     BundledFileMissing,
+    BundledFileNotRegular,
     DistributionNotInstalled,
     DistributionServerNotFound,
     DistributionSkillNotFound,
@@ -34,9 +35,12 @@ from agenttools_runtime.errors import (
     InvalidDistributionSkillDefinition,
     InvalidManifest,
     InvalidPythonEnvironment,
-    ManifestSchemaTooNew,
+    ManifestError,
 )
 from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.names import canonical_dist_name
+from agenttools_runtime.wheel import layout
+from agenttools_runtime.wheel.manifest import SkillEntry, WheelManifest, parse
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -45,16 +49,6 @@ if TYPE_CHECKING:
     from agenttools_runtime.mcp.server import MCPServer
     from agenttools_runtime.skills.source import SkillSource
 
-MANIFEST_DIR = "extra_metadata/agenttools"
-MANIFEST_FILE = "extra_metadata/agenttools/manifest.json"
-MANIFEST_SCHEMA = 1
-
-# joined by concatenation in the scan: os.path.join is a third of its time
-_MANIFEST_SUFFIX = os.sep + os.path.join("extra_metadata", "agenttools", "manifest.json")
-_SEPARATORS = re.compile(r"[-_.]+")
-_DIST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")  # PEP 508
-# A name-shaped bundle item ("name" or "dist/name"): in skill lists, anything else is a path
-ITEM_REF = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?/)?[A-Za-z0-9][A-Za-z0-9._-]*")
 
 # Run in another interpreter (stdlib only) for --python: its path, scripts dir, and the PEP 508
 # marker environment (the same fields packaging.markers.default_environment() computes).
@@ -84,11 +78,6 @@ print(json.dumps({
     },
 }))
 """
-
-
-def normalize_name(name: str) -> str:
-    """PEP 503 normalization: ``My_Pkg`` → ``my-pkg``."""
-    return _SEPARATORS.sub("-", name).lower()
 
 
 @dataclass(frozen=True)
@@ -121,10 +110,9 @@ class SearchPath:
                     break
             else:
                 raise InvalidPythonEnvironment(
-                    executable,
-                    "a directory without bin/python or Scripts/python.exe (not a virtual "
+                    python=executable,
+                    reason="a directory without bin/python or Scripts/python.exe (not a virtual "
                     "environment)",
-                    python=str(executable),
                 )
         try:
             completed = subprocess.run(
@@ -135,11 +123,11 @@ class SearchPath:
                 check=False,
             )
         except (OSError, subprocess.SubprocessError) as exc:
-            raise InvalidPythonEnvironment(executable, exc, python=str(executable)) from None
+            raise InvalidPythonEnvironment(python=executable, reason=exc) from None
         if completed.returncode != 0:
             detail = (completed.stderr.strip().splitlines() or ["exit status"])[-1]
             raise InvalidPythonEnvironment(
-                executable, f"{detail} ({completed.returncode})", python=str(executable)
+                python=executable, reason=f"{detail} ({completed.returncode})"
             )
         try:
             answer = json.loads(completed.stdout)
@@ -149,7 +137,7 @@ class SearchPath:
             markers = {str(k): str(v) for k, v in answer["markers"].items()}
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise InvalidPythonEnvironment(
-                executable, f"unexpected answer ({exc})", python=str(executable)
+                python=executable, reason=f"unexpected answer ({exc})"
             ) from None
         # keep the path as given: a venv's python is a symlink whose target is not the venv's
         return cls(paths, Environment(executable, scripts), markers)
@@ -181,8 +169,10 @@ class SearchPath:
 class InstalledDistribution:
     """One installed distribution with an agenttools manifest.
 
-    ``name`` is PEP 503-normalized; ``problem`` is set (and ``manifest`` empty) when the
-    manifest is corrupt or its schema too new: such a distribution is listed, never used.
+    ``name`` is PEP 503-normalized; ``manifest`` is None when the distribution has none (it
+    declares nothing) and when it cannot be used: then ``problem`` says why (corrupt, schema
+    too new, a name or path the build hook would refuse) and ``error`` is the
+    ``ManifestError``; such a distribution is listed, never used.
     ``source_root`` is set for editable installs (directory skills come from there, live,
     unverified). ``environment`` is where its ``module``/``script`` servers run.
     """
@@ -191,7 +181,7 @@ class InstalledDistribution:
     display_name: str
     version: str
     dist_info: Path
-    manifest: dict[str, Any] = field(default_factory=dict, compare=False)
+    manifest: WheelManifest | None = field(default=None, compare=False)
     source_root: Path | None = None
     environment: Environment | None = None
     problem: str | None = None
@@ -200,22 +190,22 @@ class InstalledDistribution:
     @property
     def skills_dir(self) -> Path:
         """Where the wheel put the skill files: ``<dist-info>/extra_metadata/agenttools/skills``."""
-        return self.dist_info / MANIFEST_DIR / "skills"
+        return self.dist_info / layout.SKILLS_DIR
 
     @property
     def skill_names(self) -> list[str]:
-        return sorted(self.manifest.get("skills") or {})
+        return sorted(self.manifest.skills) if self.manifest is not None else []
 
     @property
     def server_names(self) -> list[str]:
-        return sorted(self.manifest.get("mcp-servers") or {})
+        return sorted(self.manifest.servers) if self.manifest is not None else []
 
     def raise_problem(self) -> None:
         """Raise the ``InvalidManifest`` / ``ManifestSchemaTooNew`` this distribution has."""
         if self.error is not None:
             raise self.error
         if self.problem is not None:
-            raise InvalidManifest(self.display_name, self.problem)
+            raise InvalidManifest(distribution=self.display_name, reason=self.problem)
 
     def server(self, name: str) -> MCPServer:
         """The declared server *name*, started in this distribution's environment.
@@ -223,21 +213,26 @@ class InstalledDistribution:
         from agenttools_runtime.mcp.server import MCPServer
 
         self.raise_problem()
-        table = (self.manifest.get("mcp-servers") or {}).get(name)
-        if not isinstance(table, Mapping):
-            raise DistributionServerNotFound(name, self.display_name, name=name)
+        entry = self.manifest.servers.get(name) if self.manifest is not None else None
+        if entry is None:
+            raise DistributionServerNotFound(name=name, distribution=self.display_name)
+        from agenttools_runtime.mcp.server import Origin
+
+        origin = Origin.of_dist_info(self.display_name, self.version, self.dist_info)
         return MCPServer.from_declaration(
-            name, table, distribution=self.name, environment=self.environment
+            name,
+            entry.declaration,
+            distribution=self.name,
+            environment=self.environment,
+            origin=origin,
         )
 
     def skill_directory(self, name: str) -> Path:
         """Where skill *name*'s files are: the live source directory for directory skills of
         editable installs, else the wheel's copy in the dist-info."""
         entry = self._skill_entry(name)
-        if self.source_root is not None and entry.get("kind", "directory") == "directory":
-            path = entry.get("path")
-            if isinstance(path, str) and path:
-                return self.source_root / path
+        if self.source_root is not None and entry.kind == "directory" and entry.path:
+            return self.source_root / entry.path
         return self.skills_dir / name
 
     def skill_source(self, name: str) -> SkillSource:
@@ -255,61 +250,67 @@ class InstalledDistribution:
             if not directory.is_dir():  # the work tree moved or was deleted since the install
                 missing = directory if self.source_root and self.source_root.is_dir() else None
                 raise EditableSourceMissing(
-                    self.display_name,
-                    missing or self.source_root,
-                    f"pip install --force-reinstall -e <the project directory of {self.name}>",
-                    path=str(missing or self.source_root),
+                    distribution=self.display_name,
+                    path=missing or self.source_root,
+                    command=f"pip install --force-reinstall -e <the project directory of {self.name}>",
                 )
             live = to_source(directory)
             if live.name != name:  # renamed in the work tree since the editable install
                 raise InvalidDistributionSkillDefinition(
-                    f'{directory / "SKILL.md"} (its name is "{live.name}", declared as "{name}")',
-                    path=str(directory / "SKILL.md"),
+                    path=directory / "SKILL.md",
+                    reason=f'its name is "{live.name}", declared as "{name}"',
                 )
             return replace(live, identifier=identifier, version=self.version)
         files = self.verify_skill(name)
-        description = entry.get("description")
-        executable = entry.get("executable") or ()
         return SkillSource(
             name=name,
-            description=description if isinstance(description, str) else "",
+            description=entry.description,
             identifier=identifier,
             version=self.version,
-            files={rel: directory / rel for rel in files},
+            files={rel: directory.joinpath(*rel.split("/")) for rel in files},
             manifest=dict(files),
             directory=directory,
-            executable=frozenset(str(e) for e in executable),
+            executable=frozenset(entry.executable),
         )
 
     def verify_skill(self, name: str) -> dict[str, str]:
         """Check the wheel's copy of skill *name* against the manifest; return its sorted
-        manifest (relative path → hash). Files not in the manifest are ignored (never used)."""
-        from agenttools_runtime.skills.manifest import hash_bytes
-
+        manifest (relative path → hash). Only the listed files are read, and only as regular
+        files reached without a symbolic link (``BundledFileNotRegular``): a link planted in
+        the ``.dist-info`` is never followed. Files not in the manifest are never used."""
         entry = self._skill_entry(name)
-        files = entry.get("files")
-        if not isinstance(files, Mapping) or "SKILL.md" not in files:
-            raise InvalidManifest(self.display_name, f'skill "{name}" lists no SKILL.md')
-        directory = self.skills_dir / name
-        for rel, expected in files.items():
-            path = directory.joinpath(*str(rel).split("/"))
-            if ".." in str(rel).split("/") or os.path.isabs(str(rel)):
-                raise InvalidManifest(self.display_name, f'skill "{name}" lists the file {rel}')
-            try:
-                data = path.read_bytes()
-            except FileNotFoundError:
-                raise BundledFileMissing(path, self.display_name, path=str(path)) from None
-            except OSError as exc:
-                raise BundledFileMissing(path, self.display_name, path=str(path)) from exc
-            if hash_bytes(data) != expected:
-                raise BundledFileMismatch(path, self.display_name, path=str(path))
-        return {str(k): str(v) for k, v in sorted(files.items())}
+        if "SKILL.md" not in entry.files:
+            raise InvalidManifest(
+                distribution=self.display_name, reason=f'skill "{name}" lists no SKILL.md'
+            )
+        for rel in entry.files:
+            self._verified_bytes(entry, rel)
+        return dict(sorted(entry.files.items()))
 
-    def _skill_entry(self, name: str) -> Mapping[str, Any]:
+    def read_skill_file(self, name: str, rel: str) -> bytes:
+        """One listed file (*rel*, ``/``-separated) of the wheel's copy of skill *name*,
+        verified as :meth:`verify_skill` does."""
+        return self._verified_bytes(self._skill_entry(name), rel)
+
+    def _verified_bytes(self, entry: SkillEntry, rel: str) -> bytes:
+        from agenttools_runtime.skills.hashing import hash_bytes  # not on `list`'s start-up path
+
+        path, regular = _without_links(self.dist_info, f"{layout.SKILLS_DIR}/{entry.name}/{rel}")
+        if not regular:
+            raise BundledFileNotRegular(path=path, distribution=self.display_name)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:  # gone, or unreadable: either way not what was installed
+            raise BundledFileMissing(path=path, distribution=self.display_name) from exc
+        if rel not in entry.files or hash_bytes(data) != entry.files[rel]:
+            raise BundledFileMismatch(path=path, distribution=self.display_name)
+        return data
+
+    def _skill_entry(self, name: str) -> SkillEntry:
         self.raise_problem()
-        entry = (self.manifest.get("skills") or {}).get(name)
-        if not isinstance(entry, Mapping):
-            raise DistributionSkillNotFound(name, self.display_name, name=name)
+        entry = self.manifest.skills.get(name) if self.manifest is not None else None
+        if entry is None:
+            raise DistributionSkillNotFound(name=name, distribution=self.display_name)
         return entry
 
     def to_json(self) -> dict[str, Any]:
@@ -342,7 +343,10 @@ def get_distribution(name: str, search: SearchPath | None = None) -> InstalledDi
     dist = try_get_distribution(name, search)
     if dist is None:
         raise DistributionNotInstalled(
-            name, search.describe(), search.pip_install(name), distribution=normalize_name(name)
+            name=name,
+            environment=search.describe(),
+            command=search.pip_install(name),
+            distribution=canonical_dist_name(name),
         )
     dist.raise_problem()
     return dist
@@ -354,7 +358,7 @@ def try_get_distribution(
     """Like :func:`get_distribution` but None when not installed and no raising for problems
     (``problem`` is set)."""
     search = search or SearchPath.current()
-    key = normalize_name(name)
+    key = canonical_dist_name(name)
     for entry, dist in _scan(search, key):
         return dist if dist is not None else _bare_distribution(entry, search)
     return None
@@ -422,7 +426,7 @@ def _iter_dist_infos(paths: Sequence[Path], only: str | None) -> Iterator[_Entry
             else:
                 continue
             project, _, version = name[: name.rindex(".")].partition("-")
-            key = normalize_name(project)
+            key = canonical_dist_name(project)
             if key in seen or (only is not None and key != only):
                 continue
             seen.add(key)
@@ -443,7 +447,7 @@ def _iter_zip(archive: str, seen: set[str], only: str | None) -> Iterator[_Entry
         if not top.endswith(".dist-info"):
             continue
         project, _, version = top[: -len(".dist-info")].partition("-")
-        key = normalize_name(project)
+        key = canonical_dist_name(project)
         if key in seen or (only is not None and key != only):
             continue
         seen.add(key)
@@ -453,33 +457,26 @@ def _iter_zip(archive: str, seen: set[str], only: str | None) -> Iterator[_Entry
 def _load(entry: _Entry, search: SearchPath) -> InstalledDistribution | None:
     if entry.is_egg:
         return None
-    manifest_path = entry.dist_info + _MANIFEST_SUFFIX
     try:
-        with open(manifest_path, "rb") as f:
+        with open(entry.dist_info + layout.MANIFEST_SUFFIX, "rb") as f:
             raw = f.read()
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
-        return _with_problem(entry, search, InvalidManifest(entry.key, f"unreadable ({exc})"))
-    return _from_manifest_bytes(entry, search, raw)
-
-
-def _from_manifest_bytes(entry: _Entry, search: SearchPath, raw: bytes) -> InstalledDistribution:
+        return _with_problem(
+            entry, search, InvalidManifest(distribution=entry.key, reason=f"unreadable ({exc})")
+        )
     try:
-        manifest = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        return _with_problem(entry, search, InvalidManifest(entry.key, f"not JSON ({exc})"))
-    error = check_manifest(manifest, entry.key)
-    if error is not None:
-        return _with_problem(entry, search, error)
-    source_root = manifest.get("source-root")
+        manifest = parse(raw, entry.key)
+    except ManifestError as exc:
+        return _with_problem(entry, search, exc)
     return InstalledDistribution(
         name=entry.key,
-        display_name=manifest["distribution"],
-        version=manifest["version"],
+        display_name=manifest.distribution,
+        version=manifest.version,
         dist_info=Path(entry.dist_info),
         manifest=manifest,
-        source_root=Path(source_root) if source_root else None,
+        source_root=Path(manifest.source_root) if manifest.source_root else None,
         environment=search.environment,
     )
 
@@ -505,14 +502,14 @@ def _zipped_distribution(entry: _Entry, search: SearchPath) -> InstalledDistribu
     assert entry.zip_file is not None
     try:
         with zipfile.ZipFile(entry.zip_file) as zf:
-            zf.getinfo(f"{entry.dist_info}/{MANIFEST_FILE}")
+            zf.getinfo(f"{entry.dist_info}/{layout.MANIFEST_FILE}")
     except KeyError:
         return None
     except (OSError, zipfile.BadZipFile):
         return None
     error = InvalidManifest(
-        entry.key,
-        f"it is installed inside the zip file {entry.zip_file}; agenttools needs an "
+        distribution=entry.key,
+        reason=f"it is installed inside the zip file {entry.zip_file}; agenttools needs an "
         "unpacked install (pip install)",
     )
     return _with_problem(entry, search, error)
@@ -528,87 +525,21 @@ def _bare_distribution(entry: _Entry, search: SearchPath) -> InstalledDistributi
     )
 
 
-# -- manifest structure ----------------------------------------------------------------------
-def check_manifest(manifest: object, project: str) -> AgentToolsError | None:
-    """The first structural problem of a parsed manifest (as the error to report), or None.
-    Only what the runtime relies on is checked; the build hook validated the rest."""
-    if not isinstance(manifest, dict):
-        return InvalidManifest(project, "it is not a JSON object")
-    schema = manifest.get("schema")
-    if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
-        return InvalidManifest(project, f"its schema is {schema!r}, not a positive integer")
-    if schema > MANIFEST_SCHEMA:
-        return ManifestSchemaTooNew(project, schema, MANIFEST_SCHEMA)
-    problem = _structure_problem(manifest)
-    if problem is not None:
-        return InvalidManifest(project, problem)
-    return None
-
-
-def _structure_problem(m: dict[str, Any]) -> str | None:
-    for key in ("distribution", "version"):
-        if not isinstance(m.get(key), str) or not m[key]:
-            return f'"{key}" must be a non-empty string'
-    if "source-root" in m and not isinstance(m["source-root"], str):
-        return '"source-root" must be a string'
-    servers = m.get("mcp-servers", {})
-    if not isinstance(servers, dict) or not all(isinstance(v, dict) for v in servers.values()):
-        return '"mcp-servers" must map names to tables'
-    for name in servers:
-        if not name.strip() or "/" in name:
-            return f'"mcp-servers": "{name}" is not a server name'
-    skills = m.get("skills", {})
-    if not isinstance(skills, dict):
-        return '"skills" must map names to tables'
-    for name, skill in skills.items():
-        if not isinstance(skill, dict):
-            return f'skill "{name}" must be a table'
-        if name in ("", ".", "..") or any(c in name for c in "/\\\0"):  # paths join it
-            return f'skill "{name}": its name is not a folder name'
-        files = skill.get("files")
-        if not isinstance(files, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in files.items()
-        ):
-            return f'skill "{name}": "files" must map paths to hashes'
-        if skill.get("kind", "directory") not in ("directory", "inline"):
-            return f'skill "{name}": "kind" must be "directory" or "inline"'
-        for key in ("description", "path"):
-            if key in skill and not isinstance(skill[key], str):
-                return f'skill "{name}": "{key}" must be a string'
-        path = skill.get("path", "")
-        # joined to source-root: nothing absolute, nothing leading out of it
-        if path.startswith(("/", "\\")) or os.path.isabs(path) or ".." in re.split(r"[/\\]", path):
-            return f'skill "{name}": "path" must be relative to the project, inside it'
-        executable = skill.get("executable", [])
-        if not isinstance(executable, list) or not all(isinstance(e, str) for e in executable):
-            return f'skill "{name}": "executable" must be a list of paths'
-    bundles = m.get("bundles", [])
-    if not isinstance(bundles, list):
-        return '"bundles" must be a list'
-    for index, bundle in enumerate(bundles):
-        if not isinstance(bundle, dict) or not isinstance(bundle.get("name"), str):
-            return f"bundles[{index}] must be a table with a name"
-        if not bundle["name"].strip() or "/" in bundle["name"]:
-            return f'bundles[{index}]: "{bundle["name"]}" is not a bundle name'
-        for key in ("mcp-servers", "skills"):
-            items = bundle.get(key, [])
-            if not isinstance(items, list) or not all(is_reference(i) for i in items):
-                return f'bundles[{index}].{key} must be a list of names ("name" or "dist/name")'
-        for key in ("marker", "description"):
-            if key in bundle and not isinstance(bundle[key], str):
-                return f"bundles[{index}].{key} must be a string"
-        if "implicit" in bundle and not isinstance(bundle["implicit"], bool):
-            return f"bundles[{index}].implicit must be true or false"
-    return None
-
-
-def is_reference(item: object) -> bool:
-    """A bundle item reference as the build hook allows it: ``"name"`` or ``"dist/name"``,
-    each part non-blank (server and bundle names may hold any character but ``/``)."""
-    if not isinstance(item, str):
-        return False
-    dist, slash, name = item.rpartition("/")
-    return bool(name.strip()) and (not slash or _DIST_NAME.fullmatch(dist) is not None)
+# -- files of the wheel's copy -----------------------------------------------------------------
+def _without_links(base: Path, rel: str) -> tuple[Path, bool]:
+    """``base/rel``, and whether it is reached from *base* without a symbolic link and is a
+    regular file. A missing component counts as reachable: reading it then reports it."""
+    path = base
+    mode = 0
+    for part in rel.split("/"):
+        path = path / part
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            return base.joinpath(*rel.split("/")), True
+        if stat.S_ISLNK(mode):
+            return path, False
+    return path, stat.S_ISREG(mode)
 
 
 def _environment_of_site_packages(path: Path) -> Environment | None:

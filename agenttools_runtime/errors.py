@@ -1,17 +1,22 @@
-"""Every error and warning of agenttools, and the one table of their message texts.
+"""Every error and warning of agenttools, their families, and the one table of message texts.
 
 Names follow the behaviour spec (``AgentSkillExists``, ``DeploymentLockTimeout`` …). An error's
 ``str()`` is the sentence a user reads; the CLI prints it and nothing else. Warnings are
 ``warnings.warn`` categories whose instances carry the same formatted text.
 
-Placeholders are ``str.format`` positions: ``{0}`` is the first parameter. ``--force`` is the
-CLI spelling of ``overwrite="all"``, ``--upgrade`` of ``overwrite="upgrade"``.
+Errors are built from keyword fields only (``InvalidAgentSkillName(name="Bad")``): the fields fill
+the template's ``{name}`` placeholders *and* are the machine-readable data of ``--json``, so no
+value is passed twice. A list field reads as its items joined by ", ". Leaves sit under domain
+families (``ManifestError``, ``SkillError``, ``ClientError`` …) so a caller catches a family and a
+test asserts a leaf. ``--force`` is the CLI spelling of ``overwrite="all"``, ``--upgrade`` of
+``overwrite="upgrade"``.
 """
 
 from __future__ import annotations
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any, ClassVar
 
 
@@ -21,254 +26,273 @@ UPGRADE = '--upgrade (overwrite="upgrade")'
 # tag -> template. Data, not code: tests and docs read this table.
 MESSAGES: dict[str, str] = {
     # -- bundles and names ------------------------------------------------------------------
-    "AgentToolsNotFound": 'No agent tools bundle found for name "{0}".',
-    "InvalidAgentToolsObject": "Invalid agent tools bundle specification: {0}.",
-    "AgentToolsEmpty": 'The agent tools "{0}" contain no MCP servers or agent skills to deploy.',
+    "AgentToolsNotFound": 'No agent tools bundle found for name "{name}".',
+    "InvalidAgentToolsObject": "Invalid agent tools bundle specification: {reason}.",
+    "AgentToolsEmpty": 'The agent tools "{name}" contain no MCP servers or agent skills to deploy.',
     "AgentToolsBundleNameAmbiguous": (
-        'The distribution "{0}" defines several agent tools bundles: {1}. '
+        'The distribution "{distribution}" defines several agent tools bundles: {bundles}. '
         "Specify one of these names."
     ),
-    "DistributionAgentToolsNotFound": 'Agent tools "{0}" not found in distribution "{1}".',
+    "DistributionAgentToolsNotFound": 'Agent tools "{name}" not found in distribution "{distribution}".',
     "AgentToolsNotForEnvironment": (
-        'The agent tools bundle "{0}" of "{1}" is not offered in {2}: its marker {3} is false there.'
+        'The agent tools bundle "{name}" of "{distribution}" is not offered in {environment}: its marker {marker} is false there.'
     ),
     "EditableSourceMissing": (
-        'The editable install of "{0}" takes its skill files from {1}, which does not exist '
-        "(moved or deleted?). Reinstall it: {2}"
+        'The editable install of "{distribution}" takes its skill files from {path}, which does not exist '
+        "(moved or deleted?). Reinstall it: {command}"
     ),
     "DistributionNotInstalled": (
-        'The distribution "{0}" is not installed in {1}. Install it with: {2}'
+        'The distribution "{name}" is not installed in {environment}. Install it with: {command}'
     ),
-    "DistributionSkillNotFound": 'Agent skill "{0}" not found in distribution "{1}".',
-    "DistributionServerNotFound": 'MCP server "{0}" not found in distribution "{1}".',
-    "MCPServerNotFound": 'No MCP server found for name "{0}".',
+    "DistributionSkillNotFound": 'Agent skill "{name}" not found in distribution "{distribution}".',
+    "DistributionServerNotFound": 'MCP server "{name}" not found in distribution "{distribution}".',
+    "MCPServerNotFound": 'No MCP server found for name "{name}".',
     "MCPServerNameAmbiguous": (
-        'Several installed distributions declare an MCP server named "{0}": {1}. '
+        'Several installed distributions declare an MCP server named "{name}": {names}. '
         "Specify one of these names."
     ),
-    "InvalidManifest": 'The agenttools manifest of "{0}" cannot be used: {1}',
+    "InvalidManifest": 'The agenttools manifest of "{distribution}" cannot be used: {reason}',
     "ManifestSchemaTooNew": (
-        'The agenttools manifest of "{0}" has schema {1}; this agenttools understands up to '
-        "schema {2}. Upgrade agenttools: pip install --upgrade agenttools"
+        'The agenttools manifest of "{distribution}" has schema {schema}; this agenttools understands up to '
+        "schema {supported}. Upgrade agenttools: pip install --upgrade agenttools"
     ),
     "InvalidPythonEnvironment": (
-        "Cannot discover the distributions of the Python interpreter {0}: {1}"
+        "Cannot discover the distributions of the Python interpreter {python}: {reason}"
     ),
     "BundledFileMismatch": (
-        'The file {0} of "{1}" does not match the hash recorded when it was built '
-        "(tampered with or half uninstalled). Reinstall it: pip install --force-reinstall {1}"
+        'The file {path} of "{distribution}" does not match the hash recorded when it was built '
+        "(tampered with or half uninstalled). Reinstall it: pip install --force-reinstall {distribution}"
+    ),
+    "BundledFileNotRegular": (
+        'The file {path} of "{distribution}" is a symbolic link or not a regular file; '
+        "agenttools copies only the regular files a wheel installed. "
+        "Reinstall it: pip install --force-reinstall {distribution}"
     ),
     "BundledFileMissing": (
-        'The file {0} of "{1}" is missing. Reinstall it: pip install --force-reinstall {1}'
+        'The file {path} of "{distribution}" is missing. Reinstall it: pip install --force-reinstall {distribution}'
     ),
     # -- skills -----------------------------------------------------------------------------
-    "InvalidDistributionSkillDefinition": "Invalid agent skill definition in {0}.",
-    "AgentSkillNotFound": 'No agent skill found for "{0}".',
+    "InvalidDistributionSkillDefinition": "Invalid agent skill definition in {path} ({reason}).",
+    "AgentSkillNotFound": 'No agent skill found for "{name}".',
     "BuiltInAgentSkillMissing": (
-        'The built-in agent skill "{0}" is missing from the installed agenttools package. '
+        'The built-in agent skill "{name}" is missing from the installed agenttools package. '
         "Reinstall it with: pip install --force-reinstall agenttools"
     ),
-    "InvalidAgentSkill": "Invalid agent skill specification: {0}.",
+    "InvalidAgentSkill": "Invalid agent skill specification: {reason}.",
     "InvalidAgentSkillName": (
-        'Invalid agent skill name "{0}". Skill names must be 1 to 64 lowercase letters, '
+        'Invalid agent skill name "{name}". Skill names must be 1 to 64 lowercase letters, '
         "digits, and hyphens, without leading, trailing, or consecutive hyphens."
     ),
     "InvalidAgentSkillDescription": (
-        'The agent skill "{0}" needs a description of 1 to 1024 characters.'
+        'The agent skill "{name}" needs a description of 1 to 1024 characters.'
     ),
-    "InvalidSkillFrontmatter": "Invalid SKILL.md {0}: {1}",
-    "DuplicateAgentSkillName": 'Several skills named "{0}" were given.',
+    "InvalidSkillFrontmatter": "Invalid SKILL.md {source}: {reason}",
+    "DuplicateAgentSkillName": 'Several skills named "{name}" were given.',
     "InvalidSkillsDirectory": (
-        "Invalid skills directory: {0}. Expected a directory that contains skill folders."
+        "Invalid skills directory: {path}. Expected a directory that contains skill folders."
     ),
     "NoSkillsLocation": (
-        "Unable to determine where to install agent skills for {0}. "
+        "Unable to determine where to install agent skills for {target}. "
         "Use --skills-dir (skills_dir=) to specify a directory."
     ),
-    "AgentSkillExists": 'A different skill named "{0}" already exists at {1}. Use {2} to replace it.',
+    "AgentSkillExists": 'A different skill named "{name}" already exists at {path}. Use {option} to replace it.',
     "AgentSkillModified": (
-        'The skill "{0}" at {1} has been modified since it was installed. '
+        'The skill "{name}" at {path} has been modified since it was installed. '
         f"Use {FORCE} to replace it."
     ),
     "AgentSkillConflict": (
-        f'A different skill named "{{0}}" is already installed at {{1}}. Use {FORCE} to replace it.'
+        f'A different skill named "{{name}}" is already installed at {{path}}. Use {FORCE} to replace it.'
     ),
     "AgentSkillUpdate": (
-        f'A different version of the skill "{{0}}" is installed at {{1}}. Use {UPGRADE} to update it.'
+        f'A different version of the skill "{{name}}" is installed at {{path}}. Use {UPGRADE} to update it.'
     ),
     "AgentSkillNewerVersionKept": (
-        'The skill "{0}" at {1} was not replaced because the installed version ({2}) '
-        "is newer than {3}."
+        'The skill "{name}" at {path} was not replaced because the installed version ({installed_version}) '
+        "is newer than {version}."
     ),
     "AgentSkillInUse": (
-        'The skill "{0}" at {1} was not removed because other agent tools deployments still use it.'
+        'The skill "{name}" at {path} was not removed because other agent tools deployments still use it.'
     ),
     "AgentSkillNotRemoved": (
-        'The skill "{0}" at {1} was modified after it was installed, so it was not removed. '
-        "Run {2} to remove it."
+        'The skill "{name}" at {path} was modified after it was installed, so it was not removed. '
+        "Run {command} to remove it."
     ),
     "AgentSkillReplacedNotRemoved": (
-        'The skill "{0}" at {1} was replaced by something that is not a skill directory, '
+        'The skill "{name}" at {path} was replaced by something that is not a skill directory, '
         "so it was not removed."
     ),
-    "InstallAgentSkill": 'Successfully installed agent skill "{0}".',
-    "InstallAgentSkillNamed": 'Successfully installed agent skill "{0}" for {1}.',
-    "UninstallAgentSkill": 'Successfully uninstalled agent skill "{0}".',
-    "UninstallAgentSkillNamed": 'Successfully uninstalled agent skill "{0}" for {1}.',
-    "AgentSkillNotInstalledAt": 'The agent skill "{0}" is not installed at {1}.',
-    "AgentSkillUnreadable": "Unable to read the agent skill file {0}.",
+    "InstallAgentSkill": 'Successfully installed agent skill "{name}".',
+    "InstallAgentSkillNamed": 'Successfully installed agent skill "{name}" for {client_name}.',
+    "UninstallAgentSkill": 'Successfully uninstalled agent skill "{name}".',
+    "UninstallAgentSkillNamed": 'Successfully uninstalled agent skill "{name}" for {client_name}.',
+    "AgentSkillNotInstalledAt": 'The agent skill "{name}" is not installed at {path}.',
+    "AgentSkillUnreadable": "Unable to read the agent skill file {path}.",
     "AgentSkillUnsafeLink": (
-        "The symbolic link {0} points outside its skill directory ({1}); "
+        "The symbolic link {path} points outside its skill directory ({target}); "
         "skills may only link to files inside themselves."
     ),
-    "AgentSkillWriteFailed": 'Writing the agent skill "{0}" to {1} failed ({2}); it was rolled back.',
+    "AgentSkillWriteFailed": 'Writing the agent skill "{name}" to {path} failed ({reason}); it was rolled back.',
     "AgentSkillRemoveFailed": (
-        'Removing the agent skill "{0}" at {1} failed ({2}); it was left in place.'
+        'Removing the agent skill "{name}" at {path} failed ({reason}); it was left in place.'
     ),
     "AgentSkillBackupNotRemoved": (
-        'The agent skill "{0}" was removed, but its backup at {1} could not be deleted '
+        'The agent skill "{name}" was removed, but its backup at {backup} could not be deleted '
         "completely. Delete it manually."
     ),
     "AgentSkillBackupsLeft": (
-        "Backups left by an interrupted agenttools operation were found at {0}: each holds a "
-        "skill directory that was being replaced or removed in {1}. Move back what you want "
+        "Backups left by an interrupted agenttools operation were found at {backups}: each holds a "
+        "skill directory that was being replaced or removed in {root}. Move back what you want "
         "to keep, then delete them."
     ),
     # -- clients and locations --------------------------------------------------------------
-    "UnknownClient": 'Unknown client "{0}". Known clients: {1}.',
-    "UnsupportedSkillsClient": "No automatic agent skill installation support for client {0}.",
+    "UnknownClient": 'Unknown client "{client}".{hint} Known clients: {known}.',
+    "UnsupportedSkillsClient": "No automatic agent skill installation support for client {client_name}.",
     "UnsupportedSkillsClientProject": (
-        "No automatic project-level agent skill installation support for client {0}."
+        "No automatic project-level agent skill installation support for client {client_name}."
     ),
     "UnknownSkillsLocation": (
-        "Unable to determine the skills location for {0} on {1}. "
+        "Unable to determine the skills location for {client_name} on {os_name}. "
         "Use --skills-dir (skills_dir=) to specify a custom location."
     ),
-    "UnsupportedMCPClient": "No automatic MCP server installation support for client {0}.",
+    "UnsupportedMCPClient": "No automatic MCP server installation support for client {client_name}.",
     "UnsupportedMCPClientProject": (
-        "No automatic project-level MCP server installation support for client {0}."
+        "No automatic project-level MCP server installation support for client {client_name}."
     ),
     "UnknownInstallLocation": (
-        "Unable to determine the MCP configuration file of {0} on {1}. "
+        "Unable to determine the MCP configuration file of {client_name} on {os_name}. "
         "Use --config FILE to specify it."
     ),
-    "InvalidProjectDirectory": "Invalid project directory: {0}. Expected an existing directory.",
+    "InvalidProjectDirectory": "Invalid project directory: {directory}. Expected an existing directory.",
     # -- MCP config files -------------------------------------------------------------------
     "ConfigFileUnparseable": (
-        "Cannot parse {0} ({1}); it was not changed. Fix the file and try again."
+        "Cannot parse {file} ({reason}); it was not changed. Fix the file and try again."
     ),
-    "ConfigFileInvalid": "Cannot edit {0}: {1}; it was not changed.",
+    "ConfigFileInvalid": "Cannot edit {file}: {reason}; it was not changed.",
     "ConfigFileChanged": (
-        "{0} was changed by another program while agenttools was editing it; "
+        "{file} was changed by another program while agenttools was editing it; "
         "nothing was written. Try again."
     ),
     "UnsupportedTransport": (
-        'The MCP server "{0}" uses the {1} transport, which {2} does not support.'
+        'The MCP server "{server}" uses the {transport} transport, which {client_name} does not support.'
     ),
-    "MCPServerNotInstalled": 'The MCP server configuration "{0}" is not present in {1}.',
-    "InstallMCPServer": 'Successfully installed MCP server "{0}" into {1}.',
-    "UninstallMCPServer": 'Successfully removed MCP server "{0}" from {1}.',
-    "MCPServerNotRemoved": 'The MCP server configuration "{0}" could not be removed from {1}.',
+    "MCPServerNotInstalled": 'The MCP server configuration "{key}" is not present in {config_file}.',
+    "InstallMCPServer": 'Successfully installed MCP server "{key}" into {config_file}.',
+    "UninstallMCPServer": 'Successfully removed MCP server "{key}" from {config_file}.',
+    "MCPServerNotRemoved": 'The MCP server configuration "{key}" could not be removed from {config_file}.',
     "MCPServerEntryReplaced": (
-        'Warning: The MCP server configuration "{0}" in {1} was not written by an agenttools '
+        'Warning: The MCP server configuration "{key}" in {config_file} was not written by an agenttools '
         "deployment; it was replaced, and removing this deployment removes it."
     ),
     "InvalidMCPServerNameOption": (
-        'A server name override can only be used when deploying a single MCP server; "{0}" '
-        "has {1} servers."
+        'A server name override can only be used when deploying a single MCP server; "{name}" '
+        "has {count} servers."
+    ),
+    "RunnerUnavailable": 'The MCP server "{server}" cannot be written with --runner {runner}: {reason}.',
+    "MCPEntryMachineSpecific": (
+        'Warning: The MCP server entry "{key}" in {config_file} runs {command}, a path on this '
+        "machine only: the file is machine-specific (a teammate's checkout cannot start the "
+        "server). {hint}"
     ),
     "DuplicateBundleConfigKey": (
-        'The MCP servers {0} of "{1}" would all be installed with the configuration key "{2}".'
+        'The MCP servers {servers} of "{name}" would all be installed with the configuration key "{key}".'
     ),
     # -- deployments ------------------------------------------------------------------------
     "DeploymentExists": (
-        'The agent tools "{0}" are already deployed to {1} (deployment {2}). '
+        'The agent tools "{name}" are already deployed to {target} (deployment {uuid}). '
         f"Use {UPGRADE} to replace the deployment."
     ),
+    "DeploymentConfigKeyTaken": (
+        'The MCP server key "{key}" in {config_file} is already written by deployment {uuid} of '
+        f'"{{bundle}}". Use {UPGRADE} to replace that deployment{{rename}}.'
+    ),
     "DeploymentsExistWarning": (
-        "Warning: Some deployments were skipped because they already exist: {0}. "
+        "Warning: Some deployments were skipped because they already exist: {clients}. "
         f"Use {UPGRADE} to replace them."
     ),
-    "DeploymentNotFound": 'No deployment found for "{0}".',
-    "DeploymentIdAmbiguous": 'The deployment id prefix "{0}" matches several deployments: {1}.',
+    "DeploymentNotFound": 'No deployment found for "{id}".',
+    "NoClientDetected": (
+        "No AI client was detected on this machine. Name the clients to deploy to (TARGET, "
+        "e.g. claude-code,cursor; see 'agenttools clients'), or use --all-clients."
+    ),
+    "DeploymentIdAmbiguous": 'The deployment id prefix "{id}" matches several deployments: {ids}.',
     "AgentSkillsNotDeployed": (
-        'Warning: The agent skills of "{0}" were not installed because {1} does not support '
+        'Warning: The agent skills of "{name}" were not installed because {client_name} does not support '
         "agent skills for this target."
     ),
     "MCPServersNotDeployed": (
-        'Warning: The MCP servers of "{0}" were not installed because {1} does not support '
+        'Warning: The MCP servers of "{name}" were not installed because {client_name} does not support '
         "MCP servers for this target."
     ),
     "AgentSkillsNotDeployedWarning": (
         "Warning: Agent skills were not installed for these clients, which do not support "
-        "them: {0}."
+        "them: {clients}."
     ),
     "AgentSkillConflictWarning": (
         "Warning: Some deployments were skipped because of conflicting agent skills. "
         f"Use {FORCE} to replace them."
     ),
     "AgentSkillNotInstalled": (
-        'Warning: The agent skill "{0}" was not installed because a different or modified skill '
-        f"with that name already exists at {{1}}. Use {FORCE} to replace it."
+        'Warning: The agent skill "{name}" was not installed because a different or modified skill '
+        f"with that name already exists at {{path}}. Use {FORCE} to replace it."
     ),
     "AgentSkillsNotInstalledWarning": (
         "Warning: Some agent skills were not installed for these clients because different or "
-        f"modified skills with the same names already exist: {{0}}. Use {FORCE} to replace them."
+        f"modified skills with the same names already exist: {{clients}}. Use {FORCE} to replace them."
     ),
     "InvalidSkillsDirectoryOption": (
-        "Invalid value for the skills directory option: {0}. Expected None, a path, or the default."
+        "Invalid value for the skills directory option: {value!r}. Expected None, a path, or the default."
     ),
-    "InvalidOverwriteOption": 'Invalid overwrite value {0}. Expected "none", "upgrade" or "all".',
-    "AgentToolsNothingToDeploy": 'Nothing from the agent tools "{0}" can be deployed to {1}.',
+    "InvalidOverwriteOption": 'Invalid overwrite value {value!r}. Expected "none", "upgrade" or "all".',
+    "AgentToolsNothingToDeploy": 'Nothing from the agent tools "{name}" can be deployed to {target}.',
     "AgentSkillsDisabled": (
-        'The agent tools "{0}" contain only agent skills, but --no-skills (skills_dir=None) '
+        'The agent tools "{name}" contain only agent skills, but --no-skills (skills_dir=None) '
         "disables installing them."
     ),
-    "DeploymentNotRemoved": 'Warning: The replaced deployment "{0}" could not be removed completely.',
+    "DeploymentNotRemoved": 'Warning: The replaced deployment "{uuid}" could not be removed completely.',
     "DeploymentLockTimeout": (
         "Timed out waiting for another process to finish modifying agent tools deployments."
     ),
-    "InvalidDeploymentRecord": "The deployment record {0} cannot be read: {1}",
+    "InvalidDeploymentRecord": "The deployment record {path} cannot be read: {reason}",
     "DeploymentRollbackIncomplete": (
-        'Warning: The failed deployment of "{0}" could not be rolled back completely: {1}'
+        'Warning: The failed deployment of "{name}" could not be rolled back completely: {reason}'
     ),
     # -- skill:// URIs and serving (texts of the skill:// scheme document) -----------------
-    "SkillNotFound": "Skill not found: '{0}'. Available: {1}",
-    "SkillReferenceNotFound": "Reference not found: '{0}' in skill '{1}'",
-    "SkillURISecurityError": "Security error: {0}",
+    "SkillNotFound": "Skill not found: '{skill}'. Available: {available}",
+    "SkillReferenceNotFound": "Reference not found: '{reference}' in skill '{skill}'",
+    "SkillURISecurityError": "Security error: {reason}",
     "SkillPathTraversal": "Security error: Path traversal detected in URI",
     "SkillNullByte": "Security error: Null byte detected in URI",
     "InvalidSkillProviderName": (
-        "Security error: Invalid provider name '{0}'. Provider names start with a letter or "
+        "Security error: Invalid provider name '{provider}'. Provider names start with a letter or "
         "digit, contain only letters, digits, hyphens and underscores, and have at most 63 "
         "characters."
     ),
-    "InvalidSkillURI": "Invalid skill URI '{0}': {1}",
-    "SkillProviderNotFound": "Provider not found: '{0}'. Available providers: {1}",
-    "SkillProviderExists": "A skill provider named '{0}' is already registered.",
-    "SkillProviderFailed": "The skill provider '{0}' failed: {1}",
+    "InvalidSkillURI": "Invalid skill URI '{uri}': {reason}",
+    "SkillProviderNotFound": "Provider not found: '{provider}'. Available providers: {available}",
+    "SkillProviderExists": "A skill provider named '{provider}' is already registered.",
+    "SkillProviderFailed": "The skill provider '{provider}' failed: {reason}",
     "MCPSDKMissing": (
-        "{0} needs the MCP Python SDK (mcp>=2.3), which is not installed. "
+        "{feature} needs the MCP Python SDK (mcp>=2.3), which is not installed. "
         "Install it with: pip install 'agenttools[serve]'"
     ),
     "SkillNameCollision": (
-        "The skill '{0}' is provided by {1}; using {2}. Use a full URI "
-        "(skill://PROVIDER/{0}) to choose another."
+        "The skill '{skill}' is provided by {providers}; using {chosen}. Use a full URI "
+        "(skill://PROVIDER/{skill}) to choose another."
     ),
     "ServedSkillsNamespaced": (
-        "Several sources have a skill named '{0}' ({1}); each is served under its own "
-        "prefix instead: {2}"
+        "Several sources have a skill named '{skill}' ({origins}); each is served under its own "
+        "prefix instead: {uris}"
     ),
-    "SkillNotServed": "The skill '{0}' at {1} is not served: {2}",
-    "SkillProviderSkipped": "The skill provider '{0}' was skipped: {1}",
+    "SkillNotServed": "The skill '{skill}' at {location} is not served: {reason}",
+    "SkillProviderSkipped": "The skill provider '{provider}' was skipped: {reason}",
     # -- project validation (hook and `agenttools validate`) --------------------------------
-    "InvalidProject": "{0}",
+    "InvalidProject": "{report}",
 }
 
 
 class _Message(Exception):
-    """What errors and warnings share: a tag naming the template in ``MESSAGES``, the
-    ``params`` that fill it, and ``data`` with machine-readable details for ``--json``."""
+    """What errors and warnings share: a tag naming the template in ``MESSAGES`` and the keyword
+    ``data`` that fills it (and is the machine-readable detail of ``--json``)."""
 
     tag: ClassVar[str] = "AgentToolsError"
 
@@ -277,17 +301,17 @@ class _Message(Exception):
         # a class may share another's message text (an error and a warning of one event)
         cls.tag = cls.__dict__.get("message_tag", cls.__name__)
 
-    def __init__(self, *params: object, **data: Any) -> None:
-        # args are the params, so pickling and pytest-xdist rebuild the same object
-        super().__init__(*params)
-        self.params = params
-        self.data = data
+    def __init__(self, _restored: Mapping[str, object] | None = None, /, **data: object) -> None:
+        # one positional mapping only rebuilds a copy (pickling, pytest-xdist's cls(*args))
+        fields = {**(_restored or {}), **data}
+        super().__init__(fields)
+        self.data: dict[str, Any] = fields
 
     def __str__(self) -> str:
-        return format_message(self.tag, self.params)
+        return format_message(self.tag, **self.data)
 
     def __reduce__(self) -> Any:
-        return (_rebuild, (type(self), self.params, self.data))
+        return (type(self), (self.data,))
 
     @property
     def message(self) -> str:
@@ -297,7 +321,6 @@ class _Message(Exception):
         return {
             "tag": self.tag,
             "message": self.message,
-            "params": [str(p) for p in self.params],
             **{k: _jsonable(v) for k, v in self.data.items()},
         }
 
@@ -315,7 +338,6 @@ class AgentToolsErrors(AgentToolsError):
     def __init__(self, errors: list[AgentToolsError]) -> None:
         Exception.__init__(self, list(errors))
         self.errors = list(errors)
-        self.params = ()
         self.data = {}
 
     def __str__(self) -> str:
@@ -336,20 +358,23 @@ class AgentToolsWarning(_Message, UserWarning):
     """Base of every warning category; instances carry the formatted message."""
 
 
-def format_message(tag: str, params: tuple[object, ...]) -> str:
+def format_message(tag: str, **data: object) -> str:
+    """The text of *tag* filled from *data*; a missing field stays as ``{field}``."""
     template = MESSAGES.get(tag)
     if template is None:
-        return " ".join(str(p) for p in params) or tag
-    texts = [str(p) for p in params]
-    try:
-        return template.format(*texts)
-    except IndexError:  # too few parameters: show the template's fields unfilled
-        texts += [f"{{{i}}}" for i in range(len(texts), template.count("{") + 1)]
-        return template.format(*texts)
+        return " ".join(str(v) for v in data.values()) or tag
+    return template.format_map(_Fields({k: _readable(v) for k, v in data.items()}))
 
 
-def _rebuild(cls: type[Any], params: tuple[object, ...], data: dict[str, Any]) -> Any:
-    return cls(*params, **data)
+class _Fields(dict[str, object]):
+    def __missing__(self, key: str) -> str:
+        return f"{{{key}}}"  # too few fields: show the placeholder unfilled, never raise
+
+
+def _readable(value: object) -> object:
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return ", ".join(str(v) for v in value)
+    return value
 
 
 def _jsonable(value: Any) -> Any:
@@ -362,185 +387,263 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-# -- failures --------------------------------------------------------------------------------
-class AgentToolsNotFound(AgentToolsError): ...
+# -- failures: families first, then their leaves ---------------------------------------------
+class DistributionError(AgentToolsError):
+    """An installed distribution or Python environment that cannot be used."""
 
 
-class InvalidAgentToolsObject(AgentToolsError): ...
+class ManifestError(DistributionError):
+    """An installed distribution's ``manifest.json`` that cannot be read or trusted."""
 
 
-class AgentToolsEmpty(AgentToolsError): ...
+class BundleError(AgentToolsError):
+    """A bundle specification, or a bundle or server name that does not resolve to one thing."""
 
 
-class AgentToolsBundleNameAmbiguous(AgentToolsError): ...
+class SkillError(AgentToolsError):
+    """An agent skill that cannot be read, found, named or written."""
 
 
-class DistributionAgentToolsNotFound(AgentToolsError): ...
+class SkillConflictError(SkillError):
+    """A skill directory in the way that the overwrite level in force may not replace."""
 
 
-class DistributionNotInstalled(AgentToolsError): ...
+class ClientError(AgentToolsError):
+    """A client, or a location of one, that agenttools cannot use for this request."""
 
 
-class DistributionSkillNotFound(AgentToolsError): ...
+class ConfigFileError(AgentToolsError):
+    """A client's config file that cannot be read or edited; it is left unchanged."""
 
 
-class DistributionServerNotFound(AgentToolsError): ...
+class DeployError(AgentToolsError):
+    """A deployment that cannot be made, found or changed."""
 
 
-class MCPServerNotFound(AgentToolsError): ...
+class URIError(AgentToolsError):
+    """A ``skill://`` URI that is unsafe or does not resolve, or a provider that failed."""
 
 
-class MCPServerNameAmbiguous(AgentToolsError): ...
+class ProjectError(AgentToolsError):
+    """A project whose ``[tool.agenttools]`` does not pass validation (hook and ``validate``)."""
 
 
-class InvalidManifest(AgentToolsError): ...
+# DistributionError
+class DistributionNotInstalled(DistributionError): ...
 
 
-class ManifestSchemaTooNew(AgentToolsError): ...
+class InvalidPythonEnvironment(DistributionError): ...
 
 
-class BundledFileMismatch(AgentToolsError): ...
+class EditableSourceMissing(DistributionError): ...
 
 
-class BundledFileMissing(AgentToolsError): ...
+class BundledFileMismatch(DistributionError): ...
 
 
-class InvalidDistributionSkillDefinition(AgentToolsError): ...
+class BundledFileMissing(DistributionError): ...
 
 
-class AgentSkillNotFound(AgentToolsError): ...
+class BundledFileNotRegular(DistributionError): ...
 
 
-class BuiltInAgentSkillMissing(AgentToolsError): ...
+# ManifestError
+class InvalidManifest(ManifestError): ...
 
 
-class InvalidAgentSkill(AgentToolsError): ...
+class ManifestSchemaTooNew(ManifestError): ...
 
 
-class InvalidAgentSkillName(AgentToolsError): ...
+# BundleError
+class InvalidAgentToolsObject(BundleError): ...
 
 
-class InvalidAgentSkillDescription(AgentToolsError): ...
+class AgentToolsNotFound(BundleError): ...
 
 
-class InvalidSkillFrontmatter(AgentToolsError): ...
+class AgentToolsBundleNameAmbiguous(BundleError): ...
 
 
-class DuplicateAgentSkillName(AgentToolsError): ...
+class DistributionAgentToolsNotFound(BundleError): ...
 
 
-class InvalidSkillsDirectory(AgentToolsError): ...
+class DistributionSkillNotFound(BundleError): ...
 
 
-class NoSkillsLocation(AgentToolsError): ...
+class DistributionServerNotFound(BundleError): ...
 
 
-class AgentSkillExists(AgentToolsError): ...
+class MCPServerNotFound(BundleError): ...
 
 
-class AgentSkillModified(AgentToolsError): ...
+class MCPServerNameAmbiguous(BundleError): ...
 
 
-class AgentSkillConflict(AgentToolsError): ...
+class AgentToolsNotForEnvironment(DistributionAgentToolsNotFound):
+    """A bundle named explicitly whose marker is false in the environment."""
 
 
-class AgentSkillUpdate(AgentToolsError): ...
+# SkillError
+class InvalidDistributionSkillDefinition(SkillError): ...
 
 
-class AgentSkillUnreadable(AgentToolsError): ...
+class AgentSkillNotFound(SkillError): ...
 
 
-class AgentSkillUnsafeLink(AgentToolsError): ...
+class BuiltInAgentSkillMissing(SkillError): ...
 
 
-class AgentSkillWriteFailed(AgentToolsError): ...
+class InvalidAgentSkill(SkillError): ...
 
 
-class AgentSkillRemoveFailed(AgentToolsError): ...
+class InvalidAgentSkillName(SkillError): ...
 
 
-class UnknownClient(AgentToolsError): ...
+class InvalidAgentSkillDescription(SkillError): ...
 
 
-class UnsupportedSkillsClient(AgentToolsError): ...
+class InvalidSkillFrontmatter(SkillError): ...
 
 
-class UnsupportedSkillsClientProject(AgentToolsError): ...
+class DuplicateAgentSkillName(SkillError): ...
 
 
-class UnknownSkillsLocation(AgentToolsError): ...
+class InvalidSkillsDirectory(SkillError): ...
 
 
-class UnsupportedMCPClient(AgentToolsError): ...
+class NoSkillsLocation(SkillError): ...
 
 
-class UnsupportedMCPClientProject(AgentToolsError): ...
+class AgentSkillUnreadable(SkillError): ...
 
 
-class UnknownInstallLocation(AgentToolsError): ...
+class AgentSkillUnsafeLink(SkillError): ...
 
 
-class InvalidProjectDirectory(AgentToolsError): ...
+class AgentSkillWriteFailed(SkillError): ...
 
 
-class ConfigFileUnparseable(AgentToolsError): ...
+class AgentSkillRemoveFailed(SkillError): ...
 
 
-class ConfigFileInvalid(AgentToolsError): ...
+# SkillConflictError
+class AgentSkillExists(SkillConflictError): ...
 
 
-class ConfigFileChanged(AgentToolsError): ...
+class AgentSkillModified(SkillConflictError): ...
 
 
-class UnsupportedTransport(AgentToolsError): ...
+class AgentSkillConflict(SkillConflictError): ...
 
 
-class InvalidMCPServerNameOption(AgentToolsError): ...
+class AgentSkillUpdate(SkillConflictError): ...
 
 
-class DuplicateBundleConfigKey(AgentToolsError): ...
+# ClientError
+class UnknownClient(ClientError): ...
 
 
-class DeploymentExists(AgentToolsError): ...
+class NoClientDetected(ClientError): ...
 
 
-class DeploymentNotFound(AgentToolsError): ...
+class UnsupportedSkillsClient(ClientError): ...
 
 
-class DeploymentIdAmbiguous(AgentToolsError): ...
+class UnsupportedSkillsClientProject(ClientError): ...
 
 
-class InvalidSkillsDirectoryOption(AgentToolsError): ...
+class UnknownSkillsLocation(ClientError): ...
 
 
-class InvalidOverwriteOption(AgentToolsError): ...
+class UnsupportedMCPClient(ClientError): ...
 
 
-class AgentToolsNothingToDeploy(AgentToolsError): ...
+class UnsupportedMCPClientProject(ClientError): ...
 
 
-class AgentSkillsDisabled(AgentToolsError): ...
+class UnknownInstallLocation(ClientError): ...
 
 
-class DeploymentLockTimeout(AgentToolsError): ...
+class InvalidProjectDirectory(ClientError): ...
 
 
-class InvalidDeploymentRecord(AgentToolsError): ...
+class UnsupportedTransport(ClientError): ...
 
 
-class InvalidProject(AgentToolsError): ...
+# ConfigFileError
+class ConfigFileUnparseable(ConfigFileError): ...
 
 
-class InvalidPythonEnvironment(AgentToolsError): ...
+class ConfigFileInvalid(ConfigFileError): ...
 
 
-class SkillNotFound(AgentToolsError): ...
+class ConfigFileChanged(ConfigFileError): ...
 
 
-class SkillReferenceNotFound(AgentToolsError): ...
+# DeployError
+class AgentToolsEmpty(DeployError): ...
 
 
-class SkillURISecurityError(AgentToolsError):
+class AgentSkillsDisabled(DeployError): ...
+
+
+class AgentToolsNothingToDeploy(DeployError): ...
+
+
+class InvalidMCPServerNameOption(DeployError): ...
+
+
+class DuplicateBundleConfigKey(DeployError): ...
+
+
+class InvalidSkillsDirectoryOption(DeployError): ...
+
+
+class InvalidOverwriteOption(DeployError): ...
+
+
+class DeploymentExists(DeployError): ...
+
+
+class DeploymentConfigKeyTaken(DeploymentExists):
+    """A deployment conflict through a config key another deployment wrote in the same file."""
+
+
+class RunnerUnavailable(DeployError): ...
+
+
+class DeploymentNotFound(DeployError): ...
+
+
+class DeploymentIdAmbiguous(DeployError): ...
+
+
+class DeploymentLockTimeout(DeployError): ...
+
+
+class InvalidDeploymentRecord(DeployError): ...
+
+
+# URIError
+class InvalidSkillURI(URIError): ...
+
+
+class SkillNotFound(URIError): ...
+
+
+class SkillReferenceNotFound(URIError): ...
+
+
+class SkillProviderNotFound(URIError): ...
+
+
+class SkillProviderExists(URIError): ...
+
+
+class SkillProviderFailed(URIError): ...
+
+
+class SkillURISecurityError(URIError):
     """A ``skill://`` URI rejected for safety (traversal, NUL, a bad provider name)."""
 
 
@@ -553,26 +656,12 @@ class SkillNullByte(SkillURISecurityError): ...
 class InvalidSkillProviderName(SkillURISecurityError): ...
 
 
-class InvalidSkillURI(AgentToolsError): ...
+# ProjectError
+class InvalidProject(ProjectError): ...
 
 
-class SkillProviderNotFound(AgentToolsError): ...
-
-
-class SkillProviderExists(AgentToolsError): ...
-
-
-class SkillProviderFailed(AgentToolsError): ...
-
-
-class MCPSDKMissing(AgentToolsError): ...
-
-
-class AgentToolsNotForEnvironment(DistributionAgentToolsNotFound):
-    """A bundle named explicitly whose marker is false in the environment."""
-
-
-class EditableSourceMissing(AgentToolsError): ...
+class MCPSDKMissing(AgentToolsError):
+    """An optional dependency (the MCP Python SDK) that a command needs is not installed."""
 
 
 # -- warnings --------------------------------------------------------------------------------
@@ -641,3 +730,6 @@ class AgentSkillBackupsLeft(AgentToolsWarning): ...
 
 
 class MCPServerEntryReplaced(AgentToolsWarning): ...
+
+
+class MCPEntryMachineSpecific(AgentToolsWarning): ...

@@ -52,7 +52,7 @@ from agenttools_runtime.uri import (
     LocalSkillProvider,
     digest,
     distribution_providers,
-    manifest_json,
+    file_listing_json,
     substitute_skill_md,
 )
 
@@ -95,7 +95,7 @@ class ServedSkill:
         return self.file_uri(MANIFEST_REFERENCE)
 
     def manifest_text(self) -> str:
-        return manifest_json(self.name, self.files)
+        return file_listing_json(self.name, self.files)
 
     def entry(self) -> dict[str, Any]:
         """The SEP-2640 skill entry: every file with its digest and size."""
@@ -152,10 +152,9 @@ def collect_skills(
         namespaced = [_replace_path(s, f"{s.origin}/{name}") for s in distinct]
         warnings.warn(
             ServedSkillsNamespaced(
-                name,
-                ", ".join(s.origin for s in distinct),
-                ", ".join(s.uri for s in namespaced),
                 skill=name,
+                origins=[s.origin for s in distinct],
+                uris=[s.uri for s in namespaced],
             ),
             stacklevel=2,
         )
@@ -178,14 +177,14 @@ def _replace_path(skill: ServedSkill, path: str) -> ServedSkill:
 def _snapshot(
     provider: DirectorySkillProvider, name: str, where: Path | None
 ) -> ServedSkill | None:
-    from agenttools_runtime.skills.names import is_valid_description, is_valid_name
+    from agenttools_runtime.names import is_skill_description, is_skill_name
 
     location = f"{provider.name}:{where}"
     skill = provider.find(name)
     assert skill is not None
 
     def skip(reason: str) -> None:
-        warnings.warn(SkillNotServed(name, location, reason, skill=name), stacklevel=3)
+        warnings.warn(SkillNotServed(skill=name, location=location, reason=reason), stacklevel=3)
 
     try:
         if len(provider.files(skill)) > MAX_FILES:
@@ -206,11 +205,11 @@ def _snapshot(
     except ValueError as exc:
         skip(f"its {MAIN_FILE} frontmatter cannot be read as FastMCP's client reads it: {exc}")
         return None
-    if not is_valid_name(name) or frontmatter.get("name") != name:
+    if not is_skill_name(name) or frontmatter.get("name") != name:
         skip(f"its {MAIN_FILE} frontmatter name must be '{name}', a valid skill name")
         return None
     description = frontmatter.get("description")
-    if not is_valid_description(description):
+    if not is_skill_description(description):
         skip("its frontmatter has no description of 1 to 1024 characters")
         return None
     assert isinstance(description, str)
@@ -371,7 +370,7 @@ def _mcp_types() -> _MCPTypes:
         from mcp.shared.exceptions import MCPError
         from mcp_types.version import MODERN_PROTOCOL_VERSIONS
     except ImportError:
-        raise MCPSDKMissing("agenttools serve") from None
+        raise MCPSDKMissing(feature="agenttools serve") from None
     from typing import Literal
 
     class SkillFile(Resource):

@@ -51,6 +51,7 @@ from agenttools_runtime.errors import (
     SkillProviderSkipped,
     SkillReferenceNotFound,
 )
+from agenttools_runtime.names import canonical_dist_name, is_provider_name
 
 if TYPE_CHECKING:
     import asyncio
@@ -62,7 +63,6 @@ MAIN_FILE = "SKILL.md"
 MANIFEST_REFERENCE = "_manifest"
 LOCAL_PROVIDER = "local"
 BUILTIN_PROVIDER = "agenttools"
-PROVIDER_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
 MAX_REFERENCE_LENGTH = 4096
 Convention = Literal["seed", "claude"]
 CONVENTIONS: tuple[Convention, ...] = ("seed", "claude")
@@ -118,16 +118,16 @@ def parse_skill_uri(text: str) -> SkillURI:
     provider: str | None = None
     if sep:
         if scheme.lower() != SCHEME:
-            raise InvalidSkillURI(text, f"the scheme must be '{SCHEME}', not '{scheme}'", uri=text)
+            raise InvalidSkillURI(uri=text, reason=f"the scheme must be '{SCHEME}', not '{scheme}'")
         raw_provider, _, raw_path = rest.partition("/")
         provider = _decode(raw_provider, text)
-        if not PROVIDER_NAME_PATTERN.fullmatch(provider):
-            raise InvalidSkillProviderName(provider, uri=text, provider=provider)
+        if not is_provider_name(provider):
+            raise InvalidSkillProviderName(provider=provider, uri=text)
     else:
         raw_path = text
     if "?" in raw_path or "#" in raw_path:
         raise InvalidSkillURI(
-            text, "a query or fragment is not allowed (percent-encode ? and #)", uri=text
+            uri=text, reason="a query or fragment is not allowed (percent-encode ? and #)"
         )
     raw_path = raw_path.removesuffix("/")
     segments: list[str] = []
@@ -137,11 +137,11 @@ def parse_skill_uri(text: str) -> SkillURI:
         if segment == ".." or "\\" in segment:
             raise SkillPathTraversal(uri=text)
     if not segments:
-        raise InvalidSkillURI(text, "no skill name", uri=text)
+        raise InvalidSkillURI(uri=text, reason="no skill name")
     if any(segment in ("", ".") for segment in segments):
-        raise InvalidSkillURI(text, "empty or '.' path segment", uri=text)
+        raise InvalidSkillURI(uri=text, reason="empty or '.' path segment")
     if len("/".join(segments[1:])) > MAX_REFERENCE_LENGTH:
-        raise InvalidSkillURI(text, f"reference longer than {MAX_REFERENCE_LENGTH}", uri=text)
+        raise InvalidSkillURI(uri=text, reason=f"reference longer than {MAX_REFERENCE_LENGTH}")
     return SkillURI(provider, tuple(segments))
 
 
@@ -149,7 +149,7 @@ def _decode(raw: str, uri: str) -> str:
     try:
         decoded = unquote(raw, errors="strict")
     except UnicodeDecodeError:
-        raise InvalidSkillURI(uri, "a percent-encoded sequence is not UTF-8", uri=uri) from None
+        raise InvalidSkillURI(uri=uri, reason="a percent-encoded sequence is not UTF-8") from None
     if "\0" in decoded:
         raise SkillNullByte(uri=uri)
     return decoded
@@ -165,10 +165,6 @@ def _is_listable(name: str) -> bool:
     """A skill name a server may give: one segment without control characters (a newline in
     a name would forge lines of the listing an agent reads)."""
     return _is_segment(name) and name.isprintable()
-
-
-def is_valid_provider_name(name: object) -> bool:
-    return isinstance(name, str) and PROVIDER_NAME_PATTERN.fullmatch(name) is not None
 
 
 # -- argument substitution -------------------------------------------------------------------
@@ -279,7 +275,7 @@ def argument_names(frontmatter: Mapping[str, Any]) -> list[str]:
 
 def split_skill_text(text: str) -> tuple[str, str]:
     """``(frontmatter block verbatim, body)``; an empty block when there is none."""
-    from agenttools_runtime.skills.frontmatter import split_frontmatter
+    from agenttools_runtime.skills.skill_md import split_frontmatter
 
     try:
         body = split_frontmatter(text)[1]
@@ -303,7 +299,7 @@ def substitute_skill_md(
 
 def skill_frontmatter(text: str) -> dict[str, Any]:
     """The frontmatter mapping of SKILL.md text, ``{}`` when absent or unparseable."""
-    from agenttools_runtime.skills.frontmatter import parse_skill_md
+    from agenttools_runtime.skills.skill_md import parse_skill_md
 
     try:
         return parse_skill_md(text).frontmatter
@@ -332,7 +328,7 @@ def digest(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def manifest_json(name: str, files: Mapping[str, bytes]) -> str:
+def file_listing_json(name: str, files: Mapping[str, bytes]) -> str:
     """FastMCP's ``_manifest`` text: ``{"skill", "files": [{"path", "size", "hash"}]}``
     sorted by path, indented by 2, exactly as ``json.dumps`` writes it there."""
     entries = [
@@ -385,8 +381,8 @@ class SkillProvider(abc.ABC):
     kind: str = "provider"
 
     def __init__(self, name: str) -> None:
-        if not is_valid_provider_name(name):
-            raise InvalidSkillProviderName(name, provider=name)
+        if not is_provider_name(name):
+            raise InvalidSkillProviderName(provider=name)
         self.name = name
 
     @abc.abstractmethod
@@ -481,10 +477,10 @@ class DirectorySkillProvider(SkillProvider):
         baseline = _folder_hashes(kept)
         differing = [o for o in others if baseline is None or _folder_hashes(o) != baseline]
         if differing:
-            everyone = ", ".join(str(e.directory) for e in (kept, *differing))
+            everyone = [str(e.directory) for e in (kept, *differing)]
             warnings.warn(
                 SkillNameCollision(
-                    name, everyone, str(kept.directory), skill=name, provider=self.name
+                    skill=name, providers=everyone, chosen=kept.directory, provider=self.name
                 ),
                 stacklevel=5,
             )
@@ -521,28 +517,28 @@ class DirectorySkillProvider(SkillProvider):
                 raise
             path = entry.directory.joinpath(*reference)  # listed but gone: BundledFileMissing
         if entry.files is not None and not listed:
-            raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel)
+            raise SkillReferenceNotFound(reference=rel, skill=skill.name)
         return self._read_file(skill, rel, path)
 
     def _read_file(self, skill: ProvidedSkill, rel: str, path: Path) -> bytes:
         """Read one file; a wheel's copy must match the hash its manifest recorded
         (``BundledFileMissing`` / ``BundledFileMismatch``: tampered or half uninstalled)."""
         from agenttools_runtime.errors import BundledFileMismatch, BundledFileMissing
-        from agenttools_runtime.skills.manifest import hash_bytes
+        from agenttools_runtime.skills.hashing import hash_bytes
 
         entry = self._entry(skill.name)
         try:
             data = path.read_bytes()
         except OSError:
             if entry.files is not None:
-                raise BundledFileMissing(path, entry.owner, path=str(path)) from None
-            raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel) from None
+                raise BundledFileMissing(path=path, distribution=entry.owner) from None
+            raise SkillReferenceNotFound(reference=rel, skill=skill.name) from None
         if entry.files is not None and hash_bytes(data) != entry.files[rel]:
-            raise BundledFileMismatch(path, entry.owner, path=str(path))
+            raise BundledFileMismatch(path=path, distribution=entry.owner)
         return data
 
     def manifest(self, skill: ProvidedSkill) -> str:
-        return manifest_json(skill.name, self.contents(skill))
+        return file_listing_json(skill.name, self.contents(skill))
 
 
 def safe_skill_path(directory: Path, reference: Sequence[str], skill: str | None = None) -> Path:
@@ -551,7 +547,7 @@ def safe_skill_path(directory: Path, reference: Sequence[str], skill: str | None
 
     Raises ``SkillPathTraversal`` (escapes) or ``SkillReferenceNotFound`` (absent, not a file).
     """
-    from agenttools_runtime.skills.manifest import VCS_NAMES
+    from agenttools_runtime.skills.hashing import VCS_NAMES
 
     rel = "/".join(reference)
     name = directory.name if skill is None else skill
@@ -563,14 +559,14 @@ def safe_skill_path(directory: Path, reference: Sequence[str], skill: str | None
         root = Path(os.path.realpath(directory))
         target = Path(os.path.realpath(directory.joinpath(*reference)))
     except OSError:  # a name or path too long for this system, a link loop (Windows)
-        raise SkillReferenceNotFound(rel, name, skill=name, reference=rel) from None
+        raise SkillReferenceNotFound(reference=rel, skill=name) from None
     if target != root and root not in target.parents:
-        raise SkillPathTraversal(reference=rel, target=str(target))
+        raise SkillPathTraversal(reference=rel, target=target)
     # VCS metadata (credentials in .git/config) under any alias: a link, another letter case
     parts = (*reference, *target.relative_to(root).parts)
     # os.path.isfile: False for anything but a regular file, and for every OSError
     if any(part.lower() in VCS_NAMES for part in parts) or not os.path.isfile(target):
-        raise SkillReferenceNotFound(rel, name, skill=name, reference=rel)
+        raise SkillReferenceNotFound(reference=rel, skill=name)
     return target
 
 
@@ -588,7 +584,7 @@ def _folder_files(directory: Path) -> dict[str, Path]:
     """The files of a skill folder (junk and VCS skipped). Regular files only: reading a named
     pipe or a device would block or never end. Raises ``AgentSkillUnsafeLink`` and
     ``AgentSkillUnreadable``."""
-    from agenttools_runtime.skills.manifest import VCS_NAMES, iter_source_files
+    from agenttools_runtime.skills.hashing import VCS_NAMES, iter_source_files
 
     root = Path(os.path.realpath(directory))
     files = {}
@@ -605,7 +601,7 @@ def _folder_files(directory: Path) -> dict[str, Path]:
 def _folder_hashes(entry: _DirectorySkill) -> dict[str, str] | None:
     """Every file's hash; None when the folder cannot be read whole (a link leaving it, an
     unreadable file), which never counts as identical to anything."""
-    from agenttools_runtime.skills.manifest import hash_file
+    from agenttools_runtime.skills.hashing import hash_file
 
     try:
         return {rel: hash_file(path) for rel, path in _folder_files(entry.directory).items()}
@@ -699,24 +695,20 @@ class DistributionSkillProvider(DirectorySkillProvider):
 
     def _scan(self) -> Iterable[tuple[str, _DirectorySkill]]:
         dist = self.distribution
-        skills = dist.manifest.get("skills")
-        if not isinstance(skills, Mapping):
+        if dist.manifest is None:
             return
-        for name, info in sorted(skills.items()):
-            if not isinstance(info, Mapping):
-                continue
-            description = info.get("description")
+        for name, entry in sorted(dist.manifest.skills.items()):
             directory = dist.skill_directory(name)
-            listed: dict[str, str] | None = None
-            if directory == dist.skills_dir / name:  # the wheel's copy: only what it lists
-                files = info.get("files")
-                listed = (
-                    {str(k): str(v) for k, v in files.items() if _is_relpath(str(k))}
-                    if isinstance(files, Mapping)
-                    else {}
-                )
-            text = description if isinstance(description, str) else None
-            yield name, _DirectorySkill(directory, listed, text, dist.display_name)
+            # the wheel's copy: only what it lists; the live source of an editable install: all
+            listed = dict(entry.files) if directory == dist.skills_dir / name else None
+            description = entry.description or None  # none recorded: read from SKILL.md
+            yield name, _DirectorySkill(directory, listed, description, dist.display_name)
+
+    def _read_file(self, skill: ProvidedSkill, rel: str, path: Path) -> bytes:
+        if self._entry(skill.name).files is None:
+            return super()._read_file(skill, rel, path)
+        # a regular file reached without a link, hashed as the wheel recorded it
+        return self.distribution.read_skill_file(skill.name, rel)
 
 
 class BuiltinSkillProvider(DirectorySkillProvider):
@@ -736,12 +728,6 @@ class BuiltinSkillProvider(DirectorySkillProvider):
                 yield name, _DirectorySkill(directory, None)
 
 
-def _is_relpath(rel: str) -> bool:
-    """A manifest path a wheel may list: relative, ``/``-separated, no ``..`` (so a crafted
-    manifest cannot point a provider outside the skill folder)."""
-    return all(_is_segment(part) for part in rel.split("/"))  # "" and "/x" have an empty part
-
-
 def distribution_providers(search: SearchPath | None = None) -> list[DistributionSkillProvider]:
     """One provider per installed distribution whose manifest lists skills, by name.
     Distributions with a broken manifest are skipped with a ``SkillProviderSkipped`` warning."""
@@ -750,13 +736,15 @@ def distribution_providers(search: SearchPath | None = None) -> list[Distributio
     providers = []
     for dist in find_distributions(search):
         if dist.problem is not None:
-            warnings.warn(SkillProviderSkipped(dist.name, dist.problem), stacklevel=2)
+            warnings.warn(
+                SkillProviderSkipped(provider=dist.name, reason=dist.problem), stacklevel=2
+            )
             continue
-        if not dist.manifest.get("skills"):
+        if dist.manifest is None or not dist.manifest.skills:
             continue
-        if not is_valid_provider_name(dist.name):
+        if not is_provider_name(dist.name):
             reason = "its name is not a valid provider name"
-            warnings.warn(SkillProviderSkipped(dist.name, reason), stacklevel=2)
+            warnings.warn(SkillProviderSkipped(provider=dist.name, reason=reason), stacklevel=2)
             continue
         providers.append(DistributionSkillProvider(dist))
     return providers
@@ -805,10 +793,9 @@ class MCPSkillProvider(SkillProvider):
         if len(matches) > 1:
             warnings.warn(
                 SkillNameCollision(
-                    name,
-                    ", ".join(s.uri for s in matches),
-                    matches[0].uri,
                     skill=name,
+                    providers=[s.uri for s in matches],
+                    chosen=matches[0].uri,
                     provider=self.name,
                 ),
                 stacklevel=3,
@@ -820,7 +807,7 @@ class MCPSkillProvider(SkillProvider):
         uri = f"{SCHEME}://{quote(skill.path, safe='/')}/{quote(rel, safe='/')}"
         data = self._session(lambda client: _read_resource(client, uri))
         if data is None:
-            raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel)
+            raise SkillReferenceNotFound(reference=rel, skill=skill.name)
         return data
 
     def manifest(self, skill: ProvidedSkill) -> str:
@@ -878,7 +865,7 @@ class MCPSkillProvider(SkillProvider):
         text, refusal = self._session(lambda client: _get_prompt(client, skill.name, values))
         if text is None:
             reason = f"the prompt '{skill.name}' could not be rendered ({refusal})"
-            raise SkillProviderFailed(self.name, reason, provider=self.name)
+            raise SkillProviderFailed(provider=self.name, reason=reason)
         return text.encode("utf-8")
 
     def close(self) -> None:
@@ -893,7 +880,9 @@ class MCPSkillProvider(SkillProvider):
         except ImportError:
             from agenttools_runtime.errors import MCPSDKMissing
 
-            raise MCPSDKMissing(f"Reading skills from the MCP server '{self.name}'") from None
+            raise MCPSDKMissing(
+                feature=f"Reading skills from the MCP server '{self.name}'"
+            ) from None
         try:
             if self._connection is None:
                 self._connection = _Connection(_client_target(self.server), self.timeout)
@@ -902,7 +891,7 @@ class MCPSkillProvider(SkillProvider):
             raise
         except Exception as exc:  # an unreachable or broken server is the provider's failure
             self.close()
-            raise SkillProviderFailed(self.name, _describe(exc), provider=self.name) from exc
+            raise SkillProviderFailed(provider=self.name, reason=_describe(exc)) from exc
 
 
 class _Connection:
@@ -1222,7 +1211,9 @@ class SkillResolver:
             for provider in shipped:
                 if provider.name in resolver._providers:
                     reason = f"the name is taken by an earlier provider ({provider.name})"
-                    warnings.warn(SkillProviderSkipped(provider.name, reason), stacklevel=2)
+                    warnings.warn(
+                        SkillProviderSkipped(provider=provider.name, reason=reason), stacklevel=2
+                    )
                     continue
                 resolver.register(provider)
         items = mcp_servers.items() if isinstance(mcp_servers, Mapping) else mcp_servers
@@ -1244,7 +1235,7 @@ class SkillResolver:
     def register(self, provider: SkillProvider) -> None:
         """Add a provider after the existing ones. Raises ``SkillProviderExists``."""
         if provider.name in self._providers:
-            raise SkillProviderExists(provider.name, provider=provider.name)
+            raise SkillProviderExists(provider=provider.name)
         self._providers[provider.name] = provider
 
     @property
@@ -1256,12 +1247,10 @@ class SkillResolver:
         Raises ``SkillProviderNotFound``."""
         found = self._providers.get(name)
         if found is None:
-            from packaging.utils import canonicalize_name
-
-            found = self._providers.get(canonicalize_name(name))
+            found = self._providers.get(canonical_dist_name(name))
         if found is None:
             available = ", ".join(self._providers) or "(none)"
-            raise SkillProviderNotFound(name, available, provider=name)
+            raise SkillProviderNotFound(provider=name, available=available)
         return found
 
     def locate(self, uri: str | SkillURI) -> tuple[ProvidedSkill, tuple[str, ...], tuple[str, ...]]:
@@ -1278,7 +1267,7 @@ class SkillResolver:
             located = provider.locate(parsed.path)
             if located is None:
                 available = ", ".join(provider.names()) or "(none)"
-                raise SkillNotFound(parsed.skill, available, skill=parsed.skill)
+                raise SkillNotFound(skill=parsed.skill, available=available)
             return located[0], located[1], ()
         found: list[tuple[ProvidedSkill, tuple[str, ...]]] = []
         names: set[str] = set()
@@ -1288,19 +1277,21 @@ class SkillResolver:
                 if located is None:
                     names.update(provider.names())
             except SkillProviderFailed as exc:  # one dead server must not hide the others
-                warnings.warn(SkillProviderSkipped(provider.name, exc.params[1]), stacklevel=2)
+                warnings.warn(
+                    SkillProviderSkipped(provider=provider.name, reason=exc.data["reason"]),
+                    stacklevel=2,
+                )
                 continue
             if located is not None:
                 found.append(located)
         if not found:
             available = ", ".join(sorted(names)) or "(none)"
-            raise SkillNotFound(parsed.skill, available, skill=parsed.skill)
+            raise SkillNotFound(skill=parsed.skill, available=available)
         (skill, reference), others = found[0], tuple(s.provider for s, _ in found[1:])
         if others:
-            everyone = ", ".join((skill.provider, *others))
             warnings.warn(
                 SkillNameCollision(
-                    skill.name, everyone, skill.uri, skill=skill.name, providers=everyone
+                    skill=skill.name, providers=[skill.provider, *others], chosen=skill.uri
                 ),
                 stacklevel=2,
             )
@@ -1331,7 +1322,7 @@ class SkillResolver:
             kind = "manifest"
         if skill.prompt is not None and isinstance(provider, MCPSkillProvider):
             if kind != "skill":  # a prompt has no files
-                raise SkillReferenceNotFound(rel, skill.name, skill=skill.name, reference=rel)
+                raise SkillReferenceNotFound(reference=rel, skill=skill.name)
             data = provider.render_prompt(skill, arguments, convention)
         elif kind == "skill":
             data = provider.read(skill, (MAIN_FILE,))
@@ -1353,7 +1344,10 @@ class SkillResolver:
             try:
                 skills = tuple(provider.skills())
             except SkillProviderFailed as exc:
-                warnings.warn(SkillProviderSkipped(provider.name, exc.params[1]), stacklevel=2)
+                warnings.warn(
+                    SkillProviderSkipped(provider=provider.name, reason=exc.data["reason"]),
+                    stacklevel=2,
+                )
                 groups.append(ProviderListing(provider.name, provider.kind, (), str(exc)))
                 continue
             for skill in skills:

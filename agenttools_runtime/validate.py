@@ -15,15 +15,17 @@ import json
 import os
 import re
 import sys
-import unicodedata
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from agenttools_runtime import schema
+from agenttools_runtime import names, schema
 from agenttools_runtime.errors import InvalidProject
-from agenttools_runtime.skills import names as skill_names
+from agenttools_runtime.skills import skill_md
+from agenttools_runtime.skills.skill_md import SKILL_FILE
+from agenttools_runtime.wheel import layout
+from agenttools_runtime.wheel.manifest import BundleEntry, ServerEntry, SkillEntry, WheelManifest
 
 if TYPE_CHECKING:
     from agenttools_runtime.skills.source import SkillSource
@@ -32,17 +34,10 @@ Severity = Literal["error", "warning"]
 KeyPath = tuple[str | int, ...]
 
 PYPROJECT = "pyproject.toml"
-SKILL_FILE = "SKILL.md"
-MANIFEST_SCHEMA = 1
 DEFAULT_ROOT = "skills"
 
-# The frontmatter keys of the Agent Skills spec (skills-ref's ALLOWED_FIELDS).
-ALLOWED_FRONTMATTER = frozenset(
-    {"name", "description", "license", "allowed-tools", "metadata", "compatibility"}
-)
 # Keys clients read beyond the spec: accepted with a warning (peers.md §C.4).
 CLIENT_EXTENSION_KEYS = schema.CLIENT_EXTENSION_KEYS
-MAX_COMPATIBILITY_LENGTH = 500
 MISSING_CONFIG = (
     "the agenttools build hook is enabled but there is no [tool.agenttools] table, so nothing "
     "is bundled; add one declaring the skills and MCP servers to ship"
@@ -144,7 +139,7 @@ class ProjectInvalid(InvalidProject):
         self.problems = list(problems)
         lines = [f"[tool.agenttools] has {len(errors_of(problems))} error(s):"]
         lines += [f"  {p.format(base)}" for p in problems]
-        super().__init__("\n".join(lines), problems=[p.to_json() for p in problems])
+        super().__init__(report="\n".join(lines), problems=[p.to_json() for p in problems])
 
 
 # -- projects --------------------------------------------------------------------------------
@@ -253,29 +248,6 @@ class SkillDeclaration:
         return self.source.files
 
 
-@dataclass(frozen=True)
-class BundleDeclaration:
-    name: str
-    implicit: bool
-    mcp_servers: tuple[str, ...]
-    skills: tuple[str, ...]
-    description: str | None = None
-    marker: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "name": self.name,
-            "implicit": self.implicit,
-            "mcp-servers": list(self.mcp_servers),
-            "skills": list(self.skills),
-        }
-        if self.description is not None:
-            data["description"] = self.description
-        if self.marker is not None:
-            data["marker"] = self.marker
-        return data
-
-
 @dataclass
 class CheckResult:
     """Problems found, and what was declared (complete only when there are no errors)."""
@@ -284,7 +256,7 @@ class CheckResult:
     root: str = DEFAULT_ROOT
     servers: dict[str, dict[str, Any]] = field(default_factory=dict)
     skills: dict[str, SkillDeclaration] = field(default_factory=dict)
-    bundles: list[BundleDeclaration] = field(default_factory=list)
+    bundles: list[BundleEntry] = field(default_factory=list)
     has_config: bool = False
     checked: set[Path] = field(
         default_factory=set
@@ -300,58 +272,49 @@ class BuildPlan:
     """What the hook writes under ``.dist-info/extra_metadata/agenttools/``: the manifest and
     every skill file (``skills/<name>/<relpath>`` -> source file or generated text)."""
 
-    manifest: dict[str, Any]
+    manifest: WheelManifest
     files: Mapping[str, Path | str]
     warnings: tuple[Problem, ...] = ()
     sources: tuple[Path, ...] = ()  # project files the skills are built from
 
     def manifest_bytes(self) -> bytes:
-        return manifest_bytes(self.manifest)
-
-
-def manifest_bytes(manifest: Mapping[str, Any]) -> bytes:
-    """The manifest as written into wheels: sorted keys, 2-space indent, one final newline,
-    so that identical input gives byte-identical files."""
-    return (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf-8")
+        return self.manifest.to_bytes()
 
 
 def build_manifest(project: Project, version: str, *, source_root: Path | None = None) -> BuildPlan:
-    """Check *project* and compile its manifest (COMMON format, schema 1) and file list.
+    """Check *project* and compile its manifest and file list (the manifest's one writer).
 
     *source_root* is recorded for editable installs. Raises :class:`ProjectInvalid` listing
     every error (warnings are in the plan).
     """
     result = check_project(project)
-    if result.errors or not result.has_config:
+    if result.errors or not result.has_config or project.name is None:
         problems = result.errors or [
             Problem(project.pyproject, None, "MissingConfig", MISSING_CONFIG)
         ]
         raise ProjectInvalid(problems, project.root)
     files: dict[str, Path | str] = {}
-    skills: dict[str, Any] = {}
+    skills: dict[str, SkillEntry] = {}
     for name, skill in result.skills.items():
-        entry: dict[str, Any] = {
-            "description": skill.description,
-            "kind": skill.kind,
-            "files": dict(skill.source.manifest),
-            "executable": sorted(skill.source.executable),
-        }
-        if skill.path is not None:
-            entry["path"] = skill.path
-        skills[name] = entry
+        skills[name] = SkillEntry(
+            name=name,
+            description=skill.description,
+            kind=skill.kind,
+            files=dict(skill.source.manifest),
+            executable=tuple(sorted(skill.source.executable)),
+            path=skill.path,
+        )
         for rel, source in skill.files.items():
-            files[f"skills/{name}/{rel}"] = source
-    manifest: dict[str, Any] = {
-        "schema": MANIFEST_SCHEMA,
-        "distribution": project.name,
-        "version": version,
-        "root": result.root,
-        "bundles": [b.to_json() for b in result.bundles],
-        "mcp-servers": result.servers,
-        "skills": skills,
-    }
-    if source_root is not None:
-        manifest["source-root"] = str(source_root)
+            files[layout.skill_file(name, rel)] = source
+    manifest = WheelManifest(
+        distribution=project.name,
+        version=version,
+        root=result.root,
+        bundles=tuple(result.bundles),
+        servers={n: ServerEntry(n, table) for n, table in result.servers.items()},
+        skills=skills,
+        source_root=None if source_root is None else str(source_root),
+    )
     sources = tuple(dict.fromkeys(p for s in result.skills.values() for p in s.sources))
     return BuildPlan(manifest, files, tuple(result.problems), sources)
 
@@ -414,11 +377,11 @@ class _Checker:
         if isinstance(bundles, list):
             declared += self._check_bundles(bundles)
         for name in dict.fromkeys(declared if self.root_ok else ()):
-            if name not in self.result.skills and skill_names.is_valid_name(name):
+            if name not in self.result.skills and names.is_skill_name(name):
                 table = skills.get(name) if isinstance(skills, dict) else None
                 self._check_skill(name, table)
         for name in skills if isinstance(skills, dict) else ():
-            if not skill_names.is_valid_name(name):
+            if not names.is_skill_name(name):
                 self._report_name((*self.base, "skills", name), name)
         self._check_undeclared_skills(declared)
         self._finish_bundles(bundles if isinstance(bundles, list) else [])
@@ -654,18 +617,14 @@ class _Checker:
             self.add(key, "InvalidURL", f'"{url}" is not an http:// or https:// URL')
 
     def _check_item_name(self, key: KeyPath, name: object, what: str) -> bool:
-        if not isinstance(name, str) or not name.strip() or "/" in name:
-            self.add(
-                key,
-                "InvalidItemName",
-                f"the {what} name {json.dumps(name)} must be a non-empty name without '/'",
-            )
-            return False
-        return True
+        problem = names.item_name_problem(name, what)
+        if problem is not None:
+            self.add(key, "InvalidItemName", problem)
+        return problem is None
 
     # skills ---------------------------------------------------------------------------------
     def _report_name(self, key: KeyPath, name: str) -> None:
-        for message in _skill_name_messages(name):
+        for message in names.skill_name_problems(name):
             self.add(key, "InvalidSkillName", message)
 
     def _check_skill(self, name: str, table: Any) -> None:
@@ -708,11 +667,11 @@ class _Checker:
         if "description" not in table:
             self.add(key, "InvalidSkillDefinition", "Missing required field: description")
         elif isinstance(description, str):
-            for message in _description_messages(description):
+            for message in names.description_problems(description):
                 self.add((*key, "description"), "InvalidSkillDefinition", message)
         compatibility = table.get("compatibility")
         if isinstance(compatibility, str):
-            for message in _compatibility_messages(compatibility):
+            for message in names.compatibility_problems(compatibility):
                 self.add((*key, "compatibility"), "InvalidSkillDefinition", message)
         body: str | None = table.get("body") if isinstance(table.get("body"), str) else None
         body_file = table.get("body-file")
@@ -734,7 +693,7 @@ class _Checker:
         frontmatter.pop("body-file", None)
         dashed = [k for k, v in frontmatter.items() if k != "body" and "---" in json.dumps(v)]
         for k in dashed:  # the generated frontmatter would carry it
-            self.add((*key, k), "SkillFrontmatterDashes", _DASHES_MESSAGE)
+            self.add((*key, k), "SkillFrontmatterDashes", skill_md.DASHES_MESSAGE)
         if dashed:
             return
         source = self._to_source(key, frontmatter)
@@ -793,7 +752,7 @@ class _Checker:
 
     def _check_skill_files(self, directory: Path) -> None:
         """Links that leave the skill, and files that cannot reach the wheel."""
-        from agenttools_runtime.skills.manifest import JUNK_DIRS, VCS_NAMES
+        from agenttools_runtime.skills.hashing import JUNK_DIRS, VCS_NAMES
 
         root_real = Path(os.path.realpath(directory))
         seen: dict[str, Path] = {}
@@ -952,26 +911,26 @@ class _Checker:
 
     def _check_skill_reference(self, key: KeyPath, reference: str) -> str | None:
         """Check a bundle's skill name; return it when it is this distribution's."""
-        from packaging.utils import canonicalize_name
-
         if "/" not in reference:
-            if not skill_names.is_valid_name(reference):
+            if not names.is_skill_name(reference):
                 self.add(
                     key,
                     "InvalidSkillName",
-                    f'"{reference}": ' + "; ".join(_skill_name_messages(reference)),
+                    f'"{reference}": ' + "; ".join(names.skill_name_problems(reference)),
                 )
                 return None
             return reference
         dist, _, skill = reference.partition("/")
-        if not _DIST_NAME.fullmatch(dist) or not skill_names.is_valid_name(skill):
+        if not names.is_skill_reference(reference):
             self.add(
                 key,
                 "InvalidItemName",
                 f'"{reference}" must be a skill name or "distribution/skill-name"',
             )
             return None
-        if self.project.name and canonicalize_name(dist) == canonicalize_name(self.project.name):
+        if self.project.name and names.canonical_dist_name(dist) == names.canonical_dist_name(
+            self.project.name
+        ):
             return skill
         return None
 
@@ -990,12 +949,8 @@ class _Checker:
         if not bundles:
             skills = tuple(self.result.skills)
             if servers or skills or self.result.errors:
-                from packaging.utils import canonicalize_name
-
-                implicit = canonicalize_name(self.project.name or "unnamed")
-                self.result.bundles.append(
-                    BundleDeclaration(implicit, True, tuple(servers), skills)
-                )
+                implicit = names.canonical_dist_name(self.project.name or "unnamed")
+                self.result.bundles.append(BundleEntry(implicit, True, tuple(servers), skills))
                 self._check_config_keys((*self.base, "mcp-servers"), implicit, tuple(servers))
             else:
                 self.add(
@@ -1035,7 +990,7 @@ class _Checker:
                 self.add(key, "EmptyBundle", "lists no MCP servers and no skills", "warning")
             description = bundle.get("description")
             self.result.bundles.append(
-                BundleDeclaration(
+                BundleEntry(
                     name,
                     False,
                     tuple(dict.fromkeys(listed)),
@@ -1053,12 +1008,12 @@ class _Checker:
                 continue
             config_key = table.get("config-key", server)
             by_key.setdefault(str(config_key), []).append(server)
-        for config_key, names in by_key.items():
-            if len(names) > 1:
+        for config_key, sharing in by_key.items():
+            if len(sharing) > 1:
                 self.add(
                     key,
                     "DuplicateBundleConfigKey",
-                    f'The MCP servers {", ".join(names)} of "{bundle}" would all be installed '
+                    f'The MCP servers {", ".join(sharing)} of "{bundle}" would all be installed '
                     f'with the configuration key "{config_key}".',
                 )
 
@@ -1073,264 +1028,16 @@ class _Checker:
 def check_skill_md(
     path: Path, expected_name: str | None, problems: list[Problem]
 ) -> dict[str, Any] | None:
-    """Check one ``SKILL.md`` as skills-ref does (same rules and wording), plus portability:
-    a BOM, a ``---`` inside the frontmatter, non-ASCII names, an unquoted ``: ``, flow style.
-    The directory name must equal the skill name (and *expected_name*, the declared one).
-
-    Appends to *problems*; returns the frontmatter when it parsed, else None.
-    """
-    import yaml
-
-    def add(code: str, message: str, line: int | None = None, severity: Severity = "error") -> None:
-        assert code in CODES, code
-        problems.append(Problem(path, line, code, message, severity))
-
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        add("MissingDefinitionFile", f"Missing required file: SKILL.md ({exc.strerror})")
-        return None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        add("InvalidSkillDefinition", f"SKILL.md is not UTF-8 text ({exc.reason})")
-        return None
-    if text.startswith("\ufeff"):
-        add(
-            "SkillFrontmatterBOM",
-            "SKILL.md must start with YAML frontmatter (---): it starts with a byte order mark "
-            "(BOM), which skills-ref and several clients reject; save it as UTF-8 without BOM",
-            1,
+    """Check one ``SKILL.md`` strictly (:func:`agenttools_runtime.skills.skill_md.check`:
+    skills-ref's rules and wording, portability, line numbers). Appends to *problems*; returns
+    the frontmatter when it parsed, else None."""
+    frontmatter, findings = skill_md.check(path, expected_name)
+    for finding in findings:
+        assert finding.code in CODES, finding.code
+        problems.append(
+            Problem(path, finding.line, finding.code, finding.message, finding.severity)
         )
-        return None
-    lines = text.splitlines()
-    if not lines or lines[0].rstrip() != "---":
-        add("InvalidSkillDefinition", "SKILL.md must start with YAML frontmatter (---)", 1)
-        return None
-    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
-    if end is None:
-        add("InvalidSkillDefinition", "SKILL.md frontmatter not properly closed with ---", 1)
-        return None
-    front_lines = lines[1:end]
-    for offset, text_line in enumerate(front_lines):
-        if "---" in text_line:
-            add("SkillFrontmatterDashes", _DASHES_MESSAGE, offset + 2)
-    key_lines = _frontmatter_key_lines(front_lines)
-    try:
-        data = yaml.load("\n".join(front_lines), Loader=_unique_key_loader_class())
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc)
-        message = f"Invalid YAML in frontmatter: {problem}"
-        if "mapping values are not allowed" in problem:
-            where = front_lines[mark.line].split(":", 1)[0].strip() if mark is not None else ""
-            message += (
-                f"; the value of '{where}' contains ': ', so quote it "
-                f'({where}: "...") or use a folded block ({where}: >-)'
-            )
-        add("InvalidSkillDefinition", message, line)
-        return None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        add("InvalidSkillDefinition", "SKILL.md frontmatter must be a YAML mapping", 2)
-        return None
-    data = {str(k): v for k, v in data.items()}
-
-    for key, line in key_lines.items():
-        value_start = front_lines[line - 2].split(":", 1)[1].strip()
-        if value_start.startswith(("[", "{")):
-            add(
-                "FlowStyle",
-                f"Field '{key}' uses YAML flow style ({_FLOW[value_start[0]]}), which skills-ref "
-                "(strictyaml) rejects; write it in block style",
-                line,
-                "warning",
-            )
-    extension = sorted(
-        k for k in data if k not in ALLOWED_FRONTMATTER and k in CLIENT_EXTENSION_KEYS
-    )
-    for key in extension:
-        add(
-            "ClientExtensionKey",
-            f"Field '{key}' is a {CLIENT_EXTENSION_KEYS[key]} extension, not part of the Agent "
-            "Skills spec; other clients ignore it and skills-ref rejects it",
-            key_lines.get(key),
-            "warning",
-        )
-    unexpected = sorted(
-        k for k in data if k not in ALLOWED_FRONTMATTER and k not in CLIENT_EXTENSION_KEYS
-    )
-    if unexpected:
-        add(
-            "InvalidSkillDefinition",
-            f"Unexpected fields in frontmatter: {', '.join(unexpected)}. "
-            f"Only {sorted(ALLOWED_FRONTMATTER)} are allowed.",
-            key_lines.get(unexpected[0]),
-        )
-    if "name" not in data:
-        add("InvalidSkillDefinition", "Missing required field in frontmatter: name", 2)
-    else:
-        name = data["name"]
-        line = key_lines.get("name")
-        if not isinstance(name, str) or not name.strip():
-            add("InvalidSkillDefinition", "Field 'name' must be a non-empty string", line)
-        else:
-            for message in _skill_name_messages(name, path.parent.name):
-                add("InvalidSkillName", message, line)
-            normalized = unicodedata.normalize("NFKC", name.strip())
-            if expected_name is not None and normalized != expected_name:
-                if path.parent.name == expected_name:
-                    pass  # reported as the directory mismatch above
-                else:
-                    add(
-                        "InvalidSkillName",
-                        f"Skill name '{normalized}' must match the declared name '{expected_name}'",
-                        line,
-                    )
-    if "description" not in data:
-        add("InvalidSkillDefinition", "Missing required field in frontmatter: description", 2)
-    else:
-        description = data["description"]
-        line = key_lines.get("description")
-        if not isinstance(description, str):
-            add("InvalidSkillDefinition", "Field 'description' must be a non-empty string", line)
-        else:
-            for message in _description_messages(description):
-                add("InvalidSkillDefinition", message, line)
-    if "compatibility" in data:
-        compatibility = data["compatibility"]
-        line = key_lines.get("compatibility")
-        if not isinstance(compatibility, str):
-            add("InvalidSkillDefinition", "Field 'compatibility' must be a string", line)
-        else:
-            for message in _compatibility_messages(compatibility):
-                add("InvalidSkillDefinition", message, line)
-    if "allowed-tools" in data:
-        tools = data["allowed-tools"]
-        line = key_lines.get("allowed-tools")
-        if isinstance(tools, list):
-            if not all(isinstance(t, str) for t in tools):
-                add(
-                    "InvalidSkillDefinition",
-                    "Field 'allowed-tools' list items must all be strings",
-                    line,
-                )
-        elif not isinstance(tools, str):
-            add(
-                "InvalidSkillDefinition",
-                "Field 'allowed-tools' must be either a string or a list of strings",
-                line,
-            )
-    if "metadata" in data:
-        metadata = data["metadata"]
-        if not isinstance(metadata, dict) or any(
-            isinstance(v, (dict, list)) for v in metadata.values()
-        ):
-            add(
-                "InvalidSkillDefinition",
-                "Field 'metadata' must be a mapping of string keys to string values",
-                key_lines.get("metadata"),
-            )
-    return data
-
-
-def _unique_key_loader_class() -> Any:
-    """A SafeLoader that rejects duplicate keys (as strictyaml does); built lazily."""
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-            keys: set[Any] = set()
-            for key_node, _value in node.value:
-                key = self.construct_object(key_node, deep=deep)
-                if not isinstance(key, Hashable):  # "? [a, b]": PyYAML would raise TypeError
-                    raise yaml.constructor.ConstructorError(
-                        None, None, "found unhashable key", key_node.start_mark
-                    )
-                if key in keys:
-                    raise yaml.constructor.ConstructorError(
-                        None, None, f"duplicate key '{key}'", key_node.start_mark
-                    )
-                keys.add(key)
-            return super().construct_mapping(node, deep)
-
-    return Loader
-
-
-def _frontmatter_key_lines(front_lines: Sequence[str]) -> dict[str, int]:
-    """Top-level key -> 1-based line in SKILL.md (the frontmatter starts on line 2)."""
-    lines: dict[str, int] = {}
-    for offset, line in enumerate(front_lines):
-        match = re.match(r"""^(?:"([^"]+)"|'([^']+)'|([^\s:#][^:#]*?))\s*:(\s|$)""", line)
-        if match:
-            key = next(g for g in match.groups()[:3] if g is not None)
-            lines.setdefault(key, offset + 2)
-    return lines
-
-
-def _skill_name_messages(name: str, directory: str | None = None) -> list[str]:
-    """skills-ref's name rules and messages, plus the spec's rules it relaxes: ASCII only,
-    and the name exactly as written (skills-ref strips and NFKC-normalizes it first, so
-    ``" foo"`` or a full-width ``ｆｏｏ`` would pass it while clients and the runtime, which
-    compare the raw name with the directory, refuse them)."""
-    raw = name
-    name = unicodedata.normalize("NFKC", name.strip())
-    out: list[str] = []
-    if not name:
-        return ["Field 'name' must be a non-empty string"]
-    if raw != name:
-        out.append(
-            f"Skill name {json.dumps(raw, ensure_ascii=False)} must be written exactly as "
-            f"'{name}' (no surrounding spaces, no full-width or other compatibility characters)"
-        )
-    if len(name) > skill_names.MAX_NAME_LENGTH:
-        out.append(
-            f"Skill name '{name}' exceeds {skill_names.MAX_NAME_LENGTH} character limit "
-            f"({len(name)} chars)"
-        )
-    if name != name.lower():
-        out.append(f"Skill name '{name}' must be lowercase")
-    if name.startswith("-") or name.endswith("-"):
-        out.append("Skill name cannot start or end with a hyphen")
-    if "--" in name:
-        out.append("Skill name cannot contain consecutive hyphens")
-    if not all(c.isalnum() or c == "-" for c in name):
-        out.append(
-            f"Skill name '{name}' contains invalid characters. "
-            "Only letters, digits, and hyphens are allowed."
-        )
-    elif not name.isascii():
-        out.append(
-            f"Skill name '{name}' contains non-ASCII characters; the Agent Skills spec allows "
-            "only a-z, 0-9 and hyphens, and several clients reject other letters"
-        )
-    if directory is not None and unicodedata.normalize("NFKC", directory) != name:
-        out.append(f"Directory name '{directory}' must match skill name '{name}'")
-    return out
-
-
-def _description_messages(description: str) -> list[str]:
-    if not description.strip():
-        return ["Field 'description' must be a non-empty string"]
-    if len(description) > skill_names.MAX_DESCRIPTION_LENGTH:
-        return [
-            f"Description exceeds {skill_names.MAX_DESCRIPTION_LENGTH} character limit "
-            f"({len(description)} chars)"
-        ]
-    return []
-
-
-def _compatibility_messages(compatibility: str) -> list[str]:
-    if len(compatibility) > MAX_COMPATIBILITY_LENGTH:
-        return [
-            f"Compatibility exceeds {MAX_COMPATIBILITY_LENGTH} character limit "
-            f"({len(compatibility)} chars)"
-        ]
-    if not compatibility.strip():
-        return ["Field 'compatibility' must be 1-500 characters when present"]
-    return []
+    return frontmatter
 
 
 # -- TOML lines ------------------------------------------------------------------------------
@@ -1429,13 +1136,6 @@ def format_key(key: KeyPath) -> str:
 
 # -- small helpers ---------------------------------------------------------------------------
 
-_FLOW = {"[": "[...]", "{": "{...}"}
-_DASHES_MESSAGE = (
-    "a '---' inside the frontmatter ends it early for skills-ref and other parsers that "
-    "split on '---'; reword it or quote it differently"
-)
-_DIST_NAME = re.compile(r"[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]")
-
 
 def _type_problem(spec: schema.Key, value: Any) -> str | None:
     def strings(items: Iterable[Any]) -> bool:
@@ -1515,10 +1215,9 @@ def _requirement_name(requirement: object) -> str | None:
     if not isinstance(requirement, str):
         return None
     from packaging.requirements import InvalidRequirement, Requirement
-    from packaging.utils import canonicalize_name
 
     try:
-        return canonicalize_name(Requirement(requirement).name)
+        return names.canonical_dist_name(Requirement(requirement).name)
     except InvalidRequirement:
         return None
 

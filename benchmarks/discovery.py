@@ -34,9 +34,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from agenttools_runtime.bundles import agent_tools_objects
-from agenttools_runtime.discovery import MANIFEST_FILE, SearchPath, find_distributions
+from agenttools_runtime.discovery import SearchPath, find_distributions
 from agenttools_runtime.mcp.server import Environment
-from agenttools_runtime.skills.manifest import hash_text
+from agenttools_runtime.skills.hashing import hash_text
+from agenttools_runtime.wheel.layout import MANIFEST_FILE
 
 ROUNDS = 11
 STARTUP_ROUNDS = 15

@@ -37,14 +37,18 @@ def generate() -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = generate()
+    return write_or_check(REFERENCE, generate(), "docs/gen_reference.py", argv)
+
+
+def write_or_check(page: Path, text: str, script: str, argv: list[str]) -> int:
+    """Write *text* to *page*, or with ``--check`` exit 1 when the page differs from it."""
     if "--check" in argv:
-        current = REFERENCE.read_text(encoding="utf-8") if REFERENCE.exists() else ""
+        current = page.read_text(encoding="utf-8") if page.exists() else ""
         if current != text:
-            print(f"{REFERENCE} is out of date; run: python docs/gen_reference.py")
+            print(f"{page} is out of date; run: python {script}")
             return 1
         return 0
-    REFERENCE.write_text(text, encoding="utf-8")
+    page.write_text(text, encoding="utf-8")
     return 0
 
 

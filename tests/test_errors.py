@@ -1,20 +1,47 @@
-"""The message table: every class has its text; str() is the user's sentence."""
+"""The message table and the error tree: every class has its text; str() is the user's sentence;
+errors are built from keyword fields that fill their template (checked at every construction site)."""
 
 from __future__ import annotations
 
+import ast
 import inspect
+import pickle
 import string
+from pathlib import Path
 
 import pytest
 
 from agenttools_runtime import errors
 
+FAMILIES = (
+    errors.AgentToolsError,
+    errors.AgentToolsWarning,
+    errors.AgentToolsErrors,
+    errors.DistributionError,
+    errors.ManifestError,
+    errors.BundleError,
+    errors.SkillError,
+    errors.SkillConflictError,
+    errors.ClientError,
+    errors.ConfigFileError,
+    errors.DeployError,
+    errors.URIError,
+    errors.ProjectError,
+)
 CLASSES = [
     obj
     for _, obj in inspect.getmembers(errors, inspect.isclass)
-    if issubclass(obj, (errors.AgentToolsError, errors.AgentToolsWarning))
-    and obj not in (errors.AgentToolsError, errors.AgentToolsWarning, errors.AgentToolsErrors)
+    if issubclass(obj, (errors.AgentToolsError, errors.AgentToolsWarning)) and obj not in FAMILIES
 ]
+SOURCES = sorted(
+    p
+    for package in ("agenttools_runtime", "agenttools_hook", "agenttools")
+    for p in (Path(__file__).resolve().parent.parent / package).rglob("*.py")
+)
+
+
+def _fields(template: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(template) if f}
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
@@ -23,28 +50,69 @@ def test_every_class_has_a_message(cls: type) -> None:
 
 
 @pytest.mark.parametrize("tag", sorted(errors.MESSAGES))
-def test_templates_use_positional_fields_only(tag: str) -> None:
-    fields = [f for _, f, _, _ in string.Formatter().parse(errors.MESSAGES[tag]) if f is not None]
-    assert all(f.isdigit() for f in fields), fields
+def test_templates_use_named_fields_only(tag: str) -> None:
+    assert all(f.isidentifier() for f in _fields(errors.MESSAGES[tag]))
+
+
+def test_every_leaf_is_in_a_family() -> None:
+    loose = [c.__name__ for c in CLASSES if issubclass(c, errors.AgentToolsError)]
+    loose = [n for n in loose if getattr(errors, n).__bases__ == (errors.AgentToolsError,)]
+    assert loose == ["MCPSDKMissing"]  # an optional dependency missing: no family of its own
+
+
+def test_a_family_catches_its_leaves() -> None:
+    with pytest.raises(errors.ManifestError):
+        raise errors.ManifestSchemaTooNew(distribution="d", schema=9, supported=1)
+    with pytest.raises(errors.SkillError):
+        raise errors.AgentSkillModified(name="a", path="/x/a")
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_construction_is_keyword_only_and_fills_its_template(source: Path) -> None:
+    names = {c.__name__: c for c in CLASSES}
+    problems = []
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if name not in names:
+            continue
+        given = {k.arg for k in node.keywords}
+        missing = _fields(errors.MESSAGES[names[name].tag]) - given
+        if node.args or (missing and None not in given):  # None: a **mapping, checked at run time
+            problems.append(f"{source.name}:{node.lineno} {name}: positional or missing {missing}")
+    assert not problems, problems
 
 
 def test_str_is_the_formatted_message() -> None:
-    err = errors.AgentSkillExists("weather", "/h/.claude/skills/weather", "--force")
+    err = errors.AgentSkillExists(
+        name="weather", path="/h/.claude/skills/weather", option="--force"
+    )
     assert str(err) == (
         'A different skill named "weather" already exists at /h/.claude/skills/weather. '
         "Use --force to replace it."
     )
-    assert err.to_json()["tag"] == "AgentSkillExists"
+    assert err.to_json() == {
+        "tag": "AgentSkillExists",
+        "message": str(err),
+        "name": "weather",
+        "path": "/h/.claude/skills/weather",
+        "option": "--force",
+    }
+
+
+def test_a_list_field_reads_as_its_items_and_stays_a_list_in_json() -> None:
+    err = errors.DeploymentIdAmbiguous(id="ab", ids=["ab1", "ab2"])
+    assert str(err) == 'The deployment id prefix "ab" matches several deployments: ab1, ab2.'
+    assert err.to_json()["ids"] == ["ab1", "ab2"]
 
 
 def test_error_group_lists_every_message() -> None:
-    group = errors.AgentToolsErrors(
-        [errors.AgentSkillModified("a", "/x/a"), errors.AgentSkillUpdate("b", "/x/b")]
-    )
-    assert str(group).splitlines() == [
-        errors.AgentSkillModified("a", "/x/a").message,
-        errors.AgentSkillUpdate("b", "/x/b").message,
-    ]
+    modified = errors.AgentSkillModified(name="a", path="/x/a")
+    update = errors.AgentSkillUpdate(name="b", path="/x/b")
+    group = errors.AgentToolsErrors([modified, update])
+    assert str(group).splitlines() == [modified.message, update.message]
     assert [e["tag"] for e in group.to_json()["errors"]] == [
         "AgentSkillModified",
         "AgentSkillUpdate",
@@ -52,22 +120,20 @@ def test_error_group_lists_every_message() -> None:
 
 
 def test_warning_and_error_can_share_a_text() -> None:
-    warning = errors.AgentSkillRemoveFailedWarning("a", "/x/a", "busy")
+    warning = errors.AgentSkillRemoveFailedWarning(name="a", path="/x/a", reason="busy")
     assert warning.tag == "AgentSkillRemoveFailed"
-    assert str(warning) == str(errors.AgentSkillRemoveFailed("a", "/x/a", "busy"))
+    assert str(warning) == str(errors.AgentSkillRemoveFailed(name="a", path="/x/a", reason="busy"))
 
 
 def test_errors_and_warnings_survive_pickling() -> None:
-    import pickle
-
-    err = errors.AgentSkillExists("w", "/x/w", "--force", path="/x/w")
+    err = errors.AgentSkillExists(name="w", path="/x/w", option="--force")
     back = pickle.loads(pickle.dumps(err))
-    assert str(back) == str(err) and back.data == {"path": "/x/w"}
-    warning = errors.AgentSkillInUse("w", "/x/w")
+    assert str(back) == str(err) and back.data == err.data
+    warning = errors.AgentSkillInUse(name="w", path="/x/w")
     assert str(type(warning)(*warning.args)) == str(warning)  # how pytest-xdist rebuilds it
     group = pickle.loads(pickle.dumps(errors.AgentToolsErrors([err])))
     assert str(group) == str(err)
 
 
-def test_missing_parameters_do_not_raise() -> None:
-    assert "{1}" in str(errors.AgentSkillInUse("w"))
+def test_missing_fields_do_not_raise() -> None:
+    assert "{path}" in str(errors.AgentSkillInUse(name="w"))

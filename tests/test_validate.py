@@ -198,7 +198,7 @@ def test_symlink_inside_the_skill_is_fine(tmp_path: Path) -> None:
     (skill / "alias.md").symlink_to("real.md")
     assert validate_project(project) == []
     plan = build_manifest(loaded_project(project), "1")
-    assert sorted(plan.manifest["skills"]["linked"]["files"]) == ["SKILL.md", "alias.md", "real.md"]
+    assert sorted(plan.manifest.skills["linked"].files) == ["SKILL.md", "alias.md", "real.md"]
 
 
 def test_inline_skill_md_is_the_runtimes_own_generation(tmp_path: Path) -> None:
@@ -235,7 +235,7 @@ def test_inline_skill_md_is_the_runtimes_own_generation(tmp_path: Path) -> None:
         }
     )
     assert generated.encode() == runtime.files["SKILL.md"].encode()  # type: ignore[union-attr]
-    assert plan.manifest["skills"]["full"]["files"] == dict(runtime.manifest)
+    assert plan.manifest.skills["full"].files == dict(runtime.manifest)
 
 
 def test_inline_skill_with_dashes_in_its_frontmatter_is_refused(tmp_path: Path) -> None:
@@ -274,11 +274,11 @@ def test_directory_skill_manifest_is_the_runtimes_source(tmp_path: Path) -> None
     os.chmod(skill / "scripts" / "group.sh", 0o654)
     (skill / "plain.md").write_text("plain\n")
     os.chmod(skill / "plain.md", 0o644)
-    entry = build_manifest(loaded_project(project), "1").manifest["skills"]["tool"]
+    entry = build_manifest(loaded_project(project), "1").manifest.skills["tool"]
     runtime = to_source(skill)
-    assert entry["files"] == dict(runtime.manifest)
+    assert entry.files == dict(runtime.manifest)
     assert (
-        entry["executable"]
+        list(entry.executable)
         == sorted(runtime.executable)
         == [
             "scripts/group.sh",
@@ -389,12 +389,11 @@ def test_name_must_be_written_as_the_spec_says(tmp_path: Path, written: str) -> 
 
 def test_every_invalid_skill_name_is_reported(tmp_path: Path) -> None:
     """A declared name the runtime refuses is never silently skipped."""
-    from agenttools_runtime.skills.names import is_valid_name
-    from agenttools_runtime.validate import _skill_name_messages
+    from agenttools_runtime.names import is_skill_name, skill_name_problems
 
     names = ["ｆｏｏ", " foo", "foo ", "x²", "ǅa", "ß", "a_b", "-a", "a--b", "A", "a" * 65, "ok-1"]
     for name in names:
-        assert bool(_skill_name_messages(name)) == (not is_valid_name(name)), name
+        assert bool(skill_name_problems(name)) == (not is_skill_name(name)), name
     project = write_project(
         tmp_path, '[tool.agenttools.skills."ｆｏｏ"]\ndescription = "d"\nbody = "b"\n'
     )

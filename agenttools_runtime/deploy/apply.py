@@ -98,9 +98,7 @@ class UndoLog:
             if current == state["after"]:
                 _restore_bytes(config_file, before)()
             else:  # changed by someone else since our write: leave it, say what remains
-                self.warnings.append(
-                    MCPServerNotRemoved(key, config_file, key=key, config_file=str(config_file))
-                )
+                self.warnings.append(MCPServerNotRemoved(key=key, config_file=config_file))
 
         self.make_dirs(config_file.parent)
         self.push(f"restore {config_file}", undo)

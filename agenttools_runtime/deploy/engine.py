@@ -45,6 +45,7 @@ from agenttools_runtime.errors import (
     AgentToolsErrors,
     AgentToolsNothingToDeploy,
     AgentToolsWarning,
+    DeploymentConfigKeyTaken,
     DeploymentExists,
     DeploymentNotRemoved,
     DeploymentRollbackIncomplete,
@@ -59,8 +60,8 @@ from agenttools_runtime.errors import (
     UnsupportedMCPClient,
 )
 from agenttools_runtime.mcp.server import MCPServer
-from agenttools_runtime.skills.manifest import DestinationState, destination_state
-from agenttools_runtime.skills.manifest import installed_manifest as hash_installed
+from agenttools_runtime.skills.hashing import DestinationState, destination_state
+from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
 
 CONFLICT_ERRORS: Mapping[str, type[AgentToolsError]] = {
@@ -80,6 +81,7 @@ class ServerPlan:
 
     server: MCPServer
     key: str
+    runner: str | None = None  # how a module/script server's command is written (mcp.runners)
 
 
 @dataclass(frozen=True)
@@ -122,26 +124,26 @@ def resolve(
     bundle = resolve_tools(tools, search)
     name = bundle.qualified_name
     if not bundle.mcp_servers and not bundle.skills:
-        raise AgentToolsEmpty(name, name=name)
+        raise AgentToolsEmpty(name=name)
     if not bundle.mcp_servers and skills_disabled:
-        raise AgentSkillsDisabled(name, name=name)
+        raise AgentSkillsDisabled(name=name)
     servers = bundle.servers()
     if mcp_server_name is not None and len(servers) != 1:
-        raise InvalidMCPServerNameOption(name, len(servers), name=name)
+        raise InvalidMCPServerNameOption(name=name, count=len(servers))
     server_plans = tuple(ServerPlan(s, mcp_server_name or s.key) for s in servers)
     by_key: dict[str, list[str]] = {}
     for sp in server_plans:
         by_key.setdefault(sp.key, []).append(sp.server.name)
     for key, names in by_key.items():
         if len(names) > 1:
-            raise DuplicateBundleConfigKey(", ".join(names), name, key, key=key)
+            raise DuplicateBundleConfigKey(servers=names, name=name, key=key)
     sources: tuple[SkillSource, ...] = ()
     if not skills_disabled:
         sources = tuple(bundle.skill_sources())
         seen: set[str] = set()
         for source in sources:
             if source.name in seen:
-                raise DuplicateAgentSkillName(source.name, name=source.name)
+                raise DuplicateAgentSkillName(name=source.name)
             seen.add(source.name)
     location = bundle.location
     dist = location if isinstance(location, InstalledDistribution) else None
@@ -184,10 +186,9 @@ class SkillPlan:
         if tag is None:
             return None
         cls = CONFLICT_ERRORS[tag]
-        data = {"name": self.source.name, "directory": str(self.directory)}
         if cls is AgentSkillExists:
-            return cls(self.source.name, self.directory, FORCE_HINT, **data)
-        return cls(self.source.name, self.directory, **data)
+            return cls(name=self.source.name, path=self.directory, option=FORCE_HINT)
+        return cls(name=self.source.name, path=self.directory)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -221,6 +222,8 @@ class DeployPlan:
     warnings: list[AgentToolsWarning] = field(default_factory=list)
     # what each config key holds now (see EXISTING_ENTRY)
     existing_entries: dict[str, str] = field(default_factory=dict)
+    # config key -> the runner choice behind its entry (set by deploy(); mcp.runners)
+    launches: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -297,8 +300,8 @@ EXISTING_ENTRY = {
 }
 
 _ACTION_TEXT = {
-    Action.CREATE: "write {n} files (new directory)",
-    Action.REPLACE: "replace the directory ({n} files; the old one is backed up until done)",
+    Action.CREATE: "write {files} (new directory)",
+    Action.REPLACE: "replace the directory ({files}; the old one is backed up until done)",
     Action.ADD_REFERENCE: "keep the installed directory (identical), add a reference",
     Action.ADOPT_BASELINE: "keep the installed directory (edited to match), add a reference",
     Action.ADOPT_EXTERNAL: "keep the existing directory (identical, not ours: never deleted)",
@@ -309,7 +312,8 @@ _ACTION_TEXT = {
 def _describe_decision(sp: SkillPlan) -> str:
     if sp.decision.action is None:
         return f"conflict: {sp.conflict}"
-    return _ACTION_TEXT[sp.decision.action].format(n=len(sp.source.files))
+    n = len(sp.source.files)
+    return _ACTION_TEXT[sp.decision.action].format(files=f"{n} file{'' if n == 1 else 's'}")
 
 
 def _str_or_none(path: Path | None) -> str | None:
@@ -331,10 +335,12 @@ def check_target(
     name, client = tools.name, target.client
     if not deploy_mcp and not deploy_skills:
         if tools.has_servers:
-            raise target.mcp_problem or UnsupportedMCPClient(client.display_name)
+            raise target.mcp_problem or UnsupportedMCPClient(
+                client_name=client.display_name, client=client.id
+            )
         if tools.has_skills and not target.skills_disabled:
-            raise target.skills_problem or NoSkillsLocation(target.describe())
-        raise AgentToolsNothingToDeploy(name, target.describe(), name=name, client=client.id)
+            raise target.skills_problem or NoSkillsLocation(target=target.describe())
+        raise AgentToolsNothingToDeploy(name=name, target=target.describe(), client=client.id)
     if deploy_mcp:
         # the MCP preflight: every entry can be built for this client (e.g. its transport)
         from agenttools_runtime.mcp.entries import build_entry
@@ -343,9 +349,13 @@ def check_target(
             build_entry(client, sp.server, sp.key)
     found: list[AgentToolsWarning] = []
     if tools.has_servers and not deploy_mcp:
-        found.append(MCPServersNotDeployed(name, client.display_name, client=client.id))
+        found.append(
+            MCPServersNotDeployed(name=name, client_name=client.display_name, client=client.id)
+        )
     if tools.has_skills and not deploy_skills and not tools.builtin and not target.skills_disabled:
-        found.append(AgentSkillsNotDeployed(name, client.display_name, client=client.id))
+        found.append(
+            AgentSkillsNotDeployed(name=name, client_name=client.display_name, client=client.id)
+        )
     return deploy_mcp, deploy_skills, found
 
 
@@ -375,12 +385,7 @@ def make_plan(
     by_id = {r.uuid: r for r in existing}
     conflicting = plan.find_conflicts(probe, ((r.uuid, conflict_probe(r)) for r in existing))
     if conflicting and level is Level.NONE:
-        first = by_id[conflicting[0]]
-        result.errors.append(
-            DeploymentExists(
-                tools.name, target.describe(), first.uuid, uuid=first.uuid, client=target.client.id
-            )
-        )
+        result.errors.append(_conflict_error(probe, by_id[conflicting[0]], tools, target))
         if not dry_run:
             raise result.errors[0]
     result.replaced = [by_id[u] for u in conflicting]
@@ -408,12 +413,37 @@ def make_plan(
         errors = [e for e in result.errors]
         raise errors[0] if len(errors) == 1 else AgentToolsErrors(errors)
     for sp in result.not_installed:
-        result.warnings.append(
-            AgentSkillNotInstalled(
-                sp.source.name, sp.directory, name=sp.source.name, directory=str(sp.directory)
-            )
-        )
+        result.warnings.append(AgentSkillNotInstalled(name=sp.source.name, path=sp.directory))
     return result
+
+
+def _conflict_error(
+    probe: plan.ConflictProbe, first: DeploymentRecord, tools: ResolvedTools, target: DeployTarget
+) -> DeploymentExists:
+    """What the conflict with the recorded deployment *first* is: the same bundle deployed to
+    the same place, else a config key both write (named, with the file and the bundle of
+    that deployment)."""
+    other = conflict_probe(first)
+    same_bundle = replace(other, config_entries=frozenset()) == replace(
+        probe, config_entries=frozenset()
+    )
+    shared = frozenset() if same_bundle else probe.config_entries & other.config_entries
+    for entry in first.mcp_servers:
+        if (entry.config_key, paths.canonical_path_key(entry.config_file)) in shared:
+            rename = (
+                ", or --name KEY to write it under another key" if len(tools.servers) == 1 else ""
+            )
+            return DeploymentConfigKeyTaken(
+                key=entry.config_key,
+                config_file=entry.config_file,
+                uuid=first.uuid,
+                bundle=first.toolset_name,
+                rename=rename,
+                client=target.client.id,
+            )
+    return DeploymentExists(
+        name=first.toolset_name, target=target.describe(), uuid=first.uuid, client=target.client.id
+    )
 
 
 def _inspect_config(result: DeployPlan, existing: Sequence[DeploymentRecord]) -> None:
@@ -443,11 +473,7 @@ def _inspect_config(result: DeployPlan, existing: Sequence[DeploymentRecord]) ->
             result.existing_entries[sp.key] = "deployed"
         else:
             result.existing_entries[sp.key] = "foreign"
-            result.warnings.append(
-                MCPServerEntryReplaced(
-                    sp.key, config_file, key=sp.key, config_file=str(config_file)
-                )
-            )
+            result.warnings.append(MCPServerEntryReplaced(key=sp.key, config_file=config_file))
 
 
 def skill_plan(source: SkillSource, root: Path, replaced: Sequence[str], level: Level) -> SkillPlan:
@@ -530,9 +556,7 @@ def execute(
             if errors:
                 warnings.warn(
                     DeploymentRollbackIncomplete(
-                        tools.name,
-                        "; ".join(str(e) for e in errors),
-                        errors=[str(e) for e in errors],
+                        name=tools.name, reason="; ".join(str(e) for e in errors)
                     ),
                     stacklevel=2,
                 )
@@ -545,7 +569,7 @@ def execute(
             try:
                 found.extend(remove_recorded(old, owned_by=record))
             except Exception as exc:  # the new deployment stands; say what is left over
-                found.append(DeploymentNotRemoved(old.uuid, uuid=old.uuid, reason=str(exc)))
+                found.append(DeploymentNotRemoved(uuid=old.uuid, reason=str(exc)))
         fs.checkpoint("deploy:replaced-removed")
         return record, found
 
@@ -561,8 +585,7 @@ def _stale_backup_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
     left = stale_backups(root)
     if not left:
         return []
-    names = [str(p) for p in left]
-    return [AgentSkillBackupsLeft(", ".join(names), root, backups=names)]
+    return [AgentSkillBackupsLeft(backups=[str(p) for p in left], root=root)]
 
 
 def _apply(the_plan: DeployPlan, log: UndoLog) -> DeploymentRecord:
@@ -578,7 +601,9 @@ def _apply(the_plan: DeployPlan, log: UndoLog) -> DeploymentRecord:
             log.edit_config(
                 config_file, key, _writer(add_server_entry, config_file, target.client, key, server)
             )
-            server_entries.append(ServerEntry(server.qualified_name, key, str(config_file)))
+            server_entries.append(
+                ServerEntry(server.qualified_name, key, str(config_file), runner=server_plan.runner)
+            )
             fs.checkpoint("deploy:mcp-written", config_file)
     root = target.skills_root
     for sp in the_plan.skills:
@@ -653,12 +678,10 @@ def _newer_kept_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
         if sp.decision.action is Action.KEEP_NEWER and sp.entry is not None:
             found.append(
                 AgentSkillNewerVersionKept(
-                    sp.source.name,
-                    sp.directory,
-                    sp.entry.version,
-                    sp.source.version,
                     name=sp.source.name,
-                    directory=str(sp.directory),
+                    path=sp.directory,
+                    installed_version=sp.entry.version,
+                    version=sp.source.version,
                 )
             )
     return found
@@ -702,14 +725,7 @@ def remove_recorded(
             remove_server_entry(Path(entry.config_file), client, entry.config_key)
         except (AgentToolsError, OSError):
             not_removed.append(entry)
-            found.append(
-                MCPServerNotRemoved(
-                    entry.config_key,
-                    entry.config_file,
-                    key=entry.config_key,
-                    config_file=entry.config_file,
-                )
-            )
+            found.append(MCPServerNotRemoved(key=entry.config_key, config_file=entry.config_file))
     owned_keys = {s.registry_key for s in owned_by.installed} if owned_by else set()
     in_use_reported: set[str] = set()
     for skill in record.installed:
@@ -747,7 +763,7 @@ def _same_or_nested(source_dir: Path, destination: Path) -> bool:
         return True
     if source_key.startswith(destination_key + "/") or destination_key.startswith(source_key + "/"):
         raise InvalidAgentSkill(
-            f"the source {source_dir} and the destination {destination} contain each other"
+            reason=f"the source {source_dir} and the destination {destination} contain each other"
         )
     return False
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from enum import Enum, IntEnum
 
-from agenttools_runtime.skills.manifest import DestinationState
+from agenttools_runtime.skills.hashing import DestinationState
 
 D = DestinationState
 
@@ -33,7 +33,7 @@ class Level(IntEnum):
         try:
             return _LEVEL_NAMES[value]
         except (KeyError, TypeError):
-            raise InvalidOverwriteOption(repr(value), value=str(value)) from None
+            raise InvalidOverwriteOption(value=value) from None
 
 
 _LEVEL_NAMES = {"none": Level.NONE, "upgrade": Level.UPGRADE, "all": Level.ALL}

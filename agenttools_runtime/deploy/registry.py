@@ -33,7 +33,7 @@ from agenttools_runtime.errors import (
     AgentToolsWarning,
 )
 from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.manifest import (
+from agenttools_runtime.skills.hashing import (
     DestinationState,
     DirectoryState,
     destination_state,
@@ -235,7 +235,7 @@ def release(key: str, uid: str | None, *, issue: bool = True) -> ReleaseOutcome 
     if state is plan.ReleaseState.IN_USE:
         if remaining != entry.references:
             save_entry(replace(entry, references=remaining, timestamp=records.now_timestamp()))
-        warning = AgentSkillInUse(entry.name, path, name=entry.name, directory=str(path))
+        warning = AgentSkillInUse(name=entry.name, path=path)
     elif action.remove_directory:
         if _physical_directory_in_use(entry):
             # another entry reaches the same physical directory and still needs it: keep
@@ -248,9 +248,7 @@ def release(key: str, uid: str | None, *, issue: bool = True) -> ReleaseOutcome 
             except (AgentSkillRemoveFailed, OSError) as exc:
                 if entry.references:
                     save_entry(replace(entry, references=(), timestamp=records.now_timestamp()))
-                warning = AgentSkillRemoveFailedWarning(
-                    entry.name, path, exc, name=entry.name, directory=str(path)
-                )
+                warning = AgentSkillRemoveFailedWarning(name=entry.name, path=path, reason=exc)
             else:
                 removed = True
                 delete_entry(entry.key)
@@ -299,12 +297,11 @@ def uninstall_hint(root: Path, name: str) -> str:
 
 
 def _release_warning(tag: str | None, entry: RegistryEntry) -> AgentToolsWarning | None:
-    data = {"name": entry.name, "directory": entry.directory}
     if tag == "AgentSkillNotRemoved":
         hint = uninstall_hint(entry.root, entry.name)
-        return AgentSkillNotRemoved(entry.name, entry.path, hint, **data)
+        return AgentSkillNotRemoved(name=entry.name, path=entry.path, command=hint)
     if tag == "AgentSkillReplacedNotRemoved":
-        return AgentSkillReplacedNotRemoved(entry.name, entry.path, **data)
+        return AgentSkillReplacedNotRemoved(name=entry.name, path=entry.path)
     return None
 
 

@@ -153,7 +153,7 @@ def resolve_target(
         skills_root, skills_problem, skills_disabled = None, None, True
     elif skills_dir is not DEFAULT:
         if not isinstance(skills_dir, (str, os.PathLike)):
-            raise InvalidSkillsDirectoryOption(repr(skills_dir))
+            raise InvalidSkillsDirectoryOption(value=skills_dir)
         override = Path(os.path.abspath(os.path.expanduser(os.fspath(skills_dir))))
         check_skills_root(override)
         skills_root, skills_problem = override, None
@@ -183,16 +183,16 @@ def resolve_target(
 def _project_dir(project: Path | str) -> Path:
     path = Path(os.path.expanduser(os.fspath(project)))
     if not path.is_dir():
-        raise InvalidProjectDirectory(project, directory=str(project))
+        raise InvalidProjectDirectory(directory=project)
     return Path(os.path.abspath(path))
 
 
 def check_skills_root(root: Path) -> None:
     """A skills root holds skill folders: it must not be a file or itself a skill."""
     if os.path.lexists(root) and not root.is_dir():
-        raise InvalidSkillsDirectory(root, path=str(root))
+        raise InvalidSkillsDirectory(path=root)
     if (root / "SKILL.md").exists():
-        raise InvalidSkillsDirectory(root, path=str(root))
+        raise InvalidSkillsDirectory(path=root)
 
 
 def _config_file_scope(
@@ -217,6 +217,10 @@ def _config_file_scope(
     ):
         project_dir = config_file.parents[len(rel) - 1]
         if c.project_skills is None:
-            return str(project_dir), None, UnsupportedSkillsClientProject(c.display_name)
+            return (
+                str(project_dir),
+                None,
+                UnsupportedSkillsClientProject(client_name=c.display_name, client=c.id),
+            )
         return str(project_dir), project_dir.joinpath(*c.project_skills), None
-    return None, None, NoSkillsLocation(config_file, config_file=str(config_file))
+    return None, None, NoSkillsLocation(target=config_file)

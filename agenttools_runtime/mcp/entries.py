@@ -263,11 +263,10 @@ def build_entry(
         fields = style.remote.get(server.transport)
         if fields is None:
             raise UnsupportedTransport(
-                server.name,
-                server.transport,
-                client.display_name,
-                client=client.id,
                 server=server.name,
+                transport=server.transport,
+                client_name=client.display_name,
+                client=client.id,
             )
         values = _remote_values(server, key)
     else:

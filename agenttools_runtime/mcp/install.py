@@ -101,12 +101,12 @@ def resolve_mcp_target(
         guessed = client_for_config_file(path)
         if target is None:
             if guessed is None:
-                raise UnsupportedMCPClient(f"of the file {path}", file=str(path))
+                raise UnsupportedMCPClient(client_name=f"of the file {path}", file=path)
             client = guessed[0]
         else:
             client = get_client(target)
         if not client.supports_mcp:
-            raise UnsupportedMCPClient(client.display_name, client=client.id)
+            raise UnsupportedMCPClient(client_name=client.display_name, client=client.id)
         scope: str | Path | None = None
         if guessed is not None and guessed[0].id == client.id:
             scope = "user" if guessed[1] is None else guessed[1]

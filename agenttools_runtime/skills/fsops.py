@@ -37,7 +37,7 @@ makes first; callers run them in a preflight before writing anything.
 created (outermost first), so a rollback can remove them again with :func:`remove_created_dirs`.
 
 Nothing here decides *whether* to write or remove (states, overwrite rules, registries): that
-is the caller's job. Names must already be validated (``skills.names.validate_name``).
+is the caller's job. Names must already be validated (``names.check_skill_name``).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ from agenttools_runtime.errors import (
     InvalidAgentSkill,
 )
 from agenttools_runtime.paths import canonical_path, canonical_path_key
-from agenttools_runtime.skills.manifest import DestinationState, destination_state
+from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.source import SkillSource
 
 BACKUP_PREFIX = ".agenttools-backup-"
@@ -155,14 +155,14 @@ def write_skill(root: Path, source: SkillSource) -> WriteOutcome:
     try:
         backup = _move_to_backup(root, path)
     except OSError as exc:
-        raise AgentSkillWriteFailed(source.name, path, _reason(exc), path=str(path)) from exc
+        raise AgentSkillWriteFailed(name=source.name, path=path, reason=_reason(exc)) from exc
     try:
         _build(path, source)
     except BaseException as exc:
         _discard_partial(path)
         fs.rename(backup, path)
         if isinstance(exc, OSError):
-            raise AgentSkillWriteFailed(source.name, path, _reason(exc), path=str(path)) from exc
+            raise AgentSkillWriteFailed(name=source.name, path=path, reason=_reason(exc)) from exc
         raise
     return WriteOutcome(source.name, path, "replaced", previous, backup)
 
@@ -185,13 +185,13 @@ def _create(root: Path, source: SkillSource) -> WriteOutcome:
         fs.mkdir(root, parents=True, exist_ok=True)
         fs.mkdir(path, parents=False, exist_ok=False)
     except OSError as exc:
-        raise AgentSkillWriteFailed(source.name, path, _reason(exc), path=str(path)) from exc
+        raise AgentSkillWriteFailed(name=source.name, path=path, reason=_reason(exc)) from exc
     try:
         _build_into(path, source)
     except BaseException as exc:
         _discard_partial(path)
         if isinstance(exc, OSError):
-            raise AgentSkillWriteFailed(source.name, path, _reason(exc), path=str(path)) from exc
+            raise AgentSkillWriteFailed(name=source.name, path=path, reason=_reason(exc)) from exc
         raise
     return WriteOutcome(source.name, path, "created", DestinationState.MISSING)
 
@@ -236,7 +236,7 @@ def stage_removal(root: Path, name: str) -> Removal:
     try:
         backup = _move_to_backup(root, path)
     except OSError as exc:
-        raise AgentSkillRemoveFailed(name, path, _reason(exc), path=str(path)) from exc
+        raise AgentSkillRemoveFailed(name=name, path=path, reason=_reason(exc)) from exc
     return Removal(name, path, previous, backup)
 
 
@@ -288,9 +288,9 @@ def same_as_source(path: Path, source: SkillSource) -> bool:
         return True
     if _is_under(source_key, destination_key) or _is_under(destination_key, source_key):
         raise InvalidAgentSkill(
-            f"the source {source.directory} and the destination {path} contain each other",
-            source=str(source.directory),
-            destination=str(path),
+            reason=f"the source {source.directory} and the destination {path} contain each other",
+            source=source.directory,
+            destination=path,
         )
     return False
 
@@ -312,7 +312,9 @@ def check_file_paths(source: SkillSource) -> None:
             or any(part in ("", ".", "..") for part in parts)
             or rel != "/".join(parts)
         ):
-            raise InvalidAgentSkill(f'the file path "{rel}" of skill "{source.name}" is unsafe')
+            raise InvalidAgentSkill(
+                reason=f'the file path "{rel}" of skill "{source.name}" is unsafe'
+            )
 
 
 # A rename into the root's parent fails with these when the root is a mount point of its
@@ -377,7 +379,7 @@ def _delete_backup(name: str, backup: Path) -> None:
         fs.remove_entry(backup)
     except OSError:
         warnings.warn(
-            AgentSkillBackupNotRemoved(name, backup, backup=str(backup)),
+            AgentSkillBackupNotRemoved(name=name, backup=backup),
             stacklevel=3,
         )
 

@@ -16,7 +16,6 @@ A *target* names the skills root:
 from __future__ import annotations
 
 import os
-import re
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -38,15 +37,15 @@ from agenttools_runtime.errors import (
     InvalidSkillsDirectory,
     format_message,
 )
+from agenttools_runtime.names import check_skill_name, is_skill_name, qualified_skill_reference
 from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.frontmatter import SKILL_FILE
-from agenttools_runtime.skills.manifest import (
+from agenttools_runtime.skills.hashing import (
     DestinationState,
     DirectoryState,
     destination_state,
     directory_state,
 )
-from agenttools_runtime.skills.names import is_valid_name, validate_name
+from agenttools_runtime.skills.skill_md import SKILL_FILE
 from agenttools_runtime.skills.source import Skill, SkillSource, SkillSpec, to_source
 
 Overwrite = Literal["none", "upgrade", "all"]
@@ -88,8 +87,10 @@ class SkillInstallResult:
     @property
     def message(self) -> str:
         if self.client_display_name is None:
-            return format_message("InstallAgentSkill", (self.name,))
-        return format_message("InstallAgentSkillNamed", (self.name, self.client_display_name))
+            return format_message("InstallAgentSkill", name=self.name)
+        return format_message(
+            "InstallAgentSkillNamed", name=self.name, client_name=self.client_display_name
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -115,10 +116,12 @@ class SkillUninstallResult:
     @property
     def message(self) -> str:
         if not self.removed:
-            return format_message("AgentSkillNotInstalledAt", (self.name, self.location))
+            return format_message("AgentSkillNotInstalledAt", name=self.name, path=self.location)
         if self.client_display_name is None:
-            return format_message("UninstallAgentSkill", (self.name,))
-        return format_message("UninstallAgentSkillNamed", (self.name, self.client_display_name))
+            return format_message("UninstallAgentSkill", name=self.name)
+        return format_message(
+            "UninstallAgentSkillNamed", name=self.name, client_name=self.client_display_name
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -194,7 +197,7 @@ def install_skills(
     (source and destination contain each other) and ``AgentSkillWriteFailed``.
     """
     if overwrite not in OVERWRITE_VALUES:
-        raise InvalidOverwriteOption(repr(overwrite), overwrite=str(overwrite))
+        raise InvalidOverwriteOption(value=overwrite)
     single, specs = _split_specs(skills)
     root = resolve_skills_root(target, project=project, skills_dir=skills_dir)
     warn_stale_backups(root.path)
@@ -228,9 +231,7 @@ def _preflight(root: Path, sources: Sequence[SkillSource], overwrite: Overwrite)
         elif _identical(root, source, state):
             steps.append(_Step(source, write=False))
         elif overwrite == "none":
-            conflicts.append(
-                AgentSkillExists(source.name, path, FORCE, name=source.name, path=str(path))
-            )
+            conflicts.append(AgentSkillExists(name=source.name, path=path, option=FORCE))
         else:
             steps.append(_Step(source, write=True))
     if len(conflicts) == 1:
@@ -257,7 +258,7 @@ def _apply(root: SkillsRoot, steps: Sequence[_Step]) -> list[SkillInstallResult]
         except OSError as exc:
             name = writes[0].source.name
             raise AgentSkillWriteFailed(
-                name, root.path / name, exc.strerror or str(exc), path=str(root.path)
+                name=name, path=root.path / name, reason=exc.strerror or str(exc)
             ) from exc
     try:
         for step in steps:
@@ -397,9 +398,7 @@ def warn_stale_backups(root: Path) -> None:
     found = fsops.stale_backups(root)
     if found:
         warnings.warn(
-            AgentSkillBackupsLeft(
-                ", ".join(str(p) for p in found), root, backups=[str(p) for p in found]
-            ),
+            AgentSkillBackupsLeft(backups=[str(p) for p in found], root=root),
             stacklevel=3,
         )
 
@@ -431,23 +430,25 @@ def resolve_skills_root(
     root: Path | None = None
     if isinstance(target, tuple):
         if len(target) != 2:
-            raise InvalidSkillsDirectory(repr(target))
+            raise InvalidSkillsDirectory(path=repr(target))
         client_spec, project_spec = target
         if project is not None:
             raise InvalidSkillsDirectory(
-                f"{target!r} (a project is given both in the target and as project=)"
+                path=f"{target!r} (a project is given both in the target and as project=)"
             )
         client = get_client(client_spec)
         project_dir = Path(project_spec)
     elif isinstance(target, os.PathLike):
         if project is not None:
-            raise InvalidSkillsDirectory(f"{os.fspath(target)} (a path target takes no project)")
+            raise InvalidSkillsDirectory(
+                path=f"{os.fspath(target)} (a path target takes no project)"
+            )
         root = Path(os.fspath(target))
     elif isinstance(target, (str, Client)):
         client = get_client(target)
         project_dir = None if project is None else Path(project)
     else:
-        raise InvalidSkillsDirectory(repr(target))
+        raise InvalidSkillsDirectory(path=repr(target))
 
     if skills_dir is not None:
         root = Path(skills_dir)
@@ -464,9 +465,9 @@ def resolve_skills_root(
 
 def _check_skills_root(root: Path) -> None:
     if os.path.lexists(root) and not root.is_dir():
-        raise InvalidSkillsDirectory(root, path=str(root))
+        raise InvalidSkillsDirectory(path=root)
     if (root / SKILL_FILE).exists():
-        raise InvalidSkillsDirectory(root, path=str(root))
+        raise InvalidSkillsDirectory(path=root)
 
 
 # -- specs and names -------------------------------------------------------------------------
@@ -492,7 +493,7 @@ def _to_source(spec: Any) -> SkillSource:
             os.path.basename(path) == SKILL_FILE and os.path.isfile(path)
         )
         if not is_skill_dir and (
-            is_valid_name(spec) or (_QUALIFIED.fullmatch(spec) and not os.path.lexists(path))
+            is_skill_name(spec) or (qualified_skill_reference(spec) and not os.path.lexists(path))
         ):
             return _resolve_named_skill(spec)
     return to_source(spec)
@@ -505,7 +506,7 @@ def _resolve_named_skill(spec: str) -> SkillSource:
         from agenttools_runtime.discovery import get_distribution
 
         dist_name, _, item = spec.rpartition("/")
-        return get_distribution(dist_name).skill_source(validate_name(item))
+        return get_distribution(dist_name).skill_source(check_skill_name(item))
     from agenttools_runtime.bundles import builtin_skill_source
 
     return builtin_skill_source(spec)
@@ -515,12 +516,11 @@ def _check_duplicates(names: Iterable[str]) -> None:
     seen: set[str] = set()
     for name in names:
         if name in seen:
-            raise DuplicateAgentSkillName(name, name=name)
+            raise DuplicateAgentSkillName(name=name)
         seen.add(name)
 
 
 # "dist/skill": a PEP 503-ish distribution name, one slash, a skill name
-_QUALIFIED = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?/[^/]+")
 
 
 def _split_names(names: Any) -> tuple[bool, list[Any]]:
@@ -535,17 +535,17 @@ def _split_names(names: Any) -> tuple[bool, list[Any]]:
 def _name_of(item: Any) -> str:
     """The skill name an uninstall request refers to, validated before any path is built."""
     if isinstance(item, (Skill, SkillSource)):
-        return validate_name(item.name)
+        return check_skill_name(item.name)
     if isinstance(item, Mapping):
-        return validate_name(item.get("name"))
+        return check_skill_name(item.get("name"))
     if isinstance(item, os.PathLike):
-        return validate_name(Skill.from_directory(item).name)
+        return check_skill_name(Skill.from_directory(item).name)
     if isinstance(item, str):
-        if is_valid_name(item):
+        if is_skill_name(item):
             return item
-        if _QUALIFIED.fullmatch(item):
-            return validate_name(item.rpartition("/")[2])
+        if qualified_skill_reference(item):
+            return check_skill_name(item.rpartition("/")[2])
         if os.path.isfile(os.path.join(os.path.expanduser(item), SKILL_FILE)):
-            return validate_name(Skill.from_directory(item).name)
-        raise InvalidAgentSkillName(item, name=item)
-    raise InvalidAgentSkill(repr(item))
+            return check_skill_name(Skill.from_directory(item).name)
+        raise InvalidAgentSkillName(name=item)
+    raise InvalidAgentSkill(reason=repr(item))

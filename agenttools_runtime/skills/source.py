@@ -6,7 +6,7 @@ frontmatter keys ``license``, ``compatibility``, ``allowed-tools``, ``metadata``
 Every form normalizes (:func:`to_source`) to a :class:`SkillSource`: validated name and
 description, identity (for upgrade decisions), version, the files to write and their manifest.
 
-Directory sources are listed with :func:`~agenttools_runtime.skills.manifest.iter_source_files`
+Directory sources are listed with :func:`~agenttools_runtime.skills.hashing.iter_source_files`
 (junk and version-control metadata skipped; links followed only while they stay inside the
 skill). Inline skills get a deterministic generated ``SKILL.md``.
 """
@@ -26,9 +26,9 @@ from agenttools_runtime.errors import (
     InvalidAgentSkill,
     InvalidSkillFrontmatter,
 )
-from agenttools_runtime.skills.frontmatter import SKILL_FILE, read_skill_md, render_skill_md
-from agenttools_runtime.skills.manifest import hash_bytes, hash_text, iter_source_files
-from agenttools_runtime.skills.names import validate_description, validate_name
+from agenttools_runtime.names import check_skill_description, check_skill_name
+from agenttools_runtime.skills.hashing import hash_bytes, hash_text, iter_source_files
+from agenttools_runtime.skills.skill_md import SKILL_FILE, read_skill_md, render_skill_md
 
 # Keys of an inline mapping that are not passed through as extra frontmatter.
 _MAPPING_KEYS = (
@@ -79,11 +79,11 @@ class Skill:
         try:
             document = read_skill_md(skill_md)
         except OSError as exc:
-            raise AgentSkillUnreadable(skill_md, path=str(skill_md)) from exc
+            raise AgentSkillUnreadable(path=skill_md) from exc
         front = dict(document.frontmatter)
         if "name" not in front:
             raise InvalidSkillFrontmatter(
-                skill_md, 'the frontmatter has no "name" key', source=str(skill_md)
+                source=skill_md, reason='the frontmatter has no "name" key'
             )
         skill = cls.from_mapping({**front, "body": document.body})
         return _replace_path(skill, directory)
@@ -97,22 +97,24 @@ class Skill:
         Raises ``InvalidAgentSkill`` for values of the wrong type.
         """
         if not isinstance(data, Mapping):
-            raise InvalidAgentSkill(repr(data))
+            raise InvalidAgentSkill(reason=repr(data))
         name = data.get("name")
         description = data.get("description")
         body = data.get("body")
         if body is not None and not isinstance(body, str):
-            raise InvalidAgentSkill(f'the body of "{name}" must be text')
+            raise InvalidAgentSkill(reason=f'the body of "{name}" must be text')
         for key in ("license", "compatibility"):
             value = data.get(key)
             if value is not None and not isinstance(value, str):
-                raise InvalidAgentSkill(f'"{key}" of "{name}" must be text')
+                raise InvalidAgentSkill(reason=f'"{key}" of "{name}" must be text')
         allowed_tools = data.get("allowed-tools", data.get("allowed_tools"))
         if allowed_tools is not None and not _is_tools(allowed_tools):
-            raise InvalidAgentSkill(f'"allowed-tools" of "{name}" must be text or a list of text')
+            raise InvalidAgentSkill(
+                reason=f'"allowed-tools" of "{name}" must be text or a list of text'
+            )
         metadata = data.get("metadata") or {}
         if not isinstance(metadata, Mapping):
-            raise InvalidAgentSkill(f'"metadata" of "{name}" must be a mapping')
+            raise InvalidAgentSkill(reason=f'"metadata" of "{name}" must be a mapping')
         extra = {str(k): v for k, v in data.items() if k not in _MAPPING_KEYS}
         return cls(
             name=name,  # type: ignore[arg-type]  # validated by to_source
@@ -136,7 +138,7 @@ class SkillSource:
 
     ``files`` maps ``/``-separated relative paths (sorted) to a source ``Path`` or generated
     ``str`` content; ``manifest`` maps the same paths to their hashes
-    (:func:`agenttools_runtime.skills.manifest.hash_bytes`). ``identifier`` is the source
+    (:func:`agenttools_runtime.skills.hashing.hash_bytes`). ``identifier`` is the source
     identity: ``"<dist>/<name>"`` for distribution skills, the name for built-in skills,
     ``"File:" + canonical_path_key(dir)`` for directories, a caller-given default (or None)
     for inline skills. ``directory`` is the source directory when there is one (used to
@@ -180,9 +182,9 @@ def to_source(
     elif isinstance(spec, Mapping):
         skill = Skill.from_mapping(spec)
     else:
-        raise InvalidAgentSkill(repr(spec))
-    name = validate_name(skill.name)
-    description = validate_description(name, skill.description)
+        raise InvalidAgentSkill(reason=repr(spec))
+    name = check_skill_name(skill.name)
+    description = check_skill_description(name, skill.description)
     directory = _usable_directory(skill.path)
     if directory is not None:
         return _directory_source(name, description, directory, identifier, version)
@@ -212,11 +214,11 @@ def _skill_directory(path: Path | str | os.PathLike[str]) -> Path:
     if directory.name == SKILL_FILE and directory.is_file():
         directory = directory.parent
     if not directory.exists():
-        raise AgentSkillNotFound(os.fspath(path), path=str(directory))
+        raise AgentSkillNotFound(name=os.fspath(path), path=directory)
     if not directory.is_dir() or not (directory / SKILL_FILE).is_file():
         raise InvalidAgentSkill(
-            f"{directory} is not a skill directory (a directory that contains {SKILL_FILE})",
-            path=str(directory),
+            reason=f"{directory} is not a skill directory (a directory that contains {SKILL_FILE})",
+            path=directory,
         )
     return directory
 
@@ -243,14 +245,14 @@ def _directory_source(
             data = path.read_bytes()
             mode = os.stat(path).st_mode
         except OSError as exc:
-            raise AgentSkillUnreadable(path, path=str(path)) from exc
+            raise AgentSkillUnreadable(path=path) from exc
         files[rel] = path
         manifest[rel] = hash_bytes(data)
         # wheels and zips may drop modes; a shebang says "this is a script" on its own
         if mode & _EXEC_BITS or data.startswith(b"#!"):
             executable.add(rel)
     if SKILL_FILE not in files:
-        raise InvalidAgentSkill(f"{directory} has no {SKILL_FILE}", path=str(directory))
+        raise InvalidAgentSkill(reason=f"{directory} has no {SKILL_FILE}", path=directory)
     return SkillSource(
         name=name,
         description=description,
@@ -278,7 +280,9 @@ def _render(skill: Skill, name: str, description: str) -> str:
             extra=skill.extra,
         )
     except yaml.YAMLError as exc:
-        raise InvalidAgentSkill(f'the frontmatter of "{name}" cannot be written: {exc}') from None
+        raise InvalidAgentSkill(
+            reason=f'the frontmatter of "{name}" cannot be written: {exc}'
+        ) from None
 
 
 def _replace_path(skill: Skill, directory: Path) -> Skill:

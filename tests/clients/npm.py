@@ -21,7 +21,7 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -281,12 +281,22 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def run_client(
-    client: NpmClient, home: Path, cwd: Path, *args: str, timeout: float = 180
+    client: NpmClient,
+    home: Path,
+    cwd: Path,
+    *args: str,
+    timeout: float = 180,
+    path: Sequence[Path] = (),
 ) -> subprocess.CompletedProcess[str]:
+    """Run *client* with *args*; *path*: directories put first on its ``PATH`` (where it
+    finds console scripts written by name)."""
+    env = client_env(home)
+    if path:
+        env["PATH"] = os.pathsep.join([*(os.fspath(p) for p in path), env["PATH"]])
     done = subprocess.run(
         [os.fspath(client.binary), *args],
         cwd=cwd,
-        env=client_env(home),
+        env=env,
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
@@ -308,13 +318,15 @@ def list_servers(
     *,
     until: Callable[[str], object] | None = None,
     deadline: float = LISTING_DEADLINE,
+    path: Sequence[Path] = (),
 ) -> subprocess.CompletedProcess[str]:
-    """The client's MCP server listing (output without colours). With *until*, list again
-    until ``until(stdout + stderr)`` holds for a listing that exits 0, or *deadline* seconds
-    have passed: the last listing either way, for the caller's assertions."""
+    """The client's MCP server listing (output without colours; *path* as for
+    :func:`run_client`). With *until*, list again until ``until(stdout + stderr)`` holds for a
+    listing that exits 0, or *deadline* seconds have passed: the last listing either way, for
+    the caller's assertions."""
     start, attempts = time.monotonic(), 0
     while True:
-        listed = run_client(client, home, cwd, *client.list_command)
+        listed = run_client(client, home, cwd, *client.list_command, path=path)
         attempts += 1
         if until is None or (listed.returncode == 0 and until(listed.stdout + listed.stderr)):
             break

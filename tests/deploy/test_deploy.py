@@ -337,14 +337,12 @@ def test_builtin_skill_upgrades_without_upgrade_level(home: Path) -> None:
     key = first.record.installed[0].registry_key
     old_text = "---\nname: agenttools\ndescription: Old.\n---\n\nOld body.\n"
     (skill / "SKILL.md").write_text(old_text)
-    from agenttools_runtime.skills.manifest import installed_manifest
+    from agenttools_runtime.skills.hashing import installed_hashes
 
     entry = registry.load_entry(key)
     assert entry is not None
     registry.save_entry(
-        type(entry)(
-            **{**entry.__dict__, "hashes": installed_manifest(skill)[0], "version": "0.0.1"}
-        )
+        type(entry)(**{**entry.__dict__, "hashes": installed_hashes(skill)[0], "version": "0.0.1"})
     )
     second = deploy("vscode")  # shares ~/.copilot/skills; no overwrite level given
     assert "Old body." not in (skill / "SKILL.md").read_text()

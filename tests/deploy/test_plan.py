@@ -19,7 +19,7 @@ from agenttools_runtime.deploy.plan import (
     decide_release,
 )
 from agenttools_runtime.errors import InvalidOverwriteOption
-from agenttools_runtime.skills.manifest import DestinationState as D
+from agenttools_runtime.skills.hashing import DestinationState as D
 
 BOOL_FACTS = (
     "disk_unmodified",

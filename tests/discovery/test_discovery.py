@@ -12,18 +12,16 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime.discovery import (
-    MANIFEST_FILE,
     InstalledDistribution,
     SearchPath,
-    check_manifest,
     find_distributions,
     get_distribution,
-    normalize_name,
     try_get_distribution,
 )
 from agenttools_runtime.errors import (
     BundledFileMismatch,
     BundledFileMissing,
+    BundledFileNotRegular,
     DistributionNotInstalled,
     DistributionServerNotFound,
     DistributionSkillNotFound,
@@ -31,9 +29,12 @@ from agenttools_runtime.errors import (
     InvalidDistributionSkillDefinition,
     InvalidManifest,
     InvalidPythonEnvironment,
+    ManifestError,
     ManifestSchemaTooNew,
 )
 from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.wheel.layout import MANIFEST_FILE
+from agenttools_runtime.wheel.manifest import from_json
 from tests.helpers.venvs import fake_distribution, skill_files, write_tree
 
 WEATHER_SERVERS = {"weather": {"module": "weather_tools.server", "description": "Weather"}}
@@ -48,12 +49,6 @@ def site(tmp_path: Path) -> Path:
 
 def search_for(*paths: Path) -> SearchPath:
     return SearchPath(tuple(paths), Environment(Path("/env/bin/python"), Path("/env/bin")))
-
-
-def test_normalize_name_is_pep_503() -> None:
-    assert normalize_name("My_Pkg") == "my-pkg"
-    assert normalize_name("a.b__c--d") == "a-b-c-d"
-    assert normalize_name("Weather-Tools") == "weather-tools"
 
 
 def test_finds_only_distributions_with_a_manifest(site: Path) -> None:
@@ -102,7 +97,7 @@ def test_egg_info_shadows_but_never_carries(tmp_path: Path) -> None:
     fake_distribution(second, "tools", "2.0", servers={"a": {"command": "x"}})
     assert find_distributions(search_for(first, second)) == []
     dist = try_get_distribution("tools", search_for(first, second))
-    assert dist is not None and dist.manifest == {}
+    assert dist is not None and dist.manifest is None
 
 
 def test_missing_and_file_entries_on_the_path_are_skipped(site: Path, tmp_path: Path) -> None:
@@ -119,7 +114,7 @@ def test_corrupt_manifest_is_a_problem_not_a_crash(site: Path) -> None:
     dists = {d.name: d for d in find_distributions(search_for(site))}
     assert dists["good"].problem is None
     broken = dists["broken"]
-    assert broken.manifest == {}
+    assert broken.manifest is None
     assert broken.problem is not None and "not JSON" in broken.problem
     assert '"broken"' in broken.problem
     with pytest.raises(InvalidManifest, match="broken"):
@@ -212,9 +207,9 @@ def test_schema_too_new_is_a_problem(site: Path) -> None:
     ],
 )
 def test_check_manifest_names_the_first_problem(manifest: object, fragment: str) -> None:
-    error = check_manifest(manifest, "x")
-    assert error is not None
-    assert fragment in str(error)
+    with pytest.raises(ManifestError) as error:
+        from_json(manifest, "x")
+    assert fragment in str(error.value)
 
 
 def test_get_distribution_not_installed_names_pip_install(site: Path) -> None:
@@ -239,7 +234,7 @@ def test_get_distribution_matches_after_normalization(site: Path) -> None:
 def test_installed_distribution_without_manifest_declares_nothing(site: Path) -> None:
     fake_distribution(site, "plain", "3.1")
     dist = get_distribution("plain", search_for(site))
-    assert dist.manifest == {} and dist.version == "3.1"
+    assert dist.manifest is None and dist.version == "3.1"
     with pytest.raises(DistributionSkillNotFound, match='"x" not found in distribution "plain"'):
         dist.skill_source("x")
     with pytest.raises(DistributionServerNotFound):
@@ -467,3 +462,24 @@ def test_installed_distribution_to_json(site: Path) -> None:
     assert data["name"] == "weather-tools" and data["editable"] is False
     assert data["problem"] is None
     assert isinstance(dist, InstalledDistribution)
+
+
+def test_a_link_planted_in_the_wheels_skill_copy_is_never_followed(
+    site: Path, tmp_path: Path
+) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("token\n")
+    skill = skill_files("s", extra={"notes.md": "notes\n"})
+    dist_info = fake_distribution(site, "planted", skills={"s": skill})
+    notes = dist_info / "extra_metadata/agenttools/skills/s/notes.md"
+    notes.unlink()
+    notes.symlink_to(secret)
+    dist = get_distribution("planted", search_for(site))
+    with pytest.raises(BundledFileNotRegular, match="symbolic link"):
+        dist.skill_source("s")
+    folder = dist_info / "extra_metadata/agenttools/skills/s"
+    moved = tmp_path / "elsewhere"
+    folder.rename(moved)
+    folder.symlink_to(moved, target_is_directory=True)  # the whole folder a link
+    with pytest.raises(BundledFileNotRegular):
+        dist.skill_source("s")

@@ -42,7 +42,7 @@ from typing import Any
 
 import pytest
 
-from agenttools_runtime.skills.manifest import hash_bytes
+from agenttools_runtime.skills.hashing import hash_bytes
 from tests.helpers.cache import run_dir
 
 SKILL_TEMPLATE = "---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nDo things.\n"

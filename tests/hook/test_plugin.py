@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from agenttools_hook.plugin import AgentToolsBuildError, AgentToolsBuildHook
-from agenttools_runtime.skills.frontmatter import parse_skill_md
-from agenttools_runtime.skills.manifest import hash_bytes
+from agenttools_runtime.skills.hashing import hash_bytes
+from agenttools_runtime.skills.skill_md import parse_skill_md
 from tests.helpers.wheels import (  # noqa: F401
     SAMPLES,
     build_sdist,
@@ -435,8 +435,8 @@ def test_crlf_and_shebang_skill_round_trips_from_wheel_to_skills_root(tmp_path: 
     import os
 
     from agenttools_runtime.discovery import SearchPath, get_distribution
+    from agenttools_runtime.skills.hashing import DirectoryState, directory_state
     from agenttools_runtime.skills.install import install_skills
-    from agenttools_runtime.skills.manifest import DirectoryState, directory_state
 
     project = tmp_path / "crlf-tools"
     skill = project / "skills" / "crlf-skill"
@@ -458,10 +458,11 @@ def test_crlf_and_shebang_skill_round_trips_from_wheel_to_skills_root(tmp_path: 
     with zipfile.ZipFile(wheel) as archive:  # what an installer does with a pure wheel
         archive.extractall(site)
     dist = get_distribution("crlf-tools", SearchPath.for_paths([site]))
-    entry = dist.manifest["skills"]["crlf-skill"]
-    assert entry["executable"] == ["scripts/run.py"]
+    assert dist.manifest is not None
+    entry = dist.manifest.skills["crlf-skill"]
+    assert entry.executable == ("scripts/run.py",)
     source = dist.skill_source("crlf-skill")  # verifies every file against the manifest
     installed = install_skills(tmp_path / "root", source)
-    assert directory_state(installed.location, entry["files"]) is DirectoryState.UNMODIFIED
+    assert directory_state(installed.location, entry.files) is DirectoryState.UNMODIFIED
     assert (installed.location / "SKILL.md").read_bytes().count(b"\r\n") == 5
     assert os.access(installed.location / "scripts" / "run.py", os.X_OK)

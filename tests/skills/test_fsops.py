@@ -17,7 +17,7 @@ from agenttools_runtime.errors import (
     InvalidAgentSkill,
 )
 from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.manifest import DestinationState, DirectoryState, directory_state
+from agenttools_runtime.skills.hashing import DestinationState, DirectoryState, directory_state
 from agenttools_runtime.skills.source import SkillSource, to_source
 from tests.helpers.skills import backups, make_skill, tree
 

@@ -17,7 +17,7 @@ from agenttools_runtime.errors import (
     InvalidSkillFrontmatter,
 )
 from agenttools_runtime.paths import canonical_path_key
-from agenttools_runtime.skills.manifest import hash_bytes, hash_text
+from agenttools_runtime.skills.hashing import hash_bytes, hash_text
 from agenttools_runtime.skills.source import Skill, SkillSource, to_source
 from tests.helpers.skills import make_skill
 

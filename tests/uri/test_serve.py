@@ -15,7 +15,7 @@ import anyio
 import pytest
 
 from agenttools_runtime.discovery import SearchPath
-from agenttools_runtime.errors import ServedSkillsNamespaced, SkillNotServed
+from agenttools_runtime.errors import ServedSkillsNamespaced, SkillNotServed, SkillProviderSkipped
 from agenttools_runtime.serve import build_server, collect_skills
 from tests.helpers.venvs import fake_distribution, skill_files, write_tree
 
@@ -59,7 +59,6 @@ def site(tmp_path: Path) -> Path:
         skills={
             "shared": skill_files("shared", "Shared by other-tools."),
             "same": skill_files("same", "Identical in both."),
-            "Bad_Name": skill_files("Bad_Name"),
             "dated": {
                 "description": "x",
                 "files": {
@@ -68,6 +67,8 @@ def site(tmp_path: Path) -> Path:
             },
         },
     )
+    # a name the build hook refuses: the whole distribution has a problem, the others serve
+    fake_distribution(path, "bad-names", skills={"Bad_Name": skill_files("Bad_Name")})
     return path
 
 
@@ -96,9 +97,10 @@ def test_collect_namespaces_different_same_named_skills(site: Path) -> None:
         "skill://weather-tools/shared/SKILL.md"
     ]
     skipped = sorted(str(w.message) for w in caught if w.category is SkillNotServed)
-    assert len(skipped) == 2
-    assert "'Bad_Name'" in skipped[0] and "frontmatter name" in skipped[0]
-    assert "'dated'" in skipped[1] and "not JSON" in skipped[1]
+    assert len(skipped) == 1
+    assert "'dated'" in skipped[0] and "not JSON" in skipped[0]
+    (bad,) = [str(w.message) for w in caught if w.category is SkillProviderSkipped]
+    assert "'bad-names'" in bad and 'skill "Bad_Name"' in bad
 
 
 def test_include_local_adds_client_skills(

@@ -125,7 +125,7 @@ def read_config_text(path: Path) -> tuple[bytes | None, str]:
     except FileNotFoundError:
         return None, ""
     except IsADirectoryError:
-        raise ConfigFileInvalid(path, "it is a directory", file=str(path)) from None
+        raise ConfigFileInvalid(file=path, reason="it is a directory") from None
     text = _decode(path, raw)
     # an empty or whitespace-only file counts as empty (some formats reject a lone tab)
     return raw, "" if text.strip() == "" else text
@@ -177,7 +177,7 @@ def edit_config_file(
             mode = 0o666 & ~_umask() if shared else 0o600
         fs.write_bytes_atomic(path, data, mode)
         return result, True
-    raise ConfigFileChanged(path, file=str(path))
+    raise ConfigFileChanged(file=path)
 
 
 def _umask() -> int:
@@ -204,7 +204,7 @@ def _decode(path: Path, raw: bytes) -> str:
     except UnicodeDecodeError as exc:
         before = body[: exc.start].decode("utf-8")  # the column counts characters, not bytes
         err = ParseError.at("not UTF-8 text", before, len(before))
-        raise ConfigFileUnparseable(path, err.describe(), file=str(path)) from None
+        raise ConfigFileUnparseable(file=path, reason=err.describe()) from None
 
 
 def _guard(path: Path, fn: Callable[[], R]) -> R:
@@ -212,7 +212,7 @@ def _guard(path: Path, fn: Callable[[], R]) -> R:
         return fn()
     except ParseError as exc:
         raise ConfigFileUnparseable(
-            path, exc.describe(), file=str(path), line=exc.line, column=exc.column
+            file=path, reason=exc.describe(), line=exc.line, column=exc.column
         ) from None
     except StructureError as exc:
-        raise ConfigFileInvalid(path, str(exc), file=str(path)) from None
+        raise ConfigFileInvalid(file=path, reason=exc) from None

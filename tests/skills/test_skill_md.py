@@ -1,4 +1,4 @@
-"""SKILL.md parsing and deterministic generation (skills/frontmatter.py)."""
+"""SKILL.md parsing and deterministic generation (skills/skill_md.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime.errors import InvalidSkillFrontmatter
-from agenttools_runtime.skills.frontmatter import (
+from agenttools_runtime.skills.skill_md import (
     parse_skill_md,
     read_skill_md,
     render_skill_md,
@@ -106,3 +106,28 @@ def test_render_round_trips() -> None:
         "metadata": {"k": "v"},
     }
     assert doc.body.strip() == "Body"
+
+
+def test_one_rule_for_repeated_keys_in_both_modes(tmp_path: Path) -> None:
+    from agenttools_runtime.skills.skill_md import check
+
+    text = "---\nname: a\nname: b\ndescription: d\n---\n"
+    with pytest.raises(InvalidSkillFrontmatter, match="duplicate key 'name'"):
+        parse_skill_md(text)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "SKILL.md").write_text(text)
+    frontmatter, findings = check(tmp_path / "a" / "SKILL.md", None)
+    assert frontmatter is None
+    assert [(f.code, f.line) for f in findings] == [("InvalidSkillDefinition", 3)]
+
+
+def test_frontmatter_nested_3000_deep_is_refused_not_a_recursion_error(tmp_path: Path) -> None:
+    from agenttools_runtime.skills.skill_md import check
+
+    text = "---\nname: a\ndescription: d\nmetadata: " + "[" * 3000 + "]" * 3000 + "\n---\n"
+    with pytest.raises(InvalidSkillFrontmatter, match="nested more than 100 levels deep"):
+        parse_skill_md(text)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "SKILL.md").write_text(text)
+    frontmatter, findings = check(tmp_path / "a" / "SKILL.md", None)
+    assert frontmatter is None and "nested more than" in findings[-1].message

@@ -1,6 +1,8 @@
 """Hashing skill files and comparing installed skill directories against a baseline.
 
-A manifest maps ``/``-separated relative paths to SHA-256 hex digests, sorted by path. A
+A skill's file hashes map ``/``-separated relative paths to SHA-256 hex digests, sorted by path
+(``SkillSource.manifest`` and a registry entry's baseline hold such maps; the wheel's
+``manifest.json`` is :mod:`agenttools_runtime.wheel.manifest`). A
 file's hash is over its bytes with ``\\r\\n`` turned into ``\\n`` when the file has no NUL
 byte, so a CRLF checkout of the same skill hashes the same. Junk is never copied, hashed or
 counted; version-control metadata is never copied or hashed, and its presence in an installed
@@ -18,7 +20,7 @@ from pathlib import Path
 
 from agenttools_runtime.errors import AgentSkillUnreadable, AgentSkillUnsafeLink, InvalidAgentSkill
 
-Manifest = dict[str, str]
+FileHashes = dict[str, str]  # "/"-separated relative path -> SHA-256 hex digest
 
 JUNK_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 JUNK_DIRS = frozenset({"__pycache__"})
@@ -82,7 +84,7 @@ def _walk(
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError as exc:
-        raise AgentSkillUnreadable(directory, path=str(directory)) from exc
+        raise AgentSkillUnreadable(path=directory) from exc
     for entry in entries:
         path = Path(entry.path)
         if _is_vcs(entry.name):
@@ -90,9 +92,9 @@ def _walk(
         if entry.is_symlink():
             target = Path(os.path.realpath(path))
             if not _is_within(target, root_real):
-                raise AgentSkillUnsafeLink(path, target, path=str(path), target=str(target))
+                raise AgentSkillUnsafeLink(path=path, target=target)
             if not target.exists():
-                raise AgentSkillUnreadable(path, path=str(path))
+                raise AgentSkillUnreadable(path=path)
             if _leads_into_vcs(target, root_real):  # e.g. docs -> .git: never copied
                 continue
         is_dir = entry.is_dir(follow_symlinks=True)
@@ -103,7 +105,7 @@ def _walk(
             real = Path(os.path.realpath(path))
             if real in ancestors:  # a link back up the tree would be walked forever
                 raise InvalidAgentSkill(
-                    f"the symbolic link {path} leads back to {real}, which contains it",
+                    reason=f"the symbolic link {path} leads back to {real}, which contains it",
                     path=str(path),
                 )
             yield from _walk(path, rel + "/", root_real, (*ancestors, real))
@@ -111,9 +113,9 @@ def _walk(
             yield rel, path
 
 
-def source_manifest(files: Mapping[str, Path | str]) -> Manifest:
+def source_hashes(files: Mapping[str, Path | str]) -> FileHashes:
     """Hash a skill source's files (``Path`` sources read from disk, ``str`` as UTF-8)."""
-    manifest: Manifest = {}
+    manifest: FileHashes = {}
     for rel in sorted(files):
         source = files[rel]
         if isinstance(source, str):
@@ -122,18 +124,18 @@ def source_manifest(files: Mapping[str, Path | str]) -> Manifest:
             try:
                 manifest[rel] = hash_file(source)
             except OSError as exc:
-                raise AgentSkillUnreadable(source, path=str(source)) from exc
+                raise AgentSkillUnreadable(path=source) from exc
     return manifest
 
 
-def installed_manifest(directory: Path) -> tuple[Manifest, bool]:
+def installed_hashes(directory: Path) -> tuple[FileHashes, bool]:
     """Hash an installed skill directory: ``(manifest, clean)``.
 
     ``clean`` is False when the directory holds version-control metadata, an unreadable
     file, or a link leading outside it — anything that makes it "Modified" whatever the
     hashes say.
     """
-    manifest: Manifest = {}
+    manifest: FileHashes = {}
     clean = True
     root_real = Path(os.path.realpath(directory))
     stack: list[tuple[Path, str, tuple[Path, ...]]] = [(directory, "", (root_real,))]
@@ -183,7 +185,7 @@ def directory_state(directory: Path, baseline: Mapping[str, str]) -> DirectorySt
         return DirectoryState.MISSING
     if not directory.is_dir():
         return DirectoryState.MODIFIED
-    manifest, clean = installed_manifest(directory)
+    manifest, clean = installed_hashes(directory)
     if clean and manifest == dict(baseline):
         return DirectoryState.UNMODIFIED
     return DirectoryState.MODIFIED

@@ -1,4 +1,4 @@
-"""Hashing, manifests, directory states and destination classification (skills/manifest.py)."""
+"""Hashing, manifests, directory states and destination classification (skills/hashing.py)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime.errors import AgentSkillUnreadable, AgentSkillUnsafeLink, InvalidAgentSkill
-from agenttools_runtime.skills.manifest import (
+from agenttools_runtime.skills.hashing import (
     DestinationState,
     DirectoryState,
     destination_state,
     directory_state,
     hash_bytes,
     hash_text,
-    installed_manifest,
+    installed_hashes,
     iter_source_files,
-    source_manifest,
+    source_hashes,
 )
 from tests.helpers.skills import make_skill
 
@@ -46,7 +46,7 @@ def test_string_hash_is_the_utf8_bytes_hash() -> None:
 
 def test_crlf_checkout_is_unmodified(tmp_path: Path) -> None:
     source = make_skill(tmp_path / "src", files={"a.md": "one\ntwo\n"})
-    manifest = source_manifest(dict(iter_source_files(source)))
+    manifest = source_hashes(dict(iter_source_files(source)))
     installed = tmp_path / "installed"
     installed.mkdir()
     for rel, path in iter_source_files(source):
@@ -56,17 +56,17 @@ def test_crlf_checkout_is_unmodified(tmp_path: Path) -> None:
     assert directory_state(installed, manifest) is DirectoryState.UNMODIFIED
 
 
-def test_source_manifest_is_sorted_and_mixes_paths_and_strings(tmp_path: Path) -> None:
+def test_source_hashes_is_sorted_and_mixes_paths_and_strings(tmp_path: Path) -> None:
     f = tmp_path / "f.txt"
     f.write_bytes(b"x\r\n")
-    manifest = source_manifest({"z.md": "z", "a/f.txt": f})
+    manifest = source_hashes({"z.md": "z", "a/f.txt": f})
     assert list(manifest) == ["a/f.txt", "z.md"]
     assert manifest == {"a/f.txt": sha(b"x\n"), "z.md": sha(b"z")}
 
 
-def test_source_manifest_unreadable_file(tmp_path: Path) -> None:
+def test_source_hashes_unreadable_file(tmp_path: Path) -> None:
     with pytest.raises(AgentSkillUnreadable):
-        source_manifest({"gone": tmp_path / "gone"})
+        source_hashes({"gone": tmp_path / "gone"})
 
 
 def test_iter_source_files_skips_junk_and_vcs(tmp_path: Path) -> None:
@@ -119,7 +119,7 @@ def test_iter_source_files_dangling_inner_link(tmp_path: Path) -> None:
 @pytest.fixture
 def installed(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     directory = make_skill(tmp_path / "root", files={"r/a.md": "a\n"})
-    return directory, source_manifest(dict(iter_source_files(directory)))
+    return directory, source_hashes(dict(iter_source_files(directory)))
 
 
 def test_states_missing_unmodified(tmp_path: Path, installed: tuple[Path, dict[str, str]]) -> None:
@@ -164,11 +164,11 @@ def test_modifications(tmp_path: Path, installed: tuple[Path, dict[str, str]], c
     assert directory_state(directory, manifest) is DirectoryState.MODIFIED
 
 
-def test_installed_manifest_reports_clean(installed: tuple[Path, dict[str, str]]) -> None:
+def test_installed_hashes_reports_clean(installed: tuple[Path, dict[str, str]]) -> None:
     directory, manifest = installed
-    assert installed_manifest(directory) == (manifest, True)
+    assert installed_hashes(directory) == (manifest, True)
     (directory / ".hg").mkdir()
-    assert installed_manifest(directory) == (manifest, False)
+    assert installed_hashes(directory) == (manifest, False)
 
 
 def test_destination_states(tmp_path: Path) -> None:
@@ -203,7 +203,7 @@ def test_links_into_vcs_metadata_are_never_copied_and_make_installed_modified(
     assert [rel for rel, _ in iter_source_files(directory)] == ["SKILL.md", "a.md"]
 
     installed = make_skill(tmp_path / "installed", files={"a.md": "a"})
-    baseline, clean = installed_manifest(installed)
+    baseline, clean = installed_hashes(installed)
     assert clean
     (installed / ".GIT").mkdir()  # VCS metadata whatever its case (empty: no file differs)
     assert directory_state(installed, baseline) is DirectoryState.MODIFIED
@@ -218,8 +218,8 @@ def test_named_pipes_are_skipped_in_sources_and_never_opened_when_installed(
     assert [rel for rel, _ in iter_source_files(source)] == ["SKILL.md"]  # returns: not read
 
     installed = make_skill(tmp_path / "installed")
-    baseline, _ = installed_manifest(installed)
+    baseline, _ = installed_hashes(installed)
     os.mkfifo(installed / "pipe")
-    manifest, clean = installed_manifest(installed)  # returns: the pipe is not opened
+    manifest, clean = installed_hashes(installed)  # returns: the pipe is not opened
     assert not clean and manifest == baseline
     assert directory_state(installed, baseline) is DirectoryState.MODIFIED

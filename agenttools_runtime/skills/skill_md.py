@@ -1,0 +1,395 @@
+"""``SKILL.md``, the one reader and renderer: a YAML frontmatter block between ``---`` lines,
+then the Markdown body.
+
+Two modes share one parse (YAML's safe subset; a key given twice is refused, since parsers
+disagree on which value wins; frontmatter nested more than ``limits.MAX_NESTING`` levels is
+refused instead of exhausting the stack):
+
+- :func:`parse_skill_md` / :func:`read_skill_md`, the runtime's reader, takes what clients take:
+  a leading byte order mark is skipped, any frontmatter mapping is returned, and a problem is
+  one ``InvalidSkillFrontmatter``.
+- :func:`check`, the strict mode of ``agenttools validate`` and the build hook, reports every
+  problem with its line in skills-ref's wording, and also what the reader lets pass but some
+  client or skills-ref rejects (a BOM, ``---`` inside the frontmatter, flow style, keys outside
+  the spec).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, NamedTuple
+
+from agenttools_runtime import names
+from agenttools_runtime.errors import InvalidSkillFrontmatter
+from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
+from agenttools_runtime.schema import CLIENT_EXTENSION_KEYS
+
+SKILL_FILE = "SKILL.md"
+
+# Frontmatter keys in the order a generated SKILL.md writes them (the Agent Skills spec's).
+KNOWN_KEYS = ("name", "description", "license", "compatibility", "allowed-tools", "metadata")
+# The keys the spec allows (skills-ref's ALLOWED_FIELDS).
+ALLOWED_KEYS = frozenset(KNOWN_KEYS)
+
+DASHES_MESSAGE = (
+    "a '---' inside the frontmatter ends it early for skills-ref and other parsers that "
+    "split on '---'; reword it or quote it differently"
+)
+_FLOW = {"[": "[...]", "{": "{...}"}
+
+Severity = Literal["error", "warning"]
+
+
+class Finding(NamedTuple):
+    """One problem of the strict mode: a validate problem code, its message, the line."""
+
+    code: str
+    message: str
+    line: int | None = None
+    severity: Severity = "error"
+
+
+@dataclass(frozen=True)
+class SkillDocument:
+    """A parsed ``SKILL.md``: its frontmatter mapping, body text, and where the body starts."""
+
+    frontmatter: dict[str, Any]
+    body: str
+    body_line: int = 1
+    source: str = field(default="SKILL.md", compare=False)
+
+
+def split_frontmatter(text: str, source: str = SKILL_FILE) -> tuple[str, str, int]:
+    """Split *text* into (frontmatter YAML, body, 1-based line where the body starts).
+
+    Raises ``InvalidSkillFrontmatter`` when the file does not start with ``---`` or the block
+    is not closed.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].rstrip("\r\n").rstrip() != "---":
+        raise InvalidSkillFrontmatter(
+            source=source, reason="must start with a YAML frontmatter block (a first line of ---)"
+        )
+    for index in range(1, len(lines)):
+        if lines[index].rstrip("\r\n").rstrip() == "---":
+            yaml_text = "".join(lines[1:index])
+            body = "".join(lines[index + 1 :])
+            return yaml_text, body, index + 2
+    raise InvalidSkillFrontmatter(
+        source=source, reason="the frontmatter block is not closed by a line of ---"
+    )
+
+
+def parse_skill_md(text: str, source: str = SKILL_FILE) -> SkillDocument:
+    """Parse ``SKILL.md`` text. The frontmatter must be a YAML mapping without repeated keys,
+    nested at most ``limits.MAX_NESTING`` levels. Raises ``InvalidSkillFrontmatter``."""
+    import yaml  # lazy: keeps the CLI's start-up light
+
+    yaml_text, body, body_line = split_frontmatter(text, source)
+    try:
+        data = _load_yaml(yaml_text)
+    except _TooDeep as exc:
+        raise InvalidSkillFrontmatter(source=source, reason=f"the frontmatter is {exc}") from None
+    except yaml.YAMLError as exc:
+        where = ""
+        mark = getattr(exc, "problem_mark", None)
+        if mark is not None:
+            where = f" at line {mark.line + 2}, column {mark.column + 1}"
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise InvalidSkillFrontmatter(
+            source=source, reason=f"the frontmatter is not valid YAML{where}: {problem}"
+        ) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise InvalidSkillFrontmatter(
+            source=source, reason="the frontmatter must be a YAML mapping of keys to values"
+        )
+    return SkillDocument({str(k): v for k, v in data.items()}, body, body_line, source)
+
+
+class _TooDeep(Exception):
+    """Frontmatter nested beyond the limit (the message says how deep)."""
+
+
+def _load_yaml(text: str) -> Any:
+    """The frontmatter's YAML: safe subset, repeated keys refused, nesting limited."""
+    import yaml
+
+    try:
+        data = yaml.load(text, Loader=_unique_key_loader_class())
+    except RecursionError:  # deeper than the interpreter's stack, long before the limit
+        raise _TooDeep(too_deep(MAX_NESTING)) from None
+    problem = shape_problem(data)
+    if problem is not None:
+        raise _TooDeep(problem)
+    return data
+
+
+def read_skill_md(path: Path) -> SkillDocument:
+    """Read and parse a ``SKILL.md`` file (UTF-8)."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidSkillFrontmatter(source=path, reason=f"not UTF-8 ({exc.reason})") from None
+    return parse_skill_md(text, str(path))
+
+
+def render_skill_md(
+    name: str,
+    description: str,
+    body: str,
+    *,
+    license: str | None = None,
+    compatibility: str | None = None,
+    allowed_tools: str | list[str] | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> str:
+    """Generate ``SKILL.md`` deterministically: byte-identical output for identical input.
+
+    Keys in the spec's order (name, description, license, compatibility, allowed-tools,
+    metadata with values as strings), then *extra* keys in their given order; ``\\n`` line
+    endings and exactly one trailing newline.
+    """
+    import yaml
+
+    extra = dict(extra or {})
+    if allowed_tools is None and "allowed-tools" in extra:
+        allowed_tools = extra["allowed-tools"]
+    extra.pop("allowed-tools", None)
+    for key in KNOWN_KEYS:
+        extra.pop(key, None)
+
+    data: dict[str, Any] = {"name": name, "description": description}
+    if license is not None:
+        data["license"] = license
+    if compatibility is not None:
+        data["compatibility"] = compatibility
+    if allowed_tools is not None:
+        data["allowed-tools"] = allowed_tools
+    if metadata:
+        data["metadata"] = {str(k): _metadata_value(v) for k, v in metadata.items()}
+    data.update(extra)
+
+    front = yaml.safe_dump(
+        data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000
+    )
+    body_text = body.replace("\r\n", "\n").strip("\n")
+    text = f"---\n{front}---\n"
+    if body_text:
+        text += f"\n{body_text}\n"
+    return text
+
+
+def _metadata_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+# -- the strict mode -------------------------------------------------------------------------
+def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None, list[Finding]]:
+    """The strict mode (``agenttools validate`` and the build hook): check one ``SKILL.md`` as
+    skills-ref does (same rules and wording), plus portability: a BOM, a ``---`` inside the
+    frontmatter, non-ASCII names, an unquoted ``: ``, flow style, and the shared rules of
+    :func:`parse_skill_md` (duplicate keys, nesting). The directory name must equal the skill
+    name (and *expected_name*, the declared one).
+
+    Returns the frontmatter (None when it did not parse) and every finding, with its line.
+    """
+    import yaml
+
+    findings: list[Finding] = []
+
+    def add(code: str, message: str, line: int | None = None, severity: Severity = "error") -> None:
+        findings.append(Finding(code, message, line, severity))
+
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        add("MissingDefinitionFile", f"Missing required file: SKILL.md ({exc.strerror})")
+        return None, findings
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        add("InvalidSkillDefinition", f"SKILL.md is not UTF-8 text ({exc.reason})")
+        return None, findings
+    if text.startswith("\ufeff"):
+        add(
+            "SkillFrontmatterBOM",
+            "SKILL.md must start with YAML frontmatter (---): it starts with a byte order mark "
+            "(BOM), which skills-ref and several clients reject; save it as UTF-8 without BOM",
+            1,
+        )
+        return None, findings
+    lines = text.splitlines()
+    if not lines or lines[0].rstrip() != "---":
+        add("InvalidSkillDefinition", "SKILL.md must start with YAML frontmatter (---)", 1)
+        return None, findings
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
+    if end is None:
+        add("InvalidSkillDefinition", "SKILL.md frontmatter not properly closed with ---", 1)
+        return None, findings
+    front_lines = lines[1:end]
+    for offset, text_line in enumerate(front_lines):
+        if "---" in text_line:
+            add("SkillFrontmatterDashes", DASHES_MESSAGE, offset + 2)
+    key_lines = _frontmatter_key_lines(front_lines)
+    try:
+        data = _load_yaml("\n".join(front_lines))
+    except _TooDeep as exc:
+        add("InvalidSkillDefinition", f"Invalid YAML in frontmatter: {exc}", 2)
+        return None, findings
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        message = f"Invalid YAML in frontmatter: {problem}"
+        if "mapping values are not allowed" in problem:
+            where = front_lines[mark.line].split(":", 1)[0].strip() if mark is not None else ""
+            message += (
+                f"; the value of '{where}' contains ': ', so quote it "
+                f'({where}: "...") or use a folded block ({where}: >-)'
+            )
+        add("InvalidSkillDefinition", message, line)
+        return None, findings
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        add("InvalidSkillDefinition", "SKILL.md frontmatter must be a YAML mapping", 2)
+        return None, findings
+    data = {str(k): v for k, v in data.items()}
+
+    for key, line in key_lines.items():
+        value_start = front_lines[line - 2].split(":", 1)[1].strip()
+        if value_start.startswith(("[", "{")):
+            add(
+                "FlowStyle",
+                f"Field '{key}' uses YAML flow style ({_FLOW[value_start[0]]}), which skills-ref "
+                "(strictyaml) rejects; write it in block style",
+                line,
+                "warning",
+            )
+    extension = sorted(k for k in data if k not in ALLOWED_KEYS and k in CLIENT_EXTENSION_KEYS)
+    for key in extension:
+        add(
+            "ClientExtensionKey",
+            f"Field '{key}' is a {CLIENT_EXTENSION_KEYS[key]} extension, not part of the Agent "
+            "Skills spec; other clients ignore it and skills-ref rejects it",
+            key_lines.get(key),
+            "warning",
+        )
+    unexpected = sorted(k for k in data if k not in ALLOWED_KEYS and k not in CLIENT_EXTENSION_KEYS)
+    if unexpected:
+        add(
+            "InvalidSkillDefinition",
+            f"Unexpected fields in frontmatter: {', '.join(unexpected)}. "
+            f"Only {sorted(ALLOWED_KEYS)} are allowed.",
+            key_lines.get(unexpected[0]),
+        )
+    if "name" not in data:
+        add("InvalidSkillDefinition", "Missing required field in frontmatter: name", 2)
+    else:
+        name = data["name"]
+        line = key_lines.get("name")
+        if not isinstance(name, str) or not name.strip():
+            add("InvalidSkillDefinition", "Field 'name' must be a non-empty string", line)
+        else:
+            for message in names.skill_name_problems(name, path.parent.name):
+                add("InvalidSkillName", message, line)
+            normalized = unicodedata.normalize("NFKC", name.strip())
+            if expected_name is not None and normalized != expected_name:
+                if path.parent.name == expected_name:
+                    pass  # reported as the directory mismatch above
+                else:
+                    add(
+                        "InvalidSkillName",
+                        f"Skill name '{normalized}' must match the declared name '{expected_name}'",
+                        line,
+                    )
+    if "description" not in data:
+        add("InvalidSkillDefinition", "Missing required field in frontmatter: description", 2)
+    else:
+        description = data["description"]
+        line = key_lines.get("description")
+        if not isinstance(description, str):
+            add("InvalidSkillDefinition", "Field 'description' must be a non-empty string", line)
+        else:
+            for message in names.description_problems(description):
+                add("InvalidSkillDefinition", message, line)
+    if "compatibility" in data:
+        compatibility = data["compatibility"]
+        line = key_lines.get("compatibility")
+        if not isinstance(compatibility, str):
+            add("InvalidSkillDefinition", "Field 'compatibility' must be a string", line)
+        else:
+            for message in names.compatibility_problems(compatibility):
+                add("InvalidSkillDefinition", message, line)
+    if "allowed-tools" in data:
+        tools = data["allowed-tools"]
+        line = key_lines.get("allowed-tools")
+        if isinstance(tools, list):
+            if not all(isinstance(t, str) for t in tools):
+                add(
+                    "InvalidSkillDefinition",
+                    "Field 'allowed-tools' list items must all be strings",
+                    line,
+                )
+        elif not isinstance(tools, str):
+            add(
+                "InvalidSkillDefinition",
+                "Field 'allowed-tools' must be either a string or a list of strings",
+                line,
+            )
+    if "metadata" in data:
+        metadata = data["metadata"]
+        if not isinstance(metadata, dict) or any(
+            isinstance(v, (dict, list)) for v in metadata.values()
+        ):
+            add(
+                "InvalidSkillDefinition",
+                "Field 'metadata' must be a mapping of string keys to string values",
+                key_lines.get("metadata"),
+            )
+    return data, findings
+
+
+def _unique_key_loader_class() -> Any:
+    """A SafeLoader that rejects duplicate keys (as strictyaml does); built lazily."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            keys: set[Any] = set()
+            for key_node, _value in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if not isinstance(key, Hashable):  # "? [a, b]": PyYAML would raise TypeError
+                    raise yaml.constructor.ConstructorError(
+                        None, None, "found unhashable key", key_node.start_mark
+                    )
+                if key in keys:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"duplicate key '{key}'", key_node.start_mark
+                    )
+                keys.add(key)
+            return super().construct_mapping(node, deep)
+
+    return Loader
+
+
+def _frontmatter_key_lines(front_lines: Sequence[str]) -> dict[str, int]:
+    """Top-level key -> 1-based line in SKILL.md (the frontmatter starts on line 2)."""
+    lines: dict[str, int] = {}
+    for offset, line in enumerate(front_lines):
+        match = re.match(r"""^(?:"([^"]+)"|'([^']+)'|([^\s:#][^:#]*?))\s*:(\s|$)""", line)
+        if match:
+            key = next(g for g in match.groups()[:3] if g is not None)
+            lines.setdefault(key, offset + 2)
+    return lines

@@ -1,0 +1,330 @@
+"""``manifest.json``, the contract between the build hook and the runtime: its typed model, its
+one writer (:meth:`WheelManifest.to_bytes`, used by the build plan) and its one reader
+(:func:`parse`, used by discovery), with the same naming and path rules on both sides.
+
+``docs/wheel-format.md`` is generated from this module (``docs/gen_wheel_format.py``); a test
+fails when the page is stale.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from agenttools_runtime import names
+from agenttools_runtime.errors import InvalidManifest, ManifestError, ManifestSchemaTooNew
+from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    SkillKind = Literal["directory", "inline"]
+
+SCHEMA_VERSION = 1
+# Deepest nesting a manifest may have (agenttools_runtime/limits.py, as for every untrusted
+# text): its own structure needs 4 levels, a server's args/env/headers a few more.
+MAX_DEPTH = MAX_NESTING
+SKILL_KINDS = ("directory", "inline")
+
+
+@dataclass(frozen=True)
+class ServerEntry:
+    """One MCP server: its ``[tool.agenttools.mcp-servers.<name>]`` table as written (the
+    declaration format is :class:`agenttools_runtime.mcp.server.MCPServer`'s)."""
+
+    name: str
+    declaration: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SkillEntry:
+    """One skill of the distribution and the hash of every file the wheel ships for it."""
+
+    name: str
+    description: str
+    files: Mapping[str, str]  # "/"-separated relative path -> SHA-256 (hex)
+    kind: SkillKind = "directory"
+    executable: tuple[str, ...] = ()  # sorted
+    path: str | None = None  # project-relative source directory (directory kind)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "description": self.description,
+            "kind": self.kind,
+            "files": dict(self.files),
+            "executable": list(self.executable),
+        }
+        if self.path is not None:
+            data["path"] = self.path
+        return data
+
+
+@dataclass(frozen=True)
+class BundleEntry:
+    """One bundle: server and skill references (``name`` or ``dist/name``), in order."""
+
+    name: str
+    implicit: bool = False
+    mcp_servers: tuple[str, ...] = ()
+    skills: tuple[str, ...] = ()
+    description: str | None = None
+    marker: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "name": self.name,
+            "implicit": self.implicit,
+            "mcp-servers": list(self.mcp_servers),
+            "skills": list(self.skills),
+        }
+        if self.description is not None:
+            data["description"] = self.description
+        if self.marker is not None:
+            data["marker"] = self.marker
+        return data
+
+
+@dataclass(frozen=True)
+class WheelManifest:
+    """Everything the runtime needs to list and resolve a distribution's bundles."""
+
+    distribution: str
+    version: str
+    bundles: tuple[BundleEntry, ...] = ()
+    servers: Mapping[str, ServerEntry] = field(default_factory=dict)
+    skills: Mapping[str, SkillEntry] = field(default_factory=dict)
+    root: str | None = None
+    source_root: str | None = None
+    schema: int = SCHEMA_VERSION
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of ``manifest.json``."""
+        data: dict[str, Any] = {
+            "schema": self.schema,
+            "distribution": self.distribution,
+            "version": self.version,
+            "bundles": [b.to_json() for b in self.bundles],
+            "mcp-servers": {n: dict(s.declaration) for n, s in self.servers.items()},
+            "skills": {n: s.to_json() for n, s in self.skills.items()},
+        }
+        if self.root is not None:
+            data["root"] = self.root
+        if self.source_root is not None:
+            data["source-root"] = self.source_root
+        return data
+
+    def to_bytes(self) -> bytes:
+        """The canonical file: sorted keys, 2-space indent, UTF-8, one final newline, so that
+        identical input gives byte-identical wheels."""
+        return (json.dumps(self.to_json(), indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+def parse(data: bytes, distribution: str) -> WheelManifest:
+    """Read ``manifest.json`` bytes. *distribution* names the owner in messages.
+
+    Raises a :class:`~agenttools_runtime.errors.ManifestError`: ``ManifestSchemaTooNew`` for
+    a schema above :data:`SCHEMA_VERSION`, else ``InvalidManifest`` naming the first problem
+    (not JSON, nested deeper than :data:`MAX_DEPTH`, a wrong type, a name the build hook
+    would refuse, a file path that leaves its skill directory).
+    """
+    try:
+        value = json.loads(data)
+    except RecursionError:
+        raise _invalid(distribution, f"it is {too_deep(MAX_DEPTH)}") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise _invalid(distribution, f"not JSON ({exc})") from None
+    return from_json(value, distribution)
+
+
+def from_json(value: object, distribution: str) -> WheelManifest:
+    """The manifest of an already decoded JSON value (see :func:`parse`)."""
+    if not isinstance(value, dict):
+        raise _invalid(distribution, "it is not a JSON object")
+    schema = value.get("schema")
+    if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
+        raise _invalid(distribution, f"its schema is {schema!r}, not a positive integer")
+    if schema > SCHEMA_VERSION:
+        raise ManifestSchemaTooNew(
+            distribution=distribution, schema=schema, supported=SCHEMA_VERSION
+        )
+    shape = shape_problem(value, MAX_DEPTH)
+    if shape is not None:
+        raise _invalid(distribution, f"it is {shape}")
+    try:
+        return _manifest(value, schema)
+    except _Problem as problem:
+        raise _invalid(distribution, str(problem)) from None
+
+
+# -- the documented fields (docs/wheel-format.md is generated from these) ----------------------
+# object -> (key, type, meaning); parse and to_json implement them, a test holds them together
+FIELDS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "manifest": (
+        ("schema", "integer", f"`{SCHEMA_VERSION}`. Readers refuse a higher schema with "
+         '"upgrade agenttools".'),
+        ("distribution", "string", "`[project].name` as written (a PEP 508 name); compare "
+         "after PEP 503 normalization."),
+        ("version", "string", "the distribution's version."),
+        ("root", "string, optional", "`[tool.agenttools].root`."),
+        ("source-root", "string, optional", "only in editable installs: the absolute project "
+         "directory. A directory skill's live files are `<source-root>/<path>`."),
+        ("bundles", "list of bundles", "in declaration order. Without "
+         "`[[tool.agenttools.bundles]]`, one bundle with `\"implicit\": true`, named after the "
+         "normalized distribution name, holding every server (table order) and skill (table "
+         "order)."),
+        ("mcp-servers", "table of servers", "server name (non-blank, no `/`) → its "
+         "`[tool.agenttools.mcp-servers.<name>]` table, unchanged (`description`, `module` / "
+         "`script` / `command` / `url`, `args`, `env`, `transport`, `headers`, `config-key`)."),
+        ("skills", "table of skills", "skill name (the Agent Skills rule: 1–64 of `a-z`, "
+         "`0-9` and single inner hyphens) → the skill."),
+    ),
+    "bundle": (
+        ("name", "string", "the bundle name (non-blank, no `/`)."),
+        ("implicit", "boolean", "true for the one bundle made when none is declared."),
+        ("mcp-servers", "list of strings", "server references: `name` (this distribution's) "
+         "or `dist/name`."),
+        ("skills", "list of strings", "skill references: a skill name, or `dist/skill-name` "
+         "for another distribution's."),
+        ("description", "string, optional", "present only when given."),
+        ("marker", "string, optional", "a PEP 508 environment marker; the bundle is offered "
+         "only where it holds. Present only when given."),
+    ),
+    "skill": (
+        ("description", "string", "the skill's description."),
+        ("kind", "string", "`directory` or `inline` (a generated `SKILL.md`)."),
+        ("path", "string, optional", "directory kind only: the project-relative source "
+         "directory (relative, never leaving the project)."),
+        ("files", "table of strings", "every `/`-separated relative path the wheel ships "
+         "(inside the skill directory: no `..`, no absolute path, no empty segment) → its "
+         "SHA-256."),
+        ("executable", "list of strings", "the files an install makes executable: any "
+         "execute bit in the source, or a first line starting with `#!` (always present, "
+         "sorted)."),
+    ),
+}  # fmt: skip
+
+
+# -- reading ---------------------------------------------------------------------------------
+class _Problem(Exception):
+    """A structural problem, as the text that follows "cannot be used: "."""
+
+
+def _invalid(distribution: str, reason: str) -> ManifestError:
+    return InvalidManifest(distribution=distribution, reason=reason)
+
+
+def _manifest(m: dict[str, Any], schema: int) -> WheelManifest:
+    for key in ("distribution", "version"):
+        if not isinstance(m.get(key), str) or not m[key]:
+            raise _Problem(f'"{key}" must be a non-empty string')
+    if not names.is_dist_name(m["distribution"]):
+        raise _Problem(f'"distribution": "{m["distribution"]}" is not a distribution name')
+    for key in ("source-root", "root"):
+        if key in m and not isinstance(m[key], str):
+            raise _Problem(f'"{key}" must be a string')
+    servers = m.get("mcp-servers", {})
+    if not isinstance(servers, dict) or not all(isinstance(v, dict) for v in servers.values()):
+        raise _Problem('"mcp-servers" must map names to tables')
+    for name in servers:
+        if not names.is_item_name(name):
+            raise _Problem(f'"mcp-servers": "{name}" is not a server name')
+    skills = m.get("skills", {})
+    if not isinstance(skills, dict):
+        raise _Problem('"skills" must map names to tables')
+    skill_entries = {n: _skill(n, s) for n, s in skills.items()}
+    bundles = m.get("bundles", [])
+    if not isinstance(bundles, list):
+        raise _Problem('"bundles" must be a list')
+    return WheelManifest(
+        distribution=m["distribution"],
+        version=m["version"],
+        bundles=tuple(_bundle(index, b) for index, b in enumerate(bundles)),
+        servers={n: ServerEntry(n, dict(t)) for n, t in servers.items()},
+        skills=skill_entries,
+        root=m.get("root"),
+        source_root=m.get("source-root"),
+        schema=schema,
+    )
+
+
+def _skill(name: str, skill: object) -> SkillEntry:
+    if not isinstance(skill, dict):
+        raise _Problem(f'skill "{name}" must be a table')
+    if not names.is_skill_name(name):  # it names the skill's directory: nothing elsewhere
+        reason = "; ".join(names.skill_name_problems(name)) or "not a skill name"
+        raise _Problem(f'skill "{name}": its name is not a folder name a skill may have: {reason}')
+    files = skill.get("files")
+    if not isinstance(files, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in files.items()
+    ):
+        raise _Problem(f'skill "{name}": "files" must map paths to hashes')
+    for rel in files:
+        if not _is_inside(rel):
+            raise _Problem(f'skill "{name}" lists the file {rel}, which is not inside the skill')
+    kind = skill.get("kind", "directory")
+    if kind not in SKILL_KINDS:
+        raise _Problem(f'skill "{name}": "kind" must be "directory" or "inline"')
+    for key in ("description", "path"):
+        if key in skill and not isinstance(skill[key], str):
+            raise _Problem(f'skill "{name}": "{key}" must be a string')
+    path = skill.get("path")
+    # joined to source-root: nothing absolute, nothing leading out of it
+    if path is not None and (
+        path.startswith(("/", "\\")) or os.path.isabs(path) or ".." in re.split(r"[/\\]", path)
+    ):
+        raise _Problem(f'skill "{name}": "path" must be relative to the project, inside it')
+    executable = skill.get("executable", [])
+    if not isinstance(executable, list) or not all(isinstance(e, str) for e in executable):
+        raise _Problem(f'skill "{name}": "executable" must be a list of paths')
+    return SkillEntry(
+        name=name,
+        description=skill.get("description", ""),
+        files=dict(files),
+        kind=kind,
+        executable=tuple(executable),
+        path=path,
+    )
+
+
+def _bundle(index: int, bundle: object) -> BundleEntry:
+    if not isinstance(bundle, dict) or not isinstance(bundle.get("name"), str):
+        raise _Problem(f"bundles[{index}] must be a table with a name")
+    if not names.is_item_name(bundle["name"]):
+        raise _Problem(f'bundles[{index}]: "{bundle["name"]}" is not a bundle name')
+    for key, rule, what in (
+        ("mcp-servers", names.is_item_reference, '"name" or "dist/name"'),
+        ("skills", names.is_skill_reference, '"skill-name" or "dist/skill-name"'),
+    ):
+        items = bundle.get(key, [])
+        if not isinstance(items, list) or not all(rule(i) for i in items):
+            raise _Problem(f"bundles[{index}].{key} must be a list of names ({what})")
+    for key in ("marker", "description"):
+        if key in bundle and not isinstance(bundle[key], str):
+            raise _Problem(f"bundles[{index}].{key} must be a string")
+    if "implicit" in bundle and not isinstance(bundle["implicit"], bool):
+        raise _Problem(f"bundles[{index}].implicit must be true or false")
+    return BundleEntry(
+        name=bundle["name"],
+        implicit=bundle.get("implicit", False),
+        mcp_servers=tuple(bundle.get("mcp-servers", ())),
+        skills=tuple(bundle.get("skills", ())),
+        description=bundle.get("description"),
+        marker=bundle.get("marker"),
+    )
+
+
+def _is_inside(rel: str) -> bool:
+    """A ``/``-separated path that stays inside its directory: relative, no ``..``, ``.`` or
+    empty segment, no backslash or NUL (a separator or terminator elsewhere)."""
+    parts = rel.split("/")
+    return (
+        bool(rel)
+        and not os.path.isabs(rel)
+        and "\\" not in rel
+        and "\0" not in rel
+        and all(p not in ("", ".", "..") for p in parts)
+    )

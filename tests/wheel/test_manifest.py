@@ -1,0 +1,187 @@
+"""The wheel contract (agenttools_runtime/wheel/): the manifest's one writer and one reader
+agree on every manifest (round trip), every manifest the hook writes for the sample packages
+parses, the generated docs/wheel-format.md is current, and what parse refuses."""
+
+from __future__ import annotations
+
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agenttools_runtime.errors import InvalidManifest, ManifestError, ManifestSchemaTooNew
+from agenttools_runtime.wheel import layout
+from agenttools_runtime.wheel.manifest import (
+    FIELDS,
+    MAX_DEPTH,
+    SCHEMA_VERSION,
+    BundleEntry,
+    ServerEntry,
+    SkillEntry,
+    WheelManifest,
+    from_json,
+    parse,
+)
+from tests.helpers.wheels import sample_wheel  # noqa: F401
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLES = ("weather-tools", "multi-bundle", "skills-only")
+
+# -- strategies: every manifest the writer may produce ---------------------------------------
+skill_names = st.from_regex(r"[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,2}", fullmatch=True)
+dist_names = st.from_regex(r"[A-Za-z0-9]([A-Za-z0-9._-]{0,10}[A-Za-z0-9])?", fullmatch=True)
+item_names = st.text(min_size=1, max_size=12).filter(lambda s: s.strip() and "/" not in s)
+rel_paths = st.lists(
+    st.from_regex(r"[A-Za-z0-9_ #.-]{1,8}", fullmatch=True).filter(lambda p: p not in (".", "..")),
+    min_size=1,
+    max_size=3,
+).map("/".join)
+json_scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8))
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+hashes = st.from_regex(r"[0-9a-f]{64}", fullmatch=True)
+
+
+@st.composite
+def skills(draw: st.DrawFn, name: str) -> SkillEntry:
+    files = draw(st.dictionaries(rel_paths, hashes, max_size=4))
+    kind = draw(st.sampled_from(["directory", "inline"]))
+    return SkillEntry(
+        name=name,
+        description=draw(st.text(max_size=20)),
+        files={"SKILL.md": draw(hashes), **files},
+        kind=kind,
+        executable=tuple(sorted(draw(st.sets(st.sampled_from(sorted(files) or ["x"]))))),
+        path=draw(st.none() | st.just(f"skills/{name}")) if kind == "directory" else None,
+    )
+
+
+references = st.one_of(item_names, st.tuples(dist_names, item_names).map("/".join))
+skill_references = st.one_of(skill_names, st.tuples(dist_names, skill_names).map("/".join))
+
+
+@st.composite
+def manifests(draw: st.DrawFn) -> WheelManifest:
+    server_names = draw(st.lists(item_names, unique=True, max_size=3))
+    names = draw(st.lists(skill_names, unique=True, max_size=3))
+    return WheelManifest(
+        distribution=draw(dist_names),
+        version=draw(st.text(min_size=1, max_size=8)),
+        root=draw(st.none() | st.just("skills")),
+        source_root=draw(st.none() | st.just("/abs/project")),
+        bundles=tuple(
+            BundleEntry(
+                name=draw(item_names),
+                implicit=draw(st.booleans()),
+                mcp_servers=tuple(draw(st.lists(references, max_size=3))),
+                skills=tuple(draw(st.lists(skill_references, max_size=3))),
+                description=draw(st.none() | st.text(max_size=10)),
+                marker=draw(st.none() | st.just("sys_platform != 'win32'")),
+            )
+            for _ in range(draw(st.integers(0, 2)))
+        ),
+        servers={
+            n: ServerEntry(n, draw(st.dictionaries(st.text(max_size=6), json_values, max_size=3)))
+            for n in server_names
+        },
+        skills={n: draw(skills(n)) for n in names},
+    )
+
+
+@given(manifests())
+def test_round_trip(manifest: WheelManifest) -> None:
+    data = manifest.to_bytes()
+    assert parse(data, "x") == manifest
+    assert parse(data, "x").to_bytes() == data  # canonical: one byte form per manifest
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_every_manifest_the_hook_writes_parses(name: str, sample_wheel) -> None:  # noqa: F811
+    wheel = sample_wheel(name)
+    with zipfile.ZipFile(wheel) as archive:
+        (member,) = [n for n in archive.namelist() if n.endswith(f"/{layout.MANIFEST_FILE}")]
+        data = archive.read(member)
+        manifest = parse(data, name)
+        assert manifest.to_bytes() == data
+        dist_info = member.split("/", 1)[0]
+        shipped = set(archive.namelist())
+    prefix = f"{dist_info}/{layout.AGENTTOOLS_DIR}/"
+    for skill in manifest.skills.values():  # every listed file is where the layout says
+        for rel in skill.files:
+            assert prefix + layout.skill_file(skill.name, rel) in shipped
+    assert manifest.schema == SCHEMA_VERSION
+
+
+def test_every_key_written_is_documented() -> None:
+    documented = {kind: {key for key, _, _ in fields} for kind, fields in FIELDS.items()}
+    sys.path.insert(0, str(REPO / "docs"))
+    try:
+        import gen_wheel_format
+    finally:
+        sys.path.pop(0)
+    full = json.loads(gen_wheel_format.example())
+    assert set(full) == documented["manifest"]
+    assert {k for b in full["bundles"] for k in b} == documented["bundle"]
+    assert {k for s in full["skills"].values() for k in s} == documented["skill"]
+
+
+def test_wheel_format_page_is_generated_and_current() -> None:
+    sys.path.insert(0, str(REPO / "docs"))
+    try:
+        import gen_wheel_format
+    finally:
+        sys.path.pop(0)
+    page = (REPO / "docs" / "wheel-format.md").read_text(encoding="utf-8")
+    assert page == gen_wheel_format.generate(), "run: python docs/gen_wheel_format.py"
+
+
+DEEP_LIST: list[object] = []
+for _ in range(MAX_DEPTH):
+    DEEP_LIST = [DEEP_LIST]
+
+
+def minimal(**changes: object) -> dict[str, object]:
+    return {"schema": 1, "distribution": "d", "version": "1", **changes}
+
+
+@pytest.mark.parametrize(
+    ("manifest", "fragment"),
+    [
+        (minimal(skills={"Weather-Report": {"files": {}}}), "must be lowercase"),
+        (minimal(skills={"a--b": {"files": {}}}), "consecutive hyphens"),
+        (minimal(skills={"a" * 255: {"files": {}}}), "exceeds 64 character limit"),
+        (minimal(skills={"s": {"files": {"a/../../b": "0"}}}), "not inside the skill"),
+        (minimal(skills={"s": {"files": {"/etc/passwd": "0"}}}), "not inside the skill"),
+        (minimal(skills={"s": {"files": {"a\\..\\b": "0"}}}), "not inside the skill"),
+        (minimal(distribution="-bad-"), "not a distribution name"),
+        (minimal(bundles=[{"name": "b", "skills": ["Bad_Skill"]}]), "bundles[0].skills"),
+        (minimal(**{"mcp-servers": {"s": {"args": DEEP_LIST}}}), "nested more than"),
+    ],
+)
+def test_parse_refuses_what_the_hook_would(manifest: object, fragment: str) -> None:
+    with pytest.raises(InvalidManifest) as info:
+        parse(json.dumps(manifest).encode(), "d")
+    assert fragment in str(info.value)
+    assert str(info.value).startswith('The agenttools manifest of "d" cannot be used: ')
+
+
+def test_deep_json_is_a_manifest_error_not_a_recursion_error() -> None:
+    with pytest.raises(InvalidManifest, match=f"nested more than {MAX_DEPTH} levels deep"):
+        parse(b"[" * 100_000 + b"]" * 100_000, "d")
+    with pytest.raises(InvalidManifest, match=f"nested more than {MAX_DEPTH} levels deep"):
+        parse(json.dumps(minimal(x=DEEP_LIST)).encode(), "d")
+
+
+def test_newer_schema_is_its_own_leaf() -> None:
+    with pytest.raises(ManifestSchemaTooNew) as info:
+        from_json(minimal(schema=SCHEMA_VERSION + 1), "d")
+    assert isinstance(info.value, ManifestError)
