@@ -1,5 +1,6 @@
 """The test cache: what one test run keeps for later runs on this machine (the npm clients,
-pip's downloads, mypy's cache), and the run-wide directory the xdist workers of one run share.
+pre-commit's store, pip's downloads), and the run-wide directory the xdist workers of one run
+share.
 
 ``$AGENTTOOLS_TEST_CACHE`` names the cache directory; by default it is ``.test-cache`` in the
 checkout (gitignored). Point several checkouts at one directory (or symlink ``.test-cache``)
