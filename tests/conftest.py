@@ -3,7 +3,11 @@ so no test can touch the real home directory or the real deployment state.
 
 And the run order for parallel runs (``-n auto``): slow tests first, so the long ones spread
 over the workers from the start instead of finishing last on one of them; the real-client
-tests last, their npm installs running in the background meanwhile (tests/clients/npm.py)."""
+tests last, their npm installs running in the background meanwhile (tests/clients/npm.py).
+
+And hypothesis without its two clocks: no per-example deadline (200 ms by default) and no
+"too slow" health check, which a loaded machine trips with nothing wrong in the code; tests
+that set their own ``@settings`` keep the rest of this profile."""
 
 from __future__ import annotations
 
@@ -11,6 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("agenttools", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("agenttools")
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_packages"
