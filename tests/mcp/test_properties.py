@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml as pyyaml
 from hypothesis import HealthCheck, Phase, assume, event, given, settings
 from hypothesis import strategies as st
@@ -298,6 +299,7 @@ def _strip_comments(text: str) -> str:
 JSON = get_format("json")
 
 
+@pytest.mark.slow  # 150 examples: 1-10 s each, the longest tests outside -m slow
 @SETTINGS
 @given(documents(), ENTRY_KEYS, ENTRIES, st.booleans(), SEEDS)
 def test_json_install_and_uninstall(
@@ -437,6 +439,7 @@ def toml_documents(draw: st.DrawFn) -> tuple[str, dict[str, Any], str]:
     return text, data, state
 
 
+@pytest.mark.slow  # 150 examples: 1-10 s each, the longest tests outside -m slow
 @SETTINGS
 @given(toml_documents(), ENTRY_KEYS, ENTRIES)
 def test_toml_install_and_uninstall(
@@ -495,6 +498,7 @@ def ruamel_load(text: str) -> Any:
     return json.loads(json.dumps(YAML(typ="safe", pure=True).load(text), default=str))
 
 
+@pytest.mark.slow  # 150 examples: 1-10 s each, the longest tests outside -m slow
 @SETTINGS
 @given(
     documents(allow_null=True),
@@ -576,6 +580,7 @@ def _yaml_with(data: Any, path: tuple[str, ...], key: str, entry: Any, as_list: 
 # -- errors --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # 150 examples: 1-10 s each, the longest tests outside -m slow
 @SETTINGS
 @given(documents(), SEEDS, st.sampled_from(["json", "yaml", "toml"]))
 def test_broken_documents_name_a_position_inside_the_text(
