@@ -363,8 +363,11 @@ def test_two_bundles_side_by_side_and_the_same_bundle_twice(home: Path, state: P
     two = deploy("claude-code", bundle("two", [inline("skill-two")]))
     assert {d.uuid for d in deployed()} == {one.uuid, two.uuid}
     before = snapshot(home, state)
-    with pytest.raises(DeploymentExists) as info:
-        deploy("claude-code", bundle("one", [inline("skill-one")]))
+    again = deploy("claude-code", bundle("one", [inline("skill-one")]))  # identical
+    assert again.unchanged and again.uuid == one.uuid
+    assert snapshot(home, state) == before
+    with pytest.raises(DeploymentExists) as info:  # the same bundle with other content
+        deploy("claude-code", bundle("one", [inline("skill-one", body="other\n")]))
     assert one.uuid in str(info.value)
     assert snapshot(home, state) == before
 
