@@ -211,8 +211,8 @@ MESSAGES: dict[str, str] = {
         f"was kept as it is, not replaced with {{version}}. Use {FORCE} to replace it."
     ),
     "AgentSkillLinksUnsupported": (
-        "{client_name} does not follow symbolic links to skill directories ({source}), so "
-        "--link cannot deploy to it; deploy without --link (the skills are copied)."
+        "{client_name} is known not to follow symbolic links to skill directories ({source}), "
+        "so --link cannot deploy to it; deploy without --link (the skills are copied)."
     ),
     "AgentSkillLinkNotEditable": (
         'The skills of "{name}" cannot be deployed as links: {reason}. --link deploys the '

@@ -231,6 +231,8 @@ def with_links(resolved: ResolvedTools, where: DeployTarget) -> ResolvedTools:
     if client.follows_skill_links is False:
         links = client.skill_links or {}
         source = f"reported for {links.get('verified', 'it')}: {links.get('source', '')}"
+        if links.get("fixed"):
+            source += f"; fixed {links['fixed']}"
         raise AgentSkillLinksUnsupported(
             client_name=client.display_name, source=source.rstrip(": "), client=client.id
         )

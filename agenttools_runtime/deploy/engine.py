@@ -974,6 +974,9 @@ def new_entry(sp: SkillPlan, uid: str) -> RegistryEntry:
             entry, hashes=dict(source.manifest), references=refs, timestamp=now, stats={}
         )
     updated = replace(entry, references=refs, timestamp=now)
+    if source.directory is not None and entry.extra.get(content.LINK) == str(source.directory):
+        # a link shows its live source: it is at the version deployed now
+        updated = replace(updated, version=source.version, identifier=source.identifier)
     return registry.with_stats(updated, sp.stats) if sp.stats else updated
 
 
