@@ -212,8 +212,8 @@ class _Checker:
         dist_info, digest = at.get(content.DIST_INFO), at.get(content.MANIFEST_SHA256)
         if dist_info and digest and self._manifest(dist_info) == digest:
             result.installed_version = deployed_version  # the very files it came from
-            result.findings.extend(_older_skills(record, str(name), deployed_version))
             dist = self._installed(str(name), environment, dist_info)
+            result.findings.extend(self._older_skills(record, dist, str(name), deployed_version))
             if dist is not None and dist.source_root is not None:
                 self._compare_items(record, dist, result)  # editable: the files are live
             return
@@ -241,7 +241,7 @@ class _Checker:
                 )
             )
             return
-        result.findings.extend(_older_skills(record, str(name), dist.version))
+        result.findings.extend(self._older_skills(record, dist, str(name), dist.version))
         self._compare_items(record, dist, result)
 
     def _compare_items(
@@ -284,6 +284,46 @@ class _Checker:
                         {"skill": skill.name},
                     )
                 )
+
+    def _older_skills(
+        self,
+        record: DeploymentRecord,
+        dist: InstalledDistribution | None,
+        name: str,
+        version: str | None,
+    ) -> list[Finding]:
+        """Skills of the deployed distribution left at an older version with other files
+        than that version's (a modified skill that ``sync`` kept): the deployment is not up
+        to date with its own version. (A skill whose files did not change between versions
+        keeps the version it was first written at: that is no difference.)"""
+        from agenttools_runtime.deploy.plan import version_older
+        from agenttools_runtime.names import canonical_dist_name
+
+        found = []
+        for skill in record.installed:
+            owner, _, short = (skill.identifier or "").rpartition("/")
+            if not owner or canonical_dist_name(owner) != canonical_dist_name(name):
+                continue
+            if skill.extra.get(content.LINK) or not version_older(skill.version, version):
+                continue
+            recorded = skill.extra.get(content.CONTENT)
+            if (
+                dist is not None
+                and recorded is not None
+                and self._source_digest(dist, short) == recorded
+            ):
+                continue  # the same files at another version
+            found.append(
+                Finding(
+                    OUTDATED,
+                    "skill",
+                    f'the skill "{skill.name}" is at {skill.version}, not {version} (it was '
+                    "kept: modified since agenttools wrote it)",
+                    skill.directory,
+                    {"skill": skill.name, "deployed": skill.version, "installed": version},
+                )
+            )
+        return found
 
     def _builtin(self, record: DeploymentRecord, result: DeploymentStatus) -> None:
         from agenttools_runtime.bundles import BUILTIN_SKILL_NAMES, builtin_skill_source
@@ -412,31 +452,6 @@ class _Checker:
             except AgentToolsError as exc:
                 self._configs[key] = exc
         return self._configs[key]
-
-
-def _older_skills(record: DeploymentRecord, name: str, version: str | None) -> list[Finding]:
-    """Skills of the deployed distribution left at another version (a modified skill that
-    ``sync`` kept): the deployment is not up to date with its own version."""
-    from agenttools_runtime.deploy.plan import version_older
-    from agenttools_runtime.names import canonical_dist_name
-
-    found = []
-    for skill in record.installed:
-        owner = (skill.identifier or "").rpartition("/")[0]
-        if not owner or canonical_dist_name(owner) != canonical_dist_name(name):
-            continue
-        if version_older(skill.version, version):
-            found.append(
-                Finding(
-                    OUTDATED,
-                    "skill",
-                    f'the skill "{skill.name}" is at {skill.version}, not {version} (it was '
-                    "kept: modified since agenttools wrote it)",
-                    skill.directory,
-                    {"skill": skill.name, "deployed": skill.version, "installed": version},
-                )
-            )
-    return found
 
 
 def _skill_findings(state: paths.StatePaths, skill: InstalledSkill, deep: bool) -> list[Finding]:
