@@ -16,7 +16,9 @@ if TYPE_CHECKING:
 
     from agenttools_runtime.deploy.records import DeploymentRecord
     from agenttools_runtime.deploy.status import DeploymentStatus
+    from agenttools_runtime.deploy.status_cache import Row
     from agenttools_runtime.deploy.sync import SyncItem
+    from agenttools_runtime.paths import StatePaths
 
 STATUS_HELP = (
     "statuses: ok; outdated (the installed distribution has another version or other "
@@ -102,55 +104,110 @@ def _add_selection(parser: argparse.ArgumentParser, *, everything: bool = False)
 def deployed_view(args: argparse.Namespace) -> int:
     """``agenttools deployed``: one line per deployment with its status (``--long``: each in
     full, with what its status is made of; ``--json``: everything)."""
+    from agenttools_runtime import paths
     from agenttools_runtime.clients import get_client
-    from agenttools_runtime.deploy import Deployment, status
 
     client = None if args.client is None else get_client(args.client).id
-    found = status.statuses(status.load_all(client))
-    rows = []
+    state = paths.state_paths()
+    if not args.json and not getattr(args, "long", False):
+        rows = _table_rows(state, client)
+        emit(args, {}, lambda: _render_table(rows))
+        return 0
+    from agenttools_runtime.deploy import Deployment, status
+
+    found = status.statuses(status.load_all(client), state=state)
+    rows_json = []
     for item in found:
         data: dict[str, Any] = (
             Deployment(item.record).to_json() if item.record is not None else {"uuid": item.uuid}
         )
         data.update(item.to_json())
-        rows.append(data)
-    counts = _counts(found)
+        rows_json.append(data)
     emit(
         args,
-        {"ok": True, "deployments": rows, "summary": counts},
-        lambda: _render_long(found) if getattr(args, "long", False) else _render_table(found),
+        {"ok": True, "deployments": rows_json, "summary": _counts([_row(i) for i in found])},
+        lambda: _render_long(found),
     )
     return 0
 
 
-def _render_table(found: list[DeploymentStatus]) -> str:
-    if not found:
+def _table_rows(state: StatePaths, client: str | None) -> list[Row]:
+    """The rows of the table: from the status cache where nothing they were computed from
+    changed (a few ``stat`` calls each), else computed (and cached) again."""
+    import os
+    import time
+
+    from agenttools_runtime.deploy import records, status_cache
+
+    started = time.time_ns()
+    try:
+        uuids = sorted(n for n in os.listdir(state.deployments) if not n.startswith("."))
+    except OSError:
+        uuids = []
+    cached = status_cache.load(state)
+    signatures = status_cache.Signatures()
+    rows, stale = status_cache.fresh_rows(cached, uuids, signatures)
+    computed: list[tuple[Row, list[str]]] = []
+    if stale:
+        from agenttools_runtime.deploy import status
+        from agenttools_runtime.errors import InvalidDeploymentRecord
+
+        items: list[Any] = []
+        for uid in stale:
+            path = records.record_path(uid, state.deployments)
+            if not path.is_file():
+                continue  # a crashed write (see records.iter_records)
+            try:
+                items.append(records.read_record(path))
+            except InvalidDeploymentRecord as exc:
+                items.append(exc)
+        for item in status.statuses(items, state=state):
+            row = _row(item)
+            rows[row.uuid] = row
+            if item.cacheable:
+                where = str(records.record_path(item.uuid, state.deployments))
+                computed.append((row, [where, *item.depends]))
+    if stale or set(cached.rows) != set(uuids):
+        fresh = [u for u in uuids if u not in stale]
+        status_cache.store(state, cached, fresh, computed, signatures, started)
+    found = [r for r in rows.values() if client is None or r.client == client or r.client == "?"]
+    return sorted(found, key=lambda r: (r.status == "broken", r.timestamp, r.uuid))
+
+
+def _row(item: DeploymentStatus) -> Row:
+    from agenttools_runtime.deploy.status_cache import Row
+
+    record = item.record
+    if record is None:
+        return Row(item.uuid, "", "?", "?", "?", "?", item.status, _first(item))
+    return Row(
+        record.uuid,
+        record.timestamp,
+        record.client,
+        _scope(record),
+        record.toolset_name,
+        _version(record),
+        item.status,
+        _first(item),
+    )
+
+
+def _render_table(rows: list[Row]) -> str:
+    if not rows:
         return "No deployments."
     table = [("ID", "CLIENT", "SCOPE", "BUNDLE", "VERSION", "STATUS", "")]
-    for item in found:
-        record = item.record
-        if record is None:
-            table.append((item.uuid[:8], "?", "?", "?", "?", item.status, _first(item)))
-            continue
+    for row in rows:
         table.append(
-            (
-                record.uuid[:8],
-                record.client,
-                _scope(record),
-                record.toolset_name,
-                _version(record),
-                item.status,
-                _first(item),
-            )
+            (row.uuid[:8], row.client, row.scope, row.bundle, row.version, row.status, row.detail)
         )
-    widths = [max(len(row[i]) for row in table) for i in range(6)]
+    widths = [max(len(line[i]) for line in table) for i in range(6)]
     lines = [
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)).rstrip()
-        + (f"  {row[6]}" if row[6] else "")
-        for row in table
+        "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=False)).rstrip()
+        + (f"  {line[6]}" if line[6] else "")
+        for line in table
     ]
     lines.append("")
-    lines.append(_summary_line(found))
+    lines.append(_summary_line(rows))
     return "\n".join(lines)
 
 
@@ -178,7 +235,7 @@ def _render_long(found: list[DeploymentStatus]) -> str:
         lines.append(f"  status: {item.status}")
         lines.extend(f"    {f.state}: {f.message}" for f in item.findings)
         blocks.append("\n".join(lines))
-    return "\n".join(blocks) + "\n\n" + _summary_line(found)
+    return "\n".join(blocks) + "\n\n" + _summary_line([_row(i) for i in found])
 
 
 def _installed_note(item: DeploymentStatus) -> str:
@@ -189,7 +246,7 @@ def _installed_note(item: DeploymentStatus) -> str:
     return ""
 
 
-def _summary_line(found: list[DeploymentStatus]) -> str:
+def _summary_line(found: list[Row]) -> str:
     counts = _counts(found)
     parts = [f"{n} {word}" for word, n in counts.items() if n]
     line = f"{len(found)} deployment(s): " + ", ".join(parts) + "."
@@ -203,7 +260,7 @@ def _summary_line(found: list[DeploymentStatus]) -> str:
     return line + (" " + "; ".join(hints) + "." if hints else "")
 
 
-def _counts(found: list[DeploymentStatus]) -> dict[str, int]:
+def _counts(found: list[Row]) -> dict[str, int]:
     from agenttools_runtime.deploy.status import STATUSES
 
     return {word: sum(1 for i in found if i.status == word) for word in STATUSES}
@@ -255,7 +312,11 @@ def run_verify(args: argparse.Namespace) -> int:
     ok = all(i.ok for i in found)
     emit(
         args,
-        {"ok": ok, "deployments": [i.to_json() for i in found], "summary": _counts(found)},
+        {
+            "ok": ok,
+            "deployments": [i.to_json() for i in found],
+            "summary": _counts([_row(i) for i in found]),
+        },
         lambda: _render_verify(found),
     )
     return 0 if ok else 1
@@ -270,7 +331,7 @@ def _render_verify(found: list[DeploymentStatus]) -> str:
         what = f"{record.client} {record.toolset_name}" if record is not None else "(unreadable)"
         lines.append(f"{item.uuid}  {what}: {item.status}")
         lines.extend(f"  {f.state}: {f.message}" for f in item.findings)
-    lines.append(_summary_line(found))
+    lines.append(_summary_line([_row(i) for i in found]))
     return "\n".join(lines)
 
 

@@ -824,7 +824,11 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
                 sp.server.qualified_name,
                 sp.key,
                 str(config_file),
-                extra={} if sp.digest is None else {content.DECLARATION: sp.digest},
+                extra={
+                    # the entry as written (plain data): what tells an entry changed since
+                    "written": config.plan.entries[sp.key][1],
+                    **({} if sp.digest is None else {content.DECLARATION: sp.digest}),
+                },
                 runner=sp.runner,
             )
             for sp in the_plan.servers

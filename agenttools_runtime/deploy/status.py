@@ -32,6 +32,7 @@ wrote). Nothing is written and no lock is taken.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -85,6 +86,11 @@ class DeploymentStatus:
     findings: list[Finding] = field(default_factory=list)
     installed_version: str | None = None
     path: str | None = None
+    # what the status was computed from (the paths whose change can change it; see
+    # status_cache.py), and whether that list is complete (False: an editable install's
+    # live source, or the current interpreter's path, went into it)
+    depends: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    cacheable: bool = field(default=False, compare=False, repr=False)
 
     @property
     def states(self) -> list[str]:
@@ -155,27 +161,34 @@ class _Checker:
         self._configs: dict[tuple[str, str], dict[str, Any] | AgentToolsError] = {}
         self._skills: dict[str, list[Finding]] = {}
         self._sources: dict[str, str | None] = {}
+        # the paths each shared look depended on, replayed for every record that uses it
+        self._looked: dict[object, tuple[str, ...]] = {}
+        self._depends: dict[str, None] = {}
+        self._cacheable = True
 
     def check(self, record: DeploymentRecord) -> DeploymentStatus:
         result = DeploymentStatus(record.uuid, record)
+        self._depends, self._cacheable = {}, True
         self._distribution(record, result)
         for skill in record.installed:
             result.findings.extend(self._skill(skill))
         for server in record.mcp_servers:
             result.findings.extend(self._entry(record, server, result))
+        result.depends, result.cacheable = tuple(self._depends), self._cacheable
         return result
+
+    def _depend(self, *found: str | Path) -> None:
+        for path in found:
+            self._depends[os.fspath(path)] = None
+
+    def _replay(self, key: object) -> None:
+        self._depend(*self._looked.get(key, ()))
 
     def _command_gone(self, server: ServerEntry, current: Any) -> Finding | None:
         """An entry whose command is an absolute path that no longer exists (the server's
         interpreter or script went with its environment)."""
-        command = current.get("command") if isinstance(current, Mapping) else None
-        if isinstance(command, list):
-            command = command[0] if command else None
-        if isinstance(command, Mapping):
-            command = command.get("path")
-        if not isinstance(command, str) or not os.path.isabs(command):
-            return None
-        if os.path.exists(command):
+        command = _command_path(current)
+        if command is None or os.path.exists(command):
             return None
         return Finding(
             ORPHANED,
@@ -191,6 +204,8 @@ class _Checker:
         at = record.agent_tools
         environment = at.get(content.ENVIRONMENT) or {}
         python = environment.get("python")
+        if python:
+            self._depend(python)
         if python and not os.path.exists(python):
             result.findings.append(
                 Finding(
@@ -363,6 +378,9 @@ class _Checker:
         return self._sources[key]
 
     def _manifest(self, dist_info: str) -> str | None:
+        from agenttools_runtime.wheel import layout
+
+        self._depend(dist_info, dist_info + layout.MANIFEST_SUFFIX)
         if dist_info not in self._manifests:
             self._manifests[dist_info] = content.manifest_digest(Path(dist_info))
         return self._manifests[dist_info]
@@ -377,11 +395,27 @@ class _Checker:
             search_paths = (str(Path(dist_info).parent),)
         key = (name, search_paths, str(environment.get("python") or ""))
         if key not in self._dists:
+            search = _search(environment, search_paths)
             try:
-                self._dists[key] = try_get_distribution(name, _search(environment, search_paths))
+                self._dists[key] = try_get_distribution(name, search)
             except AgentToolsError:
                 self._dists[key] = None
-        return self._dists[key]
+            # what a look in these directories depends on: their listings (a distribution
+            # installed or uninstalled), and the manifest of the one found
+            looked = [os.fspath(p) for p in search.paths]
+            dist = self._dists[key]
+            if dist is not None:
+                from agenttools_runtime.wheel import layout
+
+                looked += [str(dist.dist_info), str(dist.dist_info) + layout.MANIFEST_SUFFIX]
+            self._looked[key] = tuple(looked)
+        self._replay(key)
+        dist = self._dists[key]
+        if not search_paths or (dist is not None and dist.source_root is not None):
+            # the current interpreter's path, or an editable install's live source: more
+            # than a list of paths can tell
+            self._cacheable = False
+        return dist
 
     # -- what is on disk -----------------------------------------------------------------
 
@@ -389,6 +423,11 @@ class _Checker:
         key = skill.registry_key
         if key not in self._skills:
             self._skills[key] = _skill_findings(self.state, skill, self.deep)
+            self._looked[("skill", key)] = (
+                str(registry.entry_path(key, self.state)),
+                *_tree(Path(skill.directory)),
+            )
+        self._replay(("skill", key))
         return self._skills[key]
 
     def _entry(
@@ -414,6 +453,9 @@ class _Checker:
                 )
             ]
         found: list[Finding] = []
+        command = _command_path(current[key])
+        if command is not None:
+            self._depend(command)
         gone = self._command_gone(server, current[key])
         if gone is not None:
             found.append(gone)
@@ -446,12 +488,45 @@ class _Checker:
         from agenttools_runtime.mcp.install import read_server_entries
 
         key = (config_file, client_id)
+        self._depend(config_file)
         if key not in self._configs:
             try:
                 self._configs[key] = read_server_entries(Path(config_file), get_client(client_id))
             except AgentToolsError as exc:
                 self._configs[key] = exc
         return self._configs[key]
+
+
+def _command_path(entry: Any) -> str | None:
+    """The absolute command an entry runs, if it names one."""
+    command = entry.get("command") if isinstance(entry, Mapping) else None
+    if isinstance(command, list):
+        command = command[0] if command else None
+    if isinstance(command, Mapping):
+        command = command.get("path")
+    return command if isinstance(command, str) and os.path.isabs(command) else None
+
+
+def _tree(directory: Path) -> list[str]:
+    """*directory* and everything under it (a link: the link and where it leads): the paths
+    whose change can change a skill's findings (an edited file changes its own stat, an
+    added or removed one its directory's)."""
+    found = [str(directory)]
+    if directory.is_symlink():
+        with contextlib.suppress(OSError):
+            found.append(os.path.realpath(directory))
+        return found
+    stack = [str(directory)]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for item in entries:
+                    found.append(item.path)
+                    if item.is_dir(follow_symlinks=False):
+                        stack.append(item.path)
+        except OSError:
+            continue
+    return found
 
 
 def _skill_findings(state: paths.StatePaths, skill: InstalledSkill, deep: bool) -> list[Finding]:
@@ -569,11 +644,10 @@ def _link_findings(skill: InstalledSkill, path: Path, target: str) -> list[Findi
 def written_entry(server: ServerEntry) -> Any | None:
     """The entry a record says agenttools wrote for *server* (records of agenttools versions
     that keep it), as plain data; None when the record does not hold it."""
-    for name in ("entry", "written"):
-        value = server.extra.get(name)
-        if isinstance(value, Mapping):
-            return dict(value)
-    return None
+    value = getattr(server, "written", None)  # (a field of its own in later records)
+    if value is None:
+        value = server.extra.get("written")
+    return value
 
 
 def _entry_today(record: DeploymentRecord, server: ServerEntry, client: Any) -> Any | None:

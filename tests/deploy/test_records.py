@@ -38,11 +38,18 @@ def test_record_has_every_field(home: Path, state: Path) -> None:
         "distribution": None,
         "distribution_version": None,
     }
-    # (each entry also holds the digest of the declaration it was written from)
-    assert [{k: v for k, v in s.items() if k != "declaration"} for s in data["mcp_servers"]] == [
+    # (each entry also holds the digest of the declaration it was written from, and the
+    # entry as written)
+    assert [
+        {k: v for k, v in s.items() if k not in ("declaration", "written")}
+        for s in data["mcp_servers"]
+    ] == [
         {"name": "one", "config_key": "one", "config_file": str(home / ".claude.json")},
         {"name": "two", "config_key": "k2", "config_file": str(home / ".claude.json")},
     ]
+    assert data["mcp_servers"][1]["written"] == {
+        "type": "stdio", "command": "uvx", "args": ["two-mcp"], "env": {},
+    }  # fmt: skip
     assert all(len(s["declaration"]) == 64 for s in data["mcp_servers"])
     assert len(data["skills"]["installed"][0]["content"]) == 64
     assert data["target"] == {"client": "claude-code", "project": None, "config": None,
