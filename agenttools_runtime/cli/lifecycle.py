@@ -142,8 +142,8 @@ def _table_rows(state: StatePaths, client: str | None) -> list[Row]:
     started = time.time_ns()
     try:
         uuids = sorted(n for n in os.listdir(state.deployments) if not n.startswith("."))
-    except OSError:
-        uuids = []
+    except FileNotFoundError:
+        uuids = []  # (anything else is the error boundary's to tell)
     cached = status_cache.load(state)
     signatures = status_cache.Signatures()
     rows, stale = status_cache.fresh_rows(cached, uuids, signatures)
