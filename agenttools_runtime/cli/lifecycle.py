@@ -355,7 +355,7 @@ def run_sync(args: argparse.Namespace) -> int:
     orphans = [i for i in items if i.action == PRUNE]
     confirmed, refusal = True, ""
     if orphans and not args.dry_run and not args.yes:
-        confirmed, refusal = _confirm(orphans, quiet=args.json)
+        confirmed, refusal = _confirm(orphans)
     run_sync(items, dry_run=args.dry_run, force=args.force, remove_orphans=confirmed)
     ok = all(i.ok for i in items)
     data: dict[str, Any] = {
@@ -375,7 +375,7 @@ def run_sync(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def _confirm(orphans: list[SyncItem], *, quiet: bool) -> tuple[bool, str]:
+def _confirm(orphans: list[SyncItem]) -> tuple[bool, str]:
     """Ask on a terminal whether to remove the orphaned deployments; never when stdin is
     not one (then they are not removed, and the reason says how to confirm)."""
     if not sys.stdin.isatty():

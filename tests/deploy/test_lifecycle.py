@@ -320,3 +320,40 @@ def test_remove_by_selection(
     assert sorted(p.name for p in home.iterdir() if p.name != ".rustup") == []
     code, out, _ = run(capsys, "remove", "--all")
     assert code == 0 and "No deployment matches." in out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
+@pytest.mark.parametrize(("answer", "removed"), [(b"y\n", True), (b"\n", False)])
+def test_prune_asks_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], home: Path, site: Path, answer: bytes, removed: bool
+) -> None:
+    import pty
+    import subprocess
+
+    run(capsys, "deploy", "cursor", TOOLS, "--path", str(site))
+    shutil.rmtree(next(site.glob("weather_tools-*.dist-info")))  # pip uninstall
+    (dep,) = deployed()
+    leader, follower = pty.openpty()
+    try:
+        # stdin is a terminal: sync asks on stderr and reads the answer
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "agenttools", "sync", "--prune"],
+            stdin=follower,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        os.write(leader, answer)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert f"1 orphaned deployment(s) would be removed:\n  {dep.uuid}  cursor {TOOLS}" in (
+        err.decode()
+    )
+    assert "Remove them? [y/N] " in err.decode()
+    if removed:
+        assert proc.returncode == 0 and deployed() == [] and b"removed" in out
+        assert not (home / ".cursor").exists()
+    else:
+        assert proc.returncode == 1 and len(deployed()) == 1
+        assert b"Orphaned deployments were not removed: not confirmed." in out
