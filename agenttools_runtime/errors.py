@@ -253,6 +253,11 @@ MESSAGES: dict[str, str] = {
         'Warning: The agent skill "{name}" was not installed because a different or modified skill '
         f"with that name already exists at {{path}}. Use {FORCE} to replace it."
     ),
+    "AgentSkillNotInstalledShadowed": (
+        'Warning: The agent skill "{name}" was not installed because {client_name} also reads '
+        f"{{path}}, a different skill of that name. Use {FORCE} to deploy it anyway (that copy "
+        "is left as it is)."
+    ),
     "AgentSkillsNotInstalledWarning": (
         "Warning: Some agent skills were not installed for these clients because different or "
         f"modified skills with the same names already exist: {{clients}}. Use {FORCE} to replace them."
@@ -771,6 +776,9 @@ class AgentSkillNotInstalled(AgentToolsWarning): ...
 
 
 class AgentSkillShadowedWarning(AgentToolsWarning): ...
+
+
+class AgentSkillNotInstalledShadowed(AgentSkillNotInstalled): ...
 
 
 class AgentSkillDuplicate(AgentToolsWarning): ...

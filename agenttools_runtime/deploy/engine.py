@@ -44,6 +44,7 @@ from agenttools_runtime.errors import (
     AgentSkillModified,
     AgentSkillNewerVersionKept,
     AgentSkillNotInstalled,
+    AgentSkillNotInstalledShadowed,
     AgentSkillsDisabled,
     AgentSkillSeenTwice,
     AgentSkillShadowed,
@@ -482,7 +483,13 @@ def make_plan(
         errors = [e for e in result.errors]
         raise errors[0] if len(errors) == 1 else AgentToolsErrors(errors)
     for sp in result.not_installed:
-        result.warnings.append(AgentSkillNotInstalled(name=sp.source.name, path=sp.conflict_path))
+        if sp.decision.conflict == plan.SHADOW_RULE.conflict:
+            left_out: AgentToolsWarning = AgentSkillNotInstalledShadowed(
+                name=sp.source.name, path=sp.conflict_path, client_name=sp.client_name
+            )
+        else:
+            left_out = AgentSkillNotInstalled(name=sp.source.name, path=sp.directory)
+        result.warnings.append(left_out)
     result.warnings.extend(_other_copy_warnings(result, store))
     return result
 
