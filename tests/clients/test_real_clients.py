@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import subprocess
 import sysconfig
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -186,3 +189,94 @@ def test_npm_install_times(npm_clients: dict[str, InstallOutcome]) -> None:
             f"{outcome.client.package}@{outcome.client.version}: {outcome.detail} in {outcome.seconds:.1f}s"
         )
     assert all(o.ok for o in npm_clients.values()) or not IN_CI
+
+
+# -- skill folders shared by several clients --------------------------------------------------
+
+WEATHER_SKILLS = ("forecast-help", "station-lookup", "weather-report")
+# what each client prints once it has listed its skills (and how to list them)
+SKILL_LISTINGS = {
+    "gemini-cli": (("skills", "list"), "Discovered Agent Skills"),
+    "copilot-cli": (("skill", "list"), "skills:"),
+    "opencode": (("debug", "skill"), '"name"'),
+}
+
+
+def _list_skills(client: NpmClient, home: Path, cwd: Path, deadline: float) -> str:
+    """The client's skill listing. On a loaded machine a client may time out or fail to
+    start; it is asked again until it answers, up to *deadline* (``time.monotonic()``)."""
+    args, answered = SKILL_LISTINGS[client.client]
+    while True:
+        try:
+            done = run_client(client, home, cwd, *args, timeout=120)
+            output = done.stdout + done.stderr
+            if done.returncode == 0 and answered in output:
+                return output
+        except subprocess.TimeoutExpired as exc:
+            output = f"timed out: {exc}"
+        if time.monotonic() > deadline:
+            pytest.fail(f"{client.client} did not list its skills in time:\n{output}")
+        time.sleep(1)  # (a retry after a failed start, not a wait for a condition)
+
+
+def _listed(client_id: str, output: str) -> list[str]:
+    """The skill names a listing shows (each as often as it is shown)."""
+    if client_id == "opencode":
+        start = output.index("[")
+        return [s["name"] for s in json.loads(output[start:])]
+    if client_id == "gemini-cli":
+        return re.findall(r"^(\S+) \[(?:Enabled|Disabled)\]", output, re.MULTILINE)
+    return re.findall(r"^  (\S+) - ", output, re.MULTILINE)
+
+
+@pytest.mark.parametrize("first", ["codex", "gemini-cli"])
+def test_shared_skill_folders_list_each_skill_once(
+    first: str,
+    npm_clients: dict[str, InstallOutcome],
+    weather_venv: Venv,
+    home: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One bundle deployed to Codex and Gemini CLI (in either order), then Copilot CLI and
+    OpenCode: one copy in ~/.agents/skills serves all four. ``gemini skills list`` shows each
+    skill once and no "Skill conflict detected"; Copilot CLI and OpenCode list them too, once.
+    Removing the first deployment leaves the others each skill; removing all leaves none."""
+    clients = {c: _client(npm_clients, c) for c in SKILL_LISTINGS}
+    deadline = time.monotonic() + 600
+    work = tmp_path / "work"
+    work.mkdir()
+    python = os.fspath(weather_venv.python)
+    second = "gemini-cli" if first == "codex" else "codex"
+    made: dict[str, str] = {}
+    for target in (first, second, "copilot-cli", "opencode"):
+        status = main(["deploy", target, "weather-tools", "--python", python, "--json"])
+        out = capsys.readouterr().out
+        assert status == 0, out
+        made[target] = json.loads(out)["deployment"]["uuid"]
+    agents = home / ".agents" / "skills"
+    assert sorted(p.name for p in agents.iterdir()) == list(WEATHER_SKILLS)
+    for own in (".gemini/skills", ".copilot/skills", ".config/opencode/skills"):
+        assert not (home / own).exists(), own
+
+    def listings() -> dict[str, str]:
+        return {c: _list_skills(client, home, work, deadline) for c, client in clients.items()}
+
+    for client_id, output in listings().items():
+        names = _listed(client_id, output)
+        assert sorted(n for n in names if n in WEATHER_SKILLS) == list(WEATHER_SKILLS), output
+        assert "Skill conflict detected" not in output, output
+        if client_id == "opencode":
+            assert str(agents / "weather-report" / "SKILL.md") in output, output
+
+    assert main(["remove", made.pop(first)]) == 0
+    gemini = _list_skills(clients["gemini-cli"], home, work, deadline)
+    if "gemini-cli" in made:
+        assert sorted(n for n in _listed("gemini-cli", gemini) if n in WEATHER_SKILLS) == list(
+            WEATHER_SKILLS
+        ), gemini
+    assert "Skill conflict detected" not in gemini
+    assert main(["remove", *made.values()]) == 0
+    assert not agents.exists() or not any(agents.iterdir())
+    for client_id, output in listings().items():
+        assert not set(_listed(client_id, output)) & set(WEATHER_SKILLS), output
