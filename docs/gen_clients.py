@@ -35,8 +35,8 @@ are relative to the directory given with `--project DIR`. Skills go to the skill
 each client prefers; most clients read other clients' folders too (see [Skill folders each
 client reads](#skill-folders-each-client-reads)), so a deployment uses a copy agenttools
 already put where the client reads it instead of writing a second one, and deployments count
-references so a shared skill stays until its last user is removed (see docs/skills.md,
-"Skill folders shared by several clients").
+references so a shared skill stays until its last user is removed (see
+[deploy.md](deploy.md#skill-folders-shared-by-several-clients)).
 
 ## Overview
 
@@ -156,7 +156,15 @@ def row_version(reads: dict[str, Any]) -> str:
 
 
 def _linked(text: str) -> str:
-    return " ".join(f"<{w}>" if w.startswith("https://") else w for w in text.split(" "))
+    return " ".join(_link(w) for w in text.split(" "))
+
+
+def _link(word: str) -> str:
+    """A word that is a URL as an autolink (trailing punctuation left outside)."""
+    if not word.startswith("https://"):
+        return word
+    url = word.rstrip(",;.)")
+    return f"<{url}>{word[len(url) :]}"
 
 
 def _read_location(spec: Any) -> str:
