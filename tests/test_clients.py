@@ -91,7 +91,7 @@ EXPECTED: dict[str, tuple[Any, ...]] = {
     "cursor": ("Cursor", "Cursor", (), "json", ("mcpServers",), everywhere(".cursor/mcp.json"),
                None, ".cursor/skills", ".cursor/skills"),
     "gemini-cli": ("GeminiCLI", "Gemini CLI", ("Gemini",), "json", ("mcpServers",),
-                   everywhere(".gemini/settings.json"), ".gemini/settings.json", ".gemini/skills", ".gemini/skills"),
+                   everywhere(".gemini/settings.json"), ".gemini/settings.json", ".agents/skills", ".agents/skills"),
     "goose": ("Goose", "Goose", (), "yaml", ("extensions",),
               {"macos": ".config/goose/config.yaml",
                "windows": "AppData/Roaming/Block/goose/config/config.yaml",
@@ -313,7 +313,7 @@ def test_detected_clients(home: Path, tmp_path: Path, monkeypatch: pytest.Monkey
     assert detected_clients() == []
     (home / ".cursor").mkdir()
     (home / ".cursor" / "mcp.json").write_text("{}")
-    # written for codex, goose and zed alike: it tells none of them
+    # written for codex, gemini-cli, goose and zed alike: it tells none of them
     (home / ".agents" / "skills").mkdir(parents=True)
     assert [c.id for c in detected_clients()] == ["cursor"]
 

@@ -78,15 +78,24 @@ class ConfigWrite:
 
 
 @dataclass(frozen=True)
+class SkillWrite:
+    """A skill directory a deploy writes: *source* into *root* (the client's skills root, or
+    another root it reads where the copy the deployment uses is)."""
+
+    root: Path
+    source: SkillSource
+
+
+@dataclass(frozen=True)
 class DeployChanges:
     """Everything a deploy changes, decided: the config entries, the skill directories to
-    write (into ``skills_root``), the registry entries after the change, the record, and
-    the deployments it replaces."""
+    write, the registry entries after the change, the record, and the deployments it
+    replaces."""
 
     record: DeploymentRecord
     config: ConfigWrite | None
     skills_root: Path | None
-    writes: tuple[SkillSource, ...]
+    writes: tuple[SkillWrite, ...]
     entries: tuple[RegistryEntry, ...]
     replaces: tuple[str, ...]
     links: tuple[SkillSource, ...] = ()  # skills that become links to their live source
@@ -230,9 +239,10 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
         prior += copy
     skills: list[SkillChange] = []
     created_roots: set[str] = set()
-    for source in (*changes.writes, *changes.links):
-        assert changes.skills_root is not None
-        root = changes.skills_root
+    own = changes.skills_root
+    links = [] if own is None else [SkillWrite(own, source) for source in changes.links]
+    for write in (*changes.writes, *links):  # (links go into the client's own skills root)
+        root, source = write.root, write.source
         created: tuple[str, ...] = ()
         if str(root) not in created_roots:
             created_roots.add(str(root))
@@ -327,7 +337,7 @@ def _apply_config(entry: Journal, changes: DeployChanges) -> Journal:
 
 
 def _apply_skills(store: Store, entry: Journal, changes: DeployChanges) -> None:
-    writes = iter(changes.writes)
+    writes = iter(changes.writes)  # (the journal lists the writes, then the links)
     for change in entry.skills:
         root = Path(change.root)
         if change.link is not None:
@@ -335,7 +345,7 @@ def _apply_skills(store: Store, entry: Journal, changes: DeployChanges) -> None:
             continue
         fsops.write_skill(
             root,
-            next(writes),
+            next(writes).source,
             staging_name=change.staging,
             backup_name=change.backup,
             real_root=store.root(root).real,

@@ -179,6 +179,8 @@ def clean(state: StatePaths, record: DeploymentRecord) -> list[str]:
     places = [Path(f).parent for f in files]
     if record.skills_directory is not None:
         places.append(Path(os.path.realpath(record.skills_directory)))
+    # (a skill may be a copy in another root the client reads, created by another deployment)
+    places += [Path(os.path.realpath(os.path.dirname(s.directory))) for s in record.installed]
     for directory in sorted(_ancestors(places, ledger), key=len, reverse=True):
         outcome = _clean_dir(ledger[directory])
         if outcome is not None:

@@ -101,7 +101,9 @@ def test_deployments_follow_their_distribution(
     assert {c: r["result"] for c, r in done.items()} == dict.fromkeys(CLIENTS, "upgraded")
     assert statuses(capsys) == dict.fromkeys(CLIENTS, "ok")
     assert cli(capsys, "verify")[0] == 0
-    report = home / ".cursor" / "skills" / "weather-report"
+    # (Cursor also reads ~/.claude/skills: its deployment uses Claude Code's copy)
+    report = home / ".claude" / "skills" / "weather-report"
+    assert not (home / ".cursor" / "skills").exists()
     assert tree(report) == wheel_skill_files(new, "weather-report")
 
     # a user's edit: verify names the file (exit 1); sync leaves it and says why
@@ -110,9 +112,10 @@ def test_deployments_follow_their_distribution(
     skill_md.write_bytes(original + b"\nMy note.\n")
     code, out, _ = cli(capsys, "verify")
     assert code == 1 and f"{skill_md}: modified since agenttools wrote it" in out
-    assert statuses(capsys)["cursor"] == "drifted"
+    assert statuses(capsys) == {"claude-code": "drifted", "cursor": "drifted", "codex": "ok"}
     done = results(capsys)
-    assert done["cursor"]["result"] == "skipped" and "drifted" in done["cursor"]["detail"]
+    for client in ("claude-code", "cursor"):
+        assert done[client]["result"] == "skipped" and "drifted" in done[client]["detail"]
     assert skill_md.read_bytes() == original + b"\nMy note.\n"
     skill_md.write_bytes(original)
     assert cli(capsys, "verify")[0] == 0

@@ -97,16 +97,16 @@ def test_status_follows_the_distribution(
 def test_sync_plans_upgrades_keeps_edits_and_says_so(
     capsys: pytest.CaptureFixture[str], home: Path, site: Path
 ) -> None:
-    for client in ("claude-code", "cursor", "codex"):
+    for client in ("claude-code", "codex", "cursor"):
         run(capsys, "deploy", client, TOOLS, "--path", str(site))
     upgrade(site, "1.3.0", body="Do more things.")
-    edited = home / ".cursor" / "skills" / "weather-report" / "SKILL.md"
+    edited = home / ".agents" / "skills" / "weather-report" / "SKILL.md"
     edited.write_text(edited.read_text() + "\nMy own note.\n")
 
     code, out, _ = run(capsys, "verify")
     assert code == 1
     assert f"{edited}: modified since agenttools wrote it" in out
-    data = json.loads(run(capsys, "verify", "--json", "--client", "cursor")[1])
+    data = json.loads(run(capsys, "verify", "--json", "--client", "codex")[1])
     (item,) = data["deployments"]
     assert item["states"] == ["drifted", "outdated"]
     files = [f for f in item["findings"] if f["kind"] == "skill-file"]
@@ -125,10 +125,10 @@ def test_sync_plans_upgrades_keeps_edits_and_says_so(
     assert code == 0
     rows = results(out)
     assert {c: r[0] for c, r in rows.items()} == dict.fromkeys(
-        ["claude-code", "cursor", "codex"], "would upgrade"
+        ["claude-code", "codex", "cursor"], "would upgrade"
     )
-    assert rows["codex"][1] == "1.2.0 -> 1.3.0"
-    assert rows["cursor"][1] == "1.2.0 -> 1.3.0; would keep the modified skill(s) weather-report"
+    assert rows["cursor"][1] == "1.2.0 -> 1.3.0"
+    assert rows["codex"][1] == "1.2.0 -> 1.3.0; would keep the modified skill(s) weather-report"
     assert out.count("Dry run: deploy") == 3
     assert {p: p.read_bytes() for p in before} == before  # nothing changed
 
@@ -136,7 +136,7 @@ def test_sync_plans_upgrades_keeps_edits_and_says_so(
     assert code == 0, err
     rows = results(out)
     assert [r[0] for r in rows.values()] == ["upgraded"] * 3
-    assert rows["cursor"][1].endswith(
+    assert rows["codex"][1].endswith(
         "kept the modified skill(s) weather-report (--force replaces them)"
     )
     assert 'The skill "weather-report"' in err and "--force" in err
@@ -146,13 +146,13 @@ def test_sync_plans_upgrades_keeps_edits_and_says_so(
         in (home / ".claude" / "skills" / "weather-report" / "SKILL.md").read_text()
     )
     rows = table(run(capsys, "deployed")[1])
-    assert rows["claude-code"][3:5] == ["1.3.0", "ok"] and rows["codex"][4] == "ok"
-    assert rows["cursor"][4] == "drifted"  # the edit is still theirs
+    assert rows["claude-code"][3:5] == ["1.3.0", "ok"] and rows["cursor"][4] == "ok"
+    assert rows["codex"][4] == "drifted"  # the edit is still theirs
     # a second sync has nothing to do but to say the edit is kept; --force replaces it
     code, out, _ = run(capsys, "sync")
     rows = results(out)
-    assert code == 0 and rows["codex"] == ["skipped", "ok"]
-    assert rows["cursor"][0] == "up to date" and "kept the modified skill(s)" in rows["cursor"][1]
+    assert code == 0 and rows["cursor"] == ["skipped", "ok"]
+    assert rows["codex"][0] == "up to date" and "kept the modified skill(s)" in rows["codex"][1]
     code, out, err = run(capsys, "sync", "--force")
     assert code == 0, err
     assert "My own note." not in edited.read_text()

@@ -218,3 +218,16 @@ def test_detection_ignores_what_only_agenttools_created(
     assert sorted(os.listdir(home / ".cursor")) == ["argv.json"]
     assert not (home / ".codex").exists()
     assert detection()["cursor"]["detected"]
+
+
+def test_a_copy_another_client_reads_goes_with_the_last_of_them(
+    capsys: pytest.CaptureFixture[str], home: Path, site: Path
+) -> None:
+    # Cursor also reads ~/.claude/skills: its deployment uses the copy Claude Code's made
+    assert run(capsys, "deploy", "claude-code,cursor", TOOLS, "--path", str(site))[0] == 0
+    copy = home / ".claude" / "skills" / "weather-report"
+    assert copy.is_dir() and not (home / ".cursor" / "skills").exists()
+    assert run(capsys, "remove", "--client", "claude-code")[0] == 0
+    assert copy.is_dir() and not (home / ".claude.json").exists()  # Cursor still uses it
+    assert run(capsys, "remove", "--client", "cursor")[0] == 0
+    assert sorted(p.name for p in home.iterdir() if p.name != ".rustup") == []
