@@ -42,19 +42,14 @@ from agenttools_runtime.errors import (
     ServedSkillsNamespaced,
     SkillNotServed,
 )
-from agenttools_runtime.uri import (
-    BUILTIN_PROVIDER,
-    MAIN_FILE,
-    MANIFEST_REFERENCE,
-    SCHEME,
-    BuiltinSkillProvider,
-    DirectorySkillProvider,
-    LocalSkillProvider,
-    digest,
-    distribution_providers,
-    file_listing_json,
-    substitute_skill_md,
-)
+from agenttools_runtime.skills.skill_md import SKILL_FILE
+from agenttools_runtime.skilluri.arguments import substitute_skill_md
+from agenttools_runtime.skilluri.file_listing import MANIFEST_REFERENCE, digest, file_listing_json
+from agenttools_runtime.skilluri.parse import SCHEME
+from agenttools_runtime.skilluri.providers.builtin import BUILTIN_PROVIDER, BuiltinSkillProvider
+from agenttools_runtime.skilluri.providers.directory import DirectorySkillProvider
+from agenttools_runtime.skilluri.providers.distribution import distribution_providers
+from agenttools_runtime.skilluri.providers.local import LocalSkillProvider
 
 if TYPE_CHECKING:
     from agenttools_runtime.discovery import SearchPath
@@ -88,7 +83,7 @@ class ServedSkill:
     @property
     def uri(self) -> str:
         """The ``SKILL.md`` resource URI (the skill's SEP-2640 identity)."""
-        return self.file_uri(MAIN_FILE)
+        return self.file_uri(SKILL_FILE)
 
     @property
     def manifest_uri(self) -> str:
@@ -197,16 +192,16 @@ def _snapshot(
     if sum(len(data) for data in files.values()) > MAX_BYTES:
         skip("it is larger than 16 MiB")
         return None
-    if MAIN_FILE not in files:
-        skip(f"it has no {MAIN_FILE}")
+    if SKILL_FILE not in files:
+        skip(f"it has no {SKILL_FILE}")
         return None
     try:
-        frontmatter = wire_frontmatter(files[MAIN_FILE])
+        frontmatter = wire_frontmatter(files[SKILL_FILE])
     except ValueError as exc:
-        skip(f"its {MAIN_FILE} frontmatter cannot be read as FastMCP's client reads it: {exc}")
+        skip(f"its {SKILL_FILE} frontmatter cannot be read as FastMCP's client reads it: {exc}")
         return None
     if not is_skill_name(name) or frontmatter.get("name") != name:
-        skip(f"its {MAIN_FILE} frontmatter name must be '{name}', a valid skill name")
+        skip(f"its {SKILL_FILE} frontmatter name must be '{name}', a valid skill name")
         return None
     description = frontmatter.get("description")
     if not is_skill_description(description):
@@ -314,7 +309,7 @@ def build_server(skills: Sequence[ServedSkill], name: str = SERVER_NAME) -> Any:
                 types.SkillFile(
                     uri=skill.file_uri(rel),
                     name=f"{skill.path}/{rel}",
-                    description=skill.description if rel == MAIN_FILE else None,
+                    description=skill.description if rel == SKILL_FILE else None,
                     mime_type=mime_type(rel),
                     data=data,
                 )
@@ -337,7 +332,7 @@ def _prompt(skill: ServedSkill) -> Callable[[str | None], str]:
     their own): SKILL.md with the seed-convention arguments substituted in its body."""
 
     def render(arguments: str | None = None) -> str:
-        return substitute_skill_md(skill.files[MAIN_FILE], arguments).decode("utf-8")
+        return substitute_skill_md(skill.files[SKILL_FILE], arguments).decode("utf-8")
 
     return render
 

@@ -141,6 +141,37 @@ def read_skill_md(path: Path) -> SkillDocument:
     return parse_skill_md(text, str(path))
 
 
+# -- lenient readings (listings and argument substitution never fail on a bad SKILL.md) ------
+def split_skill_text(text: str) -> tuple[str, str]:
+    """``(frontmatter block verbatim, body)``; an empty block when there is none."""
+    try:
+        body = split_frontmatter(text)[1]
+    except InvalidSkillFrontmatter:  # no frontmatter block: all of it is the body
+        return "", text
+    return text[: len(text) - len(body)], body  # the body is the text's tail
+
+
+def skill_frontmatter(text: str) -> dict[str, Any]:
+    """The frontmatter mapping of SKILL.md text, ``{}`` when absent or unparseable."""
+    try:
+        return parse_skill_md(text).frontmatter
+    except InvalidSkillFrontmatter:
+        return {}
+
+
+def skill_description(text: str) -> str:
+    """The frontmatter ``description``; else the first non-empty body line (heading marks
+    stripped, at most 200 characters), as FastMCP and AgentPool do; else ``""``."""
+    description = skill_frontmatter(text).get("description")
+    if isinstance(description, str) and description.strip():
+        return description.strip()
+    for line in split_skill_text(text)[1].splitlines():
+        line = line.strip().lstrip("#").strip()
+        if line:
+            return line[:200]
+    return ""
+
+
 def render_skill_md(
     name: str,
     description: str,
