@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from agenttools_runtime import names
+
 # What a key holds. "table-map" is a table of named sub-tables (``mcp-servers.<name>``),
 # "table-list" an array of tables (``[[bundles]]``).
 Kind = Literal[
@@ -30,6 +32,31 @@ KIND_TEXT: dict[str, str] = {
 
 
 @dataclass(frozen=True)
+class Text:
+    """A rule of :mod:`agenttools_runtime.names` for a string: a regular expression the whole
+    string matches, or one it contains (*search*), and a length limit in characters."""
+
+    pattern: str
+    max_length: int | None = None
+    search: bool = False
+
+    def json(self) -> dict[str, Any]:
+        # validate-pyproject's fastjsonschema reads "$" as the end of the string (\Z)
+        pattern = self.pattern if self.search else f"^(?:{self.pattern})$"
+        rule: dict[str, Any] = {"pattern": pattern}
+        if self.max_length is not None:
+            rule["maxLength"] = self.max_length
+        return rule
+
+
+SKILL_NAME = Text(names.SKILL_NAME_PATTERN.pattern, names.MAX_SKILL_NAME_LENGTH)
+SKILL_REFERENCE = Text(names.SKILL_REFERENCE_PATTERN.pattern)
+ITEM_NAME = Text(names.ITEM_NAME_PATTERN.pattern)
+DESCRIPTION = Text(r"\S", names.MAX_DESCRIPTION_LENGTH, search=True)
+COMPATIBILITY = Text(r"\S", names.MAX_COMPATIBILITY_LENGTH, search=True)
+
+
+@dataclass(frozen=True)
 class Key:
     """One key of a table."""
 
@@ -40,6 +67,8 @@ class Key:
     choices: tuple[str, ...] = ()
     example: str | None = None
     item: Table | None = None  # the sub-table of "table-map" / "table-list" keys
+    text: Text | None = None  # the rule of a string value, or of each string of a list
+    names: Text | None = None  # the rule of the names of a "table-map"
 
 
 @dataclass(frozen=True)
@@ -150,7 +179,12 @@ SKILL = Table(
     "extension keys (`argument-hint`, `model`, ...) are accepted with a warning and written "
     "into the generated frontmatter.",
     (
-        Key("description", "string", "What the skill does and when to use it (1-1024 characters)."),
+        Key(
+            "description",
+            "string",
+            "What the skill does and when to use it (1-1024 characters).",
+            text=DESCRIPTION,
+        ),
         Key("body", "string", "The Markdown body of the generated `SKILL.md`."),
         Key(
             "body-file",
@@ -159,7 +193,12 @@ SKILL = Table(
             example='"docs/forecast.md"',
         ),
         Key("license", "string", "The frontmatter `license`."),
-        Key("compatibility", "string", "The frontmatter `compatibility` (1-500 characters)."),
+        Key(
+            "compatibility",
+            "string",
+            "The frontmatter `compatibility` (1-500 characters).",
+            text=COMPATIBILITY,
+        ),
         Key(
             "allowed-tools",
             "string-or-list",
@@ -175,13 +214,14 @@ BUNDLE = Table(
     "Without any `[[tool.agenttools.bundles]]`, one implicit bundle named after the "
     "distribution holds every declared server and skill.",
     (
-        Key("name", "string", "The bundle's name (required; no `/`)."),
+        Key("name", "string", "The bundle's name (required; no `/`).", text=ITEM_NAME),
         Key("description", "string", "What the bundle is for."),
         Key(
             "mcp-servers",
             "string-list",
             "Names of servers declared in `[tool.agenttools.mcp-servers]`.",
             default=[],
+            text=ITEM_NAME,
         ),
         Key(
             "skills",
@@ -189,6 +229,7 @@ BUNDLE = Table(
             "Skill names: this distribution's (from the skills table, or found as "
             "`<root>/<name>/SKILL.md`), or `other-dist/name` for another distribution's.",
             default=[],
+            text=SKILL_REFERENCE,
         ),
         Key(
             "marker",
@@ -209,8 +250,15 @@ AGENTTOOLS = Table(
             "The project-relative directory holding skill directories.",
             default="skills",
         ),
-        Key("mcp-servers", "table-map", "MCP servers by name.", default={}, item=SERVER),
-        Key("skills", "table-map", "Skills by name.", default={}, item=SKILL),
+        Key(
+            "mcp-servers",
+            "table-map",
+            "MCP servers by name.",
+            default={},
+            item=SERVER,
+            names=ITEM_NAME,
+        ),
+        Key("skills", "table-map", "Skills by name.", default={}, item=SKILL, names=SKILL_NAME),
         Key("bundles", "table-list", "Explicit bundles.", default=[], item=BUNDLE),
     ),
 )
@@ -272,7 +320,7 @@ def _table_schema(table: Table) -> dict[str, Any]:
 
 
 def _key_schema(key: Key) -> dict[str, Any]:
-    string: dict[str, Any] = {"type": "string"}
+    string: dict[str, Any] = {"type": "string", **(key.text.json() if key.text else {})}
     schemas: dict[str, dict[str, Any]] = {
         "string": string,
         "string-list": {"type": "array", "items": string},
@@ -289,6 +337,8 @@ def _key_schema(key: Key) -> dict[str, Any]:
             "type": "object",
             "additionalProperties": _table_schema(key.item),
         }
+        if key.names is not None:
+            schema["propertyNames"] = key.names.json()
     elif key.kind == "table-list":
         assert key.item is not None
         schema = {"type": "array", "items": _table_schema(key.item)}
