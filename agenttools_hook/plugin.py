@@ -20,11 +20,14 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 from agenttools_runtime.wheel import layout
+
+if TYPE_CHECKING:  # imported when a build runs: hatchling loads this module for every build
+    from agenttools_runtime.validate import BuildPlan, Project
 
 MANIFEST = layout.extra_metadata_target(layout.MANIFEST)
 
@@ -161,7 +164,7 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             force_include.setdefault(str(source), rel)
 
     # shared ----------------------------------------------------------------------------------
-    def _project(self) -> Any:
+    def _project(self) -> Project | None:
         """The loaded project, or None (with a message) when ``[tool.agenttools]`` is absent."""
         from agenttools_runtime.validate import MISSING_CONFIG, Problem, load_project
 
@@ -174,7 +177,7 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             return None
         return project
 
-    def _plan(self, project: Any, source_root: Path | None) -> Any:
+    def _plan(self, project: Project, source_root: Path | None) -> BuildPlan:
         from agenttools_runtime.validate import ProjectInvalid, build_manifest
 
         version = self._version()
