@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import names, schema
 from agenttools_runtime.errors import InvalidProject
+from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.skills import skill_md
-from agenttools_runtime.skills.skill_md import SKILL_FILE
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import BundleEntry, ServerEntry, SkillEntry, WheelManifest
 

@@ -40,7 +40,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from agenttools_runtime import validate
-    from agenttools_runtime.skills.skill_md import SKILL_FILE
+    from agenttools_runtime.names import SKILL_FILE
 
     paths = [Path(p) for p in args.paths] or [Path.cwd()]
     missing = [str(p) for p in paths if not p.exists()]

@@ -37,7 +37,12 @@ from agenttools_runtime.errors import (
     InvalidSkillsDirectory,
     format_message,
 )
-from agenttools_runtime.names import check_skill_name, is_skill_name, qualified_skill_reference
+from agenttools_runtime.names import (
+    SKILL_FILE,
+    check_skill_name,
+    is_skill_name,
+    qualified_skill_reference,
+)
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import (
     DestinationState,
@@ -45,7 +50,6 @@ from agenttools_runtime.skills.hashing import (
     destination_state,
     directory_state,
 )
-from agenttools_runtime.skills.skill_md import SKILL_FILE
 from agenttools_runtime.skills.source import Skill, SkillSource, SkillSpec, to_source
 
 Overwrite = Literal["none", "upgrade", "all"]

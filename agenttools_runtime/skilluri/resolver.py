@@ -20,8 +20,7 @@ from agenttools_runtime.errors import (
     SkillProviderSkipped,
     SkillReferenceNotFound,
 )
-from agenttools_runtime.names import canonical_dist_name
-from agenttools_runtime.skills.skill_md import SKILL_FILE
+from agenttools_runtime.names import SKILL_FILE, canonical_dist_name
 from agenttools_runtime.skilluri.arguments import (
     Convention,
     check_convention,

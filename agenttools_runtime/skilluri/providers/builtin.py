@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from agenttools_runtime.bundles import BUILTIN_SKILL_NAMES, BUILTIN_SKILLS_DIR
-from agenttools_runtime.skills.skill_md import SKILL_FILE
+from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.skilluri.providers.directory import DirectorySkillProvider, SkillFolder
 
 BUILTIN_PROVIDER = "agenttools"

@@ -15,7 +15,7 @@ from agenttools_runtime.errors import (
     SkillProviderFailed,
     SkillReferenceNotFound,
 )
-from agenttools_runtime.skills.skill_md import SKILL_FILE
+from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.skilluri.arguments import Convention, split_arguments
 from agenttools_runtime.skilluri.file_listing import MANIFEST_REFERENCE
 from agenttools_runtime.skilluri.parse import SCHEME, is_listable
