@@ -39,7 +39,7 @@ from agenttools_runtime.errors import (
     MCPServerNameAmbiguous,
     MCPServerNotFound,
 )
-from agenttools_runtime.mcp.server import MCPServer
+from agenttools_runtime.mcp.server import MCPServer, Origin
 from agenttools_runtime.names import (
     NAME_SHAPED_REFERENCE,
     SKILL_FILE,
@@ -72,6 +72,8 @@ BUILTIN_SERVERS: dict[str, MCPServer] = {
             "Serves the agent skills of the installed Python distributions over MCP "
             "(python -m agenttools serve)."
         ),
+        # `agenttools serve` is `python -m agenttools serve`; serving needs the [serve] extra
+        origin=Origin("agenttools", __version__, {"agenttools": "agenttools"}, ("serve",)),
     ),
 }
 

@@ -199,7 +199,11 @@ def get_client(client: str | Client) -> Client:
     table = _load_table()
     found = table.find(client)
     if found is None:
-        raise UnknownClient(client=client, known=list(table))
+        from agenttools_runtime.suggest import did_you_mean
+
+        spellings = {k: c.id for c in table.values() for k in (c.id, c.name, *c.aliases)}
+        hint = did_you_mean(client, spellings)
+        raise UnknownClient(client=client, known=list(table), hint=hint)
     return found
 
 

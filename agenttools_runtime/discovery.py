@@ -213,8 +213,15 @@ class InstalledDistribution:
         entry = self.manifest.servers.get(name) if self.manifest is not None else None
         if entry is None:
             raise DistributionServerNotFound(name=name, distribution=self.display_name)
+        from agenttools_runtime.mcp.server import Origin
+
+        origin = Origin.of_dist_info(self.display_name, self.version, self.dist_info)
         return MCPServer.from_declaration(
-            name, entry.declaration, distribution=self.name, environment=self.environment
+            name,
+            entry.declaration,
+            distribution=self.name,
+            environment=self.environment,
+            origin=origin,
         )
 
     def skill_directory(self, name: str) -> Path:

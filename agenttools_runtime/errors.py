@@ -145,7 +145,7 @@ MESSAGES: dict[str, str] = {
         "to keep, then delete them."
     ),
     # -- clients and locations --------------------------------------------------------------
-    "UnknownClient": 'Unknown client "{client}". Known clients: {known}.',
+    "UnknownClient": 'Unknown client "{client}".{hint} Known clients: {known}.',
     "UnsupportedSkillsClient": "No automatic agent skill installation support for client {client_name}.",
     "UnsupportedSkillsClientProject": (
         "No automatic project-level agent skill installation support for client {client_name}."
@@ -187,6 +187,12 @@ MESSAGES: dict[str, str] = {
         'A server name override can only be used when deploying a single MCP server; "{name}" '
         "has {count} servers."
     ),
+    "RunnerUnavailable": 'The MCP server "{server}" cannot be written with --runner {runner}: {reason}.',
+    "MCPEntryMachineSpecific": (
+        'Warning: The MCP server entry "{key}" in {config_file} runs {command}, a path on this '
+        "machine only: the file is machine-specific (a teammate's checkout cannot start the "
+        "server). {hint}"
+    ),
     "DuplicateBundleConfigKey": (
         'The MCP servers {servers} of "{name}" would all be installed with the configuration key "{key}".'
     ),
@@ -195,11 +201,19 @@ MESSAGES: dict[str, str] = {
         'The agent tools "{name}" are already deployed to {target} (deployment {uuid}). '
         f"Use {UPGRADE} to replace the deployment."
     ),
+    "DeploymentConfigKeyTaken": (
+        'The MCP server key "{key}" in {config_file} is already written by deployment {uuid} of '
+        f'"{{bundle}}". Use {UPGRADE} to replace that deployment{{rename}}.'
+    ),
     "DeploymentsExistWarning": (
         "Warning: Some deployments were skipped because they already exist: {clients}. "
         f"Use {UPGRADE} to replace them."
     ),
     "DeploymentNotFound": 'No deployment found for "{id}".',
+    "NoClientDetected": (
+        "No AI client was detected on this machine. Name the clients to deploy to (TARGET, "
+        "e.g. claude-code,cursor; see 'agenttools clients'), or use --all-clients."
+    ),
     "DeploymentIdAmbiguous": 'The deployment id prefix "{id}" matches several deployments: {ids}.',
     "AgentSkillsNotDeployed": (
         'Warning: The agent skills of "{name}" were not installed because {client_name} does not support '
@@ -529,6 +543,9 @@ class AgentSkillUpdate(SkillConflictError): ...
 class UnknownClient(ClientError): ...
 
 
+class NoClientDetected(ClientError): ...
+
+
 class UnsupportedSkillsClient(ClientError): ...
 
 
@@ -586,6 +603,13 @@ class InvalidOverwriteOption(DeployError): ...
 
 
 class DeploymentExists(DeployError): ...
+
+
+class DeploymentConfigKeyTaken(DeploymentExists):
+    """A deployment conflict through a config key another deployment wrote in the same file."""
+
+
+class RunnerUnavailable(DeployError): ...
 
 
 class DeploymentNotFound(DeployError): ...
@@ -706,3 +730,6 @@ class AgentSkillBackupsLeft(AgentToolsWarning): ...
 
 
 class MCPServerEntryReplaced(AgentToolsWarning): ...
+
+
+class MCPEntryMachineSpecific(AgentToolsWarning): ...

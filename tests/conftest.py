@@ -26,6 +26,7 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
         "LOCALAPPDATA",
         "CODEX_HOME",
         "CLAUDE_CONFIG_DIR",
+        "VIRTUAL_ENV",  # discovery would look in the developer's active venv
     ):
         monkeypatch.delenv(var, raising=False)
     yield home

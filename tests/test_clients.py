@@ -91,7 +91,7 @@ EXPECTED: dict[str, tuple[Any, ...]] = {
     "cursor": ("Cursor", "Cursor", (), "json", ("mcpServers",), everywhere(".cursor/mcp.json"),
                None, ".cursor/skills", ".cursor/skills"),
     "gemini-cli": ("GeminiCLI", "Gemini CLI", ("Gemini",), "json", ("mcpServers",),
-                   everywhere(".gemini/settings.json"), None, ".gemini/skills", ".gemini/skills"),
+                   everywhere(".gemini/settings.json"), ".gemini/settings.json", ".gemini/skills", ".gemini/skills"),
     "goose": ("Goose", "Goose", (), "yaml", ("extensions",),
               {"macos": ".config/goose/config.yaml",
                "windows": "AppData/Roaming/Block/goose/config/config.yaml",

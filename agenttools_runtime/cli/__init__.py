@@ -40,6 +40,7 @@ COMMAND_MODULES: dict[str, str] = {
     "skill": "uri",
     "serve": "uri",
     "validate": "validate",
+    "completion": "completion",
 }
 
 # Command -> its line in ``agenttools --help`` (the modules pass it to ``add_parser``).
@@ -55,6 +56,7 @@ COMMAND_HELP: dict[str, str] = {
     "skill": "load a skill (or one of its files) by skill:// URI or name; --list them",
     "serve": "serve installed skills over MCP (stdio)",
     "validate": "check a project's [tool.agenttools], its skills and MCP server declarations",
+    "completion": "print the shell completion script (bash, zsh, fish)",
 }
 
 
@@ -129,12 +131,16 @@ def run_handler(handler: Handler, args: argparse.Namespace) -> int:
             status = handler(args)
         except AgentToolsError as exc:
             _print_warnings(caught, as_json)
+            hint = _hint(exc, args)
             if as_json:
                 import json
 
-                print(json.dumps({"ok": False, "error": exc.to_json()}, indent=2))
+                error = exc.to_json()
+                if hint:
+                    error["hint"] = hint.strip()
+                print(json.dumps({"ok": False, "error": error}, indent=2))
             else:
-                print(f"agenttools: {exc}", file=sys.stderr)
+                print(f"agenttools: {exc}{hint}", file=sys.stderr)
             return 1
         except UsageError as exc:
             print(f"agenttools: {exc}", file=sys.stderr)
@@ -144,6 +150,23 @@ def run_handler(handler: Handler, args: argparse.Namespace) -> int:
             return 130
     _print_warnings(caught, as_json)
     return status
+
+
+def _hint(error: Exception, args: argparse.Namespace) -> str:
+    """ "Did you mean" for a bundle or server name that was not found (in the environment
+    the command looked in)."""
+    from agenttools_runtime.errors import AgentToolsError
+    from agenttools_runtime.suggest import NAME_ERRORS, hint_for
+
+    if not isinstance(error, AgentToolsError) or error.tag not in NAME_ERRORS:
+        return ""
+    try:
+        from agenttools_runtime.cli.discovery import search_from_args
+
+        search = search_from_args(args, quiet=True)
+    except (AgentToolsError, UsageError):
+        return ""
+    return hint_for(error, search)
 
 
 def _print_warnings(caught: list[warnings.WarningMessage], as_json: bool) -> None:

@@ -17,7 +17,10 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-u
 if TYPE_CHECKING:
     from typing import Any
 
+    from agenttools_runtime.clients import Client
     from agenttools_runtime.deploy import AllClientsResult, Deployment
+    from agenttools_runtime.deploy.engine import DeployPlan
+    from agenttools_runtime.discovery import SearchPath
 
 TOOLS_HELP = (
     "what to deploy: dist/bundle, a distribution with one bundle, dist/server or a unique "
@@ -36,13 +39,28 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "each skill is copied into the client's skills directory. Shared skill "
             "directories are reference counted; a skill directory that was modified, or that "
             "belongs to another source, is never replaced without --force. If anything fails, "
-            "every change is rolled back. Remove it again with 'agenttools remove ID'.",
+            "every change is rolled back. TARGET may name several clients "
+            "(claude-code,cursor,codex); --detected takes the clients detected on this "
+            "machine, --all-clients every supported one: each client is deployed on its own "
+            "(its own deployment, its own lock) and a summary table ends the output. The "
+            "output ends with the 'agenttools remove' command that undoes it.",
             width=78,
+            break_on_hyphens=False,
         ),
         epilog=(
+            "runners (how a module/script server's command is written):\n"
+            "  python  the absolute interpreter of its environment (user scope default;\n"
+            "          in a project file: a warning, the file only works on this machine)\n"
+            "  script  its console script by name, found on the client's PATH (project\n"
+            "          scope default when the distribution has one)\n"
+            "  uvx     uvx --from DIST==VERSION SCRIPT (uv installs the release itself)\n"
+            "\n"
             "examples:\n"
             "  agenttools deploy claude-code weather-tools\n"
+            "  agenttools deploy claude-code,cursor,codex weather-tools\n"
+            "  agenttools deploy --detected weather-tools --dry-run\n"
             "  agenttools deploy cursor weather-tools/weather --project .\n"
+            "  agenttools deploy claude-code weather-tools --project . --runner uvx\n"
             "  agenttools deploy codex weather-tools --upgrade\n"
             "  agenttools deploy claude-code                 # the built-in agenttools bundle\n"
             "  agenttools deploy --all-clients weather-tools   # every supported client\n"
@@ -51,9 +69,17 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.unrecognized_hint = (
+        "several clients are one TARGET separated by commas: claude-code,cursor,codex"
+    )
     add_target_arguments(parser)
-    # with --all-clients there is no TARGET: the one positional given is TOOLS
-    _positional(parser, "target").nargs = "?"
+    # with --all-clients / --detected there is no TARGET: the one positional given is TOOLS
+    target = _positional(parser, "target")
+    target.nargs = "?"
+    target.help = (
+        "client id, or several separated by commas (claude-code,cursor,codex); see "
+        "'agenttools clients'"
+    )
     parser.add_argument("tools", metavar="TOOLS", nargs="?", help=TOOLS_HELP)
     parser.add_argument(
         "--no-skills", action="store_true", help="deploy only the MCP servers, no skills"
@@ -78,13 +104,27 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--dry-run",
         action="store_true",
-        help="print what would be written, replaced or kept, and change nothing",
+        help="print what would be written, replaced or kept (each entry exactly as it would "
+        "be written; one plan per client), and change nothing",
     )
-    parser.add_argument(
+    selection = parser.add_mutually_exclusive_group()
+    selection.add_argument(
         "--all-clients",
         action="store_true",
         help="deploy to every supported client (then the one positional argument, if any, "
         "is TOOLS; without it the built-in agenttools bundle)",
+    )
+    selection.add_argument(
+        "--detected",
+        action="store_true",
+        help="deploy to every client detected on this machine (see 'agenttools clients'; "
+        "then the one positional argument, if any, is TOOLS)",
+    )
+    parser.add_argument(
+        "--runner",
+        choices=("python", "script", "uvx"),
+        help="how module/script servers are started from the config file (see below; "
+        "default: script in project scope when there is one, else python)",
     )
     parser.add_argument(
         "--name",
@@ -112,14 +152,15 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help=COMMAND_HELP["remove"],
         description=textwrap.fill(
             "Remove the deployment ID (its UUID or a unique prefix, see 'agenttools "
-            "deployed'): its MCP config entries are removed unless another deployment "
-            "records them; its skills are released, and a skill directory is deleted only "
-            "when no other deployment uses it and it is unchanged since agenttools wrote it. "
-            "Works from the record alone, even after the distribution was uninstalled.",
+            "deployed'; several IDs remove several): its MCP config entries are removed "
+            "unless another deployment records them; its skills are released, and a skill "
+            "directory is deleted only when no other deployment uses it and it is unchanged "
+            "since agenttools wrote it. Works from the record alone, even after the "
+            "distribution was uninstalled.",
             width=78,
         ),
     )
-    remove.add_argument("id", metavar="ID", help="deployment UUID or unique prefix")
+    remove.add_argument("id", metavar="ID", nargs="+", help="deployment UUID or unique prefix")
     remove.set_defaults(handler=run_remove)
 
 
@@ -129,34 +170,60 @@ def _positional(parser: argparse.ArgumentParser, dest: str) -> argparse.Action:
 
 def run_deploy(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.discovery import search_from_args
-    from agenttools_runtime.deploy import DEFAULT, deploy, deploy_all
+    from agenttools_runtime.deploy import DEFAULT
 
     if args.no_skills and args.skills_dir:
         raise UsageError("use either --no-skills or --skills-dir, not both")
     if args.project and args.config:
         raise UsageError("use either --project or --config, not both")
     skills_dir: Any = None if args.no_skills else (args.skills_dir or DEFAULT)
-    search = search_from_args(args)
-    if not args.all_clients and args.target is None:
+    many = args.all_clients or args.detected
+    if not many and args.target is None:
         raise UsageError(
-            "TARGET is required (a client id, see 'agenttools clients'), or --all-clients"
+            "TARGET is required (a client id, see 'agenttools clients'), or --detected, or "
+            "--all-clients"
         )
+    if many and args.tools is not None:
+        flag = "--all-clients" if args.all_clients else "--detected"
+        raise UsageError(f"with {flag} give only TOOLS (no TARGET)")
+    if args.all_clients and (args.project or args.config):
+        raise UsageError("with --all-clients give only TOOLS (no TARGET, --project or --config)")
+    names = [] if many else [n.strip() for n in args.target.split(",")]
+    if not many and len(names) == 1:
+        return _deploy_one(args, names[0], skills_dir, search_from_args(args))
+    if args.config:
+        raise UsageError("--config names one client's file: give one TARGET")
+    if any(not n for n in names):
+        raise UsageError(f"an empty client name in TARGET {args.target!r}")
+    clients = _selected_clients(args, names)
+    return _deploy_many(args, clients, skills_dir, search_from_args(args))
+
+
+def _selected_clients(args: argparse.Namespace, names: list[str]) -> dict[str, Client]:
+    """The clients TARGET names (unknown names fail before anything is deployed), the
+    detected ones, or all."""
+    from agenttools_runtime.clients import all_clients, detected_clients, get_client
+    from agenttools_runtime.errors import NoClientDetected
+
     if args.all_clients:
-        if args.tools is not None or args.project or args.config:
-            raise UsageError(
-                "with --all-clients give only TOOLS (no TARGET, --project or --config)"
-            )
-        if args.dry_run:
-            raise UsageError("--dry-run needs one TARGET; it cannot be combined with --all-clients")
-        result = deploy_all(
-            args.target,
-            overwrite=args.overwrite,
-            skills_dir=skills_dir,
-            mcp_server_name=args.name,
-            search=search,
-        )
-        emit(args, result.to_json(), lambda: _render_all(result))
-        return 0
+        return dict(all_clients())
+    if args.detected:
+        found = {c.id: c for c in detected_clients()}
+        if not found:
+            raise NoClientDetected()
+        return found
+    selected: dict[str, Client] = {}
+    for name in names:
+        client = get_client(name)
+        selected.setdefault(client.id, client)
+    return selected
+
+
+def _deploy_one(
+    args: argparse.Namespace, target: str, skills_dir: Any, search: SearchPath | None
+) -> int:
+    from agenttools_runtime.deploy import deploy
+
     common: dict[str, Any] = {
         "overwrite": args.overwrite,
         "skills_dir": skills_dir,
@@ -164,14 +231,160 @@ def run_deploy(args: argparse.Namespace) -> int:
         "project": args.project,
         "config": args.config,
         "search": search,
+        "runner": args.runner,
     }
     if args.dry_run:
-        the_plan = deploy(args.target, args.tools, dry_run=True, **common)
-        emit(args, the_plan.to_json(), the_plan.render)
+        the_plan = deploy(target, args.tools, dry_run=True, **common)
+        emit(args, plan_json(the_plan), lambda: render_plan(the_plan))
         return 0 if the_plan.ok else 1
-    deployment = deploy(args.target, args.tools, **common)
-    emit(args, {"ok": True, "deployment": deployment.to_json()}, lambda: _render(deployment))
+    deployment = deploy(target, args.tools, **common)
+    emit(
+        args,
+        {"ok": True, "deployment": deployment.to_json(), "undo": _undo([deployment])},
+        lambda: f"{_render(deployment)}\nUndo: {_undo([deployment])}",
+    )
     return 0
+
+
+def _deploy_many(
+    args: argparse.Namespace, clients: dict[str, Client], skills_dir: Any, search: SearchPath | None
+) -> int:
+    from agenttools_runtime.deploy import deploy_all
+    from agenttools_runtime.deploy.engine import DeployPlan
+
+    result = deploy_all(
+        args.target if (args.all_clients or args.detected) else args.tools,
+        overwrite=args.overwrite,
+        skills_dir=skills_dir,
+        mcp_server_name=args.name,
+        search=search,
+        clients=clients,
+        project=args.project,
+        runner=args.runner,
+        dry_run=args.dry_run,
+        keep_going=True,
+        named=not (args.all_clients or args.detected),
+    )
+    rows = summary_rows(result)
+    data = result.to_json()
+    for client, item in result.results.items():
+        if isinstance(item, DeployPlan):
+            data["results"][client] = plan_json(item)
+    data["summary"] = rows
+    if result.deployments:
+        data["undo"] = _undo(result.deployments)
+    emit(args, data, lambda: _render_many(result, rows))
+    return 0 if result.ok else 1
+
+
+def summary_rows(result: AllClientsResult) -> list[dict[str, Any]]:
+    """One row per client: ``client``, ``result`` (deployed, would deploy, would fail,
+    already deployed, not supported, skill conflict, failed), ``ok`` and ``detail``."""
+    from agenttools_runtime.deploy import Deployment, Skipped
+
+    rows = []
+    for client, item in result.results.items():
+        if isinstance(item, Deployment):
+            state, detail = "deployed", f"deployment {item.uuid}"
+        elif isinstance(item, Skipped):
+            state = _SKIPPED[item.reason]
+            detail = str(item.error).splitlines()[0]
+        elif item.ok:
+            state, detail = "would deploy", _plan_summary(item)
+        else:
+            state, detail = "would fail", str(item.errors[0]).splitlines()[0]
+        ok = result.succeeded(client)
+        if not ok and state == "not supported":
+            state = "failed: not supported"
+        rows.append({"client": client, "result": state, "ok": ok, "detail": detail})
+    return rows
+
+
+_SKIPPED = {
+    "DeploymentExists": "already deployed",
+    "Unsupported": "not supported",
+    "AgentSkillConflict": "skill conflict",
+    "Failed": "failed",
+}
+
+
+def _plan_summary(the_plan: DeployPlan) -> str:
+    parts = []
+    if the_plan.servers:
+        parts.append(f"{len(the_plan.servers)} MCP server(s)")
+    if the_plan.skills:
+        parts.append(f"{len(the_plan.skills)} skill(s)")
+    return ", ".join(parts) or "nothing"
+
+
+def _render_many(result: AllClientsResult, rows: list[dict[str, Any]]) -> str:
+    from agenttools_runtime.deploy import Deployment, Skipped
+
+    blocks = []
+    for item in result.results.values():
+        if isinstance(item, Deployment):
+            blocks.append(_render(item))
+        elif not isinstance(item, Skipped):
+            blocks.append(render_plan(item))
+    table = [("CLIENT", "RESULT", "DETAIL")] + [
+        (r["client"], r["result"], r["detail"]) for r in rows
+    ]
+    widths = [max(len(row[i]) for row in table) for i in range(2)]
+    lines = [f"{row[0].ljust(widths[0])}  {row[1].ljust(widths[1])}  {row[2]}".rstrip()
+             for row in table]  # fmt: skip
+    failed = [r["client"] for r in rows if not r["ok"]]
+    done = sum(1 for r in rows if r["ok"])
+    verdict = f"{done} of {len(rows)} client(s) ok"
+    lines.append(verdict + (f"; not done: {', '.join(failed)}" if failed else "") + ".")
+    if result.deployments:
+        lines.append(f"Undo: {_undo(result.deployments)}")
+    return "\n\n".join([*blocks, "\n".join(lines)])
+
+
+def _undo(deployments: list[Deployment]) -> str:
+    return "agenttools remove " + " ".join(d.uuid for d in deployments)
+
+
+def plan_json(the_plan: DeployPlan) -> dict[str, Any]:
+    """A dry run's JSON: the plan, each server entry as it would be written."""
+    data = the_plan.to_json()
+    for item, sp in zip(data["mcp_servers"], the_plan.servers, strict=True):
+        choice = the_plan.launches.get(sp.key)
+        item["runner"] = sp.runner
+        item["entry"] = _entry(the_plan, sp)
+        item["command"] = None if choice is None else choice.command_line
+    return data
+
+
+def render_plan(the_plan: DeployPlan) -> str:
+    """The plan, then each server entry exactly as it would be written into its file."""
+    lines = [the_plan.render()]
+    config = the_plan.target.config_file
+    for sp in the_plan.servers:
+        choice = the_plan.launches.get(sp.key)
+        how = f": {choice.describe()}" if choice is not None else ""
+        lines.append(f'  entry "{sp.key}" as written into {config}{how}')
+        text = _entry_text(the_plan, sp)
+        lines.extend("    " + line for line in text.rstrip("\n").splitlines())
+    return "\n".join(lines)
+
+
+def _entry(the_plan: DeployPlan, sp: Any) -> dict[str, Any]:
+    from agenttools_runtime.mcp.entries import build_entry
+
+    return build_entry(the_plan.target.client, sp.server, sp.key)
+
+
+def _entry_text(the_plan: DeployPlan, sp: Any) -> str:
+    """The entry in the client's file format, inside its container (as a new file would
+    hold it)."""
+    from agenttools_runtime.mcp.entries import container_for
+    from agenttools_runtime.mcp.formats import get_format
+
+    client, config = the_plan.target.client, the_plan.target.config_file
+    fmt = get_format(client.config_format)
+    text, _ = fmt.set_entry("", container_for(client, config), sp.key, _entry(the_plan, sp), {})
+    return text
 
 
 def run_deployed(args: argparse.Namespace) -> int:
@@ -188,20 +401,39 @@ def run_deployed(args: argparse.Namespace) -> int:
 
 def run_remove(args: argparse.Namespace) -> int:
     from agenttools_runtime.deploy import remove_deployment
+    from agenttools_runtime.errors import AgentToolsError
 
-    result = remove_deployment(args.id)
-    emit(
-        args,
-        result.to_json(),
-        f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).',
-    )
-    return 0
+    if len(args.id) == 1:
+        result = remove_deployment(args.id[0])
+        emit(
+            args,
+            result.to_json(),
+            f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).',
+        )
+        return 0
+    results: list[dict[str, Any]] = []
+    lines = []
+    for uid in args.id:  # each on its own: one that fails does not stop the others
+        try:
+            result = remove_deployment(uid)
+        except AgentToolsError as exc:
+            results.append({"ok": False, "id": uid, "error": exc.to_json()})
+            lines.append(f"Not removed {uid}: {exc}")
+            continue
+        results.append(result.to_json())
+        lines.append(f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).')
+    ok = all(r["ok"] for r in results)
+    emit(args, {"ok": ok, "results": results}, "\n".join(lines))
+    return 0 if ok else 1
 
 
 def _render(d: Deployment) -> str:
-    lines = [f'Deployed "{d.toolset}" to {d.client_name} (deployment {d.uuid}).']
+    where = f" (project {d.scope})" if d.scope not in (None, "user") else ""
+    lines = [f'Deployed "{d.toolset}" to {d.client_name}{where} (deployment {d.uuid}).']
     for entry in d.record.mcp_servers:
-        lines.append(f'  MCP server "{entry.config_key}" in {entry.config_file}')
+        choice = d.launches.get(entry.config_key)
+        how = f": {choice.describe()}" if choice is not None else ""
+        lines.append(f'  MCP server "{entry.config_key}" in {entry.config_file}{how}')
     for skill in d.record.installed:
         lines.append(f"  skill {skill.name} in {skill.directory}")
     for name in d.not_installed:
@@ -219,16 +451,4 @@ def _render_listing(d: Deployment) -> str:
         lines.append(f'  MCP server "{entry.config_key}" in {entry.config_file}')
     for skill in d.record.installed:
         lines.append(f"  skill {skill.name} in {skill.directory}")
-    return "\n".join(lines)
-
-
-def _render_all(result: AllClientsResult) -> str:
-    from agenttools_runtime.deploy import Deployment
-
-    lines = []
-    for client, item in result.results.items():
-        if isinstance(item, Deployment):
-            lines.append(f"{client}: deployed ({item.uuid})")
-        else:
-            lines.append(f"{client}: skipped ({item.reason}): {item.error}")
     return "\n".join(lines)

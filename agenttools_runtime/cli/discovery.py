@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 from agenttools_runtime.cli import COMMAND_HELP, UsageError, add_environment_arguments, emit
 
@@ -53,8 +55,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     show_parser.set_defaults(handler=run_show)
 
 
-def search_from_args(args: argparse.Namespace) -> SearchPath | None:
-    """The environment ``--python`` / ``--path`` select (None: this interpreter's)."""
+def search_from_args(args: argparse.Namespace, *, quiet: bool = False) -> SearchPath | None:
+    """The environment ``--python`` / ``--path`` select; without them the active virtual
+    environment (``VIRTUAL_ENV``, said on stderr unless *quiet*) when it is not the one
+    agenttools runs in (installed with pipx or ``uv tool``); None: this interpreter's."""
     from agenttools_runtime.discovery import SearchPath
 
     python = getattr(args, "python", None)
@@ -65,6 +69,30 @@ def search_from_args(args: argparse.Namespace) -> SearchPath | None:
         return SearchPath.for_python(python)
     if paths:
         return SearchPath.for_paths(paths)
+    venv_python = active_venv_python()
+    if venv_python is not None:
+        if not quiet:
+            print(
+                f"agenttools: using the active virtual environment {os.environ['VIRTUAL_ENV']} "
+                "(VIRTUAL_ENV); --python PATH chooses another",
+                file=sys.stderr,
+            )
+        return SearchPath.for_python(venv_python)
+    return None
+
+
+def active_venv_python() -> str | None:
+    """The interpreter of ``$VIRTUAL_ENV`` when it is set and is not this interpreter's
+    environment (None otherwise, or when it holds no interpreter)."""
+    venv = os.environ.get("VIRTUAL_ENV")
+    if not venv or os.path.realpath(venv) == os.path.realpath(sys.prefix):
+        return None
+    for candidate in (
+        os.path.join(venv, "bin", "python"),
+        os.path.join(venv, "Scripts", "python.exe"),
+    ):
+        if os.path.isfile(candidate):
+            return candidate
     return None
 
 
@@ -92,13 +120,20 @@ def run_list(args: argparse.Namespace) -> int:
         "bundles": rows,
         "problems": problems,
     }
-    emit(args, data, lambda: _render_list(rows, problems))
+    emit(args, data, lambda: _render_list(rows, problems, str(search.environment.python)))
     return 0
 
 
-def _render_list(rows: list[dict[str, Any]], problems: list[dict[str, Any]]) -> str:
+def _render_list(
+    rows: list[dict[str, Any]], problems: list[dict[str, Any]], python: str = ""
+) -> str:
     if not rows and not problems:
-        return "No agent tools bundles found (see 'agenttools list --all' for built-in ones)."
+        return (
+            f"No agent tools bundles found in the environment of {python or sys.executable}.\n"
+            "Installed them in another environment? Point at it: agenttools list --python "
+            "PATH (or activate it: VIRTUAL_ENV is used when set). Built-in bundles: "
+            "agenttools list --all"
+        )
     table = [("BUNDLE", "VERSION", "MCP SERVERS", "SKILLS")]
     for row in rows:
         prefix = f"{row['location']['distribution']}/" if isinstance(row["location"], dict) else ""

@@ -45,7 +45,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "Write the entry for SERVER into the MCP config file of TARGET, in the shape that "
             "client expects, replacing an entry of the same key. module/script servers run "
             "with the absolute interpreter / console script of the environment the "
-            "distribution is installed in.",
+            "distribution is installed in; in a project's file (--project) with the "
+            "distribution's console script by name when there is one, so the file works on "
+            "a teammate's machine (--runner chooses: python, script, uvx).",
             width=78,
         ),
         epilog=(
@@ -67,6 +69,13 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "--name",
         metavar="KEY",
         help="the key to write the entry under (default: the server's config-key, else its name)",
+    )
+    install.add_argument(
+        "--runner",
+        choices=("python", "script", "uvx"),
+        help="how a module/script server is started: the absolute interpreter (python), its "
+        "console script by name (script), or uvx --from DIST==VERSION SCRIPT (uvx); "
+        "default: script in project scope when there is one, else python",
     )
     add_environment_arguments(install)
     install.set_defaults(handler=run_install)
@@ -151,18 +160,30 @@ def resolve_server(spec: str, search: SearchPath | None) -> MCPServer:
 
 
 def run_install(args: argparse.Namespace) -> int:
+    import warnings
+
     from agenttools_runtime.cli.discovery import search_from_args
     from agenttools_runtime.errors import format_message
     from agenttools_runtime.mcp.install import install_mcp_server
+    from agenttools_runtime.mcp.runners import choose_runner, machine_specific_warning
 
     target = _resolve_target(args)
     server = resolve_server(args.server, search_from_args(args))
+    project = target.scope not in ("user", None)
+    choice = choose_runner(server, args.runner, project=project)
+    key = args.name or server.key
     with _file_errors(target):
-        result = install_mcp_server(target, server, key=args.name)
+        result = install_mcp_server(target, choice.server, key=key)
+    warning = machine_specific_warning(choice, key, target.config_file) if project else None
+    if warning is not None:
+        warnings.warn(warning, stacklevel=1)
     text = format_message("InstallMCPServer", key=result.key, config_file=result.config_file)
     if not result.changed:
         text += " (it was already there)"
-    emit(args, {"ok": True, **result.to_json(), "scope": target.to_json()["scope"]}, text)
+    text += f"\n  runs: {choice.describe()}"
+    data = {"ok": True, **result.to_json(), "scope": target.to_json()["scope"]}
+    data["launch"] = choice.to_json()
+    emit(args, data, text)
     return 0
 
 

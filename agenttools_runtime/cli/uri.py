@@ -77,9 +77,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         description=(
             "Run the agenttools MCP server on stdin/stdout: every skill of the installed "
             "distributions as FastMCP skills-provider resources (skill://NAME/SKILL.md, every "
-            "file, skill://NAME/_manifest) plus the MCP Skills extension (skills/list, "
-            "skills/get). Same-named different skills are served as skill://SOURCE/NAME/... "
-            "and reported on stderr. Needs: pip install 'agenttools[serve]'."
+            "file, skill://NAME/_manifest, and the same as prompts) plus the MCP Skills "
+            "extension (skills/list, skills/get). skills/list and skills/get answer only "
+            "clients that negotiate the newest MCP protocol version (2026-07-28); today's "
+            "clients see the skills as resources and prompts. Same-named different skills "
+            "are served as skill://SOURCE/NAME/... and reported on stderr. Needs: pip install "
+            "'agenttools[serve]'."
         ),
     )
     serve.add_argument(

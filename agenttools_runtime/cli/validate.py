@@ -55,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
         if skill is not None and skill != root:
             named.append(skill)
     reports = []
+    summaries: dict[Path, dict[str, Any]] = {}
     for root, named in targets.items():
         checked: set[Path] = set()
         if (root / validate.PYPROJECT).is_file():
@@ -64,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 result = validate.check_project(project)
                 problems, checked = result.problems, result.checked
+                summaries[root] = _summary(project, result)
             configured = isinstance(project, validate.Project) and project.config is not None
             kind = "project" if configured or problems else "unconfigured"
         elif (root / SKILL_FILE).is_file():
@@ -91,11 +93,16 @@ def run(args: argparse.Namespace) -> int:
                 "kind": kind,
                 "valid": not validate.errors_of(problems),
                 "problems": [p.to_json() for p in problems],
+                **(summaries.get(root, {}) if kind == "project" else {}),
             }
             for root, kind, problems in reports
         ],
     }
-    emit(args, data, lambda: _render(reports, len(errors), len(all_problems) - len(errors)))
+    emit(
+        args,
+        data,
+        lambda: _render(reports, len(errors), len(all_problems) - len(errors), summaries),
+    )
     return 1 if errors else 0
 
 
@@ -108,7 +115,30 @@ def _skill_directory(path: Path) -> Path | None:
     return None
 
 
-def _render(reports: list[tuple[Path, str, list[Any]]], errors: int, warnings: int) -> str:
+def _summary(project: Any, result: Any) -> dict[str, Any]:
+    """The project's name and what it declares (the implicit bundle, named after the
+    distribution, counts)."""
+    version = (project.data.get("project") or {}).get("version")
+    return {
+        "name": project.name,
+        "version": version if isinstance(version, str) else None,
+        "servers": len(result.servers),
+        "skills": len(result.skills),
+        "bundles": len(result.bundles),
+        "implicit_bundle": any(b.implicit for b in result.bundles),
+    }
+
+
+def _counted(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+def _render(
+    reports: list[tuple[Path, str, list[Any]]],
+    errors: int,
+    warnings: int,
+    summaries: dict[Path, dict[str, Any]],
+) -> str:
     from agenttools_runtime.validate import display_path, errors_of
 
     lines = []
@@ -117,9 +147,20 @@ def _render(reports: list[tuple[Path, str, list[Any]]], errors: int, warnings: i
         where = display_path(root) or "."
         if kind == "unconfigured":
             lines.append(f"{where}: no [tool.agenttools], nothing to check")
-        else:
-            status = "invalid" if errors_of(problems) else "valid"
-            lines.append(f"{where}: {kind} {status}")
+            continue
+        invalid = errors_of(problems)
+        line = f"{where}: {kind} {'invalid' if invalid else 'valid'}"
+        summary = summaries.get(root)
+        if kind == "project" and summary is not None and not invalid:
+            name = " ".join(str(summary[k]) for k in ("name", "version") if summary[k])
+            bundles = _counted(summary["bundles"], "bundle")
+            if summary["implicit_bundle"] and summary["bundles"]:
+                bundles += " (implicit)"
+            counts = ", ".join(
+                (_counted(summary["servers"], "MCP server"), _counted(summary["skills"], "skill"))
+            )
+            line += f" ({name + ': ' if name else ''}{counts}, {bundles})"
+        lines.append(line)
     if errors or warnings:
         lines.append(f"{errors} error(s), {warnings} warning(s)")
     return "\n".join(lines)

@@ -32,9 +32,12 @@ from agenttools_runtime.deploy.targets import DEFAULT, SkillsDirOption
 
 if TYPE_CHECKING:
     from agenttools_runtime.clients import Client
-    from agenttools_runtime.deploy.engine import DeployPlan
+    from agenttools_runtime.deploy.engine import DeployPlan, ResolvedTools
+    from agenttools_runtime.deploy.plan import Level
+    from agenttools_runtime.deploy.targets import DeployTarget
     from agenttools_runtime.discovery import SearchPath
     from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
+    from agenttools_runtime.mcp.runners import RunnerChoice
 
 __all__ = [
     "DEFAULT",
@@ -64,6 +67,7 @@ def deploy(
     project: Path | str | None = None,
     config: Path | str | None = None,
     search: SearchPath | None = None,
+    runner: str | None = None,
 ) -> Deployment: ...
 
 
@@ -79,6 +83,7 @@ def deploy(
     project: Path | str | None = None,
     config: Path | str | None = None,
     search: SearchPath | None = None,
+    runner: str | None = None,
 ) -> DeployPlan: ...
 
 
@@ -93,6 +98,7 @@ def deploy(
     project: Path | str | None = None,
     config: Path | str | None = None,
     search: SearchPath | None = None,
+    runner: str | None = None,
 ) -> Deployment | DeployPlan:
     """Deploy *tools* to *target* as one tracked, reversible deployment.
 
@@ -109,7 +115,9 @@ def deploy(
     were modified or belong to another source. *skills_dir*: a skills root to use instead of
     the client's, or None to deploy no skills. *mcp_server_name*: the config key, for a
     bundle of exactly one server. *dry_run*: return the :class:`DeployPlan` (what would be
-    written, replaced, kept; what would fail) and change nothing.
+    written, replaced, kept; what would fail) and change nothing. *runner*: how
+    ``module``/``script`` servers are written (``"python"``, ``"script"``, ``"uvx"``; None:
+    the scope's default, see :mod:`agenttools_runtime.mcp.runners`); recorded per entry.
 
     Returns the :class:`Deployment`; warnings (``MCPServersNotDeployed``,
     ``AgentSkillsNotDeployed``, ``AgentSkillNotInstalled``, ``AgentSkillNewerVersionKept`` …)
@@ -130,18 +138,115 @@ def deploy(
         tools, search=search, mcp_server_name=mcp_server_name, skills_disabled=skills_dir is None
     )
     where = resolve_target(client, project=project, config=config, skills_dir=skills_dir)
+    outcome = deploy_resolved(resolved, where, level, runner=runner, dry_run=dry_run)
+    if isinstance(outcome, Deployment):
+        for warning in outcome.warnings:
+            warnings.warn(warning, stacklevel=2)
+    return outcome
+
+
+def deploy_resolved(
+    resolved: ResolvedTools,
+    where: DeployTarget,
+    level: Level,
+    *,
+    runner: str | None = None,
+    dry_run: bool = False,
+) -> Deployment | DeployPlan:
+    """One client's deploy of resolved tools (the lock is taken inside): the runner applied
+    to its servers, the built-in server's MCP SDK checked, then the plan (*dry_run*) or the
+    deployment, with its warnings (not issued)."""
+    from agenttools_runtime.deploy import engine
+
+    tools, launches, notes = _with_runner(resolved, where, runner)
+    missing = _missing_sdk(tools, launches)
     if dry_run:
-        return engine.make_plan(resolved, where, level, dry_run=True)
-    record, found = engine.execute(resolved, where, level)
-    for warning in found:
-        warnings.warn(warning, stacklevel=2)
-    return Deployment(record, found)
+        the_plan = engine.make_plan(tools, where, level, dry_run=True)
+        the_plan.warnings.extend(notes)
+        the_plan.launches = launches
+        if missing is not None:
+            the_plan.errors.append(missing)
+        return the_plan
+    if missing is not None:
+        raise missing
+    record, found = engine.execute(tools, where, level)
+    return Deployment(record, [*notes, *found], launches)
+
+
+def _with_runner(
+    resolved: ResolvedTools, where: DeployTarget, runner: str | None
+) -> tuple[ResolvedTools, dict[str, RunnerChoice], list[AgentToolsWarning]]:
+    """*resolved* with each server as it is written for this target (see
+    :mod:`agenttools_runtime.mcp.runners`), what was chosen per config key, and the
+    warnings for project files that hold a path of this machine."""
+    from dataclasses import replace
+
+    from agenttools_runtime.deploy.targets import USER_SCOPE
+    from agenttools_runtime.mcp.runners import choose_runner, machine_specific_warning
+
+    if where.config_file is None or not resolved.servers:
+        return resolved, {}, []  # no MCP config here: nothing is written
+    project = where.scope not in (USER_SCOPE, None)
+    plans = []
+    launches: dict[str, RunnerChoice] = {}
+    notes: list[AgentToolsWarning] = []
+    for sp in resolved.servers:
+        choice = choose_runner(sp.server, runner, project=project)
+        launches[sp.key] = choice
+        plans.append(replace(sp, server=choice.server, runner=choice.runner))
+        warning = machine_specific_warning(choice, sp.key, where.config_file) if project else None
+        if warning is not None:
+            notes.append(warning)
+    return replace(resolved, servers=tuple(plans)), launches, notes
+
+
+def _missing_sdk(
+    tools: ResolvedTools, launches: Mapping[str, RunnerChoice]
+) -> AgentToolsError | None:
+    """``MCPSDKMissing`` when the built-in ``agenttools`` server would be written to run in
+    an interpreter without the MCP SDK (the ``[serve]`` extra): it could never start."""
+    from agenttools_runtime.bundles import BUILTIN_SERVERS
+    from agenttools_runtime.errors import MCPSDKMissing
+    from agenttools_runtime.mcp.server import Environment
+
+    builtin = BUILTIN_SERVERS["agenttools"]
+    for key, choice in launches.items():
+        if choice.runner == "uvx" or choice.server.name != builtin.name:
+            continue  # uvx installs agenttools[serve] itself
+        if choice.server.origin != builtin.origin:
+            continue
+        python = (choice.server.environment or Environment.current()).python
+        if not has_mcp_sdk(python):
+            return MCPSDKMissing(
+                feature=f'The built-in "agenttools" MCP server (config key "{key}", run by '
+                f"{python})"
+            )
+    return None
+
+
+def has_mcp_sdk(python: Path) -> bool:
+    """Whether the interpreter *python* can import the MCP SDK (``mcp``), without importing
+    it here (a subprocess for another interpreter)."""
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+
+    if os.path.abspath(python) == os.path.abspath(sys.executable):
+        return importlib.util.find_spec("mcp") is not None
+    probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('mcp') is None)"
+    try:
+        done = subprocess.run([os.fspath(python), "-c", probe], capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
 
 
 @dataclass
 class Skipped:
-    """A client ``deploy_all`` skipped: ``reason`` is ``"DeploymentExists"``,
-    ``"Unsupported"`` or ``"AgentSkillConflict"``; ``error`` the failure."""
+    """A client ``deploy_all`` did not deploy to: ``reason`` is ``"DeploymentExists"``,
+    ``"Unsupported"``, ``"AgentSkillConflict"`` or (with ``keep_going``) ``"Failed"``;
+    ``error`` the failure."""
 
     client: str
     reason: str
@@ -153,19 +258,42 @@ class Skipped:
 
 @dataclass
 class AllClientsResult:
-    """Per-client results of :func:`deploy_all` and the summarized warnings."""
+    """Per-client results of :func:`deploy_all` (a :class:`Deployment`, with ``dry_run`` a
+    :class:`DeployPlan`, or :class:`Skipped`) and the summarized warnings. ``named``: the
+    clients were named one by one, so a client that cannot take the tools is a failure
+    rather than a skip."""
 
-    results: dict[str, Deployment | Skipped]
+    results: dict[str, Deployment | DeployPlan | Skipped]
     warnings: list[AgentToolsWarning] = field(default_factory=list)
+    named: bool = False
 
     @property
     def deployments(self) -> list[Deployment]:
         return [r for r in self.results.values() if isinstance(r, Deployment)]
 
+    def succeeded(self, client: str) -> bool:
+        """Whether *client* got what was asked: deployed, a plan that would succeed, or —
+        unless the clients were named — skipped because it does not support the tools."""
+        result = self.results[client]
+        if isinstance(result, Skipped):
+            return result.reason == "Unsupported" and not self.named
+        if isinstance(result, Deployment):
+            return True
+        return result.ok
+
+    @property
+    def failed(self) -> list[str]:
+        return [c for c in self.results if not self.succeeded(c)]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
     def to_json(self) -> dict[str, Any]:
         return {
-            "ok": True,
+            "ok": self.ok,
             "results": {c: r.to_json() for c, r in self.results.items()},
+            "failed": self.failed,
             "warnings": [w.to_json() for w in self.warnings],
         }
 
@@ -173,7 +301,7 @@ class AllClientsResult:
 _UNSUPPORTED = (
     "UnknownInstallLocation", "UnsupportedMCPClient", "UnsupportedMCPClientProject",
     "UnsupportedSkillsClient", "UnsupportedSkillsClientProject", "UnknownSkillsLocation",
-    "NoSkillsLocation", "UnsupportedTransport",
+    "NoSkillsLocation", "UnsupportedTransport", "AgentToolsNothingToDeploy",
 )  # fmt: skip
 _SKILL_CONFLICTS = ("AgentSkillConflict", "AgentSkillModified", "AgentSkillExists",
                     "AgentSkillUpdate")  # fmt: skip
@@ -189,14 +317,21 @@ def deploy_all(
     mcp_server_name: str | None = None,
     search: SearchPath | None = None,
     clients: Mapping[str, Client] | None = None,
+    project: Path | str | None = None,
+    runner: str | None = None,
+    dry_run: bool = False,
+    keep_going: bool = False,
+    named: bool = False,
 ) -> AllClientsResult:
     """The spec's ``DeployAgentTools[All, tools]``: deploy to every supported client (or
-    *clients*), taking the lock once per client. Tools are resolved once. A client that
-    already has the deployment, does not support it, or has conflicting skills is skipped
-    (a :class:`Skipped` result); the per-client warnings are summarized once
-    (``DeploymentsExistWarning``, ``AgentSkillsNotDeployedWarning``,
+    *clients*, in *project* when given), taking the lock once per client. Tools are resolved
+    once. A client that already has the deployment, does not support it, or has conflicting
+    skills is skipped (a :class:`Skipped` result); the per-client warnings are summarized
+    once (``DeploymentsExistWarning``, ``AgentSkillsNotDeployedWarning``,
     ``AgentSkillConflictWarning``, ``AgentSkillsNotInstalledWarning``). Other failures
-    propagate."""
+    propagate — or, with *keep_going*, are a ``"Failed"`` skip and the next client goes on.
+    With *dry_run* each client's result is its :class:`DeployPlan` (nothing is changed or
+    warned). *named*: see :class:`AllClientsResult`."""
     from agenttools_runtime import errors
     from agenttools_runtime.clients import all_clients
     from agenttools_runtime.deploy import engine
@@ -208,7 +343,7 @@ def deploy_all(
         tools, search=search, mcp_server_name=mcp_server_name, skills_disabled=skills_dir is None
     )
     table = clients if clients is not None else all_clients()
-    results: dict[str, Deployment | Skipped] = {}
+    results: dict[str, Deployment | DeployPlan | Skipped] = {}
     exists: list[str] = []
     skills_skipped: list[str] = []
     not_installed: list[str] = []
@@ -216,11 +351,11 @@ def deploy_all(
     passthrough: list[AgentToolsWarning] = []
     for client_id, client in table.items():
         try:
-            where = resolve_target(client, skills_dir=skills_dir)
-            record, found = engine.execute(resolved, where, level)
+            where = resolve_target(client, project=project, skills_dir=skills_dir)
+            outcome = deploy_resolved(resolved, where, level, runner=runner, dry_run=dry_run)
         except errors.AgentToolsError as exc:
             tags = {e.tag for e in getattr(exc, "errors", [exc])}
-            if exc.tag == "DeploymentExists":
+            if isinstance(exc, errors.DeploymentExists):
                 results[client_id] = Skipped(client_id, "DeploymentExists", exc)
                 exists.append(client.display_name)
             elif exc.tag in _UNSUPPORTED:
@@ -228,10 +363,15 @@ def deploy_all(
             elif tags <= set(_SKILL_CONFLICTS):
                 results[client_id] = Skipped(client_id, "AgentSkillConflict", exc)
                 conflict = True
+            elif keep_going:
+                results[client_id] = Skipped(client_id, "Failed", exc)
             else:
                 raise
             continue
-        for warning in found:
+        results[client_id] = outcome
+        if not isinstance(outcome, Deployment):
+            continue  # a plan: its warnings are part of it
+        for warning in outcome.warnings:
             if warning.tag == "AgentSkillsNotDeployed":
                 skills_skipped.append(client.display_name)
             elif warning.tag == "AgentSkillNotInstalled":
@@ -239,7 +379,6 @@ def deploy_all(
                     not_installed.append(client.display_name)
             elif warning.tag not in _SUMMARIZED:
                 passthrough.append(warning)
-        results[client_id] = Deployment(record, found)
     summary: list[AgentToolsWarning] = list(passthrough)
     if exists:
         summary.append(errors.DeploymentsExistWarning(clients=exists))
@@ -251,7 +390,7 @@ def deploy_all(
         summary.append(errors.AgentSkillsNotInstalledWarning(clients=not_installed))
     for warning in summary:
         warnings.warn(warning, stacklevel=2)
-    return AllClientsResult(results, summary)
+    return AllClientsResult(results, summary, named)
 
 
 def _split_target(

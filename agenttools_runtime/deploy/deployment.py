@@ -11,7 +11,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.deploy import records
 from agenttools_runtime.deploy.lock import deployment_lock
@@ -23,6 +23,9 @@ from agenttools_runtime.errors import (
     InvalidDeploymentRecord,
 )
 
+if TYPE_CHECKING:
+    from agenttools_runtime.mcp.runners import RunnerChoice
+
 
 @dataclass
 class Deployment:
@@ -32,6 +35,8 @@ class Deployment:
 
     record: DeploymentRecord
     warnings: list[AgentToolsWarning] = field(default_factory=list)
+    # config key -> what was written for that server and why (set by deploy(), not recorded)
+    launches: dict[str, RunnerChoice] = field(default_factory=dict, compare=False)
 
     # -- identity and target ---------------------------------------------------------------
     @property
@@ -156,6 +161,8 @@ class Deployment:
         data = self.record.to_json()
         data["client_name"] = self.client_name
         data["warnings"] = [w.to_json() for w in self.warnings]
+        if self.launches:
+            data["launches"] = {key: c.to_json() for key, c in self.launches.items()}
         return data
 
     def summary(self) -> str:

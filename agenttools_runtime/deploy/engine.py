@@ -45,6 +45,7 @@ from agenttools_runtime.errors import (
     AgentToolsErrors,
     AgentToolsNothingToDeploy,
     AgentToolsWarning,
+    DeploymentConfigKeyTaken,
     DeploymentExists,
     DeploymentNotRemoved,
     DeploymentRollbackIncomplete,
@@ -80,6 +81,7 @@ class ServerPlan:
 
     server: MCPServer
     key: str
+    runner: str | None = None  # how a module/script server's command is written (mcp.runners)
 
 
 @dataclass(frozen=True)
@@ -220,6 +222,8 @@ class DeployPlan:
     warnings: list[AgentToolsWarning] = field(default_factory=list)
     # what each config key holds now (see EXISTING_ENTRY)
     existing_entries: dict[str, str] = field(default_factory=dict)
+    # config key -> the runner choice behind its entry (set by deploy(); mcp.runners)
+    launches: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -296,8 +300,8 @@ EXISTING_ENTRY = {
 }
 
 _ACTION_TEXT = {
-    Action.CREATE: "write {n} files (new directory)",
-    Action.REPLACE: "replace the directory ({n} files; the old one is backed up until done)",
+    Action.CREATE: "write {files} (new directory)",
+    Action.REPLACE: "replace the directory ({files}; the old one is backed up until done)",
     Action.ADD_REFERENCE: "keep the installed directory (identical), add a reference",
     Action.ADOPT_BASELINE: "keep the installed directory (edited to match), add a reference",
     Action.ADOPT_EXTERNAL: "keep the existing directory (identical, not ours: never deleted)",
@@ -308,7 +312,8 @@ _ACTION_TEXT = {
 def _describe_decision(sp: SkillPlan) -> str:
     if sp.decision.action is None:
         return f"conflict: {sp.conflict}"
-    return _ACTION_TEXT[sp.decision.action].format(n=len(sp.source.files))
+    n = len(sp.source.files)
+    return _ACTION_TEXT[sp.decision.action].format(files=f"{n} file{'' if n == 1 else 's'}")
 
 
 def _str_or_none(path: Path | None) -> str | None:
@@ -380,12 +385,7 @@ def make_plan(
     by_id = {r.uuid: r for r in existing}
     conflicting = plan.find_conflicts(probe, ((r.uuid, conflict_probe(r)) for r in existing))
     if conflicting and level is Level.NONE:
-        first = by_id[conflicting[0]]
-        result.errors.append(
-            DeploymentExists(
-                name=tools.name, target=target.describe(), uuid=first.uuid, client=target.client.id
-            )
-        )
+        result.errors.append(_conflict_error(probe, by_id[conflicting[0]], tools, target))
         if not dry_run:
             raise result.errors[0]
     result.replaced = [by_id[u] for u in conflicting]
@@ -415,6 +415,35 @@ def make_plan(
     for sp in result.not_installed:
         result.warnings.append(AgentSkillNotInstalled(name=sp.source.name, path=sp.directory))
     return result
+
+
+def _conflict_error(
+    probe: plan.ConflictProbe, first: DeploymentRecord, tools: ResolvedTools, target: DeployTarget
+) -> DeploymentExists:
+    """What the conflict with the recorded deployment *first* is: the same bundle deployed to
+    the same place, else a config key both write (named, with the file and the bundle of
+    that deployment)."""
+    other = conflict_probe(first)
+    same_bundle = replace(other, config_entries=frozenset()) == replace(
+        probe, config_entries=frozenset()
+    )
+    shared = frozenset() if same_bundle else probe.config_entries & other.config_entries
+    for entry in first.mcp_servers:
+        if (entry.config_key, paths.canonical_path_key(entry.config_file)) in shared:
+            rename = (
+                ", or --name KEY to write it under another key" if len(tools.servers) == 1 else ""
+            )
+            return DeploymentConfigKeyTaken(
+                key=entry.config_key,
+                config_file=entry.config_file,
+                uuid=first.uuid,
+                bundle=first.toolset_name,
+                rename=rename,
+                client=target.client.id,
+            )
+    return DeploymentExists(
+        name=first.toolset_name, target=target.describe(), uuid=first.uuid, client=target.client.id
+    )
 
 
 def _inspect_config(result: DeployPlan, existing: Sequence[DeploymentRecord]) -> None:
@@ -572,7 +601,9 @@ def _apply(the_plan: DeployPlan, log: UndoLog) -> DeploymentRecord:
             log.edit_config(
                 config_file, key, _writer(add_server_entry, config_file, target.client, key, server)
             )
-            server_entries.append(ServerEntry(server.qualified_name, key, str(config_file)))
+            server_entries.append(
+                ServerEntry(server.qualified_name, key, str(config_file), runner=server_plan.runner)
+            )
             fs.checkpoint("deploy:mcp-written", config_file)
     root = target.skills_root
     for sp in the_plan.skills:

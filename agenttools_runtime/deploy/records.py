@@ -66,27 +66,34 @@ class InstalledSkill:
 
 @dataclass(frozen=True)
 class ServerEntry:
-    """One MCP config entry a deployment wrote."""
+    """One MCP config entry a deployment wrote; ``runner`` is how a module/script server's
+    command was written (``python``, ``script``, ``uvx``; None for command/url servers and
+    records written before runners)."""
 
     name: str
     config_key: str
     config_file: str
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    runner: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = dict(self.extra)
         data.update(
             {"name": self.name, "config_key": self.config_key, "config_file": self.config_file}
         )
+        if self.runner is not None:
+            data["runner"] = self.runner
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ServerEntry:
+        runner = data.get("runner")
         return cls(
             str(data["name"]),
             str(data["config_key"]),
             str(data["config_file"]),
             extra=_unknown(data, _SERVER_FIELDS),
+            runner=None if runner is None else str(runner),
         )
 
 
@@ -204,7 +211,7 @@ class DeploymentRecord:
 
 # the fields this version reads; everything else in a record is kept verbatim on rewrite
 _INSTALLED_FIELDS = frozenset({"name", "directory", "registry_key", "identifier", "version"})
-_SERVER_FIELDS = frozenset({"name", "config_key", "config_file"})
+_SERVER_FIELDS = frozenset({"name", "config_key", "config_file", "runner"})
 _SKILLS_FIELDS = frozenset({"directory", "installed", "skipped", "not_installed"})
 _RECORD_FIELDS = frozenset(
     {"version", "uuid", "timestamp", "agenttools_version", "created_by", "agent_tools", "client",

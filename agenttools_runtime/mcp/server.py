@@ -42,12 +42,56 @@ class Environment:
 
 
 @dataclass(frozen=True)
+class Origin:
+    """The installed distribution that declares a server, as a portable command needs it:
+    its name as published (``project``, with ``extras`` to install), its ``version``, and
+    its console scripts, each mapped to the module that ``python -m`` runs to the same
+    effect (``{"weather-mcp": "weather_tools.server"}``)."""
+
+    project: str
+    version: str
+    scripts: Mapping[str, str] = field(default_factory=dict)
+    extras: tuple[str, ...] = ()
+
+    @classmethod
+    def of_dist_info(cls, project: str, version: str, dist_info: Path) -> Origin:
+        """Read the console scripts from ``<dist_info>/entry_points.txt`` (none when it is
+        missing or unreadable)."""
+        try:
+            text = (dist_info / "entry_points.txt").read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        return cls(project, version, console_scripts(text))
+
+
+def console_scripts(text: str) -> dict[str, str]:
+    """``[console_scripts]`` of an ``entry_points.txt``: script name -> module
+    (``name = pkg.mod:func [extra]`` gives ``pkg.mod``)."""
+    found: dict[str, str] = {}
+    section = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip()
+            continue
+        name, sep, value = line.partition("=")
+        if section == "console_scripts" and sep:
+            module = value.split("[", 1)[0].split(":", 1)[0].strip()
+            if name.strip() and module:
+                found[name.strip()] = module
+    return found
+
+
+@dataclass(frozen=True)
 class MCPServer:
     """One MCP server declaration. Exactly one of ``module``, ``script``, ``command``, ``url``.
 
     ``distribution`` is the PEP 503-normalized name of the distribution that declares it
     (None for ad hoc servers); ``environment`` is where ``module``/``script`` servers run
-    (None: the current interpreter's).
+    (None: the current interpreter's); ``origin`` what a portable command needs to know of
+    that distribution (see :mod:`agenttools_runtime.mcp.runners`).
     """
 
     name: str
@@ -63,6 +107,7 @@ class MCPServer:
     config_key: str | None = None
     distribution: str | None = None
     environment: Environment | None = None
+    origin: Origin | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         given = [k for k in LAUNCH_KEYS if getattr(self, k) is not None]
@@ -121,6 +166,7 @@ class MCPServer:
         *,
         distribution: str | None = None,
         environment: Environment | None = None,
+        origin: Origin | None = None,
     ) -> MCPServer:
         """Build from a ``[tool.agenttools.mcp-servers.<name>]`` table (or its manifest copy,
         which uses the same keys)."""
@@ -138,6 +184,7 @@ class MCPServer:
             config_key=table.get("config-key"),
             distribution=distribution,
             environment=environment,
+            origin=origin,
         )
 
     def to_declaration(self) -> dict[str, Any]:

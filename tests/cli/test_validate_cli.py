@@ -20,7 +20,14 @@ SAMPLES = REPO / "sample_packages"
 def test_valid_project_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", str(SAMPLES / "weather-tools")]) == 0
     out = capsys.readouterr().out
-    assert out.strip().endswith("weather-tools: project valid")
+    assert out.strip().endswith(
+        "weather-tools: project valid "
+        "(weather-tools 1.2.0: 1 MCP server, 3 skills, 1 bundle (implicit))"
+    )
+    assert main(["validate", str(SAMPLES / "multi-bundle"), "--json"]) == 0
+    (report,) = json.loads(capsys.readouterr().out)["projects"]
+    assert report["name"] == "multi-bundle" and report["bundles"] > 1
+    assert not report["implicit_bundle"]
 
 
 def test_invalid_project_exits_1_with_every_line(

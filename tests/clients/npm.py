@@ -13,7 +13,7 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -232,12 +232,22 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def run_client(
-    client: NpmClient, home: Path, cwd: Path, *args: str, timeout: float = 180
+    client: NpmClient,
+    home: Path,
+    cwd: Path,
+    *args: str,
+    timeout: float = 180,
+    path: Sequence[Path] = (),
 ) -> subprocess.CompletedProcess[str]:
+    """Run *client* with *args*; *path*: directories put first on its ``PATH`` (where it
+    finds console scripts written by name)."""
+    env = client_env(home)
+    if path:
+        env["PATH"] = os.pathsep.join([*(os.fspath(p) for p in path), env["PATH"]])
     done = subprocess.run(
         [os.fspath(client.binary), *args],
         cwd=cwd,
-        env=client_env(home),
+        env=env,
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,

@@ -8,6 +8,7 @@ Run locally: ``pytest -m clients`` (first run installs the npm packages, ~1 minu
 
 from __future__ import annotations
 
+import json
 import os
 import sysconfig
 from concurrent.futures import ThreadPoolExecutor
@@ -132,6 +133,50 @@ def test_claude_code_reads_the_entry_back(
     assert f"Command: {weather_venv.python}" in shown.stdout
     assert "Args: -m weather_tools.server" in shown.stdout
     assert "WEATHER_UNITS=metric" in shown.stdout
+
+
+def test_gemini_cli_project_servers_with_the_console_script(
+    npm_clients: dict[str, InstallOutcome],
+    weather_venv: Venv,
+    home: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A project-scope deploy to Gemini CLI writes ``<project>/.gemini/settings.json`` with the
+    portable command (the distribution's console script by name, the default runner of a
+    project): ``gemini mcp list`` inside the (trusted) project starts it from the PATH and
+    connects; outside the project, and after ``remove``, it is not listed."""
+    client = _client(npm_clients, "gemini-cli")
+    project = tmp_path / "project"
+    project.mkdir()
+    trusted = home / ".gemini" / "trustedFolders.json"
+    trusted.parent.mkdir(parents=True)
+    trusted.write_text(json.dumps({os.fspath(project): "TRUST_FOLDER"}))
+    python = os.fspath(weather_venv.python)
+    where = ["--project", os.fspath(project), "--python", python]
+    status = main(["deploy", "gemini-cli", "weather-tools/weather", *where, "--json"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    deployment = json.loads(out)["deployment"]
+    assert deployment["mcp_servers"][0]["runner"] == "script"
+    settings = project / ".gemini" / "settings.json"
+    entry = json.loads(settings.read_text())["mcpServers"]["weather"]
+    assert entry["command"] == "weather-mcp" and entry["args"] == []
+    assert not (home / ".gemini" / "settings.json").exists()  # the user's file is not touched
+
+    scripts = weather_venv.python.parent  # where the teammate's environment puts weather-mcp
+    listed = run_client(client, home, project, *client.list_command, path=[scripts])
+    output = listed.stdout + listed.stderr
+    assert listed.returncode == 0, output
+    pattern = client.connected_pattern("weather")
+    assert pattern is not None and pattern.search(output), output
+    assert "weather-mcp" in output, output
+    elsewhere = run_client(client, home, tmp_path, *client.list_command, path=[scripts])
+    assert "weather" not in elsewhere.stdout + elsewhere.stderr
+
+    assert main(["remove", deployment["uuid"]]) == 0
+    listed = run_client(client, home, project, *client.list_command, path=[scripts])
+    assert "weather" not in listed.stdout + listed.stderr
 
 
 def test_npm_install_times(npm_clients: dict[str, InstallOutcome]) -> None:

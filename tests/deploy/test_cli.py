@@ -195,3 +195,41 @@ def test_all_clients_without_tools_deploys_the_builtin_bundle(
     assert "uuid" in results["claude-code"]
     assert "agenttools" in json.loads((home / ".claude.json").read_text())["mcpServers"]
     assert (home / ".claude" / "skills" / "agenttools" / "SKILL.md").is_file()
+
+
+def test_conflict_names_the_shared_key_and_the_real_bundle(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+) -> None:
+    """After the bundle, its one server alone conflicts through the config key: the message
+    names that key, the file and the bundle that wrote it (not the server as "deployed")."""
+    site = tmp_path / "site"
+    weather(site, "1.2.0")
+    status, out, err = run(
+        capsys, "deploy", "codex", "weather-tools/weather-tools", "--path", str(site)
+    )
+    assert status == 0, err
+    uuid = json.loads(run(capsys, "deployed", "--json")[1])["deployments"][0]["uuid"]
+    config = home / ".codex" / "config.toml"
+    status, out, err = run(capsys, "deploy", "codex", "weather-tools/weather", "--path", str(site))
+    assert status == 1
+    assert err.strip() == (
+        f'agenttools: The MCP server key "weather" in {config} is already written by deployment '
+        f'{uuid} of "weather-tools/weather-tools". Use --upgrade (overwrite="upgrade") to replace '
+        "that deployment, or --name KEY to write it under another key."
+    )
+    status, out, _ = run(
+        capsys, "deploy", "codex", "weather-tools/weather", "--path", str(site), "--json"
+    )
+    error = json.loads(out)["error"]
+    assert error["tag"] == "DeploymentConfigKeyTaken"
+    assert (error["key"], error["uuid"], error["bundle"]) == (
+        "weather",
+        uuid,
+        "weather-tools/weather-tools",
+    )
+    # the same bundle again is the plain "already deployed", naming that bundle
+    status, _, err = run(capsys, "deploy", "cursor", "weather-tools/reports", "--path", str(site))
+    assert status == 0, err
+    status, _, err = run(capsys, "deploy", "cursor", "weather-tools/reports", "--path", str(site))
+    assert status == 1
+    assert 'The agent tools "weather-tools/reports" are already deployed to Cursor' in err

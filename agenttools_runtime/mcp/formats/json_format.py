@@ -212,6 +212,16 @@ class _Document:
             end = match.end()
         return end
 
+    def line_comments_end(self, start: int, stop: int) -> int:
+        """End of the comments in ``text[start:stop]`` (only blanks and comments) that begin
+        on the line of *start* (or on the line a block comment of it ends on), else *start*."""
+        end = start
+        for match in _COMMENT.finditer(self.text, start, stop):
+            if "\n" in self.text[end : match.start()]:
+                break
+            end = match.end()
+        return end
+
     def render(self, value: Any, indent: str, inline: bool = False) -> str:
         if inline or not self.pretty:
             separators = (", ", ": ") if self.spaced else (",", ":")
@@ -293,10 +303,12 @@ class _Document:
             indent = outer + self.unit
         rendered = ("," + nl + indent).join(self.render_member(k, v, indent) for k, v in items)
         if members:
+            # right below the last member (and a comment on its line): comment lines further
+            # down are the user's notes, a commented-out member, or head what follows
             if last.comma is not None:
-                at = self.last_token_end(last.comma + 1, into.closing)
+                at = self.line_comments_end(last.comma + 1, into.closing)
                 return [(at, at, nl + indent + rendered + ",")]
-            at = self.last_token_end(last.value_end, into.closing)
+            at = self.line_comments_end(last.value_end, into.closing)
             return [(last.value_end, last.value_end, ","), (at, at, nl + indent + rendered)]
         at = self.last_token_end(into.start + 1, into.closing)
         tail = "" if "\n" in text[at : into.closing] else nl + outer

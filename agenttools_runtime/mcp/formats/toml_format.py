@@ -279,13 +279,10 @@ class TOMLFormat:
             pieces.append(text[pos:])
             return "".join(pieces)
         siblings = [h for h in headers if h.path[: len(path)] == path]
-        if siblings:
-            at = _last_nonblank_end(text, siblings[-1].start, siblings[-1].block_end)
-            return text[:at] + nl + rendered + text[at:]
         if text.strip() == "":
             return rendered
-        prefix = text if text.endswith("\n") else text + nl
-        return prefix + nl + rendered
+        at = _insert_position(text, siblings[-1]) if siblings else len(text)
+        return _insert_table(text, at, rendered, nl)
 
     def _splice_remove(self, text: str, path: tuple[str, ...], key: str) -> str | None:
         entry_path = (*path, key)
@@ -303,6 +300,9 @@ class TOMLFormat:
             pos = end
         pieces.append(text[pos:])
         result = "".join(pieces)
+        if not text.endswith(("\n", "\r")) and own[-1].block_end == len(text):
+            # the table was the file's end, which had no final newline: neither has the rest
+            result = _without_final_newline(result)
         return "" if result.strip() == "" else result
 
     def _tomlkit_set(
@@ -341,19 +341,44 @@ def _blank_after(text: str, end: int) -> int:
     return end
 
 
-def _last_nonblank_end(text: str, start: int, stop: int) -> int:
-    """End (with newline) of the last non-blank line in ``[start, stop)``, comments included."""
-    end = start
-    pos = start
-    while pos < stop:
-        nl = text.find("\n", pos)
-        line_end = stop if nl < 0 or nl >= stop else nl + 1
-        if text[pos:line_end].strip():
-            end = line_end
-        pos = line_end
-    if end == stop and not text.endswith("\n", 0, stop):
-        return end  # last line without newline: the caller adds one
-    return end
+def _insert_position(text: str, last: _Header) -> int:
+    """Where a new table goes after the container's last table *last*: below its content
+    and the comment lines directly under it — unless those comments run straight into the
+    next header (they head that table). Comments after a blank line belong to what follows,
+    so the new table goes above them."""
+    at = last.end
+    pos = at
+    while pos < last.block_end:
+        line_end = text.find("\n", pos, last.block_end)
+        line_end = last.block_end if line_end < 0 else line_end + 1
+        if not text[pos:line_end].strip().startswith("#"):
+            return at  # a blank line (or nothing more): the comments above stay with `last`
+        pos = at = line_end
+    if last.block_end < len(text):
+        return last.end  # the comment block touches the next header: it heads that table
+    return at
+
+
+def _without_final_newline(text: str) -> str:
+    for newline in ("\r\n", "\n"):
+        if text.endswith(newline):
+            return text[: -len(newline)]
+    return text
+
+
+def _insert_table(text: str, at: int, rendered: str, nl: str) -> str:
+    """*rendered* inserted at line start *at*, a blank line before it and after it (none
+    after at the end of the file). A file without a final newline keeps lacking one."""
+    before, after = text[:at], text[at:]
+    bare_end = not after and not text.endswith(("\n", "\r"))
+    if bare_end:
+        before += nl
+    piece = nl + rendered
+    if after and after.split("\n", 1)[0].strip() != "":
+        piece += nl  # the next line is not blank: separate the next table (or its comment)
+    elif bare_end:
+        piece = piece[: -len(nl)]
+    return before + piece + after
 
 
 FORMAT = TOMLFormat()

@@ -137,6 +137,18 @@ def _block_end(lines: list[str], first: int, col: int) -> int:
     return last + 1
 
 
+def _final_newline_as_in(text: str, spliced: str | None) -> list[str]:
+    """The candidates for a splice of *text*: a file without a final newline keeps lacking
+    one (the splice adds one to the last line), when the data allows."""
+    if spliced is None:
+        return []
+    if text and not text.endswith(("\n", "\r")):
+        for newline in ("\r\n", "\n"):
+            if spliced.endswith(newline):
+                return [spliced[: -len(newline)], spliced]
+    return [spliced]
+
+
 def _expected(
     data: Any,
     path: tuple[str, ...],
@@ -209,8 +221,9 @@ class YAMLFormat:
             if name not in want:
                 want = {name: value, **want}
         spliced = self._splice_set(text, root, container, key, dict(entry), defaults)
-        if spliced is not None and self._holds(spliced, want):
-            return spliced, existed
+        for candidate in _final_newline_as_in(text, spliced):
+            if self._holds(candidate, want):
+                return candidate, existed
         return self._roundtrip(text, container, key, dict(entry), defaults), existed
 
     def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]:
@@ -223,8 +236,9 @@ class YAMLFormat:
             return text, False
         want = _expected(_plain(root), container.path, key, None, container.list_key)
         spliced = self._splice_remove(text, root, container, key)
-        if spliced is not None and self._holds(spliced, want):
-            return spliced, True
+        for candidate in _final_newline_as_in(text, spliced):
+            if self._holds(candidate, want):
+                return candidate, True
         return self._roundtrip(text, container, key, None, {}), True
 
     # -- helpers -------------------------------------------------------------------------------

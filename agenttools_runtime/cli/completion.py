@@ -1,0 +1,417 @@
+"""``agenttools completion bash|zsh|fish``: shell completion generated from the parser.
+
+The argparse parser is walked once into a table (per command path: its subcommands, options,
+options that take a value and what that value is, and what each positional argument is);
+the table is written out as shell code with one small completion function per shell. Client
+ids are part of the script (the client table is data shipped with agenttools); bundle and
+server names are asked for when completing (``agenttools completion --names tools``), so a
+``pip install`` is seen at once. zsh uses the bash function through ``bashcompinit``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+from dataclasses import dataclass, field
+
+from agenttools_runtime.cli import COMMAND_HELP, emit
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
+
+SHELLS = ("bash", "zsh", "fish")
+
+# what a positional argument holds, by its dest (anything else: no completion)
+POSITIONAL_KINDS = {
+    "target": "client",
+    "client": "client",
+    "tools": "tools",
+    "name": "tools",
+    "server": "servers",
+    "paths": "file",
+    "skills": "dir",
+    "shell": "shell",
+}
+# what an option's value is, by its metavar (options with choices complete those)
+VALUE_KINDS = {"DIR": "dir", "FILE": "file", "PATH": "file", "WHEEL": "file"}
+# positionals that take a comma-separated list
+COMMA_LISTS = {("deploy", "target")}
+# options after which a command has no TARGET: its first positional is the next one
+SHIFTING_OPTIONS = {"deploy": ("--all-clients", "--detected")}
+
+
+@dataclass
+class Command:
+    """One command path of the parser (``""``, ``"deploy"``, ``"mcp install"``)."""
+
+    path: str
+    subcommands: list[str] = field(default_factory=list)
+    options: list[str] = field(default_factory=list)
+    values: dict[str, str] = field(default_factory=dict)  # option -> kind of its value
+    positionals: list[str] = field(default_factory=list)  # kinds, in order
+    repeats: bool = False  # the last positional takes several values
+    shifting: tuple[str, ...] = ()
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser(
+        "completion",
+        parents=[common],
+        help=COMMAND_HELP["completion"],
+        description=textwrap.fill(
+            "Print the shell completion script for SHELL: commands, options, client ids, "
+            "and the names of the installed bundles and servers (looked up when you press "
+            "TAB). Load it from your shell's start-up file.",
+            width=78,
+        ),
+        epilog=(
+            "examples:\n"
+            "  bash:  echo 'source <(agenttools completion bash)' >> ~/.bashrc\n"
+            "  zsh:   echo 'source <(agenttools completion zsh)' >> ~/.zshrc\n"
+            "  fish:  agenttools completion fish > ~/.config/fish/completions/agenttools.fish"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "shell", metavar="SHELL", nargs="?", choices=SHELLS, help="bash, zsh or fish"
+    )
+    # what the scripts call when completing: one name a line
+    parser.add_argument("--names", choices=("clients", "tools", "servers"), help=argparse.SUPPRESS)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from agenttools_runtime.cli import UsageError
+
+    if args.names:
+        print("\n".join(names(args.names)))
+        return 0
+    if args.shell is None:
+        raise UsageError("SHELL is required: bash, zsh or fish")
+    script = render(args.shell, commands())
+    emit(args, {"ok": True, "shell": args.shell, "script": script}, script.rstrip("\n"))
+    return 0
+
+
+def names(kind: str) -> list[str]:
+    """Client ids, the names TOOLS accepts, or server names, for the completion scripts
+    (never an error: a broken environment just completes nothing)."""
+    from agenttools_runtime.errors import AgentToolsError
+
+    if kind == "clients":
+        from agenttools_runtime.clients import all_clients
+
+        return list(all_clients())
+    from agenttools_runtime.cli.discovery import search_from_args
+    from agenttools_runtime.suggest import installed_names, server_names
+
+    lookup = server_names if kind == "servers" else installed_names
+    try:
+        return lookup(search_from_args(argparse.Namespace(), quiet=True))
+    except (AgentToolsError, OSError):
+        return []
+
+
+# -- the table -------------------------------------------------------------------------------
+def commands() -> list[Command]:
+    """Every command path of the full parser, root first."""
+    from agenttools_runtime.cli import build_parser
+
+    found: list[Command] = []
+    _walk(build_parser(), (), found)
+    return found
+
+
+def _walk(parser: argparse.ArgumentParser, path: tuple[str, ...], found: list[Command]) -> None:
+    command = Command(" ".join(path), shifting=SHIFTING_OPTIONS.get(" ".join(path), ()))
+    found.append(command)
+    children: list[tuple[str, argparse.ArgumentParser]] = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                command.subcommands.append(name)
+                children.append((name, sub))
+        elif action.option_strings:
+            if action.help == argparse.SUPPRESS:
+                continue
+            command.options.extend(action.option_strings)
+            if action.nargs != 0:
+                kind = _value_kind(action)
+                for option in action.option_strings:
+                    command.values[option] = kind
+        else:
+            kind = POSITIONAL_KINDS.get(action.dest, "none")
+            if action.choices:
+                kind = "choice:" + ",".join(str(c) for c in action.choices)
+            if (*path[:1], action.dest) in COMMA_LISTS:
+                kind = "clients"
+            command.positionals.append(kind)
+            command.repeats = action.nargs in ("+", "*", argparse.REMAINDER)
+    for name, sub in children:
+        _walk(sub, (*path, name), found)
+
+
+def _value_kind(action: argparse.Action) -> str:
+    if action.choices:
+        return "choice:" + ",".join(str(c) for c in action.choices)
+    return VALUE_KINDS.get(str(action.metavar), "none")
+
+
+# -- the scripts -----------------------------------------------------------------------------
+def render(shell: str, table: list[Command]) -> str:
+    from agenttools_runtime.clients import all_clients
+
+    clients = " ".join(all_clients())
+    if shell == "fish":
+        return _fish(table, clients)
+    script = _bash(table, clients)
+    if shell == "zsh":
+        return (
+            "# zsh completion for agenttools: source <(agenttools completion zsh)\n"
+            "(( $+functions[compdef] )) || { autoload -U +X compinit && compinit }\n"
+            "autoload -U +X bashcompinit && bashcompinit\n" + script
+        )
+    return script
+
+
+def _bash(table: list[Command], clients: str) -> str:
+    specs = []
+    kinds = []
+    for c in table:
+        specs.append(
+            f'    "{c.path}") subs="{" ".join(c.subcommands)}"; opts="{" ".join(c.options)}"; '
+            f'valopts="{" ".join(c.values)}"; kinds="{" ".join(c.positionals)}"; '
+            f'repeats={int(c.repeats)}; shifting="{" ".join(c.shifting)}";;'
+        )
+        for option, kind in c.values.items():
+            if kind != "none":
+                kinds.append(f'    "{c.path}|{option}") kind="{kind}";;')
+    return (
+        _BASH.replace("@CLIENTS@", clients)
+        .replace("@SPECS@", "\n".join(specs))
+        .replace("@KINDS@", "\n".join(kinds))
+    )
+
+
+_BASH = r"""# bash completion for agenttools (generated from its parser by 'agenttools completion bash')
+# load it: source <(agenttools completion bash)
+_agenttools_clients="@CLIENTS@"
+
+_agenttools_spec() {
+    subs=""; opts=""; valopts=""; kinds=""; repeats=0; shifting=""
+    case "$1" in
+@SPECS@
+    esac
+}
+
+_agenttools_kind() {
+    kind="none"
+    case "$1|$2" in
+@KINDS@
+    esac
+}
+
+_agenttools_words() {
+    # COMPREPLY: the words (after the first argument) that start with the first argument
+    local cur="$1" w
+    shift
+    COMPREPLY=()
+    for w in "$@"; do
+        [[ $w == "$cur"* ]] && COMPREPLY+=("$w")
+    done
+}
+
+_agenttools_complete_kind() {
+    local cur="$2" found words prefix=""
+    case "$1" in
+    client) _agenttools_words "$cur" $_agenttools_clients ;;
+    clients)
+        [[ $cur == *,* ]] && prefix="${cur%,*},"
+        _agenttools_words "${cur##*,}" $_agenttools_clients
+        COMPREPLY=("${COMPREPLY[@]/#/$prefix}")
+        compopt -o nospace 2>/dev/null
+        ;;
+    tools | servers)
+        found="$(command agenttools completion --names "$1" 2>/dev/null)"
+        local IFS=$'\n'
+        _agenttools_words "$cur" $found
+        ;;
+    file) COMPREPLY=($(compgen -f -- "$cur")); compopt -o filenames 2>/dev/null ;;
+    dir) COMPREPLY=($(compgen -d -- "$cur")); compopt -o filenames 2>/dev/null ;;
+    shell) _agenttools_words "$cur" bash zsh fish ;;
+    choice:*)
+        words="${1#choice:}"
+        _agenttools_words "$cur" ${words//,/ }
+        ;;
+    *) COMPREPLY=() ;;
+    esac
+}
+
+_agenttools() {
+    # (no variable named "path": zsh ties it to PATH)
+    [[ -n ${ZSH_VERSION-} ]] && setopt local_options sh_word_split
+    local cur="${COMP_WORDS[COMP_CWORD]}" command_path="" word i skip="" npos=0 kind
+    local subs opts valopts kinds repeats shifting
+    _agenttools_spec ""
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word="${COMP_WORDS[i]}"
+        if [[ -n $skip ]]; then skip=""; continue; fi
+        if [[ $word == -* ]]; then
+            [[ " $valopts " == *" $word "* ]] && skip="$word"
+            [[ " $shifting " == *" $word "* ]] && npos=$((npos + 1))
+            continue
+        fi
+        if [[ -n $subs && " $subs " == *" $word "* ]]; then
+            command_path="${command_path:+$command_path }$word"
+            _agenttools_spec "$command_path"
+            npos=0
+            continue
+        fi
+        npos=$((npos + 1))
+    done
+    if [[ -n $skip ]]; then
+        _agenttools_kind "$command_path" "$skip"
+        _agenttools_complete_kind "$kind" "$cur"
+        return 0
+    fi
+    if [[ $cur == -* ]]; then
+        _agenttools_words "$cur" $opts
+        return 0
+    fi
+    if [[ -n $subs ]]; then
+        _agenttools_words "$cur" $subs
+        return 0
+    fi
+    local n=0 k chosen="none"
+    for k in $kinds; do
+        chosen="$k"
+        [[ $n -eq $npos ]] && break
+        n=$((n + 1))
+        chosen="none"
+    done
+    if [[ $chosen == none && $repeats == 1 && -n $kinds ]]; then
+        chosen="${kinds##* }"
+    fi
+    _agenttools_complete_kind "$chosen" "$cur"
+    return 0
+}
+
+complete -F _agenttools agenttools
+"""
+
+
+def _fish(table: list[Command], clients: str) -> str:
+    specs = []
+    kinds = []
+    for c in table:
+        specs.append(
+            f"        case '{c.path}'\n"
+            f"            set subs {' '.join(c.subcommands)}\n"
+            f"            set opts {' '.join(c.options)}\n"
+            f"            set valopts {' '.join(c.values)}\n"
+            f"            set kinds {' '.join(c.positionals)}\n"
+            f"            set repeats {int(c.repeats)}\n"
+            f"            set shifting {' '.join(c.shifting)}"
+        )
+        for option, kind in c.values.items():
+            if kind != "none":
+                kinds.append(f"        case '{c.path}|{option}'\n            echo '{kind}'")
+    return (
+        _FISH.replace("@CLIENTS@", clients)
+        .replace("@SPECS@", "\n".join(specs))
+        .replace("@KINDS@", "\n".join(kinds))
+    )
+
+
+_FISH = r"""# fish completion for agenttools (generated from its parser by 'agenttools completion fish')
+# load it: agenttools completion fish > ~/.config/fish/completions/agenttools.fish
+function __agenttools_kind_of_option
+    switch "$argv[1]|$argv[2]"
+@KINDS@
+        case '*'
+            echo none
+    end
+end
+
+function __agenttools_complete_kind
+    set -l kind $argv[1]
+    set -l cur $argv[2]
+    switch $kind
+        case client
+            string join \n @CLIENTS@
+        case clients
+            set -l prefix ''
+            if string match -q '*,*' -- $cur
+                set prefix (string replace -r '[^,]*$' '' -- $cur)
+            end
+            for c in @CLIENTS@
+                echo $prefix$c
+            end
+        case tools servers
+            command agenttools completion --names $kind 2>/dev/null
+        case file
+            __fish_complete_path $cur
+        case dir
+            __fish_complete_directories $cur
+        case shell
+            string join \n bash zsh fish
+        case 'choice:*'
+            string split ',' -- (string replace 'choice:' '' -- $kind)
+    end
+end
+
+function __agenttools_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l path ''
+    set -l skip ''
+    set -l npos 0
+    set -l subs; set -l opts; set -l valopts; set -l kinds; set -l repeats 0; set -l shifting
+    function __agenttools_spec_into --no-scope-shadowing
+        set subs; set opts; set valopts; set kinds; set repeats 0; set shifting
+        switch $argv[1]
+@SPECS@
+        end
+    end
+    __agenttools_spec_into ''
+    for word in $tokens[2..-1]
+        if test -n "$skip"
+            set skip ''
+            continue
+        end
+        if string match -q -- '-*' $word
+            contains -- $word $valopts; and set skip $word
+            contains -- $word $shifting; and set npos (math $npos + 1)
+            continue
+        end
+        if test (count $subs) -gt 0; and contains -- $word $subs
+            set path (string trim -- "$path $word")
+            __agenttools_spec_into $path
+            set npos 0
+            continue
+        end
+        set npos (math $npos + 1)
+    end
+    if test -n "$skip"
+        __agenttools_complete_kind (__agenttools_kind_of_option $path $skip) $cur
+        return
+    end
+    if string match -q -- '-*' $cur
+        string join \n -- $opts
+        return
+    end
+    if test (count $subs) -gt 0
+        string join \n -- $subs
+        return
+    end
+    set -l index (math $npos + 1)
+    if test $index -le (count $kinds)
+        __agenttools_complete_kind $kinds[$index] $cur
+    else if test "$repeats" = 1; and test (count $kinds) -gt 0
+        __agenttools_complete_kind $kinds[-1] $cur
+    end
+end
+
+complete -c agenttools -f -a '(__agenttools_complete)'
+"""

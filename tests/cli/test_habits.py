@@ -1,0 +1,120 @@
+"""The habits of the CLIs people know: "did you mean" for clients, bundles, servers,
+commands and choices; the active ``VIRTUAL_ENV``; an empty ``list`` that says where it looked
+and how to look elsewhere."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime.cli import main
+from agenttools_runtime.suggest import close_matches, did_you_mean
+from tests.deploy.test_cli import weather
+from tests.helpers.venvs import create_venv
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_close_matches() -> None:
+    assert close_matches("cusor", ["cursor", "codex", "cline"]) == ["cursor"]
+    assert close_matches("CURSR", ["cursor"]) == ["cursor"]
+    assert close_matches("weather", ["weather-tools/weather-tools", "x"]) == [
+        "weather-tools/weather-tools"
+    ]
+    assert close_matches("zzz", ["cursor"]) == []
+    assert did_you_mean("claudecode", {"claude-code": "claude-code", "ClaudeCode": "claude-code"})
+    assert did_you_mean("zzz", ["cursor"]) == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["deplyo"], "invalid choice: 'deplyo'. Did you mean \"deploy\""),
+        (["clinets"], 'Did you mean "clients"'),
+        (["mcp", "instal"], 'Did you mean "install"'),
+        (["deploy", "cursor", "--runner", "scrpit"], 'Did you mean "script"'),
+        (["deploy", "cusor"], 'Unknown client "cusor". Did you mean "cursor"?'),
+        (["mcp", "list", "gemni"], 'Did you mean "gemini-cli"?'),
+    ],
+)
+def test_did_you_mean_for_commands_choices_and_clients(
+    capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    status, _, err = run(capsys, *argv)
+    assert status in (1, 2)
+    assert expected in err, err
+
+
+def test_did_you_mean_for_bundles_and_servers(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    weather(site, "1.2.0")
+    path = ["--path", str(site)]
+    cases = {
+        ("deploy", "cursor", "wether-tools"): '"weather-tools"',
+        ("deploy", "cursor", "weather-tools/reprots"): '"weather-tools/reports"',
+        ("show", "weather-tools/wether"): '"weather-tools/weather"',
+        ("mcp", "install", "cursor", "weather-tools/wether"): '"weather-tools/weather"',
+        ("show", "weathr-tools/reports"): '"weather-tools"',
+    }
+    for argv, expected in cases.items():
+        status, _, err = run(capsys, *argv, *path)
+        assert status == 1, err
+        assert f"Did you mean {expected}" in err, (argv, err)
+    status, out, _ = run(capsys, "show", "wether-tools", *path, "--json")
+    assert json.loads(out)["error"]["hint"].startswith('Did you mean "weather-tools"')
+    status, _, err = run(capsys, "show", "completely-unrelated", *path)
+    assert status == 1 and "Did you mean" not in err
+
+
+def test_empty_list_says_where_it_looked_and_hints_python(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    empty = tmp_path / "empty-site"
+    empty.mkdir()
+    status, out, _ = run(capsys, "list", "--path", str(empty))
+    assert status == 0
+    assert "No agent tools bundles found in the environment of" in out
+    assert "--python PATH" in out and "VIRTUAL_ENV" in out
+
+
+@pytest.mark.slow
+def test_the_active_virtual_env_is_used_and_said(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """agenttools installed elsewhere (pipx, uv tool), the user's venv activated: that venv's
+    distributions are listed and deployed, and the output says which environment it is."""
+    venv = create_venv(tmp_path / "venv")
+    weather(venv.site_packages, "1.2.0")
+    monkeypatch.setenv("VIRTUAL_ENV", str(tmp_path / "venv"))
+    status, out, err = run(capsys, "list")
+    assert status == 0, err
+    assert "weather-tools/weather-tools" in out
+    assert f"using the active virtual environment {tmp_path / 'venv'} (VIRTUAL_ENV)" in err
+    status, out, err = run(capsys, "list", "--json")
+    assert json.loads(out)["python"] == str(venv.python)
+    status, out, err = run(capsys, "deploy", "cursor", "weather-tools/weather-tools", "--dry-run")
+    assert status == 0, err
+    assert f'"command": "{venv.python}"' in out  # the server runs in that venv
+    # --python wins, and the venv agenttools runs in is not "another" one
+    status, out, err = run(capsys, "list", "--python", str(venv.python))
+    assert "VIRTUAL_ENV" not in err
+    monkeypatch.setenv("VIRTUAL_ENV", str(Path(__import__("sys").prefix)))
+    status, out, err = run(capsys, "list")
+    assert "VIRTUAL_ENV" not in err and "weather-tools" not in out
+
+
+def test_serve_help_says_which_clients_see_skills_list(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["serve", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "skills/list and skills/get answer only clients that negotiate the newest MCP" in text
+    assert "today's clients see the skills as resources and prompts" in text
