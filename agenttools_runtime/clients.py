@@ -17,6 +17,7 @@ from pathlib import Path
 
 from agenttools_runtime.errors import (
     AgentToolsError,
+    ClientError,
     InvalidProjectDirectory,
     UnknownClient,
     UnknownInstallLocation,
@@ -217,15 +218,7 @@ def mcp_config_location(client: str | Client, os: str | None = None) -> Path:
     ``UnknownInstallLocation`` when it has none on that OS.
     """
     c = get_client(client)
-    if c.mcp_config is None:
-        raise UnsupportedMCPClient(client_name=c.display_name, client=c.id)
-    osn = normalize_os(os)
-    parts = _resolve_location(c.mcp_config, osn)
-    if parts is None:
-        raise UnknownInstallLocation(
-            client_name=c.display_name, os_name=OS_DISPLAY[osn], client=c.id, os=osn
-        )
-    return _home_join(parts)
+    return _user_location(c, c.mcp_config, os, UnsupportedMCPClient, UnknownInstallLocation)
 
 
 def project_mcp_config_location(client: str | Client, directory: Path | str) -> Path:
@@ -234,9 +227,7 @@ def project_mcp_config_location(client: str | Client, directory: Path | str) -> 
     Raises ``UnsupportedMCPClientProject`` or ``InvalidProjectDirectory``.
     """
     c = get_client(client)
-    if c.project_mcp_config is None:
-        raise UnsupportedMCPClientProject(client_name=c.display_name, client=c.id)
-    return _project_dir(directory).joinpath(*c.project_mcp_config)
+    return _project_location(c, c.project_mcp_config, directory, UnsupportedMCPClientProject)
 
 
 def skills_location(client: str | Client, os: str | None = None) -> Path:
@@ -245,15 +236,7 @@ def skills_location(client: str | Client, os: str | None = None) -> Path:
     Raises ``UnsupportedSkillsClient`` or ``UnknownSkillsLocation``.
     """
     c = get_client(client)
-    if c.skills is None:
-        raise UnsupportedSkillsClient(client_name=c.display_name, client=c.id)
-    osn = normalize_os(os)
-    parts = _resolve_location(c.skills, osn)
-    if parts is None:
-        raise UnknownSkillsLocation(
-            client_name=c.display_name, os_name=OS_DISPLAY[osn], client=c.id, os=osn
-        )
-    return _home_join(parts)
+    return _user_location(c, c.skills, os, UnsupportedSkillsClient, UnknownSkillsLocation)
 
 
 def project_skills_location(client: str | Client, directory: Path | str) -> Path:
@@ -262,9 +245,7 @@ def project_skills_location(client: str | Client, directory: Path | str) -> Path
     Raises ``UnsupportedSkillsClientProject`` or ``InvalidProjectDirectory``.
     """
     c = get_client(client)
-    if c.project_skills is None:
-        raise UnsupportedSkillsClientProject(client_name=c.display_name, client=c.id)
-    return _project_dir(directory).joinpath(*c.project_skills)
+    return _project_location(c, c.project_skills, directory, UnsupportedSkillsClientProject)
 
 
 def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | None:
@@ -318,6 +299,33 @@ def _resolve_location(spec: Any, osn: OSName) -> list[str] | None:
         return _resolve_location(spec["then"] if marker.exists() else spec["else"], osn)
     value = spec.get(osn)
     return None if value is None else list(value)
+
+
+def _user_location(
+    c: Client,
+    spec: Any,
+    os: str | None,
+    unsupported: type[ClientError],
+    unknown: type[ClientError],
+) -> Path:
+    """The user-scope location *spec* (a column of the client table) on *os*: ``unsupported``
+    when the client has none at all, ``unknown`` when it has none on that OS."""
+    if spec is None:
+        raise unsupported(client_name=c.display_name, client=c.id)
+    osn = normalize_os(os)
+    parts = _resolve_location(spec, osn)
+    if parts is None:
+        raise unknown(client_name=c.display_name, os_name=OS_DISPLAY[osn], client=c.id, os=osn)
+    return _home_join(parts)
+
+
+def _project_location(
+    c: Client, parts: Sequence[str] | None, directory: Path | str, unsupported: type[ClientError]
+) -> Path:
+    """The project-scope location *parts* inside *directory*; ``unsupported`` when none."""
+    if parts is None:
+        raise unsupported(client_name=c.display_name, client=c.id)
+    return _project_dir(directory).joinpath(*parts)
 
 
 def _home_join(parts: Sequence[str]) -> Path:

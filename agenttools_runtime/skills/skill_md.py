@@ -340,22 +340,17 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
                     )
     if "description" not in data:
         add("InvalidSkillDefinition", "Missing required field in frontmatter: description", 2)
-    else:
-        description = data["description"]
-        line = key_lines.get("description")
-        if not isinstance(description, str):
-            add("InvalidSkillDefinition", "Field 'description' must be a non-empty string", line)
-        else:
-            for message in names.description_problems(description):
-                add("InvalidSkillDefinition", message, line)
-    if "compatibility" in data:
-        compatibility = data["compatibility"]
-        line = key_lines.get("compatibility")
-        if not isinstance(compatibility, str):
-            add("InvalidSkillDefinition", "Field 'compatibility' must be a string", line)
-        else:
-            for message in names.compatibility_problems(compatibility):
-                add("InvalidSkillDefinition", message, line)
+    # the text fields, with skills-ref's message for a value that is no string
+    for key, problems, not_text in (
+        ("description", names.description_problems, "must be a non-empty string"),
+        ("compatibility", names.compatibility_problems, "must be a string"),
+    ):
+        if key not in data:
+            continue
+        value, line = data[key], key_lines.get(key)
+        messages = problems(value) if isinstance(value, str) else [f"Field '{key}' {not_text}"]
+        for message in messages:
+            add("InvalidSkillDefinition", message, line)
     if "allowed-tools" in data:
         tools = data["allowed-tools"]
         line = key_lines.get("allowed-tools")
