@@ -11,7 +11,8 @@ the build if any expected file is missing or differs.
 Sdist target: force-include every skill file and ``body-file`` so that a wheel built from the
 sdist carries the same manifest. Other targets: nothing.
 
-The logic lives in :mod:`agenttools_runtime.validate`; this module only talks to hatchling.
+The files come from :func:`agenttools_runtime.wheel.contents.members` (as for the wrapping
+backend and ``agenttools bundle``); this module only talks to hatchling.
 """
 
 from __future__ import annotations
@@ -24,16 +25,15 @@ from typing import TYPE_CHECKING, Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
+from agenttools_hook.errors import AgentToolsBuildError
 from agenttools_runtime.wheel import layout
 
 if TYPE_CHECKING:  # imported when a build runs: hatchling loads this module for every build
     from agenttools_runtime.validate import BuildPlan, Project
 
+__all__ = ["AgentToolsBuildError", "AgentToolsBuildHook"]
+
 MANIFEST = layout.extra_metadata_target(layout.MANIFEST)
-
-
-class AgentToolsBuildError(Exception):
-    """The wheel or sdist cannot be built as declared; the message lists every problem."""
 
 
 class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
@@ -75,7 +75,8 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
 
     # wheel -----------------------------------------------------------------------------------
     def _initialize_wheel(self, version: str, build_data: dict[str, Any]) -> None:
-        from agenttools_runtime.skills.hashing import hash_bytes, hash_file
+        from agenttools_runtime.skills.hashing import hash_bytes
+        from agenttools_runtime.wheel.contents import members
 
         project = self._project()
         if project is None:
@@ -84,18 +85,13 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         plan = self._plan(project, source_root=project.root if editable else None)
         self._staging = Path(tempfile.mkdtemp(prefix="agenttools-build-"))
         mapping: dict[str, str] = {}
-        manifest_file = self._stage(MANIFEST, plan.manifest_bytes())
-        mapping[str(manifest_file)] = MANIFEST
-        self._expected[MANIFEST] = hash_bytes(plan.manifest_bytes())
-        for rel, source in sorted(plan.files.items()):
-            target = layout.extra_metadata_target(rel)
-            if isinstance(source, str) or str(source) in mapping:
-                data = source.encode("utf-8") if isinstance(source, str) else source.read_bytes()
-                source = self._stage(target, data, mode=None if isinstance(source, str) else source)
-                self._expected[target] = hash_bytes(data)
-            else:
-                self._expected[target] = hash_file(source)
-            mapping[str(source)] = target
+        for member in members(plan):
+            # a project file is handed over as itself; generated files are staged
+            source = member.source
+            if source is None or str(source) in mapping:
+                source = self._stage(member.target, member.data, member.mode)
+            mapping[str(source)] = member.target
+            self._expected[member.target] = hash_bytes(member.data)
         config: Any = self.build_config  # None for a hook constructed directly (tests)
         moved = MANIFEST if config is None else config.get_distribution_path(MANIFEST)
         if moved != MANIFEST:
@@ -111,16 +107,15 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             build_data["extra_metadata"].update(mapping)
         else:  # hatchling < 1.12: place the files under .dist-info ourselves
             dist_info = f"{self.build_config.builder.artifact_project_id}.dist-info"
-            for source, target in mapping.items():
-                build_data["force_include"][source] = f"{dist_info}/extra_metadata/{target}"
+            for staged, target in mapping.items():
+                build_data["force_include"][staged] = f"{dist_info}/extra_metadata/{target}"
 
-    def _stage(self, target: str, data: bytes, mode: Path | None = None) -> Path:
+    def _stage(self, target: str, data: bytes, mode: int) -> Path:
         assert self._staging is not None
         path = self._staging.joinpath(*target.split("/"))
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-        if mode is not None:
-            shutil.copymode(mode, path)
+        path.chmod(mode)
         return path
 
     def _verify_wheel(self, wheel: Path) -> None:

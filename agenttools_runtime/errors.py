@@ -287,6 +287,22 @@ MESSAGES: dict[str, str] = {
     "SkillProviderSkipped": "The skill provider '{provider}' was skipped: {reason}",
     # -- project validation (hook and `agenttools validate`) --------------------------------
     "InvalidProject": "{report}",
+    # -- building: the wrapping backend and `agenttools bundle` -----------------------------
+    "InvalidWheel": "Cannot add agenttools files to {wheel}: {reason}",
+    "InvalidSdist": "Cannot add the skill sources to the sdist {sdist}: {reason}",
+    "WheelAlreadyBundled": (
+        "{wheel} already carries different agenttools metadata ({difference}). "
+        "Use --force to replace it."
+    ),
+    "WheelProjectMismatch": (
+        '{wheel} is a wheel of "{wheel_name}", but the project in {project} is "{project_name}"; '
+        "agenttools adds a project's files to that project's wheels only."
+    ),
+    "BuildBackendUnavailable": (
+        'The build backend "{backend}" (tool.agenttools.backend in {pyproject}) cannot be '
+        "imported: {reason}. Check the name, and that [build-system] requires lists the "
+        "distribution that provides it."
+    ),
 }
 
 
@@ -426,6 +442,11 @@ class URIError(AgentToolsError):
 
 class ProjectError(AgentToolsError):
     """A project whose ``[tool.agenttools]`` does not pass validation (hook and ``validate``)."""
+
+
+class BuildError(AgentToolsError):
+    """A wheel or sdist that agenttools cannot add its files to, or a wrapped build backend
+    that cannot be loaded."""
 
 
 # DistributionError
@@ -658,6 +679,22 @@ class InvalidSkillProviderName(SkillURISecurityError): ...
 
 # ProjectError
 class InvalidProject(ProjectError): ...
+
+
+# BuildError
+class InvalidWheel(BuildError): ...
+
+
+class InvalidSdist(BuildError): ...
+
+
+class WheelAlreadyBundled(BuildError): ...
+
+
+class WheelProjectMismatch(BuildError): ...
+
+
+class BuildBackendUnavailable(BuildError): ...
 
 
 class MCPSDKMissing(AgentToolsError):

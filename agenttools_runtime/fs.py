@@ -26,6 +26,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 Observer = Callable[[str, Path], None]
 """Called as ``observer(operation, path)`` before every mutation and at every checkpoint.
@@ -119,6 +120,25 @@ def write_bytes_atomic(path: Path, data: bytes, mode: int | None = None) -> None
             os.fsync(handle.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def write_stream_atomic(path: Path, write: Callable[[BinaryIO], None], mode: int) -> None:
+    """:func:`write_bytes_atomic` for output too large to hold in memory (a wheel):
+    ``write(handle)`` fills the temp file. The directory must exist."""
+    _notify("write", path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -240,6 +240,27 @@ BUNDLE = Table(
     ),
 )
 
+# ``build-backend`` of a project built through agenttools' wrapping PEP 517 backend, which
+# reads the backend it wraps from ``backend`` (and ``backend-path``) below.
+WRAPPING_BACKEND = "agenttools_hook.backend"
+
+# A PEP 517 backend reference, as build-backend takes it: "module.path" or "module:object".
+BACKEND_REFERENCE = r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*(:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*)?$"
+
+# Backends by their top-level module -> the distribution that provides them (data: the
+# validator asks for it in build-system.requires; docs/authoring.md has a section for each).
+KNOWN_BACKENDS: dict[str, str] = {
+    "setuptools": "setuptools",
+    "hatchling": "hatchling",
+    "uv_build": "uv-build",
+    "poetry": "poetry-core",
+    "flit_core": "flit-core",
+    "pdm": "pdm-backend",
+    "maturin": "maturin",
+    "scikit_build_core": "scikit-build-core",
+    "mesonpy": "meson-python",
+}
+
 AGENTTOOLS = Table(
     "tool.agenttools",
     "The agent tools a distribution ships: skills, MCP server declarations and bundles.",
@@ -260,6 +281,21 @@ AGENTTOOLS = Table(
         ),
         Key("skills", "table-map", "Skills by name.", default={}, item=SKILL, names=SKILL_NAME),
         Key("bundles", "table-list", "Explicit bundles.", default=[], item=BUNDLE),
+        Key(
+            "backend",
+            "string",
+            f'The PEP 517 backend that builds the project when `build-backend = "{WRAPPING_BACKEND}"`'
+            " (`module` or `module:object`, as in `build-backend`); agenttools adds its files to "
+            "what that backend builds. Required with that build backend, read by nothing else.",
+            example='"setuptools.build_meta"',
+        ),
+        Key(
+            "backend-path",
+            "string-list",
+            "Project-relative directories to import `backend` from (an in-tree backend), as "
+            "`build-system.backend-path` does for `build-backend`.",
+            default=[],
+        ),
     ),
 )
 

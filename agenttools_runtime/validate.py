@@ -35,6 +35,7 @@ KeyPath = tuple[str | int, ...]
 
 PYPROJECT = "pyproject.toml"
 DEFAULT_ROOT = "skills"
+DEFAULT_BACKEND = "setuptools.build_meta:__legacy__"  # PEP 517's, without build-backend
 
 # Keys clients read beyond the spec: accepted with a warning (peers.md §C.4).
 CLIENT_EXTENSION_KEYS = schema.CLIENT_EXTENSION_KEYS
@@ -55,6 +56,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     "HookWheelOnly": ("warning", "the hook is enabled for the wheel target only"),
     "BuildRequirementMissing": ("error", "build-system.requires lacks agenttools"),
     "UnsupportedBackend": ("error", "the build backend is not hatchling"),
+    "MissingBackend": ("error", "agenttools_hook.backend without the backend it wraps"),
+    "BackendDoesNotBundle": ("warning", "the build backend does not run agenttools"),
+    "UnusedBackend": ("warning", "backend set while build-backend is not agenttools_hook.backend"),
     "UnknownKey": ("error", "a key the schema does not know (with a did-you-mean)"),
     "InvalidType": ("error", "a value of the wrong type"),
     "InvalidValue": ("error", "a value outside its choices"),
@@ -281,13 +285,20 @@ class BuildPlan:
         return self.manifest.to_bytes()
 
 
-def build_manifest(project: Project, version: str, *, source_root: Path | None = None) -> BuildPlan:
+def build_manifest(
+    project: Project,
+    version: str,
+    *,
+    source_root: Path | None = None,
+    build_setup: bool = True,
+) -> BuildPlan:
     """Check *project* and compile its manifest and file list (the manifest's one writer).
 
-    *source_root* is recorded for editable installs. Raises :class:`ProjectInvalid` listing
-    every error (warnings are in the plan).
+    *source_root* is recorded for editable installs. ``build_setup=False`` skips the checks
+    of the project's own build set-up (for ``agenttools bundle``). Raises
+    :class:`ProjectInvalid` listing every error (warnings are in the plan).
     """
-    result = check_project(project)
+    result = check_project(project, build_setup=build_setup)
     if result.errors or not result.has_config or project.name is None:
         problems = result.errors or [
             Problem(project.pyproject, None, "MissingConfig", MISSING_CONFIG)
@@ -319,17 +330,19 @@ def build_manifest(project: Project, version: str, *, source_root: Path | None =
     return BuildPlan(manifest, files, tuple(result.problems), sources)
 
 
-def check_project(project: Project) -> CheckResult:
-    """Run every check on a loaded project."""
-    return _Checker(project).run()
+def check_project(project: Project, *, build_setup: bool = True) -> CheckResult:
+    """Run every check on a loaded project (``build_setup=False``: all but those of how the
+    project's build runs agenttools, which do not concern a wheel built by anything else)."""
+    return _Checker(project, build_setup=build_setup).run()
 
 
 # -- the checker -----------------------------------------------------------------------------
 
 
 class _Checker:
-    def __init__(self, project: Project) -> None:
+    def __init__(self, project: Project, *, build_setup: bool = True) -> None:
         self.project = project
+        self.build_setup = build_setup
         self.result = CheckResult()
         self.base: KeyPath = ("tool", "agenttools")
         self.root_ok = True  # skills are looked up under root only when it is usable
@@ -356,7 +369,8 @@ class _Checker:
 
     def run(self) -> CheckResult:
         config = self.project.config
-        self._check_build_setup(config is not None)
+        if self.build_setup:
+            self._check_build_setup(config is not None)
         if config is None:
             return self.result
         self.result.has_config = True
@@ -391,6 +405,21 @@ class _Checker:
     # the build set-up -----------------------------------------------------------------------
     def _check_build_setup(self, has_config: bool) -> None:
         data = self.project.data
+        system = data.get("build-system", {})
+        system = system if isinstance(system, dict) else {}
+        backend = system.get("build-backend")
+        config = self.project.config if has_config else None
+        if backend == schema.WRAPPING_BACKEND:
+            self._check_wrapping_backend(system, config)
+            return
+        if isinstance(config, dict) and "backend" in config:
+            self.add(
+                (*self.base, "backend"),
+                "UnusedBackend",
+                f'is read only by build-backend = "{schema.WRAPPING_BACKEND}"; this project '
+                f'builds with "{backend or DEFAULT_BACKEND}"',
+                "warning",
+            )
         hatch = _dig(data, "tool", "hatch")
         build = hatch.get("build", {}) if isinstance(hatch, dict) else {}
         global_hook = _dig(build, "hooks", "agenttools")
@@ -414,7 +443,17 @@ class _Checker:
                     "warning",
                 )
             return
-        if not hook_enabled:
+        if not hook_enabled and backend != "hatchling.build":
+            wrapped = backend or DEFAULT_BACKEND
+            self.add(
+                ("build-system", "build-backend") if backend is not None else self.base,
+                "BackendDoesNotBundle",
+                f'the build backend "{wrapped}" does not bundle [tool.agenttools]; wrap it '
+                f'(build-backend = "{schema.WRAPPING_BACKEND}", and backend = "{wrapped}" in '
+                "[tool.agenttools]) or run `agenttools bundle` on every wheel it builds",
+                "warning",
+            )
+        elif not hook_enabled:
             self.add(
                 self.base,
                 "HookNotEnabled",
@@ -430,22 +469,83 @@ class _Checker:
                 "warning",
             )
         self._check_sources(build)
-        system = data.get("build-system", {})
-        requires = system.get("requires", []) if isinstance(system, dict) else []
+        requires = system.get("requires", [])
         if hook_enabled and not any(_requirement_name(r) == "agenttools" for r in requires):
             self.add(
                 ("build-system", "requires"),
                 "BuildRequirementMissing",
                 'the build requirements must include "agenttools" (the hook lives there)',
             )
-        backend = system.get("build-backend") if isinstance(system, dict) else None
         if hook_enabled and backend != "hatchling.build":
             self.add(
                 ("build-system", "build-backend"),
                 "UnsupportedBackend",
                 f'the agenttools hook runs under hatchling; set build-backend = "hatchling.build" '
-                f"(found {backend!r})",
+                f"(found {backend!r}); for any other backend, set build-backend = "
+                f'"{schema.WRAPPING_BACKEND}" and backend = "{backend}" in [tool.agenttools]',
             )
+
+    def _check_wrapping_backend(self, system: Mapping[str, Any], config: Any) -> None:
+        """``build-backend = "agenttools_hook.backend"``: it needs ``backend`` (the backend it
+        wraps) and both distributions in the build requirements."""
+        requires = system.get("requires", [])
+        required = {_requirement_name(r) for r in requires if isinstance(requires, list)}
+        if "agenttools" not in required:
+            self.add(
+                ("build-system", "requires"),
+                "BuildRequirementMissing",
+                'the build requirements must include "agenttools" (the build backend lives there)',
+            )
+        if not isinstance(config, dict):
+            if config is None:
+                self.add(
+                    ("build-system", "build-backend"),
+                    "MissingBackend",
+                    f'"{schema.WRAPPING_BACKEND}" needs [tool.agenttools] with backend = the '
+                    'backend that builds the project (e.g. backend = "setuptools.build_meta")',
+                )
+            return  # not a table: reported by run()
+        inner = config.get("backend")
+        if "backend" not in config:
+            self.add(
+                self.base,
+                "MissingBackend",
+                f'build-backend is "{schema.WRAPPING_BACKEND}", so backend must name the '
+                'backend that builds the project (e.g. backend = "setuptools.build_meta")',
+            )
+        elif isinstance(inner, str):
+            key = (*self.base, "backend")
+            if not _BACKEND_RE.match(inner):
+                self.add(
+                    key, "InvalidValue", f'"{inner}" is not a backend ("module" or "module:object")'
+                )
+            elif inner.split(":")[0].split(".")[0] == schema.WRAPPING_BACKEND.split(".")[0]:
+                self.add(
+                    key,
+                    "InvalidValue",
+                    f'"{inner}" is agenttools itself; name the backend it wraps',
+                )
+            else:
+                distribution = schema.KNOWN_BACKENDS.get(inner.split(".")[0].split(":")[0])
+                if (
+                    distribution is not None
+                    and not config.get("backend-path")
+                    and names.canonical_dist_name(distribution) not in required
+                ):
+                    self.add(
+                        ("build-system", "requires"),
+                        "BuildRequirementMissing",
+                        f'the build requirements must include "{distribution}" (backend '
+                        f'"{inner}" lives there)',
+                    )
+        paths = config.get("backend-path", [])
+        for index, entry in enumerate(paths if isinstance(paths, list) else []):
+            if isinstance(entry, str) and not self._inside_project(self.project.root / entry):
+                self.add(
+                    (*self.base, "backend-path", index),
+                    "PathOutsideProject",
+                    f'"{entry}" must be a directory inside the project',
+                )
 
     def _check_sources(self, build: Any) -> None:
         """hatchling applies the wheel's ``sources`` to extra-metadata targets too: a mapping
@@ -810,8 +910,9 @@ class _Checker:
         """With the hook off for the sdist, ``.gitignore``d skill files never reach it, nor a
         wheel built from it."""
         hooks = _dig(self.project.data, "tool", "hatch", "build", "hooks", "agenttools")
-        if hooks is not None:
-            return  # the sdist hook force-includes every skill file
+        backend = _dig(self.project.data, "build-system", "build-backend")
+        if hooks is not None or backend == schema.WRAPPING_BACKEND or not self.build_setup:
+            return  # the hook or the wrapping backend adds every skill file to the sdist
         gitignore = self.project.root / ".gitignore"
         if not gitignore.is_file():
             return
@@ -1042,6 +1143,7 @@ def check_skill_md(
 
 # -- TOML lines ------------------------------------------------------------------------------
 
+_BACKEND_RE = re.compile(schema.BACKEND_REFERENCE)
 _KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
 _DOTTED = rf"{_KEY}(?:\s*\.\s*{_KEY})*"
 _HEADER_RE = re.compile(rf"^\s*(\[\[?)\s*({_DOTTED})\s*\]\]?\s*(?:#.*)?$")
@@ -1211,15 +1313,18 @@ def _moved_by_sources(sources: Any, target: str) -> str | None:
     return None
 
 
+# The distribution name a PEP 508 requirement starts with (what follows is not needed here;
+# packaging's parser would cost a build through agenttools_hook.backend a tenth of its time).
+_REQUIREMENT_NAME_RE = re.compile(
+    r"\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:$|[\[(;@<>=!~])"
+)
+
+
 def _requirement_name(requirement: object) -> str | None:
     if not isinstance(requirement, str):
         return None
-    from packaging.requirements import InvalidRequirement, Requirement
-
-    try:
-        return names.canonical_dist_name(Requirement(requirement).name)
-    except InvalidRequirement:
-        return None
+    match = _REQUIREMENT_NAME_RE.match(requirement)
+    return names.canonical_dist_name(match.group(1)) if match else None
 
 
 def _dig(data: Any, *keys: str) -> Any:

@@ -10,6 +10,13 @@ Times interleaved, R rounds each, on a copy of ``sample_packages/<sample>``:
 
 Prints the medians and the ratios against plain.
 Run: ``python benchmarks/hook.py [sample] [R]`` (default: weather-tools, 30).
+
+``python benchmarks/hook.py backends [R]`` measures the wrapping backend instead: for each
+backend of tests/hook/backends.py (setuptools, uv_build, poetry-core, flit-core, pdm-backend,
+installed in this environment), whole ``python -m build --no-isolation --wheel`` processes of
+the same project built through ``agenttools_hook.backend`` and by the backend alone, in turn
+(wrapped, alone, wrapped, ...), R rounds each (default 10); prints the medians and the median
+of the pair-by-pair ratios wrapped/alone.
 """
 
 from __future__ import annotations
@@ -31,6 +38,8 @@ SAMPLES = Path(__file__).resolve().parents[1] / "sample_packages"
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["backends"]:
+        return backends(int(argv[1]) if len(argv) > 1 else 10)
     sample = argv[0] if argv else "weather-tools"
     rounds = int(argv[1]) if len(argv) > 1 else 30
     with tempfile.TemporaryDirectory() as scratch:
@@ -66,6 +75,50 @@ def main(argv: list[str]) -> int:
     for name, values in times.items():
         median = statistics.median(values)
         print(f"  {name:9} {median * 1000:8.2f} ms   x{median / base:5.2f} of plain")
+    return 0
+
+
+def backends(rounds: int) -> int:
+    """The wrapping backend against each backend alone, whole processes."""
+    import subprocess
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.hook.backends import BACKENDS, SOURCE_DATE_EPOCH, make_project
+
+    # bytecode caches as an installed agenttools has them (the uncounted first round writes
+    # them for an editable checkout): without, every run would compile agenttools anew
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
+    print(f"python -m build --no-isolation --wheel, {rounds} rounds each (medians)")
+    with tempfile.TemporaryDirectory() as scratch:
+        for backend in BACKENDS.values():
+            projects = {
+                "wrapped": make_project(Path(scratch) / backend.key / "wrapped", backend),
+                "alone": make_project(Path(scratch) / backend.key / "alone", backend, wrap=False),
+            }
+            times: dict[str, list[float]] = {name: [] for name in projects}
+            for round_ in range(rounds + 1):  # the first round warms caches, uncounted
+                for name, project in projects.items():
+                    out = Path(scratch) / "out" / backend.key / name
+                    shutil.rmtree(out, ignore_errors=True)
+                    command = [sys.executable, "-m", "build", "--no-isolation", "--wheel"]
+                    start = time.perf_counter()
+                    subprocess.run(
+                        [*command, "--outdir", str(out), str(project)],
+                        env=env,
+                        check=True,
+                        capture_output=True,
+                    )
+                    if round_:
+                        times[name].append(time.perf_counter() - start)
+            wrapped, alone = statistics.median(times["wrapped"]), statistics.median(times["alone"])
+            pairs = statistics.median(
+                a / b for a, b in zip(times["wrapped"], times["alone"], strict=True)
+            )
+            print(
+                f"  {backend.key:12} alone {alone * 1000:7.0f} ms   wrapped {wrapped * 1000:7.0f} ms"
+                f"   x{pairs:5.2f}"
+            )
     return 0
 
 

@@ -27,6 +27,7 @@ FAMILIES = (
     errors.DeployError,
     errors.URIError,
     errors.ProjectError,
+    errors.BuildError,
 )
 CLASSES = [
     obj

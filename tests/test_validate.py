@@ -445,6 +445,28 @@ def test_toml_lines() -> None:
     assert lines.line(("tool", "other", "agenttools", "x")) == 13
 
 
+# -- the wrapping backend (agenttools_hook.backend) ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "key", ["setuptools", "uv-build", "poetry-core", "flit-core", "pdm-backend"]
+)
+def test_a_project_of_each_wrapped_backend_is_valid(key: str, tmp_path: Path) -> None:
+    from tests.hook.backends import BACKENDS, make_project
+
+    project = make_project(tmp_path / key, BACKENDS[key])
+    assert validate_project(project) == []
+
+
+def test_a_gitignored_skill_file_is_fine_with_the_wrapping_backend(tmp_path: Path) -> None:
+    """The wrapper adds every skill file to the sdist itself, .gitignore or not."""
+    from tests.hook.backends import BACKENDS, make_project
+
+    project = make_project(tmp_path / "p", BACKENDS["flit-core"])
+    (project / ".gitignore").write_text("*.sh\n")
+    assert validate_project(project) == []
+
+
 # -- helpers ---------------------------------------------------------------------------------
 
 

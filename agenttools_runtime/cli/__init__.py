@@ -40,6 +40,7 @@ COMMAND_MODULES: dict[str, str] = {
     "skill": "uri",
     "serve": "uri",
     "validate": "validate",
+    "bundle": "bundle",
     "completion": "completion",
 }
 
@@ -56,6 +57,7 @@ COMMAND_HELP: dict[str, str] = {
     "skill": "load a skill (or one of its files) by skill:// URI or name; --list them",
     "serve": "serve installed skills over MCP (stdio)",
     "validate": "check a project's [tool.agenttools], its skills and MCP server declarations",
+    "bundle": "add a project's skills and MCP servers to a wheel built by any tool",
     "completion": "print the shell completion script (bash, zsh, fish)",
 }
 

@@ -14,10 +14,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from filelock import FileLock
 
 from tests.helpers.venvs import create_venv
-from tests.helpers.wheels import SAMPLES, build_agenttools_wheel, build_wheel, cache_dir
+from tests.helpers.wheels import SAMPLES, build_wheel
+from tests.hook import backends
 
 pytestmark = pytest.mark.slow
 EXTRA = "extra_metadata/agenttools"
@@ -25,16 +25,9 @@ EXTRA = "extra_metadata/agenttools"
 
 @pytest.fixture(scope="module")
 def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """agenttools' wheel plus hatchling, editables and every dependency, for offline builds."""
-    ours = build_agenttools_wheel(tmp_path_factory)
-    house = cache_dir(tmp_path_factory) / "wheelhouse"
-    with FileLock(str(house.with_name("wheelhouse.lock")), timeout=600):  # xdist workers
-        if not house.is_dir():
-            staging = house.with_name("wheelhouse.partial")
-            shutil.rmtree(staging, ignore_errors=True)
-            pip(["download", "--dest", str(staging), "hatchling", "editables", str(ours)])
-            staging.rename(house)
-    return house
+    """agenttools' wheel plus hatchling, editables and every dependency, for offline builds
+    (the one wheelhouse of tests/hook/, downloaded once per session)."""
+    return backends.wheelhouse(tmp_path_factory)
 
 
 def pip(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:

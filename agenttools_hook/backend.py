@@ -1,0 +1,161 @@
+"""The wrapping PEP 517 build backend: any backend's builds, with agenttools' files added.
+
+    [build-system]
+    requires = ["agenttools", "setuptools>=77"]
+    build-backend = "agenttools_hook.backend"
+
+    [tool.agenttools]
+    backend = "setuptools.build_meta"      # the backend that builds everything else
+
+Every hook of PEP 517 and PEP 660 delegates to that backend; the optional ones exist exactly
+when it has them. The work is :mod:`agenttools_runtime.wheel.pep517`'s; this module only
+speaks PEP 517: it runs in the project directory, prints warnings to stderr and turns every
+expected failure into one :class:`AgentToolsBuildError` listing the problems.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from agenttools_hook.errors import AgentToolsBuildError
+
+T = TypeVar("T")
+ConfigSettings = Mapping[str, Any] | None
+
+__all__ = [
+    "build_sdist",
+    "build_wheel",
+    "get_requires_for_build_editable",
+    "get_requires_for_build_sdist",
+    "get_requires_for_build_wheel",
+]
+
+
+def get_requires_for_build_wheel(config_settings: ConfigSettings = None) -> list[str]:
+    from agenttools_runtime.wheel import pep517
+
+    return _run(
+        lambda: pep517.get_requires(_root(), "get_requires_for_build_wheel", config_settings)
+    )
+
+
+def get_requires_for_build_sdist(config_settings: ConfigSettings = None) -> list[str]:
+    from agenttools_runtime.wheel import pep517
+
+    return _run(
+        lambda: pep517.get_requires(_root(), "get_requires_for_build_sdist", config_settings)
+    )
+
+
+def get_requires_for_build_editable(config_settings: ConfigSettings = None) -> list[str]:
+    from agenttools_runtime.wheel import pep517
+
+    return _run(
+        lambda: pep517.get_requires(_root(), "get_requires_for_build_editable", config_settings)
+    )
+
+
+def build_wheel(
+    wheel_directory: str,
+    config_settings: ConfigSettings = None,
+    metadata_directory: str | None = None,
+) -> str:
+    from agenttools_runtime.wheel import pep517
+
+    return _run(
+        lambda: pep517.build_wheel(
+            _root(),
+            wheel_directory,
+            config_settings,
+            metadata_directory,
+            editable=False,
+            warn=_warn,
+        )
+    )
+
+
+def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) -> str:
+    from agenttools_runtime.wheel import pep517
+
+    return _run(lambda: pep517.build_sdist(_root(), sdist_directory, config_settings, warn=_warn))
+
+
+def _build_editable(
+    wheel_directory: str,
+    config_settings: ConfigSettings = None,
+    metadata_directory: str | None = None,
+) -> str:
+    from agenttools_runtime.wheel import pep517
+
+    return _run(
+        lambda: pep517.build_wheel(
+            _root(), wheel_directory, config_settings, metadata_directory, editable=True, warn=_warn
+        )
+    )
+
+
+def _prepare_metadata_for_build_wheel(
+    metadata_directory: str, config_settings: ConfigSettings = None
+) -> str:
+    from agenttools_runtime.wheel import pep517
+
+    return _run(
+        lambda: pep517.prepare_metadata(
+            _root(), metadata_directory, config_settings, editable=False, warn=_warn
+        )
+    )
+
+
+def _prepare_metadata_for_build_editable(
+    metadata_directory: str, config_settings: ConfigSettings = None
+) -> str:
+    from agenttools_runtime.wheel import pep517
+
+    return _run(
+        lambda: pep517.prepare_metadata(
+            _root(), metadata_directory, config_settings, editable=True, warn=_warn
+        )
+    )
+
+
+_OPTIONAL: dict[str, Callable[..., str]] = {
+    "build_editable": _build_editable,
+    "prepare_metadata_for_build_wheel": _prepare_metadata_for_build_wheel,
+    "prepare_metadata_for_build_editable": _prepare_metadata_for_build_editable,
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The optional hooks, present when the wrapped backend has them (frontends test with
+    ``hasattr`` and fall back, e.g. to metadata from a built wheel)."""
+    from agenttools_runtime.wheel import pep517
+
+    hook = _OPTIONAL.get(name)
+    if hook is None or not _run(lambda: pep517.has_hook(_root(), name)):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return hook
+
+
+def _root() -> Path:
+    return Path.cwd()  # PEP 517: hooks run in the project directory
+
+
+def _warn(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def _run(call: Callable[[], T]) -> T:
+    # agenttools_runtime is imported inside each hook, not at the top: frontends start a
+    # process per hook and import this module in each, and get_requires_* needs little.
+    try:
+        return call()
+    except Exception as exc:
+        from agenttools_runtime.errors import AgentToolsError
+
+        if not isinstance(exc, AgentToolsError):
+            raise
+        # what users read is the end of the traceback: keep agenttools' frames out of it
+        raise AgentToolsBuildError(str(exc)).with_traceback(None) from None

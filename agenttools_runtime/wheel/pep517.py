@@ -1,0 +1,230 @@
+"""The work of ``agenttools_hook.backend``, the PEP 517 backend that wraps another: which
+backend it wraps (``[tool.agenttools] backend``, imported in-process from ``backend-path``
+if given, as frontends import theirs), and what it adds to that backend's results.
+
+Every hook is the wrapped backend's, called with the same arguments; then
+
+- wheels (``build_wheel``, ``build_editable``) get the files of :func:`~.contents.members`
+  through :func:`~.archive.add_members` (an editable one records the project directory as
+  ``source-root``, so deploys use the live skill files);
+- ``prepare_metadata_for_build_*`` writes the same files into the ``.dist-info`` it returns,
+  so the metadata a frontend reads first is the wheel's (PEP 517 wants them to match; a
+  backend that copies that directory into its wheel is recognised as already carrying them);
+- sdists get the project files a wheel build from them needs (:mod:`.sdist`).
+
+The project is checked before the wrapped backend runs (the checks of
+``agenttools validate``); a project with errors raises
+:class:`~agenttools_runtime.validate.ProjectInvalid` listing every one. Hooks run with the
+project directory as the working directory (PEP 517).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+# Frontends run every hook in a new process that imports the backend: what a hook needs is
+# imported by that hook (get_requires_* needs only tomllib), and typing not at all.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+    from agenttools_runtime.validate import BuildPlan
+
+    ConfigSettings = Mapping[str, Any] | None
+    Warn = Callable[[str], None]
+
+PYPROJECT = "pyproject.toml"
+
+# Hooks a backend may lack (PEP 517 and PEP 660): the wrapper has them exactly when the
+# wrapped backend does, so frontends fall back as they would without agenttools.
+OPTIONAL_HOOKS = (
+    "prepare_metadata_for_build_wheel",
+    "prepare_metadata_for_build_editable",
+    "build_editable",
+)
+
+
+def load_backend(root: Path) -> Any:
+    """The backend object ``[tool.agenttools] backend`` names, imported (its ``backend-path``
+    directories first on ``sys.path``). A missing or unusable ``backend`` raises the
+    project's located problems (:class:`ProjectInvalid`); an import that fails raises
+    :class:`~agenttools_runtime.errors.BuildBackendUnavailable`."""
+    spec, paths = _backend_setting(root)
+    module_name, _, attribute = spec.partition(":")
+    directories = [os.path.abspath(root / p) for p in paths]
+    for directory in reversed(directories):
+        if directory not in sys.path:
+            sys.path.insert(0, directory)
+    try:
+        backend: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise _unavailable(root, spec, str(exc)) from None
+    if directories and not any(
+        _is_inside(getattr(backend, "__file__", None) or "", d) for d in directories
+    ):
+        reason = f"it was loaded from {backend.__file__}, not from backend-path"
+        raise _unavailable(root, spec, reason)
+    for part in attribute.split(".") if attribute else ():
+        try:
+            backend = getattr(backend, part)
+        except AttributeError:
+            reason = f"{module_name} has no attribute {attribute}"
+            raise _unavailable(root, spec, reason) from None
+    return backend
+
+
+def has_hook(root: Path, name: str) -> bool:
+    """Whether the wrapped backend implements the optional hook *name*."""
+    return name in OPTIONAL_HOOKS and callable(getattr(load_backend(root), name, None))
+
+
+def get_requires(root: Path, hook: str, config_settings: ConfigSettings) -> list[str]:
+    """The wrapped backend's ``get_requires_for_build_*`` (``[]`` where it has none)."""
+    function = getattr(load_backend(root), hook, None)
+    return [] if function is None else list(function(config_settings))
+
+
+def build_wheel(
+    root: Path,
+    wheel_directory: str,
+    config_settings: ConfigSettings,
+    metadata_directory: str | None,
+    *,
+    editable: bool,
+    warn: Warn,
+) -> str:
+    """The wrapped backend's wheel (or editable wheel) with agenttools' files added."""
+    from agenttools_runtime.wheel import archive, contents
+
+    backend = load_backend(root)
+    plan = _plan(root, editable=editable, warn=warn)
+    hook = backend.build_editable if editable else backend.build_wheel
+    with tempfile.TemporaryDirectory(prefix="agenttools-wheel-") as scratch:
+        name = str(hook(scratch, config_settings, metadata_directory))
+        inner = Path(scratch) / name
+        info = archive.read_info(inner)
+        plan = contents.for_artifact(plan, info.name, info.version, artifact=inner, project=root)
+        output = Path(wheel_directory) / name
+        archive.add_members(inner, output, contents.members(plan))
+    return name
+
+
+def prepare_metadata(
+    root: Path,
+    metadata_directory: str,
+    config_settings: ConfigSettings,
+    *,
+    editable: bool,
+    warn: Warn,
+) -> str:
+    """The wrapped backend's ``.dist-info`` with agenttools' files written into it."""
+    from agenttools_runtime.wheel import archive, contents
+
+    backend = load_backend(root)
+    plan = _plan(root, editable=editable, warn=warn)
+    hook = (
+        backend.prepare_metadata_for_build_editable
+        if editable
+        else backend.prepare_metadata_for_build_wheel
+    )
+    name = str(hook(metadata_directory, config_settings))
+    dist_info = Path(metadata_directory) / name
+    headers = archive.metadata_headers((dist_info / archive.METADATA).read_bytes())
+    built, version = headers.get("name", ""), headers.get("version", "")
+    plan = contents.for_artifact(plan, built, version, artifact=dist_info, project=root)
+    archive.write_members(dist_info, contents.members(plan))
+    return name
+
+
+def build_sdist(
+    root: Path, sdist_directory: str, config_settings: ConfigSettings, *, warn: Warn
+) -> str:
+    """The wrapped backend's sdist, completed with the files a wheel build needs."""
+    from agenttools_runtime.wheel import sdist
+
+    backend = load_backend(root)
+    plan = _plan(root, editable=False, warn=warn)
+    files = {PYPROJECT: root / PYPROJECT}
+    for source in plan.sources:
+        files[Path(os.path.relpath(source, root)).as_posix()] = source
+    for path in _backend_setting(root)[1]:  # an in-tree backend builds the wheel too
+        for directory, subdirectories, names in os.walk(root / path):
+            subdirectories[:] = sorted(d for d in subdirectories if d != "__pycache__")
+            for file in names:
+                source = Path(directory) / file
+                files[Path(os.path.relpath(source, root)).as_posix()] = source
+    with tempfile.TemporaryDirectory(prefix="agenttools-sdist-") as scratch:
+        name = str(backend.build_sdist(scratch, config_settings))
+        added = sdist.add_files(Path(scratch) / name, Path(sdist_directory) / name, files)
+    if added:
+        warn(f"agenttools: added to the sdist what {name} lacked: {', '.join(added)}")
+    return name
+
+
+# -- helpers ------------------------------------------------------------------------------------
+def _backend_setting(root: Path) -> tuple[str, list[str]]:
+    """``backend`` and ``backend-path`` of ``[tool.agenttools]``; anything unusable raises
+    the project's problems as ``agenttools validate`` reports them."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+
+    try:  # the quick path, taken by every hook (get_requires_* included)
+        with open(root / PYPROJECT, "rb") as file:
+            config = tomllib.load(file).get("tool", {}).get("agenttools", {})
+        spec, paths = config.get("backend"), config.get("backend-path", [])
+        if _usable(spec, paths):
+            return spec, list(paths)
+    except (OSError, ValueError, AttributeError, TypeError):
+        pass
+    from agenttools_runtime.wheel.contents import load_plan
+
+    load_plan(root, "0")  # raises the located problems (MissingBackend, UnknownKey …)
+    raise _unavailable(root, "", "[tool.agenttools] backend must name the backend to wrap")
+
+
+def _usable(spec: object, paths: object) -> bool:
+    """What validation would accept, checked without it: a backend reference that is not
+    agenttools itself, and relative backend-path directories that stay in the project."""
+    import re
+
+    from agenttools_runtime.schema import BACKEND_REFERENCE, WRAPPING_BACKEND
+
+    return (
+        isinstance(spec, str)
+        and re.match(BACKEND_REFERENCE, spec) is not None
+        and spec.split(".")[0].split(":")[0] != WRAPPING_BACKEND.split(".")[0]
+        and isinstance(paths, list)
+        and all(
+            isinstance(p, str) and p and not os.path.isabs(p) and ".." not in re.split(r"[/\\]", p)
+            for p in paths
+        )
+    )
+
+
+def _unavailable(root: Path, spec: str, reason: str) -> Exception:
+    from agenttools_runtime.errors import BuildBackendUnavailable
+
+    return BuildBackendUnavailable(backend=spec, pyproject=str(root / PYPROJECT), reason=reason)
+
+
+def _plan(root: Path, *, editable: bool, warn: Warn) -> BuildPlan:
+    from agenttools_runtime.wheel import contents
+
+    plan = contents.load_plan(root, "0", source_root=root if editable else None)
+    for problem in plan.warnings:
+        warn(f"agenttools: {problem.format(root)}")
+    return plan
+
+
+def _is_inside(path: str, directory: str) -> bool:
+    try:
+        return os.path.commonpath([os.path.abspath(path), directory]) == directory
+    except ValueError:  # another drive on Windows
+        return False
