@@ -256,6 +256,15 @@ MESSAGES: dict[str, str] = {
     "DeploymentRollbackIncomplete": (
         'Warning: The failed deployment of "{name}" could not be rolled back completely: {reason}'
     ),
+    "InterruptedOperationRecovered": "An interrupted {operation} was {outcome}.",
+    "DeploymentNotFinished": (
+        "Warning: The deployment {uuid} was committed, but finishing it failed ({reason}); "
+        "the next agenttools command finishes it."
+    ),
+    "StateRecoveryFailed": (
+        "An interrupted agenttools operation ({journal}) could not be finished: {reason}. Fix "
+        "the cause and run the command again; 'agenttools doctor' shows what is left."
+    ),
     # -- skill:// URIs and serving (texts of the skill:// scheme document) -----------------
     "SkillNotFound": "Skill not found: '{skill}'. Available: {available}",
     "SkillReferenceNotFound": "Reference not found: '{reference}' in skill '{skill}'",
@@ -645,6 +654,9 @@ class DeploymentLockTimeout(DeployError): ...
 class InvalidDeploymentRecord(DeployError): ...
 
 
+class StateRecoveryFailed(DeployError): ...
+
+
 # URIError
 class InvalidSkillURI(URIError): ...
 
@@ -770,3 +782,9 @@ class MCPServerEntryReplaced(AgentToolsWarning): ...
 
 
 class MCPEntryMachineSpecific(AgentToolsWarning): ...
+
+
+class InterruptedOperationRecovered(AgentToolsWarning): ...
+
+
+class DeploymentNotFinished(AgentToolsWarning): ...

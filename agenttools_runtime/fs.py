@@ -100,11 +100,24 @@ def _notify(operation: str, path: Path | str) -> None:
 # -- mutations -------------------------------------------------------------------------------
 
 
-def write_bytes_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Write *data* to *path* through a temp file in the same directory, fsync, ``os.replace``.
+TEMP_MARK = ".agenttools-"
+"""Every temporary name agenttools creates contains it: temp files
+``.<name>.agenttools-<random>.tmp``, ``.agenttools-staging-<uuid>``,
+``.agenttools-backup-<uuid>``, so ``doctor`` can tell them from anyone else's."""
 
-    An existing file's permission bits are kept unless *mode* is given. The directory must
-    exist.
+TEMP_SUFFIX = ".tmp"
+
+
+def write_bytes_atomic(
+    path: Path, data: bytes, mode: int | None = None, *, durable: bool = True
+) -> None:
+    """Write *data* to *path* through a temp file in the same directory and ``os.replace``.
+
+    With *durable* (the default) the file and then its directory are fsynced, so the new bytes
+    survive a power cut once this returns. Files whose content an intent journal can
+    reconstruct (registry entries) pass ``durable=False``: a killed process cannot lose them
+    (the page cache outlives it), and the journal covers a power cut. An existing file's
+    permission bits are kept unless *mode* is given. The directory must exist.
     """
     _notify("write", path)
     if mode is None:
@@ -112,12 +125,15 @@ def write_bytes_atomic(path: Path, data: bytes, mode: int | None = None) -> None
             mode = stat.S_IMODE(os.stat(path).st_mode)
         except FileNotFoundError:
             mode = None
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(
+        prefix=f".{path.name}{TEMP_MARK}", suffix=TEMP_SUFFIX, dir=path.parent
+    )
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)
@@ -125,14 +141,17 @@ def write_bytes_atomic(path: Path, data: bytes, mode: int | None = None) -> None
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    _fsync_dir(path.parent)
+    if durable:
+        sync_directory(path.parent)
 
 
 def write_stream_atomic(path: Path, write: Callable[[BinaryIO], None], mode: int) -> None:
     """:func:`write_bytes_atomic` for output too large to hold in memory (a wheel):
     ``write(handle)`` fills the temp file. The directory must exist."""
     _notify("write", path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(
+        prefix=f".{path.name}{TEMP_MARK}", suffix=TEMP_SUFFIX, dir=path.parent
+    )
     try:
         with os.fdopen(fd, "wb") as handle:
             write(handle)
@@ -144,11 +163,16 @@ def write_stream_atomic(path: Path, write: Callable[[BinaryIO], None], mode: int
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    _fsync_dir(path.parent)
+    sync_directory(path.parent)
 
 
 def write_text_atomic(path: Path, text: str, mode: int | None = None) -> None:
     write_bytes_atomic(path, text.encode("utf-8"), mode)
+
+
+def is_temp_name(name: str) -> bool:
+    """True for a temp file name :func:`write_bytes_atomic` makes (``.<name>.agenttools-….tmp``)."""
+    return name.startswith(".") and TEMP_MARK in name and name.endswith(TEMP_SUFFIX)
 
 
 def write_bytes(path: Path, data: bytes) -> None:
@@ -180,6 +204,12 @@ def rename(source: Path, destination: Path) -> None:
 def replace(source: Path, destination: Path) -> None:
     _notify("replace", destination)
     os.replace(source, destination)
+
+
+def rmdir(path: Path) -> None:
+    """Remove an empty directory (``OSError`` when it is not empty)."""
+    _notify("rmdir", path)
+    os.rmdir(path)
 
 
 def chmod(path: Path, mode: int) -> None:
@@ -219,7 +249,13 @@ def remove_entry(path: Path) -> None:
 
 def backup_path(next_to: Path) -> Path:
     """A fresh sibling path in *next_to*'s parent: ``.agenttools-backup-<uuid>``."""
-    return next_to.parent / f".agenttools-backup-{uuid.uuid4().hex}"
+    return next_to.parent / f"{TEMP_MARK}backup-{uuid.uuid4().hex}"
+
+
+def staging_path(next_to: Path) -> Path:
+    """A fresh sibling path in *next_to*'s parent: ``.agenttools-staging-<uuid>``, where a
+    directory is built before it is renamed into place."""
+    return next_to.parent / f"{TEMP_MARK}staging-{uuid.uuid4().hex}"
 
 
 def _rmtree_retry_readonly(func: Callable[..., object], path: str, _exc: object) -> None:
@@ -228,7 +264,9 @@ def _rmtree_retry_readonly(func: Callable[..., object], path: str, _exc: object)
     func(path)
 
 
-def _fsync_dir(directory: Path) -> None:
+def sync_directory(directory: Path) -> None:
+    """fsync a directory, so the names created, renamed or removed in it are durable (POSIX;
+    elsewhere a no-op). Failures are ignored: some file systems refuse it."""
     if os.name != "posix":
         return
     try:

@@ -2,7 +2,7 @@
 
 Every location is computed at call time from the environment (``AGENTTOOLS_HOME``,
 ``Path.home()``), never cached, so tests isolate everything by setting ``HOME`` and
-``AGENTTOOLS_HOME``.
+``AGENTTOOLS_HOME``. An operation computes its :class:`StatePaths` once and passes them on.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 STATE_ENV = "AGENTTOOLS_HOME"
@@ -40,6 +41,40 @@ def skill_registry_dir() -> Path:
 
 def deployment_lock_file() -> Path:
     return deployments_dir() / ".lock"
+
+
+@dataclass(frozen=True)
+class StatePaths:
+    """Every location of the deployment state, computed once for one operation.
+
+    ``deployments`` holds one directory per record; the dot-entries beside them are skipped
+    by record scans (older versions included): ``.skill-registry/`` (one file per skill
+    directory), ``.index/index.json`` (the lookup index), ``.journal/`` (intent journals of
+    operations in progress) and ``.lock``.
+    """
+
+    deployments: Path
+
+    @property
+    def registry(self) -> Path:
+        return self.deployments / ".skill-registry"
+
+    @property
+    def index(self) -> Path:
+        return self.deployments / ".index" / "index.json"
+
+    @property
+    def journals(self) -> Path:
+        return self.deployments / ".journal"
+
+    @property
+    def lock(self) -> Path:
+        return self.deployments / ".lock"
+
+
+def state_paths(deployments: Path | None = None) -> StatePaths:
+    """The state locations now (from ``AGENTTOOLS_HOME``), or those under *deployments*."""
+    return StatePaths(deployments_dir() if deployments is None else deployments)
 
 
 def canonical_path(path: Path | str) -> Path:
@@ -84,5 +119,9 @@ def registry_key(skills_root: Path | str, name: str, platform: str | None = None
     Computed once before anything is created and then recorded; release uses the recorded
     key, never a recomputed one.
     """
-    text = canonical_path_key(skills_root, platform) + "/" + name
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return registry_key_for(canonical_path_key(skills_root, platform), name)
+
+
+def registry_key_for(root_key: str, name: str) -> str:
+    """:func:`registry_key` from the root's :func:`canonical_path_key`, computed already."""
+    return hashlib.sha256(f"{root_key}/{name}".encode()).hexdigest()

@@ -37,6 +37,7 @@ COMMAND_MODULES: dict[str, str] = {
     "deploy": "deploy",
     "deployed": "deploy",
     "remove": "deploy",
+    "doctor": "doctor",
     "skill": "uri",
     "serve": "uri",
     "validate": "validate",
@@ -54,6 +55,7 @@ COMMAND_HELP: dict[str, str] = {
     "deploy": "deploy a bundle's MCP servers and skills into a client (tracked, reversible)",
     "deployed": "list the recorded deployments",
     "remove": "remove a deployment: its config entries and the skills nothing else uses",
+    "doctor": "check agenttools' state for what interrupted operations left; --fix repairs it",
     "skill": "load a skill (or one of its files) by skill:// URI or name; --list them",
     "serve": "serve installed skills over MCP (stdio)",
     "validate": "check a project's [tool.agenttools], its skills and MCP server declarations",
@@ -147,9 +149,11 @@ def run_handler(handler: Handler, args: argparse.Namespace) -> int:
         except UsageError as exc:
             print(f"agenttools: {exc}", file=sys.stderr)
             return 2
-        except KeyboardInterrupt:
-            print("agenttools: interrupted", file=sys.stderr)
-            return 130
+        except KeyboardInterrupt as exc:  # SIGINT, or SIGTERM during a locked operation
+            _print_warnings(caught, as_json)
+            outcome = getattr(exc, "outcome", "")
+            print(f"agenttools: interrupted{'; ' + outcome if outcome else ''}", file=sys.stderr)
+            return int(getattr(exc, "exit_status", 130))
     _print_warnings(caught, as_json)
     return status
 

@@ -389,7 +389,9 @@ def _entry_text(the_plan: DeployPlan, sp: Any) -> str:
 
 def run_deployed(args: argparse.Namespace) -> int:
     from agenttools_runtime.deploy import deployed
+    from agenttools_runtime.deploy.lock import finish_interrupted
 
+    finish_interrupted()
     found = deployed(args.client)
     emit(
         args,

@@ -163,6 +163,7 @@ def run_install(args: argparse.Namespace) -> int:
     import warnings
 
     from agenttools_runtime.cli.discovery import search_from_args
+    from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.errors import format_message
     from agenttools_runtime.mcp.install import install_mcp_server
     from agenttools_runtime.mcp.runners import choose_runner, machine_specific_warning
@@ -172,6 +173,7 @@ def run_install(args: argparse.Namespace) -> int:
     project = target.scope not in ("user", None)
     choice = choose_runner(server, args.runner, project=project)
     key = args.name or server.key
+    finish_interrupted()
     with _file_errors(target):
         result = install_mcp_server(target, choice.server, key=key)
     warning = machine_specific_warning(choice, key, target.config_file) if project else None
@@ -189,6 +191,7 @@ def run_install(args: argparse.Namespace) -> int:
 
 def run_uninstall(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.discovery import search_from_args
+    from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.errors import format_message
     from agenttools_runtime.mcp.install import uninstall_mcp_server
 
@@ -200,6 +203,7 @@ def run_uninstall(args: argparse.Namespace) -> int:
             if "/" in args.server
             else args.server
         )
+    finish_interrupted()
     with _file_errors(target):
         result = uninstall_mcp_server(target, key)
     tag = "UninstallMCPServer" if result.removed else "MCPServerNotInstalled"

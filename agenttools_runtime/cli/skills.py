@@ -124,8 +124,10 @@ def _target(text: str) -> Any:
 
 
 def run_install(args: argparse.Namespace) -> int:
+    from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.skills.install import install_skills
 
+    finish_interrupted()
     results = install_skills(
         _target(args.target),
         list(args.skills),
@@ -139,8 +141,10 @@ def run_install(args: argparse.Namespace) -> int:
 
 
 def run_uninstall(args: argparse.Namespace) -> int:
+    from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.skills.install import uninstall_skills
 
+    finish_interrupted()
     results = uninstall_skills(
         _target(args.target), list(args.names), project=args.project, skills_dir=args.skills_dir
     )

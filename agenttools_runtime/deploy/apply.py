@@ -1,168 +1,507 @@
-"""Applying a deployment's changes with an undo log.
+"""Applying a deploy under its intent journal, and undoing or finishing an interrupted one.
 
-Every change the apply step makes is recorded as an undo action *before* the change, so a
-failure at any point — an exception from a writer, an injected ``OSError``, a
-``KeyboardInterrupt`` — is undone in reverse order:
+:func:`run` writes the ``deploy`` journal (:mod:`agenttools_runtime.deploy.journal`) before
+anything else, then applies the changes in the journal's order, so that every state in
+between is one the journal describes:
 
-- config files are restored from their raw-byte snapshot only if their current hash still
-  equals the hash after our last write (someone else's later change is left alone, with an
-  ``MCPServerNotRemoved`` warning naming the key that remains);
-- skill directories are restored from their backups (replacements move the old entry to
-  ``<root's parent>/.agenttools-backup-<uuid>`` and keep it until :meth:`UndoLog.commit`);
-- registry entries and other small files are restored from their byte snapshots;
-- directories the step created are removed again when they are empty.
+1. each config file, written once with all its entries (compare and swap: if the file changed
+   since it was read under the lock, the edit is planned again on the new bytes, and the
+   journal rewritten, before writing);
+2. each skill directory, built complete in its staging directory and renamed into place (what
+   was there moved to its backup first);
+3. each registry entry;
+4. the record, published by renaming its staging directory: the **commit point**.
+
+Then (:func:`finish`) the backups of replaced skill directories are deleted and the
+deployments this one replaces are removed, and the journal is deleted.
+
+Before the commit point any failure — an exception, ``KeyboardInterrupt``, a SIGTERM —
+runs :func:`undo` in this process; a process that died runs it in the next locked command
+(:mod:`agenttools_runtime.deploy.recovery`). Undo checks what is on disk against the journal
+before touching anything: a config file still holding our bytes gets its prior bytes back;
+one changed since (by the client) only loses the entries we wrote, and only where they are
+still ours; a skill directory is removed only while it holds exactly what we wrote, and its
+backup moved back only where nothing else took its place; registry entries get their prior
+bytes back. After the commit point everything runs to the end (SIGINT/SIGTERM are deferred
+until then) and a failure leaves the journal for the next command to finish.
 
 Every mutation goes through :mod:`agenttools_runtime.fs`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import os
-import warnings
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NoReturn
 
-from agenttools_runtime import fs
-from agenttools_runtime.errors import AgentToolsWarning, MCPServerNotRemoved
+from agenttools_runtime import fs, signals
+from agenttools_runtime.clients import Client
+from agenttools_runtime.deploy import journal, records, registry
+from agenttools_runtime.deploy.journal import ConfigChange, EntryChange, Journal, Kind, SkillChange
+from agenttools_runtime.deploy.records import DeploymentRecord
+from agenttools_runtime.deploy.registry import RegistryEntry
+from agenttools_runtime.deploy.store import Store
+from agenttools_runtime.errors import (
+    AgentSkillBackupNotRemoved,
+    AgentSkillBackupsLeft,
+    AgentToolsError,
+    AgentToolsWarning,
+    ConfigFileChanged,
+    DeploymentNotFinished,
+    DeploymentNotRemoved,
+    MCPServerNotRemoved,
+)
+from agenttools_runtime.mcp.formats import Container, commit_edit, edit_config_file, get_format
+from agenttools_runtime.mcp.install import ConfigPlan, plain, plan_server_entries
+from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.fsops import WriteOutcome
+from agenttools_runtime.skills.hashing import DestinationState, destination_state
+from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
 
-UndoAction = Callable[[], None]
+CONFIG_ATTEMPTS = 3
 
 
-def file_digest(path: Path) -> str | None:
-    """SHA-256 of a file's raw bytes, None when it does not exist."""
+@dataclass(frozen=True)
+class ConfigWrite:
+    """The entries a deploy writes into one config file (planned under the lock)."""
+
+    config_file: Path
+    client: Client
+    servers: tuple[tuple[str, MCPServer], ...]
+    plan: ConfigPlan
+
+
+@dataclass(frozen=True)
+class DeployChanges:
+    """Everything a deploy changes, decided: the config entries, the skill directories to
+    write (into ``skills_root``), the registry entries after the change, the record, and
+    the deployments it replaces."""
+
+    record: DeploymentRecord
+    config: ConfigWrite | None
+    skills_root: Path | None
+    writes: tuple[SkillSource, ...]
+    entries: tuple[RegistryEntry, ...]
+    replaces: tuple[str, ...]
+
+
+def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
+    """Journal, apply, commit and finish a deploy (see the module docstring). Returns the
+    warnings (not issued). Raises what failed before the commit point, after undoing
+    everything; an interruption (SIGINT, SIGTERM) as :class:`signals.Interrupted` saying
+    whether the deployment was committed or rolled back."""
+    uid = changes.record.uuid
+    entry, prior = _journal(store, changes)
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except FileNotFoundError:
-        return None
+        with signals.deferred():  # a journal is written whole, or not at all
+            journal.write(entry, prior)
+        fs.checkpoint("deploy:journal-written", entry.path)
+        entry = _apply_config(entry, changes)
+        _apply_skills(store, entry, changes)
+        fs.checkpoint("deploy:skills-written")
+        written = {str(c.directory) for c in entry.skills}
+        for change, after in zip(entry.entries, changes.entries, strict=True):
+            if after.directory in written:  # what is there now is what we wrote
+                after = registry.with_stats(after, registry.file_stats(Path(after.directory)))
+            store.put_entry(after)
+            fs.checkpoint("deploy:entry-written", registry.entry_path(change.key, store.state))
+        fs.checkpoint("deploy:registry-written")
+    except BaseException as exc:
+        _fail(store, entry, exc)
+    # from the commit point to the end, SIGINT/SIGTERM wait: the deployment is made whole
+    found: list[AgentToolsWarning] = []
+    try:
+        with signals.deferred():
+            try:
+                store.publish_record(changes.record)
+            except BaseException as exc:  # the rename did not happen: nothing is committed
+                _fail(store, entry, exc)
+            try:
+                fs.checkpoint(
+                    "deploy:record-written", records.record_dir(uid, store.state.deployments)
+                )
+                found = finish(store, entry)
+                fs.checkpoint("deploy:replaced-removed")
+            except Exception as exc:  # the deployment stands; the journal stays to finish it
+                found.append(DeploymentNotFinished(uuid=uid, reason=str(exc)))
+    except KeyboardInterrupt as exc:  # a signal deferred until the deployment was whole
+        if isinstance(exc, signals.Interrupted) and exc.outcome:
+            raise  # (rolled back: said by _fail)
+        raise signals.Interrupted.from_interrupt(
+            exc, f"the deployment {uid} was committed ('agenttools remove {uid}' undoes it)"
+        ) from None
+    return found
 
 
-def read_snapshot(path: Path) -> bytes | None:
+def _fail(store: Store, entry: Journal, exc: BaseException) -> NoReturn:
+    """Roll back an uncommitted deploy after *exc*, and raise it (an interruption as
+    :class:`signals.Interrupted` saying so)."""
+    _rollback(store, entry, exc)
+    if isinstance(exc, KeyboardInterrupt):
+        raise signals.Interrupted.from_interrupt(exc, "every change was rolled back") from None
+    raise exc
+
+
+def committed(store: Store, entry: Journal) -> bool:
+    """A deploy is committed once its record is published."""
+    return records.record_path(entry.uuid, store.state.deployments).is_file()
+
+
+def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
+    """After the commit point: delete the backups of replaced skill directories, remove the
+    deployments this one replaces (each under a removal journal of its own), then delete the
+    journal. Failures become warnings; the journal then stays for the next command."""
+    from agenttools_runtime.deploy.removal import remove_recorded
+
+    found: list[AgentToolsWarning] = []
+    complete = True
+    for change in entry.skills:
+        if change.backup is None:
+            continue
+        for backup in fsops.temp_locations(Path(change.root), change.backup):
+            if not os.path.lexists(backup):
+                continue
+            try:
+                fs.remove_entry(backup)
+            except OSError:
+                complete = False
+                found.append(AgentSkillBackupNotRemoved(name=change.name, backup=backup))
+    new = store.record(entry.uuid)
+    for uid in entry.replaces:
+        old = store.record(uid)
+        if old is None:
+            continue  # already removed (a finish that ran before)
+        try:
+            found.extend(remove_recorded(store, old, owned_by=new))
+        except (AgentToolsError, OSError) as exc:
+            # the new deployment stands; the next command finishes the removal
+            complete = False
+            found.append(DeploymentNotRemoved(uuid=uid, reason=str(exc)))
+    if complete:
+        journal.delete(entry)
+    return found
+
+
+def undo(store: Store, entry: Journal) -> tuple[list[BaseException], list[AgentToolsWarning]]:
+    """Undo an uncommitted deploy (see the module docstring), newest change first. Undo
+    failures are collected, not raised, so one never stops the rest; returns
+    ``(errors, warnings)``."""
+    errors: list[BaseException] = []
+    found: list[AgentToolsWarning] = []
+    steps: list[Callable[[], object]] = []
+    steps += [functools.partial(_undo_entry, store, c) for c in reversed(entry.entries)]
+    steps += [functools.partial(_undo_skill, c, found) for c in reversed(entry.skills)]
+    steps += [functools.partial(_undo_config, entry, c, found) for c in reversed(entry.config)]
+    steps.append(functools.partial(_remove_staged_record, store, entry.uuid))
+    created = {d for c in entry.skills for d in c.created_dirs}
+    created |= {d for c in entry.config for d in c.created_dirs}
+    for directory in sorted(created, key=len, reverse=True):  # innermost first
+        steps.append(functools.partial(_remove_if_empty, Path(directory)))
+    steps.append(functools.partial(_remove_if_empty, store.state.registry))
+    for step in steps:
+        try:
+            step()
+        except Exception as exc:  # keep undoing the rest
+            errors.append(exc)
+    return errors, found
+
+
+# -- the journal -----------------------------------------------------------------------------
+
+
+def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journal.PriorBytes]]:
+    record = changes.record
+    path = journal.new_path(store.state, Kind.DEPLOY, record.uuid)
+    config: list[ConfigChange] = []
+    prior: list[journal.PriorBytes] = []
+    if changes.config is not None and changes.config.plan.edit.changes:
+        change, copy = _config_change(path, changes.config.plan, 0)
+        config.append(change)
+        prior += copy
+    skills: list[SkillChange] = []
+    created_roots: set[str] = set()
+    for source in changes.writes:
+        assert changes.skills_root is not None
+        root = changes.skills_root
+        created: tuple[str, ...] = ()
+        if str(root) not in created_roots:
+            created_roots.add(str(root))
+            created = tuple(str(d) for d in _missing_dirs(root))
+        backup = None
+        if destination_state(root, source.name) is not DestinationState.MISSING:
+            backup = fsops.new_backup_name()
+        skills.append(
+            SkillChange(
+                source.name,
+                str(root),
+                dict(source.manifest),
+                fsops.new_staging_name(),
+                backup,
+                created,
+            )
+        )
+    entries = tuple(
+        EntryChange(e.key, _read_text(registry.entry_path(e.key, store.state)))
+        for e in changes.entries
+    )
+    entry = Journal(
+        path=path,
+        kind=Kind.DEPLOY,
+        uuid=record.uuid,
+        name=record.toolset_name,
+        client=record.client,
+        created=records.now_timestamp(),
+        pid=os.getpid(),
+        replaces=changes.replaces,
+        config=tuple(config),
+        skills=tuple(skills),
+        entries=entries,
+    )
+    return entry, prior
+
+
+def _config_change(
+    path: Path, planned: ConfigPlan, number: int
+) -> tuple[ConfigChange, list[journal.PriorBytes]]:
+    edit = planned.edit
+    copy_name = None
+    prior: list[journal.PriorBytes] = []
+    if edit.before is not None:
+        copy_name = f"{path.stem}.config-{number}"
+        prior.append(journal.PriorBytes(copy_name, edit.before))
+    change = ConfigChange(
+        file=str(edit.path),
+        format=planned.format,
+        container=planned.container.path,
+        list_key=planned.container.list_key,
+        before=_digest(edit.before),
+        after=_digest(edit.after) or "",
+        entries=dict(planned.entries),
+        prior_copy=copy_name,
+        created_dirs=tuple(str(d) for d in _missing_dirs(edit.path.parent))
+        if edit.before is None
+        else (),
+    )
+    return change, prior
+
+
+# -- applying --------------------------------------------------------------------------------
+
+
+def _apply_config(entry: Journal, changes: DeployChanges) -> Journal:
+    """Write the config file (compare and swap). Returns the journal as it stands (rewritten
+    when the edit had to be planned again)."""
+    write = changes.config
+    if write is None or not entry.config:
+        return entry
+    planned = write.plan
+    for attempt in range(1, CONFIG_ATTEMPTS + 1):
+        if commit_edit(planned.edit):
+            fs.checkpoint("deploy:mcp-written", planned.edit.path)
+            return entry
+        # the client rewrote the file since it was read: plan again on its new bytes
+        planned = plan_server_entries(write.config_file, write.client, write.servers)
+        if not planned.edit.changes:
+            entry = replace(entry, config=())
+            journal.write(entry)
+            return entry
+        change, prior = _config_change(entry.path, planned, attempt)
+        old = entry
+        entry = replace(entry, config=(change,))
+        journal.write(entry, prior)
+        for stale in old.side_files:
+            fs.unlink(stale, missing_ok=True)
+    raise ConfigFileChanged(file=write.config_file)
+
+
+def _apply_skills(store: Store, entry: Journal, changes: DeployChanges) -> None:
+    for change, source in zip(entry.skills, changes.writes, strict=True):
+        root = Path(change.root)
+        fsops.write_skill(
+            root,
+            source,
+            staging_name=change.staging,
+            backup_name=change.backup,
+            real_root=store.root(root).real,
+        )
+
+
+def _rollback(store: Store, entry: Journal, exc: BaseException) -> None:
+    import warnings
+
+    from agenttools_runtime.errors import DeploymentRollbackIncomplete
+
+    with signals.deferred():
+        errors, found = undo(store, entry)
+        # (an interruption inside an atomic write may have left its temp file)
+        remove_temp_files(written_directories(store, entry))
+        store.reload()
+        if not errors:
+            journal.delete(entry)
+    for warning in found:
+        warnings.warn(warning, stacklevel=3)
+    if errors:
+        warnings.warn(
+            DeploymentRollbackIncomplete(name=entry.name, reason="; ".join(str(e) for e in errors)),
+            stacklevel=3,
+        )
+
+
+def written_directories(store: Store, item: Journal) -> set[Path]:
+    """Where the dead process may have been writing: the state directories, its records'
+    directories, and the directories of its config files and of its records' config files."""
+    state = store.state
+    directories = {state.deployments, state.registry, state.index.parent}
+    directories |= {Path(change.file).parent for change in item.config}
+    for uid in (item.uuid, *item.replaces):
+        if not uid:
+            continue
+        directories.add(records.record_dir(uid, state.deployments))
+        record = store.record(uid)
+        if record is not None:
+            directories |= {Path(s.config_file).parent for s in record.mcp_servers}
+    return directories
+
+
+def remove_temp_files(directories: set[Path]) -> None:
+    """The temp files of atomic writes the dead process did not finish (only the names
+    agenttools gives its temp files; under the lock nobody else is writing them)."""
+    for directory in directories:
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            continue
+        for name in names:
+            if fs.is_temp_name(name):
+                fs.unlink(directory / name, missing_ok=True)
+
+
+# -- undoing ---------------------------------------------------------------------------------
+
+
+def _undo_entry(store: Store, change: EntryChange) -> None:
+    path = registry.entry_path(change.key, store.state)
+    if change.before is None:
+        if os.path.lexists(path):
+            store.delete_entry(change.key)
+        return
+    fs.mkdir(path.parent)
+    fs.write_bytes_atomic(path, change.before.encode("utf-8"), durable=False)
+    try:
+        directory = registry.decode(change.before.encode("utf-8")).directory
+    except (ValueError, KeyError, TypeError):
+        store.index.drop_skill(change.key)
+    else:
+        store.index.put_skill(change.key, store.skill_keys(directory))
+
+
+def _undo_skill(change: SkillChange, found: list[AgentToolsWarning]) -> None:
+    root, directory = Path(change.root), change.directory
+    for staging in fsops.temp_locations(root, change.staging):
+        if os.path.lexists(staging):
+            fs.remove_entry(staging)  # a copy being built: ours by its name in the journal
+    backup = _existing(fsops.temp_locations(root, change.backup)) if change.backup else None
+    if destination_state(root, change.name) is DestinationState.DIRECTORY:
+        disk, clean = hash_installed(directory)
+        if clean and disk == dict(change.manifest):
+            fs.remove_entry(directory)  # exactly what we wrote
+    if backup is None:
+        return
+    if os.path.lexists(directory):  # something else took its place since: keep both
+        found.append(AgentSkillBackupsLeft(backups=[str(backup)], root=root))
+        return
+    fs.rename(backup, directory)
+
+
+def _undo_config(entry: Journal, change: ConfigChange, found: list[AgentToolsWarning]) -> None:
+    path = Path(change.file)
+    current = _digest(_read_bytes(path))
+    if current == change.before:
+        return  # our write never happened
+    if current == change.after:  # nobody changed it since our write: the exact prior bytes
+        prior = journal.prior_bytes(entry, change)
+        if prior is None:
+            fs.unlink(path, missing_ok=True)
+        else:
+            fs.write_bytes_atomic(path, prior)
+        return
+    # changed since our write (the client rewrote it): take out only what is still ours
+    fmt = get_format(change.format)
+    container = Container(change.container, change.list_key)
+    left: list[str] = []
+
+    def edit(text: str) -> tuple[str, None]:
+        from agenttools_runtime.mcp.formats import same_data
+
+        left.clear()
+        current_entries = fmt.read_entries(text, container)
+        for key, (prior, new) in change.entries.items():
+            if key not in current_entries:
+                continue  # already gone
+            if not same_data(plain(current_entries[key]), new):
+                left.append(key)  # edited since: no longer only ours
+                continue
+            if prior is None:
+                text, _ = fmt.remove_entry(text, container, key)
+            else:
+                text, _ = fmt.set_entry(text, container, key, prior, {})
+        return text, None
+
+    try:
+        edit_config_file(path, edit)
+    except AgentToolsError:
+        left = list(change.entries)
+    for key in left:
+        found.append(MCPServerNotRemoved(key=key, config_file=path))
+
+
+def _remove_staged_record(store: Store, uid: str) -> None:
+    staging = store.state.deployments / f"{records.STAGING_PREFIX}{uid}"
+    if os.path.lexists(staging):
+        fs.rmtree(staging)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _existing(candidates: Sequence[Path]) -> Path | None:
+    return next((p for p in candidates if os.path.lexists(p)), None)
+
+
+def _missing_dirs(directory: Path) -> list[Path]:
+    """The directories ``mkdir -p directory`` would create, outermost first."""
+    missing: list[Path] = []
+    current = Path(os.path.abspath(directory))
+    while not os.path.lexists(current) and current.parent != current:
+        missing.append(current)
+        current = current.parent
+    return list(reversed(missing))
+
+
+def _remove_if_empty(directory: Path) -> None:
+    if directory.is_dir() and not directory.is_symlink():
+        with contextlib.suppress(OSError):
+            if not any(directory.iterdir()):
+                fs.rmdir(directory)
+
+
+def _digest(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _read_bytes(path: Path) -> bytes | None:
     try:
         return path.read_bytes()
     except FileNotFoundError:
         return None
 
 
-@dataclass
-class UndoLog:
-    """Undo actions in the order the changes were made; :meth:`rollback` runs them in
-    reverse, :meth:`commit` drops them and deletes the backups kept for them."""
-
-    actions: list[tuple[str, UndoAction]] = field(default_factory=list)
-    pending: list[WriteOutcome] = field(default_factory=list)
-    warnings: list[AgentToolsWarning] = field(default_factory=list)
-
-    def push(self, description: str, action: UndoAction) -> None:
-        self.actions.append((description, action))
-
-    # -- recorded changes --------------------------------------------------------------
-
-    def make_dirs(self, directory: Path) -> None:
-        """``mkdir -p`` that removes, on rollback, each directory it created (if empty)."""
-        missing: list[Path] = []
-        current = directory
-        while not os.path.lexists(current):
-            missing.append(current)
-            if current.parent == current:
-                break
-            current = current.parent
-        for path in reversed(missing):
-            self.push(f"remove directory {path}", _rmdir_if_empty(path))
-            fs.mkdir(path, parents=False)
-
-    def write_file(self, path: Path, data: bytes) -> None:
-        """Write a small file atomically; rollback restores the previous bytes (or removes
-        it)."""
-        before = read_snapshot(path)
-        self.make_dirs(path.parent)
-        self.push(f"restore {path}", _restore_bytes(path, before))
-        fs.write_bytes_atomic(path, data)
-
-    def edit_config(self, config_file: Path, key: str, edit: Callable[[], object]) -> None:
-        """Run *edit* (a config writer call) with a snapshot of *config_file*; rollback
-        restores the snapshot only while the file still has the bytes we left."""
-        before = read_snapshot(config_file)
-        state: dict[str, str | None] = {"after": None}
-
-        before_digest = None if before is None else hashlib.sha256(before).hexdigest()
-
-        def undo() -> None:
-            current = file_digest(config_file)
-            if current == before_digest:
-                return  # the writer changed nothing
-            if current == state["after"]:
-                _restore_bytes(config_file, before)()
-            else:  # changed by someone else since our write: leave it, say what remains
-                self.warnings.append(MCPServerNotRemoved(key=key, config_file=config_file))
-
-        self.make_dirs(config_file.parent)
-        self.push(f"restore {config_file}", undo)
-        try:
-            edit()
-        finally:
-            state["after"] = file_digest(config_file)
-
-    def write_skill(self, root: Path, source: SkillSource) -> WriteOutcome:
-        """Create or replace ``root/<name>`` (:func:`fsops.write_skill`); a replaced entry
-        stays in its backup until :meth:`commit`, rollback puts it back."""
-        self.make_dirs(root)
-        outcome = fsops.write_skill(root, source)
-        self.push(f"undo write of {outcome.path}", outcome.rollback)
-        self.pending.append(outcome)
-        return outcome
-
-    # -- outcome ---------------------------------------------------------------------------
-
-    def rollback(self) -> list[BaseException]:
-        """Undo every change, newest first. Undo failures are collected, not raised, so one
-        failure never stops the rest of the rollback."""
-        errors: list[BaseException] = []
-        while self.actions:
-            _description, action = self.actions.pop()
-            try:
-                action()
-            except Exception as exc:  # keep undoing the rest
-                errors.append(exc)
-        self.pending.clear()
-        for warning in self.warnings:
-            warnings.warn(warning, stacklevel=3)
-        return errors
-
-    def commit(self) -> list[AgentToolsWarning]:
-        """Forget the undo actions and delete the backups of replaced skill directories; a
-        backup that cannot be deleted is reported (``AgentSkillBackupNotRemoved``), never
-        fatal. Returns the warnings (for the caller to issue)."""
-        self.actions.clear()
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", AgentToolsWarning)
-            for outcome in self.pending:
-                try:
-                    outcome.commit()
-                except OSError:
-                    pass  # reported by fsops as AgentSkillBackupNotRemoved
-        self.pending.clear()
-        return [w.message for w in caught if isinstance(w.message, AgentToolsWarning)]
-
-
-def _restore_bytes(path: Path, data: bytes | None) -> UndoAction:
-    def undo() -> None:
-        if data is None:
-            if os.path.lexists(path):
-                fs.unlink(path)
-        else:
-            fs.write_bytes_atomic(path, data)
-
-    return undo
-
-
-def _rmdir_if_empty(path: Path) -> UndoAction:
-    def undo() -> None:
-        if path.is_dir() and not path.is_symlink() and not any(path.iterdir()):
-            fs.rmtree(path)
-
-    return undo
+def _read_text(path: Path) -> str | None:
+    data = _read_bytes(path)
+    return None if data is None else data.decode("utf-8")

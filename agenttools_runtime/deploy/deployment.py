@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agenttools_runtime import signals
 from agenttools_runtime.deploy import records
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.records import DeploymentRecord
+from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import (
     AgentToolsWarning,
     DeploymentIdAmbiguous,
@@ -213,6 +215,18 @@ def deployed(client: str | None = None) -> list[Deployment]:
     ]
 
 
+def _find(store: Store, ident: str) -> DeploymentRecord:
+    """``find_deployment`` through the index: only the matching record is read."""
+    wanted = ident.strip().lower()
+    names = [n for n in store.index.record_names if wanted and n.startswith(wanted)]
+    exact = [n for n in names if n == wanted]
+    for uid in exact or (names if len(names) == 1 else []):
+        record = store.record(uid)
+        if record is not None:
+            return record
+    return find_deployment(ident)  # its errors: not found, ambiguous, unreadable
+
+
 def find_deployment(
     ident: str, candidates: Sequence[DeploymentRecord] | None = None
 ) -> DeploymentRecord:
@@ -248,16 +262,24 @@ def remove_deployment(ident: str | Deployment) -> RemovalResult:
     other deployments still use it, ``AgentSkillNotRemoved`` when it was modified, external
     and foreign directories kept); delete the record. Raises ``DeploymentNotFound``,
     ``DeploymentIdAmbiguous``, ``DeploymentLockTimeout``."""
-    from agenttools_runtime.deploy.engine import remove_recorded, sweep_warnings
+    from agenttools_runtime.deploy.removal import remove_recorded, sweep_if_needed
 
     uid = ident.uuid if isinstance(ident, Deployment) else ident
     if not records.has_deployments():
         find_deployment(uid, [])  # nothing recorded: fail without creating the state dir
-    with deployment_lock():
-        record = find_deployment(uid)
-        found = sweep_warnings()
-        found.extend(remove_recorded(record))
-        found.extend(sweep_warnings())
+    removed = False
+    try:
+        with deployment_lock() as store:
+            record = _find(store, uid)
+            found = sweep_if_needed(store)
+            found.extend(remove_recorded(store, record))  # signals wait for its end
+            removed = True
+            found.extend(sweep_if_needed(store))
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, signals.Interrupted) and exc.outcome:
+            raise
+        what = "was removed" if removed else "was not removed"
+        raise signals.Interrupted.from_interrupt(exc, f"the deployment {uid} {what}") from None
     for warning in found:
         warnings.warn(warning, stacklevel=2)
     return RemovalResult(record.uuid, record.toolset_name, record.client, found)

@@ -1,33 +1,38 @@
 """The deploy algorithm (the spec's "DeployAgentTools" → "Algorithm").
 
 Before the lock: resolve the tools to a bundle, resolve and hash every server and skill,
-compute config keys, resolve the target. Under the lock: sweep the registry, find conflicting
-deployments, compute every skill's install decision (preflight: nothing is written if any
-unforced conflict remains), apply with an undo log, publish the record, then remove the
-deployments this one replaces without deleting what it now owns.
+compute config keys, resolve the target. Under the lock (which first finishes or rolls back
+whatever an interrupted process left): sweep the registry when the state changed behind our
+back, find conflicting deployments through the state index, compute every skill's install
+decision (preflight: nothing is written if any unforced conflict remains), then hand the
+decided changes to :mod:`agenttools_runtime.deploy.apply`, which journals, applies, commits
+(publishes the record) and removes the deployments this one replaces without deleting what
+it now owns. A redeploy that would change nothing but the record's timestamp changes
+nothing (``--upgrade`` over an identical deployment keeps its id and writes at most its
+record).
 
 Named points (:func:`agenttools_runtime.fs.checkpoint`) where tests may pause or fail:
-``deploy:locked``, ``deploy:swept``, ``deploy:planned``, ``deploy:mcp-written`` (after each
-server), ``deploy:skills-written``, ``deploy:registry-written``, ``deploy:record-written``,
-``deploy:replaced-removed``.
+``deploy:locked``, ``deploy:swept``, ``deploy:planned``, ``deploy:journal-written``,
+``deploy:mcp-written``, ``deploy:skills-written``, ``deploy:entry-written`` (after each
+registry entry), ``deploy:registry-written``, ``deploy:record-written``,
+``remove:journal-written`` (each replaced deployment), ``deploy:replaced-removed``.
 """
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs, paths
-from agenttools_runtime.clients import Client
-from agenttools_runtime.deploy import plan, records, registry
-from agenttools_runtime.deploy.apply import UndoLog
+from agenttools_runtime import fs, paths, signals
+from agenttools_runtime.deploy import apply, plan, records, registry
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Decision, EntryKind, Level, SkillFacts
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
 from agenttools_runtime.deploy.registry import RegistryEntry
+from agenttools_runtime.deploy.removal import sweep_if_needed
+from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.deploy.targets import DeployTarget
 from agenttools_runtime.errors import FORCE as FORCE_HINT
 from agenttools_runtime.errors import (
@@ -47,14 +52,11 @@ from agenttools_runtime.errors import (
     AgentToolsWarning,
     DeploymentConfigKeyTaken,
     DeploymentExists,
-    DeploymentNotRemoved,
-    DeploymentRollbackIncomplete,
     DuplicateAgentSkillName,
     DuplicateBundleConfigKey,
     InvalidAgentSkill,
     InvalidMCPServerNameOption,
     MCPServerEntryReplaced,
-    MCPServerNotRemoved,
     MCPServersNotDeployed,
     NoSkillsLocation,
     UnsupportedMCPClient,
@@ -179,6 +181,7 @@ class SkillPlan:
     kept: tuple[str, ...]
     facts: SkillFacts
     decision: Decision
+    stats: dict[str, list[int]] | None = None  # the directory's stats, to cache in the entry
 
     @property
     def conflict(self) -> AgentToolsError | None:
@@ -360,11 +363,18 @@ def check_target(
 
 
 def make_plan(
-    tools: ResolvedTools, target: DeployTarget, level: Level, *, dry_run: bool = False
+    tools: ResolvedTools,
+    target: DeployTarget,
+    level: Level,
+    *,
+    dry_run: bool = False,
+    store: Store | None = None,
 ) -> DeployPlan:
     """Compute the plan (read-only). Outside a dry run, blocking errors raise: conflicting
     deployments (``DeploymentExists``) and unforced skill conflicts (one error, or
-    ``AgentToolsErrors`` for several); in a dry run they are collected in ``errors``."""
+    ``AgentToolsErrors`` for several); in a dry run they are collected in ``errors``.
+    *store* is the locked operation's (a dry run reads the state unlocked)."""
+    store = store or Store.open()
     deploy_mcp, deploy_skills, found = check_target(tools, target)
     uid = records.new_uuid()
     servers = tools.servers if deploy_mcp else ()
@@ -381,23 +391,24 @@ def make_plan(
             if target.config_file is not None
         ),
     )
-    existing = records.load_records()
-    by_id = {r.uuid: r for r in existing}
-    conflicting = plan.find_conflicts(probe, ((r.uuid, conflict_probe(r)) for r in existing))
+    identity = (probe.toolset_type, probe.toolset_name, probe.client, probe.location_key)
+    candidates = store.records(store.index.records_for_probe(identity, probe.config_entries))
+    by_id = {r.uuid: r for r in candidates}
+    conflicting = plan.find_conflicts(probe, ((r.uuid, conflict_probe(r)) for r in candidates))
     if conflicting and level is Level.NONE:
         result.errors.append(_conflict_error(probe, by_id[conflicting[0]], tools, target))
         if not dry_run:
             raise result.errors[0]
     result.replaced = [by_id[u] for u in conflicting]
     if servers and target.config_file is not None:
-        _inspect_config(result, existing)
+        _inspect_config(result, store)
         if result.errors and not dry_run:
             raise result.errors[-1]
     if deploy_skills:
         assert target.skills_root is not None
         replaced_ids = tuple(r.uuid for r in result.replaced)
         for source in tools.skills:
-            result.skills.append(skill_plan(source, target.skills_root, replaced_ids, level))
+            result.skills.append(skill_plan(source, target.skills_root, replaced_ids, level, store))
     conflicts = [sp for sp in result.skills if sp.decision.action is None]
     if conflicts and tools.builtin:
         remaining = [sp for sp in result.skills if sp.decision.action is not None]
@@ -446,7 +457,7 @@ def _conflict_error(
     )
 
 
-def _inspect_config(result: DeployPlan, existing: Sequence[DeploymentRecord]) -> None:
+def _inspect_config(result: DeployPlan, store: Store) -> None:
     """What each key holds now (an entry no deployment recorded is replaced with a
     ``MCPServerEntryReplaced`` warning), and a config file that cannot be edited (an error
     now, before anything is written)."""
@@ -460,67 +471,110 @@ def _inspect_config(result: DeployPlan, existing: Sequence[DeploymentRecord]) ->
         result.errors.append(exc)
         return
     file_key = paths.canonical_path_key(config_file)
-    recorded = {
-        s.config_key
-        for r in existing
-        for s in r.mcp_servers
-        if paths.canonical_path_key(s.config_file) == file_key
-    }
     for sp in result.servers:
         if sp.key not in current:
             result.existing_entries[sp.key] = "none"
-        elif sp.key in recorded:
+        elif _recorded(store, sp.key, file_key):
             result.existing_entries[sp.key] = "deployed"
         else:
             result.existing_entries[sp.key] = "foreign"
             result.warnings.append(MCPServerEntryReplaced(key=sp.key, config_file=config_file))
 
 
-def skill_plan(source: SkillSource, root: Path, replaced: Sequence[str], level: Level) -> SkillPlan:
-    """Gather the facts about one skill's destination and decide (the install decision)."""
-    from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
+def _recorded(store: Store, key: str, file_key: str) -> bool:
+    """Whether a record (confirmed by reading it) holds config entry *key* of that file."""
+    for record in store.records(store.index.records_with_config_entry((key, file_key))):
+        for s in record.mcp_servers:
+            if s.config_key == key and paths.canonical_path_key(s.config_file) == file_key:
+                return True
+    return False
 
+
+def skill_plan(
+    source: SkillSource,
+    root: Path,
+    replaced: tuple[str, ...],
+    level: Level,
+    store: Store | None = None,
+) -> SkillPlan:
+    """Gather the facts about one skill's destination and decide (the install decision)."""
+    store = store or Store.open()
     directory = root / source.name
-    key = paths.registry_key(root, source.name)
-    entry = registry.find_entry(root, source.name, key)
+    root_keys = store.root(root)
+    key = paths.registry_key_for(root_keys.canonical, source.name)
+    entry = store.find_entry(root, source.name, key)
     destination = destination_state(root, source.name)
-    same_directory = False
+    same_directory = builtin = False
     if source.directory is not None:
-        same_directory = _same_or_nested(source.directory, directory)
+        source_key = paths.canonical_path_key(source.directory)
+        # (the destination resolved through every link: a per-skill link to the source too)
+        destination_key = paths.canonical_path_key(directory)
+        same_directory = _same_or_nested(source_key, destination_key, source.directory, directory)
+        builtin = _is_within_key(source_key, store.root(_builtin_dir()).canonical)
     if same_directory and entry is None:
         # the source reached through a per-skill link joins the entry of the physical dir
-        entry = registry.find_physical_entry(directory)
+        entry = store.find_physical_entry(directory)
     if entry is not None:
         key = entry.key
-    kept = registry.live_references(entry) if entry is not None else ()
+    kept = store.live_references(entry) if entry is not None else ()
     live = tuple(r for r in kept if r not in replaced)
     kind = EntryKind.NONE
     if entry is not None:
         kind = EntryKind.EXTERNAL if entry.external else EntryKind.OWNED
-    disk_unmodified = disk_is_incoming = False
-    if destination is DestinationState.DIRECTORY and not same_directory:
-        disk, clean = hash_installed(directory)
-        disk_is_incoming = clean and disk == dict(source.manifest)
-        if entry is not None:
-            disk_unmodified = clean and disk == dict(entry.hashes)
     same_identifier = bool(
         entry is not None and source.identifier and entry.identifier == source.identifier
     )
     facts = SkillFacts(
         destination=destination,
         entry=kind,
-        disk_unmodified=disk_unmodified,
         incoming_is_baseline=entry is not None and dict(source.manifest) == dict(entry.hashes),
-        disk_is_incoming=disk_is_incoming,
         live_empty=not live,
         same_identifier=same_identifier,
         incoming_older=same_identifier
         and entry is not None
         and plan.version_older(source.version, entry.version),
-        builtin=source.directory is not None and _is_within(source.directory, BUILTIN_SKILLS_DIR),
+        builtin=builtin,
         same_directory=same_directory,
     )
-    return SkillPlan(source, directory, key, entry, kept, facts, plan.decide_install(facts, level))
+    stats = None
+    if destination is DestinationState.DIRECTORY and not same_directory:
+        quick = entry is not None and registry.unmodified_by_stats(entry, directory)
+        facts, stats = _disk_facts(facts, source, entry, directory, quick)
+        decision = plan.decide_install(facts, level)
+        if quick and decision.action is not None and decision.action.writes:
+            # about to replace what is there: look at every byte of it first
+            facts, stats = _disk_facts(facts, source, entry, directory, False)
+    decision = plan.decide_install(facts, level)
+    return SkillPlan(source, directory, key, entry, kept, facts, decision, stats)
+
+
+def _disk_facts(
+    facts: SkillFacts,
+    source: SkillSource,
+    entry: RegistryEntry | None,
+    directory: Path,
+    quick: bool,
+) -> tuple[SkillFacts, dict[str, list[int]] | None]:
+    """The facts about the installed directory: from the entry's stat cache (*quick*), or by
+    hashing it. Also the stats to cache when hashing found it holding the baseline."""
+    if quick:
+        assert entry is not None
+        disk, clean = dict(entry.hashes), True
+    else:
+        disk, clean = hash_installed(directory)
+    unmodified = entry is not None and clean and disk == dict(entry.hashes)
+    stats = registry.file_stats(directory) if unmodified and not quick else None
+    return replace(
+        facts,
+        disk_unmodified=unmodified,
+        disk_is_incoming=clean and disk == dict(source.manifest),
+    ), stats
+
+
+def _builtin_dir() -> Path:
+    from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
+
+    return Path(BUILTIN_SKILLS_DIR)
 
 
 def conflict_probe(record: DeploymentRecord) -> plan.ConflictProbe:
@@ -542,85 +596,81 @@ def execute(
     """Steps 4–8 under the lock. Returns the new record and the warnings to issue (not yet
     issued). Any failure before the record is published rolls everything back."""
     check_target(tools, target)  # a target that can take nothing fails before the lock
-    with deployment_lock():
-        fs.checkpoint("deploy:locked")
-        swept = sweep_warnings()
-        fs.checkpoint("deploy:swept")
-        the_plan = make_plan(tools, target, level)
-        fs.checkpoint("deploy:planned")
-        log = UndoLog()
-        try:
-            record = _apply(the_plan, log)
-        except BaseException:
-            errors = log.rollback()
-            if errors:
-                warnings.warn(
-                    DeploymentRollbackIncomplete(
-                        name=tools.name, reason="; ".join(str(e) for e in errors)
-                    ),
-                    stacklevel=2,
-                )
+    done: list[DeploymentRecord] = []
+    try:
+        with deployment_lock() as store:
+            return _execute_locked(store, tools, target, level, done)
+    except KeyboardInterrupt as exc:
+        if not done or (isinstance(exc, signals.Interrupted) and exc.outcome):
             raise
-        found = swept + list(the_plan.warnings)
-        found.extend(log.commit())
-        found.extend(_stale_backup_warnings(the_plan))
-        found.extend(_newer_kept_warnings(the_plan))
-        for old in the_plan.replaced:
-            try:
-                found.extend(remove_recorded(old, owned_by=record))
-            except Exception as exc:  # the new deployment stands; say what is left over
-                found.append(DeploymentNotRemoved(uuid=old.uuid, reason=str(exc)))
-        fs.checkpoint("deploy:replaced-removed")
-        return record, found
+        uid = done[0].uuid  # the signal waited for the end of the lock: all was done
+        raise signals.Interrupted.from_interrupt(
+            exc, f"the deployment {uid} was committed ('agenttools remove {uid}' undoes it)"
+        ) from None
 
 
-def _stale_backup_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
-    """Backups an interrupted operation left beside the skills root: possibly the only copy
-    of a user's skill, so they are reported (never restored or deleted automatically)."""
-    from agenttools_runtime.skills.fsops import stale_backups
+def _execute_locked(
+    store: Store,
+    tools: ResolvedTools,
+    target: DeployTarget,
+    level: Level,
+    done: list[DeploymentRecord],
+) -> tuple[DeploymentRecord, list[AgentToolsWarning]]:
+    try:
+        fs.checkpoint("deploy:locked")
+        swept = sweep_if_needed(store)
+        fs.checkpoint("deploy:swept")
+        the_plan = make_plan(tools, target, level, store=store)
+        fs.checkpoint("deploy:planned")
+        changes = decide(the_plan, store)
+    except KeyboardInterrupt as exc:
+        raise signals.Interrupted.from_interrupt(exc, "nothing was deployed") from None
+    found = swept + list(the_plan.warnings)
+    unchanged = _unchanged(the_plan, changes)
+    if unchanged is not None:
+        record = _refresh(store, unchanged, changes.record)
+    else:
+        record = changes.record
+        found.extend(apply.run(store, changes))
+    done.append(record)
+    found.extend(_stale_backup_warnings(the_plan))
+    found.extend(_newer_kept_warnings(the_plan))
+    return record, found
 
-    root = the_plan.target.skills_root
-    if root is None or not the_plan.skills:
-        return []
-    left = stale_backups(root)
-    if not left:
-        return []
-    return [AgentSkillBackupsLeft(backups=[str(p) for p in left], root=root)]
 
-
-def _apply(the_plan: DeployPlan, log: UndoLog) -> DeploymentRecord:
-    from agenttools_runtime.mcp.install import add_server_entry
+def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
+    """Everything the plan changes: the config edit (read now, under the lock), the skill
+    directories to write, the registry entries after the change, and the record."""
+    from agenttools_runtime.mcp.install import plan_server_entries
 
     target, uid = the_plan.target, the_plan.uuid
+    config: apply.ConfigWrite | None = None
     server_entries: list[ServerEntry] = []
     if the_plan.servers:
         config_file = target.config_file
         assert config_file is not None
-        for server_plan in the_plan.servers:
-            key, server = server_plan.key, server_plan.server
-            log.edit_config(
-                config_file, key, _writer(add_server_entry, config_file, target.client, key, server)
-            )
-            server_entries.append(
-                ServerEntry(server.qualified_name, key, str(config_file), runner=server_plan.runner)
-            )
-            fs.checkpoint("deploy:mcp-written", config_file)
-    root = target.skills_root
-    for sp in the_plan.skills:
-        if sp.decision.action is not None and sp.decision.action.writes:
-            assert root is not None
-            log.write_skill(root, sp.source)
-    fs.checkpoint("deploy:skills-written")
-    installed: list[InstalledSkill] = []
-    for sp in the_plan.skills:
-        entry = new_entry(sp, uid)
-        log.write_file(registry.entry_path(entry.key), registry.encode(entry))
-        installed.append(
-            InstalledSkill(
-                sp.source.name, str(sp.directory), entry.key, entry.identifier, entry.version
-            )
+        servers = tuple((sp.key, sp.server) for sp in the_plan.servers)
+        config = apply.ConfigWrite(
+            config_file,
+            target.client,
+            servers,
+            plan_server_entries(config_file, target.client, servers),
         )
-    fs.checkpoint("deploy:registry-written")
+        server_entries = [
+            ServerEntry(sp.server.qualified_name, sp.key, str(config_file), runner=sp.runner)
+            for sp in the_plan.servers
+        ]
+    root = target.skills_root
+    writes = tuple(
+        sp.source
+        for sp in the_plan.skills
+        if sp.decision.action is not None and sp.decision.action.writes
+    )
+    entries = tuple(new_entry(sp, uid) for sp in the_plan.skills)
+    installed = tuple(
+        InstalledSkill(sp.source.name, str(sp.directory), e.key, e.identifier, e.version)
+        for sp, e in zip(the_plan.skills, entries, strict=True)
+    )
     record = DeploymentRecord(
         uuid=uid,
         client=target.client.id,
@@ -630,21 +680,67 @@ def _apply(the_plan: DeployPlan, log: UndoLog) -> DeploymentRecord:
         location_key=target.location_key,
         mcp_servers=tuple(server_entries),
         skills_directory=_str_or_none(root) if the_plan.tools.has_skills else None,
-        installed=tuple(installed),
+        installed=installed,
         skipped=tuple(the_plan.skipped),
         not_installed=tuple(sp.source.name for sp in the_plan.not_installed),
         timestamp=records.now_timestamp(),
         agenttools_version=_version(),
     )
-    directory = records.record_dir(uid)
-    log.push(f"remove record {directory}", lambda: records.delete_record(uid))
-    records.write_record(record)
-    fs.checkpoint("deploy:record-written", directory)
-    return record
+    return apply.DeployChanges(
+        record=record,
+        config=config,
+        skills_root=root,
+        writes=writes,
+        entries=entries,
+        replaces=tuple(r.uuid for r in the_plan.replaced),
+    )
 
 
-def _writer(add: Any, config_file: Path, client: Client, key: str, server: MCPServer) -> Any:
-    return lambda: add(config_file, client, key, server)
+def _unchanged(the_plan: DeployPlan, changes: apply.DeployChanges) -> DeploymentRecord | None:
+    """The deployment this one would replace without changing anything, if that is so: one
+    replaced deployment of the same tools and target, no config entry to write, no skill
+    directory to write, every registry entry already referencing it as it would, and the
+    same record but for its id, time and agenttools version."""
+    if len(the_plan.replaced) != 1 or changes.writes:
+        return None
+    old = the_plan.replaced[0]
+    if changes.config is not None and changes.config.plan.edit.changes:
+        return None
+    for sp in the_plan.skills:
+        if sp.entry is None or sp.decision.action not in (Action.ADD_REFERENCE, Action.KEEP_NEWER):
+            return None
+        if old.uuid not in sp.kept or sp.entry.key != sp.key:
+            return None
+    same = replace(changes.record, uuid=old.uuid, timestamp=old.timestamp)
+    ignored = {"agenttools_version"}
+    mine = {k: v for k, v in same.to_json().items() if k not in ignored}
+    theirs = {k: v for k, v in old.to_json().items() if k not in ignored}
+    return old if mine == theirs else None
+
+
+def _refresh(store: Store, old: DeploymentRecord, new: DeploymentRecord) -> DeploymentRecord:
+    """The no-op redeploy: at most the record is rewritten (a newer agenttools version)."""
+    if old.agenttools_version == new.agenttools_version:
+        return old
+    refreshed = replace(old, agenttools_version=new.agenttools_version)
+    store.rewrite_record(refreshed)
+    return refreshed
+
+
+def _stale_backup_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
+    """Backups an interrupted operation left beside the skills root that no journal accounts
+    for (an older agenttools, a killed low-level ``skills install``): possibly the only copy
+    of a user's skill, so they are reported (never restored or deleted automatically)."""
+    from agenttools_runtime.skills.fsops import stale_backups
+
+    root = the_plan.target.skills_root
+    if root is None or not the_plan.skills:
+        return []
+    left = stale_backups(root)
+    if not left:
+        return []
+    names = [str(p) for p in left]
+    return [AgentSkillBackupsLeft(backups=names, root=root)]
 
 
 def new_entry(sp: SkillPlan, uid: str) -> RegistryEntry:
@@ -667,9 +763,12 @@ def new_entry(sp: SkillPlan, uid: str) -> RegistryEntry:
             timestamp=now,
             extra={} if entry is None else entry.extra,
         )
-    if action is Action.ADOPT_BASELINE:
-        return replace(entry, hashes=dict(source.manifest), references=refs, timestamp=now)
-    return replace(entry, references=refs, timestamp=now)
+    if action is Action.ADOPT_BASELINE:  # (the stats cached were of the old baseline)
+        return replace(
+            entry, hashes=dict(source.manifest), references=refs, timestamp=now, stats={}
+        )
+    updated = replace(entry, references=refs, timestamp=now)
+    return registry.with_stats(updated, sp.stats) if sp.stats else updated
 
 
 def _newer_kept_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
@@ -687,90 +786,22 @@ def _newer_kept_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
     return found
 
 
-# -- removal ---------------------------------------------------------------------------------
-
-
-def remove_recorded(
-    record: DeploymentRecord, *, owned_by: DeploymentRecord | None = None
-) -> list[AgentToolsWarning]:
-    """Remove a deployment from recorded data only (call under the lock). With *owned_by*
-    (the deployment replacing it) the config keys and skill directories that one now owns
-    are left in place. Returns the warnings (not issued).
-
-    A config entry that cannot be removed (the file no longer parses, a write fails) is
-    reported with ``MCPServerNotRemoved``; the record is then kept, holding only those
-    entries, so that running the removal again finishes the job instead of leaving an
-    entry nobody tracks. Every step is safe to repeat after a failure."""
-    from agenttools_runtime.clients import get_client
-    from agenttools_runtime.mcp.install import remove_server_entry
-
-    found: list[AgentToolsWarning] = []
-    others = [r for r in records.load_records() if r.uuid != record.uuid]
-    protected = {
-        (s.config_key, paths.canonical_path_key(s.config_file))
-        for other in others
-        for s in other.mcp_servers
-    }
-    try:
-        client: Client | None = get_client(record.client)
-    except AgentToolsError:
-        client = None
-    not_removed: list[ServerEntry] = []
-    for entry in record.mcp_servers:
-        if (entry.config_key, paths.canonical_path_key(entry.config_file)) in protected:
-            continue  # another deployment (e.g. the replacement) records this key here
-        try:
-            if client is None:
-                raise OSError(f"unknown client {record.client}")
-            remove_server_entry(Path(entry.config_file), client, entry.config_key)
-        except (AgentToolsError, OSError):
-            not_removed.append(entry)
-            found.append(MCPServerNotRemoved(key=entry.config_key, config_file=entry.config_file))
-    owned_keys = {s.registry_key for s in owned_by.installed} if owned_by else set()
-    in_use_reported: set[str] = set()
-    for skill in record.installed:
-        if skill.registry_key in owned_keys:
-            registry.drop_reference(skill.registry_key, record.uuid)
-            continue
-        outcome = registry.release(skill.registry_key, record.uuid, issue=False)
-        if outcome is not None and outcome.warning is not None:
-            if outcome.state is plan.ReleaseState.IN_USE:
-                # informational, once per skill, and not when a replacement removes it
-                if owned_by is not None or skill.registry_key in in_use_reported:
-                    continue
-                in_use_reported.add(skill.registry_key)
-            found.append(outcome.warning)
-    if not_removed:
-        records.rewrite_record(replace(record, mcp_servers=tuple(not_removed), installed=()))
-    else:
-        records.delete_record(record.uuid)
-    return found
-
-
-def sweep_warnings() -> list[AgentToolsWarning]:
-    """Run the registry sweep (under the lock), and drop the staging directories of records
-    whose publishing died; the sweep's warnings, not issued."""
-    records.remove_staging_leftovers()
-    return [o.warning for o in registry.sweep(issue=False) if o.warning is not None]
-
-
-def _same_or_nested(source_dir: Path, destination: Path) -> bool:
-    """True when the source directory is the destination; ``InvalidAgentSkill`` when one
-    contains the other."""
-    source_key = paths.canonical_path_key(source_dir)
-    destination_key = paths.canonical_path_key(destination)
+def _same_or_nested(
+    source_key: str, destination_key: str, source_dir: Path, destination: Path
+) -> bool:
+    """True when the source directory is the destination (by canonical keys);
+    ``InvalidAgentSkill`` when one contains the other."""
     if source_key == destination_key:
         return True
-    if source_key.startswith(destination_key + "/") or destination_key.startswith(source_key + "/"):
+    if _is_within_key(source_key, destination_key) or _is_within_key(destination_key, source_key):
         raise InvalidAgentSkill(
             reason=f"the source {source_dir} and the destination {destination} contain each other"
         )
     return False
 
 
-def _is_within(path: Path, root: Path) -> bool:
-    key, root_key = paths.canonical_path_key(path), paths.canonical_path_key(root)
-    return key == root_key or key.startswith(root_key + "/")
+def _is_within_key(key: str, root_key: str) -> bool:
+    return key == root_key or key.startswith(root_key.rstrip("/") + "/")
 
 
 def _version() -> str:

@@ -1,54 +1,63 @@
-"""The cross-process deployment lock: ``<state>/deployments/.lock``.
+"""The deployment lock: the state lock, plus the state it guards, made consistent first.
 
-Deploys and removals change records, the skill registry, client config files and skill
-directories only while holding it. It is a :class:`filelock.FileLock` (``flock`` on Unix,
-``LockFileEx`` on Windows) acquired with a 60-second timeout; a timeout raises
-``DeploymentLockTimeout``. Nested use in one process (one context — thread or task) does not
-deadlock: a :class:`contextvars.ContextVar` says the lock is already held, and the inner
-block just runs.
+``deployment_lock()`` takes the one cross-process lock (:mod:`agenttools_runtime.lock`),
+opens the operation's :class:`~agenttools_runtime.deploy.store.Store` (state paths and index,
+once), and before anything else finishes or rolls back whatever an interrupted process left
+(:mod:`agenttools_runtime.deploy.recovery`), issuing one warning per operation it handled. It
+yields the store; nested use in one context yields the same store. The index is written back
+when the outermost block ends.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
+import warnings
 from collections.abc import Iterator
 
-from agenttools_runtime import fs, paths
-from agenttools_runtime.errors import DeploymentLockTimeout
+from agenttools_runtime import lock, paths, signals
+from agenttools_runtime.deploy import journal
+from agenttools_runtime.deploy.store import Store
+from agenttools_runtime.lock import lock_held
 
-LOCK_TIMEOUT = 60.0
+__all__ = ["deployment_lock", "finish_interrupted", "lock_held"]
 
-_held: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "agenttools_deployment_lock_held", default=False
+_store: contextvars.ContextVar[Store | None] = contextvars.ContextVar(
+    "agenttools_deployment_store", default=None
 )
 
 
-def lock_held() -> bool:
-    """True inside a :func:`deployment_lock` block of this context."""
-    return _held.get()
-
-
 @contextlib.contextmanager
-def deployment_lock(timeout: float | None = None) -> Iterator[None]:
-    """Hold the deployment lock for the block. Raises ``DeploymentLockTimeout`` when another
-    process holds it for longer than *timeout* seconds (default :data:`LOCK_TIMEOUT`)."""
-    if _held.get():
-        yield
+def deployment_lock(
+    timeout: float | None = None, state: paths.StatePaths | None = None
+) -> Iterator[Store]:
+    """Hold the state lock for the block, with interrupted operations handled first.
+    Raises ``DeploymentLockTimeout`` and ``StateRecoveryFailed``."""
+    current = _store.get()
+    if current is not None:
+        yield current
         return
-    from filelock import FileLock, Timeout  # lazy: only locked operations need it
+    state = state or paths.state_paths()
+    with lock.state_lock(timeout, state):
+        from agenttools_runtime.deploy.recovery import recover
 
-    lock_file = paths.deployment_lock_file()
-    fs.mkdir(lock_file.parent)
-    seconds = LOCK_TIMEOUT if timeout is None else timeout
-    lock = FileLock(str(lock_file), timeout=seconds)
-    try:
-        lock.acquire()
-    except Timeout as exc:
-        raise DeploymentLockTimeout(lock_file=str(lock_file), timeout=seconds) from exc
-    token = _held.set(True)
-    try:
-        yield
-    finally:
-        _held.reset(token)
-        lock.release()
+        store = Store.open(state)
+        token = _store.set(store)
+        try:
+            for warning in recover(store):
+                warnings.warn(warning, stacklevel=3)
+            yield store
+        finally:
+            _store.reset(token)
+            # the index is the operation's last write: a signal waits for it
+            with signals.deferred(), contextlib.suppress(OSError):
+                store.save()
+
+
+def finish_interrupted(state: paths.StatePaths | None = None) -> None:
+    """Finish or roll back what interrupted processes left, if anything (taking the lock
+    only then): what the low-level commands do before their own work."""
+    state = state or paths.state_paths()
+    if journal.any_left(state):
+        with deployment_lock(state=state):
+            pass

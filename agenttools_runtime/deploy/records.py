@@ -304,6 +304,7 @@ def write_record(record: DeploymentRecord, deployments: Path | None = None) -> P
         fs.mkdir(staging)
         fs.write_bytes_atomic(staging / RECORD_FILE, encode(record))
         fs.rename(staging, final)
+        fs.sync_directory(root)  # the rename is the commit point: make it durable
     except BaseException:
         if os.path.lexists(staging):
             try:
@@ -331,9 +332,17 @@ def remove_staging_leftovers(deployments: Path | None = None) -> None:
                 pass
 
 
-def rewrite_record(record: DeploymentRecord, deployments: Path | None = None) -> None:
-    """Replace an existing record's file atomically (unknown fields kept)."""
+def write_record_file(record: DeploymentRecord, deployments: Path | None = None) -> None:
+    """Replace an existing record's file atomically and durably (unknown fields kept)."""
     fs.write_bytes_atomic(record_path(record.uuid, deployments), encode(record))
+
+
+def rewrite_record(record: DeploymentRecord, deployments: Path | None = None) -> None:
+    """Replace an existing record's file outside an operation; the state index is rebuilt on
+    next use."""
+    state = paths.state_paths(deployments)
+    write_record_file(record, state.deployments)
+    fs.unlink(state.index, missing_ok=True)
 
 
 def delete_record(uid: str, deployments: Path | None = None) -> None:

@@ -8,45 +8,33 @@ and the UUIDs of the deployments that reference it.
 
 A reference is stale when its deployment record is gone (see
 :func:`agenttools_runtime.deploy.records.is_stale`). Stale references are pruned only under
-the deployment lock: by :func:`sweep` at the start of every deploy and removal, when the
-install decision computes live references, and on :func:`release`.
+the deployment lock (:mod:`agenttools_runtime.deploy.removal`: the sweep and the release
+decision; the install decision ignores them). This module is the entry data and its files;
+lookups go through :class:`agenttools_runtime.deploy.store.Store` and its index.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs, paths
-from agenttools_runtime.deploy import plan, records
-from agenttools_runtime.errors import (
-    AgentSkillInUse,
-    AgentSkillNotRemoved,
-    AgentSkillRemoveFailed,
-    AgentSkillRemoveFailedWarning,
-    AgentSkillReplacedNotRemoved,
-    AgentToolsWarning,
-)
-from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.hashing import (
-    DestinationState,
-    DirectoryState,
-    destination_state,
-    directory_state,
-)
+from agenttools_runtime.deploy import records
+from agenttools_runtime.paths import StatePaths
 
 ENTRY_SCHEMA = 1
+STATS = "stats"
 
 
 @dataclass(frozen=True)
 class RegistryEntry:
     """One installed skill directory. ``directory`` is the path as installed (not
-    case-folded); ``hashes`` the baseline manifest; ``extra`` unknown fields, kept."""
+    case-folded); ``hashes`` the baseline manifest; ``stats`` the stat cache (see
+    :func:`file_stats`; empty: none); ``extra`` unknown fields, kept."""
 
     key: str
     directory: str
@@ -57,6 +45,7 @@ class RegistryEntry:
     external: bool = False
     references: tuple[str, ...] = ()
     timestamp: str = ""
+    stats: Mapping[str, list[int]] = field(default_factory=dict, compare=False)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -87,12 +76,17 @@ class RegistryEntry:
                 "timestamp": self.timestamp,
             }
         )
+        if self.stats:
+            data[STATS] = {k: list(v) for k, v in sorted(self.stats.items())}
+        else:
+            data.pop(STATS, None)
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RegistryEntry:
         known = {"schema", "registry_key", "directory", "name", "identifier", "version",
-                 "hashes", "external", "references", "timestamp"}  # fmt: skip
+                 "hashes", "external", "references", "timestamp", STATS}  # fmt: skip
+        stats = data.get(STATS)
         return cls(
             key=str(data["registry_key"]),
             directory=str(data["directory"]),
@@ -103,82 +97,79 @@ class RegistryEntry:
             external=bool(data.get("external", False)),
             references=tuple(str(r) for r in data.get("references") or ()),
             timestamp=str(data.get("timestamp", "")),
+            stats=stats if isinstance(stats, dict) else {},
             extra={k: v for k, v in data.items() if k not in known},
         )
 
 
-def registry_dir() -> Path:
-    return paths.skill_registry_dir()
+def registry_dir(state: StatePaths | None = None) -> Path:
+    return (state or paths.state_paths()).registry
 
 
-def entry_path(key: str) -> Path:
-    return registry_dir() / f"{key}.json"
+def entry_path(key: str, state: StatePaths | None = None) -> Path:
+    return registry_dir(state) / f"{key}.json"
 
 
 def encode(entry: RegistryEntry) -> bytes:
     return (json.dumps(entry.to_json(), indent=2, sort_keys=True) + "\n").encode("utf-8")
 
 
-def load_entry(key: str) -> RegistryEntry | None:
+def decode(data: bytes) -> RegistryEntry:
+    """Parse an entry file's bytes; ``ValueError``/``KeyError``/``TypeError`` when malformed."""
+    return RegistryEntry.from_json(json.loads(data))
+
+
+def load_entry(key: str, state: StatePaths | None = None) -> RegistryEntry | None:
     """The entry for *key*; None when there is none or it cannot be read (an unreadable
     entry is skipped, never overwritten by the sweep)."""
-    path = entry_path(key)
     try:
-        return RegistryEntry.from_json(json.loads(path.read_text("utf-8")))
+        return decode(entry_path(key, state).read_bytes())
     except FileNotFoundError:
         return None
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
-def entry_exists(key: str) -> bool:
-    return entry_path(key).is_file()
+def entry_exists(key: str, state: StatePaths | None = None) -> bool:
+    return entry_path(key, state).is_file()
 
 
-def iter_entries() -> Iterator[RegistryEntry]:
+def iter_entries(state: StatePaths | None = None) -> Iterator[RegistryEntry]:
+    """Every readable entry, by reading every file (O(n): doctor, tests, index rebuilds)."""
     try:
-        names = sorted(os.listdir(registry_dir()))
+        names = sorted(os.listdir(registry_dir(state)))
     except FileNotFoundError:
         return
     for name in names:
         if name.endswith(".json") and not name.startswith("."):
-            entry = load_entry(name[: -len(".json")])
+            entry = load_entry(name[: -len(".json")], state)
             if entry is not None:
                 yield entry
 
 
-def find_entry(skills_root: Path, name: str, key: str) -> RegistryEntry | None:
-    """By key, failing that by skill directory: an entry whose directory is the same skill
-    of the same (link-resolved) skills root. A per-skill link is a different directory."""
-    entry = load_entry(key)
-    if entry is not None:
-        return entry
-    wanted = paths.canonical_path_key(skills_root) + "/" + name
-    for candidate in iter_entries():
-        if candidate.name != name:
-            continue
-        if paths.canonical_path_key(candidate.root) + "/" + candidate.name == wanted:
-            return candidate
-    return None
-
-
-def find_physical_entry(directory: Path) -> RegistryEntry | None:
-    """An entry whose directory is *directory* once every link is resolved."""
-    physical = os.path.realpath(directory)
-    for candidate in iter_entries():
-        if os.path.realpath(candidate.directory) == physical:
-            return candidate
-    return None
-
-
-def save_entry(entry: RegistryEntry) -> None:
-    path = entry_path(entry.key)
+def write_entry(entry: RegistryEntry, state: StatePaths, *, durable: bool = False) -> None:
+    """Write an entry file (the caller keeps the index in step: see ``Store``)."""
+    path = entry_path(entry.key, state)
     fs.mkdir(path.parent)
-    fs.write_bytes_atomic(path, encode(entry))
+    fs.write_bytes_atomic(path, encode(entry), durable=durable)
 
 
-def delete_entry(key: str) -> None:
-    fs.unlink(entry_path(key), missing_ok=True)
+def remove_entry(key: str, state: StatePaths) -> None:
+    fs.unlink(entry_path(key, state), missing_ok=True)
+
+
+def save_entry(entry: RegistryEntry, state: StatePaths | None = None) -> None:
+    """Write an entry outside an operation (durably); the index is rebuilt on next use."""
+    state = state or paths.state_paths()
+    write_entry(entry, state, durable=True)
+    fs.unlink(state.index, missing_ok=True)
+
+
+def delete_entry(key: str, state: StatePaths | None = None) -> None:
+    """Delete an entry outside an operation; the index is rebuilt on next use."""
+    state = state or paths.state_paths()
+    remove_entry(key, state)
+    fs.unlink(state.index, missing_ok=True)
 
 
 def live_references(
@@ -190,128 +181,57 @@ def live_references(
     )
 
 
-# -- release and sweep -----------------------------------------------------------------------
+# -- the stat cache --------------------------------------------------------------------------
+#
+# An entry may carry, under "stats", the size, modification time and inode of every file of
+# its directory as they were when its content was known to equal its baseline hashes (right
+# after agenttools wrote it, or hashed it). While they are all the same, the directory is
+# taken to be unmodified without reading a byte (git's index makes the same bet). Only a
+# decision that writes nothing may rest on it: anything that replaces or deletes a
+# directory hashes it first.
 
 
-@dataclass(frozen=True)
-class ReleaseOutcome:
-    """What happened to one skill directory on release."""
+def file_stats(directory: Path) -> dict[str, list[int]] | None:
+    """``{relative path: [size, mtime_ns, inode]}`` of every file under *directory* (junk
+    skipped); None when anything makes a byte-for-byte look necessary (a link, version-control
+    metadata, something that is neither file nor directory, an unreadable directory)."""
+    from agenttools_runtime.skills.hashing import VCS_NAMES, is_junk
 
-    name: str
-    directory: str
-    state: plan.ReleaseState
-    removed: bool
-    warning: AgentToolsWarning | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "directory": self.directory,
-            "state": self.state.value,
-            "removed": self.removed,
-            "warning": None if self.warning is None else self.warning.to_json(),
-        }
-
-
-def release(key: str, uid: str | None, *, issue: bool = True) -> ReleaseOutcome | None:
-    """The release decision for deployment *uid*'s reference to entry *key* (None: only
-    prune stale references, as the sweep does). Returns None when there is no entry (the
-    directory is left alone). Warnings are issued with ``warnings.warn`` when *issue*, and
-    returned in the outcome either way."""
-    entry = load_entry(key)
-    if entry is None or (uid is not None and uid not in entry.references):
-        return None  # no entry: leave the directory alone; already released: nothing to do
-    remaining = live_references(entry, exclude=() if uid is None else (uid,))
-    path = entry.path
-    destination = destination_state(entry.root, entry.name)
-    unmodified = (
-        destination is DestinationState.DIRECTORY
-        and directory_state(path, entry.hashes) is DirectoryState.UNMODIFIED
-    )
-    state = plan.release_state(bool(remaining), entry.external, destination, unmodified)
-    action = plan.RELEASE_RULES[state]
-    removed = False
-    warning: AgentToolsWarning | None = None
-    if state is plan.ReleaseState.IN_USE:
-        if remaining != entry.references:
-            save_entry(replace(entry, references=remaining, timestamp=records.now_timestamp()))
-        warning = AgentSkillInUse(name=entry.name, path=path)
-    elif action.remove_directory:
-        if _physical_directory_in_use(entry):
-            # another entry reaches the same physical directory and still needs it: keep
-            # ours without references; a later sweep releases it once the others are gone
-            if entry.references:
-                save_entry(replace(entry, references=(), timestamp=records.now_timestamp()))
-        else:
-            try:
-                fsops.remove_skill(entry.root, entry.name)
-            except (AgentSkillRemoveFailed, OSError) as exc:
-                if entry.references:
-                    save_entry(replace(entry, references=(), timestamp=records.now_timestamp()))
-                warning = AgentSkillRemoveFailedWarning(name=entry.name, path=path, reason=exc)
-            else:
-                removed = True
-                delete_entry(entry.key)
-    else:
-        delete_entry(entry.key)
-        warning = _release_warning(action.warning, entry)
-    if warning is not None and issue:
-        warnings.warn(warning, stacklevel=2)
-    return ReleaseOutcome(entry.name, entry.directory, state, removed, warning)
-
-
-def drop_reference(key: str, uid: str) -> None:
-    """Remove *uid* from entry *key* without any release decision (the directory is
-    referenced by the deployment that replaces *uid*)."""
-    entry = load_entry(key)
-    if entry is None or uid not in entry.references:
-        return
-    refs = tuple(r for r in entry.references if r != uid)
-    save_entry(replace(entry, references=refs, timestamp=records.now_timestamp()))
-
-
-def sweep(issue: bool = True) -> list[ReleaseOutcome]:
-    """Prune stale references from every entry; an entry left without references goes
-    through the release decision. Entries that cannot be read or processed are skipped."""
-    outcomes: list[ReleaseOutcome] = []
-    for entry in list(iter_entries()):
-        remaining = live_references(entry)
-        if remaining and remaining == entry.references:
-            continue
+    found: dict[str, list[int]] = {}
+    stack: list[tuple[str, str]] = [(str(directory), "")]
+    while stack:
+        current, prefix = stack.pop()
         try:
-            if remaining:
-                save_entry(replace(entry, references=remaining))
-                continue
-            outcome = release(entry.key, None, issue=issue)
+            entries = list(os.scandir(current))
         except OSError:
-            continue  # the sweep skips what it cannot process; the next one retries
-        if outcome is not None:
-            outcomes.append(outcome)
-    return outcomes
+            return None
+        for item in entries:
+            if item.name.casefold() in VCS_NAMES or item.is_symlink():
+                return None
+            if item.is_dir(follow_symlinks=False):
+                if not is_junk(item.name, True):
+                    stack.append((item.path, f"{prefix}{item.name}/"))
+                continue
+            if not item.is_file(follow_symlinks=False):
+                return None
+            if is_junk(item.name, False):
+                continue
+            st = item.stat(follow_symlinks=False)
+            found[f"{prefix}{item.name}"] = [st.st_size, st.st_mtime_ns, st.st_ino]
+    return found
+
+
+def unmodified_by_stats(entry: RegistryEntry, directory: Path) -> bool:
+    """Whether *entry*'s cached stats say its directory still holds its baseline."""
+    return bool(entry.stats) and dict(entry.stats) == file_stats(directory)
+
+
+def with_stats(entry: RegistryEntry, stats: dict[str, list[int]] | None) -> RegistryEntry:
+    """*entry* caching *stats* (None: dropping any cache)."""
+    return replace(entry, stats=stats or {})
 
 
 def uninstall_hint(root: Path, name: str) -> str:
     """The command that force-removes a kept skill directory (the low-level uninstall, which
     removes it whether or not it was modified)."""
     return f'agenttools skills uninstall "{root}" {name}'
-
-
-def _release_warning(tag: str | None, entry: RegistryEntry) -> AgentToolsWarning | None:
-    if tag == "AgentSkillNotRemoved":
-        hint = uninstall_hint(entry.root, entry.name)
-        return AgentSkillNotRemoved(name=entry.name, path=entry.path, command=hint)
-    if tag == "AgentSkillReplacedNotRemoved":
-        return AgentSkillReplacedNotRemoved(name=entry.name, path=entry.path)
-    return None
-
-
-def _physical_directory_in_use(entry: RegistryEntry) -> bool:
-    physical = os.path.realpath(entry.directory)
-    for other in iter_entries():
-        if other.key == entry.key:
-            continue
-        if os.path.realpath(other.directory) != physical:
-            continue
-        if other.external or live_references(other):
-            return True
-    return False

@@ -4,12 +4,20 @@ The three pieces: a server *declaration* (:class:`MCPServer`), the *entry* each 
 (:mod:`agenttools_runtime.mcp.entries`), and a config file *format*
 (:mod:`agenttools_runtime.mcp.formats`). :func:`add_server_entry` / :func:`remove_server_entry`
 combine them for one file; :func:`install_mcp_server` / :func:`uninstall_mcp_server` add target
-resolution (user scope, project scope, an explicit file).
+resolution (user scope, project scope, an explicit file). :func:`plan_server_entries`
+computes the edit that writes several entries into one file without writing it (the deploy
+engine journals it first).
+
+Every write holds the state lock (:mod:`agenttools_runtime.lock`), the one a deploy holds, and
+re-reads the file under it: a deploy, another ``mcp install`` and this one never interleave
+their read-modify-write of a file, and a change by the client itself between the read and
+the write is never lost (the edit is planned again on the new bytes).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,8 +30,16 @@ from agenttools_runtime.clients import (
     project_mcp_config_location,
 )
 from agenttools_runtime.errors import UnsupportedMCPClient
+from agenttools_runtime.lock import state_lock
 from agenttools_runtime.mcp import entries
-from agenttools_runtime.mcp.formats import edit_config_file, get_format, read_entries
+from agenttools_runtime.mcp.formats import (
+    Container,
+    PlannedEdit,
+    edit_config_file,
+    get_format,
+    plan_edit,
+    read_entries,
+)
 from agenttools_runtime.mcp.server import MCPServer
 
 
@@ -135,10 +151,71 @@ def remove_server_entry(config_file: Path, client: Client, key: str) -> bool:
     not parse (``ConfigFileUnparseable``)."""
     fmt = get_format(client.config_format)
     container = entries.container_for(client, config_file)
-    removed, _written = edit_config_file(
-        config_file, lambda text: _swap(fmt.remove_entry(text, container, key))
-    )
+    with state_lock():
+        removed, _written = edit_config_file(
+            config_file, lambda text: _swap(fmt.remove_entry(text, container, key))
+        )
     return removed
+
+
+@dataclass(frozen=True)
+class ConfigPlan:
+    """The edit that writes several server entries into one config file, computed and not
+    written: ``edit`` (bytes before and after), the ``container`` and ``format``, and for
+    each key ``(what it held before or None, the entry written)`` as plain data."""
+
+    client: Client
+    edit: PlannedEdit
+    format: str
+    container: Container
+    entries: Mapping[str, tuple[Any, Any]]
+
+
+def plan_server_entries(
+    config_file: Path,
+    client: Client,
+    servers: Sequence[tuple[str, MCPServer]],
+    platform: str | None = None,
+) -> ConfigPlan:
+    """Read *config_file* and compute the edit that writes each ``(key, server)`` entry
+    (call under the state lock, and write with ``formats.commit_edit``, which refuses when
+    the file changed since: plan again then). Raises ``ConfigFileUnparseable``,
+    ``ConfigFileInvalid``, ``UnsupportedTransport``."""
+    built = {key: entries.build_entry(client, server, key, platform) for key, server in servers}
+    fmt = get_format(client.config_format)
+    container = entries.container_for(client, config_file)
+    project = client_for_config_file(config_file)
+    is_project = project is not None and project[1] is not None
+    defaults = entries.required_top_level(client, config_file, is_project)
+    prior: dict[str, Any] = {}
+
+    def edit(text: str) -> tuple[str, None]:
+        existing = fmt.read_entries(text, container)
+        prior.update({key: plain(existing[key]) for key in built if key in existing})
+        for key, entry in built.items():
+            text, _existed = fmt.set_entry(text, container, key, entry, defaults)
+        return text, None
+
+    planned = plan_edit(config_file, edit, shared=is_project)
+    return ConfigPlan(
+        client,
+        planned,
+        client.config_format,
+        container,
+        {key: (prior.get(key), plain(entry)) for key, entry in built.items()},
+    )
+
+
+def plain(value: Any) -> Any:
+    """Config data as plain JSON values (parsers return their own mapping and scalar types)."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    for kind in (bool, int, float, str):
+        if isinstance(value, kind):
+            return kind(value)
+    return None if value is None else str(value)
 
 
 def read_server_entries(config_file: Path, client: Client) -> dict[str, dict[str, Any]]:
@@ -162,8 +239,9 @@ def install_mcp_server(
     :func:`add_server_entry`."""
     resolved = _target(target, project, config)
     key = server.key if key is None else key
-    created = not resolved.config_file.exists()
-    existed, written = _add(resolved.config_file, resolved.client, key, server, platform)
+    with state_lock():
+        created = not resolved.config_file.exists()
+        existed, written = _add(resolved.config_file, resolved.client, key, server, platform)
     return MCPInstallResult(
         resolved.client,
         resolved.config_file,
@@ -206,11 +284,12 @@ def _add(
     project = client_for_config_file(config_file)
     is_project = project is not None and project[1] is not None
     defaults = entries.required_top_level(client, config_file, is_project)
-    return edit_config_file(
-        config_file,
-        lambda text: _swap(fmt.set_entry(text, container, key, entry, defaults)),
-        shared=is_project,
-    )
+    with state_lock():
+        return edit_config_file(
+            config_file,
+            lambda text: _swap(fmt.set_entry(text, container, key, entry, defaults)),
+            shared=is_project,
+        )
 
 
 def _swap(pair: tuple[str, bool]) -> tuple[str, bool]:

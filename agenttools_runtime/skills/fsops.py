@@ -5,15 +5,19 @@ results, so a caller that changes several skills (``install_skills``, the deploy
 keep every backup until its whole step has succeeded and undo everything otherwise:
 
 ``write_skill(root, source) -> WriteOutcome``
-    Put *source* at ``root/<source.name>``. Whatever is there (directory, file, link, dangling
-    link) is first moved, as itself, to a backup ``<root's parent>/.agenttools-backup-<uuid>``
-    (same volume, outside the root so no client sees it as a skill; inside the root when the
-    root is a mount point of its own or its parent is not writable), then the directory is
-    created and every file written (``Path`` sources copied following links, ``str`` sources
-    as UTF-8). On failure the partial directory is deleted, the backup moved back, and
-    ``AgentSkillWriteFailed`` raised. On success the backup is kept until the outcome is
-    settled: ``outcome.commit()`` deletes it, ``outcome.rollback()`` deletes the new directory
-    and moves the backup back. ``create_skill`` is the same but refuses an existing entry.
+    Put *source* at ``root/<source.name>``. The new directory is built complete in a staging
+    directory ``.agenttools-staging-<uuid>`` beside the skills root (same volume, outside the
+    root so no client sees it as a skill; inside the root when the root is a mount point of
+    its own or its parent is not writable), then renamed into place, so ``root/<name>`` is
+    always either absent, the old entry, or the whole new directory — never half written.
+    Whatever was there (directory, file, link, dangling link) is first moved, as itself, to a
+    backup ``.agenttools-backup-<uuid>`` in the same place. On failure the staging directory
+    is deleted, the backup moved back, and ``AgentSkillWriteFailed`` raised. On success the
+    backup is kept until the outcome is settled: ``outcome.commit()`` deletes it,
+    ``outcome.rollback()`` deletes the new directory and moves the backup back.
+    ``create_skill`` is the same but refuses an existing entry. The staging and backup names
+    may be chosen by the caller beforehand (an intent journal records them before anything
+    is written; :func:`temp_locations` says where such a name can be).
     A file that is executable in the source or starts with ``#!`` is made executable.
     If the source directory *is* the destination (same canonical path) nothing is written
     (``action == "unchanged"``); a source inside the destination or the destination inside
@@ -45,6 +49,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import uuid
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -62,7 +67,8 @@ from agenttools_runtime.paths import canonical_path, canonical_path_key
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.source import SkillSource
 
-BACKUP_PREFIX = ".agenttools-backup-"
+BACKUP_PREFIX = f"{fs.TEMP_MARK}backup-"
+STAGING_PREFIX = f"{fs.TEMP_MARK}staging-"
 WriteAction = Literal["created", "replaced", "unchanged"]
 
 
@@ -139,7 +145,14 @@ class Removal:
 # -- writing ---------------------------------------------------------------------------------
 
 
-def write_skill(root: Path, source: SkillSource) -> WriteOutcome:
+def write_skill(
+    root: Path,
+    source: SkillSource,
+    *,
+    staging_name: str | None = None,
+    backup_name: str | None = None,
+    real_root: Path | None = None,
+) -> WriteOutcome:
     """Create or replace ``root/<source.name>`` with *source* (see the module docstring).
 
     Raises ``InvalidAgentSkill`` (source and destination nest, unsafe file paths) or
@@ -150,21 +163,22 @@ def write_skill(root: Path, source: SkillSource) -> WriteOutcome:
         return WriteOutcome(source.name, path, "unchanged", destination_state(root, source.name))
     check_file_paths(source)
     previous = destination_state(root, source.name)
-    if previous is DestinationState.MISSING:
-        return _create(root, source)
+    real_root = canonical_path(root) if real_root is None else real_root
+    staging = _build_staged(root, source, staging_name or new_staging_name(), real_root)
+    backup: Path | None = None
     try:
-        backup = _move_to_backup(root, path)
-    except OSError as exc:
-        raise AgentSkillWriteFailed(name=source.name, path=path, reason=_reason(exc)) from exc
-    try:
-        _build(path, source)
+        if previous is not DestinationState.MISSING:
+            backup = _move_to_backup(root, path, backup_name or new_backup_name(), real_root)
+        fs.rename(staging, path)
     except BaseException as exc:
-        _discard_partial(path)
-        fs.rename(backup, path)
+        _discard_partial(staging)
+        if backup is not None:
+            fs.rename(backup, path)
         if isinstance(exc, OSError):
             raise AgentSkillWriteFailed(name=source.name, path=path, reason=_reason(exc)) from exc
         raise
-    return WriteOutcome(source.name, path, "replaced", previous, backup)
+    action: WriteAction = "created" if backup is None else "replaced"
+    return WriteOutcome(source.name, path, action, previous, backup)
 
 
 def create_skill(root: Path, source: SkillSource) -> WriteOutcome:
@@ -176,29 +190,61 @@ def create_skill(root: Path, source: SkillSource) -> WriteOutcome:
     check_file_paths(source)
     if os.path.lexists(path):
         raise FileExistsError(str(path))
-    return _create(root, source)
+    return write_skill(root, source)
 
 
-def _create(root: Path, source: SkillSource) -> WriteOutcome:
+def new_staging_name() -> str:
+    return f"{STAGING_PREFIX}{uuid.uuid4().hex}"
+
+
+def new_backup_name() -> str:
+    return f"{BACKUP_PREFIX}{uuid.uuid4().hex}"
+
+
+def temp_locations(root: Path, name: str, real_root: Path | None = None) -> tuple[Path, Path]:
+    """The two places a staging or backup entry *name* of skills root *root* can be: beside
+    the real root, or inside it (when the root is a mount point or its parent not ours).
+    *real_root* is ``canonical_path(root)``, when the caller has it already."""
+    real = canonical_path(root) if real_root is None else real_root
+    return real.parent / name, real / name
+
+
+def _build_staged(root: Path, source: SkillSource, staging_name: str, real_root: Path) -> Path:
+    """Build *source* complete in a staging directory; returns its path."""
     path = root / source.name
     try:
         fs.mkdir(root, parents=True, exist_ok=True)
-        fs.mkdir(path, parents=False, exist_ok=False)
+        staging = _make_staging_dir(root, staging_name, real_root)
     except OSError as exc:
         raise AgentSkillWriteFailed(name=source.name, path=path, reason=_reason(exc)) from exc
     try:
-        _build_into(path, source)
+        _build_into(staging, source)
     except BaseException as exc:
-        _discard_partial(path)
+        _discard_partial(staging)
         if isinstance(exc, OSError):
             raise AgentSkillWriteFailed(name=source.name, path=path, reason=_reason(exc)) from exc
         raise
-    return WriteOutcome(source.name, path, "created", DestinationState.MISSING)
+    return staging
 
 
-def _build(path: Path, source: SkillSource) -> None:
-    fs.mkdir(path, parents=False, exist_ok=False)
-    _build_into(path, source)
+def _make_staging_dir(root: Path, name: str, real_root: Path) -> Path:
+    outside, inside = temp_locations(root, name, real_root)
+    if _same_device(outside.parent, inside.parent):
+        try:
+            fs.mkdir(outside, parents=False, exist_ok=False)
+            return outside
+        except OSError as exc:
+            if exc.errno not in _BACKUP_FALLBACK_ERRNOS:
+                raise
+    fs.mkdir(inside, parents=False, exist_ok=False)
+    return inside
+
+
+def _same_device(a: Path, b: Path) -> bool:
+    try:
+        return os.stat(a).st_dev == os.stat(b).st_dev
+    except OSError:
+        return False
 
 
 def _build_into(path: Path, source: SkillSource) -> None:
@@ -210,11 +256,10 @@ def _build_into(path: Path, source: SkillSource) -> None:
         if parent_rel and parent_rel not in made:
             fs.mkdir(destination.parent, parents=True, exist_ok=True)
             made.add(parent_rel)
-        if isinstance(content, str):
-            fs.write_bytes(destination, content.encode("utf-8"))
-        else:
-            fs.copy_file(content, destination)
-        if os.name == "posix" and (rel in source.executable or _has_shebang(destination)):
+        # the source is read once: its bytes are written and say whether it starts with #!
+        data = content.encode("utf-8") if isinstance(content, str) else content.read_bytes()
+        fs.write_bytes(destination, data)
+        if os.name == "posix" and (rel in source.executable or data.startswith(b"#!")):
             mode = stat.S_IMODE(os.stat(destination).st_mode)
             # x wherever r is set, like chmod +x under a usual umask
             fs.chmod(destination, mode | ((mode & 0o444) >> 2))
@@ -223,7 +268,7 @@ def _build_into(path: Path, source: SkillSource) -> None:
 # -- removing --------------------------------------------------------------------------------
 
 
-def stage_removal(root: Path, name: str) -> Removal:
+def stage_removal(root: Path, name: str, *, backup_name: str | None = None) -> Removal:
     """Move ``root/name`` (as itself) to a backup; settle with ``commit``/``rollback``.
 
     Raises ``FileNotFoundError`` when nothing is there and ``AgentSkillRemoveFailed`` when
@@ -234,15 +279,15 @@ def stage_removal(root: Path, name: str) -> Removal:
     if previous is DestinationState.MISSING:
         raise FileNotFoundError(str(path))
     try:
-        backup = _move_to_backup(root, path)
+        backup = _move_to_backup(root, path, backup_name or new_backup_name())
     except OSError as exc:
         raise AgentSkillRemoveFailed(name=name, path=path, reason=_reason(exc)) from exc
     return Removal(name, path, previous, backup)
 
 
-def remove_skill(root: Path, name: str) -> Removal:
+def remove_skill(root: Path, name: str, *, backup_name: str | None = None) -> Removal:
     """Remove ``root/name`` as itself: move it to a backup, then delete the backup."""
-    removal = stage_removal(root, name)
+    removal = stage_removal(root, name, backup_name=backup_name)
     removal.commit()
     return removal
 
@@ -322,8 +367,10 @@ def check_file_paths(source: SkillSource) -> None:
 _BACKUP_FALLBACK_ERRNOS = frozenset({errno.EXDEV, errno.EACCES, errno.EPERM, errno.EROFS})
 
 
-def _move_to_backup(root: Path, path: Path) -> Path:
-    """Move ``root/<name>`` (as itself) to a fresh backup and return the backup's path.
+def _move_to_backup(
+    root: Path, path: Path, backup_name: str, real_root: Path | None = None
+) -> Path:
+    """Move ``root/<name>`` (as itself) to the backup *backup_name* and return its path.
 
     The backup goes next to the *real* root (so the rename stays on one volume even when the
     root is reached through a link, and no client lists it as a skill). When that rename is
@@ -331,15 +378,13 @@ def _move_to_backup(root: Path, path: Path) -> Path:
     itself as a dot-entry, which is always on the same volume; if that fails too, the first
     error is raised (nothing moved).
     """
-    real_root = canonical_path(root)
-    backup = fs.backup_path(real_root)
+    outside, inside = temp_locations(root, backup_name, real_root)
     try:
-        fs.rename(path, backup)
-        return backup
+        fs.rename(path, outside)
+        return outside
     except OSError as exc:
         if exc.errno not in _BACKUP_FALLBACK_ERRNOS:
             raise
-        inside = fs.backup_path(real_root / path.name)  # a sibling of the entry
         try:
             fs.rename(path, inside)
         except OSError:
@@ -355,14 +400,32 @@ def stale_backups(root: Path) -> list[Path]:
     directory it was replacing or removing. Callers report them; they cannot tell which
     skill each was, or whether the interrupted operation was meant to remove it.
     """
+    return _temp_entries(root, BACKUP_PREFIX)
+
+
+def stale_staging(root: Path) -> list[Path]:
+    """The ``.agenttools-staging-*`` directories next to *root* and inside it: copies an
+    interrupted write was building (never anyone's only copy of anything)."""
+    return _temp_entries(root, STAGING_PREFIX)
+
+
+def remove_stale_staging(root: Path) -> None:
+    """Delete what :func:`stale_staging` finds (call under the state lock, where no write is
+    in progress). Failures are left for next time."""
+    for path in stale_staging(root):
+        try:
+            fs.remove_entry(path)
+        except OSError:
+            continue
+
+
+def _temp_entries(root: Path, prefix: str) -> list[Path]:
     real_root = canonical_path(root)
     found: list[Path] = []
     for directory in (real_root.parent, real_root):
         try:
             found += [
-                directory / entry
-                for entry in os.listdir(directory)
-                if entry.startswith(BACKUP_PREFIX)
+                directory / entry for entry in os.listdir(directory) if entry.startswith(prefix)
             ]
         except OSError:
             continue
@@ -382,11 +445,6 @@ def _delete_backup(name: str, backup: Path) -> None:
             AgentSkillBackupNotRemoved(name=name, backup=backup),
             stacklevel=3,
         )
-
-
-def _has_shebang(path: Path) -> bool:
-    with open(path, "rb") as handle:
-        return handle.read(2) == b"#!"
 
 
 def _reason(exc: OSError) -> str:

@@ -46,7 +46,8 @@ class DestinationState(str, Enum):
 
 
 def hash_bytes(data: bytes) -> str:
-    if b"\0" not in data:
+    # (the search for a CR first: copying a large file without one costs more than looking)
+    if b"\r\n" in data and b"\0" not in data:
         data = data.replace(b"\r\n", b"\n")
     return hashlib.sha256(data).hexdigest()
 
@@ -201,7 +202,9 @@ def destination_state(root: Path, name: str) -> DestinationState:
         return DestinationState.DANGLING
     if not path.is_dir():
         return DestinationState.FILE
-    if os.path.realpath(path) != os.path.join(os.path.realpath(root), name):
+    # a directory reached through a link of its own (its name is one path component, so a
+    # link anywhere else would be the root's, which every entry of the root shares)
+    if path.is_symlink():
         return DestinationState.LINK
     return DestinationState.DIRECTORY
 

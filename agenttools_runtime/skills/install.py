@@ -37,6 +37,7 @@ from agenttools_runtime.errors import (
     InvalidSkillsDirectory,
     format_message,
 )
+from agenttools_runtime.lock import state_lock
 from agenttools_runtime.names import (
     SKILL_FILE,
     check_skill_name,
@@ -204,12 +205,14 @@ def install_skills(
         raise InvalidOverwriteOption(value=overwrite)
     single, specs = _split_specs(skills)
     root = resolve_skills_root(target, project=project, skills_dir=skills_dir)
-    warn_stale_backups(root.path)
+    # the slow part (reading and hashing every source) before the lock
     sources = [_to_source(spec) for spec in specs]
     _check_duplicates(source.name for source in sources)
-
-    plan = _preflight(root.path, sources, overwrite)
-    results = _apply(root, plan)
+    with state_lock():
+        warn_stale_backups(root.path)
+        fsops.remove_stale_staging(root.path)
+        plan = _preflight(root.path, sources, overwrite)
+        results = _apply(root, plan)
     return results[0] if single else results
 
 
@@ -360,15 +363,31 @@ def uninstall_skills(
     """
     single, items = _split_names(names)
     root = resolve_skills_root(target, project=project, skills_dir=skills_dir)
-    warn_stale_backups(root.path)
     resolved = [_name_of(item) for item in items]
+    with state_lock():
+        warn_stale_backups(root.path)
+        removed = _remove_all(root.path, resolved)
+    results = [
+        SkillUninstallResult(
+            name=name,
+            location=root.path / name,
+            client=None if root.client is None else root.client.id,
+            client_display_name=root.client_display_name,
+            removed=was_removed,
+        )
+        for name, was_removed in zip(resolved, removed, strict=True)
+    ]
+    return results[0] if single else results
 
+
+def _remove_all(root: Path, names: Sequence[str]) -> list[bool]:
+    """Stage every removal, then commit them all; a failure puts the staged ones back."""
     staged: list[fsops.Removal] = []
     removed: list[bool] = []
     try:
-        for name in resolved:
-            if _is_installed_skill(root.path, name):
-                staged.append(fsops.stage_removal(root.path, name))
+        for name in names:
+            if _is_installed_skill(root, name):
+                staged.append(fsops.stage_removal(root, name))
                 removed.append(True)
             else:
                 removed.append(False)
@@ -381,17 +400,7 @@ def uninstall_skills(
         raise
     for removal in staged:
         removal.commit()
-    results = [
-        SkillUninstallResult(
-            name=name,
-            location=root.path / name,
-            client=None if root.client is None else root.client.id,
-            client_display_name=root.client_display_name,
-            removed=was_removed,
-        )
-        for name, was_removed in zip(resolved, removed, strict=True)
-    ]
-    return results[0] if single else results
+    return removed
 
 
 def warn_stale_backups(root: Path) -> None:

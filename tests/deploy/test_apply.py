@@ -56,15 +56,29 @@ def prepare(home: Path, sources: Path) -> tuple[Path, object]:
     return config, tools
 
 
-def test_failure_in_the_second_server_restores_everything(
+def test_a_failure_writing_the_config_file_restores_everything(
     home: Path, state: Path, sources: Path
 ) -> None:
     config, tools = prepare(home, sources)
     before = snapshot(home, state)
-    with fs.observe(FailOn("write", config, nth=2)), pytest.raises(OSError, match="injected"):
+    # both servers' entries go into the file in one write
+    with fs.observe(FailOn("write", config, nth=1)), pytest.raises(OSError, match="injected"):
         deploy("claude-code", tools, overwrite="all")
     assert snapshot(home, state) == before
     assert "// comment kept" in config.read_text()
+
+
+def test_a_failure_after_the_config_file_restores_its_exact_bytes(
+    home: Path, state: Path, sources: Path
+) -> None:
+    _config, tools = prepare(home, sources)
+    before = snapshot(home, state)
+    with (
+        fs.inject(fail_at_checkpoint="deploy:mcp-written"),
+        pytest.raises(OSError, match="injected"),
+    ):
+        deploy("claude-code", tools, overwrite="all")
+    assert snapshot(home, state) == before
 
 
 def test_a_failure_after_the_skills_restores_the_replaced_directory(
@@ -108,16 +122,39 @@ def test_a_config_file_changed_by_someone_else_is_not_restored(
 
     observer = FailOn("checkpoint:deploy:skills-written", None, action=someone_edits)  # type: ignore[arg-type]
     with (
+        warnings.catch_warnings(record=True) as caught,
+        fs.observe(observer),
+        pytest.raises(OSError, match="injected"),
+    ):
+        warnings.simplefilter("always")
+        deploy("claude-code", tools, overwrite="all")
+    text = config.read_text()
+    assert "edited-meanwhile" in text and "// comment kept" in text  # their change survives
+    assert '"first"' not in text and '"second"' not in text  # our entries are taken out
+    assert not [w for w in caught if w.category is MCPServerNotRemoved]
+    assert snapshot(home / ".claude" / "skills", state) == skills_before
+
+
+def test_an_entry_edited_by_someone_else_is_left_and_reported_on_rollback(
+    home: Path, state: Path, sources: Path
+) -> None:
+    config, tools = prepare(home, sources)
+
+    def someone_edits_ours() -> None:
+        data = config.read_text().replace('"first-mcp"', '"their-own-command"')
+        config.write_text(data)
+
+    observer = FailOn("checkpoint:deploy:skills-written", None, action=someone_edits_ours)  # type: ignore[arg-type]
+    with (
         fs.observe(observer),
         pytest.warns(MCPServerNotRemoved) as caught,
         pytest.raises(OSError, match="injected"),
     ):
         deploy("claude-code", tools, overwrite="all")
     text = config.read_text()
-    assert "edited-meanwhile" in text  # their change survives
-    assert '"first"' in text and '"second"' in text  # so do our entries, and we say so
-    assert {str(w.message).split('"')[1] for w in caught} == {"first", "second"}
-    assert snapshot(home / ".claude" / "skills", state) == skills_before
+    assert "their-own-command" in text  # the entry they edited stays, and we say so
+    assert '"second"' not in text  # the one still as we wrote it goes
+    assert [str(w.message).split('"')[1] for w in caught] == ["first"]
 
 
 def count_mutations(run) -> int:  # type: ignore[no-untyped-def]

@@ -34,6 +34,15 @@ from agenttools_runtime.errors import (
 from .conftest import bundle, inline, snapshot, write_skill
 
 
+def sweep() -> list[object]:
+    """Run the registry sweep the way a locked operation does."""
+    from agenttools_runtime.deploy.lock import deployment_lock
+    from agenttools_runtime.deploy.removal import sweep as run_sweep
+
+    with deployment_lock() as store:
+        return list(run_sweep(store))
+
+
 def entry_for(directory: Path) -> registry.RegistryEntry:
     entry = registry.load_entry(paths.registry_key(directory.parent, directory.name))
     assert entry is not None, f"no registry entry for {directory}"
@@ -416,7 +425,7 @@ def test_sweep_releases_entries_whose_deployments_vanished(home: Path, state: Pa
 def test_a_crashed_record_write_is_a_stale_reference(home: Path, state: Path) -> None:
     dep = deploy("cursor", bundle("gone", [inline("half")]))
     (state / "deployments" / dep.uuid / "deployment.json").unlink()
-    registry.sweep()
+    sweep()
     assert not (home / ".cursor" / "skills" / "half").exists()
 
 
@@ -432,6 +441,8 @@ def test_a_publish_that_died_before_the_rename_is_cleaned_up(home: Path, state: 
     assert not (deployments / f".staging-{dep.uuid}").exists()
     assert not (home / ".cursor" / "skills" / "unpublished").exists()
     assert sorted(p.name for p in deployments.iterdir() if p.name.startswith(".")) == [
+        ".index",
+        ".journal",
         ".lock",
         ".skill-registry",
     ]
@@ -440,6 +451,6 @@ def test_a_publish_that_died_before_the_rename_is_cleaned_up(home: Path, state: 
 def test_an_unreadable_record_is_not_stale(home: Path, state: Path) -> None:
     dep = deploy("cursor", bundle("kept", [inline("still-here")]))
     (state / "deployments" / dep.uuid / "deployment.json").write_text("{not json")
-    registry.sweep()
+    sweep()
     assert (home / ".cursor" / "skills" / "still-here").exists()
     assert deployed() == []

@@ -68,7 +68,9 @@ def test_another_process_holding_the_lock_times_out() -> None:
 def test_deploy_waits_for_the_lock_and_changes_nothing_on_timeout(
     home: Path, state: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(lock, "LOCK_TIMEOUT", 0.3)
+    from agenttools_runtime import lock as state_lock
+
+    monkeypatch.setattr(state_lock, "LOCK_TIMEOUT", 0.3)
     proc = hold_lock(30)
     try:
         before = snapshot(home)

@@ -116,7 +116,9 @@ def test_publishing_is_a_rename_of_a_staging_directory(home: Path, state: Path) 
 def test_a_failed_publish_leaves_no_staging_directory(home: Path, state: Path) -> None:
     with fs.inject(fail_at_checkpoint="deploy:registry-written"), pytest.raises(OSError):
         deploy("cursor", bundle("b", [inline("s")]))
-    assert [n for n in os.listdir(state / "deployments") if not n.startswith(".skill")] == [".lock"]
+    left = sorted(n for n in os.listdir(state / "deployments") if not n.startswith(".skill"))
+    assert left == [".journal", ".lock"]  # (an empty journal directory stays)
+    assert os.listdir(state / "deployments" / ".journal") == []
 
 
 def test_staleness(state: Path) -> None:

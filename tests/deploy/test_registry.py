@@ -16,6 +16,15 @@ from agenttools_runtime.errors import AgentSkillExists, AgentSkillInUse
 from .conftest import bundle, inline, write_skill
 
 
+def sweep() -> list[object]:
+    """Run the registry sweep the way a locked operation does."""
+    from agenttools_runtime.deploy.lock import deployment_lock
+    from agenttools_runtime.deploy.removal import sweep as run_sweep
+
+    with deployment_lock() as store:
+        return list(run_sweep(store))
+
+
 def test_entry_file_and_fields(home: Path, state: Path) -> None:
     dep = deploy("cursor", bundle("b", [inline("entry-skill")]))
     root = home / ".cursor" / "skills"
@@ -31,6 +40,9 @@ def test_entry_file_and_fields(home: Path, state: Path) -> None:
     path.write_text(json.dumps(data))
     entry = registry.load_entry(key)
     assert entry is not None and entry.extra == {"future": True}
+    # the stat cache: what agenttools wrote, file by file
+    assert set(entry.stats) == {"SKILL.md"}
+    assert entry.stats["SKILL.md"][0] == (root / "entry-skill" / "SKILL.md").stat().st_size
     registry.save_entry(entry)
     assert json.loads(path.read_text())["future"] is True
 
@@ -88,7 +100,7 @@ def test_sweep_skips_unreadable_entries(home: Path, state: Path) -> None:
     reg = state / "deployments" / ".skill-registry"
     reg.mkdir(parents=True)
     (reg / "broken.json").write_text("{")
-    assert registry.sweep() == []
+    assert sweep() == []
     assert (reg / "broken.json").read_text() == "{"
 
 
@@ -123,7 +135,7 @@ def test_a_failed_removal_keeps_the_entry_and_the_next_sweep_retries(home: Path)
     assert (skill / "SKILL.md").exists()
     entry = registry.load_entry(key)
     assert entry is not None and entry.references == ()
-    registry.sweep()
+    sweep()
     assert not skill.exists()
     assert registry.load_entry(key) is None
 
@@ -135,7 +147,7 @@ def test_a_source_inside_its_destination_is_refused(home: Path, tmp_path: Path) 
     nested = write_skill(root / "outer" / "inner", name="outer")
     with pytest.raises(InvalidAgentSkill, match="contain each other"):
         deploy("cursor", bundle("b", [nested]), skills_dir=root)
-    assert registry.sweep() == [] and list(registry.iter_entries()) == []
+    assert sweep() == [] and list(registry.iter_entries()) == []
 
 
 def test_a_same_source_through_a_per_skill_link_joins_the_physical_entry(
@@ -189,7 +201,7 @@ def test_a_directory_another_entry_marks_external_outlives_its_owner_until_the_s
     assert (physical / "SKILL.md").exists()  # the external entry still uses it
     kept = registry.load_entry(owned.key)
     assert kept is not None and kept.references == ()
-    registry.sweep()  # nothing changes while the external entry is in use
+    sweep()  # nothing changes while the external entry is in use
     assert (physical / "SKILL.md").exists() and registry.load_entry(owned.key) is not None
     claude.remove()
     assert not physical.exists()  # released by the sweep at the end of the removal

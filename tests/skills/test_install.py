@@ -571,9 +571,11 @@ def test_linked_root_keeps_backups_next_to_the_real_root(
     assert tree(real / "demo-skill") == tree(src / "demo-skill")
     assert (home / ".claude" / "skills").is_symlink()
     assert backups(real) == [] and backups(home / ".claude" / "skills") == []
-    [(_, moved), (_, deleted)] = seen
+    [(_, moved), (_, staged), (_, deleted)] = seen
     assert moved == home / ".claude" / "skills" / "demo-skill"
-    # the backup was made beside the real root (same volume), then deleted
+    # the new copy was built beside the real root (same volume), then renamed into place
+    assert staged.parent == real.parent and staged.name.startswith(".agenttools-staging-")
+    # the backup was made beside the real root too, then deleted
     assert deleted.parent == real.parent and deleted.name.startswith(".agenttools-backup-")
 
 
@@ -601,7 +603,8 @@ from agenttools_runtime import fs
 from agenttools_runtime.skills.install import install_skills
 
 def die_after_the_move(operation, path):
-    if operation == "mkdir" and path.name == "demo-skill":  # moved away, not yet rebuilt
+    # moved away, the new copy (built in a staging directory) not yet renamed into place
+    if operation == "rename" and path.name.startswith(".agenttools-staging-"):
         os._exit(9)
 
 with fs.observe(die_after_the_move):

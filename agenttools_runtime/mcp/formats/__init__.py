@@ -153,31 +153,67 @@ def edit_config_file(
     ``ConfigFileUnparseable`` (file, line, column) and nothing is written. A symbolic link
     is followed: the file it points to is edited, the link stays.
     """
+    for _attempt in range(2):
+        planned = plan_edit(path, edit, shared)
+        if not planned.changes:
+            return planned.result, False
+        if commit_edit(planned):
+            return planned.result, True
+    raise ConfigFileChanged(file=path)
+
+
+@dataclass(frozen=True)
+class PlannedEdit:
+    """An edit computed but not written: the file (its real path), its bytes before (None:
+    missing) and after, what the edit returned, and the mode a new file gets."""
+
+    path: Path
+    before: bytes | None
+    after: bytes
+    result: Any
+    mode: int | None = None
+
+    @property
+    def changes(self) -> bool:
+        return self.after != (self.before or b"") or (self.before is None and bool(self.after))
+
+
+def plan_edit(
+    path: Path, edit: Callable[[str], tuple[str, Any]], shared: bool = False
+) -> PlannedEdit:
+    """Read *path* and compute *edit* on it (see :func:`edit_config_file`); nothing is
+    written. Raises ``ConfigFileUnparseable`` / ``ConfigFileInvalid``."""
     # a linked config file (dotfiles kept in a repository) is edited where it lives: replacing
     # the link with a file would cut the user's link and leave the real file stale
     path = Path(os.path.realpath(path))
-    for _attempt in range(2):
-        raw, text = read_config_text(path)
-        new_text, result = _guard(path, _bind(edit, text))
-        if new_text == text:
-            return result, False
-        data = new_text.encode("utf-8")
-        if raw is not None and raw.startswith(_BOM):
-            data = _BOM + data
-        fs.checkpoint("mcp-config-reread", path)
-        try:
-            current: bytes | None = path.read_bytes()
-        except FileNotFoundError:
-            current = None
-        if current != raw:
-            continue
-        mode = None
-        if raw is None:
-            fs.mkdir(path.parent)
-            mode = 0o666 & ~_umask() if shared else 0o600
-        fs.write_bytes_atomic(path, data, mode)
-        return result, True
-    raise ConfigFileChanged(file=path)
+    raw, text = read_config_text(path)
+    new_text, result = _guard(path, _bind(edit, text))
+    if new_text == text:
+        return PlannedEdit(path, raw, raw or b"", result)
+    data = new_text.encode("utf-8")
+    if raw is not None and raw.startswith(_BOM):
+        data = _BOM + data
+    mode = None
+    if raw is None:
+        mode = 0o666 & ~_umask() if shared else 0o600
+    return PlannedEdit(path, raw, data, result, mode)
+
+
+def commit_edit(planned: PlannedEdit) -> bool:
+    """Write a planned edit if the file still has the bytes it was planned on (compare and
+    swap: False, nothing written, when someone changed it since; plan again). The write is
+    atomic and durable; a missing parent directory is created."""
+    fs.checkpoint("mcp-config-reread", planned.path)
+    try:
+        current: bytes | None = planned.path.read_bytes()
+    except FileNotFoundError:
+        current = None
+    if current != planned.before:
+        return False
+    if planned.before is None:
+        fs.mkdir(planned.path.parent)
+    fs.write_bytes_atomic(planned.path, planned.after, planned.mode)
+    return True
 
 
 def _umask() -> int:

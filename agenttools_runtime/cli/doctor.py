@@ -1,0 +1,46 @@
+"""``agenttools doctor``: check the deployment state, and repair what is provably safe."""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+
+from agenttools_runtime.cli import COMMAND_HELP, emit
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser(
+        "doctor",
+        parents=[common],
+        help=COMMAND_HELP["doctor"],
+        description=textwrap.fill(
+            "Look for what interrupted or foreign changes left in agenttools' state: "
+            "operations a process did not finish (their intent journals), a missing or "
+            "stale state index, registry references to deployments that are gone, registry "
+            "entries whose skill directory is gone, skill directories a deployment lists "
+            "without a registry entry, half-built copies, temp files, backups of skill "
+            "directories, and recorded MCP entries missing from their config file. Exit "
+            "status 0 when nothing is left to repair. With --fix, repair what the journals, "
+            "the registry and the records prove safe; anything that may be someone's only "
+            "copy (a backup nothing accounts for) is only reported.",
+            width=78,
+        ),
+        epilog="examples:\n  agenttools doctor\n  agenttools doctor --fix --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--fix", action="store_true", help="repair what can be repaired safely (see above)"
+    )
+    parser.set_defaults(handler=run_doctor)
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    from agenttools_runtime.deploy.doctor import diagnose
+
+    report = diagnose(fix=args.fix)
+    emit(args, report.to_json(), report.render)
+    return 0 if report.ok else 1

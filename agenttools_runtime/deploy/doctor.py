@@ -1,0 +1,482 @@
+"""``agenttools doctor``: what interrupted or foreign changes left in the deployment state,
+and the repairs that the journal, the registry and the records prove safe.
+
+It looks (holding the lock, so no operation is half-way while it looks) for:
+
+=====================  ===============================================  =====================
+finding                what it is                                       ``--fix``
+=====================  ===============================================  =====================
+``journal``            an operation a process did not finish            finish / roll back
+``index``              the state index is missing, stale or corrupt     rebuild it
+``stale-reference``    registry references to records that are gone     sweep
+``missing-directory``  a registry entry whose directory is gone         forget the entry and
+                                                                        the records' mention
+``untracked-directory`` a directory a record lists with no registry      a new entry marking
+                       entry                                            it external (kept)
+``record-skill``       a record lists a skill with neither entry nor    drop it from the
+                       directory                                        record
+``staging``            a half-built copy (``.agenttools-staging-*``,    delete it
+                       ``.staging-<uuid>``)
+``temp-file``          an atomic write's temp file (``.*.agenttools-*   delete it
+                       .tmp``)
+``backup``             ``.agenttools-backup-*`` beside a skills root    delete it only when
+                                                                        provably redundant
+``missing-entry``      a recorded config entry absent from its file     (reported)
+``unreadable``         a record, entry or journal that does not parse   (reported)
+=====================  ===============================================  =====================
+
+A backup is deleted only when the registry proves it is ours and nothing is lost: the
+leftover of an interrupted release of an entry that still exists, or a copy of exactly what
+an owned entry's (existing, unmodified) directory holds. Any other backup may be the only
+copy of someone's skill: it is reported with where it is, never touched. Nothing is deleted
+that only agenttools' naming, not its records, says is agenttools'; but staging directories
+and temp files carry a name only agenttools gives and hold nothing but copies.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from agenttools_runtime import fs, lock, paths
+from agenttools_runtime.deploy import index, journal, records, registry
+from agenttools_runtime.deploy.journal import Journal, Unreadable
+from agenttools_runtime.deploy.records import DeploymentRecord
+from agenttools_runtime.deploy.registry import RegistryEntry
+from agenttools_runtime.deploy.store import Store
+from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord
+from agenttools_runtime.skills import fsops
+from agenttools_runtime.skills.hashing import (
+    DestinationState,
+    DirectoryState,
+    destination_state,
+    directory_state,
+    installed_hashes,
+)
+
+
+@dataclass
+class Finding:
+    """One thing doctor found; ``fixable`` says whether ``--fix`` repairs it, ``fixed``
+    whether it did."""
+
+    kind: str
+    path: str
+    detail: str
+    fixable: bool
+    fixed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "path": self.path,
+            "detail": self.detail,
+            "fixable": self.fixable,
+            "fixed": self.fixed,
+        }
+
+    def render(self) -> str:
+        mark = "fixed: " if self.fixed else ""
+        return f"  {self.kind:<20} {self.path}\n  {'':<20} {mark}{self.detail}"
+
+
+@dataclass
+class DoctorReport:
+    """Every finding; ``ok`` when nothing is left to repair."""
+
+    state: Path
+    findings: list[Finding] = field(default_factory=list)
+    fix: bool = False
+
+    @property
+    def problems(self) -> list[Finding]:
+        return [f for f in self.findings if not f.fixed]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "state": str(self.state),
+            "fix": self.fix,
+            "findings": [f.to_json() for f in self.findings],
+        }
+
+    def render(self) -> str:
+        lines = [f"agenttools doctor: {self.state}"]
+        if not self.findings:
+            lines.append("  No problems found.")
+            return "\n".join(lines)
+        lines += [f.render() for f in self.findings]
+        fixable = [f for f in self.problems if f.fixable]
+        left = len(self.problems)
+        if self.fix:
+            lines.append(f"{len(self.findings) - left} fixed, {left} left (see above).")
+        else:
+            lines.append(
+                f"{left} problem(s); {len(fixable)} can be repaired with 'agenttools doctor --fix'."
+            )
+        return "\n".join(lines)
+
+
+def diagnose(*, fix: bool = False, state: paths.StatePaths | None = None) -> DoctorReport:
+    """Look at the state (under the lock) and, with *fix*, repair what can be proven safe."""
+    state = state or paths.state_paths()
+    report = DoctorReport(state.deployments.parent, fix=fix)
+    if not state.deployments.exists():
+        return report
+    if fix:
+        from agenttools_runtime.deploy.lock import deployment_lock
+
+        with _recovered_journals(report, state), deployment_lock(state=state) as store:
+            _examine(store, report, fix=True)
+    else:
+        with lock.state_lock(state=state):
+            store = Store.open(state)
+            for item in journal.pending(state):
+                report.findings.append(_journal_finding(store, item))
+            _examine(store, report, fix=False)
+    return report
+
+
+@contextlib.contextmanager
+def _recovered_journals(report: DoctorReport, state: paths.StatePaths) -> Iterator[None]:
+    """Turn the recovery warnings of the lock into findings (fixed)."""
+    import warnings
+
+    from agenttools_runtime.errors import InterruptedOperationRecovered
+
+    pending = [j for j in journal.pending(state)]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    recovered = [w for w in caught if issubclass(w.category, InterruptedOperationRecovered)]
+    for item, warning in zip(pending, recovered, strict=False):
+        report.findings.insert(
+            0, Finding("journal", str(item.path), str(warning.message), True, True)
+        )
+    for other in caught:
+        if other not in recovered:
+            warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
+
+
+def _journal_finding(store: Store, item: Journal | Unreadable) -> Finding:
+    if isinstance(item, Unreadable):
+        return Finding(
+            "unreadable", str(item.path), f"a journal that cannot be read: {item.reason}", False
+        )
+    if item.kind is journal.Kind.DEPLOY:
+        from agenttools_runtime.deploy.apply import committed
+
+        what = "would be finished" if committed(store, item) else "would be rolled back"
+    else:
+        what = "would be finished"
+    return Finding("journal", str(item.path), f"an interrupted {item.describe()}: {what}", True)
+
+
+def _examine(store: Store, report: DoctorReport, *, fix: bool) -> None:
+    add = report.findings.append
+    _check_index(store, add, fix)
+    all_records = _records(store, add)
+    entries = _entries(store, add)
+    _check_references(store, entries, add, fix)
+    _check_directories(store, entries, all_records, add, fix)
+    roots = _skills_roots(entries, all_records)
+    _check_backups(store, roots, add, fix)
+    _check_staging(store, roots, add, fix)
+    _check_temp_files(store, all_records, add, fix)
+    _check_config_entries(all_records, add)
+    if fix:
+        store.index = index.rebuild(store.state)
+        store.index.pending = set()
+        store.save()
+
+
+# -- the checks ------------------------------------------------------------------------------
+
+
+def _check_index(store: Store, add: Any, fix: bool) -> None:
+    stored = None
+    with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+        import json
+
+        stored = index.StateIndex.from_json(json.loads(store.state.index.read_bytes()))
+    fresh = index.rebuild(store.state)
+    if stored is None:
+        if not fresh.skills and not fresh.records:
+            return
+        detail = (
+            "the state index is missing or unreadable: it is rebuilt from the entries and records"
+        )
+    elif stored.skills != fresh.skills or stored.records != fresh.records:
+        detail = "the state index does not match the entries and records: it is rebuilt"
+    else:
+        return
+    add(Finding("index", str(store.state.index), detail, True, fix))
+
+
+def _records(store: Store, add: Any) -> list[DeploymentRecord]:
+    found: list[DeploymentRecord] = []
+    for item in records.iter_records(store.state.deployments):
+        if isinstance(item, InvalidDeploymentRecord):
+            add(Finding("unreadable", str(item.data.get("path", "")), str(item), False))
+        else:
+            found.append(item)
+    return found
+
+
+def _entries(store: Store, add: Any) -> list[RegistryEntry]:
+    found: list[RegistryEntry] = []
+    directory = store.state.registry
+    with contextlib.suppress(FileNotFoundError):
+        for name in sorted(os.listdir(directory)):
+            if not name.endswith(".json") or name.startswith("."):
+                continue
+            entry = registry.load_entry(name[: -len(".json")], store.state)
+            if entry is None:
+                add(
+                    Finding(
+                        "unreadable",
+                        str(directory / name),
+                        "a registry entry that cannot be read",
+                        False,
+                    )
+                )
+            else:
+                found.append(entry)
+    return found
+
+
+def _check_references(store: Store, entries: list[RegistryEntry], add: Any, fix: bool) -> None:
+    from agenttools_runtime.deploy.removal import sweep
+
+    stale = [e for e in entries if store.live_references(e) != e.references]
+    for entry in stale:
+        gone = [r for r in entry.references if records.is_stale(r, store.state.deployments)]
+        add(
+            Finding(
+                "stale-reference",
+                str(registry.entry_path(entry.key, store.state)),
+                f"skill {entry.name} ({entry.directory}) is referenced by deployments whose "
+                f"records are gone: {', '.join(gone)}; a sweep drops them and releases it",
+                True,
+                fix,
+            )
+        )
+    if fix and stale:
+        sweep(store, issue=False)
+        entries[:] = list(store.entries())
+
+
+def _check_directories(
+    store: Store,
+    entries: list[RegistryEntry],
+    all_records: list[DeploymentRecord],
+    add: Any,
+    fix: bool,
+) -> None:
+    by_key = {e.key: e for e in entries}
+    listing: dict[str, list[DeploymentRecord]] = {}
+    for record in all_records:
+        for skill in record.installed:
+            listing.setdefault(skill.registry_key, []).append(record)
+    for entry in entries:
+        if destination_state(entry.root, entry.name) is not DestinationState.MISSING:
+            continue
+        user_ids = ", ".join(r.uuid for r in listing.get(entry.key, [])) or "none"
+        add(
+            Finding(
+                "missing-directory",
+                entry.directory,
+                f"registry entry {entry.key[:12]}… of skill {entry.name} has no directory "
+                f"(deleted by hand?); deployments: {user_ids}; the entry is forgotten",
+                True,
+                fix,
+            )
+        )
+        if fix:
+            store.delete_entry(entry.key)
+            _drop_from_records(store, entry.key, listing.get(entry.key, []))
+    for key, users in sorted(listing.items()):
+        if key in by_key:
+            continue
+        skill = next(s for s in users[0].installed if s.registry_key == key)
+        directory = Path(skill.directory)
+        if destination_state(directory.parent, directory.name) is DestinationState.DIRECTORY:
+            add(
+                Finding(
+                    "untracked-directory",
+                    str(directory),
+                    f"deployment {users[0].uuid} lists it, the registry has no entry: it gets "
+                    "one marking it external (kept, never deleted by agenttools)",
+                    True,
+                    fix,
+                )
+            )
+            if fix:
+                hashes, _clean = installed_hashes(directory)
+                store.put_entry(
+                    RegistryEntry(
+                        key=key,
+                        directory=str(directory),
+                        name=skill.name,
+                        identifier=skill.identifier,
+                        version=skill.version,
+                        hashes=hashes,
+                        external=True,
+                        references=tuple(r.uuid for r in users),
+                        timestamp=records.now_timestamp(),
+                    )
+                )
+        else:
+            add(
+                Finding(
+                    "record-skill",
+                    str(directory),
+                    f"deployment {users[0].uuid} lists skill {skill.name}, which has neither "
+                    "a registry entry nor a directory: it is dropped from the record",
+                    True,
+                    fix,
+                )
+            )
+            if fix:
+                _drop_from_records(store, key, users)
+
+
+def _drop_from_records(store: Store, key: str, users: list[DeploymentRecord]) -> None:
+    for record in users:
+        current = store.record(record.uuid) or record
+        kept = tuple(s for s in current.installed if s.registry_key != key)
+        if kept != current.installed:
+            store.rewrite_record(replace(current, installed=kept))
+
+
+def _skills_roots(entries: list[RegistryEntry], all_records: list[DeploymentRecord]) -> set[Path]:
+    from agenttools_runtime.clients import all_clients, skills_location
+
+    roots = {e.root for e in entries}
+    roots |= {Path(r.skills_directory) for r in all_records if r.skills_directory}
+    for client in all_clients().values():
+        with contextlib.suppress(AgentToolsError, OSError):
+            roots.add(skills_location(client))
+    return {r for r in roots if os.path.isdir(r) or os.path.isdir(paths.canonical_path(r).parent)}
+
+
+def _check_backups(store: Store, roots: set[Path], add: Any, fix: bool) -> None:
+    from agenttools_runtime.deploy.removal import release_backup_name
+
+    release_names = {release_backup_name(k): k for k in store.index.skills}
+    seen: set[Path] = set()
+    for root in sorted(roots):
+        for backup in fsops.stale_backups(root):
+            if backup in seen:
+                continue
+            seen.add(backup)
+            reason = None
+            if backup.name in release_names:
+                reason = "left by an interrupted release of a skill the registry still has"
+            elif (redundant := _redundant_copy(store, backup)) is not None:
+                reason = f"an exact copy of {redundant}, which agenttools wrote and still holds it"
+            if reason is None:
+                add(
+                    Finding(
+                        "backup",
+                        str(backup),
+                        "holds a skill directory an interrupted operation (or an older "
+                        "agenttools) moved aside; nothing proves agenttools may delete it: move "
+                        "back what you want to keep, then delete it",
+                        False,
+                    )
+                )
+                continue
+            add(Finding("backup", str(backup), f"{reason}: deleted", True, fix))
+            if fix:
+                fs.remove_entry(backup)
+
+
+def _redundant_copy(store: Store, backup: Path) -> str | None:
+    if not backup.is_dir() or backup.is_symlink():
+        return None
+    manifest, clean = installed_hashes(backup)
+    if not clean:
+        return None
+    for entry in store.entries():
+        if entry.external or dict(entry.hashes) != manifest:
+            continue
+        if directory_state(entry.path, entry.hashes) is DirectoryState.UNMODIFIED:
+            return entry.directory
+    return None
+
+
+def _check_staging(store: Store, roots: set[Path], add: Any, fix: bool) -> None:
+    found = [p for root in sorted(roots) for p in fsops.stale_staging(root)]
+    with contextlib.suppress(FileNotFoundError):
+        found += [
+            store.state.deployments / n
+            for n in sorted(os.listdir(store.state.deployments))
+            if n.startswith(records.STAGING_PREFIX)
+        ]
+    for path in sorted(set(found)):
+        add(
+            Finding(
+                "staging",
+                str(path),
+                "a half-built copy an interrupted write left: deleted",
+                True,
+                fix,
+            )
+        )
+        if fix:
+            fs.remove_entry(path)
+
+
+def _check_temp_files(
+    store: Store, all_records: list[DeploymentRecord], add: Any, fix: bool
+) -> None:
+    from agenttools_runtime.clients import all_clients, mcp_config_location
+
+    directories = {store.state.deployments, store.state.registry, store.state.journals}
+    directories.add(store.state.index.parent)
+    directories |= {records.record_dir(r.uuid, store.state.deployments) for r in all_records}
+    directories |= {Path(s.config_file).parent for r in all_records for s in r.mcp_servers}
+    for client in all_clients().values():
+        with contextlib.suppress(AgentToolsError, OSError):
+            directories.add(mcp_config_location(client).parent)
+    found: list[Path] = []
+    for directory in sorted(directories):
+        with contextlib.suppress(OSError):
+            found += [directory / n for n in sorted(os.listdir(directory)) if fs.is_temp_name(n)]
+    found += [p for p in journal.orphan_files(store.state) if p not in found]
+    for path in found:
+        add(Finding("temp-file", str(path), "left by an interrupted write: deleted", True, fix))
+        if fix:
+            fs.unlink(path, missing_ok=True)
+
+
+def _check_config_entries(all_records: list[DeploymentRecord], add: Any) -> None:
+    from agenttools_runtime.clients import get_client
+    from agenttools_runtime.mcp.install import read_server_entries
+
+    for record in all_records:
+        for server in record.mcp_servers:
+            try:
+                present = read_server_entries(Path(server.config_file), get_client(record.client))
+            except (AgentToolsError, OSError):
+                continue
+            if server.config_key not in present:
+                add(
+                    Finding(
+                        "missing-entry",
+                        server.config_file,
+                        f'deployment {record.uuid} recorded the MCP entry "{server.config_key}", '
+                        "which is not in the file (removed by hand?); redeploy with --upgrade "
+                        "or remove the deployment",
+                        False,
+                    )
+                )

@@ -1,0 +1,338 @@
+"""The state index: lookups over the skill registry and the records that cost O(1) per skill.
+
+``<state>/deployments/.index/index.json`` holds, for every registry entry, the keys it is looked up
+by (its skill directory as installed, canonical and physical), and for every record what
+conflict detection and removal need (toolset, client, location key, config entries, registry
+So a deploy reads the entries and records it touches, never all of them.
+
+It is derived data, never the only copy of anything. It carries a stamp of what it was written
+against (the link count and modification time of the deployments directory, which change
+with every record added, removed or renamed, and the registry directory's modification time;
+the index lives in a directory of its own so that writing it changes neither); when the
+stamp differs, it is
+checked against the names in both directories (one listing each, no file read), and rebuilt
+from the entries and records when it is missing, unreadable, or names something that is not
+there or misses something that is (state written by an older agenttools, or by hand). A
+lookup answers *candidates*; callers confirm a hit by reading the entry or record itself, so
+a stale index can cost a miss, never a wrong answer. It is rewritten (one file) by each
+operation that changes the state, as that operation's last write.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from agenttools_runtime import fs, paths
+from agenttools_runtime.paths import StatePaths
+
+INDEX_SCHEMA = 2
+ENTRY_SUFFIX = ".json"
+
+
+class SkillKeys(NamedTuple):
+    """How one registry entry is found: ``lexical`` (its directory as installed, absolute,
+    case-folded where the platform is), ``canonical`` (links resolved, when indexed) and
+    ``physical`` (``os.path.realpath``, when indexed)."""
+
+    lexical: str
+    canonical: str
+    physical: str
+
+    @classmethod
+    def of(cls, directory: str | Path) -> SkillKeys:
+        return cls(
+            lexical_key(directory), paths.canonical_path_key(directory), physical_key(directory)
+        )
+
+
+class RecordSummary(NamedTuple):
+    """What the index keeps of one record: its toolset identity (type, name, client,
+    location key) and its config entries (config key, canonical config file key)."""
+
+    toolset_type: str
+    toolset_name: str
+    client: str
+    location_key: str
+    config_entries: tuple[tuple[str, str], ...]
+
+    @property
+    def identity(self) -> tuple[str, str, str, str]:
+        return (self.toolset_type, self.toolset_name, self.client, self.location_key)
+
+    def to_json(self) -> list[Any]:
+        return [*self.identity, [list(pair) for pair in self.config_entries]]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> RecordSummary:
+        kind, name, client, location, entries = data[:5]
+        pairs = tuple((str(k), str(f)) for k, f in entries)
+        return cls(str(kind), str(name), str(client), str(location), pairs)
+
+
+@dataclass
+class StateIndex:
+    """The index in memory: ``skills`` (registry key → :class:`SkillKeys`), ``records``
+    (UUID → :class:`RecordSummary` as its JSON list), and the directory listings it was
+    validated against (``entry_names``: registry file names, ``record_names``: non-dot names
+    in the deployments directory, whether they hold a readable record or not).
+    ``needs_sweep`` says stale references may exist (the stored index could not be used: the
+    state changed behind agenttools' back, or a sweep was cut short); ``pending`` are entries
+    a release kept without references, to release again later.
+
+    Loading costs one JSON parse and little more: records stay in their JSON form, and the
+    lookup tables are built on the first lookup that needs them."""
+
+    skills: dict[str, SkillKeys] = field(default_factory=dict)
+    records: dict[str, list[Any]] = field(default_factory=dict)
+    entry_names: set[str] = field(default_factory=set)
+    record_names: set[str] = field(default_factory=set)
+    needs_sweep: bool = False
+    pending: set[str] = field(default_factory=set)
+    stamp: list[int] | None = None
+    dirty: bool = False
+    _table: dict[str, set[str]] | None = field(default=None, repr=False)
+
+    # -- lookups -------------------------------------------------------------------------
+
+    def skills_by_directory(self, keys: SkillKeys) -> list[str]:
+        """Registry keys whose directory is the one with these *keys* as given or once links
+        are resolved (candidates: confirm by reading the entry)."""
+        table = self._lookup_table()
+        return sorted(table.get(keys.lexical, set()) | table.get(keys.canonical, set()))
+
+    def skills_by_physical(self, directory: str | Path) -> list[str]:
+        """Registry keys whose directory was, when indexed, the physical *directory*
+        (candidates: confirm by reading the entry)."""
+        return sorted(self._lookup_table().get(physical_key(directory), set()))
+
+    def records_for_probe(
+        self, identity: tuple[str, str, str, str], config_entries: Iterable[tuple[str, str]]
+    ) -> list[str]:
+        """UUIDs of records with this toolset identity (type, name, client, location key) or
+        one of these config entries (candidates for the spec's conflict rules)."""
+        wanted_identity = list(identity)
+        wanted = [list(pair) for pair in config_entries]
+        return sorted(
+            uid
+            for uid, raw in self.records.items()
+            if raw[:4] == wanted_identity or any(pair in raw[4] for pair in wanted)
+        )
+
+    def records_with_config_entry(self, entry: tuple[str, str]) -> list[str]:
+        pair = list(entry)
+        return sorted(uid for uid, raw in self.records.items() if pair in raw[4])
+
+    def summary(self, uid: str) -> RecordSummary | None:
+        raw = self.records.get(uid)
+        return None if raw is None else RecordSummary.from_json(raw)
+
+    # -- changes -------------------------------------------------------------------------
+
+    def put_skill(self, key: str, keys: SkillKeys) -> None:
+        self._unlink(key)
+        self.skills[key] = keys
+        if self._table is not None:
+            self._link(self._table, key, keys)
+        self.entry_names.add(key + ENTRY_SUFFIX)
+        self.dirty = True
+
+    def drop_skill(self, key: str) -> None:
+        self._unlink(key)
+        self.skills.pop(key, None)
+        self.entry_names.discard(key + ENTRY_SUFFIX)
+        self.dirty = True
+
+    def put_record(self, uid: str, summary: RecordSummary) -> None:
+        self.records[uid] = summary.to_json()
+        self.record_names.add(uid)
+        self.dirty = True
+
+    def drop_record(self, uid: str) -> None:
+        self.records.pop(uid, None)
+        self.record_names.discard(uid)
+        self.dirty = True
+
+    def _lookup_table(self) -> dict[str, set[str]]:
+        """Each key of every entry (as given, canonical, physical) → the entries that have
+        it: one table, since every answer is confirmed against the entry anyway."""
+        if self._table is None:
+            table: dict[str, set[str]] = {}
+            for key, keys in self.skills.items():
+                self._link(table, key, keys)
+            self._table = table
+        return self._table
+
+    @staticmethod
+    def _link(table: dict[str, set[str]], key: str, keys: SkillKeys) -> None:
+        for value in set(keys):
+            table.setdefault(value, set()).add(key)
+
+    def _unlink(self, key: str) -> None:
+        old = self.skills.get(key)
+        if old is None or self._table is None:
+            return
+        for value in set(old):
+            found = self._table.get(value)
+            if found is not None:
+                found.discard(key)
+                if not found:
+                    del self._table[value]
+
+    # -- storage -------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        # compact: one string when the three keys agree (they do, but for links and
+        # case-insensitive systems); listed names only where no item already implies them
+        implied_entries = {k + ENTRY_SUFFIX for k in self.skills}
+        return {
+            "schema": INDEX_SCHEMA,
+            "skills": {
+                k: v.lexical if v[0] == v[1] == v[2] else list(v) for k, v in self.skills.items()
+            },
+            "records": self.records,
+            "other_entry_names": sorted(self.entry_names - implied_entries),
+            "other_record_names": sorted(self.record_names - set(self.records)),
+            "needs_sweep": self.needs_sweep,
+            "pending": sorted(self.pending),
+            "stamp": self.stamp,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> StateIndex:
+        if data.get("schema") != INDEX_SCHEMA:
+            raise ValueError(f"unknown index schema {data.get('schema')!r}")
+        skills = {
+            k: SkillKeys(v, v, v) if isinstance(v, str) else SkillKeys(*v)
+            for k, v in data["skills"].items()
+        }
+        records = dict(data["records"])
+        return cls(
+            skills=skills,
+            records=records,
+            entry_names={k + ENTRY_SUFFIX for k in skills} | set(data["other_entry_names"]),
+            record_names=set(records) | set(data["other_record_names"]),
+            needs_sweep=bool(data.get("needs_sweep", False)),
+            pending={str(k) for k in data.get("pending", ())},
+            stamp=data.get("stamp"),
+        )
+
+
+def load(state: StatePaths) -> StateIndex:
+    """The index of *state*, validated (by its stamp, else against the directory listings);
+    rebuilt (and marked ``needs_sweep`` and ``dirty``) when it cannot be trusted."""
+    try:
+        index = StateIndex.from_json(json.loads(state.index.read_bytes()))
+    except (OSError, ValueError, KeyError, TypeError):
+        index = None
+    now = stamp(state)
+    if index is not None and now is not None and index.stamp == now:
+        return index
+    entry_names, record_names = listings(state)
+    if (
+        index is not None
+        and index.entry_names == entry_names
+        and index.record_names == record_names
+    ):
+        return index  # (the next operation that changes the state stores the new stamp)
+    fresh = rebuild(state, entry_names, record_names)
+    # a fresh state needs no sweep, nor an index file; state written around the index (or
+    # by an older agenttools, which keeps none) may hold references to records that are gone
+    fresh.needs_sweep = bool(entry_names)
+    fresh.dirty = index is not None or bool(entry_names) or bool(record_names)
+    return fresh
+
+
+def save(state: StatePaths, index: StateIndex) -> None:
+    """Write the index atomically and mark it clean. Not fsynced: an index that did not
+    reach the disk is found missing, unreadable or naming other files on the next load, and
+    rebuilt."""
+    fs.mkdir(state.index.parent)
+    for name in os.listdir(state.index.parent):  # a save killed half-way (under the lock)
+        if fs.is_temp_name(name):
+            fs.unlink(state.index.parent / name, missing_ok=True)
+    index.stamp = stamp(state)
+    data = json.dumps(index.to_json(), separators=(",", ":")).encode("utf-8")
+    fs.write_bytes_atomic(state.index, data, durable=False)
+    index.dirty = False
+
+
+def stamp(state: StatePaths) -> list[int] | None:
+    """What changes whenever anyone adds, removes or renames a record or a registry entry:
+    the number of links of the deployments directory (one per subdirectory: per record) and
+    its modification time, and the registry directory's modification time. None where the
+    file system does not count the links of a directory (then the listings are compared)."""
+    try:
+        deployments = os.stat(state.deployments)
+    except FileNotFoundError:
+        return [0, 0, 0]
+    if deployments.st_nlink < 2:
+        return None
+    try:
+        registry_mtime = os.stat(state.registry).st_mtime_ns
+    except FileNotFoundError:
+        registry_mtime = 0
+    return [deployments.st_nlink, deployments.st_mtime_ns, registry_mtime]
+
+
+def invalidate(state: StatePaths) -> None:
+    """Forget the stored index (the next load rebuilds it): for changes made around it."""
+    fs.unlink(state.index, missing_ok=True)
+
+
+def listings(state: StatePaths) -> tuple[set[str], set[str]]:
+    """(registry entry file names, non-dot names in the deployments directory)."""
+    return _names(state.registry, ENTRY_SUFFIX), _names(state.deployments, "")
+
+
+def rebuild(
+    state: StatePaths, entry_names: set[str] | None = None, record_names: set[str] | None = None
+) -> StateIndex:
+    """An index made by reading every entry and record (unreadable ones are left out, and
+    their names kept so the listing still matches)."""
+    from agenttools_runtime.deploy import records, registry
+
+    if entry_names is None or record_names is None:
+        entry_names, record_names = listings(state)
+    index = StateIndex(entry_names=set(entry_names), record_names=set(record_names), dirty=True)
+    for name in sorted(entry_names):
+        entry = registry.load_entry(name[: -len(ENTRY_SUFFIX)], state)
+        if entry is not None:
+            index.skills[entry.key] = SkillKeys.of(entry.directory)
+    for record in records.load_records(state.deployments):
+        index.records[record.uuid] = summarize(record).to_json()
+    return index
+
+
+def summarize(record: Any) -> RecordSummary:
+    """The index's view of a :class:`~agenttools_runtime.deploy.records.DeploymentRecord`."""
+    return RecordSummary(
+        record.toolset_type,
+        record.toolset_name,
+        record.client,
+        record.location_key,
+        tuple((s.config_key, paths.canonical_path_key(s.config_file)) for s in record.mcp_servers),
+    )
+
+
+def lexical_key(directory: str | Path) -> str:
+    """A directory as given, absolute, ``/``-separated, case-folded where the platform's file
+    systems are case-insensitive (no link resolved)."""
+    text = Path(os.path.abspath(os.path.expanduser(os.fspath(directory)))).as_posix()
+    return text.casefold() if paths.case_insensitive_fs() else text
+
+
+def physical_key(directory: str | Path) -> str:
+    return os.path.realpath(directory)
+
+
+def _names(directory: Path, suffix: str) -> set[str]:
+    try:
+        names = os.listdir(directory)
+    except (FileNotFoundError, NotADirectoryError):
+        return set()
+    return {n for n in names if not n.startswith(".") and n.endswith(suffix)}

@@ -1,0 +1,64 @@
+"""Finishing or rolling back operations that a process did not live to complete.
+
+The first thing every locked operation does (:func:`agenttools_runtime.deploy.lock.deployment_lock`)
+is to look for intent journals (:mod:`agenttools_runtime.deploy.journal`). Holding the lock,
+it knows their writers are gone; it handles them newest first (an operation's nested
+journals before its own): an uncommitted deploy is rolled back, a committed one finished, a
+removal or sweep finished. Each becomes one ``InterruptedOperationRecovered`` warning, the
+line a command prints before its own output. A journal that cannot be handled (a file
+system refusing) stops the command with ``StateRecoveryFailed``: nothing else is done on top
+of a half-finished operation; ``agenttools doctor`` shows it.
+"""
+
+from __future__ import annotations
+
+from agenttools_runtime import fs
+from agenttools_runtime.deploy import apply, journal, removal
+from agenttools_runtime.deploy.journal import Journal, Kind, Unreadable
+from agenttools_runtime.deploy.store import Store
+from agenttools_runtime.errors import (
+    AgentToolsWarning,
+    InterruptedOperationRecovered,
+    StateRecoveryFailed,
+)
+
+
+def recover(store: Store) -> list[AgentToolsWarning]:
+    """Handle every journal left in the state (call under the lock). Returns the warnings:
+    one line per operation, then what handling it said."""
+    found: list[AgentToolsWarning] = []
+    for item in journal.pending(store.state):
+        if isinstance(item, Unreadable):
+            raise StateRecoveryFailed(journal=item.path, reason=item.reason)
+        touched = apply.written_directories(store, item)
+        try:
+            outcome, said = _handle(store, item)
+        except OSError as exc:
+            raise StateRecoveryFailed(journal=item.path, reason=exc.strerror or str(exc)) from exc
+        found.append(
+            InterruptedOperationRecovered(
+                operation=item.describe(), outcome=outcome, kind=item.kind.value, uuid=item.uuid
+            )
+        )
+        found.extend(said)
+        apply.remove_temp_files(touched)
+    # files no journal names (a journal whose writing died before the journal file itself:
+    # its side files; the temp file of an atomic write) are nothing but copies
+    for path in journal.orphan_files(store.state):
+        fs.remove_entry(path)
+    return found
+
+
+def _handle(store: Store, item: Journal) -> tuple[str, list[AgentToolsWarning]]:
+    if item.kind is Kind.DEPLOY:
+        if apply.committed(store, item):
+            return "finished", apply.finish(store, item)
+        errors, said = apply.undo(store, item)
+        if errors:
+            first = errors[0]
+            raise first if isinstance(first, OSError) else OSError(str(first))
+        journal.delete(item)
+        return "rolled back", said
+    if item.kind is Kind.REMOVE:
+        return "finished", removal.finish_removal(store, item)
+    return "finished", removal.finish_sweep(store, item)

@@ -1,0 +1,354 @@
+"""Removing deployments and releasing the skill directories they referenced (the spec's
+``DeleteObject``, "Release decision" and sweep), under the lock, through a :class:`Store`.
+
+Removal works from the record alone. It is journaled (a ``remove`` journal holding the
+record) and every step of it can be repeated, so an interrupted removal is *finished* by the
+next locked command: config keys already removed are absent, released references already
+dropped, and a skill directory being deleted is moved first to a backup whose name derives
+from its registry key (``.agenttools-backup-release-<key>``), which the next release of that
+key deletes before deciding anything. The registry entry goes only after its directory.
+
+The sweep prunes references to deployments whose records are gone (deleted by hand, by an
+older agenttools) and releases entries left without any. It runs when the state index had to
+be rebuilt (the state changed behind agenttools' back) or an earlier release left an entry
+for it, and always in ``doctor``.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from agenttools_runtime import fs, paths, signals
+from agenttools_runtime.deploy import journal, plan, records
+from agenttools_runtime.deploy.journal import Journal, Kind
+from agenttools_runtime.deploy.records import DeploymentRecord, ServerEntry
+from agenttools_runtime.deploy.registry import RegistryEntry, uninstall_hint
+from agenttools_runtime.deploy.store import Store
+from agenttools_runtime.errors import (
+    AgentSkillInUse,
+    AgentSkillNotRemoved,
+    AgentSkillRemoveFailed,
+    AgentSkillRemoveFailedWarning,
+    AgentSkillReplacedNotRemoved,
+    AgentToolsError,
+    AgentToolsWarning,
+    MCPServerNotRemoved,
+)
+from agenttools_runtime.skills import fsops
+from agenttools_runtime.skills.hashing import (
+    DestinationState,
+    DirectoryState,
+    destination_state,
+    directory_state,
+)
+
+
+@dataclass(frozen=True)
+class ReleaseOutcome:
+    """What happened to one skill directory on release."""
+
+    name: str
+    directory: str
+    state: plan.ReleaseState
+    removed: bool
+    warning: AgentToolsWarning | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "directory": self.directory,
+            "state": self.state.value,
+            "removed": self.removed,
+            "warning": None if self.warning is None else self.warning.to_json(),
+        }
+
+
+# -- removal ---------------------------------------------------------------------------------
+
+
+def remove_recorded(
+    store: Store, record: DeploymentRecord, *, owned_by: DeploymentRecord | None = None
+) -> list[AgentToolsWarning]:
+    """Remove a deployment from recorded data only (call under the lock). With *owned_by*
+    (the deployment replacing it) the config keys and skill directories that one now owns
+    are left in place. Returns the warnings (not issued).
+
+    A config entry that cannot be removed (the file no longer parses, a write fails) is
+    reported with ``MCPServerNotRemoved``; the record is then kept, holding only those
+    entries, so that running the removal again finishes the job instead of leaving an
+    entry nobody tracks."""
+    entry = Journal(
+        path=journal.new_path(store.state, Kind.REMOVE, record.uuid),
+        kind=Kind.REMOVE,
+        uuid=record.uuid,
+        name=record.toolset_name,
+        client=record.client,
+        created=records.now_timestamp(),
+        pid=os.getpid(),
+        owned_by=None if owned_by is None else owned_by.uuid,
+    )
+    # a removal only goes forward: SIGINT/SIGTERM wait until it is done
+    try:
+        with signals.deferred():
+            journal.write(entry)
+            fs.checkpoint("remove:journal-written", entry.path)
+            found = _remove(store, record, owned_by)
+            journal.delete(entry)
+    except KeyboardInterrupt as exc:  # (acted on once the removal was done)
+        raise signals.Interrupted.from_interrupt(
+            exc, f"the deployment {record.uuid} was removed"
+        ) from None
+    return found
+
+
+def finish_removal(store: Store, entry: Journal) -> list[AgentToolsWarning]:
+    """Finish the removal an interrupted process journaled (idempotent)."""
+    record = store.record(entry.uuid)
+    found: list[AgentToolsWarning] = []
+    if record is not None:
+        owner = store.record(entry.owned_by) if entry.owned_by else None
+        found = _remove(store, record, owner)
+    elif os.path.lexists(records.record_dir(entry.uuid, store.state.deployments)):
+        store.delete_record(entry.uuid)  # the record file went; its directory is left
+    journal.delete(entry)
+    return found
+
+
+def _remove(
+    store: Store, record: DeploymentRecord, owned_by: DeploymentRecord | None
+) -> list[AgentToolsWarning]:
+    from agenttools_runtime.clients import Client, get_client
+    from agenttools_runtime.mcp.install import remove_server_entry
+
+    found: list[AgentToolsWarning] = []
+    try:
+        client: Client | None = get_client(record.client)
+    except AgentToolsError:
+        client = None
+    not_removed: list[ServerEntry] = []
+    for server in record.mcp_servers:
+        if _recorded_elsewhere(store, record, server):
+            continue  # another deployment (e.g. the replacement) records this key here
+        try:
+            if client is None:
+                raise OSError(f"unknown client {record.client}")
+            remove_server_entry(Path(server.config_file), client, server.config_key)
+        except (AgentToolsError, OSError):
+            not_removed.append(server)
+            found.append(MCPServerNotRemoved(key=server.config_key, config_file=server.config_file))
+    owned_keys = {s.registry_key for s in owned_by.installed} if owned_by else set()
+    in_use_reported: set[str] = set()
+    for skill in record.installed:
+        if skill.registry_key in owned_keys:
+            drop_reference(store, skill.registry_key, record.uuid)
+            continue
+        outcome = release(store, skill.registry_key, record.uuid, issue=False)
+        if outcome is not None and outcome.warning is not None:
+            if outcome.state is plan.ReleaseState.IN_USE:
+                # informational, once per skill, and not when a replacement removes it
+                if owned_by is not None or skill.registry_key in in_use_reported:
+                    continue
+                in_use_reported.add(skill.registry_key)
+            found.append(outcome.warning)
+    if not_removed:
+        store.rewrite_record(replace(record, mcp_servers=tuple(not_removed), installed=()))
+    else:
+        store.delete_record(record.uuid)
+    return found
+
+
+def _recorded_elsewhere(store: Store, record: DeploymentRecord, server: ServerEntry) -> bool:
+    wanted = (server.config_key, paths.canonical_path_key(server.config_file))
+    candidates = [u for u in store.index.records_with_config_entry(wanted) if u != record.uuid]
+    for other in store.records(candidates):
+        for s in other.mcp_servers:
+            if (s.config_key, paths.canonical_path_key(s.config_file)) == wanted:
+                return True
+    return False
+
+
+# -- release ---------------------------------------------------------------------------------
+
+
+def release_backup_name(key: str) -> str:
+    """The backup a release moves registry entry *key*'s directory to before deleting it."""
+    return f"{fsops.BACKUP_PREFIX}release-{key[:32]}"
+
+
+def release(
+    store: Store, key: str, uid: str | None, *, issue: bool = True
+) -> ReleaseOutcome | None:
+    """The release decision for deployment *uid*'s reference to entry *key* (None: only
+    prune stale references, as the sweep does). Returns None when there is no entry (the
+    directory is left alone). Warnings are issued with ``warnings.warn`` when *issue*, and
+    returned in the outcome either way."""
+    entry = store.entry(key)
+    if entry is None or (uid is not None and uid not in entry.references):
+        return None  # no entry: leave the directory alone; already released: nothing to do
+    _finish_interrupted_release(entry)
+    remaining = store.live_references(entry, exclude=() if uid is None else (uid,))
+    path = entry.path
+    destination = destination_state(entry.root, entry.name)
+    unmodified = (
+        destination is DestinationState.DIRECTORY
+        and directory_state(path, entry.hashes) is DirectoryState.UNMODIFIED
+    )
+    state = plan.release_state(bool(remaining), entry.external, destination, unmodified)
+    action = plan.RELEASE_RULES[state]
+    removed = False
+    warning: AgentToolsWarning | None = None
+    if state is plan.ReleaseState.IN_USE:
+        if remaining != entry.references:
+            store.put_entry(replace(entry, references=remaining, timestamp=records.now_timestamp()))
+        warning = AgentSkillInUse(name=entry.name, path=path)
+    elif action.remove_directory:
+        if _physical_directory_in_use(store, entry):
+            # another entry reaches the same physical directory and still needs it: keep
+            # ours without references; a later sweep releases it once the others are gone
+            _keep_for_sweep(store, entry)
+        else:
+            try:
+                fsops.remove_skill(entry.root, entry.name, backup_name=release_backup_name(key))
+            except (AgentSkillRemoveFailed, OSError) as exc:
+                _keep_for_sweep(store, entry)
+                warning = AgentSkillRemoveFailedWarning(name=entry.name, path=path, reason=exc)
+            else:
+                removed = True
+                store.delete_entry(entry.key)
+    else:
+        store.delete_entry(entry.key)
+        warning = _release_warning(action.warning, entry)
+    if warning is not None and issue:
+        warnings.warn(warning, stacklevel=2)
+    return ReleaseOutcome(entry.name, entry.directory, state, removed, warning)
+
+
+def drop_reference(store: Store, key: str, uid: str) -> None:
+    """Remove *uid* from entry *key* without any release decision (the directory is
+    referenced by the deployment that replaces *uid*)."""
+    entry = store.entry(key)
+    if entry is None or uid not in entry.references:
+        return
+    refs = tuple(r for r in entry.references if r != uid)
+    store.put_entry(replace(entry, references=refs, timestamp=records.now_timestamp()))
+
+
+def _finish_interrupted_release(entry: RegistryEntry) -> None:
+    """A backup under this entry's release name is its directory, moved aside by a release
+    that was interrupted before deleting it (the entry goes only after): delete it now."""
+    for backup in fsops.temp_locations(entry.root, release_backup_name(entry.key)):
+        if os.path.lexists(backup):
+            fs.remove_entry(backup)
+
+
+def _keep_for_sweep(store: Store, entry: RegistryEntry) -> None:
+    if entry.references:
+        store.put_entry(replace(entry, references=(), timestamp=records.now_timestamp()))
+    store.index.pending.add(entry.key)
+    store.index.dirty = True
+
+
+def _physical_directory_in_use(store: Store, entry: RegistryEntry) -> bool:
+    for other in store.physical_entries(entry.directory):
+        if other.key == entry.key:
+            continue
+        if other.external or store.live_references(other):
+            return True
+    return False
+
+
+def _release_warning(tag: str | None, entry: RegistryEntry) -> AgentToolsWarning | None:
+    if tag == "AgentSkillNotRemoved":
+        hint = uninstall_hint(entry.root, entry.name)
+        return AgentSkillNotRemoved(name=entry.name, path=entry.path, command=hint)
+    if tag == "AgentSkillReplacedNotRemoved":
+        return AgentSkillReplacedNotRemoved(name=entry.name, path=entry.path)
+    return None
+
+
+# -- sweep -----------------------------------------------------------------------------------
+
+
+def sweep_if_needed(store: Store) -> list[AgentToolsWarning]:
+    """Run the sweep when the index says it is needed, and drop the staging directories of
+    records whose publishing died. Returns the sweep's warnings (not issued)."""
+    if store.index.needs_sweep:
+        # (a staging record left by a crash is undone by its journal; one left by an older
+        # agenttools, or by hand, comes with a state the index did not expect)
+        store.remove_staging_leftovers()
+        outcomes = sweep(store, issue=False)
+    else:
+        outcomes = _release_pending(store)
+    return [o.warning for o in outcomes if o.warning is not None]
+
+
+def _release_pending(store: Store) -> list[ReleaseOutcome]:
+    """Release again the entries an earlier release kept without references."""
+    outcomes: list[ReleaseOutcome] = []
+    for key in sorted(store.index.pending):
+        store.index.pending.discard(key)
+        store.index.dirty = True
+        try:
+            outcome = release(store, key, None, issue=False)
+        except OSError:
+            store.index.pending.add(key)
+            continue
+        if outcome is not None:
+            outcomes.append(outcome)
+    return outcomes
+
+
+def sweep(store: Store, issue: bool = True) -> list[ReleaseOutcome]:
+    """Prune stale references from every entry; an entry left without references goes
+    through the release decision. Entries that cannot be read or processed are skipped (and
+    the next operation sweeps again)."""
+    entry = Journal(
+        path=journal.new_path(store.state, Kind.SWEEP, ""),
+        kind=Kind.SWEEP,
+        uuid="",
+        created=records.now_timestamp(),
+        pid=os.getpid(),
+    )
+    with signals.deferred():  # (a sweep only goes forward too)
+        journal.write(entry)
+        outcomes, complete = _sweep(store, issue)
+        _swept(store, complete)
+        journal.delete(entry)
+    return outcomes
+
+
+def _swept(store: Store, complete: bool) -> None:
+    store.index.needs_sweep = not complete
+    store.index.dirty = True
+
+
+def finish_sweep(store: Store, entry: Journal) -> list[AgentToolsWarning]:
+    outcomes, complete = _sweep(store, issue=False)
+    _swept(store, complete)
+    journal.delete(entry)
+    return [o.warning for o in outcomes if o.warning is not None]
+
+
+def _sweep(store: Store, issue: bool) -> tuple[list[ReleaseOutcome], bool]:
+    outcomes: list[ReleaseOutcome] = []
+    complete = True
+    store.index.pending.clear()  # every entry is looked at; releases add back what is kept
+    for entry in list(store.entries()):
+        remaining = store.live_references(entry)
+        if remaining and remaining == entry.references:
+            continue
+        try:
+            if remaining:
+                store.put_entry(replace(entry, references=remaining))
+                continue
+            outcome = release(store, entry.key, None, issue=issue)
+        except OSError:
+            complete = False
+            continue  # the sweep skips what it cannot process; the next one retries
+        if outcome is not None:
+            outcomes.append(outcome)
+    return outcomes, complete

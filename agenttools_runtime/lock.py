@@ -1,0 +1,63 @@
+"""The one cross-process lock over agenttools' shared state: ``<state>/deployments/.lock``.
+
+Everything that edits a client config file, a skills root, the skill registry or the
+deployment records holds it: ``deploy``, ``remove``, ``doctor --fix``, and the low-level
+``install_mcp_server``/``uninstall_mcp_server``/``install_skills``/``uninstall_skills``. It is
+a :class:`filelock.FileLock` (``flock`` on Unix, ``LockFileEx`` on Windows) acquired with a
+60-second timeout; a timeout raises ``DeploymentLockTimeout``. Nested use in one process (one
+context: thread or task) does not deadlock: a :class:`contextvars.ContextVar` says the lock is
+already held, and the inner block just runs. While it is held, SIGTERM unwinds the operation
+like Ctrl-C does (:func:`agenttools_runtime.signals.interruptible`), so it is rolled back
+instead of cut short.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+from collections.abc import Iterator
+
+from agenttools_runtime import paths, signals
+from agenttools_runtime.errors import DeploymentLockTimeout
+
+LOCK_TIMEOUT = 60.0
+
+_held: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "agenttools_state_lock_held", default=False
+)
+
+
+def lock_held() -> bool:
+    """True inside a :func:`state_lock` block of this context."""
+    return _held.get()
+
+
+@contextlib.contextmanager
+def state_lock(
+    timeout: float | None = None, state: paths.StatePaths | None = None
+) -> Iterator[bool]:
+    """Hold the state lock for the block; yields True when this block took it (False when an
+    enclosing block of this context already holds it). Raises ``DeploymentLockTimeout`` when
+    another process holds it for longer than *timeout* seconds (default :data:`LOCK_TIMEOUT`)."""
+    if _held.get():
+        yield False
+        return
+    from filelock import FileLock, Timeout  # lazy: only writers need it
+
+    lock_file = (state or paths.state_paths()).lock
+    # the lock's own directory is not a change to undo or to fail on purpose: not through fs
+    os.makedirs(lock_file.parent, exist_ok=True)
+    seconds = LOCK_TIMEOUT if timeout is None else timeout
+    lock = FileLock(str(lock_file), timeout=seconds)
+    try:
+        lock.acquire()
+    except Timeout as exc:
+        raise DeploymentLockTimeout(lock_file=str(lock_file), timeout=seconds) from exc
+    token = _held.set(True)
+    try:
+        with signals.interruptible():
+            yield True
+    finally:
+        _held.reset(token)
+        lock.release()

@@ -1,0 +1,374 @@
+"""The state store's figures (issue 10), each a ratio of two things measured side by side,
+interleaved, in one run (the medians and the median of the pairwise ratios are printed).
+
+1. ``scale``: ``deploy()`` of a 50-skill bundle (one MCP server) into a state that already
+   holds 1,000 deployments, against the same deploy into an empty state (in-process, CPU
+   and wall). Target: ≤ 1.2×.
+2. ``redeploy``: ``agenttools deploy claude-code big --upgrade`` over an identical deployment
+   of 50 skills × 20 files, against ``diff -rq`` of the source tree and the installed tree,
+   as whole processes; and the number of file system mutations the redeploy makes (target:
+   none of a skill directory or of the registry). Target: ≤ 3×.
+3. ``fresh``: ``agenttools deploy claude-code big`` of those 50 × 20 files (16 MB) into an
+   empty HOME, against ``cp -r`` of the tree, as whole processes (each followed by an
+   untimed removal). Target: ≤ 3×.
+4. ``fsync``: a fresh 50-skill deploy as it is (journal, config file, record and index
+   fsynced; registry entries not, the journal holds them) against every registry entry
+   fsynced with its directory too (the earlier scheme), in-process: fsync calls and time.
+
+Child processes run this interpreter with bytecode cached in a temporary directory (as an
+installed package has it) after warm-up runs. Run: ``python benchmarks/state_store.py
+[--rounds R] [--only scale,redeploy,fresh,fsync] [--existing N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from agenttools_runtime import fs  # noqa: E402
+from agenttools_runtime.bundles import AgentTools  # noqa: E402
+from agenttools_runtime.mcp.server import MCPServer  # noqa: E402
+from agenttools_runtime.skills.hashing import hash_bytes  # noqa: E402
+
+SKILLS = 50
+FILES = 20
+FILE_SIZE = 16 * 1024
+
+
+# -- measuring -------------------------------------------------------------------------------
+
+
+def run_process(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one whole process, from start to exit."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        assert proc.stderr is not None
+        raise SystemExit(f"{command} failed: {proc.stderr.read().decode()}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def report(name: str, a_label: str, b_label: str, a: list[float], b: list[float]) -> float:
+    ratios = [x / y for x, y in zip(a, b, strict=True)]
+    ratio = statistics.median(ratios)
+    print(
+        f"  {name:<9} {a_label}: {statistics.median(a) * 1000:8.1f} ms   "
+        f"{b_label}: {statistics.median(b) * 1000:8.1f} ms   ratio {ratio:5.2f}x "
+        f"(min {min(ratios):.2f}, max {max(ratios):.2f})"
+    )
+    return ratio
+
+
+@contextlib.contextmanager
+def environment(root: Path) -> Iterator[dict[str, str]]:
+    """A HOME and a state directory under *root*, for this process and its children."""
+    home, state = root / "home", root / "state"
+    home.mkdir(parents=True, exist_ok=True)
+    saved = {k: os.environ.get(k) for k in ("HOME", "USERPROFILE", "AGENTTOOLS_HOME")}
+    os.environ.update(HOME=str(home), USERPROFILE=str(home), AGENTTOOLS_HOME=str(state))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(root.parent / "pycache")
+    try:
+        yield env
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def quiet(fn: Callable[[], object]) -> object:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn()
+
+
+# -- fixtures --------------------------------------------------------------------------------
+
+
+def write_distribution(site: Path, name: str = "big") -> Path:
+    """A distribution of *SKILLS* skills × *FILES* files of *FILE_SIZE* bytes, laid out as
+    the build hook lays it out; returns the directory holding its skill trees."""
+    dist_info = site / f"{name}-1.0.dist-info"
+    skills_dir = dist_info / "extra_metadata" / "agenttools" / "skills"
+    skills: dict[str, object] = {}
+    for s in range(SKILLS):
+        skill = f"skill-{s:02d}"
+        files: dict[str, str] = {}
+        for f in range(FILES):
+            rel = "SKILL.md" if f == 0 else f"references/part-{f:02d}.md"
+            text = f"---\nname: {skill}\ndescription: Skill {s}.\n---\n\n" if f == 0 else ""
+            seed = hashlib.sha256(f"{skill}/{rel}".encode()).hexdigest()
+            while len(text) < FILE_SIZE:
+                text += seed + "\n"
+            text = text[:FILE_SIZE]
+            path = skills_dir / skill / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, newline="")
+            files[rel] = hash_bytes(text.encode())
+        skills[skill] = {
+            "description": f"Skill {s}.",
+            "kind": "directory",
+            "path": f"skills/{skill}",
+            "files": dict(sorted(files.items())),
+        }
+    manifest = {
+        "schema": 1,
+        "distribution": name,
+        "version": "1.0",
+        "root": "skills",
+        "bundles": [
+            {"name": name, "implicit": True, "mcp-servers": ["srv"], "skills": sorted(skills)}
+        ],
+        "mcp-servers": {"srv": {"command": "big-mcp", "args": ["serve"]}},
+        "skills": skills,
+    }
+    (dist_info / "extra_metadata" / "agenttools" / "manifest.json").write_text(
+        json.dumps(manifest, indent=2, sort_keys=True)
+    )
+    (dist_info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n\n")
+    (dist_info / "RECORD").write_text("")
+    return skills_dir
+
+
+def small_bundle(name: str, skills: int, servers: int = 1) -> AgentTools:
+    specs = tuple(
+        {"name": f"{name}-s{i}", "description": f"Skill {i}.", "body": "Do it.\n" * 40}
+        for i in range(skills)
+    )
+    return AgentTools(
+        name=name,
+        skills=specs,  # type: ignore[arg-type]
+        mcp_servers=tuple(
+            MCPServer(name=f"{name}-srv{i}", command="srv", args=(str(i),)) for i in range(servers)
+        ),
+    )
+
+
+@contextlib.contextmanager
+def no_fsync() -> Iterator[None]:
+    """Setting up 1,000 deployments without waiting for the disk (not what is measured)."""
+    real = os.fsync
+    os.fsync = lambda fd: None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        os.fsync = real
+
+
+# -- the figures -----------------------------------------------------------------------------
+
+
+def scale(tmp: Path, rounds: int, existing: int) -> None:
+    from agenttools_runtime.deploy import deploy
+
+    clients = ["cursor", "codex", "windsurf", "kiro", "cline", "gemini-cli", "qwen-code"]
+    crowded, empty = tmp / "crowded", tmp / "empty"
+    with environment(crowded), no_fsync():
+        start = time.perf_counter()
+        for i in range(existing):
+            quiet(lambda i=i: deploy(clients[i % len(clients)], small_bundle(f"b{i}", 1)))
+        print(f"  (set up {existing} deployments in {time.perf_counter() - start:.1f} s)")
+    tools = small_bundle("measured", SKILLS)
+    times: dict[str, list[float]] = {"crowded": [], "empty": [], "crowded-cpu": [], "empty-cpu": []}
+    for _ in range(rounds):
+        for label, root in (("crowded", crowded), ("empty", empty)):
+            with environment(root):
+                wall, cpu = time.perf_counter(), time.process_time()
+                dep = quiet(lambda: deploy("claude-code", tools))
+                times[label].append(time.perf_counter() - wall)
+                times[f"{label}-cpu"].append(time.process_time() - cpu)
+                quiet(dep.remove)  # type: ignore[attr-defined]
+    print(f"scale: deploy of {SKILLS} skills with {existing} existing deployments vs none")
+    report("wall", f"{existing}", "none", times["crowded"], times["empty"])
+    report("cpu", f"{existing}", "none", times["crowded-cpu"], times["empty-cpu"])
+
+
+def redeploy(tmp: Path, rounds: int) -> None:
+    from agenttools_runtime.cli import main
+
+    site = tmp / "site"
+    tree = write_distribution(site)
+    with environment(tmp / "redeploy") as env:
+        home = Path(env["HOME"])
+        argv = ["deploy", "claude-code", "big", "--upgrade", "--path", str(site)]
+        quiet(lambda: main(argv[:3] + argv[4:]))
+        with fs.inject() as counter:
+            quiet(lambda: main(argv))
+        skill_or_registry = [
+            p for _op, p in counter.log if "skills" in p.parts or ".skill-registry" in p.parts
+        ]
+        a_cmd = [sys.executable, "-m", "agenttools", *argv]
+        b_cmd = ["diff", "-rq", str(tree), str(home / ".claude" / "skills")]
+        for _ in range(2):
+            run_process(a_cmd, env)
+        a: list[float] = []
+        b: list[float] = []
+        ac: list[float] = []
+        bc: list[float] = []
+        for _ in range(rounds):
+            wall, cpu = run_process(a_cmd, env)
+            a.append(wall), ac.append(cpu)
+            wall, cpu = _run_diff(b_cmd, env)
+            b.append(wall), bc.append(cpu)
+        parts = _parts(site, rounds, "upgrade")
+    print(f"redeploy: identical 'deploy --upgrade' of {SKILLS}x{FILES} files vs diff -rq")
+    print(
+        f"  mutations of an identical redeploy: {counter.count} "
+        f"(skill directories and registry: {len(skill_or_registry)})"
+    )
+    report("wall", "redeploy", "diff -rq", a, b)
+    report("cpu", "redeploy", "diff -rq", ac, bc)
+    print(parts)
+
+
+def _parts(site: Path, rounds: int, overwrite: str) -> str:
+    """In-process CPU of a deploy's two halves: resolving the bundle (discovery, reading and
+    verifying every source file against its recorded hash) and the deploy itself (lock,
+    index, plan, journal, writes, record)."""
+    from agenttools_runtime.deploy import engine
+    from agenttools_runtime.deploy.plan import Level
+    from agenttools_runtime.deploy.targets import resolve_target
+    from agenttools_runtime.discovery import SearchPath
+
+    source: list[float] = []
+    own: list[float] = []
+    target, level = resolve_target("claude-code"), Level.parse(overwrite)
+    for _ in range(rounds):
+        start = time.process_time()
+        resolved = engine.resolve("big", search=SearchPath.for_paths([site]))
+        middle = time.process_time()
+        quiet(lambda r=resolved: engine.execute(r, target, level))  # type: ignore[misc]
+        source.append(middle - start)
+        own.append(time.process_time() - middle)
+    return (
+        f"  in-process CPU: resolving and verifying the source "
+        f"{statistics.median(source) * 1000:.1f} ms, the deploy's own work "
+        f"{statistics.median(own) * 1000:.1f} ms"
+    )
+
+
+def _run_diff(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _pid, _status, usage = os.wait4(proc.pid, 0)  # diff exits 1 when trees differ: fine
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
+
+
+def fresh(tmp: Path, rounds: int) -> None:
+    from agenttools_runtime.deploy import deployed, remove_deployment
+
+    site = tmp / "site"
+    tree = site / "big-1.0.dist-info" / "extra_metadata" / "agenttools" / "skills"
+    if not tree.exists():
+        tree = write_distribution(site)
+    with environment(tmp / "fresh") as env:
+        home = Path(env["HOME"])
+        a_cmd = [sys.executable, "-m", "agenttools", "deploy", "claude-code", "big",
+                 "--path", str(site)]  # fmt: skip
+        copy = tmp / "copy"
+        b_cmd = ["cp", "-r", str(tree), str(copy)]
+
+        def reset() -> None:
+            for d in deployed():
+                quiet(lambda d=d: remove_deployment(d.uuid))
+            shutil.rmtree(copy, ignore_errors=True)
+            (home / ".claude.json").unlink(missing_ok=True)
+
+        for _ in range(2):
+            run_process(a_cmd, env)
+            reset()
+        a: list[float] = []
+        b: list[float] = []
+        ac: list[float] = []
+        bc: list[float] = []
+        for _ in range(rounds):
+            wall, cpu = run_process(a_cmd, env)
+            a.append(wall), ac.append(cpu)
+            wall, cpu = run_process(b_cmd, env)
+            b.append(wall), bc.append(cpu)
+            reset()
+    size = sum(p.stat().st_size for p in tree.rglob("*") if p.is_file())
+    print(f"fresh: deploy of {SKILLS}x{FILES} files ({size / 1e6:.1f} MB) vs cp -r")
+    report("wall", "deploy", "cp -r", a, b)
+    report("cpu", "deploy", "cp -r", ac, bc)
+
+
+def fsync_batching(tmp: Path, rounds: int) -> None:
+    from agenttools_runtime.deploy import deploy, registry
+
+    tools = small_bundle("durable", SKILLS)
+    real_write = registry.write_entry
+    real_fsync = os.fsync
+    calls = {"n": 0}
+
+    def counting(fd: int) -> None:
+        calls["n"] += 1
+        real_fsync(fd)
+
+    def every_entry_durable(entry: object, state: object, *, durable: bool = False) -> None:
+        real_write(entry, state, durable=True)  # type: ignore[arg-type]
+
+    times: dict[str, list[float]] = {"batched": [], "every file": []}
+    counts: dict[str, int] = {}
+    os.fsync = counting  # type: ignore[assignment]
+    try:
+        for _ in range(rounds):
+            for label in ("batched", "every file"):
+                with environment(tmp / f"fsync-{label.replace(' ', '-')}"):
+                    if label == "every file":
+                        registry.write_entry = every_entry_durable  # type: ignore[assignment]
+                    calls["n"] = 0
+                    start = time.perf_counter()
+                    dep = quiet(lambda: deploy("claude-code", tools))
+                    times[label].append(time.perf_counter() - start)
+                    counts[label] = calls["n"]
+                    registry.write_entry = real_write  # type: ignore[assignment]
+                    quiet(dep.remove)  # type: ignore[attr-defined]
+    finally:
+        os.fsync = real_fsync
+        registry.write_entry = real_write  # type: ignore[assignment]
+    print(f"fsync: fresh deploy of {SKILLS} skills, fsync calls: {counts}")
+    report("wall", "batched", "every file", times["batched"], times["every file"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--existing", type=int, default=1000)
+    parser.add_argument("--only", default="scale,redeploy,fresh,fsync")
+    args = parser.parse_args()
+    wanted = set(args.only.split(","))
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        if "scale" in wanted:
+            scale(tmp, args.rounds, args.existing)
+        if "redeploy" in wanted:
+            redeploy(tmp, args.rounds)
+        if "fresh" in wanted:
+            fresh(tmp, args.rounds)
+        if "fsync" in wanted:
+            fsync_batching(tmp, args.rounds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""``agenttools doctor``: each kind of finding made for real, then repaired by ``--fix`` only
+where the journal, the registry and the records prove it safe."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import warnings
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime import fs
+from agenttools_runtime.cli import main
+from agenttools_runtime.deploy import deploy, deployed, records, registry
+from agenttools_runtime.deploy.doctor import diagnose
+
+from .conftest import bundle, inline, server
+from .invariants import inconsistencies, orphans
+
+
+def kinds(report: object) -> list[str]:
+    return sorted(f.kind for f in report.findings)  # type: ignore[attr-defined]
+
+
+def test_a_clean_state_has_nothing_to_report(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert diagnose().findings == []
+    deploy("cursor", bundle("b", [inline("fine")], [server("srv")]))
+    assert diagnose().findings == []
+    assert main(["doctor"]) == 0
+    assert "No problems found." in capsys.readouterr().out
+
+
+def test_an_unfinished_journal_is_shown_then_rolled_back_by_fix(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (home / ".cursor").mkdir()
+    (home / ".cursor" / "mcp.json").write_text('{"mcpServers": {}}\n')
+    before = (home / ".cursor" / "mcp.json").read_bytes()
+    pid = os.fork()
+    if pid == 0:  # a deploy killed just after its skills were written
+
+        def die(operation: str, path: Path) -> None:
+            if operation == "checkpoint:deploy:skills-written":
+                os.kill(os.getpid(), signal.SIGKILL)
+
+        try:
+            with fs.observe(die), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                deploy("cursor", bundle("b", [inline("half")], [server("srv")]))
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+    assert (home / ".cursor" / "skills" / "half").is_dir()
+    report = diagnose()
+    assert kinds(report) == ["journal"]
+    assert "would be rolled back" in report.findings[0].detail
+    assert main(["doctor", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] is False and data["findings"][0]["kind"] == "journal"
+    fixed = diagnose(fix=True)
+    assert [f.fixed for f in fixed.findings] == [True] and fixed.ok
+    assert "rolled back" in fixed.findings[0].detail
+    assert not (home / ".cursor" / "skills" / "half").exists()
+    assert (home / ".cursor" / "mcp.json").read_bytes() == before
+    assert inconsistencies(state) == [] and orphans(home, state) == []
+
+
+def test_staging_and_temp_files_are_ours_by_name_and_deleted(home: Path, state: Path) -> None:
+    deploy("cursor", bundle("b", [inline("kept")], [server("srv")]))
+    root = home / ".cursor" / "skills"
+    staging = root.parent / ".agenttools-staging-0123456789abcdef"
+    staging.mkdir()
+    (staging / "SKILL.md").write_text("half built")
+    temp = home / ".cursor" / ".mcp.json.agenttools-x1y2z3.tmp"
+    temp.write_text("{")
+    theirs = home / ".cursor" / ".mcp.json.tmp"  # someone else's naming: never touched
+    theirs.write_text("{")
+    assert kinds(diagnose()) == ["staging", "temp-file"]
+    assert diagnose(fix=True).ok
+    assert not staging.exists() and not temp.exists() and theirs.exists()
+    assert (root / "kept" / "SKILL.md").exists()
+
+
+def test_a_backup_is_deleted_only_when_provably_redundant(home: Path, state: Path) -> None:
+    dep = deploy("cursor", bundle("b", [inline("ours")]))
+    root = home / ".cursor" / "skills"
+    # an exact copy of a directory agenttools wrote and that still holds it: redundant
+    redundant = root.parent / ".agenttools-backup-aaaa"
+    shutil.copytree(root / "ours", redundant)
+    # something nobody accounts for: maybe the user's only copy of a skill
+    unknown = root.parent / ".agenttools-backup-bbbb"
+    unknown.mkdir()
+    (unknown / "SKILL.md").write_text("---\nname: mine\ndescription: Mine.\n---\n")
+    report = diagnose(fix=True)
+    assert {(f.path, f.fixed) for f in report.findings} == {
+        (str(redundant), True),
+        (str(unknown), False),
+    }
+    assert not report.ok
+    assert not redundant.exists() and (unknown / "SKILL.md").exists()
+    dep.remove()
+
+
+def test_registry_entries_and_records_out_of_step_with_the_disk(home: Path, state: Path) -> None:
+    dep = deploy("cursor", bundle("b", [inline("gone"), inline("untracked"), inline("neither")]))
+    root = home / ".cursor" / "skills"
+    by_name = {s.name: s for s in dep.record.installed}
+    shutil.rmtree(root / "gone")  # the user deleted a deployed skill
+    registry.delete_entry(by_name["untracked"].registry_key)  # an entry lost
+    registry.delete_entry(by_name["neither"].registry_key)
+    shutil.rmtree(root / "neither")
+    report = diagnose()
+    assert kinds(report) == ["index", "missing-directory", "record-skill", "untracked-directory"]
+    assert diagnose(fix=True).ok
+    assert diagnose().findings == []
+    record = records.read_record(records.record_path(dep.uuid))
+    assert sorted(s.name for s in record.installed) == ["untracked"]
+    (entry,) = registry.iter_entries()
+    assert entry.name == "untracked" and entry.external  # kept, never deleted
+    dep.remove()
+    assert (root / "untracked" / "SKILL.md").exists()
+    assert list(registry.iter_entries()) == [] and deployed() == []
+
+
+def test_stale_references_are_swept_and_a_missing_config_entry_reported(
+    home: Path, state: Path
+) -> None:
+    one = deploy("cursor", bundle("one", [inline("s1")], [server("a")]))
+    two = deploy("cursor", bundle("two", [inline("s2")], [server("b")]))
+    shutil.rmtree(records.record_dir(one.uuid))  # a record deleted by hand
+    config = home / ".cursor" / "mcp.json"
+    config.write_text(config.read_text().replace('"b"', '"renamed"'))
+    report = diagnose()
+    assert "stale-reference" in kinds(report) and "missing-entry" in kinds(report)
+    fixed = diagnose(fix=True)
+    assert [f.kind for f in fixed.problems] == ["missing-entry"]  # reported, never "fixed"
+    assert not (home / ".cursor" / "skills" / "s1").exists()
+    assert (home / ".cursor" / "skills" / "s2").exists()
+    two.remove()
+
+
+def test_an_unreadable_journal_stops_writers_and_doctor_shows_it(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agenttools_runtime.errors import StateRecoveryFailed
+
+    deploy("cursor", bundle("b", [inline("one")]))
+    journals = state / "deployments" / ".journal"
+    (journals / "00000000000000000001-deploy-x.json").write_text("{not json")
+    with pytest.raises(StateRecoveryFailed, match="doctor"):
+        deploy("cursor", bundle("c", [inline("two")]))
+    assert kinds(diagnose()) == ["unreadable"]
+    assert main(["deploy", "cursor", "--no-skills"]) == 1
+    assert "could not be finished" in capsys.readouterr().err

@@ -1,0 +1,353 @@
+"""A stateful property test of the deployment state (hypothesis ``RuleBasedStateMachine``).
+
+Random sequences of: deploy, ``--upgrade`` and remove of three bundles that share a skill,
+to four clients of which three share one skills root (Codex, Goose, Zed: ``~/.agents/skills``)
+and whose config files are JSON, TOML, YAML; a user editing a deployed skill, editing their
+own config entry, creating a skill folder of a name a bundle uses; ``skills install`` and
+``uninstall``; a deployment record deleted by hand; and a process killed (SIGKILL, in a
+forked child) at a random file system mutation of a deploy, upgrade or removal, followed by
+the next command. After every step: records, registry, index, skill directories and config
+entries agree; nothing of an interrupted operation is left; nothing the user wrote or edited
+has changed. At the end, once every deployment is removed, everything agenttools wrote and
+nobody edited is gone.
+
+Profiles: ``ci`` (the default: a few examples) and ``deep`` (``AGENTTOOLS_STATEFUL=deep``,
+for long runs).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import tempfile
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from agenttools_runtime import fs
+from agenttools_runtime.bundles import AgentTools
+from agenttools_runtime.clients import get_client, mcp_config_location
+from agenttools_runtime.deploy import deploy, deployed, records, registry, remove_deployment
+from agenttools_runtime.deploy.lock import finish_interrupted
+from agenttools_runtime.errors import AgentToolsError
+from agenttools_runtime.mcp.install import read_server_entries
+from agenttools_runtime.mcp.server import MCPServer
+from agenttools_runtime.skills.install import install_skills, uninstall_skills
+
+from .invariants import inconsistencies, orphans
+
+settings.register_profile(
+    "ci",
+    max_examples=8,
+    stateful_step_count=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "deep",
+    max_examples=400,
+    stateful_step_count=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "debug",
+    parent=settings.get_profile("ci"),
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # no shrinking: report fast
+    max_examples=int(os.environ.get("AGENTTOOLS_STATEFUL_EXAMPLES", "30")),
+)
+PROFILE = os.environ.get("AGENTTOOLS_STATEFUL", "ci")
+
+CLIENTS = ("claude-code", "codex", "goose", "zed")
+USER_CONFIGS = {
+    "claude-code": '{\n  // mine\n  "mcpServers": {\n    "theirs": {"command": "their-server"}\n  }\n}\n',
+    "codex": '# mine\n[mcp_servers.theirs]\ncommand = "their-server"\n',
+    "goose": "# mine\nextensions:\n  theirs:\n    cmd: their-server\n    enabled: true\n",
+    "zed": '{\n  "context_servers": {\n    "theirs": {"command": "their-server"}\n  }\n}\n',
+}
+BUNDLES = {
+    "alpha": (("a-one", "a-two", "shared"), ("alpha-srv",)),
+    "beta": (("b-one", "shared"), ("beta-srv",)),
+    "gamma": (("shared", "g-one"), ()),
+}
+
+
+def bundle(name: str, version: int) -> AgentTools:
+    skills, servers = BUNDLES[name]
+    specs = [
+        {
+            "name": skill,
+            "description": f"Skill {skill}.",
+            # the shared skill is the same in every bundle and version: a shared directory
+            "body": "Shared.\n" if skill == "shared" else f"{name} version {version}.\n",
+        }
+        for skill in skills
+    ]
+    return AgentTools(
+        name=name,
+        skills=tuple(specs),  # type: ignore[arg-type]
+        mcp_servers=tuple(
+            MCPServer(name=s, command="srv", args=(s, str(version))) for s in servers
+        ),
+    )
+
+
+def quietly(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+class DeploymentState(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tmp = Path(tempfile.mkdtemp(prefix="stateful-"))
+        self.home, self.state = self.tmp / "home", self.tmp / "state"
+        self.home.mkdir()
+        self.saved = {k: os.environ.get(k) for k in ("HOME", "USERPROFILE", "AGENTTOOLS_HOME")}
+        os.environ.update(
+            HOME=str(self.home), USERPROFILE=str(self.home), AGENTTOOLS_HOME=str(self.state)
+        )
+        self.user_files: dict[Path, bytes] = {}  # what the user wrote: must stay as it is
+        self.user_entries: dict[tuple[str, str], Any] = {}
+        self.leaked: set[tuple[str, str]] = set()  # entries of records deleted by hand
+        self.hand_deleted = False
+        for client in CLIENTS:
+            config = mcp_config_location(get_client(client))
+            config.parent.mkdir(parents=True, exist_ok=True)
+            if not config.exists():
+                config.write_text(USER_CONFIGS[client])
+            self.user_entries[(client, "theirs")] = self._entries(client)["theirs"]
+        self.roots = sorted({self._root(c) for c in CLIENTS})
+
+    # -- rules: agenttools ---------------------------------------------------------------
+
+    @rule(name=st.sampled_from(sorted(BUNDLES)), client=st.sampled_from(CLIENTS))
+    def deploy_bundle(self, name: str, client: str) -> None:
+        self._guarded(lambda: quietly(deploy, client, bundle(name, 1)))
+        self.hand_deleted = False  # it swept what the hand deletion left
+
+    @rule(
+        name=st.sampled_from(sorted(BUNDLES)),
+        client=st.sampled_from(CLIENTS),
+        version=st.integers(1, 2),
+    )
+    def upgrade_bundle(self, name: str, client: str, version: int) -> None:
+        self._guarded(lambda: quietly(deploy, client, bundle(name, version), overwrite="upgrade"))
+        self.hand_deleted = False
+
+    @precondition(lambda self: bool(deployed()))
+    @rule(pick=st.integers(0, 20))
+    def remove(self, pick: int) -> None:
+        found = deployed()
+        self._guarded(lambda: quietly(remove_deployment, found[pick % len(found)].uuid))
+        self.hand_deleted = False
+
+    @rule(
+        operation=st.sampled_from(("deploy", "upgrade", "remove")),
+        name=st.sampled_from(sorted(BUNDLES)),
+        client=st.sampled_from(CLIENTS),
+        kill_at=st.integers(1, 60),
+    )
+    def killed_then_next_command(
+        self, operation: str, name: str, client: str, kill_at: int
+    ) -> None:
+        """A process dies (SIGKILL) at its *kill_at*-th mutation; the next command finishes or
+        rolls back what it started."""
+        found = deployed()
+        if operation == "remove" and not found:
+            return
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            try:
+                _run_and_die(operation, name, client, kill_at, found)
+            finally:
+                os._exit(0)
+        _wait(pid)
+        quietly(finish_interrupted)
+
+    # -- rules: the user ---------------------------------------------------------------------
+
+    @precondition(lambda self: any(_skill_dirs(r) for r in self.roots))
+    @rule(pick=st.integers(0, 50))
+    def user_edits_a_skill(self, pick: int) -> None:
+        dirs = [d for r in self.roots for d in _skill_dirs(r)]
+        skill = dirs[pick % len(dirs)] / "SKILL.md"
+        skill.write_bytes(skill.read_bytes() + b"\nMy note.\n")
+        for path in skill.parent.rglob("*"):  # the whole folder is theirs now
+            if path.is_file():
+                self.user_files[path] = path.read_bytes()
+
+    @rule(client=st.sampled_from(CLIENTS), value=st.sampled_from(("one", "two")))
+    def user_edits_their_config_entry(self, client: str, value: str) -> None:
+        config = mcp_config_location(get_client(client))
+        text = config.read_text()
+        for old in ("their-server", "their-server-one", "their-server-two"):
+            text = text.replace(f'"{old}"', f'"their-server-{value}"')
+            text = text.replace(f"cmd: {old}\n", f"cmd: their-server-{value}\n")
+        config.write_text(text)
+        self.user_entries[(client, "theirs")] = self._entries(client)["theirs"]
+
+    @rule(
+        root=st.sampled_from((0, 1, 2)), name=st.sampled_from(("a-one", "b-one", "g-one", "mine"))
+    )
+    def user_creates_a_skill(self, root: int, name: str) -> None:
+        directory = self.roots[root % len(self.roots)] / name
+        if os.path.lexists(directory):
+            return
+        directory.mkdir(parents=True)
+        path = directory / "SKILL.md"
+        path.write_text(f"---\nname: {name}\ndescription: The user's.\n---\n\nTheirs.\n")
+        self.user_files[path] = path.read_bytes()
+
+    @rule(root=st.sampled_from((0, 1, 2)), name=st.sampled_from(("u-one", "u-two")))
+    def skills_install(self, root: int, name: str) -> None:
+        source = self.tmp / "sources" / name
+        source.mkdir(parents=True, exist_ok=True)
+        (source / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Low level.\n---\n\nU.\n")
+        target = self.roots[root % len(self.roots)]
+        self._guarded(lambda: quietly(install_skills, target, source))
+        installed = target / name / "SKILL.md"
+        if installed.exists():
+            self.user_files[installed] = installed.read_bytes()
+
+    @rule(root=st.sampled_from((0, 1, 2)), name=st.sampled_from(("u-one", "u-two")))
+    def skills_uninstall(self, root: int, name: str) -> None:
+        target = self.roots[root % len(self.roots)]
+        quietly(uninstall_skills, target, name)
+        self.user_files.pop(target / name / "SKILL.md", None)
+
+    @precondition(lambda self: bool(deployed()))
+    @rule(pick=st.integers(0, 20))
+    def user_deletes_a_record_by_hand(self, pick: int) -> None:
+        found = deployed()
+        victim = found[pick % len(found)]
+        for server in victim.record.mcp_servers:
+            self.leaked.add((victim.client, server.config_key))
+        shutil.rmtree(records.record_dir(victim.uuid))
+        self.hand_deleted = True
+
+    # -- invariants ----------------------------------------------------------------------
+
+    @invariant()
+    def state_is_consistent(self) -> None:
+        problems = inconsistencies(self.state)
+        if self.hand_deleted:  # until the next command notices and sweeps
+            expected = ("without a record", "no references", "state index")
+            problems = [p for p in problems if not any(e in p for e in expected)]
+        assert problems == []
+        assert orphans(self.home, self.state) == []
+
+    @invariant()
+    def nothing_of_the_user_changed(self) -> None:
+        for path, data in self.user_files.items():
+            assert path.read_bytes() == data, path
+        for (client, key), value in self.user_entries.items():
+            assert self._entries(client).get(key) == value, (client, key)
+
+    def teardown(self) -> None:
+        from agenttools_runtime.deploy.doctor import diagnose
+
+        try:
+            quietly(finish_interrupted)
+            if self.hand_deleted:  # no command ran since: doctor sweeps what it left
+                assert quietly(diagnose, fix=True).ok
+            for deployment in deployed():
+                quietly(remove_deployment, deployment.uuid)
+            assert list(registry.iter_entries()) == []
+            assert orphans(self.home, self.state) == []
+            self.nothing_of_the_user_changed()
+            for root in self.roots:  # only the user's skill folders are left
+                for directory in _skill_dirs(root):
+                    assert any(p.parent == directory for p in self.user_files), directory
+            for client in CLIENTS:  # only the user's entries (and those whose record went)
+                for key in self._entries(client):
+                    assert (client, key) in self.user_entries or (client, key) in self.leaked
+        finally:
+            for key, value in self.saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _guarded(self, action: Any) -> None:
+        """Run an operation; an expected failure must change nothing."""
+        from .invariants import snapshot
+
+        lock = str(self.state / "deployments" / ".lock")
+        before = snapshot(self.home, self.state)
+        try:
+            action()
+        except AgentToolsError:
+            if self.hand_deleted:
+                return  # the sweep that cleans up after the hand may have run first
+            after = snapshot(self.home, self.state)
+            # the lock file (and the directory holding it) are not changes, nor is the index
+            # (derived data: a sweep it asked for may run before the failure)
+            index = str(self.state / "deployments" / ".index" / "index.json")
+            for path in (lock, index, str(self.state / "deployments"), str(self.state)):
+                before.pop(path, None), after.pop(path, None)
+            assert after == before
+
+    def _entries(self, client: str) -> dict[str, Any]:
+        return read_server_entries(mcp_config_location(get_client(client)), get_client(client))
+
+    def _root(self, client: str) -> Path:
+        from agenttools_runtime.clients import skills_location
+
+        return skills_location(get_client(client))
+
+
+def _skill_dirs(root: Path) -> list[Path]:
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def _run_and_die(operation: str, name: str, client: str, kill_at: int, found: list[Any]) -> None:
+    count = {"n": 0}
+
+    def die(op: str, path: Path) -> None:
+        if op.startswith("checkpoint:"):
+            return
+        count["n"] += 1
+        if count["n"] == kill_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    with fs.observe(die), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            if operation == "remove":
+                remove_deployment(found[kill_at % len(found)].uuid)
+            else:
+                level = "upgrade" if operation == "upgrade" else "none"
+                deploy(client, bundle(name, 2 if operation == "upgrade" else 1), overwrite=level)  # type: ignore[arg-type]
+        except AgentToolsError:
+            pass
+
+
+def _wait(pid: int) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        done, _status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return
+        time.sleep(0.01)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    raise AssertionError("the forked child did not finish")
+
+
+TestDeploymentState = DeploymentState.TestCase
+TestDeploymentState.settings = settings.get_profile(PROFILE)
+pytestmark = pytest.mark.slow
