@@ -268,8 +268,13 @@ def builtin_skill_source(name: str) -> SkillSource:
 
 
 # -- name resolution -------------------------------------------------------------------------
+if TYPE_CHECKING:
+    # what names a bundle: its name, a bundle, a server, an ad hoc mapping, None (built in)
+    ToolsSpec = str | AgentTools | MCPServer | Mapping[str, Any] | None
+
+
 def resolve_tools(
-    tools: str | AgentTools | MCPServer | Mapping[str, Any] | None,
+    tools: ToolsSpec,
     search: SearchPath | None = None,
 ) -> AgentTools:
     """The spec's name resolution, in order:

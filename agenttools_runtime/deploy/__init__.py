@@ -31,6 +31,7 @@ from agenttools_runtime.deploy.deployment import (
 from agenttools_runtime.deploy.targets import DEFAULT, SkillsDirOption
 
 if TYPE_CHECKING:
+    from agenttools_runtime.bundles import ToolsSpec
     from agenttools_runtime.clients import Client
     from agenttools_runtime.deploy.engine import DeployPlan, ResolvedTools
     from agenttools_runtime.deploy.plan import Level
@@ -58,7 +59,7 @@ Overwrite = Literal["none", "upgrade", "all"]
 @overload
 def deploy(
     target: str | Client | tuple[str | Client, Path | str],
-    tools: Any = None,
+    tools: ToolsSpec = None,
     *,
     overwrite: Overwrite = "none",
     skills_dir: SkillsDirOption = DEFAULT,
@@ -74,7 +75,7 @@ def deploy(
 @overload
 def deploy(
     target: str | Client | tuple[str | Client, Path | str],
-    tools: Any = None,
+    tools: ToolsSpec = None,
     *,
     overwrite: Overwrite = "none",
     skills_dir: SkillsDirOption = DEFAULT,
@@ -89,7 +90,7 @@ def deploy(
 
 def deploy(
     target: str | Client | tuple[str | Client, Path | str],
-    tools: Any = None,
+    tools: ToolsSpec = None,
     *,
     overwrite: Overwrite = "none",
     skills_dir: SkillsDirOption = DEFAULT,
@@ -310,7 +311,7 @@ _SUMMARIZED = ("AgentSkillsNotDeployed", "MCPServersNotDeployed", "AgentSkillNot
 
 
 def deploy_all(
-    tools: Any = None,
+    tools: ToolsSpec = None,
     *,
     overwrite: Overwrite = "none",
     skills_dir: SkillsDirOption = DEFAULT,

@@ -26,6 +26,8 @@ from agenttools_runtime.errors import (
 )
 
 if TYPE_CHECKING:
+    from agenttools_runtime.bundles import AgentTools
+    from agenttools_runtime.discovery import SearchPath
     from agenttools_runtime.mcp.runners import RunnerChoice
 
 
@@ -144,12 +146,13 @@ class Deployment:
     def not_installed(self) -> list[str]:
         return list(self.record.not_installed)
 
-    def agent_tools(self, search: Any = None) -> Any:
+    def agent_tools(self, search: SearchPath | None = None) -> AgentTools | None:
         """The deployed bundle resolved by name now (None for ad hoc bundles and ad hoc
         servers, whose names could resolve to something else). Raises the resolution errors
         when it is no longer installed."""
         if self.location is None:
             return None
+        # bundles (discovery, manifests): not on the start-up of `deployed`, which lists records
         from agenttools_runtime.bundles import resolve_tools
 
         return resolve_tools(self.toolset, search)

@@ -23,9 +23,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime import fs, paths, signals
+from agenttools_runtime import __version__, fs, paths, signals
+from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR, resolve_tools
 from agenttools_runtime.deploy import apply, plan, records, registry
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Decision, EntryKind, Level, SkillFacts
@@ -34,6 +35,7 @@ from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.deploy.removal import sweep_if_needed
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.deploy.targets import DeployTarget
+from agenttools_runtime.discovery import InstalledDistribution, SearchPath
 from agenttools_runtime.errors import FORCE as FORCE_HINT
 from agenttools_runtime.errors import (
     AgentSkillBackupsLeft,
@@ -61,10 +63,16 @@ from agenttools_runtime.errors import (
     NoSkillsLocation,
     UnsupportedMCPClient,
 )
+from agenttools_runtime.mcp.entries import build_entry
+from agenttools_runtime.mcp.install import plan_server_entries, read_server_entries
 from agenttools_runtime.mcp.server import MCPServer
+from agenttools_runtime.skills.fsops import stale_backups
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
+
+if TYPE_CHECKING:  # an alias for the type checker only (bundles keeps typing off `list`)
+    from agenttools_runtime.bundles import ToolsSpec
 
 CONFLICT_ERRORS: Mapping[str, type[AgentToolsError]] = {
     "AgentSkillExists": AgentSkillExists,
@@ -110,9 +118,9 @@ class ResolvedTools:
 
 
 def resolve(
-    tools: Any,
+    tools: ToolsSpec,
     *,
-    search: Any = None,
+    search: SearchPath | None = None,
     mcp_server_name: str | None = None,
     skills_disabled: bool = False,
 ) -> ResolvedTools:
@@ -120,9 +128,6 @@ def resolve(
     built-in bundle). Raises the resolution errors, ``AgentToolsEmpty``,
     ``AgentSkillsDisabled`` (skills only, skills disabled), ``InvalidMCPServerNameOption``,
     ``DuplicateBundleConfigKey``, ``DuplicateAgentSkillName`` and the skill source errors."""
-    from agenttools_runtime.bundles import resolve_tools
-    from agenttools_runtime.discovery import InstalledDistribution
-
     bundle = resolve_tools(tools, search)
     name = bundle.qualified_name
     if not bundle.mcp_servers and not bundle.skills:
@@ -346,8 +351,6 @@ def check_target(
         raise AgentToolsNothingToDeploy(name=name, target=target.describe(), client=client.id)
     if deploy_mcp:
         # the MCP preflight: every entry can be built for this client (e.g. its transport)
-        from agenttools_runtime.mcp.entries import build_entry
-
         for sp in tools.servers:
             build_entry(client, sp.server, sp.key)
     found: list[AgentToolsWarning] = []
@@ -461,8 +464,6 @@ def _inspect_config(result: DeployPlan, store: Store) -> None:
     """What each key holds now (an entry no deployment recorded is replaced with a
     ``MCPServerEntryReplaced`` warning), and a config file that cannot be edited (an error
     now, before anything is written)."""
-    from agenttools_runtime.mcp.install import read_server_entries
-
     config_file = result.target.config_file
     assert config_file is not None
     try:
@@ -572,8 +573,6 @@ def _disk_facts(
 
 
 def _builtin_dir() -> Path:
-    from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
-
     return Path(BUILTIN_SKILLS_DIR)
 
 
@@ -641,8 +640,6 @@ def _execute_locked(
 def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
     """Everything the plan changes: the config edit (read now, under the lock), the skill
     directories to write, the registry entries after the change, and the record."""
-    from agenttools_runtime.mcp.install import plan_server_entries
-
     target, uid = the_plan.target, the_plan.uuid
     config: apply.ConfigWrite | None = None
     server_entries: list[ServerEntry] = []
@@ -731,8 +728,6 @@ def _stale_backup_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
     """Backups an interrupted operation left beside the skills root that no journal accounts
     for (an older agenttools, a killed low-level ``skills install``): possibly the only copy
     of a user's skill, so they are reported (never restored or deleted automatically)."""
-    from agenttools_runtime.skills.fsops import stale_backups
-
     root = the_plan.target.skills_root
     if root is None or not the_plan.skills:
         return []
@@ -805,6 +800,4 @@ def _is_within_key(key: str, root_key: str) -> bool:
 
 
 def _version() -> str:
-    from agenttools_runtime import __version__
-
     return __version__
