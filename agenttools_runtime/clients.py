@@ -200,7 +200,7 @@ def get_client(client: str | Client) -> Client:
     table = _load_table()
     found = table.find(client)
     if found is None:
-        from agenttools_runtime.suggest import did_you_mean
+        from agenttools_runtime.suggest import did_you_mean  # only for an unknown name
 
         spellings = {k: c.id for c in table.values() for k in (c.id, c.name, *c.aliases)}
         hint = did_you_mean(client, spellings)

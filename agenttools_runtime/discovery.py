@@ -37,7 +37,7 @@ from agenttools_runtime.errors import (
     InvalidPythonEnvironment,
     ManifestError,
 )
-from agenttools_runtime.mcp.server import Environment, MCPServer
+from agenttools_runtime.mcp.server import Environment, MCPServer, Origin
 from agenttools_runtime.names import SKILL_FILE, canonical_dist_name
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import SkillEntry, WheelManifest, parse
@@ -213,8 +213,6 @@ class InstalledDistribution:
         entry = self.manifest.servers.get(name) if self.manifest is not None else None
         if entry is None:
             raise DistributionServerNotFound(name=name, distribution=self.display_name)
-        from agenttools_runtime.mcp.server import Origin
-
         origin = Origin.of_dist_info(self.display_name, self.version, self.dist_info)
         return MCPServer.from_declaration(
             name,
