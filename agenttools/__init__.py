@@ -84,8 +84,8 @@ _EXPORTS: dict[str, str] = {
     "collect_skills": "agenttools_runtime.serve",
     "build_server": "agenttools_runtime.serve",
     # project validation (the build hook's checks)
-    "validate_project": "agenttools_runtime.validate",
-    "Problem": "agenttools_runtime.validate",
+    "validate_project": "agenttools_runtime.project",
+    "Problem": "agenttools_runtime.project",
 }
 
 __all__ = ["__version__", *sorted(_EXPORTS)]

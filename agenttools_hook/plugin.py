@@ -29,7 +29,7 @@ from agenttools_hook.errors import AgentToolsBuildError
 from agenttools_runtime.wheel import layout
 
 if TYPE_CHECKING:  # imported when a build runs: hatchling loads this module for every build
-    from agenttools_runtime.validate import BuildPlan, Project
+    from agenttools_runtime.project import BuildPlan, Project
 
 __all__ = ["AgentToolsBuildError", "AgentToolsBuildHook"]
 
@@ -161,7 +161,7 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     # shared ----------------------------------------------------------------------------------
     def _project(self) -> Project | None:
         """The loaded project, or None (with a message) when ``[tool.agenttools]`` is absent."""
-        from agenttools_runtime.validate import MISSING_CONFIG, Problem, load_project
+        from agenttools_runtime.project import MISSING_CONFIG, Problem, load_project
 
         config = getattr(self.metadata, "config", None) if self.metadata is not None else None
         project = load_project(Path(self.root), config)
@@ -173,7 +173,7 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         return project
 
     def _plan(self, project: Project, source_root: Path | None) -> BuildPlan:
-        from agenttools_runtime.validate import ProjectInvalid, build_manifest
+        from agenttools_runtime.project import ProjectInvalid, build_manifest
 
         version = self._version()
         try:

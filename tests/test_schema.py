@@ -63,7 +63,7 @@ def test_json_schema_accepts_what_validate_only_warns_about(tmp_path: Path) -> N
     validate-pyproject (through our schema) must not reject them."""
     import fastjsonschema
 
-    from agenttools_runtime.validate import errors_of, validate_project
+    from agenttools_runtime.project import errors_of, validate_project
 
     (tmp_path / "pyproject.toml").write_text(
         '[build-system]\nrequires = ["hatchling", "agenttools"]\n'
@@ -94,7 +94,7 @@ def test_validate_pyproject_uses_our_plugin() -> None:
 
 def test_validator_knows_exactly_the_schema_keys(tmp_path: Path) -> None:
     """Every schema key passes the validator's unknown-key check, and nothing else does."""
-    from agenttools_runtime.validate import validate_project
+    from agenttools_runtime.project import validate_project
 
     server = {k.name: '"x"' for k in schema.SERVER.keys if k.kind == "string"}
     lines = ["[tool.agenttools.mcp-servers.s]"] + [f"{k} = {v}" for k, v in server.items()]

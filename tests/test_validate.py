@@ -1,4 +1,4 @@
-"""Validation of [tool.agenttools] and skills (agenttools_runtime/validate.py): the samples, the
+"""Validation of [tool.agenttools] and skills (agenttools_runtime/project/): the samples, the
 broken sample's expected report, SKILL.md rules with skills-ref's wording, lines, manifests."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agenttools_runtime.validate import (
+from agenttools_runtime.project import (
     CODES,
     Project,
     ProjectInvalid,

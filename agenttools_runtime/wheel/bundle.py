@@ -39,7 +39,7 @@ def bundle_wheel(
     """Check the project in *project* (as ``agenttools validate`` does, less the checks of
     its own build set-up) and write *wheel* with its files to *out_dir* (default: in place).
 
-    Raises :class:`~agenttools_runtime.validate.ProjectInvalid` (every problem, located),
+    Raises :class:`~agenttools_runtime.project.ProjectInvalid` (every problem, located),
     ``InvalidWheel``, ``WheelProjectMismatch`` (a wheel of another distribution) and
     ``WheelAlreadyBundled`` (different agenttools files, without *force*).
     """

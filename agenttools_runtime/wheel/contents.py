@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 from agenttools_runtime.wheel import layout
 
 if TYPE_CHECKING:
-    from agenttools_runtime.validate import BuildPlan
+    from agenttools_runtime.project import BuildPlan
     from agenttools_runtime.wheel.manifest import WheelManifest
 
 # zip permission bits of what we add: what hatchling and installers normalize to
@@ -23,7 +23,7 @@ EXECUTABLE_MODE = 0o755
 
 
 class Plan(Protocol):
-    """What :func:`members` reads of a :class:`~agenttools_runtime.validate.BuildPlan`."""
+    """What :func:`members` reads of a :class:`~agenttools_runtime.project.BuildPlan`."""
 
     @property
     def manifest(self) -> WheelManifest: ...
@@ -88,9 +88,9 @@ def load_plan(
     *source_root* is recorded for editable installs. ``build_setup=False`` leaves out the
     checks of how the project's own build runs agenttools (``agenttools bundle`` adds the
     files to a wheel built by anything). Raises
-    :class:`~agenttools_runtime.validate.ProjectInvalid` listing every error, each located.
+    :class:`~agenttools_runtime.project.ProjectInvalid` listing every error, each located.
     """
-    from agenttools_runtime.validate import Problem, ProjectInvalid, build_manifest, load_project
+    from agenttools_runtime.project import Problem, ProjectInvalid, build_manifest, load_project
 
     project = load_project(root)
     if isinstance(project, Problem):

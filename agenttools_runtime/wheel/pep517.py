@@ -14,7 +14,7 @@ Every hook is the wrapped backend's, called with the same arguments; then
 
 The project is checked before the wrapped backend runs (the checks of
 ``agenttools validate``); a project with errors raises
-:class:`~agenttools_runtime.validate.ProjectInvalid` listing every one. Hooks run with the
+:class:`~agenttools_runtime.project.ProjectInvalid` listing every one. Hooks run with the
 project directory as the working directory (PEP 517).
 """
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
 
-    from agenttools_runtime.validate import BuildPlan
+    from agenttools_runtime.project import BuildPlan
 
     ConfigSettings = Mapping[str, Any] | None
     Warn = Callable[[str], None]
