@@ -9,6 +9,9 @@ client's skills directory, as one tracked, reversible unit (see docs/deploy.md).
 - ``registry`` the reference-counted skill registry, its sweep and release;
 - ``records``  deployment records;
 - ``lock``     the cross-process deployment lock;
+- ``resolved`` the tools of a deploy, resolved and hashed before the lock;
+- ``skill_decision`` one skill's install decision and its registry entry after it;
+- ``deploy_plan`` ``DeployPlan``, everything a deploy would do (and its ``--dry-run`` text);
 - ``engine``   the algorithm that combines them;
 - ``deployment`` ``Deployment`` objects, listing and removal.
 """
@@ -39,8 +42,9 @@ from agenttools_runtime.errors import MCPSDKMissing
 if TYPE_CHECKING:
     from agenttools_runtime.bundles import ToolsSpec
     from agenttools_runtime.clients import Client
-    from agenttools_runtime.deploy.engine import DeployPlan, ResolvedTools
+    from agenttools_runtime.deploy.deploy_plan import DeployPlan
     from agenttools_runtime.deploy.plan import Level
+    from agenttools_runtime.deploy.resolved import ResolvedTools
     from agenttools_runtime.deploy.targets import DeployTarget
     from agenttools_runtime.discovery import SearchPath
     from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
@@ -135,13 +139,13 @@ def deploy(
     ``AgentToolsErrors``), ``DeploymentLockTimeout``, and whatever a writer raises — after
     rolling back every change.
     """
-    # the engine (bundles, discovery, skills, config formats): not on `deployed`'s start-up
-    from agenttools_runtime.deploy import engine
+    # bundles, discovery, skills: not on `deployed`'s start-up
     from agenttools_runtime.deploy.plan import Level
+    from agenttools_runtime.deploy.resolved import resolve
 
     level = Level.parse(overwrite)
     client, project = _split_target(target, project)
-    resolved = engine.resolve(
+    resolved = resolve(
         tools, search=search, mcp_server_name=mcp_server_name, skills_disabled=skills_dir is None
     )
     where = resolve_target(client, project=project, config=config, skills_dir=skills_dir)
@@ -335,12 +339,12 @@ def deploy_all(
     propagate — or, with *keep_going*, are a ``"Failed"`` skip and the next client goes on.
     With *dry_run* each client's result is its :class:`DeployPlan` (nothing is changed or
     warned). *named*: see :class:`AllClientsResult`."""
-    # the engine (bundles, discovery, skills, config formats): not on `deployed`'s start-up
-    from agenttools_runtime.deploy import engine
+    # bundles, discovery, skills: not on `deployed`'s start-up
     from agenttools_runtime.deploy.plan import Level
+    from agenttools_runtime.deploy.resolved import resolve
 
     level = Level.parse(overwrite)
-    resolved = engine.resolve(
+    resolved = resolve(
         tools, search=search, mcp_server_name=mcp_server_name, skills_disabled=skills_dir is None
     )
     table = clients if clients is not None else all_clients()

@@ -1,15 +1,16 @@
 """The deploy algorithm (the spec's "DeployAgentTools" → "Algorithm").
 
 Before the lock: resolve the tools to a bundle, resolve and hash every server and skill,
-compute config keys, resolve the target. Under the lock (which first finishes or rolls back
-whatever an interrupted process left): sweep the registry when the state changed behind our
-back, find conflicting deployments through the state index, compute every skill's install
-decision (preflight: nothing is written if any unforced conflict remains), then hand the
-decided changes to :mod:`agenttools_runtime.deploy.apply`, which journals, applies, commits
-(publishes the record) and removes the deployments this one replaces without deleting what
-it now owns. A redeploy that would change nothing but the record's timestamp changes
-nothing (``--upgrade`` over an identical deployment keeps its id and writes at most its
-record).
+compute config keys (:mod:`~agenttools_runtime.deploy.resolved`), resolve the target. Under
+the lock (which first finishes or rolls back whatever an interrupted process left): sweep the
+registry when the state changed behind our back, find conflicting deployments through the
+state index, decide every skill's install (:mod:`~agenttools_runtime.deploy.skill_decision`;
+preflight: nothing is written if any unforced conflict remains), then hand the decided
+changes to :mod:`agenttools_runtime.deploy.apply`, which journals, applies, commits (publishes
+the record) and removes the deployments this one replaces without deleting what it now owns.
+The plan itself is :class:`~agenttools_runtime.deploy.deploy_plan.DeployPlan`. A redeploy that
+would change nothing but the record's timestamp changes nothing (``--upgrade`` over an
+identical deployment keeps its id and writes at most its record).
 
 Named points (:func:`agenttools_runtime.fs.checkpoint`) where tests may pause or fail:
 ``deploy:locked``, ``deploy:swept``, ``deploy:planned``, ``deploy:journal-written``,
@@ -20,44 +21,30 @@ registry entry), ``deploy:registry-written``, ``deploy:record-written``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
 
 from agenttools_runtime import __version__, fs, paths, signals
-from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR, resolve_tools
-from agenttools_runtime.deploy import apply, plan, records, registry
+from agenttools_runtime.deploy import apply, plan, records
+from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.lock import deployment_lock
-from agenttools_runtime.deploy.plan import Action, Decision, EntryKind, Level, SkillFacts
+from agenttools_runtime.deploy.plan import Action, Level
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
-from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.deploy.removal import sweep_if_needed
+from agenttools_runtime.deploy.resolved import ResolvedTools
+from agenttools_runtime.deploy.skill_decision import new_entry, skill_plan
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.deploy.targets import DeployTarget
-from agenttools_runtime.discovery import InstalledDistribution, SearchPath
-from agenttools_runtime.errors import FORCE as FORCE_HINT
 from agenttools_runtime.errors import (
     AgentSkillBackupsLeft,
-    AgentSkillConflict,
-    AgentSkillExists,
-    AgentSkillModified,
     AgentSkillNewerVersionKept,
     AgentSkillNotInstalled,
-    AgentSkillsDisabled,
     AgentSkillsNotDeployed,
-    AgentSkillUpdate,
-    AgentToolsEmpty,
     AgentToolsError,
     AgentToolsErrors,
     AgentToolsNothingToDeploy,
     AgentToolsWarning,
     DeploymentConfigKeyTaken,
     DeploymentExists,
-    DuplicateAgentSkillName,
-    DuplicateBundleConfigKey,
-    InvalidAgentSkill,
-    InvalidMCPServerNameOption,
     MCPServerEntryReplaced,
     MCPServersNotDeployed,
     NoSkillsLocation,
@@ -65,270 +52,7 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.mcp.entries import build_entry
 from agenttools_runtime.mcp.install import plan_server_entries, read_server_entries
-from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills.fsops import stale_backups
-from agenttools_runtime.skills.hashing import DestinationState, destination_state
-from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
-from agenttools_runtime.skills.source import SkillSource
-
-if TYPE_CHECKING:  # an alias for the type checker only (bundles keeps typing off `list`)
-    from agenttools_runtime.bundles import ToolsSpec
-
-CONFLICT_ERRORS: Mapping[str, type[AgentToolsError]] = {
-    "AgentSkillExists": AgentSkillExists,
-    "AgentSkillModified": AgentSkillModified,
-    "AgentSkillConflict": AgentSkillConflict,
-    "AgentSkillUpdate": AgentSkillUpdate,
-}
-
-
-# -- resolved inputs (before the lock) -------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ServerPlan:
-    """One server of the bundle and the config key it is written under."""
-
-    server: MCPServer
-    key: str
-    runner: str | None = None  # how a module/script server's command is written (mcp.runners)
-
-
-@dataclass(frozen=True)
-class ResolvedTools:
-    """A bundle with every server resolved and every skill hashed: all the slow work,
-    done before the lock. ``skill_names`` are the bundle's skill names as stored (what a
-    record lists under ``skipped``)."""
-
-    name: str
-    toolset_type: str
-    builtin: bool
-    agent_tools: Mapping[str, Any]
-    servers: tuple[ServerPlan, ...]
-    skills: tuple[SkillSource, ...]
-    skill_names: tuple[str, ...]
-
-    @property
-    def has_servers(self) -> bool:
-        return bool(self.servers)
-
-    @property
-    def has_skills(self) -> bool:
-        return bool(self.skill_names)
-
-
-def resolve(
-    tools: ToolsSpec,
-    *,
-    search: SearchPath | None = None,
-    mcp_server_name: str | None = None,
-    skills_disabled: bool = False,
-) -> ResolvedTools:
-    """Resolve *tools* (a name, ``AgentTools``, ``MCPServer``, mapping, or None for the
-    built-in bundle). Raises the resolution errors, ``AgentToolsEmpty``,
-    ``AgentSkillsDisabled`` (skills only, skills disabled), ``InvalidMCPServerNameOption``,
-    ``DuplicateBundleConfigKey``, ``DuplicateAgentSkillName`` and the skill source errors."""
-    bundle = resolve_tools(tools, search)
-    name = bundle.qualified_name
-    if not bundle.mcp_servers and not bundle.skills:
-        raise AgentToolsEmpty(name=name)
-    if not bundle.mcp_servers and skills_disabled:
-        raise AgentSkillsDisabled(name=name)
-    servers = bundle.servers()
-    if mcp_server_name is not None and len(servers) != 1:
-        raise InvalidMCPServerNameOption(name=name, count=len(servers))
-    server_plans = tuple(ServerPlan(s, mcp_server_name or s.key) for s in servers)
-    by_key: dict[str, list[str]] = {}
-    for sp in server_plans:
-        by_key.setdefault(sp.key, []).append(sp.server.name)
-    for key, names in by_key.items():
-        if len(names) > 1:
-            raise DuplicateBundleConfigKey(servers=names, name=name, key=key)
-    sources: tuple[SkillSource, ...] = ()
-    if not skills_disabled:
-        sources = tuple(bundle.skill_sources())
-        seen: set[str] = set()
-        for source in sources:
-            if source.name in seen:
-                raise DuplicateAgentSkillName(name=source.name)
-            seen.add(source.name)
-    location = bundle.location
-    dist = location if isinstance(location, InstalledDistribution) else None
-    agent_tools = {
-        "type": bundle.toolset_type,
-        "name": name,
-        "location": "builtin" if bundle.is_builtin else ("distribution" if dist else None),
-        "distribution": dist.name if dist else None,
-        "distribution_version": dist.version if dist else None,
-    }
-    return ResolvedTools(
-        name=name,
-        toolset_type=bundle.toolset_type,
-        builtin=bundle.is_builtin,
-        agent_tools=agent_tools,
-        servers=server_plans,
-        skills=sources,
-        skill_names=tuple(bundle.skill_names),
-    )
-
-
-# -- the plan --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SkillPlan:
-    """One skill's install decision and what it was based on."""
-
-    source: SkillSource
-    directory: Path
-    key: str
-    entry: RegistryEntry | None
-    kept: tuple[str, ...]
-    facts: SkillFacts
-    decision: Decision
-    stats: dict[str, list[int]] | None = None  # the directory's stats, to cache in the entry
-
-    @property
-    def conflict(self) -> AgentToolsError | None:
-        tag = self.decision.conflict
-        if tag is None:
-            return None
-        cls = CONFLICT_ERRORS[tag]
-        if cls is AgentSkillExists:
-            return cls(name=self.source.name, path=self.directory, option=FORCE_HINT)
-        return cls(name=self.source.name, path=self.directory)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.source.name,
-            "directory": str(self.directory),
-            "registry_key": self.key,
-            "destination": self.facts.destination.value,
-            "action": None if self.decision.action is None else self.decision.action.value,
-            "conflict": None if self.conflict is None else self.conflict.to_json(),
-            "files": sorted(self.source.manifest)
-            if self.decision.action is not None and self.decision.action.writes
-            else [],
-        }
-
-
-@dataclass
-class DeployPlan:
-    """Everything a deploy would do: the config entries to write, each skill's decision,
-    the deployments it replaces, the skills it skips, and the errors that would stop it."""
-
-    uuid: str
-    tools: ResolvedTools
-    target: DeployTarget
-    level: Level
-    servers: tuple[ServerPlan, ...]
-    skills: list[SkillPlan]
-    skipped: tuple[str, ...]
-    replaced: list[DeploymentRecord]
-    not_installed: list[SkillPlan] = field(default_factory=list)
-    errors: list[AgentToolsError] = field(default_factory=list)
-    warnings: list[AgentToolsWarning] = field(default_factory=list)
-    # what each config key holds now (see EXISTING_ENTRY)
-    existing_entries: dict[str, str] = field(default_factory=dict)
-    # config key -> the runner choice behind its entry (set by deploy(); mcp.runners)
-    launches: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    def to_json(self) -> dict[str, Any]:
-        config = self.target.config_file
-        return {
-            "ok": self.ok,
-            "dry_run": True,
-            "agent_tools": dict(self.tools.agent_tools),
-            "client": self.target.client.id,
-            "scope": self.target.scope,
-            "location_key": self.target.location_key,
-            "config_file": None if config is None else str(config),
-            "config_file_exists": None if config is None else config.exists(),
-            "mcp_servers": [
-                {
-                    "name": s.server.name,
-                    "config_key": s.key,
-                    "config_file": str(config),
-                    "existing": self.existing_entries.get(s.key),
-                }
-                for s in self.servers
-            ],
-            "skills_directory": _str_or_none(self.target.skills_root),
-            "skills": [s.to_json() for s in self.skills],
-            "skipped": list(self.skipped),
-            "not_installed": [s.source.name for s in self.not_installed],
-            "replaces": [r.uuid for r in self.replaced],
-            "errors": [e.to_json() for e in self.errors],
-            "warnings": [w.to_json() for w in self.warnings],
-        }
-
-    def render(self) -> str:
-        """The human-readable plan of ``--dry-run``."""
-        t = self.target
-        lines = [f'Dry run: deploy "{self.tools.name}" to {t.describe()} (nothing is changed)']
-        if self.servers:
-            state = "exists" if t.config_file and t.config_file.exists() else "would be created"
-            lines.append(f"  config file {t.config_file} ({state}):")
-            for s in self.servers:
-                existing = EXISTING_ENTRY.get(self.existing_entries.get(s.key, ""), "")
-                lines.append(
-                    f'    write entry "{s.key}" (server {s.server.qualified_name}){existing}'
-                )
-        if self.skills or self.not_installed:
-            lines.append(f"  skills root {t.skills_root}:")
-            for sp in self.skills + self.not_installed:
-                left_out = "left out (the rest is deployed): " if sp in self.not_installed else ""
-                lines.append(f"    {sp.source.name}: {left_out}{_describe_decision(sp)}")
-                if sp.decision.action is not None and sp.decision.action.writes:
-                    verb = "write" if sp.decision.action is Action.CREATE else "replace with"
-                    for rel in sorted(sp.source.files):
-                        lines.append(f"      {verb} {sp.directory / rel}")
-        if self.skipped:
-            lines.append(f"  skills not deployed (unsupported here): {', '.join(self.skipped)}")
-        for record in self.replaced:
-            lines.append(f"  replaces deployment {record.uuid} ({record.toolset_name})")
-        for warning in self.warnings:
-            lines.append(f"  {warning}")
-        for error in self.errors:
-            lines.append(f"  would fail: {error}")
-        return "\n".join(lines)
-
-
-# what a config key holds before a deploy (dry runs): nothing, an entry a recorded
-# deployment wrote, or an entry agenttools did not write (replaced, and removed with the
-# deployment — the behaviour spec's upsert)
-EXISTING_ENTRY = {
-    "none": "",
-    "deployed": ": replaces the entry of a recorded deployment",
-    "foreign": ": replaces an existing entry that agenttools did not write",
-}
-
-_ACTION_TEXT = {
-    Action.CREATE: "write {files} (new directory)",
-    Action.REPLACE: "replace the directory ({files}; the old one is backed up until done)",
-    Action.ADD_REFERENCE: "keep the installed directory (identical), add a reference",
-    Action.ADOPT_BASELINE: "keep the installed directory (edited to match), add a reference",
-    Action.ADOPT_EXTERNAL: "keep the existing directory (identical, not ours: never deleted)",
-    Action.KEEP_NEWER: "keep the newer installed version, add a reference",
-}
-
-
-def _describe_decision(sp: SkillPlan) -> str:
-    if sp.decision.action is None:
-        return f"conflict: {sp.conflict}"
-    n = len(sp.source.files)
-    return _ACTION_TEXT[sp.decision.action].format(files=f"{n} file{'' if n == 1 else 's'}")
-
-
-def _str_or_none(path: Path | None) -> str | None:
-    return None if path is None else str(path)
-
-
-# -- the algorithm ---------------------------------------------------------------------------
 
 
 def check_target(
@@ -491,91 +215,6 @@ def _recorded(store: Store, key: str, file_key: str) -> bool:
     return False
 
 
-def skill_plan(
-    source: SkillSource,
-    root: Path,
-    replaced: tuple[str, ...],
-    level: Level,
-    store: Store | None = None,
-) -> SkillPlan:
-    """Gather the facts about one skill's destination and decide (the install decision)."""
-    store = store or Store.open()
-    directory = root / source.name
-    root_keys = store.root(root)
-    key = paths.registry_key_for(root_keys.canonical, source.name)
-    entry = store.find_entry(root, source.name, key)
-    destination = destination_state(root, source.name)
-    same_directory = builtin = False
-    if source.directory is not None:
-        source_key = paths.canonical_path_key(source.directory)
-        # (the destination resolved through every link: a per-skill link to the source too)
-        destination_key = paths.canonical_path_key(directory)
-        same_directory = _same_or_nested(source_key, destination_key, source.directory, directory)
-        builtin = _is_within_key(source_key, store.root(_builtin_dir()).canonical)
-    if same_directory and entry is None:
-        # the source reached through a per-skill link joins the entry of the physical dir
-        entry = store.find_physical_entry(directory)
-    if entry is not None:
-        key = entry.key
-    kept = store.live_references(entry) if entry is not None else ()
-    live = tuple(r for r in kept if r not in replaced)
-    kind = EntryKind.NONE
-    if entry is not None:
-        kind = EntryKind.EXTERNAL if entry.external else EntryKind.OWNED
-    same_identifier = bool(
-        entry is not None and source.identifier and entry.identifier == source.identifier
-    )
-    facts = SkillFacts(
-        destination=destination,
-        entry=kind,
-        incoming_is_baseline=entry is not None and dict(source.manifest) == dict(entry.hashes),
-        live_empty=not live,
-        same_identifier=same_identifier,
-        incoming_older=same_identifier
-        and entry is not None
-        and plan.version_older(source.version, entry.version),
-        builtin=builtin,
-        same_directory=same_directory,
-    )
-    stats = None
-    if destination is DestinationState.DIRECTORY and not same_directory:
-        quick = entry is not None and registry.unmodified_by_stats(entry, directory)
-        facts, stats = _disk_facts(facts, source, entry, directory, quick)
-        decision = plan.decide_install(facts, level)
-        if quick and decision.action is not None and decision.action.writes:
-            # about to replace what is there: look at every byte of it first
-            facts, stats = _disk_facts(facts, source, entry, directory, False)
-    decision = plan.decide_install(facts, level)
-    return SkillPlan(source, directory, key, entry, kept, facts, decision, stats)
-
-
-def _disk_facts(
-    facts: SkillFacts,
-    source: SkillSource,
-    entry: RegistryEntry | None,
-    directory: Path,
-    quick: bool,
-) -> tuple[SkillFacts, dict[str, list[int]] | None]:
-    """The facts about the installed directory: from the entry's stat cache (*quick*), or by
-    hashing it. Also the stats to cache when hashing found it holding the baseline."""
-    if quick:
-        assert entry is not None
-        disk, clean = dict(entry.hashes), True
-    else:
-        disk, clean = hash_installed(directory)
-    unmodified = entry is not None and clean and disk == dict(entry.hashes)
-    stats = registry.file_stats(directory) if unmodified and not quick else None
-    return replace(
-        facts,
-        disk_unmodified=unmodified,
-        disk_is_incoming=clean and disk == dict(source.manifest),
-    ), stats
-
-
-def _builtin_dir() -> Path:
-    return Path(BUILTIN_SKILLS_DIR)
-
-
 def conflict_probe(record: DeploymentRecord) -> plan.ConflictProbe:
     """A recorded deployment's occupancy, from recorded data only."""
     return plan.ConflictProbe(
@@ -676,7 +315,7 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
         scope=target.scope,
         location_key=target.location_key,
         mcp_servers=tuple(server_entries),
-        skills_directory=_str_or_none(root) if the_plan.tools.has_skills else None,
+        skills_directory=str(root) if root is not None and the_plan.tools.has_skills else None,
         installed=installed,
         skipped=tuple(the_plan.skipped),
         not_installed=tuple(sp.source.name for sp in the_plan.not_installed),
@@ -738,34 +377,6 @@ def _stale_backup_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
     return [AgentSkillBackupsLeft(backups=names, root=root)]
 
 
-def new_entry(sp: SkillPlan, uid: str) -> RegistryEntry:
-    """The registry entry after *sp*'s action, referencing deployment *uid* (every "add
-    reference" writes ``kept ∪ {uid}``)."""
-    action = sp.decision.action
-    refs = tuple(sp.kept) if uid in sp.kept else (*sp.kept, uid)
-    now = records.now_timestamp()
-    source, entry = sp.source, sp.entry
-    if entry is None or action in (Action.CREATE, Action.REPLACE, Action.ADOPT_EXTERNAL):
-        return RegistryEntry(
-            key=sp.key,
-            directory=str(sp.directory),
-            name=source.name,
-            identifier=source.identifier,
-            version=source.version,
-            hashes=dict(source.manifest),
-            external=action is Action.ADOPT_EXTERNAL,
-            references=refs,
-            timestamp=now,
-            extra={} if entry is None else entry.extra,
-        )
-    if action is Action.ADOPT_BASELINE:  # (the stats cached were of the old baseline)
-        return replace(
-            entry, hashes=dict(source.manifest), references=refs, timestamp=now, stats={}
-        )
-    updated = replace(entry, references=refs, timestamp=now)
-    return registry.with_stats(updated, sp.stats) if sp.stats else updated
-
-
 def _newer_kept_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
     found: list[AgentToolsWarning] = []
     for sp in the_plan.skills:
@@ -779,24 +390,6 @@ def _newer_kept_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
                 )
             )
     return found
-
-
-def _same_or_nested(
-    source_key: str, destination_key: str, source_dir: Path, destination: Path
-) -> bool:
-    """True when the source directory is the destination (by canonical keys);
-    ``InvalidAgentSkill`` when one contains the other."""
-    if source_key == destination_key:
-        return True
-    if _is_within_key(source_key, destination_key) or _is_within_key(destination_key, source_key):
-        raise InvalidAgentSkill(
-            reason=f"the source {source_dir} and the destination {destination} contain each other"
-        )
-    return False
-
-
-def _is_within_key(key: str, root_key: str) -> bool:
-    return key == root_key or key.startswith(root_key.rstrip("/") + "/")
 
 
 def _version() -> str:
