@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from agenttools_runtime.project.build import for_artifact, load_plan
 from agenttools_runtime.wheel import archive, contents
 
 
@@ -44,8 +45,8 @@ def bundle_wheel(
     ``WheelAlreadyBundled`` (different agenttools files, without *force*).
     """
     info = archive.read_info(wheel)
-    plan = contents.load_plan(project, info.version, build_setup=False)
-    plan = contents.for_artifact(plan, info.name, info.version, artifact=wheel, project=project)
+    plan = load_plan(project, info.version, build_setup=False)
+    plan = for_artifact(plan, info.name, info.version, artifact=wheel, project=project)
     members = contents.members(plan)
     output = (wheel.parent if out_dir is None else out_dir) / wheel.name
     outcome = archive.add_members(wheel, output, members, replace=force)
