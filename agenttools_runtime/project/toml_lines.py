@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from agenttools_runtime import limits
+from agenttools_runtime.toml_text import escaped, split_key
 
 # A key path inside a TOML document: table and key names, and array indexes.
 KeyPath = tuple[str | int, ...]
@@ -17,7 +18,6 @@ _KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
 _DOTTED = rf"{_KEY}(?:\s*\.\s*{_KEY})*"
 _HEADER_RE = re.compile(rf"^\s*(\[\[?)\s*({_DOTTED})\s*\]\]?\s*(?:#.*)?$")
 _KEYLINE_RE = re.compile(rf"^\s*({_DOTTED})\s*=(.*)$")
-_KEYPART_RE = re.compile(_KEY)
 
 
 class TomlLines:
@@ -37,7 +37,7 @@ class TomlLines:
                 continue
             header = _HEADER_RE.match(line)
             if header:
-                parts = _split_key(header.group(2))
+                parts = _parts(header.group(2))
                 table = self._with_indexes(parts, counters)
                 if header.group(1) == "[[":
                     index = counters.get(parts, -1) + 1
@@ -47,7 +47,7 @@ class TomlLines:
                 continue
             keyline = _KEYLINE_RE.match(line)
             if keyline:
-                self._lines.setdefault((*table, *_split_key(keyline.group(1))), number)
+                self._lines.setdefault((*table, *_parts(keyline.group(1))), number)
                 in_string = _open_multiline_string(keyline.group(2))
 
     def items(self) -> Iterable[tuple[KeyPath, int]]:
@@ -88,7 +88,7 @@ def _open_multiline_string(value: str) -> str | None:
         if value.startswith(('"""', "'''"), i):
             quote = value[i : i + 3]
             close = value.find(quote, i + 3)
-            while quote == '"""' and close > 0 and _escaped(value, close):
+            while quote == '"""' and close > 0 and escaped(value, close):
                 close = value.find(quote, close + 1)
             if close < 0:
                 return quote
@@ -108,22 +108,10 @@ def _open_multiline_string(value: str) -> str | None:
     return None
 
 
-def _escaped(text: str, pos: int) -> bool:
-    """Whether the character at *pos* follows an odd number of backslashes."""
-    backslashes = 0
-    while pos - backslashes - 1 >= 0 and text[pos - backslashes - 1] == "\\":
-        backslashes += 1
-    return backslashes % 2 == 1
-
-
-def _split_key(dotted: str) -> tuple[str, ...]:
-    parts = []
-    for match in _KEYPART_RE.finditer(dotted):
-        part = match.group(0)
-        if part[0] in "\"'":
-            part = part[1:-1]
-        parts.append(part)
-    return tuple(parts)
+def _parts(dotted: str) -> tuple[str, ...]:
+    """The parts of a key the line regexes matched (none for one that is not a key: the
+    parser refused the file, or gave us its data)."""
+    return split_key(dotted) or ()
 
 
 def format_key(key: KeyPath) -> str:
@@ -160,14 +148,14 @@ def deep_line(text: str) -> int | None:
             header = _HEADER_RE.match(line)
             keyline = None if header else _KEYLINE_RE.match(line)
             if header:
-                table = 1 + len(_split_key(header.group(2))) + (header.group(1) == "[[")
+                table = 1 + len(_parts(header.group(2))) + (header.group(1) == "[[")
                 base = table
                 if table > limits.MAX_NESTING:
                     return number
                 i = n if end < 0 else end  # the header holds no value
                 continue
             if keyline:
-                base = table + len(_split_key(keyline.group(1))) - 1
+                base = table + len(_parts(keyline.group(1))) - 1
                 if base > limits.MAX_NESTING:
                     return number
                 i += keyline.start(2)  # the value: a quoted key's brackets are no values
