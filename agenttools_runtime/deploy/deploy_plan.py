@@ -13,10 +13,8 @@ from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.resolved import ResolvedTools, ServerPlan
 from agenttools_runtime.deploy.skill_decision import SkillPlan
 from agenttools_runtime.deploy.targets import DeployTarget
-from agenttools_runtime.errors import (
-    AgentToolsError,
-    AgentToolsWarning,
-)
+from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
+from agenttools_runtime.mcp.runners import RunnerChoice
 
 
 @dataclass
@@ -38,7 +36,7 @@ class DeployPlan:
     # what each config key holds now (see EXISTING_ENTRY)
     existing_entries: dict[str, str] = field(default_factory=dict)
     # config key -> the runner choice behind its entry (set by deploy(); mcp.runners)
-    launches: dict[str, Any] = field(default_factory=dict)
+    launches: dict[str, RunnerChoice] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
