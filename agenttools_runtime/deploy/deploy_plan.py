@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agenttools_runtime.deploy import plan
 from agenttools_runtime.deploy.plan import Action, Level
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.resolved import ResolvedTools, ServerPlan
@@ -88,10 +89,20 @@ class DeployPlan:
             for sp in self.skills + self.not_installed:
                 left_out = "left out (the rest is deployed): " if sp in self.not_installed else ""
                 lines.append(f"    {sp.source.name}: {left_out}{_describe_decision(sp)}")
+                if sp.directory.parent != t.skills_root:
+                    lines.append(
+                        f"      (the copy in {sp.directory.parent}, which "
+                        f"{t.client.display_name} also reads: nothing is written to its own folder)"
+                    )
                 if sp.decision.action is not None and sp.decision.action.writes:
                     verb = "write" if sp.decision.action is Action.CREATE else "replace with"
                     for rel in sorted(sp.source.files):
                         lines.append(f"      {verb} {sp.directory / rel}")
+                for other in sp.others:
+                    if other.role is not plan.CopyRole.USED:
+                        lines.append(
+                            f"      also read: {other.directory} ({_ROLE_TEXT[other.role]})"
+                        )
         if self.skipped:
             lines.append(f"  skills not deployed (unsupported here): {', '.join(self.skipped)}")
         for record in self.replaced:
@@ -119,6 +130,13 @@ _ACTION_TEXT = {
     Action.ADOPT_BASELINE: "keep the installed directory (edited to match), add a reference",
     Action.ADOPT_EXTERNAL: "keep the existing directory (identical, not ours: never deleted)",
     Action.KEEP_NEWER: "keep the newer installed version, add a reference",
+}
+
+
+_ROLE_TEXT = {
+    plan.CopyRole.LEAVING: "goes with the deployment this one replaces",
+    plan.CopyRole.DUPLICATE: "an identical copy: the client finds the skill twice",
+    plan.CopyRole.SHADOW: "a different skill of the same name",
 }
 
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from agenttools_runtime import __version__, fs, paths, signals
-from agenttools_runtime.deploy import apply, plan, records
+from agenttools_runtime.clients import Client, get_client
+from agenttools_runtime.deploy import apply, plan, records, shared
 from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Level
@@ -33,11 +34,15 @@ from agenttools_runtime.deploy.removal import sweep_if_needed
 from agenttools_runtime.deploy.resolved import ResolvedTools
 from agenttools_runtime.deploy.skill_decision import new_entry, skill_plan
 from agenttools_runtime.deploy.store import Store
-from agenttools_runtime.deploy.targets import DeployTarget
+from agenttools_runtime.deploy.targets import DeployTarget, read_roots_by_client
 from agenttools_runtime.errors import (
     AgentSkillBackupsLeft,
+    AgentSkillDuplicate,
     AgentSkillNewerVersionKept,
     AgentSkillNotInstalled,
+    AgentSkillNotInstalledShadowed,
+    AgentSkillSeenTwice,
+    AgentSkillShadowedWarning,
     AgentSkillsNotDeployed,
     AgentToolsError,
     AgentToolsErrors,
@@ -134,8 +139,20 @@ def make_plan(
     if deploy_skills:
         assert target.skills_root is not None
         replaced_ids = tuple(r.uuid for r in result.replaced)
+        reads = target.skill_reads
+        name = target.client.display_name
         for source in tools.skills:
-            result.skills.append(skill_plan(source, target.skills_root, replaced_ids, level, store))
+            result.skills.append(
+                skill_plan(
+                    source,
+                    target.skills_root,
+                    replaced_ids,
+                    level,
+                    store,
+                    reads=reads,
+                    client_name=name,
+                )
+            )
     conflicts = [sp for sp in result.skills if sp.decision.action is None]
     if conflicts and tools.builtin:
         remaining = [sp for sp in result.skills if sp.decision.action is not None]
@@ -151,8 +168,58 @@ def make_plan(
         errors = [e for e in result.errors]
         raise errors[0] if len(errors) == 1 else AgentToolsErrors(errors)
     for sp in result.not_installed:
-        result.warnings.append(AgentSkillNotInstalled(name=sp.source.name, path=sp.directory))
+        if sp.decision.conflict == plan.SHADOW_RULE.conflict:
+            left_out: AgentToolsWarning = AgentSkillNotInstalledShadowed(
+                name=sp.source.name, path=sp.conflict_path, client_name=sp.client_name
+            )
+        else:
+            left_out = AgentSkillNotInstalled(name=sp.source.name, path=sp.directory)
+        result.warnings.append(left_out)
+    result.warnings.extend(_other_copy_warnings(result, store))
     return result
+
+
+def _other_copy_warnings(result: DeployPlan, store: Store) -> list[AgentToolsWarning]:
+    """What the client will see twice: an identical copy in another root it reads, a
+    different one deployed over with --force, and, for each new copy, another deployment's
+    client that reads its root and has the skill from another one."""
+    target = result.target
+    found: list[AgentToolsWarning] = []
+    behaviour = _duplicates_text(target.client)
+    for sp in result.skills:
+        for other in sp.others:
+            fields = {"name": sp.source.name, "path": other.directory}
+            fields.update(client_name=sp.client_name, duplicates=behaviour)
+            if other.role is plan.CopyRole.DUPLICATE:
+                found.append(AgentSkillDuplicate(**fields))
+            elif other.role is plan.CopyRole.SHADOW and sp.decision.action is not None:
+                found.append(AgentSkillShadowedWarning(**fields))  # (deployed with --force)
+    created = [sp.directory for sp in result.skills if sp.decision.action is Action.CREATE]
+    if not created or target.scope is None or target.skills_dir is not None:
+        return found
+    scope_reads = read_roots_by_client(target.scope)
+    for seen in shared.seen_twice(
+        created, scope_reads, target.location_key, target.client.id, store
+    ):
+        client = get_client(seen.client)
+        found.append(
+            AgentSkillSeenTwice(
+                name=seen.name,
+                path=seen.path,
+                other=seen.other,
+                uuid=seen.uuid,
+                client_name=client.display_name,
+                duplicates=_duplicates_text(client),
+            )
+        )
+    return found
+
+
+def _duplicates_text(client: Client) -> str:
+    reads = client.skill_reads
+    if reads is not None and reads.duplicates:
+        return f"{client.display_name} {reads.duplicates}"
+    return f"which one {client.display_name} uses is up to it"
 
 
 def _conflict_error(
@@ -298,7 +365,7 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
         ]
     root = target.skills_root
     writes = tuple(
-        sp.source
+        apply.SkillWrite(sp.directory.parent, sp.source)
         for sp in the_plan.skills
         if sp.decision.action is not None and sp.decision.action.writes
     )

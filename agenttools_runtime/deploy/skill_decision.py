@@ -11,15 +11,17 @@ from typing import Any
 
 from agenttools_runtime import paths
 from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
-from agenttools_runtime.deploy import plan, records, registry
+from agenttools_runtime.deploy import plan, records, registry, shared
 from agenttools_runtime.deploy.plan import Action, Decision, EntryKind, Level, SkillFacts
 from agenttools_runtime.deploy.registry import RegistryEntry
+from agenttools_runtime.deploy.shared import OtherCopyPlan
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import FORCE as FORCE_HINT
 from agenttools_runtime.errors import (
     AgentSkillConflict,
     AgentSkillExists,
     AgentSkillModified,
+    AgentSkillShadowed,
     AgentSkillUpdate,
     AgentToolsError,
     InvalidAgentSkill,
@@ -48,16 +50,39 @@ class SkillPlan:
     facts: SkillFacts
     decision: Decision
     stats: dict[str, list[int]] | None = None  # the directory's stats, to cache in the entry
+    # the copies of the skill in the other roots the client reads (see deploy.shared)
+    others: tuple[OtherCopyPlan, ...] = ()
+    client_name: str = ""
+
+    @property
+    def shadows(self) -> list[OtherCopyPlan]:
+        """Different skills of the same name the client also reads."""
+        return [o for o in self.others if o.role is plan.CopyRole.SHADOW]
+
+    @property
+    def conflict_path(self) -> Path:
+        """Where the skill in the way is."""
+        if self.decision.conflict == plan.SHADOW_RULE.conflict and self.shadows:
+            return self.shadows[0].directory
+        return self.directory
 
     @property
     def conflict(self) -> AgentToolsError | None:
         tag = self.decision.conflict
         if tag is None:
             return None
+        name = self.source.name
+        if tag == plan.SHADOW_RULE.conflict:
+            return AgentSkillShadowed(
+                name=name,
+                path=self.conflict_path,
+                client_name=self.client_name,
+                option=FORCE_HINT,
+            )
         cls = CONFLICT_ERRORS[tag]
         if cls is AgentSkillExists:
-            return cls(name=self.source.name, path=self.directory, option=FORCE_HINT)
-        return cls(name=self.source.name, path=self.directory)
+            return cls(name=name, path=self.directory, option=FORCE_HINT)
+        return cls(name=name, path=self.directory)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -70,6 +95,7 @@ class SkillPlan:
             "files": sorted(self.source.manifest)
             if self.decision.action is not None and self.decision.action.writes
             else [],
+            "other_copies": [o.to_json() for o in self.others],
         }
 
 
@@ -79,9 +105,35 @@ def skill_plan(
     replaced: tuple[str, ...],
     level: Level,
     store: Store | None = None,
+    *,
+    reads: tuple[Path, ...] = (),
+    client_name: str = "",
 ) -> SkillPlan:
-    """Gather the facts about one skill's destination and decide (the install decision)."""
+    """Gather the facts about one skill's destination and decide (the install decision).
+
+    *reads* are the skills roots the client reads besides *root*: when *root* has nothing
+    of the skill's name and one of them has a copy the plan tables say to use
+    (:func:`plan.choose_copy`), that copy is the destination; the other copies get their
+    roles, and a different skill of the same name blocks the decision below --force."""
     store = store or Store.open()
+    found = shared.other_copies(source, root, reads, replaced, store)
+    own_exists = destination_state(root, source.name) is not DestinationState.MISSING
+    used = plan.choose_copy(own_exists, [c.facts for c in found])
+    destination = root if used is None else found[used].directory.parent
+    sp = _plan_at(source, destination, replaced, level, store)
+    others = shared.roles(used, found)
+    decision = plan.decide_shadows(sp.decision, [o.role for o in others], level)
+    return replace(sp, decision=decision, others=tuple(others), client_name=client_name)
+
+
+def _plan_at(
+    source: SkillSource,
+    root: Path,
+    replaced: tuple[str, ...],
+    level: Level,
+    store: Store,
+) -> SkillPlan:
+    """The install decision for *source* in *root*."""
     directory = root / source.name
     root_keys = store.root(root)
     key = paths.registry_key_for(root_keys.canonical, source.name)
