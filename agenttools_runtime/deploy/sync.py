@@ -20,8 +20,8 @@ from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning, DeploymentNotFound
 
 if TYPE_CHECKING:
+    from agenttools_runtime.deploy.deploy_plan import DeployPlan
     from agenttools_runtime.deploy.deployment import Deployment
-    from agenttools_runtime.deploy.engine import DeployPlan
     from agenttools_runtime.deploy.status import DeploymentStatus
 
 UPGRADE, PRUNE, SKIP = "upgrade", "prune", "skip"
@@ -109,8 +109,9 @@ def redeploy(
     """Deploy *record*'s tools again from what is installed now, to the same target with
     the same options (see the module docstring). Raises what resolving and deploying raise,
     and ``DeploymentNotFound`` for an ad hoc bundle (nothing installed to deploy it from)."""
-    from agenttools_runtime.deploy import deploy_resolved, engine
+    from agenttools_runtime.deploy import deploy_resolved
     from agenttools_runtime.deploy.plan import Level
+    from agenttools_runtime.deploy.resolved import resolve
     from agenttools_runtime.deploy.targets import DEFAULT, resolve_target
 
     at = record.agent_tools
@@ -127,12 +128,10 @@ def redeploy(
     if target.get("no_skills"):
         skills_dir = None  # deployed with --no-skills
     disabled = skills_dir is None
-    resolved = engine.resolve(name, search=search, skills_disabled=disabled)
+    resolved = resolve(name, search=search, skills_disabled=disabled)
     key = _config_key(record, resolved)
     if key is not None:
-        resolved = engine.resolve(
-            name, search=search, mcp_server_name=key, skills_disabled=disabled
-        )
+        resolved = resolve(name, search=search, mcp_server_name=key, skills_disabled=disabled)
     where = resolve_target(
         record.client, project=target.get("project"), config=target.get("config"),
         skills_dir=skills_dir,
@@ -210,7 +209,7 @@ def _not_pruned(item: SyncItem) -> None:
 
 
 def _dry(item: SyncItem, force: bool) -> None:
-    from agenttools_runtime.deploy.engine import DeployPlan
+    from agenttools_runtime.deploy.deploy_plan import DeployPlan
 
     if item.action == PRUNE:
         item.result, item.detail = "would remove", _reason(item)
