@@ -25,22 +25,35 @@ Handler = Callable[[int, FrameType | None], Any] | int | None
 
 
 class Interrupted(KeyboardInterrupt):
-    """An operation stopped by a signal; ``outcome`` says what state it left behind."""
+    """An operation stopped by a signal; ``outcome`` says what state it left behind,
+    ``committed`` the ids of the deployments it committed (deployed or removed) before it
+    stopped, and ``partial`` what an operation on several targets finished before (for its
+    caller to print)."""
 
-    def __init__(self, signum: int = int(signal.SIGINT), outcome: str = "") -> None:
+    def __init__(
+        self,
+        signum: int = int(signal.SIGINT),
+        outcome: str = "",
+        committed: tuple[str, ...] = (),
+        partial: Any = None,
+    ) -> None:
         super().__init__(signum, outcome)
         self.signum: int = int(signum)
         self.outcome = outcome
+        self.committed = committed
+        self.partial = partial
 
     @property
     def exit_status(self) -> int:
         return 128 + int(self.signum)
 
     @classmethod
-    def from_interrupt(cls, exc: BaseException, outcome: str) -> Interrupted:
+    def from_interrupt(
+        cls, exc: BaseException, outcome: str, committed: tuple[str, ...] = ()
+    ) -> Interrupted:
         """The same interruption as *exc* (a ``KeyboardInterrupt``), with *outcome*."""
         signum = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
-        return cls(signum, outcome)
+        return cls(signum, outcome, committed)
 
 
 @dataclass

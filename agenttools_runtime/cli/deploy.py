@@ -303,21 +303,27 @@ def _deploy_many(
 ) -> int:
     from agenttools_runtime.deploy import deploy_all
     from agenttools_runtime.deploy.deploy_plan import DeployPlan
+    from agenttools_runtime.signals import Interrupted
 
-    result = deploy_all(
-        args.target if (args.all_clients or args.detected) else args.tools,
-        overwrite=args.overwrite,
-        skills_dir=skills_dir,
-        mcp_server_name=args.name,
-        search=search,
-        clients=clients,
-        project=args.project,
-        runner=args.runner,
-        dry_run=args.dry_run,
-        keep_going=True,
-        named=not (args.all_clients or args.detected),
-        link=args.link,
-    )
+    try:
+        result = deploy_all(
+            args.target if (args.all_clients or args.detected) else args.tools,
+            overwrite=args.overwrite,
+            skills_dir=skills_dir,
+            mcp_server_name=args.name,
+            search=search,
+            clients=clients,
+            project=args.project,
+            runner=args.runner,
+            dry_run=args.dry_run,
+            keep_going=True,
+            named=not (args.all_clients or args.detected),
+            link=args.link,
+        )
+    except Interrupted as exc:  # what was done so far, then the interruption's message
+        if exc.partial is not None:
+            _emit_partial(args, exc.partial, exc.committed)
+        raise
     rows = summary_rows(result)
     data = result.to_json()
     for client, item in result.results.items():
@@ -328,6 +334,22 @@ def _deploy_many(
         data["undo"] = _undo(result.deployments)
     emit(args, data, lambda: _render_many(result, rows))
     return 0 if result.ok else 1
+
+
+def _emit_partial(
+    args: argparse.Namespace, partial: AllClientsResult, committed: tuple[str, ...]
+) -> None:
+    """The output of a multi-client deploy a signal stopped: the clients done so far and
+    the command undoing every deployment committed (stdout flushed: the exit is near)."""
+    import sys
+
+    rows = summary_rows(partial)
+    data = {**partial.to_json(), "ok": False, "interrupted": True, "summary": rows}
+    if committed:
+        data["undo"] = "agenttools remove " + " ".join(committed)
+    verdict = "Interrupted (stderr says what became of the other clients)"
+    emit(args, data, lambda: _render_many(partial, rows, verdict, committed))
+    sys.stdout.flush()
 
 
 def summary_rows(result: AllClientsResult) -> list[dict[str, Any]]:
@@ -374,7 +396,12 @@ def _plan_summary(the_plan: DeployPlan) -> str:
     return ", ".join(parts) or "nothing"
 
 
-def _render_many(result: AllClientsResult, rows: list[dict[str, Any]]) -> str:
+def _render_many(
+    result: AllClientsResult,
+    rows: list[dict[str, Any]],
+    verdict: str = "",
+    committed: tuple[str, ...] | None = None,
+) -> str:
     from agenttools_runtime.deploy import Deployment, Skipped
 
     blocks = []
@@ -391,9 +418,11 @@ def _render_many(result: AllClientsResult, rows: list[dict[str, Any]]) -> str:
              for row in table]  # fmt: skip
     failed = [r["client"] for r in rows if not r["ok"]]
     done = sum(1 for r in rows if r["ok"])
-    verdict = f"{done} of {len(rows)} client(s) ok"
+    verdict = verdict or f"{done} of {len(rows)} client(s) ok"
     lines.append(verdict + (f"; not done: {', '.join(failed)}" if failed else "") + ".")
-    if result.deployments:
+    if committed:
+        lines.append(f"Undo: agenttools remove {' '.join(committed)}")
+    elif committed is None and result.deployments:
         lines.append(f"Undo: {_undo(result.deployments)}")
     return "\n\n".join([*blocks, "\n".join(lines)])
 
@@ -454,7 +483,6 @@ def run_deployed(args: argparse.Namespace) -> int:
 
 def run_remove(args: argparse.Namespace) -> int:
     from agenttools_runtime.deploy import remove_deployment
-    from agenttools_runtime.errors import AgentToolsError
 
     if args.client or args.bundle or args.all or args.dry_run:
         return _remove_selected(args)
@@ -468,28 +496,14 @@ def run_remove(args: argparse.Namespace) -> int:
             f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).',
         )
         return 0
-    results: list[dict[str, Any]] = []
-    lines = []
-    for uid in args.id:  # each on its own: one that fails does not stop the others
-        try:
-            result = remove_deployment(uid)
-        except AgentToolsError as exc:
-            results.append({"ok": False, "id": uid, "error": exc.to_json()})
-            lines.append(f"Not removed {uid}: {exc}")
-            continue
-        results.append(result.to_json())
-        lines.append(f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).')
-    ok = all(r["ok"] for r in results)
-    emit(args, {"ok": ok, "results": results}, "\n".join(lines))
-    return 0 if ok else 1
+    return _remove_each(args, args.id)
 
 
 def _remove_selected(args: argparse.Namespace) -> int:
     """``remove`` of a selection: by IDs, --client, --bundle, or --all (with --dry-run: the
     list); each removed on its own, one that fails does not stop the others."""
-    from agenttools_runtime.deploy import deployed, remove_deployment
+    from agenttools_runtime.deploy import deployed
     from agenttools_runtime.deploy.selection import select
-    from agenttools_runtime.errors import AgentToolsError
 
     if args.all and (args.id or args.client or args.bundle):
         raise UsageError("--all removes every deployment: give no ID, --client or --bundle")
@@ -510,16 +524,44 @@ def _remove_selected(args: argparse.Namespace) -> int:
             "\n".join(lines) or "No deployment matches.",
         )
         return 0
+    return _remove_each(args, [r.uuid for r in chosen])
+
+
+def _remove_each(args: argparse.Namespace, ids: list[str]) -> int:
+    """Remove each of *ids* on its own (one that fails does not stop the others). A signal
+    stops the loop: what was removed so far is printed (stdout flushed), and the
+    interruption's message names every deployment removed, the one it stopped at and those
+    not reached."""
+    import sys
+
+    from agenttools_runtime.deploy import remove_deployment
+    from agenttools_runtime.errors import AgentToolsError
+    from agenttools_runtime.signals import Interrupted
+
     results: list[dict[str, Any]] = []
     lines = []
-    for record in chosen:
+    removed: list[str] = []
+    for index, uid in enumerate(ids):
         try:
-            result = remove_deployment(record.uuid)
+            result = remove_deployment(uid)
         except AgentToolsError as exc:
-            results.append({"ok": False, "id": record.uuid, "error": exc.to_json()})
-            lines.append(f"Not removed {record.uuid}: {exc}")
+            results.append({"ok": False, "id": uid, "error": exc.to_json()})
+            lines.append(f"Not removed {uid}: {exc}")
             continue
+        except KeyboardInterrupt as exc:
+            committed = getattr(exc, "committed", ())
+            emit(args, {"ok": False, "interrupted": True, "results": results}, "\n".join(lines))
+            sys.stdout.flush()
+            parts = [f"removed {', '.join([*removed, *committed])}"] if removed or committed else []
+            if not committed:
+                parts.append(getattr(exc, "outcome", "") or f"the deployment {uid} was not removed")
+            if ids[index + 1 :]:
+                parts.append(f"not reached: {' '.join(ids[index + 1 :])}")
+            raise Interrupted.from_interrupt(
+                exc, "; ".join(parts), (*removed, *committed)
+            ) from None
         results.append(result.to_json())
+        removed.append(result.uuid)
         lines.append(f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).')
     ok = all(r["ok"] for r in results)
     emit(args, {"ok": ok, "results": results}, "\n".join(lines) or "No deployment matches.")

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from agenttools_runtime import errors
+from agenttools_runtime import errors, signals
 from agenttools_runtime.clients import all_clients
 from agenttools_runtime.deploy.deployment import (
     Deployment,
@@ -422,6 +422,10 @@ def deploy_all(
             outcome = deploy_resolved(
                 resolved, where, level, runner=runner, dry_run=dry_run, link=link
             )
+        except KeyboardInterrupt as exc:  # SIGINT/SIGTERM: say what every client got
+            raise _interrupted(
+                exc, client_id, AllClientsResult(results, [], named), table
+            ) from None
         except errors.AgentToolsError as exc:
             tags = {e.tag for e in getattr(exc, "errors", [exc])}
             if isinstance(exc, errors.DeploymentExists):
@@ -460,6 +464,40 @@ def deploy_all(
     for warning in summary:
         warnings.warn(warning, stacklevel=2)
     return AllClientsResult(results, summary, named)
+
+
+def _interrupted(
+    exc: KeyboardInterrupt,
+    current: str,
+    partial: AllClientsResult,
+    table: Mapping[str, Client],
+) -> signals.Interrupted:
+    """The interruption of :func:`deploy_all` while at client *current*: its outcome names
+    every client already done, what became of *current*, the clients not reached and the
+    command that undoes what was committed; ``partial`` holds the results so far."""
+    committed = getattr(exc, "committed", ())
+    deployed = [f"{c} ({d.uuid})" for c, d in partial.results.items()
+                if isinstance(d, Deployment) and not d.unchanged]  # fmt: skip
+    deployed.extend(f"{current} ({uid})" for uid in committed)
+    parts = [f"deployed to {', '.join(deployed)}"] if deployed else []
+    same = [c for c, d in partial.results.items() if isinstance(d, Deployment) and d.unchanged]
+    if same:
+        parts.append(f"already up to date: {', '.join(same)}")
+    skipped = [c for c, d in partial.results.items() if isinstance(d, Skipped)]
+    if skipped:
+        parts.append(f"not deployed: {', '.join(skipped)}")
+    if not committed:
+        parts.append(f"{current}: {getattr(exc, 'outcome', '') or 'nothing was deployed'}")
+    rest = list(table)[list(table).index(current) + 1 :]
+    if rest:
+        parts.append(f"not reached: {', '.join(rest)}")
+    undo = [d.uuid for d in partial.deployments if not d.unchanged] + list(committed)
+    if undo:
+        them = "them" if len(undo) > 1 else "it"
+        parts.append(f"'agenttools remove {' '.join(undo)}' undoes {them}")
+    interrupted = signals.Interrupted.from_interrupt(exc, "; ".join(parts), tuple(undo))
+    interrupted.partial = partial
+    return interrupted
 
 
 def _split_target(

@@ -153,7 +153,9 @@ def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
         if isinstance(exc, signals.Interrupted) and exc.outcome:
             raise  # (rolled back: said by _fail)
         raise signals.Interrupted.from_interrupt(
-            exc, f"the deployment {uid} was committed ('agenttools remove {uid}' undoes it)"
+            exc,
+            f"the deployment {uid} was committed ('agenttools remove {uid}' undoes it)",
+            (uid,),
         ) from None
     return found
 

@@ -284,7 +284,10 @@ def remove_deployment(ident: str | Deployment) -> RemovalResult:
         if isinstance(exc, signals.Interrupted) and exc.outcome:
             raise
         what = "was removed" if removed else "was not removed"
-        raise signals.Interrupted.from_interrupt(exc, f"the deployment {uid} {what}") from None
+        done = (record.uuid,) if removed else ()
+        raise signals.Interrupted.from_interrupt(
+            exc, f"the deployment {uid} {what}", done
+        ) from None
     for warning in found:
         warnings.warn(warning, stacklevel=2)
     return RemovalResult(record.uuid, record.toolset_name, record.client, found)

@@ -365,7 +365,9 @@ def execute_outcome(
             raise
         uid = done[0].uuid  # the signal waited for the end of the lock: all was done
         raise signals.Interrupted.from_interrupt(
-            exc, f"the deployment {uid} was committed ('agenttools remove {uid}' undoes it)"
+            exc,
+            f"the deployment {uid} was committed ('agenttools remove {uid}' undoes it)",
+            (uid,),
         ) from None
 
 

@@ -103,7 +103,7 @@ def remove_recorded(
             journal.delete(entry)
     except KeyboardInterrupt as exc:  # (acted on once the removal was done)
         raise signals.Interrupted.from_interrupt(
-            exc, f"the deployment {record.uuid} was removed"
+            exc, f"the deployment {record.uuid} was removed", (record.uuid,)
         ) from None
     return found
 
