@@ -189,12 +189,37 @@ def test_yaml_corpus_round_trips(name: str) -> None:
     assert removed and restored == original
 
 
-def test_yaml_flow_container_with_entries_falls_back_to_round_trip() -> None:
+@pytest.mark.parametrize(
+    ("original", "container"),
+    [
+        (
+            "extensions: {developer: {enabled: true, name: developer, type: builtin}}  # flow\n",
+            GOOSE,
+        ),
+        ("# keep me\nextensions: {o: {cmd: x}}\n", GOOSE),
+        ("extensions: {\n  a: {cmd: x},   # a\n  b: {cmd: 'y'}\n}  # end\nother: 1\n", GOOSE),
+        ("extensions: {}  # none yet\n", GOOSE),
+        ("{extensions: {o: {cmd: x}}}  # root\n", GOOSE),
+        (
+            "mcpServers: [{name: a, command: x}]  # c\nname: cfg\n",
+            Container(("mcpServers",), "name"),
+        ),
+    ],
+)
+def test_yaml_flow_container_round_trips_byte_for_byte(original: str, container: Container) -> None:
+    """A flow-style container gets the entry spliced in as one flow item, and its removal
+    gives back the original text (the comment after the bracket stays in its column)."""
     fmt = get_format("yaml")
-    original = "# keep me\nextensions: {o: {cmd: x}}\n"
-    new, _ = fmt.set_entry(original, GOOSE, "weather", GOOSE_ENTRY, {})
-    assert "# keep me" in new
-    assert set(fmt.read_entries(new, GOOSE)) == {"o", "weather"}
+    entry = {"name": "weather", **GOOSE_ENTRY} if container.list_key else GOOSE_ENTRY
+    new, _ = fmt.set_entry(original, container, "weather", entry, {})
+    if fmt.read_entries(original, container):  # (an empty {} becomes a block mapping)
+        assert only_insertions(original, new), new
+    assert fmt.read_entries(new, container)["weather"] == entry
+    assert set(fmt.read_entries(new, container)) - {"weather"} == set(
+        fmt.read_entries(original, container)
+    )
+    restored, removed = fmt.remove_entry(new, container, "weather")
+    assert removed and restored == original, restored
 
 
 @pytest.mark.parametrize(

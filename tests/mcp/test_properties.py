@@ -31,6 +31,7 @@ import yaml as pyyaml
 from hypothesis import HealthCheck, Phase, assume, event, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from agenttools_runtime.mcp.formats import Container, ParseError, get_format
 from tests.helpers.fuzz import fuzz
@@ -506,6 +507,7 @@ def ruamel_load(text: str) -> Any:
     ENTRIES,
     st.booleans(),
     SEEDS,
+    st.booleans(),
 )
 def test_yaml_install_and_uninstall(
     doc: tuple[dict[str, Any], tuple[str, ...], str],
@@ -513,12 +515,15 @@ def test_yaml_install_and_uninstall(
     entry: dict[str, Any],
     as_list: bool,
     seed: int,
+    flow: bool,
 ) -> None:
     rng = random.Random(seed)
     data, path, state = doc
     if as_list:  # Continue: a list of entries matched by "name"
         _listify(data, path)
         entry = {"name": key, **entry}
+    if flow and state == "full":  # the container in flow style: {a: {...}} / [{...}]
+        data = _flowed(data, path)
     container = Container(path, "name" if as_list else None)
     text = ruamel_dump(data, rng.choice([2, 4]), rng.choice([0, 2]))
     text = sprinkle(text, rng)
@@ -551,6 +556,18 @@ def test_yaml_install_and_uninstall(
     if state == "full":
         assert restored == text, (text, new, restored)
     assert key not in YAML_FMT.read_entries(restored, container)
+
+
+def _flowed(data: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
+    data = copy.deepcopy(data)
+    node: Any = data
+    for part in path[:-1]:
+        node = node[part]
+    value = node[path[-1]]
+    flow = CommentedMap(value) if isinstance(value, dict) else CommentedSeq(value)
+    flow.fa.set_flow_style()
+    node[path[-1]] = flow
+    return data
 
 
 def _listify(data: dict[str, Any], path: tuple[str, ...]) -> None:

@@ -3,9 +3,10 @@
 The file is parsed with :mod:`ruamel.yaml` (validation, positions of keys and list items), and
 the entry's lines are spliced in or out, so every other line — comments, quoting, indentation
 — stays byte-for-byte. Every splice is checked by re-parsing (the result must hold exactly the
-old data with the one entry changed). Layouts the splice does not handle (flow-style
-containers with entries, e.g. ``extensions: {a: {...}}``) are edited with ruamel's round-trip
-dumper instead, which keeps comments and data but may re-indent.
+old data with the one entry changed). A flow-style container
+(``extensions: {a: {...}}``) is spliced as text by :mod:`.yaml_flow`. Layouts neither splice
+handles are edited with ruamel's round-trip dumper instead, which keeps comments and data but
+may re-indent.
 """
 
 from __future__ import annotations
@@ -20,13 +21,12 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.composer import Composer, ComposerError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import AliasEvent, CollectionStartEvent
-from ruamel.yaml.nodes import ScalarNode
-from ruamel.yaml.resolver import VersionedResolver
-from ruamel.yaml.scalarstring import SingleQuotedScalarString
 from ruamel.yaml.util import load_yaml_guess_indent
 
 from agenttools_runtime import limits
 from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
+from agenttools_runtime.mcp.formats.yaml_flow import flow_item, splice
+from agenttools_runtime.mcp.formats.yaml_flow import quoted as _quoted
 
 _EMPTY_VALUE = re.compile(
     r"^(?P<head>[^#\n]*?:)(?P<gap>[ \t]*)(?:\{[ \t]*\}|\[[ \t]*\]|~|null|Null|NULL)?"
@@ -37,22 +37,6 @@ _SEQ_LINE = re.compile(r"^([ \t]*)-[ \t]")
 # breaks at U+2028, form feeds and others a quoted scalar may hold
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _EMPTY_FLOW_ROOT = re.compile(r"^[ \t]*\{[ \t]*\}[ \t]*(?P<comment>#[^\r\n]*)?(?:\r?\n)?$")
-_STR = "tag:yaml.org,2002:str"
-_YAML_1_1 = VersionedResolver(version=(1, 1))
-
-
-def _quoted(value: Any) -> Any:
-    """*value* with every string a YAML 1.1 reader would take for something else (``yes``,
-    ``on``, ``y``, ``1:20``, ``1_000``) single-quoted: ruamel writes YAML 1.2, where those
-    are plain strings, but PyYAML and older client parsers read YAML 1.1. Only what we write
-    is quoted; the user's own scalars keep their spelling."""
-    if isinstance(value, Mapping):
-        return {_quoted(k): _quoted(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_quoted(v) for v in value]
-    if type(value) is str and _YAML_1_1.resolve(ScalarNode, value, (True, False)) != _STR:
-        return SingleQuotedScalarString(value)
-    return value
 
 
 class _LimitedComposer(Composer):
@@ -281,6 +265,8 @@ class YAMLFormat:
             if name not in want:
                 want = {name: value, **want}
         spliced = self._splice_set(text, root, container, key, dict(entry), defaults)
+        if spliced is None and all(name in (root or {}) for name in defaults):
+            spliced = splice(text, container, key, flow_item(key, entry, container.list_key))
         for candidate in _final_newline_as_in(text, spliced):
             if self._holds(candidate, want):
                 return candidate, existed
@@ -296,6 +282,8 @@ class YAMLFormat:
             return text, False
         want = _expected(_plain(root), container.path, key, None, container.list_key)
         spliced = self._splice_remove(text, root, container, key)
+        if spliced is None:  # a flow container: its text is spliced
+            spliced = splice(text, container, key, None)
         for candidate in _final_newline_as_in(text, spliced):
             if self._holds(candidate, want):
                 return candidate, True
