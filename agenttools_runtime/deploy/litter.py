@@ -53,14 +53,16 @@ _PROBE_KEY = "agenttools-probe"
 @dataclass(frozen=True)
 class Claim:
     """One path agenttools created: a config ``file`` (of ``client``'s format), ``keys`` it
-    added to an existing config file (key paths from the document's root), or a ``dir``
-    (``inode``: the directory's, once it exists)."""
+    added to an existing config file (key paths from the document's root; ``restore``: the
+    text a null container had and the text agenttools leaves there, ``("null", "{}")``), or
+    a ``dir`` (``inode``: the directory's, once it exists)."""
 
     kind: str
     path: str
     client: str | None = None
     keys: tuple[tuple[str, ...], ...] = ()
     inode: int | None = None
+    restore: tuple[str, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "path": self.path}
@@ -70,17 +72,21 @@ class Claim:
             data["keys"] = [list(k) for k in self.keys]
         if self.inode is not None:
             data["inode"] = self.inode
+        if self.restore is not None:
+            data["restore"] = list(self.restore)
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Claim:
         inode = data.get("inode")
+        restore = data.get("restore")
         return cls(
             kind=str(data["kind"]),
             path=str(data["path"]),
             client=None if data.get("client") is None else str(data["client"]),
             keys=tuple(tuple(str(p) for p in k) for k in data.get("keys", ())),
             inode=None if inode is None else int(inode),
+            restore=None if restore is None else (str(restore[0]), str(restore[1])),
         )
 
 
@@ -100,9 +106,11 @@ def planned_claims(
             claims.append(Claim(FILE, str(path), client.id))
             claims += [Claim(DIR, str(d)) for d in _missing_dirs(path.parent)]
         else:
-            added = added_keys(_text(config.edit.before), client, path)
-            if added:
-                claims.append(Claim(KEYS, str(path), client.id, added))
+            before = _text(config.edit.before)
+            added = added_keys(before, client, path)
+            restore = null_restore(before, client, path)
+            if added or restore:
+                claims.append(Claim(KEYS, str(path), client.id, added, restore=restore))
     if skills_root is not None:
         claims += [Claim(DIR, str(d)) for d in _missing_dirs(skills_root)]
     return claims
@@ -129,6 +137,52 @@ def added_keys(text: str, client: Client, config_file: Path) -> tuple[tuple[str,
     except Exception:  # a document of another shape: claim nothing (cleaning stays safe)
         return ()
     return tuple(added)
+
+
+def null_restore(text: str, client: Client, config_file: Path) -> tuple[str, str] | None:
+    """When the container (or a level of it) is null in *text* (``extensions:``,
+    ``"context_servers": null``): the text that differs between *text* and what agenttools
+    leaves of it once its entries are gone (``{}``), as ``(before, after)``, so the last
+    removal can put the null back byte for byte."""
+    from agenttools_runtime.mcp import entries
+    from agenttools_runtime.mcp.formats import Container, get_format
+
+    fmt = get_format(client.config_format)
+    container = entries.container_for(client, config_file)
+    try:
+        levels = [fmt.read_entries(text, Container(container.path[:d]))
+                  for d in range(len(container.path))]  # fmt: skip
+        if not any(_has(lv, part) and lv[part] is None
+                   for lv, part in zip(levels, container.path, strict=True)):  # fmt: skip
+            return None
+        after = skeleton(text, client, config_file)
+    except Exception:  # a document of another shape: claim nothing (cleaning stays safe)
+        return None
+    head = _common(text, after)
+    tail = _common(text[head:][::-1], after[head:][::-1])
+    old, new = text[head : len(text) - tail], after[head : len(after) - tail]
+    return (old, new) if new else None
+
+
+def _common(a: str, b: str) -> int:
+    """The length of the common prefix of *a* and *b*."""
+    return next(
+        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )
+
+
+def _restored(text: str, client: Client, config_file: Path, restore: tuple[str, str]) -> str:
+    """*text* with the null container put back: the one place where undoing *restore* gives
+    a text that agenttools would leave exactly as *text* is; *text* itself if there is none
+    (the user changed it since)."""
+    old, new = restore
+    at = text.find(new)
+    while at >= 0:
+        candidate = text[:at] + old + text[at + len(new) :]
+        if skeleton(candidate, client, config_file) == text:
+            return candidate
+        at = text.find(new, at + 1)
+    return text
 
 
 def remember(state: StatePaths, record: DeploymentRecord) -> None:
@@ -219,7 +273,10 @@ def _clean_file(claim: Claim) -> bool | None:
                 return None
             fs.unlink(path, missing_ok=True)
             return True
-        stripped = _without(text, client, claim.keys)
+        if claim.restore is not None:
+            stripped = _restored(text, client, path, claim.restore)
+        else:
+            stripped = _without(text, client, claim.keys)
         if stripped == text or skeleton(stripped, client, path) != text:
             return None  # the user changed what we added (or it is not there): theirs now
 

@@ -108,6 +108,50 @@ def test_a_users_config_file_gets_its_bytes_back(
     assert files(home) == before
 
 
+@pytest.mark.parametrize(
+    ("client", "relative", "original"),
+    [
+        ("goose", ".config/goose/config.yaml", "extensions:\n"),
+        ("goose", ".config/goose/config.yaml", "# mine\nextensions: ~  # later\nx: 1\n"),
+        ("goose", ".config/goose/config.yaml", "extensions: {a: {type: builtin}}  # flow\n"),
+        ("zed", ".config/zed/settings.json", '{"context_servers": null}\n'),
+        ("claude-code", ".claude.json", '{\n  "mcpServers": null,\n  "x": 1\n}'),
+    ],
+)
+def test_a_null_or_flow_container_gets_its_bytes_back(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    site: Path,
+    client: str,
+    relative: str,
+    original: str,
+) -> None:
+    config = home / relative
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(original)
+    before = files(home)
+    code, _, err = run(capsys, "deploy", client, TOOLS, "--path", str(site), "--no-skills")
+    assert code == 0, err
+    assert "weather" in config.read_text()
+    assert run(capsys, "remove", "--all")[0] == 0
+    assert config.read_text() == original
+    assert files(home) == before
+
+
+def test_a_null_container_the_user_filled_stays(
+    capsys: pytest.CaptureFixture[str], home: Path, site: Path
+) -> None:
+    config = home / ".config" / "zed" / "settings.json"
+    config.parent.mkdir(parents=True)
+    config.write_text('{"context_servers": null}\n')
+    assert run(capsys, "deploy", "zed", TOOLS, "--path", str(site), "--no-skills")[0] == 0
+    data = json.loads(config.read_text())
+    data["context_servers"]["mine"] = {"command": "mine"}
+    config.write_text(json.dumps(data))
+    assert run(capsys, "remove", "--all")[0] == 0
+    assert json.loads(config.read_text()) == {"context_servers": {"mine": {"command": "mine"}}}
+
+
 def test_what_the_user_touched_stays(
     capsys: pytest.CaptureFixture[str], home: Path, site: Path, tmp_path: Path
 ) -> None:
