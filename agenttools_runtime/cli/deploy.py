@@ -496,7 +496,9 @@ def run_remove(args: argparse.Namespace) -> int:
             f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).',
         )
         return 0
-    return _remove_each(args, args.id)
+    from agenttools_runtime.cli.removing import remove_each
+
+    return remove_each(args, args.id)
 
 
 def _remove_selected(args: argparse.Namespace) -> int:
@@ -524,48 +526,9 @@ def _remove_selected(args: argparse.Namespace) -> int:
             "\n".join(lines) or "No deployment matches.",
         )
         return 0
-    return _remove_each(args, [r.uuid for r in chosen])
+    from agenttools_runtime.cli.removing import remove_each
 
-
-def _remove_each(args: argparse.Namespace, ids: list[str]) -> int:
-    """Remove each of *ids* on its own (one that fails does not stop the others). A signal
-    stops the loop: what was removed so far is printed (stdout flushed), and the
-    interruption's message names every deployment removed, the one it stopped at and those
-    not reached."""
-    import sys
-
-    from agenttools_runtime.deploy import remove_deployment
-    from agenttools_runtime.errors import AgentToolsError
-    from agenttools_runtime.signals import Interrupted
-
-    results: list[dict[str, Any]] = []
-    lines = []
-    removed: list[str] = []
-    for index, uid in enumerate(ids):
-        try:
-            result = remove_deployment(uid)
-        except AgentToolsError as exc:
-            results.append({"ok": False, "id": uid, "error": exc.to_json()})
-            lines.append(f"Not removed {uid}: {exc}")
-            continue
-        except KeyboardInterrupt as exc:
-            committed = getattr(exc, "committed", ())
-            emit(args, {"ok": False, "interrupted": True, "results": results}, "\n".join(lines))
-            sys.stdout.flush()
-            parts = [f"removed {', '.join([*removed, *committed])}"] if removed or committed else []
-            if not committed:
-                parts.append(getattr(exc, "outcome", "") or f"the deployment {uid} was not removed")
-            if ids[index + 1 :]:
-                parts.append(f"not reached: {' '.join(ids[index + 1 :])}")
-            raise Interrupted.from_interrupt(
-                exc, "; ".join(parts), (*removed, *committed)
-            ) from None
-        results.append(result.to_json())
-        removed.append(result.uuid)
-        lines.append(f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).')
-    ok = all(r["ok"] for r in results)
-    emit(args, {"ok": ok, "results": results}, "\n".join(lines) or "No deployment matches.")
-    return 0 if ok else 1
+    return remove_each(args, [r.uuid for r in chosen])
 
 
 def _render(d: Deployment) -> str:

@@ -12,6 +12,7 @@ import pytest
 
 from agenttools_runtime.cli import main
 from agenttools_runtime.clients import get_client
+from agenttools_runtime.deploy import deployed
 from agenttools_runtime.mcp.install import read_server_entries
 
 from .conftest import snapshot
@@ -193,3 +194,24 @@ def test_remove_several_ids_goes_on_after_a_failure(
     assert status == 1
     assert "Not removed ffffffff" in out and f"Removed deployment {uid}" in out
     assert not (home / ".cursor" / "skills" / "weather-report").exists()
+
+
+def test_removing_several_ids_warns_only_about_what_remains(
+    capsys: pytest.CaptureFixture[str], home: Path, site: Path
+) -> None:
+    status, _, err = run(capsys, "deploy", "claude-code,cursor,codex", TOOLS, "--path", str(site))
+    assert status == 0, err
+    ids = {d.client: d.uuid for d in deployed()}
+    # claude-code's removal keeps ~/.claude/skills' copies for cursor; cursor's takes them
+    status, _, err = run(capsys, "remove", ids["claude-code"], ids["cursor"], "--json")
+    assert status == 0, err
+    assert "still use" not in err
+    assert not (home / ".claude" / "skills").exists()
+    # with cursor left, the warning holds at the end and is given
+    status, _, err = run(capsys, "deploy", "claude-code,cursor", TOOLS, "--path", str(site))
+    assert status == 0, err
+    ids = {d.client: d.uuid for d in deployed()}
+    status, _, err = run(capsys, "remove", ids["claude-code"], ids["codex"])
+    assert status == 0, err
+    assert err.count("still use it") == 1
+    assert (home / ".claude" / "skills" / "weather-report").is_dir()
