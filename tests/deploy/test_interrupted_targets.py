@@ -98,3 +98,20 @@ def test_sigint_during_a_removal_of_several_ids_names_every_id_removed(
     assert f"removed {', '.join(ids[:3])}" in message
     assert f"not reached: {ids[3]}" in message
     assert all(f"Removed deployment {uid}" in result.stdout for uid in ids[:2])
+
+
+def test_the_same_deploy_after_a_kill_half_way_finishes_and_exits_0(
+    tmp_path: Path, home: Path, site: Path
+) -> None:
+    argv = ["deploy", ",".join(CLIENTS), TOOLS, "--path", str(site)]
+    env = child_environment(tmp_path / "pycache")
+    env.update(HOME=os.environ["HOME"], AGENTTOOLS_HOME=os.environ["AGENTTOOLS_HOME"])
+    command = [sys.executable, str(CHILD), "KILL", "point:deploy:skills-written@3", *argv]
+    killed = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    assert killed.returncode == -9
+    assert len(deployed()) == 2
+    again = child(tmp_path, "never", *argv)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "6 of 6 client(s) ok." in again.stdout
+    assert "not done" not in again.stdout
+    assert {d.client for d in deployed()} == set(CLIENTS)
