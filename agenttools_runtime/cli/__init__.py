@@ -76,6 +76,17 @@ class UsageError(Exception):
     """A command line that cannot be acted on (exit 2)."""
 
 
+def nonempty(value: str) -> str:
+    """The argparse ``type`` of every option or argument naming a path, a client, a key or
+    an id: an empty value (``--project ''``, an unset shell variable) is a usage error naming
+    the option, rather than silently meaning "none" or the current directory."""
+    if not value:
+        import argparse  # (loaded already: the parser is parsing)
+
+        raise argparse.ArgumentTypeError("must not be empty")
+    return value
+
+
 def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
     """The command-line parser. With *commands*, only the modules registering those commands
     are imported; every other command is a placeholder that ``--help`` still lists."""
@@ -290,20 +301,26 @@ def add_target_arguments(parser: argparse.ArgumentParser, *, skills_dir: bool = 
     ``deploy``, ``skills`` and ``mcp``."""
     parser.add_argument(
         "target",
+        type=nonempty,
         metavar="TARGET",
         help="client id (claude-code, cursor, codex, ...; see 'agenttools clients')",
     )
     parser.add_argument(
         "--project",
+        type=nonempty,
         metavar="DIR",
         help="project scope: the client's files inside project directory DIR",
     )
     parser.add_argument(
-        "--config", metavar="FILE", help="an explicit MCP config file instead of the client's own"
+        "--config",
+        type=nonempty,
+        metavar="FILE",
+        help="an explicit MCP config file instead of the client's own",
     )
     if skills_dir:
         parser.add_argument(
             "--skills-dir",
+            type=nonempty,
             metavar="DIR",
             help="install skills into DIR (a skills root holding skill folders)",
         )
@@ -313,11 +330,13 @@ def add_environment_arguments(parser: argparse.ArgumentParser) -> None:
     """``--python`` / ``--path``: discover distributions of another environment."""
     parser.add_argument(
         "--python",
+        type=nonempty,
         metavar="PATH",
         help="discover the distributions of the environment of this interpreter",
     )
     parser.add_argument(
         "--path",
+        type=nonempty,
         metavar="DIR",
         action="append",
         help="discover the distributions in this site-packages directory (repeatable)",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from agenttools_runtime.cli import COMMAND_HELP, UsageError, emit
+from agenttools_runtime.cli import COMMAND_HELP, UsageError, emit, nonempty
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -37,15 +37,19 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         ),
         epilog="Exit status: 0 done (or nothing to do), 1 failure, 2 usage.",
     )
-    parser.add_argument("wheel", metavar="WHEEL", help="the .whl file to add the files to")
+    parser.add_argument(
+        "wheel", type=nonempty, metavar="WHEEL", help="the .whl file to add the files to"
+    )
     parser.add_argument(
         "--project",
+        type=nonempty,
         metavar="DIR",
         help="the project directory holding pyproject.toml (default: the current directory)",
     )
     parser.add_argument(
         "-o",
         "--outdir",
+        type=nonempty,
         metavar="OUTDIR",
         help="write the wheel into OUTDIR, leaving WHEEL as it is (default: rewrite WHEEL)",
     )

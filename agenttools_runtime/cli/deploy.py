@@ -11,6 +11,7 @@ from agenttools_runtime.cli import (
     add_environment_arguments,
     add_target_arguments,
     emit,
+    nonempty,
 )
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
@@ -134,6 +135,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--name",
+        type=nonempty,
         metavar="KEY",
         help="the key of the server entry in the config file (a bundle with one server only)",
     )
@@ -159,7 +161,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             width=78,
         ),
     )
-    listing.add_argument("client", metavar="CLIENT", nargs="?", help="only this client's")
+    listing.add_argument(
+        "client", type=nonempty, metavar="CLIENT", nargs="?", help="only this client's"
+    )
     listing.add_argument(
         "--long", "-l", action="store_true", help="each deployment in full, with its findings"
     )
@@ -190,10 +194,15 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    remove.add_argument("id", metavar="ID", nargs="*", help="deployment UUID or unique prefix")
-    remove.add_argument("--client", metavar="CLIENT", help="every deployment of this client")
+    remove.add_argument(
+        "id", type=nonempty, metavar="ID", nargs="*", help="deployment UUID or unique prefix"
+    )
+    remove.add_argument(
+        "--client", type=nonempty, metavar="CLIENT", help="every deployment of this client"
+    )
     remove.add_argument(
         "--bundle",
+        type=nonempty,
         metavar="BUNDLE",
         help="every deployment of this bundle (dist/bundle, a distribution, or a bundle name)",
     )

@@ -6,7 +6,13 @@ import argparse
 import os
 import sys
 
-from agenttools_runtime.cli import COMMAND_HELP, UsageError, add_environment_arguments, emit
+from agenttools_runtime.cli import (
+    COMMAND_HELP,
+    UsageError,
+    add_environment_arguments,
+    emit,
+    nonempty,
+)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -50,7 +56,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "status 1 when an item cannot be resolved (the problem is shown)."
         ),
     )
-    show_parser.add_argument("name", metavar="NAME", help=NAME_HELP)
+    show_parser.add_argument("name", type=nonempty, metavar="NAME", help=NAME_HELP)
     add_environment_arguments(show_parser)
     show_parser.set_defaults(handler=run_show)
 

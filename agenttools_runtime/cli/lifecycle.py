@@ -8,7 +8,7 @@ import argparse
 import sys
 import textwrap
 
-from agenttools_runtime.cli import COMMAND_HELP, UsageError, emit
+from agenttools_runtime.cli import COMMAND_HELP, UsageError, emit, nonempty
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -44,7 +44,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         ),
         epilog=textwrap.fill(STATUS_HELP, width=78),
     )
-    verify.add_argument("id", metavar="ID", nargs="*", help="deployment UUID or unique prefix")
+    verify.add_argument(
+        "id", type=nonempty, metavar="ID", nargs="*", help="deployment UUID or unique prefix"
+    )
     _add_selection(verify)
     verify.set_defaults(handler=run_verify)
 
@@ -88,9 +90,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _add_selection(parser: argparse.ArgumentParser, *, everything: bool = False) -> None:
-    parser.add_argument("--client", metavar="CLIENT", help="only this client's deployments")
+    parser.add_argument(
+        "--client", type=nonempty, metavar="CLIENT", help="only this client's deployments"
+    )
     parser.add_argument(
         "--bundle",
+        type=nonempty,
         metavar="BUNDLE",
         help="only deployments of this bundle (dist/bundle, a distribution, or a bundle name)",
     )

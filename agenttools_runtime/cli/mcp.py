@@ -7,7 +7,13 @@ import contextlib
 import textwrap
 from collections.abc import Iterator
 
-from agenttools_runtime.cli import COMMAND_HELP, add_environment_arguments, emit, help_handler
+from agenttools_runtime.cli import (
+    COMMAND_HELP,
+    add_environment_arguments,
+    emit,
+    help_handler,
+    nonempty,
+)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -62,11 +68,13 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     _target_arguments(install)
     install.add_argument(
         "server",
+        type=nonempty,
         metavar="SERVER",
         help="DIST/SERVER of an installed distribution, or a server name declared by exactly one",
     )
     install.add_argument(
         "--name",
+        type=nonempty,
         metavar="KEY",
         help="the key to write the entry under (default: the server's config-key, else its name)",
     )
@@ -100,10 +108,13 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     _target_arguments(uninstall)
     uninstall.add_argument(
         "server",
+        type=nonempty,
         metavar="SERVER",
         help="the entry's key, or DIST/SERVER (its key is the server's config-key or name)",
     )
-    uninstall.add_argument("--name", metavar="KEY", help="the key to remove (overrides SERVER's)")
+    uninstall.add_argument(
+        "--name", type=nonempty, metavar="KEY", help="the key to remove (overrides SERVER's)"
+    )
     add_environment_arguments(uninstall)
     uninstall.set_defaults(handler=run_uninstall)
 
@@ -118,14 +129,16 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _target_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("target", metavar="TARGET", help=_TARGET_HELP)
+    parser.add_argument("target", type=nonempty, metavar="TARGET", help=_TARGET_HELP)
     parser.add_argument(
         "--project",
+        type=nonempty,
         metavar="DIR",
         help="project scope: the client's project config file inside DIR",
     )
     parser.add_argument(
         "--config",
+        type=nonempty,
         metavar="FILE",
         help="edit FILE instead of the client's own config file (TARGET decides the entry shape)",
     )

@@ -7,7 +7,7 @@ import os
 import textwrap
 from pathlib import Path
 
-from agenttools_runtime.cli import COMMAND_HELP, emit, help_handler
+from agenttools_runtime.cli import COMMAND_HELP, emit, help_handler, nonempty
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -57,6 +57,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     _target_arguments(install)
     install.add_argument(
         "skills",
+        type=nonempty,
         metavar="SKILL",
         nargs="+",
         help=(
@@ -95,6 +96,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     _target_arguments(uninstall)
     uninstall.add_argument(
         "names",
+        type=nonempty,
         metavar="NAME",
         nargs="+",
         help="a skill name (or dist/name, or a skill folder whose name is used)",
@@ -103,14 +105,16 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _target_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("target", metavar="TARGET", help=_TARGET_HELP)
+    parser.add_argument("target", type=nonempty, metavar="TARGET", help=_TARGET_HELP)
     parser.add_argument(
         "--project",
+        type=nonempty,
         metavar="DIR",
         help="project scope: the client's skills directory inside project directory DIR",
     )
     parser.add_argument(
         "--skills-dir",
+        type=nonempty,
         metavar="DIR",
         help="use DIR as the skills directory instead of TARGET's (TARGET still names the client)",
     )

@@ -8,7 +8,13 @@ import contextlib
 import sys
 import warnings
 
-from agenttools_runtime.cli import COMMAND_HELP, UsageError, add_environment_arguments, emit
+from agenttools_runtime.cli import (
+    COMMAND_HELP,
+    UsageError,
+    add_environment_arguments,
+    emit,
+    nonempty,
+)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -61,6 +67,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     skill.add_argument(
         "--project",
+        type=nonempty,
         metavar="DIR",
         help="project directory whose client skill folders are searched (default: here)",
     )
@@ -92,6 +99,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     serve.add_argument(
         "--project",
+        type=nonempty,
         metavar="DIR",
         help="with --include-local: the project directory (default: here)",
     )

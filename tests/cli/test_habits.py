@@ -118,3 +118,54 @@ def test_serve_help_says_which_clients_see_skills_list(
     text = " ".join(capsys.readouterr().out.split())
     assert "skills/list and skills/get answer only clients that negotiate the newest MCP" in text
     assert "today's clients see the skills as resources and prompts" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["deploy", "claude-code", "weather-tools", "--skills-dir", ""], "--skills-dir"),
+        (["deploy", "claude-code", "weather-tools", "--name", ""], "--name"),
+        (["deploy", "claude-code", "weather-tools", "--python", ""], "--python"),
+        (["deploy", "claude-code", "weather-tools", "--path", ""], "--path"),
+        (["deploy", "claude-code", "weather-tools", "--project", ""], "--project"),
+        (["deploy", "claude-code", "weather-tools", "--config", ""], "--config"),
+        (["deploy", "", "weather-tools"], "TARGET"),
+        (["mcp", "uninstall", "claude-code", ""], "SERVER"),
+        (["mcp", "install", "claude-code", "weather", "--name", ""], "--name"),
+        (["skills", "install", "claude-code", "x", "--skills-dir", ""], "--skills-dir"),
+        (["remove", ""], "ID"),
+        (["remove", "--client", ""], "--client"),
+        (["verify", "--bundle", ""], "--bundle"),
+        (["bundle", "x.whl", "--outdir", ""], "-o/--outdir"),
+    ],
+)
+def test_an_empty_value_is_a_usage_error_naming_the_option(
+    capsys: pytest.CaptureFixture[str], home: Path, argv: list[str], option: str
+) -> None:
+    status, out, err = run(capsys, *argv)
+    assert status == 2, out + err
+    assert f"argument {option}: must not be empty" in err
+    assert list(home.iterdir()) == []  # nothing written
+
+
+def test_every_option_naming_a_path_a_client_or_a_key_refuses_an_empty_value() -> None:
+    import argparse
+
+    from agenttools_runtime.cli import build_parser, nonempty
+
+    named = {"project", "config", "python", "path", "skills_dir", "outdir", "name", "client",
+             "bundle", "target", "server", "id"}  # fmt: skip
+    seen = 0
+
+    def walk(parser: argparse.ArgumentParser) -> None:
+        nonlocal seen
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    walk(sub)
+            elif action.dest in named and action.nargs != 0:
+                assert action.type is nonempty, (parser.prog, action.dest)
+                seen += 1
+
+    walk(build_parser())
+    assert seen > 30
