@@ -46,34 +46,43 @@ def _remove_all(args: argparse.Namespace, ids: list[str]) -> int:
     found: list[list[AgentToolsWarning]] = []  # each result's warnings
     lines = []
     removed: list[str] = []
-    for index, uid in enumerate(ids):
-        try:
-            result = remove_deployment(uid)
-        except AgentToolsError as exc:
-            results.append({"ok": False, "id": uid, "error": exc.to_json()})
-            found.append([])
-            lines.append(f"Not removed {uid}: {exc}")
-            continue
-        except KeyboardInterrupt as exc:
-            committed = getattr(exc, "committed", ())
-            data = {"ok": False, "interrupted": True, "results": _current(results, found)}
-            emit(args, data, "\n".join(lines))
-            sys.stdout.flush()
-            done = [*removed, *committed]
-            parts = [f"removed {', '.join(done)}"] if done else []
-            if not committed:
-                parts.append(getattr(exc, "outcome", "") or f"the deployment {uid} was not removed")
-            if ids[index + 1 :]:
-                parts.append(f"not reached: {' '.join(ids[index + 1 :])}")
-            raise Interrupted.from_interrupt(exc, "; ".join(parts), tuple(done)) from None
-        results.append(result.to_json())
-        found.append(result.warnings)
-        removed.append(result.uuid)
-        lines.append(f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).')
+    try:
+        for uid in ids:
+            try:
+                result = remove_deployment(uid)
+            except AgentToolsError as exc:
+                results.append({"ok": False, "id": uid, "error": exc.to_json()})
+                found.append([])
+                lines.append(f"Not removed {uid}: {exc}")
+                continue
+            results.append(result.to_json())
+            found.append(result.warnings)
+            removed.append(result.uuid)
+            lines.append(
+                f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).'
+            )
+    except KeyboardInterrupt as exc:
+        data = {"ok": False, "interrupted": True, "results": _current(results, found)}
+        emit(args, data, "\n".join(lines))
+        sys.stdout.flush()
+        raise _interrupted(exc, removed, ids[len(results) :]) from None
     ok = all(r["ok"] for r in results)
     data = {"ok": ok, "results": _current(results, found)}
     emit(args, data, "\n".join(lines) or "No deployment matches.")
     return 0 if ok else 1
+
+
+def _interrupted(exc: KeyboardInterrupt, removed: list[str], rest: list[str]) -> Interrupted:
+    """The interruption of the loop with the ids *rest* not done (the first one: where it
+    stopped): every id removed, what became of the one it stopped at, those not reached."""
+    committed = getattr(exc, "committed", ())
+    done = [*removed, *committed]
+    parts = [f"removed {', '.join(done)}"] if done else []
+    if rest and not committed:
+        parts.append(getattr(exc, "outcome", "") or f"the deployment {rest[0]} was not removed")
+    if rest[1:]:
+        parts.append(f"not reached: {' '.join(rest[1:])}")
+    return Interrupted.from_interrupt(exc, "; ".join(parts), tuple(done))
 
 
 def _current(

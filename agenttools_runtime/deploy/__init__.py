@@ -416,42 +416,42 @@ def deploy_all(
     not_installed: list[str] = []
     conflict = False
     passthrough: list[AgentToolsWarning] = []
-    for client_id, client in table.items():
-        try:
-            where = resolve_target(client, project=project, skills_dir=skills_dir)
-            outcome = deploy_resolved(
-                resolved, where, level, runner=runner, dry_run=dry_run, link=link
-            )
-        except KeyboardInterrupt as exc:  # SIGINT/SIGTERM: say what every client got
-            raise _interrupted(
-                exc, client_id, AllClientsResult(results, [], named), table
-            ) from None
-        except errors.AgentToolsError as exc:
-            tags = {e.tag for e in getattr(exc, "errors", [exc])}
-            if isinstance(exc, errors.DeploymentExists):
-                results[client_id] = Skipped(client_id, "DeploymentExists", exc)
-                exists.append(client.display_name)
-            elif exc.tag in _UNSUPPORTED:
-                results[client_id] = Skipped(client_id, "Unsupported", exc)
-            elif tags <= set(_SKILL_CONFLICTS):
-                results[client_id] = Skipped(client_id, "AgentSkillConflict", exc)
-                conflict = True
-            elif keep_going:
-                results[client_id] = Skipped(client_id, "Failed", exc)
-            else:
-                raise
-            continue
-        results[client_id] = outcome
-        if not isinstance(outcome, Deployment):
-            continue  # a plan: its warnings are part of it
-        for warning in outcome.warnings:
-            if warning.tag == "AgentSkillsNotDeployed":
-                skills_skipped.append(client.display_name)
-            elif warning.tag == "AgentSkillNotInstalled":
-                if client.display_name not in not_installed:
-                    not_installed.append(client.display_name)
-            elif warning.tag not in _SUMMARIZED:
-                passthrough.append(warning)
+    client_id = ""
+    try:
+        for client_id, client in table.items():
+            try:
+                where = resolve_target(client, project=project, skills_dir=skills_dir)
+                outcome = deploy_resolved(
+                    resolved, where, level, runner=runner, dry_run=dry_run, link=link
+                )
+            except errors.AgentToolsError as exc:
+                tags = {e.tag for e in getattr(exc, "errors", [exc])}
+                if isinstance(exc, errors.DeploymentExists):
+                    results[client_id] = Skipped(client_id, "DeploymentExists", exc)
+                    exists.append(client.display_name)
+                elif exc.tag in _UNSUPPORTED:
+                    results[client_id] = Skipped(client_id, "Unsupported", exc)
+                elif tags <= set(_SKILL_CONFLICTS):
+                    results[client_id] = Skipped(client_id, "AgentSkillConflict", exc)
+                    conflict = True
+                elif keep_going:
+                    results[client_id] = Skipped(client_id, "Failed", exc)
+                else:
+                    raise
+                continue
+            results[client_id] = outcome
+            if not isinstance(outcome, Deployment):
+                continue  # a plan: its warnings are part of it
+            for warning in outcome.warnings:
+                if warning.tag == "AgentSkillsNotDeployed":
+                    skills_skipped.append(client.display_name)
+                elif warning.tag == "AgentSkillNotInstalled":
+                    if client.display_name not in not_installed:
+                        not_installed.append(client.display_name)
+                elif warning.tag not in _SUMMARIZED:
+                    passthrough.append(warning)
+    except KeyboardInterrupt as exc:  # SIGINT/SIGTERM: say what every client got
+        raise _interrupted(exc, client_id, AllClientsResult(results, [], named), table) from None
     summary: list[AgentToolsWarning] = list(passthrough)
     if exists:
         summary.append(errors.DeploymentsExistWarning(clients=exists))
@@ -486,9 +486,10 @@ def _interrupted(
     skipped = [c for c, d in partial.results.items() if isinstance(d, Skipped)]
     if skipped:
         parts.append(f"not deployed: {', '.join(skipped)}")
-    if not committed:
+    if current and not committed and current not in partial.results:  # (else: just after it)
         parts.append(f"{current}: {getattr(exc, 'outcome', '') or 'nothing was deployed'}")
-    rest = list(table)[list(table).index(current) + 1 :]
+    names = list(table)
+    rest = names[names.index(current) + 1 :] if current in names else names
     if rest:
         parts.append(f"not reached: {', '.join(rest)}")
     undo = [d.uuid for d in partial.deployments if not d.unchanged] + list(committed)
