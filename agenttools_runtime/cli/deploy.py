@@ -155,12 +155,23 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "deployed'; several IDs remove several): its MCP config entries are removed "
             "unless another deployment records them; its skills are released, and a skill "
             "directory is deleted only when no other deployment uses it and it is unchanged "
-            "since agenttools wrote it. Works from the record alone, even after the "
-            "distribution was uninstalled.",
+            "since agenttools wrote it. A config entry the user changed since agenttools "
+            "wrote it is kept (unless --force); one of the user's that the deployment "
+            "replaced with --force is put back, byte for byte. Works from the record alone, "
+            "even after the distribution was uninstalled. Exit status 1 when anything could "
+            "not be removed: the deployment then stays listed, and removing it again "
+            "finishes the job.",
             width=78,
         ),
     )
     remove.add_argument("id", metavar="ID", nargs="+", help="deployment UUID or unique prefix")
+    remove.add_argument(
+        "--force",
+        action="store_true",
+        help="also remove the MCP config entries the user changed after agenttools wrote "
+        "them (by default they are kept, with a warning); an entry of the user's that the "
+        "deployment replaced is put back either way",
+    )
     remove.set_defaults(handler=run_remove)
 
 
@@ -388,45 +399,79 @@ def _entry_text(the_plan: DeployPlan, sp: Any) -> str:
 
 
 def run_deployed(args: argparse.Namespace) -> int:
-    from agenttools_runtime.deploy import deployed
+    from agenttools_runtime.deploy import broken_records, deployed
     from agenttools_runtime.deploy.lock import finish_interrupted
 
     finish_interrupted()
     found = deployed(args.client)
-    emit(
-        args,
-        {"ok": True, "deployments": [d.to_json() for d in found]},
-        lambda: "\n".join(_render_listing(d) for d in found) or "No deployments.",
-    )
-    return 0
+    broken = broken_records()  # (their client cannot be read: listed under any CLIENT)
+    data = {
+        "ok": not broken,
+        "deployments": [d.to_json() for d in found],
+        "broken": [b.to_json() for b in broken],
+    }
+
+    def render() -> str:
+        lines = [_render_listing(d) for d in found]
+        for b in broken:
+            lines.append(f"{b.uuid}  broken: {b.path} cannot be read: {b.reason}")
+            lines.append(f"  {b.hint}")
+        return "\n".join(lines) or "No deployments."
+
+    emit(args, data, render)
+    return 1 if broken else 0
 
 
 def run_remove(args: argparse.Namespace) -> int:
     from agenttools_runtime.deploy import remove_deployment
     from agenttools_runtime.errors import AgentToolsError
 
-    if len(args.id) == 1:
-        result = remove_deployment(args.id[0])
-        emit(
-            args,
-            result.to_json(),
-            f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).',
-        )
-        return 0
     results: list[dict[str, Any]] = []
     lines = []
     for uid in args.id:  # each on its own: one that fails does not stop the others
         try:
-            result = remove_deployment(uid)
+            result = remove_deployment(uid, force=args.force)
         except AgentToolsError as exc:
+            if len(args.id) == 1:
+                raise
             results.append({"ok": False, "id": uid, "error": exc.to_json()})
             lines.append(f"Not removed {uid}: {exc}")
             continue
         results.append(result.to_json())
-        lines.append(f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).')
+        lines.extend(_render_removal(result))
     ok = all(r["ok"] for r in results)
-    emit(args, {"ok": ok, "results": results}, "\n".join(lines))
+    data = results[0] if len(args.id) == 1 else {"ok": ok, "results": results}
+    emit(args, data, "\n".join(lines))
     return 0 if ok else 1
+
+
+_ENTRY_OUTCOMES = {
+    "removed": "removed",
+    "restored": "put back the entry it had replaced, as it was",
+    "kept": "kept: changed after agenttools wrote it (see the warning)",
+    "absent": "already gone from the file",
+    "shared": "kept: another deployment records it",
+}
+
+
+def _render_removal(result: Any) -> list[str]:
+    """"Removed" only for what was removed: a removal that left something says what, and
+    why."""
+    head = f'deployment {result.uuid} ("{result.toolset}" from {result.client})'
+    if not result.removed:
+        lines = [f"Not removed completely: {head}. Left (the deployment stays listed):"]
+        for entry in result.left:
+            lines.append(f'  MCP server "{entry.key}" in {entry.config_file}: {entry.reason}')
+        lines.append(
+            f"Fix what is named above, then run 'agenttools remove {result.uuid}' again."
+        )
+        return lines
+    lines = [f"Removed {head}."]
+    for entry in result.entries:
+        if entry.outcome != "removed":
+            what = _ENTRY_OUTCOMES.get(entry.outcome, entry.outcome)
+            lines.append(f'  MCP server "{entry.key}" in {entry.config_file}: {what}')
+    return lines
 
 
 def _render(d: Deployment) -> str:

@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from agenttools_runtime.deploy.deployment import (
+    BrokenRecord,
     Deployment,
     RemovalResult,
+    broken_records,
     deployed,
     find_deployment,
     remove_deployment,
@@ -42,9 +44,11 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT",
     "AllClientsResult",
+    "BrokenRecord",
     "Deployment",
     "RemovalResult",
     "Skipped",
+    "broken_records",
     "deploy",
     "deploy_all",
     "deployed",

@@ -48,7 +48,7 @@ from agenttools_runtime.deploy.journal import Journal, Unreadable
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.deploy.store import Store
-from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord
+from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord, format_message
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import (
     DestinationState,
@@ -225,7 +225,10 @@ def _records(store: Store, add: Any) -> list[DeploymentRecord]:
     found: list[DeploymentRecord] = []
     for item in records.iter_records(store.state.deployments):
         if isinstance(item, InvalidDeploymentRecord):
-            add(Finding("unreadable", str(item.data.get("path", "")), str(item), False))
+            path = Path(str(item.data.get("path", "")))
+            hint = format_message("BrokenDeploymentRecordHint", directory=path.parent)
+            # (its skills stay referenced: never deleted while it may be using them)
+            add(Finding("unreadable", str(path), f"{item}. {hint}", False))
         else:
             found.append(item)
     return found

@@ -56,15 +56,20 @@ from agenttools_runtime.errors import (
     DuplicateBundleConfigKey,
     InvalidAgentSkill,
     InvalidMCPServerNameOption,
-    MCPServerEntryReplaced,
+    MCPServerEntryEdited,
+    MCPServerEntryExists,
     MCPServersNotDeployed,
     NoSkillsLocation,
     UnsupportedMCPClient,
 )
+from agenttools_runtime.mcp.formats import plain
+from agenttools_runtime.mcp.install import Owned
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
+
+_ENTRY_CONFLICTS = (MCPServerEntryExists, MCPServerEntryEdited)
 
 CONFLICT_ERRORS: Mapping[str, type[AgentToolsError]] = {
     "AgentSkillExists": AgentSkillExists,
@@ -293,13 +298,16 @@ class DeployPlan:
         return "\n".join(lines)
 
 
-# what a config key holds before a deploy (dry runs): nothing, an entry a recorded
-# deployment wrote, or an entry agenttools did not write (replaced, and removed with the
-# deployment — the behaviour spec's upsert)
+# what a config key holds before a deploy (dry runs; deploy.ownership.EntryState)
 EXISTING_ENTRY = {
     "none": "",
     "deployed": ": replaces the entry of a recorded deployment",
-    "foreign": ": replaces an existing entry that agenttools did not write",
+    "modified": ": replaces an entry a recorded deployment wrote and the user changed since "
+    "(only with --force; removing the deployment puts it back)",
+    "identical": ": already there, identical, not written by agenttools (kept as it is; "
+    "removing the deployment leaves it)",
+    "foreign": ": replaces an entry agenttools did not write (only with --force; removing "
+    "the deployment puts it back)",
 }
 
 _ACTION_TEXT = {
@@ -402,8 +410,9 @@ def make_plan(
     result.replaced = [by_id[u] for u in conflicting]
     if servers and target.config_file is not None:
         _inspect_config(result, store)
-        if result.errors and not dry_run:
-            raise result.errors[-1]
+        unusable = [e for e in result.errors if not isinstance(e, _ENTRY_CONFLICTS)]
+        if unusable and not dry_run:
+            raise unusable[-1]
     if deploy_skills:
         assert target.skills_root is not None
         replaced_ids = tuple(r.uuid for r in result.replaced)
@@ -420,8 +429,8 @@ def make_plan(
         conflict = sp.conflict
         assert conflict is not None
         result.errors.append(conflict)
-    if conflicts and not dry_run:
-        errors = [e for e in result.errors]
+    if result.errors and not dry_run:  # every conflict at once: config entries, skills
+        errors = list(result.errors)
         raise errors[0] if len(errors) == 1 else AgentToolsErrors(errors)
     for sp in result.not_installed:
         result.warnings.append(AgentSkillNotInstalled(name=sp.source.name, path=sp.directory))
@@ -458,36 +467,63 @@ def _conflict_error(
 
 
 def _inspect_config(result: DeployPlan, store: Store) -> None:
-    """What each key holds now (an entry no deployment recorded is replaced with a
-    ``MCPServerEntryReplaced`` warning), and a config file that cannot be edited (an error
-    now, before anything is written)."""
+    """What each key holds now (:class:`~agenttools_runtime.deploy.ownership.EntryState`):
+    an entry no deployment wrote, or one the user changed since a deployment wrote it, is a
+    conflict unless ``--force`` (``MCPServerEntryExists``, ``MCPServerEntryEdited``, added to
+    ``errors``); a config file that cannot be edited is an error now, before anything is
+    written (raised outside a dry run)."""
+    from agenttools_runtime.deploy import ownership
+    from agenttools_runtime.mcp.entries import build_entry
     from agenttools_runtime.mcp.install import read_server_entries
 
     config_file = result.target.config_file
+    client = result.target.client
     assert config_file is not None
     try:
-        current = read_server_entries(config_file, result.target.client)
+        current = read_server_entries(config_file, client)
     except AgentToolsError as exc:  # the deploy would fail the same way, changing nothing
         result.errors.append(exc)
         return
-    file_key = paths.canonical_path_key(config_file)
     for sp in result.servers:
-        if sp.key not in current:
-            result.existing_entries[sp.key] = "none"
-        elif _recorded(store, sp.key, file_key):
-            result.existing_entries[sp.key] = "deployed"
+        found = list(ownership.owners(store, sp.key, config_file))
+        owner = found[-1] if found else None
+        state = ownership.classify(
+            plain(current.get(sp.key)),
+            None if owner is None else owner[1],
+            plain(build_entry(client, sp.server, sp.key)),
+            present=sp.key in current,
+        )
+        result.existing_entries[sp.key] = state.value
+        if not state.needs_force or result.level is Level.ALL:
+            continue
+        if owner is not None:
+            result.errors.append(
+                MCPServerEntryEdited(key=sp.key, config_file=config_file, uuid=owner[0].uuid)
+            )
         else:
-            result.existing_entries[sp.key] = "foreign"
-            result.warnings.append(MCPServerEntryReplaced(key=sp.key, config_file=config_file))
+            result.errors.append(
+                MCPServerEntryExists(
+                    key=sp.key,
+                    config_file=config_file,
+                    option=FORCE_HINT,
+                    then=" (removing the deployment puts it back)",
+                    note=_unreadable_records_note(store),
+                )
+            )
 
 
-def _recorded(store: Store, key: str, file_key: str) -> bool:
-    """Whether a record (confirmed by reading it) holds config entry *key* of that file."""
-    for record in store.records(store.index.records_with_config_entry((key, file_key))):
-        for s in record.mcp_servers:
-            if s.config_key == key and paths.canonical_path_key(s.config_file) == file_key:
-                return True
-    return False
+def _unreadable_records_note(store: Store) -> str:
+    """A record that cannot be read may be the one that wrote an entry that looks foreign:
+    say so (the listing shows them)."""
+    broken = [
+        item for item in records.iter_records(store.state.deployments) if not isinstance(item, DeploymentRecord)
+    ]
+    if not broken:
+        return ""
+    return (
+        f" ({len(broken)} deployment record(s) cannot be read and may be the one that wrote it: "
+        "see 'agenttools deployed'.)"
+    )
 
 
 def skill_plan(
@@ -650,14 +686,18 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
         config_file = target.config_file
         assert config_file is not None
         servers = tuple((sp.key, sp.server) for sp in the_plan.servers)
-        config = apply.ConfigWrite(
-            config_file,
-            target.client,
-            servers,
-            plan_server_entries(config_file, target.client, servers),
-        )
+        owned = _owned_entries(the_plan.replaced, config_file)
+        planned = plan_server_entries(config_file, target.client, servers, owned=owned)
+        config = apply.ConfigWrite(config_file, target.client, servers, planned, owned)
         server_entries = [
-            ServerEntry(sp.server.qualified_name, sp.key, str(config_file), runner=sp.runner)
+            ServerEntry(
+                sp.server.qualified_name,
+                sp.key,
+                str(config_file),
+                runner=sp.runner,
+                written=planned.entries[sp.key][1],
+                origin=planned.origins.get(sp.key),
+            )
             for sp in the_plan.servers
         ]
     root = target.skills_root
@@ -694,6 +734,18 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
         entries=entries,
         replaces=tuple(r.uuid for r in the_plan.replaced),
     )
+
+
+def _owned_entries(replaced: list[DeploymentRecord], config_file: Path) -> dict[str, Owned]:
+    """The keys of *config_file* the replaced deployments wrote (the newest one's, when
+    several did): what they wrote and the origin they keep."""
+    file_key = paths.canonical_path_key(config_file)
+    owned: dict[str, Owned] = {}
+    for record in replaced:  # oldest first: the newest wins
+        for entry in record.mcp_servers:
+            if paths.canonical_path_key(entry.config_file) == file_key:
+                owned[entry.config_key] = Owned(entry.written, entry.origin)
+    return owned
 
 
 def _unchanged(the_plan: DeployPlan, changes: apply.DeployChanges) -> DeploymentRecord | None:

@@ -32,10 +32,13 @@ def test_record_has_every_field(home: Path, state: Path) -> None:
         "distribution": None,
         "distribution_version": None,
     }
+    written = {"type": "stdio", "command": "uvx", "env": {}}  # what it wrote, exactly
     assert data["mcp_servers"] == [
-        {"name": "one", "config_key": "one", "config_file": str(home / ".claude.json")},
-        {"name": "two", "config_key": "k2", "config_file": str(home / ".claude.json")},
-    ]
+        {"name": "one", "config_key": "one", "config_file": str(home / ".claude.json"),
+         "written": {**written, "args": ["one-mcp"]}},
+        {"name": "two", "config_key": "k2", "config_file": str(home / ".claude.json"),
+         "written": {**written, "args": ["two-mcp"]}},
+    ]  # fmt: skip
     assert data["target"] == {"client": "claude-code", "project": None, "config": None,
                               "skills_dir": None}  # fmt: skip
     assert data["skills"]["skipped"] == [] and data["skills"]["not_installed"] == []

@@ -241,6 +241,36 @@ class YAMLFormat:
                 return candidate, True
         return self._roundtrip(text, container, key, None, {}), True
 
+    def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
+        """The lines of the entry's block (a key of a block mapping, or an item of a block
+        sequence: what ``set_entry`` replaces); None in flow style or at the root."""
+        root = _load(text)
+        if not isinstance(root, CommentedMap) or not container.path:
+            return None
+        node = self._container(root, container.path)
+        lines = _lines(text)
+        if container.list_key is None:
+            if not isinstance(node, CommentedMap) or node.fa.flow_style() or key not in node:
+                return None
+            line, col = node.lc.key(key)
+            start, end = line, _block_end(lines, line, col)
+        else:
+            if not isinstance(node, CommentedSeq) or node.fa.flow_style():
+                return None
+            spans = self._item_spans(lines, node, 0)
+            matches = [
+                i
+                for i, v in enumerate(node)
+                if isinstance(v, Mapping) and v.get(container.list_key) == key
+            ]
+            if spans is None or not matches:
+                return None
+            start, end, _dash = spans[matches[0]]  # the item set_entry replaces
+        offsets = [0]
+        for line_text in lines:
+            offsets.append(offsets[-1] + len(line_text))
+        return offsets[start], offsets[end]
+
     # -- helpers -------------------------------------------------------------------------------
 
     def _container(self, root: Any, path: tuple[str, ...]) -> Any:
