@@ -332,6 +332,8 @@ MESSAGES: dict[str, str] = {
         "imported: {reason}. Check the name, and that [build-system] requires lists the "
         "distribution that provides it."
     ),
+    # -- the file system (the CLI's one line for an OSError) --------------------------------
+    "FileOperationFailed": "Cannot {operation} {path}: {reason}.",
 }
 
 
@@ -826,3 +828,9 @@ class InterruptedOperationRecovered(AgentToolsWarning): ...
 
 
 class DeploymentNotFinished(AgentToolsWarning): ...
+
+
+class FileOperationFailed(AgentToolsError):
+    """A file operation the system refused (permissions, a read-only or full file system, a
+    file-size limit, a name too long, a file where a directory should be …): the operation,
+    the path and the system's reason; the CLI turns every ``OSError`` that reaches it into one."""

@@ -10,6 +10,10 @@ observe named points of an operation (:func:`checkpoint`) without monkeypatching
 
 The observer is held in a :class:`contextvars.ContextVar`, so it is scoped to the ``with``
 block (and the thread/task it runs in); there is no module-level mutable state.
+
+An ``OSError`` raised by a mutation keeps its type (callers catch ``FileNotFoundError`` and
+the like) and says what failed: :func:`failure_of` gives the operation and the path the
+caller asked for (not a temp file's), which the CLI prints as one line.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import errno
+import functools
 import os
 import shutil
 import stat
@@ -26,7 +31,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, ParamSpec, TypeVar
 
 Observer = Callable[[str, Path], None]
 """Called as ``observer(operation, path)`` before every mutation and at every checkpoint.
@@ -97,6 +102,56 @@ def _notify(operation: str, path: Path | str) -> None:
         observer(operation, Path(path))
 
 
+# -- what failed -----------------------------------------------------------------------------
+
+# operation -> the verb of "Cannot <verb> <path>" (the CLI's message for a failed mutation)
+OPERATIONS: dict[str, str] = {
+    "write": "write",
+    "copy": "copy a file to",
+    "mkdir": "create the directory",
+    "rename": "move",
+    "replace": "replace",
+    "chmod": "change the permissions of",
+    "unlink": "delete",
+    "rmtree": "delete",
+    "rmdir": "delete",
+}
+
+_FAILURE = "agenttools_failure"
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def failure_of(exc: BaseException) -> tuple[str, Path] | None:
+    """``(operation, path)`` of an ``OSError`` raised by a mutation of this module, else
+    None. The operation is a key of :data:`OPERATIONS`."""
+    found = vars(exc).get(_FAILURE)
+    return found if isinstance(found, tuple) else None
+
+
+def _names_failure(
+    operation: str, argument: str = "path"
+) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Tag an ``OSError`` of the decorated mutation with *operation* and the value of its
+    parameter *argument* (the path the caller named; the innermost tag wins)."""
+
+    def decorate(function: Callable[_P, _R]) -> Callable[_P, _R]:
+        index = function.__code__.co_varnames.index(argument)
+
+        @functools.wraps(function)
+        def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            try:
+                return function(*args, **kwargs)
+            except OSError as exc:
+                path = args[index] if index < len(args) else kwargs.get(argument)
+                vars(exc).setdefault(_FAILURE, (operation, Path(str(path))))
+                raise
+
+        return wrapper
+
+    return decorate
+
+
 # -- mutations -------------------------------------------------------------------------------
 
 
@@ -108,6 +163,7 @@ TEMP_MARK = ".agenttools-"
 TEMP_SUFFIX = ".tmp"
 
 
+@_names_failure("write")
 def write_bytes_atomic(
     path: Path, data: bytes, mode: int | None = None, *, durable: bool = True
 ) -> None:
@@ -145,6 +201,7 @@ def write_bytes_atomic(
         sync_directory(path.parent)
 
 
+@_names_failure("write")
 def write_stream_atomic(path: Path, write: Callable[[BinaryIO], None], mode: int) -> None:
     """:func:`write_bytes_atomic` for output too large to hold in memory (a wheel):
     ``write(handle)`` fills the temp file. The directory must exist."""
@@ -175,6 +232,7 @@ def is_temp_name(name: str) -> bool:
     return name.startswith(".") and TEMP_MARK in name and name.endswith(TEMP_SUFFIX)
 
 
+@_names_failure("write")
 def write_bytes(path: Path, data: bytes) -> None:
     """Create or truncate *path* with *data* (for files inside a directory being built)."""
     _notify("write", path)
@@ -182,12 +240,14 @@ def write_bytes(path: Path, data: bytes) -> None:
         handle.write(data)
 
 
+@_names_failure("copy", "destination")
 def copy_file(source: Path, destination: Path) -> None:
     """Copy the bytes of *source* (following links) to *destination*."""
     _notify("copy", destination)
     shutil.copyfile(source, destination)
 
 
+@_names_failure("mkdir")
 def mkdir(path: Path, parents: bool = True, exist_ok: bool = True) -> None:
     if exist_ok and path.is_dir():
         return
@@ -195,28 +255,33 @@ def mkdir(path: Path, parents: bool = True, exist_ok: bool = True) -> None:
     path.mkdir(parents=parents, exist_ok=exist_ok)
 
 
+@_names_failure("rename", "source")
 def rename(source: Path, destination: Path) -> None:
     """``os.rename``: moves a file, directory or link as itself."""
     _notify("rename", source)
     os.rename(source, destination)
 
 
+@_names_failure("replace", "destination")
 def replace(source: Path, destination: Path) -> None:
     _notify("replace", destination)
     os.replace(source, destination)
 
 
+@_names_failure("rmdir")
 def rmdir(path: Path) -> None:
     """Remove an empty directory (``OSError`` when it is not empty)."""
     _notify("rmdir", path)
     os.rmdir(path)
 
 
+@_names_failure("chmod")
 def chmod(path: Path, mode: int) -> None:
     _notify("chmod", path)
     os.chmod(path, mode)
 
 
+@_names_failure("unlink")
 def unlink(path: Path, missing_ok: bool = False) -> None:
     """Remove a file or a symbolic link (never its target)."""
     _notify("unlink", path)
@@ -227,6 +292,7 @@ def unlink(path: Path, missing_ok: bool = False) -> None:
             raise
 
 
+@_names_failure("rmtree")
 def rmtree(path: Path) -> None:
     """Remove a real directory tree. A link or file at *path* is unlinked as itself."""
     _notify("rmtree", path)

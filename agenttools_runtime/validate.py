@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from agenttools_runtime import names, schema
+from agenttools_runtime import limits, names, schema
 from agenttools_runtime.errors import InvalidProject
 from agenttools_runtime.skills import skill_md
 from agenttools_runtime.skills.skill_md import SKILL_FILE
@@ -50,6 +50,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "NoProject": ("error", "no pyproject.toml at or above the path"),
     "UnreadableProject": ("error", "pyproject.toml cannot be read"),
     "InvalidTOML": ("error", "pyproject.toml is not valid TOML"),
+    "NestingTooDeep": ("error", "pyproject.toml nests values more than 100 levels deep"),
     "MissingProjectName": ("error", "[project] has no name"),
     "MissingConfig": ("warning", "the hook is enabled but [tool.agenttools] is missing"),
     "HookNotEnabled": ("error", "[tool.agenttools] exists but the build hook is not enabled"),
@@ -207,7 +208,76 @@ def load_project(root: Path, data: Mapping[str, Any] | None = None) -> Project |
             match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
             line = int(match.group(1)) if match else None
             return Problem(path, line, "InvalidTOML", f"{PYPROJECT} is not valid TOML: {exc}")
+        except RecursionError:  # arrays or inline tables nested beyond what tomllib recurses
+            return _too_deep(path, text)
+    if limits.shape_problem(data) is not None:  # dotted keys nest without recursing
+        return _too_deep(path, text)
     return Project(root, dict(data), TomlLines(text))
+
+
+def _too_deep(path: Path, text: str) -> Problem:
+    return Problem(
+        path,
+        _deep_line(text),
+        "NestingTooDeep",
+        f"{PYPROJECT} has values {limits.too_deep()}; agenttools reads no deeper",
+    )
+
+
+def _deep_line(text: str) -> int | None:
+    """The line where *text* (TOML) first nests beyond the limit, counting as the parsed data
+    does: the document, each part of the table header and of the dotted key, then the arrays
+    and inline tables of the value."""
+    depth = 0  # brackets open in the value
+    base = 1  # containers around the current value: the document, the table, dotted keys
+    table = 1
+    number = 1
+    i, n = 0, len(text)
+    line_start = True
+    while i < n:
+        if line_start and depth == 0:
+            line_start = False
+            end = text.find("\n", i)
+            line = text[i : n if end < 0 else end]
+            header = _HEADER_RE.match(line)
+            keyline = None if header else _KEYLINE_RE.match(line)
+            if header:
+                table = 1 + len(_split_key(header.group(2))) + (header.group(1) == "[[")
+                base = table
+                if table > limits.MAX_NESTING:
+                    return number
+                i = n if end < 0 else end  # the header holds no value
+                continue
+            if keyline:
+                base = table + len(_split_key(keyline.group(1))) - 1
+                if base > limits.MAX_NESTING:
+                    return number
+                i += keyline.start(2)  # the value: a quoted key's brackets are no values
+                continue
+        ch = text[i]
+        if ch == "\n":
+            number += 1
+            line_start = True
+        elif ch == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif ch in "\"'":
+            quote = text[i : i + 3] if text.startswith(ch * 3, i) else ch
+            end = i + len(quote)
+            while end < n and not text.startswith(quote, end):
+                end += 2 if (ch == '"' and text[end] == "\\") else 1
+            number += text.count("\n", i, end)
+            i = end + len(quote)
+            continue
+        elif ch in "[{":
+            depth += 1
+            if base + depth > limits.MAX_NESTING:
+                return number
+        elif ch in "]}" and depth:
+            depth -= 1
+        i += 1
+    return None
 
 
 def validate_project(path: Path | str) -> list[Problem]:
@@ -469,7 +539,7 @@ class _Checker:
                 "warning",
             )
         self._check_sources(build)
-        requires = system.get("requires", [])
+        requires = _items(system.get("requires"))
         if hook_enabled and not any(_requirement_name(r) == "agenttools" for r in requires):
             self.add(
                 ("build-system", "requires"),
@@ -610,6 +680,10 @@ class _Checker:
         root = config.get("root", DEFAULT_ROOT)
         if not isinstance(root, str):
             return DEFAULT_ROOT
+        if "\x00" in root:
+            self.root_ok = False
+            self.add((*self.base, "root"), "InvalidValue", _NUL_MESSAGE)
+            return root
         if not root.strip() or not self._inside_project(self.project.root / root):
             self.root_ok = False
             self.add(
@@ -672,7 +746,7 @@ class _Checker:
         bases = self._source_bases()
         rel = Path(*parts)
         for base in bases:
-            if (base / rel).with_suffix(".py").is_file() or (base / rel / "__main__.py").is_file():
+            if _is_file((base / rel).with_suffix(".py")) or _is_file(base / rel / "__main__.py"):
                 return
         where = ", ".join(display_path(b, self.project.root) for b in bases)
         self.add(
@@ -689,7 +763,7 @@ class _Checker:
         for package in wheel.get("packages", []) if isinstance(wheel, dict) else []:
             if isinstance(package, str):
                 bases.append((root / package).parent)
-        return list(dict.fromkeys(b for b in bases if b.is_dir()))
+        return list(dict.fromkeys(b for b in bases if _is_dir(b)))
 
     def _check_script(self, key: KeyPath, script: str) -> None:
         dynamic = _dig(self.project.data, "project", "dynamic")
@@ -731,7 +805,7 @@ class _Checker:
         key = (*self.base, "skills", name)
         directory = self.project.root / self.result.root / name
         skill_md = directory / SKILL_FILE
-        has_dir = skill_md.is_file()
+        has_dir = _is_file(skill_md)
         inline = isinstance(table, dict) and any(
             k in table for k in ("description", "body", "body-file")
         )
@@ -752,7 +826,7 @@ class _Checker:
             where = display_path(skill_md, self.project.root)
             hint = (
                 f"{display_path(directory, self.project.root)} has no {SKILL_FILE}"
-                if directory.is_dir()
+                if _is_dir(directory)
                 else f"there is no {where}"
             )
             self.add(
@@ -815,6 +889,9 @@ class _Checker:
             return None
 
     def _read_body_file(self, key: KeyPath, body_file: str) -> str | None:
+        if "\x00" in body_file:
+            self.add(key, "InvalidValue", _NUL_MESSAGE)
+            return None
         path = self.project.root / body_file
         if not self._inside_project(path):
             self.add(key, "PathOutsideProject", f'"{body_file}" must be a file inside the project')
@@ -941,7 +1018,7 @@ class _Checker:
 
     def _check_undeclared_skills(self, declared: Sequence[str]) -> None:
         root = self.project.root / self.result.root
-        if not self.root_ok or not root.is_dir():
+        if not self.root_ok or not _is_dir(root):
             return
         for child in sorted(root.iterdir()):
             if (child / SKILL_FILE).is_file() and child.name not in declared:
@@ -958,8 +1035,8 @@ class _Checker:
     # bundles --------------------------------------------------------------------------------
     def _bundle_reference(self, skill: str) -> KeyPath:
         """The key of the first bundle listing a skill (where to point a missing one)."""
-        for index, bundle in enumerate(self.project.config.get("bundles", [])):
-            if isinstance(bundle, dict) and skill in bundle.get("skills", []):
+        for index, bundle in enumerate(_items(self.project.config.get("bundles"))):
+            if isinstance(bundle, dict) and skill in _strings(bundle.get("skills")):
                 return (*self.base, "bundles", index, "skills")
         return (*self.base, "skills", skill)
 
@@ -983,7 +1060,7 @@ class _Checker:
                 if not isinstance(server, str):
                     continue
                 if self._check_item_name((*key, "mcp-servers"), server, "server") and (
-                    server not in self.project.config.get("mcp-servers", {})
+                    server not in _table(self.project.config.get("mcp-servers"))
                 ):
                     self.add(
                         (*key, "mcp-servers"),
@@ -1036,13 +1113,34 @@ class _Checker:
         return None
 
     def _check_marker(self, key: KeyPath, marker: str) -> None:
-        from packaging.markers import InvalidMarker, Marker
+        from packaging.markers import (
+            InvalidMarker,
+            Marker,
+            UndefinedComparison,
+            UndefinedEnvironmentName,
+        )
 
         try:
-            Marker(marker)
+            parsed = Marker(marker)
         except InvalidMarker as exc:
             first = str(exc).splitlines()[0]
             self.add(key, "InvalidMarker", f'"{marker}" is not a PEP 508 marker: {first}')
+            return
+        try:
+            parsed.evaluate(_marker_environments()[0])
+        except UndefinedEnvironmentName as exc:  # e.g. dependency_groups: lock files only
+            self.add(
+                key,
+                "InvalidMarker",
+                f'"{marker}" uses {exc}, which an installed environment does not define; '
+                "the bundle would never be offered",
+            )
+        except UndefinedComparison as exc:
+            self.add(
+                key,
+                "InvalidMarker",
+                f'"{marker}" cannot be evaluated ({exc}); the bundle would never be offered',
+            )
 
     def _finish_bundles(self, bundles: list[Any]) -> None:
         """Bundle-level checks, and the bundle list of the manifest."""
@@ -1077,7 +1175,7 @@ class _Checker:
                         "their markers can hold on the same system",
                     )
             seen.append((index, name, marker))
-            listed = tuple(s for s in bundle.get("mcp-servers", []) if isinstance(s, str))
+            listed = tuple(_strings(bundle.get("mcp-servers")))
             if name in servers and name not in listed:
                 self.add(
                     (*key, "name"),
@@ -1086,7 +1184,7 @@ class _Checker:
                     "contain it; rename the bundle or add the server to it",
                 )
             self._check_config_keys((*key, "mcp-servers"), name, listed)
-            skills = tuple(s for s in bundle.get("skills", []) if isinstance(s, str))
+            skills = tuple(_strings(bundle.get("skills")))
             if not listed and not skills:
                 self.add(key, "EmptyBundle", "lists no MCP servers and no skills", "warning")
             description = bundle.get("description")
@@ -1160,7 +1258,8 @@ class TomlLines:
         counters: dict[KeyPath, int] = {}
         table: KeyPath = ()
         in_string: str | None = None
-        for number, line in enumerate(text.splitlines(), start=1):
+        # TOML ends lines at "\n" only (str.splitlines also breaks at U+0085, U+2028 …)
+        for number, line in enumerate(text.split("\n"), start=1):
             if in_string is not None:
                 if in_string in line:
                     in_string = None
@@ -1178,10 +1277,11 @@ class TomlLines:
             keyline = _KEYLINE_RE.match(line)
             if keyline:
                 self._lines.setdefault((*table, *_split_key(keyline.group(1))), number)
-                rest = keyline.group(2)
-                for quote in ('"""', "'''"):
-                    if rest.count(quote) == 1:
-                        in_string = quote
+                in_string = _open_multiline_string(keyline.group(2))
+
+    def items(self) -> Iterable[tuple[KeyPath, int]]:
+        """Every key path found, with its line."""
+        return self._lines.items()
 
     @staticmethod
     def _with_indexes(parts: KeyPath, counters: Mapping[KeyPath, int]) -> KeyPath:
@@ -1197,17 +1297,52 @@ class TomlLines:
         """The line of *key*; else the first line of a key inside it (``[a.b.c]`` for ``a.b``
         without its own header); else the line of its nearest ancestor that has one."""
         key = tuple(key)
-        found = self._lines.get(key)
-        if found is not None:
-            return found
-        inside = [n for k, n in self._lines.items() if k[: len(key)] == key]
-        if inside:
-            return min(inside)
-        for end in range(len(key) - 1, 0, -1):
-            found = self._lines.get(tuple(key[:end]))
+        for end in range(len(key), 0, -1):
+            prefix = key[:end]
+            found = self._lines.get(prefix)
             if found is not None:
                 return found
+            # "[[a]]" is stored as a.0: a key of "a" found inside it
+            inside = [n for k, n in self._lines.items() if k[:end] == prefix]
+            if inside:
+                return min(inside)
         return None
+
+
+def _open_multiline_string(value: str) -> str | None:
+    """The quotes of a multi-line string that *value* (a line's rest after ``=``) opens and
+    does not close, else None. Quotes inside other strings and comments do not count."""
+    i, n = 0, len(value)
+    while i < n:
+        if value.startswith(('"""', "'''"), i):
+            quote = value[i : i + 3]
+            close = value.find(quote, i + 3)
+            while quote == '"""' and close > 0 and _escaped(value, close):
+                close = value.find(quote, close + 1)
+            if close < 0:
+                return quote
+            i = close + 3
+        elif value[i] == '"':
+            i += 1
+            while i < n and value[i] != '"':
+                i += 2 if value[i] == "\\" else 1
+            i += 1
+        elif value[i] == "'":
+            close = value.find("'", i + 1)
+            i = n if close < 0 else close + 1
+        elif value[i] == "#":
+            return None
+        else:
+            i += 1
+    return None
+
+
+def _escaped(text: str, pos: int) -> bool:
+    """Whether the character at *pos* follows an odd number of backslashes."""
+    backslashes = 0
+    while pos - backslashes - 1 >= 0 and text[pos - backslashes - 1] == "\\":
+        backslashes += 1
+    return backslashes % 2 == 1
 
 
 def _split_key(dotted: str) -> tuple[str, ...]:
@@ -1237,6 +1372,8 @@ def format_key(key: KeyPath) -> str:
 
 
 # -- small helpers ---------------------------------------------------------------------------
+
+_NUL_MESSAGE = "contains a NUL character, which no file name can hold"
 
 
 def _type_problem(spec: schema.Key, value: Any) -> str | None:
@@ -1335,6 +1472,39 @@ def _dig(data: Any, *keys: str) -> Any:
     return data
 
 
+def _items(value: Any) -> list[Any]:
+    """The items of a TOML array; nothing for a value of another type (reported on its own
+    where the schema defines the key)."""
+    return value if isinstance(value, list) else []
+
+
+def _table(value: Any) -> dict[str, Any]:
+    """A TOML table; empty for a value of another type (reported on its own)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _strings(value: Any) -> list[str]:
+    """The string items of a TOML array (a bundle's ``skills``, ``mcp-servers``)."""
+    return [item for item in _items(value) if isinstance(item, str)]
+
+
+def _is_file(path: Path) -> bool:
+    """``Path.is_file``, and False for a path the system cannot look up at all (a name too
+    long, a NUL: values of the file being checked)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    """``Path.is_dir``, and False for a path the system cannot look up at all."""
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def _is_inside(path: Path, root: Path) -> bool:
     path, root = Path(os.path.abspath(path)), Path(os.path.abspath(root))
     return path == root or root in path.parents
@@ -1385,4 +1555,15 @@ def _markers_overlap(first: str | None, second: str | None) -> bool:
         markers = [Marker(m) if m else None for m in (first, second)]
     except InvalidMarker:
         return False  # reported on its own
-    return any(all(m is None or m.evaluate(env) for m in markers) for env in _marker_environments())
+    return any(all(_holds(m, env) for m in markers) for env in _marker_environments())
+
+
+def _holds(marker: Any, environment: dict[str, str]) -> bool:
+    """Whether *marker* (None: always) holds in *environment*; one that cannot be evaluated
+    is false, as at run time (and reported on its own)."""
+    from packaging.markers import UndefinedComparison, UndefinedEnvironmentName
+
+    try:
+        return marker is None or bool(marker.evaluate(environment))
+    except (UndefinedComparison, UndefinedEnvironmentName):
+        return False

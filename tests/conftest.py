@@ -1,5 +1,13 @@
 """Test isolation: every test gets its own HOME, USERPROFILE and AGENTTOOLS_HOME under tmp_path,
-so no test can touch the real home directory or the real deployment state."""
+so no test can touch the real home directory or the real deployment state.
+
+And the run order for parallel runs (``-n auto``): slow tests first, so the long ones spread
+over the workers from the start instead of finishing last on one of them; the real-client
+tests last, their npm installs running in the background meanwhile (tests/clients/npm.py).
+
+And hypothesis without its two clocks: no per-example deadline (200 ms by default) and no
+"too slow" health check, which a loaded machine trips with nothing wrong in the code; tests
+that set their own ``@settings`` keep the rest of this profile."""
 
 from __future__ import annotations
 
@@ -7,9 +15,30 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("agenttools", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("agenttools")
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_packages"
+
+
+def run_order(item: pytest.Item) -> int:
+    if item.get_closest_marker("clients"):
+        return 2
+    return 0 if item.get_closest_marker("slow") else 1
+
+
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=run_order)  # stable: file order within each group
+    if config.option.collectonly:
+        return
+    if any(item.get_closest_marker("clients") for item in items):
+        from tests.clients.npm import start_installs
+
+        start_installs()
 
 
 @pytest.fixture(autouse=True)

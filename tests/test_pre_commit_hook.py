@@ -1,7 +1,10 @@
-"""The pre-commit hook (.pre-commit-hooks.yaml) run through ``pre-commit try-repo`` against
-sample packages in a scratch git repository: the valid sample passes, the broken one fails
-with its messages. pre-commit installs this repository into its own venv (PyPI for the
-dependencies), once for both runs: they share PRE_COMMIT_HOME and pin the same commit."""
+"""The pre-commit hook (.pre-commit-hooks.yaml) as a user runs it: a scratch git repository
+with sample packages and a ``.pre-commit-config.yaml`` naming this repository at its HEAD
+commit, then ``pre-commit run --files``: the valid sample passes, the broken one fails with its
+messages. pre-commit installs this repository into its own venv (the package index for the
+dependencies) once per commit: its store is kept in the test cache (tests/helpers/cache.py),
+so both runs here, and later test runs at the same commit, reuse it; ``pre-commit gc`` then
+drops the environments no live scratch repository uses."""
 
 from __future__ import annotations
 
@@ -12,6 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.helpers.cache import cache_path
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "sample_packages"
@@ -32,28 +37,21 @@ def scratch_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     repo = tmp_path_factory.mktemp("pre-commit-scratch")
     shutil.copytree(SAMPLES / "weather-tools", repo / "weather-tools", symlinks=True)
     shutil.copytree(SAMPLES / "broken", repo / "broken", symlinks=True)
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {REPO}\n  rev: {git(REPO, 'rev-parse', 'HEAD')}\n"
+        "  hooks:\n  - id: agenttools-validate\n"
+    )
     git(repo, "init", "-q")
     git(repo, "add", "-A", "-f")
     git(repo, "-c", "user.email=t@example.org", "-c", "user.name=t", "commit", "-q", "-m", "x")
     return repo
 
 
-def try_repo(repo: Path, home: Path, *files: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PRE_COMMIT_HOME": str(home)}
+def pre_commit(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PRE_COMMIT_HOME": str(cache_path("pre-commit"))}
     env.pop("PRE_COMMIT", None)
     return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pre_commit",
-            "try-repo",
-            str(REPO),
-            "agenttools-validate",
-            "--ref",
-            git(REPO, "rev-parse", "HEAD"),
-            "--files",
-            *files,
-        ],
+        [sys.executable, "-m", "pre_commit", *args],
         cwd=repo,
         env=env,
         capture_output=True,
@@ -62,20 +60,21 @@ def try_repo(repo: Path, home: Path, *files: str) -> subprocess.CompletedProcess
     )
 
 
-def test_pre_commit_try_repo(scratch_repo: Path, tmp_path: Path) -> None:
-    home = tmp_path / "pre-commit-home"
-    valid = try_repo(
+def run_hook(repo: Path, *files: str) -> subprocess.CompletedProcess[str]:
+    return pre_commit(repo, "run", "--files", *files)
+
+
+def test_pre_commit_runs_the_hook(scratch_repo: Path) -> None:
+    valid = run_hook(
         scratch_repo,
-        home,
         "weather-tools/pyproject.toml",
         "weather-tools/skills/weather-report/SKILL.md",
     )
     assert valid.returncode == 0, valid.stdout + valid.stderr
     assert "agenttools validate" in valid.stdout and "Passed" in valid.stdout
 
-    broken = try_repo(
+    broken = run_hook(
         scratch_repo,
-        home,
         "broken/pyproject.toml",
         "broken/skills/colon/SKILL.md",
         "weather-tools/pyproject.toml",
@@ -88,3 +87,5 @@ def test_pre_commit_try_repo(scratch_repo: Path, tmp_path: Path) -> None:
     assert "weather-tools: project valid" in broken.stdout
     # require_serial + one report per project: the broken project is reported once
     assert broken.stdout.count("broken: project invalid") == 1
+    collected = pre_commit(scratch_repo, "gc")  # the store keeps what live configs use
+    assert collected.returncode == 0, collected.stdout + collected.stderr

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.cache import cache_path
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -47,8 +49,8 @@ def test_readme_main_job_deploys_the_sample(tmp_path: Path, home: Path) -> None:
     env["PATH"] = os.pathsep.join(
         p for p in env.get("PATH", "").split(os.pathsep) if ".venv" not in p
     )
-    # HOME is a temp dir: keep pip's downloads cached across runs in the repo's test cache
-    env.setdefault("PIP_CACHE_DIR", str(REPO / ".test-cache" / "pip"))
+    # HOME is a temp dir: keep pip's downloads cached across runs in the test cache
+    env.setdefault("PIP_CACHE_DIR", str(cache_path("pip")))
     result = subprocess.run(
         ["sh", "-c", _first_command()], cwd=checkout, env=env, capture_output=True, text=True
     )

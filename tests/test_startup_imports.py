@@ -19,6 +19,7 @@ import pytest
 from agenttools_runtime import __version__
 from agenttools_runtime.cli import COMMAND_HELP, COMMAND_MODULES, build_parser, main
 from agenttools_runtime.cli._parser import Parser, help_width
+from tests.helpers.venvs import fake_distribution
 
 # Third-party packages: each one is needed by some command, never by these.
 THIRD_PARTY = (
@@ -45,23 +46,61 @@ COMMAND_MODULE_NAMES = tuple(
     f"agenttools_runtime.cli.{module}" for module in dict.fromkeys(COMMAND_MODULES.values())
 )
 
-# Run the CLI as `python -m agenttools` does, then print the imported modules.
+# Run the CLI as `python -m agenttools` does, then print the modules the command imported.
+# Each new import is charged to the innermost frame on the stack that is not the standard
+# library's: our code (or this script) — or a third-party package, whose own imports vary
+# with its version and are its business (packaging.markers imports typing in some versions);
+# modules the interpreter loaded before the command ran (site, .pth files) are nobody's.
+# So the sets below are what our code and the standard library modules it uses import,
+# whatever else the environment holds.
 REPORTER = """
 import runpy, sys
+
+STDLIB = sys.stdlib_module_names
+charged = {}
+
+
+def responsible():
+    frame = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_globals.get("__name__") or ""
+        if name == "__main__":
+            return "ours"
+        if name.partition(".")[0] not in STDLIB:
+            return "ours" if name.startswith(("agenttools", "agenttools_")) else name
+        frame = frame.f_back
+    return "stdlib"
+
+
+class Witness:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        charged.setdefault(name, responsible())
+        return None
+
+
+sys.meta_path.insert(0, Witness)
 sys.argv = ["agenttools", *sys.argv[1:]]
 try:
     runpy.run_module("agenttools", run_name="__main__", alter_sys=True)
 except SystemExit as exc:
     status = exc.code
-modules = sorted(sys.modules)
+sys.meta_path.remove(Witness)
+modules = sorted(n for n, who in charged.items() if who == "ours" and n in sys.modules)
 import json
 print(json.dumps({"status": status, "modules": modules}), file=sys.stderr)
 """
 
 
-def imported(*argv: str) -> tuple[int, set[str]]:
+def imported(*argv: str, prelude: str = "") -> tuple[int, set[str]]:
+    """The exit status of ``python -m agenttools ARGV`` and the modules it imported (see
+    REPORTER: charged to our code, not to the environment or third-party packages). *prelude*
+    runs first, as a ``.pth`` file of the environment would."""
     done = subprocess.run(
-        [sys.executable, "-c", REPORTER, *argv], capture_output=True, text=True, check=False
+        [sys.executable, "-c", prelude + "\n" + REPORTER, *argv],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     report = json.loads(done.stderr.strip().splitlines()[-1])
     return report["status"], set(report["modules"])
@@ -101,6 +140,24 @@ def test_list_imports_only_discovery(tmp_path: Path) -> None:
 
 def test_list_of_this_environment_imports_no_typing() -> None:
     status, modules = imported("list")
+    assert status == 0
+    assert loaded(modules, ("typing", "importlib.metadata", "yaml", "tomlkit", "mcp")) == []
+
+
+def test_what_the_environment_imports_is_not_charged_to_the_command(tmp_path: Path) -> None:
+    # modules loaded before the command runs (site, .pth files) are the environment's
+    status, modules = imported("--version", prelude="import typing, dataclasses, json")
+    assert status == 0
+    assert loaded(modules, ("typing", "dataclasses", "json", "argparse")) == []
+    # a bundle marker needs packaging, whose markers module imports typing (packaging 26):
+    # packaging's import, not ours
+    fake_distribution(
+        tmp_path,
+        "marked",
+        servers={"s": {"module": "m"}},
+        bundles=[{"name": "b", "mcp-servers": ["s"], "skills": [], "marker": "python_version>'3'"}],
+    )
+    status, modules = imported("list", "--path", str(tmp_path))
     assert status == 0
     assert loaded(modules, ("typing", "importlib.metadata", "yaml", "tomlkit", "mcp")) == []
 

@@ -7,7 +7,9 @@ the command being run and lists the others from ``COMMAND_HELP`` (start-up time 
 and its module passes ``help=COMMAND_HELP[name]`` (``tests/test_startup_imports.py`` checks
 that the tables and the modules agree). ``main(argv)`` returns the exit status: 0 ok,
 1 failure, 2 usage. Expected failures (:class:`AgentToolsError`) print their message — never
-a traceback.
+a traceback; so does an ``OSError`` from any file operation (one line: the operation, the path,
+the system's reason; exit 1). A closed output pipe (``agenttools list | head -1``) ends the
+command quietly with the status of a process killed by SIGPIPE (141).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
     import warnings
     from collections.abc import Callable, Collection, Sequence
     from typing import Any
+
+    from agenttools_runtime.errors import AgentToolsError, FileOperationFailed
 
     Handler = Callable[[argparse.Namespace], int]
 
@@ -119,7 +123,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
-    return run_handler(handler, args)
+    try:
+        status = run_handler(handler, args)
+        # flushed here, not at exit, so that a reader gone away is seen (and is quiet)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _closed_pipe()
+    return status
+
+
+# The exit status of a process that SIGPIPE ended (128 + 13), as `cmd | head` expects.
+CLOSED_PIPE = 141
+
+
+def _closed_pipe() -> int:
+    """The reader of our output went away: write nothing more, say nothing (the interpreter
+    would print an error flushing what is still buffered at exit)."""
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+        except (AttributeError, OSError, ValueError):  # no file descriptor (a test's buffer)
+            pass
+    return CLOSED_PIPE
 
 
 def run_handler(handler: Handler, args: argparse.Namespace) -> int:
@@ -135,20 +162,17 @@ def run_handler(handler: Handler, args: argparse.Namespace) -> int:
             status = handler(args)
         except AgentToolsError as exc:
             _print_warnings(caught, as_json)
-            hint = _hint(exc, args)
-            if as_json:
-                import json
-
-                error = exc.to_json()
-                if hint:
-                    error["hint"] = hint.strip()
-                print(json.dumps({"ok": False, "error": error}, indent=2))
-            else:
-                print(f"agenttools: {exc}{hint}", file=sys.stderr)
+            _print_error(exc, as_json, _hint(exc, args))
             return 1
         except UsageError as exc:
             print(f"agenttools: {exc}", file=sys.stderr)
             return 2
+        except BrokenPipeError:
+            raise  # our output's reader went away: main() ends quietly
+        except OSError as exc:  # a file operation the system refused, after any rollback
+            _print_warnings(caught, as_json)
+            _print_error(file_error(exc), as_json)
+            return 1
         except KeyboardInterrupt as exc:  # SIGINT, or SIGTERM during a locked operation
             _print_warnings(caught, as_json)
             outcome = getattr(exc, "outcome", "")
@@ -173,6 +197,60 @@ def _hint(error: Exception, args: argparse.Namespace) -> str:
     except (AgentToolsError, UsageError):
         return ""
     return hint_for(error, search)
+
+
+def _print_error(exc: AgentToolsError, as_json: bool, hint: str = "") -> None:
+    if as_json:
+        import json
+
+        error = exc.to_json()
+        if hint:
+            error["hint"] = hint.strip()
+        print(json.dumps({"ok": False, "error": error}, indent=2))
+    else:
+        print(f"agenttools: {exc}{hint}", file=sys.stderr)
+
+
+def file_error(exc: OSError) -> FileOperationFailed:
+    """The one-line error for *exc*: the operation and path that
+    :func:`agenttools_runtime.fs.failure_of` recorded, else the path(s) the error names."""
+    import errno
+    import os
+
+    from agenttools_runtime import fs
+    from agenttools_runtime.errors import FileOperationFailed
+
+    def name(value: object) -> str:
+        return os.fsdecode(value) if isinstance(value, (str, bytes)) else str(value)
+
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    code = errno.errorcode.get(exc.errno) if exc.errno is not None else None
+    if code is not None:
+        reason += f" ({code})"
+    failure = fs.failure_of(exc)
+    if failure is not None:
+        verb, path = fs.OPERATIONS.get(failure[0], failure[0]), str(failure[1])
+        other = None if exc.filename is None else name(exc.filename)
+        if other is not None and other != path and not _is_temp_file_of(other, path):
+            reason += f": {other}"  # e.g. the file inside a tree being deleted
+    elif exc.filename is not None and exc.filename2 is not None:
+        verb, path = "move", f"{name(exc.filename)} to {name(exc.filename2)}"
+    elif exc.filename is not None:
+        verb, path = "access", name(exc.filename)
+    else:
+        verb, path = "complete a file operation", "here"
+    return FileOperationFailed(operation=verb, path=path, reason=reason, errno=exc.errno)
+
+
+def _is_temp_file_of(name: str, path: str) -> bool:
+    """Whether *name* is the temp file an atomic write of *path* goes through."""
+    import os
+
+    from agenttools_runtime import fs
+
+    base = os.path.basename(name)
+    same_dir = os.path.dirname(name) == os.path.dirname(path)
+    return same_dir and fs.is_temp_name(base) and base.startswith(f".{os.path.basename(path)}.")
 
 
 def _print_warnings(caught: list[warnings.WarningMessage], as_json: bool) -> None:

@@ -272,8 +272,17 @@ def read_record(path: Path) -> DeploymentRecord:
     try:
         data = json.loads(path.read_text("utf-8"))
         return DeploymentRecord.from_json(data)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise InvalidDeploymentRecord(path=path, reason=exc) from exc
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+        raise InvalidDeploymentRecord(path=path, reason=_unreadable(exc)) from exc
+
+
+def _unreadable(exc: BaseException) -> str:
+    """Why a record cannot be read, as the end of a sentence."""
+    if isinstance(exc, KeyError):
+        return f"it has no {exc} field"
+    if isinstance(exc, RecursionError):
+        return "it is nested too deeply to read"
+    return str(exc)
 
 
 def iter_records(

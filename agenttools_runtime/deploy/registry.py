@@ -126,7 +126,7 @@ def load_entry(key: str, state: StatePaths | None = None) -> RegistryEntry | Non
         return decode(entry_path(key, state).read_bytes())
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # nested too deep
         return None
 
 

@@ -1,9 +1,17 @@
-"""The AI clients that ship as npm packages, installed once into a repo-local cache.
+"""The AI clients that ship as npm packages, installed once into the test cache.
 
 ``npm install --no-audit --no-fund <package>@<version>`` per client into
-``.test-cache/npm-clients/<id>`` (gitignored), under a file lock so parallel test workers and
-sessions share one install. A client whose install fails is skipped with npm's reason —
-except in CI (``CI=true``), where every client listed here must install and run.
+``<test cache>/npm-clients/<id>-<version>`` (``.test-cache`` in the checkout, or
+``$AGENTTOOLS_TEST_CACHE``: tests/helpers/cache.py), under a file lock so parallel test workers
+and concurrent runs share one install, and runs pinning another version keep theirs. All
+clients install at once in background threads as soon as a run has collected a ``clients``
+test (tests/conftest.py), while the other tests run. A client whose install fails (twice) is
+skipped with npm's reason — except in CI (``CI=true``), where every client listed here must
+install and run.
+
+The clients health-check each MCP server they list with a time-out of their own (5 s for
+Gemini CLI and Qwen Code), which a loaded machine can miss: :func:`list_servers` lists again
+until the listing shows what the test waits for, or a generous deadline passes.
 """
 
 from __future__ import annotations
@@ -13,12 +21,15 @@ import re
 import shutil
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.helpers.cache import cache_path
+
 REPO = Path(__file__).resolve().parents[2]
-CACHE = REPO / ".test-cache" / "npm-clients"
+CACHE = cache_path("npm-clients")
 
 
 @dataclass(frozen=True)
@@ -40,7 +51,7 @@ class NpmClient:
 
     @property
     def directory(self) -> Path:
-        return CACHE / self.client
+        return CACHE / f"{self.client}-{self.version}"
 
     @property
     def binary(self) -> Path:
@@ -178,6 +189,10 @@ class InstallOutcome:
     detail: str
 
 
+NPM_ATTEMPTS = 2  # a dropped connection to the registry must not fail CI
+NPM_TIMEOUT = 900  # seconds, for one npm install
+
+
 def install(client: NpmClient) -> InstallOutcome:
     """Install *client* into its cache directory unless that exact version is there."""
     from filelock import FileLock
@@ -185,31 +200,65 @@ def install(client: NpmClient) -> InstallOutcome:
     CACHE.mkdir(parents=True, exist_ok=True)
     stamp = client.directory / ".installed"
     wanted = f"{client.package}@{client.version}\n"
-    with FileLock(os.fspath(CACHE / f"{client.client}.lock")):
+    with FileLock(os.fspath(client.directory.with_name(client.directory.name + ".lock"))):
         if stamp.is_file() and stamp.read_text() == wanted and client.binary.exists():
             return InstallOutcome(client, True, 0.0, "cached")
         npm = shutil.which("npm")
         if npm is None:
             return InstallOutcome(client, False, 0.0, "npm is not installed")
-        if client.directory.exists():
-            shutil.rmtree(client.directory)
-        client.directory.mkdir(parents=True)
-        (client.directory / "package.json").write_text('{"private": true}\n')
         start = time.monotonic()
+        for _ in range(NPM_ATTEMPTS):
+            detail = _npm_install(npm, client, wanted.strip())
+            if detail is None:
+                stamp.write_text(wanted)
+                return InstallOutcome(client, True, time.monotonic() - start, "installed")
+        return InstallOutcome(client, False, time.monotonic() - start, detail)
+
+
+def _npm_install(npm: str, client: NpmClient, spec: str) -> str | None:
+    """One ``npm install`` into a new directory; ``None`` or what went wrong."""
+    if client.directory.exists():
+        shutil.rmtree(client.directory)
+    client.directory.mkdir(parents=True)
+    (client.directory / "package.json").write_text('{"private": true}\n')
+    try:
         done = subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--loglevel=error", wanted.strip()],
+            [npm, "install", "--no-audit", "--no-fund", "--loglevel=error", spec],
             cwd=client.directory,
             capture_output=True,
             text=True,
-            timeout=900,
+            timeout=NPM_TIMEOUT,
             check=False,
         )
-        seconds = time.monotonic() - start
-        if done.returncode != 0 or not client.binary.exists():
-            detail = (done.stderr or done.stdout).strip().splitlines()
-            return InstallOutcome(client, False, seconds, " / ".join(detail[-5:]) or "no binary")
-        stamp.write_text(wanted)
-        return InstallOutcome(client, True, seconds, "installed")
+    except subprocess.TimeoutExpired:
+        return f"npm install did not finish within {NPM_TIMEOUT} s"
+    if done.returncode != 0 or not client.binary.exists():
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        return " / ".join(lines[-5:]) or "no binary"
+    return None
+
+
+# This process's installs by client id: started once, awaited by every test that needs one.
+_INSTALLS: dict[str, Future[InstallOutcome]] = {}
+
+
+def start_installs(clients: Iterable[NpmClient] | None = None) -> None:
+    """Start installing *clients* (default: all) in background threads, all at once (npm
+    mostly waits on the network), unless this process started them already. Returns at once."""
+    todo = [c for c in clients or CLIENTS.values() if c.client not in _INSTALLS]
+    if not todo:
+        return
+    pool = ThreadPoolExecutor(max_workers=len(todo), thread_name_prefix="npm-install")
+    for client in todo:
+        _INSTALLS[client.client] = pool.submit(install, client)
+    pool.shutdown(wait=False)  # the threads finish their installs; nothing new is queued
+
+
+def installed(clients: Iterable[NpmClient] | None = None) -> dict[str, InstallOutcome]:
+    """Every client of *clients* (default: all) installed, or not with npm's reason, by id."""
+    wanted = list(clients or CLIENTS.values())
+    start_installs(wanted)
+    return {c.client: _INSTALLS[c.client].result() for c in wanted}
 
 
 def client_env(home: Path) -> dict[str, str]:
@@ -257,3 +306,32 @@ def run_client(
     done.stdout = _ANSI.sub("", done.stdout)
     done.stderr = _ANSI.sub("", done.stderr)
     return done
+
+
+LISTING_DEADLINE = 300  # seconds: generous, a listing takes 1-10 s when the machine is loaded
+
+
+def list_servers(
+    client: NpmClient,
+    home: Path,
+    cwd: Path,
+    *,
+    until: Callable[[str], object] | None = None,
+    deadline: float = LISTING_DEADLINE,
+    path: Sequence[Path] = (),
+) -> subprocess.CompletedProcess[str]:
+    """The client's MCP server listing (output without colours; *path* as for
+    :func:`run_client`). With *until*, list again until ``until(stdout + stderr)`` holds for a
+    listing that exits 0, or *deadline* seconds have passed: the last listing either way, for
+    the caller's assertions."""
+    start, attempts = time.monotonic(), 0
+    while True:
+        listed = run_client(client, home, cwd, *client.list_command, path=path)
+        attempts += 1
+        if until is None or (listed.returncode == 0 and until(listed.stdout + listed.stderr)):
+            break
+        if time.monotonic() - start >= deadline:
+            break
+    if attempts > 1:  # shown with -rA, and with a failure
+        print(f"{client.client}: listed {attempts} times in {time.monotonic() - start:.0f} s")
+    return listed

@@ -3,7 +3,7 @@ for the real ``weather-tools`` wheel installed in a real venv) are listed by eac
 own ``mcp list`` — and, where the client health-checks, it starts the server and connects.
 Then ``agenttools mcp uninstall`` removes them and the client no longer lists them.
 
-Run locally: ``pytest -m clients`` (first run installs the npm packages, ~1 minute).
+Run locally: ``pytest -m clients`` (first run installs the npm packages, ~30 s).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import sysconfig
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,14 @@ from agenttools_runtime.mcp.install import (
     uninstall_mcp_server,
 )
 from agenttools_runtime.mcp.server import MCPServer
-from tests.clients.npm import CLIENTS, InstallOutcome, NpmClient, install, run_client
+from tests.clients.npm import (
+    CLIENTS,
+    InstallOutcome,
+    NpmClient,
+    installed,
+    list_servers,
+    run_client,
+)
 from tests.helpers.venvs import Venv, create_venv
 from tests.helpers.wheels import build_sample_wheel
 
@@ -34,10 +40,9 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 
 @pytest.fixture(scope="session")
 def npm_clients() -> dict[str, InstallOutcome]:
-    """Every npm client, installed in parallel (cached across runs)."""
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        outcomes = list(pool.map(install, CLIENTS.values()))
-    return {o.client.client: o for o in outcomes}
+    """Every npm client, installed in parallel (cached across runs; started in the background
+    when the run collected this module)."""
+    return installed()
 
 
 @pytest.fixture(scope="session")
@@ -88,19 +93,20 @@ def test_client_lists_and_connects(
     remote = MCPServer("docs", url="http://127.0.0.1:9/mcp", headers={"X-Api-Key": "k"})
     install_mcp_server(client_id, remote)
 
-    listed = run_client(client, home, work, *client.list_command)
+    # where the client health-checks its servers, wait until it has connected to ours
+    pattern = client.connected_pattern("weather")
+    listed = list_servers(client, home, work, until=None if pattern is None else pattern.search)
     output = listed.stdout + listed.stderr
     assert listed.returncode == 0, output
     for key in ("weather", "docs", "other"):  # ours, and the user's server kept
         assert key in output, output
-    pattern = client.connected_pattern("weather")
     if pattern is not None:
         assert pattern.search(output), output
     if client.shows_command:
         assert python in output or "weather_tools" in output, output
 
     assert main(["mcp", "uninstall", client_id, "weather"]) == 0
-    listed = run_client(client, home, work, *client.list_command)
+    listed = list_servers(client, home, work)
     output = listed.stdout + listed.stderr
     assert "weather" not in output and "docs" in output and "other" in output, output
 
@@ -165,17 +171,18 @@ def test_gemini_cli_project_servers_with_the_console_script(
     assert not (home / ".gemini" / "settings.json").exists()  # the user's file is not touched
 
     scripts = weather_venv.python.parent  # where the teammate's environment puts weather-mcp
-    listed = run_client(client, home, project, *client.list_command, path=[scripts])
+    pattern = client.connected_pattern("weather")
+    assert pattern is not None
+    listed = list_servers(client, home, project, until=pattern.search, path=[scripts])
     output = listed.stdout + listed.stderr
     assert listed.returncode == 0, output
-    pattern = client.connected_pattern("weather")
-    assert pattern is not None and pattern.search(output), output
+    assert pattern.search(output), output
     assert "weather-mcp" in output, output
-    elsewhere = run_client(client, home, tmp_path, *client.list_command, path=[scripts])
+    elsewhere = list_servers(client, home, tmp_path, path=[scripts])
     assert "weather" not in elsewhere.stdout + elsewhere.stderr
 
     assert main(["remove", deployment["uuid"]]) == 0
-    listed = run_client(client, home, project, *client.list_command, path=[scripts])
+    listed = list_servers(client, home, project, path=[scripts])
     assert "weather" not in listed.stdout + listed.stderr
 
 

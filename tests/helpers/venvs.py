@@ -43,6 +43,7 @@ from typing import Any
 import pytest
 
 from agenttools_runtime.skills.hashing import hash_bytes
+from tests.helpers.cache import run_dir
 
 SKILL_TEMPLATE = "---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nDo things.\n"
 
@@ -246,10 +247,7 @@ def shared_venv(
     (pytest's base temp dir is per worker; its parent is shared by the run). Read-only."""
     from filelock import FileLock
 
-    base = factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    root = shared / "agenttools-venvs"
-    root.mkdir(parents=True, exist_ok=True)
+    root = run_dir(factory, "agenttools-venvs")
     path = root / key
     with FileLock(os.fspath(root / f"{key}.lock")):
         done = path / ".complete"

@@ -29,13 +29,14 @@ Editable wheels need the ``editables`` package (hatchling imports it for ``edita
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from pathlib import Path
 
 import pytest
 from filelock import FileLock
+
+from tests.helpers.cache import run_dir
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "sample_packages"
@@ -75,12 +76,7 @@ def agenttools_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The session's wheel cache: shared by all xdist workers of one run, never across runs."""
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent  # pytest-N/, shared by popen-gw0, popen-gw1, ...
-    path = base / "agenttools-wheels"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return run_dir(tmp_path_factory, "agenttools-wheels")
 
 
 def build_sample_wheel(

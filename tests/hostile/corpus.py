@@ -1,14 +1,15 @@
-"""The runner of the installed-manifest and SKILL.md kinds of the hostile-input corpus
-(``tests/hostile/manifest/``, ``tests/hostile/skill_md/``).
+"""The runner of the hostile-input corpus: ``tests/hostile/<kind>/`` for the kinds manifest,
+skill_md, pyproject, config/json, config/toml, config/yaml, uri and state.
 
-A case is a file; ``<case>.expected`` beside it holds the commands to run and what each prints::
+A case is a file (or a folder: a state directory, a directory where a config file belongs);
+``<case>.expected`` beside it holds the commands to run and what each prints::
 
     $ agenttools show hostile --path {site}
     agenttools: The agenttools manifest of "hostile" cannot be used: it is nested more ...
 
-Each ``$`` line is one command (split like a shell would, after the placeholders are filled);
+Each ``$`` line is one command (split like a shell would, then the placeholders filled in);
 the lines up to the next ``$`` are its output, stdout then stderr, exactly (a line ``...``
-stands for any lines). A command exits 1 unless a line ``? N`` right after it says otherwise.
+stands for any lines, ``{...}`` in a line for any text: a hash of a temporary path). A command exits 1 unless a line ``? N`` right after it says otherwise.
 Every command runs as a real ``python -m agenttools`` process, prints no traceback, and leaves
 every file it could reach (the temporary home, the state directory, the site and the case's
 copies) byte-for-byte as it was.
@@ -44,7 +45,8 @@ class Case:
 
 
 def cases(kind: str, suffix: str) -> list[Case]:
-    """Every case of ``tests/hostile/<kind>`` (files ending in *suffix*), sorted by name."""
+    """Every case of ``tests/hostile/<kind>`` (files or folders ending in *suffix*), sorted
+    by name."""
     found = []
     for path in sorted((HOSTILE / kind).glob(f"*{suffix}")):
         expected = Path(f"{path}.expected")
@@ -75,18 +77,26 @@ def _parse(path: Path) -> tuple[Command, ...]:
     return tuple(commands)
 
 
-def run(case: Case, places: Mapping[str, object], env: Mapping[str, str], *roots: Path) -> None:
-    """Run every command of *case*; assert its status, output and that *roots* are
-    unchanged."""
+def run(
+    case: Case,
+    places: Mapping[str, object],
+    env: Mapping[str, str],
+    *roots: Path,
+    cwd: Path | None = None,
+) -> None:
+    """Run every command of *case* (in *cwd*); assert its status, output and that *roots*
+    are unchanged."""
     before = snapshot(*roots)
     for command in case.commands:
-        argv = shlex.split(_fill(command.argv, places))
+        # split first: a filled-in value (a path, a URI with backslashes) is one argument
+        argv = [_fill(arg, places) for arg in shlex.split(command.argv)]
         done = subprocess.run(
             [sys.executable, "-m", "agenttools", *argv],
             capture_output=True,
             text=True,
             errors="surrogateescape",
             env={**os.environ, **env},
+            cwd=cwd,
             timeout=120,
             check=False,
         )
@@ -94,11 +104,14 @@ def run(case: Case, places: Mapping[str, object], env: Mapping[str, str], *roots
         assert "Traceback" not in printed, printed
         expected = _fill(command.output, places)
         pattern = "\n".join(
-            r"(?:.*\n)*?.*" if line == "..." else re.escape(line) for line in expected.split("\n")
+            r"(?:.*\n)*?.*" if line == "..." else re.escape(line).replace(r"\{\.\.\.\}", ".*?")
+            for line in expected.split("\n")
         )
         assert re.fullmatch(pattern, printed), f"$ agenttools {command.argv}\n{printed}"
         assert done.returncode == command.status, (command.argv, done.returncode, printed)
-        assert snapshot(*roots) == before, f"$ agenttools {command.argv} changed files"
+        after = snapshot(*roots)
+        changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+        assert not changed, f"$ agenttools {command.argv} changed on disk: {changed}"
 
 
 def _fill(template: str, places: Mapping[str, object]) -> str:
@@ -109,7 +122,8 @@ def _fill(template: str, places: Mapping[str, object]) -> str:
 
 def snapshot(*roots: Path) -> dict[str, object]:
     """Everything under *roots*: per path its type and mode, a file's bytes, a link's target.
-    The state lock file is left out (taking the lock creates it, empty, for good)."""
+    The state lock file is left out (taking the lock creates it, empty, for good), and so are
+    the state index (a cache of the records) and the journal directory (not what is in it)."""
     seen: dict[str, object] = {}
     for root in roots:
         pending = [root]
@@ -121,11 +135,37 @@ def snapshot(*roots: Path) -> dict[str, object]:
                 continue
             if path.name == ".lock":
                 continue
+            # the state's own bookkeeping: the index is a cache of the records, rebuilt on use;
+            # the journal directory stays (a journal left in it is a change)
+            if path.parent.name == "deployments" and path.name == ".index":
+                continue
+            if path.parent.name == "deployments" and path.name == ".journal":
+                pending.extend(path.iterdir() if path.is_dir() else ())
+                continue
             if stat.S_ISLNK(info.st_mode):
                 seen[str(path)] = ("link", os.readlink(path))
             elif stat.S_ISDIR(info.st_mode):
                 seen[str(path)] = ("dir", stat.S_IMODE(info.st_mode))
                 pending.extend(path.iterdir())
-            else:
+            elif stat.S_ISREG(info.st_mode):
                 seen[str(path)] = ("file", stat.S_IMODE(info.st_mode), path.read_bytes())
+            else:  # a FIFO, a device: never read (it may block, or never end)
+                seen[str(path)] = ("special", info.st_mode)
     return seen
+
+
+def weather_site(root: Path) -> Path:
+    """A site-packages directory under *root* holding ``weather-tools`` 1.0.0: server
+    ``weather`` (module ``weather_tools.server``), skill ``weather-report``."""
+    from tests.helpers.venvs import fake_distribution, skill_files
+
+    site = root / "site-packages"
+    if not site.is_dir():
+        fake_distribution(
+            site,
+            "weather-tools",
+            "1.0.0",
+            servers={"weather": {"module": "weather_tools.server"}},
+            skills={"weather-report": skill_files("weather-report", "Weather reports.")},
+        )
+    return site

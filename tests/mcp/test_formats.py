@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime.errors import ConfigFileUnparseable
+from agenttools_runtime.limits import MAX_NESTING
 from agenttools_runtime.mcp.formats import Container, ParseError, edit_config_file, get_format
 from tests.mcp.test_install import only_insertions
 
@@ -50,7 +51,8 @@ JSON_CORPUS = {
     "minified": '{"a":1,"mcpServers":{"o":{"command":"x"}},"b":[true,false,null]}',
     "single-line-spaced": '{"a": 1, "mcpServers": {"o": {"command": "x"}}}',
     "escapes": '{"k\\u00e9y": "\\ud83d\\ude00", "mcpServers": {"o\\"q": {}}, "n": -1.5e+10}\n',
-    "deeply-nested": '{"settings": ' + _deep(150) + ', "mcpServers": {}}\n',
+    # as deep as accepted (agenttools_runtime.limits): the root, 96 levels, the leaf's 3
+    "deeply-nested": '{"settings": ' + _deep(MAX_NESTING - 4) + ', "mcpServers": {}}\n',
     "empty-object": "{}",
     "no-container": '{\n  "theme": "dark"\n}\n',
     "very-large": _large(),

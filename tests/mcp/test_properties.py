@@ -23,14 +23,17 @@ import json
 import os
 import random
 import sys
+from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml as pyyaml
-from hypothesis import HealthCheck, Phase, assume, given, settings
+from hypothesis import HealthCheck, Phase, assume, event, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from agenttools_runtime.mcp.formats import Container, ParseError, get_format
+from tests.helpers.fuzz import fuzz
 from tests.mcp.test_install import only_insertions
 
 if sys.version_info >= (3, 11):
@@ -296,6 +299,7 @@ def _strip_comments(text: str) -> str:
 JSON = get_format("json")
 
 
+@pytest.mark.slow  # 150 examples: 1-10 s each, the longest tests outside -m slow
 @SETTINGS
 @given(documents(), ENTRY_KEYS, ENTRIES, st.booleans(), SEEDS)
 def test_json_install_and_uninstall(
@@ -435,6 +439,7 @@ def toml_documents(draw: st.DrawFn) -> tuple[str, dict[str, Any], str]:
     return text, data, state
 
 
+@pytest.mark.slow  # 150 examples: 1-10 s each, the longest tests outside -m slow
 @SETTINGS
 @given(toml_documents(), ENTRY_KEYS, ENTRIES)
 def test_toml_install_and_uninstall(
@@ -493,6 +498,7 @@ def ruamel_load(text: str) -> Any:
     return json.loads(json.dumps(YAML(typ="safe", pure=True).load(text), default=str))
 
 
+@pytest.mark.slow  # 150 examples: 1-10 s each, the longest tests outside -m slow
 @SETTINGS
 @given(
     documents(allow_null=True),
@@ -574,6 +580,7 @@ def _yaml_with(data: Any, path: tuple[str, ...], key: str, entry: Any, as_list: 
 # -- errors --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # 150 examples: 1-10 s each, the longest tests outside -m slow
 @SETTINGS
 @given(documents(), SEEDS, st.sampled_from(["json", "yaml", "toml"]))
 def test_broken_documents_name_a_position_inside_the_text(
@@ -603,3 +610,122 @@ def test_broken_documents_name_a_position_inside_the_text(
 def test_the_independent_jsonc_reader() -> None:
     text = '// c\n{"a": "// x, }", /* y */ "b": [1, 2,],}\n'
     assert load_jsonc(text) == {"a": "// x, }", "b": [1, 2]}
+
+
+# -- hostile files: mcp install / uninstall end to end (issue 11) --------------------------
+#
+# The documents above, written in each client's format, then damaged: cut short, a token of
+# another syntax inserted, a span doubled, nesting beyond the limit, bytes that are not UTF-8,
+# the container replaced by a value of another type. ``add_server_entry`` and
+# ``remove_server_entry`` (what ``mcp install``/``uninstall`` and deploys run) either refuse
+# with a located ``ConfigFileError`` and leave the file's bytes as they were, or make a
+# lossless edit: the file parses with an independent reader to the old data plus (minus) the
+# one entry. Never another exception, never a file the independent reader rejects.
+
+HOSTILE_CLIENTS = st.sampled_from(["claude-code", "vscode", "codex", "goose", "continue"])
+TOKENS = [
+    "{", "}", "[", "]", '"', "'", ":", ",", "\n", "#", "//", "/*", "*/", "---", "\t", "&a",
+    "*a", "!!str ", "\x00", "\ufeff", "=", "[[x]]", '"""', "\\", "? ", "- ", "\r",
+]  # fmt: skip
+
+
+@st.composite
+def hostile_texts(draw: st.DrawFn, fmt: str) -> tuple[str | bytes, Any]:
+    """(the file's content, its data before damage) for a client of format *fmt*."""
+    data, path, _state = draw(documents())
+    if draw(st.integers(0, 9)) == 0 and path:  # the container of another type
+        data[path[0]] = draw(st.one_of(SCALARS, st.lists(SCALARS, max_size=2)))
+    rng = random.Random(draw(SEEDS))
+    if fmt == "json":
+        text = JSONWriter(rng, jsonc=rng.random() < 0.5).dump(data)
+    elif fmt == "yaml":
+        text = ruamel_dump(data, rng.choice([2, 4]), rng.choice([0, 2]))
+    else:
+        text = "\n".join(f"{toml_key(k)} = {json.dumps(str(v))}" for k, v in data.items())
+    damage = draw(st.sampled_from(["none", "cut", "token", "double", "deep", "bytes"]))
+    at = draw(st.integers(0, len(text)))
+    if damage == "cut":
+        text = text[:at]
+    elif damage == "token":
+        text = text[:at] + draw(st.sampled_from(TOKENS)) + text[at:]
+    elif damage == "double":
+        end = draw(st.integers(at, len(text)))
+        text = text[:end] + text[at:end] + text[end:]
+    elif damage == "deep":
+        depth = draw(st.sampled_from([50, 98, 99, 100, 101, 300]))
+        nested = {
+            "json": '"deep": ' + "[" * depth + "]" * depth + ",",
+            "yaml": "deep: " + "[" * depth + "]" * depth + "\n",
+            "toml": "deep = " + "[" * depth + "]" * depth + "\n",
+        }[fmt]
+        text = nested + text if fmt != "json" else text.replace("{", "{" + nested, 1)
+    elif damage == "bytes":
+        raw = text.encode("utf-8")
+        return raw[:at] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80"])) + raw[
+            at:
+        ], data
+    return text, data
+
+
+def independent_load(fmt: str, raw: bytes) -> Any:
+    """The data of a file as another reader sees it (raises on a file it rejects)."""
+    text = raw.decode("utf-8").removeprefix("\ufeff")
+    if fmt == "json":
+        return load_jsonc(text) if text.strip() else None
+    if fmt == "toml":
+        return tomllib.loads(text)
+    return ruamel_load(text) if text.strip() else None
+
+
+@fuzz(ci_examples=300)
+@given(HOSTILE_CLIENTS, st.data())
+def test_hostile_files_give_a_located_problem_or_a_lossless_edit(
+    client_id: str, data: st.DataObject
+) -> None:
+    import tempfile
+
+    from agenttools_runtime.clients import get_client
+    from agenttools_runtime.errors import ConfigFileError, ConfigFileUnparseable
+    from agenttools_runtime.mcp.entries import container_for
+    from agenttools_runtime.mcp.install import add_server_entry, remove_server_entry
+    from agenttools_runtime.mcp.server import MCPServer
+
+    client = get_client(client_id)
+    fmt = client.config_format
+    content, _data = data.draw(hostile_texts(fmt))
+    raw = content if isinstance(content, bytes) else content.encode("utf-8")
+    server = MCPServer("weather", command="weather-mcp", args=("--units", "metric"))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / {"json": "mcp.json", "toml": "config.toml", "yaml": "config.yaml"}[fmt]
+        path.write_bytes(raw)
+        try:
+            add_server_entry(path, client, "weather", server)
+        except ConfigFileError as exc:
+            assert path.read_bytes() == raw  # refused: not a byte changed
+            event(f"{fmt}: refused ({type(exc).__name__})")
+            if isinstance(exc, ConfigFileUnparseable) and exc.data.get("line"):
+                lines = raw.decode("utf-8", "replace").split("\n")
+                assert 1 <= exc.data["line"] <= len(lines) + 1, exc
+            return
+        after = path.read_bytes()
+        event(f"{fmt}: edited")
+        try:
+            old = independent_load(fmt, raw)
+        except Exception:  # accepted what the other reader rejects: at least no worse
+            old = None
+        new = independent_load(fmt, after)  # never an invalid file written
+        container = container_for(client, path)
+        entries = get_format(fmt).read_entries(
+            after.decode("utf-8").removeprefix("\ufeff"), container
+        )
+        assert "weather" in entries
+        if old is not None and isinstance(old, dict):
+            for key, value in old.items():  # every other value kept
+                if key not in container.path[:1] and key not in ("name", "version", "schema"):
+                    assert new[key] == value, (raw, after)
+        remove_server_entry(path, client, "weather")
+        restored = independent_load(fmt, path.read_bytes())
+        if old is not None and isinstance(old, dict) and isinstance(restored, dict):
+            for key, value in old.items():
+                if key not in container.path[:1]:
+                    assert restored.get(key) == value, (raw, path.read_bytes())

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +37,8 @@ class Container:
 
 
 class ParseError(Exception):
-    """The text is not valid in its format; ``line``/``column`` are 1-based."""
+    """The text is not valid in its format; ``line``/``column`` are 1-based (0: the parser
+    gives no position)."""
 
     def __init__(self, message: str, line: int, column: int) -> None:
         super().__init__(message)
@@ -51,6 +53,8 @@ class ParseError(Exception):
         return cls(message, line, column)
 
     def describe(self) -> str:
+        if not self.line:
+            return self.message
         return f"line {self.line}, column {self.column}: {self.message}"
 
 
@@ -137,7 +141,16 @@ _BOM = codecs.BOM_UTF8
 
 def read_config_text(path: Path) -> tuple[bytes | None, str]:
     """``(raw bytes or None when missing, text without BOM)``. Raises ``ConfigFileUnparseable``
-    for a file that is not UTF-8."""
+    for a file that is not UTF-8, ``ConfigFileInvalid`` for a directory or anything else that
+    is not a regular file (reading a FIFO would wait forever, ``/dev/zero`` never end)."""
+    try:
+        kind = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None, ""
+    if stat.S_ISDIR(kind):
+        raise ConfigFileInvalid(file=path, reason="it is a directory")
+    if not stat.S_ISREG(kind):
+        raise ConfigFileInvalid(file=path, reason="it is not a regular file")
     try:
         raw = path.read_bytes()
     except FileNotFoundError:

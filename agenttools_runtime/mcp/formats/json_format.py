@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from agenttools_runtime import limits
 from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -164,7 +165,9 @@ class _Scanner:
 
 
 class _Document:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, nesting_checked: bool = False) -> None:
+        if not nesting_checked:  # a text cut from a checked one nests no deeper
+            _check_nesting(text)
         self.text = text
         self.scan = _Scanner(text)
         self.root_start = self.scan.skip(0)
@@ -339,6 +342,54 @@ class _Document:
         return edits
 
 
+# an escape inside a string; strings and comments (their brackets are not structure)
+_ESCAPE = re.compile(r"\\.", re.S)
+# a whole comment within one piece of the text between quotes
+_PIECE_COMMENT = re.compile(r"//[^\n\x00]*(?=\n|\Z)|/\*[^\x00]*?\*/")
+_NOT_STRUCTURE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|//[^\n]*|/\*.*?\*/', re.S)
+_BRACKETS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|//[^\n]*|/\*.*?\*/|[\[{]|[\]}]', re.S)
+# structure -> its brackets, all of one kind ("[]"); other ASCII characters deleted
+_ONLY_BRACKETS = {c: None for c in range(128) if chr(c) not in "[]{}"} | str.maketrans("{}", "[]")
+
+
+def _check_nesting(text: str) -> None:
+    """Refuse a document nested deeper than :data:`limits.MAX_NESTING` (the scanners recurse
+    once per level), with the position where it gets too deep.
+
+    The fast path runs in C (``~/.claude.json`` is often megabytes): the text outside strings
+    (split at the quotes once escapes are gone, comments taken out), reduced to its brackets,
+    from which every innermost pair is removed once per level. Only a text with a quote inside
+    a comment (which throws the split off) takes the regular expression over all of it, and
+    only one that is not empty after as many rounds as the limit (too deep, or unbalanced)
+    is scanned for the position."""
+    if text.count("{") + text.count("[") <= limits.MAX_NESTING:
+        return
+    plain = _ESCAPE.sub("", text) if "\\" in text else text
+    # the pieces between quotes, joined by NUL: a comment that a quote cut short ends at one
+    outside = "\x00".join(plain.split('"')[::2])
+    if "/" in outside:  # comments: outside every string, so the first one at least is here
+        outside = _PIECE_COMMENT.sub("", outside)
+        if "/" in outside:  # a comment holding a quote (or not JSON at all)
+            outside = _NOT_STRUCTURE.sub("", text)
+    brackets = outside.translate(_ONLY_BRACKETS)
+    for _round in range(limits.MAX_NESTING):
+        inner = brackets.replace("[]", "")
+        if inner == brackets:
+            break
+        brackets = inner
+    if not brackets:
+        return
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        token = text[match.start()]
+        if token in "[{":
+            depth += 1
+            if depth > limits.MAX_NESTING:
+                raise ParseError.at(limits.too_deep(), text, match.start())
+        elif token in "]}":
+            depth -= 1
+
+
 def _last(members: list[_Member], key: str) -> _Member | None:
     for m in reversed(members):
         if m.key == key:
@@ -462,7 +513,7 @@ class JSONFormat:
             return text, False
         # remove from the last occurrence backwards, re-scanning after each (rare duplicates)
         for _ in indexes:
-            doc = _Document(text)
+            doc = _Document(text, nesting_checked=True)
             _parent, _depth, found = doc.find_path(container.path)
             assert found is not None
             index = doc.entry_index(found, container, key)[-1]

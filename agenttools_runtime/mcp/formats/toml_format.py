@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,18 +23,40 @@ from tomlkit.container import Container as TOMLContainer
 from tomlkit.container import OutOfOrderTableProxy
 from tomlkit.items import InlineTable, Table
 
+from agenttools_runtime import limits
 from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
 _POSITION = re.compile(r" at line \d+ col \d+$")
+_TOMLLIB_POSITION = re.compile(r" \(at line (\d+), column (\d+)\)$")
 _KEY_PART = re.compile(r"""[ \t]*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))[ \t]*(\.|$)""")
 
 
 def _parse(text: str) -> tomlkit.TOMLDocument:
     try:
-        return tomlkit.parse(text)
+        document = tomlkit.parse(text)
     except tomlkit.exceptions.ParseError as exc:
         message = _POSITION.sub("", str(exc))
         raise ParseError(message, exc.line, exc.col + 1) from None
+    except RecursionError:  # a tomlkit without its own depth limit (before 0.13.3)
+        raise ParseError(limits.too_deep(), 0, 0) from None
+    problem = limits.shape_problem(document)  # dotted keys nest too
+    if problem is not None:
+        raise ParseError(problem, 0, 0)
+    # tomlkit accepts some text that is not TOML (an unknown escape such as "\e"); the
+    # standard reader decides, so that a file a client would reject is never rewritten
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        where = _TOMLLIB_POSITION.search(message)
+        line, column = (int(where.group(1)), int(where.group(2))) if where else (0, 0)
+        raise ParseError(_TOMLLIB_POSITION.sub("", message), line, column) from None
+    return document
 
 
 @dataclass

@@ -17,11 +17,14 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.composer import Composer, ComposerError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import AliasEvent, CollectionStartEvent
 from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.scalarstring import SingleQuotedScalarString
 
+from agenttools_runtime import limits
 from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
 
 _EMPTY_VALUE = re.compile(
@@ -51,15 +54,37 @@ def _quoted(value: Any) -> Any:
     return value
 
 
+class _LimitedComposer(Composer):
+    """ruamel's composer, refusing mappings and sequences nested beyond the limit (it
+    recurses once per level)."""
+
+    nesting = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.parser.peek_event()
+        if not isinstance(event, CollectionStartEvent):
+            return super().compose_node(parent, index)
+        self.nesting += 1
+        try:
+            if self.nesting > limits.MAX_NESTING:
+                raise ComposerError(None, None, limits.too_deep(), event.start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.nesting -= 1
+
+
 def _loader() -> YAML:
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
+    yaml.Composer = _LimitedComposer
     return yaml
 
 
 def _load(text: str) -> Any:
+    """The round-trip data of *text*; raises :class:`ParseError`, also for a document nested
+    too deep or whose aliases expand beyond the limits (its data would be walked)."""
     try:
-        return _loader().load(text)
+        data = _loader().load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         message = exc.problem or exc.context or "invalid YAML"
@@ -68,6 +93,40 @@ def _load(text: str) -> Any:
         raise ParseError(message, mark.line + 1, mark.column + 1) from None
     except YAMLError as exc:
         raise ParseError(str(exc).splitlines()[0], 1, 1) from None
+    problem = limits.shape_problem(data)
+    if problem is not None:  # aliases: a recursive one, or a "billion laughs"
+        raise ParseError(problem, *_first_alias(text))
+    where = _complex_key(data)
+    if where is not None:  # "[a]: x", "? {a: 1}": clients' readers (and PyYAML) reject them
+        raise ParseError("a mapping key that is a mapping or a sequence", *where)
+    return data
+
+
+def _complex_key(data: Any) -> tuple[int, int] | None:
+    """Line and column (1-based) of the first mapping key that is a mapping or a sequence."""
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, CommentedMap):
+            for key in node:
+                if isinstance(key, (tuple, list, Mapping)):
+                    line, column = node.lc.key(key)
+                    return line + 1, column + 1
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return None
+
+
+def _first_alias(text: str) -> tuple[int, int]:
+    """Line and column (1-based) of the first alias (``*name``) of *text*, else 1, 1."""
+    try:
+        for event in YAML(typ="rt").parse(text):
+            if isinstance(event, AliasEvent):
+                return event.start_mark.line + 1, event.start_mark.column + 1
+    except YAMLError:
+        pass
+    return 1, 1
 
 
 def _plain(value: Any) -> Any:
