@@ -455,16 +455,14 @@ _ENTRY_OUTCOMES = {
 
 
 def _render_removal(result: Any) -> list[str]:
-    """"Removed" only for what was removed: a removal that left something says what, and
-    why."""
+    """The removal's lines: "Removed" only for what was removed; a removal that left
+    something says what, and why."""
     head = f'deployment {result.uuid} ("{result.toolset}" from {result.client})'
     if not result.removed:
         lines = [f"Not removed completely: {head}. Left (the deployment stays listed):"]
         for entry in result.left:
             lines.append(f'  MCP server "{entry.key}" in {entry.config_file}: {entry.reason}')
-        lines.append(
-            f"Fix what is named above, then run 'agenttools remove {result.uuid}' again."
-        )
+        lines.append(f"Fix what is named above, then run 'agenttools remove {result.uuid}' again.")
         return lines
     lines = [f"Removed {head}."]
     for entry in result.entries:

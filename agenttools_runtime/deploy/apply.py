@@ -56,8 +56,14 @@ from agenttools_runtime.errors import (
     DeploymentNotRemoved,
     MCPServerNotRemoved,
 )
-from agenttools_runtime.mcp.formats import Container, commit_edit, edit_config_file, get_format
-from agenttools_runtime.mcp.install import ConfigPlan, Owned, plain, plan_server_entries
+from agenttools_runtime.mcp.formats import (
+    Container,
+    commit_edit,
+    edit_config_file,
+    get_format,
+    plain,
+)
+from agenttools_runtime.mcp.install import ConfigPlan, Owned, plan_server_entries
 from agenttools_runtime.mcp.origin import restore
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills import fsops

@@ -516,7 +516,9 @@ def _unreadable_records_note(store: Store) -> str:
     """A record that cannot be read may be the one that wrote an entry that looks foreign:
     say so (the listing shows them)."""
     broken = [
-        item for item in records.iter_records(store.state.deployments) if not isinstance(item, DeploymentRecord)
+        item
+        for item in records.iter_records(store.state.deployments)
+        if not isinstance(item, DeploymentRecord)
     ]
     if not broken:
         return ""

@@ -48,7 +48,9 @@ class EntryState(str, enum.Enum):
         return self in (EntryState.MODIFIED, EntryState.FOREIGN)
 
 
-def classify(current: Any, owner: ServerEntry | None, incoming: Any, *, present: bool) -> EntryState:
+def classify(
+    current: Any, owner: ServerEntry | None, incoming: Any, *, present: bool
+) -> EntryState:
     """The state of a key holding *current* (when *present*), recorded by *owner* (None: no
     deployment records it), about to get *incoming*."""
     if not present:
@@ -62,7 +64,9 @@ def classify(current: Any, owner: ServerEntry | None, incoming: Any, *, present:
     return EntryState.FOREIGN
 
 
-def owners(store: Store, key: str, config_file: str | Path) -> Iterator[tuple[DeploymentRecord, ServerEntry]]:
+def owners(
+    store: Store, key: str, config_file: str | Path
+) -> Iterator[tuple[DeploymentRecord, ServerEntry]]:
     """The recorded deployments that wrote *key* into *config_file* (by canonical path),
     oldest first, with their entry (read through the index: only those records)."""
     wanted = (key, paths.canonical_path_key(config_file))
@@ -119,9 +123,7 @@ class EntryOutcome:
         }
 
 
-def release_entry(
-    client: Client, entry: ServerEntry, *, force: bool, hint: str
-) -> EntryOutcome:
+def release_entry(client: Client, entry: ServerEntry, *, force: bool, hint: str) -> EntryOutcome:
     """Apply the release decision to *entry*'s file (one compare-and-swap edit, under the
     state lock the caller holds): delete it, put the origin back, or keep it (with the
     warning, whose *hint* says how to remove it anyway). Raises ``ConfigFileUnparseable``,
@@ -237,6 +239,4 @@ def uninstall_entry(target: MCPTarget, key: str, *, force: bool = False) -> Unin
                     store.rewrite_record(rest)
                 else:
                     store.delete_record(record.uuid)
-        return Uninstalled(
-            target.client, target.config_file, key, done.outcome, uids, done.warning
-        )
+        return Uninstalled(target.client, target.config_file, key, done.outcome, uids, done.warning)

@@ -225,9 +225,7 @@ class DeploymentRecord:
 
 # the fields this version reads; everything else in a record is kept verbatim on rewrite
 _INSTALLED_FIELDS = frozenset({"name", "directory", "registry_key", "identifier", "version"})
-_SERVER_FIELDS = frozenset(
-    {"name", "config_key", "config_file", "runner", "written", "replaced"}
-)
+_SERVER_FIELDS = frozenset({"name", "config_key", "config_file", "runner", "written", "replaced"})
 _SKILLS_FIELDS = frozenset({"directory", "installed", "skipped", "not_installed"})
 _RECORD_FIELDS = frozenset(
     {"version", "uuid", "timestamp", "agenttools_version", "created_by", "agent_tools", "client",

@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs, paths, signals

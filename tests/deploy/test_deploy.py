@@ -153,7 +153,7 @@ def test_unremovable_entry_is_reported(home: Path, state: Path) -> None:
     assert result.to_json()["ok"] is False and result.to_json()["removed"] is None
     (left,) = deployed()
     assert left.uuid == dep.uuid and left.config_keys == ["s"]
-    config.write_text('{"mcpServers": {"s": %s, "mine": {"command": "y"}}}' % ours)
+    config.write_text(f'{{"mcpServers": {{"s": {ours}, "mine": {{"command": "y"}}}}}}')
     assert left.remove().removed
     assert set(entries(config, "cursor")) == {"mine"}
     assert deployed() == []

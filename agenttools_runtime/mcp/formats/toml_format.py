@@ -10,6 +10,7 @@ data with the one entry changed.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import sys
@@ -291,7 +292,7 @@ class TOMLFormat:
         own = [h for h in _headers(text) if h.path[: len(entry_path)] == entry_path]
         if not own or own[0].path != entry_path:
             return None
-        if any(a.block_end != b.start for a, b in zip(own, own[1:], strict=False)):
+        if any(a.block_end != b.start for a, b in itertools.pairwise(own)):
             return None
         return own[0].start, own[-1].end
 
