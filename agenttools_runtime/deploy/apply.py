@@ -388,7 +388,14 @@ def written_directories(store: Store, item: Journal) -> set[Path]:
         record = store.record(uid)
         if record is not None:
             directories |= {Path(s.config_file).parent for s in record.mcp_servers}
+            directories |= {config_directory(s.config_file) for s in record.mcp_servers}
     return directories
+
+
+def config_directory(config_file: str | Path) -> Path:
+    """The directory where a config file's edits write their temp files: that of the file a
+    link points to (the edit goes there, the link stays)."""
+    return Path(os.path.realpath(config_file)).parent
 
 
 def remove_temp_files(directories: set[Path]) -> None:

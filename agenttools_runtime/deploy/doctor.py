@@ -443,14 +443,17 @@ def _check_temp_files(
     store: Store, all_records: list[DeploymentRecord], add: Any, fix: bool
 ) -> None:
     from agenttools_runtime.clients import all_clients, mcp_config_location
+    from agenttools_runtime.deploy.apply import config_directory
 
     directories = {store.state.deployments, store.state.registry, store.state.journals}
     directories.add(store.state.index.parent)
     directories |= {records.record_dir(r.uuid, store.state.deployments) for r in all_records}
-    directories |= {Path(s.config_file).parent for r in all_records for s in r.mcp_servers}
+    configs = {Path(s.config_file) for r in all_records for s in r.mcp_servers}
     for client in all_clients().values():
         with contextlib.suppress(AgentToolsError, OSError):
-            directories.add(mcp_config_location(client).parent)
+            configs.add(mcp_config_location(client))
+    # (a linked config file is written where it points: its temp files are there)
+    directories |= {c.parent for c in configs} | {config_directory(c) for c in configs}
     found: list[Path] = []
     for directory in sorted(directories):
         with contextlib.suppress(OSError):
