@@ -9,6 +9,7 @@ rules. Every step asserts the config file's bytes."""
 from __future__ import annotations
 
 import json
+import shutil
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -353,3 +354,53 @@ def test_remove_cli_exit_status_tells_the_truth(
     out, _err = capsys.readouterr()
     assert out.startswith(f"Removed deployment {uid}")
     assert deployed() == [] and "weather" not in entries(fmt)
+
+
+# -- a record that cannot be read ------------------------------------------------------------------
+
+
+def test_a_broken_record_is_listed_and_says_what_can_be_done(
+    site: Path, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``deployed`` lists it (exit 1) with the path, the reason and what to do; ``remove``
+    changes nothing and says the same; its entry, which now looks like the user's, is a
+    conflict (for another entry) whose message points at the broken record; once its directory is deleted,
+    ``doctor --fix`` releases its skills."""
+    from agenttools_runtime.deploy import records
+
+    status, out, err = cli(capsys, "deploy", "claude-code", "weather-tools", "--path", str(site))
+    assert status == 0, err
+    uid = out["deployment"]["uuid"]
+    path = records.record_path(uid)
+    path.write_text('{"version": 1, "uuid": ', encoding="utf-8")
+    skill = home / ".claude" / "skills" / "weather-report"
+    config = home / ".claude.json"
+    before = config.read_bytes()
+
+    status, out, _err = cli(capsys, "deployed")
+    assert status == 1 and out["deployments"] == []
+    (broken,) = out["broken"]
+    assert broken["uuid"] == uid and broken["path"] == str(path) and broken["reason"]
+    assert f"delete the directory {path.parent}" in broken["hint"]
+    assert main(["deployed"]) == 1
+    text = capsys.readouterr().out
+    assert text.startswith(f"{uid}  broken: {path} cannot be read: ")
+    assert "'agenttools doctor --fix' then releases its skills" in text
+
+    status, out, _err = cli(capsys, "remove", uid[:8])
+    assert status == 1 and out["error"]["tag"] == "BrokenDeploymentRecord"
+    assert (
+        "Nothing was removed. Repair the file, or delete the directory" in out["error"]["message"]
+    )
+    with pytest.raises(MCPServerEntryExists, match=r"1 deployment record\(s\) cannot be read"):
+        deploy("claude-code", bundle("other", servers=[server("weather")]))  # another entry
+    assert config.read_bytes() == before and skill.is_dir()
+
+    status, out, _err = cli(capsys, "doctor")
+    assert status == 1
+    (finding,) = [f for f in out["findings"] if f["kind"] == "unreadable"]
+    assert "Repair the file, or delete the directory" in finding["detail"]
+    shutil.rmtree(path.parent)
+    status, out, err = cli(capsys, "doctor", "--fix")
+    assert status == 0, out
+    assert not skill.exists()  # released: nothing references it any more
