@@ -99,7 +99,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         dest="overwrite",
         const="all",
         help="like --upgrade, and also replace skill directories that were modified or "
-        "belong to another source",
+        "belong to another source, and MCP config entries that agenttools did not write or "
+        "that the user changed (removing the deployment puts those entries back)",
     )
     parser.add_argument(
         "--dry-run",
