@@ -20,7 +20,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.composer import Composer, ComposerError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import AliasEvent, CollectionStartEvent
-from ruamel.yaml.nodes import ScalarNode
+from ruamel.yaml.nodes import CollectionNode, MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.scalarstring import SingleQuotedScalarString
 
@@ -93,6 +93,10 @@ def _load(text: str) -> Any:
         raise ParseError(message, mark.line + 1, mark.column + 1) from None
     except YAMLError as exc:
         raise ParseError(str(exc).splitlines()[0], 1, 1) from None
+    except TypeError:  # a key holding a mapping: ruamel cannot even hash it ("? a: {}")
+        raise ParseError(
+            "a mapping key that is a mapping or a sequence", *_complex_key_node(text)
+        ) from None
     problem = limits.shape_problem(data)
     if problem is not None:  # aliases: a recursive one, or a "billion laughs"
         raise ParseError(problem, *_first_alias(text))
@@ -116,6 +120,24 @@ def _complex_key(data: Any) -> tuple[int, int] | None:
         elif isinstance(node, list):
             stack.extend(node)
     return None
+
+
+def _complex_key_node(text: str) -> tuple[int, int]:
+    """:func:`_complex_key` on the node graph (for a document whose data cannot be built)."""
+    stack, seen = [_loader().compose(text)], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:  # an alias: the same node again (or itself, recursively)
+            continue
+        seen.add(id(node))
+        if isinstance(node, MappingNode):
+            for key, value in node.value:
+                if isinstance(key, CollectionNode):
+                    return key.start_mark.line + 1, key.start_mark.column + 1
+                stack.append(value)
+        elif isinstance(node, SequenceNode):
+            stack.extend(node.value)
+    return 1, 1
 
 
 def _first_alias(text: str) -> tuple[int, int]:
