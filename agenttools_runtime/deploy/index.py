@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from agenttools_runtime import fs, paths
+from agenttools_runtime.deploy import records, registry
 from agenttools_runtime.paths import StatePaths
 
 INDEX_SCHEMA = 2
@@ -294,8 +295,6 @@ def rebuild(
 ) -> StateIndex:
     """An index made by reading every entry and record (unreadable ones are left out, and
     their names kept so the listing still matches)."""
-    from agenttools_runtime.deploy import records, registry
-
     if entry_names is None or record_names is None:
         entry_names, record_names = listings(state)
     index = StateIndex(entry_names=set(entry_names), record_names=set(record_names), dirty=True)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from agenttools_runtime import fs, paths, signals
+from agenttools_runtime.clients import Client, get_client
 from agenttools_runtime.deploy import journal, plan, records
 from agenttools_runtime.deploy.journal import Journal, Kind
 from agenttools_runtime.deploy.ownership import EntryOutcome, release_entry
@@ -147,8 +148,6 @@ Removed = EntryOutcome | ReleaseOutcome
 def _remove(
     store: Store, record: DeploymentRecord, owned_by: DeploymentRecord | None, force: bool
 ) -> list[Removed]:
-    from agenttools_runtime.clients import Client, get_client
-
     found: list[Removed] = []
     try:
         client: Client | None = get_client(record.client)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import sysconfig
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,8 +32,6 @@ class Environment:
 
     @classmethod
     def current(cls) -> Environment:
-        import sysconfig
-
         return cls(Path(sys.executable), Path(sysconfig.get_path("scripts")))
 
     def script_path(self, script: str, platform: str | None = None) -> Path:

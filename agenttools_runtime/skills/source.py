@@ -16,9 +16,11 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from agenttools_runtime.errors import (
     AgentSkillNotFound,
@@ -26,9 +28,10 @@ from agenttools_runtime.errors import (
     InvalidAgentSkill,
     InvalidSkillFrontmatter,
 )
-from agenttools_runtime.names import check_skill_description, check_skill_name
+from agenttools_runtime.names import SKILL_FILE, check_skill_description, check_skill_name
+from agenttools_runtime.paths import canonical_path_key
 from agenttools_runtime.skills.hashing import hash_bytes, hash_text, iter_source_files
-from agenttools_runtime.skills.skill_md import SKILL_FILE, read_skill_md, render_skill_md
+from agenttools_runtime.skills.skill_md import read_skill_md, render_skill_md
 
 # Keys of an inline mapping that are not passed through as extra frontmatter.
 _MAPPING_KEYS = (
@@ -201,8 +204,6 @@ def to_source(
 
 def directory_identifier(directory: Path | str) -> str:
     """The identity of a directory source: ``"File:" + canonical_path_key(directory)``."""
-    from agenttools_runtime.paths import canonical_path_key
-
     return "File:" + canonical_path_key(directory)
 
 
@@ -266,8 +267,6 @@ def _directory_source(
 
 
 def _render(skill: Skill, name: str, description: str) -> str:
-    import yaml  # lazy: keeps the CLI's start-up light
-
     try:
         return render_skill_md(
             name,
@@ -286,8 +285,6 @@ def _render(skill: Skill, name: str, description: str) -> str:
 
 
 def _replace_path(skill: Skill, directory: Path) -> Skill:
-    from dataclasses import replace
-
     return replace(skill, path=directory)
 
 
