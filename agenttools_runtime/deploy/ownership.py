@@ -19,6 +19,7 @@ from typing import Any
 
 from agenttools_runtime import paths
 from agenttools_runtime.clients import Client
+from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.records import DeploymentRecord, ServerEntry
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import (
@@ -26,8 +27,15 @@ from agenttools_runtime.errors import (
     MCPServerEntryModified,
     MCPServerEntryNotRestored,
 )
+from agenttools_runtime.mcp.entries import container_for
 from agenttools_runtime.mcp.formats import edit_config_file, get_format, plain, same_data
-from agenttools_runtime.mcp.install import MCPInstallResult, MCPTarget, Owned
+from agenttools_runtime.mcp.install import (
+    MCPInstallResult,
+    MCPTarget,
+    Owned,
+    install_mcp_server,
+    uninstall_mcp_server,
+)
 from agenttools_runtime.mcp.origin import restore
 from agenttools_runtime.mcp.server import MCPServer
 
@@ -128,8 +136,6 @@ def release_entry(client: Client, entry: ServerEntry, *, force: bool, hint: str)
     state lock the caller holds): delete it, put the origin back, or keep it (with the
     warning, whose *hint* says how to remove it anyway). Raises ``ConfigFileUnparseable``,
     ``ConfigFileInvalid``, ``ConfigFileChanged``, ``OSError``."""
-    from agenttools_runtime.mcp.entries import container_for
-
     path = Path(entry.config_file)
     fmt = get_format(client.config_format)
     container = container_for(client, path)
@@ -176,9 +182,6 @@ def install_entry(
     the key that no deployment wrote and that holds something else is replaced only with
     *force* (``MCPServerEntryExists``). One a deployment wrote is replaced: it is then the
     user's, which removing the deployment keeps (``MCPServerEntryModified``)."""
-    from agenttools_runtime.deploy.lock import deployment_lock
-    from agenttools_runtime.mcp.install import install_mcp_server
-
     with deployment_lock() as store:
         owned = any(True for _ in owners(store, key, target.config_file))
         return install_mcp_server(target, server, key=key, force=force or owned)
@@ -220,9 +223,6 @@ def uninstall_entry(target: MCPTarget, key: str, *, force: bool = False) -> Unin
     instead of deleting the key, and one the user changed since the deployment wrote it is
     kept (``MCPServerEntryModified``) unless *force* — and the deployment's record no longer
     lists it (a record left with nothing is deleted)."""
-    from agenttools_runtime.deploy.lock import deployment_lock
-    from agenttools_runtime.mcp.install import uninstall_mcp_server
-
     with deployment_lock() as store:
         found = list(owners(store, key, target.config_file))
         if not found:

@@ -21,7 +21,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agenttools_runtime.mcp.formats import ConfigFormat, Container, plain, same_data
+from agenttools_runtime.mcp.formats import (
+    ConfigFormat,
+    Container,
+    ParseError,
+    StructureError,
+    plain,
+    same_data,
+)
 
 
 @dataclass(frozen=True)
@@ -137,8 +144,6 @@ def _holds(
 ) -> bool:
     """*text* holds *value* under *key*, and nothing else differs from the file it came from
     (both with the key taken out are the same text)."""
-    from agenttools_runtime.mcp.formats import ParseError, StructureError
-
     try:
         entries = fmt.read_entries(text, container)
         if key not in entries or not same_data(plain(entries[key]), value):
