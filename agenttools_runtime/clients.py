@@ -103,6 +103,10 @@ class Client:
     project_mcp_config: tuple[str, ...] | None
     skills: Any = field(repr=False)
     project_skills: tuple[str, ...] | None
+    # {"executables": [...], "folders": [location, ...]}: how to tell it is installed here
+    traces: Any = field(default=None, repr=False)
+    # {"follows": false, "verified", "source"}: whether it loads a skill folder that is a link
+    skill_links: Any = field(default=None, repr=False)
     skill_reads: SkillReads | None = field(default=None, repr=False)
 
     @property
@@ -121,6 +125,14 @@ class Client:
     @property
     def supports_project_skills(self) -> bool:
         return self.project_skills is not None
+
+    @property
+    def follows_skill_links(self) -> bool | None:
+        """False when the client is known not to load a skill folder that is a symbolic
+        link (``skill_links`` in the table, with its source); None when not known."""
+        if not self.skill_links:
+            return None
+        return bool(self.skill_links.get("follows"))
 
     def __str__(self) -> str:
         return self.display_name
@@ -199,6 +211,8 @@ def _load_table() -> ClientTable:
             project_mcp_config=_tuple(row["project_mcp_config"]),
             skills=row["skills"],
             project_skills=_tuple(row["project_skills"]),
+            traces=row.get("traces"),
+            skill_links=row.get("skill_links"),
             skill_reads=None
             if row.get("skill_reads") is None
             else SkillReads.from_json(row["skill_reads"]),
@@ -345,18 +359,22 @@ def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | Non
 
 
 def detected_clients() -> list[Client]:
-    """Clients that look installed here: their MCP config file or skills root exists."""
+    """Clients installed here, told by their own traces: an executable on ``PATH``, a folder
+    or config file of theirs that agenttools did not create (see
+    :mod:`agenttools_runtime.detection`, which also says why)."""
+    from agenttools_runtime.detection import detect_all
+
+    return [d.client for d in detect_all() if d.detected]
+
+
+def trace_folders(client: Client, os_name: str | None = None) -> list[Path]:
+    """The folders of *client*'s ``traces`` on *os_name* (default: this machine's)."""
+    osn = normalize_os(os_name)
     found = []
-    for c in _load_table().values():
-        paths = []
-        for locate in (mcp_config_location, skills_location):
-            try:
-                paths.append(locate(c))
-            except (UnsupportedMCPClient, UnknownInstallLocation, UnsupportedSkillsClient,
-                    UnknownSkillsLocation):  # fmt: skip
-                pass
-        if any(p.exists() for p in paths):
-            found.append(c)
+    for spec in (client.traces or {}).get("folders", ()):
+        parts = _resolve_location(spec, osn)
+        if parts is not None:
+            found.append(_home_join(parts))
     return found
 
 

@@ -71,6 +71,12 @@ class StatePaths:
     def lock(self) -> Path:
         return self.deployments / ".lock"
 
+    @property
+    def created(self) -> Path:
+        """The ledger of paths agenttools created (``deploy/litter.py``); a directory of its
+        own, so writing it does not change the deployments directory (the index's stamp)."""
+        return self.deployments / ".created" / "paths.json"
+
 
 def state_paths(deployments: Path | None = None) -> StatePaths:
     """The state locations now (from ``AGENTTOOLS_HOME``), or those under *deployments*."""

@@ -45,6 +45,8 @@ class Deployment:
     warnings: list[AgentToolsWarning] = field(default_factory=list)
     # config key -> what was written for that server and why (set by deploy(), not recorded)
     launches: dict[str, RunnerChoice] = field(default_factory=dict, compare=False)
+    # deploy() found it deployed already, identical: nothing was written (not recorded)
+    unchanged: bool = field(default=False, compare=False)
 
     # -- identity and target ---------------------------------------------------------------
     @property
@@ -170,6 +172,8 @@ class Deployment:
         data["warnings"] = [w.to_json() for w in self.warnings]
         if self.launches:
             data["launches"] = {key: c.to_json() for key, c in self.launches.items()}
+        if self.unchanged:
+            data["unchanged"] = True
         return data
 
     def summary(self) -> str:
@@ -270,41 +274,6 @@ def find_deployment(
         ids = [r.uuid for r in matches]
         raise DeploymentIdAmbiguous(id=ident, ids=ids)
     return matches[0]
-
-
-@dataclass(frozen=True)
-class BrokenRecord:
-    """A deployment record that cannot be read: its ``path`` and the ``reason``. Its skills
-    stay referenced (never deleted under it) until it is repaired or its directory deleted;
-    ``hint`` says so."""
-
-    uuid: str
-    path: Path
-    reason: str
-
-    @property
-    def hint(self) -> str:
-        return format_message("BrokenDeploymentRecordHint", directory=self.path.parent)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "uuid": self.uuid,
-            "path": str(self.path),
-            "reason": self.reason,
-            "status": "broken",
-            "hint": self.hint,
-        }
-
-
-def broken_records() -> list[BrokenRecord]:
-    """Every deployment record that exists but cannot be read (what ``deployed`` lists as
-    broken: :func:`deployed` leaves them out)."""
-    found = []
-    for item in records.iter_records():
-        if isinstance(item, InvalidDeploymentRecord):
-            path = Path(str(item.data.get("path", "")))
-            found.append(BrokenRecord(path.parent.name, path, str(item.data.get("reason", ""))))
-    return found
 
 
 def _broken(exc: InvalidDeploymentRecord) -> BrokenDeploymentRecord:

@@ -362,7 +362,7 @@ def test_remove_cli_exit_status_tells_the_truth(
 def test_a_broken_record_is_listed_and_says_what_can_be_done(
     site: Path, home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``deployed`` lists it (exit 1) with the path, the reason and what to do; ``remove``
+    """``deployed`` lists it as broken with the path, the reason and what to do; ``remove``
     changes nothing and says the same; its entry, which now looks like the user's, is a
     conflict (for another entry) whose message points at the broken record; once its directory is deleted,
     ``doctor --fix`` releases its skills."""
@@ -378,13 +378,16 @@ def test_a_broken_record_is_listed_and_says_what_can_be_done(
     before = config.read_bytes()
 
     status, out, _err = cli(capsys, "deployed")
-    assert status == 1 and out["deployments"] == []
-    (broken,) = out["broken"]
-    assert broken["uuid"] == uid and broken["path"] == str(path) and broken["reason"]
-    assert f"delete the directory {path.parent}" in broken["hint"]
-    assert main(["deployed"]) == 1
+    assert status == 0
+    (broken,) = out["deployments"]
+    assert broken["uuid"] == uid and broken["status"] == "broken"
+    assert broken["path"] == str(path)
+    (finding,) = broken["findings"]
+    assert finding["message"].startswith(f"The deployment record {path} cannot be read: ")
+    assert f"delete the directory {path.parent}" in finding["message"]
+    assert main(["deployed"]) == 0
     text = capsys.readouterr().out
-    assert text.startswith(f"{uid}  broken: {path} cannot be read: ")
+    assert f"{uid[:8]}  ?" in text and f"broken  The deployment record {path}" in text
     assert "'agenttools doctor --fix' then releases its skills" in text
 
     status, out, _err = cli(capsys, "remove", uid[:8])
