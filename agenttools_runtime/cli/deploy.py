@@ -100,7 +100,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         dest="overwrite",
         const="all",
         help="like --upgrade, and also replace skill directories that were modified or "
-        "belong to another source",
+        "belong to another source, and MCP config entries that agenttools did not write or "
+        "that the user changed (removing the deployment puts those entries back)",
     )
     parser.add_argument(
         "--dry-run",
@@ -181,8 +182,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "released, and a skill directory is deleted only when no other deployment uses "
             "it and it is unchanged since agenttools wrote it; what agenttools created for "
             "it (a config file, a container key, a skills folder) goes too once nothing uses "
-            "it and nobody changed it. Works from the record alone, even after the "
-            "distribution was uninstalled.",
+            "it and nobody changed it. A config entry the user changed since agenttools "
+            "wrote it is kept (unless --force); one of the user's that the deployment "
+            "replaced with --force is put back, byte for byte. Works from the record alone, "
+            "even after the distribution was uninstalled. Exit status 1 when anything could "
+            "not be removed: the deployment then stays listed, and removing it again "
+            "finishes the job.",
             width=78,
         ),
         epilog=(
@@ -209,6 +214,13 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     remove.add_argument("--all", action="store_true", help="every deployment")
     remove.add_argument(
         "--dry-run", action="store_true", help="print which deployments would be removed"
+    )
+    remove.add_argument(
+        "--force",
+        action="store_true",
+        help="also remove the MCP config entries the user changed after agenttools wrote "
+        "them (by default they are kept, with a warning); an entry of the user's that the "
+        "deployment replaced is put back either way",
     )
     remove.set_defaults(handler=run_remove)
 
@@ -491,23 +503,13 @@ def run_deployed(args: argparse.Namespace) -> int:
 
 
 def run_remove(args: argparse.Namespace) -> int:
-    from agenttools_runtime.deploy import remove_deployment
-
     if args.client or args.bundle or args.all or args.dry_run:
         return _remove_selected(args)
     if not args.id:
         raise UsageError("give the deployment IDs to remove, or --client, --bundle or --all")
-    if len(args.id) == 1:
-        result = remove_deployment(args.id[0])
-        emit(
-            args,
-            result.to_json(),
-            f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).',
-        )
-        return 0
     from agenttools_runtime.cli.removing import remove_each
 
-    return remove_each(args, args.id)
+    return remove_each(args, args.id, single=len(args.id) == 1)
 
 
 def _remove_selected(args: argparse.Namespace) -> int:

@@ -14,9 +14,15 @@ from agenttools_runtime.deploy import remove_deployment
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.signals import Interrupted
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from agenttools_runtime.deploy import RemovalResult
 
-def remove_each(args: argparse.Namespace, ids: list[str]) -> int:
-    """Remove each of *ids* on its own (one that fails does not stop the others). A warning
+
+def remove_each(args: argparse.Namespace, ids: list[str], *, single: bool = False) -> int:
+    """Remove each of *ids* on its own (one that fails does not stop the others; *single*:
+    the one ID given, whose failure is the command's error and whose result is the JSON
+    output). Exit status 1 unless every one was removed completely. A warning
     that a later removal of the same command made untrue (a skill kept for another
     deployment that was removed next) is left out. A signal stops the loop: what was
     removed so far is printed (stdout flushed), and the interruption's message names every
@@ -25,7 +31,7 @@ def remove_each(args: argparse.Namespace, ids: list[str]) -> int:
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", AgentToolsWarning)
-            return _remove_all(args, ids)
+            return _remove_all(args, ids, single)
     finally:
         for item in caught:
             if not stale(item.message):
@@ -41,7 +47,7 @@ def stale(warning: Warning | str) -> bool:
     return path is not None and not os.path.lexists(path)
 
 
-def _remove_all(args: argparse.Namespace, ids: list[str]) -> int:
+def _remove_all(args: argparse.Namespace, ids: list[str], single: bool) -> int:
     results: list[dict[str, Any]] = []
     found: list[list[AgentToolsWarning]] = []  # each result's warnings
     lines = []
@@ -49,25 +55,27 @@ def _remove_all(args: argparse.Namespace, ids: list[str]) -> int:
     try:
         for uid in ids:
             try:
-                result = remove_deployment(uid)
+                result = remove_deployment(uid, force=args.force)
             except AgentToolsError as exc:
+                if single:
+                    raise
                 results.append({"ok": False, "id": uid, "error": exc.to_json()})
                 found.append([])
                 lines.append(f"Not removed {uid}: {exc}")
                 continue
             results.append(result.to_json())
             found.append(result.warnings)
-            removed.append(result.uuid)
-            lines.append(
-                f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).'
-            )
+            if result.removed:
+                removed.append(result.uuid)
+            lines.extend(render_removal(result))
     except KeyboardInterrupt as exc:
         data = {"ok": False, "interrupted": True, "results": _current(results, found)}
         emit(args, data, "\n".join(lines))
         sys.stdout.flush()
         raise _interrupted(exc, removed, ids[len(results) :]) from None
     ok = all(r["ok"] for r in results)
-    data = {"ok": ok, "results": _current(results, found)}
+    _current(results, found)
+    data = results[0] if single else {"ok": ok, "results": results}
     emit(args, data, "\n".join(lines) or "No deployment matches.")
     return 0 if ok else 1
 
@@ -93,3 +101,30 @@ def _current(
         if "warnings" in result:
             result["warnings"] = [w.to_json() for w in warned if not stale(w)]
     return results
+
+
+_ENTRY_OUTCOMES = {
+    "removed": "removed",
+    "restored": "put back the entry it had replaced, as it was",
+    "kept": "kept: changed after agenttools wrote it (see the warning)",
+    "absent": "already gone from the file",
+    "shared": "kept: another deployment records it",
+}
+
+
+def render_removal(result: RemovalResult) -> list[str]:
+    """The removal's lines: "Removed" only for what was removed; a removal that left
+    something says what, and why."""
+    head = f'deployment {result.uuid} ("{result.toolset}" from {result.client})'
+    if not result.removed:
+        lines = [f"Not removed completely: {head}. Left (the deployment stays listed):"]
+        for entry in result.left:
+            lines.append(f'  MCP server "{entry.key}" in {entry.config_file}: {entry.reason}')
+        lines.append(f"Fix what is named above, then run 'agenttools remove {result.uuid}' again.")
+        return lines
+    lines = [f"Removed {head}."]
+    for entry in result.entries:
+        if entry.outcome != "removed":
+            what = _ENTRY_OUTCOMES.get(entry.outcome, entry.outcome)
+            lines.append(f'  MCP server "{entry.key}" in {entry.config_file}: {what}')
+    return lines

@@ -1,6 +1,7 @@
 """YAML (Goose ``config.yaml``, Continue ``config.yaml`` and block files).
 
-The file is parsed with :mod:`ruamel.yaml` (validation, positions of keys and list items), and
+The file is parsed with :mod:`ruamel.yaml` (validation and limits: :mod:`.yaml_load`;
+positions of keys and list items), and
 the entry's lines are spliced in or out, so every other line — comments, quoting, indentation
 — stays byte-for-byte. Every splice is checked by re-parsing (the result must hold exactly the
 old data with the one entry changed). A flow-style container
@@ -18,15 +19,13 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.composer import Composer, ComposerError
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.events import AliasEvent, CollectionStartEvent
 from ruamel.yaml.util import load_yaml_guess_indent
 
-from agenttools_runtime import limits
 from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
 from agenttools_runtime.mcp.formats.yaml_flow import flow_item, splice
 from agenttools_runtime.mcp.formats.yaml_flow import quoted as _quoted
+from agenttools_runtime.mcp.formats.yaml_load import load as _load
+from agenttools_runtime.mcp.formats.yaml_load import loader as _loader
 
 _EMPTY_VALUE = re.compile(
     r"^(?P<head>[^#\n]*?:)(?P<gap>[ \t]*)(?:\{[ \t]*\}|\[[ \t]*\]|~|null|Null|NULL)?"
@@ -37,81 +36,6 @@ _SEQ_LINE = re.compile(r"^([ \t]*)-[ \t]")
 # breaks at U+2028, form feeds and others a quoted scalar may hold
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _EMPTY_FLOW_ROOT = re.compile(r"^[ \t]*\{[ \t]*\}[ \t]*(?P<comment>#[^\r\n]*)?(?:\r?\n)?$")
-
-
-class _LimitedComposer(Composer):
-    """ruamel's composer, refusing mappings and sequences nested beyond the limit (it
-    recurses once per level)."""
-
-    nesting = 0
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        event = self.parser.peek_event()
-        if not isinstance(event, CollectionStartEvent):
-            return super().compose_node(parent, index)
-        self.nesting += 1
-        try:
-            if self.nesting > limits.MAX_NESTING:
-                raise ComposerError(None, None, limits.too_deep(), event.start_mark)
-            return super().compose_node(parent, index)
-        finally:
-            self.nesting -= 1
-
-
-def _loader() -> YAML:
-    yaml = YAML(typ="rt")
-    yaml.preserve_quotes = True
-    yaml.Composer = _LimitedComposer
-    return yaml
-
-
-def _load(text: str) -> Any:
-    """The round-trip data of *text*; raises :class:`ParseError`, also for a document nested
-    too deep or whose aliases expand beyond the limits (its data would be walked)."""
-    try:
-        data = _loader().load(text)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        message = exc.problem or exc.context or "invalid YAML"
-        if mark is None:
-            raise ParseError(message, 1, 1) from None
-        raise ParseError(message, mark.line + 1, mark.column + 1) from None
-    except YAMLError as exc:
-        raise ParseError(str(exc).splitlines()[0], 1, 1) from None
-    problem = limits.shape_problem(data)
-    if problem is not None:  # aliases: a recursive one, or a "billion laughs"
-        raise ParseError(problem, *_first_alias(text))
-    where = _complex_key(data)
-    if where is not None:  # "[a]: x", "? {a: 1}": clients' readers (and PyYAML) reject them
-        raise ParseError("a mapping key that is a mapping or a sequence", *where)
-    return data
-
-
-def _complex_key(data: Any) -> tuple[int, int] | None:
-    """Line and column (1-based) of the first mapping key that is a mapping or a sequence."""
-    stack = [data]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, CommentedMap):
-            for key in node:
-                if isinstance(key, (tuple, list, Mapping)):
-                    line, column = node.lc.key(key)
-                    return line + 1, column + 1
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return None
-
-
-def _first_alias(text: str) -> tuple[int, int]:
-    """Line and column (1-based) of the first alias (``*name``) of *text*, else 1, 1."""
-    try:
-        for event in YAML(typ="rt").parse(text):
-            if isinstance(event, AliasEvent):
-                return event.start_mark.line + 1, event.start_mark.column + 1
-    except YAMLError:
-        pass
-    return 1, 1
 
 
 def _plain(value: Any) -> Any:
@@ -288,6 +212,36 @@ class YAMLFormat:
             if self._holds(candidate, want):
                 return candidate, True
         return self._roundtrip(text, container, key, None, {}), True
+
+    def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
+        """The lines of the entry's block (a key of a block mapping, or an item of a block
+        sequence: what ``set_entry`` replaces); None in flow style or at the root."""
+        root = _load(text)
+        if not isinstance(root, CommentedMap) or not container.path:
+            return None
+        node = self._container(root, container.path)
+        lines = _lines(text)
+        if container.list_key is None:
+            if not isinstance(node, CommentedMap) or node.fa.flow_style() or key not in node:
+                return None
+            line, col = node.lc.key(key)
+            start, end = line, _block_end(lines, line, col)
+        else:
+            if not isinstance(node, CommentedSeq) or node.fa.flow_style():
+                return None
+            spans = self._item_spans(lines, node, 0)
+            matches = [
+                i
+                for i, v in enumerate(node)
+                if isinstance(v, Mapping) and v.get(container.list_key) == key
+            ]
+            if spans is None or not matches:
+                return None
+            start, end, _dash = spans[matches[0]]  # the item set_entry replaces
+        offsets = [0]
+        for line_text in lines:
+            offsets.append(offsets[-1] + len(line_text))
+        return offsets[start], offsets[end]
 
     # -- helpers -------------------------------------------------------------------------------
 
