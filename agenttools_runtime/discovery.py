@@ -20,7 +20,6 @@ import os
 import stat
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from agenttools_runtime.errors import (
@@ -39,6 +38,7 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.mcp.server import Environment
 from agenttools_runtime.names import canonical_dist_name
+from agenttools_runtime.values import Value
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import SkillEntry, WheelManifest, parse
 
@@ -80,15 +80,26 @@ print(json.dumps({
 """
 
 
-@dataclass(frozen=True)
-class SearchPath:
+class SearchPath(Value):
     """Where to look: ``sys.path``-like directories plus the environment whose interpreter
     starts ``module``/``script`` servers. ``marker_environment`` is the PEP 508 environment
-    bundle markers are evaluated in (None: this interpreter's)."""
+    bundle markers are evaluated in (None: this interpreter's); it is not compared."""
 
+    __slots__ = ("environment", "marker_environment", "paths")
+    _uncompared = frozenset({"marker_environment"})
     paths: tuple[Path, ...]
     environment: Environment
-    marker_environment: Mapping[str, str] | None = field(default=None, compare=False)
+    marker_environment: Mapping[str, str] | None
+
+    def __init__(
+        self,
+        paths: tuple[Path, ...],
+        environment: Environment,
+        marker_environment: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(
+            paths=paths, environment=environment, marker_environment=marker_environment
+        )
 
     @classmethod
     def current(cls) -> SearchPath:
@@ -165,8 +176,7 @@ class SearchPath:
         return f"{self.environment.python} -m pip install {name}"
 
 
-@dataclass(frozen=True)
-class InstalledDistribution:
+class InstalledDistribution(Value):
     """One installed distribution with an agenttools manifest.
 
     ``name`` is PEP 503-normalized; ``manifest`` is None when the distribution has none (it
@@ -174,18 +184,56 @@ class InstalledDistribution:
     too new, a name or path the build hook would refuse) and ``error`` is the
     ``ManifestError``; such a distribution is listed, never used.
     ``source_root`` is set for editable installs (directory skills come from there, live,
-    unverified). ``environment`` is where its ``module``/``script`` servers run.
+    unverified). ``environment`` is where its ``module``/``script`` servers run. ``manifest``
+    and ``error`` are not compared.
     """
 
+    __slots__ = (
+        "display_name",
+        "dist_info",
+        "environment",
+        "error",
+        "manifest",
+        "name",
+        "problem",
+        "source_root",
+        "version",
+    )  # fmt: skip
+    _uncompared = frozenset({"manifest", "error"})
+    _unshown = frozenset({"error"})
     name: str
     display_name: str
     version: str
     dist_info: Path
-    manifest: WheelManifest | None = field(default=None, compare=False)
-    source_root: Path | None = None
-    environment: Environment | None = None
-    problem: str | None = None
-    error: AgentToolsError | None = field(default=None, compare=False, repr=False)
+    manifest: WheelManifest | None
+    source_root: Path | None
+    environment: Environment | None
+    problem: str | None
+    error: AgentToolsError | None
+
+    def __init__(
+        self,
+        name: str,
+        display_name: str,
+        version: str,
+        dist_info: Path,
+        manifest: WheelManifest | None = None,
+        source_root: Path | None = None,
+        environment: Environment | None = None,
+        problem: str | None = None,
+        error: AgentToolsError | None = None,
+    ) -> None:
+        super().__init__(
+            name=name,
+            display_name=display_name,
+            version=version,
+            dist_info=dist_info,
+            manifest=manifest,
+            source_root=source_root,
+            environment=environment,
+            problem=problem,
+            error=error,
+        )
 
     @property
     def skills_dir(self) -> Path:
@@ -260,6 +308,8 @@ class InstalledDistribution:
                     path=directory / "SKILL.md",
                     reason=f'its name is "{live.name}", declared as "{name}"',
                 )
+            from dataclasses import replace  # as skills.source does: not on `list`'s path
+
             return replace(live, identifier=identifier, version=self.version)
         files = self.verify_skill(name)
         return SkillSource(

@@ -108,10 +108,11 @@ def for_artifact(
 
     from agenttools_runtime.errors import WheelProjectMismatch
     from agenttools_runtime.names import canonical_dist_name
+    from agenttools_runtime.values import replace
 
     project_name = plan.manifest.distribution
     if canonical_dist_name(name) != canonical_dist_name(project_name):
         raise WheelProjectMismatch(
             wheel=str(artifact), wheel_name=name, project=str(project), project_name=project_name
         )
-    return dataclasses.replace(plan, manifest=dataclasses.replace(plan.manifest, version=version))
+    return dataclasses.replace(plan, manifest=replace(plan.manifest, version=version))
