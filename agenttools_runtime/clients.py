@@ -11,7 +11,6 @@ import json
 import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from agenttools_runtime.errors import (
     UnsupportedSkillsClient,
     UnsupportedSkillsClientProject,
 )
+from agenttools_runtime.values import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -55,12 +55,16 @@ def normalize_os(os_name: str | None = None) -> OSName:
     raise ValueError(f"unknown operating system {os_name!r}; use macos, windows or unix")
 
 
-@dataclass(frozen=True)
-class Client:
+class Client(Value):
     """One AI client: where its MCP config file and skills directories are, and the shape of
     the entries it reads. Locations are raw table data; use the module's functions to turn
     them into paths."""
 
+    __slots__ = (
+        "aliases", "config_format", "container", "display_name", "entry_style", "id",
+        "mcp_config", "name", "project_mcp_config", "project_skills", "skills", "url",
+    )  # fmt: skip
+    _unshown = frozenset({"mcp_config", "skills"})
     id: str
     name: str
     display_name: str
@@ -69,10 +73,40 @@ class Client:
     config_format: ConfigFormat
     container: tuple[str, ...]
     entry_style: str
-    mcp_config: Any = field(repr=False)
+    mcp_config: Any
     project_mcp_config: tuple[str, ...] | None
-    skills: Any = field(repr=False)
+    skills: Any
     project_skills: tuple[str, ...] | None
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        display_name: str,
+        aliases: tuple[str, ...],
+        url: str,
+        config_format: ConfigFormat,
+        container: tuple[str, ...],
+        entry_style: str,
+        mcp_config: Any,
+        project_mcp_config: tuple[str, ...] | None,
+        skills: Any,
+        project_skills: tuple[str, ...] | None,
+    ) -> None:
+        super().__init__(
+            id=id,
+            name=name,
+            display_name=display_name,
+            aliases=aliases,
+            url=url,
+            config_format=config_format,
+            container=container,
+            entry_style=entry_style,
+            mcp_config=mcp_config,
+            project_mcp_config=project_mcp_config,
+            skills=skills,
+            project_skills=project_skills,
+        )
 
     @property
     def supports_mcp(self) -> bool:

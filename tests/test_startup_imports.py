@@ -17,7 +17,14 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime import __version__
-from agenttools_runtime.cli import COMMAND_HELP, COMMAND_MODULES, build_parser, main
+from agenttools_runtime.cli import (
+    COMMAND_HELP,
+    COMMAND_MODULES,
+    Quick,
+    build_parser,
+    main,
+    quick_arguments,
+)
 from agenttools_runtime.cli._parser import Parser, help_width
 from tests.helpers.venvs import fake_distribution
 
@@ -167,6 +174,89 @@ def test_clients_imports_no_config_file_libraries() -> None:
     assert status == 0
     assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB) == []
     assert loaded(modules, COMMAND_MODULE_NAMES) == ["agenttools_runtime.cli.clients"]
+
+
+# -- command lines read without argparse --------------------------------------------------------
+def quick_tables() -> dict[str, Quick]:
+    import importlib
+
+    tables: dict[str, Quick] = {}
+    for module in dict.fromkeys(COMMAND_MODULES.values()):
+        tables.update(
+            getattr(importlib.import_module(f"agenttools_runtime.cli.{module}"), "QUICK", {})
+        )
+    return tables
+
+
+def quick_lines() -> list[list[str]]:
+    """For every QUICK command: each subset of its flags, positionals given or (when
+    optional) left out, in two orders."""
+    import itertools
+
+    lines = []
+    for command, quick in quick_tables().items():
+        required = [f"value-of-{dest}" for dest, needed in quick.positionals if needed]
+        every = [f"value-of-{dest}" for dest, _ in quick.positionals]
+        for size in range(len(quick.flags) + 1):
+            for flags in itertools.combinations(quick.flags, size):
+                for positionals in dict.fromkeys([tuple(required), tuple(every)]):
+                    lines.append([command, *flags, *positionals])
+                    lines.append([command, *positionals, *reversed(flags)])
+    return lines
+
+
+def test_the_often_typed_commands_have_quick_tables() -> None:
+    assert set(quick_tables()) == {"list", "show", "clients", "deployed", "skill"}
+    assert all(COMMAND_MODULES[name] for name in quick_tables())
+
+
+@pytest.mark.parametrize("line", quick_lines(), ids=" ".join)
+def test_quick_arguments_are_what_argparse_gives(line: list[str]) -> None:
+    quick = quick_arguments(line)
+    assert quick is not None
+    assert vars(quick) == vars(build_parser().parse_args(line))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ["list", "--python", "/usr/bin/python3"],  # an option with a value
+        ["list", "--path=/site"],
+        ["list", "-h"],
+        ["list", "--al"],  # an abbreviation argparse accepts
+        ["list", "--"],
+        ["list", "extra"],  # a positional list does not take
+        ["show"],  # a missing positional: argparse says so
+        ["show", "a", "b"],
+        ["show", "-"],
+        ["deployed", "cursor", "codex"],
+        ["skill", "name", "an-argument"],  # ARGS: argparse's nargs="*"
+        ["skill", "--mcp", "docs=uvx docs-mcp", "--list"],
+        ["deploy", "cursor"],  # no QUICK table
+    ],
+    ids=" ".join,
+)
+def test_other_command_lines_go_to_argparse(line: list[str]) -> None:
+    assert quick_arguments(line) is None
+
+
+def test_quick_defaults_are_new_each_time() -> None:
+    first = quick_arguments(["skill", "--list"])
+    assert first is not None
+    first.mcp.append("docs=uvx docs-mcp")
+    assert quick_arguments(["skill", "--list"]).mcp == []  # type: ignore[union-attr]
+
+
+def test_a_quick_line_imports_no_parser(tmp_path: Path) -> None:
+    for line in (["list", "--json", "--path", str(tmp_path)], ["clients", "--json"]):
+        status, modules = imported(*line)
+        assert status == 0
+        uses_parser = line[2:] != []  # --path takes a value: argparse reads it
+        assert bool(loaded(modules, ("argparse", "gettext"))) == uses_parser, line
+    for line in (["clients"], ["deployed", "--json"], ["list", "--all"]):
+        status, modules = imported(*line)
+        assert status == 0
+        assert loaded(modules, ("argparse", "gettext", "locale")) == [], line
 
 
 # -- the lazily registered parser ------------------------------------------------------------

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import textwrap
 
 from agenttools_runtime.cli import (
     COMMAND_HELP,
+    Quick,
     UsageError,
     add_environment_arguments,
     add_target_arguments,
@@ -15,6 +15,7 @@ from agenttools_runtime.cli import (
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    import argparse  # the parser's module: not imported when quick_arguments reads the line
     from typing import Any
 
     from agenttools_runtime.clients import Client
@@ -29,6 +30,8 @@ TOOLS_HELP = (
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    import argparse
+
     parser = subparsers.add_parser(
         "deploy",
         parents=[common],
@@ -454,3 +457,7 @@ def _render_listing(d: Deployment) -> str:
     for skill in d.record.installed:
         lines.append(f"  skill {skill.name} in {skill.directory}")
     return "\n".join(lines)
+
+
+# `deployed [CLIENT] [--json]`: read without argparse (cli.quick_arguments)
+QUICK = {"deployed": Quick(run_deployed, positionals=(("client", False),))}
