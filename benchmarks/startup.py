@@ -21,7 +21,7 @@ one skill and one server spread over seven clients; fsync skipped while building
 cached in a temporary directory, as an installed package has it. Target (issue 15): ≤ 2× ``python
 -c pass`` for each command on the small environment, ``deployed`` ≤ 3× with 1,001.
 
-Run: ``python benchmarks/startup.py [--rounds R] [--deployments N] [--only NAME,...]``.
+Run: ``python benchmarks/startup.py [--rounds R] [--deployments N] [--only NAME]...``.
 """
 
 from __future__ import annotations
@@ -180,7 +180,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=25)
     parser.add_argument("--deployments", type=int, default=1001)
-    parser.add_argument("--only", help="comma-separated command names (baselines always run)")
+    parser.add_argument(
+        "--only", action="append", help="a command's name (repeatable; baselines always run)"
+    )
     args = parser.parse_args()
     import importlib.metadata
 
@@ -192,7 +194,7 @@ def main() -> None:
         homes = {"small": tmp / "small", "large": tmp / "large"}
         table = commands(sys.executable, homes)
         if args.only:
-            wanted = set(args.only.split(",")) | set(BASELINES)
+            wanted = set(args.only) | set(BASELINES)
             table = {k: v for k, v in table.items() if k in wanted}
         deploy_many(homes["small"], 1)
         if any(home == homes["large"] for _, home in table.values()):

@@ -169,6 +169,41 @@ def test_what_the_environment_imports_is_not_charged_to_the_command(tmp_path: Pa
     assert loaded(modules, ("typing", "importlib.metadata", "yaml", "tomlkit", "mcp")) == []
 
 
+# what the deployed listing does without: the records, the registry, the journal, the lock
+# (they come with the deploy engine), and the standard library modules they import
+DEPLOY_WRITERS = (
+    "agenttools_runtime.deploy.deployment",
+    "agenttools_runtime.deploy.records",
+    "agenttools_runtime.deploy.registry",
+    "agenttools_runtime.deploy.journal",
+    "agenttools_runtime.deploy.lock",
+    "agenttools_runtime.deploy.store",
+    "agenttools_runtime.deploy.engine",
+    "agenttools_runtime.fs",
+    "agenttools_runtime.lock",
+    "agenttools_runtime.signals",
+)
+WRITERS_STDLIB = ("dataclasses", "hashlib", "uuid", "datetime", "threading", "signal")
+
+
+def test_deployed_reads_the_index_only(home: Path) -> None:
+    from agenttools_runtime.bundles import AgentTools
+    from agenttools_runtime.deploy import deploy
+    from agenttools_runtime.mcp.server import MCPServer
+
+    skill = {"name": "listed", "description": "A skill.", "body": "Body.\n"}
+    server = MCPServer(name="listed-server", command="uvx", args=("listed",))
+    deploy("cursor", AgentTools(name="listed", skills=(skill,), mcp_servers=(server,)))
+    status, modules = imported("deployed")
+    assert status == 0
+    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + WRITERS_STDLIB) == []
+    assert loaded(modules, (*DEPLOY_WRITERS, "argparse")) == []
+    assert "agenttools_runtime.deploy.index" in modules
+    # every field of every record: read whole
+    status, modules = imported("deployed", "--json")
+    assert status == 0 and "agenttools_runtime.deploy.records" in modules
+
+
 def test_clients_imports_no_config_file_libraries() -> None:
     status, modules = imported("clients")
     assert status == 0

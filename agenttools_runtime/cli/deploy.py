@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
-
 from agenttools_runtime.cli import (
     COMMAND_HELP,
     Quick,
@@ -21,6 +19,7 @@ if TYPE_CHECKING:
     from agenttools_runtime.clients import Client
     from agenttools_runtime.deploy import AllClientsResult, Deployment
     from agenttools_runtime.deploy.engine import DeployPlan
+    from agenttools_runtime.deploy.index import RecordSummary
     from agenttools_runtime.discovery import SearchPath
 
 TOOLS_HELP = (
@@ -31,6 +30,7 @@ TOOLS_HELP = (
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     import argparse
+    import textwrap
 
     parser = subparsers.add_parser(
         "deploy",
@@ -391,16 +391,28 @@ def _entry_text(the_plan: DeployPlan, sp: Any) -> str:
 
 
 def run_deployed(args: argparse.Namespace) -> int:
-    from agenttools_runtime.deploy import deployed
-    from agenttools_runtime.deploy.lock import finish_interrupted
+    from agenttools_runtime import paths
+    from agenttools_runtime.clients import all_clients, get_client
 
-    finish_interrupted()
-    found = deployed(args.client)
-    emit(
-        args,
-        {"ok": True, "deployments": [d.to_json() for d in found]},
-        lambda: "\n".join(_render_listing(d) for d in found) or "No deployments.",
-    )
+    state = paths.state_paths()
+    if state.journals_left():  # what an interrupted operation left is finished first
+        from agenttools_runtime.deploy.lock import finish_interrupted
+
+        finish_interrupted(state)
+    client = None if args.client is None else get_client(args.client).id
+    if getattr(args, "json", False):  # every field of every record: the records are read
+        from agenttools_runtime.deploy import deployed
+
+        found = deployed(client)
+        emit(args, {"ok": True, "deployments": [d.to_json() for d in found]}, "")
+        return 0
+    # the text lists what the state index holds of each record (confirmed against the
+    # record file's modification time), not the 1,000 records of 1,000 deployments
+    from agenttools_runtime.deploy import index
+
+    names = {c.id: c.display_name for c in all_clients().values()}
+    listing = index.listing(state, client)
+    print("\n".join(_render_listing(uid, s, names) for uid, s in listing) or "No deployments.")
     return 0
 
 
@@ -448,14 +460,16 @@ def _render(d: Deployment) -> str:
     return "\n".join(lines)
 
 
-def _render_listing(d: Deployment) -> str:
-    lines = [f'{d.uuid}  {d.client_name}: "{d.toolset}" ({d.timestamp})']
-    if d.scope not in (None, "user"):
-        lines.append(f"  project {d.scope}")
-    for entry in d.record.mcp_servers:
-        lines.append(f'  MCP server "{entry.config_key}" in {entry.config_file}')
-    for skill in d.record.installed:
-        lines.append(f"  skill {skill.name} in {skill.directory}")
+def _render_listing(uid: str, s: RecordSummary, client_names: dict[str, str]) -> str:
+    import os
+
+    lines = [f'{uid}  {client_names.get(s.client, s.client)}: "{s.toolset_name}" ({s.timestamp})']
+    if s.scope not in (None, "user"):
+        lines.append(f"  project {s.scope}")
+    for key, config_file in s.servers:
+        lines.append(f'  MCP server "{key}" in {config_file}')
+    for directory in s.skill_directories:  # a skill's directory is named after it
+        lines.append(f"  skill {os.path.basename(directory)} in {directory}")
     return "\n".join(lines)
 
 

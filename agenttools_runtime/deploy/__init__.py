@@ -17,27 +17,39 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, overload
 
-from agenttools_runtime.deploy.deployment import (
-    Deployment,
-    RemovalResult,
-    deployed,
-    find_deployment,
-    remove_deployment,
-)
 from agenttools_runtime.deploy.targets import DEFAULT, SkillsDirOption
+from agenttools_runtime.values import Value
 
+# This package is imported by `agenttools deployed` for its index (``deploy.index``): what
+# only deploying and removing need is imported when they run, so that listing costs no more
+# than reading the index (benchmarks/startup.py).
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Literal, overload
+
     from agenttools_runtime.clients import Client
+    from agenttools_runtime.deploy.deployment import (
+        Deployment,
+        RemovalResult,
+        deployed,
+        find_deployment,
+        remove_deployment,
+    )
     from agenttools_runtime.deploy.engine import DeployPlan, ResolvedTools
     from agenttools_runtime.deploy.plan import Level
     from agenttools_runtime.deploy.targets import DeployTarget
     from agenttools_runtime.discovery import SearchPath
     from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
     from agenttools_runtime.mcp.runners import RunnerChoice
+
+    Overwrite = Literal["none", "upgrade", "all"]
+else:
+
+    def overload(function: object) -> object:
+        return function  # at run time an overloaded function is its last definition
+
 
 __all__ = [
     "DEFAULT",
@@ -52,7 +64,16 @@ __all__ = [
     "remove_deployment",
 ]
 
-Overwrite = Literal["none", "upgrade", "all"]
+# name -> module of this package that defines it, imported on first use (see above)
+_DEPLOYMENT = ("Deployment", "RemovalResult", "deployed", "find_deployment", "remove_deployment")
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _DEPLOYMENT:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from agenttools_runtime.deploy import deployment
+
+    return getattr(deployment, name)
 
 
 @overload
@@ -72,7 +93,7 @@ def deploy(
 
 
 @overload
-def deploy(
+def deploy(  # noqa: F811 (ruff does not take the run-time `overload` above for typing's)
     target: str | Client | tuple[str | Client, Path | str],
     tools: Any = None,
     *,
@@ -87,7 +108,7 @@ def deploy(
 ) -> DeployPlan: ...
 
 
-def deploy(
+def deploy(  # noqa: F811 (ruff does not take the run-time `overload` above for typing's)
     target: str | Client | tuple[str | Client, Path | str],
     tools: Any = None,
     *,
@@ -129,6 +150,7 @@ def deploy(
     rolling back every change.
     """
     from agenttools_runtime.deploy import engine
+    from agenttools_runtime.deploy.deployment import Deployment
     from agenttools_runtime.deploy.plan import Level
     from agenttools_runtime.deploy.targets import resolve_target
 
@@ -157,6 +179,7 @@ def deploy_resolved(
     to its servers, the built-in server's MCP SDK checked, then the plan (*dry_run*) or the
     deployment, with its warnings (not issued)."""
     from agenttools_runtime.deploy import engine
+    from agenttools_runtime.deploy.deployment import Deployment
 
     tools, launches, notes = _with_runner(resolved, where, runner)
     missing = _missing_sdk(tools, launches)
@@ -242,38 +265,55 @@ def has_mcp_sdk(python: Path) -> bool:
     return done.returncode == 0
 
 
-@dataclass
-class Skipped:
+class Skipped(Value):
     """A client ``deploy_all`` did not deploy to: ``reason`` is ``"DeploymentExists"``,
     ``"Unsupported"``, ``"AgentSkillConflict"`` or (with ``keep_going``) ``"Failed"``;
     ``error`` the failure."""
 
+    __slots__ = ("client", "error", "reason")
     client: str
     reason: str
     error: AgentToolsError
+
+    def __init__(self, client: str, reason: str, error: AgentToolsError) -> None:
+        super().__init__(client=client, reason=reason, error=error)
 
     def to_json(self) -> dict[str, Any]:
         return {"client": self.client, "skipped": self.reason, "error": self.error.to_json()}
 
 
-@dataclass
-class AllClientsResult:
+class AllClientsResult(Value):
     """Per-client results of :func:`deploy_all` (a :class:`Deployment`, with ``dry_run`` a
     :class:`DeployPlan`, or :class:`Skipped`) and the summarized warnings. ``named``: the
     clients were named one by one, so a client that cannot take the tools is a failure
     rather than a skip."""
 
+    __slots__ = ("named", "results", "warnings")
     results: dict[str, Deployment | DeployPlan | Skipped]
-    warnings: list[AgentToolsWarning] = field(default_factory=list)
-    named: bool = False
+    warnings: list[AgentToolsWarning]
+    named: bool
+
+    def __init__(
+        self,
+        results: dict[str, Deployment | DeployPlan | Skipped],
+        warnings: list[AgentToolsWarning] | None = None,
+        named: bool = False,
+    ) -> None:
+        super().__init__(
+            results=results, warnings=[] if warnings is None else warnings, named=named
+        )
 
     @property
     def deployments(self) -> list[Deployment]:
+        from agenttools_runtime.deploy.deployment import Deployment
+
         return [r for r in self.results.values() if isinstance(r, Deployment)]
 
     def succeeded(self, client: str) -> bool:
         """Whether *client* got what was asked: deployed, a plan that would succeed, or —
         unless the clients were named — skipped because it does not support the tools."""
+        from agenttools_runtime.deploy.deployment import Deployment
+
         result = self.results[client]
         if isinstance(result, Skipped):
             return result.reason == "Unsupported" and not self.named
@@ -335,6 +375,7 @@ def deploy_all(
     from agenttools_runtime import errors
     from agenttools_runtime.clients import all_clients
     from agenttools_runtime.deploy import engine
+    from agenttools_runtime.deploy.deployment import Deployment
     from agenttools_runtime.deploy.plan import Level
     from agenttools_runtime.deploy.targets import resolve_target
 

@@ -188,7 +188,8 @@ class Store:
 
     def _cache(self, record: DeploymentRecord) -> None:
         self._records[record.uuid] = record
-        self.index.put_record(record.uuid, index.summarize(record))
+        mtime = index.record_mtime(self.state, record.uuid)
+        self.index.put_record(record.uuid, index.summarize(record, mtime))
 
     # -- housekeeping --------------------------------------------------------------------
 

@@ -115,3 +115,98 @@ def test_a_skill_edited_behind_the_stat_cache_is_still_seen(home: Path, state: P
     with pytest.raises(AgentSkillModified):
         deploy("cursor", bundle("b", [inline("edited", "three\n")]), overwrite="upgrade")
     assert skill.read_bytes() == data
+
+
+# -- what `agenttools deployed` lists: the index, confirmed against the record files ---------
+def _listed(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    from agenttools_runtime.cli import main
+
+    assert main(["deployed", *argv]) == 0
+    return capsys.readouterr().out
+
+
+def _from_records(client: str | None = None) -> str:
+    """The listing as the records say it (what `deployed` printed from them before the index
+    held it)."""
+    blocks = []
+    for d in deployed(client):
+        lines = [f'{d.uuid}  {d.client_name}: "{d.toolset}" ({d.timestamp})']
+        if d.scope not in (None, "user"):
+            lines.append(f"  project {d.scope}")
+        lines += [f'  MCP server "{s.config_key}" in {s.config_file}' for s in d.record.mcp_servers]
+        lines += [f"  skill {s.name} in {s.directory}" for s in d.record.installed]
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks) + "\n" if blocks else "No deployments.\n"
+
+
+def test_deployed_lists_from_the_index_what_the_records_say(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = home / "work" / "app"
+    project.mkdir(parents=True)
+    linked = home / "linked-home"
+    linked.symlink_to(home)  # a config file named through a link: listed as written
+    deploy("cursor", bundle("one", [inline("a"), inline("b")], [server("s1")]))
+    deploy(("claude-code", project), bundle("two", [inline("c")], [server("s2")]))
+    deploy("codex", bundle("three", [], [server("s3")]), config=linked / "other.toml")
+    deploy("zed", bundle("four", [inline("d")]))
+    expected_all, expected_cursor = _from_records(), _from_records("cursor")
+    reads = []
+    monkeypatch.setattr(records, "read_record", lambda path: reads.append(path))
+    assert _listed(capsys) == expected_all
+    assert _listed(capsys, "Cursor") == expected_cursor
+    assert reads == []  # not one record was read
+    assert "other.toml" in expected_all and str(linked) in expected_all
+
+
+def test_a_record_changed_behind_the_index_is_listed_as_it_is_now(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dep = deploy("cursor", bundle("b", [inline("x")], [server("s")]))
+    path = records.record_path(dep.uuid)
+    data = json.loads(path.read_text())
+    data["timestamp"] = "2001-01-01T00:00:00Z"  # edited by hand: the index still says otherwise
+    path.write_text(json.dumps(data))
+    os.utime(path, ns=(1, 1))
+    assert "(2001-01-01T00:00:00Z)" in _listed(capsys)
+    path.write_text("{")  # unreadable: left out, as before
+    assert _listed(capsys) == "No deployments.\n"
+
+
+def test_an_index_of_another_schema_is_rebuilt_and_stored_by_deployed(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deploy("cursor", bundle("b", [inline("x")], [server("s")]))
+    stored = paths.state_paths().index
+    data = json.loads(stored.read_text())
+    data["schema"] = 2  # as the agenttools before this one wrote it
+    stored.write_text(json.dumps(data))
+    expected = _from_records()
+    assert _listed(capsys) == expected
+    assert json.loads(stored.read_text())["schema"] == index.INDEX_SCHEMA
+    assert _listed(capsys) == expected
+    assert inconsistencies(state) == []
+
+
+def test_deployed_waits_for_no_lock_to_store_a_rebuilt_index(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agenttools_runtime.lock import state_lock
+
+    deploy("cursor", bundle("b", [inline("x")]))
+    stored = paths.state_paths().index
+    stored.unlink()
+    with state_lock():  # another operation holds it: listed all the same, nothing stored
+        expected = _from_records()
+        import subprocess
+        import sys
+
+        done = subprocess.run(
+            [sys.executable, "-m", "agenttools", "deployed"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert (done.returncode, done.stdout) == (0, expected)
+    assert not stored.exists()
