@@ -55,6 +55,55 @@ def normalize_os(os_name: str | None = None) -> OSName:
     raise ValueError(f"unknown operating system {os_name!r}; use macos, windows or unix")
 
 
+class SkillReads(Value):
+    """The skills roots a client reads (not only the one agenttools writes), as table data:
+    ``user`` locations (home-relative, in any form ``skills`` takes) and ``project`` paths
+    (project-relative), in the client's order of precedence where it is known; ``verified``
+    the version of the real client they were checked with (None: from ``source`` only),
+    ``how`` how, ``duplicates`` what the client does with one skill name in two of them."""
+
+    __slots__ = ("duplicates", "how", "note", "project", "source", "user", "verified")
+    user: tuple[Any, ...]
+    project: tuple[tuple[str, ...], ...]
+    source: str
+    verified: str | None
+    how: str | None
+    duplicates: str | None
+    note: str | None
+
+    def __init__(
+        self,
+        user: tuple[Any, ...],
+        project: tuple[tuple[str, ...], ...],
+        source: str,
+        verified: str | None = None,
+        how: str | None = None,
+        duplicates: str | None = None,
+        note: str | None = None,
+    ) -> None:
+        super().__init__(
+            user=user,
+            project=project,
+            source=source,
+            verified=verified,
+            how=how,
+            duplicates=duplicates,
+            note=note,
+        )
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SkillReads:
+        return cls(
+            user=tuple(data["user"]),
+            project=tuple(tuple(p) for p in data["project"]),
+            source=data["source"],
+            verified=data.get("verified"),
+            how=data.get("how"),
+            duplicates=data.get("duplicates"),
+            note=data.get("note"),
+        )
+
+
 class Client(Value):
     """One AI client: where its MCP config file and skills directories are, and the shape of
     the entries it reads. Locations are raw table data; use the module's functions to turn
@@ -62,9 +111,10 @@ class Client(Value):
 
     __slots__ = (
         "aliases", "config_format", "container", "display_name", "entry_style", "id",
-        "mcp_config", "name", "project_mcp_config", "project_skills", "skills", "url",
+        "mcp_config", "name", "project_mcp_config", "project_skills", "skill_reads", "skills",
+        "url",
     )  # fmt: skip
-    _unshown = frozenset({"mcp_config", "skills"})
+    _unshown = frozenset({"mcp_config", "skills", "skill_reads"})
     id: str
     name: str
     display_name: str
@@ -77,6 +127,7 @@ class Client(Value):
     project_mcp_config: tuple[str, ...] | None
     skills: Any
     project_skills: tuple[str, ...] | None
+    skill_reads: SkillReads | None
 
     def __init__(
         self,
@@ -92,6 +143,7 @@ class Client(Value):
         project_mcp_config: tuple[str, ...] | None,
         skills: Any,
         project_skills: tuple[str, ...] | None,
+        skill_reads: SkillReads | None = None,
     ) -> None:
         super().__init__(
             id=id,
@@ -106,6 +158,7 @@ class Client(Value):
             project_mcp_config=project_mcp_config,
             skills=skills,
             project_skills=project_skills,
+            skill_reads=skill_reads,
         )
 
     @property
@@ -146,6 +199,10 @@ class Client(Value):
             "project_mcp_config": _join(self.project_mcp_config),
             "skills": _maybe(lambda: str(skills_location(self, osn))),
             "project_skills": _join(self.project_skills),
+            "skill_reads": _maybe(lambda: [str(p) for p in skill_read_locations(self, osn)]),
+            "project_skill_reads": (
+                None if self.skill_reads is None else [_join(p) for p in self.skill_reads.project]
+            ),
             "url": self.url,
         }
 
@@ -198,6 +255,9 @@ def _load_table() -> ClientTable:
             project_mcp_config=_tuple(row["project_mcp_config"]),
             skills=row["skills"],
             project_skills=_tuple(row["project_skills"]),
+            skill_reads=None
+            if row.get("skill_reads") is None
+            else SkillReads.from_json(row["skill_reads"]),
         )
         for row in data["clients"]
     ]
@@ -299,6 +359,40 @@ def project_skills_location(client: str | Client, directory: Path | str) -> Path
     if c.project_skills is None:
         raise UnsupportedSkillsClientProject(client_name=c.display_name, client=c.id)
     return _project_dir(directory).joinpath(*c.project_skills)
+
+
+def skill_read_locations(client: str | Client, os: str | None = None) -> list[Path]:
+    """Every user-scope skills root the client reads on *os*, its own (the one agenttools
+    writes) first, then the others in the client's order; roots it has none of on that OS
+    are left out. Raises ``UnsupportedSkillsClient`` or ``UnknownSkillsLocation`` as
+    :func:`skills_location` does."""
+    c = get_client(client)
+    own = skills_location(c, os)
+    if c.skill_reads is None:
+        return [own]
+    osn = normalize_os(os)
+    found = [own]
+    for spec in c.skill_reads.user:
+        parts = _resolve_location(spec, osn)
+        if parts is not None and _home_join(parts) not in found:
+            found.append(_home_join(parts))
+    return found
+
+
+def project_skill_read_locations(client: str | Client, directory: Path | str) -> list[Path]:
+    """Every project-scope skills root the client reads inside *directory*, its own first.
+    Raises as :func:`project_skills_location`."""
+    c = get_client(client)
+    own = project_skills_location(c, directory)
+    if c.skill_reads is None:
+        return [own]
+    base = _project_dir(directory)
+    found = [own]
+    for rel in c.skill_reads.project:
+        path = base.joinpath(*rel)
+        if path not in found:
+            found.append(path)
+    return found
 
 
 def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | None:

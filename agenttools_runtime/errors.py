@@ -106,6 +106,24 @@ MESSAGES: dict[str, str] = {
     "AgentSkillUpdate": (
         f'A different version of the skill "{{name}}" is installed at {{path}}. Use {UPGRADE} to update it.'
     ),
+    "AgentSkillShadowed": (
+        '{client_name} also reads {path}, a different skill named "{name}": deploying this one '
+        "would give {client_name} two skills of that name. Remove or rename one of them, or use "
+        "{option} to deploy it anyway (that copy is left as it is)."
+    ),
+    "AgentSkillShadowedWarning": (
+        'Warning: {client_name} also reads {path}, a different skill named "{name}": it now has '
+        "two skills of that name ({duplicates})."
+    ),
+    "AgentSkillDuplicate": (
+        'Warning: {client_name} also reads an identical copy of the skill "{name}" at {path}: '
+        "it finds the skill in two folders ({duplicates})."
+    ),
+    "AgentSkillSeenTwice": (
+        'Warning: {client_name} reads the skill "{name}" from {other} (deployment {uuid}) and '
+        "also reads the folder of the new copy {path}: it finds the skill in two folders "
+        "({duplicates})."
+    ),
     "AgentSkillNewerVersionKept": (
         'The skill "{name}" at {path} was not replaced because the installed version ({installed_version}) '
         "is newer than {version}."
@@ -234,6 +252,11 @@ MESSAGES: dict[str, str] = {
     "AgentSkillNotInstalled": (
         'Warning: The agent skill "{name}" was not installed because a different or modified skill '
         f"with that name already exists at {{path}}. Use {FORCE} to replace it."
+    ),
+    "AgentSkillNotInstalledShadowed": (
+        'Warning: The agent skill "{name}" was not installed because {client_name} also reads '
+        f"{{path}}, a different skill of that name. Use {FORCE} to deploy it anyway (that copy "
+        "is left as it is)."
     ),
     "AgentSkillsNotInstalledWarning": (
         "Warning: Some agent skills were not installed for these clients because different or "
@@ -571,6 +594,10 @@ class AgentSkillConflict(SkillConflictError): ...
 class AgentSkillUpdate(SkillConflictError): ...
 
 
+class AgentSkillShadowed(SkillConflictError):
+    """A different skill of the same name in another skills root the client reads."""
+
+
 # ClientError
 class UnknownClient(ClientError): ...
 
@@ -748,6 +775,18 @@ class AgentSkillConflictWarning(AgentToolsWarning): ...
 
 
 class AgentSkillNotInstalled(AgentToolsWarning): ...
+
+
+class AgentSkillShadowedWarning(AgentToolsWarning): ...
+
+
+class AgentSkillNotInstalledShadowed(AgentSkillNotInstalled): ...
+
+
+class AgentSkillDuplicate(AgentToolsWarning): ...
+
+
+class AgentSkillSeenTwice(AgentToolsWarning): ...
 
 
 class AgentSkillsNotInstalledWarning(AgentToolsWarning): ...

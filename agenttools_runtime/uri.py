@@ -625,13 +625,14 @@ def _skill_folders(root: Path) -> Iterable[tuple[str, _DirectorySkill]]:
 
 
 def local_skill_roots(project_dir: Path | str | None = None) -> list[Path]:
-    """The skills roots of every client: project scope of *project_dir* (default: the
-    current directory) first, then user scope; clients in table order, shared roots once."""
+    """The skills roots every client reads: project scope of *project_dir* (default: the
+    current directory) first, then user scope; clients in table order, each client's own root
+    before the others it reads, shared roots once."""
     from agenttools_runtime.clients import (
         Client,
         all_clients,
-        project_skills_location,
-        skills_location,
+        project_skill_read_locations,
+        skill_read_locations,
     )
 
     project = Path.cwd() if project_dir is None else Path(project_dir)
@@ -644,17 +645,18 @@ def local_skill_roots(project_dir: Path | str | None = None) -> list[Path]:
     ]
     for client, project_scope in candidates:
         try:
-            root = (
-                project_skills_location(client, project)
+            read = (
+                project_skill_read_locations(client, project)
                 if project_scope
-                else skills_location(client)
+                else skill_read_locations(client)
             )
         except AgentToolsError:  # no location on this OS, no such project directory
             continue
-        key = os.path.normcase(os.path.realpath(root))
-        if key not in seen:
-            seen.add(key)
-            roots.append(root)
+        for root in read:
+            key = os.path.normcase(os.path.realpath(root))
+            if key not in seen:
+                seen.add(key)
+                roots.append(root)
     return roots
 
 

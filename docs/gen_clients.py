@@ -31,10 +31,12 @@ are detected (their MCP config file or skills directory exists).
 `~` is your home directory, read when a command runs (`HOME`, or `USERPROFILE` on Windows);
 client environment variables such as `CLAUDE_CONFIG_DIR`, `CODEX_HOME` or `XDG_CONFIG_HOME`
 are not read — use `--config FILE` / `--skills-dir DIR` for a custom location. Project paths
-are relative to the directory given with `--project DIR`. Skills go to each client's own
-skills directory; several clients share some of them (Codex, Goose and Zed read
-`~/.agents/skills`; VS Code and Copilot CLI read `~/.copilot/skills`), and deployments count
-references so a shared skill stays until its last user is removed.
+are relative to the directory given with `--project DIR`. Skills go to the skills directory
+each client prefers; most clients read other clients' folders too (see [Skill folders each
+client reads](#skill-folders-each-client-reads)), so a deployment uses a copy agenttools
+already put where the client reads it instead of writing a second one, and deployments count
+references so a shared skill stays until its last user is removed (see
+[deploy.md](deploy.md#skill-folders-shared-by-several-clients)).
 
 ## Overview
 
@@ -75,6 +77,20 @@ def render(rows: list[dict[str, Any]]) -> str:
             _relative(row["project_skills"]),
         ]
         out.append("| " + " | ".join(cells) + " |\n")
+    out.append(READS_HEADER)
+    for row in rows:
+        reads = row.get("skill_reads")
+        if reads is None:
+            continue
+        cells = [
+            f"`{row['id']}`",
+            _short(row["skills"]),
+            ", ".join(_read_location(spec) for spec in reads["user"]),
+            _relative(row["project_skills"]),
+            ", ".join(_relative(p) for p in reads["project"]),
+            reads["verified"] or "—",
+        ]
+        out.append("| " + " | ".join(cells) + " |\n")
     out.append("\n## Clients\n")
     for row in rows:
         out.append(_client_section(row))
@@ -93,10 +109,70 @@ def _client_section(row: dict[str, Any]) -> str:
         f"- Project MCP config: {_relative(row['project_mcp_config'])}",
         f"- Skills directory: {_location(row['skills'], 'no skills support')}",
         f"- Project skills directory: {_relative(row['project_skills'])}",
+        *_reads_lines(row.get("skill_reads")),
         f"- Documentation: <{row['url']}>",
         "",
     ]
     return "\n".join(lines)
+
+
+READS_HEADER = """
+## Skill folders each client reads
+
+A client reads skills from more folders than the one agenttools writes for it. Before writing
+a skill, `deploy` looks at every folder the client reads (first the one it writes, then the
+others in the client's order): where the client's own folder has nothing of that name and
+another one has a copy agenttools deployed (or an identical one anybody made), the deployment
+references that copy instead of writing a second one; a different skill of that name in one
+of them is a conflict (`AgentSkillShadowed`, deployed anyway with `--force`); an identical copy
+the client would see twice is a warning. **verified** is the version of the real client
+whose listing (or installed code) showed these folders (the npm clients of
+`tests/clients`); the others come from the sources named per client below.
+
+| id | writes | reads | writes in a project | reads in a project | verified |
+|---|---|---|---|---|---|
+"""
+
+
+def _reads_lines(reads: dict[str, Any] | None) -> list[str]:
+    if reads is None:
+        return []
+    user = ", ".join(_read_location(spec) for spec in reads["user"])
+    project = ", ".join(_relative(p) for p in reads["project"])
+    lines = [f"- Skills folders it reads: {user}; in a project: {project}"]
+    if reads["verified"]:
+        lines.append(f"- Verified with {row_version(reads)}")
+    if reads["duplicates"]:
+        lines.append(f"- The same skill name in two of them: {reads['duplicates']}")
+    if reads.get("note"):
+        lines.append(f"- Note: {reads['note']}")
+    lines.append(f"- Source of the folders: {_linked(reads['source'])}")
+    return lines
+
+
+def row_version(reads: dict[str, Any]) -> str:
+    how = reads["how"]
+    return f"{reads['verified']}: {how}" if how else str(reads["verified"])
+
+
+def _linked(text: str) -> str:
+    return " ".join(_link(w) for w in text.split(" "))
+
+
+def _link(word: str) -> str:
+    """A word that is a URL as an autolink (trailing punctuation left outside)."""
+    if not word.startswith("https://"):
+        return word
+    url = word.rstrip(",;.)")
+    return f"<{url}>{word[len(url) :]}"
+
+
+def _read_location(spec: Any) -> str:
+    if isinstance(spec, list):
+        return _home(spec)
+    if "if_exists" in spec:
+        return f"{_location(spec['then'], '')} or {_location(spec['else'], '')}"
+    return _location(spec, "none")
 
 
 def _location(spec: Any, missing: str) -> str:

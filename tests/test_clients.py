@@ -92,7 +92,7 @@ EXPECTED: dict[str, tuple[Any, ...]] = {
     "cursor": ("Cursor", "Cursor", (), "json", ("mcpServers",), everywhere(".cursor/mcp.json"),
                None, ".cursor/skills", ".cursor/skills"),
     "gemini-cli": ("GeminiCLI", "Gemini CLI", ("Gemini",), "json", ("mcpServers",),
-                   everywhere(".gemini/settings.json"), ".gemini/settings.json", ".gemini/skills", ".gemini/skills"),
+                   everywhere(".gemini/settings.json"), ".gemini/settings.json", ".agents/skills", ".agents/skills"),
     "goose": ("Goose", "Goose", (), "yaml", ("extensions",),
               {"macos": ".config/goose/config.yaml",
                "windows": "AppData/Roaming/Block/goose/config/config.yaml",
@@ -305,8 +305,8 @@ def test_detected_clients(home: Path) -> None:
     assert detected_clients() == []
     (home / ".cursor").mkdir()
     (home / ".cursor" / "mcp.json").write_text("{}")
-    (home / ".agents" / "skills").mkdir(parents=True)  # shared by codex, goose and zed
-    assert [c.id for c in detected_clients()] == ["codex", "cursor", "goose", "zed"]
+    (home / ".agents" / "skills").mkdir(parents=True)  # shared by codex, gemini, goose and zed
+    assert [c.id for c in detected_clients()] == ["codex", "cursor", "gemini-cli", "goose", "zed"]
 
 
 def test_clients_cli_json(home: Path, capsys: pytest.CaptureFixture[str]) -> None:

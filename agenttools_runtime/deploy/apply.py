@@ -78,15 +78,24 @@ class ConfigWrite:
 
 
 @dataclass(frozen=True)
+class SkillWrite:
+    """A skill directory a deploy writes: *source* into *root* (the client's skills root, or
+    another root it reads where the copy the deployment uses is)."""
+
+    root: Path
+    source: SkillSource
+
+
+@dataclass(frozen=True)
 class DeployChanges:
     """Everything a deploy changes, decided: the config entries, the skill directories to
-    write (into ``skills_root``), the registry entries after the change, the record, and
-    the deployments it replaces."""
+    write, the registry entries after the change, the record, and the deployments it
+    replaces."""
 
     record: DeploymentRecord
     config: ConfigWrite | None
     skills_root: Path | None
-    writes: tuple[SkillSource, ...]
+    writes: tuple[SkillWrite, ...]
     entries: tuple[RegistryEntry, ...]
     replaces: tuple[str, ...]
 
@@ -226,9 +235,8 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
         prior += copy
     skills: list[SkillChange] = []
     created_roots: set[str] = set()
-    for source in changes.writes:
-        assert changes.skills_root is not None
-        root = changes.skills_root
+    for write in changes.writes:
+        root, source = write.root, write.source
         created: tuple[str, ...] = ()
         if str(root) not in created_roots:
             created_roots.add(str(root))
@@ -321,11 +329,11 @@ def _apply_config(entry: Journal, changes: DeployChanges) -> Journal:
 
 
 def _apply_skills(store: Store, entry: Journal, changes: DeployChanges) -> None:
-    for change, source in zip(entry.skills, changes.writes, strict=True):
+    for change, write in zip(entry.skills, changes.writes, strict=True):
         root = Path(change.root)
         fsops.write_skill(
             root,
-            source,
+            write.source,
             staging_name=change.staging,
             backup_name=change.backup,
             real_root=store.root(root).real,

@@ -26,23 +26,29 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs, paths, signals
-from agenttools_runtime.deploy import apply, plan, records, registry
+from agenttools_runtime.deploy import apply, plan, records, registry, shared
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Decision, EntryKind, Level, SkillFacts
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
 from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.deploy.removal import sweep_if_needed
+from agenttools_runtime.deploy.shared import OtherCopyPlan
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.deploy.targets import DeployTarget
 from agenttools_runtime.errors import FORCE as FORCE_HINT
 from agenttools_runtime.errors import (
     AgentSkillBackupsLeft,
     AgentSkillConflict,
+    AgentSkillDuplicate,
     AgentSkillExists,
     AgentSkillModified,
     AgentSkillNewerVersionKept,
     AgentSkillNotInstalled,
+    AgentSkillNotInstalledShadowed,
     AgentSkillsDisabled,
+    AgentSkillSeenTwice,
+    AgentSkillShadowed,
+    AgentSkillShadowedWarning,
     AgentSkillsNotDeployed,
     AgentSkillUpdate,
     AgentToolsEmpty,
@@ -182,16 +188,39 @@ class SkillPlan:
     facts: SkillFacts
     decision: Decision
     stats: dict[str, list[int]] | None = None  # the directory's stats, to cache in the entry
+    # the copies of the skill in the other roots the client reads (see deploy.shared)
+    others: tuple[OtherCopyPlan, ...] = ()
+    client_name: str = ""
+
+    @property
+    def shadows(self) -> list[OtherCopyPlan]:
+        """Different skills of the same name the client also reads."""
+        return [o for o in self.others if o.role is plan.CopyRole.SHADOW]
+
+    @property
+    def conflict_path(self) -> Path:
+        """Where the skill in the way is."""
+        if self.decision.conflict == plan.SHADOW_RULE.conflict and self.shadows:
+            return self.shadows[0].directory
+        return self.directory
 
     @property
     def conflict(self) -> AgentToolsError | None:
         tag = self.decision.conflict
         if tag is None:
             return None
+        name = self.source.name
+        if tag == plan.SHADOW_RULE.conflict:
+            return AgentSkillShadowed(
+                name=name,
+                path=self.conflict_path,
+                client_name=self.client_name,
+                option=FORCE_HINT,
+            )
         cls = CONFLICT_ERRORS[tag]
         if cls is AgentSkillExists:
-            return cls(name=self.source.name, path=self.directory, option=FORCE_HINT)
-        return cls(name=self.source.name, path=self.directory)
+            return cls(name=name, path=self.directory, option=FORCE_HINT)
+        return cls(name=name, path=self.directory)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -204,6 +233,7 @@ class SkillPlan:
             "files": sorted(self.source.manifest)
             if self.decision.action is not None and self.decision.action.writes
             else [],
+            "other_copies": [o.to_json() for o in self.others],
         }
 
 
@@ -278,10 +308,20 @@ class DeployPlan:
             for sp in self.skills + self.not_installed:
                 left_out = "left out (the rest is deployed): " if sp in self.not_installed else ""
                 lines.append(f"    {sp.source.name}: {left_out}{_describe_decision(sp)}")
+                if sp.directory.parent != t.skills_root:
+                    lines.append(
+                        f"      (the copy in {sp.directory.parent}, which "
+                        f"{t.client.display_name} also reads: nothing is written to its own folder)"
+                    )
                 if sp.decision.action is not None and sp.decision.action.writes:
                     verb = "write" if sp.decision.action is Action.CREATE else "replace with"
                     for rel in sorted(sp.source.files):
                         lines.append(f"      {verb} {sp.directory / rel}")
+                for other in sp.others:
+                    if other.role is not plan.CopyRole.USED:
+                        lines.append(
+                            f"      also read: {other.directory} ({_ROLE_TEXT[other.role]})"
+                        )
         if self.skipped:
             lines.append(f"  skills not deployed (unsupported here): {', '.join(self.skipped)}")
         for record in self.replaced:
@@ -309,6 +349,13 @@ _ACTION_TEXT = {
     Action.ADOPT_BASELINE: "keep the installed directory (edited to match), add a reference",
     Action.ADOPT_EXTERNAL: "keep the existing directory (identical, not ours: never deleted)",
     Action.KEEP_NEWER: "keep the newer installed version, add a reference",
+}
+
+
+_ROLE_TEXT = {
+    plan.CopyRole.LEAVING: "goes with the deployment this one replaces",
+    plan.CopyRole.DUPLICATE: "an identical copy: the client finds the skill twice",
+    plan.CopyRole.SHADOW: "a different skill of the same name",
 }
 
 
@@ -407,8 +454,20 @@ def make_plan(
     if deploy_skills:
         assert target.skills_root is not None
         replaced_ids = tuple(r.uuid for r in result.replaced)
+        reads = target.skill_reads
+        name = target.client.display_name
         for source in tools.skills:
-            result.skills.append(skill_plan(source, target.skills_root, replaced_ids, level, store))
+            result.skills.append(
+                skill_plan(
+                    source,
+                    target.skills_root,
+                    replaced_ids,
+                    level,
+                    store,
+                    reads=reads,
+                    client_name=name,
+                )
+            )
     conflicts = [sp for sp in result.skills if sp.decision.action is None]
     if conflicts and tools.builtin:
         remaining = [sp for sp in result.skills if sp.decision.action is not None]
@@ -424,8 +483,61 @@ def make_plan(
         errors = [e for e in result.errors]
         raise errors[0] if len(errors) == 1 else AgentToolsErrors(errors)
     for sp in result.not_installed:
-        result.warnings.append(AgentSkillNotInstalled(name=sp.source.name, path=sp.directory))
+        if sp.decision.conflict == plan.SHADOW_RULE.conflict:
+            left_out: AgentToolsWarning = AgentSkillNotInstalledShadowed(
+                name=sp.source.name, path=sp.conflict_path, client_name=sp.client_name
+            )
+        else:
+            left_out = AgentSkillNotInstalled(name=sp.source.name, path=sp.directory)
+        result.warnings.append(left_out)
+    result.warnings.extend(_other_copy_warnings(result, store))
     return result
+
+
+def _other_copy_warnings(result: DeployPlan, store: Store) -> list[AgentToolsWarning]:
+    """What the client will see twice: an identical copy in another root it reads, a
+    different one deployed over with --force, and, for each new copy, another deployment's
+    client that reads its root and has the skill from another one."""
+    from agenttools_runtime.clients import get_client
+    from agenttools_runtime.deploy.targets import read_roots_by_client
+
+    target = result.target
+    found: list[AgentToolsWarning] = []
+    behaviour = _duplicates_text(target.client)
+    for sp in result.skills:
+        for other in sp.others:
+            fields = {"name": sp.source.name, "path": other.directory}
+            fields.update(client_name=sp.client_name, duplicates=behaviour)
+            if other.role is plan.CopyRole.DUPLICATE:
+                found.append(AgentSkillDuplicate(**fields))
+            elif other.role is plan.CopyRole.SHADOW and sp.decision.action is not None:
+                found.append(AgentSkillShadowedWarning(**fields))  # (deployed with --force)
+    created = [sp.directory for sp in result.skills if sp.decision.action is Action.CREATE]
+    if not created or target.scope is None or target.skills_dir is not None:
+        return found
+    scope_reads = read_roots_by_client(target.scope)
+    for seen in shared.seen_twice(
+        created, scope_reads, target.location_key, target.client.id, store
+    ):
+        client = get_client(seen.client)
+        found.append(
+            AgentSkillSeenTwice(
+                name=seen.name,
+                path=seen.path,
+                other=seen.other,
+                uuid=seen.uuid,
+                client_name=client.display_name,
+                duplicates=_duplicates_text(client),
+            )
+        )
+    return found
+
+
+def _duplicates_text(client: Any) -> str:
+    reads = client.skill_reads
+    if reads is not None and reads.duplicates:
+        return f"{client.display_name} {reads.duplicates}"
+    return f"which one {client.display_name} uses is up to it"
 
 
 def _conflict_error(
@@ -496,9 +608,35 @@ def skill_plan(
     replaced: tuple[str, ...],
     level: Level,
     store: Store | None = None,
+    *,
+    reads: tuple[Path, ...] = (),
+    client_name: str = "",
 ) -> SkillPlan:
-    """Gather the facts about one skill's destination and decide (the install decision)."""
+    """Gather the facts about one skill's destination and decide (the install decision).
+
+    *reads* are the skills roots the client reads besides *root*: when *root* has nothing
+    of the skill's name and one of them has a copy the plan tables say to use
+    (:func:`plan.choose_copy`), that copy is the destination; the other copies get their
+    roles, and a different skill of the same name blocks the decision below --force."""
     store = store or Store.open()
+    found = shared.other_copies(source, root, reads, replaced, store)
+    own_exists = destination_state(root, source.name) is not DestinationState.MISSING
+    used = plan.choose_copy(own_exists, [c.facts for c in found])
+    destination = root if used is None else found[used].directory.parent
+    sp = _plan_at(source, destination, replaced, level, store)
+    others = shared.roles(used, found)
+    decision = plan.decide_shadows(sp.decision, [o.role for o in others], level)
+    return replace(sp, decision=decision, others=tuple(others), client_name=client_name)
+
+
+def _plan_at(
+    source: SkillSource,
+    root: Path,
+    replaced: tuple[str, ...],
+    level: Level,
+    store: Store,
+) -> SkillPlan:
+    """The install decision for *source* in *root*."""
     directory = root / source.name
     root_keys = store.root(root)
     key = paths.registry_key_for(root_keys.canonical, source.name)
@@ -662,7 +800,7 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
         ]
     root = target.skills_root
     writes = tuple(
-        sp.source
+        apply.SkillWrite(sp.directory.parent, sp.source)
         for sp in the_plan.skills
         if sp.decision.action is not None and sp.decision.action.writes
     )

@@ -8,7 +8,7 @@ decision" row by row, first match wins, so a reader can check them against the s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import Enum, IntEnum
 
@@ -171,6 +171,109 @@ def decide_install(facts: SkillFacts, level: Level) -> Decision:
                 return Decision(rule.action, None, index)
             return Decision(None, rule.conflict, index)
     raise AssertionError(f"no install rule matches {facts}")  # the table is exhaustive
+
+
+# -- the other skills roots a client reads -----------------------------------------------------
+#
+# A client may read skills from several roots (Gemini CLI reads ~/.agents/skills and
+# ~/.gemini/skills; OpenCode its own, ~/.claude/skills and ~/.agents/skills …). A skill name
+# found in one of them besides the root a deployment writes is "another copy". When the
+# deployment's own root has nothing of that name, an identical or agenttools-deployed other
+# copy is used instead of writing a second one; every other copy the client would see too is
+# reported, and a different skill of the same name blocks the deployment below --force.
+
+
+class CopyKind(str, Enum):
+    """Who a copy in another root belongs to, by the registry."""
+
+    OURS = "ours"  # a registry entry agenttools owns: a deployment wrote it
+    EXTERNAL = "external"  # a registry entry for a directory that was there before
+    FOREIGN = "foreign"  # no entry: the user's, another tool's
+
+
+@dataclass(frozen=True)
+class OtherCopy:
+    """What is known of a skill directory of the incoming name in another root the client
+    reads: ``directory`` it is a real directory (not a link to one); ``identical`` it is a
+    clean skill directory holding exactly the incoming files; ``leaving`` it is ours and
+    only the deployments this one replaces reference it (it goes with them)."""
+
+    kind: CopyKind
+    identical: bool
+    directory: bool = True
+    leaving: bool = False
+
+
+class CopyRole(str, Enum):
+    """What another copy is to the deployment."""
+
+    USED = "used"  # referenced (and decided on) instead of writing into the client's own root
+    LEAVING = "leaving"  # released with the deployments this one replaces
+    DUPLICATE = "duplicate"  # the same skill, seen by the client in two roots: a warning
+    SHADOW = "shadow"  # a different skill of the same name: a conflict below --force
+
+
+# Which other copy a deployment uses when the client's own root has nothing of that name:
+# the first row any copy matches, and of those the copy in the root the client reads first.
+# Another deployment's copy is decided on exactly as if it were in the own root (shared when
+# identical, upgraded with --upgrade, refused when modified); an identical copy agenttools
+# did not write is referenced as external (never deleted). A link is never used: writing
+# through it would change what it points to.
+USE_OTHER_COPY: tuple[Mapping[str, object], ...] = (
+    {"kind": CopyKind.OURS, "leaving": False, "directory": True},
+    {"kind": CopyKind.EXTERNAL, "identical": True, "directory": True},
+    {"kind": CopyKind.FOREIGN, "identical": True, "directory": True},
+)
+
+# The role of every other copy but the one used (first match wins).
+OTHER_COPY_ROLES: tuple[tuple[Mapping[str, object], CopyRole], ...] = (
+    ({"leaving": True}, CopyRole.LEAVING),
+    ({"identical": True}, CopyRole.DUPLICATE),
+    ({}, CopyRole.SHADOW),
+)
+
+# A different skill of the same name that the client also reads: the deployment would hide
+# it from the client, or be hidden by it (which one depends on the client). Nothing of it is
+# changed either way, so --force deploys anyway (with a warning) instead of replacing it.
+SHADOW_RULE = Rule({}, Action.CREATE, Level.ALL, "AgentSkillShadowed")
+SHADOW_RULE_INDEX = len(INSTALL_RULES)
+
+
+def _copy_matches(when: Mapping[str, object], copy: OtherCopy) -> bool:
+    return all(getattr(copy, name) == value for name, value in when.items())
+
+
+def choose_copy(own_exists: bool, others: Sequence[OtherCopy]) -> int | None:
+    """The index of the other copy the deployment uses (None: the client's own root), given
+    whether anything of that name is in the own root and the other copies in the client's
+    order of roots."""
+    if own_exists:
+        return None
+    for when in USE_OTHER_COPY:
+        for index, copy in enumerate(others):
+            if _copy_matches(when, copy):
+                return index
+    return None
+
+
+def copy_roles(used: int | None, others: Sequence[OtherCopy]) -> tuple[CopyRole, ...]:
+    """The role of each other copy (:data:`OTHER_COPY_ROLES`) once *used* is chosen."""
+    roles = []
+    for index, copy in enumerate(others):
+        if index == used:
+            roles.append(CopyRole.USED)
+            continue
+        roles.append(next(r for when, r in OTHER_COPY_ROLES if _copy_matches(when, copy)))
+    return tuple(roles)
+
+
+def decide_shadows(decision: Decision, roles: Sequence[CopyRole], level: Level) -> Decision:
+    """The install decision once the other copies are known: a shadowed or shadowing
+    different skill blocks it below :data:`SHADOW_RULE`'s level (a conflict it already has
+    comes first)."""
+    if decision.action is None or CopyRole.SHADOW not in roles or level >= SHADOW_RULE.level:
+        return decision
+    return Decision(None, SHADOW_RULE.conflict, SHADOW_RULE_INDEX)
 
 
 # -- release decision ------------------------------------------------------------------------

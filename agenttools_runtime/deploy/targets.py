@@ -71,7 +71,7 @@ class DeployTarget(Value):
 
     __slots__ = (
         "client", "config", "config_file", "location_key", "mcp_problem", "project", "scope",
-        "skills_dir", "skills_disabled", "skills_problem", "skills_root",
+        "skill_reads", "skills_dir", "skills_disabled", "skills_problem", "skills_root",
     )  # fmt: skip
     client: Client
     scope: str | None
@@ -84,6 +84,9 @@ class DeployTarget(Value):
     skills_dir: Path | None
     mcp_problem: AgentToolsError | None
     skills_problem: AgentToolsError | None
+    # every skills root the client reads at this scope, ``skills_root`` first (only that one
+    # when --skills-dir names the root: then the user chose where the skills go)
+    skill_reads: tuple[Path, ...]
 
     def __init__(
         self,
@@ -98,6 +101,7 @@ class DeployTarget(Value):
         skills_dir: Path | None = None,
         mcp_problem: AgentToolsError | None = None,
         skills_problem: AgentToolsError | None = None,
+        skill_reads: tuple[Path, ...] = (),
     ) -> None:
         super().__init__(
             client=client,
@@ -111,6 +115,7 @@ class DeployTarget(Value):
             skills_dir=skills_dir,
             mcp_problem=mcp_problem,
             skills_problem=skills_problem,
+            skill_reads=skill_reads,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -192,6 +197,11 @@ def resolve_target(
         check_skills_root(override)
         skills_root, skills_problem = override, None
 
+    skill_reads: tuple[Path, ...] = ()
+    if skills_root is not None:
+        skill_reads = (skills_root,)
+        if override is None:
+            skill_reads = _read_roots(c, scope, os_name) or skill_reads
     if scope == USER_SCOPE:
         location_key = USER_SCOPE
     elif scope is not None:
@@ -211,7 +221,31 @@ def resolve_target(
         skills_dir=override,
         mcp_problem=mcp_problem,
         skills_problem=skills_problem,
+        skill_reads=skill_reads,
     )
+
+
+def read_roots_by_client(scope: str, os_name: str | None = None) -> dict[str, tuple[Path, ...]]:
+    """Every client's skills roots at *scope* (``"user"`` or a project directory), by id
+    (clients without skills there are left out)."""
+    found = {}
+    for c in clients.all_clients().values():
+        roots = _read_roots(c, scope, os_name)
+        if roots:
+            found[c.id] = roots
+    return found
+
+
+def _read_roots(c: Client, scope: str | None, os_name: str | None) -> tuple[Path, ...]:
+    """The skills roots *c* reads at *scope* (the client table's ``skill_reads``)."""
+    try:
+        if scope == USER_SCOPE:
+            return tuple(clients.skill_read_locations(c, os_name))
+        if scope is not None:
+            return tuple(clients.project_skill_read_locations(c, scope))
+    except AgentToolsError:
+        pass
+    return ()
 
 
 def _project_dir(project: Path | str) -> Path:

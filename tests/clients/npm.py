@@ -321,12 +321,29 @@ def list_servers(
     path: Sequence[Path] = (),
 ) -> subprocess.CompletedProcess[str]:
     """The client's MCP server listing (output without colours; *path* as for
-    :func:`run_client`). With *until*, list again until ``until(stdout + stderr)`` holds for a
-    listing that exits 0, or *deadline* seconds have passed: the last listing either way, for
-    the caller's assertions."""
+    :func:`run_client`), polled as :func:`listing` does."""
+    return listing(
+        client, home, cwd, client.list_command, until=until, deadline=deadline, path=path
+    )
+
+
+def listing(
+    client: NpmClient,
+    home: Path,
+    cwd: Path,
+    command: Sequence[str],
+    *,
+    until: Callable[[str], object] | None = None,
+    deadline: float = LISTING_DEADLINE,
+    path: Sequence[Path] = (),
+) -> subprocess.CompletedProcess[str]:
+    """What ``client *command*`` prints (output without colours; *path* as for
+    :func:`run_client`). With *until*, run it again until ``until(stdout + stderr)`` holds for
+    a run that exits 0, or *deadline* seconds have passed: the last run either way, for the
+    caller's assertions."""
     start, attempts = time.monotonic(), 0
     while True:
-        listed = run_client(client, home, cwd, *client.list_command, path=path)
+        listed = run_client(client, home, cwd, *command, path=path)
         attempts += 1
         if until is None or (listed.returncode == 0 and until(listed.stdout + listed.stderr)):
             break

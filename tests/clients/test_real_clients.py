@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sysconfig
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from tests.clients.npm import (
     NpmClient,
     installed,
     list_servers,
+    listing,
     run_client,
 )
 from tests.helpers.venvs import Venv, create_venv
@@ -193,3 +195,90 @@ def test_npm_install_times(npm_clients: dict[str, InstallOutcome]) -> None:
             f"{outcome.client.package}@{outcome.client.version}: {outcome.detail} in {outcome.seconds:.1f}s"
         )
     assert all(o.ok for o in npm_clients.values()) or not IN_CI
+
+
+# -- skill folders shared by several clients --------------------------------------------------
+
+WEATHER_SKILLS = ("forecast-help", "station-lookup", "weather-report")
+# how each client lists its skills, and what it prints once it has (with or without ours:
+# Copilot CLI and OpenCode have built-in skills, Gemini CLI 0.61 has none)
+SKILL_LISTINGS = {
+    "gemini-cli": (("skills", "list"), re.compile(r"Discovered Agent Skills|No skills discovered")),
+    "copilot-cli": (("skill", "list"), re.compile(r"^Builtin skills:", re.MULTILINE)),
+    "opencode": (("debug", "skill"), re.compile(r'"location": "<built-in>"')),
+}
+
+
+def _list_skills(client: NpmClient, home: Path, cwd: Path) -> str:
+    """The client's skill listing, once the client has answered (on a loaded machine a client
+    may fail to start: it is run again until it lists, up to the listing deadline)."""
+    command, answered = SKILL_LISTINGS[client.client]
+    done = listing(client, home, cwd, command, until=answered.search)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0 and answered.search(output), output
+    return output
+
+
+def _listed(client_id: str, output: str) -> list[str]:
+    """The skill names a listing shows (each as often as it is shown)."""
+    if client_id == "opencode":
+        start = output.index("[")
+        return [s["name"] for s in json.loads(output[start:])]
+    if client_id == "gemini-cli":
+        return re.findall(r"^(\S+) \[(?:Enabled|Disabled)\]", output, re.MULTILINE)
+    return re.findall(r"^  (\S+) - ", output, re.MULTILINE)
+
+
+@pytest.mark.parametrize("first", ["codex", "gemini-cli"])
+def test_shared_skill_folders_list_each_skill_once(
+    first: str,
+    npm_clients: dict[str, InstallOutcome],
+    weather_venv: Venv,
+    home: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One bundle deployed to Codex and Gemini CLI (in either order): one copy in
+    ~/.agents/skills serves both, and ``gemini skills list`` shows each skill once and no
+    "Skill conflict detected". After Codex first, Copilot CLI and OpenCode (deployed too) list
+    the same copy, once (the other order lists Gemini CLI only: the order is Gemini CLI's
+    concern, and each listing costs seconds). Removing the first deployment keeps the copy for
+    the others; removing all removes it, and no client lists the skills any more."""
+    listed = ("gemini-cli", "copilot-cli", "opencode") if first == "codex" else ("gemini-cli",)
+    clients = {c: _client(npm_clients, c) for c in listed}
+    work = tmp_path / "work"
+    work.mkdir()
+    python = os.fspath(weather_venv.python)
+    second = "gemini-cli" if first == "codex" else "codex"
+    made: dict[str, str] = {}
+    for target in (first, second, *listed[1:]):
+        status = main(["deploy", target, "weather-tools", "--python", python, "--json"])
+        out = capsys.readouterr().out
+        assert status == 0, out
+        made[target] = json.loads(out)["deployment"]["uuid"]
+    agents = home / ".agents" / "skills"
+    assert sorted(p.name for p in agents.iterdir()) == list(WEATHER_SKILLS)
+    for own in (".gemini/skills", ".copilot/skills", ".config/opencode/skills"):
+        assert not (home / own).exists(), own
+
+    def listings() -> dict[str, str]:
+        return {c: _list_skills(client, home, work) for c, client in clients.items()}
+
+    for client_id, output in listings().items():
+        names = _listed(client_id, output)
+        assert sorted(n for n in names if n in WEATHER_SKILLS) == list(WEATHER_SKILLS), output
+        assert "Skill conflict detected" not in output, output
+        if client_id == "opencode":
+            assert str(agents / "weather-report" / "SKILL.md") in output, output
+
+    assert main(["remove", made.pop(first)]) == 0
+    assert sorted(p.name for p in agents.iterdir()) == list(WEATHER_SKILLS)
+    if "gemini-cli" in made:
+        gemini = _list_skills(clients["gemini-cli"], home, work)
+        names = _listed("gemini-cli", gemini)
+        assert sorted(n for n in names if n in WEATHER_SKILLS) == list(WEATHER_SKILLS), gemini
+        assert "Skill conflict detected" not in gemini, gemini
+    assert main(["remove", *made.values()]) == 0
+    assert not agents.exists() or not any(agents.iterdir())
+    for client_id, output in listings().items():
+        assert not set(_listed(client_id, output)) & set(WEATHER_SKILLS), output

@@ -50,8 +50,10 @@ def test_comma_separated_targets_each_get_a_deployment(
     assert read_server_entries(home / ".claude.json", get_client("claude-code"))["weather"]
     assert read_server_entries(home / ".cursor" / "mcp.json", get_client("cursor"))["weather"]
     assert "[mcp_servers.weather]" in (home / ".codex" / "config.toml").read_text()
-    for root in (".claude/skills", ".cursor/skills", ".agents/skills"):
+    for root in (".claude/skills", ".agents/skills"):
         assert (home / root / "weather-report" / "SKILL.md").is_file()
+    # Cursor also reads ~/.claude/skills: it uses Claude Code's copy instead of a second one
+    assert not (home / ".cursor" / "skills" / "weather-report").exists()
     # one section per client (a name given twice is deployed once), then the summary
     assert out.count("Deployed ") == 3
     table = out[out.index("CLIENT  ") :].splitlines()

@@ -224,7 +224,7 @@ def test_real_adhoc_bundle(home: Path, src: Path) -> None:
 
     bundle = AgentTools(name="my-tools", skills=[src / "demo-skill", INLINE])
     results = install_skills("gemini-cli", bundle)
-    root = home / ".gemini" / "skills"
+    root = home / ".agents" / "skills"  # the folder Gemini CLI prefers (docs/clients.md)
     assert [r.location for r in results] == [root / "demo-skill", root / "inline-skill"]
     assert tree(root / "demo-skill") == tree(src / "demo-skill")
     removed = uninstall_skills("gemini-cli", bundle)
@@ -744,7 +744,7 @@ def test_uninstall_path_target_and_project(src: Path, tmp_path: Path) -> None:
     project.mkdir()
     install_skills(("gemini-cli", project), src / "demo-skill")
     assert uninstall_skills("gemini-cli", "demo-skill", project=project).removed
-    assert list((project / ".gemini" / "skills").iterdir()) == []
+    assert list((project / ".agents" / "skills").iterdir()) == []
 
 
 def test_uninstall_failure_puts_earlier_removals_back(home: Path, src: Path) -> None:

@@ -85,6 +85,8 @@ def test_local_roots_cover_every_client_once(home: Path, project: Path) -> None:
     assert home / ".claude" / "skills" in roots
     assert home / ".cursor" / "skills" in roots
     assert project / ".claude" / "skills" in roots
+    # folders clients read but agenttools writes for none (Gemini CLI writes .agents/skills)
+    assert home / ".gemini" / "skills" in roots and home / ".codex" / "skills" in roots
     # project scope first
     assert roots.index(project / ".claude" / "skills") < roots.index(home / ".claude" / "skills")
     keys = [os.path.realpath(r) for r in roots]
