@@ -43,7 +43,7 @@ from agenttools_runtime.names import (
     canonical_dist_name,
     is_item_reference,
 )
-from agenttools_runtime.values import Value
+from agenttools_runtime.values import Value, replace
 from agenttools_runtime.wheel.manifest import BundleEntry
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
@@ -290,8 +290,6 @@ def builtin_skill_source(name: str) -> SkillSource:
     directory = BUILTIN_SKILLS_DIR / name
     if not (directory / "SKILL.md").is_file():
         raise BuiltInAgentSkillMissing(name=name, path=directory)
-    from dataclasses import replace  # SkillSource is a dataclass
-
     return replace(to_source(directory), identifier=name, version=__version__)
 
 
@@ -541,7 +539,7 @@ def _directory_or_name(spec: str | SkillSpec) -> str | SkillSpec:
     return Path(path) if os.path.isfile(os.path.join(path, "SKILL.md")) else spec
 
 
-def _skill_spec_name(spec: str | SkillSpec) -> str:
+def _skill_spec_name(spec: str | SkillSpec | SkillSource) -> str:
     if isinstance(spec, str) and NAME_SHAPED_REFERENCE.fullmatch(spec):
         return spec
     from agenttools_runtime.skills.source import Skill, SkillSource

@@ -38,7 +38,7 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.mcp.server import Environment
 from agenttools_runtime.names import canonical_dist_name
-from agenttools_runtime.values import Value
+from agenttools_runtime.values import Value, replace
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import SkillEntry, WheelManifest, parse
 
@@ -308,8 +308,6 @@ class InstalledDistribution(Value):
                     path=directory / "SKILL.md",
                     reason=f'its name is "{live.name}", declared as "{name}"',
                 )
-            from dataclasses import replace  # as skills.source does: not on `list`'s path
-
             return replace(live, identifier=identifier, version=self.version)
         files = self.verify_skill(name)
         return SkillSource(

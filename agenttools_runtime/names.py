@@ -16,6 +16,7 @@ import unicodedata
 from agenttools_runtime.errors import InvalidAgentSkillDescription, InvalidAgentSkillName
 
 # -- skills (agentskills.io specification) ---------------------------------------------------
+SKILL_FILE = "SKILL.md"  # the file that makes a folder a skill
 SKILL_NAME_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 MAX_SKILL_NAME_LENGTH = 64
 MAX_DESCRIPTION_LENGTH = 1024

@@ -28,7 +28,7 @@ from agenttools_runtime.errors import InvalidSkillFrontmatter
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 from agenttools_runtime.schema import CLIENT_EXTENSION_KEYS
 
-SKILL_FILE = "SKILL.md"
+SKILL_FILE = names.SKILL_FILE
 
 # Frontmatter keys in the order a generated SKILL.md writes them (the Agent Skills spec's).
 KNOWN_KEYS = ("name", "description", "license", "compatibility", "allowed-tools", "metadata")
