@@ -9,8 +9,11 @@ wall time, and the median over rounds of the ratio to the baselines of the same 
 
 - ``python -c pass``: the interpreter with its site-packages (the issue's baseline);
   ``python -I -S -c pass``: the bare interpreter, no ``site`` (what no Python CLI goes under);
-- ``floor``: ``python -c "import argparse, json, pathlib"``, what an argparse CLI that reads
-  JSON and builds paths imports before any code of its own;
+- floors, what no command can go under: ``floor`` (``python -c "import argparse, json,
+  pathlib"``, what an argparse CLI that reads JSON and builds paths imports before any code
+  of its own); ``floor: -m, json, pathlib`` (``runpy``, which ``python -m`` imports, with
+  ``json`` and ``pathlib``: the commands that read JSON and build paths); ``floor: -m,
+  argparse`` (``--help``, printed by argparse);
 - ``--version``, ``--help``, ``clients``, ``list``, ``show DIST/BUNDLE``, ``deployed`` with one
   deployment and with 1,001 (also ``--json``), ``skill --list`` and ``skill agenttools``.
 
@@ -21,7 +24,10 @@ one skill and one server spread over seven clients; fsync skipped while building
 cached in a temporary directory, as an installed package has it. Target (issue 15): ≤ 2× ``python
 -c pass`` for each command on the small environment, ``deployed`` ≤ 3× with 1,001.
 
-Run: ``python benchmarks/startup.py [--rounds R] [--deployments N] [--only NAME]...``.
+``--code DIR`` measures the agenttools of another checkout (an earlier commit: ``git archive
+COMMIT | tar -x -C DIR``), its states built by that code, with this harness.
+
+Run: ``python benchmarks/startup.py [--rounds R] [--deployments N] [--only NAME]... [--code DIR]``.
 """
 
 from __future__ import annotations
@@ -40,6 +46,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+if "--code" in sys.argv:  # the agenttools measured: that checkout's, here and in the children
+    CODE = Path(sys.argv[sys.argv.index("--code") + 1]).resolve()
+    sys.path.insert(0, str(CODE))
+else:
+    CODE = REPO
 
 from tests.helpers.venvs import fake_distribution  # noqa: E402
 
@@ -55,6 +66,8 @@ def commands(python: str, homes: dict[str, Path]) -> dict[str, tuple[list[str], 
         "python -c pass": ([python, "-c", "pass"], small),
         "python -I -S -c pass": ([python, "-I", "-S", "-c", "pass"], small),
         "floor": ([python, "-c", "import argparse, json, pathlib"], small),
+        "floor: -m, json, pathlib": ([python, "-c", "import runpy, json, pathlib"], small),
+        "floor: -m, argparse": ([python, "-c", "import runpy, argparse"], small),
         "--version": ([*cli, "--version"], small),
         "--help": ([*cli, "--help"], small),
         "clients": ([*cli, "clients"], small),
@@ -183,6 +196,7 @@ def main() -> None:
     parser.add_argument(
         "--only", action="append", help="a command's name (repeatable; baselines always run)"
     )
+    parser.add_argument("--code", type=Path, help="a checkout of agenttools to measure")
     args = parser.parse_args()
     import importlib.metadata
 
@@ -204,15 +218,15 @@ def main() -> None:
         # says in this shell; run from an empty directory (python -m puts it first on sys.path)
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
-        env["PYTHONPATH"] = os.pathsep.join([str(site), env.get("PYTHONPATH", "")]).rstrip(
-            os.pathsep
-        )
+        front = [str(site), str(CODE), env.get("PYTHONPATH", "")]
+        env["PYTHONPATH"] = os.pathsep.join(front).rstrip(os.pathsep)
         cwd = Path.cwd()
         os.chdir(tmp)
         try:
             times = measure(table, env, args.rounds)
         finally:
             os.chdir(cwd)
+    print(f"agenttools from {CODE}")
     print(
         f"Python {sys.version.split()[0]}; {args.rounds} rounds, interleaved; this environment: "
         f"{installed} distributions (+1 on PYTHONPATH); deployed (1,001): "
