@@ -8,15 +8,23 @@ validate-pyproject (:func:`json_schema`, entry point ``validate_pyproject.tool_s
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from agenttools_runtime.values import Value
 
-# What a key holds. "table-map" is a table of named sub-tables (``mcp-servers.<name>``),
-# "table-list" an array of tables (``[[bundles]]``).
-Kind = Literal[
-    "string", "string-list", "string-map", "string-or-list", "scalar-map", "table-map", "table-list"
-]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build hook's start-up)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    # What a key holds. "table-map" is a table of named sub-tables (``mcp-servers.<name>``),
+    # "table-list" an array of tables (``[[bundles]]``).
+    Kind = Literal[
+        "string",
+        "string-list",
+        "string-map",
+        "string-or-list",
+        "scalar-map",
+        "table-map",
+        "table-list",
+    ]
 
 KIND_TEXT: dict[str, str] = {
     "string": "string",
@@ -29,26 +37,49 @@ KIND_TEXT: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Key:
+class Key(Value):
     """One key of a table."""
 
+    __slots__ = ("choices", "default", "doc", "example", "item", "kind", "name")
     name: str
     kind: Kind
     doc: str
-    default: Any = None
-    choices: tuple[str, ...] = ()
-    example: str | None = None
-    item: Table | None = None  # the sub-table of "table-map" / "table-list" keys
+    default: Any
+    choices: tuple[str, ...]
+    example: str | None
+    item: Table | None  # the sub-table of "table-map" / "table-list" keys
+
+    def __init__(
+        self,
+        name: str,
+        kind: Kind,
+        doc: str,
+        default: Any = None,
+        choices: tuple[str, ...] = (),
+        example: str | None = None,
+        item: Table | None = None,
+    ) -> None:
+        super().__init__(
+            name=name,
+            kind=kind,
+            doc=doc,
+            default=default,
+            choices=choices,
+            example=example,
+            item=item,
+        )
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(Value):
     """A TOML table: its documented path (``<name>`` for user-chosen parts) and keys."""
 
+    __slots__ = ("doc", "keys", "path")
     path: str
     doc: str
-    keys: tuple[Key, ...] = field(default_factory=tuple)
+    keys: tuple[Key, ...]
+
+    def __init__(self, path: str, doc: str, keys: tuple[Key, ...] = ()) -> None:
+        super().__init__(path=path, doc=doc, keys=keys)
 
     def key(self, name: str) -> Key | None:
         for key in self.keys:
@@ -366,4 +397,6 @@ def reference_markdown() -> str:
 def _default_text(value: Any) -> str:
     if isinstance(value, str):
         return value if " " in value else f'`"{value}"`'  # prose defaults stay prose
+    import json  # the docs' generator's, not the build hook's (start-up time)
+
     return f"`{json.dumps(value)}`"

@@ -10,27 +10,32 @@ portability checks it lacks.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import limits, names, schema
 from agenttools_runtime.errors import InvalidProject
 from agenttools_runtime.skills import skill_md
 from agenttools_runtime.skills.skill_md import SKILL_FILE
+from agenttools_runtime.values import Value
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import BundleEntry, ServerEntry, SkillEntry, WheelManifest
 
+# The build hook and the wrapping backend run this module in a new process for each build:
+# what it needs of typing, dataclasses (with inspect) and difflib (suggestions only) is kept
+# out of that start-up (benchmarks/hook.py).
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from typing import Any, Literal
+
     from agenttools_runtime.skills.source import SkillSource
 
-Severity = Literal["error", "warning"]
+    Severity = Literal["error", "warning"]
+
 KeyPath = tuple[str | int, ...]
 
 PYPROJECT = "pyproject.toml"
@@ -94,15 +99,20 @@ CODES: dict[str, tuple[Severity, str]] = {
 }
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(Value):
     """One finding. ``line`` is 1-based, or None when the file gives none."""
 
+    __slots__ = ("code", "line", "message", "path", "severity")
     path: Path
     line: int | None
     code: str
     message: str
-    severity: Severity = "error"
+    severity: Severity
+
+    def __init__(
+        self, path: Path, line: int | None, code: str, message: str, severity: Severity = "error"
+    ) -> None:
+        super().__init__(path=path, line=line, code=code, message=message, severity=severity)
 
     def format(self, base: Path | None = None) -> str:
         """``path:line: code: message`` (warnings: ``path:line: warning: code: message``);
@@ -150,13 +160,13 @@ class ProjectInvalid(InvalidProject):
 # -- projects --------------------------------------------------------------------------------
 
 
-@dataclass
 class Project:
     """A project directory with its parsed ``pyproject.toml``."""
 
-    root: Path
-    data: dict[str, Any]
-    lines: TomlLines
+    def __init__(self, root: Path, data: dict[str, Any], lines: TomlLines) -> None:
+        self.root = root
+        self.data = data
+        self.lines = lines
 
     @property
     def pyproject(self) -> Path:
@@ -296,18 +306,27 @@ def validate_project(path: Path | str) -> list[Problem]:
 # -- the checked declarations ----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SkillDeclaration:
+class SkillDeclaration(Value):
     """A skill of this distribution, resolved through the runtime's own
     :func:`~agenttools_runtime.skills.source.to_source` (so the wheel carries exactly what
     ``agenttools skills install`` would write from the same definition): ``source.files`` maps
     ``/``-separated relative paths to source files or generated text, ``source.manifest``
     their hashes, ``source.executable`` the files made executable on install."""
 
+    __slots__ = ("kind", "path", "source", "sources")
     kind: Literal["directory", "inline"]
     source: SkillSource
-    path: str | None = None  # project-relative directory (directory kind)
-    sources: tuple[Path, ...] = ()  # project files it is built from (for the sdist)
+    path: str | None  # project-relative directory (directory kind)
+    sources: tuple[Path, ...]  # project files it is built from (for the sdist)
+
+    def __init__(
+        self,
+        kind: Literal["directory", "inline"],
+        source: SkillSource,
+        path: str | None = None,
+        sources: tuple[Path, ...] = (),
+    ) -> None:
+        super().__init__(kind=kind, source=source, path=path, sources=sources)
 
     @property
     def name(self) -> str:
@@ -322,34 +341,41 @@ class SkillDeclaration:
         return self.source.files
 
 
-@dataclass
 class CheckResult:
     """Problems found, and what was declared (complete only when there are no errors)."""
 
-    problems: list[Problem] = field(default_factory=list)
-    root: str = DEFAULT_ROOT
-    servers: dict[str, dict[str, Any]] = field(default_factory=dict)
-    skills: dict[str, SkillDeclaration] = field(default_factory=dict)
-    bundles: list[BundleEntry] = field(default_factory=list)
-    has_config: bool = False
-    checked: set[Path] = field(
-        default_factory=set
-    )  # real skill directories whose SKILL.md was checked
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.root = DEFAULT_ROOT
+        self.servers: dict[str, dict[str, Any]] = {}
+        self.skills: dict[str, SkillDeclaration] = {}
+        self.bundles: list[BundleEntry] = []
+        self.has_config = False
+        self.checked: set[Path] = set()  # real skill directories whose SKILL.md was checked
 
     @property
     def errors(self) -> list[Problem]:
         return errors_of(self.problems)
 
 
-@dataclass(frozen=True)
-class BuildPlan:
+class BuildPlan(Value):
     """What the hook writes under ``.dist-info/extra_metadata/agenttools/``: the manifest and
     every skill file (``skills/<name>/<relpath>`` -> source file or generated text)."""
 
+    __slots__ = ("files", "manifest", "sources", "warnings")
     manifest: WheelManifest
     files: Mapping[str, Path | str]
-    warnings: tuple[Problem, ...] = ()
-    sources: tuple[Path, ...] = ()  # project files the skills are built from
+    warnings: tuple[Problem, ...]
+    sources: tuple[Path, ...]  # project files the skills are built from
+
+    def __init__(
+        self,
+        manifest: WheelManifest,
+        files: Mapping[str, Path | str],
+        warnings: tuple[Problem, ...] = (),
+        sources: tuple[Path, ...] = (),
+    ) -> None:
+        super().__init__(manifest=manifest, files=files, warnings=warnings, sources=sources)
 
     def manifest_bytes(self) -> bytes:
         return self.manifest.to_bytes()
@@ -1410,6 +1436,8 @@ def _toml_type(value: Any) -> str:
 
 
 def _did_you_mean(name: str, candidates: Sequence[str]) -> str:
+    import difflib  # only when a name is wrong
+
     close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.8)
     if not close:
         # a prefix or a different separator is a typo too ("body_file", "mcp_servers")

@@ -7,41 +7,48 @@ paths ship the same bytes; :func:`load_plan` is the one way they check a project
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
 
+from agenttools_runtime.values import Value
 from agenttools_runtime.wheel import layout
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
 if TYPE_CHECKING:
+    from typing import Protocol
+
     from agenttools_runtime.validate import BuildPlan
     from agenttools_runtime.wheel.manifest import WheelManifest
+
+    class Plan(Protocol):
+        """What :func:`members` reads of a :class:`~agenttools_runtime.validate.BuildPlan`."""
+
+        @property
+        def manifest(self) -> WheelManifest: ...
+
+        @property
+        def files(self) -> Mapping[str, Path | str]: ...
+
+        def manifest_bytes(self) -> bytes: ...
+
 
 # zip permission bits of what we add: what hatchling and installers normalize to
 FILE_MODE = 0o644
 EXECUTABLE_MODE = 0o755
 
 
-class Plan(Protocol):
-    """What :func:`members` reads of a :class:`~agenttools_runtime.validate.BuildPlan`."""
-
-    @property
-    def manifest(self) -> WheelManifest: ...
-
-    @property
-    def files(self) -> Mapping[str, Path | str]: ...
-
-    def manifest_bytes(self) -> bytes: ...
-
-
-@dataclass(frozen=True)
-class Member:
+class Member(Value):
     """One file under ``.dist-info/extra_metadata/agenttools/``."""
 
+    __slots__ = ("data", "executable", "path", "source")
     path: str  # relative to the .dist-info directory ("extra_metadata/agenttools/...")
     data: bytes
-    executable: bool = False
-    source: Path | None = None  # the project file it was read from; None: generated
+    executable: bool
+    source: Path | None  # the project file it was read from; None: generated
+
+    def __init__(
+        self, path: str, data: bytes, executable: bool = False, source: Path | None = None
+    ) -> None:
+        super().__init__(path=path, data=data, executable=executable, source=source)
 
     @property
     def mode(self) -> int:
@@ -104,8 +111,6 @@ def for_artifact(
     """*plan* for the distribution *name* and *version* a build produced (a dynamic version
     is known only then). Raises :class:`~agenttools_runtime.errors.WheelProjectMismatch` when
     *name* is not the project's ``[project].name``: the files belong to that project only."""
-    import dataclasses
-
     from agenttools_runtime.errors import WheelProjectMismatch
     from agenttools_runtime.names import canonical_dist_name
     from agenttools_runtime.values import replace
@@ -115,4 +120,4 @@ def for_artifact(
         raise WheelProjectMismatch(
             wheel=str(artifact), wheel_name=name, project=str(project), project_name=project_name
         )
-    return dataclasses.replace(plan, manifest=replace(plan.manifest, version=version))
+    return replace(plan, manifest=replace(plan.manifest, version=version))
