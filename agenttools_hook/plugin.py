@@ -21,12 +21,15 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 from agenttools_hook.errors import AgentToolsBuildError
 from agenttools_runtime.wheel import layout
+
+if TYPE_CHECKING:  # imported when a build runs: hatchling loads this module for every build
+    from agenttools_runtime.project import BuildPlan, Project
 
 __all__ = ["AgentToolsBuildError", "AgentToolsBuildHook"]
 
@@ -156,9 +159,9 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             force_include.setdefault(str(source), rel)
 
     # shared ----------------------------------------------------------------------------------
-    def _project(self) -> Any:
+    def _project(self) -> Project | None:
         """The loaded project, or None (with a message) when ``[tool.agenttools]`` is absent."""
-        from agenttools_runtime.validate import MISSING_CONFIG, Problem, load_project
+        from agenttools_runtime.project import MISSING_CONFIG, Problem, load_project
 
         config = getattr(self.metadata, "config", None) if self.metadata is not None else None
         project = load_project(Path(self.root), config)
@@ -169,8 +172,8 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             return None
         return project
 
-    def _plan(self, project: Any, source_root: Path | None) -> Any:
-        from agenttools_runtime.validate import ProjectInvalid, build_manifest
+    def _plan(self, project: Project, source_root: Path | None) -> BuildPlan:
+        from agenttools_runtime.project import ProjectInvalid, build_manifest
 
         version = self._version()
         try:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 from agenttools_runtime import __version__
@@ -40,6 +41,7 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.mcp.server import MCPServer, Origin
 from agenttools_runtime.names import (
     NAME_SHAPED_REFERENCE,
+    SKILL_FILE,
     canonical_dist_name,
     is_item_reference,
 )
@@ -230,6 +232,7 @@ class AgentTools(Value):
             if dist_name:
                 return self._distribution(dist_name).skill_source(item)
             return builtin_skill_source(spec)
+        # skills.source (typing, yaml): not on `list`'s start-up path
         from agenttools_runtime.skills.source import to_source
 
         name = _skill_spec_name(spec)
@@ -282,20 +285,25 @@ def builtin_skill_source(name: str) -> SkillSource:
     """The built-in skill *name*: its directory inside the agenttools package, identifier =
     the name, version = the agenttools version. Raises ``AgentSkillNotFound`` for an unknown
     name and ``BuiltInAgentSkillMissing`` when the package lacks the directory."""
-    from agenttools_runtime import __version__
+    # skills.source (typing, yaml): not on `list`'s start-up path
     from agenttools_runtime.skills.source import to_source
 
     if name not in BUILTIN_SKILL_NAMES:
         raise AgentSkillNotFound(name=name)
     directory = BUILTIN_SKILLS_DIR / name
-    if not (directory / "SKILL.md").is_file():
+    if not (directory / SKILL_FILE).is_file():
         raise BuiltInAgentSkillMissing(name=name, path=directory)
     return replace(to_source(directory), identifier=name, version=__version__)
 
 
 # -- name resolution -------------------------------------------------------------------------
+if TYPE_CHECKING:
+    # what names a bundle: its name, a bundle, a server, an ad hoc mapping, None (built in)
+    ToolsSpec = str | AgentTools | MCPServer | Mapping[str, Any] | None
+
+
 def resolve_tools(
-    tools: str | AgentTools | MCPServer | Mapping[str, Any] | None,
+    tools: ToolsSpec,
     search: SearchPath | None = None,
 ) -> AgentTools:
     """The spec's name resolution, in order:
@@ -451,6 +459,7 @@ def marker_holds(marker: str, environment: Mapping[str, str] | None = None) -> b
     """Evaluate a PEP 508 marker for *environment* (None: this interpreter). An invalid
     marker, or one on a variable the environment lacks, never holds (the build hook rejects
     them; a hand-made manifest is not trusted)."""
+    # packaging: a quarter of `list`'s start-up time, needed only where a marker is
     from packaging.markers import (
         InvalidMarker,
         Marker,
@@ -471,8 +480,6 @@ def agent_tools_objects(
     *include_builtin*), optionally filtered by a shell-style *pattern* matched against the
     qualified name, the bundle name and the distribution name. Distributions with a problem
     contribute nothing (``find_distributions`` lists them)."""
-    from fnmatch import fnmatchcase
-
     bundles: list[AgentTools] = list(DEFAULT_AGENT_TOOLS) if include_builtin else []
     for dist in find_distributions(search):
         bundles.extend(distribution_bundles(dist, search))
@@ -520,6 +527,7 @@ def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
         raise InvalidAgentToolsObject(reason=f'the skills of "{bundle}" must be a list')
     if all(isinstance(spec, str) for spec in specs):
         return tuple(specs)
+    # skills.source (typing, yaml): not on `list`'s start-up path
     from agenttools_runtime.skills.source import Skill, SkillSource
 
     for spec in specs:
@@ -536,12 +544,13 @@ def _directory_or_name(spec: str | SkillSpec) -> str | SkillSpec:
     if not isinstance(spec, str) or not NAME_SHAPED_REFERENCE.fullmatch(spec):
         return spec
     path = os.path.abspath(os.path.expanduser(spec))
-    return Path(path) if os.path.isfile(os.path.join(path, "SKILL.md")) else spec
+    return Path(path) if os.path.isfile(os.path.join(path, SKILL_FILE)) else spec
 
 
 def _skill_spec_name(spec: str | SkillSpec | SkillSource) -> str:
     if isinstance(spec, str) and NAME_SHAPED_REFERENCE.fullmatch(spec):
         return spec
+    # skills.source (typing, yaml): not on `list`'s start-up path
     from agenttools_runtime.skills.source import Skill, SkillSource
 
     if isinstance(spec, Skill):
@@ -551,12 +560,12 @@ def _skill_spec_name(spec: str | SkillSpec | SkillSource) -> str:
     if isinstance(spec, SkillSource):
         return spec.name
     directory = Path(os.fspath(spec))
-    if directory.name == "SKILL.md":
+    if directory.name == SKILL_FILE:
         directory = directory.parent
     try:
-        from agenttools_runtime.skills.skill_md import read_skill_md
+        from agenttools_runtime.skills.skill_md import read_skill_md  # yaml: as skills.source
 
-        name = read_skill_md(directory / "SKILL.md").frontmatter.get("name")
+        name = read_skill_md(directory / SKILL_FILE).frontmatter.get("name")
     except Exception:  # a name for display only; to_source reports the problem
         name = None
     return name if isinstance(name, str) and name else directory.name

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from agenttools_runtime.errors import (
     AgentToolsError,
+    ClientError,
     InvalidProjectDirectory,
     UnknownClient,
     UnknownInstallLocation,
@@ -293,7 +294,7 @@ def get_client(client: str | Client) -> Client:
     table = _load_table()
     found = table.find(client)
     if found is None:
-        from agenttools_runtime.suggest import did_you_mean
+        from agenttools_runtime.suggest import did_you_mean  # only for an unknown name
 
         spellings = {k: c.id for c in table.values() for k in (c.id, c.name, *c.aliases)}
         hint = did_you_mean(client, spellings)
@@ -311,15 +312,7 @@ def mcp_config_location(client: str | Client, os: str | None = None) -> Path:
     ``UnknownInstallLocation`` when it has none on that OS.
     """
     c = get_client(client)
-    if c.mcp_config is None:
-        raise UnsupportedMCPClient(client_name=c.display_name, client=c.id)
-    osn = normalize_os(os)
-    parts = _resolve_location(c.mcp_config, osn)
-    if parts is None:
-        raise UnknownInstallLocation(
-            client_name=c.display_name, os_name=OS_DISPLAY[osn], client=c.id, os=osn
-        )
-    return _home_join(parts)
+    return _user_location(c, c.mcp_config, os, UnsupportedMCPClient, UnknownInstallLocation)
 
 
 def project_mcp_config_location(client: str | Client, directory: Path | str) -> Path:
@@ -328,9 +321,7 @@ def project_mcp_config_location(client: str | Client, directory: Path | str) -> 
     Raises ``UnsupportedMCPClientProject`` or ``InvalidProjectDirectory``.
     """
     c = get_client(client)
-    if c.project_mcp_config is None:
-        raise UnsupportedMCPClientProject(client_name=c.display_name, client=c.id)
-    return _project_dir(directory).joinpath(*c.project_mcp_config)
+    return _project_location(c, c.project_mcp_config, directory, UnsupportedMCPClientProject)
 
 
 def skills_location(client: str | Client, os: str | None = None) -> Path:
@@ -339,15 +330,7 @@ def skills_location(client: str | Client, os: str | None = None) -> Path:
     Raises ``UnsupportedSkillsClient`` or ``UnknownSkillsLocation``.
     """
     c = get_client(client)
-    if c.skills is None:
-        raise UnsupportedSkillsClient(client_name=c.display_name, client=c.id)
-    osn = normalize_os(os)
-    parts = _resolve_location(c.skills, osn)
-    if parts is None:
-        raise UnknownSkillsLocation(
-            client_name=c.display_name, os_name=OS_DISPLAY[osn], client=c.id, os=osn
-        )
-    return _home_join(parts)
+    return _user_location(c, c.skills, os, UnsupportedSkillsClient, UnknownSkillsLocation)
 
 
 def project_skills_location(client: str | Client, directory: Path | str) -> Path:
@@ -356,9 +339,7 @@ def project_skills_location(client: str | Client, directory: Path | str) -> Path
     Raises ``UnsupportedSkillsClientProject`` or ``InvalidProjectDirectory``.
     """
     c = get_client(client)
-    if c.project_skills is None:
-        raise UnsupportedSkillsClientProject(client_name=c.display_name, client=c.id)
-    return _project_dir(directory).joinpath(*c.project_skills)
+    return _project_location(c, c.project_skills, directory, UnsupportedSkillsClientProject)
 
 
 def skill_read_locations(client: str | Client, os: str | None = None) -> list[Path]:
@@ -400,7 +381,7 @@ def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | Non
     ``(client, None)`` when it is the client's user-scope file on this OS, ``(client,
     project_dir)`` when the path ends with the client's project config path. ``None`` when no
     client matches."""
-    from agenttools_runtime.paths import canonical_path_key
+    from agenttools_runtime.paths import canonical_path_key  # hashlib: off `clients`' start-up
 
     key = canonical_path_key(path)
     table = _load_table()
@@ -446,6 +427,33 @@ def _resolve_location(spec: Any, osn: OSName) -> list[str] | None:
         return _resolve_location(spec["then"] if marker.exists() else spec["else"], osn)
     value = spec.get(osn)
     return None if value is None else list(value)
+
+
+def _user_location(
+    c: Client,
+    spec: Any,
+    os: str | None,
+    unsupported: type[ClientError],
+    unknown: type[ClientError],
+) -> Path:
+    """The user-scope location *spec* (a column of the client table) on *os*: ``unsupported``
+    when the client has none at all, ``unknown`` when it has none on that OS."""
+    if spec is None:
+        raise unsupported(client_name=c.display_name, client=c.id)
+    osn = normalize_os(os)
+    parts = _resolve_location(spec, osn)
+    if parts is None:
+        raise unknown(client_name=c.display_name, os_name=OS_DISPLAY[osn], client=c.id, os=osn)
+    return _home_join(parts)
+
+
+def _project_location(
+    c: Client, parts: Sequence[str] | None, directory: Path | str, unsupported: type[ClientError]
+) -> Path:
+    """The project-scope location *parts* inside *directory*; ``unsupported`` when none."""
+    if parts is None:
+        raise unsupported(client_name=c.display_name, client=c.id)
+    return _project_dir(directory).joinpath(*parts)
 
 
 def _home_join(parts: Sequence[str]) -> Path:

@@ -36,8 +36,8 @@ from agenttools_runtime.errors import (
     InvalidPythonEnvironment,
     ManifestError,
 )
-from agenttools_runtime.mcp.server import Environment
-from agenttools_runtime.names import canonical_dist_name
+from agenttools_runtime.mcp.server import Environment, MCPServer, Origin
+from agenttools_runtime.names import SKILL_FILE, canonical_dist_name
 from agenttools_runtime.values import Value, replace
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import SkillEntry, WheelManifest, parse
@@ -46,7 +46,6 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-u
 if TYPE_CHECKING:
     from typing import Any
 
-    from agenttools_runtime.mcp.server import MCPServer
     from agenttools_runtime.skills.source import SkillSource
 
 
@@ -111,7 +110,7 @@ class SearchPath(Value):
         """Ask that interpreter for its ``sys.path`` once (a subprocess; nothing is imported
         into it but the standard library). Raises ``InvalidPythonEnvironment`` when it cannot
         be run or answers nonsense."""
-        import subprocess
+        import subprocess  # only --python runs an interpreter: kept off `list`'s start-up
 
         executable = Path(os.path.abspath(os.path.expanduser(os.fspath(python))))
         if executable.is_dir():  # a venv directory: its interpreter
@@ -258,14 +257,10 @@ class InstalledDistribution(Value):
     def server(self, name: str) -> MCPServer:
         """The declared server *name*, started in this distribution's environment.
         Raises ``DistributionServerNotFound`` or ``InvalidAgentToolsObject`` (a bad table)."""
-        from agenttools_runtime.mcp.server import MCPServer
-
         self.raise_problem()
         entry = self.manifest.servers.get(name) if self.manifest is not None else None
         if entry is None:
             raise DistributionServerNotFound(name=name, distribution=self.display_name)
-        from agenttools_runtime.mcp.server import Origin
-
         origin = Origin.of_dist_info(self.display_name, self.version, self.dist_info)
         return MCPServer.from_declaration(
             name,
@@ -289,6 +284,7 @@ class InstalledDistribution(Value):
         (``BundledFileMissing`` / ``BundledFileMismatch`` naming the file); directory skills of
         editable installs are the live source files (``InvalidDistributionSkillDefinition``
         when their ``SKILL.md`` now has another name). Raises ``DistributionSkillNotFound``."""
+        # skills.source (typing, yaml): not on `list`'s start-up path
         from agenttools_runtime.skills.source import SkillSource, to_source
 
         entry = self._skill_entry(name)
@@ -305,7 +301,7 @@ class InstalledDistribution(Value):
             live = to_source(directory)
             if live.name != name:  # renamed in the work tree since the editable install
                 raise InvalidDistributionSkillDefinition(
-                    path=directory / "SKILL.md",
+                    path=directory / SKILL_FILE,
                     reason=f'its name is "{live.name}", declared as "{name}"',
                 )
             return replace(live, identifier=identifier, version=self.version)
@@ -327,7 +323,7 @@ class InstalledDistribution(Value):
         files reached without a symbolic link (``BundledFileNotRegular``): a link planted in
         the ``.dist-info`` is never followed. Files not in the manifest are never used."""
         entry = self._skill_entry(name)
-        if "SKILL.md" not in entry.files:
+        if SKILL_FILE not in entry.files:
             raise InvalidManifest(
                 distribution=self.display_name, reason=f'skill "{name}" lists no SKILL.md'
             )
@@ -483,7 +479,7 @@ def _iter_dist_infos(paths: Sequence[Path], only: str | None) -> Iterator[_Entry
 
 
 def _iter_zip(archive: str, seen: set[str], only: str | None) -> Iterator[_Entry]:
-    import zipfile
+    import zipfile  # only zipped entries of sys.path need it: kept off `list`'s start-up
 
     try:
         with zipfile.ZipFile(archive) as zf:
@@ -545,7 +541,7 @@ def _with_problem(
 
 
 def _zipped_distribution(entry: _Entry, search: SearchPath) -> InstalledDistribution | None:
-    import zipfile
+    import zipfile  # only zipped entries of sys.path need it: kept off `list`'s start-up
 
     assert entry.zip_file is not None
     try:

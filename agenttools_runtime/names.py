@@ -125,10 +125,14 @@ def compatibility_problems(compatibility: str) -> list[str]:
 
 
 # -- server and bundle names ("items") -------------------------------------------------------
+# any text without "/" (it separates the distribution in a reference) and not only whitespace
+ITEM_NAME_PATTERN = re.compile(r"[^/]*[^\s/][^/]*")
+
+
 def is_item_name(name: object) -> bool:
     """A server or bundle name: any non-blank text without ``/`` (``/`` separates the
     distribution in a reference)."""
-    return isinstance(name, str) and name.strip() != "" and "/" not in name
+    return isinstance(name, str) and ITEM_NAME_PATTERN.fullmatch(name) is not None
 
 
 def item_name_problem(name: object, what: str) -> str | None:
@@ -178,12 +182,16 @@ def is_item_reference(reference: object) -> bool:
     return item.strip() != "" and (dist is None or is_dist_name(dist))
 
 
+# a skill name (its length in a lookahead), optionally after a distribution name and "/"
+SKILL_REFERENCE_PATTERN = re.compile(
+    rf"(?:{DIST_NAME_PATTERN.pattern}/)?"
+    rf"(?=[^/]{{1,{MAX_SKILL_NAME_LENGTH}}}$){SKILL_NAME_PATTERN.pattern}"
+)
+
+
 def is_skill_reference(reference: object) -> bool:
     """A bundle's skill reference: a skill name, or ``"dist/skill-name"``."""
-    if not isinstance(reference, str):
-        return False
-    dist, item = split_reference(reference)
-    return is_skill_name(item) and (dist is None or is_dist_name(dist))
+    return isinstance(reference, str) and SKILL_REFERENCE_PATTERN.fullmatch(reference) is not None
 
 
 def qualified_skill_reference(reference: str) -> bool:

@@ -33,31 +33,27 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Literal
 from urllib.parse import quote
 
+import yaml
+
+from agenttools_runtime import __version__
+from agenttools_runtime.discovery import SearchPath
 from agenttools_runtime.errors import (
     AgentToolsError,
     MCPSDKMissing,
     ServedSkillsNamespaced,
     SkillNotServed,
 )
-from agenttools_runtime.uri import (
-    BUILTIN_PROVIDER,
-    MAIN_FILE,
-    MANIFEST_REFERENCE,
-    SCHEME,
-    BuiltinSkillProvider,
-    DirectorySkillProvider,
-    LocalSkillProvider,
-    digest,
-    distribution_providers,
-    file_listing_json,
-    substitute_skill_md,
-)
-
-if TYPE_CHECKING:
-    from agenttools_runtime.discovery import SearchPath
+from agenttools_runtime.names import SKILL_FILE, is_skill_description, is_skill_name
+from agenttools_runtime.skilluri.arguments import substitute_skill_md
+from agenttools_runtime.skilluri.file_listing import MANIFEST_REFERENCE, digest, file_listing_json
+from agenttools_runtime.skilluri.parse import SCHEME
+from agenttools_runtime.skilluri.providers.builtin import BUILTIN_PROVIDER, BuiltinSkillProvider
+from agenttools_runtime.skilluri.providers.directory import DirectorySkillProvider
+from agenttools_runtime.skilluri.providers.distribution import distribution_providers
+from agenttools_runtime.skilluri.providers.local import LocalSkillProvider
 
 SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
 SERVER_NAME = "agenttools"
@@ -88,7 +84,7 @@ class ServedSkill:
     @property
     def uri(self) -> str:
         """The ``SKILL.md`` resource URI (the skill's SEP-2640 identity)."""
-        return self.file_uri(MAIN_FILE)
+        return self.file_uri(SKILL_FILE)
 
     @property
     def manifest_uri(self) -> str:
@@ -177,8 +173,6 @@ def _replace_path(skill: ServedSkill, path: str) -> ServedSkill:
 def _snapshot(
     provider: DirectorySkillProvider, name: str, where: Path | None
 ) -> ServedSkill | None:
-    from agenttools_runtime.names import is_skill_description, is_skill_name
-
     location = f"{provider.name}:{where}"
     skill = provider.find(name)
     assert skill is not None
@@ -197,16 +191,16 @@ def _snapshot(
     if sum(len(data) for data in files.values()) > MAX_BYTES:
         skip("it is larger than 16 MiB")
         return None
-    if MAIN_FILE not in files:
-        skip(f"it has no {MAIN_FILE}")
+    if SKILL_FILE not in files:
+        skip(f"it has no {SKILL_FILE}")
         return None
     try:
-        frontmatter = wire_frontmatter(files[MAIN_FILE])
+        frontmatter = wire_frontmatter(files[SKILL_FILE])
     except ValueError as exc:
-        skip(f"its {MAIN_FILE} frontmatter cannot be read as FastMCP's client reads it: {exc}")
+        skip(f"its {SKILL_FILE} frontmatter cannot be read as FastMCP's client reads it: {exc}")
         return None
     if not is_skill_name(name) or frontmatter.get("name") != name:
-        skip(f"its {MAIN_FILE} frontmatter name must be '{name}', a valid skill name")
+        skip(f"its {SKILL_FILE} frontmatter name must be '{name}', a valid skill name")
         return None
     description = frontmatter.get("description")
     if not is_skill_description(description):
@@ -229,8 +223,6 @@ def wire_frontmatter(skill_md: bytes) -> dict[str, Any]:
     frontmatter block, invalid YAML, YAML aliases, non-string or duplicate keys, values that
     are not JSON (dates: quote them).
     """
-    import yaml
-
     try:
         text = skill_md.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -239,7 +231,7 @@ def wire_frontmatter(skill_md: bytes) -> dict[str, Any]:
     if match is None:
         raise ValueError("no frontmatter block between two lines of exactly ---")
     try:
-        value = yaml.load(match.group(1), Loader=_strict_loader())  # a SafeLoader subclass
+        value = yaml.load(match.group(1), Loader=_StrictLoader)  # a SafeLoader subclass
     except (yaml.YAMLError, RecursionError) as exc:
         raise ValueError(f"invalid YAML ({exc})") from None
     if not isinstance(value, dict):
@@ -249,30 +241,25 @@ def wire_frontmatter(skill_md: bytes) -> dict[str, Any]:
     return value
 
 
-@cache
-def _strict_loader() -> type:
+class _StrictLoader(yaml.SafeLoader):
     """A YAML safe loader refusing aliases (a few bytes expanding into a huge document),
     non-string keys and duplicate keys."""
-    import yaml
 
-    class StrictLoader(yaml.SafeLoader):
-        def compose_node(self, parent: Any, index: Any) -> Any:
-            if self.check_event(yaml.AliasEvent):
-                raise yaml.YAMLError("an alias (*name)")
-            return super().compose_node(parent, index)
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            raise yaml.YAMLError("an alias (*name)")
+        return super().compose_node(parent, index)
 
-        def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
-            mapping: dict[Any, Any] = {}
-            for key_node, value_node in node.value:
-                key = self.construct_object(key_node, deep=deep)
-                if not isinstance(key, str):
-                    raise yaml.YAMLError(f"a key that is not a string ({key!r})")
-                if key in mapping:
-                    raise yaml.YAMLError(f"a duplicate key ({key})")
-                mapping[key] = self.construct_object(value_node, deep=deep)
-            return mapping
-
-    return StrictLoader
+    def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+        mapping: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, str):
+                raise yaml.YAMLError(f"a key that is not a string ({key!r})")
+            if key in mapping:
+                raise yaml.YAMLError(f"a duplicate key ({key})")
+            mapping[key] = self.construct_object(value_node, deep=deep)
+        return mapping
 
 
 def _is_json(value: Any) -> bool:
@@ -296,8 +283,6 @@ def build_server(skills: Sequence[ServedSkill], name: str = SERVER_NAME) -> Any:
     Raises ``MCPSDKMissing`` when the ``mcp`` package (``agenttools[serve]``) is absent.
     """
     types = _mcp_types()
-    from agenttools_runtime import __version__
-
     server = types.MCPServer(
         name,
         version=__version__,
@@ -314,7 +299,7 @@ def build_server(skills: Sequence[ServedSkill], name: str = SERVER_NAME) -> Any:
                 types.SkillFile(
                     uri=skill.file_uri(rel),
                     name=f"{skill.path}/{rel}",
-                    description=skill.description if rel == MAIN_FILE else None,
+                    description=skill.description if rel == SKILL_FILE else None,
                     mime_type=mime_type(rel),
                     data=data,
                 )
@@ -337,7 +322,7 @@ def _prompt(skill: ServedSkill) -> Callable[[str | None], str]:
     their own): SKILL.md with the seed-convention arguments substituted in its body."""
 
     def render(arguments: str | None = None) -> str:
-        return substitute_skill_md(skill.files[MAIN_FILE], arguments).decode("utf-8")
+        return substitute_skill_md(skill.files[SKILL_FILE], arguments).decode("utf-8")
 
     return render
 
@@ -371,7 +356,6 @@ def _mcp_types() -> _MCPTypes:
         from mcp_types.version import MODERN_PROTOCOL_VERSIONS
     except ImportError:
         raise MCPSDKMissing(feature="agenttools serve") from None
-    from typing import Literal
 
     class SkillFile(Resource):
         """One file, served from its snapshot: text when textual and UTF-8, else a blob."""

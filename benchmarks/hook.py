@@ -33,7 +33,7 @@ from pathlib import Path
 
 from hatchling.builders.wheel import WheelBuilder
 
-from agenttools_runtime.validate import validate_project
+from agenttools_runtime.project import validate_project
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_packages"
 

@@ -247,6 +247,7 @@ def _parts(site: Path, rounds: int, overwrite: str) -> str:
     index, plan, journal, writes, record)."""
     from agenttools_runtime.deploy import engine
     from agenttools_runtime.deploy.plan import Level
+    from agenttools_runtime.deploy.resolved import resolve
     from agenttools_runtime.deploy.targets import resolve_target
     from agenttools_runtime.discovery import SearchPath
 
@@ -255,7 +256,7 @@ def _parts(site: Path, rounds: int, overwrite: str) -> str:
     target, level = resolve_target("claude-code"), Level.parse(overwrite)
     for _ in range(rounds):
         start = time.process_time()
-        resolved = engine.resolve("big", search=SearchPath.for_paths([site]))
+        resolved = resolve("big", search=SearchPath.for_paths([site]))
         middle = time.process_time()
         quiet(lambda r=resolved: engine.execute(r, target, level))  # type: ignore[misc]
         source.append(middle - start)

@@ -28,7 +28,8 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from agenttools_runtime.uri import LocalSkillProvider, SkillResolver, local_skill_roots
+from agenttools_runtime.skilluri.providers.local import LocalSkillProvider, local_skill_roots
+from agenttools_runtime.skilluri.resolver import SkillResolver
 
 ROUNDS = 11
 STARTUP_ROUNDS = 7

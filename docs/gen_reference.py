@@ -1,5 +1,5 @@
 """Generate docs/reference.md from the one schema definition (agenttools_runtime/schema.py)
-and the table of problem codes (agenttools_runtime/validate.py).
+and the table of problem codes (agenttools_runtime/project/).
 
     python docs/gen_reference.py          # rewrite docs/reference.md
     python docs/gen_reference.py --check  # exit 1 if it is out of date
@@ -16,8 +16,8 @@ REFERENCE = Path(__file__).resolve().parent / "reference.md"
 
 
 def generate() -> str:
+    from agenttools_runtime.project import CODES
     from agenttools_runtime.schema import reference_markdown
-    from agenttools_runtime.validate import CODES
 
     lines = [
         reference_markdown().rstrip("\n"),

@@ -5,11 +5,14 @@ validator."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from agenttools_runtime import schema
+from agenttools_runtime import names, schema
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "sample_packages"
@@ -60,7 +63,7 @@ def test_json_schema_accepts_what_validate_only_warns_about(tmp_path: Path) -> N
     validate-pyproject (through our schema) must not reject them."""
     import fastjsonschema
 
-    from agenttools_runtime.validate import errors_of, validate_project
+    from agenttools_runtime.project import errors_of, validate_project
 
     (tmp_path / "pyproject.toml").write_text(
         '[build-system]\nrequires = ["hatchling", "agenttools"]\n'
@@ -91,7 +94,7 @@ def test_validate_pyproject_uses_our_plugin() -> None:
 
 def test_validator_knows_exactly_the_schema_keys(tmp_path: Path) -> None:
     """Every schema key passes the validator's unknown-key check, and nothing else does."""
-    from agenttools_runtime.validate import validate_project
+    from agenttools_runtime.project import validate_project
 
     server = {k.name: '"x"' for k in schema.SERVER.keys if k.kind == "string"}
     lines = ["[tool.agenttools.mcp-servers.s]"] + [f"{k} = {v}" for k, v in server.items()]
@@ -103,3 +106,79 @@ def test_validator_knows_exactly_the_schema_keys(tmp_path: Path) -> None:
     assert [p.message.split(":")[0] for p in unknown] == [
         "tool.agenttools.mcp-servers.s.unknown-key"
     ]
+
+
+# -- the naming rules of names.py, published in the JSON schema ------------------------------
+def string_check(rule: schema.Text) -> Callable[[str], bool]:
+    import fastjsonschema
+
+    check = fastjsonschema.compile({"type": "string", **rule.json()})
+
+    def accepts(value: str) -> bool:
+        try:
+            check(value)
+        except fastjsonschema.JsonSchemaException:
+            return False
+        return True
+
+    return accepts
+
+
+# text near the rules' edges: their characters, whitespace, separators, long runs
+edgy_text = st.text(
+    st.sampled_from("az09-_./ AZ\t\n\u00a0\u3000é") | st.characters(), max_size=80
+) | st.builds(lambda n, c: c * n, st.integers(60, 1100), st.sampled_from("a -"))
+RULES = [
+    (schema.SKILL_NAME, names.is_skill_name),
+    (schema.SKILL_NAME, lambda n: not names.skill_name_problems(n)),
+    (schema.ITEM_NAME, names.is_item_name),
+    (schema.SKILL_REFERENCE, names.is_skill_reference),
+    (schema.DESCRIPTION, names.is_skill_description),
+    (schema.DESCRIPTION, lambda d: not names.description_problems(d)),
+    (schema.COMPATIBILITY, lambda c: not names.compatibility_problems(c)),
+]
+
+
+@pytest.mark.parametrize(("rule", "function"), RULES)
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=edgy_text | st.sampled_from(["a", "a/b", "d/a", "d/" + "a" * 65, "a" * 64]))
+def test_json_rules_equal_the_naming_rules(
+    rule: schema.Text, function: Callable[[str], bool], text: str
+) -> None:
+    assert string_check(rule)(text) == function(text)
+
+
+def test_validate_pyproject_applies_the_naming_rules() -> None:
+    """What `agenttools validate` refuses as a name or a length, validate-pyproject refuses."""
+    from validate_pyproject import api
+    from validate_pyproject.error_reporting import ValidationError
+
+    validator = api.Validator()
+    base = pyproject("skills-only")
+    validator(base)
+    skills = base["tool"]["agenttools"]["skills"]
+    bad = {
+        "skill name": {"skills": {"My_Skill": {}}},
+        "long skill name": {"skills": {"a" * 65: {}}},
+        "description": {"skills": {"s": {"description": "x" * 1100, "body": "b"}}},
+        "blank description": {"skills": {"s": {"description": "  ", "body": "b"}}},
+        "compatibility": {
+            "skills": {"s": {"description": "d", "body": "b", "compatibility": "c" * 501}}
+        },
+        "server name": {"mcp-servers": {"a/b": {"module": "m"}}},
+        "bundle name": {"bundles": [{"name": " "}]},
+        "bundle server": {"bundles": [{"name": "b", "mcp-servers": ["x/y"]}]},
+        "bundle skill": {"bundles": [{"name": "b", "skills": ["other/My_Skill"]}]},
+    }
+    for what, table in bad.items():
+        data = pyproject("skills-only")
+        data["tool"]["agenttools"] = {**data["tool"]["agenttools"], **table}
+        with pytest.raises(ValidationError):
+            validator(data)
+            pytest.fail(f"validate-pyproject accepted a bad {what}")
+    good = pyproject("skills-only")
+    good["tool"]["agenttools"]["bundles"] = [
+        {"name": "My Bundle", "mcp-servers": ["My Server"], "skills": ["other.dist/s", *skills]}
+    ]
+    good["tool"]["agenttools"]["mcp-servers"] = {"My Server": {"module": "m"}}
+    validator(good)

@@ -1,14 +1,15 @@
-"""Validation of [tool.agenttools] and skills (agenttools_runtime/validate.py): the samples, the
+"""Validation of [tool.agenttools] and skills (agenttools_runtime/project/): the samples, the
 broken sample's expected report, SKILL.md rules with skills-ref's wording, lines, manifests."""
 
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
-from agenttools_runtime.validate import (
+from agenttools_runtime.project import (
     CODES,
     Project,
     ProjectInvalid,
@@ -19,6 +20,11 @@ from agenttools_runtime.validate import (
     load_project,
     validate_project,
 )
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "sample_packages"
@@ -443,6 +449,14 @@ def test_toml_lines() -> None:
     assert lines.line(("tool", "agenttools", "bundles", 1, "name")) == 11
     assert lines.line(("tool", "agenttools", "bundles", 0)) == 8
     assert lines.line(("tool", "other", "agenttools", "x")) == 13
+
+
+def test_toml_lines_find_quoted_keys_as_parsed() -> None:
+    """A quoted key's escapes are decoded, as the parsed data has them."""
+    text = '[tool.agenttools.mcp-servers."w\\u0065ather"]\ncommand = "x"\n'
+    lines = TomlLines(text)
+    assert list(tomllib.loads(text)["tool"]["agenttools"]["mcp-servers"]) == ["weather"]
+    assert lines.line(("tool", "agenttools", "mcp-servers", "weather", "command")) == 2
 
 
 # -- the wrapping backend (agenttools_hook.backend) ------------------------------------------

@@ -31,7 +31,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agenttools_runtime import schema
-from agenttools_runtime.validate import (
+from agenttools_runtime.project import (
     CODES,
     Project,
     ProjectInvalid,

@@ -266,7 +266,7 @@ def _hint(error: Exception, args: argparse.Namespace) -> str:
     """ "Did you mean" for a bundle or server name that was not found (in the environment
     the command looked in)."""
     from agenttools_runtime.errors import AgentToolsError
-    from agenttools_runtime.suggest import NAME_ERRORS, hint_for
+    from agenttools_runtime.name_hints import NAME_ERRORS, hint_for
 
     if not isinstance(error, AgentToolsError) or error.tag not in NAME_ERRORS:
         return ""

@@ -104,7 +104,7 @@ def names(kind: str) -> list[str]:
 
         return list(all_clients())
     from agenttools_runtime.cli.discovery import search_from_args
-    from agenttools_runtime.suggest import installed_names, server_names
+    from agenttools_runtime.name_hints import installed_names, server_names
 
     lookup = server_names if kind == "servers" else installed_names
     try:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from agenttools_runtime.clients import Client
     from agenttools_runtime.deploy import AllClientsResult, Deployment
-    from agenttools_runtime.deploy.engine import DeployPlan
+    from agenttools_runtime.deploy.deploy_plan import DeployPlan
     from agenttools_runtime.deploy.index import RecordSummary
     from agenttools_runtime.discovery import SearchPath
 
@@ -253,7 +253,7 @@ def _deploy_many(
     args: argparse.Namespace, clients: dict[str, Client], skills_dir: Any, search: SearchPath | None
 ) -> int:
     from agenttools_runtime.deploy import deploy_all
-    from agenttools_runtime.deploy.engine import DeployPlan
+    from agenttools_runtime.deploy.deploy_plan import DeployPlan
 
     result = deploy_all(
         args.target if (args.all_clients or args.detected) else args.tools,

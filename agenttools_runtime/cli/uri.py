@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from agenttools_runtime.discovery import SearchPath
-    from agenttools_runtime.uri import SkillResolver
+    from agenttools_runtime.skilluri.resolver import SkillResolver
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -135,7 +135,7 @@ def _mcp_servers(specs: list[str]) -> list[tuple[str, str]]:
 
 
 def run_skill(args: argparse.Namespace) -> int:
-    from agenttools_runtime.uri import SkillResolver
+    from agenttools_runtime.skilluri.resolver import SkillResolver
 
     if not args.list and args.uri is None:
         raise UsageError("give a skill URI or name, or --list")

@@ -11,6 +11,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-u
 if TYPE_CHECKING:
     from typing import Any
 
+    from agenttools_runtime.project import CheckResult, Problem, Project
+
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
@@ -39,8 +41,18 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agenttools_runtime import validate
-    from agenttools_runtime.skills.skill_md import SKILL_FILE
+    from agenttools_runtime.names import SKILL_FILE
+    from agenttools_runtime.project import (
+        PYPROJECT,
+        Problem,
+        Project,
+        check_project,
+        check_skill_md,
+        errors_of,
+        find_project_root,
+        load_project,
+        validate_project,
+    )
 
     paths = [Path(p) for p in args.paths] or [Path.cwd()]
     missing = [str(p) for p in paths if not p.exists()]
@@ -50,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     targets: dict[Path, list[Path]] = {}
     for path in paths:
         skill = _skill_directory(path)
-        root = validate.find_project_root(path) or skill or path.resolve()
+        root = find_project_root(path) or skill or path.resolve()
         named = targets.setdefault(root, [])
         if skill is not None and skill != root:
             named.append(skill)
@@ -58,22 +70,22 @@ def run(args: argparse.Namespace) -> int:
     summaries: dict[Path, dict[str, Any]] = {}
     for root, named in targets.items():
         checked: set[Path] = set()
-        if (root / validate.PYPROJECT).is_file():
-            project = validate.load_project(root)
-            if isinstance(project, validate.Problem):
+        if (root / PYPROJECT).is_file():
+            project = load_project(root)
+            if isinstance(project, Problem):
                 problems = [project]
             else:
-                result = validate.check_project(project)
+                result = check_project(project)
                 problems, checked = result.problems, result.checked
                 summaries[root] = _summary(project, result)
-            configured = isinstance(project, validate.Project) and project.config is not None
+            configured = isinstance(project, Project) and project.config is not None
             kind = "project" if configured or problems else "unconfigured"
         elif (root / SKILL_FILE).is_file():
             problems = []
-            validate.check_skill_md(root / SKILL_FILE, None, problems)
+            check_skill_md(root / SKILL_FILE, None, problems)
             kind = "skill"
         else:
-            problems = validate.validate_project(root)  # reports NoProject
+            problems = validate_project(root)  # reports NoProject
             kind = "project"
         reports.append((root, kind, problems))
         # A SKILL.md named on the command line (pre-commit passes every changed one) that
@@ -81,17 +93,17 @@ def run(args: argparse.Namespace) -> int:
         for skill in dict.fromkeys(named):
             if skill not in checked:
                 problems = []
-                validate.check_skill_md(skill / SKILL_FILE, None, problems)
+                check_skill_md(skill / SKILL_FILE, None, problems)
                 reports.append((skill, "skill", problems))
     all_problems = [p for _, _, problems in reports for p in problems]
-    errors = validate.errors_of(all_problems)
+    errors = errors_of(all_problems)
     data = {
         "ok": not errors,
         "projects": [
             {
                 "path": str(root),
                 "kind": kind,
-                "valid": not validate.errors_of(problems),
+                "valid": not errors_of(problems),
                 "problems": [p.to_json() for p in problems],
                 **(summaries.get(root, {}) if kind == "project" else {}),
             }
@@ -115,7 +127,7 @@ def _skill_directory(path: Path) -> Path | None:
     return None
 
 
-def _summary(project: Any, result: Any) -> dict[str, Any]:
+def _summary(project: Project, result: CheckResult) -> dict[str, Any]:
     """The project's name and what it declares (the implicit bundle, named after the
     distribution, counts)."""
     version = (project.data.get("project") or {}).get("version")
@@ -134,12 +146,12 @@ def _counted(n: int, what: str) -> str:
 
 
 def _render(
-    reports: list[tuple[Path, str, list[Any]]],
+    reports: list[tuple[Path, str, list[Problem]]],
     errors: int,
     warnings: int,
     summaries: dict[Path, dict[str, Any]],
 ) -> str:
-    from agenttools_runtime.validate import display_path, errors_of
+    from agenttools_runtime.project import display_path, errors_of
 
     lines = []
     for root, kind, problems in reports:

@@ -9,27 +9,38 @@ client's skills directory, as one tracked, reversible unit (see docs/deploy.md).
 - ``registry`` the reference-counted skill registry, its sweep and release;
 - ``records``  deployment records;
 - ``lock``     the cross-process deployment lock;
+- ``resolved`` the tools of a deploy, resolved and hashed before the lock;
+- ``skill_decision`` one skill's install decision and its registry entry after it;
+- ``deploy_plan`` ``DeployPlan``, everything a deploy would do (and its ``--dry-run`` text);
 - ``engine``   the algorithm that combines them;
 - ``deployment`` ``Deployment`` objects, listing and removal.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import sys
 import warnings
 from collections.abc import Mapping
 
-from agenttools_runtime.deploy.targets import DEFAULT, SkillsDirOption
+from agenttools_runtime import errors
+from agenttools_runtime.clients import all_clients
+from agenttools_runtime.deploy.targets import DEFAULT, USER_SCOPE, SkillsDirOption, resolve_target
+from agenttools_runtime.errors import MCPSDKMissing
 from agenttools_runtime.values import Value
 
-# This package is imported by `agenttools deployed` for its index (``deploy.index``): what
-# only deploying and removing need is imported when they run, so that listing costs no more
-# than reading the index (benchmarks/startup.py).
+# `agenttools deployed` imports this package for its index (``deploy.index``): ``deployment``
+# (records, the lock, the journal) and dataclasses are imported where a deploy or a removal
+# runs, so that listing costs no more than reading the index (benchmarks/startup.py).
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, Literal, overload
 
+    from agenttools_runtime.bundles import ToolsSpec
     from agenttools_runtime.clients import Client
+    from agenttools_runtime.deploy.deploy_plan import DeployPlan
     from agenttools_runtime.deploy.deployment import (
         Deployment,
         RemovalResult,
@@ -37,8 +48,8 @@ if TYPE_CHECKING:
         find_deployment,
         remove_deployment,
     )
-    from agenttools_runtime.deploy.engine import DeployPlan, ResolvedTools
     from agenttools_runtime.deploy.plan import Level
+    from agenttools_runtime.deploy.resolved import ResolvedTools
     from agenttools_runtime.deploy.targets import DeployTarget
     from agenttools_runtime.discovery import SearchPath
     from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
@@ -79,7 +90,7 @@ def __getattr__(name: str) -> Any:
 @overload
 def deploy(
     target: str | Client | tuple[str | Client, Path | str],
-    tools: Any = None,
+    tools: ToolsSpec = None,
     *,
     overwrite: Overwrite = "none",
     skills_dir: SkillsDirOption = DEFAULT,
@@ -95,7 +106,7 @@ def deploy(
 @overload
 def deploy(  # noqa: F811 (ruff does not take the run-time `overload` above for typing's)
     target: str | Client | tuple[str | Client, Path | str],
-    tools: Any = None,
+    tools: ToolsSpec = None,
     *,
     overwrite: Overwrite = "none",
     skills_dir: SkillsDirOption = DEFAULT,
@@ -110,7 +121,7 @@ def deploy(  # noqa: F811 (ruff does not take the run-time `overload` above for 
 
 def deploy(  # noqa: F811 (ruff does not take the run-time `overload` above for typing's)
     target: str | Client | tuple[str | Client, Path | str],
-    tools: Any = None,
+    tools: ToolsSpec = None,
     *,
     overwrite: Overwrite = "none",
     skills_dir: SkillsDirOption = DEFAULT,
@@ -149,14 +160,14 @@ def deploy(  # noqa: F811 (ruff does not take the run-time `overload` above for 
     ``AgentToolsErrors``), ``DeploymentLockTimeout``, and whatever a writer raises — after
     rolling back every change.
     """
-    from agenttools_runtime.deploy import engine
+    # bundles, discovery, skills: not on `deployed`'s start-up
     from agenttools_runtime.deploy.deployment import Deployment
     from agenttools_runtime.deploy.plan import Level
-    from agenttools_runtime.deploy.targets import resolve_target
+    from agenttools_runtime.deploy.resolved import resolve
 
     level = Level.parse(overwrite)
     client, project = _split_target(target, project)
-    resolved = engine.resolve(
+    resolved = resolve(
         tools, search=search, mcp_server_name=mcp_server_name, skills_disabled=skills_dir is None
     )
     where = resolve_target(client, project=project, config=config, skills_dir=skills_dir)
@@ -178,6 +189,7 @@ def deploy_resolved(
     """One client's deploy of resolved tools (the lock is taken inside): the runner applied
     to its servers, the built-in server's MCP SDK checked, then the plan (*dry_run*) or the
     deployment, with its warnings (not issued)."""
+    # the engine (bundles, discovery, skills, config formats): not on `deployed`'s start-up
     from agenttools_runtime.deploy import engine
     from agenttools_runtime.deploy.deployment import Deployment
 
@@ -202,9 +214,9 @@ def _with_runner(
     """*resolved* with each server as it is written for this target (see
     :mod:`agenttools_runtime.mcp.runners`), what was chosen per config key, and the
     warnings for project files that hold a path of this machine."""
-    from dataclasses import replace
+    # runners and bundles: deploying needs them, `deployed` does not
+    from dataclasses import replace  # ResolvedTools and ServerPlan are dataclasses
 
-    from agenttools_runtime.deploy.targets import USER_SCOPE
     from agenttools_runtime.mcp.runners import choose_runner, machine_specific_warning
 
     if where.config_file is None or not resolved.servers:
@@ -228,8 +240,8 @@ def _missing_sdk(
 ) -> AgentToolsError | None:
     """``MCPSDKMissing`` when the built-in ``agenttools`` server would be written to run in
     an interpreter without the MCP SDK (the ``[serve]`` extra): it could never start."""
+    # bundles and discovery: deploying needs them, `deployed` does not
     from agenttools_runtime.bundles import BUILTIN_SERVERS
-    from agenttools_runtime.errors import MCPSDKMissing
     from agenttools_runtime.mcp.server import Environment
 
     builtin = BUILTIN_SERVERS["agenttools"]
@@ -250,10 +262,7 @@ def _missing_sdk(
 def has_mcp_sdk(python: Path) -> bool:
     """Whether the interpreter *python* can import the MCP SDK (``mcp``), without importing
     it here (a subprocess for another interpreter)."""
-    import importlib.util
-    import os
-    import subprocess
-    import sys
+    import subprocess  # only another interpreter is asked
 
     if os.path.abspath(python) == os.path.abspath(sys.executable):
         return importlib.util.find_spec("mcp") is not None
@@ -350,7 +359,7 @@ _SUMMARIZED = ("AgentSkillsNotDeployed", "MCPServersNotDeployed", "AgentSkillNot
 
 
 def deploy_all(
-    tools: Any = None,
+    tools: ToolsSpec = None,
     *,
     overwrite: Overwrite = "none",
     skills_dir: SkillsDirOption = DEFAULT,
@@ -372,15 +381,13 @@ def deploy_all(
     propagate — or, with *keep_going*, are a ``"Failed"`` skip and the next client goes on.
     With *dry_run* each client's result is its :class:`DeployPlan` (nothing is changed or
     warned). *named*: see :class:`AllClientsResult`."""
-    from agenttools_runtime import errors
-    from agenttools_runtime.clients import all_clients
-    from agenttools_runtime.deploy import engine
+    # bundles, discovery, skills: not on `deployed`'s start-up
     from agenttools_runtime.deploy.deployment import Deployment
     from agenttools_runtime.deploy.plan import Level
-    from agenttools_runtime.deploy.targets import resolve_target
+    from agenttools_runtime.deploy.resolved import resolve
 
     level = Level.parse(overwrite)
-    resolved = engine.resolve(
+    resolved = resolve(
         tools, search=search, mcp_server_name=mcp_server_name, skills_disabled=skills_dir is None
     )
     table = clients if clients is not None else all_clients()

@@ -34,6 +34,7 @@ import contextlib
 import functools
 import hashlib
 import os
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -45,6 +46,7 @@ from agenttools_runtime.deploy import journal, records, registry
 from agenttools_runtime.deploy.journal import ConfigChange, EntryChange, Journal, Kind, SkillChange
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
+from agenttools_runtime.deploy.removal import remove_recorded
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import (
     AgentSkillBackupNotRemoved,
@@ -54,9 +56,16 @@ from agenttools_runtime.errors import (
     ConfigFileChanged,
     DeploymentNotFinished,
     DeploymentNotRemoved,
+    DeploymentRollbackIncomplete,
     MCPServerNotRemoved,
 )
-from agenttools_runtime.mcp.formats import Container, commit_edit, edit_config_file, get_format
+from agenttools_runtime.mcp.formats import (
+    Container,
+    commit_edit,
+    edit_config_file,
+    get_format,
+    same_data,
+)
 from agenttools_runtime.mcp.install import ConfigPlan, plain, plan_server_entries
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills import fsops
@@ -166,8 +175,6 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
     """After the commit point: delete the backups of replaced skill directories, remove the
     deployments this one replaces (each under a removal journal of its own), then delete the
     journal. Failures become warnings; the journal then stays for the next command."""
-    from agenttools_runtime.deploy.removal import remove_recorded
-
     found: list[AgentToolsWarning] = []
     complete = True
     for change in entry.skills:
@@ -341,10 +348,6 @@ def _apply_skills(store: Store, entry: Journal, changes: DeployChanges) -> None:
 
 
 def _rollback(store: Store, entry: Journal, exc: BaseException) -> None:
-    import warnings
-
-    from agenttools_runtime.errors import DeploymentRollbackIncomplete
-
     with signals.deferred():
         errors, found = undo(store, entry)
         # (an interruption inside an atomic write may have left its temp file)
@@ -445,8 +448,6 @@ def _undo_config(entry: Journal, change: ConfigChange, found: list[AgentToolsWar
     left: list[str] = []
 
     def edit(text: str) -> tuple[str, None]:
-        from agenttools_runtime.mcp.formats import same_data
-
         left.clear()
         current_entries = fmt.read_entries(text, container)
         for key, (prior, new) in change.entries.items():

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import signals
+from agenttools_runtime.clients import all_clients, get_client
 from agenttools_runtime.deploy import records
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.records import DeploymentRecord
@@ -26,6 +27,8 @@ from agenttools_runtime.errors import (
 )
 
 if TYPE_CHECKING:
+    from agenttools_runtime.bundles import AgentTools
+    from agenttools_runtime.discovery import SearchPath
     from agenttools_runtime.mcp.runners import RunnerChoice
 
 
@@ -53,8 +56,6 @@ class Deployment:
     @property
     def client_name(self) -> str:
         """The client's display name (the id when the client is no longer known)."""
-        from agenttools_runtime.clients import all_clients
-
         found = all_clients().get(self.record.client)
         return found.display_name if found else self.record.client
 
@@ -144,12 +145,13 @@ class Deployment:
     def not_installed(self) -> list[str]:
         return list(self.record.not_installed)
 
-    def agent_tools(self, search: Any = None) -> Any:
+    def agent_tools(self, search: SearchPath | None = None) -> AgentTools | None:
         """The deployed bundle resolved by name now (None for ad hoc bundles and ad hoc
         servers, whose names could resolve to something else). Raises the resolution errors
         when it is no longer installed."""
         if self.location is None:
             return None
+        # bundles (discovery, manifests): not on the start-up of `deployed`, which lists records
         from agenttools_runtime.bundles import resolve_tools
 
         return resolve_tools(self.toolset, search)
@@ -207,8 +209,6 @@ def deployed(client: str | None = None) -> list[Deployment]:
     client's. Unreadable records are left out. Raises ``UnknownClient``."""
     client_id: str | None = None
     if client is not None:
-        from agenttools_runtime.clients import get_client
-
         client_id = get_client(client).id
     return [
         Deployment(r) for r in records.load_records() if client_id is None or r.client == client_id
@@ -262,6 +262,7 @@ def remove_deployment(ident: str | Deployment) -> RemovalResult:
     other deployments still use it, ``AgentSkillNotRemoved`` when it was modified, external
     and foreign directories kept); delete the record. Raises ``DeploymentNotFound``,
     ``DeploymentIdAmbiguous``, ``DeploymentLockTimeout``."""
+    # removal (skill folders, config formats): not on `deployed`'s start-up
     from agenttools_runtime.deploy.removal import remove_recorded, sweep_if_needed
 
     uid = ident.uuid if isinstance(ident, Deployment) else ident

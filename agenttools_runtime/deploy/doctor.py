@@ -36,19 +36,30 @@ and temp files carry a name only agenttools gives and hold nothing but copies.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs, lock, paths
+from agenttools_runtime.clients import all_clients, get_client, mcp_config_location, skills_location
 from agenttools_runtime.deploy import index, journal, records, registry
+from agenttools_runtime.deploy.apply import committed
 from agenttools_runtime.deploy.journal import Journal, Unreadable
+from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
+from agenttools_runtime.deploy.removal import release_backup_name, sweep
 from agenttools_runtime.deploy.store import Store
-from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord
+from agenttools_runtime.errors import (
+    AgentToolsError,
+    InterruptedOperationRecovered,
+    InvalidDeploymentRecord,
+)
+from agenttools_runtime.mcp.install import read_server_entries
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import (
     DestinationState,
@@ -132,8 +143,6 @@ def diagnose(*, fix: bool = False, state: paths.StatePaths | None = None) -> Doc
     if not state.deployments.exists():
         return report
     if fix:
-        from agenttools_runtime.deploy.lock import deployment_lock
-
         with _recovered_journals(report, state), deployment_lock(state=state) as store:
             _examine(store, report, fix=True)
     else:
@@ -148,10 +157,6 @@ def diagnose(*, fix: bool = False, state: paths.StatePaths | None = None) -> Doc
 @contextlib.contextmanager
 def _recovered_journals(report: DoctorReport, state: paths.StatePaths) -> Iterator[None]:
     """Turn the recovery warnings of the lock into findings (fixed)."""
-    import warnings
-
-    from agenttools_runtime.errors import InterruptedOperationRecovered
-
     pending = [j for j in journal.pending(state)]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -172,8 +177,6 @@ def _journal_finding(store: Store, item: Journal | Unreadable) -> Finding:
             "unreadable", str(item.path), f"a journal that cannot be read: {item.reason}", False
         )
     if item.kind is journal.Kind.DEPLOY:
-        from agenttools_runtime.deploy.apply import committed
-
         what = "would be finished" if committed(store, item) else "would be rolled back"
     else:
         what = "would be finished"
@@ -204,8 +207,6 @@ def _examine(store: Store, report: DoctorReport, *, fix: bool) -> None:
 def _check_index(store: Store, add: Any, fix: bool) -> None:
     stored = None
     with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
-        import json
-
         stored = index.StateIndex.from_json(json.loads(store.state.index.read_bytes()))
     fresh = index.rebuild(store.state)
     if stored is None:
@@ -254,8 +255,6 @@ def _entries(store: Store, add: Any) -> list[RegistryEntry]:
 
 
 def _check_references(store: Store, entries: list[RegistryEntry], add: Any, fix: bool) -> None:
-    from agenttools_runtime.deploy.removal import sweep
-
     stale = [e for e in entries if store.live_references(e) != e.references]
     for entry in stale:
         gone = [r for r in entry.references if records.is_stale(r, store.state.deployments)]
@@ -358,8 +357,6 @@ def _drop_from_records(store: Store, key: str, users: list[DeploymentRecord]) ->
 
 
 def _skills_roots(entries: list[RegistryEntry], all_records: list[DeploymentRecord]) -> set[Path]:
-    from agenttools_runtime.clients import all_clients, skills_location
-
     roots = {e.root for e in entries}
     roots |= {Path(r.skills_directory) for r in all_records if r.skills_directory}
     for client in all_clients().values():
@@ -369,8 +366,6 @@ def _skills_roots(entries: list[RegistryEntry], all_records: list[DeploymentReco
 
 
 def _check_backups(store: Store, roots: set[Path], add: Any, fix: bool) -> None:
-    from agenttools_runtime.deploy.removal import release_backup_name
-
     release_names = {release_backup_name(k): k for k in store.index.skills}
     seen: set[Path] = set()
     for root in sorted(roots):
@@ -439,8 +434,6 @@ def _check_staging(store: Store, roots: set[Path], add: Any, fix: bool) -> None:
 def _check_temp_files(
     store: Store, all_records: list[DeploymentRecord], add: Any, fix: bool
 ) -> None:
-    from agenttools_runtime.clients import all_clients, mcp_config_location
-
     directories = {store.state.deployments, store.state.registry, store.state.journals}
     directories.add(store.state.index.parent)
     directories |= {records.record_dir(r.uuid, store.state.deployments) for r in all_records}
@@ -460,9 +453,6 @@ def _check_temp_files(
 
 
 def _check_config_entries(all_records: list[DeploymentRecord], add: Any) -> None:
-    from agenttools_runtime.clients import get_client
-    from agenttools_runtime.mcp.install import read_server_entries
-
     for record in all_records:
         for server in record.mcp_servers:
             try:

@@ -415,6 +415,7 @@ def rebuild(
 ) -> StateIndex:
     """An index made by reading every entry and record (unreadable ones are left out, and
     their names kept so the listing still matches)."""
+    # the records and the registry, read whole: never by `deployed` while the index holds
     from agenttools_runtime.deploy import records, registry
 
     if entry_names is None or record_names is None:

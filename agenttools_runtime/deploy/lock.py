@@ -39,6 +39,7 @@ def deployment_lock(
         return
     state = state or paths.state_paths()
     with lock.state_lock(timeout, state):
+        # recovery (apply, removal, config formats): needed only after an interruption
         from agenttools_runtime.deploy.recovery import recover
 
         store = Store.open(state)

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import Enum, IntEnum
 
+from agenttools_runtime.errors import InvalidOverwriteOption
 from agenttools_runtime.skills.hashing import DestinationState
 
 D = DestinationState
@@ -26,8 +27,6 @@ class Level(IntEnum):
 
     @classmethod
     def parse(cls, value: str | Level) -> Level:
-        from agenttools_runtime.errors import InvalidOverwriteOption
-
         if isinstance(value, Level):
             return value
         try:
@@ -352,6 +351,7 @@ def version_older(incoming: str | None, installed: str | None) -> bool:
     numeric dotted-version order (PEP 440 where both parse)."""
     if not incoming or not installed:
         return False
+    # packaging: a large share of start-up, needed only to compare two skill versions
     from packaging.version import InvalidVersion, Version
 
     try:

@@ -25,6 +25,7 @@ from typing import Any
 from agenttools_runtime import fs, paths
 from agenttools_runtime.deploy import records
 from agenttools_runtime.paths import StatePaths
+from agenttools_runtime.skills.hashing import VCS_NAMES, is_junk
 
 ENTRY_SCHEMA = 1
 STATS = "stats"
@@ -195,8 +196,6 @@ def file_stats(directory: Path) -> dict[str, list[int]] | None:
     """``{relative path: [size, mtime_ns, inode]}`` of every file under *directory* (junk
     skipped); None when anything makes a byte-for-byte look necessary (a link, version-control
     metadata, something that is neither file nor directory, an unreadable directory)."""
-    from agenttools_runtime.skills.hashing import VCS_NAMES, is_junk
-
     found: dict[str, list[int]] = {}
     stack: list[tuple[str, str]] = [(str(directory), "")]
     while stack:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs, paths, signals
+from agenttools_runtime.clients import Client, get_client
 from agenttools_runtime.deploy import journal, plan, records
 from agenttools_runtime.deploy.journal import Journal, Kind
 from agenttools_runtime.deploy.records import DeploymentRecord, ServerEntry
@@ -38,6 +39,7 @@ from agenttools_runtime.errors import (
     AgentToolsWarning,
     MCPServerNotRemoved,
 )
+from agenttools_runtime.mcp.install import remove_server_entry
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import (
     DestinationState,
@@ -121,9 +123,6 @@ def finish_removal(store: Store, entry: Journal) -> list[AgentToolsWarning]:
 def _remove(
     store: Store, record: DeploymentRecord, owned_by: DeploymentRecord | None
 ) -> list[AgentToolsWarning]:
-    from agenttools_runtime.clients import Client, get_client
-    from agenttools_runtime.mcp.install import remove_server_entry
-
     found: list[AgentToolsWarning] = []
     try:
         client: Client | None = get_client(record.client)

@@ -20,9 +20,9 @@ from agenttools_runtime.deploy import plan, registry
 from agenttools_runtime.deploy.plan import CopyKind, CopyRole, OtherCopy
 from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.deploy.store import Store
+from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
-from agenttools_runtime.skills.skill_md import SKILL_FILE
 from agenttools_runtime.skills.source import SkillSource
 
 # what a client sees in a root: a skill directory, or a link to one

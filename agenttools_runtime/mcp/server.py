@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import sysconfig
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -34,8 +35,6 @@ class Environment(Value):
 
     @classmethod
     def current(cls) -> Environment:
-        import sysconfig
-
         return cls(Path(sys.executable), Path(sysconfig.get_path("scripts")))
 
     def script_path(self, script: str, platform: str | None = None) -> Path:

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, overload
 
+from agenttools_runtime.bundles import builtin_skill_source
 from agenttools_runtime.clients import Client, get_client, project_skills_location, skills_location
+from agenttools_runtime.discovery import get_distribution
 from agenttools_runtime.errors import (
     FORCE,
     AgentSkillBackupsLeft,
@@ -38,7 +40,12 @@ from agenttools_runtime.errors import (
     format_message,
 )
 from agenttools_runtime.lock import state_lock
-from agenttools_runtime.names import check_skill_name, is_skill_name, qualified_skill_reference
+from agenttools_runtime.names import (
+    SKILL_FILE,
+    check_skill_name,
+    is_skill_name,
+    qualified_skill_reference,
+)
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import (
     DestinationState,
@@ -46,7 +53,6 @@ from agenttools_runtime.skills.hashing import (
     destination_state,
     directory_state,
 )
-from agenttools_runtime.skills.skill_md import SKILL_FILE
 from agenttools_runtime.skills.source import Skill, SkillSource, SkillSpec, to_source
 
 Overwrite = Literal["none", "upgrade", "all"]
@@ -512,12 +518,8 @@ def _resolve_named_skill(spec: str) -> SkillSource:
     """``"dist/skill"``: a skill of an installed distribution of this environment; a bare
     name: a built-in skill (``AgentSkillNotFound`` for others)."""
     if "/" in spec:
-        from agenttools_runtime.discovery import get_distribution
-
         dist_name, _, item = spec.rpartition("/")
         return get_distribution(dist_name).skill_source(check_skill_name(item))
-    from agenttools_runtime.bundles import builtin_skill_source
-
     return builtin_skill_source(spec)
 
 

@@ -21,9 +21,12 @@ import unicodedata
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 
+import yaml
+
 from agenttools_runtime import names
 from agenttools_runtime.errors import InvalidSkillFrontmatter
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
+from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.schema import CLIENT_EXTENSION_KEYS
 from agenttools_runtime.values import Value
 
@@ -32,8 +35,6 @@ if TYPE_CHECKING:
     from typing import Any, Literal
 
     Severity = Literal["error", "warning"]
-
-SKILL_FILE = names.SKILL_FILE
 
 # Frontmatter keys in the order a generated SKILL.md writes them (the Agent Skills spec's).
 KNOWN_KEYS = ("name", "description", "license", "compatibility", "allowed-tools", "metadata")
@@ -105,8 +106,6 @@ def split_frontmatter(text: str, source: str = SKILL_FILE) -> tuple[str, str, in
 def parse_skill_md(text: str, source: str = SKILL_FILE) -> SkillDocument:
     """Parse ``SKILL.md`` text. The frontmatter must be a YAML mapping without repeated keys,
     nested at most ``limits.MAX_NESTING`` levels. Raises ``InvalidSkillFrontmatter``."""
-    import yaml  # lazy: keeps the CLI's start-up light
-
     yaml_text, body, body_line = split_frontmatter(text, source)
     try:
         data = _load_yaml(yaml_text)
@@ -136,10 +135,8 @@ class _TooDeep(Exception):
 
 def _load_yaml(text: str) -> Any:
     """The frontmatter's YAML: safe subset, repeated keys refused, nesting limited."""
-    import yaml
-
     try:
-        data = yaml.load(text, Loader=_unique_key_loader_class())
+        data = yaml.load(text, Loader=_UniqueKeyLoader)
     except RecursionError:  # deeper than the interpreter's stack, long before the limit
         raise _TooDeep(too_deep(MAX_NESTING)) from None
     problem = shape_problem(data)
@@ -155,6 +152,37 @@ def read_skill_md(path: Path) -> SkillDocument:
     except UnicodeDecodeError as exc:
         raise InvalidSkillFrontmatter(source=path, reason=f"not UTF-8 ({exc.reason})") from None
     return parse_skill_md(text, str(path))
+
+
+# -- lenient readings (listings and argument substitution never fail on a bad SKILL.md) ------
+def split_skill_text(text: str) -> tuple[str, str]:
+    """``(frontmatter block verbatim, body)``; an empty block when there is none."""
+    try:
+        body = split_frontmatter(text)[1]
+    except InvalidSkillFrontmatter:  # no frontmatter block: all of it is the body
+        return "", text
+    return text[: len(text) - len(body)], body  # the body is the text's tail
+
+
+def skill_frontmatter(text: str) -> dict[str, Any]:
+    """The frontmatter mapping of SKILL.md text, ``{}`` when absent or unparseable."""
+    try:
+        return parse_skill_md(text).frontmatter
+    except InvalidSkillFrontmatter:
+        return {}
+
+
+def skill_description(text: str) -> str:
+    """The frontmatter ``description``; else the first non-empty body line (heading marks
+    stripped, at most 200 characters), as FastMCP and AgentPool do; else ``""``."""
+    description = skill_frontmatter(text).get("description")
+    if isinstance(description, str) and description.strip():
+        return description.strip()
+    for line in split_skill_text(text)[1].splitlines():
+        line = line.strip().lstrip("#").strip()
+        if line:
+            return line[:200]
+    return ""
 
 
 def render_skill_md(
@@ -174,8 +202,6 @@ def render_skill_md(
     metadata with values as strings), then *extra* keys in their given order; ``\\n`` line
     endings and exactly one trailing newline.
     """
-    import yaml
-
     extra = dict(extra or {})
     if allowed_tools is None and "allowed-tools" in extra:
         allowed_tools = extra["allowed-tools"]
@@ -220,8 +246,6 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
 
     Returns the frontmatter (None when it did not parse) and every finding, with its line.
     """
-    import yaml
-
     findings: list[Finding] = []
 
     def add(code: str, message: str, line: int | None = None, severity: Severity = "error") -> None:
@@ -332,22 +356,17 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
                     )
     if "description" not in data:
         add("InvalidSkillDefinition", "Missing required field in frontmatter: description", 2)
-    else:
-        description = data["description"]
-        line = key_lines.get("description")
-        if not isinstance(description, str):
-            add("InvalidSkillDefinition", "Field 'description' must be a non-empty string", line)
-        else:
-            for message in names.description_problems(description):
-                add("InvalidSkillDefinition", message, line)
-    if "compatibility" in data:
-        compatibility = data["compatibility"]
-        line = key_lines.get("compatibility")
-        if not isinstance(compatibility, str):
-            add("InvalidSkillDefinition", "Field 'compatibility' must be a string", line)
-        else:
-            for message in names.compatibility_problems(compatibility):
-                add("InvalidSkillDefinition", message, line)
+    # the text fields, with skills-ref's message for a value that is no string
+    for key, problems, not_text in (
+        ("description", names.description_problems, "must be a non-empty string"),
+        ("compatibility", names.compatibility_problems, "must be a string"),
+    ):
+        if key not in data:
+            continue
+        value, line = data[key], key_lines.get(key)
+        messages = problems(value) if isinstance(value, str) else [f"Field '{key}' {not_text}"]
+        for message in messages:
+            add("InvalidSkillDefinition", message, line)
     if "allowed-tools" in data:
         tools = data["allowed-tools"]
         line = key_lines.get("allowed-tools")
@@ -377,27 +396,23 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
     return data, findings
 
 
-def _unique_key_loader_class() -> Any:
-    """A SafeLoader that rejects duplicate keys (as strictyaml does); built lazily."""
-    import yaml
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A SafeLoader that rejects duplicate keys (as strictyaml does)."""
 
-    class Loader(yaml.SafeLoader):
-        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-            keys: set[Any] = set()
-            for key_node, _value in node.value:
-                key = self.construct_object(key_node, deep=deep)
-                if not isinstance(key, Hashable):  # "? [a, b]": PyYAML would raise TypeError
-                    raise yaml.constructor.ConstructorError(
-                        None, None, "found unhashable key", key_node.start_mark
-                    )
-                if key in keys:
-                    raise yaml.constructor.ConstructorError(
-                        None, None, f"duplicate key '{key}'", key_node.start_mark
-                    )
-                keys.add(key)
-            return super().construct_mapping(node, deep)
-
-    return Loader
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        keys: set[Any] = set()
+        for key_node, _value in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, Hashable):  # "? [a, b]": PyYAML would raise TypeError
+                raise yaml.constructor.ConstructorError(
+                    None, None, "found unhashable key", key_node.start_mark
+                )
+            if key in keys:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key '{key}'", key_node.start_mark
+                )
+            keys.add(key)
+        return super().construct_mapping(node, deep)
 
 
 def _frontmatter_key_lines(front_lines: Sequence[str]) -> dict[str, int]:

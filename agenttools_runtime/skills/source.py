@@ -25,6 +25,7 @@ from agenttools_runtime.errors import (
     InvalidSkillFrontmatter,
 )
 from agenttools_runtime.names import SKILL_FILE, check_skill_description, check_skill_name
+from agenttools_runtime.paths import canonical_path_key
 from agenttools_runtime.skills.hashing import hash_bytes, hash_text, iter_source_files
 from agenttools_runtime.values import Value, replace
 
@@ -257,8 +258,6 @@ def to_source(
 
 def directory_identifier(directory: Path | str) -> str:
     """The identity of a directory source: ``"File:" + canonical_path_key(directory)``."""
-    from agenttools_runtime.paths import canonical_path_key
-
     return "File:" + canonical_path_key(directory)
 
 

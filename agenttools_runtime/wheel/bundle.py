@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from agenttools_runtime.project.build import for_artifact, load_plan
 from agenttools_runtime.wheel import archive, contents
 
 
@@ -39,13 +40,13 @@ def bundle_wheel(
     """Check the project in *project* (as ``agenttools validate`` does, less the checks of
     its own build set-up) and write *wheel* with its files to *out_dir* (default: in place).
 
-    Raises :class:`~agenttools_runtime.validate.ProjectInvalid` (every problem, located),
+    Raises :class:`~agenttools_runtime.project.ProjectInvalid` (every problem, located),
     ``InvalidWheel``, ``WheelProjectMismatch`` (a wheel of another distribution) and
     ``WheelAlreadyBundled`` (different agenttools files, without *force*).
     """
     info = archive.read_info(wheel)
-    plan = contents.load_plan(project, info.version, build_setup=False)
-    plan = contents.for_artifact(plan, info.name, info.version, artifact=wheel, project=project)
+    plan = load_plan(project, info.version, build_setup=False)
+    plan = for_artifact(plan, info.name, info.version, artifact=wheel, project=project)
     members = contents.members(plan)
     output = (wheel.parent if out_dir is None else out_dir) / wheel.name
     outcome = archive.add_members(wheel, output, members, replace=force)

@@ -1,7 +1,8 @@
 """What agenttools adds to a wheel: a checked project's build plan as the files of its
 ``.dist-info`` (:class:`Member`), in one fixed order. The hatchling hook, the wrapping PEP 517
 backend and ``agenttools bundle`` all take their files from :func:`members`, so the three
-paths ship the same bytes; :func:`load_plan` is the one way they check a project.
+paths ship the same bytes; :func:`agenttools_runtime.project.build.load_plan` is the one way
+they check a project.
 """
 
 from __future__ import annotations
@@ -16,11 +17,10 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build
 if TYPE_CHECKING:
     from typing import Protocol
 
-    from agenttools_runtime.validate import BuildPlan
     from agenttools_runtime.wheel.manifest import WheelManifest
 
     class Plan(Protocol):
-        """What :func:`members` reads of a :class:`~agenttools_runtime.validate.BuildPlan`."""
+        """What :func:`members` reads of a :class:`~agenttools_runtime.project.BuildPlan`."""
 
         @property
         def manifest(self) -> WheelManifest: ...
@@ -81,43 +81,3 @@ def members(plan: Plan) -> tuple[Member, ...]:
 def dist_info_path(path: str) -> str:
     """*path* (relative to the agenttools directory) relative to the ``.dist-info``."""
     return f"{layout.AGENTTOOLS_DIR}/{path}"
-
-
-def load_plan(
-    root: Path,
-    version: str,
-    *,
-    source_root: Path | None = None,
-    build_setup: bool = True,
-) -> BuildPlan:
-    """Check the project in *root* and return its build plan for *version*.
-
-    *source_root* is recorded for editable installs. ``build_setup=False`` leaves out the
-    checks of how the project's own build runs agenttools (``agenttools bundle`` adds the
-    files to a wheel built by anything). Raises
-    :class:`~agenttools_runtime.validate.ProjectInvalid` listing every error, each located.
-    """
-    from agenttools_runtime.validate import Problem, ProjectInvalid, build_manifest, load_project
-
-    project = load_project(root)
-    if isinstance(project, Problem):
-        raise ProjectInvalid([project], project.path.parent)
-    return build_manifest(project, version, source_root=source_root, build_setup=build_setup)
-
-
-def for_artifact(
-    plan: BuildPlan, name: str, version: str, *, artifact: Path, project: Path
-) -> BuildPlan:
-    """*plan* for the distribution *name* and *version* a build produced (a dynamic version
-    is known only then). Raises :class:`~agenttools_runtime.errors.WheelProjectMismatch` when
-    *name* is not the project's ``[project].name``: the files belong to that project only."""
-    from agenttools_runtime.errors import WheelProjectMismatch
-    from agenttools_runtime.names import canonical_dist_name
-    from agenttools_runtime.values import replace
-
-    project_name = plan.manifest.distribution
-    if canonical_dist_name(name) != canonical_dist_name(project_name):
-        raise WheelProjectMismatch(
-            wheel=str(artifact), wheel_name=name, project=str(project), project_name=project_name
-        )
-    return replace(plan, manifest=replace(plan.manifest, version=version))

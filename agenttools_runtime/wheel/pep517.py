@@ -14,7 +14,7 @@ Every hook is the wrapped backend's, called with the same arguments; then
 
 The project is checked before the wrapped backend runs (the checks of
 ``agenttools validate``); a project with errors raises
-:class:`~agenttools_runtime.validate.ProjectInvalid` listing every one. Hooks run with the
+:class:`~agenttools_runtime.project.ProjectInvalid` listing every one. Hooks run with the
 project directory as the working directory (PEP 517).
 """
 
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
 
-    from agenttools_runtime.validate import BuildPlan
+    from agenttools_runtime.project import BuildPlan
 
     ConfigSettings = Mapping[str, Any] | None
     Warn = Callable[[str], None]
@@ -100,6 +100,7 @@ def build_wheel(
     """The wrapped backend's wheel (or editable wheel) with agenttools' files added."""
     import tempfile
 
+    from agenttools_runtime.project.build import for_artifact
     from agenttools_runtime.wheel import archive, contents
 
     backend = load_backend(root)
@@ -109,7 +110,7 @@ def build_wheel(
         name = str(hook(scratch, config_settings, metadata_directory))
         inner = Path(scratch) / name
         info = archive.read_info(inner)
-        plan = contents.for_artifact(plan, info.name, info.version, artifact=inner, project=root)
+        plan = for_artifact(plan, info.name, info.version, artifact=inner, project=root)
         output = Path(wheel_directory) / name
         # a new artifact, as the wrapped backend writes its own: not fsynced
         archive.add_members(inner, output, contents.members(plan), durable=False)
@@ -125,6 +126,7 @@ def prepare_metadata(
     warn: Warn,
 ) -> str:
     """The wrapped backend's ``.dist-info`` with agenttools' files written into it."""
+    from agenttools_runtime.project.build import for_artifact
     from agenttools_runtime.wheel import archive, contents
 
     backend = load_backend(root)
@@ -138,7 +140,7 @@ def prepare_metadata(
     dist_info = Path(metadata_directory) / name
     headers = archive.metadata_headers((dist_info / archive.METADATA).read_bytes())
     built, version = headers.get("name", ""), headers.get("version", "")
-    plan = contents.for_artifact(plan, built, version, artifact=dist_info, project=root)
+    plan = for_artifact(plan, built, version, artifact=dist_info, project=root)
     archive.write_members(dist_info, contents.members(plan))
     return name
 
@@ -187,7 +189,7 @@ def _backend_setting(root: Path) -> tuple[str, list[str]]:
             return spec, list(paths)
     except (OSError, ValueError, AttributeError, TypeError):
         pass
-    from agenttools_runtime.wheel.contents import load_plan
+    from agenttools_runtime.project.build import load_plan
 
     load_plan(root, "0")  # raises the located problems (MissingBackend, UnknownKey …)
     raise _unavailable(root, "", "[tool.agenttools] backend must name the backend to wrap")
@@ -219,9 +221,9 @@ def _unavailable(root: Path, spec: str, reason: str) -> Exception:
 
 
 def _plan(root: Path, *, editable: bool, warn: Warn) -> BuildPlan:
-    from agenttools_runtime.wheel import contents
+    from agenttools_runtime.project.build import load_plan
 
-    plan = contents.load_plan(root, "0", source_root=root if editable else None)
+    plan = load_plan(root, "0", source_root=root if editable else None)
     for problem in plan.warnings:
         warn(f"agenttools: {problem.format(root)}")
     return plan

@@ -16,6 +16,7 @@ import pytest
 from agenttools_runtime import paths, values
 from agenttools_runtime.deploy import deploy, deployed, engine, registry
 from agenttools_runtime.deploy.plan import Level
+from agenttools_runtime.deploy.resolved import resolve
 from agenttools_runtime.deploy.targets import resolve_target
 from agenttools_runtime.errors import (
     AgentSkillConflict,
@@ -286,7 +287,7 @@ def test_modified_directory_equal_to_the_incoming_source_is_adopted(
     write_skill(src, body="v2\n")
     write_skill(skill, body="v2\n")  # the user made the same edit
     two = deploy("cursor", bundle("two", [src]))
-    assert entry_for(skill).hashes == dict(engine.resolve(bundle("x", [src])).skills[0].manifest)
+    assert entry_for(skill).hashes == dict(resolve(bundle("x", [src])).skills[0].manifest)
     with pytest.warns(AgentSkillInUse):
         one.remove()
     two.remove()
@@ -326,11 +327,11 @@ def test_all_conflicts_are_reported_together_and_nothing_is_written(
 def test_an_older_version_keeps_the_newer_copy(home: Path, sources: Path) -> None:
     src = write_skill(sources / "versioned-skill", body="new\n")
     target = resolve_target("cursor")
-    newer = engine.resolve(bundle("new", [src]))
+    newer = resolve(bundle("new", [src]))
     newer = replace(newer, skills=(values.replace(newer.skills[0], version="2.0"),))
     record_new, _ = engine.execute(newer, target, Level.NONE)
     write_skill(src, body="old\n")
-    older = engine.resolve(bundle("old", [src]))
+    older = resolve(bundle("old", [src]))
     older = replace(older, skills=(values.replace(older.skills[0], version="1.5"),))
     record_old, found = engine.execute(older, target, Level.ALL)
     skill = home / ".cursor" / "skills" / "versioned-skill"

@@ -101,7 +101,7 @@ def test_cli_start_up_does_not_import_mcp() -> None:
     code = (
         "import sys; from agenttools_runtime.cli import build_parser; build_parser(); "
         "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'yaml', "
-        "'agenttools_runtime.uri', 'agenttools_runtime.serve'))))"
+        "'agenttools_runtime.skilluri', 'agenttools_runtime.serve'))))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

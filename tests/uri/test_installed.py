@@ -14,7 +14,7 @@ import pytest
 
 from agenttools_runtime.discovery import SearchPath
 from agenttools_runtime.serve import collect_skills
-from agenttools_runtime.uri import SkillResolver
+from agenttools_runtime.skilluri.resolver import SkillResolver
 from tests.helpers.venvs import Venv, shared_venv
 from tests.helpers.wheels import SAMPLES, build_sample_wheel
 

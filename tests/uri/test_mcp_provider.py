@@ -20,7 +20,9 @@ from agenttools_runtime.errors import (
     SkillReferenceNotFound,
 )
 from agenttools_runtime.serve import build_server, collect_skills
-from agenttools_runtime.uri import LocalSkillProvider, MCPSkillProvider, SkillResolver
+from agenttools_runtime.skilluri.providers.local import LocalSkillProvider
+from agenttools_runtime.skilluri.providers.mcp import MCPSkillProvider
+from agenttools_runtime.skilluri.resolver import SkillResolver
 from tests.helpers.venvs import fake_distribution, skill_files, write_tree
 
 pytest.importorskip("mcp")
@@ -399,6 +401,6 @@ def test_a_server_without_skills_has_none() -> None:
     ],
 )
 def test_server_command_lines(command: str, posix: bool, words: list[str]) -> None:
-    from agenttools_runtime.uri import split_command
+    from agenttools_runtime.skilluri.mcp_client import split_command
 
     assert split_command(command, posix=posix) == words

@@ -11,7 +11,7 @@ from agenttools_runtime.errors import (
     SkillPathTraversal,
     SkillURISecurityError,
 )
-from agenttools_runtime.uri import SkillURI, format_skill_uri, parse_skill_uri
+from agenttools_runtime.skilluri.parse import SkillURI, format_skill_uri, parse_skill_uri
 
 
 @pytest.mark.parametrize(

@@ -20,13 +20,9 @@ from agenttools_runtime.errors import (
     SkillProviderNotFound,
     SkillReferenceNotFound,
 )
-from agenttools_runtime.uri import (
-    DistributionSkillProvider,
-    LocalSkillProvider,
-    SkillResolver,
-    local_skill_roots,
-    resolve_skill,
-)
+from agenttools_runtime.skilluri.providers.distribution import DistributionSkillProvider
+from agenttools_runtime.skilluri.providers.local import LocalSkillProvider, local_skill_roots
+from agenttools_runtime.skilluri.resolver import SkillResolver, resolve_skill
 from tests.helpers.venvs import fake_distribution, skill_files, write_tree
 
 GREETING = (

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agenttools_runtime.uri import argument_names, split_skill_text, substitute_arguments
+from agenttools_runtime.skills.skill_md import split_skill_text
+from agenttools_runtime.skilluri.arguments import argument_names, substitute_arguments
 
 ELEVEN = "a b c d e f g h i j k"
 

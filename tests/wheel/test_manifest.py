@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agenttools_runtime.errors import InvalidManifest, ManifestError, ManifestSchemaTooNew
@@ -97,6 +97,8 @@ def manifests(draw: st.DrawFn) -> WheelManifest:
     )
 
 
+# a manifest is a large draw: on a loaded machine generating one can take a second
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(manifests())
 def test_round_trip(manifest: WheelManifest) -> None:
     data = manifest.to_bytes()

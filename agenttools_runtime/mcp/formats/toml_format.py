@@ -10,7 +10,6 @@ data with the one entry changed.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections.abc import Mapping
@@ -25,6 +24,7 @@ from tomlkit.items import InlineTable, Table
 
 from agenttools_runtime import limits
 from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
+from agenttools_runtime.toml_text import escaped, split_key
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -33,7 +33,6 @@ else:  # pragma: no cover
 
 _POSITION = re.compile(r" at line \d+ col \d+$")
 _TOMLLIB_POSITION = re.compile(r" \(at line (\d+), column (\d+)\)$")
-_KEY_PART = re.compile(r"""[ \t]*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))[ \t]*(\.|$)""")
 
 
 def _parse(text: str) -> tomlkit.TOMLDocument:
@@ -85,7 +84,7 @@ def _headers(text: str) -> list[_Header]:
                 double = line.startswith("[[")
                 inner_start = 2 if double else 1
                 inner_end = line.find("]]" if double else "]", inner_start)
-                path = _split_key(line[inner_start:inner_end]) if inner_end > 0 else None
+                path = split_key(line[inner_start:inner_end]) if inner_end > 0 else None
                 if path is not None:
                     found.append((path, i))
                 i = n if close < 0 else close + 1
@@ -101,7 +100,7 @@ def _headers(text: str) -> list[_Header]:
             triple = text.startswith(ch * 3, i)
             if triple:
                 close = text.find(ch * 3, i + 3)
-                while ch == '"' and close > 0 and _escaped(text, close):
+                while ch == '"' and close > 0 and escaped(text, close):
                     close = text.find(ch * 3, close + 1)
                 i = n if close < 0 else close + 3
                 while i < n and text[i] == ch:  # """a"""" ends with the last three quotes
@@ -122,32 +121,6 @@ def _headers(text: str) -> list[_Header]:
         block_end = found[index + 1][1] if index + 1 < len(found) else n
         headers.append(_Header(path, start, _content_end(text, start, block_end), block_end))
     return headers
-
-
-def _escaped(text: str, pos: int) -> bool:
-    backslashes = 0
-    while pos - backslashes - 1 >= 0 and text[pos - backslashes - 1] == "\\":
-        backslashes += 1
-    return backslashes % 2 == 1
-
-
-def _split_key(source: str) -> tuple[str, ...] | None:
-    parts: list[str] = []
-    pos = 0
-    while pos < len(source):
-        match = _KEY_PART.match(source, pos)
-        if match is None:
-            return None
-        basic, literal, bare, _dot = match.groups()
-        if basic is not None:
-            try:
-                parts.append(json.loads(f'"{basic}"'))
-            except ValueError:
-                return None
-        else:
-            parts.append(literal if literal is not None else bare)
-        pos = match.end()
-    return tuple(parts) or None
 
 
 def _content_end(text: str, start: int, stop: int) -> int:

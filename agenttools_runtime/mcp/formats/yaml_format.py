@@ -23,6 +23,7 @@ from ruamel.yaml.events import AliasEvent, CollectionStartEvent
 from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.scalarstring import SingleQuotedScalarString
+from ruamel.yaml.util import load_yaml_guess_indent
 
 from agenttools_runtime import limits
 from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
@@ -552,8 +553,6 @@ class YAMLFormat:
         entry: dict[str, Any] | None,
         defaults: Mapping[str, Any],
     ) -> str:
-        from ruamel.yaml.util import load_yaml_guess_indent
-
         try:
             _data, indent, block_seq = load_yaml_guess_indent(text) if text.strip() else (0, 2, 0)
         except IndexError:  # ruamel's guess runs off a line such as "  -   " (an empty item)

@@ -1,0 +1,151 @@
+"""``DeployPlan``: everything one deploy would do (the config entries, each skill's decision,
+the deployments it replaces, what it skips, the errors that would stop it), as data, as the
+JSON of ``--dry-run --json`` and as the text of ``--dry-run``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agenttools_runtime.deploy import plan
+from agenttools_runtime.deploy.plan import Action, Level
+from agenttools_runtime.deploy.records import DeploymentRecord
+from agenttools_runtime.deploy.resolved import ResolvedTools, ServerPlan
+from agenttools_runtime.deploy.skill_decision import SkillPlan
+from agenttools_runtime.deploy.targets import DeployTarget
+from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
+from agenttools_runtime.mcp.runners import RunnerChoice
+
+
+@dataclass
+class DeployPlan:
+    """Everything a deploy would do: the config entries to write, each skill's decision,
+    the deployments it replaces, the skills it skips, and the errors that would stop it."""
+
+    uuid: str
+    tools: ResolvedTools
+    target: DeployTarget
+    level: Level
+    servers: tuple[ServerPlan, ...]
+    skills: list[SkillPlan]
+    skipped: tuple[str, ...]
+    replaced: list[DeploymentRecord]
+    not_installed: list[SkillPlan] = field(default_factory=list)
+    errors: list[AgentToolsError] = field(default_factory=list)
+    warnings: list[AgentToolsWarning] = field(default_factory=list)
+    # what each config key holds now (see EXISTING_ENTRY)
+    existing_entries: dict[str, str] = field(default_factory=dict)
+    # config key -> the runner choice behind its entry (set by deploy(); mcp.runners)
+    launches: dict[str, RunnerChoice] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def to_json(self) -> dict[str, Any]:
+        config = self.target.config_file
+        return {
+            "ok": self.ok,
+            "dry_run": True,
+            "agent_tools": dict(self.tools.agent_tools),
+            "client": self.target.client.id,
+            "scope": self.target.scope,
+            "location_key": self.target.location_key,
+            "config_file": None if config is None else str(config),
+            "config_file_exists": None if config is None else config.exists(),
+            "mcp_servers": [
+                {
+                    "name": s.server.name,
+                    "config_key": s.key,
+                    "config_file": str(config),
+                    "existing": self.existing_entries.get(s.key),
+                }
+                for s in self.servers
+            ],
+            "skills_directory": _str_or_none(self.target.skills_root),
+            "skills": [s.to_json() for s in self.skills],
+            "skipped": list(self.skipped),
+            "not_installed": [s.source.name for s in self.not_installed],
+            "replaces": [r.uuid for r in self.replaced],
+            "errors": [e.to_json() for e in self.errors],
+            "warnings": [w.to_json() for w in self.warnings],
+        }
+
+    def render(self) -> str:
+        """The human-readable plan of ``--dry-run``."""
+        t = self.target
+        lines = [f'Dry run: deploy "{self.tools.name}" to {t.describe()} (nothing is changed)']
+        if self.servers:
+            state = "exists" if t.config_file and t.config_file.exists() else "would be created"
+            lines.append(f"  config file {t.config_file} ({state}):")
+            for s in self.servers:
+                existing = EXISTING_ENTRY.get(self.existing_entries.get(s.key, ""), "")
+                lines.append(
+                    f'    write entry "{s.key}" (server {s.server.qualified_name}){existing}'
+                )
+        if self.skills or self.not_installed:
+            lines.append(f"  skills root {t.skills_root}:")
+            for sp in self.skills + self.not_installed:
+                left_out = "left out (the rest is deployed): " if sp in self.not_installed else ""
+                lines.append(f"    {sp.source.name}: {left_out}{_describe_decision(sp)}")
+                if sp.directory.parent != t.skills_root:
+                    lines.append(
+                        f"      (the copy in {sp.directory.parent}, which "
+                        f"{t.client.display_name} also reads: nothing is written to its own folder)"
+                    )
+                if sp.decision.action is not None and sp.decision.action.writes:
+                    verb = "write" if sp.decision.action is Action.CREATE else "replace with"
+                    for rel in sorted(sp.source.files):
+                        lines.append(f"      {verb} {sp.directory / rel}")
+                for other in sp.others:
+                    if other.role is not plan.CopyRole.USED:
+                        lines.append(
+                            f"      also read: {other.directory} ({_ROLE_TEXT[other.role]})"
+                        )
+        if self.skipped:
+            lines.append(f"  skills not deployed (unsupported here): {', '.join(self.skipped)}")
+        for record in self.replaced:
+            lines.append(f"  replaces deployment {record.uuid} ({record.toolset_name})")
+        for warning in self.warnings:
+            lines.append(f"  {warning}")
+        for error in self.errors:
+            lines.append(f"  would fail: {error}")
+        return "\n".join(lines)
+
+
+# what a config key holds before a deploy (dry runs): nothing, an entry a recorded
+# deployment wrote, or an entry agenttools did not write (replaced, and removed with the
+# deployment — the behaviour spec's upsert)
+EXISTING_ENTRY = {
+    "none": "",
+    "deployed": ": replaces the entry of a recorded deployment",
+    "foreign": ": replaces an existing entry that agenttools did not write",
+}
+
+_ACTION_TEXT = {
+    Action.CREATE: "write {files} (new directory)",
+    Action.REPLACE: "replace the directory ({files}; the old one is backed up until done)",
+    Action.ADD_REFERENCE: "keep the installed directory (identical), add a reference",
+    Action.ADOPT_BASELINE: "keep the installed directory (edited to match), add a reference",
+    Action.ADOPT_EXTERNAL: "keep the existing directory (identical, not ours: never deleted)",
+    Action.KEEP_NEWER: "keep the newer installed version, add a reference",
+}
+
+
+_ROLE_TEXT = {
+    plan.CopyRole.LEAVING: "goes with the deployment this one replaces",
+    plan.CopyRole.DUPLICATE: "an identical copy: the client finds the skill twice",
+    plan.CopyRole.SHADOW: "a different skill of the same name",
+}
+
+
+def _describe_decision(sp: SkillPlan) -> str:
+    if sp.decision.action is None:
+        return f"conflict: {sp.conflict}"
+    n = len(sp.source.files)
+    return _ACTION_TEXT[sp.decision.action].format(files=f"{n} file{'' if n == 1 else 's'}")
+
+
+def _str_or_none(path: Path | None) -> str | None:
+    return None if path is None else str(path)

@@ -1,0 +1,256 @@
+"""One skill's install decision: the facts about its destination gathered (the registry
+entry, what is on disk, hashed or from the entry's stat cache), the decision table of
+:mod:`agenttools_runtime.deploy.plan` applied, and the registry entry after the action."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from agenttools_runtime import paths
+from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
+from agenttools_runtime.deploy import plan, records, registry, shared
+from agenttools_runtime.deploy.plan import Action, Decision, EntryKind, Level, SkillFacts
+from agenttools_runtime.deploy.registry import RegistryEntry
+from agenttools_runtime.deploy.shared import OtherCopyPlan
+from agenttools_runtime.deploy.store import Store
+from agenttools_runtime.errors import FORCE as FORCE_HINT
+from agenttools_runtime.errors import (
+    AgentSkillConflict,
+    AgentSkillExists,
+    AgentSkillModified,
+    AgentSkillShadowed,
+    AgentSkillUpdate,
+    AgentToolsError,
+    InvalidAgentSkill,
+)
+from agenttools_runtime.skills.hashing import DestinationState, destination_state
+from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
+from agenttools_runtime.skills.source import SkillSource
+
+CONFLICT_ERRORS: Mapping[str, type[AgentToolsError]] = {
+    "AgentSkillExists": AgentSkillExists,
+    "AgentSkillModified": AgentSkillModified,
+    "AgentSkillConflict": AgentSkillConflict,
+    "AgentSkillUpdate": AgentSkillUpdate,
+}
+
+
+@dataclass(frozen=True)
+class SkillPlan:
+    """One skill's install decision and what it was based on."""
+
+    source: SkillSource
+    directory: Path
+    key: str
+    entry: RegistryEntry | None
+    kept: tuple[str, ...]
+    facts: SkillFacts
+    decision: Decision
+    stats: dict[str, list[int]] | None = None  # the directory's stats, to cache in the entry
+    # the copies of the skill in the other roots the client reads (see deploy.shared)
+    others: tuple[OtherCopyPlan, ...] = ()
+    client_name: str = ""
+
+    @property
+    def shadows(self) -> list[OtherCopyPlan]:
+        """Different skills of the same name the client also reads."""
+        return [o for o in self.others if o.role is plan.CopyRole.SHADOW]
+
+    @property
+    def conflict_path(self) -> Path:
+        """Where the skill in the way is."""
+        if self.decision.conflict == plan.SHADOW_RULE.conflict and self.shadows:
+            return self.shadows[0].directory
+        return self.directory
+
+    @property
+    def conflict(self) -> AgentToolsError | None:
+        tag = self.decision.conflict
+        if tag is None:
+            return None
+        name = self.source.name
+        if tag == plan.SHADOW_RULE.conflict:
+            return AgentSkillShadowed(
+                name=name,
+                path=self.conflict_path,
+                client_name=self.client_name,
+                option=FORCE_HINT,
+            )
+        cls = CONFLICT_ERRORS[tag]
+        if cls is AgentSkillExists:
+            return cls(name=name, path=self.directory, option=FORCE_HINT)
+        return cls(name=name, path=self.directory)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.source.name,
+            "directory": str(self.directory),
+            "registry_key": self.key,
+            "destination": self.facts.destination.value,
+            "action": None if self.decision.action is None else self.decision.action.value,
+            "conflict": None if self.conflict is None else self.conflict.to_json(),
+            "files": sorted(self.source.manifest)
+            if self.decision.action is not None and self.decision.action.writes
+            else [],
+            "other_copies": [o.to_json() for o in self.others],
+        }
+
+
+def skill_plan(
+    source: SkillSource,
+    root: Path,
+    replaced: tuple[str, ...],
+    level: Level,
+    store: Store | None = None,
+    *,
+    reads: tuple[Path, ...] = (),
+    client_name: str = "",
+) -> SkillPlan:
+    """Gather the facts about one skill's destination and decide (the install decision).
+
+    *reads* are the skills roots the client reads besides *root*: when *root* has nothing
+    of the skill's name and one of them has a copy the plan tables say to use
+    (:func:`plan.choose_copy`), that copy is the destination; the other copies get their
+    roles, and a different skill of the same name blocks the decision below --force."""
+    store = store or Store.open()
+    found = shared.other_copies(source, root, reads, replaced, store)
+    own_exists = destination_state(root, source.name) is not DestinationState.MISSING
+    used = plan.choose_copy(own_exists, [c.facts for c in found])
+    destination = root if used is None else found[used].directory.parent
+    sp = _plan_at(source, destination, replaced, level, store)
+    others = shared.roles(used, found)
+    decision = plan.decide_shadows(sp.decision, [o.role for o in others], level)
+    return replace(sp, decision=decision, others=tuple(others), client_name=client_name)
+
+
+def _plan_at(
+    source: SkillSource,
+    root: Path,
+    replaced: tuple[str, ...],
+    level: Level,
+    store: Store,
+) -> SkillPlan:
+    """The install decision for *source* in *root*."""
+    directory = root / source.name
+    root_keys = store.root(root)
+    key = paths.registry_key_for(root_keys.canonical, source.name)
+    entry = store.find_entry(root, source.name, key)
+    destination = destination_state(root, source.name)
+    same_directory = builtin = False
+    if source.directory is not None:
+        source_key = paths.canonical_path_key(source.directory)
+        # (the destination resolved through every link: a per-skill link to the source too)
+        destination_key = paths.canonical_path_key(directory)
+        same_directory = _same_or_nested(source_key, destination_key, source.directory, directory)
+        builtin = _is_within_key(source_key, store.root(_builtin_dir()).canonical)
+    if same_directory and entry is None:
+        # the source reached through a per-skill link joins the entry of the physical dir
+        entry = store.find_physical_entry(directory)
+    if entry is not None:
+        key = entry.key
+    kept = store.live_references(entry) if entry is not None else ()
+    live = tuple(r for r in kept if r not in replaced)
+    kind = EntryKind.NONE
+    if entry is not None:
+        kind = EntryKind.EXTERNAL if entry.external else EntryKind.OWNED
+    same_identifier = bool(
+        entry is not None and source.identifier and entry.identifier == source.identifier
+    )
+    facts = SkillFacts(
+        destination=destination,
+        entry=kind,
+        incoming_is_baseline=entry is not None and dict(source.manifest) == dict(entry.hashes),
+        live_empty=not live,
+        same_identifier=same_identifier,
+        incoming_older=same_identifier
+        and entry is not None
+        and plan.version_older(source.version, entry.version),
+        builtin=builtin,
+        same_directory=same_directory,
+    )
+    stats = None
+    if destination is DestinationState.DIRECTORY and not same_directory:
+        quick = entry is not None and registry.unmodified_by_stats(entry, directory)
+        facts, stats = _disk_facts(facts, source, entry, directory, quick)
+        decision = plan.decide_install(facts, level)
+        if quick and decision.action is not None and decision.action.writes:
+            # about to replace what is there: look at every byte of it first
+            facts, stats = _disk_facts(facts, source, entry, directory, False)
+    decision = plan.decide_install(facts, level)
+    return SkillPlan(source, directory, key, entry, kept, facts, decision, stats)
+
+
+def _disk_facts(
+    facts: SkillFacts,
+    source: SkillSource,
+    entry: RegistryEntry | None,
+    directory: Path,
+    quick: bool,
+) -> tuple[SkillFacts, dict[str, list[int]] | None]:
+    """The facts about the installed directory: from the entry's stat cache (*quick*), or by
+    hashing it. Also the stats to cache when hashing found it holding the baseline."""
+    if quick:
+        assert entry is not None
+        disk, clean = dict(entry.hashes), True
+    else:
+        disk, clean = hash_installed(directory)
+    unmodified = entry is not None and clean and disk == dict(entry.hashes)
+    stats = registry.file_stats(directory) if unmodified and not quick else None
+    return replace(
+        facts,
+        disk_unmodified=unmodified,
+        disk_is_incoming=clean and disk == dict(source.manifest),
+    ), stats
+
+
+def _builtin_dir() -> Path:
+    return Path(BUILTIN_SKILLS_DIR)
+
+
+def new_entry(sp: SkillPlan, uid: str) -> RegistryEntry:
+    """The registry entry after *sp*'s action, referencing deployment *uid* (every "add
+    reference" writes ``kept ∪ {uid}``)."""
+    action = sp.decision.action
+    refs = tuple(sp.kept) if uid in sp.kept else (*sp.kept, uid)
+    now = records.now_timestamp()
+    source, entry = sp.source, sp.entry
+    if entry is None or action in (Action.CREATE, Action.REPLACE, Action.ADOPT_EXTERNAL):
+        return RegistryEntry(
+            key=sp.key,
+            directory=str(sp.directory),
+            name=source.name,
+            identifier=source.identifier,
+            version=source.version,
+            hashes=dict(source.manifest),
+            external=action is Action.ADOPT_EXTERNAL,
+            references=refs,
+            timestamp=now,
+            extra={} if entry is None else entry.extra,
+        )
+    if action is Action.ADOPT_BASELINE:  # (the stats cached were of the old baseline)
+        return replace(
+            entry, hashes=dict(source.manifest), references=refs, timestamp=now, stats={}
+        )
+    updated = replace(entry, references=refs, timestamp=now)
+    return registry.with_stats(updated, sp.stats) if sp.stats else updated
+
+
+def _same_or_nested(
+    source_key: str, destination_key: str, source_dir: Path, destination: Path
+) -> bool:
+    """True when the source directory is the destination (by canonical keys);
+    ``InvalidAgentSkill`` when one contains the other."""
+    if source_key == destination_key:
+        return True
+    if _is_within_key(source_key, destination_key) or _is_within_key(destination_key, source_key):
+        raise InvalidAgentSkill(
+            reason=f"the source {source_dir} and the destination {destination} contain each other"
+        )
+    return False
+
+
+def _is_within_key(key: str, root_key: str) -> bool:
+    return key == root_key or key.startswith(root_key.rstrip("/") + "/")

@@ -1,0 +1,424 @@
+"""Every error and warning of agenttools and their families; the one table of message texts is
+``errors/messages.py``, how a tag and its fields make an exception ``errors/base.py``.
+
+Names follow the behaviour spec (``AgentSkillExists``, ``DeploymentLockTimeout`` …). An error's
+``str()`` is the sentence a user reads; the CLI prints it and nothing else. Warnings are
+``warnings.warn`` categories whose instances carry the same formatted text.
+
+Errors are built from keyword fields only (``InvalidAgentSkillName(name="Bad")``): the fields fill
+the template's ``{name}`` placeholders *and* are the machine-readable data of ``--json``, so no
+value is passed twice. A list field reads as its items joined by ", ". Leaves sit under domain
+families (``ManifestError``, ``SkillError``, ``ClientError`` …) so a caller catches a family and a
+test asserts a leaf. ``--force`` is the CLI spelling of ``overwrite="all"``, ``--upgrade`` of
+``overwrite="upgrade"``.
+"""
+
+from __future__ import annotations
+
+from agenttools_runtime.errors.base import AgentToolsError as AgentToolsError
+from agenttools_runtime.errors.base import AgentToolsErrors as AgentToolsErrors
+from agenttools_runtime.errors.base import AgentToolsWarning as AgentToolsWarning
+from agenttools_runtime.errors.base import format_message as format_message
+from agenttools_runtime.errors.messages import FORCE as FORCE
+from agenttools_runtime.errors.messages import MESSAGES as MESSAGES
+from agenttools_runtime.errors.messages import UPGRADE as UPGRADE
+
+
+# -- failures: families first, then their leaves ---------------------------------------------
+class DistributionError(AgentToolsError):
+    """An installed distribution or Python environment that cannot be used."""
+
+
+class ManifestError(DistributionError):
+    """An installed distribution's ``manifest.json`` that cannot be read or trusted."""
+
+
+class BundleError(AgentToolsError):
+    """A bundle specification, or a bundle or server name that does not resolve to one thing."""
+
+
+class SkillError(AgentToolsError):
+    """An agent skill that cannot be read, found, named or written."""
+
+
+class SkillConflictError(SkillError):
+    """A skill directory in the way that the overwrite level in force may not replace."""
+
+
+class ClientError(AgentToolsError):
+    """A client, or a location of one, that agenttools cannot use for this request."""
+
+
+class ConfigFileError(AgentToolsError):
+    """A client's config file that cannot be read or edited; it is left unchanged."""
+
+
+class DeployError(AgentToolsError):
+    """A deployment that cannot be made, found or changed."""
+
+
+class URIError(AgentToolsError):
+    """A ``skill://`` URI that is unsafe or does not resolve, or a provider that failed."""
+
+
+class ProjectError(AgentToolsError):
+    """A project whose ``[tool.agenttools]`` does not pass validation (hook and ``validate``)."""
+
+
+class BuildError(AgentToolsError):
+    """A wheel or sdist that agenttools cannot add its files to, or a wrapped build backend
+    that cannot be loaded."""
+
+
+# DistributionError
+class DistributionNotInstalled(DistributionError): ...
+
+
+class InvalidPythonEnvironment(DistributionError): ...
+
+
+class EditableSourceMissing(DistributionError): ...
+
+
+class BundledFileMismatch(DistributionError): ...
+
+
+class BundledFileMissing(DistributionError): ...
+
+
+class BundledFileNotRegular(DistributionError): ...
+
+
+# ManifestError
+class InvalidManifest(ManifestError): ...
+
+
+class ManifestSchemaTooNew(ManifestError): ...
+
+
+# BundleError
+class InvalidAgentToolsObject(BundleError): ...
+
+
+class AgentToolsNotFound(BundleError): ...
+
+
+class AgentToolsBundleNameAmbiguous(BundleError): ...
+
+
+class DistributionAgentToolsNotFound(BundleError): ...
+
+
+class DistributionSkillNotFound(BundleError): ...
+
+
+class DistributionServerNotFound(BundleError): ...
+
+
+class MCPServerNotFound(BundleError): ...
+
+
+class MCPServerNameAmbiguous(BundleError): ...
+
+
+class AgentToolsNotForEnvironment(DistributionAgentToolsNotFound):
+    """A bundle named explicitly whose marker is false in the environment."""
+
+
+# SkillError
+class InvalidDistributionSkillDefinition(SkillError): ...
+
+
+class AgentSkillNotFound(SkillError): ...
+
+
+class BuiltInAgentSkillMissing(SkillError): ...
+
+
+class InvalidAgentSkill(SkillError): ...
+
+
+class InvalidAgentSkillName(SkillError): ...
+
+
+class InvalidAgentSkillDescription(SkillError): ...
+
+
+class InvalidSkillFrontmatter(SkillError): ...
+
+
+class DuplicateAgentSkillName(SkillError): ...
+
+
+class InvalidSkillsDirectory(SkillError): ...
+
+
+class NoSkillsLocation(SkillError): ...
+
+
+class AgentSkillUnreadable(SkillError): ...
+
+
+class AgentSkillUnsafeLink(SkillError): ...
+
+
+class AgentSkillWriteFailed(SkillError): ...
+
+
+class AgentSkillRemoveFailed(SkillError): ...
+
+
+# SkillConflictError
+class AgentSkillExists(SkillConflictError): ...
+
+
+class AgentSkillModified(SkillConflictError): ...
+
+
+class AgentSkillConflict(SkillConflictError): ...
+
+
+class AgentSkillUpdate(SkillConflictError): ...
+
+
+class AgentSkillShadowed(SkillConflictError):
+    """A different skill of the same name in another skills root the client reads."""
+
+
+# ClientError
+class UnknownClient(ClientError): ...
+
+
+class NoClientDetected(ClientError): ...
+
+
+class UnsupportedSkillsClient(ClientError): ...
+
+
+class UnsupportedSkillsClientProject(ClientError): ...
+
+
+class UnknownSkillsLocation(ClientError): ...
+
+
+class UnsupportedMCPClient(ClientError): ...
+
+
+class UnsupportedMCPClientProject(ClientError): ...
+
+
+class UnknownInstallLocation(ClientError): ...
+
+
+class InvalidProjectDirectory(ClientError): ...
+
+
+class UnsupportedTransport(ClientError): ...
+
+
+# ConfigFileError
+class ConfigFileUnparseable(ConfigFileError): ...
+
+
+class ConfigFileInvalid(ConfigFileError): ...
+
+
+class ConfigFileChanged(ConfigFileError): ...
+
+
+# DeployError
+class AgentToolsEmpty(DeployError): ...
+
+
+class AgentSkillsDisabled(DeployError): ...
+
+
+class AgentToolsNothingToDeploy(DeployError): ...
+
+
+class InvalidMCPServerNameOption(DeployError): ...
+
+
+class DuplicateBundleConfigKey(DeployError): ...
+
+
+class InvalidSkillsDirectoryOption(DeployError): ...
+
+
+class InvalidOverwriteOption(DeployError): ...
+
+
+class DeploymentExists(DeployError): ...
+
+
+class DeploymentConfigKeyTaken(DeploymentExists):
+    """A deployment conflict through a config key another deployment wrote in the same file."""
+
+
+class RunnerUnavailable(DeployError): ...
+
+
+class DeploymentNotFound(DeployError): ...
+
+
+class DeploymentIdAmbiguous(DeployError): ...
+
+
+class DeploymentLockTimeout(DeployError): ...
+
+
+class InvalidDeploymentRecord(DeployError): ...
+
+
+class StateRecoveryFailed(DeployError): ...
+
+
+# URIError
+class InvalidSkillURI(URIError): ...
+
+
+class SkillNotFound(URIError): ...
+
+
+class SkillReferenceNotFound(URIError): ...
+
+
+class SkillProviderNotFound(URIError): ...
+
+
+class SkillProviderExists(URIError): ...
+
+
+class SkillProviderFailed(URIError): ...
+
+
+class SkillURISecurityError(URIError):
+    """A ``skill://`` URI rejected for safety (traversal, NUL, a bad provider name)."""
+
+
+class SkillPathTraversal(SkillURISecurityError): ...
+
+
+class SkillNullByte(SkillURISecurityError): ...
+
+
+class InvalidSkillProviderName(SkillURISecurityError): ...
+
+
+# ProjectError
+class InvalidProject(ProjectError): ...
+
+
+# BuildError
+class InvalidWheel(BuildError): ...
+
+
+class InvalidSdist(BuildError): ...
+
+
+class WheelAlreadyBundled(BuildError): ...
+
+
+class WheelProjectMismatch(BuildError): ...
+
+
+class BuildBackendUnavailable(BuildError): ...
+
+
+class MCPSDKMissing(AgentToolsError):
+    """An optional dependency (the MCP Python SDK) that a command needs is not installed."""
+
+
+# -- warnings --------------------------------------------------------------------------------
+class AgentSkillNewerVersionKept(AgentToolsWarning): ...
+
+
+class AgentSkillInUse(AgentToolsWarning): ...
+
+
+class AgentSkillNotRemoved(AgentToolsWarning): ...
+
+
+class AgentSkillReplacedNotRemoved(AgentToolsWarning): ...
+
+
+class AgentSkillBackupNotRemoved(AgentToolsWarning): ...
+
+
+class AgentSkillRemoveFailedWarning(AgentToolsWarning):
+    message_tag = "AgentSkillRemoveFailed"
+
+
+class AgentSkillsNotDeployed(AgentToolsWarning): ...
+
+
+class MCPServersNotDeployed(AgentToolsWarning): ...
+
+
+class AgentSkillsNotDeployedWarning(AgentToolsWarning): ...
+
+
+class AgentSkillConflictWarning(AgentToolsWarning): ...
+
+
+class AgentSkillNotInstalled(AgentToolsWarning): ...
+
+
+class AgentSkillShadowedWarning(AgentToolsWarning): ...
+
+
+class AgentSkillNotInstalledShadowed(AgentSkillNotInstalled): ...
+
+
+class AgentSkillDuplicate(AgentToolsWarning): ...
+
+
+class AgentSkillSeenTwice(AgentToolsWarning): ...
+
+
+class AgentSkillsNotInstalledWarning(AgentToolsWarning): ...
+
+
+class DeploymentsExistWarning(AgentToolsWarning): ...
+
+
+class DeploymentNotRemoved(AgentToolsWarning): ...
+
+
+class MCPServerNotRemoved(AgentToolsWarning): ...
+
+
+class SkillNameCollision(AgentToolsWarning): ...
+
+
+class ServedSkillsNamespaced(AgentToolsWarning): ...
+
+
+class SkillNotServed(AgentToolsWarning): ...
+
+
+class SkillProviderSkipped(AgentToolsWarning): ...
+
+
+class DeploymentRollbackIncomplete(AgentToolsWarning): ...
+
+
+class AgentSkillBackupsLeft(AgentToolsWarning): ...
+
+
+class MCPServerEntryReplaced(AgentToolsWarning): ...
+
+
+class MCPEntryMachineSpecific(AgentToolsWarning): ...
+
+
+class InterruptedOperationRecovered(AgentToolsWarning): ...
+
+
+class DeploymentNotFinished(AgentToolsWarning): ...
+
+
+class FileOperationFailed(AgentToolsError):
+    """A file operation the system refused (permissions, a read-only or full file system, a
+    file-size limit, a name too long, a file where a directory should be …): the operation,
+    the path and the system's reason; the CLI turns every ``OSError`` that reaches it into one."""

@@ -1,0 +1,118 @@
+"""What the checks of one project share: the project, the result they collect
+(``CheckResult``: every problem, and the declarations that passed) and ``Checker.add``, which
+locates a problem at the line of its key."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from agenttools_runtime import names
+from agenttools_runtime.project.problems import CODES, Problem, Severity, errors_of
+from agenttools_runtime.project.pyproject import Project
+from agenttools_runtime.project.toml_lines import KeyPath, format_key
+from agenttools_runtime.project.values import is_inside
+from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.values import Value
+from agenttools_runtime.wheel.manifest import BundleEntry
+
+BASE: KeyPath = ("tool", "agenttools")
+DEFAULT_ROOT = "skills"
+NUL_MESSAGE = "contains a NUL character, which no file name can hold"
+
+
+class SkillDeclaration(Value):
+    """A skill of this distribution, resolved through the runtime's own
+    :func:`~agenttools_runtime.skills.source.to_source` (so the wheel carries exactly what
+    ``agenttools skills install`` would write from the same definition): ``source.files`` maps
+    ``/``-separated relative paths to source files or generated text, ``source.manifest``
+    their hashes, ``source.executable`` the files made executable on install."""
+
+    __slots__ = ("kind", "path", "source", "sources")
+    kind: Literal["directory", "inline"]
+    source: SkillSource
+    path: str | None  # project-relative directory (directory kind)
+    sources: tuple[Path, ...]  # project files it is built from (for the sdist)
+
+    def __init__(
+        self,
+        kind: Literal["directory", "inline"],
+        source: SkillSource,
+        path: str | None = None,
+        sources: tuple[Path, ...] = (),
+    ) -> None:
+        super().__init__(kind=kind, source=source, path=path, sources=sources)
+
+    @property
+    def name(self) -> str:
+        return self.source.name
+
+    @property
+    def description(self) -> str:
+        return self.source.description
+
+    @property
+    def files(self) -> Mapping[str, Path | str]:
+        return self.source.files
+
+
+class CheckResult:
+    """Problems found, and what was declared (complete only when there are no errors)."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.root = DEFAULT_ROOT
+        self.servers: dict[str, dict[str, Any]] = {}
+        self.skills: dict[str, SkillDeclaration] = {}
+        self.bundles: list[BundleEntry] = []
+        self.has_config = False
+        self.checked: set[Path] = set()  # real skill directories whose SKILL.md was checked
+
+    @property
+    def errors(self) -> list[Problem]:
+        return errors_of(self.problems)
+
+
+class Checker:
+    """One run of the checks over *project*; ``build_setup=False`` leaves out those of how
+    the project's own build runs agenttools."""
+
+    def __init__(self, project: Project, build_setup: bool = True) -> None:
+        self.project = project
+        self.build_setup = build_setup
+        self.result = CheckResult()
+        self.root_ok = True  # skills are looked up under root only when it is usable
+
+    def add(
+        self,
+        key: KeyPath | None,
+        code: str,
+        message: str,
+        severity: Severity = "error",
+        *,
+        path: Path | None = None,
+        line: int | None = None,
+    ) -> None:
+        """Report a problem about *key* (its path starts the message; its line is looked up
+        in ``pyproject.toml`` unless *path* names another file)."""
+        assert code in CODES, code
+        if path is None:
+            path = self.project.pyproject
+            if line is None and key is not None:
+                line = self.project.lines.line(key)
+        if key is not None:
+            message = f"{format_key(key)}: {message}"
+        self.result.problems.append(Problem(path, line, code, message, severity))
+
+    def inside_project(self, path: Path) -> bool:
+        """Whether *path*, links resolved, stays inside the project."""
+        return is_inside(Path(os.path.realpath(path)), Path(os.path.realpath(self.project.root)))
+
+    def check_item_name(self, key: KeyPath, name: object, what: str) -> bool:
+        """Report a server or bundle name that is not allowed; whether it is."""
+        problem = names.item_name_problem(name, what)
+        if problem is not None:
+            self.add(key, "InvalidItemName", problem)
+        return problem is None

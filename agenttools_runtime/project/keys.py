@@ -1,0 +1,99 @@
+"""Keys and value types against the schema (``schema.py``): an unknown key with a
+did-you-mean, a value of the wrong TOML type, a value outside its choices, nested tables."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from agenttools_runtime import schema
+from agenttools_runtime.project.context import Checker
+from agenttools_runtime.project.toml_lines import KeyPath
+
+
+def check_keys(
+    checker: Checker, table: schema.Table, value: Mapping[str, Any], key: KeyPath
+) -> None:
+    """Every key of *value* (the table at *key*) against *table*, recursively."""
+    for name, item in value.items():
+        spec = table.key(name)
+        if spec is None:
+            if table is schema.SKILL and name in schema.CLIENT_EXTENSION_KEYS:
+                checker.add(
+                    (*key, name),
+                    "ClientExtensionKey",
+                    f"'{name}' is a {schema.CLIENT_EXTENSION_KEYS[name]} extension, not part of "
+                    "the Agent Skills spec; other clients ignore it and skills-ref rejects it",
+                    "warning",
+                )
+                continue
+            hint = _did_you_mean(name, table.names)
+            checker.add((*key, name), "UnknownKey", f'unknown key "{name}"{hint}')
+            continue
+        problem = type_problem(spec, item)
+        if problem:
+            checker.add((*key, name), "InvalidType", problem)
+        elif spec.choices and item not in spec.choices:
+            choices = ", ".join(f'"{c}"' for c in spec.choices)
+            checker.add((*key, name), "InvalidValue", f'"{item}" is not one of {choices}')
+        elif spec.kind == "table-map" and spec.item is not None:
+            for sub, subvalue in item.items():
+                if isinstance(subvalue, dict):
+                    check_keys(checker, spec.item, subvalue, (*key, name, sub))
+                else:
+                    checker.add((*key, name, sub), "InvalidType", "must be a table")
+        elif spec.kind == "table-list" and spec.item is not None:
+            for index, subvalue in enumerate(item):
+                if isinstance(subvalue, dict):
+                    check_keys(checker, spec.item, subvalue, (*key, name, index))
+                else:
+                    checker.add((*key, name, index), "InvalidType", "must be a table")
+
+
+def type_problem(spec: schema.Key, value: Any) -> str | None:
+    """Why *value* is not of *spec*'s kind (``must be a string (got integer)``), else None."""
+
+    def strings(items: Iterable[Any]) -> bool:
+        return all(isinstance(i, str) for i in items)
+
+    checks: dict[str, Callable[[Any], bool]] = {
+        "string": lambda v: isinstance(v, str),
+        "string-list": lambda v: isinstance(v, list) and strings(v),
+        "string-map": lambda v: isinstance(v, dict) and strings(v.values()),
+        "string-or-list": lambda v: isinstance(v, str) or (isinstance(v, list) and strings(v)),
+        "scalar-map": lambda v: (
+            isinstance(v, dict) and all(isinstance(i, (str, int, float, bool)) for i in v.values())
+        ),
+        "table-map": lambda v: isinstance(v, dict),
+        "table-list": lambda v: isinstance(v, list),
+    }
+    if checks[spec.kind](value):
+        return None
+    kind = schema.KIND_TEXT[spec.kind]
+    article = "an" if kind[0] in "aeiou" else "a"
+    return f"must be {article} {kind} (got {_toml_type(value)})"
+
+
+def _toml_type(value: Any) -> str:
+    for kind, name in ((bool, "boolean"), (int, "integer"), (float, "float"), (str, "string")):
+        if isinstance(value, kind):
+            return name
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "table"
+    return type(value).__name__
+
+
+def _did_you_mean(name: str, candidates: Sequence[str]) -> str:
+    import difflib  # only for a wrong name: not on a build's start-up
+
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.8)
+    if not close:
+        # a prefix or a different separator is a typo too ("body_file", "mcp_servers")
+        close = [c for c in candidates if c.replace("-", "_") == name.replace("-", "_")]
+    if close:
+        return f'; did you mean "{close[0]}"?'
+    return (
+        f" (known keys: {', '.join(candidates)})" if candidates else " (this table takes no keys)"
+    )

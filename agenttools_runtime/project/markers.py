@@ -1,0 +1,102 @@
+"""Bundle markers: a PEP 508 marker an installed environment can evaluate, and whether two
+markers can both hold on one system (two bundles of one name must not).
+
+``packaging.markers`` is imported only when a bundle has a marker: it costs a build through
+``agenttools_hook.backend`` more than all its own checks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agenttools_runtime.project.context import Checker
+from agenttools_runtime.project.toml_lines import KeyPath
+
+if TYPE_CHECKING:
+    from packaging.markers import Marker
+
+
+def check_marker(checker: Checker, key: KeyPath, marker: str) -> None:
+    """*marker* parses, and evaluates in a real environment."""
+    from packaging.markers import (
+        InvalidMarker,
+        Marker,
+        UndefinedComparison,
+        UndefinedEnvironmentName,
+    )
+
+    try:
+        parsed = Marker(marker)
+    except InvalidMarker as exc:
+        first = str(exc).splitlines()[0]
+        checker.add(key, "InvalidMarker", f'"{marker}" is not a PEP 508 marker: {first}')
+        return
+    try:
+        parsed.evaluate(_environments()[0])
+    except UndefinedEnvironmentName as exc:  # e.g. dependency_groups: lock files only
+        checker.add(
+            key,
+            "InvalidMarker",
+            f'"{marker}" uses {exc}, which an installed environment does not define; '
+            "the bundle would never be offered",
+        )
+    except UndefinedComparison as exc:
+        checker.add(
+            key,
+            "InvalidMarker",
+            f'"{marker}" cannot be evaluated ({exc}); the bundle would never be offered',
+        )
+
+
+def markers_overlap(first: str | None, second: str | None) -> bool:
+    """Whether two bundle markers (None: always) can both hold on one system."""
+    from packaging.markers import InvalidMarker, Marker
+
+    try:
+        markers = [Marker(m) if m else None for m in (first, second)]
+    except InvalidMarker:
+        return False  # reported on its own
+    return any(all(_holds(m, env) for m in markers) for env in _environments())
+
+
+def _holds(marker: Marker | None, environment: dict[str, str]) -> bool:
+    """Whether *marker* (None: always) holds in *environment*; one that cannot be evaluated
+    is false, as at run time (and reported on its own)."""
+    from packaging.markers import UndefinedComparison, UndefinedEnvironmentName
+
+    try:
+        return marker is None or bool(marker.evaluate(environment))
+    except (UndefinedComparison, UndefinedEnvironmentName):
+        return False
+
+
+def _environments() -> list[dict[str, str]]:
+    """Every combination of the platforms, interpreters and versions a wheel realistically
+    meets: the environments over which two markers are tested for overlap."""
+    platforms = [
+        {"sys_platform": "linux", "platform_system": "Linux", "os_name": "posix"},
+        {"sys_platform": "darwin", "platform_system": "Darwin", "os_name": "posix"},
+        {"sys_platform": "win32", "platform_system": "Windows", "os_name": "nt"},
+    ]
+    machines = ["x86_64", "aarch64", "arm64", "AMD64", "ARM64"]
+    implementations = [("cpython", "CPython"), ("pypy", "PyPy")]
+    envs = []
+    for platform in platforms:
+        for machine in machines:
+            for impl, impl_name in implementations:
+                for minor in range(8, 16):
+                    version = f"3.{minor}"
+                    envs.append(
+                        {
+                            **platform,
+                            "platform_machine": machine,
+                            "implementation_name": impl,
+                            "platform_python_implementation": impl_name,
+                            "python_version": version,
+                            "python_full_version": f"{version}.0",
+                            "implementation_version": f"{version}.0",
+                            "platform_release": "",
+                            "platform_version": "",
+                            "extra": "",
+                        }
+                    )
+    return envs

@@ -1,0 +1,132 @@
+"""The vocabulary of a project check: a located ``Problem``, every problem code with its
+severity, and ``ProjectInvalid``, the error that lists them (``path:line: code: message``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from agenttools_runtime.errors import InvalidProject
+from agenttools_runtime.project.values import is_inside
+from agenttools_runtime.values import Value
+
+Severity = Literal["error", "warning"]
+
+MISSING_CONFIG = (
+    "the agenttools build hook is enabled but there is no [tool.agenttools] table, so nothing "
+    "is bundled; add one declaring the skills and MCP servers to ship"
+)
+
+# Every problem code, its default severity and what it means (docs/reference.md lists them).
+CODES: dict[str, tuple[Severity, str]] = {
+    "NoProject": ("error", "no pyproject.toml at or above the path"),
+    "UnreadableProject": ("error", "pyproject.toml cannot be read"),
+    "InvalidTOML": ("error", "pyproject.toml is not valid TOML"),
+    "NestingTooDeep": ("error", "pyproject.toml nests values more than 100 levels deep"),
+    "MissingProjectName": ("error", "[project] has no name"),
+    "MissingConfig": ("warning", "the hook is enabled but [tool.agenttools] is missing"),
+    "HookNotEnabled": ("error", "[tool.agenttools] exists but the build hook is not enabled"),
+    "HookWheelOnly": ("warning", "the hook is enabled for the wheel target only"),
+    "BuildRequirementMissing": ("error", "build-system.requires lacks agenttools"),
+    "UnsupportedBackend": ("error", "the build backend is not hatchling"),
+    "MissingBackend": ("error", "agenttools_hook.backend without the backend it wraps"),
+    "BackendDoesNotBundle": ("warning", "the build backend does not run agenttools"),
+    "UnusedBackend": ("warning", "backend set while build-backend is not agenttools_hook.backend"),
+    "UnknownKey": ("error", "a key the schema does not know (with a did-you-mean)"),
+    "InvalidType": ("error", "a value of the wrong type"),
+    "InvalidValue": ("error", "a value outside its choices"),
+    "PathOutsideProject": ("error", "root or body-file leads outside the project"),
+    "InvalidItemName": ("error", "a server, bundle or skill reference name that is not allowed"),
+    "InvalidServer": ("error", "a server without exactly one launch key, or with keys that clash"),
+    "InvalidModule": ("error", "module is not a dotted module path"),
+    "UnknownModule": ("error", "module is not in the project's source tree"),
+    "UnknownScript": ("error", "script is not a [project.scripts] entry"),
+    "InvalidURL": ("error", "url is not http(s)"),
+    "InvalidSkillName": ("error", "a skill name against the Agent Skills rules"),
+    "InvalidSkillDefinition": ("error", "SKILL.md or an inline skill against the spec"),
+    "SkillFrontmatterBOM": ("error", "SKILL.md starts with a byte order mark"),
+    "SkillFrontmatterDashes": ("error", "a '---' inside the frontmatter"),
+    "FlowStyle": ("warning", "YAML flow style, which skills-ref rejects"),
+    "ClientExtensionKey": ("warning", "a client's frontmatter extension key"),
+    "MissingDefinitionFile": ("error", "a declared skill with no SKILL.md and no inline form"),
+    "DuplicateDefinitionFiles": ("error", "a skill defined inline and as a directory"),
+    "MissingBodyFile": ("error", "body-file does not exist"),
+    "UnsafeLink": ("error", "a symbolic link leaving its skill directory"),
+    "BrokenLink": ("error", "a symbolic link to nothing"),
+    "SkillFileNotInWheel": ("error", "a skill file that would not reach the wheel"),
+    "UndeclaredSkill": ("warning", "a skill directory under root that nothing declares"),
+    "UnknownServer": ("error", "a bundle lists a server that is not declared"),
+    "DuplicateItem": ("warning", "a bundle lists an item twice"),
+    "InvalidMarker": ("error", "a bundle marker that is not PEP 508"),
+    "DuplicateBundleName": ("error", "two bundles of one name whose markers can both hold"),
+    "AmbiguousBundleName": ("error", "a bundle named like a server it does not contain"),
+    "DuplicateBundleConfigKey": ("error", "servers of one bundle with the same config key"),
+    "EmptyBundle": ("warning", "a bundle with no servers and no skills"),
+    "NothingDeclared": ("warning", "[tool.agenttools] declares nothing"),
+}
+
+
+class Problem(Value):
+    """One finding. ``line`` is 1-based, or None when the file gives none."""
+
+    __slots__ = ("code", "line", "message", "path", "severity")
+    path: Path
+    line: int | None
+    code: str
+    message: str
+    severity: Severity
+
+    def __init__(
+        self, path: Path, line: int | None, code: str, message: str, severity: Severity = "error"
+    ) -> None:
+        super().__init__(path=path, line=line, code=code, message=message, severity=severity)
+
+    def format(self, base: Path | None = None) -> str:
+        """``path:line: code: message`` (warnings: ``path:line: warning: code: message``);
+        *path* relative to *base* (default: the current directory) when it is inside it."""
+        where = display_path(self.path, base)
+        if self.line is not None:
+            where += f":{self.line}"
+        kind = "warning: " if self.severity == "warning" else ""
+        return f"{where}: {kind}{self.code}: {self.message}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "line": self.line,
+            "code": self.code,
+            "message": self.message,
+            "severity": self.severity,
+        }
+
+
+def display_path(path: Path, base: Path | None = None) -> str:
+    """*path* relative to *base* (default: the current directory) when inside it, else whole."""
+    base = Path.cwd() if base is None else base
+    try:
+        return Path(os.path.relpath(path, base)).as_posix() if is_inside(path, base) else str(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+def errors_of(problems: Iterable[Problem]) -> list[Problem]:
+    return [p for p in problems if p.severity == "error"]
+
+
+def problem_order(problem: Problem) -> tuple[str, int, str]:
+    """File order: by path, then line, then code."""
+    return (str(problem.path), problem.line or 0, problem.code)
+
+
+class ProjectInvalid(InvalidProject):
+    """The project has errors; ``str()`` lists every one, one per line."""
+
+    message_tag = "InvalidProject"
+
+    def __init__(self, problems: Sequence[Problem], base: Path | None = None) -> None:
+        self.problems = list(problems)
+        lines = [f"[tool.agenttools] has {len(errors_of(problems))} error(s):"]
+        lines += [f"  {p.format(base)}" for p in problems]
+        super().__init__(report="\n".join(lines), problems=[p.to_json() for p in problems])

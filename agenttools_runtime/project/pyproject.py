@@ -1,0 +1,92 @@
+"""A project: a directory and its ``pyproject.toml``, found from any path inside it and read
+(``load_project``; a file that cannot be read or parsed is one located problem)."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from agenttools_runtime import limits
+from agenttools_runtime.project.problems import Problem
+from agenttools_runtime.project.toml_lines import TomlLines, deep_line
+from agenttools_runtime.project.values import dig
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+PYPROJECT = "pyproject.toml"
+
+
+class Project:
+    """A project directory with its parsed ``pyproject.toml``."""
+
+    def __init__(self, root: Path, data: dict[str, Any], lines: TomlLines) -> None:
+        self.root = root
+        self.data = data
+        self.lines = lines
+
+    @property
+    def pyproject(self) -> Path:
+        return self.root / PYPROJECT
+
+    @property
+    def name(self) -> str | None:
+        name = dig(self.data, "project", "name")
+        return name if isinstance(name, str) else None
+
+    @property
+    def config(self) -> Any:
+        """``[tool.agenttools]`` (None when absent)."""
+        return dig(self.data, "tool", "agenttools")
+
+
+def find_project_root(path: Path) -> Path | None:
+    """The nearest directory at or above *path* (a directory or any file) holding a
+    ``pyproject.toml``."""
+    current = path.resolve()
+    if not current.is_dir():
+        current = current.parent
+    for candidate in (current, *current.parents):
+        if (candidate / PYPROJECT).is_file():
+            return candidate
+    return None
+
+
+def load_project(root: Path, data: Mapping[str, Any] | None = None) -> Project | Problem:
+    """Read ``root/pyproject.toml`` (or use *data*, the already parsed file, e.g. hatchling's
+    ``metadata.config``). A file that does not parse is returned as a Problem."""
+    root = Path(os.path.abspath(root))
+    path = root / PYPROJECT
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        if data is None:
+            return Problem(path, None, "UnreadableProject", f"cannot read {PYPROJECT}: {exc}")
+        text = ""
+    if data is None:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+            line = int(match.group(1)) if match else None
+            return Problem(path, line, "InvalidTOML", f"{PYPROJECT} is not valid TOML: {exc}")
+        except RecursionError:  # arrays or inline tables nested beyond what tomllib recurses
+            return _too_deep(path, text)
+    if limits.shape_problem(data) is not None:  # dotted keys nest without recursing
+        return _too_deep(path, text)
+    return Project(root, dict(data), TomlLines(text))
+
+
+def _too_deep(path: Path, text: str) -> Problem:
+    return Problem(
+        path,
+        deep_line(text),
+        "NestingTooDeep",
+        f"{PYPROJECT} has values {limits.too_deep()}; agenttools reads no deeper",
+    )

@@ -1,0 +1,115 @@
+"""``[tool.agenttools.mcp-servers]``: one launch key each, keys that fit it, a module in the
+project's source tree, a script among ``[project.scripts]``, an http(s) URL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from agenttools_runtime import schema
+from agenttools_runtime.project.context import BASE, Checker
+from agenttools_runtime.project.problems import display_path
+from agenttools_runtime.project.toml_lines import KeyPath
+from agenttools_runtime.project.values import dig, is_dir, is_file
+
+
+def check_server(checker: Checker, name: str, table: Any) -> None:
+    """One server; a usable one is recorded in ``checker.result.servers``."""
+    key = (*BASE, "mcp-servers", name)
+    if not checker.check_item_name(key, name, "server"):
+        return
+    if not isinstance(table, dict):
+        return  # reported by check_keys
+    launch = [k for k in schema.LAUNCH_KEYS if k in table]
+    if len(launch) != 1:
+        checker.add(
+            key,
+            "InvalidServer",
+            "needs exactly one of module, script, command, url "
+            f"(has {', '.join(launch) or 'none'})",
+        )
+    if not all(isinstance(table.get(k), str) for k in launch):
+        return  # types reported by check_keys
+    module, script, url = table.get("module"), table.get("script"), table.get("url")
+    if isinstance(module, str):
+        _check_module(checker, (*key, "module"), module)
+    if isinstance(script, str):
+        _check_script(checker, (*key, "script"), script)
+    if isinstance(url, str):
+        _check_url(checker, (*key, "url"), url)
+        for stdio_only in ("args", "env"):
+            if stdio_only in table:
+                checker.add(
+                    (*key, stdio_only),
+                    "InvalidServer",
+                    f"{stdio_only} has no meaning for a url server",
+                )
+        if table.get("transport") == "stdio":
+            checker.add((*key, "transport"), "InvalidServer", 'a url server uses "http" or "sse"')
+    else:
+        if table.get("transport") in ("http", "sse"):  # other values: InvalidValue
+            checker.add(
+                (*key, "transport"),
+                "InvalidServer",
+                f'"{table["transport"]}" needs a url; module, script and command servers '
+                'use "stdio"',
+            )
+        if "headers" in table:
+            checker.add((*key, "headers"), "InvalidServer", "headers need a url server")
+    checker.result.servers[name] = dict(table)
+
+
+def _check_module(checker: Checker, key: KeyPath, module: str) -> None:
+    parts = module.split(".")
+    if not all(part.isidentifier() for part in parts):
+        checker.add(key, "InvalidModule", f'"{module}" is not a dotted module path')
+        return
+    bases = _source_bases(checker)
+    rel = Path(*parts)
+    for base in bases:
+        if is_file((base / rel).with_suffix(".py")) or is_file(base / rel / "__main__.py"):
+            return
+    where = ", ".join(display_path(b, checker.project.root) for b in bases)
+    checker.add(
+        key,
+        "UnknownModule",
+        f'module "{module}" is not in the project\'s source tree '
+        f"(looked for {rel.as_posix()}.py and {rel.as_posix()}/__main__.py under {where})",
+    )
+
+
+def _source_bases(checker: Checker) -> list[Path]:
+    """The directories a module may be under: the project, ``src``, hatchling's packages."""
+    root = checker.project.root
+    bases = [root, root / "src"]
+    wheel = dig(checker.project.data, "tool", "hatch", "build", "targets", "wheel") or {}
+    for package in wheel.get("packages", []) if isinstance(wheel, dict) else []:
+        if isinstance(package, str):
+            bases.append((root / package).parent)
+    return list(dict.fromkeys(b for b in bases if is_dir(b)))
+
+
+def _check_script(checker: Checker, key: KeyPath, script: str) -> None:
+    dynamic = dig(checker.project.data, "project", "dynamic")
+    if isinstance(dynamic, list) and "scripts" in dynamic:
+        return  # cannot be known before the build
+    scripts = dig(checker.project.data, "project", "scripts")
+    scripts = scripts if isinstance(scripts, dict) else {}
+    if script not in scripts:
+        known = ", ".join(sorted(scripts)) or "none"
+        checker.add(
+            key,
+            "UnknownScript",
+            f'"{script}" is not a [project.scripts] entry of this project (entries: {known})',
+        )
+
+
+def _check_url(checker: Checker, key: KeyPath, url: str) -> None:
+    try:
+        parts = urlsplit(url)
+        valid = parts.scheme in ("http", "https") and bool(parts.netloc)
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        valid = False
+    if not valid:
+        checker.add(key, "InvalidURL", f'"{url}" is not an http:// or https:// URL')
