@@ -49,6 +49,9 @@ HEAVY_STDLIB = (
     "tempfile",
     "shutil",  # argparse's help formatter imports it for the terminal width: cli/_parser.py
 )
+# what class definitions can cost at import: dataclasses (with inspect, ast, dis, tokenize)
+CLASS_MACHINERY = ("dataclasses", "inspect")
+SKILL_MD = "---\nname: shown-skill\ndescription: A skill.\n---\n\nBody.\n"
 COMMAND_MODULE_NAMES = tuple(
     f"agenttools_runtime.cli.{module}" for module in dict.fromkeys(COMMAND_MODULES.values())
 )
@@ -140,9 +143,23 @@ def test_list_imports_only_discovery(tmp_path: Path) -> None:
     # (which rightly need packaging), and this is about what list needs to start
     status, modules = imported("list", "--path", str(tmp_path))
     assert status == 0
-    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB) == []
+    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + CLASS_MACHINERY) == []
     assert loaded(modules, COMMAND_MODULE_NAMES) == ["agenttools_runtime.cli.discovery"]
     assert loaded(modules, ("agenttools_runtime.skills", "agenttools_runtime.deploy")) == []
+
+
+def test_show_reads_the_manifest_not_the_skill_files_frontmatter(tmp_path: Path) -> None:
+    # a wheel's skill: verified against its hashes (hashlib), described by the manifest
+    fake_distribution(
+        tmp_path,
+        "shown",
+        servers={"s": {"module": "shown.server"}},
+        skills={"shown-skill": {"description": "A skill.", "files": {"SKILL.md": SKILL_MD}}},
+    )
+    status, modules = imported("show", "shown", "--path", str(tmp_path))
+    assert status == 0
+    assert loaded(modules, (*THIRD_PARTY, *CLASS_MACHINERY, "typing")) == []
+    assert "hashlib" in modules and "agenttools_runtime.skills.skill_md" not in modules
 
 
 def test_list_of_this_environment_imports_no_typing() -> None:
@@ -196,7 +213,7 @@ def test_deployed_reads_the_index_only(home: Path) -> None:
     deploy("cursor", AgentTools(name="listed", skills=(skill,), mcp_servers=(server,)))
     status, modules = imported("deployed")
     assert status == 0
-    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + WRITERS_STDLIB) == []
+    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + WRITERS_STDLIB + CLASS_MACHINERY) == []
     assert loaded(modules, (*DEPLOY_WRITERS, "argparse")) == []
     assert "agenttools_runtime.deploy.index" in modules
     # every field of every record: read whole
@@ -415,6 +432,8 @@ def test_skill_without_mcp_servers_imports_no_mcp_machinery() -> None:
     status, modules = imported("skill", "agenttools", "--no-local")
     assert status == 0
     assert loaded(modules, ("mcp", "fastmcp", "asyncio", "logging", "packaging")) == []
+    # yaml reads the SKILL.md frontmatter; nothing imports typing or dataclasses for it
+    assert loaded(modules, (*CLASS_MACHINERY, "typing", "argparse")) == []
     # cli.discovery: the --python/--path parsing the two share
     assert set(loaded(modules, COMMAND_MODULE_NAMES)) <= {
         "agenttools_runtime.cli.uri",
