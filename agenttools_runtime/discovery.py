@@ -322,13 +322,25 @@ class InstalledDistribution(Value):
         manifest (relative path → hash). Only the listed files are read, and only as regular
         files reached without a symbolic link (``BundledFileNotRegular``): a link planted in
         the ``.dist-info`` is never followed. Files not in the manifest are never used."""
+        from agenttools_runtime.verified import VerifiedFiles  # not on `list`'s start-up path
+
         entry = self._skill_entry(name)
         if SKILL_FILE not in entry.files:
             raise InvalidManifest(
                 distribution=self.display_name, reason=f'skill "{name}" lists no SKILL.md'
             )
-        for rel in entry.files:
-            self._verified_bytes(entry, rel)
+        # a file verified before and unchanged since (by its stat) is not read again: see
+        # agenttools_runtime/verified.py for the trade-off
+        known = VerifiedFiles(self.dist_info, name)
+        real_directories: set[str] = set()
+        try:
+            for rel, expected in entry.files.items():
+                info = self._regular_file(entry, rel, real_directories)[1]
+                if not known.holds(rel, info, expected):
+                    self._verified_bytes(entry, rel, real_directories)
+                    known.add(rel, info, expected)
+        finally:
+            known.save()
         return dict(sorted(entry.files.items()))
 
     def read_skill_file(self, name: str, rel: str) -> bytes:
@@ -336,12 +348,12 @@ class InstalledDistribution(Value):
         verified as :meth:`verify_skill` does."""
         return self._verified_bytes(self._skill_entry(name), rel)
 
-    def _verified_bytes(self, entry: SkillEntry, rel: str) -> bytes:
+    def _verified_bytes(
+        self, entry: SkillEntry, rel: str, real_directories: set[str] | None = None
+    ) -> bytes:
         from agenttools_runtime.skills.hashing import hash_bytes  # not on `list`'s start-up path
 
-        path, regular = _without_links(self.dist_info, f"{layout.SKILLS_DIR}/{entry.name}/{rel}")
-        if not regular:
-            raise BundledFileNotRegular(path=path, distribution=self.display_name)
+        path = self._regular_file(entry, rel, real_directories)[0]
         try:
             data = path.read_bytes()
         except OSError as exc:  # gone, or unreadable: either way not what was installed
@@ -349,6 +361,19 @@ class InstalledDistribution(Value):
         if rel not in entry.files or hash_bytes(data) != entry.files[rel]:
             raise BundledFileMismatch(path=path, distribution=self.display_name)
         return data
+
+    def _regular_file(
+        self, entry: SkillEntry, rel: str, real_directories: set[str] | None
+    ) -> tuple[Path, os.stat_result]:
+        """The path and stat of *rel* of skill *entry*, a regular file reached without a
+        symbolic link; ``BundledFileMissing`` / ``BundledFileNotRegular`` otherwise."""
+        rel_path = f"{layout.SKILLS_DIR}/{entry.name}/{rel}"
+        path, info = _without_links(self.dist_info, rel_path, real_directories)
+        if info is None:
+            raise BundledFileMissing(path=path, distribution=self.display_name)
+        if not stat.S_ISREG(info.st_mode):
+            raise BundledFileNotRegular(path=path, distribution=self.display_name)
+        return path, info
 
     def _skill_entry(self, name: str) -> SkillEntry:
         self.raise_problem()
@@ -570,20 +595,31 @@ def _bare_distribution(entry: _Entry, search: SearchPath) -> InstalledDistributi
 
 
 # -- files of the wheel's copy -----------------------------------------------------------------
-def _without_links(base: Path, rel: str) -> tuple[Path, bool]:
-    """``base/rel``, and whether it is reached from *base* without a symbolic link and is a
-    regular file. A missing component counts as reachable: reading it then reports it."""
-    path = base
-    mode = 0
-    for part in rel.split("/"):
-        path = path / part
+def _without_links(
+    base: Path, rel: str, real_directories: set[str] | None = None
+) -> tuple[Path, os.stat_result | None]:
+    """``base/rel`` and its ``lstat`` when every component of *rel* is reached from *base*
+    without a symbolic link; else the first link and its ``lstat`` (not a regular file); a
+    missing component: the whole path and None. Directories found real are added to
+    *real_directories*, and those already in it are not looked at again (the files of one
+    skill share their directories: a strings walk, a fifth of the ``lstat`` calls)."""
+    parts = rel.split("/")
+    path = os.fspath(base)
+    info = None
+    for index, part in enumerate(parts):
+        path = f"{path}{os.sep}{part}"
+        last = index == len(parts) - 1
+        if not last and real_directories is not None and path in real_directories:
+            continue
         try:
-            mode = os.lstat(path).st_mode
+            info = os.lstat(path)
         except OSError:
-            return base.joinpath(*rel.split("/")), True
-        if stat.S_ISLNK(mode):
-            return path, False
-    return path, stat.S_ISREG(mode)
+            return base.joinpath(*parts), None
+        if stat.S_ISLNK(info.st_mode):
+            return Path(path), info
+        if not last and real_directories is not None and stat.S_ISDIR(info.st_mode):
+            real_directories.add(path)
+    return Path(path), info
 
 
 def _environment_of_site_packages(path: Path) -> Environment | None:

@@ -245,7 +245,8 @@ def is_temp_name(name: str) -> bool:
 
 @_names_failure("write")
 def write_bytes(path: Path, data: bytes) -> None:
-    """Create or truncate *path* with *data* (for files inside a directory being built)."""
+    """Create or truncate *path* with *data* (for files inside a directory being built, and
+    cache files, which a torn write leaves unreadable: empty to their readers)."""
     _notify("write", path)
     with open(path, "wb") as handle:
         handle.write(data)
