@@ -112,10 +112,10 @@ class Client(Value):
 
     __slots__ = (
         "aliases", "config_format", "container", "display_name", "entry_style", "id",
-        "mcp_config", "name", "project_mcp_config", "project_skills", "skill_reads", "skills",
-        "url",
+        "mcp_config", "name", "project_mcp_config", "project_skills", "skill_links", "skill_reads",
+        "skills", "traces", "url",
     )  # fmt: skip
-    _unshown = frozenset({"mcp_config", "skills", "skill_reads"})
+    _unshown = frozenset({"mcp_config", "skills", "traces", "skill_links", "skill_reads"})
     id: str
     name: str
     display_name: str
@@ -128,6 +128,10 @@ class Client(Value):
     project_mcp_config: tuple[str, ...] | None
     skills: Any
     project_skills: tuple[str, ...] | None
+    # {"executables": [...], "folders": [location, ...]}: how to tell it is installed here
+    traces: Any
+    # {"follows": false, "verified", "source"}: whether it loads a skill folder that is a link
+    skill_links: Any
     skill_reads: SkillReads | None
 
     def __init__(
@@ -144,6 +148,8 @@ class Client(Value):
         project_mcp_config: tuple[str, ...] | None,
         skills: Any,
         project_skills: tuple[str, ...] | None,
+        traces: Any = None,
+        skill_links: Any = None,
         skill_reads: SkillReads | None = None,
     ) -> None:
         super().__init__(
@@ -159,6 +165,8 @@ class Client(Value):
             project_mcp_config=project_mcp_config,
             skills=skills,
             project_skills=project_skills,
+            traces=traces,
+            skill_links=skill_links,
             skill_reads=skill_reads,
         )
 
@@ -178,6 +186,14 @@ class Client(Value):
     @property
     def supports_project_skills(self) -> bool:
         return self.project_skills is not None
+
+    @property
+    def follows_skill_links(self) -> bool | None:
+        """False when the client is known not to load a skill folder that is a symbolic
+        link (``skill_links`` in the table, with its source); None when not known."""
+        if not self.skill_links:
+            return None
+        return bool(self.skill_links.get("follows"))
 
     def __str__(self) -> str:
         return self.display_name
@@ -256,6 +272,8 @@ def _load_table() -> ClientTable:
             project_mcp_config=_tuple(row["project_mcp_config"]),
             skills=row["skills"],
             project_skills=_tuple(row["project_skills"]),
+            traces=row.get("traces"),
+            skill_links=row.get("skill_links"),
             skill_reads=None
             if row.get("skill_reads") is None
             else SkillReads.from_json(row["skill_reads"]),
@@ -402,18 +420,22 @@ def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | Non
 
 
 def detected_clients() -> list[Client]:
-    """Clients that look installed here: their MCP config file or skills root exists."""
+    """Clients installed here, told by their own traces: an executable on ``PATH``, a folder
+    or config file of theirs that agenttools did not create (see
+    :mod:`agenttools_runtime.detection`, which also says why)."""
+    from agenttools_runtime.detection import detect_all
+
+    return [d.client for d in detect_all() if d.detected]
+
+
+def trace_folders(client: Client, os_name: str | None = None) -> list[Path]:
+    """The folders of *client*'s ``traces`` on *os_name* (default: this machine's)."""
+    osn = normalize_os(os_name)
     found = []
-    for c in _load_table().values():
-        paths = []
-        for locate in (mcp_config_location, skills_location):
-            try:
-                paths.append(locate(c))
-            except (UnsupportedMCPClient, UnknownInstallLocation, UnsupportedSkillsClient,
-                    UnknownSkillsLocation):  # fmt: skip
-                pass
-        if any(p.exists() for p in paths):
-            found.append(c)
+    for spec in (client.traces or {}).get("folders", ()):
+        parts = _resolve_location(spec, osn)
+        if parts is not None:
+            found.append(_home_join(parts))
     return found
 
 

@@ -124,6 +124,7 @@ OPERATIONS: dict[str, str] = {
     "unlink": "delete",
     "rmtree": "delete",
     "rmdir": "delete",
+    "symlink": "create the link",
 }
 
 _FAILURE = "agenttools_failure"
@@ -278,6 +279,13 @@ def rename(source: Path, destination: Path) -> None:
 def replace(source: Path, destination: Path) -> None:
     _notify("replace", destination)
     os.replace(source, destination)
+
+
+@_names_failure("symlink", "link")
+def symlink(target: Path, link: Path) -> None:
+    """Create the symbolic link *link* to the directory *target* (``deploy --link``)."""
+    _notify("symlink", link)
+    os.symlink(target, link, target_is_directory=True)
 
 
 @_names_failure("rmdir")

@@ -14,7 +14,6 @@ from pathlib import Path
 from agenttools_runtime.values import Value
 
 STATE_ENV = "AGENTTOOLS_HOME"
-RECORD_FILE = "deployment.json"  # in each record's directory (deploy/records.py)
 
 
 def home() -> Path:
@@ -75,10 +74,6 @@ class StatePaths(Value):
     def lock(self) -> Path:
         return self.deployments / ".lock"
 
-    def record(self, uid: str) -> Path:
-        """The file of record *uid*."""
-        return self.deployments / uid / RECORD_FILE
-
     def journals_left(self) -> bool:
         """Whether anything is in the journal directory: what an interrupted operation left
         (cheap: nothing is read; ``deploy/journal.py`` reads them)."""
@@ -87,6 +82,12 @@ class StatePaths(Value):
                 return any(True for _ in found)
         except (FileNotFoundError, NotADirectoryError):
             return False
+
+    @property
+    def created(self) -> Path:
+        """The ledger of paths agenttools created (``deploy/litter.py``); a directory of its
+        own, so writing it does not change the deployments directory (the index's stamp)."""
+        return self.deployments / ".created" / "paths.json"
 
 
 def state_paths(deployments: Path | None = None) -> StatePaths:

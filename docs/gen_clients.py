@@ -26,7 +26,11 @@ HEADER = """\
 agenttools knows {count} AI clients. Use the **id** (or the CamelCase name, or an alias, in any
 case) as `TARGET` in `agenttools skills …`, `agenttools mcp …` and `agenttools deploy …`;
 `agenttools clients` prints the same table with the paths of this machine and which clients
-are detected (their MCP config file or skills directory exists).
+are detected, and why: by their own traces — an executable on `PATH` (`claude`, `codex`,
+`code` …), a folder the client itself creates (`~/.claude`, `~/.config/goose` …), its user MCP
+config file, or a skills folder no other client writes to — never by a path only agenttools
+created (the deployments record what they created; a folder counts again once something
+else is put in it).
 
 `~` is your home directory, read when a command runs (`HOME`, or `USERPROFILE` on Windows);
 client environment variables such as `CLAUDE_CONFIG_DIR`, `CODEX_HOME` or `XDG_CONFIG_HOME`

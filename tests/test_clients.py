@@ -301,15 +301,20 @@ def test_client_for_config_file(home: Path, tmp_path: Path) -> None:
     assert client_for_config_file(tmp_path / "random.json") is None
 
 
-def test_detected_clients(home: Path) -> None:
+def test_detected_clients(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))  # (no client's executable)
     assert detected_clients() == []
     (home / ".cursor").mkdir()
     (home / ".cursor" / "mcp.json").write_text("{}")
-    (home / ".agents" / "skills").mkdir(parents=True)  # shared by codex, gemini, goose and zed
-    assert [c.id for c in detected_clients()] == ["codex", "cursor", "gemini-cli", "goose", "zed"]
+    # written for codex, gemini-cli, goose and zed alike: it tells none of them
+    (home / ".agents" / "skills").mkdir(parents=True)
+    assert [c.id for c in detected_clients()] == ["cursor"]
 
 
-def test_clients_cli_json(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_clients_cli_json(
+    home: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))  # (no client's executable)
     (home / ".claude" / "skills").mkdir(parents=True)
     assert main(["clients", "--json", "--os", "unix"]) == 0
     data = json.loads(capsys.readouterr().out)

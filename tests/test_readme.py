@@ -59,3 +59,10 @@ def test_readme_main_job_deploys_the_sample(tmp_path: Path, home: Path) -> None:
     skills = home / ".claude" / "skills"
     assert (skills / "weather-report" / "SKILL.md").is_file()
     assert '"weather"' in (home / ".claude.json").read_text("utf-8")
+
+    # the same command again succeeds too: the deployment is already what it asks for
+    again = subprocess.run(
+        ["sh", "-c", _first_command()], cwd=checkout, env=env, capture_output=True, text=True
+    )
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "already deployed to Claude Code, up to date" in again.stdout

@@ -18,8 +18,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         description=(
             "List every supported AI client: its id (use it as TARGET), what it supports "
             "(MCP servers, skills, project scope), where its MCP config file and skills "
-            "directory are, and whether it is detected on this machine (its config file or "
-            "skills directory exists)."
+            "directory are, and whether it is detected on this machine, and why: its "
+            "executable on PATH, its own folder, its MCP config file or its skills folder "
+            "(one no other client shares). Paths that only agenttools created (a deploy made "
+            "~/.codex/config.toml) do not count."
         ),
     )
     parser.add_argument(
@@ -32,13 +34,14 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agenttools_runtime.clients import all_clients, detected_clients
+    from agenttools_runtime.clients import all_clients
+    from agenttools_runtime.detection import detect_all
 
-    detected = {c.id for c in detected_clients()}
+    detections = {d.client.id: d for d in detect_all()}
     rows = []
     for client in all_clients().values():
         row = client.to_json(args.os)
-        row["detected"] = client.id in detected
+        row.update(detections[client.id].to_json())
         rows.append(row)
     emit(args, {"ok": True, "clients": rows}, lambda: _render(rows))
     return 0
@@ -85,6 +88,7 @@ def _render(rows: list[dict[str, Any]]) -> str:
                 f"  project:      mcp {r['project_mcp_config'] or '-'}, "
                 f"skills {r['project_skills'] or '-'}"
             )
+        lines.append(f"  detected:     {'yes' if r['detected'] else 'no'} ({r['reason']})")
     return "\n".join(lines)
 
 

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from agenttools_runtime.clients import Client
     from agenttools_runtime.deploy import AllClientsResult, Deployment
     from agenttools_runtime.deploy.deploy_plan import DeployPlan
-    from agenttools_runtime.deploy.index import RecordSummary
     from agenttools_runtime.discovery import SearchPath
 
 TOOLS_HELP = (
@@ -130,6 +129,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "default: script in project scope when there is one, else python)",
     )
     parser.add_argument(
+        "--link",
+        action="store_true",
+        help="deploy the skills of an editable install (pip install -e) as links to their "
+        "live source, so edits show at once (refused for clients known not to follow links)",
+    )
+    parser.add_argument(
         "--name",
         metavar="KEY",
         help="the key of the server entry in the config file (a bundle with one server only)",
@@ -141,12 +146,25 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "deployed",
         parents=[common],
         help=COMMAND_HELP["deployed"],
-        description=(
-            "List every recorded deployment (optionally of one CLIENT): its id, client, "
-            "tools, the MCP config entries it wrote and the skills it references."
+        description=textwrap.fill(
+            "List every recorded deployment (optionally of one CLIENT), one line each: its "
+            "id (a prefix), client, scope, bundle, version and status. --long shows each in "
+            "full: the MCP config entries it wrote, the skills it references, and what its "
+            "status is made of.",
+            width=78,
+        ),
+        epilog=textwrap.fill(
+            "statuses: ok; outdated (the installed distribution has another version or other "
+            "content: 'agenttools sync'); drifted (a deployed file or entry was changed: "
+            "'agenttools verify'); orphaned (its distribution or environment is gone: "
+            "'agenttools sync --prune'); broken (the record cannot be read)",
+            width=78,
         ),
     )
     listing.add_argument("client", metavar="CLIENT", nargs="?", help="only this client's")
+    listing.add_argument(
+        "--long", "-l", action="store_true", help="each deployment in full, with its findings"
+    )
     listing.set_defaults(handler=run_deployed)
 
     remove = subparsers.add_parser(
@@ -155,15 +173,36 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help=COMMAND_HELP["remove"],
         description=textwrap.fill(
             "Remove the deployment ID (its UUID or a unique prefix, see 'agenttools "
-            "deployed'; several IDs remove several): its MCP config entries are removed "
-            "unless another deployment records them; its skills are released, and a skill "
-            "directory is deleted only when no other deployment uses it and it is unchanged "
-            "since agenttools wrote it. Works from the record alone, even after the "
+            "deployed'; several IDs remove several), or every deployment of a client "
+            "(--client), of a bundle (--bundle), or all of them (--all): its MCP config "
+            "entries are removed unless another deployment records them; its skills are "
+            "released, and a skill directory is deleted only when no other deployment uses "
+            "it and it is unchanged since agenttools wrote it; what agenttools created for "
+            "it (a config file, a container key, a skills folder) goes too once nothing uses "
+            "it and nobody changed it. Works from the record alone, even after the "
             "distribution was uninstalled.",
             width=78,
         ),
+        epilog=(
+            "examples:\n"
+            "  agenttools remove 3f2a9c1e\n"
+            "  agenttools remove --client cursor\n"
+            "  agenttools remove --bundle weather-tools --dry-run\n"
+            "  agenttools remove --all"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    remove.add_argument("id", metavar="ID", nargs="+", help="deployment UUID or unique prefix")
+    remove.add_argument("id", metavar="ID", nargs="*", help="deployment UUID or unique prefix")
+    remove.add_argument("--client", metavar="CLIENT", help="every deployment of this client")
+    remove.add_argument(
+        "--bundle",
+        metavar="BUNDLE",
+        help="every deployment of this bundle (dist/bundle, a distribution, or a bundle name)",
+    )
+    remove.add_argument("--all", action="store_true", help="every deployment")
+    remove.add_argument(
+        "--dry-run", action="store_true", help="print which deployments would be removed"
+    )
     remove.set_defaults(handler=run_remove)
 
 
@@ -235,18 +274,30 @@ def _deploy_one(
         "config": args.config,
         "search": search,
         "runner": args.runner,
+        "link": args.link,
     }
     if args.dry_run:
         the_plan = deploy(target, args.tools, dry_run=True, **common)
         emit(args, plan_json(the_plan), lambda: render_plan(the_plan))
         return 0 if the_plan.ok else 1
     deployment = deploy(target, args.tools, **common)
-    emit(
-        args,
-        {"ok": True, "deployment": deployment.to_json(), "undo": _undo([deployment])},
-        lambda: f"{_render(deployment)}\nUndo: {_undo([deployment])}",
-    )
+    data = {"ok": True, "deployment": deployment.to_json(), "undo": _undo([deployment])}
+    if deployment.unchanged:
+        data["result"] = "unchanged"
+        emit(args, data, lambda: _render_unchanged(deployment))
+        return 0
+    emit(args, data, lambda: f"{_render(deployment)}\nUndo: {_undo([deployment])}")
     return 0
+
+
+def _render_unchanged(d: Deployment) -> str:
+    version = d.record.agent_tools.get("distribution_version")
+    what = f'"{d.toolset}"' + (f" {version}" if version else "")
+    where = f" (project {d.scope})" if d.scope not in (None, "user") else ""
+    return (
+        f"{what} is already deployed to {d.client_name}{where}, up to date "
+        f"(deployment {d.uuid}): nothing to do."
+    )
 
 
 def _deploy_many(
@@ -267,6 +318,7 @@ def _deploy_many(
         dry_run=args.dry_run,
         keep_going=True,
         named=not (args.all_clients or args.detected),
+        link=args.link,
     )
     rows = summary_rows(result)
     data = result.to_json()
@@ -289,9 +341,13 @@ def summary_rows(result: AllClientsResult) -> list[dict[str, Any]]:
     for client, item in result.results.items():
         if isinstance(item, Deployment):
             state, detail = "deployed", f"deployment {item.uuid}"
+            if item.unchanged:
+                state = "up to date"
         elif isinstance(item, Skipped):
             state = _SKIPPED[item.reason]
             detail = str(item.error).splitlines()[0]
+        elif item.ok and item.unchanged:
+            state, detail = "up to date", f"deployment {item.replaced[0].uuid}"
         elif item.ok:
             state, detail = "would deploy", _plan_summary(item)
         else:
@@ -326,7 +382,7 @@ def _render_many(result: AllClientsResult, rows: list[dict[str, Any]]) -> str:
     blocks = []
     for item in result.results.values():
         if isinstance(item, Deployment):
-            blocks.append(_render(item))
+            blocks.append(_render_unchanged(item) if item.unchanged else _render(item))
         elif not isinstance(item, Skipped):
             blocks.append(render_plan(item))
     table = [("CLIENT", "RESULT", "DETAIL")] + [
@@ -392,34 +448,23 @@ def _entry_text(the_plan: DeployPlan, sp: Any) -> str:
 
 def run_deployed(args: argparse.Namespace) -> int:
     from agenttools_runtime import paths
-    from agenttools_runtime.clients import all_clients, get_client
+    from agenttools_runtime.cli.lifecycle import deployed_view
 
-    state = paths.state_paths()
-    if state.journals_left():  # what an interrupted operation left is finished first
+    if paths.state_paths().journals_left():  # (the lock and the journal: only then imported)
         from agenttools_runtime.deploy.lock import finish_interrupted
 
-        finish_interrupted(state)
-    client = None if args.client is None else get_client(args.client).id
-    if getattr(args, "json", False):  # every field of every record: the records are read
-        from agenttools_runtime.deploy import deployed
-
-        found = deployed(client)
-        emit(args, {"ok": True, "deployments": [d.to_json() for d in found]}, "")
-        return 0
-    # the text lists what the state index holds of each record (confirmed against the
-    # record file's modification time), not the 1,000 records of 1,000 deployments
-    from agenttools_runtime.deploy import index
-
-    names = {c.id: c.display_name for c in all_clients().values()}
-    listing = index.listing(state, client)
-    print("\n".join(_render_listing(uid, s, names) for uid, s in listing) or "No deployments.")
-    return 0
+        finish_interrupted()
+    return deployed_view(args)
 
 
 def run_remove(args: argparse.Namespace) -> int:
     from agenttools_runtime.deploy import remove_deployment
     from agenttools_runtime.errors import AgentToolsError
 
+    if args.client or args.bundle or args.all or args.dry_run:
+        return _remove_selected(args)
+    if not args.id:
+        raise UsageError("give the deployment IDs to remove, or --client, --bundle or --all")
     if len(args.id) == 1:
         result = remove_deployment(args.id[0])
         emit(
@@ -444,6 +489,48 @@ def run_remove(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def _remove_selected(args: argparse.Namespace) -> int:
+    """``remove`` of a selection: by IDs, --client, --bundle, or --all (with --dry-run: the
+    list); each removed on its own, one that fails does not stop the others."""
+    from agenttools_runtime.deploy import deployed, remove_deployment
+    from agenttools_runtime.deploy.selection import select
+    from agenttools_runtime.errors import AgentToolsError
+
+    if args.all and (args.id or args.client or args.bundle):
+        raise UsageError("--all removes every deployment: give no ID, --client or --bundle")
+    if not (args.id or args.client or args.bundle or args.all):
+        raise UsageError("give the deployment IDs to remove, or --client, --bundle or --all")
+    pool = [d.record for d in deployed()]
+    chosen = select(pool, ids=args.id, client=args.client, bundle=args.bundle)
+    if args.dry_run:
+        rows = [
+            {"uuid": r.uuid, "client": r.client, "bundle": r.toolset_name, "scope": r.scope}
+            for r in chosen
+        ]
+        lines = [f'Would remove deployment {r.uuid} ("{r.toolset_name}" from {r.client}).'
+                 for r in chosen]  # fmt: skip
+        emit(
+            args,
+            {"ok": True, "dry_run": True, "deployments": rows},
+            "\n".join(lines) or "No deployment matches.",
+        )
+        return 0
+    results: list[dict[str, Any]] = []
+    lines = []
+    for record in chosen:
+        try:
+            result = remove_deployment(record.uuid)
+        except AgentToolsError as exc:
+            results.append({"ok": False, "id": record.uuid, "error": exc.to_json()})
+            lines.append(f"Not removed {record.uuid}: {exc}")
+            continue
+        results.append(result.to_json())
+        lines.append(f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).')
+    ok = all(r["ok"] for r in results)
+    emit(args, {"ok": ok, "results": results}, "\n".join(lines) or "No deployment matches.")
+    return 0 if ok else 1
+
+
 def _render(d: Deployment) -> str:
     where = f" (project {d.scope})" if d.scope not in (None, "user") else ""
     lines = [f'Deployed "{d.toolset}" to {d.client_name}{where} (deployment {d.uuid}).']
@@ -452,7 +539,9 @@ def _render(d: Deployment) -> str:
         how = f": {choice.describe()}" if choice is not None else ""
         lines.append(f'  MCP server "{entry.config_key}" in {entry.config_file}{how}')
     for skill in d.record.installed:
-        lines.append(f"  skill {skill.name} in {skill.directory}")
+        link = skill.extra.get("link")
+        how = f" (a link to {link})" if link else ""
+        lines.append(f"  skill {skill.name} in {skill.directory}{how}")
     for name in d.not_installed:
         lines.append(f"  skill {name} not installed (a different skill is in the way)")
     if d.skipped:
@@ -460,18 +549,5 @@ def _render(d: Deployment) -> str:
     return "\n".join(lines)
 
 
-def _render_listing(uid: str, s: RecordSummary, client_names: dict[str, str]) -> str:
-    import os
-
-    lines = [f'{uid}  {client_names.get(s.client, s.client)}: "{s.toolset_name}" ({s.timestamp})']
-    if s.scope not in (None, "user"):
-        lines.append(f"  project {s.scope}")
-    for key, config_file in s.servers:
-        lines.append(f'  MCP server "{key}" in {config_file}')
-    for directory in s.skill_directories:  # a skill's directory is named after it
-        lines.append(f"  skill {os.path.basename(directory)} in {directory}")
-    return "\n".join(lines)
-
-
-# `deployed [CLIENT] [--json]`: read without argparse (cli.quick_arguments)
-QUICK = {"deployed": Quick(run_deployed, positionals=(("client", False),))}
+# `deployed [CLIENT] [--long] [--json]`: read without argparse (cli.quick_arguments)
+QUICK = {"deployed": Quick(run_deployed, ("--json", "--long"), positionals=(("client", False),))}

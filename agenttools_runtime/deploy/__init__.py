@@ -100,6 +100,7 @@ def deploy(
     config: Path | str | None = None,
     search: SearchPath | None = None,
     runner: str | None = None,
+    link: bool = False,
 ) -> Deployment: ...
 
 
@@ -116,6 +117,7 @@ def deploy(  # noqa: F811 (ruff does not take the run-time `overload` above for 
     config: Path | str | None = None,
     search: SearchPath | None = None,
     runner: str | None = None,
+    link: bool = False,
 ) -> DeployPlan: ...
 
 
@@ -131,6 +133,7 @@ def deploy(  # noqa: F811 (ruff does not take the run-time `overload` above for 
     config: Path | str | None = None,
     search: SearchPath | None = None,
     runner: str | None = None,
+    link: bool = False,
 ) -> Deployment | DeployPlan:
     """Deploy *tools* to *target* as one tracked, reversible deployment.
 
@@ -150,6 +153,9 @@ def deploy(  # noqa: F811 (ruff does not take the run-time `overload` above for 
     written, replaced, kept; what would fail) and change nothing. *runner*: how
     ``module``/``script`` servers are written (``"python"``, ``"script"``, ``"uvx"``; None:
     the scope's default, see :mod:`agenttools_runtime.mcp.runners`); recorded per entry.
+    *link*: the skills of an editable install become links to their live source
+    (``AgentSkillLinkNotEditable`` when none is; ``AgentSkillLinksUnsupported`` for a client
+    known not to follow links); other skills are copied.
 
     Returns the :class:`Deployment`; warnings (``MCPServersNotDeployed``,
     ``AgentSkillsNotDeployed``, ``AgentSkillNotInstalled``, ``AgentSkillNewerVersionKept`` …)
@@ -171,7 +177,7 @@ def deploy(  # noqa: F811 (ruff does not take the run-time `overload` above for 
         tools, search=search, mcp_server_name=mcp_server_name, skills_disabled=skills_dir is None
     )
     where = resolve_target(client, project=project, config=config, skills_dir=skills_dir)
-    outcome = deploy_resolved(resolved, where, level, runner=runner, dry_run=dry_run)
+    outcome = deploy_resolved(resolved, where, level, runner=runner, dry_run=dry_run, link=link)
     if isinstance(outcome, Deployment):
         for warning in outcome.warnings:
             warnings.warn(warning, stacklevel=2)
@@ -185,18 +191,26 @@ def deploy_resolved(
     *,
     runner: str | None = None,
     dry_run: bool = False,
+    keep_modified: bool = False,
+    link: bool = False,
 ) -> Deployment | DeployPlan:
     """One client's deploy of resolved tools (the lock is taken inside): the runner applied
     to its servers, the built-in server's MCP SDK checked, then the plan (*dry_run*) or the
-    deployment, with its warnings (not issued)."""
+    deployment, with its warnings (not issued). The same tools deployed there already with
+    the same content are no conflict: the deployment that stands is returned
+    (``Deployment.unchanged``; a plan with ``unchanged``). *keep_modified*: see
+    :func:`agenttools_runtime.deploy.engine.execute_outcome`."""
     # the engine (bundles, discovery, skills, config formats): not on `deployed`'s start-up
     from agenttools_runtime.deploy import engine
     from agenttools_runtime.deploy.deployment import Deployment
 
     tools, launches, notes = _with_runner(resolved, where, runner)
+    if link:
+        tools = with_links(tools, where)
     missing = _missing_sdk(tools, launches)
     if dry_run:
-        the_plan = engine.make_plan(tools, where, level, dry_run=True)
+        the_plan = engine.make_plan(tools, where, level, dry_run=True, keep_modified=keep_modified)
+        the_plan = engine.identical_dry_plan(the_plan) or the_plan
         the_plan.warnings.extend(notes)
         the_plan.launches = launches
         if missing is not None:
@@ -204,8 +218,10 @@ def deploy_resolved(
         return the_plan
     if missing is not None:
         raise missing
-    record, found = engine.execute(tools, where, level)
-    return Deployment(record, [*notes, *found], launches)
+    outcome = engine.execute_outcome(tools, where, level, keep_modified=keep_modified)
+    return Deployment(
+        outcome.record, [*notes, *outcome.warnings], launches, unchanged=outcome.unchanged
+    )
 
 
 def _with_runner(
@@ -233,6 +249,50 @@ def _with_runner(
         if warning is not None:
             notes.append(warning)
     return replace(resolved, servers=tuple(plans)), launches, notes
+
+
+def with_links(resolved: ResolvedTools, where: DeployTarget) -> ResolvedTools:
+    """*resolved* with its skills from an editable install's source tree marked to be
+    deployed as links (``--link``). Raises ``AgentSkillLinksUnsupported`` for a client
+    known not to load linked skill folders, ``AgentSkillLinkNotEditable`` when no skill
+    has a live source to link to."""
+    from dataclasses import replace
+
+    from agenttools_runtime.errors import AgentSkillLinkNotEditable, AgentSkillLinksUnsupported
+
+    if not resolved.skills or where.skills_root is None:
+        return resolved
+    client = where.client
+    if client.follows_skill_links is False:
+        links = client.skill_links or {}
+        source = f"reported for {links.get('verified', 'it')}: {links.get('source', '')}"
+        if links.get("fixed"):
+            source += f"; fixed {links['fixed']}"
+        raise AgentSkillLinksUnsupported(
+            client_name=client.display_name, source=source.rstrip(": "), client=client.id
+        )
+    live = frozenset(s.name for s in resolved.skills if _live_source(s))
+    if not live:
+        raise AgentSkillLinkNotEditable(
+            name=resolved.name,
+            reason="none of its skills is a directory in an editable install's source tree "
+            "(installed copies and generated skills change only with a reinstall)",
+        )
+    return replace(resolved, links=live)
+
+
+def _live_source(source: Any) -> bool:
+    """Whether a skill source is a live directory (an editable install's source tree, or a
+    skill directory given as a path), not a wheel's copy inside a ``.dist-info``."""
+    from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
+
+    directory = source.directory
+    if directory is None or not directory.is_dir():
+        return False
+    parts = Path(directory).resolve().parts
+    if any(p.endswith(".dist-info") for p in parts):
+        return False
+    return not Path(directory).resolve().is_relative_to(Path(BUILTIN_SKILLS_DIR))
 
 
 def _missing_sdk(
@@ -351,6 +411,7 @@ _UNSUPPORTED = (
     "UnknownInstallLocation", "UnsupportedMCPClient", "UnsupportedMCPClientProject",
     "UnsupportedSkillsClient", "UnsupportedSkillsClientProject", "UnknownSkillsLocation",
     "NoSkillsLocation", "UnsupportedTransport", "AgentToolsNothingToDeploy",
+    "AgentSkillLinksUnsupported",
 )  # fmt: skip
 _SKILL_CONFLICTS = ("AgentSkillConflict", "AgentSkillModified", "AgentSkillExists",
                     "AgentSkillUpdate")  # fmt: skip
@@ -371,6 +432,7 @@ def deploy_all(
     dry_run: bool = False,
     keep_going: bool = False,
     named: bool = False,
+    link: bool = False,
 ) -> AllClientsResult:
     """The spec's ``DeployAgentTools[All, tools]``: deploy to every supported client (or
     *clients*, in *project* when given), taking the lock once per client. Tools are resolved
@@ -400,7 +462,9 @@ def deploy_all(
     for client_id, client in table.items():
         try:
             where = resolve_target(client, project=project, skills_dir=skills_dir)
-            outcome = deploy_resolved(resolved, where, level, runner=runner, dry_run=dry_run)
+            outcome = deploy_resolved(
+                resolved, where, level, runner=runner, dry_run=dry_run, link=link
+            )
         except errors.AgentToolsError as exc:
             tags = {e.tag for e in getattr(exc, "errors", [exc])}
             if isinstance(exc, errors.DeploymentExists):

@@ -42,7 +42,7 @@ from typing import NoReturn
 
 from agenttools_runtime import fs, signals
 from agenttools_runtime.clients import Client
-from agenttools_runtime.deploy import journal, records, registry
+from agenttools_runtime.deploy import journal, litter, records, registry
 from agenttools_runtime.deploy.journal import ConfigChange, EntryChange, Journal, Kind, SkillChange
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
@@ -107,6 +107,7 @@ class DeployChanges:
     writes: tuple[SkillWrite, ...]
     entries: tuple[RegistryEntry, ...]
     replaces: tuple[str, ...]
+    links: tuple[SkillSource, ...] = ()  # skills that become links to their live source
 
 
 def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
@@ -123,7 +124,7 @@ def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
         entry = _apply_config(entry, changes)
         _apply_skills(store, entry, changes)
         fs.checkpoint("deploy:skills-written")
-        written = {str(c.directory) for c in entry.skills}
+        written = {str(c.directory) for c in entry.skills if c.link is None}
         for change, after in zip(entry.entries, changes.entries, strict=True):
             if after.directory in written:  # what is there now is what we wrote
                 after = registry.with_stats(after, registry.file_stats(Path(after.directory)))
@@ -177,6 +178,9 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
     journal. Failures become warnings; the journal then stays for the next command."""
     found: list[AgentToolsWarning] = []
     complete = True
+    new = store.record(entry.uuid)
+    if new is not None:
+        litter.remember(store.state, new)  # what it created, for the last removal to take
     for change in entry.skills:
         if change.backup is None:
             continue
@@ -188,7 +192,6 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
             except OSError:
                 complete = False
                 found.append(AgentSkillBackupNotRemoved(name=change.name, backup=backup))
-    new = store.record(entry.uuid)
     for uid in entry.replaces:
         old = store.record(uid)
         if old is None:
@@ -242,7 +245,9 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
         prior += copy
     skills: list[SkillChange] = []
     created_roots: set[str] = set()
-    for write in changes.writes:
+    own = changes.skills_root
+    links = [] if own is None else [SkillWrite(own, source) for source in changes.links]
+    for write in (*changes.writes, *links):  # (links go into the client's own skills root)
         root, source = write.root, write.source
         created: tuple[str, ...] = ()
         if str(root) not in created_roots:
@@ -251,14 +256,16 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
         backup = None
         if destination_state(root, source.name) is not DestinationState.MISSING:
             backup = fsops.new_backup_name()
+        linked = source in changes.links
         skills.append(
             SkillChange(
                 source.name,
                 str(root),
-                dict(source.manifest),
+                {} if linked else dict(source.manifest),
                 fsops.new_staging_name(),
                 backup,
                 created,
+                link=str(source.directory) if linked else None,
             )
         )
     entries = tuple(
@@ -336,15 +343,30 @@ def _apply_config(entry: Journal, changes: DeployChanges) -> Journal:
 
 
 def _apply_skills(store: Store, entry: Journal, changes: DeployChanges) -> None:
-    for change, write in zip(entry.skills, changes.writes, strict=True):
+    writes = iter(changes.writes)  # (the journal lists the writes, then the links)
+    for change in entry.skills:
         root = Path(change.root)
+        if change.link is not None:
+            _apply_link(store, change)
+            continue
         fsops.write_skill(
             root,
-            write.source,
+            next(writes).source,
             staging_name=change.staging,
             backup_name=change.backup,
             real_root=store.root(root).real,
         )
+
+
+def _apply_link(store: Store, change: SkillChange) -> None:
+    """``root/name`` becomes a link to the live source (what was there moved to the
+    journaled backup first, as itself)."""
+    assert change.link is not None
+    root, path = Path(change.root), change.directory
+    fs.mkdir(root)
+    if change.backup is not None and os.path.lexists(path):
+        fsops.move_to_backup(root, path, change.backup, store.root(root).real)
+    fs.symlink(Path(change.link), path)
 
 
 def _rollback(store: Store, entry: Journal, exc: BaseException) -> None:
@@ -418,7 +440,10 @@ def _undo_skill(change: SkillChange, found: list[AgentToolsWarning]) -> None:
         if os.path.lexists(staging):
             fs.remove_entry(staging)  # a copy being built: ours by its name in the journal
     backup = _existing(fsops.temp_locations(root, change.backup)) if change.backup else None
-    if destination_state(root, change.name) is DestinationState.DIRECTORY:
+    if change.link is not None:
+        if directory.is_symlink() and os.readlink(directory) == change.link:
+            fs.unlink(directory)  # exactly the link we made (never what it leads to)
+    elif destination_state(root, change.name) is DestinationState.DIRECTORY:
         disk, clean = hash_installed(directory)
         if clean and disk == dict(change.manifest):
             fs.remove_entry(directory)  # exactly what we wrote

@@ -38,6 +38,10 @@ class DeployPlan:
     existing_entries: dict[str, str] = field(default_factory=dict)
     # config key -> the runner choice behind its entry (set by deploy(); mcp.runners)
     launches: dict[str, RunnerChoice] = field(default_factory=dict)
+    # skills the user modified that are kept as they are (make_plan's keep_modified)
+    kept_modified: list[str] = field(default_factory=list)
+    # the same tools with the same content are deployed there already: nothing would change
+    unchanged: bool = False
 
     @property
     def ok(self) -> bool:
@@ -68,6 +72,8 @@ class DeployPlan:
             "skipped": list(self.skipped),
             "not_installed": [s.source.name for s in self.not_installed],
             "replaces": [r.uuid for r in self.replaced],
+            "kept_modified": list(self.kept_modified),
+            "unchanged": self.unchanged,
             "errors": [e.to_json() for e in self.errors],
             "warnings": [w.to_json() for w in self.warnings],
         }
@@ -76,6 +82,10 @@ class DeployPlan:
         """The human-readable plan of ``--dry-run``."""
         t = self.target
         lines = [f'Dry run: deploy "{self.tools.name}" to {t.describe()} (nothing is changed)']
+        if self.unchanged:
+            uid = self.replaced[0].uuid if self.replaced else ""
+            lines.append(f"  already deployed, up to date (deployment {uid}): nothing would change")
+            return "\n".join(lines)
         if self.servers:
             state = "exists" if t.config_file and t.config_file.exists() else "would be created"
             lines.append(f"  config file {t.config_file} ({state}):")
@@ -88,7 +98,10 @@ class DeployPlan:
             lines.append(f"  skills root {t.skills_root}:")
             for sp in self.skills + self.not_installed:
                 left_out = "left out (the rest is deployed): " if sp in self.not_installed else ""
-                lines.append(f"    {sp.source.name}: {left_out}{_describe_decision(sp)}")
+                what = _describe_decision(sp)
+                if sp.source.name in self.kept_modified:
+                    what = "keep the directory as the user modified it (--force replaces it)"
+                lines.append(f"    {sp.source.name}: {left_out}{what}")
                 if sp.directory.parent != t.skills_root:
                     lines.append(
                         f"      (the copy in {sp.directory.parent}, which "
@@ -130,6 +143,7 @@ _ACTION_TEXT = {
     Action.ADOPT_BASELINE: "keep the installed directory (edited to match), add a reference",
     Action.ADOPT_EXTERNAL: "keep the existing directory (identical, not ours: never deleted)",
     Action.KEEP_NEWER: "keep the newer installed version, add a reference",
+    Action.LINK: "link to the live source {source} (what is there is backed up until done)",
 }
 
 
@@ -144,7 +158,9 @@ def _describe_decision(sp: SkillPlan) -> str:
     if sp.decision.action is None:
         return f"conflict: {sp.conflict}"
     n = len(sp.source.files)
-    return _ACTION_TEXT[sp.decision.action].format(files=f"{n} file{'' if n == 1 else 's'}")
+    return _ACTION_TEXT[sp.decision.action].format(
+        files=f"{n} file{'' if n == 1 else 's'}", source=sp.source.directory
+    )
 
 
 def _str_or_none(path: Path | None) -> str | None:

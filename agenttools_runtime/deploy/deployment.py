@@ -42,6 +42,8 @@ class Deployment:
     warnings: list[AgentToolsWarning] = field(default_factory=list)
     # config key -> what was written for that server and why (set by deploy(), not recorded)
     launches: dict[str, RunnerChoice] = field(default_factory=dict, compare=False)
+    # deploy() found it deployed already, identical: nothing was written (not recorded)
+    unchanged: bool = field(default=False, compare=False)
 
     # -- identity and target ---------------------------------------------------------------
     @property
@@ -167,6 +169,8 @@ class Deployment:
         data["warnings"] = [w.to_json() for w in self.warnings]
         if self.launches:
             data["launches"] = {key: c.to_json() for key, c in self.launches.items()}
+        if self.unchanged:
+            data["unchanged"] = True
         return data
 
     def summary(self) -> str:

@@ -21,14 +21,14 @@ registry entry), ``deploy:registry-written``, ``deploy:record-written``,
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from agenttools_runtime import __version__, fs, paths, signals
 from agenttools_runtime.clients import Client, get_client
-from agenttools_runtime.deploy import apply, plan, records, shared
+from agenttools_runtime.deploy import apply, content, litter, plan, records, shared
 from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.lock import deployment_lock
-from agenttools_runtime.deploy.plan import Action, Level
+from agenttools_runtime.deploy.plan import Action, Decision, Level
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
 from agenttools_runtime.deploy.removal import sweep_if_needed
 from agenttools_runtime.deploy.resolved import ResolvedTools
@@ -38,6 +38,7 @@ from agenttools_runtime.deploy.targets import DeployTarget, read_roots_by_client
 from agenttools_runtime.errors import (
     AgentSkillBackupsLeft,
     AgentSkillDuplicate,
+    AgentSkillModifiedKept,
     AgentSkillNewerVersionKept,
     AgentSkillNotInstalled,
     AgentSkillNotInstalledShadowed,
@@ -49,6 +50,7 @@ from agenttools_runtime.errors import (
     AgentToolsNothingToDeploy,
     AgentToolsWarning,
     DeploymentConfigKeyTaken,
+    DeploymentDiffers,
     DeploymentExists,
     MCPServerEntryReplaced,
     MCPServersNotDeployed,
@@ -101,11 +103,14 @@ def make_plan(
     *,
     dry_run: bool = False,
     store: Store | None = None,
+    keep_modified: bool = False,
 ) -> DeployPlan:
     """Compute the plan (read-only). Outside a dry run, blocking errors raise: conflicting
     deployments (``DeploymentExists``) and unforced skill conflicts (one error, or
     ``AgentToolsErrors`` for several); in a dry run they are collected in ``errors``.
-    *store* is the locked operation's (a dry run reads the state unlocked)."""
+    *store* is the locked operation's (a dry run reads the state unlocked). *keep_modified*:
+    a skill of a replaced deployment that the user modified is kept (see
+    :func:`execute_outcome`)."""
     store = store or Store.open()
     deploy_mcp, deploy_skills, found = check_target(tools, target)
     uid = records.new_uuid()
@@ -149,10 +154,14 @@ def make_plan(
                     replaced_ids,
                     level,
                     store,
-                    reads=reads,
+                    # (a link goes into the client's own folder: the live source, not a copy)
+                    reads=() if source.name in tools.links else reads,
                     client_name=name,
+                    link=source.name in tools.links,
                 )
             )
+    if keep_modified:
+        _keep_modified(result)
     conflicts = [sp for sp in result.skills if sp.decision.action is None]
     if conflicts and tools.builtin:
         remaining = [sp for sp in result.skills if sp.decision.action is not None]
@@ -177,6 +186,28 @@ def make_plan(
         result.warnings.append(left_out)
     result.warnings.extend(_other_copy_warnings(result, store))
     return result
+
+
+def _keep_modified(result: DeployPlan) -> None:
+    """Skills of the replaced deployments that the user modified stay as they are: the new
+    deployment references them (their baseline and version unchanged, so they still show as
+    outdated and drifted) instead of failing on ``AgentSkillModified``."""
+    replaced = {r.uuid for r in result.replaced}
+    for index, sp in enumerate(result.skills):
+        if sp.decision.conflict != "AgentSkillModified" or sp.entry is None:
+            continue
+        if not replaced & set(sp.entry.references):
+            continue  # not this deployment's own skill: a conflict as ever
+        keep = Decision(Action.ADD_REFERENCE, None, sp.decision.rule)
+        result.skills[index] = replace(sp, decision=keep)
+        result.kept_modified.append(sp.source.name)
+        result.warnings.append(
+            AgentSkillModifiedKept(
+                name=sp.source.name,
+                path=sp.directory,
+                version=sp.source.version or "the new version",
+            )
+        )
 
 
 def _other_copy_warnings(result: DeployPlan, store: Store) -> list[AgentToolsWarning]:
@@ -295,16 +326,40 @@ def conflict_probe(record: DeploymentRecord) -> plan.ConflictProbe:
     )
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What a deploy did: the ``record`` (the new deployment, or the one that stands),
+    the warnings to issue, and whether nothing had to change (``unchanged``: the same tools
+    with the same content were already deployed there)."""
+
+    record: DeploymentRecord
+    warnings: list[AgentToolsWarning]
+    unchanged: bool = False
+
+
 def execute(
     tools: ResolvedTools, target: DeployTarget, level: Level
 ) -> tuple[DeploymentRecord, list[AgentToolsWarning]]:
     """Steps 4–8 under the lock. Returns the new record and the warnings to issue (not yet
     issued). Any failure before the record is published rolls everything back."""
+    outcome = execute_outcome(tools, target, level)
+    return outcome.record, outcome.warnings
+
+
+def execute_outcome(
+    tools: ResolvedTools, target: DeployTarget, level: Level, *, keep_modified: bool = False
+) -> Outcome:
+    """:func:`execute`, saying whether anything changed. Without an overwrite level, the
+    same tools already deployed there with identical content are no conflict: nothing is
+    written (``unchanged``); with other content it is ``DeploymentDiffers`` naming the
+    deployed and the installed version. *keep_modified*: a skill the user modified since
+    agenttools wrote it is kept as it is (a reference to it, ``AgentSkillModifiedKept``)
+    instead of failing the deploy (what ``sync`` does without ``--force``)."""
     check_target(tools, target)  # a target that can take nothing fails before the lock
     done: list[DeploymentRecord] = []
     try:
         with deployment_lock() as store:
-            return _execute_locked(store, tools, target, level, done)
+            return _execute_locked(store, tools, target, level, done, keep_modified)
     except KeyboardInterrupt as exc:
         if not done or (isinstance(exc, signals.Interrupted) and exc.outcome):
             raise
@@ -320,12 +375,16 @@ def _execute_locked(
     target: DeployTarget,
     level: Level,
     done: list[DeploymentRecord],
-) -> tuple[DeploymentRecord, list[AgentToolsWarning]]:
+    keep_modified: bool = False,
+) -> Outcome:
     try:
         fs.checkpoint("deploy:locked")
         swept = sweep_if_needed(store)
         fs.checkpoint("deploy:swept")
-        the_plan = make_plan(tools, target, level, store=store)
+        try:
+            the_plan = make_plan(tools, target, level, store=store, keep_modified=keep_modified)
+        except DeploymentExists as exc:
+            the_plan = _identical_plan(exc, tools, target, level, store)
         fs.checkpoint("deploy:planned")
         changes = decide(the_plan, store)
     except KeyboardInterrupt as exc:
@@ -334,13 +393,78 @@ def _execute_locked(
     unchanged = _unchanged(the_plan, changes)
     if unchanged is not None:
         record = _refresh(store, unchanged, changes.record)
+    elif the_plan.level is not level:  # the redeploy without --upgrade was not identical
+        raise _differs(the_plan, tools, target)
     else:
         record = changes.record
         found.extend(apply.run(store, changes))
     done.append(record)
     found.extend(_stale_backup_warnings(the_plan))
     found.extend(_newer_kept_warnings(the_plan))
-    return record, found
+    return Outcome(record, found, unchanged is not None)
+
+
+def _identical_plan(
+    exc: DeploymentExists, tools: ResolvedTools, target: DeployTarget, level: Level, store: Store
+) -> DeployPlan:
+    """The plan of replacing the existing deployment of the same tools (a redeploy without
+    an overwrite level), to see whether it would change anything; re-raises *exc* for any
+    other conflict (another bundle's config key) and whatever would block that plan."""
+    if level is not Level.NONE or isinstance(exc, DeploymentConfigKeyTaken):
+        raise exc
+    try:
+        the_plan = make_plan(tools, target, Level.UPGRADE, store=store)
+    except AgentToolsError:
+        raise exc from None
+    if len(the_plan.replaced) != 1:
+        raise exc
+    return the_plan
+
+
+def identical_dry_plan(the_plan: DeployPlan, store: Store | None = None) -> DeployPlan | None:
+    """For a dry run that would fail only with ``DeploymentExists``: the plan of the
+    identical redeploy (``unchanged``) when nothing would change, else None."""
+    errors = the_plan.errors
+    if the_plan.level is not Level.NONE or len(errors) != 1:
+        return None
+    if not isinstance(errors[0], DeploymentExists) or isinstance(
+        errors[0], DeploymentConfigKeyTaken
+    ):
+        return None
+    store = store or Store.open()
+    upgrade = make_plan(the_plan.tools, the_plan.target, Level.UPGRADE, dry_run=True, store=store)
+    if upgrade.errors or len(upgrade.replaced) != 1:
+        return None
+    if _unchanged(upgrade, decide(upgrade, store)) is None:
+        return None
+    upgrade.unchanged = True
+    return upgrade
+
+
+def _differs(the_plan: DeployPlan, tools: ResolvedTools, target: DeployTarget) -> DeploymentDiffers:
+    """``DeploymentDiffers`` for the deployment *the_plan* would replace: which version is
+    deployed and which is installed, or that the content differs."""
+    old = the_plan.replaced[0]
+    deployed = old.agent_tools.get("distribution_version")
+    installed = tools.agent_tools.get("distribution_version")
+    if deployed and installed and deployed != installed:
+        difference = f"at version {deployed}, and {installed} is installed"
+    elif installed:
+        difference = (
+            f"with other content than the installed version {installed} (a rebuild, or "
+            "files changed since: see 'agenttools verify')"
+        )
+    else:
+        difference = "with other content (see 'agenttools verify')"
+    return DeploymentDiffers(
+        name=old.toolset_name,
+        target=target.describe(),
+        uuid=old.uuid,
+        difference=difference,
+        deployed=deployed,
+        installed=installed,
+        client=target.client.id,
+    )
 
 
 def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
@@ -360,7 +484,17 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
             plan_server_entries(config_file, target.client, servers),
         )
         server_entries = [
-            ServerEntry(sp.server.qualified_name, sp.key, str(config_file), runner=sp.runner)
+            ServerEntry(
+                sp.server.qualified_name,
+                sp.key,
+                str(config_file),
+                extra={
+                    # the entry as written (plain data): what tells an entry changed since
+                    "written": config.plan.entries[sp.key][1],
+                    **({} if sp.digest is None else {content.DECLARATION: sp.digest}),
+                },
+                runner=sp.runner,
+            )
             for sp in the_plan.servers
         ]
     root = target.skills_root
@@ -369,16 +503,35 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
         for sp in the_plan.skills
         if sp.decision.action is not None and sp.decision.action.writes
     )
+    links = tuple(sp.source for sp in the_plan.skills if sp.decision.action is Action.LINK)
     entries = tuple(new_entry(sp, uid) for sp in the_plan.skills)
     installed = tuple(
-        InstalledSkill(sp.source.name, str(sp.directory), e.key, e.identifier, e.version)
+        InstalledSkill(
+            sp.source.name,
+            str(sp.directory),
+            e.key,
+            e.identifier,
+            e.version,
+            extra={
+                content.CONTENT: content.files_digest(e.hashes),
+                **({content.LINK: e.extra[content.LINK]} if content.LINK in e.extra else {}),
+            },
+        )
         for sp, e in zip(the_plan.skills, entries, strict=True)
     )
+    # (a write into another root the client reads replaces a copy there: that root exists)
+    into_own = links or any(w.root == root for w in writes)
+    created = litter.planned_claims(
+        None if config is None else config.plan, target.client, root if into_own else None
+    )
+    target_data = target.to_json()
+    if the_plan.tools.links:
+        target_data["link"] = True  # (sync deploys it again the same way)
     record = DeploymentRecord(
         uuid=uid,
         client=target.client.id,
         agent_tools=dict(the_plan.tools.agent_tools),
-        target=target.to_json(),
+        target=target_data,
         scope=target.scope,
         location_key=target.location_key,
         mcp_servers=tuple(server_entries),
@@ -388,6 +541,7 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
         not_installed=tuple(sp.source.name for sp in the_plan.not_installed),
         timestamp=records.now_timestamp(),
         agenttools_version=_version(),
+        extra={litter.CREATED: [c.to_json() for c in created]} if created else {},
     )
     return apply.DeployChanges(
         record=record,
@@ -395,6 +549,7 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
         skills_root=root,
         writes=writes,
         entries=entries,
+        links=links,
         replaces=tuple(r.uuid for r in the_plan.replaced),
     )
 
@@ -404,7 +559,7 @@ def _unchanged(the_plan: DeployPlan, changes: apply.DeployChanges) -> Deployment
     replaced deployment of the same tools and target, no config entry to write, no skill
     directory to write, every registry entry already referencing it as it would, and the
     same record but for its id, time and agenttools version."""
-    if len(the_plan.replaced) != 1 or changes.writes:
+    if len(the_plan.replaced) != 1 or changes.writes or changes.links:
         return None
     old = the_plan.replaced[0]
     if changes.config is not None and changes.config.plan.edit.changes:
@@ -415,7 +570,7 @@ def _unchanged(the_plan: DeployPlan, changes: apply.DeployChanges) -> Deployment
         if old.uuid not in sp.kept or sp.entry.key != sp.key:
             return None
     same = replace(changes.record, uuid=old.uuid, timestamp=old.timestamp)
-    ignored = {"agenttools_version"}
+    ignored = {"agenttools_version", litter.CREATED}  # (what it created is history)
     mine = {k: v for k, v in same.to_json().items() if k not in ignored}
     theirs = {k: v for k, v in old.to_json().items() if k not in ignored}
     return old if mine == theirs else None

@@ -25,8 +25,7 @@ import os
 from collections.abc import Iterable, Mapping
 
 from agenttools_runtime import paths
-from agenttools_runtime.errors import InvalidDeploymentRecord
-from agenttools_runtime.paths import RECORD_FILE, StatePaths
+from agenttools_runtime.paths import StatePaths
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -35,7 +34,7 @@ if TYPE_CHECKING:
 
     from agenttools_runtime.deploy.records import DeploymentRecord
 
-INDEX_SCHEMA = 3
+INDEX_SCHEMA = 2
 ENTRY_SUFFIX = ".json"
 
 
@@ -69,21 +68,10 @@ class SkillKeys(tuple[str, str, str]):
         )
 
 
-# the fields of a RecordSummary, in order (see to_json)
-_SummaryFields = tuple[
-    str, str, str, str, tuple[tuple[str, str], ...], str, str | None, tuple[str | None, ...],
-    tuple[str, ...], int,
-]  # fmt: skip
-
-
-class RecordSummary(_SummaryFields):
+class RecordSummary(tuple[str, str, str, str, tuple[tuple[str, str], ...]]):
     """What the index keeps of one record: its toolset identity (type, name, client,
-    location key) and its config entries (config key, canonical config file key), for the
-    lookups; and what ``agenttools deployed`` lists (the timestamp, the scope, each config
-    file as written when that is not its key, each skill directory) with the record file's
-    ``mtime_ns``, by which the listing confirms the summary is the record's. A tuple, as a
-    ``NamedTuple`` is (listing 1,000 deployments makes 1,000: a third of the time a class
-    with an ``__init__`` takes)."""
+    location key) and its config entries (config key, canonical config file key). A tuple, as
+    a ``NamedTuple`` is (without importing typing)."""
 
     __slots__ = ()
 
@@ -94,17 +82,10 @@ class RecordSummary(_SummaryFields):
         client: str,
         location_key: str,
         config_entries: tuple[tuple[str, str], ...],
-        timestamp: str = "",
-        scope: str | None = None,
-        config_files: tuple[str | None, ...] = (),  # as written; None: the same as the key
-        skill_directories: tuple[str, ...] = (),
-        mtime_ns: int = 0,
     ) -> RecordSummary:
         return tuple.__new__(
-            cls,
-            (toolset_type, toolset_name, client, location_key, config_entries, timestamp, scope,
-             config_files, skill_directories, mtime_ns),
-        )  # fmt: skip
+            cls, (toolset_type, toolset_name, client, location_key, config_entries)
+        )
 
     @property
     def toolset_type(self) -> str:
@@ -127,58 +108,17 @@ class RecordSummary(_SummaryFields):
         return self[4]
 
     @property
-    def timestamp(self) -> str:
-        return self[5]
-
-    @property
-    def scope(self) -> str | None:
-        return self[6]
-
-    @property
-    def config_files(self) -> tuple[str | None, ...]:
-        return self[7]
-
-    @property
-    def skill_directories(self) -> tuple[str, ...]:
-        return self[8]
-
-    @property
-    def mtime_ns(self) -> int:
-        return self[9]
-
-    @property
     def identity(self) -> tuple[str, str, str, str]:
         return (self.toolset_type, self.toolset_name, self.client, self.location_key)
 
-    @property
-    def servers(self) -> list[tuple[str, str]]:
-        """(config key, config file as written) of each config entry."""
-        return [
-            (key, canonical if written is None else written)
-            for (key, canonical), written in zip(
-                self.config_entries, self.config_files, strict=True
-            )
-        ]
-
     def to_json(self) -> list[Any]:
-        # a list, the lookups' fields first: [:4] is the identity, [4] the config entries
-        return [
-            *self.identity,
-            [list(pair) for pair in self.config_entries],
-            self.timestamp,
-            self.scope,
-            list(self.config_files),
-            list(self.skill_directories),
-            self.mtime_ns,
-        ]
+        return [*self.identity, [list(pair) for pair in self.config_entries]]
 
     @classmethod
     def from_json(cls, data: list[Any]) -> RecordSummary:
-        kind, name, client, location, entries, timestamp, scope, files, skills, mtime = data[:10]
-        pairs = tuple((key, file) for key, file in entries)
-        return cls(
-            kind, name, client, location, pairs, timestamp, scope, (*files,), (*skills,), mtime
-        )
+        kind, name, client, location, entries = data[:5]
+        pairs = tuple((str(k), str(f)) for k, f in entries)
+        return cls(str(kind), str(name), str(client), str(location), pairs)
 
 
 class StateIndex:
@@ -427,88 +367,19 @@ def rebuild(
         if entry is not None:
             index.skills[entry.key] = SkillKeys.of(entry.directory)
     for record in records.load_records(state.deployments):
-        summary = summarize(record, record_mtime(state, record.uuid))
-        index.records[record.uuid] = summary.to_json()
+        index.records[record.uuid] = summarize(record).to_json()
     return index
 
 
-def summarize(record: DeploymentRecord, mtime_ns: int) -> RecordSummary:
-    """The index's view of a :class:`~agenttools_runtime.deploy.records.DeploymentRecord`
-    whose file has the modification time *mtime_ns* (:func:`record_mtime`)."""
-    entries = tuple(
-        (s.config_key, paths.canonical_path_key(s.config_file)) for s in record.mcp_servers
-    )
+def summarize(record: DeploymentRecord) -> RecordSummary:
+    """The index's view of a :class:`~agenttools_runtime.deploy.records.DeploymentRecord`."""
     return RecordSummary(
         record.toolset_type,
         record.toolset_name,
         record.client,
         record.location_key,
-        entries,
-        record.timestamp,
-        record.scope,
-        tuple(
-            None if s.config_file == key else s.config_file
-            for s, (_, key) in zip(record.mcp_servers, entries, strict=True)
-        ),
-        tuple(s.directory for s in record.installed),
-        mtime_ns,
+        tuple((s.config_key, paths.canonical_path_key(s.config_file)) for s in record.mcp_servers),
     )
-
-
-def record_mtime(state: StatePaths, uid: str) -> int:
-    """The modification time of record *uid*'s file (0 when it cannot be read)."""
-    return _mtime(f"{os.fspath(state.deployments)}{os.sep}{uid}{os.sep}{RECORD_FILE}")
-
-
-def _mtime(path: str) -> int:
-    try:
-        return os.stat(path).st_mtime_ns
-    except OSError:
-        return 0
-
-
-def listing(state: StatePaths, client: str | None = None) -> list[tuple[str, RecordSummary]]:
-    """``(UUID, summary)`` of every record (of *client*), oldest first: what ``agenttools
-    deployed`` lists, without reading the records. A summary whose record file changed since
-    it was indexed (by hand, or by an older agenttools) is made from the record again, and
-    records the index does not know are read; unreadable records are left out, as in
-    :func:`~agenttools_runtime.deploy.records.load_records`."""
-    index = load(state)
-    if index.dirty:  # rebuilt: stored for the next reader, when no operation holds the lock
-        _store(state)
-    found: list[tuple[str, RecordSummary]] = []
-    deployments = os.fspath(state.deployments)  # a str: 1,000 records, 1,000 paths
-    for uid in index.record_names:
-        raw = index.records.get(uid)
-        summary = None if raw is None else RecordSummary.from_json(raw)
-        mtime = _mtime(f"{deployments}{os.sep}{uid}{os.sep}{RECORD_FILE}")
-        if summary is None or summary.mtime_ns != mtime:
-            summary = _read_summary(state, uid, mtime)
-        if summary is not None and (client is None or summary.client == client):
-            found.append((uid, summary))
-    return sorted(found, key=lambda item: (item[1].timestamp, item[0]))
-
-
-def _store(state: StatePaths) -> None:
-    """Take the lock if it is free, which writes the index the lock's store loaded (one
-    rebuild more, once: after an upgrade of agenttools or changes made around it)."""
-    import contextlib
-
-    from agenttools_runtime.deploy.lock import deployment_lock
-    from agenttools_runtime.errors import DeploymentLockTimeout
-
-    with contextlib.suppress(DeploymentLockTimeout), deployment_lock(timeout=0, state=state):
-        pass
-
-
-def _read_summary(state: StatePaths, uid: str, mtime_ns: int) -> RecordSummary | None:
-    from agenttools_runtime.deploy import records  # only for records the index does not hold
-
-    try:
-        record = records.read_record(state.record(uid))
-    except InvalidDeploymentRecord:
-        return None
-    return summarize(record, mtime_ns)
 
 
 def lexical_key(directory: str | Path) -> str:

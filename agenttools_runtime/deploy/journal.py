@@ -108,13 +108,14 @@ class SkillChange:
     staging: str
     backup: str | None
     created_dirs: tuple[str, ...] = ()
+    link: str | None = None  # deploy --link: root/name becomes a link to this directory
 
     @property
     def directory(self) -> Path:
         return Path(self.root) / self.name
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "name": self.name,
             "root": self.root,
             "manifest": dict(self.manifest),
@@ -122,6 +123,9 @@ class SkillChange:
             "backup": self.backup,
             "created_dirs": list(self.created_dirs),
         }
+        if self.link is not None:
+            data["link"] = self.link
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SkillChange:
@@ -132,6 +136,7 @@ class SkillChange:
             staging=str(data["staging"]),
             backup=data.get("backup"),
             created_dirs=tuple(str(d) for d in data.get("created_dirs", ())),
+            link=data.get("link"),
         )
 
 

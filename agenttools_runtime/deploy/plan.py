@@ -58,6 +58,7 @@ class Action(str, Enum):
     ADOPT_BASELINE = "adopt"  # nothing written; the on-disk content becomes the baseline
     ADOPT_EXTERNAL = "external"  # nothing written; a new entry marks the directory external
     KEEP_NEWER = "keep-newer"  # nothing written; the installed copy is newer than the source
+    LINK = "link"  # a symbolic link to the live source (deploy --link; what was there backed up)
 
     @property
     def writes(self) -> bool:

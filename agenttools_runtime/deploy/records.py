@@ -21,8 +21,8 @@ from typing import Any
 
 from agenttools_runtime import fs, paths
 from agenttools_runtime.errors import InvalidDeploymentRecord
-from agenttools_runtime.paths import RECORD_FILE
 
+RECORD_FILE = "deployment.json"
 SCHEMA_VERSION = 1
 STAGING_PREFIX = ".staging-"
 

@@ -24,7 +24,8 @@ from typing import Any
 
 from agenttools_runtime import fs, paths, signals
 from agenttools_runtime.clients import Client, get_client
-from agenttools_runtime.deploy import journal, plan, records
+from agenttools_runtime.deploy import journal, litter, plan, records
+from agenttools_runtime.deploy.content import LINK
 from agenttools_runtime.deploy.journal import Journal, Kind
 from agenttools_runtime.deploy.records import DeploymentRecord, ServerEntry
 from agenttools_runtime.deploy.registry import RegistryEntry, uninstall_hint
@@ -153,6 +154,7 @@ def _remove(
                     continue
                 in_use_reported.add(skill.registry_key)
             found.append(outcome.warning)
+    litter.clean(store.state, record)  # what agenttools created that nothing uses now
     if not_removed:
         store.rewrite_record(replace(record, mcp_servers=tuple(not_removed), installed=()))
     else:
@@ -191,6 +193,8 @@ def release(
     _finish_interrupted_release(entry)
     remaining = store.live_references(entry, exclude=() if uid is None else (uid,))
     path = entry.path
+    if not remaining and entry.extra.get(LINK) is not None:
+        return _release_link(store, entry, issue)
     destination = destination_state(entry.root, entry.name)
     unmodified = (
         destination is DestinationState.DIRECTORY
@@ -223,6 +227,30 @@ def release(
         warning = _release_warning(action.warning, entry)
     if warning is not None and issue:
         warnings.warn(warning, stacklevel=2)
+    return ReleaseOutcome(entry.name, entry.directory, state, removed, warning)
+
+
+def _release_link(store: Store, entry: RegistryEntry, issue: bool) -> ReleaseOutcome:
+    """The last reference to a skill deployed as a link (``--link``) went: the link is
+    removed as a link — never followed — while it still leads where agenttools pointed it;
+    anything else there now is left alone."""
+    path, target = entry.path, str(entry.extra[LINK])
+    removed = False
+    warning: AgentToolsWarning | None = None
+    state = plan.ReleaseState.MISSING
+    if path.is_symlink():
+        state = plan.ReleaseState.LINK
+        if os.readlink(path) == target:
+            fs.unlink(path)
+            removed = True
+        else:
+            warning = AgentSkillReplacedNotRemoved(name=entry.name, path=path)
+    elif os.path.lexists(path):
+        state = plan.ReleaseState.FILE
+        warning = AgentSkillReplacedNotRemoved(name=entry.name, path=path)
+    store.delete_entry(entry.key)
+    if warning is not None and issue:
+        warnings.warn(warning, stacklevel=3)
     return ReleaseOutcome(entry.name, entry.directory, state, removed, warning)
 
 

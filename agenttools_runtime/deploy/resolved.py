@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.bundles import resolve_tools
+from agenttools_runtime.deploy import content
 from agenttools_runtime.discovery import InstalledDistribution, SearchPath
 from agenttools_runtime.errors import (
     AgentSkillsDisabled,
@@ -30,6 +31,7 @@ class ServerPlan:
     server: MCPServer
     key: str
     runner: str | None = None  # how a module/script server's command is written (mcp.runners)
+    digest: str | None = None  # content.server_digest of the declaration (before the runner)
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,8 @@ class ResolvedTools:
     servers: tuple[ServerPlan, ...]
     skills: tuple[SkillSource, ...]
     skill_names: tuple[str, ...]
+    # skills deployed as links to their live source (deploy --link; editable installs)
+    links: frozenset[str] = frozenset()
 
     @property
     def has_servers(self) -> bool:
@@ -75,7 +79,9 @@ def resolve(
     servers = bundle.servers()
     if mcp_server_name is not None and len(servers) != 1:
         raise InvalidMCPServerNameOption(name=name, count=len(servers))
-    server_plans = tuple(ServerPlan(s, mcp_server_name or s.key) for s in servers)
+    server_plans = tuple(
+        ServerPlan(s, mcp_server_name or s.key, digest=content.server_digest(s)) for s in servers
+    )
     by_key: dict[str, list[str]] = {}
     for sp in server_plans:
         by_key.setdefault(sp.key, []).append(sp.server.name)
@@ -92,13 +98,17 @@ def resolve(
             seen.add(source.name)
     location = bundle.location
     dist = location if isinstance(location, InstalledDistribution) else None
-    agent_tools = {
+    agent_tools: dict[str, Any] = {
         "type": bundle.toolset_type,
         "name": name,
         "location": "builtin" if bundle.is_builtin else ("distribution" if dist else None),
         "distribution": dist.name if dist else None,
         "distribution_version": dist.version if dist else None,
     }
+    if dist is not None:
+        agent_tools.update(content.distribution_fields(dist, search or SearchPath.current()))
+    elif bundle.is_builtin:  # its server runs in this interpreter's environment
+        agent_tools.update(content.builtin_fields())
     return ResolvedTools(
         name=name,
         toolset_type=bundle.toolset_type,

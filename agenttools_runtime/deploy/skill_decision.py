@@ -11,7 +11,7 @@ from typing import Any
 
 from agenttools_runtime import paths
 from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
-from agenttools_runtime.deploy import plan, records, registry, shared
+from agenttools_runtime.deploy import content, plan, records, registry, shared
 from agenttools_runtime.deploy.plan import Action, Decision, EntryKind, Level, SkillFacts
 from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.deploy.shared import OtherCopyPlan
@@ -108,13 +108,15 @@ def skill_plan(
     *,
     reads: tuple[Path, ...] = (),
     client_name: str = "",
+    link: bool = False,
 ) -> SkillPlan:
     """Gather the facts about one skill's destination and decide (the install decision).
 
     *reads* are the skills roots the client reads besides *root*: when *root* has nothing
     of the skill's name and one of them has a copy the plan tables say to use
     (:func:`plan.choose_copy`), that copy is the destination; the other copies get their
-    roles, and a different skill of the same name blocks the decision below --force."""
+    roles, and a different skill of the same name blocks the decision below --force.
+    *link*: what would be written is a link to the source directory instead (``--link``)."""
     store = store or Store.open()
     found = shared.other_copies(source, root, reads, replaced, store)
     own_exists = destination_state(root, source.name) is not DestinationState.MISSING
@@ -123,6 +125,8 @@ def skill_plan(
     sp = _plan_at(source, destination, replaced, level, store)
     others = shared.roles(used, found)
     decision = plan.decide_shadows(sp.decision, [o.role for o in others], level)
+    if link and decision.action is not None and decision.action.writes:
+        decision = replace(decision, action=Action.LINK)  # (what is there goes to a backup)
     return replace(sp, decision=decision, others=tuple(others), client_name=client_name)
 
 
@@ -217,6 +221,22 @@ def new_entry(sp: SkillPlan, uid: str) -> RegistryEntry:
     refs = tuple(sp.kept) if uid in sp.kept else (*sp.kept, uid)
     now = records.now_timestamp()
     source, entry = sp.source, sp.entry
+    if action is Action.LINK:
+        assert source.directory is not None
+        return RegistryEntry(
+            key=sp.key,
+            directory=str(sp.directory),
+            name=source.name,
+            identifier=source.identifier,
+            version=source.version,
+            hashes=dict(source.manifest),
+            references=refs,
+            timestamp=now,
+            extra={
+                **({} if entry is None else entry.extra),
+                content.LINK: str(source.directory),
+            },
+        )
     if entry is None or action in (Action.CREATE, Action.REPLACE, Action.ADOPT_EXTERNAL):
         return RegistryEntry(
             key=sp.key,
@@ -235,6 +255,9 @@ def new_entry(sp: SkillPlan, uid: str) -> RegistryEntry:
             entry, hashes=dict(source.manifest), references=refs, timestamp=now, stats={}
         )
     updated = replace(entry, references=refs, timestamp=now)
+    if source.directory is not None and entry.extra.get(content.LINK) == str(source.directory):
+        # a link shows its live source: it is at the version deployed now
+        updated = replace(updated, version=source.version, identifier=source.identifier)
     return registry.with_stats(updated, sp.stats) if sp.stats else updated
 
 

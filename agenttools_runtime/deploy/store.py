@@ -188,8 +188,7 @@ class Store:
 
     def _cache(self, record: DeploymentRecord) -> None:
         self._records[record.uuid] = record
-        mtime = index.record_mtime(self.state, record.uuid)
-        self.index.put_record(record.uuid, index.summarize(record, mtime))
+        self.index.put_record(record.uuid, index.summarize(record))
 
     # -- housekeeping --------------------------------------------------------------------
 

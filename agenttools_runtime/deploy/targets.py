@@ -119,13 +119,17 @@ class DeployTarget(Value):
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The record's ``target``: how the caller named it."""
-        return {
+        """The record's ``target``: how the caller named it (``no_skills`` only when skills
+        were disabled, so that ``sync`` deploys again the same way)."""
+        data: dict[str, Any] = {
             "client": self.client.id,
             "project": None if self.project is None else str(self.project),
             "config": None if self.config is None else str(self.config),
             "skills_dir": None if self.skills_dir is None else str(self.skills_dir),
         }
+        if self.skills_disabled:
+            data["no_skills"] = True
+        return data
 
     def describe(self) -> str:
         """The client, and where, for messages."""

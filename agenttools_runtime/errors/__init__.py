@@ -251,6 +251,17 @@ class InvalidOverwriteOption(DeployError): ...
 class DeploymentExists(DeployError): ...
 
 
+class DeploymentDiffers(DeploymentExists):
+    """The same tools are deployed there already, at another version or with other content
+    (a redeploy without an overwrite level)."""
+
+
+class AgentSkillLinksUnsupported(DeployError): ...
+
+
+class AgentSkillLinkNotEditable(DeployError): ...
+
+
 class DeploymentConfigKeyTaken(DeploymentExists):
     """A deployment conflict through a config key another deployment wrote in the same file."""
 
@@ -331,6 +342,9 @@ class MCPSDKMissing(AgentToolsError):
 
 # -- warnings --------------------------------------------------------------------------------
 class AgentSkillNewerVersionKept(AgentToolsWarning): ...
+
+
+class AgentSkillModifiedKept(AgentToolsWarning): ...
 
 
 class AgentSkillInUse(AgentToolsWarning): ...

@@ -202,6 +202,23 @@ MESSAGES: dict[str, str] = {
         'The agent tools "{name}" are already deployed to {target} (deployment {uuid}). '
         f"Use {UPGRADE} to replace the deployment."
     ),
+    "DeploymentDiffers": (
+        'The agent tools "{name}" are already deployed to {target} (deployment {uuid}) '
+        f"{{difference}}. Use {UPGRADE} to replace the deployment, or 'agenttools sync' to "
+        "upgrade every outdated one."
+    ),
+    "AgentSkillModifiedKept": (
+        'Warning: The skill "{name}" at {path} was modified since agenttools wrote it, so it '
+        f"was kept as it is, not replaced with {{version}}. Use {FORCE} to replace it."
+    ),
+    "AgentSkillLinksUnsupported": (
+        "{client_name} is known not to follow symbolic links to skill directories ({source}), "
+        "so --link cannot deploy to it; deploy without --link (the skills are copied)."
+    ),
+    "AgentSkillLinkNotEditable": (
+        'The skills of "{name}" cannot be deployed as links: {reason}. --link deploys the '
+        "skills of an editable install (pip install -e) as links to their live source."
+    ),
     "DeploymentConfigKeyTaken": (
         'The MCP server key "{key}" in {config_file} is already written by deployment {uuid} of '
         f'"{{bundle}}". Use {UPGRADE} to replace that deployment{{rename}}.'

@@ -367,6 +367,12 @@ def check_file_paths(source: SkillSource) -> None:
 _BACKUP_FALLBACK_ERRNOS = frozenset({errno.EXDEV, errno.EACCES, errno.EPERM, errno.EROFS})
 
 
+def move_to_backup(root: Path, path: Path, backup_name: str, real_root: Path | None = None) -> Path:
+    """Move ``root/<name>`` as itself to the backup *backup_name* (see
+    :func:`_move_to_backup`); returns where it went."""
+    return _move_to_backup(root, path, backup_name, real_root)
+
+
 def _move_to_backup(
     root: Path, path: Path, backup_name: str, real_root: Path | None = None
 ) -> Path:

@@ -82,16 +82,18 @@ def test_deploy_deployed_remove(
 def test_errors_are_one_line(
     capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
 ) -> None:
-    site = tmp_path / "site"
+    site, newer = tmp_path / "site", tmp_path / "newer"
     weather(site, "1.2.0")
+    weather(newer, "1.3.0")
     assert (
         run(capsys, "deploy", "cursor", "weather-tools/weather-tools", "--path", str(site))[0] == 0
     )
     status, out, err = run(
-        capsys, "deploy", "cursor", "weather-tools/weather-tools", "--path", str(site)
+        capsys, "deploy", "cursor", "weather-tools/weather-tools", "--path", str(newer)
     )
     assert status == 1
     assert err.startswith("agenttools: The agent tools") and "--upgrade" in err
+    assert "at version 1.2.0, and 1.3.0 is installed" in err and len(err.splitlines()) == 1
     assert "Traceback" not in err
     status, _, err = run(capsys, "remove", "ffffffff")
     assert status == 1 and 'No deployment found for "ffffffff"' in err
@@ -227,9 +229,16 @@ def test_conflict_names_the_shared_key_and_the_real_bundle(
         uuid,
         "weather-tools/weather-tools",
     )
-    # the same bundle again is the plain "already deployed", naming that bundle
+    # the same bundle again is "already deployed", naming that bundle: up to date when the
+    # content is the same (exit 0), else which version is deployed and which installed
     status, _, err = run(capsys, "deploy", "cursor", "weather-tools/reports", "--path", str(site))
     assert status == 0, err
-    status, _, err = run(capsys, "deploy", "cursor", "weather-tools/reports", "--path", str(site))
+    status, out, err = run(capsys, "deploy", "cursor", "weather-tools/reports", "--path", str(site))
+    assert status == 0, err
+    assert '"weather-tools/reports" 1.2.0 is already deployed to Cursor, up to date' in out
+    newer = tmp_path / "newer"
+    weather(newer, "1.3.0")
+    status, _, err = run(capsys, "deploy", "cursor", "weather-tools/reports", "--path", str(newer))
     assert status == 1
     assert 'The agent tools "weather-tools/reports" are already deployed to Cursor' in err
+    assert "at version 1.2.0, and 1.3.0 is installed" in err

@@ -110,8 +110,10 @@ def test_one_toolset_to_two_custom_config_files(home: Path, tmp_path: Path) -> N
     assert one.scope is None and two.scope is None
     assert "s" in entries(tmp_path / "one.json", "cursor")
     assert "s" in entries(tmp_path / "two.json", "cursor")
+    again = deploy("cursor", tools, config=tmp_path / "one.json")  # identical: nothing to do
+    assert again.unchanged and again.uuid == one.uuid
     with pytest.raises(DeploymentExists):
-        deploy("cursor", tools, config=tmp_path / "one.json")
+        deploy("cursor", bundle("b", servers=[server("t")]), config=tmp_path / "one.json")
 
 
 def test_replacement_keeps_config_keys_it_writes_again(home: Path) -> None:

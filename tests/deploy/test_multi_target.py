@@ -72,7 +72,7 @@ def test_comma_separated_targets_each_get_a_deployment(
     assert status == 0, err
     assert out.count("Removed deployment") == 3
     assert not (home / ".claude" / "skills" / "weather-report").exists()
-    assert "weather" not in (home / ".codex" / "config.toml").read_text()
+    assert not (home / ".codex").exists()  # created for it: removed with it
 
 
 def test_dry_run_is_one_plan_per_client_and_changes_nothing(
@@ -103,9 +103,11 @@ def test_dry_run_is_one_plan_per_client_and_changes_nothing(
 
 
 def test_one_failing_client_fails_the_command_and_the_summary_says_which(
-    capsys: pytest.CaptureFixture[str], home: Path, site: Path
+    capsys: pytest.CaptureFixture[str], home: Path, site: Path, tmp_path: Path
 ) -> None:
-    assert run(capsys, "deploy", "codex", TOOLS, "--path", str(site))[0] == 0
+    older = tmp_path / "older"
+    weather(older, "1.1.0")
+    assert run(capsys, "deploy", "codex", TOOLS, "--path", str(older))[0] == 0
     status, out, _ = run(
         capsys, "deploy", "cursor,codex,claude-desktop", TOOLS, "--path", str(site)
     )
@@ -122,7 +124,8 @@ def test_one_failing_client_fails_the_command_and_the_summary_says_which(
         capsys, "deploy", "cursor,codex", TOOLS, "--path", str(site), "--dry-run", "--json"
     )
     data = json.loads(out)
-    assert status == 1 and not data["ok"] and data["failed"] == ["cursor", "codex"]
+    assert status == 1 and not data["ok"] and data["failed"] == ["codex"]
+    assert [row["result"] for row in data["summary"]] == ["up to date", "would fail"]
 
 
 def test_unknown_client_in_the_list_fails_before_anything_is_written(
@@ -139,8 +142,14 @@ def test_unknown_client_in_the_list_fails_before_anything_is_written(
 
 
 def test_detected_clients_only(
-    capsys: pytest.CaptureFixture[str], home: Path, state: Path, site: Path
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    state: Path,
+    site: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))  # (no client's executable)
     status, _, err = run(capsys, "deploy", "--detected", TOOLS, "--path", str(site))
     assert status == 1 and "No AI client was detected" in err
     (home / ".gemini").mkdir()
@@ -171,8 +180,8 @@ def test_all_clients_dry_run_and_summary(
     assert status == 0, err
     assert "21 deployments" not in out and out.count("Deployed ") == 21
     status, out, _ = run(capsys, "deploy", "--all-clients", TOOLS, "--path", str(site))
-    assert status == 1  # every client already has it: nothing was done
-    assert "0 of 22 client(s) ok" in out or "1 of 22 client(s) ok" in out
+    assert status == 0  # every client already has it, identical: nothing to do
+    assert out.count("up to date") == 2 * 21 and "22 of 22 client(s) ok" in out
 
 
 def test_remove_several_ids_goes_on_after_a_failure(

@@ -22,8 +22,14 @@ def test_record_has_every_field(home: Path, state: Path) -> None:
     assert set(data) == {
         "version", "uuid", "timestamp", "agenttools_version", "created_by", "toolset",
         "agent_tools", "client", "target", "scope", "location_key", "mcp_servers", "skills",
-        "hooks", "meta",
+        "hooks", "meta", "created",
     }  # fmt: skip
+    # what it created (no litter): ~/.claude.json, and ~/.claude/skills with its parent
+    assert [(c["kind"], c["path"]) for c in data["created"]] == [
+        ("file", str(home / ".claude.json")),
+        ("dir", str(home / ".claude")),
+        ("dir", str(home / ".claude" / "skills")),
+    ]
     assert data["toolset"] == "one"  # the primary server
     assert data["agent_tools"] == {
         "type": "AgentTools",
@@ -32,10 +38,20 @@ def test_record_has_every_field(home: Path, state: Path) -> None:
         "distribution": None,
         "distribution_version": None,
     }
-    assert data["mcp_servers"] == [
+    # (each entry also holds the digest of the declaration it was written from, and the
+    # entry as written)
+    assert [
+        {k: v for k, v in s.items() if k not in ("declaration", "written")}
+        for s in data["mcp_servers"]
+    ] == [
         {"name": "one", "config_key": "one", "config_file": str(home / ".claude.json")},
         {"name": "two", "config_key": "k2", "config_file": str(home / ".claude.json")},
     ]
+    assert data["mcp_servers"][1]["written"] == {
+        "type": "stdio", "command": "uvx", "args": ["two-mcp"], "env": {},
+    }  # fmt: skip
+    assert all(len(s["declaration"]) == 64 for s in data["mcp_servers"])
+    assert len(data["skills"]["installed"][0]["content"]) == 64
     assert data["target"] == {"client": "claude-code", "project": None, "config": None,
                               "skills_dir": None}  # fmt: skip
     assert data["skills"]["skipped"] == [] and data["skills"]["not_installed"] == []
@@ -53,7 +69,7 @@ def test_unknown_fields_are_kept_when_read_and_rewritten(home: Path, state: Path
     data["skills"]["installed"][0]["origin"] = {"y": 2}
     path.write_text(json.dumps(data))
     record = records.read_record(path)
-    assert record.extra == {
+    assert {k: v for k, v in record.extra.items() if k != "created"} == {
         "from_the_future": {"x": [1, 2]},
         "installed": "a top-level name this version only uses inside skills",
     }

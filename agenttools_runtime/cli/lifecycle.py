@@ -1,0 +1,424 @@
+"""``agenttools verify`` and ``sync``, and the status views of ``deployed`` and ``remove``:
+deployments after their distributions moved (upgraded, uninstalled, the venv deleted) or
+their files were edited."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+
+from agenttools_runtime.cli import COMMAND_HELP, UsageError, emit
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from agenttools_runtime.deploy.records import DeploymentRecord
+    from agenttools_runtime.deploy.status import DeploymentStatus
+    from agenttools_runtime.deploy.status_cache import Row
+    from agenttools_runtime.deploy.sync import SyncItem
+    from agenttools_runtime.paths import StatePaths
+
+STATUS_HELP = (
+    "statuses: ok; outdated (the installed distribution has another version or other "
+    "content: 'agenttools sync' upgrades it); drifted (a deployed skill file or config entry "
+    "was changed: 'agenttools verify' says which); orphaned (its distribution or its "
+    "environment is gone: 'agenttools sync --prune' removes it); broken (the record cannot "
+    "be read)"
+)
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    verify = subparsers.add_parser(
+        "verify",
+        parents=[common],
+        help=COMMAND_HELP["verify"],
+        description=textwrap.fill(
+            "Check deployments against what agenttools wrote and what is installed: every "
+            "skill file (hashed) and every MCP config entry, file by file and entry by entry, "
+            "and whether the distribution is still installed at the deployed version. Exit "
+            "status 0 when every deployment checked is ok, 1 otherwise (a check for CI: the "
+            "project's committed deployments are intact).",
+            width=78,
+        ),
+        epilog=textwrap.fill(STATUS_HELP, width=78),
+    )
+    verify.add_argument("id", metavar="ID", nargs="*", help="deployment UUID or unique prefix")
+    _add_selection(verify)
+    verify.set_defaults(handler=run_verify)
+
+    sync = subparsers.add_parser(
+        "sync",
+        parents=[common],
+        help=COMMAND_HELP["sync"],
+        description=textwrap.fill(
+            "Deploy every outdated deployment again from the distribution installed now (in "
+            "the environment it was deployed from, to the same target, with the same "
+            "options): the --upgrade path, so a skill you modified is kept and reported "
+            "unless --force. With --prune, orphaned deployments (their distribution was "
+            "uninstalled or their environment deleted) are removed; that asks first on a "
+            "terminal, and needs --yes when stdin is not one. One lock for the whole run, "
+            "one summary at the end. Exit status 0 when everything was done.",
+            width=78,
+        ),
+        epilog=(
+            "examples:\n"
+            "  pip install -U weather-tools && agenttools sync\n"
+            "  agenttools sync --dry-run\n"
+            "  agenttools sync --client cursor --bundle weather-tools\n"
+            "  pip uninstall weather-tools && agenttools sync --prune --yes"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_selection(sync, everything=False)
+    sync.add_argument(
+        "--dry-run", action="store_true", help="print the plan per deployment; change nothing"
+    )
+    sync.add_argument("--prune", action="store_true", help="also remove orphaned deployments")
+    sync.add_argument(
+        "--yes", "-y", action="store_true", help="remove orphaned deployments without asking"
+    )
+    sync.add_argument(
+        "--force",
+        action="store_true",
+        help="also replace skills you modified (like deploy --force)",
+    )
+    sync.set_defaults(handler=run_sync)
+
+
+def _add_selection(parser: argparse.ArgumentParser, *, everything: bool = False) -> None:
+    parser.add_argument("--client", metavar="CLIENT", help="only this client's deployments")
+    parser.add_argument(
+        "--bundle",
+        metavar="BUNDLE",
+        help="only deployments of this bundle (dist/bundle, a distribution, or a bundle name)",
+    )
+    if everything:
+        parser.add_argument("--all", action="store_true", help="every deployment")
+
+
+# -- deployed --------------------------------------------------------------------------------
+
+
+def deployed_view(args: argparse.Namespace) -> int:
+    """``agenttools deployed``: one line per deployment with its status (``--long``: each in
+    full, with what its status is made of; ``--json``: everything)."""
+    from agenttools_runtime import paths
+    from agenttools_runtime.clients import get_client
+
+    client = None if args.client is None else get_client(args.client).id
+    state = paths.state_paths()
+    if not args.json and not getattr(args, "long", False):
+        rows = _table_rows(state, client)
+        emit(args, {}, lambda: _render_table(rows))
+        return 0
+    from agenttools_runtime.deploy import Deployment, status
+
+    found = status.statuses(status.load_all(client), state=state)
+    rows_json = []
+    for item in found:
+        data: dict[str, Any] = (
+            Deployment(item.record).to_json() if item.record is not None else {"uuid": item.uuid}
+        )
+        data.update(item.to_json())
+        rows_json.append(data)
+    emit(
+        args,
+        {"ok": True, "deployments": rows_json, "summary": _counts([_row(i) for i in found])},
+        lambda: _render_long(found),
+    )
+    return 0
+
+
+def _table_rows(state: StatePaths, client: str | None) -> list[Row]:
+    """The rows of the table: from the status cache where nothing they were computed from
+    changed (a few ``stat`` calls each), else computed (and cached) again."""
+    import os
+    import time
+
+    from agenttools_runtime.deploy import records, status_cache
+
+    started = time.time_ns()
+    try:
+        uuids = sorted(n for n in os.listdir(state.deployments) if not n.startswith("."))
+    except FileNotFoundError:
+        uuids = []  # (anything else is the error boundary's to tell)
+    cached = status_cache.load(state)
+    signatures = status_cache.Signatures()
+    rows, stale = status_cache.fresh_rows(cached, uuids, signatures)
+    computed: list[tuple[Row, list[str]]] = []
+    if stale:
+        from agenttools_runtime.deploy import status
+        from agenttools_runtime.errors import InvalidDeploymentRecord
+
+        items: list[Any] = []
+        for uid in stale:
+            path = records.record_path(uid, state.deployments)
+            if not path.is_file():
+                continue  # a crashed write (see records.iter_records)
+            try:
+                items.append(records.read_record(path))
+            except InvalidDeploymentRecord as exc:
+                items.append(exc)
+        for item in status.statuses(items, state=state):
+            row = _row(item)
+            rows[row.uuid] = row
+            if item.cacheable:
+                where = str(records.record_path(item.uuid, state.deployments))
+                computed.append((row, [where, *item.depends]))
+    if stale or set(cached.rows) != set(uuids):
+        fresh = [u for u in uuids if u not in stale]
+        status_cache.store(state, cached, fresh, computed, signatures, started)
+    found = [r for r in rows.values() if client is None or r.client == client or r.client == "?"]
+    return sorted(found, key=lambda r: (r.status == "broken", r.timestamp, r.uuid))
+
+
+def _row(item: DeploymentStatus) -> Row:
+    from agenttools_runtime.deploy.status_cache import Row
+
+    record = item.record
+    if record is None:
+        return Row(item.uuid, "", "?", "?", "?", "?", item.status, _first(item))
+    return Row(
+        record.uuid,
+        record.timestamp,
+        record.client,
+        _scope(record),
+        record.toolset_name,
+        _version(record),
+        item.status,
+        _first(item),
+    )
+
+
+def _render_table(rows: list[Row]) -> str:
+    if not rows:
+        return "No deployments."
+    table = [("ID", "CLIENT", "SCOPE", "BUNDLE", "VERSION", "STATUS", "")]
+    for row in rows:
+        table.append(
+            (row.uuid[:8], row.client, row.scope, row.bundle, row.version, row.status, row.detail)
+        )
+    widths = [max(len(line[i]) for line in table) for i in range(6)]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=False)).rstrip()
+        + (f"  {line[6]}" if line[6] else "")
+        for line in table
+    ]
+    lines.append("")
+    lines.append(_summary_line(rows))
+    return "\n".join(lines)
+
+
+def _render_long(found: list[DeploymentStatus]) -> str:
+    if not found:
+        return "No deployments."
+    from agenttools_runtime.deploy import Deployment
+
+    blocks = []
+    for item in found:
+        if item.record is None:
+            blocks.append(f"{item.uuid}  broken\n  {item.findings[0].message}")
+            continue
+        d = Deployment(item.record)
+        lines = [f'{d.uuid}  {d.client_name}: "{d.toolset}" ({d.timestamp})']
+        version = _version(item.record)
+        if version != "-":
+            lines.append(f"  version {version}" + _installed_note(item))
+        if d.scope not in (None, "user"):
+            lines.append(f"  project {d.scope}")
+        for entry in d.record.mcp_servers:
+            lines.append(f'  MCP server "{entry.config_key}" in {entry.config_file}')
+        for skill in d.record.installed:
+            lines.append(f"  skill {skill.name} in {skill.directory}")
+        lines.append(f"  status: {item.status}")
+        lines.extend(f"    {f.state}: {f.message}" for f in item.findings)
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks) + "\n\n" + _summary_line([_row(i) for i in found])
+
+
+def _installed_note(item: DeploymentStatus) -> str:
+    deployed = item.record.agent_tools.get("distribution_version") if item.record else None
+    installed = item.installed_version
+    if installed and deployed and installed != deployed:
+        return f" ({installed} installed)"
+    return ""
+
+
+def _summary_line(found: list[Row]) -> str:
+    counts = _counts(found)
+    parts = [f"{n} {word}" for word, n in counts.items() if n]
+    line = f"{len(found)} deployment(s): " + ", ".join(parts) + "."
+    hints = []
+    if counts.get("outdated"):
+        hints.append("'agenttools sync' upgrades the outdated")
+    if counts.get("orphaned"):
+        hints.append("'agenttools sync --prune' removes the orphaned")
+    if counts.get("drifted") or counts.get("broken"):
+        hints.append("'agenttools verify' shows what changed")
+    return line + (" " + "; ".join(hints) + "." if hints else "")
+
+
+def _counts(found: list[Row]) -> dict[str, int]:
+    from agenttools_runtime.deploy.status import STATUSES
+
+    return {word: sum(1 for i in found if i.status == word) for word in STATUSES}
+
+
+def _first(item: DeploymentStatus) -> str:
+    if not item.findings:
+        return ""
+    more = len(item.findings) - 1
+    text = item.findings[0].message
+    if item.record is None:
+        text = "the record cannot be read"
+    return text + (f" (+{more} more)" if more else "")
+
+
+def _scope(record: DeploymentRecord) -> str:
+    if record.scope == "user":
+        return "user"
+    if record.scope is not None:
+        return record.scope
+    return f"file {record.mcp_servers[0].config_file}" if record.mcp_servers else "-"
+
+
+def _version(record: DeploymentRecord) -> str:
+    at = record.agent_tools
+    if at.get("distribution_version"):
+        return str(at["distribution_version"])
+    if at.get("location") == "builtin":
+        return record.agenttools_version or "-"
+    return "-"
+
+
+# -- verify ----------------------------------------------------------------------------------
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    from agenttools_runtime.deploy import status
+    from agenttools_runtime.deploy.lock import finish_interrupted
+    from agenttools_runtime.deploy.records import DeploymentRecord
+    from agenttools_runtime.deploy.selection import select
+
+    finish_interrupted()
+    items = status.load_all()
+    readable = [r for r in items if isinstance(r, DeploymentRecord)]
+    chosen: list[Any] = select(readable, ids=args.id, client=args.client, bundle=args.bundle)
+    if not (args.id or args.client or args.bundle):
+        chosen += [r for r in items if not isinstance(r, DeploymentRecord)]  # broken ones too
+    found = status.statuses(chosen, deep=True)
+    ok = all(i.ok for i in found)
+    emit(
+        args,
+        {
+            "ok": ok,
+            "deployments": [i.to_json() for i in found],
+            "summary": _counts([_row(i) for i in found]),
+        },
+        lambda: _render_verify(found),
+    )
+    return 0 if ok else 1
+
+
+def _render_verify(found: list[DeploymentStatus]) -> str:
+    if not found:
+        return "No deployments to verify."
+    lines = []
+    for item in found:
+        record = item.record
+        what = f"{record.client} {record.toolset_name}" if record is not None else "(unreadable)"
+        lines.append(f"{item.uuid}  {what}: {item.status}")
+        lines.extend(f"  {f.state}: {f.message}" for f in item.findings)
+    lines.append(_summary_line([_row(i) for i in found]))
+    return "\n".join(lines)
+
+
+# -- sync ------------------------------------------------------------------------------------
+
+
+def run_sync(args: argparse.Namespace) -> int:
+    from agenttools_runtime.deploy import status
+    from agenttools_runtime.deploy.lock import finish_interrupted
+    from agenttools_runtime.deploy.records import DeploymentRecord
+    from agenttools_runtime.deploy.selection import select
+    from agenttools_runtime.deploy.sync import PRUNE, plan_sync, run_sync
+
+    if args.yes and not args.prune:
+        raise UsageError("--yes confirms --prune; give --prune too")
+    if not args.dry_run:
+        finish_interrupted()
+    pool = [r for r in status.load_all() if isinstance(r, DeploymentRecord)]
+    chosen = select(pool, client=args.client, bundle=args.bundle)
+    items = plan_sync(chosen, prune=args.prune)
+    orphans = [i for i in items if i.action == PRUNE]
+    confirmed, refusal = True, ""
+    if orphans and not args.dry_run and not args.yes:
+        confirmed, refusal = _confirm(orphans)
+    run_sync(items, dry_run=args.dry_run, force=args.force, remove_orphans=confirmed)
+    ok = all(i.ok for i in items)
+    data: dict[str, Any] = {
+        "ok": ok,
+        "dry_run": args.dry_run,
+        "results": [i.to_json() for i in items],
+    }
+    if refusal:
+        data["not_removed"] = refusal
+    if args.dry_run:
+        from agenttools_runtime.cli.deploy import plan_json
+
+        for row, item in zip(data["results"], items, strict=True):
+            if item.plan is not None:
+                row["plan"] = plan_json(item.plan)
+    emit(args, data, lambda: _render_sync(items, args.dry_run, refusal))
+    return 0 if ok else 1
+
+
+def _confirm(orphans: list[SyncItem]) -> tuple[bool, str]:
+    """Ask on a terminal whether to remove the orphaned deployments; never when stdin is
+    not one (then they are not removed, and the reason says how to confirm)."""
+    if not sys.stdin.isatty():
+        return False, "stdin is not a terminal, so nothing was asked: confirm with --yes"
+    stream = sys.stderr
+    print(f"{len(orphans)} orphaned deployment(s) would be removed:", file=stream)
+    for item in orphans:
+        print(f"  {item.record.uuid}  {item.record.client} {item.record.toolset_name}",
+              file=stream)  # fmt: skip
+    print("Remove them? [y/N] ", end="", file=stream, flush=True)
+    try:
+        answer = sys.stdin.readline()
+    except (OSError, KeyboardInterrupt):
+        answer = ""
+    if answer.strip().lower() in ("y", "yes"):
+        return True, ""
+    return False, "not confirmed"
+
+
+def _render_sync(items: list[SyncItem], dry_run: bool, refusal: str) -> str:
+    if not items:
+        return "No deployments."
+    blocks = []
+    if dry_run:
+        from agenttools_runtime.cli.deploy import render_plan
+
+        blocks = [render_plan(i.plan) for i in items if i.plan is not None and not i.plan.unchanged]
+    table = [("ID", "CLIENT", "BUNDLE", "RESULT", "DETAIL")]
+    for item in items:
+        record = item.record
+        table.append((record.uuid[:8], record.client, record.toolset_name, item.result,
+                      item.detail))  # fmt: skip
+    widths = [max(len(row[i]) for row in table) for i in range(4)]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True))
+        + f"  {row[4]}".rstrip()
+        for row in table
+    ]
+    done: dict[str, int] = {}
+    for item in items:
+        done[item.result] = done.get(item.result, 0) + 1
+    verdict = ", ".join(f"{n} {result}" for result, n in done.items())
+    lines.append(f"{len(items)} deployment(s): {verdict}.")
+    if refusal:
+        lines.append(f"Orphaned deployments were not removed: {refusal}.")
+    return "\n\n".join([*blocks, "\n".join(lines)])

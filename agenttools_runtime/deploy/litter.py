@@ -1,0 +1,365 @@
+"""What agenttools itself created for deployments, and taking it away again once nothing
+uses it ("leave no litter").
+
+A deploy creates more than its entries and skill directories: a config file that did not
+exist (``.mcp.json`` holding ``{"mcpServers": {}}`` once the entry is gone), the keys it added
+to a config file that did (the ``"mcp"`` container of an ``opencode.json``, Continue's
+``name``/``version``/``schema``), the directories above them (``.codex/``, ``.claude/skills``).
+The deploy lists these *claims* in its record (``created``). After the commit point they go
+into the **ledger**, ``<state>/deployments/.created/paths.json`` (under the state lock), which
+outlives the records: several deployments use one ``.mcp.json`` or ``~/.agents/skills``, and
+whichever of them is removed last must know what agenttools created there.
+
+After every removal (:func:`clean`), each claimed path that the removed deployment used is
+looked at, innermost first:
+
+- a config file agenttools created is deleted when it holds nothing but what a new file gets
+  (the empty container, required keys): exactly :func:`skeleton` of an empty file;
+- keys agenttools added to a user's config file are taken out when the file is exactly the
+  text without them plus those keys as agenttools adds them (so an edited container stays);
+- a directory agenttools created is removed when it is empty — and only while it is the
+  directory agenttools created (same inode): one the user deleted and made again is theirs.
+
+Anything the user touched stays, and its claim with it. A claim whose path is gone is dropped.
+Detection (:func:`created_paths`) reads the ledger to tell a client's own traces from paths
+only agenttools created.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from agenttools_runtime import fs
+from agenttools_runtime.paths import StatePaths
+
+if TYPE_CHECKING:
+    from agenttools_runtime.clients import Client
+    from agenttools_runtime.deploy.records import DeploymentRecord
+    from agenttools_runtime.mcp.install import ConfigPlan
+
+CREATED = "created"
+LEDGER_SCHEMA = 1
+FILE, KEYS, DIR = "file", "keys", "dir"
+_PROBE_KEY = "agenttools-probe"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One path agenttools created: a config ``file`` (of ``client``'s format), ``keys`` it
+    added to an existing config file (key paths from the document's root), or a ``dir``
+    (``inode``: the directory's, once it exists)."""
+
+    kind: str
+    path: str
+    client: str | None = None
+    keys: tuple[tuple[str, ...], ...] = ()
+    inode: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "path": self.path}
+        if self.client is not None:
+            data["client"] = self.client
+        if self.keys:
+            data["keys"] = [list(k) for k in self.keys]
+        if self.inode is not None:
+            data["inode"] = self.inode
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Claim:
+        inode = data.get("inode")
+        return cls(
+            kind=str(data["kind"]),
+            path=str(data["path"]),
+            client=None if data.get("client") is None else str(data["client"]),
+            keys=tuple(tuple(str(p) for p in k) for k in data.get("keys", ())),
+            inode=None if inode is None else int(inode),
+        )
+
+
+# -- at deploy time --------------------------------------------------------------------------
+
+
+def planned_claims(
+    config: ConfigPlan | None, client: Client, skills_root: Path | None
+) -> list[Claim]:
+    """What a deploy is about to create: for its config edit (*config*: the planned edit),
+    the file or the keys it adds and the directories above the file; for a skills root it
+    writes into (*skills_root*), the directories of it that do not exist yet."""
+    claims: list[Claim] = []
+    if config is not None and config.edit.changes:
+        path = config.edit.path
+        if config.edit.before is None:
+            claims.append(Claim(FILE, str(path), client.id))
+            claims += [Claim(DIR, str(d)) for d in _missing_dirs(path.parent)]
+        else:
+            added = added_keys(_text(config.edit.before), client, path)
+            if added:
+                claims.append(Claim(KEYS, str(path), client.id, added))
+    if skills_root is not None:
+        claims += [Claim(DIR, str(d)) for d in _missing_dirs(skills_root)]
+    return claims
+
+
+def added_keys(text: str, client: Client, config_file: Path) -> tuple[tuple[str, ...], ...]:
+    """The key paths that writing a first entry into *text* adds besides the entry: the
+    required top-level keys it lacks, and the outermost missing part of the container."""
+    from agenttools_runtime.mcp import entries
+    from agenttools_runtime.mcp.formats import Container, get_format
+
+    fmt = get_format(client.config_format)
+    container = entries.container_for(client, config_file)
+    try:
+        top = fmt.read_entries(text, Container(()))
+        added: list[tuple[str, ...]] = [
+            (key,) for key in _defaults(client, config_file) if not _has(top, key)
+        ]
+        for depth in range(len(container.path)):
+            level = fmt.read_entries(text, Container(container.path[:depth]))
+            if not _has(level, container.path[depth]):
+                added.append(container.path[: depth + 1])
+                break
+    except Exception:  # a document of another shape: claim nothing (cleaning stays safe)
+        return ()
+    return tuple(added)
+
+
+def remember(state: StatePaths, record: DeploymentRecord) -> None:
+    """Add a committed deployment's claims to the ledger (idempotent; under the lock). A
+    claimed path that does not exist is skipped; a directory is claimed with its inode."""
+    claims = [Claim.from_json(c) for c in record.extra.get(CREATED, ())]
+    if not claims:
+        return
+    ledger = load(state)
+    changed = False
+    for claim in claims:
+        if claim.path in ledger:
+            continue  # claimed before (by the first deployment that created it)
+        try:
+            info = os.lstat(claim.path)
+        except OSError:
+            continue
+        if claim.kind == DIR:
+            claim = Claim(DIR, claim.path, inode=info.st_ino)
+        ledger[claim.path] = claim
+        changed = True
+    if changed:
+        save(state, ledger)
+
+
+# -- after a removal -------------------------------------------------------------------------
+
+
+def clean(state: StatePaths, record: DeploymentRecord) -> list[str]:
+    """Take away what agenttools created for *record* that nothing uses any more (see the
+    module docstring); call under the lock after its entries and skills are gone. Returns the
+    paths removed. Failures leave the path (and its claim) for the next removal."""
+    ledger = load(state)
+    if not ledger:
+        return []
+    before = len(ledger)
+    removed: list[str] = []
+    files = {str(Path(os.path.realpath(s.config_file))) for s in record.mcp_servers}
+    for path in sorted(files):
+        claim = ledger.get(path)
+        if claim is None or claim.kind == DIR:
+            continue
+        outcome = _clean_file(claim)
+        if outcome is not None:
+            del ledger[path]
+            if outcome:
+                removed.append(path)
+    places = [Path(f).parent for f in files]
+    if record.skills_directory is not None:
+        places.append(Path(os.path.realpath(record.skills_directory)))
+    # (a skill may be a copy in another root the client reads, created by another deployment)
+    places += [Path(os.path.realpath(os.path.dirname(s.directory))) for s in record.installed]
+    for directory in sorted(_ancestors(places, ledger), key=len, reverse=True):
+        outcome = _clean_dir(ledger[directory])
+        if outcome is not None:
+            del ledger[directory]
+            if outcome:
+                removed.append(directory)
+    if len(ledger) != before:
+        save(state, ledger)
+    return removed
+
+
+def _clean_file(claim: Claim) -> bool | None:
+    """True: removed (the file, or the keys); False: gone already; None: kept."""
+    from agenttools_runtime.clients import all_clients
+    from agenttools_runtime.errors import AgentToolsError
+    from agenttools_runtime.mcp.formats import (
+        ParseError,
+        StructureError,
+        edit_config_file,
+        read_config_text,
+    )
+
+    path = Path(claim.path)
+    client = all_clients().get(claim.client or "")
+    if client is None:
+        return None
+    try:
+        raw, text = read_config_text(path)
+    except AgentToolsError:
+        return None
+    if raw is None:
+        return False
+    try:
+        if claim.kind == FILE:
+            if text.strip() and text != skeleton("", client, path):
+                return None
+            fs.unlink(path, missing_ok=True)
+            return True
+        stripped = _without(text, client, claim.keys)
+        if stripped == text or skeleton(stripped, client, path) != text:
+            return None  # the user changed what we added (or it is not there): theirs now
+
+        def edit(current: str) -> tuple[str, bool]:
+            if current != text:
+                return current, False
+            return stripped, True
+
+        done, _written = edit_config_file(path, edit)
+        return True if done else None
+    except (AgentToolsError, OSError, ValueError, ParseError, StructureError):
+        return None
+
+
+def _clean_dir(claim: Claim) -> bool | None:
+    """True: removed; False: gone, or no longer the directory we created; None: kept."""
+    try:
+        info = os.lstat(claim.path)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return None
+    if claim.inode is not None and info.st_ino != claim.inode:
+        return False  # deleted and made again since: not ours
+    try:
+        with os.scandir(claim.path) as children:
+            if any(True for _ in children):
+                return None
+        fs.rmdir(Path(claim.path))
+    except OSError:
+        return None
+    return True
+
+
+def skeleton(text: str, client: Client, config_file: Path) -> str:
+    """*text* as it is after writing an entry into it and removing that entry again: what
+    agenttools leaves of its own writes (the container, the required keys)."""
+    from agenttools_runtime.mcp import entries
+    from agenttools_runtime.mcp.formats import get_format
+    from agenttools_runtime.mcp.server import MCPServer
+
+    fmt = get_format(client.config_format)
+    container = entries.container_for(client, config_file)
+    probe = entries.build_entry(client, MCPServer(name=_PROBE_KEY, command="probe"), _PROBE_KEY)
+    text, _ = fmt.set_entry(text, container, _PROBE_KEY, probe, _defaults(client, config_file))
+    text, _ = fmt.remove_entry(text, container, _PROBE_KEY)
+    return text
+
+
+def _without(text: str, client: Client, keys: Iterable[tuple[str, ...]]) -> str:
+    from agenttools_runtime.mcp.formats import Container, get_format
+
+    fmt = get_format(client.config_format)
+    for key in keys:
+        text, _ = fmt.remove_entry(text, Container(key[:-1]), key[-1])
+    return text
+
+
+def _defaults(client: Client, config_file: Path) -> dict[str, Any]:
+    from agenttools_runtime.clients import client_for_config_file
+    from agenttools_runtime.mcp import entries
+
+    found = client_for_config_file(config_file)
+    return entries.required_top_level(
+        client, config_file, found is not None and found[1] is not None
+    )
+
+
+def _ancestors(places: Iterable[Path], ledger: Mapping[str, Claim]) -> set[str]:
+    """The claimed directories among *places* and their ancestors."""
+    found: set[str] = set()
+    for place in places:
+        for candidate in (place, *place.parents):
+            claim = ledger.get(str(candidate))
+            if claim is not None and claim.kind == DIR:
+                found.add(str(candidate))
+    return found
+
+
+# -- the ledger ------------------------------------------------------------------------------
+
+
+def ledger_path(state: StatePaths) -> Path:
+    return state.created
+
+
+def load(state: StatePaths) -> dict[str, Claim]:
+    """The ledger (empty when there is none or it cannot be read: then nothing is cleaned,
+    which is safe)."""
+    try:
+        data = json.loads(ledger_path(state).read_bytes())
+        return {str(k): Claim.from_json(v) for k, v in data["paths"].items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def save(state: StatePaths, ledger: Mapping[str, Claim]) -> None:
+    path = ledger_path(state)
+    if not ledger:
+        with contextlib.suppress(OSError):
+            fs.unlink(path, missing_ok=True)
+            fs.rmdir(path.parent)
+        return
+    data = {"schema": LEDGER_SCHEMA, "paths": {k: c.to_json() for k, c in sorted(ledger.items())}}
+    fs.mkdir(path.parent)
+    fs.write_bytes_atomic(path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
+
+
+def created_paths(state: StatePaths) -> dict[str, Claim]:
+    """What agenttools created and still claims, by path (read without the lock: for
+    detection). A directory made again since (another inode) is left out."""
+    found = {}
+    for path, claim in load(state).items():
+        if claim.kind == DIR and claim.inode is not None:
+            try:
+                if os.lstat(path).st_ino != claim.inode:
+                    continue
+            except OSError:
+                continue
+        found[path] = claim
+    return found
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _missing_dirs(directory: Path) -> list[Path]:
+    """The directories ``mkdir -p directory`` would create, outermost first."""
+    missing: list[Path] = []
+    current = Path(os.path.abspath(directory))
+    while not os.path.lexists(current) and current.parent != current:
+        missing.append(current)
+        current = current.parent
+    return [Path(os.path.realpath(d)) for d in reversed(missing)]
+
+
+def _has(mapping: Any, key: str) -> bool:
+    return isinstance(mapping, Mapping) and key in mapping
+
+
+def _text(data: bytes) -> str:
+    text = data.removeprefix(codecs.BOM_UTF8).decode("utf-8", errors="replace")
+    return "" if text.strip() == "" else text

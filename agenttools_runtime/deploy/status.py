@@ -1,0 +1,745 @@
+"""The status of each deployment, from its record, the registry, the installed distribution
+and the disk — and the audit behind it (``agenttools deployed``, ``agenttools verify``).
+
+One word per deployment, the first that applies:
+
+``broken``
+    the record cannot be read;
+``orphaned``
+    the distribution is no longer installed in the environment the record names, that
+    environment's interpreter is gone (the venv was deleted), or a server's script is gone;
+``drifted``
+    a deployed skill file or config entry differs from what agenttools wrote (the user or
+    another tool changed it), or is gone;
+``outdated``
+    the installed distribution has another version, or other content (the digests the
+    record holds of each server declaration and skill), than was deployed;
+``ok``
+    none of these.
+
+Each word comes with its *findings*, one per difference: which file, which entry, what it
+was and what it is. Every state a deployment is in is listed (a deployment can be drifted and
+outdated at once: ``sync`` upgrades it and keeps the user's edit).
+
+What it costs: records are read once; each distinct distribution is looked at once (a stat
+and its manifest's digest while its ``.dist-info`` is the one deployed, else one scan of its
+environment's path); each distinct config file is parsed once; each skill directory's
+registry entry is read, and the directory hashed only when the entry's cached file stats no
+longer match (``deep``, for ``verify``, always hashes, and compares config entries with the
+entry the record's server would give today when the record does not hold the entry it
+wrote). Nothing is written and no lock is taken.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from agenttools_runtime import paths
+from agenttools_runtime.deploy import content, records, registry
+from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
+from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord
+
+if TYPE_CHECKING:
+    from agenttools_runtime.discovery import InstalledDistribution, SearchPath
+
+OK, OUTDATED, DRIFTED, ORPHANED, BROKEN = "ok", "outdated", "drifted", "orphaned", "broken"
+# the word shown when several apply: the first of these
+PRIORITY = (BROKEN, ORPHANED, DRIFTED, OUTDATED)
+STATUSES = (OK, OUTDATED, DRIFTED, ORPHANED, BROKEN)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One difference: the ``state`` it puts the deployment in, its ``kind`` (``record``,
+    ``environment``, ``distribution``, ``server``, ``skill``, ``skill-file``,
+    ``config-entry``, ``config-file``), a sentence, the ``path`` concerned, and data."""
+
+    state: str
+    kind: str
+    message: str
+    path: str | None = None
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "state": self.state,
+            "kind": self.kind,
+            "message": self.message,
+            "path": self.path,
+            **({"detail": dict(self.detail)} if self.detail else {}),
+        }
+
+
+@dataclass
+class DeploymentStatus:
+    """A deployment's findings; ``record`` is None for a broken one (then ``path`` is its
+    file). ``installed_version`` is the version of its distribution installed now (None:
+    not installed, or not a distribution's bundle)."""
+
+    uuid: str
+    record: DeploymentRecord | None
+    findings: list[Finding] = field(default_factory=list)
+    installed_version: str | None = None
+    path: str | None = None
+    # what the status was computed from (the paths whose change can change it; see
+    # status_cache.py), and whether that list is complete (False: an editable install's
+    # live source, or the current interpreter's path, went into it)
+    depends: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    cacheable: bool = field(default=False, compare=False, repr=False)
+
+    @property
+    def states(self) -> list[str]:
+        found = {f.state for f in self.findings}
+        return [s for s in PRIORITY if s in found]
+
+    @property
+    def status(self) -> str:
+        states = self.states
+        return states[0] if states else OK
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "uuid": self.uuid,
+            "status": self.status,
+            "states": self.states,
+            "installed_version": self.installed_version,
+            "findings": [f.to_json() for f in self.findings],
+            **({"path": self.path} if self.path is not None else {}),
+        }
+
+
+def statuses(
+    items: Iterable[DeploymentRecord | InvalidDeploymentRecord],
+    *,
+    deep: bool = False,
+    state: paths.StatePaths | None = None,
+) -> list[DeploymentStatus]:
+    """The status of each record (an unreadable one, given as its error, is ``broken``).
+    *deep*: hash every skill directory and compare config entries in full (``verify``)."""
+    checker = _Checker(state or paths.state_paths(), deep)
+    found = []
+    for item in items:
+        if isinstance(item, InvalidDeploymentRecord):
+            where = str(item.data.get("path", ""))
+            found.append(
+                DeploymentStatus(
+                    Path(where).parent.name,
+                    None,
+                    [Finding(BROKEN, "record", str(item), where)],
+                    path=where,
+                )
+            )
+        else:
+            found.append(checker.check(item))
+    return found
+
+
+def record_status(record: DeploymentRecord, *, deep: bool = False) -> DeploymentStatus:
+    return statuses([record], deep=deep)[0]
+
+
+# -- the checks ------------------------------------------------------------------------------
+
+
+class _Checker:
+    """One run's checks, with what several deployments share looked at once."""
+
+    def __init__(self, state: paths.StatePaths, deep: bool) -> None:
+        self.state = state
+        self.deep = deep
+        self._manifests: dict[str, str | None] = {}
+        self._dists: dict[tuple[str, tuple[str, ...], str], InstalledDistribution | None] = {}
+        self._configs: dict[tuple[str, str], dict[str, Any] | AgentToolsError] = {}
+        self._skills: dict[str, list[Finding]] = {}
+        self._sources: dict[str, str | None] = {}
+        # the paths each shared look depended on, replayed for every record that uses it
+        self._looked: dict[object, tuple[str, ...]] = {}
+        self._depends: dict[str, None] = {}
+        self._cacheable = True
+
+    def check(self, record: DeploymentRecord) -> DeploymentStatus:
+        result = DeploymentStatus(record.uuid, record)
+        self._depends, self._cacheable = {}, True
+        self._distribution(record, result)
+        for skill in record.installed:
+            result.findings.extend(self._skill(skill))
+        for server in record.mcp_servers:
+            result.findings.extend(self._entry(record, server, result))
+        result.depends, result.cacheable = tuple(self._depends), self._cacheable
+        return result
+
+    def _depend(self, *found: str | Path) -> None:
+        for path in found:
+            self._depends[os.fspath(path)] = None
+
+    def _replay(self, key: object) -> None:
+        self._depend(*self._looked.get(key, ()))
+
+    def _command_gone(self, server: ServerEntry, current: Any) -> Finding | None:
+        """An entry whose command is an absolute path that no longer exists (the server's
+        interpreter or script went with its environment)."""
+        command = _command_path(current)
+        if command is None or os.path.exists(command):
+            return None
+        return Finding(
+            ORPHANED,
+            "server",
+            f'the MCP server entry "{server.config_key}" runs {command}, which is gone',
+            server.config_file,
+            {"key": server.config_key, "command": command},
+        )
+
+    # -- where it came from --------------------------------------------------------------
+
+    def _distribution(self, record: DeploymentRecord, result: DeploymentStatus) -> None:
+        at = record.agent_tools
+        environment = at.get(content.ENVIRONMENT) or {}
+        python = environment.get("python")
+        if python:
+            self._depend(python)
+        if python and not os.path.exists(python):
+            result.findings.append(
+                Finding(
+                    ORPHANED,
+                    "environment",
+                    f"the interpreter {python} it was deployed from is gone",
+                    python,
+                )
+            )
+            return
+        location = at.get("location")
+        if location == "builtin":
+            self._builtin(record, result)
+            return
+        name = at.get("distribution")
+        if location != "distribution" or not name:
+            return  # an ad hoc bundle: nothing installed to compare with
+        deployed_version = at.get("distribution_version")
+        dist_info, digest = at.get(content.DIST_INFO), at.get(content.MANIFEST_SHA256)
+        if dist_info and digest and self._manifest(dist_info) == digest:
+            result.installed_version = deployed_version  # the very files it came from
+            dist = self._installed(str(name), environment, dist_info)
+            result.findings.extend(self._older_skills(record, dist, str(name), deployed_version))
+            if dist is not None and dist.source_root is not None:
+                self._compare_items(record, dist, result)  # editable: the files are live
+            return
+        dist = self._installed(str(name), environment, None)
+        if dist is None:
+            where = f"the environment of {python}" if python else "this environment"
+            result.findings.append(
+                Finding(
+                    ORPHANED,
+                    "distribution",
+                    f'the distribution "{name}" is no longer installed in {where}',
+                    detail={"distribution": name, "python": python},
+                )
+            )
+            return
+        result.installed_version = dist.version
+        if dist.version != deployed_version:
+            result.findings.append(
+                Finding(
+                    OUTDATED,
+                    "distribution",
+                    f"{name} {dist.version} is installed, {deployed_version} is deployed",
+                    str(dist.dist_info),
+                    {"deployed": deployed_version, "installed": dist.version},
+                )
+            )
+            return
+        result.findings.extend(self._older_skills(record, dist, str(name), dist.version))
+        self._compare_items(record, dist, result)
+
+    def _compare_items(
+        self, record: DeploymentRecord, dist: InstalledDistribution, result: DeploymentStatus
+    ) -> None:
+        """Same version, other content (a rebuild, an editable install): item by item."""
+        for server in record.mcp_servers:
+            recorded = server.extra.get(content.DECLARATION)
+            short = server.name.rpartition("/")[2]
+            try:
+                now = content.server_digest(dist.server(short))
+            except AgentToolsError:
+                now = None
+            if recorded is not None and now != recorded:
+                result.findings.append(
+                    Finding(
+                        OUTDATED,
+                        "server",
+                        f'the declaration of the MCP server "{server.name}" changed',
+                        server.config_file,
+                        {"server": server.name},
+                    )
+                )
+        for skill in record.installed:
+            recorded = skill.extra.get(content.CONTENT)
+            if recorded is None or not skill.identifier or skill.extra.get(content.LINK):
+                continue  # (a link shows the live source: never out of date)
+            owner, _, short = skill.identifier.rpartition("/")
+            if owner != dist.name:
+                continue
+            now = self._source_digest(dist, short)
+            if now is not None and now != recorded:
+                result.findings.append(
+                    Finding(
+                        OUTDATED,
+                        "skill",
+                        f'the skill "{skill.name}" of {dist.name} {dist.version} has other '
+                        "files than were deployed",
+                        skill.directory,
+                        {"skill": skill.name},
+                    )
+                )
+
+    def _older_skills(
+        self,
+        record: DeploymentRecord,
+        dist: InstalledDistribution | None,
+        name: str,
+        version: str | None,
+    ) -> list[Finding]:
+        """Skills of the deployed distribution left at an older version with other files
+        than that version's (a modified skill that ``sync`` kept): the deployment is not up
+        to date with its own version. (A skill whose files did not change between versions
+        keeps the version it was first written at: that is no difference.)"""
+        from agenttools_runtime.deploy.plan import version_older
+        from agenttools_runtime.names import canonical_dist_name
+
+        found = []
+        for skill in record.installed:
+            owner, _, short = (skill.identifier or "").rpartition("/")
+            if not owner or canonical_dist_name(owner) != canonical_dist_name(name):
+                continue
+            if skill.extra.get(content.LINK) or not version_older(skill.version, version):
+                continue
+            recorded = skill.extra.get(content.CONTENT)
+            if (
+                dist is not None
+                and recorded is not None
+                and self._source_digest(dist, short) == recorded
+            ):
+                continue  # the same files at another version
+            found.append(
+                Finding(
+                    OUTDATED,
+                    "skill",
+                    f'the skill "{skill.name}" is at {skill.version}, not {version} (it was '
+                    "kept: modified since agenttools wrote it)",
+                    skill.directory,
+                    {"skill": skill.name, "deployed": skill.version, "installed": version},
+                )
+            )
+        return found
+
+    def _builtin(self, record: DeploymentRecord, result: DeploymentStatus) -> None:
+        from agenttools_runtime.bundles import BUILTIN_SKILL_NAMES, builtin_skill_source
+
+        for skill in record.installed:
+            recorded = skill.extra.get(content.CONTENT)
+            if recorded is None or skill.name not in BUILTIN_SKILL_NAMES:
+                continue
+            try:
+                now = content.files_digest(builtin_skill_source(skill.name).manifest)
+            except AgentToolsError:
+                continue
+            if now != recorded:
+                result.findings.append(
+                    Finding(
+                        OUTDATED,
+                        "skill",
+                        f'this agenttools ships another version of the built-in skill "{skill.name}"',
+                        skill.directory,
+                        {"skill": skill.name},
+                    )
+                )
+
+    def _source_digest(self, dist: InstalledDistribution, name: str) -> str | None:
+        key = f"{dist.dist_info}/{name}"
+        if key not in self._sources:
+            try:
+                if dist.source_root is not None:
+                    self._sources[key] = content.files_digest(dist.skill_source(name).manifest)
+                else:
+                    entry = dist.manifest.skills[name] if dist.manifest is not None else None
+                    self._sources[key] = (
+                        None if entry is None else content.files_digest(entry.files)
+                    )
+            except (AgentToolsError, KeyError, OSError):
+                self._sources[key] = None
+        return self._sources[key]
+
+    def _manifest(self, dist_info: str) -> str | None:
+        from agenttools_runtime.wheel import layout
+
+        self._depend(dist_info, dist_info + layout.MANIFEST_SUFFIX)
+        if dist_info not in self._manifests:
+            self._manifests[dist_info] = content.manifest_digest(Path(dist_info))
+        return self._manifests[dist_info]
+
+    def _installed(
+        self, name: str, environment: Mapping[str, Any], dist_info: str | None
+    ) -> InstalledDistribution | None:
+        from agenttools_runtime.discovery import try_get_distribution
+
+        search_paths = tuple(str(p) for p in environment.get("paths") or ())
+        if dist_info is not None:  # the deployed .dist-info is still there: look only there
+            search_paths = (str(Path(dist_info).parent),)
+        key = (name, search_paths, str(environment.get("python") or ""))
+        if key not in self._dists:
+            search = _search(environment, search_paths)
+            try:
+                self._dists[key] = try_get_distribution(name, search)
+            except AgentToolsError:
+                self._dists[key] = None
+            # what a look in these directories depends on: their listings (a distribution
+            # installed or uninstalled), and the manifest of the one found
+            looked = [os.fspath(p) for p in search.paths]
+            dist = self._dists[key]
+            if dist is not None:
+                from agenttools_runtime.wheel import layout
+
+                looked += [str(dist.dist_info), str(dist.dist_info) + layout.MANIFEST_SUFFIX]
+            self._looked[key] = tuple(looked)
+        self._replay(key)
+        dist = self._dists[key]
+        if not search_paths or (dist is not None and dist.source_root is not None):
+            # the current interpreter's path, or an editable install's live source: more
+            # than a list of paths can tell
+            self._cacheable = False
+        return dist
+
+    # -- what is on disk -----------------------------------------------------------------
+
+    def _skill(self, skill: InstalledSkill) -> list[Finding]:
+        key = skill.registry_key
+        if key not in self._skills:
+            self._skills[key] = _skill_findings(self.state, skill, self.deep)
+            self._looked[("skill", key)] = (
+                str(registry.entry_path(key, self.state)),
+                *_tree(Path(skill.directory)),
+            )
+        self._replay(("skill", key))
+        return self._skills[key]
+
+    def _entry(
+        self, record: DeploymentRecord, server: ServerEntry, result: DeploymentStatus
+    ) -> list[Finding]:
+        from agenttools_runtime.clients import all_clients
+
+        client = all_clients().get(record.client)
+        if client is None:
+            return [Finding(DRIFTED, "config-file", f"unknown client {record.client}")]
+        current = self._config(server.config_file, client.id)
+        if isinstance(current, AgentToolsError):
+            return [Finding(DRIFTED, "config-file", str(current), server.config_file)]
+        key = server.config_key
+        if key not in current:
+            return [
+                Finding(
+                    DRIFTED,
+                    "config-entry",
+                    f'the MCP server entry "{key}" is missing from {server.config_file}',
+                    server.config_file,
+                    {"key": key, "change": "missing"},
+                )
+            ]
+        found: list[Finding] = []
+        command = _command_path(current[key])
+        if command is not None:
+            self._depend(command)
+        gone = self._command_gone(server, current[key])
+        if gone is not None:
+            found.append(gone)
+        expected = written_entry(server)
+        source = "as written"
+        if expected is None and self.deep:
+            expected = _entry_today(record, server, client)
+            source = "as the record's server would be written today"
+        if expected is None:
+            return found
+        from agenttools_runtime.mcp.install import plain
+
+        differences = diff(expected, plain(current[key]))
+        if not differences:
+            return found
+        return [
+            *found,
+            Finding(
+                DRIFTED,
+                "config-entry",
+                f'the MCP server entry "{key}" in {server.config_file} differs from the '
+                f"entry {source}: " + "; ".join(d["message"] for d in differences),
+                server.config_file,
+                {"key": key, "change": "modified", "differences": differences},
+            ),
+        ]
+
+    def _config(self, config_file: str, client_id: str) -> dict[str, Any] | AgentToolsError:
+        from agenttools_runtime.clients import get_client
+        from agenttools_runtime.mcp.install import read_server_entries
+
+        key = (config_file, client_id)
+        self._depend(config_file)
+        if key not in self._configs:
+            try:
+                self._configs[key] = read_server_entries(Path(config_file), get_client(client_id))
+            except AgentToolsError as exc:
+                self._configs[key] = exc
+        return self._configs[key]
+
+
+def _command_path(entry: Any) -> str | None:
+    """The absolute command an entry runs, if it names one."""
+    command = entry.get("command") if isinstance(entry, Mapping) else None
+    if isinstance(command, list):
+        command = command[0] if command else None
+    if isinstance(command, Mapping):
+        command = command.get("path")
+    return command if isinstance(command, str) and os.path.isabs(command) else None
+
+
+def _tree(directory: Path) -> list[str]:
+    """*directory* and everything under it (a link: the link and where it leads): the paths
+    whose change can change a skill's findings (an edited file changes its own stat, an
+    added or removed one its directory's)."""
+    found = [str(directory)]
+    if directory.is_symlink():
+        with contextlib.suppress(OSError):
+            found.append(os.path.realpath(directory))
+        return found
+    stack = [str(directory)]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for item in entries:
+                    found.append(item.path)
+                    if item.is_dir(follow_symlinks=False):
+                        stack.append(item.path)
+        except OSError:
+            continue
+    return found
+
+
+def _skill_findings(state: paths.StatePaths, skill: InstalledSkill, deep: bool) -> list[Finding]:
+    from agenttools_runtime.skills.hashing import installed_hashes
+
+    directory = Path(skill.directory)
+    entry = registry.load_entry(skill.registry_key, state)
+    if entry is None:
+        return [
+            Finding(
+                DRIFTED,
+                "skill",
+                f'the skill "{skill.name}" has no registry entry (see agenttools doctor)',
+                str(directory),
+            )
+        ]
+    link = entry.extra.get(content.LINK)
+    if link is not None:
+        return _link_findings(skill, Path(entry.directory), str(link))
+    path = Path(entry.directory)
+    if not os.path.lexists(path):
+        return [
+            Finding(
+                DRIFTED,
+                "skill",
+                f"the skill directory {path} is gone",
+                str(path),
+                {"skill": skill.name, "change": "missing"},
+            )
+        ]
+    if path.is_symlink() or not path.is_dir():
+        return [
+            Finding(
+                DRIFTED,
+                "skill",
+                f"{path} was replaced by something that is not the skill directory agenttools wrote",
+                str(path),
+                {"skill": skill.name, "change": "replaced"},
+            )
+        ]
+    if not deep and registry.unmodified_by_stats(entry, path):
+        return []
+    disk, clean = installed_hashes(path)
+    baseline = dict(entry.hashes)
+    if clean and disk == baseline:
+        return []
+    found = []
+    for rel in sorted(set(disk) | set(baseline)):
+        if disk.get(rel) == baseline.get(rel):
+            continue
+        change = "added" if rel not in baseline else "removed" if rel not in disk else "modified"
+        found.append(
+            Finding(
+                DRIFTED,
+                "skill-file",
+                f"{path / rel}: {change} since agenttools wrote it",
+                str(path / rel),
+                {"skill": skill.name, "file": rel, "change": change},
+            )
+        )
+    if not clean:
+        found.append(
+            Finding(
+                DRIFTED,
+                "skill",
+                f"{path} holds version-control metadata, an unreadable file or a link "
+                "leading out of it",
+                str(path),
+                {"skill": skill.name, "change": "unclean"},
+            )
+        )
+    return found
+
+
+def _link_findings(skill: InstalledSkill, path: Path, target: str) -> list[Finding]:
+    """A skill deployed as a link to its live source: the link must still be there and lead
+    to that source (the files behind it are the author's, never compared)."""
+    try:
+        now = os.readlink(path)
+    except OSError:
+        now = None
+    if now is None:
+        return [
+            Finding(
+                DRIFTED,
+                "skill",
+                f"the link {path} to {target} is gone or no longer a link",
+                str(path),
+                {"skill": skill.name, "change": "missing", "link": target},
+            )
+        ]
+    if os.path.realpath(path) != os.path.realpath(target):
+        return [
+            Finding(
+                DRIFTED,
+                "skill",
+                f"the link {path} leads to {now}, not to {target}",
+                str(path),
+                {"skill": skill.name, "change": "relinked", "link": target},
+            )
+        ]
+    if not os.path.isdir(path):
+        return [
+            Finding(
+                ORPHANED,
+                "skill",
+                f"the source {target} that {path} links to is gone",
+                str(path),
+                {"skill": skill.name, "change": "dangling", "link": target},
+            )
+        ]
+    return []
+
+
+def written_entry(server: ServerEntry) -> Any | None:
+    """The entry a record says agenttools wrote for *server* (records of agenttools versions
+    that keep it), as plain data; None when the record does not hold it."""
+    value = getattr(server, "written", None)  # (a field of its own in later records)
+    if value is None:
+        value = server.extra.get("written")
+    return value
+
+
+def _entry_today(record: DeploymentRecord, server: ServerEntry, client: Any) -> Any | None:
+    """The entry the record's server would be written as today (the distribution installed
+    now, the runner recorded), for records that do not hold the entry they wrote."""
+    from agenttools_runtime.deploy.targets import USER_SCOPE
+    from agenttools_runtime.mcp.entries import build_entry
+    from agenttools_runtime.mcp.install import plain
+    from agenttools_runtime.mcp.runners import choose_runner
+
+    at = record.agent_tools
+    environment = at.get(content.ENVIRONMENT) or {}
+    try:
+        if at.get("location") == "builtin":
+            from agenttools_runtime.bundles import BUILTIN_SERVERS
+
+            declared = BUILTIN_SERVERS.get(server.name)
+        elif at.get("location") == "distribution" and at.get("distribution"):
+            from agenttools_runtime.discovery import try_get_distribution
+
+            search = _search(environment, tuple(environment.get("paths") or ()))
+            dist = try_get_distribution(str(at["distribution"]), search)
+            if dist is None or dist.version != at.get("distribution_version"):
+                return None
+            declared = dist.server(server.name.rpartition("/")[2])
+        else:
+            return None
+        if declared is None:
+            return None
+        project = record.scope not in (USER_SCOPE, None)
+        choice = choose_runner(declared, server.runner, project=project)
+        return plain(build_entry(client, choice.server, server.config_key))
+    except (AgentToolsError, ValueError):
+        return None
+
+
+def _search(environment: Mapping[str, Any], search_paths: tuple[str, ...]) -> SearchPath:
+    from agenttools_runtime.discovery import SearchPath
+    from agenttools_runtime.mcp.server import Environment
+
+    python, scripts = environment.get("python"), environment.get("scripts")
+    current = SearchPath.current()
+    env = Environment(Path(python), Path(scripts)) if python and scripts else current.environment
+    if not search_paths:
+        return SearchPath(current.paths, env)
+    return SearchPath(tuple(Path(p) for p in search_paths), env)
+
+
+def diff(expected: Any, actual: Any, where: str = "") -> list[dict[str, Any]]:
+    """The differences between two config values, field by field: ``{"field", "expected",
+    "actual", "message"}`` (``field`` a dotted path; a missing side is None)."""
+    from agenttools_runtime.mcp.formats import same_data
+
+    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
+        found: list[dict[str, Any]] = []
+        for key in sorted(set(expected) | set(actual), key=str):
+            field_name = f"{where}.{key}" if where else str(key)
+            if key not in actual:
+                found.append(_difference(field_name, expected[key], None, "removed"))
+            elif key not in expected:
+                found.append(_difference(field_name, None, actual[key], "added"))
+            else:
+                found.extend(diff(expected[key], actual[key], field_name))
+        return found
+    if same_data(expected, actual):
+        return []
+    return [_difference(where or "(entry)", expected, actual, "changed")]
+
+
+def _difference(name: str, expected: Any, actual: Any, change: str) -> dict[str, Any]:
+    import json
+
+    def show(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    if change == "removed":
+        message = f"{name} removed (was {show(expected)})"
+    elif change == "added":
+        message = f"{name} added ({show(actual)})"
+    else:
+        message = f"{name} is {show(actual)}, was {show(expected)}"
+    return {"field": name, "expected": expected, "actual": actual, "message": message}
+
+
+def load_all(client: str | None = None) -> list[DeploymentRecord | InvalidDeploymentRecord]:
+    """Every record (unreadable ones as their error), oldest first; with *client* only that
+    client's (unreadable ones are everyone's)."""
+    items = list(records.iter_records())
+    readable = sorted(
+        (r for r in items if isinstance(r, DeploymentRecord)), key=lambda r: (r.timestamp, r.uuid)
+    )
+    broken = [r for r in items if isinstance(r, InvalidDeploymentRecord)]
+    if client is not None:
+        readable = [r for r in readable if r.client == client]
+    return [*readable, *broken]

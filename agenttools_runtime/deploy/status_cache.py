@@ -1,0 +1,198 @@
+"""The status table of ``agenttools deployed`` as last computed, kept with the file stats of
+everything each row was computed from, so the next ``deployed`` shows it by ``stat`` calls
+alone when nothing changed.
+
+``<state>/deployments/.index/status.json`` holds, per deployment, its row (client, scope,
+bundle, version, status, first finding) and its *depends*: the record file, the config
+files, the skill directories and every file and folder in them, the registry entries, the
+interpreter, the ``.dist-info`` and its manifest, the directories its distribution was
+looked up in (see ``status.py``), each with its stat signature (``lstat``: modification and
+change times in ns, size, inode, mode; where a link leads too; None for a path that is
+missing). A row is used only while every signature is unchanged; a deployment without a
+row, or with a changed path, is computed again (and its row replaced).
+
+It is a cache, never the only copy of anything: unreadable, of another agenttools version
+or another interpreter, it is ignored. It is written by ``deployed`` itself (atomically,
+without the lock: two writers leave one complete file; failures are ignored). A row is not
+kept when one of its paths changed within ``RACY_NS`` of the computation (a change in the
+same clock tick as the read could leave the signature unchanged, as git's "racily clean"
+entries), nor when the status came from more than a list of paths can tell (an editable
+install's live source, the current interpreter's path).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from agenttools_runtime import fs
+from agenttools_runtime.paths import StatePaths
+
+CACHE_SCHEMA = 1
+CACHE_NAME = "status.json"
+RACY_NS = 2_000_000_000
+
+Signature = list[int] | None
+
+
+class Row(NamedTuple):
+    """One line of ``deployed``: the deployment's id, when it was made (the order), where it
+    went, what it is, and its status with its first finding (and how many more)."""
+
+    uuid: str
+    timestamp: str
+    client: str
+    scope: str
+    bundle: str
+    version: str
+    status: str
+    detail: str
+
+
+def cache_path(state: StatePaths) -> str:
+    return os.path.join(state.index.parent, CACHE_NAME)
+
+
+def cache_key() -> list[str]:
+    """What every row also depends on: this agenttools (its client table, its checks, its
+    built-in skills) and the interpreter running it."""
+    from agenttools_runtime import __version__
+
+    return [str(CACHE_SCHEMA), __version__, sys.prefix]
+
+
+def signature(path: str) -> Signature:
+    """The stat signature of *path* (None: missing or unreadable)."""
+    try:
+        st = os.lstat(path)
+    except (OSError, ValueError):
+        return None
+    found = [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode]
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            target = os.stat(path)
+        except (OSError, ValueError):
+            found.append(-1)
+        else:
+            found += [target.st_mtime_ns, target.st_ctime_ns, target.st_ino]
+    return found
+
+
+class Signatures:
+    """Stat signatures taken at most once per path in one run."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, Signature] = {}
+
+    def __call__(self, path: str) -> Signature:
+        if path not in self._seen:
+            self._seen[path] = signature(path)
+        return self._seen[path]
+
+
+class Cache(NamedTuple):
+    """The stored cache: ``paths`` (each path with its signature when stored) and ``rows``
+    (uuid → ``[row, [indexes into paths]]``)."""
+
+    paths: list[Any]
+    rows: dict[str, Any]
+
+    def depends(self, uid: str) -> list[str]:
+        return [self.paths[i][0] for i in self.rows[uid][1]]
+
+
+def load(state: StatePaths) -> Cache:
+    """The stored cache (empty when there is none, or none usable)."""
+    try:
+        with open(cache_path(state), "rb") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return Cache([], {})
+    if not isinstance(data, dict) or data.get("key") != cache_key():
+        return Cache([], {})
+    found, rows = data.get("paths"), data.get("rows")
+    if not isinstance(found, list) or not isinstance(rows, dict):
+        return Cache([], {})
+    return Cache(found, rows)
+
+
+def fresh_rows(
+    cache: Cache, uuids: Iterable[str], signatures: Signatures
+) -> tuple[dict[str, Row], list[str]]:
+    """The rows of *uuids* that are still true (the signature of every path each was
+    computed from unchanged), and the uuids to compute again."""
+    unchanged: dict[int, bool] = {}
+
+    def holds(index: int) -> bool:
+        if index not in unchanged:
+            path, sig = cache.paths[index]
+            unchanged[index] = signatures(path) == sig
+        return unchanged[index]
+
+    rows: dict[str, Row] = {}
+    stale: list[str] = []
+    for uid in uuids:
+        try:
+            row_data, depends = cache.rows[uid]
+            row = Row(*row_data)
+            valid = row.uuid == uid and all(holds(i) for i in depends)
+        except (TypeError, KeyError, ValueError, IndexError):
+            valid = False
+        if valid:
+            rows[uid] = row
+        else:
+            stale.append(uid)
+    return rows, stale
+
+
+def store(
+    state: StatePaths,
+    cache: Cache,
+    keep: Iterable[str],
+    computed: Iterable[tuple[Row, Iterable[str]]],
+    signatures: Signatures,
+    started_ns: int,
+) -> None:
+    """Write the rows of *keep* (uuids whose rows in *cache* were found true in this run)
+    and the *computed* rows (each with the paths it depends on) whose paths did not change
+    since *started_ns* − ``RACY_NS``, all with the signatures *signatures* took in this run
+    (each before what it signs was read). Best effort: nothing is written without a
+    deployments directory, and a failure to write is ignored (the next run computes again)."""
+    if not os.path.isdir(state.deployments):
+        return
+    table: dict[str, int] = {}
+    found: list[Any] = []
+    rows: dict[str, Any] = {}
+
+    def index(path: str) -> int:
+        if path not in table:
+            table[path] = len(found)
+            found.append([path, signatures(path)])
+        return table[path]
+
+    for uid in keep:
+        rows[uid] = [cache.rows[uid][0], [index(p) for p in cache.depends(uid)]]
+    limit = started_ns - RACY_NS
+    for row, paths in computed:
+        paths = list(paths)
+        if all(_settled(p, signatures, limit) for p in paths):
+            rows[row.uuid] = [list(row), [index(p) for p in paths]]
+    data = json.dumps({"key": cache_key(), "paths": found, "rows": rows}, separators=(",", ":"))
+    try:
+        fs.mkdir(state.index.parent)
+        fs.write_bytes_atomic(state.index.parent / CACHE_NAME, data.encode(), durable=False)
+    except OSError:
+        pass
+
+
+def _settled(path: str, signatures: Signatures, limit: int) -> bool:
+    """Whether *path* last changed before *limit* (a missing path: its folder)."""
+    sig = signatures(path)
+    if sig is None:  # it may have gone while it was read: its folder says when
+        sig = signatures(os.path.dirname(path))
+        return sig is None or max(sig[:2]) < limit
+    return max(sig[:2]) < limit

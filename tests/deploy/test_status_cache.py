@@ -1,0 +1,184 @@
+"""The status cache of ``agenttools deployed`` (fake dist-info trees, in-process CLI, real
+files): a row is shown from the cache only while nothing it was computed from changed —
+every kind of change below must show at once. The cache's "racily clean" margin is set to
+0 here (``RACY_NS``) so rows are cached right after the files they depend on were written;
+each edit below changes a file's size too, so it shows even within one clock tick."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime.cli import main
+from agenttools_runtime.deploy import deployed, status_cache
+
+from .test_cli import weather
+from .test_lifecycle import table, upgrade
+
+TOOLS = "weather-tools/weather-tools"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def shown(capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
+    """client -> status, as the table shows it."""
+    return {client: row[4] for client, row in table(run(capsys, "deployed")[1]).items()}
+
+
+def cache_file(state: Path) -> Path:
+    return state / "deployments" / ".index" / "status.json"
+
+
+def cached_rows(state: Path) -> dict[str, list[object]]:
+    data = json.loads(cache_file(state).read_text())
+    return {uid: row for uid, (row, _) in data["rows"].items()}
+
+
+@pytest.fixture
+def no_margin(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(status_cache, "RACY_NS", 0)
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    path = tmp_path / "site"
+    weather(path, "1.2.0")
+    return path
+
+
+def test_rows_come_from_the_cache_while_nothing_changed(
+    capsys: pytest.CaptureFixture[str], home: Path, site: Path, state: Path, no_margin: None
+) -> None:
+    assert run(capsys, "deploy", "cursor", TOOLS, "--path", str(site))[0] == 0
+    assert not cache_file(state).exists()
+    assert shown(capsys) == {"cursor": "ok"}
+    (dep,) = deployed()
+    assert cached_rows(state)[dep.uuid][6] == "ok"
+
+    # the cache is what is shown: a row changed by hand shows as it is
+    data = json.loads(cache_file(state).read_text())
+    data["rows"][dep.uuid][0][6] = "from-the-cache"
+    cache_file(state).write_text(json.dumps(data))
+    assert shown(capsys) == {"cursor": "from-the-cache"}
+
+    # a file it depends on changes: computed again
+    skill_md = home / ".cursor" / "skills" / "weather-report" / "SKILL.md"
+    skill_md.write_text(skill_md.read_text() + "\nMine.\n")
+    assert shown(capsys) == {"cursor": "drifted"}
+    assert cached_rows(state)[dep.uuid][6] == "drifted"
+
+    # a cache of another agenttools version (or interpreter) is not used
+    data = json.loads(cache_file(state).read_text())
+    data["rows"][dep.uuid][0][6] = "from-the-cache"
+    data["key"][1] = "0.0.0"
+    cache_file(state).write_text(json.dumps(data))
+    assert shown(capsys) == {"cursor": "drifted"}
+    # nor one that does not parse
+    cache_file(state).write_text("{not json")
+    assert shown(capsys) == {"cursor": "drifted"}
+    assert json.loads(cache_file(state).read_text())["rows"]
+
+
+def test_every_kind_of_change_shows_at_once(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    site: Path,
+    state: Path,
+    tmp_path: Path,
+    no_margin: None,
+) -> None:
+    for client in ("claude-code", "cursor", "codex"):
+        assert run(capsys, "deploy", client, TOOLS, "--path", str(site))[0] == 0
+    assert shown(capsys) == dict.fromkeys(["claude-code", "cursor", "codex"], "ok")
+    assert len(cached_rows(state)) == 3
+
+    # a file added to a skill directory
+    extra = home / ".claude" / "skills" / "weather-report" / "notes.txt"
+    extra.write_text("mine\n")
+    assert shown(capsys)["claude-code"] == "drifted"
+    extra.unlink()
+    assert shown(capsys)["claude-code"] == "ok"
+
+    # a config entry edited by the user
+    config = home / ".cursor" / "mcp.json"
+    data = json.loads(config.read_text())
+    data["mcpServers"]["weather"]["env"]["UNITS"] = "imperial"
+    config.write_text(json.dumps(data))
+    assert shown(capsys)["cursor"] == "drifted"
+    data["mcpServers"]["weather"]["env"]["UNITS"] = "metric"
+    config.write_text(json.dumps(data, indent=2))
+    assert shown(capsys)["cursor"] == "ok"
+
+    # pip install -U, then pip uninstall
+    upgrade(site, "1.3.0", body="Do more things.")
+    assert set(shown(capsys).values()) == {"outdated"}
+    assert run(capsys, "sync")[0] == 0
+    assert set(shown(capsys).values()) == {"ok"}
+    shutil.rmtree(next(site.glob("weather_tools-*.dist-info")))
+    assert set(shown(capsys).values()) == {"orphaned"}
+    weather(site, "1.3.0", body="Do more things.")
+    assert set(shown(capsys).values()) == {"ok"}
+
+    # a record removed, one added, one that no longer parses
+    (codex,) = [d for d in deployed() if d.client == "codex"]
+    assert run(capsys, "remove", codex.uuid)[0] == 0
+    assert set(shown(capsys)) == {"claude-code", "cursor"}
+    assert run(capsys, "deploy", "gemini-cli", TOOLS, "--path", str(site))[0] == 0
+    assert shown(capsys)["gemini-cli"] == "ok"
+    (cursor,) = [d for d in deployed() if d.client == "cursor"]
+    (state / "deployments" / cursor.uuid / "deployment.json").write_text("{not json")
+    out = run(capsys, "deployed")[1]
+    assert f"{cursor.uuid[:8]}  ?" in out and "broken" in out
+
+
+def test_the_interpreter_gone_shows_at_once(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, no_margin: None
+) -> None:
+    venv = tmp_path / "venv"
+    site = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    weather(site, "1.2.0")
+    (venv / "pyvenv.cfg").write_text("home = /usr\n")
+    (venv / "bin").mkdir()
+    os.symlink(sys.executable, venv / "bin" / "python")
+    assert run(capsys, "deploy", "cursor", TOOLS, "--path", str(site))[0] == 0
+    assert shown(capsys) == {"cursor": "ok"}
+    shutil.rmtree(venv)
+    assert shown(capsys) == {"cursor": "orphaned"}
+
+
+def test_rows_computed_right_after_a_change_are_not_kept(
+    capsys: pytest.CaptureFixture[str], home: Path, site: Path, state: Path
+) -> None:
+    # (the real margin: the files were written just now, within it)
+    assert run(capsys, "deploy", "cursor", TOOLS, "--path", str(site))[0] == 0
+    assert shown(capsys) == {"cursor": "ok"}
+    assert cached_rows(state) == {}
+
+
+def test_an_editable_install_is_never_cached(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, state: Path, no_margin: None
+) -> None:
+    from tests.helpers.venvs import fake_distribution, skill_files
+
+    source = tmp_path / "project"
+    skill = skill_files("live-skill", "A live skill.")
+    for rel, text in skill["files"].items():
+        (source / "skills" / "live-skill").mkdir(parents=True, exist_ok=True)
+        (source / "skills" / "live-skill" / rel).write_text(text)
+    site = tmp_path / "site"
+    fake_distribution(site, "live", "0.1.0", skills={"live-skill": skill}, source_root=source)
+    assert run(capsys, "deploy", "cursor", "live", "--path", str(site))[0] == 0
+    assert shown(capsys) == {"cursor": "ok"}
+    assert cached_rows(state) == {}
+    live = source / "skills" / "live-skill" / "SKILL.md"
+    live.write_text(live.read_text() + "\nEdited by the author.\n")
+    assert shown(capsys) == {"cursor": "outdated"}
