@@ -23,6 +23,7 @@ import os
 import sys
 import warnings
 from collections.abc import Mapping
+from pathlib import Path
 
 from agenttools_runtime import errors
 from agenttools_runtime.clients import all_clients
@@ -35,7 +36,6 @@ from agenttools_runtime.values import Value
 # runs, so that listing costs no more than reading the index (benchmarks/startup.py).
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from pathlib import Path
     from typing import Any, Literal, overload
 
     from agenttools_runtime.bundles import ToolsSpec
