@@ -227,7 +227,7 @@ def test_deployed_shows_cached_rows_without_the_deploy_engine(home: Path) -> Non
 def test_clients_imports_no_config_file_libraries() -> None:
     status, modules = imported("clients")
     assert status == 0
-    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB) == []
+    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + CLASS_MACHINERY) == []
     assert loaded(modules, COMMAND_MODULE_NAMES) == ["agenttools_runtime.cli.clients"]
 
 
