@@ -101,7 +101,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         dest="overwrite",
         const="all",
         help="like --upgrade, and also replace skill directories that were modified or "
-        "belong to another source",
+        "belong to another source, and MCP config entries that agenttools did not write or "
+        "that the user changed (removing the deployment puts those entries back)",
     )
     parser.add_argument(
         "--dry-run",
@@ -179,8 +180,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "released, and a skill directory is deleted only when no other deployment uses "
             "it and it is unchanged since agenttools wrote it; what agenttools created for "
             "it (a config file, a container key, a skills folder) goes too once nothing uses "
-            "it and nobody changed it. Works from the record alone, even after the "
-            "distribution was uninstalled.",
+            "it and nobody changed it. A config entry the user changed since agenttools "
+            "wrote it is kept (unless --force); one of the user's that the deployment "
+            "replaced with --force is put back, byte for byte. Works from the record alone, "
+            "even after the distribution was uninstalled. Exit status 1 when anything could "
+            "not be removed: the deployment then stays listed, and removing it again "
+            "finishes the job.",
             width=78,
         ),
         epilog=(
@@ -202,6 +207,13 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     remove.add_argument("--all", action="store_true", help="every deployment")
     remove.add_argument(
         "--dry-run", action="store_true", help="print which deployments would be removed"
+    )
+    remove.add_argument(
+        "--force",
+        action="store_true",
+        help="also remove the MCP config entries the user changed after agenttools wrote "
+        "them (by default they are kept, with a warning); an entry of the user's that the "
+        "deployment replaced is put back either way",
     )
     remove.set_defaults(handler=run_remove)
 
@@ -465,27 +477,22 @@ def run_remove(args: argparse.Namespace) -> int:
         return _remove_selected(args)
     if not args.id:
         raise UsageError("give the deployment IDs to remove, or --client, --bundle or --all")
-    if len(args.id) == 1:
-        result = remove_deployment(args.id[0])
-        emit(
-            args,
-            result.to_json(),
-            f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).',
-        )
-        return 0
     results: list[dict[str, Any]] = []
     lines = []
     for uid in args.id:  # each on its own: one that fails does not stop the others
         try:
-            result = remove_deployment(uid)
+            result = remove_deployment(uid, force=args.force)
         except AgentToolsError as exc:
+            if len(args.id) == 1:
+                raise
             results.append({"ok": False, "id": uid, "error": exc.to_json()})
             lines.append(f"Not removed {uid}: {exc}")
             continue
         results.append(result.to_json())
-        lines.append(f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).')
+        lines.extend(_render_removal(result))
     ok = all(r["ok"] for r in results)
-    emit(args, {"ok": ok, "results": results}, "\n".join(lines))
+    data = results[0] if len(args.id) == 1 else {"ok": ok, "results": results}
+    emit(args, data, "\n".join(lines))
     return 0 if ok else 1
 
 
@@ -519,16 +526,43 @@ def _remove_selected(args: argparse.Namespace) -> int:
     lines = []
     for record in chosen:
         try:
-            result = remove_deployment(record.uuid)
+            result = remove_deployment(record.uuid, force=args.force)
         except AgentToolsError as exc:
             results.append({"ok": False, "id": record.uuid, "error": exc.to_json()})
             lines.append(f"Not removed {record.uuid}: {exc}")
             continue
         results.append(result.to_json())
-        lines.append(f'Removed deployment {result.uuid} ("{result.toolset}" from {result.client}).')
+        lines.extend(_render_removal(result))
     ok = all(r["ok"] for r in results)
     emit(args, {"ok": ok, "results": results}, "\n".join(lines) or "No deployment matches.")
     return 0 if ok else 1
+
+
+_ENTRY_OUTCOMES = {
+    "removed": "removed",
+    "restored": "put back the entry it had replaced, as it was",
+    "kept": "kept: changed after agenttools wrote it (see the warning)",
+    "absent": "already gone from the file",
+    "shared": "kept: another deployment records it",
+}
+
+
+def _render_removal(result: Any) -> list[str]:
+    """The removal's lines: "Removed" only for what was removed; a removal that left
+    something says what, and why."""
+    head = f'deployment {result.uuid} ("{result.toolset}" from {result.client})'
+    if not result.removed:
+        lines = [f"Not removed completely: {head}. Left (the deployment stays listed):"]
+        for entry in result.left:
+            lines.append(f'  MCP server "{entry.key}" in {entry.config_file}: {entry.reason}')
+        lines.append(f"Fix what is named above, then run 'agenttools remove {result.uuid}' again.")
+        return lines
+    lines = [f"Removed {head}."]
+    for entry in result.entries:
+        if entry.outcome != "removed":
+            what = _ENTRY_OUTCOMES.get(entry.outcome, entry.outcome)
+            lines.append(f'  MCP server "{entry.key}" in {entry.config_file}: {what}')
+    return lines
 
 
 def _render(d: Deployment) -> str:

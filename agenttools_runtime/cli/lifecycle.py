@@ -272,10 +272,8 @@ def _first(item: DeploymentStatus) -> str:
     if not item.findings:
         return ""
     more = len(item.findings) - 1
-    text = item.findings[0].message
-    if item.record is None:
-        text = "the record cannot be read"
-    return text + (f" (+{more} more)" if more else "")
+    # (a broken record's message is its path, the reason and what can be done: all of it)
+    return item.findings[0].message + (f" (+{more} more)" if more else "")
 
 
 def _scope(record: DeploymentRecord) -> str:

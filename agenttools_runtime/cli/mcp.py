@@ -43,7 +43,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help="write a server's entry into a client's config file",
         description=textwrap.fill(
             "Write the entry for SERVER into the MCP config file of TARGET, in the shape that "
-            "client expects, replacing an entry of the same key. module/script servers run "
+            "client expects. An entry of the same key that holds something else is replaced "
+            "only with --force when no agenttools deployment wrote it (it is the user's; "
+            "nothing records it, so nothing puts it back). module/script servers run "
             "with the absolute interpreter / console script of the environment the "
             "distribution is installed in; in a project's file (--project) with the "
             "distribution's console script by name when there is one, so the file works on "
@@ -77,6 +79,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "console script by name (script), or uvx --from DIST==VERSION SCRIPT (uvx); "
         "default: script in project scope when there is one, else python",
     )
+    install.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an entry of the same key that no agenttools deployment wrote",
+    )
     add_environment_arguments(install)
     install.set_defaults(handler=run_install)
 
@@ -87,7 +94,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         description=textwrap.fill(
             "Remove the entry of SERVER from the MCP config file of TARGET; nothing else in "
             "the file changes (an emptied container stays, as {} or []). A missing entry is "
-            "reported as not installed and is not an error.",
+            "reported as not installed and is not an error. An entry an agenttools "
+            "deployment wrote goes as 'agenttools remove' would take it: the user's own "
+            "entry it replaced is put back instead, one the user changed since is kept "
+            "unless --force (exit status 1), and the deployment no longer lists it.",
             width=78,
         ),
         epilog=(
@@ -104,6 +114,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help="the entry's key, or DIST/SERVER (its key is the server's config-key or name)",
     )
     uninstall.add_argument("--name", metavar="KEY", help="the key to remove (overrides SERVER's)")
+    uninstall.add_argument(
+        "--force",
+        action="store_true",
+        help="also remove an entry a deployment wrote that the user changed since",
+    )
     add_environment_arguments(uninstall)
     uninstall.set_defaults(handler=run_uninstall)
 
@@ -163,9 +178,8 @@ def run_install(args: argparse.Namespace) -> int:
     import warnings
 
     from agenttools_runtime.cli.discovery import search_from_args
-    from agenttools_runtime.deploy.lock import finish_interrupted
+    from agenttools_runtime.deploy.ownership import install_entry
     from agenttools_runtime.errors import format_message
-    from agenttools_runtime.mcp.install import install_mcp_server
     from agenttools_runtime.mcp.runners import choose_runner, machine_specific_warning
 
     target = _resolve_target(args)
@@ -173,9 +187,8 @@ def run_install(args: argparse.Namespace) -> int:
     project = target.scope not in ("user", None)
     choice = choose_runner(server, args.runner, project=project)
     key = args.name or server.key
-    finish_interrupted()
-    with _file_errors(target):
-        result = install_mcp_server(target, choice.server, key=key)
+    with _file_errors(target):  # (the deployment lock finishes interrupted operations first)
+        result = install_entry(target, choice.server, key, force=args.force)
     warning = machine_specific_warning(choice, key, target.config_file) if project else None
     if warning is not None:
         warnings.warn(warning, stacklevel=1)
@@ -191,9 +204,8 @@ def run_install(args: argparse.Namespace) -> int:
 
 def run_uninstall(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.discovery import search_from_args
-    from agenttools_runtime.deploy.lock import finish_interrupted
+    from agenttools_runtime.deploy.ownership import uninstall_entry
     from agenttools_runtime.errors import format_message
-    from agenttools_runtime.mcp.install import uninstall_mcp_server
 
     target = _resolve_target(args)
     key = args.name
@@ -203,16 +215,28 @@ def run_uninstall(args: argparse.Namespace) -> int:
             if "/" in args.server
             else args.server
         )
-    finish_interrupted()
-    with _file_errors(target):
-        result = uninstall_mcp_server(target, key)
-    tag = "UninstallMCPServer" if result.removed else "MCPServerNotInstalled"
-    emit(
-        args,
-        {"ok": True, **result.to_json()},
-        format_message(tag, key=result.key, config_file=result.config_file),
-    )
-    return 0
+    with _file_errors(target):  # (the deployment lock finishes interrupted operations first)
+        result = uninstall_entry(target, key, force=args.force)
+    if result.warning is not None:
+        import warnings
+
+        warnings.warn(result.warning, stacklevel=1)
+    tag = _UNINSTALLED[result.outcome]
+    text = format_message(tag, key=result.key, config_file=result.config_file)
+    if result.outcome == "restored":
+        text += " The entry it had replaced is back as it was."
+    if result.deployments and result.done:
+        text += f" (deployment {', '.join(result.deployments)} no longer lists it)"
+    emit(args, {"ok": result.done, **result.to_json()}, "" if not result.done else text)
+    return 0 if result.done else 1
+
+
+_UNINSTALLED = {
+    "removed": "UninstallMCPServer",
+    "restored": "UninstallMCPServer",
+    "absent": "MCPServerNotInstalled",
+    "kept": "MCPServerNotInstalled",  # (not printed: the warning says it)
+}
 
 
 @contextlib.contextmanager

@@ -35,8 +35,8 @@ import functools
 import hashlib
 import os
 import warnings
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NoReturn
 
@@ -64,9 +64,11 @@ from agenttools_runtime.mcp.formats import (
     commit_edit,
     edit_config_file,
     get_format,
+    plain,
     same_data,
 )
-from agenttools_runtime.mcp.install import ConfigPlan, plain, plan_server_entries
+from agenttools_runtime.mcp.install import ConfigPlan, Owned, plan_server_entries
+from agenttools_runtime.mcp.origin import restore
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
@@ -84,6 +86,7 @@ class ConfigWrite:
     client: Client
     servers: tuple[tuple[str, MCPServer], ...]
     plan: ConfigPlan
+    owned: Mapping[str, Owned] = field(default_factory=dict)  # see plan_server_entries
 
 
 @dataclass(frozen=True)
@@ -116,12 +119,13 @@ def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
     everything; an interruption (SIGINT, SIGTERM) as :class:`signals.Interrupted` saying
     whether the deployment was committed or rolled back."""
     uid = changes.record.uuid
+    record = changes.record
     entry, prior = _journal(store, changes)
     try:
         with signals.deferred():  # a journal is written whole, or not at all
             journal.write(entry, prior)
         fs.checkpoint("deploy:journal-written", entry.path)
-        entry = _apply_config(entry, changes)
+        entry, record = _apply_config(entry, changes)
         _apply_skills(store, entry, changes)
         fs.checkpoint("deploy:skills-written")
         written = {str(c.directory) for c in entry.skills if c.link is None}
@@ -138,7 +142,7 @@ def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
     try:
         with signals.deferred():
             try:
-                store.publish_record(changes.record)
+                store.publish_record(record)
             except BaseException as exc:  # the rename did not happen: nothing is committed
                 _fail(store, entry, exc)
             try:
@@ -305,6 +309,7 @@ def _config_change(
         before=_digest(edit.before),
         after=_digest(edit.after) or "",
         entries=dict(planned.entries),
+        restore={k: v for k, v in planned.undo.items() if v is not None},
         prior_copy=copy_name,
         created_dirs=tuple(str(d) for d in _missing_dirs(edit.path.parent))
         if edit.before is None
@@ -316,23 +321,26 @@ def _config_change(
 # -- applying --------------------------------------------------------------------------------
 
 
-def _apply_config(entry: Journal, changes: DeployChanges) -> Journal:
+def _apply_config(entry: Journal, changes: DeployChanges) -> tuple[Journal, DeploymentRecord]:
     """Write the config file (compare and swap). Returns the journal as it stands (rewritten
-    when the edit had to be planned again)."""
+    when the edit had to be planned again) and the record, with the origins of the edit
+    that was written."""
     write = changes.config
     if write is None or not entry.config:
-        return entry
+        return entry, changes.record
     planned = write.plan
     for attempt in range(1, CONFIG_ATTEMPTS + 1):
         if commit_edit(planned.edit):
             fs.checkpoint("deploy:mcp-written", planned.edit.path)
-            return entry
+            return entry, _with_origins(changes.record, planned)
         # the client rewrote the file since it was read: plan again on its new bytes
-        planned = plan_server_entries(write.config_file, write.client, write.servers)
+        planned = plan_server_entries(
+            write.config_file, write.client, write.servers, owned=write.owned
+        )
         if not planned.edit.changes:
             entry = replace(entry, config=())
             journal.write(entry)
-            return entry
+            return entry, _with_origins(changes.record, planned)
         change, prior = _config_change(entry.path, planned, attempt)
         old = entry
         entry = replace(entry, config=(change,))
@@ -340,6 +348,15 @@ def _apply_config(entry: Journal, changes: DeployChanges) -> Journal:
         for stale in old.side_files:
             fs.unlink(stale, missing_ok=True)
     raise ConfigFileChanged(file=write.config_file)
+
+
+def _with_origins(record: DeploymentRecord, planned: ConfigPlan) -> DeploymentRecord:
+    """*record* with each entry's origin as the written edit found it (a plan made again on
+    the client's new bytes may have found another)."""
+    servers = tuple(
+        replace(s, origin=planned.origins.get(s.config_key, s.origin)) for s in record.mcp_servers
+    )
+    return record if servers == record.mcp_servers else replace(record, mcp_servers=servers)
 
 
 def _apply_skills(store: Store, entry: Journal, changes: DeployChanges) -> None:
@@ -399,7 +416,14 @@ def written_directories(store: Store, item: Journal) -> set[Path]:
         record = store.record(uid)
         if record is not None:
             directories |= {Path(s.config_file).parent for s in record.mcp_servers}
+            directories |= {config_directory(s.config_file) for s in record.mcp_servers}
     return directories
+
+
+def config_directory(config_file: str | Path) -> Path:
+    """The directory where a config file's edits write their temp files: that of the file a
+    link points to (the edit goes there, the link stays)."""
+    return Path(os.path.realpath(config_file)).parent
 
 
 def remove_temp_files(directories: set[Path]) -> None:
@@ -456,7 +480,9 @@ def _undo_skill(change: SkillChange, found: list[AgentToolsWarning]) -> None:
 
 
 def _undo_config(entry: Journal, change: ConfigChange, found: list[AgentToolsWarning]) -> None:
-    path = Path(change.file)
+    # the journal names the file a link points to (dotfiles in a repository); a journal of
+    # an older agenttools may name the link: its target is what is restored, the link stays
+    path = Path(os.path.realpath(change.file))
     current = _digest(_read_bytes(path))
     if current == change.before:
         return  # our write never happened
@@ -481,7 +507,10 @@ def _undo_config(entry: Journal, change: ConfigChange, found: list[AgentToolsWar
             if not same_data(plain(current_entries[key]), new):
                 left.append(key)  # edited since: no longer only ours
                 continue
-            if prior is None:
+            origin = change.restore.get(key)
+            if origin is not None:  # its bytes, where they still fit
+                text = restore(fmt, container, key, text, origin)
+            elif prior is None:
                 text, _ = fmt.remove_entry(text, container, key)
             else:
                 text, _ = fmt.set_entry(text, container, key, prior, {})

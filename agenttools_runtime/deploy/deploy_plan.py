@@ -127,13 +127,16 @@ class DeployPlan:
         return "\n".join(lines)
 
 
-# what a config key holds before a deploy (dry runs): nothing, an entry a recorded
-# deployment wrote, or an entry agenttools did not write (replaced, and removed with the
-# deployment — the behaviour spec's upsert)
+# what a config key holds before a deploy (dry runs; deploy.ownership.EntryState)
 EXISTING_ENTRY = {
     "none": "",
     "deployed": ": replaces the entry of a recorded deployment",
-    "foreign": ": replaces an existing entry that agenttools did not write",
+    "modified": ": replaces an entry a recorded deployment wrote and the user changed since "
+    "(only with --force; removing the deployment puts it back)",
+    "identical": ": already there, identical, not written by agenttools (kept as it is; "
+    "removing the deployment leaves it)",
+    "foreign": ": replaces an entry agenttools did not write (only with --force; removing "
+    "the deployment puts it back)",
 }
 
 _ACTION_TEXT = {

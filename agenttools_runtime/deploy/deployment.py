@@ -21,13 +21,16 @@ from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import (
     AgentToolsWarning,
+    BrokenDeploymentRecord,
     DeploymentIdAmbiguous,
     DeploymentNotFound,
     InvalidDeploymentRecord,
+    format_message,
 )
 
 if TYPE_CHECKING:
     from agenttools_runtime.bundles import AgentTools
+    from agenttools_runtime.deploy.ownership import EntryOutcome
     from agenttools_runtime.discovery import SearchPath
     from agenttools_runtime.mcp.runners import RunnerChoice
 
@@ -159,9 +162,9 @@ class Deployment:
         return resolve_tools(self.toolset, search)
 
     # -- actions ---------------------------------------------------------------------------
-    def remove(self) -> RemovalResult:
+    def remove(self, *, force: bool = False) -> RemovalResult:
         """Remove this deployment (see :func:`remove_deployment`)."""
-        return remove_deployment(self.uuid)
+        return remove_deployment(self.uuid, force=force)
 
     def to_json(self) -> dict[str, Any]:
         data = self.record.to_json()
@@ -191,19 +194,34 @@ class Deployment:
 
 @dataclass
 class RemovalResult:
-    """What removing a deployment did; ``warnings`` were issued too."""
+    """What removing a deployment did; ``warnings`` were issued too. ``entries`` says what
+    became of each config entry (removed, restored, kept, absent, shared, failed);
+    ``removed`` is False when something could not be removed: the record stays, listing
+    what is ``left``, and removing it again finishes the job."""
 
     uuid: str
     toolset: str
     client: str
     warnings: list[AgentToolsWarning] = field(default_factory=list)
+    entries: list[EntryOutcome] = field(default_factory=list)
+
+    @property
+    def left(self) -> list[EntryOutcome]:
+        return [e for e in self.entries if e.left]
+
+    @property
+    def removed(self) -> bool:
+        return not self.left
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "ok": True,
-            "removed": self.uuid,
+            "ok": self.removed,
+            "removed": self.uuid if self.removed else None,
+            "uuid": self.uuid,
             "toolset": self.toolset,
             "client": self.client,
+            "mcp_servers": [e.to_json() for e in self.entries],
+            "left": [e.to_json() for e in self.left],
             "warnings": [w.to_json() for w in self.warnings],
         }
 
@@ -258,16 +276,27 @@ def find_deployment(
     return matches[0]
 
 
-def remove_deployment(ident: str | Deployment) -> RemovalResult:
+def _broken(exc: InvalidDeploymentRecord) -> BrokenDeploymentRecord:
+    path = Path(str(exc.data.get("path", "")))
+    hint = format_message("BrokenDeploymentRecordHint", directory=path.parent)
+    return BrokenDeploymentRecord(path=path, reason=exc.data.get("reason", ""), hint=hint)
+
+
+def remove_deployment(ident: str | Deployment, *, force: bool = False) -> RemovalResult:
     """Remove a deployment (by ``Deployment``, UUID or unique prefix), under the lock: sweep
-    the registry; remove each recorded config key from its file, except keys another
-    deployment records for the same file (``MCPServerNotRemoved`` when an entry cannot be
-    removed; an absent key is fine); release each skill reference (``AgentSkillInUse`` when
-    other deployments still use it, ``AgentSkillNotRemoved`` when it was modified, external
-    and foreign directories kept); delete the record. Raises ``DeploymentNotFound``,
-    ``DeploymentIdAmbiguous``, ``DeploymentLockTimeout``."""
+    the registry; take each recorded config key out of its file, except keys another
+    deployment records for the same file — by the ownership rules: an entry still as the
+    deployment wrote it is deleted, or the user's entry it replaced (``--force``) put back
+    byte-for-byte; one the user changed since is kept (``MCPServerEntryModified``) unless
+    *force*; an entry that cannot be edited is ``MCPServerNotRemoved`` and keeps the record
+    (``RemovalResult.removed`` False); an absent key is fine. Release each skill reference
+    (``AgentSkillInUse`` when other deployments still use it, ``AgentSkillNotRemoved``
+    when it was modified, external and foreign directories kept); delete the record.
+    Raises ``DeploymentNotFound``, ``DeploymentIdAmbiguous``, ``InvalidDeploymentRecord``
+    (a record that cannot be read: nothing is removed), ``DeploymentLockTimeout``."""
     # removal (skill folders, config formats): not on `deployed`'s start-up
-    from agenttools_runtime.deploy.removal import remove_recorded, sweep_if_needed
+    from agenttools_runtime.deploy.ownership import EntryOutcome
+    from agenttools_runtime.deploy.removal import remove_entries, sweep_if_needed
 
     uid = ident.uuid if isinstance(ident, Deployment) else ident
     if not records.has_deployments():
@@ -275,10 +304,14 @@ def remove_deployment(ident: str | Deployment) -> RemovalResult:
     removed = False
     try:
         with deployment_lock() as store:
-            record = _find(store, uid)
+            try:
+                record = _find(store, uid)
+            except InvalidDeploymentRecord as exc:
+                raise _broken(exc) from exc
             found = sweep_if_needed(store)
-            found.extend(remove_recorded(store, record))  # signals wait for its end
+            done = remove_entries(store, record, force=force)  # signals wait for its end
             removed = True
+            found.extend(o.warning for o in done if o.warning is not None)
             found.extend(sweep_if_needed(store))
     except KeyboardInterrupt as exc:
         if isinstance(exc, signals.Interrupted) and exc.outcome:
@@ -287,4 +320,5 @@ def remove_deployment(ident: str | Deployment) -> RemovalResult:
         raise signals.Interrupted.from_interrupt(exc, f"the deployment {uid} {what}") from None
     for warning in found:
         warnings.warn(warning, stacklevel=2)
-    return RemovalResult(record.uuid, record.toolset_name, record.client, found)
+    entries = [o for o in done if isinstance(o, EntryOutcome)]
+    return RemovalResult(record.uuid, record.toolset_name, record.client, found, entries)

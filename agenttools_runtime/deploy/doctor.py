@@ -47,7 +47,7 @@ from typing import Any
 from agenttools_runtime import fs, lock, paths
 from agenttools_runtime.clients import all_clients, get_client, mcp_config_location, skills_location
 from agenttools_runtime.deploy import index, journal, records, registry
-from agenttools_runtime.deploy.apply import committed
+from agenttools_runtime.deploy.apply import committed, config_directory
 from agenttools_runtime.deploy.journal import Journal, Unreadable
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.records import DeploymentRecord
@@ -58,6 +58,7 @@ from agenttools_runtime.errors import (
     AgentToolsError,
     InterruptedOperationRecovered,
     InvalidDeploymentRecord,
+    format_message,
 )
 from agenttools_runtime.mcp.install import read_server_entries
 from agenttools_runtime.skills import fsops
@@ -226,7 +227,10 @@ def _records(store: Store, add: Any) -> list[DeploymentRecord]:
     found: list[DeploymentRecord] = []
     for item in records.iter_records(store.state.deployments):
         if isinstance(item, InvalidDeploymentRecord):
-            add(Finding("unreadable", str(item.data.get("path", "")), str(item), False))
+            path = Path(str(item.data.get("path", "")))
+            hint = format_message("BrokenDeploymentRecordHint", directory=path.parent)
+            # (its skills stay referenced: never deleted while it may be using them)
+            add(Finding("unreadable", str(path), f"{item}. {hint}", False))
         else:
             found.append(item)
     return found
@@ -437,10 +441,12 @@ def _check_temp_files(
     directories = {store.state.deployments, store.state.registry, store.state.journals}
     directories.add(store.state.index.parent)
     directories |= {records.record_dir(r.uuid, store.state.deployments) for r in all_records}
-    directories |= {Path(s.config_file).parent for r in all_records for s in r.mcp_servers}
+    configs = {Path(s.config_file) for r in all_records for s in r.mcp_servers}
     for client in all_clients().values():
         with contextlib.suppress(AgentToolsError, OSError):
-            directories.add(mcp_config_location(client).parent)
+            configs.add(mcp_config_location(client))
+    # (a linked config file is written where it points: its temp files are there)
+    directories |= {c.parent for c in configs} | {config_directory(c) for c in configs}
     found: list[Path] = []
     for directory in sorted(directories):
         with contextlib.suppress(OSError):

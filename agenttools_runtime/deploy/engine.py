@@ -22,10 +22,11 @@ registry entry), ``deploy:registry-written``, ``deploy:record-written``,
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from agenttools_runtime import __version__, fs, paths, signals
 from agenttools_runtime.clients import Client, get_client
-from agenttools_runtime.deploy import apply, content, litter, plan, records, shared
+from agenttools_runtime.deploy import apply, content, litter, ownership, plan, records, shared
 from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Decision, Level
@@ -35,6 +36,7 @@ from agenttools_runtime.deploy.resolved import ResolvedTools
 from agenttools_runtime.deploy.skill_decision import new_entry, skill_plan
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.deploy.targets import DeployTarget, read_roots_by_client
+from agenttools_runtime.errors import FORCE as FORCE_HINT
 from agenttools_runtime.errors import (
     AgentSkillBackupsLeft,
     AgentSkillDuplicate,
@@ -52,14 +54,18 @@ from agenttools_runtime.errors import (
     DeploymentConfigKeyTaken,
     DeploymentDiffers,
     DeploymentExists,
-    MCPServerEntryReplaced,
+    MCPServerEntryEdited,
+    MCPServerEntryExists,
     MCPServersNotDeployed,
     NoSkillsLocation,
     UnsupportedMCPClient,
 )
 from agenttools_runtime.mcp.entries import build_entry
-from agenttools_runtime.mcp.install import plan_server_entries, read_server_entries
+from agenttools_runtime.mcp.formats import plain
+from agenttools_runtime.mcp.install import Owned, plan_server_entries, read_server_entries
 from agenttools_runtime.skills.fsops import stale_backups
+
+_ENTRY_CONFLICTS = (MCPServerEntryExists, MCPServerEntryEdited)
 
 
 def check_target(
@@ -139,8 +145,9 @@ def make_plan(
     result.replaced = [by_id[u] for u in conflicting]
     if servers and target.config_file is not None:
         _inspect_config(result, store)
-        if result.errors and not dry_run:
-            raise result.errors[-1]
+        unusable = [e for e in result.errors if not isinstance(e, _ENTRY_CONFLICTS)]
+        if unusable and not dry_run:
+            raise unusable[-1]
     if deploy_skills:
         assert target.skills_root is not None
         replaced_ids = tuple(r.uuid for r in result.replaced)
@@ -173,8 +180,8 @@ def make_plan(
         conflict = sp.conflict
         assert conflict is not None
         result.errors.append(conflict)
-    if conflicts and not dry_run:
-        errors = [e for e in result.errors]
+    if result.errors and not dry_run:  # every conflict at once: config entries, skills
+        errors = list(result.errors)
         raise errors[0] if len(errors) == 1 else AgentToolsErrors(errors)
     for sp in result.not_installed:
         if sp.decision.conflict == plan.SHADOW_RULE.conflict:
@@ -283,34 +290,61 @@ def _conflict_error(
 
 
 def _inspect_config(result: DeployPlan, store: Store) -> None:
-    """What each key holds now (an entry no deployment recorded is replaced with a
-    ``MCPServerEntryReplaced`` warning), and a config file that cannot be edited (an error
-    now, before anything is written)."""
+    """What each key holds now (:class:`~agenttools_runtime.deploy.ownership.EntryState`):
+    an entry no deployment wrote, or one the user changed since a deployment wrote it, is a
+    conflict unless ``--force`` (``MCPServerEntryExists``, ``MCPServerEntryEdited``, added to
+    ``errors``); a config file that cannot be edited is an error now, before anything is
+    written (raised outside a dry run)."""
     config_file = result.target.config_file
+    client = result.target.client
     assert config_file is not None
     try:
-        current = read_server_entries(config_file, result.target.client)
+        current = read_server_entries(config_file, client)
     except AgentToolsError as exc:  # the deploy would fail the same way, changing nothing
         result.errors.append(exc)
         return
-    file_key = paths.canonical_path_key(config_file)
     for sp in result.servers:
-        if sp.key not in current:
-            result.existing_entries[sp.key] = "none"
-        elif _recorded(store, sp.key, file_key):
-            result.existing_entries[sp.key] = "deployed"
+        found = list(ownership.owners(store, sp.key, config_file))
+        owner = found[-1] if found else None
+        state = ownership.classify(
+            plain(current.get(sp.key)),
+            None if owner is None else owner[1],
+            plain(build_entry(client, sp.server, sp.key)),
+            present=sp.key in current,
+        )
+        result.existing_entries[sp.key] = state.value
+        if not state.needs_force or result.level is Level.ALL:
+            continue
+        if owner is not None:
+            result.errors.append(
+                MCPServerEntryEdited(key=sp.key, config_file=config_file, uuid=owner[0].uuid)
+            )
         else:
-            result.existing_entries[sp.key] = "foreign"
-            result.warnings.append(MCPServerEntryReplaced(key=sp.key, config_file=config_file))
+            result.errors.append(
+                MCPServerEntryExists(
+                    key=sp.key,
+                    config_file=config_file,
+                    option=FORCE_HINT,
+                    then=" (removing the deployment puts it back)",
+                    note=_unreadable_records_note(store),
+                )
+            )
 
 
-def _recorded(store: Store, key: str, file_key: str) -> bool:
-    """Whether a record (confirmed by reading it) holds config entry *key* of that file."""
-    for record in store.records(store.index.records_with_config_entry((key, file_key))):
-        for s in record.mcp_servers:
-            if s.config_key == key and paths.canonical_path_key(s.config_file) == file_key:
-                return True
-    return False
+def _unreadable_records_note(store: Store) -> str:
+    """A record that cannot be read may be the one that wrote an entry that looks foreign:
+    say so (the listing shows them)."""
+    broken = [
+        item
+        for item in records.iter_records(store.state.deployments)
+        if not isinstance(item, DeploymentRecord)
+    ]
+    if not broken:
+        return ""
+    return (
+        f" ({len(broken)} deployment record(s) cannot be read and may be the one that wrote it: "
+        "see 'agenttools deployed'.)"
+    )
 
 
 def conflict_probe(record: DeploymentRecord) -> plan.ConflictProbe:
@@ -477,23 +511,19 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
         config_file = target.config_file
         assert config_file is not None
         servers = tuple((sp.key, sp.server) for sp in the_plan.servers)
-        config = apply.ConfigWrite(
-            config_file,
-            target.client,
-            servers,
-            plan_server_entries(config_file, target.client, servers),
-        )
+        owned = _owned_entries(the_plan.replaced, config_file)
+        planned = plan_server_entries(config_file, target.client, servers, owned=owned)
+        config = apply.ConfigWrite(config_file, target.client, servers, planned, owned)
         server_entries = [
             ServerEntry(
                 sp.server.qualified_name,
                 sp.key,
                 str(config_file),
-                extra={
-                    # the entry as written (plain data): what tells an entry changed since
-                    "written": config.plan.entries[sp.key][1],
-                    **({} if sp.digest is None else {content.DECLARATION: sp.digest}),
-                },
+                extra={} if sp.digest is None else {content.DECLARATION: sp.digest},
                 runner=sp.runner,
+                # the entry as written (plain data): what tells an entry changed since
+                written=planned.entries[sp.key][1],
+                origin=planned.origins.get(sp.key),
             )
             for sp in the_plan.servers
         ]
@@ -552,6 +582,18 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
         links=links,
         replaces=tuple(r.uuid for r in the_plan.replaced),
     )
+
+
+def _owned_entries(replaced: list[DeploymentRecord], config_file: Path) -> dict[str, Owned]:
+    """The keys of *config_file* the replaced deployments wrote (the newest one's, when
+    several did): what they wrote and the origin they keep."""
+    file_key = paths.canonical_path_key(config_file)
+    owned: dict[str, Owned] = {}
+    for record in replaced:  # oldest first: the newest wins
+        for entry in record.mcp_servers:
+            if paths.canonical_path_key(entry.config_file) == file_key:
+                owned[entry.config_key] = Owned(entry.written, entry.origin)
+    return owned
 
 
 def _unchanged(the_plan: DeployPlan, changes: apply.DeployChanges) -> DeploymentRecord | None:

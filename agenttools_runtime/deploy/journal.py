@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs
+from agenttools_runtime.mcp.origin import Origin
 from agenttools_runtime.paths import StatePaths
 
 JOURNAL_SCHEMA = 1
@@ -55,7 +56,9 @@ class ConfigChange:
     """One config file a deploy edits. ``before``/``after`` are SHA-256 digests of its bytes
     (``before`` None: the file did not exist); ``entries`` maps each key written to
     ``[prior value or None, new value]``; ``prior_copy`` names the journal file holding the
-    bytes before; ``created_dirs`` the parent directories the write creates."""
+    bytes before; ``created_dirs`` the parent directories the write creates; ``restore``
+    each replaced entry as it was (its text and the hunk of the write: a rollback of a file
+    changed since puts it back byte-for-byte where it can)."""
 
     file: str
     format: str
@@ -66,6 +69,7 @@ class ConfigChange:
     entries: Mapping[str, tuple[Any, Any]]
     prior_copy: str | None = None
     created_dirs: tuple[str, ...] = ()
+    restore: Mapping[str, Origin] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -78,6 +82,7 @@ class ConfigChange:
             "entries": {k: list(v) for k, v in self.entries.items()},
             "prior_copy": self.prior_copy,
             "created_dirs": list(self.created_dirs),
+            "restore": {k: v.to_json() for k, v in self.restore.items()},
         }
 
     @classmethod
@@ -92,6 +97,7 @@ class ConfigChange:
             entries={str(k): (v[0], v[1]) for k, v in data["entries"].items()},
             prior_copy=data.get("prior_copy"),
             created_dirs=tuple(str(d) for d in data.get("created_dirs", ())),
+            restore={str(k): Origin.from_json(v) for k, v in data.get("restore", {}).items()},
         )
 
 
@@ -169,6 +175,7 @@ class Journal:
     pid: int = 0
     replaces: tuple[str, ...] = ()
     owned_by: str | None = None
+    force: bool = False  # a removal with --force (entries the user changed go too)
     config: tuple[ConfigChange, ...] = ()
     skills: tuple[SkillChange, ...] = ()
     entries: tuple[EntryChange, ...] = ()
@@ -202,6 +209,7 @@ class Journal:
             "pid": self.pid,
             "replaces": list(self.replaces),
             "owned_by": self.owned_by,
+            "force": self.force,
             "config": [c.to_json() for c in self.config],
             "skills": [s.to_json() for s in self.skills],
             "entries": [e.to_json() for e in self.entries],
@@ -212,7 +220,7 @@ class Journal:
         if data.get("schema") != JOURNAL_SCHEMA:
             raise ValueError(f"unknown journal schema {data.get('schema')!r}")
         known = {"schema", "kind", "uuid", "name", "client", "created", "pid", "replaces",
-                 "owned_by", "config", "skills", "entries"}  # fmt: skip
+                 "owned_by", "force", "config", "skills", "entries"}  # fmt: skip
         return cls(
             path=path,
             kind=Kind(data["kind"]),
@@ -223,6 +231,7 @@ class Journal:
             pid=int(data.get("pid") or 0),
             replaces=tuple(str(u) for u in data.get("replaces", ())),
             owned_by=data.get("owned_by"),
+            force=bool(data.get("force", False)),
             config=tuple(ConfigChange.from_json(c) for c in data.get("config", ())),
             skills=tuple(SkillChange.from_json(s) for s in data.get("skills", ())),
             entries=tuple(EntryChange.from_json(e) for e in data.get("entries", ())),

@@ -21,6 +21,7 @@ from typing import Any
 
 from agenttools_runtime import fs, paths
 from agenttools_runtime.errors import InvalidDeploymentRecord
+from agenttools_runtime.mcp.origin import Origin
 
 RECORD_FILE = "deployment.json"
 SCHEMA_VERSION = 1
@@ -68,13 +69,19 @@ class InstalledSkill:
 class ServerEntry:
     """One MCP config entry a deployment wrote; ``runner`` is how a module/script server's
     command was written (``python``, ``script``, ``uvx``; None for command/url servers and
-    records written before runners)."""
+    records written before runners). ``written`` is the entry as written (plain data; None
+    in records written before it was kept: such an entry counts as unmodified), what tells
+    an entry the user edited since; ``origin`` the entry the key held before any deployment
+    wrote it (the user's, replaced with ``--force``, or an identical one found there), which
+    removing the deployment puts back (JSON: ``replaced``)."""
 
     name: str
     config_key: str
     config_file: str
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
     runner: str | None = None
+    written: Any = None
+    origin: Origin | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = dict(self.extra)
@@ -83,17 +90,24 @@ class ServerEntry:
         )
         if self.runner is not None:
             data["runner"] = self.runner
+        if self.written is not None:
+            data["written"] = self.written
+        if self.origin is not None:
+            data["replaced"] = self.origin.to_json()
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ServerEntry:
         runner = data.get("runner")
+        replaced = data.get("replaced")
         return cls(
             str(data["name"]),
             str(data["config_key"]),
             str(data["config_file"]),
             extra=_unknown(data, _SERVER_FIELDS),
             runner=None if runner is None else str(runner),
+            written=data.get("written"),
+            origin=None if replaced is None else Origin.from_json(replaced),
         )
 
 
@@ -211,7 +225,7 @@ class DeploymentRecord:
 
 # the fields this version reads; everything else in a record is kept verbatim on rewrite
 _INSTALLED_FIELDS = frozenset({"name", "directory", "registry_key", "identifier", "version"})
-_SERVER_FIELDS = frozenset({"name", "config_key", "config_file", "runner"})
+_SERVER_FIELDS = frozenset({"name", "config_key", "config_file", "runner", "written", "replaced"})
 _SKILLS_FIELDS = frozenset({"directory", "installed", "skipped", "not_installed"})
 _RECORD_FIELDS = frozenset(
     {"version", "uuid", "timestamp", "agenttools_version", "created_by", "agent_tools", "client",

@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs, paths, signals
@@ -27,6 +26,7 @@ from agenttools_runtime.clients import Client, get_client
 from agenttools_runtime.deploy import journal, litter, plan, records
 from agenttools_runtime.deploy.content import LINK
 from agenttools_runtime.deploy.journal import Journal, Kind
+from agenttools_runtime.deploy.ownership import EntryOutcome, release_entry
 from agenttools_runtime.deploy.records import DeploymentRecord, ServerEntry
 from agenttools_runtime.deploy.registry import RegistryEntry, uninstall_hint
 from agenttools_runtime.deploy.store import Store
@@ -40,7 +40,6 @@ from agenttools_runtime.errors import (
     AgentToolsWarning,
     MCPServerNotRemoved,
 )
-from agenttools_runtime.mcp.install import remove_server_entry
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import (
     DestinationState,
@@ -74,16 +73,37 @@ class ReleaseOutcome:
 
 
 def remove_recorded(
-    store: Store, record: DeploymentRecord, *, owned_by: DeploymentRecord | None = None
+    store: Store,
+    record: DeploymentRecord,
+    *,
+    owned_by: DeploymentRecord | None = None,
+    force: bool = False,
 ) -> list[AgentToolsWarning]:
     """Remove a deployment from recorded data only (call under the lock). With *owned_by*
     (the deployment replacing it) the config keys and skill directories that one now owns
-    are left in place. Returns the warnings (not issued).
+    are left in place. Returns the warnings (not issued); :func:`remove_entries` tells what
+    became of each config entry.
 
-    A config entry that cannot be removed (the file no longer parses, a write fails) is
+    Each config entry goes by the ownership rules (:mod:`.ownership`): deleted when it still
+    holds what the deployment wrote, the user's entry it replaced put back instead where
+    there was one, kept (``MCPServerEntryModified``) when the user changed it since — unless
+    *force*. An entry that cannot be edited (the file no longer parses, a write fails) is
     reported with ``MCPServerNotRemoved``; the record is then kept, holding only those
     entries, so that running the removal again finishes the job instead of leaving an
     entry nobody tracks."""
+    return [o.warning for o in remove_entries(store, record, owned_by=owned_by, force=force)
+            if o.warning is not None]  # fmt: skip
+
+
+def remove_entries(
+    store: Store,
+    record: DeploymentRecord,
+    *,
+    owned_by: DeploymentRecord | None = None,
+    force: bool = False,
+) -> list[Removed]:
+    """:func:`remove_recorded`, saying what became of each config entry and skill (the
+    warnings are in them)."""
     entry = Journal(
         path=journal.new_path(store.state, Kind.REMOVE, record.uuid),
         kind=Kind.REMOVE,
@@ -93,13 +113,14 @@ def remove_recorded(
         created=records.now_timestamp(),
         pid=os.getpid(),
         owned_by=None if owned_by is None else owned_by.uuid,
+        force=force,
     )
     # a removal only goes forward: SIGINT/SIGTERM wait until it is done
     try:
         with signals.deferred():
             journal.write(entry)
             fs.checkpoint("remove:journal-written", entry.path)
-            found = _remove(store, record, owned_by)
+            found = _remove(store, record, owned_by, force)
             journal.delete(entry)
     except KeyboardInterrupt as exc:  # (acted on once the removal was done)
         raise signals.Interrupted.from_interrupt(
@@ -111,20 +132,24 @@ def remove_recorded(
 def finish_removal(store: Store, entry: Journal) -> list[AgentToolsWarning]:
     """Finish the removal an interrupted process journaled (idempotent)."""
     record = store.record(entry.uuid)
-    found: list[AgentToolsWarning] = []
+    found: list[Removed] = []
     if record is not None:
         owner = store.record(entry.owned_by) if entry.owned_by else None
-        found = _remove(store, record, owner)
+        found = _remove(store, record, owner, entry.force)
     elif os.path.lexists(records.record_dir(entry.uuid, store.state.deployments)):
         store.delete_record(entry.uuid)  # the record file went; its directory is left
     journal.delete(entry)
-    return found
+    return [o.warning for o in found if o.warning is not None]
+
+
+Removed = EntryOutcome | ReleaseOutcome
+"""What a removal did to one config entry or one skill."""
 
 
 def _remove(
-    store: Store, record: DeploymentRecord, owned_by: DeploymentRecord | None
-) -> list[AgentToolsWarning]:
-    found: list[AgentToolsWarning] = []
+    store: Store, record: DeploymentRecord, owned_by: DeploymentRecord | None, force: bool
+) -> list[Removed]:
+    found: list[Removed] = []
     try:
         client: Client | None = get_client(record.client)
     except AgentToolsError:
@@ -132,14 +157,21 @@ def _remove(
     not_removed: list[ServerEntry] = []
     for server in record.mcp_servers:
         if _recorded_elsewhere(store, record, server):
-            continue  # another deployment (e.g. the replacement) records this key here
+            # another deployment (e.g. the replacement) records this key here
+            found.append(EntryOutcome(server.config_key, server.config_file, "shared"))
+            continue
+        hint = _keep_hint(record, server)
         try:
             if client is None:
                 raise OSError(f"unknown client {record.client}")
-            remove_server_entry(Path(server.config_file), client, server.config_key)
-        except (AgentToolsError, OSError):
+            found.append(release_entry(client, server, force=force, hint=hint))
+        except (AgentToolsError, OSError) as exc:
             not_removed.append(server)
-            found.append(MCPServerNotRemoved(key=server.config_key, config_file=server.config_file))
+            warning = MCPServerNotRemoved(key=server.config_key, config_file=server.config_file)
+            reason = str(exc) if isinstance(exc, AgentToolsError) else (exc.strerror or str(exc))
+            found.append(
+                EntryOutcome(server.config_key, server.config_file, "failed", reason, warning)
+            )
     owned_keys = {s.registry_key for s in owned_by.installed} if owned_by else set()
     in_use_reported: set[str] = set()
     for skill in record.installed:
@@ -147,19 +179,28 @@ def _remove(
             drop_reference(store, skill.registry_key, record.uuid)
             continue
         outcome = release(store, skill.registry_key, record.uuid, issue=False)
-        if outcome is not None and outcome.warning is not None:
-            if outcome.state is plan.ReleaseState.IN_USE:
-                # informational, once per skill, and not when a replacement removes it
-                if owned_by is not None or skill.registry_key in in_use_reported:
-                    continue
-                in_use_reported.add(skill.registry_key)
-            found.append(outcome.warning)
+        if outcome is None:
+            continue
+        if outcome.warning is not None and outcome.state is plan.ReleaseState.IN_USE:
+            # informational, once per skill, and not when a replacement removes it
+            if owned_by is not None or skill.registry_key in in_use_reported:
+                outcome = replace(outcome, warning=None)
+            in_use_reported.add(skill.registry_key)
+        found.append(outcome)
     litter.clean(store.state, record)  # what agenttools created that nothing uses now
     if not_removed:
         store.rewrite_record(replace(record, mcp_servers=tuple(not_removed), installed=()))
     else:
         store.delete_record(record.uuid)
     return found
+
+
+def _keep_hint(record: DeploymentRecord, server: ServerEntry) -> str:
+    """How to remove an entry the user changed, once this removal has kept it."""
+    return (
+        f"Run 'agenttools mcp uninstall {record.client} {server.config_key} --config "
+        f"{server.config_file}' to remove it."
+    )
 
 
 def _recorded_elsewhere(store: Store, record: DeploymentRecord, server: ServerEntry) -> bool:

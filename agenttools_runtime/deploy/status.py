@@ -49,7 +49,7 @@ from agenttools_runtime.deploy.status_cache import (  # the words' one home
     ORPHANED,
     OUTDATED,
 )
-from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord
+from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord, format_message
 
 if TYPE_CHECKING:
     from agenttools_runtime.discovery import InstalledDistribution, SearchPath
@@ -135,11 +135,13 @@ def statuses(
     for item in items:
         if isinstance(item, InvalidDeploymentRecord):
             where = str(item.data.get("path", ""))
+            # what can be done about it (the same advice as remove's and doctor's)
+            hint = format_message("BrokenDeploymentRecordHint", directory=Path(where).parent)
             found.append(
                 DeploymentStatus(
                     Path(where).parent.name,
                     None,
-                    [Finding(BROKEN, "record", str(item), where)],
+                    [Finding(BROKEN, "record", f"{item}. {hint}", where)],
                     path=where,
                 )
             )
@@ -471,7 +473,7 @@ class _Checker:
             source = "as the record's server would be written today"
         if expected is None:
             return found
-        from agenttools_runtime.mcp.install import plain
+        from agenttools_runtime.mcp.formats import plain
 
         differences = diff(expected, plain(current[key]))
         if not differences:
@@ -660,7 +662,7 @@ def _entry_today(record: DeploymentRecord, server: ServerEntry, client: Any) -> 
     now, the runner recorded), for records that do not hold the entry they wrote."""
     from agenttools_runtime.deploy.targets import USER_SCOPE
     from agenttools_runtime.mcp.entries import build_entry
-    from agenttools_runtime.mcp.install import plain
+    from agenttools_runtime.mcp.formats import plain
     from agenttools_runtime.mcp.runners import choose_runner
 
     at = record.agent_tools

@@ -226,6 +226,16 @@ class ConfigFileInvalid(ConfigFileError): ...
 class ConfigFileChanged(ConfigFileError): ...
 
 
+class MCPServerEntryExists(ConfigFileError):
+    """An entry of the key to write that no deployment wrote (the user's own): replaced only
+    with ``--force``, like a foreign skill directory."""
+
+
+class MCPServerEntryEdited(ConfigFileError):
+    """An entry a deployment wrote that the user changed since: replaced only with
+    ``--force``, like a modified skill directory."""
+
+
 # DeployError
 class AgentToolsEmpty(DeployError): ...
 
@@ -279,6 +289,11 @@ class DeploymentLockTimeout(DeployError): ...
 
 
 class InvalidDeploymentRecord(DeployError): ...
+
+
+class BrokenDeploymentRecord(InvalidDeploymentRecord):
+    """A removal asked for a deployment whose record cannot be read: nothing is removed, and
+    the message says what can be done."""
 
 
 class StateRecoveryFailed(DeployError): ...
@@ -420,7 +435,10 @@ class DeploymentRollbackIncomplete(AgentToolsWarning): ...
 class AgentSkillBackupsLeft(AgentToolsWarning): ...
 
 
-class MCPServerEntryReplaced(AgentToolsWarning): ...
+class MCPServerEntryModified(AgentToolsWarning): ...
+
+
+class MCPServerEntryNotRestored(AgentToolsWarning): ...
 
 
 class MCPEntryMachineSpecific(AgentToolsWarning): ...

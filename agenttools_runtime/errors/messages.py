@@ -180,9 +180,21 @@ MESSAGES: dict[str, str] = {
     "InstallMCPServer": 'Successfully installed MCP server "{key}" into {config_file}.',
     "UninstallMCPServer": 'Successfully removed MCP server "{key}" from {config_file}.',
     "MCPServerNotRemoved": 'The MCP server configuration "{key}" could not be removed from {config_file}.',
-    "MCPServerEntryReplaced": (
-        'Warning: The MCP server configuration "{key}" in {config_file} was not written by an agenttools '
-        "deployment; it was replaced, and removing this deployment removes it."
+    "MCPServerEntryExists": (
+        'The MCP server configuration "{key}" in {config_file} was not written by an agenttools '
+        "deployment. Use {option} to replace it{then}.{note}"
+    ),
+    "MCPServerEntryEdited": (
+        'The MCP server configuration "{key}" in {config_file} was changed after deployment {uuid} '
+        f"wrote it. Use {FORCE} to replace it (removing the deployment puts the changed entry back)."
+    ),
+    "MCPServerEntryModified": (
+        'Warning: The MCP server configuration "{key}" in {config_file} was changed after agenttools '
+        "wrote it, so it was not removed{origin}. {hint}"
+    ),
+    "MCPServerEntryNotRestored": (
+        'Warning: The MCP server configuration "{key}" in {config_file} was removed after agenttools '
+        "wrote it, so the entry it had replaced was not put back."
     ),
     "InvalidMCPServerNameOption": (
         'A server name override can only be used when deploying a single MCP server; "{name}" '
@@ -276,6 +288,14 @@ MESSAGES: dict[str, str] = {
         "Timed out waiting for another process to finish modifying agent tools deployments."
     ),
     "InvalidDeploymentRecord": "The deployment record {path} cannot be read: {reason}",
+    "BrokenDeploymentRecord": (
+        "The deployment record {path} cannot be read: {reason}. Nothing was removed. {hint}"
+    ),
+    "BrokenDeploymentRecordHint": (
+        "Repair the file, or delete the directory {directory} to forget the deployment "
+        "('agenttools doctor --fix' then releases its skills; its MCP config entries stay in "
+        "their files)."
+    ),
     "DeploymentRollbackIncomplete": (
         'Warning: The failed deployment of "{name}" could not be rolled back completely: {reason}'
     ),

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from agenttools_runtime.clients import (
     mcp_config_location,
     project_mcp_config_location,
 )
-from agenttools_runtime.errors import UnsupportedMCPClient
+from agenttools_runtime.errors import MCPServerEntryExists, UnsupportedMCPClient
 from agenttools_runtime.lock import state_lock
 from agenttools_runtime.mcp import entries
 from agenttools_runtime.mcp.formats import (
@@ -37,9 +37,12 @@ from agenttools_runtime.mcp.formats import (
     PlannedEdit,
     edit_config_file,
     get_format,
+    plain,
     plan_edit,
     read_entries,
+    same_data,
 )
+from agenttools_runtime.mcp.origin import Origin, capture, restore
 from agenttools_runtime.mcp.server import MCPServer
 
 
@@ -161,14 +164,32 @@ def remove_server_entry(config_file: Path, client: Client, key: str) -> bool:
 @dataclass(frozen=True)
 class ConfigPlan:
     """The edit that writes several server entries into one config file, computed and not
-    written: ``edit`` (bytes before and after), the ``container`` and ``format``, and for
-    each key ``(what it held before or None, the entry written)`` as plain data."""
+    written: ``edit`` (bytes before and after), the ``container`` and ``format``, for each
+    key ``(what it held before or None, the entry written)`` as plain data, and — for each
+    key that held an entry — ``undo``, that entry as it was (what a rollback puts back), and
+    ``origins``, what a removal of the deployment puts back (see :class:`Owned`)."""
 
     client: Client
     edit: PlannedEdit
     format: str
     container: Container
     entries: Mapping[str, tuple[Any, Any]]
+    undo: Mapping[str, Origin | None] = field(default_factory=dict)
+    origins: Mapping[str, Origin | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Owned:
+    """A key that a deployment being replaced wrote: what it ``written`` there (None: an
+    older record that does not say) and the ``origin`` it replaced then (None: nothing)."""
+
+    written: Any
+    origin: Origin | None
+
+    def holds(self, value: Any, incoming: Any) -> bool:
+        """Whether *value* (the key's entry now) is still the deployment's: what it wrote,
+        or what is about to be written anyway (nothing of the user's is lost)."""
+        return self.written is None or same_data(value, self.written) or same_data(value, incoming)
 
 
 def plan_server_entries(
@@ -176,11 +197,15 @@ def plan_server_entries(
     client: Client,
     servers: Sequence[tuple[str, MCPServer]],
     platform: str | None = None,
+    owned: Mapping[str, Owned] | None = None,
 ) -> ConfigPlan:
     """Read *config_file* and compute the edit that writes each ``(key, server)`` entry
     (call under the state lock, and write with ``formats.commit_edit``, which refuses when
-    the file changed since: plan again then). Raises ``ConfigFileUnparseable``,
-    ``ConfigFileInvalid``, ``UnsupportedTransport``."""
+    the file changed since: plan again then). *owned*: the keys the deployments this one
+    replaces wrote; an entry they wrote that is still theirs passes on their origin, any
+    other entry found becomes the origin (the user's, put back when the deployment is
+    removed). Raises ``ConfigFileUnparseable``, ``ConfigFileInvalid``,
+    ``UnsupportedTransport``."""
     built = {key: entries.build_entry(client, server, key, platform) for key, server in servers}
     fmt = get_format(client.config_format)
     container = entries.container_for(client, config_file)
@@ -188,12 +213,30 @@ def plan_server_entries(
     is_project = project is not None and project[1] is not None
     defaults = entries.required_top_level(client, config_file, is_project)
     prior: dict[str, Any] = {}
+    undo: dict[str, Origin | None] = {}
+    origins: dict[str, Origin | None] = {}
 
     def edit(text: str) -> tuple[str, None]:
         existing = fmt.read_entries(text, container)
+        prior.clear()
         prior.update({key: plain(existing[key]) for key in built if key in existing})
+        undo.clear()
+        origins.clear()
         for key, entry in built.items():
+            before = text
             text, _existed = fmt.set_entry(text, container, key, entry, defaults)
+            if key not in prior:
+                continue
+            undo[key] = capture(fmt, container, key, before, text, prior[key])
+            own = (owned or {}).get(key)
+            if own is None or not own.holds(prior[key], plain(entry)):
+                origins[key] = undo[key]  # not (or no longer) a deployment's: the user's
+            elif own.origin is None or before == text:
+                origins[key] = own.origin
+            else:  # written again: the hunk is taken against the file holding the origin
+                base = restore(fmt, container, key, before, own.origin)
+                again = capture(fmt, container, key, base, text, own.origin.value)
+                origins[key] = replace(again, text=own.origin.text or again.text)
         return text, None
 
     planned = plan_edit(config_file, edit, shared=is_project)
@@ -203,19 +246,9 @@ def plan_server_entries(
         client.config_format,
         container,
         {key: (prior.get(key), plain(entry)) for key, entry in built.items()},
+        {key: undo.get(key) for key in built},
+        {key: origins.get(key) for key in built},
     )
-
-
-def plain(value: Any) -> Any:
-    """Config data as plain JSON values (parsers return their own mapping and scalar types)."""
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    for kind in (bool, int, float, str):
-        if isinstance(value, kind):
-            return kind(value)
-    return None if value is None else str(value)
 
 
 def read_server_entries(config_file: Path, client: Client) -> dict[str, dict[str, Any]]:
@@ -233,15 +266,21 @@ def install_mcp_server(
     config: Path | str | None = None,
     key: str | None = None,
     platform: str | None = None,
+    force: bool = False,
 ) -> MCPInstallResult:
     """Install *server* into *target*'s config file under *key* (default: its
-    ``config-key``, else its name). Errors: those of :func:`resolve_mcp_target` and
-    :func:`add_server_entry`."""
+    ``config-key``, else its name). An entry of that key that holds something else is
+    replaced only with *force* (``MCPServerEntryExists``): nothing here records it, so
+    nothing could put it back (``agenttools mcp install`` also replaces an entry a
+    deployment wrote: :mod:`agenttools_runtime.deploy.ownership`). Errors: those of
+    :func:`resolve_mcp_target` and :func:`add_server_entry`."""
     resolved = _target(target, project, config)
     key = server.key if key is None else key
     with state_lock():
         created = not resolved.config_file.exists()
-        existed, written = _add(resolved.config_file, resolved.client, key, server, platform)
+        existed, written = _add(
+            resolved.config_file, resolved.client, key, server, platform, force=force
+        )
     return MCPInstallResult(
         resolved.client,
         resolved.config_file,
@@ -276,7 +315,13 @@ def _target(
 
 
 def _add(
-    config_file: Path, client: Client, key: str, server: MCPServer, platform: str | None
+    config_file: Path,
+    client: Client,
+    key: str,
+    server: MCPServer,
+    platform: str | None,
+    *,
+    force: bool = True,
 ) -> tuple[bool, bool]:
     entry = entries.build_entry(client, server, key, platform)
     fmt = get_format(client.config_format)
@@ -284,12 +329,22 @@ def _add(
     project = client_for_config_file(config_file)
     is_project = project is not None and project[1] is not None
     defaults = entries.required_top_level(client, config_file, is_project)
+
+    def edit(text: str) -> tuple[str, bool]:
+        if not force:  # (checked on the bytes written over, under the lock)
+            current = fmt.read_entries(text, container)
+            if key in current and not same_data(plain(current[key]), plain(entry)):
+                raise MCPServerEntryExists(
+                    key=key,
+                    config_file=config_file,
+                    option="--force (force=True)",
+                    then="; it is not recorded, so nothing puts it back",
+                    note="",
+                )
+        return fmt.set_entry(text, container, key, entry, defaults)
+
     with state_lock():
-        return edit_config_file(
-            config_file,
-            lambda text: _swap(fmt.set_entry(text, container, key, entry, defaults)),
-            shared=is_project,
-        )
+        return edit_config_file(config_file, edit, shared=is_project)
 
 
 def _swap(pair: tuple[str, bool]) -> tuple[str, bool]:

@@ -144,15 +144,19 @@ def test_removal_keeps_keys_another_deployment_records(home: Path, tmp_path: Pat
 def test_unremovable_entry_is_reported(home: Path, state: Path) -> None:
     dep = deploy("cursor", bundle("b", servers=[server("s")]))
     config = home / ".cursor" / "mcp.json"
+    ours = json.dumps(entries(config, "cursor")["s"])
     config.write_text("{ not json")
     with pytest.warns(MCPServerNotRemoved, match='"s" could not be removed'):
-        dep.remove()
+        result = dep.remove()
     assert config.read_text() == "{ not json"
-    # the record keeps what is left, so removing again after fixing the file finishes
+    # the result says so (the CLI exits 1), and the record keeps what is left, so removing
+    # again after fixing the file finishes
+    assert not result.removed and [e.key for e in result.left] == ["s"]
+    assert result.to_json()["ok"] is False and result.to_json()["removed"] is None
     (left,) = deployed()
     assert left.uuid == dep.uuid and left.config_keys == ["s"]
-    config.write_text('{"mcpServers": {"s": {"command": "uvx"}, "mine": {"command": "y"}}}')
-    left.remove()
+    config.write_text(f'{{"mcpServers": {{"s": {ours}, "mine": {{"command": "y"}}}}}}')
+    assert left.remove().removed
     assert set(entries(config, "cursor")) == {"mine"}
     assert deployed() == []
 
@@ -394,50 +398,38 @@ def test_dry_run_creates_no_state_takes_no_lock_and_does_not_sweep(home: Path, s
 
 
 def test_dry_run_says_which_config_entries_it_would_replace(home: Path, state: Path) -> None:
-    """The plan tells a new key from one a recorded deployment wrote and from one that
-    agenttools did not write (the deploy replaces it, and removing the deployment removes
-    it); a config file that does not parse is a failure of the plan, as of the deploy."""
+    """The plan tells a new key from one a recorded deployment wrote, from one agenttools did
+    not write (a conflict without --force: removing the deployment would put it back) and
+    from an identical one (kept); a config file that does not parse is a failure of the
+    plan, as of the deploy."""
     config = home / ".cursor" / "mcp.json"
     ours = deploy("cursor", bundle("ours", servers=[server("mine")]))
     data = json.loads(config.read_text())
     data["mcpServers"]["theirs"] = {"command": "their-tool"}
+    data["mcpServers"]["same"] = dict(data["mcpServers"]["mine"], args=["same-mcp"])
     config.write_text(json.dumps(data))
     before = snapshot(home, state)
-    tools = bundle("b", servers=[server("mine"), server("theirs"), server("fresh")])
+    tools = bundle("b", servers=[server(n) for n in ("mine", "theirs", "fresh", "same")])
     the_plan = deploy("cursor", tools, dry_run=True, overwrite="upgrade")
-    assert the_plan.ok and [r.uuid for r in the_plan.replaced] == [ours.uuid]
+    assert [r.uuid for r in the_plan.replaced] == [ours.uuid]
+    assert [e.tag for e in the_plan.errors] == ["MCPServerEntryExists"]
     existing = {s["config_key"]: s["existing"] for s in the_plan.to_json()["mcp_servers"]}
-    assert existing == {"mine": "deployed", "theirs": "foreign", "fresh": "none"}
+    assert existing == {"mine": "deployed", "theirs": "foreign", "fresh": "none",
+                        "same": "identical"}  # fmt: skip
     text = the_plan.render()
-    assert 'write entry "theirs" (server theirs): replaces an existing entry that' in text
+    assert 'write entry "theirs" (server theirs): replaces an entry agenttools did not' in text
     assert 'write entry "mine" (server mine): replaces the entry of a recorded' in text
     assert 'write entry "fresh" (server fresh)\n' in text
+    assert 'write entry "same" (server same): already there, identical' in text
+    assert f'would fail: The MCP server configuration "theirs" in {config} was not' in text
+    assert deploy("cursor", tools, dry_run=True, overwrite="all").ok
+    assert snapshot(home, state) == before
     config.write_text('{"mcpServers": {')
     before = snapshot(home, state)
     broken = deploy("cursor", tools, dry_run=True, overwrite="upgrade")
     assert not broken.ok and "would fail: " in broken.render()
     assert broken.to_json()["errors"][0]["tag"] == "ConfigFileUnparseable"
     assert snapshot(home, state) == before
-
-
-def test_replacing_an_entry_no_deployment_wrote_warns(home: Path) -> None:
-    """The spec's deploy replaces an existing key (an upsert), and removing the deployment
-    removes it; when no recorded deployment wrote that entry the user is told so."""
-    from agenttools_runtime.errors import MCPServerEntryReplaced
-
-    config = home / ".cursor" / "mcp.json"
-    config.parent.mkdir()
-    config.write_text('{"mcpServers": {"s": {"command": "their-own"}}}\n')
-    with pytest.warns(MCPServerEntryReplaced, match=r'"s" in .*mcp\.json was not written by'):
-        dep = deploy("cursor", bundle("b", servers=[server("s")]))
-    assert entries(config, "cursor")["s"]["command"] == "uvx"
-    assert [w.tag for w in dep.warnings] == ["MCPServerEntryReplaced"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # a key a recorded deployment wrote: no warning
-        again = deploy("cursor", bundle("b", servers=[server("s")]), overwrite="upgrade")
-    assert again.warnings == []
-    again.remove()
-    assert "s" not in entries(config, "cursor")
 
 
 def test_leftover_backups_beside_the_skills_root_are_reported_and_kept(home: Path) -> None:

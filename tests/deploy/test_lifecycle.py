@@ -233,7 +233,9 @@ def test_broken_record(
     path.write_text("{not json")
     code, out, _ = run(capsys, "deployed")
     assert code == 0
-    assert dep.uuid[:8] in out and "broken" in out and "the record cannot be read" in out
+    assert dep.uuid[:8] in out and "broken" in out
+    # the path, the reason and what can be done
+    assert f"{path} cannot be read: " in out and "Repair the file, or delete the directory" in out
     data = json.loads(run(capsys, "deployed", "--json")[1])
     assert data["deployments"][0]["status"] == "broken"
     code, out, _ = run(capsys, "verify")

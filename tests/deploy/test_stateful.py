@@ -1,15 +1,18 @@
 """A stateful property test of the deployment state (hypothesis ``RuleBasedStateMachine``).
 
-Random sequences of: deploy, ``--upgrade`` and remove of three bundles that share a skill,
-to four clients of which three share one skills root (Codex, Goose, Zed: ``~/.agents/skills``)
-and whose config files are JSON, TOML, YAML; a user editing a deployed skill, editing their
-own config entry, creating a skill folder of a name a bundle uses; ``skills install`` and
-``uninstall``; a deployment record deleted by hand; and a process killed (SIGKILL, in a
-forked child) at a random file system mutation of a deploy, upgrade or removal, followed by
-the next command. After every step: records, registry, index, skill directories and config
-entries agree; nothing of an interrupted operation is left; nothing the user wrote or edited
-has changed. At the end, once every deployment is removed, everything agenttools wrote and
-nobody edited is gone.
+Random sequences of: deploy, ``--upgrade``, ``--force`` and remove of three bundles that
+share a skill, to four clients of which three share one skills root (Codex, Goose, Zed:
+``~/.agents/skills``) and whose config files are JSON, TOML, YAML; a user editing a deployed
+skill, editing their own config entry, writing their own entry under a key a bundle uses
+(over nothing, or over a deployment's entry), creating a skill folder of a name a bundle
+uses; ``skills install`` and ``uninstall``; a deployment record deleted by hand; and a
+process killed (SIGKILL, in a forked child) at a random file system mutation of a deploy,
+upgrade, forced deploy or removal, followed by the next command. After every step: records,
+registry, index, skill directories and config entries agree; nothing of an interrupted
+operation is left; nothing the user wrote or edited has changed, and a user's own config
+entry is never lost — it is in its file, or (replaced with ``--force``) in the record of the
+deployment that will put it back. At the end, once every deployment is removed, everything
+agenttools wrote and nobody edited is gone, and every entry of the user's is back.
 
 Profiles: ``ci`` (the default: a few examples) and ``deep`` (``AGENTTOOLS_STATEFUL=deep``,
 for long runs).
@@ -143,6 +146,14 @@ class DeploymentState(RuleBasedStateMachine):
         self._guarded(lambda: quietly(deploy, client, bundle(name, version), overwrite="upgrade"))
         self.hand_deleted = False
 
+    @rule(name=st.sampled_from(sorted(BUNDLES)), client=st.sampled_from(CLIENTS))
+    def force_deploy_bundle(self, name: str, client: str) -> None:
+        """``--force``: over the user's entries too (the record keeps them), and over their
+        skill folders of the bundle's names (which it replaces)."""
+        self._guarded(lambda: quietly(deploy, client, bundle(name, 2), overwrite="all"))
+        self._forced(name, client)
+        self.hand_deleted = False
+
     @precondition(lambda self: bool(deployed()))
     @rule(pick=st.integers(0, 20))
     def remove(self, pick: int) -> None:
@@ -151,7 +162,7 @@ class DeploymentState(RuleBasedStateMachine):
         self.hand_deleted = False
 
     @rule(
-        operation=st.sampled_from(("deploy", "upgrade", "remove")),
+        operation=st.sampled_from(("deploy", "upgrade", "force", "remove")),
         name=st.sampled_from(sorted(BUNDLES)),
         client=st.sampled_from(CLIENTS),
         kill_at=st.integers(1, 60),
@@ -172,6 +183,8 @@ class DeploymentState(RuleBasedStateMachine):
                 os._exit(0)
         _wait(pid)
         quietly(finish_interrupted)
+        if operation == "force":
+            self._forced(name, client)
 
     # -- rules: the user ---------------------------------------------------------------------
 
@@ -194,6 +207,29 @@ class DeploymentState(RuleBasedStateMachine):
             text = text.replace(f"cmd: {old}\n", f"cmd: their-server-{value}\n")
         config.write_text(text)
         self.user_entries[(client, "theirs")] = self._entries(client)["theirs"]
+
+    @rule(
+        client=st.sampled_from(CLIENTS),
+        key=st.sampled_from(("alpha-srv", "beta-srv")),
+        value=st.sampled_from(("one", "two")),
+    )
+    def user_writes_their_own_entry(self, client: str, key: str, value: str) -> None:
+        """The user's own server under a key a bundle writes: over nothing (a later deploy
+        must not take it without --force), or over a deployment's entry (an edit: the
+        deployment must keep it)."""
+        from agenttools_runtime.mcp.entries import container_for
+        from agenttools_runtime.mcp.formats import get_format
+
+        target = get_client(client)
+        config = mcp_config_location(target)
+        fmt = get_format(target.config_format)
+        entry = {"command": f"mine-{value}", "args": ["--token", "s3cret"]}
+        if client == "goose":
+            entry = {"name": key, "cmd": f"mine-{value}", "enabled": True}
+        text, _ = fmt.set_entry(config.read_text(), container_for(target, config), key, entry, {})
+        config.write_text(text)
+        self.user_entries[(client, key)] = self._entries(client)[key]
+        self.leaked.discard((client, key))
 
     @rule(
         root=st.sampled_from((0, 1, 2)), name=st.sampled_from(("a-one", "b-one", "g-one", "mine"))
@@ -231,6 +267,8 @@ class DeploymentState(RuleBasedStateMachine):
         victim = found[pick % len(found)]
         for server in victim.record.mcp_servers:
             self.leaked.add((victim.client, server.config_key))
+            if server.origin is not None:  # the user's entry it held goes with it, by hand
+                self.user_entries.pop((victim.client, server.config_key), None)
         shutil.rmtree(records.record_dir(victim.uuid))
         self.hand_deleted = True
 
@@ -250,7 +288,17 @@ class DeploymentState(RuleBasedStateMachine):
         for path, data in self.user_files.items():
             assert path.read_bytes() == data, path
         for (client, key), value in self.user_entries.items():
-            assert self._entries(client).get(key) == value, (client, key)
+            # a user's own entry is never lost: in its file, or replaced with --force and
+            # kept by the deployment that did it (its removal puts it back)
+            if _same(self._entries(client).get(key), value):
+                continue
+            kept = [
+                s.origin.value
+                for d in deployed()
+                for s in d.record.mcp_servers
+                if d.client == client and s.config_key == key and s.origin is not None
+            ]
+            assert any(_same(v, value) for v in kept), (client, key)
 
     def teardown(self) -> None:
         from agenttools_runtime.deploy.doctor import diagnose
@@ -299,6 +347,15 @@ class DeploymentState(RuleBasedStateMachine):
                 before.pop(path, None), after.pop(path, None)
             assert after == before
 
+    def _forced(self, name: str, client: str) -> None:
+        """A forced deploy of *name* that went through has replaced the user's skill folders
+        of the bundle's names in the client's root: they are no longer the user's to keep."""
+        if not any(d.client == client and d.toolset == name for d in deployed()):
+            return  # refused, or rolled back: everything of the user's must be as it was
+        taken = {self._root(client) / skill for skill in BUNDLES[name][0]}
+        for path in [p for p in self.user_files if p.parent in taken]:
+            del self.user_files[path]
+
     def _entries(self, client: str) -> dict[str, Any]:
         return read_server_entries(mcp_config_location(get_client(client)), get_client(client))
 
@@ -306,6 +363,12 @@ class DeploymentState(RuleBasedStateMachine):
         from agenttools_runtime.clients import skills_location
 
         return skills_location(get_client(client))
+
+
+def _same(a: Any, b: Any) -> bool:
+    from agenttools_runtime.mcp.formats import plain, same_data
+
+    return a is not None and same_data(plain(a), plain(b))
 
 
 def _skill_dirs(root: Path) -> list[Path]:
@@ -330,8 +393,8 @@ def _run_and_die(operation: str, name: str, client: str, kill_at: int, found: li
             if operation == "remove":
                 remove_deployment(found[kill_at % len(found)].uuid)
             else:
-                level = "upgrade" if operation == "upgrade" else "none"
-                deploy(client, bundle(name, 2 if operation == "upgrade" else 1), overwrite=level)  # type: ignore[arg-type]
+                level = {"upgrade": "upgrade", "force": "all"}.get(operation, "none")
+                deploy(client, bundle(name, 1 if operation == "deploy" else 2), overwrite=level)  # type: ignore[arg-type]
         except AgentToolsError:
             pass
 

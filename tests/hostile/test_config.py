@@ -1,9 +1,11 @@
 """Hostile client config files (``tests/hostile/config/<format>/``): JSON/JSONC, TOML and YAML
 files nested beyond the limit, aliases that expand without end, a mapping key that is a
 sequence, text that is not UTF-8 or not the format, a container of the wrong type, a directory
-where the file belongs. ``mcp install``, ``mcp uninstall``, ``mcp list`` and ``deploy`` each
-say what is wrong with which file (and where), exit 1, and leave the file, the home directory
-and the state directory as they were (a deploy's skills are rolled back)."""
+where the file belongs; the user's own entry under the key a deploy writes (JSON, JSONC, TOML,
+YAML: a conflict without ``--force``, labelled by the dry run). ``mcp install``, ``mcp
+uninstall``, ``mcp list`` and ``deploy`` each say what is wrong with which file (and where),
+exit 1, and leave the file, the home directory and the state directory as they were (a
+deploy's skills are rolled back)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Hostile state directories (``tests/hostile/state/<case>.state``, a file or a folder used as
 ``AGENTTOOLS_HOME``): the state directory or its ``deployments`` a file, the lock a directory,
 the skill registry a file, records nested 5,000 deep, not UTF-8, not JSON, of the wrong types
-or without their uuid. ``deployed``, ``deploy`` and ``remove`` name the path and what is wrong
+or without their uuid. ``deployed``, ``deploy``, ``remove`` and ``doctor`` name the path and what is wrong
 with it, exit 1, and change nothing."""
 
 from __future__ import annotations

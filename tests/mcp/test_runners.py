@@ -215,12 +215,14 @@ def test_mcp_install_project_uses_the_console_script(
     assert "runs: weather-mcp (runner script:" in out
     entry = read_server_entries(project / ".mcp.json", get_client("claude-code"))["weather"]
     assert entry["command"] == "weather-mcp"
-    status = main(
-        [
-            *["mcp", "install", "claude-code", "weather-tools/weather", "--path", str(site)],
-            *["--project", str(project), "--runner", "python", "--json"],
-        ]
-    )
+    again = [
+        *["mcp", "install", "claude-code", "weather-tools/weather", "--path", str(site)],
+        *["--project", str(project), "--runner", "python", "--json"],
+    ]
+    # nothing records what mcp install wrote: another entry over it takes --force
+    assert main(again) == 1
+    assert json.loads(capsys.readouterr().out)["error"]["tag"] == "MCPServerEntryExists"
+    status = main([*again, "--force"])
     out, err = capsys.readouterr()
     assert status == 0 and "machine-specific" in err
     assert json.loads(out)["launch"]["runner"] == "python"

@@ -80,6 +80,12 @@ class ConfigFormat(Protocol):
 
     def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]: ...
 
+    def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
+        """Where the entry *key* is in *text*: the span ``set_entry`` replaces when the key
+        is there (None: the key is missing, or in a layout whose span this format does not
+        know; :mod:`agenttools_runtime.mcp.origin` then falls back to the entry's data)."""
+        ...
+
 
 def same_data(a: Any, b: Any) -> bool:
     """Equal as config data: like ``==``, but ``True`` is not ``1`` and ``1.0`` is not ``1``."""
@@ -88,6 +94,18 @@ def same_data(a: Any, b: Any) -> bool:
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(same_data(x, y) for x, y in zip(a, b, strict=True))
     return _kind(a) == _kind(b) and bool(a == b)
+
+
+def plain(value: Any) -> Any:
+    """Config data as plain JSON values (parsers return their own mapping and scalar types)."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    for kind in (bool, int, float, str):
+        if isinstance(value, kind):
+            return kind(value)
+    return None if value is None else str(value)
 
 
 def _kind(value: Any) -> type:

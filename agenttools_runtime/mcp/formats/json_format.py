@@ -520,6 +520,19 @@ class JSONFormat:
             text = _apply(text, doc.remove(found, index))
         return text, True
 
+    def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
+        if _is_blank(text):
+            return None
+        doc = _Document(text)
+        _parent, _depth, found = doc.find_path(container.path)
+        if found is None or text[found.start] != ("[" if container.list_key else "{"):
+            return None
+        indexes = doc.entry_index(found, container, key)
+        if not indexes:
+            return None
+        member = found.members[indexes[-1]]  # the one set_entry replaces
+        return member.value_start, member.value_end
+
 
 def _entries_of(value: Any, container: Container) -> dict[str, Any]:
     if container.list_key is None:

@@ -10,6 +10,7 @@ data with the one entry changed.
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from collections.abc import Mapping
@@ -254,6 +255,19 @@ class TOMLFormat:
             return spliced, True
         del found[key]
         return tomlkit.dumps(doc), True
+
+    def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
+        """The entry's ``[table]`` and its sub-tables, when they follow each other (the
+        lines ``set_entry`` replaces); None for an entry written another way (an inline
+        table, dotted keys)."""
+        _parse(text)
+        entry_path = (*container.path, key)
+        own = [h for h in _headers(text) if h.path[: len(entry_path)] == entry_path]
+        if not own or own[0].path != entry_path:
+            return None
+        if any(a.block_end != b.start for a, b in itertools.pairwise(own)):
+            return None
+        return own[0].start, own[-1].end
 
     # -- splices ------------------------------------------------------------------------------
 

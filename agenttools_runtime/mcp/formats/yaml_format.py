@@ -20,7 +20,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.composer import Composer, ComposerError
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import AliasEvent, CollectionStartEvent
-from ruamel.yaml.nodes import ScalarNode
+from ruamel.yaml.nodes import CollectionNode, MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.scalarstring import SingleQuotedScalarString
 from ruamel.yaml.util import load_yaml_guess_indent
@@ -94,6 +94,10 @@ def _load(text: str) -> Any:
         raise ParseError(message, mark.line + 1, mark.column + 1) from None
     except YAMLError as exc:
         raise ParseError(str(exc).splitlines()[0], 1, 1) from None
+    except TypeError:  # a key holding a mapping: ruamel cannot even hash it ("? a: {}")
+        raise ParseError(
+            "a mapping key that is a mapping or a sequence", *_complex_key_node(text)
+        ) from None
     problem = limits.shape_problem(data)
     if problem is not None:  # aliases: a recursive one, or a "billion laughs"
         raise ParseError(problem, *_first_alias(text))
@@ -117,6 +121,24 @@ def _complex_key(data: Any) -> tuple[int, int] | None:
         elif isinstance(node, list):
             stack.extend(node)
     return None
+
+
+def _complex_key_node(text: str) -> tuple[int, int]:
+    """:func:`_complex_key` on the node graph (for a document whose data cannot be built)."""
+    stack, seen = [_loader().compose(text)], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:  # an alias: the same node again (or itself, recursively)
+            continue
+        seen.add(id(node))
+        if isinstance(node, MappingNode):
+            for key, value in node.value:
+                if isinstance(key, CollectionNode):
+                    return key.start_mark.line + 1, key.start_mark.column + 1
+                stack.append(value)
+        elif isinstance(node, SequenceNode):
+            stack.extend(node.value)
+    return 1, 1
 
 
 def _first_alias(text: str) -> tuple[int, int]:
@@ -300,6 +322,36 @@ class YAMLFormat:
             if self._holds(candidate, want):
                 return candidate, True
         return self._roundtrip(text, container, key, None, {}), True
+
+    def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
+        """The lines of the entry's block (a key of a block mapping, or an item of a block
+        sequence: what ``set_entry`` replaces); None in flow style or at the root."""
+        root = _load(text)
+        if not isinstance(root, CommentedMap) or not container.path:
+            return None
+        node = self._container(root, container.path)
+        lines = _lines(text)
+        if container.list_key is None:
+            if not isinstance(node, CommentedMap) or node.fa.flow_style() or key not in node:
+                return None
+            line, col = node.lc.key(key)
+            start, end = line, _block_end(lines, line, col)
+        else:
+            if not isinstance(node, CommentedSeq) or node.fa.flow_style():
+                return None
+            spans = self._item_spans(lines, node, 0)
+            matches = [
+                i
+                for i, v in enumerate(node)
+                if isinstance(v, Mapping) and v.get(container.list_key) == key
+            ]
+            if spans is None or not matches:
+                return None
+            start, end, _dash = spans[matches[0]]  # the item set_entry replaces
+        offsets = [0]
+        for line_text in lines:
+            offsets.append(offsets[-1] + len(line_text))
+        return offsets[start], offsets[end]
 
     # -- helpers -------------------------------------------------------------------------------
 

@@ -1,0 +1,242 @@
+"""Who owns an MCP config entry, and what a deploy, a removal and ``mcp install|uninstall``
+may do to it: the skill directories' rules, for config entries.
+
+A key's entry is *the deployment's* while it holds what the deployment's record says it
+wrote; one the user edited since is the user's again (kept on removal, replaced only with
+``--force``); one that no deployment wrote is the user's (replaced only with ``--force``, and
+then put back by the removal: :mod:`agenttools_runtime.mcp.origin`). The decisions are pure
+tables over what is on disk and what the records say; :func:`release_entry` applies the
+removal's decision to a file in one compare-and-swap edit.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from agenttools_runtime import paths
+from agenttools_runtime.clients import Client
+from agenttools_runtime.deploy.lock import deployment_lock
+from agenttools_runtime.deploy.records import DeploymentRecord, ServerEntry
+from agenttools_runtime.deploy.store import Store
+from agenttools_runtime.errors import (
+    AgentToolsWarning,
+    MCPServerEntryModified,
+    MCPServerEntryNotRestored,
+)
+from agenttools_runtime.mcp.entries import container_for
+from agenttools_runtime.mcp.formats import edit_config_file, get_format, plain, same_data
+from agenttools_runtime.mcp.install import (
+    MCPInstallResult,
+    MCPTarget,
+    Owned,
+    install_mcp_server,
+    uninstall_mcp_server,
+)
+from agenttools_runtime.mcp.origin import restore
+from agenttools_runtime.mcp.server import MCPServer
+
+# -- deploy: what a key holds now ------------------------------------------------------------
+
+
+class EntryState(str, enum.Enum):
+    """What a config key holds before a deploy (the dry run's ``existing``)."""
+
+    NONE = "none"  # no entry
+    DEPLOYED = "deployed"  # what a recorded deployment wrote there
+    MODIFIED = "modified"  # a deployment wrote it, the user changed it since: --force
+    IDENTICAL = "identical"  # not ours, but exactly what would be written: kept as is
+    FOREIGN = "foreign"  # not ours: --force, and the removal puts it back
+
+    @property
+    def needs_force(self) -> bool:
+        return self in (EntryState.MODIFIED, EntryState.FOREIGN)
+
+
+def classify(
+    current: Any, owner: ServerEntry | None, incoming: Any, *, present: bool
+) -> EntryState:
+    """The state of a key holding *current* (when *present*), recorded by *owner* (None: no
+    deployment records it), about to get *incoming*."""
+    if not present:
+        return EntryState.NONE
+    if owner is not None:
+        if Owned(owner.written, owner.origin).holds(current, incoming):
+            return EntryState.DEPLOYED
+        return EntryState.MODIFIED
+    if same_data(current, incoming):
+        return EntryState.IDENTICAL
+    return EntryState.FOREIGN
+
+
+def owners(
+    store: Store, key: str, config_file: str | Path
+) -> Iterator[tuple[DeploymentRecord, ServerEntry]]:
+    """The recorded deployments that wrote *key* into *config_file* (by canonical path),
+    oldest first, with their entry (read through the index: only those records)."""
+    wanted = (key, paths.canonical_path_key(config_file))
+    for record in store.records(store.index.records_with_config_entry(wanted)):
+        for entry in record.mcp_servers:
+            if (entry.config_key, paths.canonical_path_key(entry.config_file)) == wanted:
+                yield record, entry
+
+
+# -- removal: what becomes of a recorded entry -----------------------------------------------
+
+
+class Release(str, enum.Enum):
+    """What a removal does to one recorded entry."""
+
+    REMOVE = "removed"  # ours, unchanged (or --force): deleted
+    RESTORE = "restored"  # ours, unchanged (or --force), over the user's: theirs put back
+    KEEP = "kept"  # changed by the user since: kept (MCPServerEntryModified)
+    GONE = "absent"  # no longer in the file: nothing to do (the origin, if any, is dropped)
+
+
+def release_decision(present: bool, unmodified: bool, has_origin: bool, force: bool) -> Release:
+    if not present:
+        return Release.GONE
+    if not unmodified and not force:
+        return Release.KEEP
+    return Release.RESTORE if has_origin else Release.REMOVE
+
+
+@dataclass(frozen=True)
+class EntryOutcome:
+    """What a removal did to one recorded entry (``outcome`` a :class:`Release` value, or
+    ``"shared"``: another deployment records it, ``"failed"``: it could not be edited,
+    ``reason`` saying why)."""
+
+    key: str
+    config_file: str
+    outcome: str
+    reason: str | None = None
+    warning: AgentToolsWarning | None = None
+
+    @property
+    def left(self) -> bool:
+        """Whether the deployment still owns it (the removal could not finish it)."""
+        return self.outcome == "failed"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "config_file": self.config_file,
+            "outcome": self.outcome,
+            "reason": self.reason,
+            "warning": None if self.warning is None else self.warning.to_json(),
+        }
+
+
+def release_entry(client: Client, entry: ServerEntry, *, force: bool, hint: str) -> EntryOutcome:
+    """Apply the release decision to *entry*'s file (one compare-and-swap edit, under the
+    state lock the caller holds): delete it, put the origin back, or keep it (with the
+    warning, whose *hint* says how to remove it anyway). Raises ``ConfigFileUnparseable``,
+    ``ConfigFileInvalid``, ``ConfigFileChanged``, ``OSError``."""
+    path = Path(entry.config_file)
+    fmt = get_format(client.config_format)
+    container = container_for(client, path)
+
+    def edit(text: str) -> tuple[str, Release]:
+        current = fmt.read_entries(text, container)
+        present = entry.config_key in current
+        unmodified = present and (
+            entry.written is None or same_data(plain(current[entry.config_key]), entry.written)
+        )
+        action = release_decision(present, unmodified, entry.origin is not None, force)
+        if action is Release.REMOVE:
+            text = fmt.remove_entry(text, container, entry.config_key)[0]
+        elif action is Release.RESTORE:
+            assert entry.origin is not None
+            text = restore(fmt, container, entry.config_key, text, entry.origin)
+        return text, action
+
+    action, _written = edit_config_file(path, edit)
+    warning: AgentToolsWarning | None = None
+    if action is Release.KEEP:
+        origin = " (nor was the entry it had replaced put back)" if entry.origin else ""
+        warning = MCPServerEntryModified(
+            key=entry.config_key, config_file=path, origin=origin, hint=hint
+        )
+    elif action is Release.GONE and entry.origin is not None:
+        warning = MCPServerEntryNotRestored(key=entry.config_key, config_file=path)
+    return EntryOutcome(entry.config_key, entry.config_file, action.value, warning=warning)
+
+
+def without_entry(record: DeploymentRecord, entry: ServerEntry) -> DeploymentRecord:
+    """*record* no longer listing *entry*."""
+    kept = tuple(s for s in record.mcp_servers if s is not entry and s != entry)
+    return replace(record, mcp_servers=kept)
+
+
+# -- mcp install / uninstall -----------------------------------------------------------------
+
+
+def install_entry(
+    target: MCPTarget, server: MCPServer, key: str, *, force: bool = False
+) -> MCPInstallResult:
+    """``agenttools mcp install``: write the entry, under the deployment lock; an entry of
+    the key that no deployment wrote and that holds something else is replaced only with
+    *force* (``MCPServerEntryExists``). One a deployment wrote is replaced: it is then the
+    user's, which removing the deployment keeps (``MCPServerEntryModified``)."""
+    with deployment_lock() as store:
+        owned = any(True for _ in owners(store, key, target.config_file))
+        return install_mcp_server(target, server, key=key, force=force or owned)
+
+
+@dataclass(frozen=True)
+class Uninstalled:
+    """What ``mcp uninstall`` did: ``outcome`` ``"removed"``, ``"restored"`` (the user's
+    entry a deployment had replaced is back), ``"kept"`` (a deployment's entry the user
+    changed: not removed without force), or ``"absent"``; ``deployments`` the records that
+    owned the entry (they no longer list it unless it was kept)."""
+
+    client: Client
+    config_file: Path
+    key: str
+    outcome: str
+    deployments: tuple[str, ...] = ()
+    warning: AgentToolsWarning | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.outcome != Release.KEEP.value
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "client": self.client.id,
+            "config_file": str(self.config_file),
+            "key": self.key,
+            "removed": self.outcome in (Release.REMOVE.value, Release.RESTORE.value),
+            "outcome": self.outcome,
+            "deployments": list(self.deployments),
+            "warning": None if self.warning is None else self.warning.to_json(),
+        }
+
+
+def uninstall_entry(target: MCPTarget, key: str, *, force: bool = False) -> Uninstalled:
+    """``agenttools mcp uninstall``: remove the entry, under the deployment lock. An entry
+    a deployment owns goes by the removal's rule — the user's entry it replaced is put back
+    instead of deleting the key, and one the user changed since the deployment wrote it is
+    kept (``MCPServerEntryModified``) unless *force* — and the deployment's record no longer
+    lists it (a record left with nothing is deleted)."""
+    with deployment_lock() as store:
+        found = list(owners(store, key, target.config_file))
+        if not found:
+            result = uninstall_mcp_server(target, key)
+            outcome = Release.REMOVE if result.removed else Release.GONE
+            return Uninstalled(target.client, target.config_file, key, outcome.value)
+        _record, newest = found[-1]
+        done = release_entry(target.client, newest, force=force, hint="Use --force to remove it.")
+        uids = tuple(r.uuid for r, _entry in found)
+        if done.outcome != Release.KEEP.value:
+            for record, entry in found:  # the config first, the records after (never the
+                rest = without_entry(record, entry)  # other way round: a crash in between
+                if rest.mcp_servers or rest.installed:  # then leaves an entry untracked)
+                    store.rewrite_record(rest)
+                else:
+                    store.delete_record(record.uuid)
+        return Uninstalled(target.client, target.config_file, key, done.outcome, uids, done.warning)
