@@ -16,14 +16,18 @@ expected failure into one :class:`AgentToolsBuildError` listing the problems.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
 
 from agenttools_hook.errors import AgentToolsBuildError
 
-T = TypeVar("T")
-ConfigSettings = Mapping[str, Any] | None
+# Frontends run each hook in a new process: typing is not imported for annotations only.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
+    ConfigSettings = Mapping[str, Any] | None
 
 __all__ = [
     "build_sdist",

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 
@@ -46,6 +45,7 @@ from agenttools_runtime.names import (
     canonical_dist_name,
     is_item_reference,
 )
+from agenttools_runtime.values import Value, replace
 from agenttools_runtime.wheel.manifest import BundleEntry
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
@@ -78,8 +78,7 @@ BUILTIN_SERVERS: dict[str, MCPServer] = {
 }
 
 
-@dataclass(frozen=True)
-class AgentTools:
+class AgentTools(Value):
     """A bundle of MCP servers and agent skills.
 
     ``location`` is ``"builtin"``, the :class:`InstalledDistribution` that declares it, or
@@ -91,40 +90,70 @@ class AgentTools:
     Validated on construction: ``InvalidAgentToolsObject`` for a name that is not a non-empty
     string, item lists that are not lists of specifications, and (ad hoc bundles) a name with
     ``/`` or the name of a built-in bundle. Empty lists are allowed (deploying needs an item).
+    ``search`` (where its distribution was found) is neither compared nor shown.
     """
 
+    __slots__ = (
+        "description",
+        "location",
+        "marker",
+        "mcp_servers",
+        "name",
+        "search",
+        "skills",
+        "toolset_type",
+    )  # fmt: skip
+    _uncompared = _unshown = frozenset({"search"})
     name: str
-    mcp_servers: Sequence[str | MCPServer] = ()
-    skills: Sequence[str | SkillSpec] = ()
-    description: str | None = None
-    location: InstalledDistribution | Literal["builtin"] | None = None
-    toolset_type: ToolsetType = "AgentTools"
-    marker: str | None = None
-    search: SearchPath | None = field(default=None, compare=False, repr=False)
+    mcp_servers: Sequence[str | MCPServer]
+    skills: Sequence[str | SkillSpec]
+    description: str | None
+    location: InstalledDistribution | Literal["builtin"] | None
+    toolset_type: ToolsetType
+    marker: str | None
+    search: SearchPath | None
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name.strip():
+    def __init__(
+        self,
+        name: str,
+        mcp_servers: Sequence[str | MCPServer] = (),
+        skills: Sequence[str | SkillSpec] = (),
+        description: str | None = None,
+        location: InstalledDistribution | Literal["builtin"] | None = None,
+        toolset_type: ToolsetType = "AgentTools",
+        marker: str | None = None,
+        search: SearchPath | None = None,
+    ) -> None:
+        if not isinstance(name, str) or not name.strip():
             raise InvalidAgentToolsObject(
-                reason=f"the name must be a non-empty string, not {self.name!r}"
+                reason=f"the name must be a non-empty string, not {name!r}"
             )
-        if self.description is not None and not isinstance(self.description, str):
-            raise InvalidAgentToolsObject(
-                reason=f'the description of "{self.name}" must be a string'
-            )
-        object.__setattr__(self, "mcp_servers", _server_specs(self.name, self.mcp_servers))
-        object.__setattr__(self, "skills", _skill_specs(self.name, self.skills))
-        if self.location is None:
-            object.__setattr__(self, "skills", tuple(_directory_or_name(s) for s in self.skills))
-        if self.location is None and self.toolset_type == "AgentTools":
-            if "/" in self.name:
+        if description is not None and not isinstance(description, str):
+            raise InvalidAgentToolsObject(reason=f'the description of "{name}" must be a string')
+        server_specs = _server_specs(name, mcp_servers)
+        skill_specs = _skill_specs(name, skills)
+        if location is None:
+            skill_specs = tuple(_directory_or_name(s) for s in skill_specs)
+        if location is None and toolset_type == "AgentTools":
+            if "/" in name:
                 raise InvalidAgentToolsObject(
-                    reason=f'the name "{self.name}" contains "/", which is reserved for '
+                    reason=f'the name "{name}" contains "/", which is reserved for '
                     "distribution bundles (dist/bundle)"
                 )
-            if self.name in BUILTIN_BUNDLES:
+            if name in BUILTIN_BUNDLES:
                 raise InvalidAgentToolsObject(
-                    reason=f'"{self.name}" is the name of a built-in bundle; choose another name'
+                    reason=f'"{name}" is the name of a built-in bundle; choose another name'
                 )
+        super().__init__(
+            name=name,
+            mcp_servers=server_specs,
+            skills=skill_specs,
+            description=description,
+            location=location,
+            toolset_type=toolset_type,
+            marker=marker,
+            search=search,
+        )
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> AgentTools:
@@ -518,7 +547,7 @@ def _directory_or_name(spec: str | SkillSpec) -> str | SkillSpec:
     return Path(path) if os.path.isfile(os.path.join(path, SKILL_FILE)) else spec
 
 
-def _skill_spec_name(spec: str | SkillSpec) -> str:
+def _skill_spec_name(spec: str | SkillSpec | SkillSource) -> str:
     if isinstance(spec, str) and NAME_SHAPED_REFERENCE.fullmatch(spec):
         return spec
     # skills.source (typing, yaml): not on `list`'s start-up path

@@ -23,7 +23,6 @@ import json
 import os
 import sys
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from agenttools_runtime.clients import (
@@ -34,6 +33,7 @@ from agenttools_runtime.clients import (
     trace_folders,
 )
 from agenttools_runtime.errors import AgentToolsError
+from agenttools_runtime.values import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -48,14 +48,17 @@ _WHAT = {
 }
 
 
-@dataclass(frozen=True)
-class Trace:
+class Trace(Value):
     """One sign of a client: its ``kind`` (executable, folder, config, skills) and
     ``path`` (for an executable, where ``PATH`` found it; ``name`` its command)."""
 
+    __slots__ = ("kind", "name", "path")
     kind: str
     path: str
-    name: str = ""
+    name: str
+
+    def __init__(self, kind: str, path: str, name: str = "") -> None:
+        super().__init__(kind=kind, path=path, name=name)
 
     def describe(self) -> str:
         return _WHAT[self.kind].format(name=self.name, path=self.path)
@@ -67,14 +70,19 @@ class Trace:
         return data
 
 
-@dataclass
 class Detection:
     """Whether *client* is installed here: the ``traces`` found, and the ``ignored`` paths
     that exist but only because agenttools created them."""
 
-    client: Client
-    traces: list[Trace] = field(default_factory=list)
-    ignored: list[Trace] = field(default_factory=list)
+    def __init__(
+        self,
+        client: Client,
+        traces: list[Trace] | None = None,
+        ignored: list[Trace] | None = None,
+    ) -> None:
+        self.client = client
+        self.traces: list[Trace] = [] if traces is None else traces
+        self.ignored: list[Trace] = [] if ignored is None else ignored
 
     @property
     def detected(self) -> bool:

@@ -20,7 +20,6 @@ import os
 import stat
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from agenttools_runtime.errors import (
@@ -39,6 +38,7 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.mcp.server import Environment, MCPServer, Origin
 from agenttools_runtime.names import SKILL_FILE, canonical_dist_name
+from agenttools_runtime.values import Value, replace
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import SkillEntry, WheelManifest, parse
 
@@ -79,15 +79,26 @@ print(json.dumps({
 """
 
 
-@dataclass(frozen=True)
-class SearchPath:
+class SearchPath(Value):
     """Where to look: ``sys.path``-like directories plus the environment whose interpreter
     starts ``module``/``script`` servers. ``marker_environment`` is the PEP 508 environment
-    bundle markers are evaluated in (None: this interpreter's)."""
+    bundle markers are evaluated in (None: this interpreter's); it is not compared."""
 
+    __slots__ = ("environment", "marker_environment", "paths")
+    _uncompared = frozenset({"marker_environment"})
     paths: tuple[Path, ...]
     environment: Environment
-    marker_environment: Mapping[str, str] | None = field(default=None, compare=False)
+    marker_environment: Mapping[str, str] | None
+
+    def __init__(
+        self,
+        paths: tuple[Path, ...],
+        environment: Environment,
+        marker_environment: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(
+            paths=paths, environment=environment, marker_environment=marker_environment
+        )
 
     @classmethod
     def current(cls) -> SearchPath:
@@ -164,8 +175,7 @@ class SearchPath:
         return f"{self.environment.python} -m pip install {name}"
 
 
-@dataclass(frozen=True)
-class InstalledDistribution:
+class InstalledDistribution(Value):
     """One installed distribution with an agenttools manifest.
 
     ``name`` is PEP 503-normalized; ``manifest`` is None when the distribution has none (it
@@ -173,18 +183,56 @@ class InstalledDistribution:
     too new, a name or path the build hook would refuse) and ``error`` is the
     ``ManifestError``; such a distribution is listed, never used.
     ``source_root`` is set for editable installs (directory skills come from there, live,
-    unverified). ``environment`` is where its ``module``/``script`` servers run.
+    unverified). ``environment`` is where its ``module``/``script`` servers run. ``manifest``
+    and ``error`` are not compared.
     """
 
+    __slots__ = (
+        "display_name",
+        "dist_info",
+        "environment",
+        "error",
+        "manifest",
+        "name",
+        "problem",
+        "source_root",
+        "version",
+    )  # fmt: skip
+    _uncompared = frozenset({"manifest", "error"})
+    _unshown = frozenset({"error"})
     name: str
     display_name: str
     version: str
     dist_info: Path
-    manifest: WheelManifest | None = field(default=None, compare=False)
-    source_root: Path | None = None
-    environment: Environment | None = None
-    problem: str | None = None
-    error: AgentToolsError | None = field(default=None, compare=False, repr=False)
+    manifest: WheelManifest | None
+    source_root: Path | None
+    environment: Environment | None
+    problem: str | None
+    error: AgentToolsError | None
+
+    def __init__(
+        self,
+        name: str,
+        display_name: str,
+        version: str,
+        dist_info: Path,
+        manifest: WheelManifest | None = None,
+        source_root: Path | None = None,
+        environment: Environment | None = None,
+        problem: str | None = None,
+        error: AgentToolsError | None = None,
+    ) -> None:
+        super().__init__(
+            name=name,
+            display_name=display_name,
+            version=version,
+            dist_info=dist_info,
+            manifest=manifest,
+            source_root=source_root,
+            environment=environment,
+            problem=problem,
+            error=error,
+        )
 
     @property
     def skills_dir(self) -> Path:
@@ -274,13 +322,25 @@ class InstalledDistribution:
         manifest (relative path → hash). Only the listed files are read, and only as regular
         files reached without a symbolic link (``BundledFileNotRegular``): a link planted in
         the ``.dist-info`` is never followed. Files not in the manifest are never used."""
+        from agenttools_runtime.verified import VerifiedFiles  # not on `list`'s start-up path
+
         entry = self._skill_entry(name)
         if SKILL_FILE not in entry.files:
             raise InvalidManifest(
                 distribution=self.display_name, reason=f'skill "{name}" lists no SKILL.md'
             )
-        for rel in entry.files:
-            self._verified_bytes(entry, rel)
+        # a file verified before and unchanged since (by its stat) is not read again: see
+        # agenttools_runtime/verified.py for the trade-off
+        known = VerifiedFiles(self.dist_info, name)
+        real_directories: set[str] = set()
+        try:
+            for rel, expected in entry.files.items():
+                info = self._regular_file(entry, rel, real_directories)[1]
+                if not known.holds(rel, info, expected):
+                    self._verified_bytes(entry, rel, real_directories)
+                    known.add(rel, info, expected)
+        finally:
+            known.save()
         return dict(sorted(entry.files.items()))
 
     def read_skill_file(self, name: str, rel: str) -> bytes:
@@ -288,12 +348,12 @@ class InstalledDistribution:
         verified as :meth:`verify_skill` does."""
         return self._verified_bytes(self._skill_entry(name), rel)
 
-    def _verified_bytes(self, entry: SkillEntry, rel: str) -> bytes:
+    def _verified_bytes(
+        self, entry: SkillEntry, rel: str, real_directories: set[str] | None = None
+    ) -> bytes:
         from agenttools_runtime.skills.hashing import hash_bytes  # not on `list`'s start-up path
 
-        path, regular = _without_links(self.dist_info, f"{layout.SKILLS_DIR}/{entry.name}/{rel}")
-        if not regular:
-            raise BundledFileNotRegular(path=path, distribution=self.display_name)
+        path = self._regular_file(entry, rel, real_directories)[0]
         try:
             data = path.read_bytes()
         except OSError as exc:  # gone, or unreadable: either way not what was installed
@@ -301,6 +361,19 @@ class InstalledDistribution:
         if rel not in entry.files or hash_bytes(data) != entry.files[rel]:
             raise BundledFileMismatch(path=path, distribution=self.display_name)
         return data
+
+    def _regular_file(
+        self, entry: SkillEntry, rel: str, real_directories: set[str] | None
+    ) -> tuple[Path, os.stat_result]:
+        """The path and stat of *rel* of skill *entry*, a regular file reached without a
+        symbolic link; ``BundledFileMissing`` / ``BundledFileNotRegular`` otherwise."""
+        rel_path = f"{layout.SKILLS_DIR}/{entry.name}/{rel}"
+        path, info = _without_links(self.dist_info, rel_path, real_directories)
+        if info is None:
+            raise BundledFileMissing(path=path, distribution=self.display_name)
+        if not stat.S_ISREG(info.st_mode):
+            raise BundledFileNotRegular(path=path, distribution=self.display_name)
+        return path, info
 
     def _skill_entry(self, name: str) -> SkillEntry:
         self.raise_problem()
@@ -522,20 +595,31 @@ def _bare_distribution(entry: _Entry, search: SearchPath) -> InstalledDistributi
 
 
 # -- files of the wheel's copy -----------------------------------------------------------------
-def _without_links(base: Path, rel: str) -> tuple[Path, bool]:
-    """``base/rel``, and whether it is reached from *base* without a symbolic link and is a
-    regular file. A missing component counts as reachable: reading it then reports it."""
-    path = base
-    mode = 0
-    for part in rel.split("/"):
-        path = path / part
+def _without_links(
+    base: Path, rel: str, real_directories: set[str] | None = None
+) -> tuple[Path, os.stat_result | None]:
+    """``base/rel`` and its ``lstat`` when every component of *rel* is reached from *base*
+    without a symbolic link; else the first link and its ``lstat`` (not a regular file); a
+    missing component: the whole path and None. Directories found real are added to
+    *real_directories*, and those already in it are not looked at again (the files of one
+    skill share their directories: a strings walk, a fifth of the ``lstat`` calls)."""
+    parts = rel.split("/")
+    path = os.fspath(base)
+    info = None
+    for index, part in enumerate(parts):
+        path = f"{path}{os.sep}{part}"
+        last = index == len(parts) - 1
+        if not last and real_directories is not None and path in real_directories:
+            continue
         try:
-            mode = os.lstat(path).st_mode
+            info = os.lstat(path)
         except OSError:
-            return base.joinpath(*rel.split("/")), True
-        if stat.S_ISLNK(mode):
-            return path, False
-    return path, stat.S_ISREG(mode)
+            return base.joinpath(*parts), None
+        if stat.S_ISLNK(info.st_mode):
+            return Path(path), info
+        if not last and real_directories is not None and stat.S_ISDIR(info.st_mode):
+            real_directories.add(path)
+    return Path(path), info
 
 
 def _environment_of_site_packages(path: Path) -> Environment | None:

@@ -27,11 +27,15 @@ import shutil
 import stat
 import sys
 import tempfile
-import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, ParamSpec, TypeVar
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import BinaryIO, ParamSpec, TypeVar
+
+    _P = ParamSpec("_P")
+    _R = TypeVar("_R")
 
 Observer = Callable[[str, Path], None]
 """Called as ``observer(operation, path)`` before every mutation and at every checkpoint.
@@ -42,16 +46,21 @@ _observer: contextvars.ContextVar[Observer | None] = contextvars.ContextVar(
 )
 
 
-@dataclass
 class FaultInjector:
     """Counts mutations; raises ``OSError`` at the ``fail_at``-th one (1-based) and/or at
     the checkpoint named ``fail_at_checkpoint``. ``log`` lists every (operation, path) seen."""
 
-    fail_at: int | None = None
-    fail_at_checkpoint: str | None = None
-    exception: Callable[[str, Path], BaseException] | None = None
-    log: list[tuple[str, Path]] = field(default_factory=list)
-    count: int = 0
+    def __init__(
+        self,
+        fail_at: int | None = None,
+        fail_at_checkpoint: str | None = None,
+        exception: Callable[[str, Path], BaseException] | None = None,
+    ) -> None:
+        self.fail_at = fail_at
+        self.fail_at_checkpoint = fail_at_checkpoint
+        self.exception = exception
+        self.log: list[tuple[str, Path]] = []
+        self.count = 0
 
     def __call__(self, operation: str, path: Path) -> None:
         self.log.append((operation, path))
@@ -119,8 +128,6 @@ OPERATIONS: dict[str, str] = {
 }
 
 _FAILURE = "agenttools_failure"
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
 
 
 def failure_of(exc: BaseException) -> tuple[str, Path] | None:
@@ -203,7 +210,9 @@ def write_bytes_atomic(
 
 
 @_names_failure("write")
-def write_stream_atomic(path: Path, write: Callable[[BinaryIO], None], mode: int) -> None:
+def write_stream_atomic(
+    path: Path, write: Callable[[BinaryIO], None], mode: int, *, durable: bool = True
+) -> None:
     """:func:`write_bytes_atomic` for output too large to hold in memory (a wheel):
     ``write(handle)`` fills the temp file. The directory must exist."""
     _notify("write", path)
@@ -213,15 +222,17 @@ def write_stream_atomic(path: Path, write: Callable[[BinaryIO], None], mode: int
     try:
         with os.fdopen(fd, "wb") as handle:
             write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    sync_directory(path.parent)
+    if durable:
+        sync_directory(path.parent)
 
 
 def write_text_atomic(path: Path, text: str, mode: int | None = None) -> None:
@@ -235,7 +246,8 @@ def is_temp_name(name: str) -> bool:
 
 @_names_failure("write")
 def write_bytes(path: Path, data: bytes) -> None:
-    """Create or truncate *path* with *data* (for files inside a directory being built)."""
+    """Create or truncate *path* with *data* (for files inside a directory being built, and
+    cache files, which a torn write leaves unreadable: empty to their readers)."""
     _notify("write", path)
     with open(path, "wb") as handle:
         handle.write(data)
@@ -323,13 +335,13 @@ def remove_entry(path: Path) -> None:
 
 def backup_path(next_to: Path) -> Path:
     """A fresh sibling path in *next_to*'s parent: ``.agenttools-backup-<uuid>``."""
-    return next_to.parent / f"{TEMP_MARK}backup-{uuid.uuid4().hex}"
+    return next_to.parent / f"{TEMP_MARK}backup-{_random_hex()}"
 
 
 def staging_path(next_to: Path) -> Path:
     """A fresh sibling path in *next_to*'s parent: ``.agenttools-staging-<uuid>``, where a
     directory is built before it is renamed into place."""
-    return next_to.parent / f"{TEMP_MARK}staging-{uuid.uuid4().hex}"
+    return next_to.parent / f"{TEMP_MARK}staging-{_random_hex()}"
 
 
 def _rmtree_retry_readonly(func: Callable[..., object], path: str, _exc: object) -> None:
@@ -353,3 +365,9 @@ def sync_directory(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def _random_hex() -> str:
+    """128 random bits, as ``uuid.uuid4().hex`` gives them (without importing uuid, which
+    imports platform: a build hook's and the CLI's start-up)."""
+    return os.urandom(16).hex()

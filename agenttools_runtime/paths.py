@@ -7,11 +7,11 @@ Every location is computed at call time from the environment (``AGENTTOOLS_HOME`
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+
+from agenttools_runtime.values import Value
 
 STATE_ENV = "AGENTTOOLS_HOME"
 
@@ -43,8 +43,7 @@ def deployment_lock_file() -> Path:
     return deployments_dir() / ".lock"
 
 
-@dataclass(frozen=True)
-class StatePaths:
+class StatePaths(Value):
     """Every location of the deployment state, computed once for one operation.
 
     ``deployments`` holds one directory per record; the dot-entries beside them are skipped
@@ -53,7 +52,11 @@ class StatePaths:
     operations in progress) and ``.lock``.
     """
 
+    __slots__ = ("deployments",)
     deployments: Path
+
+    def __init__(self, deployments: Path) -> None:
+        super().__init__(deployments=deployments)
 
     @property
     def registry(self) -> Path:
@@ -70,6 +73,15 @@ class StatePaths:
     @property
     def lock(self) -> Path:
         return self.deployments / ".lock"
+
+    def journals_left(self) -> bool:
+        """Whether anything is in the journal directory: what an interrupted operation left
+        (cheap: nothing is read; ``deploy/journal.py`` reads them)."""
+        try:
+            with os.scandir(self.journals) as found:
+                return any(True for _ in found)
+        except (FileNotFoundError, NotADirectoryError):
+            return False
 
     @property
     def created(self) -> Path:
@@ -130,4 +142,6 @@ def registry_key(skills_root: Path | str, name: str, platform: str | None = None
 
 def registry_key_for(root_key: str, name: str) -> str:
     """:func:`registry_key` from the root's :func:`canonical_path_key`, computed already."""
+    import hashlib  # loads OpenSSL: a sixth of `agenttools deployed`, which hashes nothing
+
     return hashlib.sha256(f"{root_key}/{name}".encode()).hexdigest()

@@ -8,17 +8,24 @@ validate-pyproject (:func:`json_schema`, entry point ``validate_pyproject.tool_s
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from typing import Any, Literal
-
 from agenttools_runtime import names
+from agenttools_runtime.values import Value
 
-# What a key holds. "table-map" is a table of named sub-tables (``mcp-servers.<name>``),
-# "table-list" an array of tables (``[[bundles]]``).
-Kind = Literal[
-    "string", "string-list", "string-map", "string-or-list", "scalar-map", "table-map", "table-list"
-]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build hook's start-up)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    # What a key holds. "table-map" is a table of named sub-tables (``mcp-servers.<name>``),
+    # "table-list" an array of tables (``[[bundles]]``).
+    Kind = Literal[
+        "string",
+        "string-list",
+        "string-map",
+        "string-or-list",
+        "scalar-map",
+        "table-map",
+        "table-list",
+    ]
 
 KIND_TEXT: dict[str, str] = {
     "string": "string",
@@ -31,14 +38,17 @@ KIND_TEXT: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Text:
+class Text(Value):
     """A rule of :mod:`agenttools_runtime.names` for a string: a regular expression the whole
     string matches, or one it contains (*search*), and a length limit in characters."""
 
+    __slots__ = ("max_length", "pattern", "search")
     pattern: str
-    max_length: int | None = None
-    search: bool = False
+    max_length: int | None
+    search: bool
+
+    def __init__(self, pattern: str, max_length: int | None = None, search: bool = False) -> None:
+        super().__init__(pattern=pattern, max_length=max_length, search=search)
 
     def json(self) -> dict[str, Any]:
         # validate-pyproject's fastjsonschema reads "$" as the end of the string (\Z)
@@ -56,28 +66,55 @@ DESCRIPTION = Text(r"\S", names.MAX_DESCRIPTION_LENGTH, search=True)
 COMPATIBILITY = Text(r"\S", names.MAX_COMPATIBILITY_LENGTH, search=True)
 
 
-@dataclass(frozen=True)
-class Key:
+class Key(Value):
     """One key of a table."""
 
+    __slots__ = ("choices", "default", "doc", "example", "item", "kind", "name", "names", "text")
     name: str
     kind: Kind
     doc: str
-    default: Any = None
-    choices: tuple[str, ...] = ()
-    example: str | None = None
-    item: Table | None = None  # the sub-table of "table-map" / "table-list" keys
-    text: Text | None = None  # the rule of a string value, or of each string of a list
-    names: Text | None = None  # the rule of the names of a "table-map"
+    default: Any
+    choices: tuple[str, ...]
+    example: str | None
+    item: Table | None  # the sub-table of "table-map" / "table-list" keys
+    text: Text | None  # the rule of a string value, or of each string of a list
+    names: Text | None  # the rule of the names of a "table-map"
+
+    def __init__(
+        self,
+        name: str,
+        kind: Kind,
+        doc: str,
+        default: Any = None,
+        choices: tuple[str, ...] = (),
+        example: str | None = None,
+        item: Table | None = None,
+        text: Text | None = None,
+        names: Text | None = None,
+    ) -> None:
+        super().__init__(
+            name=name,
+            kind=kind,
+            doc=doc,
+            default=default,
+            choices=choices,
+            example=example,
+            item=item,
+            text=text,
+            names=names,
+        )
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(Value):
     """A TOML table: its documented path (``<name>`` for user-chosen parts) and keys."""
 
+    __slots__ = ("doc", "keys", "path")
     path: str
     doc: str
-    keys: tuple[Key, ...] = field(default_factory=tuple)
+    keys: tuple[Key, ...]
+
+    def __init__(self, path: str, doc: str, keys: tuple[Key, ...] = ()) -> None:
+        super().__init__(path=path, doc=doc, keys=keys)
 
     def key(self, name: str) -> Key | None:
         for key in self.keys:
@@ -416,4 +453,6 @@ def reference_markdown() -> str:
 def _default_text(value: Any) -> str:
     if isinstance(value, str):
         return value if " " in value else f'`"{value}"`'  # prose defaults stay prose
+    import json  # the docs' generator's, not the build hook's (start-up time)
+
     return f"`{json.dumps(value)}`"

@@ -15,8 +15,9 @@ Run: ``python benchmarks/hook.py [sample] [R]`` (default: weather-tools, 30).
 backend of tests/hook/backends.py (setuptools, uv_build, poetry-core, flit-core, pdm-backend,
 installed in this environment), whole ``python -m build --no-isolation --wheel`` processes of
 the same project built through ``agenttools_hook.backend`` and by the backend alone, in turn
-(wrapped, alone, wrapped, ...), R rounds each (default 10); prints the medians and the median
-of the pair-by-pair ratios wrapped/alone.
+(wrapped, alone, wrapped, ...), R rounds each (default 10); prints the medians of wall and
+CPU time (the kernel's count for the process and every hook process it ran) and the medians of
+the pair-by-pair ratios wrapped/alone.
 """
 
 from __future__ import annotations
@@ -80,8 +81,6 @@ def main(argv: list[str]) -> int:
 
 def backends(rounds: int) -> int:
     """The wrapping backend against each backend alone, whole processes."""
-    import subprocess
-
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from tests.hook.backends import BACKENDS, SOURCE_DATE_EPOCH, make_project
 
@@ -96,30 +95,44 @@ def backends(rounds: int) -> int:
                 "wrapped": make_project(Path(scratch) / backend.key / "wrapped", backend),
                 "alone": make_project(Path(scratch) / backend.key / "alone", backend, wrap=False),
             }
-            times: dict[str, list[float]] = {name: [] for name in projects}
+            times: dict[str, list[tuple[float, float]]] = {name: [] for name in projects}
             for round_ in range(rounds + 1):  # the first round warms caches, uncounted
                 for name, project in projects.items():
                     out = Path(scratch) / "out" / backend.key / name
                     shutil.rmtree(out, ignore_errors=True)
                     command = [sys.executable, "-m", "build", "--no-isolation", "--wheel"]
-                    start = time.perf_counter()
-                    subprocess.run(
-                        [*command, "--outdir", str(out), str(project)],
-                        env=env,
-                        check=True,
-                        capture_output=True,
-                    )
+                    measured = _run([*command, "--outdir", str(out), str(project)], env)
                     if round_:
-                        times[name].append(time.perf_counter() - start)
-            wrapped, alone = statistics.median(times["wrapped"]), statistics.median(times["alone"])
-            pairs = statistics.median(
-                a / b for a, b in zip(times["wrapped"], times["alone"], strict=True)
-            )
-            print(
-                f"  {backend.key:12} alone {alone * 1000:7.0f} ms   wrapped {wrapped * 1000:7.0f} ms"
-                f"   x{pairs:5.2f}"
-            )
+                        times[name].append(measured)
+            for which, label in ((0, "wall"), (1, "CPU")):
+                wrapped = statistics.median(t[which] for t in times["wrapped"])
+                alone = statistics.median(t[which] for t in times["alone"])
+                pairs = statistics.median(
+                    a[which] / b[which]
+                    for a, b in zip(times["wrapped"], times["alone"], strict=True)
+                )
+                print(
+                    f"  {backend.key:12} {label:4} alone {alone * 1000:6.0f} ms   "
+                    f"wrapped {wrapped * 1000:6.0f} ms   x{pairs:5.2f}"
+                )
     return 0
+
+
+def _run(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of a whole process; CPU is the kernel's user + system time of it
+    and of every process it waited for (the hooks' subprocesses, the backend's own tools)."""
+    import subprocess
+
+    start = time.perf_counter()
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _pid, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    assert process.stderr is not None
+    errors = process.stderr.read()
+    process.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {errors.decode()}")
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":

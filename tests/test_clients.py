@@ -35,6 +35,7 @@ from agenttools_runtime.errors import (
     UnsupportedSkillsClient,
     UnsupportedSkillsClientProject,
 )
+from agenttools_runtime.values import replace
 
 OSES = ("macos", "windows", "unix")
 VSCODE_USER = {
@@ -262,13 +263,7 @@ def test_unknown_skills_location_error(monkeypatch: pytest.MonkeyPatch) -> None:
     # No client lacks a skills location on one OS today; a row shaped like Claude Desktop's
     # MCP entry exercises the error.
     base = get_client("cursor")
-    odd = Client(
-        **{
-            **{f: getattr(base, f) for f in base.__dataclass_fields__},
-            "id": "odd",
-            "skills": {"macos": [".odd", "skills"]},
-        }
-    )
+    odd = replace(base, id="odd", skills={"macos": [".odd", "skills"]})
     assert skills_location(odd, "macos").parts[-2:] == (".odd", "skills")
     with pytest.raises(UnknownSkillsLocation) as info:
         skills_location(odd, "windows")
@@ -279,9 +274,7 @@ def test_unknown_skills_location_error(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_unsupported_mcp_client_error() -> None:
     base = get_client("cursor")
-    skills_only = Client(
-        **{**{f: getattr(base, f) for f in base.__dataclass_fields__}, "mcp_config": None}
-    )
+    skills_only = replace(base, mcp_config=None)
     assert not skills_only.supports_mcp
     with pytest.raises(UnsupportedMCPClient) as info:
         mcp_config_location(skills_only)

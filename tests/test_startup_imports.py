@@ -17,7 +17,14 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime import __version__
-from agenttools_runtime.cli import COMMAND_HELP, COMMAND_MODULES, build_parser, main
+from agenttools_runtime.cli import (
+    COMMAND_HELP,
+    COMMAND_MODULES,
+    Quick,
+    build_parser,
+    main,
+    quick_arguments,
+)
 from agenttools_runtime.cli._parser import Parser, help_width
 from tests.helpers.venvs import fake_distribution
 
@@ -42,6 +49,9 @@ HEAVY_STDLIB = (
     "tempfile",
     "shutil",  # argparse's help formatter imports it for the terminal width: cli/_parser.py
 )
+# what class definitions can cost at import: dataclasses (with inspect, ast, dis, tokenize)
+CLASS_MACHINERY = ("dataclasses", "inspect")
+SKILL_MD = "---\nname: shown-skill\ndescription: A skill.\n---\n\nBody.\n"
 COMMAND_MODULE_NAMES = tuple(
     f"agenttools_runtime.cli.{module}" for module in dict.fromkeys(COMMAND_MODULES.values())
 )
@@ -133,9 +143,23 @@ def test_list_imports_only_discovery(tmp_path: Path) -> None:
     # (which rightly need packaging), and this is about what list needs to start
     status, modules = imported("list", "--path", str(tmp_path))
     assert status == 0
-    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB) == []
+    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + CLASS_MACHINERY) == []
     assert loaded(modules, COMMAND_MODULE_NAMES) == ["agenttools_runtime.cli.discovery"]
     assert loaded(modules, ("agenttools_runtime.skills", "agenttools_runtime.deploy")) == []
+
+
+def test_show_reads_the_manifest_not_the_skill_files_frontmatter(tmp_path: Path) -> None:
+    # a wheel's skill: verified against its hashes (hashlib), described by the manifest
+    fake_distribution(
+        tmp_path,
+        "shown",
+        servers={"s": {"module": "shown.server"}},
+        skills={"shown-skill": {"description": "A skill.", "files": {"SKILL.md": SKILL_MD}}},
+    )
+    status, modules = imported("show", "shown", "--path", str(tmp_path))
+    assert status == 0
+    assert loaded(modules, (*THIRD_PARTY, *CLASS_MACHINERY, "typing")) == []
+    assert "hashlib" in modules and "agenttools_runtime.skills.skill_md" not in modules
 
 
 def test_list_of_this_environment_imports_no_typing() -> None:
@@ -162,11 +186,132 @@ def test_what_the_environment_imports_is_not_charged_to_the_command(tmp_path: Pa
     assert loaded(modules, ("typing", "importlib.metadata", "yaml", "tomlkit", "mcp")) == []
 
 
+# what the deployed listing does without: the records, the registry, the journal, the lock
+# (they come with the deploy engine), and the standard library modules they import
+DEPLOY_WRITERS = (
+    "agenttools_runtime.deploy.deployment",
+    "agenttools_runtime.deploy.records",
+    "agenttools_runtime.deploy.registry",
+    "agenttools_runtime.deploy.journal",
+    "agenttools_runtime.deploy.lock",
+    "agenttools_runtime.deploy.store",
+    "agenttools_runtime.deploy.engine",
+    "agenttools_runtime.fs",
+    "agenttools_runtime.lock",
+    "agenttools_runtime.signals",
+)
+WRITERS_STDLIB = ("dataclasses", "hashlib", "uuid", "datetime", "threading", "signal")
+
+
+def test_deployed_shows_cached_rows_without_the_deploy_engine(home: Path) -> None:
+    from agenttools_runtime.bundles import AgentTools
+    from agenttools_runtime.deploy import deploy
+    from agenttools_runtime.mcp.server import MCPServer
+
+    skill = {"name": "listed", "description": "A skill.", "body": "Body.\n"}
+    server = MCPServer(name="listed-server", command="uvx", args=("listed",))
+    deploy("cursor", AgentTools(name="listed", skills=(skill,), mcp_servers=(server,)))
+    # the first computes the row and keeps it in the status cache (as it would 2 s after the
+    # deploy: a row computed right after a change is not kept); the next shows it
+    racy = "import agenttools_runtime.deploy.status_cache as c; c.RACY_NS = 0"
+    assert imported("deployed", prelude=racy)[0] == 0
+    status, modules = imported("deployed", prelude=racy)
+    assert status == 0
+    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + WRITERS_STDLIB + CLASS_MACHINERY) == []
+    assert loaded(modules, (*DEPLOY_WRITERS, "argparse", "agenttools_runtime.deploy.status")) == []
+    # every field of every record: read whole
+    status, modules = imported("deployed", "--json")
+    assert status == 0 and "agenttools_runtime.deploy.records" in modules
+
+
 def test_clients_imports_no_config_file_libraries() -> None:
     status, modules = imported("clients")
     assert status == 0
-    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB) == []
+    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + CLASS_MACHINERY) == []
     assert loaded(modules, COMMAND_MODULE_NAMES) == ["agenttools_runtime.cli.clients"]
+
+
+# -- command lines read without argparse --------------------------------------------------------
+def quick_tables() -> dict[str, Quick]:
+    import importlib
+
+    tables: dict[str, Quick] = {}
+    for module in dict.fromkeys(COMMAND_MODULES.values()):
+        tables.update(
+            getattr(importlib.import_module(f"agenttools_runtime.cli.{module}"), "QUICK", {})
+        )
+    return tables
+
+
+def quick_lines() -> list[list[str]]:
+    """For every QUICK command: each subset of its flags, positionals given or (when
+    optional) left out, in two orders."""
+    import itertools
+
+    lines = []
+    for command, quick in quick_tables().items():
+        required = [f"value-of-{dest}" for dest, needed in quick.positionals if needed]
+        every = [f"value-of-{dest}" for dest, _ in quick.positionals]
+        for size in range(len(quick.flags) + 1):
+            for flags in itertools.combinations(quick.flags, size):
+                for positionals in dict.fromkeys([tuple(required), tuple(every)]):
+                    lines.append([command, *flags, *positionals])
+                    lines.append([command, *positionals, *reversed(flags)])
+    return lines
+
+
+def test_the_often_typed_commands_have_quick_tables() -> None:
+    assert set(quick_tables()) == {"list", "show", "clients", "deployed", "skill"}
+    assert all(COMMAND_MODULES[name] for name in quick_tables())
+
+
+@pytest.mark.parametrize("line", quick_lines(), ids=" ".join)
+def test_quick_arguments_are_what_argparse_gives(line: list[str]) -> None:
+    quick = quick_arguments(line)
+    assert quick is not None
+    assert vars(quick) == vars(build_parser().parse_args(line))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ["list", "--python", "/usr/bin/python3"],  # an option with a value
+        ["list", "--path=/site"],
+        ["list", "-h"],
+        ["list", "--al"],  # an abbreviation argparse accepts
+        ["list", "--"],
+        ["list", "extra"],  # a positional list does not take
+        ["show"],  # a missing positional: argparse says so
+        ["show", "a", "b"],
+        ["show", "-"],
+        ["deployed", "cursor", "codex"],
+        ["skill", "name", "an-argument"],  # ARGS: argparse's nargs="*"
+        ["skill", "--mcp", "docs=uvx docs-mcp", "--list"],
+        ["deploy", "cursor"],  # no QUICK table
+    ],
+    ids=" ".join,
+)
+def test_other_command_lines_go_to_argparse(line: list[str]) -> None:
+    assert quick_arguments(line) is None
+
+
+def test_quick_defaults_are_new_each_time() -> None:
+    first = quick_arguments(["skill", "--list"])
+    assert first is not None
+    first.mcp.append("docs=uvx docs-mcp")
+    assert quick_arguments(["skill", "--list"]).mcp == []  # type: ignore[union-attr]
+
+
+def test_a_quick_line_imports_no_parser(tmp_path: Path) -> None:
+    for line in (["list", "--json", "--path", str(tmp_path)], ["clients", "--json"]):
+        status, modules = imported(*line)
+        assert status == 0
+        uses_parser = line[2:] != []  # --path takes a value: argparse reads it
+        assert bool(loaded(modules, ("argparse", "gettext"))) == uses_parser, line
+    for line in (["clients"], ["deployed", "--json"], ["list", "--all"]):
+        status, modules = imported(*line)
+        assert status == 0
+        assert loaded(modules, ("argparse", "gettext", "locale")) == [], line
 
 
 # -- the lazily registered parser ------------------------------------------------------------
@@ -290,6 +435,8 @@ def test_skill_without_mcp_servers_imports_no_mcp_machinery() -> None:
     status, modules = imported("skill", "agenttools", "--no-local")
     assert status == 0
     assert loaded(modules, ("mcp", "fastmcp", "asyncio", "logging", "packaging")) == []
+    # yaml reads the SKILL.md frontmatter; nothing imports typing or dataclasses for it
+    assert loaded(modules, (*CLASS_MACHINERY, "typing", "argparse")) == []
     # cli.discovery: the --python/--path parsing the two share
     assert set(loaded(modules, COMMAND_MODULE_NAMES)) <= {
         "agenttools_runtime.cli.uri",

@@ -17,6 +17,7 @@ from __future__ import annotations
 import sys
 
 from agenttools_runtime import __version__
+from agenttools_runtime.values import Value
 
 # ``typing`` costs a tenth of the start-up time and nothing here needs it at run time;
 # type checkers take this name to be true.
@@ -24,7 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     import warnings
-    from collections.abc import Callable, Collection, Sequence
+    from collections.abc import Callable, Collection, Mapping, Sequence
     from typing import Any
 
     from agenttools_runtime.errors import AgentToolsError, FileOperationFailed
@@ -87,9 +88,13 @@ def nonempty(value: str) -> str:
     return value
 
 
-def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
+def build_parser(
+    commands: Collection[str] | None = None, *, placeholders: bool = True
+) -> argparse.ArgumentParser:
     """The command-line parser. With *commands*, only the modules registering those commands
-    are imported; every other command is a placeholder that ``--help`` still lists."""
+    are imported; every other command is a placeholder that ``--help`` still lists, unless
+    not *placeholders* (a command line that starts with its command never shows the others:
+    skipping them saves two thirds of the parser's set-up)."""
     import importlib
 
     from agenttools_runtime.cli._parser import Parser
@@ -117,7 +122,7 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
             importlib.import_module(f"{__name__}.{COMMAND_MODULES[name]}").register(
                 subparsers, common
             )
-        else:
+        elif placeholders:
             subparsers.add_parser(name, help=help_line, add_help=False)
     return parser
 
@@ -129,15 +134,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     # The top-level parser has no option taking a value: the first word is the command.
     command = next((a for a in arguments if not a.startswith("-")), "")
-    parser = build_parser([command] if command in COMMAND_MODULES else [])
-    try:
-        args = parser.parse_args(arguments)
-    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help/--version
-        return int(exc.code or 0)
-    handler: Handler | None = getattr(args, "handler", None)
-    if handler is None:
-        parser.print_help(sys.stderr)
-        return 2
+    known = command in COMMAND_MODULES
+    # A line that starts with its command: its simplest forms are read without argparse, and
+    # the other commands are never shown (only the top-level help and an unknown command's
+    # error list them).
+    leading = known and arguments[0] == command
+    args = quick_arguments(arguments) if leading else None
+    if args is None:
+        parser = build_parser([command] if known else [], placeholders=not leading)
+        try:
+            args = parser.parse_args(arguments)
+        except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help/--version
+            return int(exc.code or 0)
+        if getattr(args, "handler", None) is None:  # no command
+            parser.print_help(sys.stderr)
+            return 2
+    handler: Handler = args.handler
     try:
         status = run_handler(handler, args)
         # flushed here, not at exit, so that a reader gone away is seen (and is quiet)
@@ -145,6 +157,74 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return _closed_pipe()
     return status
+
+
+class Quick(Value):
+    """How :func:`quick_arguments` reads the simplest command lines of one command: its
+    ``handler``, its on/off options (``--json``: ``store_true``), its positionals in order
+    (destination, and whether it must be given; each a plain string), and the value of every
+    other destination the command's parser sets (``tests/test_startup_imports.py`` checks
+    that argparse gives the same for every command with a ``QUICK`` table)."""
+
+    __slots__ = ("defaults", "flags", "handler", "positionals")
+    handler: Handler
+    flags: tuple[str, ...]
+    positionals: tuple[tuple[str, bool], ...]
+    defaults: Mapping[str, object]
+
+    def __init__(
+        self,
+        handler: Handler,
+        flags: tuple[str, ...] = ("--json",),
+        positionals: tuple[tuple[str, bool], ...] = (),
+        defaults: Mapping[str, object] | None = None,
+    ) -> None:
+        super().__init__(
+            handler=handler,
+            flags=flags,
+            positionals=positionals,
+            defaults={} if defaults is None else defaults,
+        )
+
+
+def quick_arguments(arguments: Sequence[str]) -> argparse.Namespace | None:
+    """The parsed form of ``COMMAND WORD...`` without argparse, when the command's module has
+    a ``QUICK`` entry for it and every word is one of its on/off options or its next
+    positional; None for anything else (another option, ``-h``, an abbreviation, ``--``, too
+    many or too few words), which argparse then parses. Importing argparse and building the
+    parser is a third of what ``agenttools list`` costs beyond the interpreter
+    (``benchmarks/startup.py``)."""
+    import importlib
+
+    command, *words = arguments
+    module = importlib.import_module(f"{__name__}.{COMMAND_MODULES[command]}")
+    quick: Quick | None = getattr(module, "QUICK", {}).get(command)
+    if quick is None:
+        return None
+    values: dict[str, object] = {"command": command, "handler": quick.handler}
+    # a new list each time (an appending option's default), as argparse makes one
+    values.update((k, list(v) if isinstance(v, list) else v) for k, v in quick.defaults.items())
+    values.update((_dest(flag), False) for flag in quick.flags)
+    values.update((dest, None) for dest, _ in quick.positionals)
+    pending = iter(quick.positionals)
+    for word in words:
+        if word in quick.flags:
+            values[_dest(word)] = True
+        elif word.startswith("-") or (positional := next(pending, None)) is None:
+            return None
+        else:
+            values[positional[0]] = word
+    if any(required for _, required in pending):
+        return None
+    from types import SimpleNamespace
+
+    # what handlers read of an argparse.Namespace: its attributes
+    return SimpleNamespace(**values)  # type: ignore[return-value]
+
+
+def _dest(option: str) -> str:
+    """argparse's destination of a long option: ``--no-local`` -> ``no_local``."""
+    return option.lstrip("-").replace("-", "_")
 
 
 # The exit status of a process that SIGPIPE ended (128 + 13), as `cmd | head` expects.

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
-
-from agenttools_runtime.cli import COMMAND_HELP, emit
+from agenttools_runtime.cli import COMMAND_HELP, Quick, emit
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    import argparse  # the parser's module: not imported when quick_arguments reads the line
     from typing import Any
 
 
@@ -91,3 +90,7 @@ def _render(rows: list[dict[str, Any]]) -> str:
             )
         lines.append(f"  detected:     {'yes' if r['detected'] else 'no'} ({r['reason']})")
     return "\n".join(lines)
+
+
+# `clients [--json]`: read without argparse (cli.quick_arguments)
+QUICK = {"clients": Quick(run, defaults={"os": None})}

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
-import textwrap
-
 from agenttools_runtime.cli import (
     COMMAND_HELP,
+    Quick,
     UsageError,
     add_environment_arguments,
     add_target_arguments,
@@ -16,6 +14,7 @@ from agenttools_runtime.cli import (
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    import argparse  # the parser's module: not imported when quick_arguments reads the line
     from typing import Any
 
     from agenttools_runtime.clients import Client
@@ -30,6 +29,9 @@ TOOLS_HELP = (
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    import argparse
+    import textwrap
+
     parser = subparsers.add_parser(
         "deploy",
         parents=[common],
@@ -495,10 +497,13 @@ def _entry_text(the_plan: DeployPlan, sp: Any) -> str:
 
 
 def run_deployed(args: argparse.Namespace) -> int:
+    from agenttools_runtime import paths
     from agenttools_runtime.cli.lifecycle import deployed_view
-    from agenttools_runtime.deploy.lock import finish_interrupted
 
-    finish_interrupted()
+    if paths.state_paths().journals_left():  # (the lock and the journal: only then imported)
+        from agenttools_runtime.deploy.lock import finish_interrupted
+
+        finish_interrupted()
     return deployed_view(args)
 
 
@@ -558,3 +563,7 @@ def _render(d: Deployment) -> str:
     if d.skipped:
         lines.append(f"  skills not deployed: {', '.join(d.skipped)}")
     return "\n".join(lines)
+
+
+# `deployed [CLIENT] [--long] [--json]`: read without argparse (cli.quick_arguments)
+QUICK = {"deployed": Quick(run_deployed, ("--json", "--long"), positionals=(("client", False),))}

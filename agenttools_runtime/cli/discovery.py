@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
 from agenttools_runtime.cli import (
     COMMAND_HELP,
+    Quick,
     UsageError,
     add_environment_arguments,
     emit,
@@ -16,6 +16,7 @@ from agenttools_runtime.cli import (
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    import argparse  # the parser's module: not imported when quick_arguments reads the line
     from typing import Any
 
     from agenttools_runtime.bundles import AgentTools
@@ -290,3 +291,10 @@ def _render_show(d: dict[str, Any]) -> str:
         files = [f + (" (executable)" if f in s["executable"] else "") for f in s["files"]]
         lines.append(f"    files: {', '.join(files)}")
     return "\n".join(lines)
+
+
+# `list` and `show NAME` with no option but these: read without argparse (cli.quick_arguments)
+QUICK = {
+    "list": Quick(run_list, ("--json", "--all"), defaults={"python": None, "path": None}),
+    "show": Quick(run_show, positionals=(("name", True),), defaults={"python": None, "path": None}),
+}

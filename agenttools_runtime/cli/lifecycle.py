@@ -4,14 +4,13 @@ their files were edited."""
 
 from __future__ import annotations
 
-import argparse
 import sys
-import textwrap
 
 from agenttools_runtime.cli import COMMAND_HELP, UsageError, emit, nonempty
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    import argparse  # the parser's module: not imported when quick_arguments reads the line
     from typing import Any
 
     from agenttools_runtime.deploy.records import DeploymentRecord
@@ -30,6 +29,9 @@ STATUS_HELP = (
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    import argparse
+    import textwrap
+
     verify = subparsers.add_parser(
         "verify",
         parents=[common],
@@ -142,7 +144,7 @@ def _table_rows(state: StatePaths, client: str | None) -> list[Row]:
     import os
     import time
 
-    from agenttools_runtime.deploy import records, status_cache
+    from agenttools_runtime.deploy import status_cache
 
     started = time.time_ns()
     try:
@@ -153,8 +155,8 @@ def _table_rows(state: StatePaths, client: str | None) -> list[Row]:
     signatures = status_cache.Signatures()
     rows, stale = status_cache.fresh_rows(cached, uuids, signatures)
     computed: list[tuple[Row, list[str]]] = []
-    if stale:
-        from agenttools_runtime.deploy import status
+    if stale:  # (records and the checks: imported only for rows to compute)
+        from agenttools_runtime.deploy import records, status
         from agenttools_runtime.errors import InvalidDeploymentRecord
 
         items: list[Any] = []
@@ -266,7 +268,7 @@ def _summary_line(found: list[Row]) -> str:
 
 
 def _counts(found: list[Row]) -> dict[str, int]:
-    from agenttools_runtime.deploy.status import STATUSES
+    from agenttools_runtime.deploy.status_cache import STATUSES
 
     return {word: sum(1 for i in found if i.status == word) for word in STATUSES}
 

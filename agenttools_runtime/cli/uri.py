@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import sys
 import warnings
 
 from agenttools_runtime.cli import (
     COMMAND_HELP,
+    Quick,
     UsageError,
     add_environment_arguments,
     emit,
@@ -18,6 +18,7 @@ from agenttools_runtime.cli import (
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    import argparse  # the parser's module: not imported when quick_arguments reads the line
     from typing import Any
 
     from agenttools_runtime.discovery import SearchPath
@@ -236,3 +237,21 @@ def run_serve(args: argparse.Namespace) -> int:
     print(f"agenttools serve: serving {len(skills)} skills over stdio", file=sys.stderr)
     server.run()
     return 0
+
+
+# `skill [URI] [--list] [--no-local] [--json]`: read without argparse (cli.quick_arguments)
+QUICK = {
+    "skill": Quick(
+        run_skill,
+        ("--json", "--list", "--no-local"),
+        positionals=(("uri", False),),
+        defaults={
+            "arguments": [],
+            "mcp": [],
+            "convention": "seed",
+            "project": None,
+            "python": None,
+            "path": None,
+        },
+    )
+}

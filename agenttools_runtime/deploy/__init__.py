@@ -23,32 +23,44 @@ import os
 import sys
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, overload
 
 from agenttools_runtime import errors, signals
 from agenttools_runtime.clients import all_clients
-from agenttools_runtime.deploy.deployment import (
-    Deployment,
-    RemovalResult,
-    deployed,
-    find_deployment,
-    remove_deployment,
-)
 from agenttools_runtime.deploy.targets import DEFAULT, USER_SCOPE, SkillsDirOption, resolve_target
 from agenttools_runtime.errors import MCPSDKMissing
+from agenttools_runtime.values import Value
 
+# `agenttools deployed` imports this package for its index (``deploy.index``): ``deployment``
+# (records, the lock, the journal) and dataclasses are imported where a deploy or a removal
+# runs, so that listing costs no more than reading the index (benchmarks/startup.py).
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    from typing import Any, Literal, overload
+
     from agenttools_runtime.bundles import ToolsSpec
     from agenttools_runtime.clients import Client
     from agenttools_runtime.deploy.deploy_plan import DeployPlan
+    from agenttools_runtime.deploy.deployment import (
+        Deployment,
+        RemovalResult,
+        deployed,
+        find_deployment,
+        remove_deployment,
+    )
     from agenttools_runtime.deploy.plan import Level
     from agenttools_runtime.deploy.resolved import ResolvedTools
     from agenttools_runtime.deploy.targets import DeployTarget
     from agenttools_runtime.discovery import SearchPath
     from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
     from agenttools_runtime.mcp.runners import RunnerChoice
+
+    Overwrite = Literal["none", "upgrade", "all"]
+else:
+
+    def overload(function: object) -> object:
+        return function  # at run time an overloaded function is its last definition
+
 
 __all__ = [
     "DEFAULT",
@@ -63,7 +75,16 @@ __all__ = [
     "remove_deployment",
 ]
 
-Overwrite = Literal["none", "upgrade", "all"]
+# name -> module of this package that defines it, imported on first use (see above)
+_DEPLOYMENT = ("Deployment", "RemovalResult", "deployed", "find_deployment", "remove_deployment")
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _DEPLOYMENT:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from agenttools_runtime.deploy import deployment
+
+    return getattr(deployment, name)
 
 
 @overload
@@ -84,7 +105,7 @@ def deploy(
 
 
 @overload
-def deploy(
+def deploy(  # noqa: F811 (ruff does not take the run-time `overload` above for typing's)
     target: str | Client | tuple[str | Client, Path | str],
     tools: ToolsSpec = None,
     *,
@@ -100,7 +121,7 @@ def deploy(
 ) -> DeployPlan: ...
 
 
-def deploy(
+def deploy(  # noqa: F811 (ruff does not take the run-time `overload` above for typing's)
     target: str | Client | tuple[str | Client, Path | str],
     tools: ToolsSpec = None,
     *,
@@ -146,6 +167,7 @@ def deploy(
     rolling back every change.
     """
     # bundles, discovery, skills: not on `deployed`'s start-up
+    from agenttools_runtime.deploy.deployment import Deployment
     from agenttools_runtime.deploy.plan import Level
     from agenttools_runtime.deploy.resolved import resolve
 
@@ -180,6 +202,7 @@ def deploy_resolved(
     :func:`agenttools_runtime.deploy.engine.execute_outcome`."""
     # the engine (bundles, discovery, skills, config formats): not on `deployed`'s start-up
     from agenttools_runtime.deploy import engine
+    from agenttools_runtime.deploy.deployment import Deployment
 
     tools, launches, notes = _with_runner(resolved, where, runner)
     if link:
@@ -208,6 +231,8 @@ def _with_runner(
     :mod:`agenttools_runtime.mcp.runners`), what was chosen per config key, and the
     warnings for project files that hold a path of this machine."""
     # runners and bundles: deploying needs them, `deployed` does not
+    from dataclasses import replace  # ResolvedTools and ServerPlan are dataclasses
+
     from agenttools_runtime.mcp.runners import choose_runner, machine_specific_warning
 
     if where.config_file is None or not resolved.servers:
@@ -309,38 +334,55 @@ def has_mcp_sdk(python: Path) -> bool:
     return done.returncode == 0
 
 
-@dataclass
-class Skipped:
+class Skipped(Value):
     """A client ``deploy_all`` did not deploy to: ``reason`` is ``"DeploymentExists"``,
     ``"Unsupported"``, ``"AgentSkillConflict"`` or (with ``keep_going``) ``"Failed"``;
     ``error`` the failure."""
 
+    __slots__ = ("client", "error", "reason")
     client: str
     reason: str
     error: AgentToolsError
+
+    def __init__(self, client: str, reason: str, error: AgentToolsError) -> None:
+        super().__init__(client=client, reason=reason, error=error)
 
     def to_json(self) -> dict[str, Any]:
         return {"client": self.client, "skipped": self.reason, "error": self.error.to_json()}
 
 
-@dataclass
-class AllClientsResult:
+class AllClientsResult(Value):
     """Per-client results of :func:`deploy_all` (a :class:`Deployment`, with ``dry_run`` a
     :class:`DeployPlan`, or :class:`Skipped`) and the summarized warnings. ``named``: the
     clients were named one by one, so a client that cannot take the tools is a failure
     rather than a skip."""
 
+    __slots__ = ("named", "results", "warnings")
     results: dict[str, Deployment | DeployPlan | Skipped]
-    warnings: list[AgentToolsWarning] = field(default_factory=list)
-    named: bool = False
+    warnings: list[AgentToolsWarning]
+    named: bool
+
+    def __init__(
+        self,
+        results: dict[str, Deployment | DeployPlan | Skipped],
+        warnings: list[AgentToolsWarning] | None = None,
+        named: bool = False,
+    ) -> None:
+        super().__init__(
+            results=results, warnings=[] if warnings is None else warnings, named=named
+        )
 
     @property
     def deployments(self) -> list[Deployment]:
+        from agenttools_runtime.deploy.deployment import Deployment
+
         return [r for r in self.results.values() if isinstance(r, Deployment)]
 
     def succeeded(self, client: str) -> bool:
         """Whether *client* got what was asked: deployed, a plan that would succeed, or —
         unless the clients were named — skipped because it does not support the tools."""
+        from agenttools_runtime.deploy.deployment import Deployment
+
         result = self.results[client]
         if isinstance(result, Skipped):
             return result.reason == "Unsupported" and not self.named
@@ -402,6 +444,7 @@ def deploy_all(
     With *dry_run* each client's result is its :class:`DeployPlan` (nothing is changed or
     warned). *named*: see :class:`AllClientsResult`."""
     # bundles, discovery, skills: not on `deployed`'s start-up
+    from agenttools_runtime.deploy.deployment import Deployment
     from agenttools_runtime.deploy.plan import Level
     from agenttools_runtime.deploy.resolved import resolve
 

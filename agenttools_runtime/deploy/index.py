@@ -23,26 +23,43 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, NamedTuple
 
-from agenttools_runtime import fs, paths
-from agenttools_runtime.deploy import records, registry
+from agenttools_runtime import paths
 from agenttools_runtime.paths import StatePaths
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    from agenttools_runtime.deploy.records import DeploymentRecord
 
 INDEX_SCHEMA = 2
 ENTRY_SUFFIX = ".json"
 
 
-class SkillKeys(NamedTuple):
+class SkillKeys(tuple[str, str, str]):
     """How one registry entry is found: ``lexical`` (its directory as installed, absolute,
     case-folded where the platform is), ``canonical`` (links resolved, when indexed) and
-    ``physical`` (``os.path.realpath``, when indexed)."""
+    ``physical`` (``os.path.realpath``, when indexed). A tuple, as a ``NamedTuple`` is (without
+    importing typing): loading the index makes one per registry entry."""
 
-    lexical: str
-    canonical: str
-    physical: str
+    __slots__ = ()
+
+    def __new__(cls, lexical: str, canonical: str, physical: str) -> SkillKeys:
+        return tuple.__new__(cls, (lexical, canonical, physical))
+
+    @property
+    def lexical(self) -> str:
+        return self[0]
+
+    @property
+    def canonical(self) -> str:
+        return self[1]
+
+    @property
+    def physical(self) -> str:
+        return self[2]
 
     @classmethod
     def of(cls, directory: str | Path) -> SkillKeys:
@@ -51,15 +68,44 @@ class SkillKeys(NamedTuple):
         )
 
 
-class RecordSummary(NamedTuple):
+class RecordSummary(tuple[str, str, str, str, tuple[tuple[str, str], ...]]):
     """What the index keeps of one record: its toolset identity (type, name, client,
-    location key) and its config entries (config key, canonical config file key)."""
+    location key) and its config entries (config key, canonical config file key). A tuple, as
+    a ``NamedTuple`` is (without importing typing)."""
 
-    toolset_type: str
-    toolset_name: str
-    client: str
-    location_key: str
-    config_entries: tuple[tuple[str, str], ...]
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        toolset_type: str,
+        toolset_name: str,
+        client: str,
+        location_key: str,
+        config_entries: tuple[tuple[str, str], ...],
+    ) -> RecordSummary:
+        return tuple.__new__(
+            cls, (toolset_type, toolset_name, client, location_key, config_entries)
+        )
+
+    @property
+    def toolset_type(self) -> str:
+        return self[0]
+
+    @property
+    def toolset_name(self) -> str:
+        return self[1]
+
+    @property
+    def client(self) -> str:
+        return self[2]
+
+    @property
+    def location_key(self) -> str:
+        return self[3]
+
+    @property
+    def config_entries(self) -> tuple[tuple[str, str], ...]:
+        return self[4]
 
     @property
     def identity(self) -> tuple[str, str, str, str]:
@@ -75,7 +121,6 @@ class RecordSummary(NamedTuple):
         return cls(str(kind), str(name), str(client), str(location), pairs)
 
 
-@dataclass
 class StateIndex:
     """The index in memory: ``skills`` (registry key → :class:`SkillKeys`), ``records``
     (UUID → :class:`RecordSummary` as its JSON list), and the directory listings it was
@@ -88,15 +133,26 @@ class StateIndex:
     Loading costs one JSON parse and little more: records stay in their JSON form, and the
     lookup tables are built on the first lookup that needs them."""
 
-    skills: dict[str, SkillKeys] = field(default_factory=dict)
-    records: dict[str, list[Any]] = field(default_factory=dict)
-    entry_names: set[str] = field(default_factory=set)
-    record_names: set[str] = field(default_factory=set)
-    needs_sweep: bool = False
-    pending: set[str] = field(default_factory=set)
-    stamp: list[int] | None = None
-    dirty: bool = False
-    _table: dict[str, set[str]] | None = field(default=None, repr=False)
+    def __init__(
+        self,
+        skills: dict[str, SkillKeys] | None = None,
+        records: dict[str, list[Any]] | None = None,
+        entry_names: set[str] | None = None,
+        record_names: set[str] | None = None,
+        needs_sweep: bool = False,
+        pending: set[str] | None = None,
+        stamp: list[int] | None = None,
+        dirty: bool = False,
+    ) -> None:
+        self.skills: dict[str, SkillKeys] = {} if skills is None else skills
+        self.records: dict[str, list[Any]] = {} if records is None else records
+        self.entry_names: set[str] = set() if entry_names is None else entry_names
+        self.record_names: set[str] = set() if record_names is None else record_names
+        self.needs_sweep = needs_sweep
+        self.pending: set[str] = set() if pending is None else pending
+        self.stamp = stamp
+        self.dirty = dirty
+        self._table: dict[str, set[str]] | None = None
 
     # -- lookups -------------------------------------------------------------------------
 
@@ -252,12 +308,15 @@ def save(state: StatePaths, index: StateIndex) -> None:
     """Write the index atomically and mark it clean. Not fsynced: an index that did not
     reach the disk is found missing, unreadable or naming other files on the next load, and
     rebuilt."""
+    from agenttools_runtime import fs  # the writers' module: `deployed` only reads the index
+
     fs.mkdir(state.index.parent)
     for name in os.listdir(state.index.parent):  # a save killed half-way (under the lock)
         if fs.is_temp_name(name):
             fs.unlink(state.index.parent / name, missing_ok=True)
     index.stamp = stamp(state)
-    data = json.dumps(index.to_json(), separators=(",", ":")).encode("utf-8")
+    # compact, and not checked for cycles (it has none): a fifth of the write of 1,000 records
+    data = json.dumps(index.to_json(), separators=(",", ":"), check_circular=False).encode()
     fs.write_bytes_atomic(state.index, data, durable=False)
     index.dirty = False
 
@@ -282,6 +341,8 @@ def stamp(state: StatePaths) -> list[int] | None:
 
 def invalidate(state: StatePaths) -> None:
     """Forget the stored index (the next load rebuilds it): for changes made around it."""
+    from agenttools_runtime import fs  # as in save()
+
     fs.unlink(state.index, missing_ok=True)
 
 
@@ -295,6 +356,9 @@ def rebuild(
 ) -> StateIndex:
     """An index made by reading every entry and record (unreadable ones are left out, and
     their names kept so the listing still matches)."""
+    # the records and the registry, read whole: never by `deployed` while the index holds
+    from agenttools_runtime.deploy import records, registry
+
     if entry_names is None or record_names is None:
         entry_names, record_names = listings(state)
     index = StateIndex(entry_names=set(entry_names), record_names=set(record_names), dirty=True)
@@ -307,7 +371,7 @@ def rebuild(
     return index
 
 
-def summarize(record: Any) -> RecordSummary:
+def summarize(record: DeploymentRecord) -> RecordSummary:
     """The index's view of a :class:`~agenttools_runtime.deploy.records.DeploymentRecord`."""
     return RecordSummary(
         record.toolset_type,
@@ -321,7 +385,7 @@ def summarize(record: Any) -> RecordSummary:
 def lexical_key(directory: str | Path) -> str:
     """A directory as given, absolute, ``/``-separated, case-folded where the platform's file
     systems are case-insensitive (no link resolved)."""
-    text = Path(os.path.abspath(os.path.expanduser(os.fspath(directory)))).as_posix()
+    text = os.path.abspath(os.path.expanduser(os.fspath(directory))).replace(os.sep, "/")
     return text.casefold() if paths.case_insensitive_fs() else text
 
 

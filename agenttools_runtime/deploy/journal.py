@@ -282,11 +282,7 @@ def delete(journal: Journal) -> None:
 
 def any_left(state: StatePaths) -> bool:
     """Whether anything is in the journal directory (cheap: no journal is read)."""
-    try:
-        with os.scandir(state.journals) as found:
-            return any(True for _ in found)
-    except (FileNotFoundError, NotADirectoryError):
-        return False
+    return state.journals_left()
 
 
 def prior_bytes(journal: Journal, change: ConfigChange) -> bytes | None:

@@ -42,15 +42,20 @@ from typing import TYPE_CHECKING, Any
 from agenttools_runtime import paths
 from agenttools_runtime.deploy import content, records, registry
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
+from agenttools_runtime.deploy.status_cache import (  # the words' one home
+    BROKEN,
+    DRIFTED,
+    OK,
+    ORPHANED,
+    OUTDATED,
+)
 from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord, format_message
 
 if TYPE_CHECKING:
     from agenttools_runtime.discovery import InstalledDistribution, SearchPath
 
-OK, OUTDATED, DRIFTED, ORPHANED, BROKEN = "ok", "outdated", "drifted", "orphaned", "broken"
 # the word shown when several apply: the first of these
 PRIORITY = (BROKEN, ORPHANED, DRIFTED, OUTDATED)
-STATUSES = (OK, OUTDATED, DRIFTED, ORPHANED, BROKEN)
 
 
 @dataclass(frozen=True)

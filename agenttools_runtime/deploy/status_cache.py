@@ -29,7 +29,6 @@ import sys
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from agenttools_runtime import fs
 from agenttools_runtime.paths import StatePaths
 
 CACHE_SCHEMA = 1
@@ -37,6 +36,10 @@ CACHE_NAME = "status.json"
 RACY_NS = 2_000_000_000
 
 Signature = list[int] | None
+
+# the statuses (status.py computes them), in the order the summary line counts them
+OK, OUTDATED, DRIFTED, ORPHANED, BROKEN = "ok", "outdated", "drifted", "orphaned", "broken"
+STATUSES = (OK, OUTDATED, DRIFTED, ORPHANED, BROKEN)
 
 
 class Row(NamedTuple):
@@ -182,6 +185,8 @@ def store(
         if all(_settled(p, signatures, limit) for p in paths):
             rows[row.uuid] = [list(row), [index(p) for p in paths]]
     data = json.dumps({"key": cache_key(), "paths": found, "rows": rows}, separators=(",", ":"))
+    from agenttools_runtime import fs  # (the writers' module: not needed to show the rows)
+
     try:
         fs.mkdir(state.index.parent)
         fs.write_bytes_atomic(state.index.parent / CACHE_NAME, data.encode(), durable=False)

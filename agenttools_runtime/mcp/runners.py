@@ -21,10 +21,11 @@ no runner applies.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from agenttools_runtime.errors import MCPEntryMachineSpecific, RunnerUnavailable
 from agenttools_runtime.mcp.server import MCPServer
+from agenttools_runtime.values import replace
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:

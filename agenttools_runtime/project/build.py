@@ -5,7 +5,6 @@ writer) and the map of files the wheel carries under ``.dist-info/extra_metadata
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agenttools_runtime.errors import WheelProjectMismatch
@@ -13,19 +12,29 @@ from agenttools_runtime.names import canonical_dist_name
 from agenttools_runtime.project.check import check_project
 from agenttools_runtime.project.problems import MISSING_CONFIG, Problem, ProjectInvalid
 from agenttools_runtime.project.pyproject import Project, load_project
+from agenttools_runtime.values import Value, replace
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import ServerEntry, SkillEntry, WheelManifest
 
 
-@dataclass(frozen=True)
-class BuildPlan:
+class BuildPlan(Value):
     """What the hook writes under ``.dist-info/extra_metadata/agenttools/``: the manifest and
     every skill file (``skills/<name>/<relpath>`` -> source file or generated text)."""
 
+    __slots__ = ("files", "manifest", "sources", "warnings")
     manifest: WheelManifest
     files: Mapping[str, Path | str]
-    warnings: tuple[Problem, ...] = ()
-    sources: tuple[Path, ...] = ()  # project files the skills are built from
+    warnings: tuple[Problem, ...]
+    sources: tuple[Path, ...]  # project files the skills are built from
+
+    def __init__(
+        self,
+        manifest: WheelManifest,
+        files: Mapping[str, Path | str],
+        warnings: tuple[Problem, ...] = (),
+        sources: tuple[Path, ...] = (),
+    ) -> None:
+        super().__init__(manifest=manifest, files=files, warnings=warnings, sources=sources)
 
     def manifest_bytes(self) -> bytes:
         return self.manifest.to_bytes()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -16,6 +15,7 @@ from agenttools_runtime.project.pyproject import Project
 from agenttools_runtime.project.toml_lines import KeyPath, format_key
 from agenttools_runtime.project.values import is_inside
 from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.values import Value
 from agenttools_runtime.wheel.manifest import BundleEntry
 
 BASE: KeyPath = ("tool", "agenttools")
@@ -23,18 +23,27 @@ DEFAULT_ROOT = "skills"
 NUL_MESSAGE = "contains a NUL character, which no file name can hold"
 
 
-@dataclass(frozen=True)
-class SkillDeclaration:
+class SkillDeclaration(Value):
     """A skill of this distribution, resolved through the runtime's own
     :func:`~agenttools_runtime.skills.source.to_source` (so the wheel carries exactly what
     ``agenttools skills install`` would write from the same definition): ``source.files`` maps
     ``/``-separated relative paths to source files or generated text, ``source.manifest``
     their hashes, ``source.executable`` the files made executable on install."""
 
+    __slots__ = ("kind", "path", "source", "sources")
     kind: Literal["directory", "inline"]
     source: SkillSource
-    path: str | None = None  # project-relative directory (directory kind)
-    sources: tuple[Path, ...] = ()  # project files it is built from (for the sdist)
+    path: str | None  # project-relative directory (directory kind)
+    sources: tuple[Path, ...]  # project files it is built from (for the sdist)
+
+    def __init__(
+        self,
+        kind: Literal["directory", "inline"],
+        source: SkillSource,
+        path: str | None = None,
+        sources: tuple[Path, ...] = (),
+    ) -> None:
+        super().__init__(kind=kind, source=source, path=path, sources=sources)
 
     @property
     def name(self) -> str:
@@ -49,33 +58,32 @@ class SkillDeclaration:
         return self.source.files
 
 
-@dataclass
 class CheckResult:
     """Problems found, and what was declared (complete only when there are no errors)."""
 
-    problems: list[Problem] = field(default_factory=list)
-    root: str = DEFAULT_ROOT
-    servers: dict[str, dict[str, Any]] = field(default_factory=dict)
-    skills: dict[str, SkillDeclaration] = field(default_factory=dict)
-    bundles: list[BundleEntry] = field(default_factory=list)
-    has_config: bool = False
-    # real skill directories whose SKILL.md was checked
-    checked: set[Path] = field(default_factory=set)
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.root = DEFAULT_ROOT
+        self.servers: dict[str, dict[str, Any]] = {}
+        self.skills: dict[str, SkillDeclaration] = {}
+        self.bundles: list[BundleEntry] = []
+        self.has_config = False
+        self.checked: set[Path] = set()  # real skill directories whose SKILL.md was checked
 
     @property
     def errors(self) -> list[Problem]:
         return errors_of(self.problems)
 
 
-@dataclass
 class Checker:
     """One run of the checks over *project*; ``build_setup=False`` leaves out those of how
     the project's own build runs agenttools."""
 
-    project: Project
-    build_setup: bool = True
-    result: CheckResult = field(default_factory=CheckResult)
-    root_ok: bool = True  # skills are looked up under root only when it is usable
+    def __init__(self, project: Project, build_setup: bool = True) -> None:
+        self.project = project
+        self.build_setup = build_setup
+        self.result = CheckResult()
+        self.root_ok = True  # skills are looked up under root only when it is usable
 
     def add(
         self,

@@ -7,7 +7,6 @@ import os
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +23,13 @@ else:  # pragma: no cover
 PYPROJECT = "pyproject.toml"
 
 
-@dataclass
 class Project:
     """A project directory with its parsed ``pyproject.toml``."""
 
-    root: Path
-    data: dict[str, Any]
-    lines: TomlLines
+    def __init__(self, root: Path, data: dict[str, Any], lines: TomlLines) -> None:
+        self.root = root
+        self.data = data
+        self.lines = lines
 
     @property
     def pyproject(self) -> Path:

@@ -19,9 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
 
 import yaml
 
@@ -30,6 +28,13 @@ from agenttools_runtime.errors import InvalidSkillFrontmatter
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.schema import CLIENT_EXTENSION_KEYS
+from agenttools_runtime.values import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    Severity = Literal["error", "warning"]
 
 # Frontmatter keys in the order a generated SKILL.md writes them (the Agent Skills spec's).
 KNOWN_KEYS = ("name", "description", "license", "compatibility", "allowed-tools", "metadata")
@@ -42,26 +47,37 @@ DASHES_MESSAGE = (
 )
 _FLOW = {"[": "[...]", "{": "{...}"}
 
-Severity = Literal["error", "warning"]
 
-
-class Finding(NamedTuple):
+class Finding(Value):
     """One problem of the strict mode: a validate problem code, its message, the line."""
 
+    __slots__ = ("code", "line", "message", "severity")
     code: str
     message: str
-    line: int | None = None
-    severity: Severity = "error"
+    line: int | None
+    severity: Severity
+
+    def __init__(
+        self, code: str, message: str, line: int | None = None, severity: Severity = "error"
+    ) -> None:
+        super().__init__(code=code, message=message, line=line, severity=severity)
 
 
-@dataclass(frozen=True)
-class SkillDocument:
-    """A parsed ``SKILL.md``: its frontmatter mapping, body text, and where the body starts."""
+class SkillDocument(Value):
+    """A parsed ``SKILL.md``: its frontmatter mapping, body text, and where the body starts
+    (``source``, its name in messages, is not compared)."""
 
+    __slots__ = ("body", "body_line", "frontmatter", "source")
+    _uncompared = frozenset({"source"})
     frontmatter: dict[str, Any]
     body: str
-    body_line: int = 1
-    source: str = field(default=SKILL_FILE, compare=False)
+    body_line: int
+    source: str
+
+    def __init__(
+        self, frontmatter: dict[str, Any], body: str, body_line: int = 1, source: str = SKILL_FILE
+    ) -> None:
+        super().__init__(frontmatter=frontmatter, body=body, body_line=body_line, source=source)
 
 
 def split_frontmatter(text: str, source: str = SKILL_FILE) -> tuple[str, str, int]:

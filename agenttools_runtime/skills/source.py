@@ -16,11 +16,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
-
-import yaml
 
 from agenttools_runtime.errors import (
     AgentSkillNotFound,
@@ -31,7 +27,11 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.names import SKILL_FILE, check_skill_description, check_skill_name
 from agenttools_runtime.paths import canonical_path_key
 from agenttools_runtime.skills.hashing import hash_bytes, hash_text, iter_source_files
-from agenttools_runtime.skills.skill_md import read_skill_md, render_skill_md
+from agenttools_runtime.values import Value, replace
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Keys of an inline mapping that are not passed through as extra frontmatter.
 _MAPPING_KEYS = (
@@ -47,8 +47,7 @@ _MAPPING_KEYS = (
 _EXEC_BITS = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
 
 
-@dataclass(frozen=True)
-class Skill:
+class Skill(Value):
     """A skill: either a directory (``path``) or an inline definition (``body`` and
     frontmatter fields).
 
@@ -57,15 +56,43 @@ class Skill:
     generated from the fields. Values are validated by :func:`to_source`, not here.
     """
 
+    __slots__ = (
+        "allowed_tools", "body", "compatibility", "description", "extra", "license", "metadata",
+        "name", "path",
+    )  # fmt: skip
     name: str
     description: str
-    body: str | None = None
-    path: Path | None = None
-    license: str | None = None
-    compatibility: str | None = None
-    allowed_tools: str | list[str] | None = None
-    metadata: Mapping[str, Any] = field(default_factory=dict)
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    body: str | None
+    path: Path | None
+    license: str | None
+    compatibility: str | None
+    allowed_tools: str | list[str] | None
+    metadata: Mapping[str, Any]
+    extra: Mapping[str, Any]
+
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        body: str | None = None,
+        path: Path | None = None,
+        license: str | None = None,
+        compatibility: str | None = None,
+        allowed_tools: str | list[str] | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(
+            name=name,
+            description=description,
+            body=body,
+            path=path,
+            license=license,
+            compatibility=compatibility,
+            allowed_tools=allowed_tools,
+            metadata={} if metadata is None else metadata,
+            extra={} if extra is None else extra,
+        )
 
     @classmethod
     def from_directory(cls, path: Path | str | os.PathLike[str]) -> Skill:
@@ -78,6 +105,8 @@ class Skill:
         when ``SKILL.md`` cannot be read.
         """
         directory = _skill_directory(path)
+        from agenttools_runtime.skills.skill_md import read_skill_md  # see _render
+
         skill_md = directory / SKILL_FILE
         try:
             document = read_skill_md(skill_md)
@@ -131,12 +160,11 @@ class Skill:
         )
 
 
-SkillSpec = Path | str | Skill | Mapping[str, Any]
+SkillSpec = Path | str | Skill | Mapping[str, "Any"]
 """What callers may pass where a skill is accepted (``str`` is a path to a directory)."""
 
 
-@dataclass(frozen=True)
-class SkillSource:
+class SkillSource(Value):
     """The normalized source of one skill (the spec's "normalized skill source").
 
     ``files`` maps ``/``-separated relative paths (sorted) to a source ``Path`` or generated
@@ -148,14 +176,40 @@ class SkillSource:
     detect source == destination). ``executable`` lists files to mark executable.
     """
 
+    __slots__ = (
+        "description", "directory", "executable", "files", "identifier", "manifest", "name",
+        "version",
+    )  # fmt: skip
     name: str
     description: str
     identifier: str | None
     version: str | None
     files: Mapping[str, Path | str]
     manifest: Mapping[str, str]
-    directory: Path | None = None
-    executable: frozenset[str] = frozenset()
+    directory: Path | None
+    executable: frozenset[str]
+
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        identifier: str | None,
+        version: str | None,
+        files: Mapping[str, Path | str],
+        manifest: Mapping[str, str],
+        directory: Path | None = None,
+        executable: frozenset[str] = frozenset(),
+    ) -> None:
+        super().__init__(
+            name=name,
+            description=description,
+            identifier=identifier,
+            version=version,
+            files=files,
+            manifest=manifest,
+            directory=directory,
+            executable=executable,
+        )
 
 
 def to_source(
@@ -267,6 +321,12 @@ def _directory_source(
 
 
 def _render(skill: Skill, name: str, description: str) -> str:
+    # yaml and skill_md (the frontmatter schema) only for SKILL.md files read or written here:
+    # a wheel's skill is described by its manifest (`agenttools show` needs neither)
+    import yaml
+
+    from agenttools_runtime.skills.skill_md import render_skill_md
+
     try:
         return render_skill_md(
             name,

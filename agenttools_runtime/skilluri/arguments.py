@@ -8,11 +8,15 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
 
 from agenttools_runtime.skills.skill_md import skill_frontmatter, split_skill_text
 
-Convention = Literal["seed", "claude"]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    Convention = Literal["seed", "claude"]
+
 CONVENTIONS: tuple[Convention, ...] = ("seed", "claude")
 
 # seed: $1…$N (1-based; "$1x" is the first argument then "x", as in AgentPool), $ARGUMENTS, $@

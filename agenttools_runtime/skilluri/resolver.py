@@ -3,12 +3,9 @@ bare name's collisions, SKILL.md with arguments, a reference file or the ``_mani
 
 from __future__ import annotations
 
-import base64
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
 
 from agenttools_runtime.discovery import SearchPath
 from agenttools_runtime.errors import (
@@ -21,11 +18,7 @@ from agenttools_runtime.errors import (
     SkillReferenceNotFound,
 )
 from agenttools_runtime.names import SKILL_FILE, canonical_dist_name
-from agenttools_runtime.skilluri.arguments import (
-    Convention,
-    check_convention,
-    substitute_skill_md,
-)
+from agenttools_runtime.skilluri.arguments import check_convention, substitute_skill_md
 from agenttools_runtime.skilluri.file_listing import MANIFEST_REFERENCE
 from agenttools_runtime.skilluri.listing import ProviderListing, SkillListing
 from agenttools_runtime.skilluri.parse import SkillURI, format_skill_uri, parse_skill_uri
@@ -34,14 +27,20 @@ from agenttools_runtime.skilluri.providers.builtin import BuiltinSkillProvider
 from agenttools_runtime.skilluri.providers.distribution import distribution_providers
 from agenttools_runtime.skilluri.providers.local import LocalSkillProvider
 from agenttools_runtime.skilluri.providers.mcp import MCPSkillProvider
+from agenttools_runtime.values import Value
 
-ResultKind = Literal["skill", "reference", "manifest"]
-# name -> server, or (name, server) pairs in order; a server as MCPSkillProvider takes it
-MCPServers = Mapping[str, Any] | Sequence[tuple[str, Any]]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    from agenttools_runtime.skilluri.arguments import Convention
+
+    ResultKind = Literal["skill", "reference", "manifest"]
+    # name -> server, or (name, server) pairs in order; a server as MCPSkillProvider takes it
+    MCPServers = Mapping[str, Any] | Sequence[tuple[str, Any]]
 
 
-@dataclass(frozen=True)
-class ResolvedSkill:
+class ResolvedSkill(Value):
     """What a URI resolved to.
 
     ``kind`` is ``skill`` (SKILL.md, arguments substituted), ``reference`` (a file of the
@@ -50,12 +49,31 @@ class ResolvedSkill:
     lower-priority providers that have a skill of that name too (a bare name's collision).
     """
 
+    __slots__ = ("also_provided_by", "content", "kind", "reference", "skill", "uri")
     uri: str
     skill: ProvidedSkill
     kind: ResultKind
     reference: str | None
     content: bytes
-    also_provided_by: tuple[str, ...] = ()
+    also_provided_by: tuple[str, ...]
+
+    def __init__(
+        self,
+        uri: str,
+        skill: ProvidedSkill,
+        kind: ResultKind,
+        reference: str | None,
+        content: bytes,
+        also_provided_by: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(
+            uri=uri,
+            skill=skill,
+            kind=kind,
+            reference=reference,
+            content=content,
+            also_provided_by=also_provided_by,
+        )
 
     @property
     def provider(self) -> str:
@@ -80,6 +98,8 @@ class ResolvedSkill:
             "also_provided_by": list(self.also_provided_by),
         }
         if text is None:
+            import base64  # a binary file's --json only
+
             data["content_base64"] = base64.b64encode(self.content).decode("ascii")
         else:
             data["content"] = text

@@ -20,28 +20,34 @@ import shutil
 import stat
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Literal
 
 from agenttools_runtime import fs
 from agenttools_runtime.errors import InvalidWheel, WheelAlreadyBundled
+from agenttools_runtime.values import Value
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.contents import Member
 
-Outcome = Literal["added", "replaced", "unchanged"]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
+if TYPE_CHECKING:
+    from typing import BinaryIO, Literal
+
+    Outcome = Literal["added", "replaced", "unchanged"]
 METADATA = "METADATA"
 RECORD = "RECORD"
 _ZIP64_EXTRA = 0x0001  # rewritten by zipfile when needed; copying it would duplicate it
 
 
-@dataclass(frozen=True)
-class WheelInfo:
+class WheelInfo(Value):
     """A wheel's ``.dist-info`` directory and the name and version its ``METADATA`` gives."""
 
+    __slots__ = ("dist_info", "name", "version")
     dist_info: str  # "<name>-<version>.dist-info"
     name: str
     version: str
+
+    def __init__(self, dist_info: str, name: str, version: str) -> None:
+        super().__init__(dist_info=dist_info, name=name, version=version)
 
 
 def read_info(wheel: Path) -> WheelInfo:
@@ -58,10 +64,15 @@ def bundled_files(wheel: Path) -> dict[str, bytes]:
 
 
 def add_members(
-    wheel: Path, output: Path, members: Sequence[Member], *, replace: bool = False
+    wheel: Path,
+    output: Path,
+    members: Sequence[Member],
+    *,
+    replace: bool = False,
+    durable: bool = True,
 ) -> Outcome:
     """Write *wheel* with *members* added to its ``.dist-info`` to *output* (which may be
-    *wheel* itself).
+    *wheel* itself), atomically; fsynced unless not *durable* (see :func:`publish`).
 
     A wheel that already carries exactly these files is ``"unchanged"`` (copied to *output*
     as it is). One that carries other agenttools files raises
@@ -74,12 +85,16 @@ def add_members(
         difference = _difference(existing, members)
         if existing and difference is None:
             if Path(os.path.abspath(output)) != Path(os.path.abspath(wheel)):
-                publish(output, wheel, lambda fp: _copy_file(wheel, fp))
+                publish(output, wheel, lambda fp: _copy_file(wheel, fp), durable=durable)
             return "unchanged"
         if existing and not replace:
             raise WheelAlreadyBundled(wheel=str(wheel), difference=difference)
         dropped = {f"{info.dist_info}/{path}" for path in existing}
-        publish(output, wheel, lambda fp: _rewrite(archive, info, members, dropped, fp, wheel))
+
+        def rewrite(fp: BinaryIO) -> None:
+            _rewrite(archive, info, members, dropped, fp, wheel)
+
+        publish(output, wheel, rewrite, durable=durable)
     return "replaced" if existing else "added"
 
 
@@ -262,7 +277,11 @@ def _copy_file(source: Path, fp: BinaryIO) -> None:
         shutil.copyfileobj(src, fp)
 
 
-def publish(output: Path, like: Path, write: Callable[[BinaryIO], None]) -> None:
-    """Write *output* atomically with the permissions of *like* (the input archive)."""
+def publish(
+    output: Path, like: Path, write: Callable[[BinaryIO], None], *, durable: bool = True
+) -> None:
+    """Write *output* atomically with the permissions of *like* (the input archive); fsynced
+    unless not *durable* (a build's new artifact: a crash leaves no wheel, or the old one,
+    and the build runs again; a wheel rewritten in place must survive a power cut)."""
     fs.mkdir(output.parent)
-    fs.write_stream_atomic(output, write, stat.S_IMODE(os.stat(like).st_mode))
+    fs.write_stream_atomic(output, write, stat.S_IMODE(os.stat(like).st_mode), durable=durable)

@@ -8,40 +8,47 @@ they check a project.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
 
+from agenttools_runtime.values import Value
 from agenttools_runtime.wheel import layout
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
 if TYPE_CHECKING:
+    from typing import Protocol
+
     from agenttools_runtime.wheel.manifest import WheelManifest
+
+    class Plan(Protocol):
+        """What :func:`members` reads of a :class:`~agenttools_runtime.project.BuildPlan`."""
+
+        @property
+        def manifest(self) -> WheelManifest: ...
+
+        @property
+        def files(self) -> Mapping[str, Path | str]: ...
+
+        def manifest_bytes(self) -> bytes: ...
+
 
 # zip permission bits of what we add: what hatchling and installers normalize to
 FILE_MODE = 0o644
 EXECUTABLE_MODE = 0o755
 
 
-class Plan(Protocol):
-    """What :func:`members` reads of a :class:`~agenttools_runtime.project.BuildPlan`."""
-
-    @property
-    def manifest(self) -> WheelManifest: ...
-
-    @property
-    def files(self) -> Mapping[str, Path | str]: ...
-
-    def manifest_bytes(self) -> bytes: ...
-
-
-@dataclass(frozen=True)
-class Member:
+class Member(Value):
     """One file under ``.dist-info/extra_metadata/agenttools/``."""
 
+    __slots__ = ("data", "executable", "path", "source")
     path: str  # relative to the .dist-info directory ("extra_metadata/agenttools/...")
     data: bytes
-    executable: bool = False
-    source: Path | None = None  # the project file it was read from; None: generated
+    executable: bool
+    source: Path | None  # the project file it was read from; None: generated
+
+    def __init__(
+        self, path: str, data: bytes, executable: bool = False, source: Path | None = None
+    ) -> None:
+        super().__init__(path=path, data=data, executable=executable, source=source)
 
     @property
     def mode(self) -> int:

@@ -12,11 +12,11 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from agenttools_runtime import names
 from agenttools_runtime.errors import InvalidManifest, ManifestError, ManifestSchemaTooNew
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
+from agenttools_runtime.values import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -31,25 +31,46 @@ MAX_DEPTH = MAX_NESTING
 SKILL_KINDS = ("directory", "inline")
 
 
-@dataclass(frozen=True)
-class ServerEntry:
+class ServerEntry(Value):
     """One MCP server: its ``[tool.agenttools.mcp-servers.<name>]`` table as written (the
     declaration format is :class:`agenttools_runtime.mcp.server.MCPServer`'s)."""
 
+    __slots__ = ("declaration", "name")
     name: str
-    declaration: Mapping[str, Any] = field(default_factory=dict)
+    declaration: Mapping[str, Any]
+
+    def __init__(self, name: str, declaration: Mapping[str, Any] | None = None) -> None:
+        super().__init__(name=name, declaration={} if declaration is None else declaration)
 
 
-@dataclass(frozen=True)
-class SkillEntry:
+class SkillEntry(Value):
     """One skill of the distribution and the hash of every file the wheel ships for it."""
 
+    __slots__ = ("description", "executable", "files", "kind", "name", "path")
     name: str
     description: str
     files: Mapping[str, str]  # "/"-separated relative path -> SHA-256 (hex)
-    kind: SkillKind = "directory"
-    executable: tuple[str, ...] = ()  # sorted
-    path: str | None = None  # project-relative source directory (directory kind)
+    kind: SkillKind
+    executable: tuple[str, ...]  # sorted
+    path: str | None  # project-relative source directory (directory kind)
+
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        files: Mapping[str, str],
+        kind: SkillKind = "directory",
+        executable: tuple[str, ...] = (),
+        path: str | None = None,
+    ) -> None:
+        super().__init__(
+            name=name,
+            description=description,
+            files=files,
+            kind=kind,
+            executable=executable,
+            path=path,
+        )
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -63,16 +84,34 @@ class SkillEntry:
         return data
 
 
-@dataclass(frozen=True)
-class BundleEntry:
+class BundleEntry(Value):
     """One bundle: server and skill references (``name`` or ``dist/name``), in order."""
 
+    __slots__ = ("description", "implicit", "marker", "mcp_servers", "name", "skills")
     name: str
-    implicit: bool = False
-    mcp_servers: tuple[str, ...] = ()
-    skills: tuple[str, ...] = ()
-    description: str | None = None
-    marker: str | None = None
+    implicit: bool
+    mcp_servers: tuple[str, ...]
+    skills: tuple[str, ...]
+    description: str | None
+    marker: str | None
+
+    def __init__(
+        self,
+        name: str,
+        implicit: bool = False,
+        mcp_servers: tuple[str, ...] = (),
+        skills: tuple[str, ...] = (),
+        description: str | None = None,
+        marker: str | None = None,
+    ) -> None:
+        super().__init__(
+            name=name,
+            implicit=implicit,
+            mcp_servers=mcp_servers,
+            skills=skills,
+            description=description,
+            marker=marker,
+        )
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -88,18 +127,49 @@ class BundleEntry:
         return data
 
 
-@dataclass(frozen=True)
-class WheelManifest:
+class WheelManifest(Value):
     """Everything the runtime needs to list and resolve a distribution's bundles."""
 
+    __slots__ = (
+        "bundles",
+        "distribution",
+        "root",
+        "schema",
+        "servers",
+        "skills",
+        "source_root",
+        "version"
+    )  # fmt: skip
     distribution: str
     version: str
-    bundles: tuple[BundleEntry, ...] = ()
-    servers: Mapping[str, ServerEntry] = field(default_factory=dict)
-    skills: Mapping[str, SkillEntry] = field(default_factory=dict)
-    root: str | None = None
-    source_root: str | None = None
-    schema: int = SCHEMA_VERSION
+    bundles: tuple[BundleEntry, ...]
+    servers: Mapping[str, ServerEntry]
+    skills: Mapping[str, SkillEntry]
+    root: str | None
+    source_root: str | None
+    schema: int
+
+    def __init__(
+        self,
+        distribution: str,
+        version: str,
+        bundles: tuple[BundleEntry, ...] = (),
+        servers: Mapping[str, ServerEntry] | None = None,
+        skills: Mapping[str, SkillEntry] | None = None,
+        root: str | None = None,
+        source_root: str | None = None,
+        schema: int = SCHEMA_VERSION,
+    ) -> None:
+        super().__init__(
+            distribution=distribution,
+            version=version,
+            bundles=bundles,
+            servers={} if servers is None else servers,
+            skills={} if skills is None else skills,
+            root=root,
+            source_root=source_root,
+            schema=schema,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of ``manifest.json``."""

@@ -23,7 +23,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 # Frontends run every hook in a new process that imports the backend: what a hook needs is
@@ -99,6 +98,8 @@ def build_wheel(
     warn: Warn,
 ) -> str:
     """The wrapped backend's wheel (or editable wheel) with agenttools' files added."""
+    import tempfile
+
     from agenttools_runtime.project.build import for_artifact
     from agenttools_runtime.wheel import archive, contents
 
@@ -111,7 +112,8 @@ def build_wheel(
         info = archive.read_info(inner)
         plan = for_artifact(plan, info.name, info.version, artifact=inner, project=root)
         output = Path(wheel_directory) / name
-        archive.add_members(inner, output, contents.members(plan))
+        # a new artifact, as the wrapped backend writes its own: not fsynced
+        archive.add_members(inner, output, contents.members(plan), durable=False)
     return name
 
 
@@ -147,6 +149,8 @@ def build_sdist(
     root: Path, sdist_directory: str, config_settings: ConfigSettings, *, warn: Warn
 ) -> str:
     """The wrapped backend's sdist, completed with the files a wheel build needs."""
+    import tempfile
+
     from agenttools_runtime.wheel import sdist
 
     backend = load_backend(root)

@@ -5,7 +5,6 @@ and an interpreter that has the SDK are fine."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from agenttools_runtime.bundles import BUILTIN_SERVERS, AgentTools
 from agenttools_runtime.deploy import deploy, has_mcp_sdk
 from agenttools_runtime.errors import MCPSDKMissing
 from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.values import replace
 from tests.helpers.venvs import create_venv
 
 from .conftest import snapshot
@@ -26,9 +26,7 @@ def bare_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _builtin_in(python: Path) -> AgentTools:
-    server = dataclasses.replace(
-        BUILTIN_SERVERS["agenttools"], environment=Environment(python, python.parent)
-    )
+    server = replace(BUILTIN_SERVERS["agenttools"], environment=Environment(python, python.parent))
     return AgentTools(name="builtin-elsewhere", mcp_servers=(server,))
 
 

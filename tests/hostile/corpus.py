@@ -123,7 +123,8 @@ def _fill(template: str, places: Mapping[str, object]) -> str:
 def snapshot(*roots: Path) -> dict[str, object]:
     """Everything under *roots*: per path its type and mode, a file's bytes, a link's target.
     The state lock file is left out (taking the lock creates it, empty, for good), and so are
-    the state index (a cache of the records) and the journal directory (not what is in it)."""
+    the state index (a cache of the records), the cache of verified wheel files and the journal
+    directory (not what is in it)."""
     seen: dict[str, object] = {}
     for root in roots:
         pending = [root]
@@ -137,8 +138,8 @@ def snapshot(*roots: Path) -> dict[str, object]:
                 continue
             # the state's own bookkeeping: the index is a cache of the records, rebuilt on use;
             # the journal directory stays (a journal left in it is a change)
-            if path.parent.name == "deployments" and path.name == ".index":
-                continue
+            if path.parent.name == "deployments" and path.name in (".index", ".verified"):
+                continue  # (.verified: the stat cache of verified wheel files, also a cache)
             if path.parent.name == "deployments" and path.name == ".journal":
                 pending.extend(path.iterdir() if path.is_dir() else ())
                 continue

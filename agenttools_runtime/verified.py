@@ -1,0 +1,83 @@
+"""What agenttools knows of an installed wheel's skill files: a stat cache that spares reading
+them again to check them against their distribution's manifest.
+
+:meth:`~agenttools_runtime.discovery.InstalledDistribution.verify_skill` hashes every file of
+a skill and compares it with the manifest (16 MB for a bundle of 50 skills of 20 files: most of
+what an identical redeploy costs). A file that matched is recorded here with its size, its
+modification and change times and its inode; while all four are the same and the manifest
+still gives the hash it matched, the file is the one verified, and is not read again. This is
+the bet git's index makes (and the skill registry, for deployed copies), made stronger by the
+change time, which no program sets back: every write to a file, and every ``utime`` that hides
+one, changes it. What it cannot see is a change below the file system (a raw write to the
+device, bit rot); such a file is caught the next time the cache does not hold it (a new
+inode, a new install).
+
+One JSON file per skill of a distribution under ``<state>/deployments/.verified/``, written
+only where agenttools keeps state already (a ``list`` or ``show`` on a new machine creates no
+state directory), in place and unsynced: it is a cache, and a torn or unreadable one is empty.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from agenttools_runtime import paths
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from pathlib import Path
+
+DIRECTORY = ".verified"  # in the deployments directory, beside .index and .skill-registry
+
+
+class VerifiedFiles:
+    """The verified files of skill *skill* of the distribution installed at *dist_info*:
+    relative path -> ``[size, mtime_ns, ctime_ns, inode, sha256]``."""
+
+    def __init__(self, dist_info: Path, skill: str) -> None:
+        import hashlib
+
+        state = paths.state_paths()
+        key = hashlib.sha256(f"{os.fspath(dist_info)}\0{skill}".encode()).hexdigest()[:32]
+        self.path = os.path.join(state.deployments, DIRECTORY, f"{key}.json")
+        self.files: dict[str, list[object]] = {}
+        self.changed = False
+        try:
+            with open(self.path, "rb") as f:
+                data = json.loads(f.read())
+            if isinstance(data, dict) and isinstance(data.get("files"), dict):
+                self.files = data["files"]
+        except (OSError, ValueError):
+            pass  # none yet, or torn: nothing is known
+
+    def holds(self, rel: str, info: os.stat_result, sha256: str) -> bool:
+        """Whether *rel* was verified as having *sha256* and is, by its stat, that file."""
+        return self.files.get(rel) == [*_stat_key(info), sha256]
+
+    def add(self, rel: str, info: os.stat_result, sha256: str) -> None:
+        """Record that *rel*, with this stat, was read and hashed to *sha256*."""
+        self.files[rel] = [*_stat_key(info), sha256]
+        self.changed = True
+
+    def save(self) -> None:
+        """Write what was added, where agenttools keeps state already; never fails (a cache
+        that cannot be written is a cache that misses)."""
+        from pathlib import Path
+
+        from agenttools_runtime import fs
+
+        path = Path(self.path)
+        if not self.changed or not path.parent.parent.is_dir():
+            return
+        data = json.dumps({"files": self.files}, separators=(",", ":")).encode("utf-8")
+        try:
+            fs.mkdir(path.parent, parents=False)
+            fs.write_bytes(path, data)  # in place: no temp file a kill could leave behind
+        except OSError:
+            return
+        self.changed = False
+
+
+def _stat_key(info: os.stat_result) -> list[int]:
+    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]

@@ -1,0 +1,136 @@
+"""The stat cache of verified skill files (``agenttools_runtime/verified.py``): a file verified
+and unchanged since is not read again; any change that a write makes — content, size, time,
+a new file in its place, even with its modification time set back — is read and hashed anew;
+the cache is written only where agenttools keeps state, and a torn one is empty."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime import paths, verified
+from agenttools_runtime.discovery import InstalledDistribution, SearchPath, get_distribution
+from agenttools_runtime.errors import BundledFileMismatch
+from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.skills import hashing
+from tests.helpers.venvs import fake_distribution, skill_files
+
+FILES = {"references/a.md": "# A\n", "references/b.md": "# B\n", "scripts/run.sh": "#!/bin/sh\n"}
+
+
+@pytest.fixture
+def state(home: Path) -> Path:
+    """The deployments directory, as agenttools leaves it after any deploy."""
+    deployments = paths.state_paths().deployments
+    deployments.mkdir(parents=True)
+    return deployments
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    site = tmp_path / "site-packages"
+    fake_distribution(
+        site, "weather-tools", skills={"weather-report": skill_files("weather-report", extra=FILES)}
+    )
+    return site
+
+
+def dist(site: Path) -> InstalledDistribution:
+    search = SearchPath((site,), Environment(Path("/env/bin/python"), Path("/env/bin")))
+    return get_distribution("weather-tools", search)
+
+
+def hashed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A counter of the files hashed from now on."""
+    count = [0]
+    real = hashing.hash_bytes
+
+    def counting(data: bytes) -> str:
+        count[0] += 1
+        return real(data)
+
+    monkeypatch.setattr(hashing, "hash_bytes", counting)
+    return count
+
+
+def skill_file(site: Path, rel: str) -> Path:
+    info = next(site.glob("*.dist-info"))
+    return info / "extra_metadata" / "agenttools" / "skills" / "weather-report" / rel
+
+
+def test_a_verified_file_is_not_read_again(
+    site: Path, state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    count = hashed(monkeypatch)
+    dist(site).verify_skill("weather-report")
+    assert count == [4]  # SKILL.md and the three others
+    dist(site).verify_skill("weather-report")
+    dist(site).skill_source("weather-report")
+    assert count == [4]
+    (cache,) = (state / verified.DIRECTORY).iterdir()
+    assert cache.suffix == ".json"
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["content", "same size, time set back", "replaced by an identical copy", "cache torn"],
+)
+def test_a_changed_file_is_read_again(
+    change: str, site: Path, state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dist(site).verify_skill("weather-report")
+    target = skill_file(site, "references/a.md")
+    before = target.stat()
+    if change == "content":
+        target.write_text("# A, and more\n")
+    elif change == "same size, time set back":
+        target.write_text("# Z\n")  # as long as "# A\n"
+        os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+        assert target.stat().st_mtime_ns == before.st_mtime_ns
+    elif change == "replaced by an identical copy":
+        copy = target.with_suffix(".new")
+        copy.write_bytes(target.read_bytes())
+        os.utime(copy, ns=(before.st_atime_ns, before.st_mtime_ns))
+        copy.replace(target)
+    else:
+        (cache,) = (state / verified.DIRECTORY).iterdir()
+        cache.write_bytes(cache.read_bytes()[:-7])
+    count = hashed(monkeypatch)
+    if change in ("content", "same size, time set back"):
+        with pytest.raises(BundledFileMismatch):
+            dist(site).verify_skill("weather-report")
+        return
+    dist(site).verify_skill("weather-report")
+    assert count == ([1] if change == "replaced by an identical copy" else [4])
+    dist(site).verify_skill("weather-report")
+    assert count == ([1] if change == "replaced by an identical copy" else [4])
+
+
+def test_another_manifest_is_verified_anew(
+    site: Path, state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dist(site).verify_skill("weather-report")
+    count = hashed(monkeypatch)
+    info = next(site.glob("*.dist-info"))
+    fake_distribution(  # the same files, another hash for one of them (a reinstalled wheel)
+        site,
+        "weather-tools",
+        skills={
+            "weather-report": skill_files(
+                "weather-report", extra={**FILES, "scripts/run.sh": "#!/bin/bash\n"}
+            )
+        },
+    )
+    assert next(site.glob("*.dist-info")) == info
+    dist(site).verify_skill("weather-report")
+    assert count[0] >= 1
+
+
+def test_no_state_no_cache(site: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    count = hashed(monkeypatch)
+    dist(site).verify_skill("weather-report")
+    dist(site).verify_skill("weather-report")
+    assert count == [8]  # read every time
+    assert not paths.state_paths().deployments.exists()  # no state made by looking
