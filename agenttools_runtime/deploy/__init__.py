@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
-from agenttools_runtime import errors, signals
+from agenttools_runtime import errors
 from agenttools_runtime.clients import all_clients
 from agenttools_runtime.deploy.targets import DEFAULT, USER_SCOPE, SkillsDirOption, resolve_target
 from agenttools_runtime.errors import MCPSDKMissing
@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from agenttools_runtime.discovery import SearchPath
     from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
     from agenttools_runtime.mcp.runners import RunnerChoice
+    from agenttools_runtime.signals import Interrupted
 
     Overwrite = Literal["none", "upgrade", "all"]
 else:
@@ -514,10 +515,13 @@ def _interrupted(
     current: str,
     partial: AllClientsResult,
     table: Mapping[str, Client],
-) -> signals.Interrupted:
+) -> Interrupted:
     """The interruption of :func:`deploy_all` while at client *current*: its outcome names
     every client already done, what became of *current*, the clients not reached and the
     command that undoes what was committed; ``partial`` holds the results so far."""
+    from agenttools_runtime import signals
+    from agenttools_runtime.deploy.deployment import Deployment
+
     committed = getattr(exc, "committed", ())
     deployed = [f"{c} ({d.uuid})" for c, d in partial.results.items()
                 if isinstance(d, Deployment) and not d.unchanged]  # fmt: skip
