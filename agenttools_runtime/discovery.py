@@ -15,11 +15,9 @@ skill files have no directory an AI client could use).
 
 from __future__ import annotations
 
-import json
 import os
 import stat
-import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from agenttools_runtime.errors import (
@@ -33,11 +31,11 @@ from agenttools_runtime.errors import (
     EditableSourceMissing,
     InvalidDistributionSkillDefinition,
     InvalidManifest,
-    InvalidPythonEnvironment,
     ManifestError,
 )
 from agenttools_runtime.mcp.server import Environment, MCPServer, Origin
 from agenttools_runtime.names import SKILL_FILE, canonical_dist_name
+from agenttools_runtime.search_path import SearchPath as SearchPath  # re-exported
 from agenttools_runtime.values import Value, replace
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import SkillEntry, WheelManifest, parse
@@ -47,132 +45,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from agenttools_runtime.skills.source import SkillSource
-
-
-# Run in another interpreter (stdlib only) for --python: its path, scripts dir, and the PEP 508
-# marker environment (the same fields packaging.markers.default_environment() computes).
-_PROBE = """
-import json, os, platform, sys, sysconfig
-def fmt(info):
-    v = "%d.%d.%d" % (info.major, info.minor, info.micro)
-    if info.releaselevel != "final":
-        v += info.releaselevel[0] + str(info.serial)
-    return v
-print(json.dumps({
-    "executable": sys.executable,
-    "path": sys.path,
-    "scripts": sysconfig.get_path("scripts"),
-    "markers": {
-        "implementation_name": sys.implementation.name,
-        "implementation_version": fmt(sys.implementation.version),
-        "os_name": os.name,
-        "platform_machine": platform.machine(),
-        "platform_release": platform.release(),
-        "platform_system": platform.system(),
-        "platform_version": platform.version(),
-        "python_full_version": platform.python_version(),
-        "platform_python_implementation": platform.python_implementation(),
-        "python_version": ".".join(platform.python_version_tuple()[:2]),
-        "sys_platform": sys.platform,
-    },
-}))
-"""
-
-
-class SearchPath(Value):
-    """Where to look: ``sys.path``-like directories plus the environment whose interpreter
-    starts ``module``/``script`` servers. ``marker_environment`` is the PEP 508 environment
-    bundle markers are evaluated in (None: this interpreter's); it is not compared."""
-
-    __slots__ = ("environment", "marker_environment", "paths")
-    _uncompared = frozenset({"marker_environment"})
-    paths: tuple[Path, ...]
-    environment: Environment
-    marker_environment: Mapping[str, str] | None
-
-    def __init__(
-        self,
-        paths: tuple[Path, ...],
-        environment: Environment,
-        marker_environment: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(
-            paths=paths, environment=environment, marker_environment=marker_environment
-        )
-
-    @classmethod
-    def current(cls) -> SearchPath:
-        """This interpreter's ``sys.path`` (``""`` is the working directory, as for imports)."""
-        return cls(tuple(Path(p or os.curdir) for p in sys.path), Environment.current())
-
-    @classmethod
-    def for_python(cls, python: Path | str) -> SearchPath:
-        """Ask that interpreter for its ``sys.path`` once (a subprocess; nothing is imported
-        into it but the standard library). Raises ``InvalidPythonEnvironment`` when it cannot
-        be run or answers nonsense."""
-        import subprocess  # only --python runs an interpreter: kept off `list`'s start-up
-
-        executable = Path(os.path.abspath(os.path.expanduser(os.fspath(python))))
-        if executable.is_dir():  # a venv directory: its interpreter
-            for candidate in (executable / "bin" / "python", executable / "Scripts" / "python.exe"):
-                if candidate.is_file():
-                    executable = candidate
-                    break
-            else:
-                raise InvalidPythonEnvironment(
-                    python=executable,
-                    reason="a directory without bin/python or Scripts/python.exe (not a virtual "
-                    "environment)",
-                )
-        try:
-            completed = subprocess.run(
-                [os.fspath(executable), "-c", _PROBE],
-                capture_output=True,
-                text=True,
-                timeout=60,
-                check=False,
-            )
-        except (OSError, subprocess.SubprocessError) as exc:
-            raise InvalidPythonEnvironment(python=executable, reason=exc) from None
-        if completed.returncode != 0:
-            detail = (completed.stderr.strip().splitlines() or ["exit status"])[-1]
-            raise InvalidPythonEnvironment(
-                python=executable, reason=f"{detail} ({completed.returncode})"
-            )
-        try:
-            answer = json.loads(completed.stdout)
-            # "" is the subprocess's working directory: meaningless here
-            paths = tuple(Path(p) for p in answer["path"] if p)
-            scripts = Path(answer["scripts"])
-            markers = {str(k): str(v) for k, v in answer["markers"].items()}
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise InvalidPythonEnvironment(
-                python=executable, reason=f"unexpected answer ({exc})"
-            ) from None
-        # keep the path as given: a venv's python is a symlink whose target is not the venv's
-        return cls(paths, Environment(executable, scripts), markers)
-
-    @classmethod
-    def for_paths(cls, paths: Sequence[Path | str]) -> SearchPath:
-        """Explicit site-packages directories. Servers start with the interpreter of the
-        environment the first directory belongs to (found next to it), else this one."""
-        resolved = tuple(Path(os.path.abspath(os.path.expanduser(os.fspath(p)))) for p in paths)
-        environment = None
-        for path in resolved:
-            environment = _environment_of_site_packages(path)
-            if environment is not None:
-                break
-        return cls(resolved, environment or Environment.current())
-
-    def describe(self) -> str:
-        """Where, for messages: ``the environment of /path/to/python``."""
-        return f"the environment of {self.environment.python}"
-
-    def pip_install(self, name: str) -> str:
-        """The command that installs *name* into this environment."""
-        if os.path.abspath(self.environment.python) == os.path.abspath(sys.executable):
-            return f"pip install {name}"
-        return f"{self.environment.python} -m pip install {name}"
 
 
 class InstalledDistribution(Value):
@@ -620,13 +492,3 @@ def _without_links(
         if not last and real_directories is not None and stat.S_ISDIR(info.st_mode):
             real_directories.add(path)
     return Path(path), info
-
-
-def _environment_of_site_packages(path: Path) -> Environment | None:
-    # <prefix>/lib/pythonX.Y/site-packages (POSIX) or <prefix>/Lib/site-packages (Windows)
-    for prefix in (path.parent.parent.parent, path.parent.parent):
-        for scripts, python in (("bin", "python"), ("Scripts", "python.exe")):
-            candidate = prefix / scripts / python
-            if (prefix / "pyvenv.cfg").is_file() and candidate.exists():
-                return Environment(candidate, prefix / scripts)
-    return None

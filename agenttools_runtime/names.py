@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 
 from agenttools_runtime.errors import InvalidAgentSkillDescription, InvalidAgentSkillName
 
@@ -49,6 +48,8 @@ def skill_name_problems(name: str, directory: str | None = None) -> list[str]:
     strips and NFKC-normalizes it first, so ``" foo"`` or a full-width ``ｆｏｏ`` would pass it
     while clients and the runtime, which compare the raw name with the directory, refuse them).
     *directory*: the skill's folder name, which must equal the name."""
+    import unicodedata  # (here: only a SKILL.md's name needs it, not list or show)
+
     raw = name
     name = unicodedata.normalize("NFKC", name.strip())
     out: list[str] = []

@@ -1,5 +1,7 @@
-"""CLI start-up time: each command people type often, as a whole ``python -m agenttools …``
-process, against ``python -c pass`` and ``python -I -S -c pass`` measured in the same run.
+"""CLI start-up time: each command people type often, as a whole process — run as the
+console script ``agenttools`` (what users type: pip's script beside this interpreter, which
+imports ``re`` and ``sys``, then calls ``agenttools_runtime.cli.main``) and as ``python -m
+agenttools`` — against ``python -c pass`` and ``python -I -S -c pass`` measured in the same run.
 
 Every command runs once per round, all interleaved (one of each per round, so load from
 elsewhere slows all of them alike), R rounds after a warm-up run each. For each command it
@@ -13,9 +15,12 @@ wall time, and the median over rounds of the ratio to the baselines of the same 
   pathlib"``, what an argparse CLI that reads JSON and builds paths imports before any code
   of its own); ``floor: -m, json, pathlib`` (``runpy``, which ``python -m`` imports, with
   ``json`` and ``pathlib``: the commands that read JSON and build paths); ``floor: -m,
-  argparse`` (``--help``, printed by argparse);
+  argparse`` (``--help``, printed by argparse); ``floor: script, json, pathlib`` (``re``,
+  which the console script imports, with ``json`` and ``pathlib``);
 - ``--version``, ``--help``, ``clients``, ``list``, ``show DIST/BUNDLE``, ``deployed`` with one
-  deployment and with 1,001 (also ``--json``), ``skill --list`` and ``skill agenttools``.
+  deployment and with 1,001 (also ``--json``), ``skill --list`` and ``skill agenttools``,
+  each as ``python -m agenttools`` and (``[script]``) as the console script; the last table
+  puts the two side by side.
 
 The environment is this interpreter's plus one small distribution (a bundle of one MCP server
 and two skills) in a temporary site directory on ``PYTHONPATH``, under a temporary ``HOME`` and
@@ -58,16 +63,38 @@ BASELINES = ("python -c pass", "python -I -S -c pass")
 CLIENTS = ("cursor", "codex", "windsurf", "kiro", "cline", "gemini-cli", "qwen-code")
 
 
+SCRIPT = " [script]"  # the console script's entry of a command: its name and this
+
+
+def console_script(python: str) -> Path | None:
+    """The ``agenttools`` script pip wrote beside *python* (None: not installed there)."""
+    found = Path(python).parent / ("agenttools.exe" if os.name == "nt" else "agenttools")
+    return found if found.is_file() else None
+
+
 def commands(python: str, homes: dict[str, Path]) -> dict[str, tuple[list[str], Path]]:
     """Name -> (command line, the HOME it runs under)."""
-    cli = [python, "-m", "agenttools"]
-    small, large = homes["small"], homes["large"]
-    return {
+    small = homes["small"]
+    table = {
         "python -c pass": ([python, "-c", "pass"], small),
         "python -I -S -c pass": ([python, "-I", "-S", "-c", "pass"], small),
         "floor": ([python, "-c", "import argparse, json, pathlib"], small),
         "floor: -m, json, pathlib": ([python, "-c", "import runpy, json, pathlib"], small),
         "floor: -m, argparse": ([python, "-c", "import runpy, argparse"], small),
+        "floor: script, json, pathlib": ([python, "-c", "import re, json, pathlib"], small),
+    }
+    table.update(cli_commands([python, "-m", "agenttools"], homes))
+    script = console_script(python)
+    if script is not None:
+        found = cli_commands([str(script)], homes)
+        table.update({name + SCRIPT: line for name, line in found.items()})
+    return table
+
+
+def cli_commands(cli: list[str], homes: dict[str, Path]) -> dict[str, tuple[list[str], Path]]:
+    """The commands measured, each run by *cli*."""
+    small, large = homes["small"], homes["large"]
+    return {
         "--version": ([*cli, "--version"], small),
         "--help": ([*cli, "--help"], small),
         "clients": ([*cli, "clients"], small),
@@ -176,17 +203,23 @@ def report(times: dict[str, list[tuple[float, float]]]) -> None:
         return statistics.median(a[which] / b[which] for a, b in pairs)
 
     print(
-        f"  {'':24s} {'CPU':>8s} {'wall':>8s}   CPU ratio to      wall ratio to\n"
-        f"  {'':24s} {'median':>8s} {'median':>8s}   -c pass  -I -S    -c pass  -I -S"
+        f"  {'':33s} {'CPU':>8s} {'wall':>8s}   CPU ratio to      wall ratio to\n"
+        f"  {'':33s} {'median':>8s} {'median':>8s}   -c pass  -I -S    -c pass  -I -S"
     )
     for name, values in times.items():
         cpu = statistics.median(v[0] for v in values) * 1000
         wall = statistics.median(v[1] for v in values) * 1000
         print(
-            f"  {name:24s} {cpu:5.1f} ms {wall:5.1f} ms"
+            f"  {name:33s} {cpu:5.1f} ms {wall:5.1f} ms"
             f"   {ratio(name, BASELINES[0], 0):5.2f}x {ratio(name, BASELINES[1], 0):5.2f}x"
             f"   {ratio(name, BASELINES[0], 1):5.2f}x {ratio(name, BASELINES[1], 1):5.2f}x"
         )
+    pairs = [name for name in times if name + SCRIPT in times]
+    if pairs:
+        print(f"\n  CPU ratio to python -c pass   {'agenttools':>10s}  {'python -m':>10s}")
+        for name in pairs:
+            script, module = ratio(name + SCRIPT, BASELINES[0], 0), ratio(name, BASELINES[0], 0)
+            print(f"  {name:28s} {script:10.2f}x  {module:9.2f}x")
 
 
 def main() -> None:
@@ -209,7 +242,7 @@ def main() -> None:
         table = commands(sys.executable, homes)
         if args.only:
             wanted = set(args.only) | set(BASELINES)
-            table = {k: v for k, v in table.items() if k in wanted}
+            table = {k: v for k, v in table.items() if k.removesuffix(SCRIPT) in wanted}
         deploy_many(homes["small"], 1)
         if any(home == homes["large"] for _, home in table.values()):
             seconds = deploy_many(homes["large"], args.deployments)

@@ -116,31 +116,27 @@ def deployed_view(args: argparse.Namespace) -> int:
 
     client = None if args.client is None else get_client(args.client).id
     state = paths.state_paths()
-    if not args.json and not getattr(args, "long", False):
-        rows = _table_rows(state, client)
-        emit(args, {}, lambda: _render_table(rows))
+    if args.json or not getattr(args, "long", False):
+        rows, statuses = _cached_rows(state, client)
+        if not args.json:
+            emit(args, {}, lambda: _render_table(rows))
+            return 0
+        shown = _rows_json(state, rows, statuses)
+        emit(args, {"ok": True, "deployments": shown, "summary": _counts(rows)}, "")
         return 0
-    from agenttools_runtime.deploy import Deployment, status
+    from agenttools_runtime.deploy import status
 
     found = status.statuses(status.load_all(client), state=state)
-    rows_json = []
-    for item in found:
-        data: dict[str, Any] = (
-            Deployment(item.record).to_json() if item.record is not None else {"uuid": item.uuid}
-        )
-        data.update(item.to_json())
-        rows_json.append(data)
-    emit(
-        args,
-        {"ok": True, "deployments": rows_json, "summary": _counts([_row(i) for i in found])},
-        lambda: _render_long(found),
-    )
+    emit(args, {}, lambda: _render_long(found))
     return 0
 
 
-def _table_rows(state: StatePaths, client: str | None) -> list[Row]:
-    """The rows of the table: from the status cache where nothing they were computed from
-    changed (a few ``stat`` calls each), else computed (and cached) again."""
+def _cached_rows(
+    state: StatePaths, client: str | None
+) -> tuple[list[Row], dict[str, dict[str, Any]]]:
+    """The rows of the table, and each one's full status by uuid (what ``--json`` shows):
+    from the status cache where nothing they were computed from changed (a few
+    ``stat`` calls each), else computed (and cached) again."""
     import os
     import time
 
@@ -154,7 +150,8 @@ def _table_rows(state: StatePaths, client: str | None) -> list[Row]:
     cached = status_cache.load(state)
     signatures = status_cache.Signatures()
     rows, stale = status_cache.fresh_rows(cached, uuids, signatures)
-    computed: list[tuple[Row, list[str]]] = []
+    statuses = {uid: cached.status(uid) for uid in rows}
+    computed: list[tuple[Row, dict[str, Any], list[str]]] = []
     if stale:  # (records and the checks: imported only for rows to compute)
         from agenttools_runtime.deploy import records, status
         from agenttools_runtime.errors import InvalidDeploymentRecord
@@ -169,16 +166,41 @@ def _table_rows(state: StatePaths, client: str | None) -> list[Row]:
             except InvalidDeploymentRecord as exc:
                 items.append(exc)
         for item in status.statuses(items, state=state):
-            row = _row(item)
+            row, full = _row(item), item.to_json()
             rows[row.uuid] = row
+            statuses[row.uuid] = full
             if item.cacheable:
                 where = str(records.record_path(item.uuid, state.deployments))
-                computed.append((row, [where, *item.depends]))
+                computed.append((row, full, [where, *item.depends]))
     if stale or set(cached.rows) != set(uuids):
         fresh = [u for u in uuids if u not in stale]
         status_cache.store(state, cached, fresh, computed, signatures, started)
     found = [r for r in rows.values() if client is None or r.client == client or r.client == "?"]
-    return sorted(found, key=lambda r: (r.status == "broken", r.timestamp, r.uuid))
+    found.sort(key=lambda r: (r.status == "broken", r.timestamp, r.uuid))
+    return found, statuses
+
+
+def _rows_json(
+    state: StatePaths, rows: list[Row], statuses: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Each deployment in full: its record (read whole) with its status (as cached)."""
+    from agenttools_runtime.deploy import Deployment, records, status
+    from agenttools_runtime.errors import InvalidDeploymentRecord
+
+    shown = []
+    for row in rows:
+        full = statuses[row.uuid]
+        data: dict[str, Any] = {"uuid": row.uuid}
+        if row.client != "?":  # (the client of an unreadable record's row: see _row)
+            try:
+                record = records.read_record(records.record_path(row.uuid, state.deployments))
+            except InvalidDeploymentRecord as exc:  # broken since its row was computed
+                full = status.statuses([exc], state=state)[0].to_json()
+            else:
+                data = Deployment(record).to_json()
+        data.update(full)
+        shown.append(data)
+    return shown
 
 
 def _row(item: DeploymentStatus) -> Row:

@@ -25,27 +25,28 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agenttools_runtime import __version__, fs, paths, signals
-from agenttools_runtime.clients import Client, get_client
-from agenttools_runtime.deploy import apply, content, litter, ownership, plan, records, shared
+from agenttools_runtime.deploy import (
+    apply,
+    content,
+    litter,
+    plan,
+    plan_review,
+    records,
+)
 from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.lock import deployment_lock
-from agenttools_runtime.deploy.plan import Action, Decision, Level
+from agenttools_runtime.deploy.plan import Action, Level
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
 from agenttools_runtime.deploy.removal import sweep_if_needed
 from agenttools_runtime.deploy.resolved import ResolvedTools
 from agenttools_runtime.deploy.skill_decision import new_entry, skill_plan
 from agenttools_runtime.deploy.store import Store
-from agenttools_runtime.deploy.targets import DeployTarget, read_roots_by_client
-from agenttools_runtime.errors import FORCE as FORCE_HINT
+from agenttools_runtime.deploy.targets import DeployTarget
 from agenttools_runtime.errors import (
     AgentSkillBackupsLeft,
-    AgentSkillDuplicate,
-    AgentSkillModifiedKept,
     AgentSkillNewerVersionKept,
     AgentSkillNotInstalled,
     AgentSkillNotInstalledShadowed,
-    AgentSkillSeenTwice,
-    AgentSkillShadowedWarning,
     AgentSkillsNotDeployed,
     AgentToolsError,
     AgentToolsErrors,
@@ -61,8 +62,7 @@ from agenttools_runtime.errors import (
     UnsupportedMCPClient,
 )
 from agenttools_runtime.mcp.entries import build_entry
-from agenttools_runtime.mcp.formats import plain
-from agenttools_runtime.mcp.install import Owned, plan_server_entries, read_server_entries
+from agenttools_runtime.mcp.install import Owned, plan_server_entries
 from agenttools_runtime.skills.fsops import stale_backups
 
 _ENTRY_CONFLICTS = (MCPServerEntryExists, MCPServerEntryEdited)
@@ -144,7 +144,7 @@ def make_plan(
             raise result.errors[0]
     result.replaced = [by_id[u] for u in conflicting]
     if servers and target.config_file is not None:
-        _inspect_config(result, store)
+        plan_review.inspect_config(result, store)
         unusable = [e for e in result.errors if not isinstance(e, _ENTRY_CONFLICTS)]
         if unusable and not dry_run:
             raise unusable[-1]
@@ -168,7 +168,7 @@ def make_plan(
                 )
             )
     if keep_modified:
-        _keep_modified(result)
+        plan_review.keep_modified(result)
     conflicts = [sp for sp in result.skills if sp.decision.action is None]
     if conflicts and tools.builtin:
         remaining = [sp for sp in result.skills if sp.decision.action is not None]
@@ -191,73 +191,8 @@ def make_plan(
         else:
             left_out = AgentSkillNotInstalled(name=sp.source.name, path=sp.directory)
         result.warnings.append(left_out)
-    result.warnings.extend(_other_copy_warnings(result, store))
+    result.warnings.extend(plan_review.other_copy_warnings(result, store))
     return result
-
-
-def _keep_modified(result: DeployPlan) -> None:
-    """Skills of the replaced deployments that the user modified stay as they are: the new
-    deployment references them (their baseline and version unchanged, so they still show as
-    outdated and drifted) instead of failing on ``AgentSkillModified``."""
-    replaced = {r.uuid for r in result.replaced}
-    for index, sp in enumerate(result.skills):
-        if sp.decision.conflict != "AgentSkillModified" or sp.entry is None:
-            continue
-        if not replaced & set(sp.entry.references):
-            continue  # not this deployment's own skill: a conflict as ever
-        keep = Decision(Action.ADD_REFERENCE, None, sp.decision.rule)
-        result.skills[index] = replace(sp, decision=keep)
-        result.kept_modified.append(sp.source.name)
-        result.warnings.append(
-            AgentSkillModifiedKept(
-                name=sp.source.name,
-                path=sp.directory,
-                version=sp.source.version or "the new version",
-            )
-        )
-
-
-def _other_copy_warnings(result: DeployPlan, store: Store) -> list[AgentToolsWarning]:
-    """What the client will see twice: an identical copy in another root it reads, a
-    different one deployed over with --force, and, for each new copy, another deployment's
-    client that reads its root and has the skill from another one."""
-    target = result.target
-    found: list[AgentToolsWarning] = []
-    behaviour = _duplicates_text(target.client)
-    for sp in result.skills:
-        for other in sp.others:
-            fields = {"name": sp.source.name, "path": other.directory}
-            fields.update(client_name=sp.client_name, duplicates=behaviour)
-            if other.role is plan.CopyRole.DUPLICATE:
-                found.append(AgentSkillDuplicate(**fields))
-            elif other.role is plan.CopyRole.SHADOW and sp.decision.action is not None:
-                found.append(AgentSkillShadowedWarning(**fields))  # (deployed with --force)
-    created = [sp.directory for sp in result.skills if sp.decision.action is Action.CREATE]
-    if not created or target.scope is None or target.skills_dir is not None:
-        return found
-    scope_reads = read_roots_by_client(target.scope)
-    for seen in shared.seen_twice(
-        created, scope_reads, target.location_key, target.client.id, store
-    ):
-        client = get_client(seen.client)
-        found.append(
-            AgentSkillSeenTwice(
-                name=seen.name,
-                path=seen.path,
-                other=seen.other,
-                uuid=seen.uuid,
-                client_name=client.display_name,
-                duplicates=_duplicates_text(client),
-            )
-        )
-    return found
-
-
-def _duplicates_text(client: Client) -> str:
-    reads = client.skill_reads
-    if reads is not None and reads.duplicates:
-        return f"{client.display_name} {reads.duplicates}"
-    return f"which one {client.display_name} uses is up to it"
 
 
 def _conflict_error(
@@ -286,64 +221,6 @@ def _conflict_error(
             )
     return DeploymentExists(
         name=first.toolset_name, target=target.describe(), uuid=first.uuid, client=target.client.id
-    )
-
-
-def _inspect_config(result: DeployPlan, store: Store) -> None:
-    """What each key holds now (:class:`~agenttools_runtime.deploy.ownership.EntryState`):
-    an entry no deployment wrote, or one the user changed since a deployment wrote it, is a
-    conflict unless ``--force`` (``MCPServerEntryExists``, ``MCPServerEntryEdited``, added to
-    ``errors``); a config file that cannot be edited is an error now, before anything is
-    written (raised outside a dry run)."""
-    config_file = result.target.config_file
-    client = result.target.client
-    assert config_file is not None
-    try:
-        current = read_server_entries(config_file, client)
-    except AgentToolsError as exc:  # the deploy would fail the same way, changing nothing
-        result.errors.append(exc)
-        return
-    for sp in result.servers:
-        found = list(ownership.owners(store, sp.key, config_file))
-        owner = found[-1] if found else None
-        state = ownership.classify(
-            plain(current.get(sp.key)),
-            None if owner is None else owner[1],
-            plain(build_entry(client, sp.server, sp.key)),
-            present=sp.key in current,
-        )
-        result.existing_entries[sp.key] = state.value
-        if not state.needs_force or result.level is Level.ALL:
-            continue
-        if owner is not None:
-            result.errors.append(
-                MCPServerEntryEdited(key=sp.key, config_file=config_file, uuid=owner[0].uuid)
-            )
-        else:
-            result.errors.append(
-                MCPServerEntryExists(
-                    key=sp.key,
-                    config_file=config_file,
-                    option=FORCE_HINT,
-                    then=" (removing the deployment puts it back)",
-                    note=_unreadable_records_note(store),
-                )
-            )
-
-
-def _unreadable_records_note(store: Store) -> str:
-    """A record that cannot be read may be the one that wrote an entry that looks foreign:
-    say so (the listing shows them)."""
-    broken = [
-        item
-        for item in records.iter_records(store.state.deployments)
-        if not isinstance(item, DeploymentRecord)
-    ]
-    if not broken:
-        return ""
-    return (
-        f" ({len(broken)} deployment record(s) cannot be read and may be the one that wrote it: "
-        "see 'agenttools deployed'.)"
     )
 
 

@@ -32,7 +32,6 @@ wrote). Nothing is written and no lock is taken.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -40,7 +39,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import paths
-from agenttools_runtime.deploy import content, records, registry
+from agenttools_runtime.deploy import content, drift, records, registry
+from agenttools_runtime.deploy.drift import Finding  # (re-exported: the status's findings)
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
 from agenttools_runtime.deploy.status_cache import (  # the words' one home
     BROKEN,
@@ -56,28 +56,6 @@ if TYPE_CHECKING:
 
 # the word shown when several apply: the first of these
 PRIORITY = (BROKEN, ORPHANED, DRIFTED, OUTDATED)
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One difference: the ``state`` it puts the deployment in, its ``kind`` (``record``,
-    ``environment``, ``distribution``, ``server``, ``skill``, ``skill-file``,
-    ``config-entry``, ``config-file``), a sentence, the ``path`` concerned, and data."""
-
-    state: str
-    kind: str
-    message: str
-    path: str | None = None
-    detail: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "state": self.state,
-            "kind": self.kind,
-            "message": self.message,
-            "path": self.path,
-            **({"detail": dict(self.detail)} if self.detail else {}),
-        }
 
 
 @dataclass
@@ -194,7 +172,7 @@ class _Checker:
     def _command_gone(self, server: ServerEntry, current: Any) -> Finding | None:
         """An entry whose command is an absolute path that no longer exists (the server's
         interpreter or script went with its environment)."""
-        command = _command_path(current)
+        command = drift.command_path(current)
         if command is None or os.path.exists(command):
             return None
         return Finding(
@@ -429,10 +407,10 @@ class _Checker:
     def _skill(self, skill: InstalledSkill) -> list[Finding]:
         key = skill.registry_key
         if key not in self._skills:
-            self._skills[key] = _skill_findings(self.state, skill, self.deep)
+            self._skills[key] = drift.skill_findings(self.state, skill, self.deep)
             self._looked[("skill", key)] = (
                 str(registry.entry_path(key, self.state)),
-                *_tree(Path(skill.directory)),
+                *drift.tree(Path(skill.directory)),
             )
         self._replay(("skill", key))
         return self._skills[key]
@@ -460,13 +438,13 @@ class _Checker:
                 )
             ]
         found: list[Finding] = []
-        command = _command_path(current[key])
+        command = drift.command_path(current[key])
         if command is not None:
             self._depend(command)
         gone = self._command_gone(server, current[key])
         if gone is not None:
             found.append(gone)
-        expected = written_entry(server)
+        expected = drift.written_entry(server)
         source = "as written"
         if expected is None and self.deep:
             expected = _entry_today(record, server, client)
@@ -475,7 +453,7 @@ class _Checker:
             return found
         from agenttools_runtime.mcp.formats import plain
 
-        differences = diff(expected, plain(current[key]))
+        differences = drift.diff(expected, plain(current[key]))
         if not differences:
             return found
         return [
@@ -502,159 +480,6 @@ class _Checker:
             except AgentToolsError as exc:
                 self._configs[key] = exc
         return self._configs[key]
-
-
-def _command_path(entry: Any) -> str | None:
-    """The absolute command an entry runs, if it names one."""
-    command = entry.get("command") if isinstance(entry, Mapping) else None
-    if isinstance(command, list):
-        command = command[0] if command else None
-    if isinstance(command, Mapping):
-        command = command.get("path")
-    return command if isinstance(command, str) and os.path.isabs(command) else None
-
-
-def _tree(directory: Path) -> list[str]:
-    """*directory* and everything under it (a link: the link and where it leads): the paths
-    whose change can change a skill's findings (an edited file changes its own stat, an
-    added or removed one its directory's)."""
-    found = [str(directory)]
-    if directory.is_symlink():
-        with contextlib.suppress(OSError):
-            found.append(os.path.realpath(directory))
-        return found
-    stack = [str(directory)]
-    while stack:
-        try:
-            with os.scandir(stack.pop()) as entries:
-                for item in entries:
-                    found.append(item.path)
-                    if item.is_dir(follow_symlinks=False):
-                        stack.append(item.path)
-        except OSError:
-            continue
-    return found
-
-
-def _skill_findings(state: paths.StatePaths, skill: InstalledSkill, deep: bool) -> list[Finding]:
-    from agenttools_runtime.skills.hashing import installed_hashes
-
-    directory = Path(skill.directory)
-    entry = registry.load_entry(skill.registry_key, state)
-    if entry is None:
-        return [
-            Finding(
-                DRIFTED,
-                "skill",
-                f'the skill "{skill.name}" has no registry entry (see agenttools doctor)',
-                str(directory),
-            )
-        ]
-    link = entry.extra.get(content.LINK)
-    if link is not None:
-        return _link_findings(skill, Path(entry.directory), str(link))
-    path = Path(entry.directory)
-    if not os.path.lexists(path):
-        return [
-            Finding(
-                DRIFTED,
-                "skill",
-                f"the skill directory {path} is gone",
-                str(path),
-                {"skill": skill.name, "change": "missing"},
-            )
-        ]
-    if path.is_symlink() or not path.is_dir():
-        return [
-            Finding(
-                DRIFTED,
-                "skill",
-                f"{path} was replaced by something that is not the skill directory agenttools wrote",
-                str(path),
-                {"skill": skill.name, "change": "replaced"},
-            )
-        ]
-    if not deep and registry.unmodified_by_stats(entry, path):
-        return []
-    disk, clean = installed_hashes(path)
-    baseline = dict(entry.hashes)
-    if clean and disk == baseline:
-        return []
-    found = []
-    for rel in sorted(set(disk) | set(baseline)):
-        if disk.get(rel) == baseline.get(rel):
-            continue
-        change = "added" if rel not in baseline else "removed" if rel not in disk else "modified"
-        found.append(
-            Finding(
-                DRIFTED,
-                "skill-file",
-                f"{path / rel}: {change} since agenttools wrote it",
-                str(path / rel),
-                {"skill": skill.name, "file": rel, "change": change},
-            )
-        )
-    if not clean:
-        found.append(
-            Finding(
-                DRIFTED,
-                "skill",
-                f"{path} holds version-control metadata, an unreadable file or a link "
-                "leading out of it",
-                str(path),
-                {"skill": skill.name, "change": "unclean"},
-            )
-        )
-    return found
-
-
-def _link_findings(skill: InstalledSkill, path: Path, target: str) -> list[Finding]:
-    """A skill deployed as a link to its live source: the link must still be there and lead
-    to that source (the files behind it are the author's, never compared)."""
-    try:
-        now = os.readlink(path)
-    except OSError:
-        now = None
-    if now is None:
-        return [
-            Finding(
-                DRIFTED,
-                "skill",
-                f"the link {path} to {target} is gone or no longer a link",
-                str(path),
-                {"skill": skill.name, "change": "missing", "link": target},
-            )
-        ]
-    if os.path.realpath(path) != os.path.realpath(target):
-        return [
-            Finding(
-                DRIFTED,
-                "skill",
-                f"the link {path} leads to {now}, not to {target}",
-                str(path),
-                {"skill": skill.name, "change": "relinked", "link": target},
-            )
-        ]
-    if not os.path.isdir(path):
-        return [
-            Finding(
-                ORPHANED,
-                "skill",
-                f"the source {target} that {path} links to is gone",
-                str(path),
-                {"skill": skill.name, "change": "dangling", "link": target},
-            )
-        ]
-    return []
-
-
-def written_entry(server: ServerEntry) -> Any | None:
-    """The entry a record says agenttools wrote for *server* (records of agenttools versions
-    that keep it), as plain data; None when the record does not hold it."""
-    value = getattr(server, "written", None)  # (a field of its own in later records)
-    if value is None:
-        value = server.extra.get("written")
-    return value
 
 
 def _entry_today(record: DeploymentRecord, server: ServerEntry, client: Any) -> Any | None:
@@ -701,42 +526,6 @@ def _search(environment: Mapping[str, Any], search_paths: tuple[str, ...]) -> Se
     if not search_paths:
         return SearchPath(current.paths, env)
     return SearchPath(tuple(Path(p) for p in search_paths), env)
-
-
-def diff(expected: Any, actual: Any, where: str = "") -> list[dict[str, Any]]:
-    """The differences between two config values, field by field: ``{"field", "expected",
-    "actual", "message"}`` (``field`` a dotted path; a missing side is None)."""
-    from agenttools_runtime.mcp.formats import same_data
-
-    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
-        found: list[dict[str, Any]] = []
-        for key in sorted(set(expected) | set(actual), key=str):
-            field_name = f"{where}.{key}" if where else str(key)
-            if key not in actual:
-                found.append(_difference(field_name, expected[key], None, "removed"))
-            elif key not in expected:
-                found.append(_difference(field_name, None, actual[key], "added"))
-            else:
-                found.extend(diff(expected[key], actual[key], field_name))
-        return found
-    if same_data(expected, actual):
-        return []
-    return [_difference(where or "(entry)", expected, actual, "changed")]
-
-
-def _difference(name: str, expected: Any, actual: Any, change: str) -> dict[str, Any]:
-    import json
-
-    def show(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False)
-
-    if change == "removed":
-        message = f"{name} removed (was {show(expected)})"
-    elif change == "added":
-        message = f"{name} added ({show(actual)})"
-    else:
-        message = f"{name} is {show(actual)}, was {show(expected)}"
-    return {"field": name, "expected": expected, "actual": actual, "message": message}
 
 
 def load_all(client: str | None = None) -> list[DeploymentRecord | InvalidDeploymentRecord]:

@@ -3,7 +3,8 @@ everything each row was computed from, so the next ``deployed`` shows it by ``st
 alone when nothing changed.
 
 ``<state>/deployments/.index/status.json`` holds, per deployment, its row (client, scope,
-bundle, version, status, first finding) and its *depends*: the record file, the config
+bundle, version, status, first finding), its status in full (what ``deployed --json`` shows:
+every finding) and its *depends*: the record file, the config
 files, the skill directories and every file and folder in them, the registry entries, the
 interpreter, the ``.dist-info`` and its manifest, the directories its distribution was
 looked up in (see ``status.py``), each with its stat signature (``lstat``: modification and
@@ -31,7 +32,7 @@ from typing import Any, NamedTuple
 
 from agenttools_runtime.paths import StatePaths
 
-CACHE_SCHEMA = 1
+CACHE_SCHEMA = 2  # 2: each row with its status in full (for --json)
 CACHE_NAME = "status.json"
 RACY_NS = 2_000_000_000
 
@@ -99,13 +100,18 @@ class Signatures:
 
 class Cache(NamedTuple):
     """The stored cache: ``paths`` (each path with its signature when stored) and ``rows``
-    (uuid → ``[row, [indexes into paths]]``)."""
+    (uuid → ``[row, [indexes into paths], status]``; *status*: ``DeploymentStatus.to_json()``
+    without the uuid)."""
 
     paths: list[Any]
     rows: dict[str, Any]
 
     def depends(self, uid: str) -> list[str]:
         return [self.paths[i][0] for i in self.rows[uid][1]]
+
+    def status(self, uid: str) -> dict[str, Any]:
+        """The full status of a row :func:`fresh_rows` found true, as ``--json`` shows it."""
+        return {"uuid": uid, **self.rows[uid][2]}
 
 
 def load(state: StatePaths) -> Cache:
@@ -140,9 +146,9 @@ def fresh_rows(
     stale: list[str] = []
     for uid in uuids:
         try:
-            row_data, depends = cache.rows[uid]
+            row_data, depends, full = cache.rows[uid]
             row = Row(*row_data)
-            valid = row.uuid == uid and all(holds(i) for i in depends)
+            valid = row.uuid == uid and isinstance(full, dict) and all(map(holds, depends))
         except (TypeError, KeyError, ValueError, IndexError):
             valid = False
         if valid:
@@ -156,12 +162,13 @@ def store(
     state: StatePaths,
     cache: Cache,
     keep: Iterable[str],
-    computed: Iterable[tuple[Row, Iterable[str]]],
+    computed: Iterable[tuple[Row, dict[str, Any], Iterable[str]]],
     signatures: Signatures,
     started_ns: int,
 ) -> None:
     """Write the rows of *keep* (uuids whose rows in *cache* were found true in this run)
-    and the *computed* rows (each with the paths it depends on) whose paths did not change
+    and the *computed* rows (each with its full status, ``DeploymentStatus.to_json()``, and
+    the paths it depends on) whose paths did not change
     since *started_ns* − ``RACY_NS``, all with the signatures *signatures* took in this run
     (each before what it signs was read). Best effort: nothing is written without a
     deployments directory, and a failure to write is ignored (the next run computes again)."""
@@ -178,12 +185,14 @@ def store(
         return table[path]
 
     for uid in keep:
-        rows[uid] = [cache.rows[uid][0], [index(p) for p in cache.depends(uid)]]
+        row_data, _, full = cache.rows[uid]
+        rows[uid] = [row_data, [index(p) for p in cache.depends(uid)], full]
     limit = started_ns - RACY_NS
-    for row, paths in computed:
+    for row, full, paths in computed:
         paths = list(paths)
         if all(_settled(p, signatures, limit) for p in paths):
-            rows[row.uuid] = [list(row), [index(p) for p in paths]]
+            full = {k: v for k, v in full.items() if k != "uuid"}  # (the row's key already)
+            rows[row.uuid] = [list(row), [index(p) for p in paths], full]
     data = json.dumps({"key": cache_key(), "paths": found, "rows": rows}, separators=(",", ":"))
     from agenttools_runtime import fs  # (the writers' module: not needed to show the rows)
 

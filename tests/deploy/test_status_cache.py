@@ -40,7 +40,7 @@ def cache_file(state: Path) -> Path:
 
 def cached_rows(state: Path) -> dict[str, list[object]]:
     data = json.loads(cache_file(state).read_text())
-    return {uid: row for uid, (row, _) in data["rows"].items()}
+    return {uid: entry[0] for uid, entry in data["rows"].items()}
 
 
 @pytest.fixture
@@ -182,3 +182,57 @@ def test_an_editable_install_is_never_cached(
     live = source / "skills" / "live-skill" / "SKILL.md"
     live.write_text(live.read_text() + "\nEdited by the author.\n")
     assert shown(capsys) == {"cursor": "outdated"}
+
+
+def test_json_serves_the_cached_statuses_as_the_table_does(
+    capsys: pytest.CaptureFixture[str], home: Path, site: Path, state: Path, no_margin: None
+) -> None:
+    from agenttools_runtime.deploy import Deployment, status
+
+    for client in ("codex", "cursor", "gemini-cli"):
+        assert run(capsys, "deploy", client, TOOLS, "--path", str(site))[0] == 0
+    skill_md = home / ".cursor" / "skills" / "weather-report" / "SKILL.md"
+    skill_md.write_text(skill_md.read_text() + "\nMine.\n")  # drifted, with its findings
+    (gemini,) = [d for d in deployed() if d.client == "gemini-cli"]
+    (state / "deployments" / gemini.uuid / "deployment.json").write_text("{not json")
+
+    def computed() -> list[dict[str, object]]:
+        # what --json showed before the cache served it: every status computed
+        found = []
+        for item in status.statuses(status.load_all()):
+            data = Deployment(item.record).to_json() if item.record else {"uuid": item.uuid}
+            found.append({**data, **item.to_json()})
+        return json.loads(json.dumps(found, default=str))
+
+    def as_json() -> dict[str, object]:
+        code, out, _ = run(capsys, "deployed", "--json")
+        assert code == 0
+        return json.loads(out)  # type: ignore[no-any-return]
+
+    expected = computed()
+    # codex and cursor, deployed within one timestamp tick, are ordered by uuid: either way
+    assert sorted(d["status"] for d in expected[:2]) == ["drifted", "ok"]
+    assert expected[2]["status"] == "broken"
+    # cold: computed and stored; warm: from the cache (but the broken row, never cached)
+    for warm in (False, True):
+        assert cache_file(state).exists() == warm
+        shown_json = as_json()
+        assert shown_json["deployments"] == expected
+        assert shown_json["summary"] == {
+            "ok": 1, "outdated": 0, "drifted": 1, "orphaned": 0, "broken": 1
+        }  # fmt: skip
+        statuses = {d["uuid"][:8]: d["status"] for d in shown_json["deployments"]}  # type: ignore[index]
+        rows = table(run(capsys, "deployed")[1])
+        assert {row[0]: row[4] for row in rows.values()} == statuses
+    assert set(cached_rows(state)) == {d["uuid"] for d in expected[:2]}
+
+    # the cache is what --json shows too, and a change shows at once
+    data = json.loads(cache_file(state).read_text())
+    for entry in data["rows"].values():
+        entry[2]["status"] = "from-the-cache"
+    cache_file(state).write_text(json.dumps(data))
+    found = [d["status"] for d in as_json()["deployments"]]  # type: ignore[index]
+    assert found == ["from-the-cache", "from-the-cache", "broken"]
+    skill_md.write_text(skill_md.read_text().replace("\nMine.\n", ""))
+    cursor = next(d for d in as_json()["deployments"] if d["client"] == "cursor")  # type: ignore[index]
+    assert cursor["status"] == "ok" and cursor["findings"] == []
