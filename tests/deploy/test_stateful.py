@@ -150,14 +150,15 @@ class DeploymentState(RuleBasedStateMachine):
     def force_deploy_bundle(self, name: str, client: str) -> None:
         """``--force``: over the user's entries too (the record keeps them), and over their
         skill folders of the bundle's names (which it replaces)."""
+        before = {d.uuid for d in deployed()}
         self._guarded(lambda: quietly(deploy, client, bundle(name, 2), overwrite="all"))
-        self._forced(name, client)
+        self._forced(name, client, before)
         self.hand_deleted = False
 
     @precondition(lambda self: bool(deployed()))
     @rule(pick=st.integers(0, 20))
     def remove(self, pick: int) -> None:
-        found = deployed()
+        found = _deployments()
         self._guarded(lambda: quietly(remove_deployment, found[pick % len(found)].uuid))
         self.hand_deleted = False
 
@@ -172,7 +173,8 @@ class DeploymentState(RuleBasedStateMachine):
     ) -> None:
         """A process dies (SIGKILL) at its *kill_at*-th mutation; the next command finishes or
         rolls back what it started."""
-        found = deployed()
+        found = _deployments()
+        before = {d.uuid for d in found}
         if operation == "remove" and not found:
             return
         pid = os.fork()
@@ -184,7 +186,7 @@ class DeploymentState(RuleBasedStateMachine):
         _wait(pid)
         quietly(finish_interrupted)
         if operation == "force":
-            self._forced(name, client)
+            self._forced(name, client, before)
 
     # -- rules: the user ---------------------------------------------------------------------
 
@@ -263,7 +265,7 @@ class DeploymentState(RuleBasedStateMachine):
     @precondition(lambda self: bool(deployed()))
     @rule(pick=st.integers(0, 20))
     def user_deletes_a_record_by_hand(self, pick: int) -> None:
-        found = deployed()
+        found = _deployments()
         victim = found[pick % len(found)]
         for server in victim.record.mcp_servers:
             self.leaked.add((victim.client, server.config_key))
@@ -347,12 +349,20 @@ class DeploymentState(RuleBasedStateMachine):
                 before.pop(path, None), after.pop(path, None)
             assert after == before
 
-    def _forced(self, name: str, client: str) -> None:
-        """A forced deploy of *name* that went through has replaced the user's skill folders
-        of the bundle's names in the client's root: they are no longer the user's to keep."""
-        if not any(d.client == client and d.toolset == name for d in deployed()):
+    def _forced(self, name: str, client: str, before: set[str]) -> None:
+        """A forced deploy of *name* that went through (a deployment that was not among the
+        ids *before*) has replaced the user's skill folders of the bundle's names wherever it
+        put them: in the client's own root, or in another root the client reads where the
+        copy it uses is (Goose uses a Claude Code copy in ``~/.claude/skills``): they are no
+        longer the user's to keep."""
+        made = [
+            d
+            for d in deployed()
+            if d.client == client and d.toolset == name and d.uuid not in before
+        ]
+        if not made:
             return  # refused, or rolled back: everything of the user's must be as it was
-        taken = {self._root(client) / skill for skill in BUNDLES[name][0]}
+        taken = {Path(s.directory) for d in made for s in d.record.installed}
         for path in [p for p in self.user_files if p.parent in taken]:
             del self.user_files[path]
 
@@ -363,6 +373,13 @@ class DeploymentState(RuleBasedStateMachine):
         from agenttools_runtime.clients import skills_location
 
         return skills_location(get_client(client))
+
+
+def _deployments() -> list[Any]:
+    """The deployments in an order that replays: ``deployed()`` sorts by timestamp (whole
+    seconds), then by the random uuid, so two deployments made in one second swap places
+    between a run and its replay, and a rule picking the n-th would pick another one."""
+    return sorted(deployed(), key=lambda d: (d.client, d.toolset, d.uuid))
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -414,3 +431,25 @@ def _wait(pid: int) -> None:
 TestDeploymentState = DeploymentState.TestCase
 TestDeploymentState.settings = settings.get_profile(PROFILE)
 pytestmark = pytest.mark.slow
+
+
+def test_forced_deploy_over_a_modified_copy_another_root_holds() -> None:
+    """A replay of a failure seen once: Goose reads ``~/.claude/skills`` too, so a forced
+    deploy of alpha to Goose (nothing of that name in ``~/.agents/skills``) uses, and
+    replaces, Claude Code's copy the user edited. ``--force`` allows that (the same
+    deploy with ``--upgrade`` refuses with ``AgentSkillModified`` naming that folder); the
+    model must count the folder as taken, not report the user's edit as lost."""
+    machine = DeploymentState()
+    try:
+        machine.deploy_bundle(name="alpha", client="claude-code")
+        edited = machine.home / ".claude" / "skills" / "a-one" / "SKILL.md"
+        machine.user_edits_a_skill(pick=0)  # the roots' first folder: claude's a-one
+        assert edited in machine.user_files
+        machine.upgrade_bundle(name="alpha", client="goose", version=2)  # refused: modified
+        assert machine.user_files[edited] == edited.read_bytes()
+        machine.force_deploy_bundle(name="alpha", client="goose")
+        assert b"alpha version 2." in edited.read_bytes()  # replaced, as --force allows
+        machine.state_is_consistent()
+        machine.nothing_of_the_user_changed()
+    finally:
+        machine.teardown()
