@@ -3,7 +3,6 @@ file under a directory (so tests assert what is on disk, byte for byte)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -11,6 +10,8 @@ import pytest
 
 from agenttools_runtime.bundles import AgentTools
 from agenttools_runtime.mcp.server import MCPServer
+
+from .invariants import snapshot as snapshot  # one snapshot for every deploy test
 
 
 def write_skill(
@@ -46,24 +47,6 @@ def bundle(
     name: str, skills: Iterable[object] = (), servers: Iterable[MCPServer] = ()
 ) -> AgentTools:
     return AgentTools(name=name, skills=tuple(skills), mcp_servers=tuple(servers))  # type: ignore[arg-type]
-
-
-def snapshot(*roots: Path) -> dict[str, object]:
-    """Every entry under *roots*: files as bytes, links as their target, dirs as 'dir'."""
-    out: dict[str, object] = {}
-    for root in roots:
-        if not os.path.lexists(root):
-            continue
-        for dirpath, dirnames, filenames in os.walk(root):
-            for name in dirnames + filenames:
-                path = Path(dirpath) / name
-                if path.is_symlink():
-                    out[str(path)] = ("link", os.readlink(path))
-                elif path.is_dir():
-                    out[str(path)] = "dir"
-                else:
-                    out[str(path)] = (path.read_bytes(), os.stat(path).st_mode & 0o777)
-    return out
 
 
 @pytest.fixture
