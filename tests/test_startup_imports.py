@@ -25,7 +25,8 @@ from agenttools_runtime.cli import (
     main,
     quick_arguments,
 )
-from agenttools_runtime.cli._parser import Parser, help_width
+from agenttools_runtime.cli._parser import Parser
+from agenttools_runtime.cli.top_help import NARROWEST, help_width, top_help
 from tests.helpers.venvs import fake_distribution
 
 # Third-party packages: each one is needed by some command, never by these.
@@ -411,6 +412,31 @@ def test_help_width_is_the_one_argparse_computes(
     else:
         monkeypatch.setenv("COLUMNS", columns)
     assert help_width() == shutil.get_terminal_size().columns - 2
+
+
+def test_top_help_is_what_argparse_prints_at_every_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    # cli/top_help.py prints the top-level help without argparse: the same text at each
+    # width it serves; narrower, argparse prints it
+    served = 0
+    for columns in range(20, 301):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        text = top_help(help_width())
+        if text is not None:
+            served += 1
+            assert text == build_parser().format_help(), columns
+    assert served == 301 - NARROWEST - 2
+    monkeypatch.setenv("COLUMNS", str(NARROWEST))
+    assert top_help(help_width()) is None
+
+
+@pytest.mark.parametrize("option", ["--help", "-h"])
+def test_help_prints_the_top_help(
+    option: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for columns in ("100", "30"):  # served by top_help, then by argparse
+        monkeypatch.setenv("COLUMNS", columns)
+        assert main([option]) == 0
+        assert capsys.readouterr().out == build_parser().format_help()
 
 
 def test_parser_formats_help_as_argparse_does(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -73,6 +73,18 @@ COMMAND_HELP: dict[str, str] = {
 }
 
 
+# What ``agenttools --help`` says above and below the commands (cli/top_help.py prints it
+# without argparse).
+DESCRIPTION = (
+    "Deploy the Agent Skills and MCP servers that installed Python distributions ship into AI "
+    "clients (Claude Code, Cursor, Codex, Gemini CLI, VS Code, ...), tracked and reversible."
+)
+EPILOG = (
+    "Run 'agenttools COMMAND --help' for a command's options. "
+    "Exit status: 0 ok, 1 failure, 2 usage."
+)
+
+
 class UsageError(Exception):
     """A command line that cannot be acted on (exit 2)."""
 
@@ -99,16 +111,7 @@ def build_parser(
 
     from agenttools_runtime.cli._parser import Parser
 
-    parser = Parser(
-        prog="agenttools",
-        description=(
-            "Deploy the Agent Skills and MCP servers that installed Python distributions "
-            "ship into AI clients (Claude Code, Cursor, Codex, Gemini CLI, VS Code, ...), "
-            "tracked and reversible."
-        ),
-        epilog="Run 'agenttools COMMAND --help' for a command's options. "
-        "Exit status: 0 ok, 1 failure, 2 usage.",
-    )
+    parser = Parser(prog="agenttools", description=DESCRIPTION, epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"agenttools {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     common = Parser(add_help=False)
@@ -132,6 +135,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments == ["--version"]:  # answered without building a parser (start-up time)
         print(f"agenttools {__version__}")
         return 0
+    if arguments in (["--help"], ["-h"]):  # argparse's text, without argparse (start-up time)
+        from agenttools_runtime.cli.top_help import help_width, top_help
+
+        text = top_help(help_width())
+        if text is not None:
+            sys.stdout.write(text)
+            return 0
     # The top-level parser has no option taking a value: the first word is the command.
     command = next((a for a in arguments if not a.startswith("-")), "")
     known = command in COMMAND_MODULES
