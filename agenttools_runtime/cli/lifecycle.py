@@ -117,7 +117,7 @@ def deployed_view(args: argparse.Namespace) -> int:
     client = None if args.client is None else get_client(args.client).id
     state = paths.state_paths()
     if args.json or not getattr(args, "long", False):
-        rows, statuses = _cached_rows(state, client)
+        rows, statuses = _cached_rows(state, client, full=args.json)
         if not args.json:
             emit(args, {}, lambda: _render_table(rows))
             return 0
@@ -132,9 +132,9 @@ def deployed_view(args: argparse.Namespace) -> int:
 
 
 def _cached_rows(
-    state: StatePaths, client: str | None
+    state: StatePaths, client: str | None, *, full: bool = False
 ) -> tuple[list[Row], dict[str, dict[str, Any]]]:
-    """The rows of the table, and each one's full status by uuid (what ``--json`` shows):
+    """The rows of the table, and (*full*) each one's full status by uuid (``--json``):
     from the status cache where nothing they were computed from changed (a few
     ``stat`` calls each), else computed (and cached) again."""
     import os
@@ -150,7 +150,7 @@ def _cached_rows(
     cached = status_cache.load(state)
     signatures = status_cache.Signatures()
     rows, stale = status_cache.fresh_rows(cached, uuids, signatures)
-    statuses = {uid: cached.status(uid) for uid in rows}
+    statuses = {uid: cached.status(uid) for uid in rows} if full else {}
     computed: list[tuple[Row, dict[str, Any], list[str]]] = []
     if stale:  # (records and the checks: imported only for rows to compute)
         from agenttools_runtime.deploy import records, status
@@ -166,12 +166,12 @@ def _cached_rows(
             except InvalidDeploymentRecord as exc:
                 items.append(exc)
         for item in status.statuses(items, state=state):
-            row, full = _row(item), item.to_json()
+            row, whole = _row(item), item.to_json()
             rows[row.uuid] = row
-            statuses[row.uuid] = full
+            statuses[row.uuid] = whole
             if item.cacheable:
                 where = str(records.record_path(item.uuid, state.deployments))
-                computed.append((row, full, [where, *item.depends]))
+                computed.append((row, whole, [where, *item.depends]))
     if stale or set(cached.rows) != set(uuids):
         fresh = [u for u in uuids if u not in stale]
         status_cache.store(state, cached, fresh, computed, signatures, started)

@@ -7,10 +7,12 @@ each edit below changes a file's size too, so it shows even within one clock tic
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,12 +37,20 @@ def shown(capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
 
 
 def cache_file(state: Path) -> Path:
-    return state / "deployments" / ".index" / "status.json"
+    return state / "deployments" / ".index" / "status.marshal"
+
+
+def read_cache(state: Path) -> dict[str, Any]:
+    data: dict[str, Any] = marshal.loads(cache_file(state).read_bytes())
+    return data
+
+
+def write_cache(state: Path, data: dict[str, Any]) -> None:
+    cache_file(state).write_bytes(marshal.dumps(data))
 
 
 def cached_rows(state: Path) -> dict[str, list[object]]:
-    data = json.loads(cache_file(state).read_text())
-    return {uid: entry[0] for uid, entry in data["rows"].items()}
+    return {uid: entry[0] for uid, entry in read_cache(state)["rows"].items()}
 
 
 @pytest.fixture
@@ -65,9 +75,9 @@ def test_rows_come_from_the_cache_while_nothing_changed(
     assert cached_rows(state)[dep.uuid][6] == "ok"
 
     # the cache is what is shown: a row changed by hand shows as it is
-    data = json.loads(cache_file(state).read_text())
+    data = read_cache(state)
     data["rows"][dep.uuid][0][6] = "from-the-cache"
-    cache_file(state).write_text(json.dumps(data))
+    write_cache(state, data)
     assert shown(capsys) == {"cursor": "from-the-cache"}
 
     # a file it depends on changes: computed again
@@ -77,15 +87,15 @@ def test_rows_come_from_the_cache_while_nothing_changed(
     assert cached_rows(state)[dep.uuid][6] == "drifted"
 
     # a cache of another agenttools version (or interpreter) is not used
-    data = json.loads(cache_file(state).read_text())
+    data = read_cache(state)
     data["rows"][dep.uuid][0][6] = "from-the-cache"
     data["key"][1] = "0.0.0"
-    cache_file(state).write_text(json.dumps(data))
+    write_cache(state, data)
     assert shown(capsys) == {"cursor": "drifted"}
     # nor one that does not parse
-    cache_file(state).write_text("{not json")
+    cache_file(state).write_bytes(b"\x00not marshal")
     assert shown(capsys) == {"cursor": "drifted"}
-    assert json.loads(cache_file(state).read_text())["rows"]
+    assert read_cache(state)["rows"]
 
 
 def test_every_kind_of_change_shows_at_once(
@@ -227,10 +237,12 @@ def test_json_serves_the_cached_statuses_as_the_table_does(
     assert set(cached_rows(state)) == {d["uuid"] for d in expected[:2]}
 
     # the cache is what --json shows too, and a change shows at once
-    data = json.loads(cache_file(state).read_text())
-    for entry in data["rows"].values():
-        entry[2]["status"] = "from-the-cache"
-    cache_file(state).write_text(json.dumps(data))
+    data = read_cache(state)
+    statuses = marshal.loads(data["full"])
+    for full in statuses.values():
+        full["status"] = "from-the-cache"
+    data["full"] = marshal.dumps(statuses)
+    write_cache(state, data)
     found = [d["status"] for d in as_json()["deployments"]]  # type: ignore[index]
     assert found == ["from-the-cache", "from-the-cache", "broken"]
     skill_md.write_text(skill_md.read_text().replace("\nMine.\n", ""))
