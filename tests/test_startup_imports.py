@@ -216,7 +216,7 @@ def test_deployed_shows_cached_rows_without_the_deploy_engine(home: Path) -> Non
     deploy("cursor", AgentTools(name="listed", skills=(skill,), mcp_servers=(server,)))
     # the first computes the row and keeps it in the status cache (as it would 2 s after the
     # deploy: a row computed right after a change is not kept); the next shows it
-    racy = "import agenttools_runtime.deploy.status_cache as c; c.RACY_NS = 0"
+    racy = "import agenttools_runtime.status_cache as c; c.RACY_NS = 0"
     assert imported("deployed", prelude=racy)[0] == 0
     status, modules = imported("deployed", prelude=racy)
     assert status == 0

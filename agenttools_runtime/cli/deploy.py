@@ -567,3 +567,13 @@ def _render(d: Deployment) -> str:
 
 # `deployed [CLIENT] [--long] [--json]`: read without argparse (cli.quick_arguments)
 QUICK = {"deployed": Quick(run_deployed, ("--json", "--long"), positionals=(("client", False),))}
+
+
+def lean_deployed(args: argparse.Namespace) -> int | None:
+    from agenttools_runtime.cli.lifecycle import lean_deployed
+
+    return lean_deployed(args)
+
+
+# what main() tries first for a line quick_arguments read (cli.lean_handler)
+LEAN = {"deployed": lean_deployed}

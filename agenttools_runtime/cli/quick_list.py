@@ -173,18 +173,11 @@ def _qualify(dist: str, item: str) -> str:
 
 # -- the cache ---------------------------------------------------------------------------------
 def _cache_file() -> str | None:
-    """``<state>/cache/list.marshal``; None where the state directory is platformdirs' to say
-    (not Linux without ``AGENTTOOLS_HOME``: importing platformdirs would cost what the cache
-    saves)."""
-    state = os.environ.get("AGENTTOOLS_HOME")  # (paths.STATE_ENV: paths imports pathlib)
-    if state:
-        state = os.path.expanduser(state)
-    elif sys.platform == "linux":  # platformdirs.user_data_dir (a test holds them equal)
-        data = os.environ.get("XDG_DATA_HOME", "").strip()
-        state = os.path.join(data or os.path.expanduser("~/.local/share"), "agenttools")
-    else:
-        return None
-    return os.path.join(state, "cache", "list.marshal")
+    """``<state>/cache/list.marshal`` (None: where the state directory is not cheap to know)."""
+    from agenttools_runtime.state_dir import lean_state_dir
+
+    state = lean_state_dir()
+    return None if state is None else os.path.join(state, "cache", "list.marshal")
 
 
 def _interpreter_key() -> tuple[object, ...]:
@@ -208,7 +201,7 @@ def _load(cache_file: str | None) -> dict[Any, Any]:
         return {}
     try:
         with open(cache_file, "rb") as f:
-            stored = marshal.load(f)
+            stored = marshal.loads(f.read())  # (marshal.load(f) reads in small pieces)
     except (OSError, EOFError, ValueError, TypeError):
         return {}
     return stored if isinstance(stored, dict) else {}

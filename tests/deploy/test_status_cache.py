@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 
+from agenttools_runtime import status_cache
 from agenttools_runtime.cli import main
-from agenttools_runtime.deploy import deployed, status_cache
+from agenttools_runtime.deploy import deployed
 
 from .test_cli import weather
 from .test_lifecycle import table, upgrade
@@ -77,8 +78,14 @@ def test_rows_come_from_the_cache_while_nothing_changed(
     # the cache is what is shown: a row changed by hand shows as it is
     data = read_cache(state)
     data["rows"][dep.uuid][0][6] = "from-the-cache"
+    stored_table, data["table"] = data["table"], ""
     write_cache(state, data)
     assert shown(capsys) == {"cursor": "from-the-cache"}
+    # and the table of all rows as last printed, while every row holds
+    assert "ok" in stored_table and "from-the-cache" not in stored_table
+    data["table"] = "the stored table"
+    write_cache(state, data)
+    assert run(capsys, "deployed")[1] == "the stored table\n"
 
     # a file it depends on changes: computed again
     skill_md = home / ".cursor" / "skills" / "weather-report" / "SKILL.md"
