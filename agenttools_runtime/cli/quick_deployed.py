@@ -40,9 +40,11 @@ def cached_table() -> str | list[Row] | None:
     except OSError:
         return None
     cache = status_cache.load_file(status_cache.cache_file(deployments))
-    rows, stale = status_cache.fresh_rows(cache, uuids, status_cache.Signatures())
-    if stale or len(cache.rows) != len(uuids):  # (a row of a removed deployment to drop)
+    if len(cache.needs) != len(uuids):  # a row to compute, or one of a removed deployment
         return None
-    if cache.table:
-        return cache.table
-    return sorted(rows.values(), key=status_cache.table_order)
+    signatures = status_cache.Signatures()
+    if cache.table:  # (no row object needed)
+        holding = status_cache.holding(cache, uuids, signatures)
+        return cache.table if len(holding) == len(uuids) else None
+    rows, stale = status_cache.fresh_rows(cache, uuids, signatures)
+    return None if stale else sorted(rows.values(), key=status_cache.table_order)

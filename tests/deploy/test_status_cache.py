@@ -51,7 +51,8 @@ def write_cache(state: Path, data: dict[str, Any]) -> None:
 
 
 def cached_rows(state: Path) -> dict[str, list[object]]:
-    return {uid: entry[0] for uid, entry in read_cache(state)["rows"].items()}
+    rows: dict[str, list[object]] = marshal.loads(read_cache(state)["rows"])
+    return rows
 
 
 @pytest.fixture
@@ -77,7 +78,9 @@ def test_rows_come_from_the_cache_while_nothing_changed(
 
     # the cache is what is shown: a row changed by hand shows as it is
     data = read_cache(state)
-    data["rows"][dep.uuid][0][6] = "from-the-cache"
+    rows = marshal.loads(data["rows"])
+    rows[dep.uuid][6] = "from-the-cache"
+    data["rows"] = marshal.dumps(rows)
     stored_table, data["table"] = data["table"], ""
     write_cache(state, data)
     assert shown(capsys) == {"cursor": "from-the-cache"}
@@ -95,7 +98,7 @@ def test_rows_come_from_the_cache_while_nothing_changed(
 
     # a cache of another agenttools version (or interpreter) is not used
     data = read_cache(state)
-    data["rows"][dep.uuid][0][6] = "from-the-cache"
+    data["table"] = "from-the-cache"
     data["key"][1] = "0.0.0"
     write_cache(state, data)
     assert shown(capsys) == {"cursor": "drifted"}
