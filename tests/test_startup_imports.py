@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -136,6 +137,8 @@ def test_version_imports_no_parser() -> None:
 def test_help_imports_no_command_module(argv: list[str]) -> None:
     status, modules = imported(*argv)
     assert status == (0 if argv == ["--help"] else 2)
+    if argv == ["--help"]:  # cli/top_help.py (on a terminal that is not too narrow)
+        assert loaded(modules, LEAN_PATH_SPARES) == []
     assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB) == []
     assert loaded(modules, ("json", "pathlib", "dataclasses", "inspect")) == []
     assert loaded(modules, ("agenttools_runtime.errors", *COMMAND_MODULE_NAMES)) == []
@@ -163,6 +166,35 @@ def test_show_reads_the_manifest_not_the_skill_files_frontmatter(tmp_path: Path)
     assert status == 0
     assert loaded(modules, (*THIRD_PARTY, *CLASS_MACHINERY, *RARELY_NEEDED, "typing")) == []
     assert "hashlib" in modules and "agenttools_runtime.skills.skill_md" not in modules
+
+
+def test_list_of_a_known_environment_imports_no_paths_json_or_errors(tmp_path: Path) -> None:
+    # this interpreter without its site-packages (-S: the test environment's own
+    # distributions are not this test's business) plus one site directory, twice: the first
+    # reads the manifest (json, its checks), the second takes its rows from the cache
+    site = tmp_path / "site"
+    fake_distribution(site, "listed", servers={"s": {"command": "s"}})
+    # a manifest written just now is read again next time (a change in the same clock tick
+    # could leave its signature the same): here, as if two seconds had passed
+    racy = "import agenttools_runtime.cli.quick_list as q; q.RACY_NS = 0"
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(repo)])}
+    env.pop("VIRTUAL_ENV", None)
+    for warm in (False, True):
+        done = subprocess.run(
+            [sys.executable, "-S", "-c", racy + "\n" + REPORTER, "list"],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=env,
+        )
+        report = json.loads(done.stderr.strip().splitlines()[-1])
+        assert report["status"] == 0
+        modules = set(report["modules"])
+        assert "listed/listed" in done.stdout
+        assert ("json" in modules) != warm
+        if warm:
+            assert loaded(modules, LEAN_PATH_SPARES) == []
 
 
 def test_list_of_this_environment_imports_no_typing() -> None:
@@ -204,6 +236,23 @@ DEPLOY_WRITERS = (
     "agenttools_runtime.signals",
 )
 WRITERS_STDLIB = ("dataclasses", "hashlib", "uuid", "datetime", "threading", "signal")
+# what the lean paths of `list`, `deployed` and `--help` do without (cli/quick_list.py,
+# cli/quick_deployed.py, cli/top_help.py): each is a tenth of a second's start-up or more
+LEAN_PATH_SPARES = (
+    "pathlib",
+    "json",
+    "re",
+    "argparse",
+    "typing",
+    "platformdirs",
+    "agenttools_runtime.errors",
+    "agenttools_runtime.paths",
+    "agenttools_runtime.clients",
+    "agenttools_runtime.deploy",
+    "agenttools_runtime.discovery",
+    "agenttools_runtime.bundles",
+    "agenttools_runtime.wheel.manifest",
+)
 
 
 def test_deployed_shows_cached_rows_without_the_deploy_engine(home: Path) -> None:
@@ -222,6 +271,9 @@ def test_deployed_shows_cached_rows_without_the_deploy_engine(home: Path) -> Non
     assert status == 0
     assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + WRITERS_STDLIB + CLASS_MACHINERY) == []
     assert loaded(modules, (*DEPLOY_WRITERS, "argparse", "agenttools_runtime.deploy.status")) == []
+    # the table from the cache on strings (cli/quick_deployed.py): not even the deploy
+    # package, paths, the client table, json or the error classes
+    assert loaded(modules, LEAN_PATH_SPARES) == []
     # every field of every record: read whole
     status, modules = imported("deployed", "--json")
     assert status == 0 and "agenttools_runtime.deploy.records" in modules
