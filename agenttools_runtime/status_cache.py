@@ -37,21 +37,23 @@ from __future__ import annotations
 import marshal
 import os
 import stat
+import struct
 import sys
-from collections.abc import Callable, Iterable
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from typing import Any
 
     from agenttools_runtime.paths import StatePaths
 
-# 2: each row with its status in full (for --json); 3: marshal, full apart, registry grouped
+# 2: each row with its status in full (for --json); 3: marshal, full apart, registry grouped,
+# signatures packed
 CACHE_SCHEMA = 3
 CACHE_NAME = "status.marshal"
 RACY_NS = 2_000_000_000
 
-Signature = list[int] | None
+Signature = bytes | None
 
 # the statuses (status.py computes them), in the order the summary line counts them
 OK, OUTDATED, DRIFTED, ORPHANED, BROKEN = "ok", "outdated", "drifted", "orphaned", "broken"
@@ -104,20 +106,49 @@ def cache_key() -> list[str]:
 
 
 def signature(path: str) -> Signature:
-    """The stat signature of *path* (None: missing or unreadable)."""
+    """The stat signature of *path*: modification and change times (ns), size, inode and
+    mode of its ``lstat``, and for a link, its target's times and inode (-1: no target),
+    packed in 64 bytes (None: missing or unreadable). Bytes, not a list of numbers: with
+    1,001 deployments the cache holds 4,000 of them, and one object each instead of six
+    halves what loading the cache costs."""
     try:
         st = os.lstat(path)
     except (OSError, ValueError):
         return None
-    found = [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode]
-    if stat.S_ISLNK(st.st_mode):
-        try:
-            target = os.stat(path)
-        except (OSError, ValueError):
-            found.append(-1)
-        else:
-            found += [target.st_mtime_ns, target.st_ctime_ns, target.st_ino]
-    return found
+    if not stat.S_ISLNK(st.st_mode):
+        return _pack(st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode, 0, 0, 0)
+    try:
+        target = os.stat(path)
+    except (OSError, ValueError):
+        return _pack(st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode, -1, 0, 0)
+    return _pack(
+        st.st_mtime_ns,
+        st.st_ctime_ns,
+        st.st_size,
+        st.st_ino,
+        st.st_mode,
+        target.st_mtime_ns,
+        target.st_ctime_ns,
+        target.st_ino,
+    )
+
+
+_SIGNATURE = struct.Struct("<qqQQqqqQ")
+# the signature of what is not a link: the same bytes (no target: zeros), packed in one call
+_PLAIN = struct.Struct("<qqQQq24x")
+
+
+def _pack(*fields: int) -> bytes:
+    try:
+        return _SIGNATURE.pack(*fields)
+    except struct.error:  # (a number out of range: an inode of more than 64 bits)
+        return _SIGNATURE.pack(fields[0], fields[1], 0, 0, 0, 0, 0, 0) + repr(fields).encode()
+
+
+def changed_ns(sig: bytes) -> int:
+    """When what *sig* signs last changed: its modification or change time, the later."""
+    mtime, ctime = struct.unpack_from("<qq", sig)
+    return int(max(mtime, ctime))
 
 
 class Signatures:
@@ -237,20 +268,21 @@ def holding(cache: Cache, uuids: Iterable[str], signatures: Signatures) -> set[s
     from has its signature unchanged. Each path is looked at once, in one pass (with 1,001
     deployments, 3,000 paths: the per-path cost is most of ``deployed``'s own time, so the
     loop is plain and takes the signature itself)."""
-    wanted: set[int] = set()
     candidates: list[tuple[str, list[int]]] = []
     for uid in uuids:
         needs = cache.needs.get(uid)
         if isinstance(needs, list):
-            try:
-                wanted.update(needs)
-            except TypeError:
-                continue
             candidates.append((uid, needs))
+    wanted: Iterable[int] = range(len(cache.paths))  # every row's: each path is some row's
+    if len(candidates) != len(cache.needs):
+        try:
+            wanted = {index for _, needs in candidates for index in needs}
+        except TypeError:  # (not a list of indexes: a cache written by hand)
+            return set()
     changed: set[int] = set()
     paths, seen = cache.paths, signatures.seen
     groups: dict[int, bool] = {}  # a group's index -> its directory unchanged
-    lstat, is_link = os.lstat, stat.S_ISLNK
+    lstat, is_link, pack = os.lstat, stat.S_ISLNK, _PLAIN.pack
 
     def group_holds(group: int) -> bool:
         if group not in groups:
@@ -270,8 +302,11 @@ def holding(cache: Cache, uuids: Iterable[str], signatures: Signatures) -> set[s
             except (OSError, ValueError):
                 now = None
             else:  # signature(path), the common case inline (a fifth of the loop's time)
-                now = [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode]
-                if is_link(st.st_mode):
+                try:
+                    if is_link(st.st_mode):
+                        raise struct.error(path)
+                    now = pack(st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode)
+                except struct.error:  # a link, or a number out of range
                     now = signature(path)
             seen[path] = now
         except (TypeError, IndexError):
@@ -356,5 +391,5 @@ def _settled(path: str, signatures: Signatures, limit: int) -> bool:
     sig = signatures(path)
     if sig is None:  # it may have gone while it was read: its folder says when
         sig = signatures(os.path.dirname(path))
-        return sig is None or max(sig[:2]) < limit
-    return max(sig[:2]) < limit
+        return sig is None or changed_ns(sig) < limit
+    return changed_ns(sig) < limit

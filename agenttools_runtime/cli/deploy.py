@@ -570,7 +570,7 @@ QUICK = {"deployed": Quick(run_deployed, ("--json", "--long"), positionals=(("cl
 
 
 def lean_deployed(args: argparse.Namespace) -> int | None:
-    from agenttools_runtime.cli.lifecycle import lean_deployed
+    from agenttools_runtime.cli.quick_deployed import lean_deployed
 
     return lean_deployed(args)
 

@@ -131,20 +131,6 @@ def deployed_view(args: argparse.Namespace) -> int:
     return 0
 
 
-def lean_deployed(args: argparse.Namespace) -> int | None:
-    """The table of every deployment straight from the status cache (``cli/quick_deployed.py``);
-    None: ``deployed_view`` answers (``--json``, ``--long``, a client, a row to compute)."""
-    if args.json or getattr(args, "long", False) or args.client is not None:
-        return None
-    from agenttools_runtime.cli.quick_deployed import cached_table
-
-    rows = cached_table()
-    if rows is None:
-        return None
-    emit(args, {}, rows if isinstance(rows, str) else lambda: _render_table(rows))
-    return 0
-
-
 def _cached_rows(
     state: StatePaths, client: str | None, *, full: bool = False
 ) -> tuple[list[Row], dict[str, dict[str, Any]]]:

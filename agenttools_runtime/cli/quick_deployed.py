@@ -15,7 +15,25 @@ from agenttools_runtime.state_dir import lean_state_dir
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    import argparse
+
     from agenttools_runtime.status_cache import Row
+
+
+def lean_deployed(args: argparse.Namespace) -> int | None:
+    """The table of every deployment straight from the status cache; None:
+    ``deployed_view`` answers (``--json``, ``--long``, a client, a row to compute)."""
+    if args.json or args.long or args.client is not None:
+        return None
+    table = cached_table()
+    if table is None:
+        return None
+    if not isinstance(table, str):  # rows (no table stored): lifecycle's renderer
+        from agenttools_runtime.cli.lifecycle import _render_table
+
+        table = _render_table(table)
+    print(table)
+    return 0
 
 
 def cached_table() -> str | list[Row] | None:
@@ -34,7 +52,7 @@ def cached_table() -> str | list[Row] | None:
     except OSError:
         return None
     try:
-        uuids = sorted(n for n in os.listdir(deployments) if not n.startswith("."))
+        uuids = [n for n in os.listdir(deployments) if not n.startswith(".")]
     except FileNotFoundError:
         uuids = []
     except OSError:

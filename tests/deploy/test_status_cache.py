@@ -258,3 +258,23 @@ def test_json_serves_the_cached_statuses_as_the_table_does(
     skill_md.write_text(skill_md.read_text().replace("\nMine.\n", ""))
     cursor = next(d for d in as_json()["deployments"] if d["client"] == "cursor")  # type: ignore[index]
     assert cursor["status"] == "ok" and cursor["findings"] == []
+
+
+def test_a_signature_tells_each_change_of_a_path(tmp_path: Path) -> None:
+    path, target, link = tmp_path / "file", tmp_path / "target", tmp_path / "link"
+    path.write_text("one")
+    first = status_cache.signature(str(path))
+    assert first is not None and status_cache.signature(str(path)) == first
+    stat = path.stat()
+    path.write_text("two")  # same size, modification time put back: the change time tells
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert status_cache.signature(str(path)) != first
+    assert status_cache.changed_ns(first) == max(stat.st_mtime_ns, stat.st_ctime_ns)
+    target.write_text("t")
+    link.symlink_to(target)
+    pointing = status_cache.signature(str(link))
+    assert pointing is not None and len(pointing) == 64
+    target.unlink()  # the link unchanged, its target gone
+    assert status_cache.signature(str(link)) not in (pointing, None)
+    link.unlink()
+    assert status_cache.signature(str(link)) is None
