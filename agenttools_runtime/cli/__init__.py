@@ -213,10 +213,10 @@ def quick_arguments(arguments: Sequence[str]) -> argparse.Namespace | None:
     many or too few words), which argparse then parses. Importing argparse and building the
     parser is a third of what ``agenttools list`` costs beyond the interpreter
     (``benchmarks/startup.py``)."""
-    import importlib
-
     command, *words = arguments
-    module = importlib.import_module(f"{__name__}.{COMMAND_MODULES[command]}")
+    name = f"{__name__}.{COMMAND_MODULES[command]}"
+    __import__(name)  # (importlib.import_module: importlib and warnings, 0.05x start-up)
+    module = sys.modules[name]
     quick: Quick | None = getattr(module, "QUICK", {}).get(command)
     if quick is None:
         return None
