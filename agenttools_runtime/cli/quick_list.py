@@ -15,7 +15,8 @@ agenttools list`` that is about 0.6x ``python -c pass``). Installing, removing o
 distribution changes which ``.dist-info`` directories the scan finds (each is looked at every
 time); rewriting a manifest changes its signature. A signature taken within ``RACY_NS`` of a
 change is not kept (git's "racily clean" rule). The cache is never the only copy of anything:
-unreadable or foreign, it is ignored; written atomically, failures ignored.
+unreadable or foreign, it is ignored; written atomically, failures ignored; never the first
+thing in a state directory (a ``list`` on a new machine creates none).
 ``tests/discovery/test_quick_list.py`` holds the answers equal to the full path's, cache cold
 and warm, across those changes.
 """
@@ -211,7 +212,10 @@ def _store(
     cache_file: str, stored: dict[Any, Any], interpreter: tuple[object, ...], kept: dict[str, Any]
 ) -> None:
     """Write this interpreter's rows first, then the other interpreters' (at most
-    ``KEPT_INTERPRETERS`` in all), atomically; a failure is ignored."""
+    ``KEPT_INTERPRETERS`` in all), atomically; a failure is ignored. Only where agenttools
+    keeps state already: a ``list`` on a new machine creates no state directory."""
+    if not os.path.isdir(os.path.dirname(os.path.dirname(cache_file))):
+        return
     others = [(k, v) for k, v in stored.items() if k != interpreter]
     table = dict([(interpreter, kept), *others[: KEPT_INTERPRETERS - 1]])
     temp = f"{cache_file}.{os.getpid()}.tmp"

@@ -64,6 +64,9 @@ def sites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     monkeypatch.setattr(sys, "path", [str(first), str(second)])
     monkeypatch.delenv("VIRTUAL_ENV", raising=False)
     monkeypatch.setattr(quick, "RACY_NS", 0)  # (test_a_racily_changed_manifest_is_not_kept)
+    state = quick._cache_file()
+    assert state is not None
+    os.makedirs(os.path.dirname(os.path.dirname(state)), exist_ok=True)  # agenttools was used
     return first, second
 
 
@@ -245,3 +248,16 @@ def test_a_racily_changed_manifest_is_not_kept(
     assert cache is not None
     kept = quick._load(cache)
     assert kept == {} or all(rows == {} for rows in kept.values())
+
+
+def test_a_new_machine_gets_no_state_directory(
+    sites: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    cache = quick._cache_file()
+    assert cache is not None
+    state = os.path.dirname(os.path.dirname(cache))
+    shutil.rmtree(state)
+    populate(sites[0])
+    settle(sites[0])
+    same_answer(capsys)
+    assert not os.path.exists(state)
