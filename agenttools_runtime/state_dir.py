@@ -1,5 +1,5 @@
 """Where the state directory is, as a string, without ``pathlib`` or ``platformdirs``: what
-the lean paths of the CLI (``cli/quick_list.py``, ``cli/quick_deployed.py``) read their caches
+the lean paths of the CLI (``cli/lean_cache.py``, ``cli/quick_deployed.py``) read their caches
 from. ``paths.state_dir`` is the full answer; this one answers where it can do so cheaply."""
 
 from __future__ import annotations

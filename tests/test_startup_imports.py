@@ -177,6 +177,7 @@ def test_list_of_a_known_environment_imports_no_paths_json_or_errors(tmp_path: P
     # a manifest written just now is read again next time (a change in the same clock tick
     # could leave its signature the same): here, as if two seconds had passed
     racy = "import agenttools_runtime.cli.quick_list as q; q.RACY_NS = 0"
+    Path(os.environ["AGENTTOOLS_HOME"]).mkdir(parents=True, exist_ok=True)  # (used before)
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(repo)])}
     env.pop("VIRTUAL_ENV", None)

@@ -187,6 +187,20 @@ def _short(names: list[str], prefix: str) -> str:
 
 
 # -- show ------------------------------------------------------------------------------------
+def lean_show(args: argparse.Namespace) -> int | None:
+    """``show DIST/ITEM`` of this interpreter's environment from its cache
+    (``cli/quick_show.py``); None: ``run_show`` answers."""
+    if args.python or args.path or active_venv_python():
+        return None
+    from agenttools_runtime.cli.quick_show import show_output
+
+    shown = show_output(args.name, args.json)
+    if shown is None:
+        return None
+    print(shown)
+    return 0
+
+
 def run_show(args: argparse.Namespace) -> int:
     from agenttools_runtime.bundles import resolve_tools
 
@@ -312,4 +326,4 @@ QUICK = {
     "show": Quick(run_show, positionals=(("name", True),), defaults={"python": None, "path": None}),
 }
 # what main() tries first for a line quick_arguments read (cli.lean_handler)
-LEAN = {"list": lean_list}
+LEAN = {"list": lean_list, "show": lean_show}

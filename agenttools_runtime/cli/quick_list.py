@@ -23,19 +23,17 @@ and warm, across those changes.
 
 from __future__ import annotations
 
-import marshal
 import os
 import sys
 import time
 
+from agenttools_runtime.cli import lean_cache
 from agenttools_runtime.dist_scan import iter_dist_infos
 from agenttools_runtime.wheel import layout
 
-CACHE_SCHEMA = 1
 RACY_NS = 2_000_000_000
 # the modules that compute the rows, relative to the package (their stats key the cache)
 CODE_FILES = ("cli/quick_list.py", "dist_scan.py", "names.py", "wheel/manifest.py", "limits.py")
-KEPT_INTERPRETERS = 8  # the cache holds the rows of this many interpreters, the latest first
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -49,12 +47,12 @@ def list_data() -> dict[str, Any] | None:
     """The data of ``agenttools list`` (no option but ``--json``) for this interpreter's
     ``sys.path``, or None when the full path must answer."""
     python = sys.executable
-    paths = [p or os.curdir for p in sys.path]  # "": the working directory, as for imports
-    if not all(_as_pathlib_spells_it(p) for p in (python, *paths)):
+    paths = this_path()
+    if paths is None:
         return None
-    cache_file = _cache_file()
-    stored = _load(cache_file)
-    interpreter = _interpreter_key()
+    cache_file = lean_cache.cache_file("list")
+    stored = lean_cache.load(cache_file)
+    interpreter = lean_cache.interpreter_key(CODE_FILES)
     known = stored.get(interpreter, {})
     kept: dict[str, Any] = {}
     settled_before = time.time_ns() - RACY_NS
@@ -83,10 +81,20 @@ def list_data() -> dict[str, Any] | None:
             kept[manifest] = (signature, rows)
         found.append((entry.key, rows))
     if cache_file is not None and kept != known:
-        _store(cache_file, stored, interpreter, kept)
+        lean_cache.store(cache_file, stored, interpreter, kept)
     found.sort(key=lambda item: item[0])  # find_distributions: by name
     rows = [row for _, dist_rows in found for row in dist_rows]
     return {"ok": True, "python": python, "bundles": rows, "problems": []}
+
+
+def this_path() -> list[str] | None:
+    """This interpreter's ``sys.path`` as discovery spells it (``""``: the working
+    directory, as for imports); None when ``pathlib`` would spell an entry, or the
+    interpreter's path, otherwise (the full path names them through ``pathlib``)."""
+    paths = [p or os.curdir for p in sys.path]
+    if not all(_as_pathlib_spells_it(p) for p in (sys.executable, *paths)):
+        return None
+    return paths
 
 
 def _as_pathlib_spells_it(path: str) -> bool:
@@ -170,62 +178,3 @@ def _qualify(dist: str, item: str) -> str:
 
     owner, _, name = item.rpartition("/")
     return f"{canonical_dist_name(owner) if owner else dist}/{name}"
-
-
-# -- the cache ---------------------------------------------------------------------------------
-def _cache_file() -> str | None:
-    """``<state>/cache/list.marshal`` (None: where the state directory is not cheap to know)."""
-    from agenttools_runtime.state_dir import lean_state_dir
-
-    state = lean_state_dir()
-    return None if state is None else os.path.join(state, "cache", "list.marshal")
-
-
-def _interpreter_key() -> tuple[object, ...]:
-    """What every row also depends on: the interpreter, and this code (its version, and the
-    files that compute the rows, by stat: an edited checkout)."""
-    from agenttools_runtime import __version__
-
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    code = []
-    for module in CODE_FILES:
-        try:
-            st = os.stat(os.path.join(package, module))
-        except OSError:  # (not a plain file: an installed zip) the version says it
-            continue
-        code.append((module, st.st_mtime_ns, st.st_size))
-    return (CACHE_SCHEMA, __version__, sys.executable, sys.version, tuple(code))
-
-
-def _load(cache_file: str | None) -> dict[Any, Any]:
-    if cache_file is None:
-        return {}
-    try:
-        with open(cache_file, "rb") as f:
-            stored = marshal.loads(f.read())  # (marshal.load(f) reads in small pieces)
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    return stored if isinstance(stored, dict) else {}
-
-
-def _store(
-    cache_file: str, stored: dict[Any, Any], interpreter: tuple[object, ...], kept: dict[str, Any]
-) -> None:
-    """Write this interpreter's rows first, then the other interpreters' (at most
-    ``KEPT_INTERPRETERS`` in all), atomically; a failure is ignored. Only where agenttools
-    keeps state already: a ``list`` on a new machine creates no state directory."""
-    if not os.path.isdir(os.path.dirname(os.path.dirname(cache_file))):
-        return
-    others = [(k, v) for k, v in stored.items() if k != interpreter]
-    table = dict([(interpreter, kept), *others[: KEPT_INTERPRETERS - 1]])
-    temp = f"{cache_file}.{os.getpid()}.tmp"
-    try:
-        os.makedirs(os.path.dirname(cache_file), exist_ok=True)
-        with open(temp, "wb") as f:
-            marshal.dump(table, f)
-        os.replace(temp, cache_file)
-    except (OSError, ValueError):
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass

@@ -16,7 +16,7 @@ import pytest
 
 import agenttools_runtime.bundles
 import agenttools_runtime.discovery  # noqa: F401
-from agenttools_runtime.cli import quick_arguments
+from agenttools_runtime.cli import lean_cache, quick_arguments
 from agenttools_runtime.cli import quick_list as quick
 from agenttools_runtime.cli.discovery import lean_list, run_list
 from tests.helpers.venvs import fake_distribution, skill_files
@@ -64,7 +64,7 @@ def sites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     monkeypatch.setattr(sys, "path", [str(first), str(second)])
     monkeypatch.delenv("VIRTUAL_ENV", raising=False)
     monkeypatch.setattr(quick, "RACY_NS", 0)  # (test_a_racily_changed_manifest_is_not_kept)
-    state = quick._cache_file()
+    state = lean_cache.cache_file("list")
     assert state is not None
     os.makedirs(os.path.dirname(os.path.dirname(state)), exist_ok=True)  # agenttools was used
     return first, second
@@ -108,7 +108,7 @@ def test_cold_and_warm_answers_are_the_full_paths(
     assert "weather-tools/weather-tools" in cold and "other-tools/docs" in cold
     settle(first)
     same_answer(capsys)  # kept now
-    cache = quick._cache_file()
+    cache = lean_cache.cache_file("list")
     assert cache is not None and os.path.isfile(cache)
 
     def unread(*args: object) -> None:
@@ -208,7 +208,7 @@ def test_the_cache_is_in_the_state_directory_platformdirs_names(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("AGENTTOOLS_HOME", str(tmp_path / "state"))
-    assert quick._cache_file() == str(tmp_path / "state" / "cache" / "list.marshal")
+    assert lean_cache.cache_file("list") == str(tmp_path / "state" / "cache" / "list.marshal")
     if sys.platform != "linux":
         return
     import platformdirs
@@ -220,7 +220,7 @@ def test_the_cache_is_in_the_state_directory_platformdirs_names(
         else:
             monkeypatch.setenv("XDG_DATA_HOME", xdg)
         state = platformdirs.user_data_dir("agenttools", appauthor=False)
-        assert quick._cache_file() == os.path.join(state, "cache", "list.marshal")
+        assert lean_cache.cache_file("list") == os.path.join(state, "cache", "list.marshal")
 
 
 def test_a_corrupt_cache_is_ignored(
@@ -229,7 +229,7 @@ def test_a_corrupt_cache_is_ignored(
     populate(sites[0])
     settle(sites[0])
     same_answer(capsys)
-    cache = quick._cache_file()
+    cache = lean_cache.cache_file("list")
     assert cache is not None
     for junk in (b"", b"\x00garbage", b"\xe9" * 40):
         Path(cache).write_bytes(junk)
@@ -244,16 +244,16 @@ def test_a_racily_changed_manifest_is_not_kept(
     monkeypatch.setattr(quick, "RACY_NS", 2_000_000_000)
     populate(sites[0])
     same_answer(capsys)
-    cache = quick._cache_file()
+    cache = lean_cache.cache_file("list")
     assert cache is not None
-    kept = quick._load(cache)
+    kept = lean_cache.load(cache)
     assert kept == {} or all(rows == {} for rows in kept.values())
 
 
 def test_a_new_machine_gets_no_state_directory(
     sites: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    cache = quick._cache_file()
+    cache = lean_cache.cache_file("list")
     assert cache is not None
     state = os.path.dirname(os.path.dirname(cache))
     shutil.rmtree(state)
