@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
-import warnings
 
 from agenttools_runtime.cli import (
     COMMAND_HELP,
@@ -151,6 +149,8 @@ def run_skill(args: argparse.Namespace) -> int:
         local=not args.no_local,
     )
     # only MCP servers (--mcp) log; logging costs a twentieth of the start-up otherwise
+    import contextlib  # (here, not at the top: `skill` served from its cache needs neither)
+
     log_lines = _MCPLogLines() if args.mcp else contextlib.nullcontext()
     with resolver, log_lines:
         return _run_skill(args, resolver)
@@ -181,10 +181,27 @@ class _MCPLogLines:
 
 
 def _run_skill(args: argparse.Namespace, resolver: SkillResolver) -> int:
+    shown = skill_output(args, resolver)
+    if isinstance(shown, bytes):  # a file: its bytes, verbatim
+        sys.stdout.flush()
+        sys.stdout.buffer.write(shown)
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(shown)
+    return 0
+
+
+def skill_output(args: argparse.Namespace, resolver: SkillResolver) -> str | bytes:
+    """What ``skill`` prints (``--list``, a URI; ``--json``): text, or a file's bytes
+    (``cli/quick_skill.py`` keeps it)."""
+    import json
+
     if args.list:
         listing = resolver.list_skills()
-        emit(args, {"ok": True, **listing.to_json()}, listing.render)
-        return 0
+        if args.json:
+            return json.dumps({"ok": True, **listing.to_json()}, indent=2, default=str) + "\n"
+        rendered = listing.render()
+        return rendered + "\n" if rendered else ""
     arguments: str | list[str] | None = None
     if len(args.arguments) == 1:
         arguments = args.arguments[0]
@@ -192,19 +209,16 @@ def _run_skill(args: argparse.Namespace, resolver: SkillResolver) -> int:
         arguments = list(args.arguments)
     resolved = resolver.resolve(args.uri, arguments, convention=args.convention)
     if args.json:
-        emit(args, {"ok": True, **resolved.to_json()}, "")
-        return 0
+        return json.dumps({"ok": True, **resolved.to_json()}, indent=2, default=str) + "\n"
     text = resolved.text
-    if text is None or resolved.kind == "reference":  # a file: its bytes, verbatim
-        sys.stdout.flush()
-        sys.stdout.buffer.write(resolved.content)
-        sys.stdout.buffer.flush()
-    else:
-        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
-    return 0
+    if text is None or resolved.kind == "reference":
+        return resolved.content
+    return text if text.endswith("\n") or not text else text + "\n"
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    import warnings
+
     from agenttools_runtime.errors import AgentToolsWarning
     from agenttools_runtime.serve import build_server, collect_skills
 
@@ -239,6 +253,27 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def lean_skill(args: argparse.Namespace) -> int | None:
+    """``skill --list --no-local`` / ``skill URI --no-local`` of this interpreter's
+    environment from its cache (``cli/quick_skill.py``); None: ``run_skill`` answers."""
+    from agenttools_runtime.cli.discovery import active_venv_python
+
+    if args.list == (args.uri is not None) or args.python or args.path or active_venv_python():
+        return None
+    from agenttools_runtime.cli.quick_skill import skill_output
+
+    shown = skill_output(args)
+    if shown is None:
+        return None
+    if isinstance(shown, bytes):  # a file: its bytes, verbatim
+        sys.stdout.flush()
+        sys.stdout.buffer.write(shown)
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(shown)
+    return 0
+
+
 # `skill [URI] [--list] [--no-local] [--json]`: read without argparse (cli.quick_arguments)
 QUICK = {
     "skill": Quick(
@@ -255,3 +290,5 @@ QUICK = {
         },
     )
 }
+# what main() tries first for a line quick_arguments read (cli.lean_handler)
+LEAN = {"skill": lean_skill}
