@@ -73,7 +73,7 @@ def lean_clients(args: argparse.Namespace) -> int | None:
         return None if caught else printed.getvalue()
 
     shown = cached_output("clients", repr(bool(args.json)), compute)
-    if shown is None:
+    if not isinstance(shown, str):
         return None
     sys.stdout.write(shown)
     return 0

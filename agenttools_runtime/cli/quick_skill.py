@@ -14,8 +14,10 @@ by signature), and the interpreter. An entry is kept in ``<state>/cache/skill.ma
 when none of that changed within ``RACY_NS`` of the computation, and not at all for an
 editable install (its skills are the live source folder), an error or a warning (the full
 path prints those). Without ``--no-local`` the skill folders of every client (project and user
-scope, through links) are read too, which a list of paths does not tell: the full path
-answers. ``tests/uri/test_quick_skill.py`` holds the answers equal to the full path's.
+scope, through links) are read too, which a list written here would not keep up with: that
+line is kept by ``cli/recorded.py`` instead (every path the computation looked at, recorded,
+and the working directory). ``tests/uri/test_quick_skill.py`` holds the answers equal to the
+full path's.
 """
 
 from __future__ import annotations

@@ -36,9 +36,12 @@ _STDLIB = os.path.dirname(os.__file__) + os.sep
 _LOOKS = ("stat", "lstat", "access", "scandir", "listdir")
 
 
-def cached_output(name: str, line: str, compute: Callable[[], str | None]) -> str | None:
+def cached_output(
+    name: str, line: str, compute: Callable[[], str | bytes | None], *, here: bool = False
+) -> str | bytes | None:
     """What *compute* printed for *line* last time, while nothing it read changed; else
-    what it prints now (None: not for the cache, the full path answers)."""
+    what it prints now (None: not for the cache, the full path answers). *here*: *line*
+    names the working directory, so a relative path is read as the absolute one it is."""
     cache_file = lean_cache.cache_file(name)
     stored = lean_cache.load(cache_file)
     interpreter = lean_cache.interpreter_key(())
@@ -51,11 +54,11 @@ def cached_output(name: str, line: str, compute: Callable[[], str | None]) -> st
             and all(status_cache.signature(path) == sig for path, sig in checks)
             and all(os.path.realpath(path) == real for path, real in resolved)
         ):
-            return str(shown)
+            return shown  # type: ignore[no-any-return]
     started = time.time_ns()
     paths: dict[str, None] = {}
     environment_read: dict[str, str | None] = {}
-    recording = _Recording(paths, environment_read)
+    recording = _Recording(paths, environment_read, here)
     with recording:
         shown = compute()
     if shown is None or recording.unseen:
@@ -78,8 +81,11 @@ class _Recording:
     """While it is entered, every path looked at through ``os`` and ``open`` goes into
     *paths*, every environment variable read into *environment* (with its value)."""
 
-    def __init__(self, paths: dict[str, None], environment: dict[str, str | None]) -> None:
+    def __init__(
+        self, paths: dict[str, None], environment: dict[str, str | None], here: bool = False
+    ) -> None:
         self.paths = paths
+        self.here = here
         self.environment = environment
         self.saved: dict[str, Any] = {}
         self.unseen = False  # a look this record cannot stand for: relative (the working
@@ -128,8 +134,9 @@ class _Recording:
             finally:
                 self.resolving -= 1
             name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
-            if isinstance(name, str) and os.path.isabs(name) and not args and not kwargs:
-                self.resolved[name] = real
+            lenient = args in ((), (False,)) and kwargs in ({}, {"strict": False})
+            if isinstance(name, str) and lenient and (self.here or os.path.isabs(name)):
+                self.resolved[os.path.abspath(name)] = real
             else:
                 self.unseen = True
             return real
@@ -144,8 +151,8 @@ class _Recording:
                 return function(path, *args, **kwargs)
             if isinstance(path, (str, os.PathLike)):
                 name = os.fspath(path)
-                if isinstance(name, str) and os.path.isabs(name):
-                    paths.setdefault(name, None)
+                if isinstance(name, str) and (self.here or os.path.isabs(name)):
+                    paths.setdefault(os.path.abspath(name), None)
                 else:
                     self.unseen = True
             elif not isinstance(path, int):  # (a file descriptor: of a file opened here)

@@ -260,9 +260,17 @@ def lean_skill(args: argparse.Namespace) -> int | None:
 
     if args.list == (args.uri is not None) or args.python or args.path or active_venv_python():
         return None
-    from agenttools_runtime.cli.quick_skill import skill_output
+    if args.no_local:
+        from agenttools_runtime.cli.quick_skill import skill_output
 
-    shown = skill_output(args)
+        shown = skill_output(args)
+    else:  # the skill folders of every client, here and in the home directory: recorded
+        import os
+
+        from agenttools_runtime.cli.recorded import cached_output
+
+        line = repr((bool(args.list), args.uri, bool(args.json), os.getcwd()))
+        shown = cached_output("skill-local", line, lambda: _computed_skill_output(args), here=True)
     if shown is None:
         return None
     if isinstance(shown, bytes):  # a file: its bytes, verbatim
@@ -272,6 +280,23 @@ def lean_skill(args: argparse.Namespace) -> int | None:
     else:
         sys.stdout.write(shown)
     return 0
+
+
+def _computed_skill_output(args: argparse.Namespace) -> str | bytes | None:
+    """What ``run_skill`` prints for *args* (this interpreter's environment, no ``--mcp``);
+    None for an error or a warning (``run_skill`` prints those)."""
+    import warnings
+
+    from agenttools_runtime.skilluri.resolver import SkillResolver
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            with SkillResolver.default(local=not args.no_local) as resolver:
+                shown = skill_output(args, resolver)
+        except Exception:  # an error: the full path reports it (with its hint)
+            return None
+    return None if caught else shown
 
 
 # `skill [URI] [--list] [--no-local] [--json]`: read without argparse (cli.quick_arguments)

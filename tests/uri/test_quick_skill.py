@@ -132,14 +132,12 @@ def test_changes_are_seen(site: Path, capsysbinary: pytest.CaptureFixture[bytes]
     assert b"other-skill" not in same_answers(capsysbinary)["--list --no-local"]
 
 
-@pytest.mark.parametrize("case", ["local skills", "editable", "not found", "usage"])
+@pytest.mark.parametrize("case", ["editable", "not found", "usage"])
 def test_what_the_cache_does_not_hold_goes_to_the_full_path(
     case: str, site: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
 ) -> None:
     line = ["--list", "--no-local"]
-    if case == "local skills":
-        line = ["--list"]
-    elif case == "editable":
+    if case == "editable":
         source = tmp_path / "project"
         skill = skill_files("live", "Live.")
         for rel, text in skill["files"].items():
@@ -154,3 +152,56 @@ def test_what_the_cache_does_not_hold_goes_to_the_full_path(
         args = quick_arguments(["skill", *line])
         assert args is not None
         assert (lean_skill(args), capsysbinary.readouterr().out) == (None, b"")
+
+
+def local_skill(root: Path, name: str, description: str) -> None:
+    folder = root / name
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "SKILL.md").write_text(f"---\nname: {name}\ndescription: {description}\n---\n\nGo.\n")
+
+
+def test_local_skills_are_recorded_and_their_changes_seen(
+    site: Path,
+    home: Path,
+    tmp_path: Path,
+    capsysbinary: pytest.CaptureFixture[bytes],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agenttools_runtime.cli import uri
+
+    project = tmp_path / "project"
+    local_skill(project / ".claude" / "skills", "here-skill", "Here.")
+    monkeypatch.chdir(project)
+    lines = (["--list"], ["here-skill"], ["--list", "--json"])
+
+    def answers() -> list[bytes]:
+        found = []
+        for line in lines:
+            lean, full = outputs(capsysbinary, line)
+            assert lean[0] == 0, line
+            assert lean == full, line
+            found.append(lean[1])
+        return found
+
+    cold = answers()
+    assert b"here-skill" in cold[0]
+
+    def computed(*args: object) -> None:
+        raise AssertionError("computed what the cache holds")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(uri, "_computed_skill_output", computed)
+        assert [outputs(capsysbinary, line)[0][1] for line in lines] == cold
+    # the local skill edited, another added here, one added in the home directory
+    local_skill(project / ".claude" / "skills", "here-skill", "Here, edited.")
+    assert b"Here, edited." in answers()[0]
+    local_skill(project / ".cursor" / "skills", "cursor-skill", "Cursor's.")
+    assert b"cursor-skill" in answers()[0]
+    local_skill(home / ".claude" / "skills", "home-skill", "Home.")
+    assert b"home-skill" in answers()[0]
+    # another working directory: its own project scope
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    listing = outputs(capsysbinary, ["--list"])
+    assert listing[0] == listing[1] and b"here-skill" not in listing[0][1]
