@@ -18,7 +18,8 @@ wall time, and the median over rounds of the ratio to the baselines of the same 
   paths pays on top before any code of its own (``clients``, ``show``, ``skill`` still do;
   ``list``, ``deployed`` and ``--help`` do without);
 - ``--version``, ``--help``, ``clients``, ``list``, ``show DIST/BUNDLE``, ``deployed`` with one
-  deployment and with 1,001 (also ``--json``), ``skill --list`` and ``skill agenttools``,
+  deployment and with 1,001 (also ``--json``), ``skill --list`` and ``skill agenttools``
+  (``--no-local``), ``skill --list`` with the clients' local skill folders too,
   each as ``python -m agenttools`` and (``[script]``) as the console script; the last table
   puts the two side by side.
 
@@ -104,6 +105,7 @@ def cli_commands(cli: list[str], homes: dict[str, Path]) -> dict[str, tuple[list
         "deployed (1,001)": ([*cli, "deployed"], large),
         "deployed --json (1,001)": ([*cli, "deployed", "--json"], large),
         "skill --list": ([*cli, "skill", "--list", "--no-local"], small),
+        "skill --list, local too": ([*cli, "skill", "--list"], small),
         "skill agenttools": ([*cli, "skill", "agenttools", "--no-local"], small),
     }
 

@@ -198,6 +198,58 @@ def test_list_of_a_known_environment_imports_no_paths_json_or_errors(tmp_path: P
             assert loaded(modules, LEAN_PATH_SPARES) == []
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["show", "shown/shown"],
+        ["skill", "--list", "--no-local"],
+        ["skill", "agenttools", "--no-local"],
+        ["skill", "--list"],
+        ["clients"],
+    ],
+    ids=" ".join,
+)
+def test_commands_served_from_their_caches_import_none_of_their_machinery(
+    argv: list[str], tmp_path: Path
+) -> None:
+    # show, skill and clients as last printed (cli/quick_show.py, cli/quick_skill.py,
+    # cli/recorded.py): computed once, then neither the library's objects nor yaml, hashlib,
+    # pathlib or json; -S and a site directory as in the test above, with the libraries of
+    # this environment after it (yaml, for the first run)
+    import sysconfig
+
+    site = tmp_path / "site"
+    fake_distribution(
+        site,
+        "shown",
+        servers={"s": {"module": "shown.server"}},
+        skills={"shown-skill": {"description": "A skill.", "files": {"SKILL.md": SKILL_MD}}},
+    )
+    racy = "import agenttools_runtime.cli.quick_list as q; q.RACY_NS = 0"
+    Path(os.environ["AGENTTOOLS_HOME"]).mkdir(parents=True, exist_ok=True)  # (used before)
+    repo = Path(__file__).resolve().parents[1]
+    front = [str(site), str(repo), sysconfig.get_path("purelib")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(front)}
+    env.pop("VIRTUAL_ENV", None)
+    outputs = []
+    for warm in (False, True):
+        done = subprocess.run(
+            [sys.executable, "-S", "-c", racy + "\n" + REPORTER, *argv],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=env,
+            cwd=tmp_path,
+        )
+        report = json.loads(done.stderr.strip().splitlines()[-1])
+        assert report["status"] == 0, done.stderr
+        outputs.append(done.stdout)
+        if warm:
+            spared = (*LEAN_PATH_SPARES, "yaml", "hashlib", "shlex", "agenttools_runtime.skilluri")
+            assert loaded(set(report["modules"]), spared) == []
+    assert outputs[0] == outputs[1]
+
+
 def test_list_of_this_environment_imports_no_typing() -> None:
     status, modules = imported("list")
     assert status == 0
