@@ -39,6 +39,7 @@ import os
 import stat
 import struct
 import sys
+import time
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -170,7 +171,16 @@ class Cache:
     first use (the stored table needs neither), the rows (uuid → row) and the full statuses
     (uuid → ``DeploymentStatus.to_json()`` without the uuid)."""
 
-    __slots__ = ("_full", "_rows", "_statuses", "_table_rows", "needs", "paths", "table")
+    __slots__ = (
+        "_full",
+        "_rows",
+        "_statuses",
+        "_table_rows",
+        "grouped",
+        "needs",
+        "paths",
+        "table",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -179,10 +189,12 @@ class Cache:
         rows: bytes = b"",
         full: bytes = b"",
         table: str = "",
+        grouped: bool = False,
     ) -> None:
         self.paths = paths
         self.needs = needs
         self.table = table
+        self.grouped = grouped  # the registry entries stored with their directory
         self._rows = rows
         self._full = full
         self._table_rows: dict[str, Any] | None = None
@@ -238,7 +250,17 @@ def load_file(path: str) -> Cache:
         return Cache([], {})
     if not isinstance(rows, bytes) or not isinstance(full, bytes) or not isinstance(table, str):
         return Cache([], {})
-    return Cache(found, needs, rows, full, table)
+    return Cache(found, needs, rows, full, table, data.get("grouped") is True)
+
+
+def could_group(cache: Cache, deployments: str) -> bool:
+    """Whether *cache* holds registry entries one by one although their directory has not
+    changed for ``RACY_NS`` now (it had when the cache was stored): storing it again would
+    spare their ``lstat`` calls."""
+    if cache.grouped or not cache.needs:
+        return False
+    sig = signature(os.path.join(deployments, ".skill-registry"))
+    return sig is not None and changed_ns(sig) < time.time_ns() - RACY_NS
 
 
 def fresh_rows(
@@ -373,6 +395,7 @@ def store(
                 "rows": marshal.dumps(rows),
                 "full": marshal.dumps(statuses),
                 "table": text,
+                "grouped": group,
             }
         )
     except ValueError:  # (a value marshal cannot hold: nothing is cached)

@@ -172,7 +172,8 @@ def _cached_rows(
             if item.cacheable:
                 where = str(records.record_path(item.uuid, state.deployments))
                 computed.append((row, whole, [where, *item.depends]))
-    if stale or set(cached.needs) != set(uuids):
+    regroup = status_cache.could_group(cached, str(state.deployments))
+    if stale or set(cached.needs) != set(uuids) or regroup:
         fresh = [u for u in uuids if u not in stale]
         status_cache.store(state, cached, fresh, computed, signatures, started, _render_table)
     found = [r for r in rows.values() if client is None or r.client == client or r.client == "?"]

@@ -60,6 +60,8 @@ def cached_table() -> str | list[Row] | None:
     cache = status_cache.load_file(status_cache.cache_file(deployments))
     if len(cache.needs) != len(uuids):  # a row to compute, or one of a removed deployment
         return None
+    if status_cache.could_group(cache, deployments):  # (stored again by deployed_view)
+        return None
     signatures = status_cache.Signatures()
     if cache.table:  # (no row object needed)
         holding = status_cache.holding(cache, uuids, signatures)

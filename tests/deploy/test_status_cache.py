@@ -278,3 +278,27 @@ def test_a_signature_tells_each_change_of_a_path(tmp_path: Path) -> None:
     assert status_cache.signature(str(link)) not in (pointing, None)
     link.unlink()
     assert status_cache.signature(str(link)) is None
+
+
+def test_registry_entries_are_checked_through_their_directory_once_it_settles(
+    capsys: pytest.CaptureFixture[str], home: Path, site: Path, state: Path, no_margin: None
+) -> None:
+    assert run(capsys, "deploy", "cursor", TOOLS, "--path", str(site))[0] == 0
+    registry = state / "deployments" / ".skill-registry"
+    future = 4_000_000_000 * 10**9  # changed "later than now": not settled
+    os.utime(registry, ns=(future, future))
+    assert shown(capsys) == {"cursor": "ok"}
+    assert read_cache(state)["grouped"] is False  # each entry on its own
+    os.utime(registry, ns=(10**18, 10**18))  # settled now
+    assert shown(capsys) == {"cursor": "ok"}  # stored again, the entries grouped
+    data = read_cache(state)
+    assert data["grouped"] is True
+    grouped = [entry for entry in data["paths"] if len(entry) == 3]
+    assert grouped and all(Path(entry[0]).parent == registry for entry in grouped)
+    # an entry replaced (as agenttools writes them: a new file renamed over it) is seen
+    entry = Path(grouped[0][0])
+    replacement = entry.with_suffix(".tmp")
+    replacement.write_text(entry.read_text().replace('"references"', '"references" '))
+    os.replace(replacement, entry)
+    assert shown(capsys) == {"cursor": "ok"}
+    assert Path(read_cache(state)["paths"][grouped[0][2]][0]) == registry
