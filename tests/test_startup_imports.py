@@ -212,8 +212,8 @@ def test_list_of_a_known_environment_imports_no_paths_json_or_errors(tmp_path: P
 def test_commands_served_from_their_caches_import_none_of_their_machinery(
     argv: list[str], tmp_path: Path
 ) -> None:
-    # show, skill and clients as last printed (cli/quick_show.py, cli/quick_skill.py,
-    # cli/recorded.py): computed once, then neither the library's objects nor yaml, hashlib,
+    # show, skill and clients as last printed (cli/quick_show.py, cli/recorded.py):
+    # computed once, then neither the library's objects nor yaml, hashlib,
     # pathlib or json; -S and a site directory as in the test above, with the libraries of
     # this environment after it (yaml, for the first run)
     import sysconfig

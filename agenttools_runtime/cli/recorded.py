@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 # the standard library's modules: the interpreter's (sys.version keys the cache)
 _STDLIB = os.path.dirname(os.__file__) + os.sep
 _LOOKS = ("stat", "lstat", "access", "scandir", "listdir")
+KEPT_LINES = 16  # the command lines kept per interpreter, the latest
 
 
 def cached_output(
@@ -73,7 +74,9 @@ def cached_output(
     if settled and cache_file is not None:
         resolved = sorted(recording.resolved.items())
         entry = (shown, sorted(environment_read.items()), checks, resolved)
-        lean_cache.store(cache_file, stored, interpreter, {**known, line: entry})
+        kept = {key: value for key, value in known.items() if key != line}
+        kept = dict([*list(kept.items())[-(KEPT_LINES - 1) :], (line, entry)])
+        lean_cache.store(cache_file, stored, interpreter, kept)
     return shown
 
 

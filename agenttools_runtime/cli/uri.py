@@ -193,7 +193,7 @@ def _run_skill(args: argparse.Namespace, resolver: SkillResolver) -> int:
 
 def skill_output(args: argparse.Namespace, resolver: SkillResolver) -> str | bytes:
     """What ``skill`` prints (``--list``, a URI; ``--json``): text, or a file's bytes
-    (``cli/quick_skill.py`` keeps it)."""
+    (``lean_skill`` keeps it)."""
     import json
 
     if args.list:
@@ -254,23 +254,21 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def lean_skill(args: argparse.Namespace) -> int | None:
-    """``skill --list --no-local`` / ``skill URI --no-local`` of this interpreter's
-    environment from its cache (``cli/quick_skill.py``); None: ``run_skill`` answers."""
+    """``skill --list`` / ``skill URI`` (``--no-local``, ``--json``) of this interpreter's
+    environment as last printed, while nothing it read changed (``cli/recorded.py``: the
+    manifests, the skill files, the built-in skills, every client's local skill folders);
+    None: ``run_skill`` answers (another environment, ``--mcp``, an error or a warning)."""
     from agenttools_runtime.cli.discovery import active_venv_python
 
     if args.list == (args.uri is not None) or args.python or args.path or active_venv_python():
         return None
-    if args.no_local:
-        from agenttools_runtime.cli.quick_skill import skill_output
+    import os
 
-        shown = skill_output(args)
-    else:  # the skill folders of every client, here and in the home directory: recorded
-        import os
+    from agenttools_runtime.cli.recorded import cached_output
 
-        from agenttools_runtime.cli.recorded import cached_output
-
-        line = repr((bool(args.list), args.uri, bool(args.json), os.getcwd()))
-        shown = cached_output("skill-local", line, lambda: _computed_skill_output(args), here=True)
+    # (the working directory: the project scope of the local skills, and "" on sys.path)
+    line = repr((bool(args.list), args.uri, bool(args.json), args.no_local, os.getcwd()))
+    shown = cached_output("skill", line, lambda: _computed_skill_output(args), here=True)
     if shown is None:
         return None
     if isinstance(shown, bytes):  # a file: its bytes, verbatim

@@ -1,5 +1,5 @@
-"""``agenttools skill --list --no-local`` / ``skill URI --no-local`` from their cache
-(cli/quick_skill.py) answer as the full path does (``run_skill``: the resolver and its
+"""``agenttools skill --list`` / ``skill URI`` as last printed (cli/recorded.py, kept with
+every path the computation read) answer as the full path does (``run_skill``: the resolver and its
 providers), cache cold and warm, and are not served once anything they were computed from
 changed: a distribution installed, removed or upgraded, a manifest rewritten, a skill file
 edited (even with its size and modification time kept). What the cache does not hold goes to
@@ -85,7 +85,7 @@ def same_answers(capsysbinary: pytest.CaptureFixture[bytes]) -> dict[str, bytes]
 def test_cold_and_warm_answers_are_the_full_paths(
     site: Path, capsysbinary: pytest.CaptureFixture[bytes], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agenttools_runtime.cli import quick_skill
+    from agenttools_runtime.cli import uri
 
     cold = same_answers(capsysbinary)
     assert b"weather-report" in cold["--list --no-local"]
@@ -95,7 +95,7 @@ def test_cold_and_warm_answers_are_the_full_paths(
         raise AssertionError("computed what the cache holds")
 
     with monkeypatch.context() as patch:
-        patch.setattr(quick_skill, "_compute", computed)
+        patch.setattr(uri, "_computed_skill_output", computed)
         for line in LINES:
             assert outputs(capsysbinary, line)[0] == (0, cold[" ".join(line)])
 
@@ -132,26 +132,39 @@ def test_changes_are_seen(site: Path, capsysbinary: pytest.CaptureFixture[bytes]
     assert b"other-skill" not in same_answers(capsysbinary)["--list --no-local"]
 
 
-@pytest.mark.parametrize("case", ["editable", "not found", "usage"])
+@pytest.mark.parametrize("case", ["not found", "usage"])
 def test_what_the_cache_does_not_hold_goes_to_the_full_path(
-    case: str, site: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+    case: str, site: Path, capsysbinary: pytest.CaptureFixture[bytes]
 ) -> None:
-    line = ["--list", "--no-local"]
-    if case == "editable":
-        source = tmp_path / "project"
-        skill = skill_files("live", "Live.")
-        for rel, text in skill["files"].items():
-            (source / "skills" / "live").mkdir(parents=True, exist_ok=True)
-            (source / "skills" / "live" / rel).write_text(text)
-        fake_distribution(site, "other", skills={"live": skill}, source_root=source)
-    elif case == "not found":
-        line = ["no-such-skill", "--no-local"]
-    else:
-        line = ["--no-local"]
+    line = ["no-such-skill", "--no-local"] if case == "not found" else ["--no-local"]
     for _ in range(2):
         args = quick_arguments(["skill", *line])
         assert args is not None
         assert (lean_skill(args), capsysbinary.readouterr().out) == (None, b"")
+
+
+def test_an_editable_install_is_read_live(
+    site: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    source = tmp_path / "project"
+    skill = skill_files("live", "Live.")
+    folder = source / "skills" / "live"
+    folder.mkdir(parents=True)
+    for rel, text in skill["files"].items():
+        (folder / rel).write_text(text)
+    fake_distribution(site, "other", skills={"live": skill}, source_root=source)
+    line = ["skill://other/live", "--no-local"]
+    for _ in range(2):
+        lean, full = outputs(capsysbinary, line)
+        assert lean[0] == 0 and lean == full
+    (folder / "SKILL.md").write_text((folder / "SKILL.md").read_text() + "Edited live.\n")
+    lean, full = outputs(capsysbinary, line)
+    assert lean == full and b"Edited live." in lean[1]
+    (folder / "notes.md").write_text("A new file.\n")  # a file added to the live folder
+    line = ["--list", "--no-local", "--json"]
+    for _ in range(2):
+        lean, full = outputs(capsysbinary, line)
+        assert lean[0] == 0 and lean == full
 
 
 def local_skill(root: Path, name: str, description: str) -> None:
