@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
 
-CACHE_SCHEMA = 1
+CACHE_SCHEMA = 2  # 2: the lines of skill and clients with what they read
 KEPT_INTERPRETERS = 8  # a cache holds what this many interpreters saw, the latest first
 
 

@@ -71,7 +71,7 @@ def list_data() -> dict[str, Any] | None:
             return None
         signature = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
         hit = known.get(manifest)
-        if hit is not None and hit[0] == signature:
+        if isinstance(hit, tuple) and len(hit) == 2 and hit[0] == signature:
             rows = hit[1]
         else:  # read after the stat: a later change leaves the stored signature stale
             rows = _read_rows(entry, manifest)

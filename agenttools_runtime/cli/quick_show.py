@@ -65,12 +65,14 @@ def show_output(name: str, as_json: bool) -> str | None:
     if signature is None:
         return None
     shown: dict[str, Any] = {}
-    if manifest in known and known[manifest][0] == signature:
-        shown = known[manifest][1]
-        if name in shown:
+    try:
+        if known[manifest][0] == signature:
+            shown = known[manifest][1]
             text, json_text, checks = shown[name]
             if all(status_cache.signature(path) == sig for path, sig in checks):
                 return str(json_text if as_json else text)
+    except (KeyError, TypeError, ValueError, IndexError):  # not held (or not as written)
+        pass
     computed = _compute(name, key, started)
     if computed is None:
         return None

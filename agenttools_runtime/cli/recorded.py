@@ -47,15 +47,16 @@ def cached_output(
     stored = lean_cache.load(cache_file)
     interpreter = lean_cache.interpreter_key(())
     known: dict[str, Any] = stored.get(interpreter, {})
-    hit = known.get(line)
-    if hit is not None:
-        shown, environment, checks, resolved = hit
+    try:
+        shown, environment, checks, resolved = known[line]
         if (
             all(os.environ.get(key) == value for key, value in environment)
             and all(status_cache.signature(path) == sig for path, sig in checks)
             and all(os.path.realpath(path) == real for path, real in resolved)
         ):
             return shown  # type: ignore[no-any-return]
+    except (KeyError, TypeError, ValueError):  # not held (or not as written)
+        pass
     started = time.time_ns()
     paths: dict[str, None] = {}
     environment_read: dict[str, str | None] = {}
