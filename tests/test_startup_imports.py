@@ -176,7 +176,7 @@ def test_list_of_a_known_environment_imports_no_paths_json_or_errors(tmp_path: P
     fake_distribution(site, "listed", servers={"s": {"command": "s"}})
     # a manifest written just now is read again next time (a change in the same clock tick
     # could leave its signature the same): here, as if two seconds had passed
-    racy = "import agenttools_runtime.cli.quick_list as q; q.RACY_NS = 0"
+    racy = "import agenttools_runtime.cli.lean_cache as c; c.RACY_NS = 0"
     Path(os.environ["AGENTTOOLS_HOME"]).mkdir(parents=True, exist_ok=True)  # (used before)
     repo = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(repo)])}
@@ -225,7 +225,7 @@ def test_commands_served_from_their_caches_import_none_of_their_machinery(
         servers={"s": {"module": "shown.server"}},
         skills={"shown-skill": {"description": "A skill.", "files": {"SKILL.md": SKILL_MD}}},
     )
-    racy = "import agenttools_runtime.cli.quick_list as q; q.RACY_NS = 0"
+    racy = "import agenttools_runtime.cli.lean_cache as c; c.RACY_NS = 0"
     Path(os.environ["AGENTTOOLS_HOME"]).mkdir(parents=True, exist_ok=True)  # (used before)
     repo = Path(__file__).resolve().parents[1]
     front = [str(site), str(repo), sysconfig.get_path("purelib")]

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 CACHE_SCHEMA = 2  # 2: the lines of skill and clients with what they read
+# what changed within this of a computation is not kept: a change in the same clock tick as
+# the read could leave its signature the same (git's "racily clean" entries)
+RACY_NS = 2_000_000_000
 KEPT_INTERPRETERS = 8  # a cache holds what this many interpreters saw, the latest first
 
 

@@ -31,7 +31,6 @@ from agenttools_runtime.cli import lean_cache
 from agenttools_runtime.dist_scan import iter_dist_infos
 from agenttools_runtime.wheel import layout
 
-RACY_NS = 2_000_000_000
 # the modules that compute the rows, relative to the package (their stats key the cache)
 CODE_FILES = ("cli/quick_list.py", "dist_scan.py", "names.py", "wheel/manifest.py", "limits.py")
 
@@ -55,7 +54,7 @@ def list_data() -> dict[str, Any] | None:
     interpreter = lean_cache.interpreter_key(CODE_FILES)
     known = stored.get(interpreter, {})
     kept: dict[str, Any] = {}
-    settled_before = time.time_ns() - RACY_NS
+    settled_before = time.time_ns() - lean_cache.RACY_NS
     found: list[tuple[str, list[dict[str, Any]]]] = []
     for entry in iter_dist_infos(paths, None):
         if entry.zip_file is not None:

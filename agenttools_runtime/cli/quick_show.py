@@ -23,7 +23,7 @@ import time
 
 from agenttools_runtime import status_cache
 from agenttools_runtime.cli import lean_cache
-from agenttools_runtime.cli.quick_list import RACY_NS, this_path
+from agenttools_runtime.cli.quick_list import this_path
 from agenttools_runtime.dist_scan import canonical_dist_name, iter_dist_infos
 from agenttools_runtime.wheel import layout
 
@@ -76,7 +76,7 @@ def show_output(name: str, as_json: bool) -> str | None:
     computed = _compute(name, key, started)
     if computed is None:
         return None
-    if status_cache.changed_ns(signature) < started - RACY_NS and cache_file is not None:
+    if status_cache.changed_ns(signature) < started - lean_cache.RACY_NS and cache_file:
         kept = {path: value for path, value in known.items() if path != manifest}
         kept[manifest] = (signature, {**shown, name: computed})
         lean_cache.store(cache_file, stored, interpreter, kept)
@@ -120,7 +120,7 @@ def _compute(name: str, key: str, started: int) -> tuple[str, str, list[Any]] | 
                 path = f"{path}{os.sep}{part}"
                 if path not in checks:
                     checks[path] = status_cache.signature(path)
-    limit = started - RACY_NS
+    limit = started - lean_cache.RACY_NS
     if any(sig is None or status_cache.changed_ns(sig) >= limit for sig in checks.values()):
         return None
     text = _render_show(details)

@@ -24,7 +24,6 @@ import time
 
 from agenttools_runtime import status_cache
 from agenttools_runtime.cli import lean_cache
-from agenttools_runtime.cli.quick_list import RACY_NS
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -70,7 +69,7 @@ def cached_output(
         if isinstance(path, str) and not path.startswith(_STDLIB):
             paths[path] = None
     checks = [(path, status_cache.signature(path)) for path in paths]
-    limit = started - RACY_NS
+    limit = started - lean_cache.RACY_NS
     settled = all(sig is None or status_cache.changed_ns(sig) < limit for _, sig in checks)
     if settled and cache_file is not None:
         resolved = sorted(recording.resolved.items())

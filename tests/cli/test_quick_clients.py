@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime.cli import lean_cache, quick_arguments
-from agenttools_runtime.cli import quick_list as quick
 from agenttools_runtime.cli.clients import lean_clients, run
 
 
@@ -19,7 +18,7 @@ from agenttools_runtime.cli.clients import lean_clients, run
 def used(home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """A state directory that exists (agenttools was used), an empty PATH directory, and
     no margin for racily clean signatures; the PATH directory."""
-    monkeypatch.setattr(quick, "RACY_NS", 0)
+    monkeypatch.setattr(lean_cache, "RACY_NS", 0)
     cache = lean_cache.cache_file("clients")
     assert cache is not None
     os.makedirs(os.path.dirname(os.path.dirname(cache)), exist_ok=True)

@@ -63,7 +63,7 @@ def sites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     second.mkdir()
     monkeypatch.setattr(sys, "path", [str(first), str(second)])
     monkeypatch.delenv("VIRTUAL_ENV", raising=False)
-    monkeypatch.setattr(quick, "RACY_NS", 0)  # (test_a_racily_changed_manifest_is_not_kept)
+    monkeypatch.setattr(lean_cache, "RACY_NS", 0)  # (test_a_racily_changed_manifest_is_not_kept)
     state = lean_cache.cache_file("list")
     assert state is not None
     os.makedirs(os.path.dirname(os.path.dirname(state)), exist_ok=True)  # agenttools was used
@@ -241,7 +241,7 @@ def test_a_racily_changed_manifest_is_not_kept(
 ) -> None:
     # changed within RACY_NS of the run: a change in the same clock tick could leave its
     # signature the same, so it is read again next time
-    monkeypatch.setattr(quick, "RACY_NS", 2_000_000_000)
+    monkeypatch.setattr(lean_cache, "RACY_NS", 2_000_000_000)
     populate(sites[0])
     same_answer(capsys)
     cache = lean_cache.cache_file("list")

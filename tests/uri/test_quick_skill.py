@@ -21,7 +21,6 @@ import agenttools_runtime.skills.skill_md
 import agenttools_runtime.skilluri.resolver
 import agenttools_runtime.verified  # noqa: F401
 from agenttools_runtime.cli import lean_cache, quick_arguments
-from agenttools_runtime.cli import quick_list as quick
 from agenttools_runtime.cli.uri import lean_skill, run_skill
 from tests.helpers.venvs import fake_distribution, skill_files
 
@@ -42,7 +41,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     weather(site, "1.2.0")
     monkeypatch.setattr(sys, "path", [str(site)])
     monkeypatch.delenv("VIRTUAL_ENV", raising=False)
-    monkeypatch.setattr(quick, "RACY_NS", 0)  # what was just written may be kept
+    monkeypatch.setattr(lean_cache, "RACY_NS", 0)  # what was just written may be kept
     cache = lean_cache.cache_file("skill")
     assert cache is not None
     os.makedirs(os.path.dirname(os.path.dirname(cache)), exist_ok=True)  # agenttools was used
