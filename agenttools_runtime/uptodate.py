@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 SCHEMA = 1
 PREFIX = "uptodate-"  # the tickets' names in <state>/deployments/.index/
+KEEP = 16  # tickets kept (the most recently written)
 
 # the options a ticket may cover: value options (``--path`` repeatable) and flags; anything
 # else (``--force``, ``--dry-run``, ``--link``, ``--python``, several clients, an
@@ -274,4 +275,24 @@ def write(
         fs.write_bytes_atomic(Path(path), data, durable=False)
     except OSError:
         return False
+    _keep_newest(os.path.dirname(path))
     return True
+
+
+def _keep_newest(directory: str) -> None:
+    """Delete all but the ``KEEP`` most recently written tickets (one per command line and
+    context: a new shell's environment is a new context)."""
+    from agenttools_runtime import fs
+
+    try:
+        with os.scandir(directory) as found:
+            tickets = [(e.stat().st_mtime_ns, e.path) for e in found if e.name.startswith(PREFIX)]
+    except OSError:
+        return
+    from pathlib import Path
+
+    for _, old in sorted(tickets, reverse=True)[KEEP:]:
+        try:
+            fs.unlink(Path(old), missing_ok=True)
+        except OSError:
+            pass

@@ -6,9 +6,11 @@ interleaved, in one run (the medians and the median of the pairwise ratios are p
    and wall). Target: ≤ 1.2×.
 2. ``redeploy``: ``agenttools deploy claude-code big --upgrade`` over an identical deployment
    of 50 skills × 20 files, against ``diff -rq`` of the source tree and the installed tree,
-   as whole processes; and the number of file system mutations the redeploy makes (target:
-   none of a skill directory or of the registry; the first redeploy after a fresh deploy
-   writes the cache of verified wheel files). Target: ≤ 3×.
+   as whole processes, answered from its ticket (``agenttools_runtime/uptodate.py``: no
+   engine) and by the engine (the tickets deleted before each run); and the number of file
+   system mutations the engine's redeploy makes (target: none of a skill directory or of the
+   registry; the first redeploy after a fresh deploy writes the cache of verified wheel
+   files). Target: ≤ 3×.
 3. ``fresh``: ``agenttools deploy claude-code big`` of those 50 × 20 files (16 MB) into an
    empty HOME, against ``cp -r`` of the tree, as whole processes (each followed by an
    untimed removal): *cold*, the wheel's files never verified before (read and hashed), and
@@ -20,7 +22,9 @@ interleaved, in one run (the medians and the median of the pairwise ratios are p
 
 Child processes run this interpreter with bytecode cached in a temporary directory (as an
 installed package has it) after warm-up runs. Run: ``python benchmarks/state_store.py
-[--rounds R] [--only scale,redeploy,fresh,fsync] [--existing N]``.
+[--rounds R] [--only scale,redeploy,fresh,fsync] [--existing N] [--baseline DIR]``; with
+``--baseline /path/to/an/earlier/checkout`` the redeploy and fresh deploys also run with
+``PYTHONPATH`` set to it, interleaved (the before and after of a change, in one run).
 """
 
 from __future__ import annotations
@@ -207,7 +211,7 @@ def scale(tmp: Path, rounds: int, existing: int) -> None:
     report("cpu", f"{existing}", "none", times["crowded-cpu"], times["empty-cpu"])
 
 
-def redeploy(tmp: Path, rounds: int) -> None:
+def redeploy(tmp: Path, rounds: int, baseline: str | None = None) -> None:
     from agenttools_runtime.cli import main
 
     site = tmp / "site"
@@ -235,7 +239,7 @@ def redeploy(tmp: Path, rounds: int) -> None:
             run_process(a_cmd, env)
         index = Path(env["AGENTTOOLS_HOME"]) / "deployments" / ".index"
         tickets = sorted(index.glob(uptodate.PREFIX + "*"))
-        times: dict[str, list[float]] = {k: [] for k in ("a", "b", "ac", "bc", "e", "ec")}
+        times: dict[str, list[float]] = {k: [] for k in ("a", "b", "ac", "bc", "e", "ec", "old")}
         for _ in range(rounds):
             wall, cpu = run_process(a_cmd, env)
             times["a"].append(wall), times["ac"].append(cpu)
@@ -245,6 +249,8 @@ def redeploy(tmp: Path, rounds: int) -> None:
                 ticket.unlink()
             wall, cpu = run_process(a_cmd, env)  # (it leaves the ticket again)
             times["e"].append(wall), times["ec"].append(cpu)
+            if baseline is not None:  # the engine of an earlier checkout
+                times["old"].append(run_process(a_cmd, {**env, "PYTHONPATH": baseline})[1])
         parts = _parts(site, rounds, "upgrade")
     print(f"redeploy: identical 'deploy --upgrade' of {SKILLS}x{FILES} files vs diff -rq")
     print(
@@ -257,6 +263,8 @@ def redeploy(tmp: Path, rounds: int) -> None:
     report("cpu", "ticket", "diff -rq", times["ac"], times["bc"])
     report("wall", "engine", "diff -rq", times["e"], times["b"])
     report("cpu", "engine", "diff -rq", times["ec"], times["bc"])
+    if times["old"]:
+        report("cpu", "before", "diff -rq", times["old"], times["bc"])
     print(parts)
 
 
@@ -294,7 +302,7 @@ def _run_diff(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
 
 
-def fresh(tmp: Path, rounds: int) -> None:
+def fresh(tmp: Path, rounds: int, baseline: str | None = None) -> None:
     from agenttools_runtime.deploy import deployed, remove_deployment
 
     site = tmp / "site"
@@ -329,6 +337,7 @@ def fresh(tmp: Path, rounds: int) -> None:
             b: list[float] = []
             ac: list[float] = []
             bc: list[float] = []
+            old: list[float] = []
             for _ in range(rounds):
                 reset(keep_cache)
                 # each from a clean page cache: dirty pages the one before left would be
@@ -340,9 +349,16 @@ def fresh(tmp: Path, rounds: int) -> None:
                 wall, cpu = run_process(b_cmd, env)
                 b.append(wall), bc.append(cpu)
                 shutil.rmtree(copy, ignore_errors=True)
+                if baseline is not None:
+                    reset(keep_cache)
+                    os.sync()
+                    old.append(run_process(a_cmd, {**env, "PYTHONPATH": baseline})[1])
             reset(keep_cache=True)
             report(f"{label} wall", "deploy", "cp -r", a, b)
             report(f"{label} cpu", "deploy", "cp -r", ac, bc)
+            if old:
+                report(f"{label} cpu", "before", "cp -r", old, bc)
+                report(f"{label} cpu", "deploy", "before", ac, old)
 
 
 def fsync_batching(tmp: Path, rounds: int) -> None:
@@ -388,6 +404,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--existing", type=int, default=1000)
     parser.add_argument("--only", default="scale,redeploy,fresh,fsync")
+    parser.add_argument(
+        "--baseline",
+        metavar="DIR",
+        help="also run the deploys with PYTHONPATH=DIR (an earlier checkout), interleaved",
+    )
     args = parser.parse_args()
     wanted = set(args.only.split(","))
     with tempfile.TemporaryDirectory() as name:
@@ -395,9 +416,9 @@ def main() -> None:
         if "scale" in wanted:
             scale(tmp, args.rounds, args.existing)
         if "redeploy" in wanted:
-            redeploy(tmp, args.rounds)
+            redeploy(tmp, args.rounds, args.baseline)
         if "fresh" in wanted:
-            fresh(tmp, args.rounds)
+            fresh(tmp, args.rounds, args.baseline)
         if "fsync" in wanted:
             fsync_batching(tmp, args.rounds)
 

@@ -312,3 +312,22 @@ def test_the_answer_imports_no_engine(home: Path, site: Path, tmp_path: Path) ->
     fourth = run(reader)
     assert fourth.returncode == 1 and "has been modified" in fourth.stderr
     assert "agenttools_runtime.deploy" in fourth.stderr
+
+
+def test_tickets_are_few(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    home: Path,
+    site: Path,
+    state: Path,
+) -> None:
+    """One ticket per command line and context, the newest ``KEEP`` kept."""
+    monkeypatch.setattr(uptodate, "KEEP", 2)
+    argv = deploy_argv(site)
+    warm(capsys, monkeypatch, argv, False, state)
+    for shell in range(3):  # a new shell's environment: a new context, a new ticket
+        monkeypatch.setenv("SHELL_SESSION", str(shell))
+        assert settle(capsys, monkeypatch, argv)[0] is not None
+    tickets = list((state / "deployments" / ".index").glob(uptodate.PREFIX + "*"))
+    assert len(tickets) == 2
+    assert uptodate.answer(argv[1:]) is not None  # the newest stays
