@@ -90,10 +90,13 @@ def _target(record: DeploymentRecord) -> Iterator[str]:
             roots.update(found)
     for root in sorted(roots):
         yield str(root)
+        try:  # (a file system may ignore case: any spelling of a name is that name)
+            there = {n.casefold(): n for n in os.listdir(root)}
+        except OSError:
+            continue  # (missing: its creation changes the signature kept above)
         for name in names:
-            copy = root / name
-            if os.path.lexists(copy):
-                yield from tree(copy)
+            if name.casefold() in there:  # a copy of one of these skills, or this one's own
+                yield from tree(root / there[name.casefold()])
     yield from _markers()
 
 
