@@ -64,7 +64,15 @@ FILE_SIZE = 16 * 1024
 def run_process(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one whole process, from start to exit."""
     start = time.perf_counter()
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # not in the checkout: `python -m` puts the working directory first on the module path,
+    # before a --baseline's PYTHONPATH
+    proc = subprocess.Popen(
+        command,
+        env=env,
+        cwd=env["HOME"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     _pid, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -302,6 +310,30 @@ def _run_diff(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
 
 
+# The floor of a fresh deploy as a Python process: the interpreter importing what a deploy
+# imports (and nothing more), and a plain copy loop of the tree (no checks, no records).
+IMPORTS_CMD = [
+    sys.executable,
+    "-c",
+    "import argparse, agenttools_runtime.cli.deploy, agenttools_runtime.deploy.engine, "
+    "agenttools_runtime.deploy.apply, agenttools_runtime.deploy.resolved, "
+    "agenttools_runtime.discovery, agenttools_runtime.mcp.formats.json_format",
+]
+COPY_CMD = [
+    sys.executable,
+    "-S",
+    "-c",
+    "import os, sys\n"
+    "src, dst = sys.argv[1], sys.argv[2]\n"
+    "for d, _, files in os.walk(src):\n"
+    "    out = os.path.join(dst, os.path.relpath(d, src))\n"
+    "    os.makedirs(out, exist_ok=True)\n"
+    "    for f in files:\n"
+    "        with open(os.path.join(d, f), 'rb') as a, open(os.path.join(out, f), 'wb') as b:\n"
+    "            b.write(a.read())\n",
+]
+
+
 def fresh(tmp: Path, rounds: int, baseline: str | None = None) -> None:
     from agenttools_runtime.deploy import deployed, remove_deployment
 
@@ -325,6 +357,7 @@ def fresh(tmp: Path, rounds: int, baseline: str | None = None) -> None:
                 cache = Path(env["AGENTTOOLS_HOME"]) / "deployments" / verified.DIRECTORY
                 shutil.rmtree(cache, ignore_errors=True)
 
+        floors: dict[str, list[float]] = {"imports": [], "copy": []}
         size = sum(p.stat().st_size for p in tree.rglob("*") if p.is_file())
         print(f"fresh: deploy of {SKILLS}x{FILES} files ({size / 1e6:.1f} MB) vs cp -r")
         # cold: the wheel's files read and hashed; warm: verified before (deployed, removed,
@@ -353,12 +386,19 @@ def fresh(tmp: Path, rounds: int, baseline: str | None = None) -> None:
                     reset(keep_cache)
                     os.sync()
                     old.append(run_process(a_cmd, {**env, "PYTHONPATH": baseline})[1])
+                if label == "warm":  # the floor: the engine's imports, a plain Python copy
+                    floors["imports"].append(run_process(IMPORTS_CMD, env)[1])
+                    os.sync()
+                    floors["copy"].append(run_process([*COPY_CMD, str(tree), str(copy)], env)[1])
+                    shutil.rmtree(copy, ignore_errors=True)
             reset(keep_cache=True)
             report(f"{label} wall", "deploy", "cp -r", a, b)
             report(f"{label} cpu", "deploy", "cp -r", ac, bc)
             if old:
                 report(f"{label} cpu", "before", "cp -r", old, bc)
                 report(f"{label} cpu", "deploy", "before", ac, old)
+        report("floor cpu", "imports", "cp -r", floors["imports"], bc)
+        report("floor cpu", "py copy", "cp -r", floors["copy"], bc)
 
 
 def fsync_batching(tmp: Path, rounds: int) -> None:
