@@ -218,13 +218,15 @@ def answer(words: Sequence[str]) -> Answer | None:
         with open(ticket_path(deployments, key_digest), "rb") as f:
             ticket = marshal.loads(f.read())
         schema, stored, output, status, journals, depends = ticket
+        if schema != SCHEMA or stored != key_digest or _journals_left(journals):
+            return None  # (an unfinished journal: the engine finishes it first)
+        if not isinstance(output, str) or not isinstance(status, int):
+            return None
+        for path, sig in depends:
+            if signature(path) != sig:
+                return None
     except (OSError, ValueError, EOFError, TypeError):
         return None  # none, unreadable, torn, another format: the engine decides
-    if schema != SCHEMA or stored != key_digest or _journals_left(journals):
-        return None  # (an unfinished journal: the engine finishes it first)
-    for path, sig in depends:
-        if signature(path) != sig:
-            return None
     return Answer(output, status)
 
 
@@ -233,7 +235,7 @@ def _journals_left(journals: str) -> bool:
         return bool(os.listdir(journals))
     except FileNotFoundError:
         return False
-    except (OSError, ValueError):
+    except (OSError, ValueError, TypeError):
         return True
 
 

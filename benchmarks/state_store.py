@@ -15,7 +15,8 @@ interleaved, in one run (the medians and the median of the pairwise ratios are p
    empty HOME, against ``cp -r`` of the tree, as whole processes (each followed by an
    untimed removal): *cold*, the wheel's files never verified before (read and hashed), and
    *warm*, verified by an earlier deploy and unchanged since (their stat checked against the
-   cache of verified files, ``agenttools_runtime/verified.py``). Target: ≤ 3×.
+   cache of verified files, ``agenttools_runtime/verified.py``). Target: ≤ 3×. Beside them,
+   the floor: the interpreter importing what a deploy imports, and a plain Python copy loop.
 4. ``fsync``: a fresh 50-skill deploy as it is (journal, config file, record and index
    fsynced; registry entries not, the journal holds them) against every registry entry
    fsynced with its directory too (the earlier scheme), in-process: fsync calls and time.

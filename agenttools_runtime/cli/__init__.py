@@ -142,7 +142,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if leading and command == "deploy":  # an identical redeploy: answered without the engine
         from agenttools_runtime.uptodate import answer
 
-        known_answer = answer(arguments[1:])
+        try:
+            known_answer = answer(arguments[1:])
+        except KeyboardInterrupt:  # (only read: nothing was deployed)
+            print("agenttools: interrupted; nothing was deployed", file=sys.stderr)
+            return 130
         if known_answer is not None:
             try:
                 sys.stdout.write(known_answer.output)

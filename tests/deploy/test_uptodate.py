@@ -331,3 +331,34 @@ def test_tickets_are_few(
     tickets = list((state / "deployments" / ".index").glob(uptodate.PREFIX + "*"))
     assert len(tickets) == 2
     assert uptodate.answer(argv[1:]) is not None  # the newest stays
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"\x00garbage", b"marshal", "list", "wrong types", "no such paths"],
+)
+def test_a_damaged_ticket_is_no_answer(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    home: Path,
+    site: Path,
+    state: Path,
+    content: bytes | str,
+) -> None:
+    import marshal
+
+    argv = deploy_argv(site)
+    warm(capsys, monkeypatch, argv, False, state)
+    (ticket,) = (state / "deployments" / ".index").glob(uptodate.PREFIX + "*")
+    schema, digest, output, status, journals, depends = marshal.loads(ticket.read_bytes())
+    damaged = {
+        b"marshal": marshal.dumps(7),
+        "list": marshal.dumps([1, 2]),
+        "wrong types": marshal.dumps((schema, digest, 7, "0", journals, depends)),
+        "no such paths": marshal.dumps((schema, digest, output, status, journals, [[3, None]])),
+    }
+    ticket.write_bytes(damaged.get(content, content))  # type: ignore[arg-type]
+    assert uptodate.answer(argv[1:]) is None
+    status_now, out = engine(capsys, monkeypatch, argv)  # the engine answers, a ticket again
+    assert (status_now, out) == (status, output)
+    assert uptodate.answer(argv[1:]) is not None
