@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 SCHEMA = 1
 PREFIX = "uptodate-"  # the tickets' names in <state>/deployments/.index/
 KEEP = 16  # tickets kept (the most recently written)
+TEMP_PREFIX = ".agenttools-"  # (fs.TEMP_MARK: the names of backups and staging copies)
 
 # the options a ticket may cover: value options (``--path`` repeatable) and flags; anything
 # else (``--force``, ``--dry-run``, ``--link``, ``--python``, several clients, an
@@ -217,9 +218,11 @@ def answer(words: Sequence[str]) -> Answer | None:
     try:
         with open(ticket_path(deployments, key_digest), "rb") as f:
             ticket = marshal.loads(f.read())
-        schema, stored, output, status, journals, depends = ticket
+        schema, stored, output, status, journals, clean, depends = ticket
         if schema != SCHEMA or stored != key_digest or _journals_left(journals):
             return None  # (an unfinished journal: the engine finishes it first)
+        if any(map(_left_behind, clean)):
+            return None  # (what an interrupted write left: the engine reports it)
         if not isinstance(output, str) or not isinstance(status, int):
             return None
         for path, sig in depends:
@@ -239,20 +242,32 @@ def _journals_left(journals: str) -> bool:
         return True
 
 
+def _left_behind(directory: str) -> bool:
+    """Whether *directory* holds a backup or staging copy an interrupted write left
+    (``.agenttools-backup-*``, ``.agenttools-staging-*``: the engine warns about them)."""
+    try:
+        return any(name.startswith(TEMP_PREFIX) for name in os.listdir(directory))
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError, TypeError):
+        return True
+
+
 def write(
     deployments: str,
     words_key: tuple[object, ...],
     output: str,
     status: int,
     depends: Iterable[str],
+    clean: Iterable[str],
     started_ns: int,
     racy_ns: int,
 ) -> bool:
     """Leave the ticket of an answer the engine computed (started at *started_ns*) from the
-    paths *depends*: only when every one of them last changed before *started_ns* −
-    *racy_ns* (a missing path: its folder), so no change made while the engine read is
-    taken for what it read. Best effort (a ticket not written is an answer computed again);
-    returns whether it was written."""
+    paths *depends*, the directories *clean* holding no backup or staging copy: only when
+    every path last changed before *started_ns* − *racy_ns* (a missing path: its folder), so
+    no change made while the engine read is taken for what it read. Best effort (a ticket
+    not written is an answer computed again); returns whether it was written."""
     from agenttools_runtime import fs
 
     journals = os.path.join(deployments, ".journal")
@@ -265,10 +280,12 @@ def write(
         settled = sig if sig is not None else signature(os.path.dirname(path))
         if settled is not None and max(settled[:2]) >= limit:
             return False
+    clean = sorted(set(clean))
+    if any(map(_left_behind, clean)):
+        return False
     key_digest = digest(words_key)
-    data = marshal.dumps(
-        (SCHEMA, key_digest, output, status, journals, [[p, s] for p, s in signed.items()])
-    )
+    signatures = [[p, s] for p, s in signed.items()]
+    data = marshal.dumps((SCHEMA, key_digest, output, status, journals, clean, signatures))
     path = ticket_path(deployments, key_digest)
     from pathlib import Path
 

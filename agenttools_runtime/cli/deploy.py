@@ -353,7 +353,8 @@ def _leave_ticket(
     depends = noop_inputs.inputs(deployment.record, args.path)
     if depends is None:
         return
-    uptodate.write(deployments, key, output, 0, depends, started_ns, status_cache.RACY_NS)
+    clean = noop_inputs.clean_directories(deployment.record)
+    uptodate.write(deployments, key, output, 0, depends, clean, started_ns, status_cache.RACY_NS)
 
 
 def _render_unchanged(d: Deployment) -> str:

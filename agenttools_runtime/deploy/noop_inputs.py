@@ -50,6 +50,15 @@ def inputs(record: DeploymentRecord, search_paths: list[str] | None) -> list[str
     return found
 
 
+def clean_directories(record: DeploymentRecord) -> list[str]:
+    """Where a backup or staging copy an interrupted write left would make the engine warn:
+    beside the skills root (its real location) and inside it."""
+    if not record.skills_directory:
+        return []
+    real = paths.canonical_path(record.skills_directory)
+    return [str(real.parent), str(real)]
+
+
 def _editable(dist_info: str) -> bool:
     """Whether the distribution's skills come from a live source tree (or it has no readable
     manifest: then nothing is certain)."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from agenttools_runtime import uptodate
+from agenttools_runtime import fs, uptodate
 from agenttools_runtime.cli import main
 from agenttools_runtime.deploy import deployed, status_cache
 from tests.helpers.venvs import fake_distribution, skill_files
@@ -350,15 +350,44 @@ def test_a_damaged_ticket_is_no_answer(
     argv = deploy_argv(site)
     warm(capsys, monkeypatch, argv, False, state)
     (ticket,) = (state / "deployments" / ".index").glob(uptodate.PREFIX + "*")
-    schema, digest, output, status, journals, depends = marshal.loads(ticket.read_bytes())
+    schema, digest, output, status, journals, clean, depends = marshal.loads(ticket.read_bytes())
     damaged = {
         b"marshal": marshal.dumps(7),
         "list": marshal.dumps([1, 2]),
-        "wrong types": marshal.dumps((schema, digest, 7, "0", journals, depends)),
-        "no such paths": marshal.dumps((schema, digest, output, status, journals, [[3, None]])),
+        "wrong types": marshal.dumps((schema, digest, 7, "0", journals, clean, depends)),
+        "no such paths": marshal.dumps(
+            (schema, digest, output, status, journals, [5], [[3, None]])
+        ),
     }
     ticket.write_bytes(damaged.get(content, content))  # type: ignore[arg-type]
     assert uptodate.answer(argv[1:]) is None
     status_now, out = engine(capsys, monkeypatch, argv)  # the engine answers, a ticket again
     assert (status_now, out) == (status, output)
     assert uptodate.answer(argv[1:]) is not None
+
+
+def test_an_answer_with_a_warning_leaves_no_ticket(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    home: Path,
+    site: Path,
+    state: Path,
+) -> None:
+    """A warning the engine gives with its answer (here: a backup an interrupted operation
+    left beside the skills root) is given every time: no ticket answers without it."""
+    argv = deploy_argv(site)
+    warm(capsys, monkeypatch, argv, False, state)
+    backup = home / ".claude" / ".agenttools-backup-left"
+    (backup / "mine").mkdir(parents=True)
+    for _ in range(3):
+        assert uptodate.answer(argv[1:]) is None
+        capsys.readouterr()
+        with monkeypatch.context() as m:
+            m.setattr(uptodate, "answer", lambda words: None)
+            assert main(argv) == 0
+        captured = capsys.readouterr()
+        assert "up to date" in captured.out and ".agenttools-backup-left" in captured.err
+    assert uptodate.answer(argv[1:]) is None
+    assert uptodate.TEMP_PREFIX == fs.TEMP_MARK
+    shutil.rmtree(backup)  # (gone: the engine answers without a warning, and leaves a ticket)
+    assert settle(capsys, monkeypatch, argv)[0] is not None
