@@ -4,7 +4,7 @@ deployment and no operation was interrupted; None otherwise, and ``deployed_view
 and stores what changed. Without it the table imports ``pathlib``, the client table and the
 error classes before it looks at the cache (about 1x ``python -c pass``:
 ``benchmarks/startup.py``). A row is true while the stat signature of every path it was
-computed from is unchanged (``deploy/status_cache.py``)."""
+computed from is unchanged (``status_cache.py``)."""
 
 from __future__ import annotations
 
