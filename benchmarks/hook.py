@@ -15,7 +15,8 @@ Run: ``python benchmarks/hook.py [sample] [R]`` (default: weather-tools, 30).
 backend of tests/hook/backends.py (setuptools, uv_build, poetry-core, flit-core, pdm-backend,
 installed in this environment), whole ``python -m build --no-isolation --wheel`` processes of
 the same project built through ``agenttools_hook.backend`` and by the backend alone, in turn
-(wrapped, alone, wrapped, ...), R rounds each (default 10); prints the medians of wall and
+(wrapped, alone, wrapped, ...), R rounds each (default 10; ``backends R uv-build ...``
+measures only the backends named); prints the medians of wall and
 CPU time (the kernel's count for the process and every hook process it ran) and the medians of
 the pair-by-pair ratios wrapped/alone.
 """
@@ -40,7 +41,7 @@ SAMPLES = Path(__file__).resolve().parents[1] / "sample_packages"
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["backends"]:
-        return backends(int(argv[1]) if len(argv) > 1 else 10)
+        return backends(int(argv[1]) if len(argv) > 1 else 10, argv[2:])
     sample = argv[0] if argv else "weather-tools"
     rounds = int(argv[1]) if len(argv) > 1 else 30
     with tempfile.TemporaryDirectory() as scratch:
@@ -79,8 +80,9 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def backends(rounds: int) -> int:
-    """The wrapping backend against each backend alone, whole processes."""
+def backends(rounds: int, keys: list[str]) -> int:
+    """The wrapping backend against each backend alone (those of *keys*, else all), whole
+    processes."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from tests.hook.backends import BACKENDS, SOURCE_DATE_EPOCH, make_project
 
@@ -90,7 +92,7 @@ def backends(rounds: int) -> int:
     env["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
     print(f"python -m build --no-isolation --wheel, {rounds} rounds each (medians)")
     with tempfile.TemporaryDirectory() as scratch:
-        for backend in BACKENDS.values():
+        for backend in [b for b in BACKENDS.values() if not keys or b.key in keys]:
             projects = {
                 "wrapped": make_project(Path(scratch) / backend.key / "wrapped", backend),
                 "alone": make_project(Path(scratch) / backend.key / "alone", backend, wrap=False),
