@@ -15,8 +15,8 @@ expected failure into one :class:`AgentToolsBuildError` listing the problems.
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
 
 from agenttools_hook.errors import AgentToolsBuildError
 
@@ -24,6 +24,7 @@ from agenttools_hook.errors import AgentToolsBuildError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+    from pathlib import Path
     from typing import Any, TypeVar
 
     T = TypeVar("T")
@@ -42,7 +43,7 @@ def get_requires_for_build_wheel(config_settings: ConfigSettings = None) -> list
     from agenttools_runtime.wheel import pep517
 
     return _run(
-        lambda: pep517.get_requires(_root(), "get_requires_for_build_wheel", config_settings)
+        lambda: pep517.get_requires(os.getcwd(), "get_requires_for_build_wheel", config_settings)
     )
 
 
@@ -50,7 +51,7 @@ def get_requires_for_build_sdist(config_settings: ConfigSettings = None) -> list
     from agenttools_runtime.wheel import pep517
 
     return _run(
-        lambda: pep517.get_requires(_root(), "get_requires_for_build_sdist", config_settings)
+        lambda: pep517.get_requires(os.getcwd(), "get_requires_for_build_sdist", config_settings)
     )
 
 
@@ -58,7 +59,7 @@ def get_requires_for_build_editable(config_settings: ConfigSettings = None) -> l
     from agenttools_runtime.wheel import pep517
 
     return _run(
-        lambda: pep517.get_requires(_root(), "get_requires_for_build_editable", config_settings)
+        lambda: pep517.get_requires(os.getcwd(), "get_requires_for_build_editable", config_settings)
     )
 
 
@@ -138,13 +139,17 @@ def __getattr__(name: str) -> Any:
     from agenttools_runtime.wheel import pep517
 
     hook = _OPTIONAL.get(name)
-    if hook is None or not _run(lambda: pep517.has_hook(_root(), name)):
+    if hook is None or not _run(lambda: pep517.has_hook(os.getcwd(), name)):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return hook
 
 
 def _root() -> Path:
-    return Path.cwd()  # PEP 517: hooks run in the project directory
+    # PEP 517: hooks run in the project directory (get_requires_* and the optional hooks'
+    # presence take os.getcwd(): pathlib is not imported in their processes)
+    from pathlib import Path
+
+    return Path.cwd()
 
 
 def _warn(message: str) -> None:

@@ -14,9 +14,9 @@ from __future__ import annotations
 # YAML 1.1 words PyYAML's resolver turns into booleans and null: a key or value spelled so
 # is not a string.
 _NOT_STRINGS = frozenset(
-    "yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL"
-    .split()
-)
+    ("yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE",
+     "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL")
+)  # fmt: skip
 _KEY_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 # PyYAML reads a longer key only in the "? key" form (and refuses plain ones from 1,024
 # characters); far beyond any frontmatter key.
