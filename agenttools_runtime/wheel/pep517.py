@@ -25,8 +25,9 @@ import os
 import sys
 
 # Frontends run every hook in a new process that imports the backend: what a hook needs is
-# imported by that hook (get_requires_* needs only tomllib: not even pathlib, so the
-# functions it calls take the project directory as a str or a Path), and typing not at all.
+# imported by that hook (get_requires_* reads one setting, most often without tomllib, and
+# without pathlib: the functions it calls take the project directory as a str or a Path),
+# and typing not at all.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -189,15 +190,21 @@ def build_sdist(
 def _backend_setting(root: str | Path) -> tuple[str, list[str]]:
     """``backend`` and ``backend-path`` of ``[tool.agenttools]``; anything unusable raises
     the project's problems as ``agenttools validate`` reports them."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
+    from agenttools_runtime.wheel.backend_scan import backend_setting
 
     try:  # the quick path, taken by every hook (get_requires_* included)
         with open(os.path.join(root, PYPROJECT), "rb") as file:
-            config = tomllib.load(file).get("tool", {}).get("agenttools", {})
-        spec, paths = config.get("backend"), config.get("backend-path", [])
+            text = file.read().decode("utf-8")
+        found = backend_setting(text)  # the common shape, read without tomllib
+        if found is None:
+            if sys.version_info >= (3, 11):
+                import tomllib
+            else:  # pragma: no cover
+                import tomli as tomllib
+
+            config = tomllib.loads(text).get("tool", {}).get("agenttools", {})
+            found = config.get("backend"), config.get("backend-path", [])
+        spec, paths = found
         if _usable(spec, paths):
             return spec, list(paths)
     except (OSError, ValueError, AttributeError, TypeError):
