@@ -14,8 +14,10 @@ Run: ``python benchmarks/hook.py [sample] [R]`` (default: weather-tools, 30).
 ``python benchmarks/hook.py backends [R]`` measures the wrapping backend instead: for each
 backend of tests/hook/backends.py (setuptools, uv_build, poetry-core, flit-core, pdm-backend,
 installed in this environment), whole ``python -m build --no-isolation --wheel`` processes of
-the same project built through ``agenttools_hook.backend`` and by the backend alone, in turn
-(wrapped, alone, wrapped, ...), R rounds each (default 10; ``backends R uv-build ...``
+the same project built through ``agenttools_hook.backend``, through a backend that only
+delegates (the floor of any wrapper: same requirements, the wrapped backend found as
+``agenttools_hook.backend`` finds it, no checks, nothing added) and by the backend alone, in
+turn (wrapped, delegating, alone, wrapped, ...), R rounds each (default 10; ``backends R uv-build ...``
 measures only the backends named); prints the medians of wall and
 CPU time (the kernel's count for the process and every hook process it ran) and the medians of
 the pair-by-pair ratios wrapped/alone.
@@ -35,6 +37,10 @@ from pathlib import Path
 from hatchling.builders.wheel import WheelBuilder
 
 from agenttools_runtime.project import validate_project
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tests.hook.backends import Backend
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_packages"
 
@@ -95,6 +101,7 @@ def backends(rounds: int, keys: list[str]) -> int:
         for backend in [b for b in BACKENDS.values() if not keys or b.key in keys]:
             projects = {
                 "wrapped": make_project(Path(scratch) / backend.key / "wrapped", backend),
+                "delegating": _delegating(Path(scratch) / backend.key / "delegating", backend),
                 "alone": make_project(Path(scratch) / backend.key / "alone", backend, wrap=False),
             }
             times: dict[str, list[tuple[float, float]]] = {name: [] for name in projects}
@@ -107,17 +114,53 @@ def backends(rounds: int, keys: list[str]) -> int:
                     if round_:
                         times[name].append(measured)
             for which, label in ((0, "wall"), (1, "CPU")):
-                wrapped = statistics.median(t[which] for t in times["wrapped"])
                 alone = statistics.median(t[which] for t in times["alone"])
-                pairs = statistics.median(
-                    a[which] / b[which]
-                    for a, b in zip(times["wrapped"], times["alone"], strict=True)
-                )
-                print(
-                    f"  {backend.key:12} {label:4} alone {alone * 1000:6.0f} ms   "
-                    f"wrapped {wrapped * 1000:6.0f} ms   x{pairs:5.2f}"
-                )
+                line = f"  {backend.key:12} {label:4} alone {alone * 1000:6.0f} ms"
+                for name in ("delegating", "wrapped"):
+                    median = statistics.median(t[which] for t in times[name])
+                    pairs = statistics.median(
+                        a[which] / b[which]
+                        for a, b in zip(times[name], times["alone"], strict=True)
+                    )
+                    line += f"   {name} {median * 1000:6.0f} ms x{pairs:5.2f}"
+                print(line)
     return 0
+
+
+# The floor of any wrapping backend: every hook delegated, the backend named by
+# [tool.agenttools] found as agenttools_hook.backend finds it, no checks, nothing added.
+DELEGATING_BACKEND = """\
+import os
+
+from agenttools_runtime.wheel.pep517 import load_backend
+
+
+def get_requires_for_build_wheel(config_settings=None):
+    hook = getattr(load_backend(os.getcwd()), "get_requires_for_build_wheel", None)
+    return [] if hook is None else hook(config_settings)
+
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    backend = load_backend(os.getcwd())
+    return backend.build_wheel(wheel_directory, config_settings, metadata_directory)
+"""
+
+
+def _delegating(directory: Path, backend: Backend) -> Path:
+    """The wrapped project, built through :data:`DELEGATING_BACKEND` (an in-tree backend)
+    instead: the same frontend work (its requirements are the wrapped project's)."""
+    from tests.hook.backends import make_project
+
+    make_project(directory, backend)
+    pyproject = directory / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    text = text.replace(
+        'build-backend = "agenttools_hook.backend"',
+        'build-backend = "delegating_backend"\nbackend-path = ["."]',
+    )
+    pyproject.write_text(text, encoding="utf-8")
+    (directory / "delegating_backend.py").write_text(DELEGATING_BACKEND, encoding="utf-8")
+    return directory
 
 
 def _run(command: list[str], env: dict[str, str]) -> tuple[float, float]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import csv
-import hashlib
 import io
 import os
 import shutil
@@ -24,6 +23,7 @@ from pathlib import Path
 
 from agenttools_runtime import fs
 from agenttools_runtime.errors import InvalidWheel, WheelAlreadyBundled
+from agenttools_runtime.sha256 import sha256
 from agenttools_runtime.values import Value
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.contents import Member
@@ -110,7 +110,7 @@ def write_members(dist_info: Path, members: Sequence[Member]) -> None:
 
 def record_row(path: str, data: bytes) -> tuple[str, str, str]:
     """The ``RECORD`` row of one file: path, ``sha256=<urlsafe base64, no padding>``, size."""
-    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+    digest = base64.urlsafe_b64encode(sha256(data).digest()).rstrip(b"=")
     return path, f"sha256={digest.decode('ascii')}", str(len(data))
 
 
