@@ -34,10 +34,10 @@ def _interpreter_sha256() -> Callable[[bytes], _Hash] | None:
         return None
     import importlib
 
-    for name in ("_sha2", "_sha256"):  # CPython 3.12+, 3.11 and older
-        try:
-            own: Callable[[bytes], _Hash] = importlib.import_module(name).sha256
-        except (ImportError, AttributeError):  # built without it
-            continue
-        return own
-    return None
+    # (a failed import is not remembered: ask for the one module this version has)
+    name = "_sha2" if sys.version_info >= (3, 12) else "_sha256"
+    try:
+        own: Callable[[bytes], _Hash] = importlib.import_module(name).sha256
+    except (ImportError, AttributeError):  # built without it
+        return None
+    return own
