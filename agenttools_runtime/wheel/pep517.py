@@ -107,8 +107,10 @@ def build_wheel(
     editable: bool,
     warn: Warn,
 ) -> str:
-    """The wrapped backend's wheel (or editable wheel) with agenttools' files added."""
-    import tempfile
+    """The wrapped backend's wheel (or editable wheel) with agenttools' files added. The
+    wrapped backend builds into a new hidden directory in *wheel_directory*, where the wheel
+    with the files added is written and then moved into place; the directory is removed."""
+    import shutil
     from pathlib import Path
 
     from agenttools_runtime.project.build import for_artifact
@@ -117,14 +119,18 @@ def build_wheel(
     backend = load_backend(root)
     plan = _plan(root, editable=editable, warn=warn)
     hook = backend.build_editable if editable else backend.build_wheel
-    with tempfile.TemporaryDirectory(prefix="agenttools-wheel-") as scratch:
+    scratch = _new_directory(wheel_directory)
+    try:
         name = str(hook(scratch, config_settings, metadata_directory))
         inner = Path(scratch) / name
         info = archive.read_info(inner)
         plan = for_artifact(plan, info.name, info.version, artifact=inner, project=root)
-        output = Path(wheel_directory) / name
         # a new artifact, as the wrapped backend writes its own: not fsynced
-        archive.add_members(inner, output, contents.members(plan), durable=False)
+        staged = Path(scratch) / f".{name}.agenttools"
+        archive.add_members(inner, staged, contents.members(plan), atomic=False)
+        os.replace(staged, Path(wheel_directory) / name)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     return name
 
 
@@ -248,6 +254,19 @@ def _plan(root: Path, *, editable: bool, warn: Warn) -> BuildPlan:
     for problem in plan.warnings:
         warn(f"agenttools: {problem.format(root)}")
     return plan
+
+
+def _new_directory(parent: str) -> str:
+    """A new directory in *parent* for one build: tempfile.mkdtemp's job without importing
+    tempfile (about 3 ms of a hook process), and in the output directory, so the finished
+    wheel is moved into place, not copied."""
+    while True:
+        path = os.path.join(parent, f".agenttools-build-{os.urandom(6).hex()}")
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:  # pragma: no cover - 48 random bits
+            continue
+        return path
 
 
 def _is_inside(path: str, directory: str) -> bool:

@@ -194,3 +194,10 @@ def test_write_members_fills_a_prepared_dist_info(tmp_path: Path) -> None:
     assert script.read_bytes() == b"#!/bin/sh\n"
     assert script.stat().st_mode & 0o777 == 0o755
     assert (tmp_path / "extra_metadata/agenttools/manifest.json").stat().st_mode & 0o777 == 0o644
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 100, 4096])
+def test_record_rows_hash_as_pip_checks_them(size: int) -> None:
+    data = bytes(range(256)) * (size // 256) + bytes(size % 256)
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    assert archive.record_row("a/b.py", data) == ("a/b.py", f"sha256={digest}", str(size))

@@ -354,7 +354,8 @@ def test_build_wheel_checks_plain_skills_without_yaml_or_openssl(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Frontmatter of one-line strings is read and written without PyYAML (the same text:
-    tests/skills/test_plain_yaml.py), and the few small files hashed without hashlib."""
+    tests/skills/test_plain_yaml.py), the few small files hashed without hashlib, the build
+    directory made without tempfile."""
     project = make_project(tmp_path / "p", monkeypatch)
     out = tmp_path / "dist"
     out.mkdir()
@@ -362,4 +363,5 @@ def test_build_wheel_checks_plain_skills_without_yaml_or_openssl(
     assert isinstance(name, str)
     assert "extra_metadata/agenttools/manifest.json" in archive.bundled_files(out / name)
     assert "agenttools_runtime.project.check" in imported  # the checks ran
-    assert not imported & {"yaml", "hashlib"}
+    assert not imported & {"yaml", "hashlib", "tempfile", "base64"}
+    assert sorted(p.name for p in out.iterdir()) == [name]  # its build directory removed
