@@ -11,16 +11,17 @@ Times interleaved, R rounds each, on a copy of ``sample_packages/<sample>``:
 Prints the medians and the ratios against plain.
 Run: ``python benchmarks/hook.py [sample] [R]`` (default: weather-tools, 30).
 
-``python benchmarks/hook.py backends [R]`` measures the wrapping backend instead: for each
-backend of tests/hook/backends.py (setuptools, uv_build, poetry-core, flit-core, pdm-backend,
-installed in this environment), whole ``python -m build --no-isolation --wheel`` processes of
-the same project built through ``agenttools_hook.backend``, through a backend that only
-delegates (the floor of any wrapper: same requirements, the wrapped backend found as
-``agenttools_hook.backend`` finds it, no checks, nothing added) and by the backend alone, in
-turn (wrapped, delegating, alone, wrapped, ...), R rounds each (default 10; ``backends R uv-build ...``
-measures only the backends named); prints the medians of wall and
-CPU time (the kernel's count for the process and every hook process it ran) and the medians of
-the pair-by-pair ratios wrapped/alone.
+``python benchmarks/hook.py backends [R] [KEY ...] [--before DIR]`` measures the wrapping
+backend instead: for each backend of tests/hook/backends.py (setuptools, uv_build,
+poetry-core, flit-core, pdm-backend, installed in this environment; or only those named),
+whole ``python -m build --no-isolation --wheel`` processes of the same project built through
+``agenttools_hook.backend``, through a backend that only delegates (the floor of any
+wrapper: same requirements, the wrapped backend found as ``agenttools_hook.backend`` finds
+it, no checks, nothing added) and by the backend alone, in turn (wrapped, delegating, alone,
+wrapped, ...), R rounds each (default 10); ``--before DIR`` adds the wrapping backend of
+another checkout of agenttools (an earlier commit's files, put first on ``PYTHONPATH``) to
+each round. Prints the medians of wall and CPU time (the kernel's count for the process and
+every hook process it ran) and the medians of the pair-by-pair ratios to alone.
 """
 
 from __future__ import annotations
@@ -47,7 +48,12 @@ SAMPLES = Path(__file__).resolve().parents[1] / "sample_packages"
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["backends"]:
-        return backends(int(argv[1]) if len(argv) > 1 else 10, argv[2:])
+        before = None
+        if "--before" in argv:
+            at = argv.index("--before")
+            before = Path(argv[at + 1]).resolve()
+            argv = argv[:at] + argv[at + 2 :]
+        return backends(int(argv[1]) if len(argv) > 1 else 10, argv[2:], before)
     sample = argv[0] if argv else "weather-tools"
     rounds = int(argv[1]) if len(argv) > 1 else 30
     with tempfile.TemporaryDirectory() as scratch:
@@ -86,9 +92,9 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def backends(rounds: int, keys: list[str]) -> int:
+def backends(rounds: int, keys: list[str], before: Path | None = None) -> int:
     """The wrapping backend against each backend alone (those of *keys*, else all), whole
-    processes."""
+    processes; with *before*, also the wrapping backend of that checkout (on PYTHONPATH)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from tests.hook.backends import BACKENDS, SOURCE_DATE_EPOCH, make_project
 
@@ -101,6 +107,11 @@ def backends(rounds: int, keys: list[str]) -> int:
         for backend in [b for b in BACKENDS.values() if not keys or b.key in keys]:
             projects = {
                 "wrapped": make_project(Path(scratch) / backend.key / "wrapped", backend),
+                **(
+                    {"before": make_project(Path(scratch) / backend.key / "before", backend)}
+                    if before
+                    else {}
+                ),
                 "delegating": _delegating(Path(scratch) / backend.key / "delegating", backend),
                 "alone": make_project(Path(scratch) / backend.key / "alone", backend, wrap=False),
             }
@@ -110,13 +121,14 @@ def backends(rounds: int, keys: list[str]) -> int:
                     out = Path(scratch) / "out" / backend.key / name
                     shutil.rmtree(out, ignore_errors=True)
                     command = [sys.executable, "-m", "build", "--no-isolation", "--wheel"]
-                    measured = _run([*command, "--outdir", str(out), str(project)], env)
+                    run_env = {**env, "PYTHONPATH": str(before)} if name == "before" else env
+                    measured = _run([*command, "--outdir", str(out), str(project)], run_env)
                     if round_:
                         times[name].append(measured)
             for which, label in ((0, "wall"), (1, "CPU")):
                 alone = statistics.median(t[which] for t in times["alone"])
                 line = f"  {backend.key:12} {label:4} alone {alone * 1000:6.0f} ms"
-                for name in ("delegating", "wrapped"):
+                for name in [n for n in projects if n != "alone"]:
                     median = statistics.median(t[which] for t in times[name])
                     pairs = statistics.median(
                         a[which] / b[which]
