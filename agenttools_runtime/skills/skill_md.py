@@ -17,7 +17,6 @@ refused instead of exhausting the stack):
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -363,7 +362,7 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
         else:
             for message in names.skill_name_problems(name, path.parent.name):
                 add("InvalidSkillName", message, line)
-            normalized = unicodedata.normalize("NFKC", name.strip())
+            normalized = names.nfkc(name.strip())
             if expected_name is not None and normalized != expected_name:
                 if path.parent.name == expected_name:
                     pass  # reported as the directory mismatch above
