@@ -18,8 +18,6 @@ from __future__ import annotations
 import os
 import sys
 
-from agenttools_hook.errors import AgentToolsBuildError
-
 # Frontends run each hook in a new process: typing is not imported for annotations only.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -157,8 +155,9 @@ def _warn(message: str) -> None:
 
 
 def _run(call: Callable[[], T]) -> T:
-    # agenttools_runtime is imported inside each hook, not at the top: frontends start a
-    # process per hook and import this module in each, and get_requires_* needs little.
+    # agenttools_runtime (and the error classes) are imported inside each hook, not at the
+    # top: frontends start a process per hook and import this module in each, and
+    # get_requires_* needs little.
     try:
         return call()
     except Exception as exc:
@@ -166,5 +165,7 @@ def _run(call: Callable[[], T]) -> T:
 
         if not isinstance(exc, AgentToolsError):
             raise
+        from agenttools_hook.errors import AgentToolsBuildError
+
         # what users read is the end of the traceback: keep agenttools' frames out of it
         raise AgentToolsBuildError(str(exc)).with_traceback(None) from None

@@ -18,11 +18,13 @@ import re
 
 _TABLE = ("tool", "agenttools")
 _SETTINGS = ("backend", "backend-path")
+_BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+# (patterns compiled where used, re keeps them: most files need neither)
 # one key of a dotted key: bare, or quoted without escapes; then a dot or the end
-_KEY_PART = re.compile(r"""[ \t]*(?:([A-Za-z0-9_-]+)|"([^"\\]*)"|'([^']*)')[ \t]*(\.|$)""")
+_KEY_PART = r"""[ \t]*(?:([A-Za-z0-9_-]+)|"([^"\\]*)"|'([^']*)')[ \t]*(\.|$)"""
 # one string of an array (no escapes: a backslash makes the file the parser's), then a comma
 # or the end of the array
-_ARRAY_ITEM = re.compile(r"""\s*(?:"([^"\\]*)"|'([^']*)')\s*(,|$)""")
+_ARRAY_ITEM = r"""\s*(?:"([^"\\]*)"|'([^']*)')\s*(,|$)"""
 
 
 def backend_setting(text: str) -> tuple[str, list[str]] | None:
@@ -119,10 +121,14 @@ def _header(code: str) -> tuple[str, ...] | None:
 
 def _dotted(key: str) -> tuple[str, ...] | None:
     """``a."b" . c`` -> ``("a", "b", "c")``; None for an escape or anything not a key."""
+    if "'" not in key and '"' not in key:  # bare keys only, the common case
+        names = tuple(part.strip(" \t") for part in key.split("."))
+        return names if all(name and _BARE.issuperset(name) for name in names) else None
+    pattern = re.compile(_KEY_PART)
     parts: list[str] = []
     position = 0
     while True:
-        match = _KEY_PART.match(key, position)
+        match = pattern.match(key, position)
         if match is None:
             return None
         bare, basic, literal, dot = match.groups()
@@ -168,10 +174,11 @@ def _strings(value: str) -> list[str] | None:
     if not (value.startswith("[") and value.endswith("]")):
         return None
     inner = value[1:-1].strip()
+    pattern = re.compile(_ARRAY_ITEM)
     items: list[str] = []
     position = 0
     while position < len(inner):
-        match = _ARRAY_ITEM.match(inner, position)
+        match = pattern.match(inner, position)
         if match is None:
             return None
         basic, literal, _comma = match.groups()
