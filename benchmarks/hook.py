@@ -21,7 +21,9 @@ it, no checks, nothing added) and by the backend alone, in turn (wrapped, delega
 wrapped, ...), R rounds each (default 10); ``--before DIR`` adds the wrapping backend of
 another checkout of agenttools (an earlier commit's files, put first on ``PYTHONPATH``) to
 each round. Prints the medians of wall and CPU time (the kernel's count for the process and
-every hook process it ran) and the medians of the pair-by-pair ratios to alone.
+every hook process it ran) and the medians of the pair-by-pair ratios to alone; or, with
+``--instructions``, the instructions one build of each executes (valgrind's callgrind,
+every process: they do not vary with the load of a shared machine).
 """
 
 from __future__ import annotations
@@ -49,11 +51,14 @@ SAMPLES = Path(__file__).resolve().parents[1] / "sample_packages"
 def main(argv: list[str]) -> int:
     if argv[:1] == ["backends"]:
         before = None
+        instructions = "--instructions" in argv
+        argv = [a for a in argv if a != "--instructions"]
         if "--before" in argv:
             at = argv.index("--before")
             before = Path(argv[at + 1]).resolve()
             argv = argv[:at] + argv[at + 2 :]
-        return backends(int(argv[1]) if len(argv) > 1 else 10, argv[2:], before)
+        rounds = int(argv[1]) if len(argv) > 1 else 10
+        return backends(rounds, argv[2:], before, instructions=instructions)
     sample = argv[0] if argv else "weather-tools"
     rounds = int(argv[1]) if len(argv) > 1 else 30
     with tempfile.TemporaryDirectory() as scratch:
@@ -92,9 +97,12 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def backends(rounds: int, keys: list[str], before: Path | None = None) -> int:
+def backends(
+    rounds: int, keys: list[str], before: Path | None = None, *, instructions: bool = False
+) -> int:
     """The wrapping backend against each backend alone (those of *keys*, else all), whole
-    processes; with *before*, also the wrapping backend of that checkout (on PYTHONPATH)."""
+    processes; with *before*, also the wrapping backend of that checkout (on PYTHONPATH);
+    with *instructions*, the instructions each build executes instead of its times."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from tests.hook.backends import BACKENDS, SOURCE_DATE_EPOCH, make_project
 
@@ -102,7 +110,10 @@ def backends(rounds: int, keys: list[str], before: Path | None = None) -> int:
     # them for an editable checkout): without, every run would compile agenttools anew
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
-    print(f"python -m build --no-isolation --wheel, {rounds} rounds each (medians)")
+    if instructions:
+        print("python -m build --no-isolation --wheel, instructions (callgrind, one build each)")
+    else:
+        print(f"python -m build --no-isolation --wheel, {rounds} rounds each (medians)")
     with tempfile.TemporaryDirectory() as scratch:
         for backend in [b for b in BACKENDS.values() if not keys or b.key in keys]:
             projects = {
@@ -115,6 +126,24 @@ def backends(rounds: int, keys: list[str], before: Path | None = None) -> int:
                 "delegating": _delegating(Path(scratch) / backend.key / "delegating", backend),
                 "alone": make_project(Path(scratch) / backend.key / "alone", backend, wrap=False),
             }
+            if instructions:
+                counts = {
+                    name: _instructions(
+                        project,
+                        Path(scratch) / "out" / backend.key / name,
+                        {**env, "PYTHONPATH": str(before)} if name == "before" else env,
+                    )
+                    for name, project in projects.items()
+                }
+                alone_total = sum(counts["alone"].values())
+                for name, count in counts.items():
+                    parts = "  ".join(f"{k} {v / 1e6:6.1f}" for k, v in sorted(count.items()))
+                    total = sum(count.values())
+                    print(
+                        f"  {backend.key:12} {name:10} {total / 1e6:7.1f} M "
+                        f"x{total / alone_total:5.2f}   ({parts})"
+                    )
+                continue
             times: dict[str, list[tuple[float, float]]] = {name: [] for name in projects}
             for round_ in range(rounds + 1):  # the first round warms caches, uncounted
                 for name, project in projects.items():
@@ -137,6 +166,36 @@ def backends(rounds: int, keys: list[str], before: Path | None = None) -> int:
                     line += f"   {name} {median * 1000:6.0f} ms x{pairs:5.2f}"
                 print(line)
     return 0
+
+
+def _instructions(project: Path, out: Path, env: dict[str, str]) -> dict[str, int]:
+    """Millions of instructions a build executes (valgrind's callgrind, every process it
+    starts), by process: the frontend, each hook process, the tools a backend runs. Unlike
+    times, they do not depend on what else the machine runs."""
+    import subprocess
+
+    command = [sys.executable, "-m", "build", "--no-isolation", "--wheel", "--outdir", str(out)]
+    subprocess.run([*command, str(project)], env=env, capture_output=True, check=True)  # warm
+    shutil.rmtree(out, ignore_errors=True)
+    with tempfile.TemporaryDirectory() as profiles:
+        valgrind = ["valgrind", "--tool=callgrind", "--trace-children=yes", "-q",
+                    f"--callgrind-out-file={profiles}/%p"]  # fmt: skip
+        subprocess.run(
+            [*valgrind, *command, str(project)], env=env, capture_output=True, check=True
+        )
+        counts: dict[str, int] = {}
+        for profile in Path(profiles).iterdir():
+            text = profile.read_text(errors="replace")
+            cmd = next((line for line in text.splitlines() if line.startswith("cmd:")), "")
+            totals = [line for line in text.splitlines() if line.startswith("summary:")]
+            role = (
+                "requires" if "_in_process.py get_requires" in cmd
+                else "wheel" if "_in_process.py build_wheel" in cmd
+                else "frontend" if " -m build " in cmd
+                else "tools"
+            )  # fmt: skip
+            counts[role] = counts.get(role, 0) + sum(int(t.split()[1]) for t in totals)
+    return counts
 
 
 # The floor of any wrapping backend: every hook delegated, the backend named by
