@@ -177,7 +177,8 @@ class InstalledDistribution(Value):
                     reason=f'its name is "{live.name}", declared as "{name}"',
                 )
             return replace(live, identifier=identifier, version=self.version)
-        files = self.verify_skill(name)
+        contents: dict[str, bytes] = {}
+        files = self._verify_skill(name, contents)
         return SkillSource(
             name=name,
             description=entry.description,
@@ -187,6 +188,7 @@ class InstalledDistribution(Value):
             manifest=dict(files),
             directory=directory,
             executable=frozenset(entry.executable),
+            contents=contents,
         )
 
     def verify_skill(self, name: str) -> dict[str, str]:
@@ -194,6 +196,12 @@ class InstalledDistribution(Value):
         manifest (relative path → hash). Only the listed files are read, and only as regular
         files reached without a symbolic link (``BundledFileNotRegular``): a link planted in
         the ``.dist-info`` is never followed. Files not in the manifest are never used."""
+        return self._verify_skill(name, None)
+
+    def _verify_skill(self, name: str, contents: dict[str, bytes] | None) -> dict[str, str]:
+        """:meth:`verify_skill`, keeping in *contents* the bytes of the files it had to read
+        (those the cache of verified files does not hold): a deploy writes them as read,
+        the one read of a file never verified before (not one to hash, one to copy)."""
         from agenttools_runtime.verified import VerifiedFiles  # not on `list`'s start-up path
 
         entry = self._skill_entry(name)
@@ -209,8 +217,10 @@ class InstalledDistribution(Value):
             for rel, expected in entry.files.items():
                 info = self._regular_file(entry, rel, real_directories)[1]
                 if not known.holds(rel, info, expected):
-                    self._verified_bytes(entry, rel, real_directories)
+                    data = self._verified_bytes(entry, rel, real_directories)
                     known.add(rel, info, expected)
+                    if contents is not None:
+                        contents[rel] = data
         finally:
             known.save()
         return dict(sorted(entry.files.items()))

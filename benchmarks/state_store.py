@@ -6,21 +6,26 @@ interleaved, in one run (the medians and the median of the pairwise ratios are p
    and wall). Target: ≤ 1.2×.
 2. ``redeploy``: ``agenttools deploy claude-code big --upgrade`` over an identical deployment
    of 50 skills × 20 files, against ``diff -rq`` of the source tree and the installed tree,
-   as whole processes; and the number of file system mutations the redeploy makes (target:
-   none of a skill directory or of the registry; the first redeploy after a fresh deploy
-   writes the cache of verified wheel files). Target: ≤ 3×.
+   as whole processes, answered from its ticket (``agenttools_runtime/uptodate.py``: no
+   engine) and by the engine (the tickets deleted before each run); and the number of file
+   system mutations the engine's redeploy makes (target: none of a skill directory or of the
+   registry; the first redeploy after a fresh deploy writes the cache of verified wheel
+   files). Target: ≤ 3×.
 3. ``fresh``: ``agenttools deploy claude-code big`` of those 50 × 20 files (16 MB) into an
    empty HOME, against ``cp -r`` of the tree, as whole processes (each followed by an
    untimed removal): *cold*, the wheel's files never verified before (read and hashed), and
    *warm*, verified by an earlier deploy and unchanged since (their stat checked against the
-   cache of verified files, ``agenttools_runtime/verified.py``). Target: ≤ 3×.
+   cache of verified files, ``agenttools_runtime/verified.py``). Target: ≤ 3×. Beside them,
+   the floor: the interpreter importing what a deploy imports, and a plain Python copy loop.
 4. ``fsync``: a fresh 50-skill deploy as it is (journal, config file, record and index
    fsynced; registry entries not, the journal holds them) against every registry entry
    fsynced with its directory too (the earlier scheme), in-process: fsync calls and time.
 
 Child processes run this interpreter with bytecode cached in a temporary directory (as an
 installed package has it) after warm-up runs. Run: ``python benchmarks/state_store.py
-[--rounds R] [--only scale,redeploy,fresh,fsync] [--existing N]``.
+[--rounds R] [--only scale,redeploy,fresh,fsync] [--existing N] [--baseline DIR]``; with
+``--baseline /path/to/an/earlier/checkout`` the redeploy and fresh deploys also run with
+``PYTHONPATH`` set to it, interleaved (the before and after of a change, in one run).
 """
 
 from __future__ import annotations
@@ -43,8 +48,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from agenttools_runtime import fs, verified  # noqa: E402
+from agenttools_runtime import fs, uptodate, verified  # noqa: E402
 from agenttools_runtime.bundles import AgentTools  # noqa: E402
+from agenttools_runtime.deploy import status_cache  # noqa: E402
 from agenttools_runtime.mcp.server import MCPServer  # noqa: E402
 from agenttools_runtime.skills.hashing import hash_bytes  # noqa: E402
 
@@ -59,7 +65,15 @@ FILE_SIZE = 16 * 1024
 def run_process(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one whole process, from start to exit."""
     start = time.perf_counter()
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # not in the checkout: `python -m` puts the working directory first on the module path,
+    # before a --baseline's PYTHONPATH
+    proc = subprocess.Popen(
+        command,
+        env=env,
+        cwd=env["HOME"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     _pid, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -206,7 +220,7 @@ def scale(tmp: Path, rounds: int, existing: int) -> None:
     report("cpu", f"{existing}", "none", times["crowded-cpu"], times["empty-cpu"])
 
 
-def redeploy(tmp: Path, rounds: int) -> None:
+def redeploy(tmp: Path, rounds: int, baseline: str | None = None) -> None:
     from agenttools_runtime.cli import main
 
     site = tmp / "site"
@@ -227,26 +241,39 @@ def redeploy(tmp: Path, rounds: int) -> None:
         cache = [p for _op, p in first.log if verified.DIRECTORY in p.parts]
         a_cmd = [sys.executable, "-m", "agenttools", *argv]
         b_cmd = ["diff", "-rq", str(tree), str(home / ".claude" / "skills")]
+        # the deploy's files settle (a ticket is left only for paths changed before the
+        # engine started, less RACY_NS), then the first run leaves it and the next use it
+        time.sleep(status_cache.RACY_NS / 1e9 + 0.1)
         for _ in range(2):
             run_process(a_cmd, env)
-        a: list[float] = []
-        b: list[float] = []
-        ac: list[float] = []
-        bc: list[float] = []
+        index = Path(env["AGENTTOOLS_HOME"]) / "deployments" / ".index"
+        tickets = sorted(index.glob(uptodate.PREFIX + "*"))
+        times: dict[str, list[float]] = {k: [] for k in ("a", "b", "ac", "bc", "e", "ec", "old")}
         for _ in range(rounds):
             wall, cpu = run_process(a_cmd, env)
-            a.append(wall), ac.append(cpu)
+            times["a"].append(wall), times["ac"].append(cpu)
             wall, cpu = _run_diff(b_cmd, env)
-            b.append(wall), bc.append(cpu)
+            times["b"].append(wall), times["bc"].append(cpu)
+            for ticket in index.glob(uptodate.PREFIX + "*"):  # the engine's answer
+                ticket.unlink()
+            wall, cpu = run_process(a_cmd, env)  # (it leaves the ticket again)
+            times["e"].append(wall), times["ec"].append(cpu)
+            if baseline is not None:  # the engine of an earlier checkout
+                times["old"].append(run_process(a_cmd, {**env, "PYTHONPATH": baseline})[1])
         parts = _parts(site, rounds, "upgrade")
     print(f"redeploy: identical 'deploy --upgrade' of {SKILLS}x{FILES} files vs diff -rq")
     print(
-        f"  mutations of an identical redeploy: {counter.count} "
+        f"  mutations of an identical redeploy by the engine: {counter.count} "
         f"(skill directories and registry: {len(skill_or_registry)}); of the first one after "
-        f"a fresh deploy: {first.count} (the cache of verified wheel files: {len(cache)})"
+        f"a fresh deploy: {first.count} (the cache of verified wheel files: {len(cache)}); "
+        f"answered from its ticket: none (tickets left: {len(tickets)})"
     )
-    report("wall", "redeploy", "diff -rq", a, b)
-    report("cpu", "redeploy", "diff -rq", ac, bc)
+    report("wall", "ticket", "diff -rq", times["a"], times["b"])
+    report("cpu", "ticket", "diff -rq", times["ac"], times["bc"])
+    report("wall", "engine", "diff -rq", times["e"], times["b"])
+    report("cpu", "engine", "diff -rq", times["ec"], times["bc"])
+    if times["old"]:
+        report("cpu", "before", "diff -rq", times["old"], times["bc"])
     print(parts)
 
 
@@ -284,7 +311,31 @@ def _run_diff(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
 
 
-def fresh(tmp: Path, rounds: int) -> None:
+# The floor of a fresh deploy as a Python process: the interpreter importing what a deploy
+# imports (and nothing more), and a plain copy loop of the tree (no checks, no records).
+IMPORTS_CMD = [
+    sys.executable,
+    "-c",
+    "import argparse, agenttools_runtime.cli.deploy, agenttools_runtime.deploy.engine, "
+    "agenttools_runtime.deploy.apply, agenttools_runtime.deploy.resolved, "
+    "agenttools_runtime.discovery, agenttools_runtime.mcp.formats.json_format",
+]
+COPY_CMD = [
+    sys.executable,
+    "-S",
+    "-c",
+    "import os, sys\n"
+    "src, dst = sys.argv[1], sys.argv[2]\n"
+    "for d, _, files in os.walk(src):\n"
+    "    out = os.path.join(dst, os.path.relpath(d, src))\n"
+    "    os.makedirs(out, exist_ok=True)\n"
+    "    for f in files:\n"
+    "        with open(os.path.join(d, f), 'rb') as a, open(os.path.join(out, f), 'wb') as b:\n"
+    "            b.write(a.read())\n",
+]
+
+
+def fresh(tmp: Path, rounds: int, baseline: str | None = None) -> None:
     from agenttools_runtime.deploy import deployed, remove_deployment
 
     site = tmp / "site"
@@ -307,6 +358,7 @@ def fresh(tmp: Path, rounds: int) -> None:
                 cache = Path(env["AGENTTOOLS_HOME"]) / "deployments" / verified.DIRECTORY
                 shutil.rmtree(cache, ignore_errors=True)
 
+        floors: dict[str, list[float]] = {"imports": [], "copy": []}
         size = sum(p.stat().st_size for p in tree.rglob("*") if p.is_file())
         print(f"fresh: deploy of {SKILLS}x{FILES} files ({size / 1e6:.1f} MB) vs cp -r")
         # cold: the wheel's files read and hashed; warm: verified before (deployed, removed,
@@ -319,6 +371,7 @@ def fresh(tmp: Path, rounds: int) -> None:
             b: list[float] = []
             ac: list[float] = []
             bc: list[float] = []
+            old: list[float] = []
             for _ in range(rounds):
                 reset(keep_cache)
                 # each from a clean page cache: dirty pages the one before left would be
@@ -330,9 +383,23 @@ def fresh(tmp: Path, rounds: int) -> None:
                 wall, cpu = run_process(b_cmd, env)
                 b.append(wall), bc.append(cpu)
                 shutil.rmtree(copy, ignore_errors=True)
+                if baseline is not None:
+                    reset(keep_cache)
+                    os.sync()
+                    old.append(run_process(a_cmd, {**env, "PYTHONPATH": baseline})[1])
+                if label == "warm":  # the floor: the engine's imports, a plain Python copy
+                    floors["imports"].append(run_process(IMPORTS_CMD, env)[1])
+                    os.sync()
+                    floors["copy"].append(run_process([*COPY_CMD, str(tree), str(copy)], env)[1])
+                    shutil.rmtree(copy, ignore_errors=True)
             reset(keep_cache=True)
             report(f"{label} wall", "deploy", "cp -r", a, b)
             report(f"{label} cpu", "deploy", "cp -r", ac, bc)
+            if old:
+                report(f"{label} cpu", "before", "cp -r", old, bc)
+                report(f"{label} cpu", "deploy", "before", ac, old)
+        report("floor cpu", "imports", "cp -r", floors["imports"], bc)
+        report("floor cpu", "py copy", "cp -r", floors["copy"], bc)
 
 
 def fsync_batching(tmp: Path, rounds: int) -> None:
@@ -378,6 +445,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--existing", type=int, default=1000)
     parser.add_argument("--only", default="scale,redeploy,fresh,fsync")
+    parser.add_argument(
+        "--baseline",
+        metavar="DIR",
+        help="also run the deploys with PYTHONPATH=DIR (an earlier checkout), interleaved",
+    )
     args = parser.parse_args()
     wanted = set(args.only.split(","))
     with tempfile.TemporaryDirectory() as name:
@@ -385,9 +457,9 @@ def main() -> None:
         if "scale" in wanted:
             scale(tmp, args.rounds, args.existing)
         if "redeploy" in wanted:
-            redeploy(tmp, args.rounds)
+            redeploy(tmp, args.rounds, args.baseline)
         if "fresh" in wanted:
-            fresh(tmp, args.rounds)
+            fresh(tmp, args.rounds, args.baseline)
         if "fsync" in wanted:
             fsync_batching(tmp, args.rounds)
 

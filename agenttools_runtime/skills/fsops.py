@@ -257,7 +257,10 @@ def _build_into(path: Path, source: SkillSource) -> None:
             fs.mkdir(destination.parent, parents=True, exist_ok=True)
             made.add(parent_rel)
         # the source is read once: its bytes are written and say whether it starts with #!
-        data = content.encode("utf-8") if isinstance(content, str) else content.read_bytes()
+        # (a wheel's file hashed when the source was resolved: those bytes, not a second read)
+        data = source.contents.get(rel)
+        if data is None:
+            data = content.encode("utf-8") if isinstance(content, str) else content.read_bytes()
         fs.write_bytes(destination, data)
         if os.name == "posix" and (rel in source.executable or data.startswith(b"#!")):
             mode = stat.S_IMODE(os.stat(destination).st_mode)

@@ -175,12 +175,16 @@ class SkillSource(Value):
     ``"File:" + canonical_path_key(dir)`` for directories, a caller-given default (or None)
     for inline skills. ``directory`` is the source directory when there is one (used to
     detect source == destination). ``executable`` lists files to mark executable.
+    ``contents``: the bytes of files already read and verified against ``manifest`` (a
+    wheel's files hashed on first use), so that a deploy writes what it verified without
+    reading it again; neither compared nor shown.
     """
 
     __slots__ = (
-        "description", "directory", "executable", "files", "identifier", "manifest", "name",
-        "version",
+        "contents", "description", "directory", "executable", "files", "identifier", "manifest",
+        "name", "version",
     )  # fmt: skip
+    _uncompared = _unshown = frozenset({"contents"})
     name: str
     description: str
     identifier: str | None
@@ -189,6 +193,7 @@ class SkillSource(Value):
     manifest: Mapping[str, str]
     directory: Path | None
     executable: frozenset[str]
+    contents: Mapping[str, bytes]
 
     def __init__(
         self,
@@ -200,6 +205,7 @@ class SkillSource(Value):
         manifest: Mapping[str, str],
         directory: Path | None = None,
         executable: frozenset[str] = frozenset(),
+        contents: Mapping[str, bytes] | None = None,
     ) -> None:
         super().__init__(
             name=name,
@@ -210,6 +216,7 @@ class SkillSource(Value):
             manifest=manifest,
             directory=directory,
             executable=executable,
+            contents={} if contents is None else contents,
         )
 
 

@@ -1,0 +1,47 @@
+"""A wheel's skill file never verified before is read once: the bytes hashed against the
+manifest when the bundle is resolved are the bytes the deploy writes (not a second read,
+which could also see a file changed in between)."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+from agenttools_runtime.deploy import engine
+from agenttools_runtime.deploy.plan import Level
+from agenttools_runtime.deploy.resolved import resolve
+from agenttools_runtime.deploy.targets import resolve_target
+from agenttools_runtime.discovery import SearchPath
+from agenttools_runtime.verified import DIRECTORY
+
+from .test_cli import weather
+
+
+def test_the_bytes_verified_are_the_bytes_written(home: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    weather(site, "1.2.0")
+    source = next(site.rglob("weather-report/SKILL.md"))
+    verified = source.read_bytes()
+    resolved = resolve("weather-tools/weather-tools", search=SearchPath.for_paths([site]))
+    (skill,) = resolved.skills
+    assert skill.contents["SKILL.md"] == verified  # (cold: read and hashed)
+    source.write_bytes(verified.replace(b"Do things.", b"Tampered."))  # after the check
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        engine.execute(resolved, resolve_target("claude-code"), Level.NONE)
+    deployed = home / ".claude" / "skills" / "weather-report" / "SKILL.md"
+    assert deployed.read_bytes() == verified
+    assert (deployed.parent / "scripts" / "run.sh").read_bytes() == b"#!/bin/sh\n"
+
+
+def test_files_verified_before_are_read_when_written(home: Path, tmp_path: Path) -> None:
+    """Warm: the stat of a file verified before stands for its hash; nothing is kept."""
+    site = tmp_path / "site"
+    weather(site, "1.2.0")
+    search = SearchPath.for_paths([site])
+    (tmp_path / "agenttools-state" / "deployments").mkdir(parents=True)
+    resolve("weather-tools/weather-tools", search=search)  # verifies, and records what it verified
+    assert any((tmp_path / "agenttools-state" / "deployments" / DIRECTORY).iterdir())
+    (skill,) = resolve("weather-tools/weather-tools", search=search).skills
+    assert skill.contents == {}
+    assert skill == resolve("weather-tools/weather-tools", search=search).skills[0]
