@@ -11,7 +11,6 @@ directory makes it "Modified".
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from collections.abc import Iterator, Mapping
@@ -19,6 +18,7 @@ from enum import Enum
 from pathlib import Path
 
 from agenttools_runtime.errors import AgentSkillUnreadable, AgentSkillUnsafeLink, InvalidAgentSkill
+from agenttools_runtime.sha256 import sha256
 
 FileHashes = dict[str, str]  # "/"-separated relative path -> SHA-256 hex digest
 
@@ -49,7 +49,7 @@ def hash_bytes(data: bytes) -> str:
     # (the search for a CR first: copying a large file without one costs more than looking)
     if b"\r\n" in data and b"\0" not in data:
         data = data.replace(b"\r\n", b"\n")
-    return hashlib.sha256(data).hexdigest()
+    return sha256(data).hexdigest()
 
 
 def hash_text(text: str) -> str:
