@@ -141,10 +141,18 @@ class SearchPath(Value):
 
 
 def _environment_of_site_packages(path: Path) -> Environment | None:
-    # <prefix>/lib/pythonX.Y/site-packages (POSIX) or <prefix>/Lib/site-packages (Windows)
-    for prefix in (path.parent.parent.parent, path.parent.parent):
-        for scripts, python in (("bin", "python"), ("Scripts", "python.exe")):
-            candidate = prefix / scripts / python
-            if (prefix / "pyvenv.cfg").is_file() and candidate.exists():
-                return Environment(candidate, prefix / scripts)
+    for marker, candidate in environment_candidates(path):
+        if marker.is_file() and candidate.exists():
+            return Environment(candidate, candidate.parent)
     return None
+
+
+def environment_candidates(path: Path) -> list[tuple[Path, Path]]:
+    """Where the environment a site-packages directory *path* belongs to is looked for, in
+    order: ``(pyvenv.cfg, interpreter)`` (an up-to-date ticket keeps them as inputs)."""
+    # <prefix>/lib/pythonX.Y/site-packages (POSIX) or <prefix>/Lib/site-packages (Windows)
+    return [
+        (prefix / "pyvenv.cfg", prefix / scripts / python)
+        for prefix in (path.parent.parent.parent, path.parent.parent)
+        for scripts, python in (("bin", "python"), ("Scripts", "python.exe"))
+    ]

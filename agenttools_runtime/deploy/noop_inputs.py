@@ -8,7 +8,8 @@ entries for these skills; the journal directory; the ledger of created paths), t
 folder in it; every skills root any client reads at that scope, and a copy of one of these
 skills there; the markers the client table's locations depend on), and the source (the
 directories the distribution was looked up in, the ``.dist-info`` and everything in it, the
-interpreter). A deployment whose answer depends on more than paths can tell has no inputs
+interpreter; with ``--path``, where the virtual environment around each directory is looked
+for: its servers start with that interpreter). A deployment whose answer depends on more than paths can tell has no inputs
 (None): the built-in bundle, an editable install's live source, another interpreter's path.
 """
 
@@ -26,6 +27,7 @@ from agenttools_runtime.deploy import registry
 from agenttools_runtime.deploy.drift import tree
 from agenttools_runtime.deploy.records import DeploymentRecord, record_path
 from agenttools_runtime.deploy.targets import read_roots_by_client
+from agenttools_runtime.search_path import environment_candidates
 from agenttools_runtime.wheel import layout
 
 # beside the records: caches (not what an answer is computed from) and the lock
@@ -45,6 +47,10 @@ def inputs(record: DeploymentRecord, search_paths: list[str] | None) -> list[str
     found += tree(Path(dist_info))[1:]
     if search_paths is None:
         search_paths = [p or os.curdir for p in sys.path]
+    else:  # (--path: servers start with the interpreter of the environment around it)
+        for first in search_paths:
+            site = Path(os.path.abspath(os.path.expanduser(first)))
+            found += [str(p) for pair in environment_candidates(site) for p in pair]
     found += [os.path.abspath(p) for p in search_paths]
     found.append(sys.executable)
     return found

@@ -1,0 +1,52 @@
+"""Adversarial cases for the engine-free answer to an identical redeploy
+(``agenttools_runtime/uptodate.py``): inputs of the engine's answer that a ticket once did not
+keep. Each case: deploy, let the ticket answer, change one thing as a user would, then the
+ticket must agree with the engine or not answer at all."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime import status_cache
+
+from .test_cli import weather
+from .test_uptodate import TOOLS, agrees, warm
+
+
+@pytest.fixture(autouse=True)
+def settled_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(status_cache, "RACY_NS", 0)
+
+
+def venv_site(root: Path) -> Path:
+    """A virtual environment's layout around a site-packages directory: ``--path`` to it
+    launches the bundle's servers with that environment's interpreter."""
+    site = root / "lib" / "python3.11" / "site-packages"
+    weather(site, "1.2.0")
+    (root / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (root / "bin").mkdir()
+    (root / "bin" / "python").write_text("")
+    return site
+
+
+def test_the_environment_a_site_belongs_to(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    home: Path,
+    state: Path,
+    tmp_path: Path,
+) -> None:
+    """The servers' interpreter comes from the environment around ``--path``: when it is no
+    longer a virtual environment, the config entry the engine wants is another one."""
+    venv = tmp_path / "venv"
+    site = venv_site(venv)
+    argv = ["deploy", "claude-code", TOOLS, "--path", str(site)]
+    warm(capsys, monkeypatch, argv, False, state)
+    command = json.loads((home / ".claude.json").read_text())["mcpServers"]["weather"]["command"]
+    assert command == str(venv / "bin" / "python")
+    (venv / "pyvenv.cfg").unlink()
+    fast, (status, out) = agrees(capsys, monkeypatch, argv)
+    assert fast is None and status == 1 and "up to date" not in out
