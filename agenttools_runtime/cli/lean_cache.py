@@ -60,6 +60,13 @@ def load(path: str | None) -> dict[Any, Any]:
     return stored if isinstance(stored, dict) else {}
 
 
+def entries(stored: dict[Any, Any], interpreter: tuple[object, ...]) -> dict[Any, Any]:
+    """The entries *stored* holds for *interpreter* (none when they are not a table: a cache
+    not as written is a miss)."""
+    found = stored.get(interpreter)
+    return found if isinstance(found, dict) else {}
+
+
 def store(
     path: str, stored: dict[Any, Any], interpreter: tuple[object, ...], kept: dict[str, Any]
 ) -> None:

@@ -52,7 +52,7 @@ def list_data() -> dict[str, Any] | None:
     cache_file = lean_cache.cache_file("list")
     stored = lean_cache.load(cache_file)
     interpreter = lean_cache.interpreter_key(CODE_FILES)
-    known = stored.get(interpreter, {})
+    known = lean_cache.entries(stored, interpreter)
     kept: dict[str, Any] = {}
     settled_before = time.time_ns() - lean_cache.RACY_NS
     found: list[tuple[str, list[dict[str, Any]]]] = []

@@ -59,12 +59,12 @@ def show_output(name: str, as_json: bool) -> str | None:
     cache_file = lean_cache.cache_file("show")
     stored = lean_cache.load(cache_file)
     interpreter = lean_cache.interpreter_key(CODE_FILES)
-    known: dict[str, Any] = stored.get(interpreter, {})
+    known: dict[str, Any] = lean_cache.entries(stored, interpreter)
     started = time.time_ns()
     signature = status_cache.signature(manifest)
     if signature is None:
         return None
-    shown: dict[str, Any] = {}
+    shown: Any = {}
     try:
         if known[manifest][0] == signature:
             shown = known[manifest][1]
@@ -73,6 +73,8 @@ def show_output(name: str, as_json: bool) -> str | None:
                 return str(json_text if as_json else text)
     except (KeyError, TypeError, ValueError, IndexError):  # not held (or not as written)
         pass
+    if not isinstance(shown, dict):
+        shown = {}  # (not as written: nothing of it kept)
     computed = _compute(name, key, started)
     if computed is None:
         return None

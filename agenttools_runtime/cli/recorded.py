@@ -45,7 +45,7 @@ def cached_output(
     cache_file = lean_cache.cache_file(name)
     stored = lean_cache.load(cache_file)
     interpreter = lean_cache.interpreter_key(())
-    known: dict[str, Any] = stored.get(interpreter, {})
+    known: dict[str, Any] = lean_cache.entries(stored, interpreter)
     try:
         shown, environment, checks, resolved = known[line]
         if (
