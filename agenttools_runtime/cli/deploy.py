@@ -353,6 +353,10 @@ def _leave_ticket(
     depends = noop_inputs.inputs(deployment.record, args.path)
     if depends is None:
         return
+    if not args.path:  # (an environment made where VIRTUAL_ENV points: the engine looks there)
+        from agenttools_runtime.cli.discovery import active_venv_inputs
+
+        depends += active_venv_inputs()
     clean = noop_inputs.clean_directories(deployment.record)
     uptodate.write(deployments, key, output, 0, depends, clean, started_ns, status_cache.RACY_NS)
 

@@ -94,13 +94,22 @@ def active_venv_python() -> str | None:
     venv = os.environ.get("VIRTUAL_ENV")
     if not venv or os.path.realpath(venv) == os.path.realpath(sys.prefix):
         return None
-    for candidate in (
-        os.path.join(venv, "bin", "python"),
-        os.path.join(venv, "Scripts", "python.exe"),
-    ):
+    for candidate in _venv_pythons(venv):
         if os.path.isfile(candidate):
             return candidate
     return None
+
+
+def active_venv_inputs() -> list[str]:
+    """The paths :func:`active_venv_python` looked at (``$VIRTUAL_ENV``, where a link leads,
+    and its interpreters): an answer computed without that environment holds while they are
+    unchanged (an up-to-date ticket keeps them)."""
+    venv = os.environ.get("VIRTUAL_ENV")
+    return [os.path.abspath(venv), *_venv_pythons(os.path.abspath(venv))] if venv else []
+
+
+def _venv_pythons(venv: str) -> tuple[str, str]:
+    return os.path.join(venv, "bin", "python"), os.path.join(venv, "Scripts", "python.exe")
 
 
 # -- list ------------------------------------------------------------------------------------

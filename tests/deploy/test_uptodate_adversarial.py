@@ -6,6 +6,7 @@ ticket must agree with the engine or not answer at all."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -50,3 +51,26 @@ def test_the_environment_a_site_belongs_to(
     (venv / "pyvenv.cfg").unlink()
     fast, (status, out) = agrees(capsys, monkeypatch, argv)
     assert fast is None and status == 1 and "up to date" not in out
+
+
+def test_a_virtual_environment_made_where_virtual_env_points(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    home: Path,
+    state: Path,
+    tmp_path: Path,
+) -> None:
+    """``VIRTUAL_ENV`` names a folder without an interpreter (the environment deleted while
+    active): the engine looks in this interpreter's path, and leaves a ticket. Once an
+    environment is made there again, the engine looks in it instead."""
+    site = tmp_path / "site"
+    weather(site, "1.2.0")
+    monkeypatch.syspath_prepend(str(site))
+    venv = tmp_path / "venv"
+    monkeypatch.setenv("VIRTUAL_ENV", str(venv))
+    argv = ["deploy", "claude-code", TOOLS, "--upgrade"]
+    warm(capsys, monkeypatch, argv, False, state)
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(sys.executable)  # (without the site above)
+    fast, (status, out) = agrees(capsys, monkeypatch, argv)
+    assert fast is None and status != 0 and "up to date" not in out
