@@ -7,8 +7,11 @@ variable the same value. Used where the inputs are many small looks at the file 
 no list written by hand would keep up with (``agenttools clients``: the client table, every
 client's folders, files and executables on ``PATH``, what agenttools created).
 
-It is honest as far as the computation reads through those functions (a C extension's own
-file access is not seen: the computations using it are pure Python over ``os``), with the
+Each entry is also keyed by ``sys.path`` (which ``PYTHONPATH`` and ``.pth`` files make at
+start-up, unseen by the recording). It is honest as far as the computation reads through
+those functions (a C extension's own file access is not seen: the computations using it are
+pure Python over ``os``; nor is an environment variable that appears where the computation
+only iterated over ``os.environ``), with the
 "racily clean" rule of the other caches: nothing is kept when a path it read changed within
 ``RACY_NS`` of the computation. The modules that computed it, agenttools' and the libraries',
 are paths like any other. Entries live in ``<state>/cache/NAME.marshal`` (``lean_cache``).
@@ -42,6 +45,9 @@ def cached_output(
     """What *compute* printed for *line* last time, while nothing it read changed; else
     what it prints now (None: not for the cache, the full path answers). *here*: *line*
     names the working directory, so a relative path is read as the absolute one it is."""
+    # (the module path: where distributions and modules are found; PYTHONPATH and .pth files
+    # make it at start-up, read neither through os.environ nor through a path looked at here)
+    line = f"{line}\n{sys.path!r}"
     cache_file = lean_cache.cache_file(name)
     stored = lean_cache.load(cache_file)
     interpreter = lean_cache.interpreter_key(())

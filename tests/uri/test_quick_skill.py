@@ -217,3 +217,20 @@ def test_local_skills_are_recorded_and_their_changes_seen(
     monkeypatch.chdir(elsewhere)
     listing = outputs(capsysbinary, ["--list"])
     assert listing[0] == listing[1] and b"here-skill" not in listing[0][1]
+
+
+def test_a_changed_module_path_is_seen(
+    site: Path, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    """``sys.path`` comes from ``PYTHONPATH``, ``.pth`` files and the interpreter, none read
+    through ``os.environ`` or a path the first computation looked at: a directory put on it
+    (holding a distribution) or taken off it is another answer."""
+    other = tmp_path / "other"
+    fake_distribution(other, "notes", "2.0", skills={"notes-skill": skill_files("notes-skill")})
+    same_answers(capsysbinary)
+    first = same_answers(capsysbinary)
+    sys.path.insert(0, str(other))  # (PYTHONPATH=other in the next process)
+    found = same_answers(capsysbinary)
+    assert b"notes-skill" in found["--list --no-local"]
+    del sys.path[0]
+    assert same_answers(capsysbinary) == first
