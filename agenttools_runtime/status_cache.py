@@ -147,9 +147,12 @@ def _pack(*fields: int) -> bytes:
 
 
 def changed_ns(sig: bytes) -> int:
-    """When what *sig* signs last changed: its modification or change time, the later."""
+    """When what *sig* signs last changed: its modification or change time, the later (and
+    for a link, where it leads: a file a link leads to, rewritten while it was read, has
+    changed though the link has not)."""
     mtime, ctime = struct.unpack_from("<qq", sig)
-    return int(max(mtime, ctime))
+    target_mtime, target_ctime = struct.unpack_from("<qq", sig, 40)
+    return int(max(mtime, ctime, target_mtime, target_ctime))
 
 
 class Signatures:

@@ -278,7 +278,8 @@ def write(
             continue
         sig = signed[path] = signature(path)
         settled = sig if sig is not None else signature(os.path.dirname(path))
-        if settled is not None and max(settled[:2]) >= limit:
+        # (times: its own and, for a link, those of where it leads)
+        if settled is not None and max(settled[:2] + settled[5:7]) >= limit:
             return False
     clean = sorted(set(clean))
     if any(map(_left_behind, clean)):

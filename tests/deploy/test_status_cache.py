@@ -302,3 +302,18 @@ def test_registry_entries_are_checked_through_their_directory_once_it_settles(
     os.replace(replacement, entry)
     assert shown(capsys) == {"cursor": "ok"}
     assert Path(read_cache(state)["paths"][grouped[0][2]][0]) == registry
+
+
+def test_a_links_change_time_is_where_it_leads_too(tmp_path: Path) -> None:
+    """A row (or lean cache entry, or ticket) is kept only when what it read settled before
+    the computation: for a link, the file it leads to too (rewritten while it was read, it
+    changed though the link did not)."""
+    target = tmp_path / "claude.json"
+    target.write_text("{}")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    os.utime(link, ns=(1, 1), follow_symlinks=False)
+    later = os.stat(target).st_ctime_ns + 10**12
+    os.utime(target, ns=(later, later))
+    sig = status_cache.signature(str(link))
+    assert sig is not None and status_cache.changed_ns(sig) == later

@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from agenttools_runtime import status_cache
+from agenttools_runtime import status_cache, uptodate
 
 from .test_cli import weather
-from .test_uptodate import TOOLS, agrees, warm
+from .test_uptodate import TOOLS, agrees, engine, warm
 
 
 @pytest.fixture(autouse=True)
@@ -74,3 +75,44 @@ def test_a_virtual_environment_made_where_virtual_env_points(
     (venv / "bin" / "python").symlink_to(sys.executable)  # (without the site above)
     fast, (status, out) = agrees(capsys, monkeypatch, argv)
     assert fast is None and status != 0 and "up to date" not in out
+
+
+def test_a_linked_config_file_changed_while_the_engine_answered(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    home: Path,
+    state: Path,
+    tmp_path: Path,
+) -> None:
+    """``~/.claude.json`` a link into a dotfiles folder; the file it leads to rewritten by
+    another program after the engine read it, before the ticket was written: that file's
+    times are after the engine started, so no ticket is written (only the link's own times
+    were looked at: the ticket then held the new file's signature with the old answer)."""
+    site = tmp_path / "site"
+    weather(site, "1.2.0")
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    (dotfiles / "claude.json").write_text("{}")
+    (home / ".claude.json").symlink_to(dotfiles / "claude.json")
+    argv = ["deploy", "claude-code", TOOLS, "--path", str(site), "--upgrade"]
+    assert engine(capsys, monkeypatch, argv)[0] == 0
+    original = uptodate.write
+    calls: list[bool] = []
+
+    def meanwhile(*args: Any, **kwargs: Any) -> bool:
+        if not calls:  # (another program rewrites its config file in place)
+            data = json.loads((dotfiles / "claude.json").read_text())
+            del data["mcpServers"]["weather"]
+            (dotfiles / "claude.json").write_text(json.dumps(data))
+        calls.append(True)
+        return original(*args, **kwargs)
+
+    with monkeypatch.context() as m:
+        m.setattr(uptodate, "write", meanwhile)
+        for _ in range(3):  # (until the engine found it up to date and tried to write one)
+            assert engine(capsys, monkeypatch, argv)[0] == 0
+            if calls:
+                break
+    assert calls
+    fast, (status, out) = agrees(capsys, monkeypatch, argv)
+    assert fast is None and status == 0 and "up to date" not in out
