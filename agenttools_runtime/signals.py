@@ -17,9 +17,10 @@ import contextlib
 import signal
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any
+
+from agenttools_runtime.values import Fields
 
 Handler = Callable[[int, FrameType | None], Any] | int | None
 
@@ -56,11 +57,19 @@ class Interrupted(KeyboardInterrupt):
         return cls(signum, outcome, committed)
 
 
-@dataclass
-class Pending:
+class Pending(Fields):
     """The signals noted by one :func:`deferred` section, in arrival order."""
 
-    received: list[int] = field(default_factory=list)
+    __slots__ = ("received",)
+    received: list[int]
+
+    def __init__(
+        self,
+        received: list[int] | None = None,
+    ) -> None:
+        super().__init__(
+            received=[] if received is None else received,
+        )
 
 
 _DEFERRED = (signal.SIGINT, signal.SIGTERM)

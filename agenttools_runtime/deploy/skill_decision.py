@@ -5,7 +5,6 @@ entry, what is on disk, hashed or from the entry's stat cache), the decision tab
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.values import Value, replace
 
 CONFLICT_ERRORS: Mapping[str, type[AgentToolsError]] = {
     "AgentSkillExists": AgentSkillExists,
@@ -38,10 +38,21 @@ CONFLICT_ERRORS: Mapping[str, type[AgentToolsError]] = {
 }
 
 
-@dataclass(frozen=True)
-class SkillPlan:
+class SkillPlan(Value):
     """One skill's install decision and what it was based on."""
 
+    __slots__ = (
+        "client_name",
+        "decision",
+        "directory",
+        "entry",
+        "facts",
+        "kept",
+        "key",
+        "others",
+        "source",
+        "stats",
+    )
     source: SkillSource
     directory: Path
     key: str
@@ -49,10 +60,36 @@ class SkillPlan:
     kept: tuple[str, ...]
     facts: SkillFacts
     decision: Decision
-    stats: dict[str, list[int]] | None = None  # the directory's stats, to cache in the entry
+    stats: dict[str, list[int]] | None  # the directory's stats, to cache in the entry
     # the copies of the skill in the other roots the client reads (see deploy.shared)
-    others: tuple[OtherCopyPlan, ...] = ()
-    client_name: str = ""
+    others: tuple[OtherCopyPlan, ...]
+    client_name: str
+
+    def __init__(
+        self,
+        source: SkillSource,
+        directory: Path,
+        key: str,
+        entry: RegistryEntry | None,
+        kept: tuple[str, ...],
+        facts: SkillFacts,
+        decision: Decision,
+        stats: dict[str, list[int]] | None = None,
+        others: tuple[OtherCopyPlan, ...] = (),
+        client_name: str = "",
+    ) -> None:
+        super().__init__(
+            source=source,
+            directory=directory,
+            key=key,
+            entry=entry,
+            kept=kept,
+            facts=facts,
+            decision=decision,
+            stats=stats,
+            others=others,
+            client_name=client_name,
+        )
 
     @property
     def shadows(self) -> list[OtherCopyPlan]:

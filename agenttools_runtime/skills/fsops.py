@@ -52,7 +52,6 @@ import stat
 import uuid
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
@@ -66,6 +65,7 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.paths import canonical_path, canonical_path_key
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.values import Fields
 
 BACKUP_PREFIX = f"{fs.TEMP_MARK}backup-"
 STAGING_PREFIX = f"{fs.TEMP_MARK}staging-"
@@ -76,20 +76,39 @@ class AlreadySettled(RuntimeError):
     """``commit()`` or ``rollback()`` called on an outcome that was already settled."""
 
 
-@dataclass
-class WriteOutcome:
+class WriteOutcome(Fields):
     """The result of writing one skill directory: pending until ``commit()``/``rollback()``.
 
     ``previous`` is what was at ``path`` before (``Missing`` for a fresh create); ``backup``
     the path it was moved to (``None`` unless replaced).
     """
 
+    __slots__ = ("action", "backup", "name", "path", "previous", "settled")
+    _uncompared = frozenset({"settled"})
     name: str
     path: Path
     action: WriteAction
     previous: DestinationState
-    backup: Path | None = None
-    settled: bool = field(default=False, compare=False)
+    backup: Path | None
+    settled: bool
+
+    def __init__(
+        self,
+        name: str,
+        path: Path,
+        action: WriteAction,
+        previous: DestinationState,
+        backup: Path | None = None,
+        settled: bool = False,
+    ) -> None:
+        super().__init__(
+            name=name,
+            path=path,
+            action=action,
+            previous=previous,
+            backup=backup,
+            settled=settled,
+        )
 
     def commit(self) -> None:
         """Keep the new directory; delete the backup (a warning if that fails)."""
@@ -116,15 +135,32 @@ class WriteOutcome:
         self.settled = True
 
 
-@dataclass
-class Removal:
+class Removal(Fields):
     """A skill entry moved to ``backup``: pending until ``commit()``/``rollback()``."""
 
+    __slots__ = ("backup", "name", "path", "previous", "settled")
+    _uncompared = frozenset({"settled"})
     name: str
     path: Path
     previous: DestinationState
     backup: Path
-    settled: bool = field(default=False, compare=False)
+    settled: bool
+
+    def __init__(
+        self,
+        name: str,
+        path: Path,
+        previous: DestinationState,
+        backup: Path,
+        settled: bool = False,
+    ) -> None:
+        super().__init__(
+            name=name,
+            path=path,
+            previous=previous,
+            backup=backup,
+            settled=settled,
+        )
 
     def commit(self) -> None:
         """Delete the backup (warning ``AgentSkillBackupNotRemoved`` if that fails)."""

@@ -16,24 +16,34 @@ import codecs
 import os
 import stat
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from agenttools_runtime import fs
 from agenttools_runtime.errors import ConfigFileChanged, ConfigFileInvalid, ConfigFileUnparseable
+from agenttools_runtime.values import Value
 
 R = TypeVar("R")
 
 
-@dataclass(frozen=True)
-class Container:
+class Container(Value):
     """Where the entries are: a key path from the document root (``()`` is the root itself);
     with ``list_key`` the container is a list whose items are matched by that field
     (``{"name": key, ...}``), else a mapping keyed by the entry key."""
 
+    __slots__ = ("list_key", "path")
     path: tuple[str, ...]
-    list_key: str | None = None
+    list_key: str | None
+
+    def __init__(
+        self,
+        path: tuple[str, ...],
+        list_key: str | None = None,
+    ) -> None:
+        super().__init__(
+            path=path,
+            list_key=list_key,
+        )
 
 
 class ParseError(Exception):
@@ -193,16 +203,32 @@ def edit_config_file(
     raise ConfigFileChanged(file=path)
 
 
-@dataclass(frozen=True)
-class PlannedEdit:
+class PlannedEdit(Value):
     """An edit computed but not written: the file (its real path), its bytes before (None:
     missing) and after, what the edit returned, and the mode a new file gets."""
 
+    __slots__ = ("after", "before", "mode", "path", "result")
     path: Path
     before: bytes | None
     after: bytes
     result: Any
-    mode: int | None = None
+    mode: int | None
+
+    def __init__(
+        self,
+        path: Path,
+        before: bytes | None,
+        after: bytes,
+        result: Any,
+        mode: int | None = None,
+    ) -> None:
+        super().__init__(
+            path=path,
+            before=before,
+            after=after,
+            result=result,
+            mode=mode,
+        )
 
     @property
     def changes(self) -> bool:
