@@ -15,14 +15,17 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import threading
+import sys
 from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import Any
 
 from agenttools_runtime.values import Fields
 
-Handler = Callable[[int, FrameType | None], Any] | int | None
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
+    Handler = Callable[[int, FrameType | None], Any] | int | None
 
 
 class Interrupted(KeyboardInterrupt):
@@ -130,4 +133,7 @@ def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
 
 
 def _main_thread() -> bool:
-    return threading.current_thread() is threading.main_thread()
+    # threads are started through `threading`: not imported, none was (and importing it
+    # would cost a deploy's start-up ~2 ms)
+    threading = sys.modules.get("threading")
+    return threading is None or threading.current_thread() is threading.main_thread()

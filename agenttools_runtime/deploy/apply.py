@@ -37,7 +37,6 @@ import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import NoReturn
 
 from agenttools_runtime import fs, signals
 from agenttools_runtime.clients import Client
@@ -74,6 +73,10 @@ from agenttools_runtime.skills.hashing import DestinationState, destination_stat
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
 from agenttools_runtime.values import Value, replace
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 CONFIG_ATTEMPTS = 3
 

@@ -5,7 +5,6 @@ JSON of ``--dry-run --json`` and as the text of ``--dry-run``."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from agenttools_runtime.deploy import plan
 from agenttools_runtime.deploy.plan import Action, Level
@@ -16,6 +15,10 @@ from agenttools_runtime.deploy.targets import DeployTarget
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.mcp.runners import RunnerChoice
 from agenttools_runtime.values import Fields
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class DeployPlan(Fields):

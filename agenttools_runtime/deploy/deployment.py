@@ -10,7 +10,6 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import signals
 from agenttools_runtime.clients import all_clients, get_client
@@ -28,7 +27,10 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.values import Fields
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from agenttools_runtime.bundles import AgentTools
     from agenttools_runtime.deploy.ownership import EntryOutcome
     from agenttools_runtime.discovery import SearchPath

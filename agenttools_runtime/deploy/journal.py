@@ -34,12 +34,15 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from enum import Enum
 from pathlib import Path
-from typing import Any
 
 from agenttools_runtime import fs
 from agenttools_runtime.mcp.origin import Origin
 from agenttools_runtime.paths import StatePaths
 from agenttools_runtime.values import Fields, Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 JOURNAL_SCHEMA = 1
 SUFFIX = ".json"

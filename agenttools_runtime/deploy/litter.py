@@ -33,13 +33,15 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import fs
 from agenttools_runtime.paths import StatePaths
 from agenttools_runtime.values import Value
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from agenttools_runtime.clients import Client
     from agenttools_runtime.deploy.records import DeploymentRecord
     from agenttools_runtime.mcp.install import ConfigPlan

@@ -14,7 +14,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from agenttools_runtime import paths
 from agenttools_runtime.clients import Client
@@ -38,6 +37,10 @@ from agenttools_runtime.mcp.install import (
 from agenttools_runtime.mcp.origin import restore
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.values import Value, replace
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 # -- deploy: what a key holds now ------------------------------------------------------------
 

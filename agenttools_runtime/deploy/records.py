@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import json
 import os
-import uuid as uuid_module
+import time
 from collections.abc import Iterable, Iterator, Mapping
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
 from agenttools_runtime import fs, paths
 from agenttools_runtime.errors import InvalidDeploymentRecord
 from agenttools_runtime.mcp.origin import Origin
 from agenttools_runtime.values import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 RECORD_FILE = "deployment.json"
 SCHEMA_VERSION = 1
@@ -343,11 +345,18 @@ def _unknown(data: Mapping[str, Any], known: Iterable[str]) -> dict[str, Any]:
 
 
 def new_uuid() -> str:
-    return str(uuid_module.uuid4())
+    """A random (version 4) UUID, as ``str(uuid.uuid4())`` (without importing ``uuid``, which
+    brings ``platform``: a deploy's start-up)."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = (raw[6] & 0x0F) | 0x40  # version 4
+    raw[8] = (raw[8] & 0x3F) | 0x80  # the RFC 4122 variant
+    h = raw.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def now_timestamp() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    # as datetime.now(timezone.utc).isoformat(timespec="seconds") with Z, without datetime
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 def record_dir(uid: str, deployments: Path | None = None) -> Path:

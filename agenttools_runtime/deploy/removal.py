@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import warnings
-from typing import Any
 
 from agenttools_runtime import fs, paths, signals
 from agenttools_runtime.clients import Client, get_client
@@ -47,6 +46,10 @@ from agenttools_runtime.skills.hashing import (
     directory_state,
 )
 from agenttools_runtime.values import Value, replace
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ReleaseOutcome(Value):

@@ -4,7 +4,6 @@ with the config key it is written under, each skill read and hashed (all the slo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.bundles import resolve_tools
 from agenttools_runtime.deploy import content
@@ -20,7 +19,10 @@ from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills.source import SkillSource
 from agenttools_runtime.values import Value
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:  # an alias for the type checker only (bundles keeps typing off `list`)
+    from typing import Any
+
     from agenttools_runtime.bundles import ToolsSpec
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 from agenttools_runtime import paths
 from agenttools_runtime.deploy import plan, registry
@@ -24,6 +23,10 @@ from agenttools_runtime.skills.hashing import DestinationState, destination_stat
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
 from agenttools_runtime.values import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 # what a client sees in a root: a skill directory, or a link to one
 _SEEN = (DestinationState.DIRECTORY, DestinationState.LINK)

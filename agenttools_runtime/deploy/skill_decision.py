@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from agenttools_runtime import paths
 from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
@@ -29,6 +28,10 @@ from agenttools_runtime.skills.hashing import DestinationState, destination_stat
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
 from agenttools_runtime.values import Value, replace
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 CONFLICT_ERRORS: Mapping[str, type[AgentToolsError]] = {
     "AgentSkillExists": AgentSkillExists,

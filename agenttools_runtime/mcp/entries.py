@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePath
-from typing import Any
 
 from agenttools_runtime.clients import Client
 from agenttools_runtime.errors import UnsupportedTransport
 from agenttools_runtime.mcp.formats import Container
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.values import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Const(Value):

@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from agenttools_runtime.clients import (
     Client,
@@ -44,6 +43,10 @@ from agenttools_runtime.mcp.formats import (
 from agenttools_runtime.mcp.origin import Origin, capture, restore
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.values import Value, replace
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class MCPTarget(Value):

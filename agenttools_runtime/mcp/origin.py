@@ -18,10 +18,8 @@ Texts only: the file system is :func:`agenttools_runtime.mcp.formats.edit_config
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from agenttools_runtime.mcp.formats import (
-    ConfigFormat,
     Container,
     ParseError,
     StructureError,
@@ -29,6 +27,12 @@ from agenttools_runtime.mcp.formats import (
     same_data,
 )
 from agenttools_runtime.values import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from agenttools_runtime.mcp.formats import ConfigFormat
 
 
 class Hunk(Value):

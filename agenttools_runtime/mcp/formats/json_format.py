@@ -15,11 +15,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from agenttools_runtime import limits
 from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
 from agenttools_runtime.values import Fields
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 _WS = re.compile(r"[ \t\r\n]*")
 _COMMENT = re.compile(r"//[^\r\n]*|/\*.*?\*/", re.S)
