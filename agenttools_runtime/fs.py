@@ -258,12 +258,18 @@ def is_temp_name(name: str) -> bool:
 
 
 @_names_failure("write")
-def write_bytes(path: Path, data: bytes) -> None:
+def write_bytes(path: Path | str, data: bytes) -> None:
     """Create or truncate *path* with *data* (for files inside a directory being built, and
     cache files, which a torn write leaves unreadable: empty to their readers)."""
     _notify("write", path)
-    with open(path, "wb") as handle:
-        handle.write(data)
+    # os.write, not open(): no buffered file object for a file written in one call
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _O_CLOEXEC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 @_names_failure("copy", "destination")
@@ -311,7 +317,7 @@ def rmdir(path: Path) -> None:
 
 
 @_names_failure("chmod")
-def chmod(path: Path, mode: int) -> None:
+def chmod(path: Path | str, mode: int) -> None:
     _notify("chmod", path)
     os.chmod(path, mode)
 

@@ -287,21 +287,24 @@ def _same_device(a: Path, b: Path) -> bool:
 
 
 def _build_into(path: Path, source: SkillSource) -> None:
+    # strings, not a Path per file: path objects were a tenth of a fresh deploy's own work
+    base = os.fspath(path)
     made: set[str] = set()
+    posix = os.name == "posix"
     for rel in sorted(source.files):
-        content = source.files[rel]
-        destination = path.joinpath(*rel.split("/"))
+        destination = os.path.join(base, *rel.split("/"))
         parent_rel = rel.rpartition("/")[0]
         if parent_rel and parent_rel not in made:
-            fs.mkdir(destination.parent, parents=True, exist_ok=True)
+            fs.mkdir(Path(os.path.dirname(destination)), parents=True, exist_ok=True)
             made.add(parent_rel)
         # the source is read once: its bytes are written and say whether it starts with #!
         # (a wheel's file hashed when the source was resolved: those bytes, not a second read)
         data = source.contents.get(rel)
         if data is None:
+            content = source.files[rel]
             data = content.encode("utf-8") if isinstance(content, str) else content.read_bytes()
         fs.write_bytes(destination, data)
-        if os.name == "posix" and (rel in source.executable or data.startswith(b"#!")):
+        if posix and (rel in source.executable or data.startswith(b"#!")):
             mode = stat.S_IMODE(os.stat(destination).st_mode)
             # x wherever r is set, like chmod +x under a usual umask
             fs.chmod(destination, mode | ((mode & 0o444) >> 2))
