@@ -156,7 +156,10 @@ def entry_path(key: str, state: StatePaths | None = None) -> Path:
 
 
 def encode(entry: RegistryEntry) -> bytes:
-    return (json.dumps(entry.to_json(), indent=2, sort_keys=True) + "\n").encode("utf-8")
+    # compact, as the index and the journal: json's C encoder (an indent takes the pure
+    # Python one, a tenth of the writes' time in a fresh deploy of 50 skills)
+    data = json.dumps(entry.to_json(), sort_keys=True, separators=(",", ":"))
+    return (data + "\n").encode("utf-8")
 
 
 def decode(data: bytes) -> RegistryEntry:

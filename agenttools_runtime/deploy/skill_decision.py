@@ -4,6 +4,8 @@ entry, what is on disk, hashed or from the entry's stat cache), the decision tab
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -170,6 +172,19 @@ def skill_plan(
     return replace(sp, decision=decision, others=tuple(others), client_name=client_name)
 
 
+def _directory_key(store: Store, directory: Path) -> str:
+    """``paths.canonical_path_key(directory)``: from its parent's keys, which the store keeps
+    for the operation, unless *directory* is a link (two ``realpath`` walks per skill were
+    a twentieth of a fresh deploy's own work)."""
+    try:
+        is_link = stat.S_ISLNK(os.lstat(directory).st_mode)
+    except OSError:
+        is_link = False  # missing: canonical as its parent is, joined with its name
+    if is_link or directory.name in ("", "..") or directory.parent == directory:
+        return paths.canonical_path_key(directory)
+    return store.root(directory.parent).skill(directory.name).canonical
+
+
 def _plan_at(
     source: SkillSource,
     root: Path,
@@ -185,9 +200,9 @@ def _plan_at(
     destination = destination_state(root, source.name)
     same_directory = builtin = False
     if source.directory is not None:
-        source_key = paths.canonical_path_key(source.directory)
+        source_key = _directory_key(store, source.directory)
         # (the destination resolved through every link: a per-skill link to the source too)
-        destination_key = paths.canonical_path_key(directory)
+        destination_key = _directory_key(store, directory)
         same_directory = _same_or_nested(source_key, destination_key, source.directory, directory)
         builtin = _is_within_key(source_key, store.root(_builtin_dir()).canonical)
     if same_directory and entry is None:

@@ -60,7 +60,7 @@ from agenttools_runtime.errors import (
     AgentSkillWriteFailed,
     InvalidAgentSkill,
 )
-from agenttools_runtime.paths import canonical_path, canonical_path_key
+from agenttools_runtime.paths import canonical_path, canonical_path_key, case_insensitive_fs
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.source import SkillSource
 from agenttools_runtime.values import Fields
@@ -198,7 +198,7 @@ def write_skill(
     ``AgentSkillWriteFailed`` (after restoring what was there).
     """
     path = root / source.name
-    if same_as_source(path, source):
+    if same_as_source(path, source, real_root):
         return WriteOutcome(source.name, path, "unchanged", destination_state(root, source.name))
     check_file_paths(source)
     previous = destination_state(root, source.name)
@@ -365,15 +365,29 @@ def remove_created_dirs(created: Sequence[Path]) -> None:
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def same_as_source(path: Path, source: SkillSource) -> bool:
+def _child_key(path: Path, real_parent: Path | None) -> str:
+    """``canonical_path_key(path)``, from *real_parent* (its parent's canonical path) unless
+    *path* is a link: one ``realpath`` walk less per skill written."""
+    try:
+        is_link = stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        is_link = False  # missing: canonical as its parent is, joined with its name
+    if real_parent is None or is_link or path.name in ("", ".."):
+        return canonical_path_key(path)
+    text = (real_parent / path.name).as_posix()
+    return text.casefold() if case_insensitive_fs() else text
+
+
+def same_as_source(path: Path, source: SkillSource, real_root: Path | None = None) -> bool:
     """True when *source* is the directory at *path* (same canonical path): nothing to write.
+    *real_root*: ``canonical_path(path.parent)``, when the caller has it.
 
     Raises ``InvalidAgentSkill`` when one contains the other.
     """
     if source.directory is None:
         return False
     source_key = canonical_path_key(source.directory)
-    destination_key = canonical_path_key(path)
+    destination_key = _child_key(path, real_root)
     if source_key == destination_key:
         return True
     if _is_under(source_key, destination_key) or _is_under(destination_key, source_key):
