@@ -51,7 +51,7 @@ import os
 import stat
 import warnings
 from collections.abc import Sequence
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from agenttools_runtime import fs
 from agenttools_runtime.errors import (
@@ -407,14 +407,14 @@ def check_file_paths(source: SkillSource) -> None:
     """Raise ``InvalidAgentSkill`` for a file path that could leave the skill directory."""
     # Sources built from wheel manifests are data from elsewhere: no path may leave the skill.
     for rel in source.files:
-        parts = PurePosixPath(rel).parts
+        # split, not a PurePosixPath per file (which collapses "a//b", "a/./b", "a/": here
+        # they leave an empty or "." part, refused)
         if (
             not rel
             or rel.startswith("/")
             or "\\" in rel
             or (len(rel) > 1 and rel[1] == ":")
-            or any(part in ("", ".", "..") for part in parts)
-            or rel != "/".join(parts)
+            or any(part in ("", ".", "..") for part in rel.split("/"))
         ):
             raise InvalidAgentSkill(
                 reason=f'the file path "{rel}" of skill "{source.name}" is unsafe'
