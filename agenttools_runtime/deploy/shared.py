@@ -95,7 +95,7 @@ def other_copies(
     file, a broken link) are not other copies."""
     name = source.name
     seen = {store.root(own_root).canonical}
-    own_physical = os.path.realpath(own_root / name)
+    own_physical: str | None = None  # a realpath walk: only when a copy is there
     found: list[FoundCopy] = []
     for root in reads:
         keys = store.root(root)
@@ -106,6 +106,8 @@ def other_copies(
         state = destination_state(root, name)
         if state not in _SEEN or not (directory / SKILL_FILE).is_file():
             continue
+        if own_physical is None:
+            own_physical = os.path.realpath(own_root / name)
         if os.path.realpath(directory) == own_physical:
             continue
         entry = store.find_entry(root, name, paths.registry_key_for(keys.canonical, name))
@@ -186,6 +188,7 @@ def seen_twice(
     """For each skill directory in *created* (new copies): the other deployments (at the
     same location) whose client reads its root and uses a copy of that name in another
     root. *scope_reads* maps client ids to the roots each reads at this scope."""
+    listings: dict[Path, frozenset[str]] = {}  # each other root listed once, not 50 lexists
     for path in created:
         root, name = path.parent, path.name
         root_key = store.root(root).canonical
@@ -199,11 +202,29 @@ def seen_twice(
             for other_root, other_key in zip(reads, keys, strict=True):
                 if other_key == root_key:
                     continue
+                if _folded(name) not in _listing(listings, other_root):
+                    continue  # (the common case, decided without reading the registry)
                 hit = _used_by(store, other_root, name, client, location_key)
                 if hit is not None:
                     reported.add(client)
                     yield SeenTwice(client, name, path, other_root / name, hit)
                     break
+
+
+def _listing(listings: dict[Path, frozenset[str]], root: Path) -> frozenset[str]:
+    """The names in *root* (folded where the platform's file systems ignore case)."""
+    found = listings.get(root)
+    if found is None:
+        try:
+            found = frozenset(_folded(n) for n in os.listdir(root))
+        except OSError:
+            found = frozenset()
+        listings[root] = found
+    return found
+
+
+def _folded(name: str) -> str:
+    return name.casefold() if paths.case_insensitive_fs() else name
 
 
 def _used_by(store: Store, root: Path, name: str, client: str, location_key: str) -> str | None:
