@@ -15,15 +15,14 @@ expected failure into one :class:`AgentToolsBuildError` listing the problems.
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
-
-from agenttools_hook.errors import AgentToolsBuildError
 
 # Frontends run each hook in a new process: typing is not imported for annotations only.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+    from pathlib import Path
     from typing import Any, TypeVar
 
     T = TypeVar("T")
@@ -42,7 +41,7 @@ def get_requires_for_build_wheel(config_settings: ConfigSettings = None) -> list
     from agenttools_runtime.wheel import pep517
 
     return _run(
-        lambda: pep517.get_requires(_root(), "get_requires_for_build_wheel", config_settings)
+        lambda: pep517.get_requires(os.getcwd(), "get_requires_for_build_wheel", config_settings)
     )
 
 
@@ -50,7 +49,7 @@ def get_requires_for_build_sdist(config_settings: ConfigSettings = None) -> list
     from agenttools_runtime.wheel import pep517
 
     return _run(
-        lambda: pep517.get_requires(_root(), "get_requires_for_build_sdist", config_settings)
+        lambda: pep517.get_requires(os.getcwd(), "get_requires_for_build_sdist", config_settings)
     )
 
 
@@ -58,7 +57,7 @@ def get_requires_for_build_editable(config_settings: ConfigSettings = None) -> l
     from agenttools_runtime.wheel import pep517
 
     return _run(
-        lambda: pep517.get_requires(_root(), "get_requires_for_build_editable", config_settings)
+        lambda: pep517.get_requires(os.getcwd(), "get_requires_for_build_editable", config_settings)
     )
 
 
@@ -138,13 +137,17 @@ def __getattr__(name: str) -> Any:
     from agenttools_runtime.wheel import pep517
 
     hook = _OPTIONAL.get(name)
-    if hook is None or not _run(lambda: pep517.has_hook(_root(), name)):
+    if hook is None or not _run(lambda: pep517.has_hook(os.getcwd(), name)):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return hook
 
 
 def _root() -> Path:
-    return Path.cwd()  # PEP 517: hooks run in the project directory
+    # PEP 517: hooks run in the project directory (get_requires_* and the optional hooks'
+    # presence take os.getcwd(): pathlib is not imported in their processes)
+    from pathlib import Path
+
+    return Path.cwd()
 
 
 def _warn(message: str) -> None:
@@ -152,8 +155,9 @@ def _warn(message: str) -> None:
 
 
 def _run(call: Callable[[], T]) -> T:
-    # agenttools_runtime is imported inside each hook, not at the top: frontends start a
-    # process per hook and import this module in each, and get_requires_* needs little.
+    # agenttools_runtime (and the error classes) are imported inside each hook, not at the
+    # top: frontends start a process per hook and import this module in each, and
+    # get_requires_* needs little.
     try:
         return call()
     except Exception as exc:
@@ -161,5 +165,7 @@ def _run(call: Callable[[], T]) -> T:
 
         if not isinstance(exc, AgentToolsError):
             raise
+        from agenttools_hook.errors import AgentToolsBuildError
+
         # what users read is the end of the traceback: keep agenttools' frames out of it
         raise AgentToolsBuildError(str(exc)).with_traceback(None) from None

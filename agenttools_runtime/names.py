@@ -48,10 +48,8 @@ def skill_name_problems(name: str, directory: str | None = None) -> list[str]:
     strips and NFKC-normalizes it first, so ``" foo"`` or a full-width ``ｆｏｏ`` would pass it
     while clients and the runtime, which compare the raw name with the directory, refuse them).
     *directory*: the skill's folder name, which must equal the name."""
-    import unicodedata  # (here: only a SKILL.md's name needs it, not list or show)
-
     raw = name
-    name = unicodedata.normalize("NFKC", name.strip())
+    name = nfkc(name.strip())
     out: list[str] = []
     if not name:
         return ["Field 'name' must be a non-empty string"]
@@ -81,9 +79,19 @@ def skill_name_problems(name: str, directory: str | None = None) -> list[str]:
             f"Skill name '{name}' contains non-ASCII characters; the Agent Skills spec allows "
             "only a-z, 0-9 and hyphens, and several clients reject other letters"
         )
-    if directory is not None and unicodedata.normalize("NFKC", directory) != name:
+    if directory is not None and nfkc(directory) != name:
         out.append(f"Directory name '{directory}' must match skill name '{name}'")
     return out
+
+
+def nfkc(text: str) -> str:
+    """*text* NFKC-normalized (as skills-ref compares names); ASCII text is its own form, so
+    unicodedata is imported only for other text (not by list, show or a plain build)."""
+    if text.isascii():
+        return text
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", text)
 
 
 def is_skill_description(description: object) -> bool:

@@ -11,6 +11,12 @@ from __future__ import annotations
 from agenttools_runtime import names
 from agenttools_runtime.values import Value
 
+# ``build-backend`` of a project built through agenttools' wrapping PEP 517 backend, which
+# reads the backend it wraps from ``backend`` (and ``backend-path``), and the form of a backend
+# reference: defined with that backend, whose every hook process reads them.
+from agenttools_runtime.wheel.pep517 import BACKEND_REFERENCE as BACKEND_REFERENCE
+from agenttools_runtime.wheel.pep517 import WRAPPING_BACKEND as WRAPPING_BACKEND
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build hook's start-up)
 if TYPE_CHECKING:
     from typing import Any, Literal
@@ -276,13 +282,6 @@ BUNDLE = Table(
         ),
     ),
 )
-
-# ``build-backend`` of a project built through agenttools' wrapping PEP 517 backend, which
-# reads the backend it wraps from ``backend`` (and ``backend-path``) below.
-WRAPPING_BACKEND = "agenttools_hook.backend"
-
-# A PEP 517 backend reference, as build-backend takes it: "module.path" or "module:object".
-BACKEND_REFERENCE = r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*(:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*)?$"
 
 # Backends by their top-level module -> the distribution that provides them (data: the
 # validator asks for it in build-system.requires; docs/authoring.md has a section for each).

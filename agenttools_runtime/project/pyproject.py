@@ -24,12 +24,21 @@ PYPROJECT = "pyproject.toml"
 
 
 class Project:
-    """A project directory with its parsed ``pyproject.toml``."""
+    """A project directory with its parsed ``pyproject.toml`` (and its text, whose lines are
+    found when a problem needs one: a clean project's check never scans them)."""
 
-    def __init__(self, root: Path, data: dict[str, Any], lines: TomlLines) -> None:
+    def __init__(self, root: Path, data: dict[str, Any], text: str) -> None:
         self.root = root
         self.data = data
-        self.lines = lines
+        self.text = text
+        self._lines: TomlLines | None = None
+
+    @property
+    def lines(self) -> TomlLines:
+        """Where each key of ``pyproject.toml`` is."""
+        if self._lines is None:
+            self._lines = TomlLines(self.text)
+        return self._lines
 
     @property
     def pyproject(self) -> Path:
@@ -80,7 +89,7 @@ def load_project(root: Path, data: Mapping[str, Any] | None = None) -> Project |
             return _too_deep(path, text)
     if limits.shape_problem(data) is not None:  # dotted keys nest without recursing
         return _too_deep(path, text)
-    return Project(root, dict(data), TomlLines(text))
+    return Project(root, dict(data), text)
 
 
 def _too_deep(path: Path, text: str) -> Problem:

@@ -16,8 +16,9 @@ KeyPath = tuple[str | int, ...]
 
 _KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
 _DOTTED = rf"{_KEY}(?:\s*\.\s*{_KEY})*"
-_HEADER_RE = re.compile(rf"^\s*(\[\[?)\s*({_DOTTED})\s*\]\]?\s*(?:#.*)?$")
-_KEYLINE_RE = re.compile(rf"^\s*({_DOTTED})\s*=(.*)$")
+# compiled by the scans that use them (re keeps them), which only a problem's line needs
+_HEADER = rf"^\s*(\[\[?)\s*({_DOTTED})\s*\]\]?\s*(?:#.*)?$"
+_KEYLINE = rf"^\s*({_DOTTED})\s*=(.*)$"
 
 
 class TomlLines:
@@ -29,13 +30,14 @@ class TomlLines:
         counters: dict[KeyPath, int] = {}
         table: KeyPath = ()
         in_string: str | None = None
+        header_re, keyline_re = re.compile(_HEADER), re.compile(_KEYLINE)
         # TOML ends lines at "\n" only (str.splitlines also breaks at U+0085, U+2028 …)
         for number, line in enumerate(text.split("\n"), start=1):
             if in_string is not None:
                 if in_string in line:
                     in_string = None
                 continue
-            header = _HEADER_RE.match(line)
+            header = header_re.match(line)
             if header:
                 parts = _parts(header.group(2))
                 table = self._with_indexes(parts, counters)
@@ -45,7 +47,7 @@ class TomlLines:
                     table = (*table, index)
                 self._lines.setdefault(table, number)
                 continue
-            keyline = _KEYLINE_RE.match(line)
+            keyline = keyline_re.match(line)
             if keyline:
                 self._lines.setdefault((*table, *_parts(keyline.group(1))), number)
                 in_string = _open_multiline_string(keyline.group(2))
@@ -140,13 +142,14 @@ def deep_line(text: str) -> int | None:
     number = 1
     i, n = 0, len(text)
     line_start = True
+    header_re, keyline_re = re.compile(_HEADER), re.compile(_KEYLINE)
     while i < n:
         if line_start and depth == 0:
             line_start = False
             end = text.find("\n", i)
             line = text[i : n if end < 0 else end]
-            header = _HEADER_RE.match(line)
-            keyline = None if header else _KEYLINE_RE.match(line)
+            header = header_re.match(line)
+            keyline = None if header else keyline_re.match(line)
             if header:
                 table = 1 + len(_parts(header.group(2))) + (header.group(1) == "[[")
                 base = table

@@ -11,7 +11,6 @@ directory makes it "Modified".
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from collections.abc import Iterator, Mapping
@@ -19,6 +18,7 @@ from enum import Enum
 from pathlib import Path
 
 from agenttools_runtime.errors import AgentSkillUnreadable, AgentSkillUnsafeLink, InvalidAgentSkill
+from agenttools_runtime.sha256 import sha256
 
 FileHashes = dict[str, str]  # "/"-separated relative path -> SHA-256 hex digest
 
@@ -50,7 +50,7 @@ def hash_bytes(data: bytes) -> str:
     # single byte first, memchr's speed: "\r\n" scanned 16 KB of text in 13 µs, "\r" in 0.4)
     if b"\r" in data and b"\0" not in data and b"\r\n" in data:
         data = data.replace(b"\r\n", b"\n")
-    return hashlib.sha256(data).hexdigest()
+    return sha256(data).hexdigest()
 
 
 def hash_text(text: str) -> str:

@@ -17,17 +17,15 @@ refused instead of exhausting the stack):
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-
-import yaml
 
 from agenttools_runtime import names
 from agenttools_runtime.errors import InvalidSkillFrontmatter
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.schema import CLIENT_EXTENSION_KEYS
+from agenttools_runtime.skills.plain_yaml import plain_mapping, plain_text
 from agenttools_runtime.values import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
@@ -111,14 +109,12 @@ def parse_skill_md(text: str, source: str = SKILL_FILE) -> SkillDocument:
         data = _load_yaml(yaml_text)
     except _TooDeep as exc:
         raise InvalidSkillFrontmatter(source=source, reason=f"the frontmatter is {exc}") from None
-    except yaml.YAMLError as exc:
+    except _InvalidYAML as exc:
         where = ""
-        mark = getattr(exc, "problem_mark", None)
-        if mark is not None:
-            where = f" at line {mark.line + 2}, column {mark.column + 1}"
-        problem = getattr(exc, "problem", None) or str(exc)
+        if exc.mark is not None:
+            where = f" at line {exc.mark.line + 2}, column {exc.mark.column + 1}"
         raise InvalidSkillFrontmatter(
-            source=source, reason=f"the frontmatter is not valid YAML{where}: {problem}"
+            source=source, reason=f"the frontmatter is not valid YAML{where}: {exc.problem}"
         ) from None
     if data is None:
         data = {}
@@ -133,12 +129,31 @@ class _TooDeep(Exception):
     """Frontmatter nested beyond the limit (the message says how deep)."""
 
 
+class _InvalidYAML(Exception):
+    """PyYAML's error: its problem and where (``mark``: 0-based line and column, or None)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(error)
+        self.problem: str = getattr(error, "problem", None) or str(error)
+        self.mark: Any = getattr(error, "problem_mark", None)
+
+
 def _load_yaml(text: str) -> Any:
-    """The frontmatter's YAML: safe subset, repeated keys refused, nesting limited."""
-    try:
-        data = yaml.load(text, Loader=_UniqueKeyLoader)
-    except RecursionError:  # deeper than the interpreter's stack, long before the limit
-        raise _TooDeep(too_deep(MAX_NESTING)) from None
+    """The frontmatter's YAML: safe subset, repeated keys refused, nesting limited. Plain
+    ``key: value`` lines are read without PyYAML, to the same mapping (a build's check then
+    does without its import); PyYAML's errors are raised as :class:`_InvalidYAML`."""
+    data: Any = plain_mapping(text)
+    if data is None:
+        import yaml
+
+        from agenttools_runtime.skills.yaml_loader import UniqueKeyLoader
+
+        try:
+            data = yaml.load(text, Loader=UniqueKeyLoader)
+        except RecursionError:  # deeper than the interpreter's stack, long before the limit
+            raise _TooDeep(too_deep(MAX_NESTING)) from None
+        except yaml.YAMLError as exc:
+            raise _InvalidYAML(exc) from None
     problem = shape_problem(data)
     if problem is not None:
         raise _TooDeep(problem)
@@ -220,9 +235,13 @@ def render_skill_md(
         data["metadata"] = {str(k): _metadata_value(v) for k, v in metadata.items()}
     data.update(extra)
 
-    front = yaml.safe_dump(
-        data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000
-    )
+    front = plain_text(data)  # one-line strings are written as PyYAML writes them
+    if front is None:
+        import yaml
+
+        front = yaml.safe_dump(
+            data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000
+        )
     body_text = body.replace("\r\n", "\n").strip("\n")
     text = f"---\n{front}---\n"
     if body_text:
@@ -287,10 +306,9 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
     except _TooDeep as exc:
         add("InvalidSkillDefinition", f"Invalid YAML in frontmatter: {exc}", 2)
         return None, findings
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+    except _InvalidYAML as exc:
+        mark, problem = exc.mark, exc.problem
         line = mark.line + 2 if mark is not None else None
-        problem = getattr(exc, "problem", None) or str(exc)
         message = f"Invalid YAML in frontmatter: {problem}"
         if "mapping values are not allowed" in problem:
             where = front_lines[mark.line].split(":", 1)[0].strip() if mark is not None else ""
@@ -344,7 +362,7 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
         else:
             for message in names.skill_name_problems(name, path.parent.name):
                 add("InvalidSkillName", message, line)
-            normalized = unicodedata.normalize("NFKC", name.strip())
+            normalized = names.nfkc(name.strip())
             if expected_name is not None and normalized != expected_name:
                 if path.parent.name == expected_name:
                     pass  # reported as the directory mismatch above
@@ -394,25 +412,6 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
                 key_lines.get("metadata"),
             )
     return data, findings
-
-
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """A SafeLoader that rejects duplicate keys (as strictyaml does)."""
-
-    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-        keys: set[Any] = set()
-        for key_node, _value in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if not isinstance(key, Hashable):  # "? [a, b]": PyYAML would raise TypeError
-                raise yaml.constructor.ConstructorError(
-                    None, None, "found unhashable key", key_node.start_mark
-                )
-            if key in keys:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key '{key}'", key_node.start_mark
-                )
-            keys.add(key)
-        return super().construct_mapping(node, deep)
 
 
 def _frontmatter_key_lines(front_lines: Sequence[str]) -> dict[str, int]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -328,10 +329,9 @@ def _directory_source(
 
 
 def _render(skill: Skill, name: str, description: str) -> str:
-    # yaml and skill_md (the frontmatter schema) only for SKILL.md files read or written here:
-    # a wheel's skill is described by its manifest (`agenttools show` needs neither)
-    import yaml
-
+    # skill_md (the frontmatter schema) only for SKILL.md files read or written here: a
+    # wheel's skill is described by its manifest (`agenttools show` needs it not); yaml only
+    # for frontmatter beyond one-line strings (render_skill_md imports it then)
     from agenttools_runtime.skills.skill_md import render_skill_md
 
     try:
@@ -345,7 +345,10 @@ def _render(skill: Skill, name: str, description: str) -> str:
             metadata=skill.metadata,
             extra=skill.extra,
         )
-    except yaml.YAMLError as exc:
+    except Exception as exc:
+        yaml = sys.modules.get("yaml")  # loaded by then if the error is one of its
+        if yaml is None or not isinstance(exc, yaml.YAMLError):
+            raise
         raise InvalidAgentSkill(
             reason=f'the frontmatter of "{name}" cannot be written: {exc}'
         ) from None

@@ -11,9 +11,7 @@ temporary file next to the output and moved into place, so a failure leaves no h
 
 from __future__ import annotations
 
-import base64
-import csv
-import hashlib
+import binascii
 import io
 import os
 import shutil
@@ -22,8 +20,8 @@ import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from agenttools_runtime import fs
 from agenttools_runtime.errors import InvalidWheel, WheelAlreadyBundled
+from agenttools_runtime.sha256 import sha256
 from agenttools_runtime.values import Value
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.contents import Member
@@ -35,6 +33,7 @@ if TYPE_CHECKING:
     Outcome = Literal["added", "replaced", "unchanged"]
 METADATA = "METADATA"
 RECORD = "RECORD"
+_URLSAFE = bytes.maketrans(b"+/", b"-_")
 _ZIP64_EXTRA = 0x0001  # rewritten by zipfile when needed; copying it would duplicate it
 
 
@@ -69,10 +68,11 @@ def add_members(
     members: Sequence[Member],
     *,
     replace: bool = False,
-    durable: bool = True,
+    atomic: bool = True,
 ) -> Outcome:
     """Write *wheel* with *members* added to its ``.dist-info`` to *output* (which may be
-    *wheel* itself), atomically; fsynced unless not *durable* (see :func:`publish`).
+    *wheel* itself), atomically (:func:`publish`); unless not *atomic*: then *output* is
+    created and written in place (a build stages it in a directory of its own and moves it).
 
     A wheel that already carries exactly these files is ``"unchanged"`` (copied to *output*
     as it is). One that carries other agenttools files raises
@@ -85,7 +85,7 @@ def add_members(
         difference = _difference(existing, members)
         if existing and difference is None:
             if Path(os.path.abspath(output)) != Path(os.path.abspath(wheel)):
-                publish(output, wheel, lambda fp: _copy_file(wheel, fp), durable=durable)
+                _write(output, wheel, lambda fp: _copy_file(wheel, fp), atomic=atomic)
             return "unchanged"
         if existing and not replace:
             raise WheelAlreadyBundled(wheel=str(wheel), difference=difference)
@@ -94,7 +94,7 @@ def add_members(
         def rewrite(fp: BinaryIO) -> None:
             _rewrite(archive, info, members, dropped, fp, wheel)
 
-        publish(output, wheel, rewrite, durable=durable)
+        _write(output, wheel, rewrite, atomic=atomic)
     return "replaced" if existing else "added"
 
 
@@ -110,7 +110,9 @@ def write_members(dist_info: Path, members: Sequence[Member]) -> None:
 
 def record_row(path: str, data: bytes) -> tuple[str, str, str]:
     """The ``RECORD`` row of one file: path, ``sha256=<urlsafe base64, no padding>``, size."""
-    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+    # base64.urlsafe_b64encode, without importing base64 (a build hook's start-up)
+    digest = binascii.b2a_base64(sha256(data).digest(), newline=False).translate(_URLSAFE)
+    digest = digest.rstrip(b"=")
     return path, f"sha256={digest.decode('ascii')}", str(len(data))
 
 
@@ -219,13 +221,11 @@ def _record(
     lines = text.splitlines(keepends=True)
     if lines and not lines[-1].endswith(("\n", "\r")):
         lines[-1] += newline
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator=newline).writerows(rows)
-    added = buffer.getvalue().splitlines(keepends=True)
+    added = [_csv_line(row, newline) for row in rows]
     kept: list[str] = []
     inserted = False
     for line in lines:
-        path = next(csv.reader([line.rstrip("\r\n")]), [""])[0] if line.strip() else ""
+        path = _first_field(line.rstrip("\r\n")) if line.strip() else ""
         if path in dropped:
             continue
         if path == record_name and not inserted:
@@ -235,6 +235,31 @@ def _record(
     if not inserted:
         kept += added
     return "".join(kept).encode("utf-8")
+
+
+# RECORD is CSV; the csv module is imported (about 1 ms of a hook process) only for a
+# field that needs its quoting: fields without these characters are written and read as is.
+_CSV_SPECIAL = frozenset(',"\r\n')
+
+
+def _csv_line(row: Sequence[str], newline: str) -> str:
+    """*row* as ``csv.writer(…, lineterminator=newline)`` writes it."""
+    if not any(_CSV_SPECIAL.intersection(field) for field in row):
+        return ",".join(row) + newline
+    import csv
+
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator=newline).writerow(row)
+    return buffer.getvalue()
+
+
+def _first_field(line: str) -> str:
+    """The first field of one CSV line, as ``csv.reader`` reads it."""
+    if '"' not in line:
+        return line.split(",", 1)[0]
+    import csv
+
+    return next(csv.reader([line]), [""])[0]
 
 
 def _copy_entry(entry: zipfile.ZipInfo) -> zipfile.ZipInfo:
@@ -283,5 +308,16 @@ def publish(
     """Write *output* atomically with the permissions of *like* (the input archive); fsynced
     unless not *durable* (a build's new artifact: a crash leaves no wheel, or the old one,
     and the build runs again; a wheel rewritten in place must survive a power cut)."""
+    from agenttools_runtime import fs  # (and tempfile: not for a build's staged wheel)
+
     fs.mkdir(output.parent)
     fs.write_stream_atomic(output, write, stat.S_IMODE(os.stat(like).st_mode), durable=durable)
+
+
+def _write(output: Path, like: Path, write: Callable[[BinaryIO], None], *, atomic: bool) -> None:
+    if atomic:
+        publish(output, like, write)
+        return
+    with open(output, "xb") as fp:
+        write(fp)
+    os.chmod(output, stat.S_IMODE(os.stat(like).st_mode))

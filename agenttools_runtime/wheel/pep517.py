@@ -23,13 +23,15 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from pathlib import Path
 
 # Frontends run every hook in a new process that imports the backend: what a hook needs is
-# imported by that hook (get_requires_* needs only tomllib), and typing not at all.
+# imported by that hook (get_requires_* reads one setting, most often without tomllib, and
+# without pathlib: the functions it calls take the project directory as a str or a Path),
+# and typing not at all.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+    from pathlib import Path
     from typing import Any
 
     from agenttools_runtime.project import BuildPlan
@@ -38,6 +40,14 @@ if TYPE_CHECKING:
     Warn = Callable[[str], None]
 
 PYPROJECT = "pyproject.toml"
+
+# ``build-backend`` of a project built through this backend, which reads the backend it
+# wraps from ``[tool.agenttools] backend`` (and ``backend-path``); defined here, where every
+# hook process reads them, and re-exported by the schema, which validates them.
+WRAPPING_BACKEND = "agenttools_hook.backend"
+
+# A PEP 517 backend reference, as build-backend takes it: "module.path" or "module:object".
+BACKEND_REFERENCE = r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*(:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*)?$"
 
 # Hooks a backend may lack (PEP 517 and PEP 660): the wrapper has them exactly when the
 # wrapped backend does, so frontends fall back as they would without agenttools.
@@ -48,14 +58,14 @@ OPTIONAL_HOOKS = (
 )
 
 
-def load_backend(root: Path) -> Any:
+def load_backend(root: str | Path) -> Any:
     """The backend object ``[tool.agenttools] backend`` names, imported (its ``backend-path``
     directories first on ``sys.path``). A missing or unusable ``backend`` raises the
     project's located problems (:class:`ProjectInvalid`); an import that fails raises
     :class:`~agenttools_runtime.errors.BuildBackendUnavailable`."""
     spec, paths = _backend_setting(root)
     module_name, _, attribute = spec.partition(":")
-    directories = [os.path.abspath(root / p) for p in paths]
+    directories = [os.path.abspath(os.path.join(root, p)) for p in paths]
     for directory in reversed(directories):
         if directory not in sys.path:
             sys.path.insert(0, directory)
@@ -77,12 +87,12 @@ def load_backend(root: Path) -> Any:
     return backend
 
 
-def has_hook(root: Path, name: str) -> bool:
+def has_hook(root: str | Path, name: str) -> bool:
     """Whether the wrapped backend implements the optional hook *name*."""
     return name in OPTIONAL_HOOKS and callable(getattr(load_backend(root), name, None))
 
 
-def get_requires(root: Path, hook: str, config_settings: ConfigSettings) -> list[str]:
+def get_requires(root: str | Path, hook: str, config_settings: ConfigSettings) -> list[str]:
     """The wrapped backend's ``get_requires_for_build_*`` (``[]`` where it has none)."""
     function = getattr(load_backend(root), hook, None)
     return [] if function is None else list(function(config_settings))
@@ -97,8 +107,11 @@ def build_wheel(
     editable: bool,
     warn: Warn,
 ) -> str:
-    """The wrapped backend's wheel (or editable wheel) with agenttools' files added."""
-    import tempfile
+    """The wrapped backend's wheel (or editable wheel) with agenttools' files added. The
+    wrapped backend builds into a new hidden directory in *wheel_directory*, where the wheel
+    with the files added is written and then moved into place; the directory is removed."""
+    import shutil
+    from pathlib import Path
 
     from agenttools_runtime.project.build import for_artifact
     from agenttools_runtime.wheel import archive, contents
@@ -106,14 +119,18 @@ def build_wheel(
     backend = load_backend(root)
     plan = _plan(root, editable=editable, warn=warn)
     hook = backend.build_editable if editable else backend.build_wheel
-    with tempfile.TemporaryDirectory(prefix="agenttools-wheel-") as scratch:
+    scratch = _new_directory(wheel_directory)
+    try:
         name = str(hook(scratch, config_settings, metadata_directory))
         inner = Path(scratch) / name
         info = archive.read_info(inner)
         plan = for_artifact(plan, info.name, info.version, artifact=inner, project=root)
-        output = Path(wheel_directory) / name
         # a new artifact, as the wrapped backend writes its own: not fsynced
-        archive.add_members(inner, output, contents.members(plan), durable=False)
+        staged = Path(scratch) / f".{name}.agenttools"
+        archive.add_members(inner, staged, contents.members(plan), atomic=False)
+        os.replace(staged, Path(wheel_directory) / name)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     return name
 
 
@@ -126,6 +143,8 @@ def prepare_metadata(
     warn: Warn,
 ) -> str:
     """The wrapped backend's ``.dist-info`` with agenttools' files written into it."""
+    from pathlib import Path
+
     from agenttools_runtime.project.build import for_artifact
     from agenttools_runtime.wheel import archive, contents
 
@@ -150,6 +169,7 @@ def build_sdist(
 ) -> str:
     """The wrapped backend's sdist, completed with the files a wheel build needs."""
     import tempfile
+    from pathlib import Path
 
     from agenttools_runtime.wheel import sdist
 
@@ -173,25 +193,33 @@ def build_sdist(
 
 
 # -- helpers ------------------------------------------------------------------------------------
-def _backend_setting(root: Path) -> tuple[str, list[str]]:
+def _backend_setting(root: str | Path) -> tuple[str, list[str]]:
     """``backend`` and ``backend-path`` of ``[tool.agenttools]``; anything unusable raises
     the project's problems as ``agenttools validate`` reports them."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
+    from agenttools_runtime.wheel.backend_scan import backend_setting
 
     try:  # the quick path, taken by every hook (get_requires_* included)
-        with open(root / PYPROJECT, "rb") as file:
-            config = tomllib.load(file).get("tool", {}).get("agenttools", {})
-        spec, paths = config.get("backend"), config.get("backend-path", [])
+        with open(os.path.join(root, PYPROJECT), "rb") as file:
+            text = file.read().decode("utf-8")
+        found = backend_setting(text)  # the common shape, read without tomllib
+        if found is None:
+            if sys.version_info >= (3, 11):
+                import tomllib
+            else:  # pragma: no cover
+                import tomli as tomllib
+
+            config = tomllib.loads(text).get("tool", {}).get("agenttools", {})
+            found = config.get("backend"), config.get("backend-path", [])
+        spec, paths = found
         if _usable(spec, paths):
             return spec, list(paths)
     except (OSError, ValueError, AttributeError, TypeError):
         pass
+    from pathlib import Path
+
     from agenttools_runtime.project.build import load_plan
 
-    load_plan(root, "0")  # raises the located problems (MissingBackend, UnknownKey …)
+    load_plan(Path(root), "0")  # raises the located problems (MissingBackend, UnknownKey …)
     raise _unavailable(root, "", "[tool.agenttools] backend must name the backend to wrap")
 
 
@@ -199,8 +227,6 @@ def _usable(spec: object, paths: object) -> bool:
     """What validation would accept, checked without it: a backend reference that is not
     agenttools itself, and relative backend-path directories that stay in the project."""
     import re
-
-    from agenttools_runtime.schema import BACKEND_REFERENCE, WRAPPING_BACKEND
 
     return (
         isinstance(spec, str)
@@ -214,10 +240,11 @@ def _usable(spec: object, paths: object) -> bool:
     )
 
 
-def _unavailable(root: Path, spec: str, reason: str) -> Exception:
+def _unavailable(root: str | Path, spec: str, reason: str) -> Exception:
     from agenttools_runtime.errors import BuildBackendUnavailable
 
-    return BuildBackendUnavailable(backend=spec, pyproject=str(root / PYPROJECT), reason=reason)
+    pyproject = os.path.join(root, PYPROJECT)
+    return BuildBackendUnavailable(backend=spec, pyproject=pyproject, reason=reason)
 
 
 def _plan(root: Path, *, editable: bool, warn: Warn) -> BuildPlan:
@@ -227,6 +254,19 @@ def _plan(root: Path, *, editable: bool, warn: Warn) -> BuildPlan:
     for problem in plan.warnings:
         warn(f"agenttools: {problem.format(root)}")
     return plan
+
+
+def _new_directory(parent: str) -> str:
+    """A new directory in *parent* for one build: tempfile.mkdtemp's job without importing
+    tempfile (about 3 ms of a hook process), and in the output directory, so the finished
+    wheel is moved into place, not copied."""
+    while True:
+        path = os.path.join(parent, f".agenttools-build-{os.urandom(6).hex()}")
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:  # pragma: no cover - 48 random bits
+            continue
+        return path
 
 
 def _is_inside(path: str, directory: str) -> bool:

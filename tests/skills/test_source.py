@@ -204,3 +204,20 @@ def test_skill_source_is_frozen() -> None:
     assert isinstance(source, SkillSource)
     with pytest.raises(AttributeError):
         source.name = "b"  # type: ignore[misc]
+
+
+def test_frontmatter_pyyaml_cannot_write_is_an_invalid_skill() -> None:
+    skill = Skill(name="a-b", description="d", body="x", extra={"x-thing": object()})
+    with pytest.raises(InvalidAgentSkill, match='frontmatter of "a-b" cannot be written'):
+        to_source(skill)
+
+
+def test_one_line_frontmatter_is_written_as_pyyaml_writes_it() -> None:
+    source = to_source(Skill(name="a-b", description="Notes: on C# (and more).", body="Body."))
+    assert source.files["SKILL.md"] == (
+        "---\nname: a-b\ndescription: 'Notes: on C# (and more).'\n---\n\nBody.\n"
+    )
+    source = to_source(Skill(name="a-b", description="Notes on C# (and more).", body="Body."))
+    assert source.files["SKILL.md"] == (
+        "---\nname: a-b\ndescription: Notes on C# (and more).\n---\n\nBody.\n"
+    )

@@ -194,3 +194,37 @@ def test_write_members_fills_a_prepared_dist_info(tmp_path: Path) -> None:
     assert script.read_bytes() == b"#!/bin/sh\n"
     assert script.stat().st_mode & 0o777 == 0o755
     assert (tmp_path / "extra_metadata/agenttools/manifest.json").stat().st_mode & 0o777 == 0o644
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 100, 4096])
+def test_record_rows_hash_as_pip_checks_them(size: int) -> None:
+    data = bytes(range(256)) * (size // 256) + bytes(size % 256)
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    assert archive.record_row("a/b.py", data) == ("a/b.py", f"sha256={digest}", str(size))
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        ("pkg/a.py", "sha256=abc", "12"),
+        ("pkg/a,b.py", "sha256=abc", "12"),
+        ('pkg/"q".py', "", ""),
+        ("pkg/line\nbreak.py", "sha256=abc", "1"),
+        ("pkg/cr\r.py", "sha256=abc", "1"),
+        ("", "", ""),
+        ("pkg/ space .py", "sha256=x", "0"),
+    ],
+)
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_record_lines_are_csv(row: tuple[str, str, str], newline: str) -> None:
+    """RECORD lines written and read as the csv module writes and reads them (which it
+    does itself only for fields that need quoting)."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator=newline).writerow(row)
+    line = archive._csv_line(row, newline)
+    assert line == buffer.getvalue()
+    try:
+        expected = next(csv.reader([line.rstrip("\r\n")]))[0]
+    except csv.Error:  # a lone CR, which csv writes unquoted and then refuses to read
+        return
+    assert archive._first_field(line.rstrip("\r\n")) == expected

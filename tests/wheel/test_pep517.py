@@ -309,3 +309,59 @@ def test_the_wheel_is_still_a_valid_zip_with_record_lines(
     assert record[2].startswith(
         "tiny_demo-2.0.dev1.dist-info/extra_metadata/agenttools/manifest.json,sha256="
     )
+
+
+# What a hook process imports (frontends start one per hook, and on a fast backend the
+# imports are most of what the wrapper costs: benchmarks/hook.py): the hook runs in a fresh
+# interpreter and reports the modules it added.
+HOOK_PROCESS = """
+import json, os, sys
+sys.path.insert(0, os.path.join(os.getcwd(), "_build"))
+before = set(sys.modules)
+from agenttools_hook import backend
+result = getattr(backend, sys.argv[1])(*sys.argv[2:])
+print(json.dumps({"result": result, "imported": sorted(set(sys.modules) - before)}))
+"""
+
+
+def hook_process(project: Path, hook: str, *arguments: str) -> tuple[object, set[str]]:
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-c", HOOK_PROCESS, hook, *arguments],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    report = json.loads(done.stdout.splitlines()[-1])
+    return report["result"], set(report["imported"])
+
+
+def test_get_requires_reads_the_setting_without_a_toml_parser(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = make_project(tmp_path / "p", monkeypatch)
+    (project / "_build/tinyback.py").write_text(
+        "def get_requires_for_build_wheel(config_settings=None):\n    return ['tiny']\n"
+    )
+    result, imported = hook_process(project, "get_requires_for_build_wheel")
+    assert result == ["tiny"]
+    assert not imported & {"tomllib", "tomli", "typing", "pathlib", "agenttools_runtime.errors"}
+
+
+def test_build_wheel_checks_plain_skills_without_yaml_or_openssl(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Frontmatter of one-line strings is read and written without PyYAML (the same text:
+    tests/skills/test_plain_yaml.py), the few small files hashed without hashlib, the build
+    directory made without tempfile."""
+    project = make_project(tmp_path / "p", monkeypatch)
+    out = tmp_path / "dist"
+    out.mkdir()
+    name, imported = hook_process(project, "build_wheel", str(out))
+    assert isinstance(name, str)
+    assert "extra_metadata/agenttools/manifest.json" in archive.bundled_files(out / name)
+    assert "agenttools_runtime.project.check" in imported  # the checks ran
+    assert not imported & {"yaml", "hashlib", "tempfile", "base64", "csv", "unicodedata"}
+    assert sorted(p.name for p in out.iterdir()) == [name]  # its build directory removed

@@ -1,0 +1,43 @@
+"""SHA-256 digests, without importing hashlib for small data.
+
+``import hashlib`` loads OpenSSL: about 3 ms, which is what CPython's own SHA-256 (the module
+hashlib falls back to) takes to hash 1 MB, and more than a build's check of a small project
+hashes in all. So data under 1 MB is hashed by the interpreter's own SHA-256 while nothing
+has imported hashlib yet; anything else by hashlib. The digests are the same.
+"""
+
+from __future__ import annotations
+
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from hashlib import _Hash
+
+_SMALL = 1 << 20  # bytes
+
+
+def sha256(data: bytes) -> _Hash:
+    """A SHA-256 hash object of *data* (``digest()``, ``hexdigest()``, ``update()``)."""
+    if len(data) < _SMALL and "hashlib" not in sys.modules:
+        own = _interpreter_sha256()
+        if own is not None:
+            return own(data)
+    import hashlib
+
+    return hashlib.sha256(data)
+
+
+def _interpreter_sha256() -> Callable[[bytes], _Hash] | None:
+    if sys.implementation.name != "cpython":  # PyPy's are pure Python
+        return None
+    import importlib
+
+    # (a failed import is not remembered: ask for the one module this version has)
+    name = "_sha2" if sys.version_info >= (3, 12) else "_sha256"
+    try:
+        own: Callable[[bytes], _Hash] = importlib.import_module(name).sha256
+    except (ImportError, AttributeError):  # built without it
+        return None
+    return own
