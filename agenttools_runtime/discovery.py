@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
+from agenttools_runtime.dist_scan import Entry as _Entry
+from agenttools_runtime.dist_scan import iter_dist_infos
 from agenttools_runtime.errors import (
     AgentToolsError,
     BundledFileMismatch,
@@ -323,93 +325,15 @@ def try_get_distribution(
 
 
 # -- the scan --------------------------------------------------------------------------------
-class _Entry:
-    """One first-occurring ``*.dist-info`` (or ``*.egg-info``) of the scan. A plain class:
-    dataclass creation costs start-up time on every CLI run."""
-
-    __slots__ = ("dist_info", "is_egg", "key", "version", "zip_file")
-
-    def __init__(
-        self,
-        key: str,
-        version: str,
-        dist_info: str,
-        zip_file: str | None = None,
-        is_egg: bool = False,
-    ) -> None:
-        self.key = key
-        self.version = version
-        self.dist_info = dist_info
-        self.zip_file = zip_file
-        self.is_egg = is_egg
-
-
 def _scan(
     search: SearchPath, only: str | None
 ) -> Iterator[tuple[_Entry, InstalledDistribution | None]]:
     """Each first-occurring dist-info with its distribution (None without a manifest)."""
-    for entry in _iter_dist_infos(search.paths, only):
+    for entry in iter_dist_infos(search.paths, only):
         if entry.zip_file is not None:
             yield entry, _zipped_distribution(entry, search)
         else:
             yield entry, _load(entry, search)
-
-
-def _iter_dist_infos(paths: Sequence[Path], only: str | None) -> Iterator[_Entry]:
-    seen: set[str] = set()
-    visited: set[str] = set()
-    for path in paths:
-        directory = os.fspath(path)
-        if directory in visited:
-            continue
-        visited.add(directory)
-        try:
-            listing = os.scandir(directory)
-        except NotADirectoryError:
-            yield from _iter_zip(directory, seen, only)
-            continue
-        except OSError:
-            continue
-        with listing:
-            names = [e.name for e in listing]
-        prefix = directory if directory.endswith(("/", os.sep)) else directory + os.sep
-        # one directory holding two versions of a name (an interrupted upgrade) is ambiguous
-        # for importlib too; sorting at least makes the answer stable
-        names.sort()
-        for name in names:
-            if name.endswith(".dist-info"):
-                is_egg = False
-            elif name.endswith(".egg-info"):
-                is_egg = True
-            else:
-                continue
-            project, _, version = name[: name.rindex(".")].partition("-")
-            key = canonical_dist_name(project)
-            if key in seen or (only is not None and key != only):
-                continue
-            seen.add(key)
-            # an egg-info shadows like any other but never carries a manifest
-            yield _Entry(key, version.partition("-")[0], prefix + name, None, is_egg)
-
-
-def _iter_zip(archive: str, seen: set[str], only: str | None) -> Iterator[_Entry]:
-    import zipfile  # only zipped entries of sys.path need it: kept off `list`'s start-up
-
-    try:
-        with zipfile.ZipFile(archive) as zf:
-            names = zf.namelist()
-    except (OSError, zipfile.BadZipFile):
-        return
-    tops = sorted({n.split("/", 1)[0] for n in names if "/" in n})
-    for top in tops:
-        if not top.endswith(".dist-info"):
-            continue
-        project, _, version = top[: -len(".dist-info")].partition("-")
-        key = canonical_dist_name(project)
-        if key in seen or (only is not None and key != only):
-            continue
-        seen.add(key)
-        yield _Entry(key, version, top, zip_file=archive)
 
 
 def _load(entry: _Entry, search: SearchPath) -> InstalledDistribution | None:

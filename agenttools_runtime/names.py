@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 
-from agenttools_runtime.errors import InvalidAgentSkillDescription, InvalidAgentSkillName
+from agenttools_runtime.dist_scan import canonical_dist_name as canonical_dist_name
 
 # -- skills (agentskills.io specification) ---------------------------------------------------
 SKILL_FILE = "SKILL.md"  # the file that makes a folder a skill
@@ -37,6 +37,8 @@ def check_skill_name(name: object) -> str:
     So ``""``, ``".."`` or ``"a/b"`` can never resolve to a skills root or outside it.
     """
     if not is_skill_name(name):
+        from agenttools_runtime.errors import InvalidAgentSkillName  # (only when raised)
+
         raise InvalidAgentSkillName(name=name)
     assert isinstance(name, str)
     return name
@@ -106,6 +108,8 @@ def check_skill_description(name: str, description: object) -> str:
     """Return *description* if it is 1–1024 characters and not blank, else raise
     ``InvalidAgentSkillDescription`` (clients skip skills without one)."""
     if not is_skill_description(description):
+        from agenttools_runtime.errors import InvalidAgentSkillDescription  # (only when raised)
+
         raise InvalidAgentSkillDescription(name=name)
     assert isinstance(description, str)
     return description
@@ -158,16 +162,6 @@ DIST_NAME_PATTERN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")
 
 def is_dist_name(name: object) -> bool:
     return isinstance(name, str) and DIST_NAME_PATTERN.fullmatch(name) is not None
-
-
-def canonical_dist_name(name: str) -> str:
-    """PEP 503 normalization, ``My_Pkg`` → ``my-pkg``: exactly what
-    ``packaging.utils.canonicalize_name`` returns (a test holds them equal), without importing
-    packaging, which would cost ``list`` a quarter of its start-up time."""
-    value = name.lower().replace("_", "-").replace(".", "-")
-    while "--" in value:
-        value = value.replace("--", "-")
-    return value
 
 
 # -- references: "item" or "dist/item" -------------------------------------------------------

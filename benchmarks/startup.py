@@ -11,14 +11,15 @@ wall time, and the median over rounds of the ratio to the baselines of the same 
 
 - ``python -c pass``: the interpreter with its site-packages (the issue's baseline);
   ``python -I -S -c pass``: the bare interpreter, no ``site`` (what no Python CLI goes under);
-- floors, what no command can go under: ``floor`` (``python -c "import argparse, json,
-  pathlib"``, what an argparse CLI that reads JSON and builds paths imports before any code
-  of its own); ``floor: -m, json, pathlib`` (``runpy``, which ``python -m`` imports, with
-  ``json`` and ``pathlib``: the commands that read JSON and build paths); ``floor: -m,
-  argparse`` (``--help``, printed by argparse); ``floor: script, json, pathlib`` (``re``,
-  which the console script imports, with ``json`` and ``pathlib``);
+- floors, what no command can go under: ``floor: script`` (``python -c "import re"``: pip's
+  console script imports ``re`` before it calls any code of ours) and ``floor: -m``
+  (``import runpy``, what ``python -m`` runs a module with); ``floor: script, json, pathlib``
+  and ``floor: -m, json, pathlib``: what a command that reads JSON and builds ``pathlib``
+  paths pays on top before any code of its own (``clients``, ``show``, ``skill`` still do;
+  ``list``, ``deployed`` and ``--help`` do without);
 - ``--version``, ``--help``, ``clients``, ``list``, ``show DIST/BUNDLE``, ``deployed`` with one
-  deployment and with 1,001 (also ``--json``), ``skill --list`` and ``skill agenttools``,
+  deployment and with 1,001 (also ``--json``), ``skill --list`` and ``skill agenttools``
+  (``--no-local``), ``skill --list`` with the clients' local skill folders too,
   each as ``python -m agenttools`` and (``[script]``) as the console script; the last table
   puts the two side by side.
 
@@ -78,10 +79,10 @@ def commands(python: str, homes: dict[str, Path]) -> dict[str, tuple[list[str], 
     table = {
         "python -c pass": ([python, "-c", "pass"], small),
         "python -I -S -c pass": ([python, "-I", "-S", "-c", "pass"], small),
-        "floor": ([python, "-c", "import argparse, json, pathlib"], small),
-        "floor: -m, json, pathlib": ([python, "-c", "import runpy, json, pathlib"], small),
-        "floor: -m, argparse": ([python, "-c", "import runpy, argparse"], small),
+        "floor: script": ([python, "-c", "import re"], small),
+        "floor: -m": ([python, "-c", "import runpy"], small),
         "floor: script, json, pathlib": ([python, "-c", "import re, json, pathlib"], small),
+        "floor: -m, json, pathlib": ([python, "-c", "import runpy, json, pathlib"], small),
     }
     table.update(cli_commands([python, "-m", "agenttools"], homes))
     script = console_script(python)
@@ -104,6 +105,7 @@ def cli_commands(cli: list[str], homes: dict[str, Path]) -> dict[str, tuple[list
         "deployed (1,001)": ([*cli, "deployed"], large),
         "deployed --json (1,001)": ([*cli, "deployed", "--json"], large),
         "skill --list": ([*cli, "skill", "--list", "--no-local"], small),
+        "skill --list, local too": ([*cli, "skill", "--list"], small),
         "skill agenttools": ([*cli, "skill", "agenttools", "--no-local"], small),
     }
 

@@ -48,9 +48,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from agenttools_runtime import fs, uptodate, verified  # noqa: E402
+from agenttools_runtime import fs, status_cache, uptodate, verified  # noqa: E402
 from agenttools_runtime.bundles import AgentTools  # noqa: E402
-from agenttools_runtime.deploy import status_cache  # noqa: E402
 from agenttools_runtime.mcp.server import MCPServer  # noqa: E402
 from agenttools_runtime.skills.hashing import hash_bytes  # noqa: E402
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -25,7 +26,8 @@ from agenttools_runtime.cli import (
     main,
     quick_arguments,
 )
-from agenttools_runtime.cli._parser import Parser, help_width
+from agenttools_runtime.cli._parser import Parser
+from agenttools_runtime.cli.top_help import NARROWEST, help_width, top_help
 from tests.helpers.venvs import fake_distribution
 
 # Third-party packages: each one is needed by some command, never by these.
@@ -135,6 +137,8 @@ def test_version_imports_no_parser() -> None:
 def test_help_imports_no_command_module(argv: list[str]) -> None:
     status, modules = imported(*argv)
     assert status == (0 if argv == ["--help"] else 2)
+    if argv == ["--help"]:  # cli/top_help.py (on a terminal that is not too narrow)
+        assert loaded(modules, LEAN_PATH_SPARES) == []
     assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB) == []
     assert loaded(modules, ("json", "pathlib", "dataclasses", "inspect")) == []
     assert loaded(modules, ("agenttools_runtime.errors", *COMMAND_MODULE_NAMES)) == []
@@ -162,6 +166,88 @@ def test_show_reads_the_manifest_not_the_skill_files_frontmatter(tmp_path: Path)
     assert status == 0
     assert loaded(modules, (*THIRD_PARTY, *CLASS_MACHINERY, *RARELY_NEEDED, "typing")) == []
     assert "hashlib" in modules and "agenttools_runtime.skills.skill_md" not in modules
+
+
+def test_list_of_a_known_environment_imports_no_paths_json_or_errors(tmp_path: Path) -> None:
+    # this interpreter without its site-packages (-S: the test environment's own
+    # distributions are not this test's business) plus one site directory, twice: the first
+    # reads the manifest (json, its checks), the second takes its rows from the cache
+    site = tmp_path / "site"
+    fake_distribution(site, "listed", servers={"s": {"command": "s"}})
+    # a manifest written just now is read again next time (a change in the same clock tick
+    # could leave its signature the same): here, as if two seconds had passed
+    racy = "import agenttools_runtime.cli.lean_cache as c; c.RACY_NS = 0"
+    Path(os.environ["AGENTTOOLS_HOME"]).mkdir(parents=True, exist_ok=True)  # (used before)
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(repo)])}
+    env.pop("VIRTUAL_ENV", None)
+    for warm in (False, True):
+        done = subprocess.run(
+            [sys.executable, "-S", "-c", racy + "\n" + REPORTER, "list"],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=env,
+        )
+        report = json.loads(done.stderr.strip().splitlines()[-1])
+        assert report["status"] == 0
+        modules = set(report["modules"])
+        assert "listed/listed" in done.stdout
+        assert ("json" in modules) != warm
+        if warm:
+            assert loaded(modules, LEAN_PATH_SPARES) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["show", "shown/shown"],
+        ["skill", "--list", "--no-local"],
+        ["skill", "agenttools", "--no-local"],
+        ["skill", "--list"],
+        ["clients"],
+    ],
+    ids=" ".join,
+)
+def test_commands_served_from_their_caches_import_none_of_their_machinery(
+    argv: list[str], tmp_path: Path
+) -> None:
+    # show, skill and clients as last printed (cli/quick_show.py, cli/recorded.py):
+    # computed once, then neither the library's objects nor yaml, hashlib,
+    # pathlib or json; -S and a site directory as in the test above, with the libraries of
+    # this environment after it (yaml, for the first run)
+    import sysconfig
+
+    site = tmp_path / "site"
+    fake_distribution(
+        site,
+        "shown",
+        servers={"s": {"module": "shown.server"}},
+        skills={"shown-skill": {"description": "A skill.", "files": {"SKILL.md": SKILL_MD}}},
+    )
+    racy = "import agenttools_runtime.cli.lean_cache as c; c.RACY_NS = 0"
+    Path(os.environ["AGENTTOOLS_HOME"]).mkdir(parents=True, exist_ok=True)  # (used before)
+    repo = Path(__file__).resolve().parents[1]
+    front = [str(site), str(repo), sysconfig.get_path("purelib")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(front)}
+    env.pop("VIRTUAL_ENV", None)
+    outputs = []
+    for warm in (False, True):
+        done = subprocess.run(
+            [sys.executable, "-S", "-c", racy + "\n" + REPORTER, *argv],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=env,
+            cwd=tmp_path,
+        )
+        report = json.loads(done.stderr.strip().splitlines()[-1])
+        assert report["status"] == 0, done.stderr
+        outputs.append(done.stdout)
+        if warm:
+            spared = (*LEAN_PATH_SPARES, "yaml", "hashlib", "shlex", "agenttools_runtime.skilluri")
+            assert loaded(set(report["modules"]), spared) == []
+    assert outputs[0] == outputs[1]
 
 
 def test_list_of_this_environment_imports_no_typing() -> None:
@@ -203,6 +289,23 @@ DEPLOY_WRITERS = (
     "agenttools_runtime.signals",
 )
 WRITERS_STDLIB = ("dataclasses", "hashlib", "uuid", "datetime", "threading", "signal")
+# what the lean paths of `list`, `deployed` and `--help` do without (cli/quick_list.py,
+# cli/quick_deployed.py, cli/top_help.py): each is a tenth of a second's start-up or more
+LEAN_PATH_SPARES = (
+    "pathlib",
+    "json",
+    "re",
+    "argparse",
+    "typing",
+    "platformdirs",
+    "agenttools_runtime.errors",
+    "agenttools_runtime.paths",
+    "agenttools_runtime.clients",
+    "agenttools_runtime.deploy",
+    "agenttools_runtime.discovery",
+    "agenttools_runtime.bundles",
+    "agenttools_runtime.wheel.manifest",
+)
 
 
 def test_deployed_shows_cached_rows_without_the_deploy_engine(home: Path) -> None:
@@ -215,12 +318,15 @@ def test_deployed_shows_cached_rows_without_the_deploy_engine(home: Path) -> Non
     deploy("cursor", AgentTools(name="listed", skills=(skill,), mcp_servers=(server,)))
     # the first computes the row and keeps it in the status cache (as it would 2 s after the
     # deploy: a row computed right after a change is not kept); the next shows it
-    racy = "import agenttools_runtime.deploy.status_cache as c; c.RACY_NS = 0"
+    racy = "import agenttools_runtime.status_cache as c; c.RACY_NS = 0"
     assert imported("deployed", prelude=racy)[0] == 0
     status, modules = imported("deployed", prelude=racy)
     assert status == 0
     assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + WRITERS_STDLIB + CLASS_MACHINERY) == []
     assert loaded(modules, (*DEPLOY_WRITERS, "argparse", "agenttools_runtime.deploy.status")) == []
+    # the table from the cache on strings (cli/quick_deployed.py): not even the deploy
+    # package, paths, the client table, json or the error classes
+    assert loaded(modules, LEAN_PATH_SPARES) == []
     # every field of every record: read whole
     status, modules = imported("deployed", "--json")
     assert status == 0 and "agenttools_runtime.deploy.records" in modules
@@ -438,6 +544,31 @@ def test_help_width_is_the_one_argparse_computes(
     else:
         monkeypatch.setenv("COLUMNS", columns)
     assert help_width() == shutil.get_terminal_size().columns - 2
+
+
+def test_top_help_is_what_argparse_prints_at_every_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    # cli/top_help.py prints the top-level help without argparse: the same text at each
+    # width it serves; narrower, argparse prints it
+    served = 0
+    for columns in range(20, 301):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        text = top_help(help_width())
+        if text is not None:
+            served += 1
+            assert text == build_parser().format_help(), columns
+    assert served == 301 - NARROWEST - 2
+    monkeypatch.setenv("COLUMNS", str(NARROWEST))
+    assert top_help(help_width()) is None
+
+
+@pytest.mark.parametrize("option", ["--help", "-h"])
+def test_help_prints_the_top_help(
+    option: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for columns in ("100", "30"):  # served by top_help, then by argparse
+        monkeypatch.setenv("COLUMNS", columns)
+        assert main([option]) == 0
+        assert capsys.readouterr().out == build_parser().format_help()
 
 
 def test_parser_formats_help_as_argparse_does(monkeypatch: pytest.MonkeyPatch) -> None:

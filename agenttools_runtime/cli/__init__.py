@@ -73,6 +73,18 @@ COMMAND_HELP: dict[str, str] = {
 }
 
 
+# What ``agenttools --help`` says above and below the commands (cli/top_help.py prints it
+# without argparse).
+DESCRIPTION = (
+    "Deploy the Agent Skills and MCP servers that installed Python distributions ship into AI "
+    "clients (Claude Code, Cursor, Codex, Gemini CLI, VS Code, ...), tracked and reversible."
+)
+EPILOG = (
+    "Run 'agenttools COMMAND --help' for a command's options. "
+    "Exit status: 0 ok, 1 failure, 2 usage."
+)
+
+
 class UsageError(Exception):
     """A command line that cannot be acted on (exit 2)."""
 
@@ -99,16 +111,7 @@ def build_parser(
 
     from agenttools_runtime.cli._parser import Parser
 
-    parser = Parser(
-        prog="agenttools",
-        description=(
-            "Deploy the Agent Skills and MCP servers that installed Python distributions "
-            "ship into AI clients (Claude Code, Cursor, Codex, Gemini CLI, VS Code, ...), "
-            "tracked and reversible."
-        ),
-        epilog="Run 'agenttools COMMAND --help' for a command's options. "
-        "Exit status: 0 ok, 1 failure, 2 usage.",
-    )
+    parser = Parser(prog="agenttools", description=DESCRIPTION, epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"agenttools {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     common = Parser(add_help=False)
@@ -132,6 +135,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments == ["--version"]:  # answered without building a parser (start-up time)
         print(f"agenttools {__version__}")
         return 0
+    if arguments in (["--help"], ["-h"]):  # argparse's text, without argparse (start-up time)
+        from agenttools_runtime.cli.top_help import help_width, top_help
+
+        text = top_help(help_width())
+        if text is not None:
+            sys.stdout.write(text)
+            return 0
     # The top-level parser has no option taking a value: the first word is the command.
     command = next((a for a in arguments if not a.startswith("-")), "")
     known = command in COMMAND_MODULES
@@ -155,6 +165,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return _closed_pipe()
             return known_answer.status
     args = quick_arguments(arguments) if leading else None
+    if args is not None:  # the common case of a few commands, answered on strings
+        lean = lean_handler(command)
+        try:
+            status = None if lean is None else lean(args)
+            if status is not None:
+                sys.stdout.flush()
+                return status
+        except BrokenPipeError:
+            return _closed_pipe()
     if args is None:
         parser = build_parser([command] if known else [], placeholders=not leading)
         try:
@@ -209,10 +228,10 @@ def quick_arguments(arguments: Sequence[str]) -> argparse.Namespace | None:
     many or too few words), which argparse then parses. Importing argparse and building the
     parser is a third of what ``agenttools list`` costs beyond the interpreter
     (``benchmarks/startup.py``)."""
-    import importlib
-
     command, *words = arguments
-    module = importlib.import_module(f"{__name__}.{COMMAND_MODULES[command]}")
+    name = f"{__name__}.{COMMAND_MODULES[command]}"
+    __import__(name)  # (importlib.import_module: importlib and warnings, 0.05x start-up)
+    module = sys.modules[name]
     quick: Quick | None = getattr(module, "QUICK", {}).get(command)
     if quick is None:
         return None
@@ -235,6 +254,17 @@ def quick_arguments(arguments: Sequence[str]) -> argparse.Namespace | None:
 
     # what handlers read of an argparse.Namespace: its attributes
     return SimpleNamespace(**values)  # type: ignore[return-value]
+
+
+def lean_handler(command: str) -> Callable[[argparse.Namespace], int | None] | None:
+    """The ``LEAN`` handler of *command*'s module (after :func:`quick_arguments` read the
+    line): it answers the common case without the error classes, the warning machinery and
+    most of the library (``run_handler`` imports the 130 error classes alone: 0.1x ``python
+    -c pass``), and returns None for anything else, which the command's handler then does in
+    full. It raises nothing and warns of nothing."""
+    module = sys.modules[f"{__name__}.{COMMAND_MODULES[command]}"]
+    lean: dict[str, Callable[[argparse.Namespace], int | None]] = getattr(module, "LEAN", {})
+    return lean.get(command)
 
 
 def _dest(option: str) -> str:

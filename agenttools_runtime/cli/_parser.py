@@ -12,27 +12,12 @@ from __future__ import annotations
 
 import argparse
 import functools
-import os
-import sys
+
+from agenttools_runtime.cli.top_help import help_width
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
     from typing import Any
-
-
-def help_width() -> int:
-    """The width argparse formats help to: ``shutil.get_terminal_size().columns - 2``
-    (``$COLUMNS``, else the terminal of stdout, else 80)."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns <= 0 and sys.__stdout__ is not None:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return (columns or 80) - 2
 
 
 class Parser(argparse.ArgumentParser):

@@ -336,8 +336,8 @@ def _leave_ticket(
     """Leave the ticket that lets the next identical command line answer without the engine
     (``agenttools_runtime/uptodate.py``), when what the answer depends on is a list of paths:
     this interpreter's path or ``--path`` directories, not another interpreter's."""
-    from agenttools_runtime import paths, uptodate
-    from agenttools_runtime.deploy import noop_inputs, status_cache
+    from agenttools_runtime import paths, status_cache, uptodate
+    from agenttools_runtime.deploy import noop_inputs
 
     if args.link or args.python or args.all_clients or args.detected:
         return
@@ -613,3 +613,13 @@ def _render(d: Deployment) -> str:
 
 # `deployed [CLIENT] [--long] [--json]`: read without argparse (cli.quick_arguments)
 QUICK = {"deployed": Quick(run_deployed, ("--json", "--long"), positionals=(("client", False),))}
+
+
+def lean_deployed(args: argparse.Namespace) -> int | None:
+    from agenttools_runtime.cli.quick_deployed import lean_deployed
+
+    return lean_deployed(args)
+
+
+# what main() tries first for a line quick_arguments read (cli.lean_handler)
+LEAN = {"deployed": lean_deployed}

@@ -104,6 +104,19 @@ def active_venv_python() -> str | None:
 
 
 # -- list ------------------------------------------------------------------------------------
+def lean_list(args: argparse.Namespace) -> int | None:
+    """``list`` of this interpreter's environment on strings (``cli/quick_list.py``); None:
+    ``run_list`` answers."""
+    from agenttools_runtime.cli.quick_list import list_data
+
+    data = None if args.all or args.python or args.path or active_venv_python() else list_data()
+    if data is None:
+        return None
+    rows, problems, python = data["bundles"], data["problems"], data["python"]
+    emit(args, data, lambda: _render_list(rows, problems, python))
+    return 0
+
+
 def run_list(args: argparse.Namespace) -> int:
     from agenttools_runtime import __version__
     from agenttools_runtime.bundles import DEFAULT_AGENT_TOOLS, distribution_bundles
@@ -174,6 +187,20 @@ def _short(names: list[str], prefix: str) -> str:
 
 
 # -- show ------------------------------------------------------------------------------------
+def lean_show(args: argparse.Namespace) -> int | None:
+    """``show DIST/ITEM`` of this interpreter's environment from its cache
+    (``cli/quick_show.py``); None: ``run_show`` answers."""
+    if args.python or args.path or active_venv_python():
+        return None
+    from agenttools_runtime.cli.quick_show import show_output
+
+    shown = show_output(args.name, args.json)
+    if shown is None:
+        return None
+    print(shown)
+    return 0
+
+
 def run_show(args: argparse.Namespace) -> int:
     from agenttools_runtime.bundles import resolve_tools
 
@@ -298,3 +325,5 @@ QUICK = {
     "list": Quick(run_list, ("--json", "--all"), defaults={"python": None, "path": None}),
     "show": Quick(run_show, positionals=(("name", True),), defaults={"python": None, "path": None}),
 }
+# what main() tries first for a line quick_arguments read (cli.lean_handler)
+LEAN = {"list": lean_list, "show": lean_show}

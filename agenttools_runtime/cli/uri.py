@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
-import warnings
 
 from agenttools_runtime.cli import (
     COMMAND_HELP,
@@ -151,6 +149,8 @@ def run_skill(args: argparse.Namespace) -> int:
         local=not args.no_local,
     )
     # only MCP servers (--mcp) log; logging costs a twentieth of the start-up otherwise
+    import contextlib  # (here, not at the top: `skill` served from its cache needs neither)
+
     log_lines = _MCPLogLines() if args.mcp else contextlib.nullcontext()
     with resolver, log_lines:
         return _run_skill(args, resolver)
@@ -181,10 +181,27 @@ class _MCPLogLines:
 
 
 def _run_skill(args: argparse.Namespace, resolver: SkillResolver) -> int:
+    shown = skill_output(args, resolver)
+    if isinstance(shown, bytes):  # a file: its bytes, verbatim
+        sys.stdout.flush()
+        sys.stdout.buffer.write(shown)
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(shown)
+    return 0
+
+
+def skill_output(args: argparse.Namespace, resolver: SkillResolver) -> str | bytes:
+    """What ``skill`` prints (``--list``, a URI; ``--json``): text, or a file's bytes
+    (``lean_skill`` keeps it)."""
+    import json
+
     if args.list:
         listing = resolver.list_skills()
-        emit(args, {"ok": True, **listing.to_json()}, listing.render)
-        return 0
+        if args.json:
+            return json.dumps({"ok": True, **listing.to_json()}, indent=2, default=str) + "\n"
+        rendered = listing.render()
+        return rendered + "\n" if rendered else ""
     arguments: str | list[str] | None = None
     if len(args.arguments) == 1:
         arguments = args.arguments[0]
@@ -192,19 +209,16 @@ def _run_skill(args: argparse.Namespace, resolver: SkillResolver) -> int:
         arguments = list(args.arguments)
     resolved = resolver.resolve(args.uri, arguments, convention=args.convention)
     if args.json:
-        emit(args, {"ok": True, **resolved.to_json()}, "")
-        return 0
+        return json.dumps({"ok": True, **resolved.to_json()}, indent=2, default=str) + "\n"
     text = resolved.text
-    if text is None or resolved.kind == "reference":  # a file: its bytes, verbatim
-        sys.stdout.flush()
-        sys.stdout.buffer.write(resolved.content)
-        sys.stdout.buffer.flush()
-    else:
-        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
-    return 0
+    if text is None or resolved.kind == "reference":
+        return resolved.content
+    return text if text.endswith("\n") or not text else text + "\n"
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    import warnings
+
     from agenttools_runtime.errors import AgentToolsWarning
     from agenttools_runtime.serve import build_server, collect_skills
 
@@ -239,6 +253,50 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def lean_skill(args: argparse.Namespace) -> int | None:
+    """``skill --list`` / ``skill URI`` (``--no-local``, ``--json``) of this interpreter's
+    environment as last printed, while nothing it read changed (``cli/recorded.py``: the
+    manifests, the skill files, the built-in skills, every client's local skill folders);
+    None: ``run_skill`` answers (another environment, ``--mcp``, an error or a warning)."""
+    from agenttools_runtime.cli.discovery import active_venv_python
+
+    if args.list == (args.uri is not None) or args.python or args.path or active_venv_python():
+        return None
+    import os
+
+    from agenttools_runtime.cli.recorded import cached_output
+
+    # (the working directory: the project scope of the local skills, and "" on sys.path)
+    line = repr((bool(args.list), args.uri, bool(args.json), args.no_local, os.getcwd()))
+    shown = cached_output("skill", line, lambda: _computed_skill_output(args), here=True)
+    if shown is None:
+        return None
+    if isinstance(shown, bytes):  # a file: its bytes, verbatim
+        sys.stdout.flush()
+        sys.stdout.buffer.write(shown)
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(shown)
+    return 0
+
+
+def _computed_skill_output(args: argparse.Namespace) -> str | bytes | None:
+    """What ``run_skill`` prints for *args* (this interpreter's environment, no ``--mcp``);
+    None for an error or a warning (``run_skill`` prints those)."""
+    import warnings
+
+    from agenttools_runtime.skilluri.resolver import SkillResolver
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            with SkillResolver.default(local=not args.no_local) as resolver:
+                shown = skill_output(args, resolver)
+        except Exception:  # an error: the full path reports it (with its hint)
+            return None
+    return None if caught else shown
+
+
 # `skill [URI] [--list] [--no-local] [--json]`: read without argparse (cli.quick_arguments)
 QUICK = {
     "skill": Quick(
@@ -255,3 +313,5 @@ QUICK = {
         },
     )
 }
+# what main() tries first for a line quick_arguments read (cli.lean_handler)
+LEAN = {"skill": lean_skill}

@@ -13,7 +13,7 @@ from typing import Any
 from agenttools_runtime import paths
 from agenttools_runtime.deploy import content, registry
 from agenttools_runtime.deploy.records import InstalledSkill, ServerEntry
-from agenttools_runtime.deploy.status_cache import DRIFTED, ORPHANED
+from agenttools_runtime.status_cache import DRIFTED, ORPHANED
 from agenttools_runtime.values import Value
 
 

@@ -41,14 +41,14 @@ from agenttools_runtime import paths
 from agenttools_runtime.deploy import content, drift, records, registry
 from agenttools_runtime.deploy.drift import Finding  # (re-exported: the status's findings)
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
-from agenttools_runtime.deploy.status_cache import (  # the words' one home
+from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord, format_message
+from agenttools_runtime.status_cache import (  # the words' one home
     BROKEN,
     DRIFTED,
     OK,
     ORPHANED,
     OUTDATED,
 )
-from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord, format_message
 from agenttools_runtime.values import Fields
 
 if TYPE_CHECKING:

@@ -14,7 +14,8 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.deploy import content, status, status_cache
+from agenttools_runtime import status_cache
+from agenttools_runtime.deploy import content, status
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning, DeploymentNotFound
 from agenttools_runtime.values import Fields

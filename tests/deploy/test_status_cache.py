@@ -7,15 +7,18 @@ each edit below changes a file's size too, so it shows even within one clock tic
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from agenttools_runtime import status_cache
 from agenttools_runtime.cli import main
-from agenttools_runtime.deploy import deployed, status_cache
+from agenttools_runtime.deploy import deployed
 
 from .test_cli import weather
 from .test_lifecycle import table, upgrade
@@ -35,12 +38,21 @@ def shown(capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
 
 
 def cache_file(state: Path) -> Path:
-    return state / "deployments" / ".index" / "status.json"
+    return state / "deployments" / ".index" / "status.marshal"
+
+
+def read_cache(state: Path) -> dict[str, Any]:
+    data: dict[str, Any] = marshal.loads(cache_file(state).read_bytes())
+    return data
+
+
+def write_cache(state: Path, data: dict[str, Any]) -> None:
+    cache_file(state).write_bytes(marshal.dumps(data))
 
 
 def cached_rows(state: Path) -> dict[str, list[object]]:
-    data = json.loads(cache_file(state).read_text())
-    return {uid: entry[0] for uid, entry in data["rows"].items()}
+    rows: dict[str, list[object]] = marshal.loads(read_cache(state)["rows"])
+    return rows
 
 
 @pytest.fixture
@@ -65,10 +77,18 @@ def test_rows_come_from_the_cache_while_nothing_changed(
     assert cached_rows(state)[dep.uuid][6] == "ok"
 
     # the cache is what is shown: a row changed by hand shows as it is
-    data = json.loads(cache_file(state).read_text())
-    data["rows"][dep.uuid][0][6] = "from-the-cache"
-    cache_file(state).write_text(json.dumps(data))
+    data = read_cache(state)
+    rows = marshal.loads(data["rows"])
+    rows[dep.uuid][6] = "from-the-cache"
+    data["rows"] = marshal.dumps(rows)
+    stored_table, data["table"] = data["table"], ""
+    write_cache(state, data)
     assert shown(capsys) == {"cursor": "from-the-cache"}
+    # and the table of all rows as last printed, while every row holds
+    assert "ok" in stored_table and "from-the-cache" not in stored_table
+    data["table"] = "the stored table"
+    write_cache(state, data)
+    assert run(capsys, "deployed")[1] == "the stored table\n"
 
     # a file it depends on changes: computed again
     skill_md = home / ".cursor" / "skills" / "weather-report" / "SKILL.md"
@@ -77,15 +97,15 @@ def test_rows_come_from_the_cache_while_nothing_changed(
     assert cached_rows(state)[dep.uuid][6] == "drifted"
 
     # a cache of another agenttools version (or interpreter) is not used
-    data = json.loads(cache_file(state).read_text())
-    data["rows"][dep.uuid][0][6] = "from-the-cache"
+    data = read_cache(state)
+    data["table"] = "from-the-cache"
     data["key"][1] = "0.0.0"
-    cache_file(state).write_text(json.dumps(data))
+    write_cache(state, data)
     assert shown(capsys) == {"cursor": "drifted"}
     # nor one that does not parse
-    cache_file(state).write_text("{not json")
+    cache_file(state).write_bytes(b"\x00not marshal")
     assert shown(capsys) == {"cursor": "drifted"}
-    assert json.loads(cache_file(state).read_text())["rows"]
+    assert read_cache(state)["rows"]
 
 
 def test_every_kind_of_change_shows_at_once(
@@ -227,12 +247,58 @@ def test_json_serves_the_cached_statuses_as_the_table_does(
     assert set(cached_rows(state)) == {d["uuid"] for d in expected[:2]}
 
     # the cache is what --json shows too, and a change shows at once
-    data = json.loads(cache_file(state).read_text())
-    for entry in data["rows"].values():
-        entry[2]["status"] = "from-the-cache"
-    cache_file(state).write_text(json.dumps(data))
+    data = read_cache(state)
+    statuses = marshal.loads(data["full"])
+    for full in statuses.values():
+        full["status"] = "from-the-cache"
+    data["full"] = marshal.dumps(statuses)
+    write_cache(state, data)
     found = [d["status"] for d in as_json()["deployments"]]  # type: ignore[index]
     assert found == ["from-the-cache", "from-the-cache", "broken"]
     skill_md.write_text(skill_md.read_text().replace("\nMine.\n", ""))
     cursor = next(d for d in as_json()["deployments"] if d["client"] == "cursor")  # type: ignore[index]
     assert cursor["status"] == "ok" and cursor["findings"] == []
+
+
+def test_a_signature_tells_each_change_of_a_path(tmp_path: Path) -> None:
+    path, target, link = tmp_path / "file", tmp_path / "target", tmp_path / "link"
+    path.write_text("one")
+    first = status_cache.signature(str(path))
+    assert first is not None and status_cache.signature(str(path)) == first
+    stat = path.stat()
+    path.write_text("two")  # same size, modification time put back: the change time tells
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert status_cache.signature(str(path)) != first
+    assert status_cache.changed_ns(first) == max(stat.st_mtime_ns, stat.st_ctime_ns)
+    target.write_text("t")
+    link.symlink_to(target)
+    pointing = status_cache.signature(str(link))
+    assert pointing is not None and len(pointing) == 64
+    target.unlink()  # the link unchanged, its target gone
+    assert status_cache.signature(str(link)) not in (pointing, None)
+    link.unlink()
+    assert status_cache.signature(str(link)) is None
+
+
+def test_registry_entries_are_checked_through_their_directory_once_it_settles(
+    capsys: pytest.CaptureFixture[str], home: Path, site: Path, state: Path, no_margin: None
+) -> None:
+    assert run(capsys, "deploy", "cursor", TOOLS, "--path", str(site))[0] == 0
+    registry = state / "deployments" / ".skill-registry"
+    future = 4_000_000_000 * 10**9  # changed "later than now": not settled
+    os.utime(registry, ns=(future, future))
+    assert shown(capsys) == {"cursor": "ok"}
+    assert read_cache(state)["grouped"] is False  # each entry on its own
+    os.utime(registry, ns=(10**18, 10**18))  # settled now
+    assert shown(capsys) == {"cursor": "ok"}  # stored again, the entries grouped
+    data = read_cache(state)
+    assert data["grouped"] is True
+    grouped = [entry for entry in data["paths"] if len(entry) == 3]
+    assert grouped and all(Path(entry[0]).parent == registry for entry in grouped)
+    # an entry replaced (as agenttools writes them: a new file renamed over it) is seen
+    entry = Path(grouped[0][0])
+    replacement = entry.with_suffix(".tmp")
+    replacement.write_text(entry.read_text().replace('"references"', '"references" '))
+    os.replace(replacement, entry)
+    assert shown(capsys) == {"cursor": "ok"}
+    assert Path(read_cache(state)["paths"][grouped[0][2]][0]) == registry

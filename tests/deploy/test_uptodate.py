@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from agenttools_runtime import fs, uptodate
+from agenttools_runtime import fs, status_cache, uptodate
 from agenttools_runtime.cli import main
-from agenttools_runtime.deploy import deployed, status_cache
+from agenttools_runtime.deploy import deployed
 from tests.helpers.venvs import fake_distribution, skill_files
 
 from .test_cli import weather
@@ -283,7 +283,7 @@ def test_the_answer_imports_no_engine(home: Path, site: Path, tmp_path: Path) ->
     argv = deploy_argv(site)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     writer = (
-        "import sys; from agenttools_runtime.deploy import status_cache as c; c.RACY_NS = 0; "
+        "import sys; from agenttools_runtime import status_cache as c; c.RACY_NS = 0; "
         "from agenttools_runtime.cli import main; sys.exit(main(sys.argv[1:]))"
     )
     reader = (
