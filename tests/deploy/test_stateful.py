@@ -342,11 +342,15 @@ class DeploymentState(RuleBasedStateMachine):
             if self.hand_deleted:
                 return  # the sweep that cleans up after the hand may have run first
             after = snapshot(self.home, self.state)
-            # the lock file (and the directory holding it) are not changes, nor is the index
-            # (derived data: a sweep it asked for may run before the failure)
-            index = str(self.state / "deployments" / ".index" / "index.json")
-            for path in (lock, index, str(self.state / "deployments"), str(self.state)):
+            # the lock file (and the directory holding it) are not changes, nor is anything in
+            # the index's directory (derived data: the index a sweep it asked for may rebuild
+            # before the failure, the status cache, up-to-date tickets) or the directory itself
+            derived = str(self.state / "deployments" / ".index")
+            for path in (lock, str(self.state / "deployments"), str(self.state)):
                 before.pop(path, None), after.pop(path, None)
+            for snap in (before, after):
+                for path in [p for p in snap if p == derived or p.startswith(derived + "/")]:
+                    del snap[path]
             assert after == before
 
     def _forced(self, name: str, client: str, before: set[str]) -> None:
