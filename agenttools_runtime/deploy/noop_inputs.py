@@ -43,8 +43,8 @@ def inputs(record: DeploymentRecord, search_paths: list[str] | None) -> list[str
     if at.get("location") != "distribution" or not dist_info or _editable(dist_info):
         return None
     state = paths.state_paths()
-    found: list[str] = [*_state(state, record), *_target(record), str(dist_info)]
-    found += tree(Path(dist_info))[1:]
+    found: list[str] = [*_state(state, record), *_target(record)]
+    found += _linked_tree(str(dist_info))
     if search_paths is None:
         search_paths = [p or os.curdir for p in sys.path]
     else:  # (--path: servers start with the interpreter of the environment around it)
@@ -53,6 +53,25 @@ def inputs(record: DeploymentRecord, search_paths: list[str] | None) -> list[str
             found += [str(p) for pair in environment_candidates(site) for p in pair]
     found += [os.path.abspath(p) for p in search_paths]
     found.append(sys.executable)
+    return found
+
+
+def _linked_tree(directory: str) -> list[str]:
+    """:func:`~agenttools_runtime.deploy.drift.tree` of *directory*, and of where every link
+    in it leads (a ``.dist-info`` in a symlink forest: its files are where the links lead,
+    and a file rewritten there changes neither a link nor the folder holding it)."""
+    found: list[str] = []
+    seen: set[str] = set()
+    stack = [directory]
+    while stack:
+        here = stack.pop()
+        for path in tree(Path(here)):
+            found.append(path)
+            if os.path.islink(path):
+                real = os.path.realpath(path)
+                if real not in seen and os.path.isdir(real):
+                    seen.add(real)
+                    stack.append(real)
     return found
 
 

@@ -116,3 +116,27 @@ def test_a_linked_config_file_changed_while_the_engine_answered(
     assert calls
     fast, (status, out) = agrees(capsys, monkeypatch, argv)
     assert fast is None and status == 0 and "up to date" not in out
+
+
+def test_a_linked_dist_info_edited_where_it_leads(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    home: Path,
+    state: Path,
+    tmp_path: Path,
+) -> None:
+    """The ``.dist-info`` a link into a store (a symlink forest's site-packages): a wheel file
+    rewritten where it leads is a change of the source, though the link and the folder it
+    leads to keep their signatures."""
+    store = tmp_path / "store"
+    weather(store, "1.2.0")
+    site = tmp_path / "site"
+    site.mkdir()
+    (dist_info,) = store.glob("*.dist-info")
+    (site / dist_info.name).symlink_to(dist_info)
+    argv = ["deploy", "claude-code", TOOLS, "--path", str(site), "--upgrade"]
+    warm(capsys, monkeypatch, argv, False, state)
+    (run,) = dist_info.rglob("run.sh")
+    run.write_text("#!/bin/sh\nexit 1\n")
+    fast, (_, out) = agrees(capsys, monkeypatch, argv)
+    assert fast is None and "up to date" not in out
