@@ -130,7 +130,7 @@ def _target(record: DeploymentRecord) -> Iterator[str]:
             continue  # (missing: its creation changes the signature kept above)
         for name in names:
             if name.casefold() in there:  # a copy of one of these skills, or this one's own
-                yield from _linked_tree(str(root / there[name.casefold()]))
+                yield from tree(root / there[name.casefold()])
     yield from _markers()
 
 
