@@ -217,9 +217,9 @@ class InstalledDistribution(Value):
         real_directories: set[str] = set()
         try:
             for rel, expected in entry.files.items():
-                info = self._regular_file(entry, rel, real_directories)[1]
+                path, info = self._regular_file(entry, rel, real_directories)
                 if not known.holds(rel, info, expected):
-                    data = self._verified_bytes(entry, rel, real_directories)
+                    data = self._checked_bytes(entry, rel, path)  # the file just looked at
                     known.add(rel, info, expected)
                     if contents is not None:
                         contents[rel] = data
@@ -235,28 +235,35 @@ class InstalledDistribution(Value):
     def _verified_bytes(
         self, entry: SkillEntry, rel: str, real_directories: set[str] | None = None
     ) -> bytes:
+        return self._checked_bytes(entry, rel, self._regular_file(entry, rel, real_directories)[0])
+
+    def _checked_bytes(self, entry: SkillEntry, rel: str, path: str) -> bytes:
+        """The bytes of *rel* at *path* (found a regular file reached without a link), checked
+        against the manifest's hash."""
         from agenttools_runtime.skills.hashing import hash_bytes  # not on `list`'s start-up path
 
-        path = self._regular_file(entry, rel, real_directories)[0]
         try:
-            data = path.read_bytes()
+            # O_NOFOLLOW: a link swapped in since the lstat is refused, not followed
+            fd = os.open(path, os.O_RDONLY | _O_NOFOLLOW | _O_BINARY)
+            with open(fd, "rb") as handle:
+                data = handle.read()
         except OSError as exc:  # gone, or unreadable: either way not what was installed
-            raise BundledFileMissing(path=path, distribution=self.display_name) from exc
+            raise BundledFileMissing(path=Path(path), distribution=self.display_name) from exc
         if rel not in entry.files or hash_bytes(data) != entry.files[rel]:
-            raise BundledFileMismatch(path=path, distribution=self.display_name)
+            raise BundledFileMismatch(path=Path(path), distribution=self.display_name)
         return data
 
     def _regular_file(
         self, entry: SkillEntry, rel: str, real_directories: set[str] | None
-    ) -> tuple[Path, os.stat_result]:
+    ) -> tuple[str, os.stat_result]:
         """The path and stat of *rel* of skill *entry*, a regular file reached without a
         symbolic link; ``BundledFileMissing`` / ``BundledFileNotRegular`` otherwise."""
         rel_path = f"{layout.SKILLS_DIR}/{entry.name}/{rel}"
         path, info = _without_links(self.dist_info, rel_path, real_directories)
         if info is None:
-            raise BundledFileMissing(path=path, distribution=self.display_name)
+            raise BundledFileMissing(path=Path(path), distribution=self.display_name)
         if not stat.S_ISREG(info.st_mode):
-            raise BundledFileNotRegular(path=path, distribution=self.display_name)
+            raise BundledFileNotRegular(path=Path(path), distribution=self.display_name)
         return path, info
 
     def _skill_entry(self, name: str) -> SkillEntry:
@@ -401,9 +408,13 @@ def _bare_distribution(entry: _Entry, search: SearchPath) -> InstalledDistributi
 
 
 # -- files of the wheel's copy -----------------------------------------------------------------
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_BINARY = getattr(os, "O_BINARY", 0)
+
+
 def _without_links(
     base: Path, rel: str, real_directories: set[str] | None = None
-) -> tuple[Path, os.stat_result | None]:
+) -> tuple[str, os.stat_result | None]:
     """``base/rel`` and its ``lstat`` when every component of *rel* is reached from *base*
     without a symbolic link; else the first link and its ``lstat`` (not a regular file); a
     missing component: the whole path and None. Directories found real are added to
@@ -420,9 +431,9 @@ def _without_links(
         try:
             info = os.lstat(path)
         except OSError:
-            return base.joinpath(*parts), None
+            return os.path.join(base, *parts), None
         if stat.S_ISLNK(info.st_mode):
-            return Path(path), info
+            return path, info
         if not last and real_directories is not None and stat.S_ISDIR(info.st_mode):
             real_directories.add(path)
-    return Path(path), info
+    return path, info  # a string: a Path per file is a tenth of a fresh deploy's own work

@@ -23,10 +23,8 @@ import contextvars
 import errno
 import functools
 import os
-import shutil
 import stat
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -189,9 +187,7 @@ def write_bytes_atomic(
             mode = stat.S_IMODE(os.stat(path).st_mode)
         except FileNotFoundError:
             mode = None
-    fd, tmp = tempfile.mkstemp(
-        prefix=f".{path.name}{TEMP_MARK}", suffix=TEMP_SUFFIX, dir=path.parent
-    )
+    fd, tmp = _temp_file(path)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -216,9 +212,7 @@ def write_stream_atomic(
     """:func:`write_bytes_atomic` for output too large to hold in memory (a wheel):
     ``write(handle)`` fills the temp file. The directory must exist."""
     _notify("write", path)
-    fd, tmp = tempfile.mkstemp(
-        prefix=f".{path.name}{TEMP_MARK}", suffix=TEMP_SUFFIX, dir=path.parent
-    )
+    fd, tmp = _temp_file(path)
     try:
         with os.fdopen(fd, "wb") as handle:
             write(handle)
@@ -235,6 +229,25 @@ def write_stream_atomic(
         sync_directory(path.parent)
 
 
+def _temp_file(path: Path) -> tuple[int, str]:
+    """A new file beside *path*, ``.<name>.agenttools-<random>.tmp``, open for writing, mode
+    0600: ``tempfile.mkstemp`` without importing ``tempfile`` (and ``random``, ``shutil``…
+    with it: a deploy's start-up)."""
+    while True:
+        tmp = os.path.join(
+            path.parent, f".{path.name}{TEMP_MARK}{os.urandom(6).hex()}{TEMP_SUFFIX}"
+        )
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o600), tmp
+        except FileExistsError:
+            continue
+
+
+_O_CLOEXEC = (
+    getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0)
+)
+
+
 def write_text_atomic(path: Path, text: str, mode: int | None = None) -> None:
     write_bytes_atomic(path, text.encode("utf-8"), mode)
 
@@ -245,18 +258,26 @@ def is_temp_name(name: str) -> bool:
 
 
 @_names_failure("write")
-def write_bytes(path: Path, data: bytes) -> None:
+def write_bytes(path: Path | str, data: bytes) -> None:
     """Create or truncate *path* with *data* (for files inside a directory being built, and
     cache files, which a torn write leaves unreadable: empty to their readers)."""
     _notify("write", path)
-    with open(path, "wb") as handle:
-        handle.write(data)
+    # os.write, not open(): no buffered file object for a file written in one call
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _O_CLOEXEC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 @_names_failure("copy", "destination")
 def copy_file(source: Path, destination: Path) -> None:
     """Copy the bytes of *source* (following links) to *destination*."""
     _notify("copy", destination)
+    import shutil  # not at the top: shutil brings bz2, lzma, fnmatch (a deploy's start-up)
+
     shutil.copyfile(source, destination)
 
 
@@ -296,7 +317,7 @@ def rmdir(path: Path) -> None:
 
 
 @_names_failure("chmod")
-def chmod(path: Path, mode: int) -> None:
+def chmod(path: Path | str, mode: int) -> None:
     _notify("chmod", path)
     os.chmod(path, mode)
 
@@ -319,6 +340,8 @@ def rmtree(path: Path) -> None:
     if path.is_symlink() or not path.is_dir():
         os.unlink(path)
         return
+    import shutil  # where it is used (see copy_file)
+
     if sys.version_info >= (3, 12):
         shutil.rmtree(path, onexc=_rmtree_retry_readonly)
     else:

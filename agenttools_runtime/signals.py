@@ -15,13 +15,17 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import threading
+import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from types import FrameType
-from typing import Any
 
-Handler = Callable[[int, FrameType | None], Any] | int | None
+from agenttools_runtime.values import Fields
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
+    Handler = Callable[[int, FrameType | None], Any] | int | None
 
 
 class Interrupted(KeyboardInterrupt):
@@ -56,11 +60,19 @@ class Interrupted(KeyboardInterrupt):
         return cls(signum, outcome, committed)
 
 
-@dataclass
-class Pending:
+class Pending(Fields):
     """The signals noted by one :func:`deferred` section, in arrival order."""
 
-    received: list[int] = field(default_factory=list)
+    __slots__ = ("received",)
+    received: list[int]
+
+    def __init__(
+        self,
+        received: list[int] | None = None,
+    ) -> None:
+        super().__init__(
+            received=[] if received is None else received,
+        )
 
 
 _DEFERRED = (signal.SIGINT, signal.SIGTERM)
@@ -121,4 +133,7 @@ def _raise_interrupted(signum: int, frame: FrameType | None) -> None:
 
 
 def _main_thread() -> bool:
-    return threading.current_thread() is threading.main_thread()
+    # threads are started through `threading`: not imported, none was (and importing it
+    # would cost a deploy's start-up ~2 ms)
+    threading = sys.modules.get("threading")
+    return threading is None or threading.current_thread() is threading.main_thread()

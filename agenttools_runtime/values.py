@@ -9,8 +9,10 @@ too (any order), and writes its ``__init__``, which validates and then hands eve
 Why not ``@dataclass``: ``import dataclasses`` brings ``inspect`` (``ast``, ``dis``,
 ``tokenize``), and every decorated class compiles generated methods when its module is
 imported — on ``agenttools list`` that was about 10 ms of ~50 (``benchmarks/startup.py``). The
-types that ``list``, ``show``, ``clients`` and ``deployed`` build are these; the rest of the
-package uses dataclasses.
+types that ``list``, ``show``, ``clients`` and ``deployed`` build are these, and those a deploy
+builds (a fresh deploy's start-up: ``benchmarks/state_store.py``). :class:`Fields` is the same
+for a mutable class (a plan being filled in, a result being collected): equality and ``repr``,
+no hash, assignable fields.
 """
 
 from __future__ import annotations
@@ -19,14 +21,16 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-u
 if TYPE_CHECKING:
     from typing import Any, ClassVar, TypeVar
 
-    V = TypeVar("V", bound="Value")
+    V = TypeVar("V", bound="Fields")
 
 
 class FrozenInstanceError(AttributeError):
     """Assigning to a field of a :class:`Value` (as ``dataclasses.FrozenInstanceError``)."""
 
 
-class Value:
+class Fields:
+    """Equality and ``repr`` over the annotated slots (a mutable class: ``@dataclass``)."""
+
     __slots__ = ()
     _uncompared: ClassVar[frozenset[str]] = frozenset()
     _unshown: ClassVar[frozenset[str]] = frozenset()
@@ -57,12 +61,18 @@ class Value:
             return NotImplemented
         return self._compared() == other._compared()
 
-    def __hash__(self) -> int:
-        return hash(self._compared())
-
     def __repr__(self) -> str:
         shown = (f"{n}={getattr(self, n)!r}" for n in self.field_names() if n not in self._unshown)
         return f"{type(self).__qualname__}({', '.join(shown)})"
+
+
+class Value(Fields):
+    """An immutable :class:`Fields`: hashable, no assignment, pickled through its fields."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
 
     def __setattr__(self, name: str, value: object) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
@@ -87,5 +97,5 @@ def replace(value: V, **changes: object) -> V:
 
 def _rebuild(cls: type[V], fields: dict[str, object]) -> V:
     value = cls.__new__(cls)
-    Value.__init__(value, **fields)
+    Fields.__init__(value, **fields)
     return value

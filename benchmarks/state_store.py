@@ -357,7 +357,7 @@ def fresh(tmp: Path, rounds: int, baseline: str | None = None) -> None:
                 cache = Path(env["AGENTTOOLS_HOME"]) / "deployments" / verified.DIRECTORY
                 shutil.rmtree(cache, ignore_errors=True)
 
-        floors: dict[str, list[float]] = {"imports": [], "copy": []}
+        floors: dict[str, list[float]] = {"imports": [], "copy": [], "imports before": []}
         size = sum(p.stat().st_size for p in tree.rglob("*") if p.is_file())
         print(f"fresh: deploy of {SKILLS}x{FILES} files ({size / 1e6:.1f} MB) vs cp -r")
         # cold: the wheel's files read and hashed; warm: verified before (deployed, removed,
@@ -388,6 +388,9 @@ def fresh(tmp: Path, rounds: int, baseline: str | None = None) -> None:
                     old.append(run_process(a_cmd, {**env, "PYTHONPATH": baseline})[1])
                 if label == "warm":  # the floor: the engine's imports, a plain Python copy
                     floors["imports"].append(run_process(IMPORTS_CMD, env)[1])
+                    if baseline is not None:
+                        before = {**env, "PYTHONPATH": baseline}
+                        floors["imports before"].append(run_process(IMPORTS_CMD, before)[1])
                     os.sync()
                     floors["copy"].append(run_process([*COPY_CMD, str(tree), str(copy)], env)[1])
                     shutil.rmtree(copy, ignore_errors=True)
@@ -398,6 +401,8 @@ def fresh(tmp: Path, rounds: int, baseline: str | None = None) -> None:
                 report(f"{label} cpu", "before", "cp -r", old, bc)
                 report(f"{label} cpu", "deploy", "before", ac, old)
         report("floor cpu", "imports", "cp -r", floors["imports"], bc)
+        if floors["imports before"]:
+            report("floor cpu", "imports", "before", floors["imports"], floors["imports before"])
         report("floor cpu", "py copy", "cp -r", floors["copy"], bc)
 
 

@@ -332,6 +332,33 @@ def test_deployed_shows_cached_rows_without_the_deploy_engine(home: Path) -> Non
     assert status == 0 and "agenttools_runtime.deploy.records" in modules
 
 
+# what a fresh deploy does without (benchmarks/state_store.py, the fresh figure: the
+# interpreter and these imports are most of what a deploy costs beyond its copying)
+DEPLOY_DOES_WITHOUT = (
+    *CLASS_MACHINERY,
+    "typing",
+    "uuid",
+    "datetime",
+    "threading",
+    "tempfile",
+    "random",
+    "platform",
+)
+
+
+def test_a_fresh_deploy_imports_no_class_machinery(home: Path, tmp_path: Path) -> None:
+    fake_distribution(
+        tmp_path,
+        "deployed-here",
+        servers={"s": {"command": "deployed-here"}},
+        skills={"shown-skill": {"description": "A skill.", "files": {"SKILL.md": SKILL_MD}}},
+    )
+    status, modules = imported("deploy", "claude-code", "deployed-here", "--path", str(tmp_path))
+    assert status == 0
+    assert (home / ".claude" / "skills" / "shown-skill" / "SKILL.md").is_file()
+    assert loaded(modules, THIRD_PARTY + DEPLOY_DOES_WITHOUT) == []
+
+
 def test_clients_imports_no_config_file_libraries() -> None:
     status, modules = imported("clients")
     assert status == 0

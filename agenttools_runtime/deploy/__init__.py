@@ -29,10 +29,10 @@ from agenttools_runtime import errors
 from agenttools_runtime.clients import all_clients
 from agenttools_runtime.deploy.targets import DEFAULT, USER_SCOPE, SkillsDirOption, resolve_target
 from agenttools_runtime.errors import MCPSDKMissing
-from agenttools_runtime.values import Value
+from agenttools_runtime.values import Value, replace
 
 # `agenttools deployed` imports this package for its index (``deploy.index``): ``deployment``
-# (records, the lock, the journal) and dataclasses are imported where a deploy or a removal
+# (records, the lock, the journal) are imported where a deploy or a removal
 # runs, so that listing costs no more than reading the index (benchmarks/startup.py).
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -232,7 +232,6 @@ def _with_runner(
     :mod:`agenttools_runtime.mcp.runners`), what was chosen per config key, and the
     warnings for project files that hold a path of this machine."""
     # runners and bundles: deploying needs them, `deployed` does not
-    from dataclasses import replace  # ResolvedTools and ServerPlan are dataclasses
 
     from agenttools_runtime.mcp.runners import choose_runner, machine_specific_warning
 
@@ -257,7 +256,6 @@ def with_links(resolved: ResolvedTools, where: DeployTarget) -> ResolvedTools:
     deployed as links (``--link``). Raises ``AgentSkillLinksUnsupported`` for a client
     known not to load linked skill folders, ``AgentSkillLinkNotEditable`` when no skill
     has a live source to link to."""
-    from dataclasses import replace
 
     from agenttools_runtime.errors import AgentSkillLinkNotEditable, AgentSkillLinksUnsupported
 

@@ -21,9 +21,11 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from agenttools_runtime.discovery import InstalledDistribution, SearchPath
     from agenttools_runtime.mcp.server import MCPServer
 

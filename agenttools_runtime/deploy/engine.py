@@ -21,7 +21,6 @@ registry entry), ``deploy:registry-written``, ``deploy:record-written``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agenttools_runtime import __version__, fs, paths, signals
@@ -64,6 +63,7 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.mcp.entries import build_entry
 from agenttools_runtime.mcp.install import Owned, plan_server_entries
 from agenttools_runtime.skills.fsops import stale_backups
+from agenttools_runtime.values import Value, replace
 
 _ENTRY_CONFLICTS = (MCPServerEntryExists, MCPServerEntryEdited)
 
@@ -237,15 +237,27 @@ def conflict_probe(record: DeploymentRecord) -> plan.ConflictProbe:
     )
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(Value):
     """What a deploy did: the ``record`` (the new deployment, or the one that stands),
     the warnings to issue, and whether nothing had to change (``unchanged``: the same tools
     with the same content were already deployed there)."""
 
+    __slots__ = ("record", "unchanged", "warnings")
     record: DeploymentRecord
     warnings: list[AgentToolsWarning]
-    unchanged: bool = False
+    unchanged: bool
+
+    def __init__(
+        self,
+        record: DeploymentRecord,
+        warnings: list[AgentToolsWarning],
+        unchanged: bool = False,
+    ) -> None:
+        super().__init__(
+            record=record,
+            warnings=warnings,
+            unchanged=unchanged,
+        )
 
 
 def execute(

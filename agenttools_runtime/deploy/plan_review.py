@@ -5,8 +5,6 @@ seen twice), and the user's modified skills an upgrade keeps."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from agenttools_runtime.clients import Client, get_client
 from agenttools_runtime.deploy import ownership, plan, records, shared
 from agenttools_runtime.deploy.deploy_plan import DeployPlan
@@ -28,6 +26,7 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.mcp.entries import build_entry
 from agenttools_runtime.mcp.formats import plain
 from agenttools_runtime.mcp.install import read_server_entries
+from agenttools_runtime.values import replace
 
 
 def keep_modified(result: DeployPlan) -> None:

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from agenttools_runtime import paths
 from agenttools_runtime.deploy import plan, registry
@@ -24,27 +22,56 @@ from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.values import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 # what a client sees in a root: a skill directory, or a link to one
 _SEEN = (DestinationState.DIRECTORY, DestinationState.LINK)
 
 
-@dataclass(frozen=True)
-class FoundCopy:
+class FoundCopy(Value):
     """A skill directory of the incoming name in another root the client reads."""
 
+    __slots__ = ("directory", "entry", "facts")
     directory: Path
     facts: OtherCopy
     entry: RegistryEntry | None
 
+    def __init__(
+        self,
+        directory: Path,
+        facts: OtherCopy,
+        entry: RegistryEntry | None,
+    ) -> None:
+        super().__init__(
+            directory=directory,
+            facts=facts,
+            entry=entry,
+        )
 
-@dataclass(frozen=True)
-class OtherCopyPlan:
+
+class OtherCopyPlan(Value):
     """Another copy and what it is to the deployment (see :class:`plan.CopyRole`)."""
 
+    __slots__ = ("directory", "facts", "role")
     directory: Path
     facts: OtherCopy
     role: CopyRole
+
+    def __init__(
+        self,
+        directory: Path,
+        facts: OtherCopy,
+        role: CopyRole,
+    ) -> None:
+        super().__init__(
+            directory=directory,
+            facts=facts,
+            role=role,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -68,7 +95,7 @@ def other_copies(
     file, a broken link) are not other copies."""
     name = source.name
     seen = {store.root(own_root).canonical}
-    own_physical = os.path.realpath(own_root / name)
+    own_physical: str | None = None  # a realpath walk: only when a copy is there
     found: list[FoundCopy] = []
     for root in reads:
         keys = store.root(root)
@@ -79,6 +106,8 @@ def other_copies(
         state = destination_state(root, name)
         if state not in _SEEN or not (directory / SKILL_FILE).is_file():
             continue
+        if own_physical is None:
+            own_physical = os.path.realpath(own_root / name)
         if os.path.realpath(directory) == own_physical:
             continue
         entry = store.find_entry(root, name, paths.registry_key_for(keys.canonical, name))
@@ -121,16 +150,32 @@ def roles(used: int | None, found: Sequence[FoundCopy]) -> list[OtherCopyPlan]:
 # -- a new copy, seen twice by another deployment's client ------------------------------------
 
 
-@dataclass(frozen=True)
-class SeenTwice:
+class SeenTwice(Value):
     """Deployment *uuid* of *client* uses *other*; the new copy *path* is in a root that
     client reads too."""
 
+    __slots__ = ("client", "name", "other", "path", "uuid")
     client: str
     name: str
     path: Path
     other: Path
     uuid: str
+
+    def __init__(
+        self,
+        client: str,
+        name: str,
+        path: Path,
+        other: Path,
+        uuid: str,
+    ) -> None:
+        super().__init__(
+            client=client,
+            name=name,
+            path=path,
+            other=other,
+            uuid=uuid,
+        )
 
 
 def seen_twice(
@@ -143,6 +188,7 @@ def seen_twice(
     """For each skill directory in *created* (new copies): the other deployments (at the
     same location) whose client reads its root and uses a copy of that name in another
     root. *scope_reads* maps client ids to the roots each reads at this scope."""
+    listings: dict[Path, frozenset[str]] = {}  # each other root listed once, not 50 lexists
     for path in created:
         root, name = path.parent, path.name
         root_key = store.root(root).canonical
@@ -156,11 +202,29 @@ def seen_twice(
             for other_root, other_key in zip(reads, keys, strict=True):
                 if other_key == root_key:
                     continue
+                if _folded(name) not in _listing(listings, other_root):
+                    continue  # (the common case, decided without reading the registry)
                 hit = _used_by(store, other_root, name, client, location_key)
                 if hit is not None:
                     reported.add(client)
                     yield SeenTwice(client, name, path, other_root / name, hit)
                     break
+
+
+def _listing(listings: dict[Path, frozenset[str]], root: Path) -> frozenset[str]:
+    """The names in *root* (folded where the platform's file systems ignore case)."""
+    found = listings.get(root)
+    if found is None:
+        try:
+            found = frozenset(_folded(n) for n in os.listdir(root))
+        except OSError:
+            found = frozenset()
+        listings[root] = found
+    return found
+
+
+def _folded(name: str) -> str:
+    return name.casefold() if paths.case_insensitive_fs() else name
 
 
 def _used_by(store: Store, root: Path, name: str, client: str, location_key: str) -> str | None:

@@ -4,10 +4,10 @@ entry, what is on disk, hashed or from the entry's stat cache), the decision tab
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from agenttools_runtime import paths
 from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
@@ -29,6 +29,11 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.values import Value, replace
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 CONFLICT_ERRORS: Mapping[str, type[AgentToolsError]] = {
     "AgentSkillExists": AgentSkillExists,
@@ -38,10 +43,21 @@ CONFLICT_ERRORS: Mapping[str, type[AgentToolsError]] = {
 }
 
 
-@dataclass(frozen=True)
-class SkillPlan:
+class SkillPlan(Value):
     """One skill's install decision and what it was based on."""
 
+    __slots__ = (
+        "client_name",
+        "decision",
+        "directory",
+        "entry",
+        "facts",
+        "kept",
+        "key",
+        "others",
+        "source",
+        "stats",
+    )
     source: SkillSource
     directory: Path
     key: str
@@ -49,10 +65,36 @@ class SkillPlan:
     kept: tuple[str, ...]
     facts: SkillFacts
     decision: Decision
-    stats: dict[str, list[int]] | None = None  # the directory's stats, to cache in the entry
+    stats: dict[str, list[int]] | None  # the directory's stats, to cache in the entry
     # the copies of the skill in the other roots the client reads (see deploy.shared)
-    others: tuple[OtherCopyPlan, ...] = ()
-    client_name: str = ""
+    others: tuple[OtherCopyPlan, ...]
+    client_name: str
+
+    def __init__(
+        self,
+        source: SkillSource,
+        directory: Path,
+        key: str,
+        entry: RegistryEntry | None,
+        kept: tuple[str, ...],
+        facts: SkillFacts,
+        decision: Decision,
+        stats: dict[str, list[int]] | None = None,
+        others: tuple[OtherCopyPlan, ...] = (),
+        client_name: str = "",
+    ) -> None:
+        super().__init__(
+            source=source,
+            directory=directory,
+            key=key,
+            entry=entry,
+            kept=kept,
+            facts=facts,
+            decision=decision,
+            stats=stats,
+            others=others,
+            client_name=client_name,
+        )
 
     @property
     def shadows(self) -> list[OtherCopyPlan]:
@@ -130,6 +172,19 @@ def skill_plan(
     return replace(sp, decision=decision, others=tuple(others), client_name=client_name)
 
 
+def _directory_key(store: Store, directory: Path) -> str:
+    """``paths.canonical_path_key(directory)``: from its parent's keys, which the store keeps
+    for the operation, unless *directory* is a link (two ``realpath`` walks per skill were
+    a twentieth of a fresh deploy's own work)."""
+    try:
+        is_link = stat.S_ISLNK(os.lstat(directory).st_mode)
+    except OSError:
+        is_link = False  # missing: canonical as its parent is, joined with its name
+    if is_link or directory.name in ("", "..") or directory.parent == directory:
+        return paths.canonical_path_key(directory)
+    return store.root(directory.parent).skill(directory.name).canonical
+
+
 def _plan_at(
     source: SkillSource,
     root: Path,
@@ -145,9 +200,9 @@ def _plan_at(
     destination = destination_state(root, source.name)
     same_directory = builtin = False
     if source.directory is not None:
-        source_key = paths.canonical_path_key(source.directory)
+        source_key = _directory_key(store, source.directory)
         # (the destination resolved through every link: a per-skill link to the source too)
-        destination_key = paths.canonical_path_key(directory)
+        destination_key = _directory_key(store, directory)
         same_directory = _same_or_nested(source_key, destination_key, source.directory, directory)
         builtin = _is_within_key(source_key, store.root(_builtin_dir()).canonical)
     if same_directory and entry is None:

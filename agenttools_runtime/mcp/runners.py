@@ -21,11 +21,10 @@ no runner applies.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from agenttools_runtime.errors import MCPEntryMachineSpecific, RunnerUnavailable
 from agenttools_runtime.mcp.server import MCPServer
-from agenttools_runtime.values import replace
+from agenttools_runtime.values import Value, replace
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -41,15 +40,27 @@ _SAYS = {
 }
 
 
-@dataclass(frozen=True)
-class RunnerChoice:
+class RunnerChoice(Value):
     """What is written for one server: ``server`` as written (a ``command`` server for
     ``script``/``uvx``), the ``runner`` (None for ``command``/``url`` servers) and whether
     it was the default (``chosen``) or asked for."""
 
+    __slots__ = ("chosen", "runner", "server")
     server: MCPServer
     runner: str | None
-    chosen: bool = True
+    chosen: bool
+
+    def __init__(
+        self,
+        server: MCPServer,
+        runner: str | None,
+        chosen: bool = True,
+    ) -> None:
+        super().__init__(
+            server=server,
+            runner=runner,
+            chosen=chosen,
+        )
 
     @property
     def command_line(self) -> list[str] | None:

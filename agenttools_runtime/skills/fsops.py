@@ -49,12 +49,9 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import uuid
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
-from typing import Literal
+from pathlib import Path
 
 from agenttools_runtime import fs
 from agenttools_runtime.errors import (
@@ -63,33 +60,58 @@ from agenttools_runtime.errors import (
     AgentSkillWriteFailed,
     InvalidAgentSkill,
 )
-from agenttools_runtime.paths import canonical_path, canonical_path_key
+from agenttools_runtime.paths import canonical_path, canonical_path_key, case_insensitive_fs
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.values import Fields
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Literal
+
+    WriteAction = Literal["created", "replaced", "unchanged"]
 
 BACKUP_PREFIX = f"{fs.TEMP_MARK}backup-"
 STAGING_PREFIX = f"{fs.TEMP_MARK}staging-"
-WriteAction = Literal["created", "replaced", "unchanged"]
 
 
 class AlreadySettled(RuntimeError):
     """``commit()`` or ``rollback()`` called on an outcome that was already settled."""
 
 
-@dataclass
-class WriteOutcome:
+class WriteOutcome(Fields):
     """The result of writing one skill directory: pending until ``commit()``/``rollback()``.
 
     ``previous`` is what was at ``path`` before (``Missing`` for a fresh create); ``backup``
     the path it was moved to (``None`` unless replaced).
     """
 
+    __slots__ = ("action", "backup", "name", "path", "previous", "settled")
+    _uncompared = frozenset({"settled"})
     name: str
     path: Path
     action: WriteAction
     previous: DestinationState
-    backup: Path | None = None
-    settled: bool = field(default=False, compare=False)
+    backup: Path | None
+    settled: bool
+
+    def __init__(
+        self,
+        name: str,
+        path: Path,
+        action: WriteAction,
+        previous: DestinationState,
+        backup: Path | None = None,
+        settled: bool = False,
+    ) -> None:
+        super().__init__(
+            name=name,
+            path=path,
+            action=action,
+            previous=previous,
+            backup=backup,
+            settled=settled,
+        )
 
     def commit(self) -> None:
         """Keep the new directory; delete the backup (a warning if that fails)."""
@@ -116,15 +138,32 @@ class WriteOutcome:
         self.settled = True
 
 
-@dataclass
-class Removal:
+class Removal(Fields):
     """A skill entry moved to ``backup``: pending until ``commit()``/``rollback()``."""
 
+    __slots__ = ("backup", "name", "path", "previous", "settled")
+    _uncompared = frozenset({"settled"})
     name: str
     path: Path
     previous: DestinationState
     backup: Path
-    settled: bool = field(default=False, compare=False)
+    settled: bool
+
+    def __init__(
+        self,
+        name: str,
+        path: Path,
+        previous: DestinationState,
+        backup: Path,
+        settled: bool = False,
+    ) -> None:
+        super().__init__(
+            name=name,
+            path=path,
+            previous=previous,
+            backup=backup,
+            settled=settled,
+        )
 
     def commit(self) -> None:
         """Delete the backup (warning ``AgentSkillBackupNotRemoved`` if that fails)."""
@@ -159,7 +198,7 @@ def write_skill(
     ``AgentSkillWriteFailed`` (after restoring what was there).
     """
     path = root / source.name
-    if same_as_source(path, source):
+    if same_as_source(path, source, real_root):
         return WriteOutcome(source.name, path, "unchanged", destination_state(root, source.name))
     check_file_paths(source)
     previous = destination_state(root, source.name)
@@ -194,11 +233,11 @@ def create_skill(root: Path, source: SkillSource) -> WriteOutcome:
 
 
 def new_staging_name() -> str:
-    return f"{STAGING_PREFIX}{uuid.uuid4().hex}"
+    return f"{STAGING_PREFIX}{os.urandom(16).hex()}"  # not uuid: its import costs a deploy ~2 ms
 
 
 def new_backup_name() -> str:
-    return f"{BACKUP_PREFIX}{uuid.uuid4().hex}"
+    return f"{BACKUP_PREFIX}{os.urandom(16).hex()}"
 
 
 def temp_locations(root: Path, name: str, real_root: Path | None = None) -> tuple[Path, Path]:
@@ -248,21 +287,24 @@ def _same_device(a: Path, b: Path) -> bool:
 
 
 def _build_into(path: Path, source: SkillSource) -> None:
+    # strings, not a Path per file: path objects were a tenth of a fresh deploy's own work
+    base = os.fspath(path)
     made: set[str] = set()
+    posix = os.name == "posix"
     for rel in sorted(source.files):
-        content = source.files[rel]
-        destination = path.joinpath(*rel.split("/"))
+        destination = os.path.join(base, *rel.split("/"))
         parent_rel = rel.rpartition("/")[0]
         if parent_rel and parent_rel not in made:
-            fs.mkdir(destination.parent, parents=True, exist_ok=True)
+            fs.mkdir(Path(os.path.dirname(destination)), parents=True, exist_ok=True)
             made.add(parent_rel)
         # the source is read once: its bytes are written and say whether it starts with #!
         # (a wheel's file hashed when the source was resolved: those bytes, not a second read)
         data = source.contents.get(rel)
         if data is None:
+            content = source.files[rel]
             data = content.encode("utf-8") if isinstance(content, str) else content.read_bytes()
         fs.write_bytes(destination, data)
-        if os.name == "posix" and (rel in source.executable or data.startswith(b"#!")):
+        if posix and (rel in source.executable or data.startswith(b"#!")):
             mode = stat.S_IMODE(os.stat(destination).st_mode)
             # x wherever r is set, like chmod +x under a usual umask
             fs.chmod(destination, mode | ((mode & 0o444) >> 2))
@@ -323,15 +365,29 @@ def remove_created_dirs(created: Sequence[Path]) -> None:
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def same_as_source(path: Path, source: SkillSource) -> bool:
+def _child_key(path: Path, real_parent: Path | None) -> str:
+    """``canonical_path_key(path)``, from *real_parent* (its parent's canonical path) unless
+    *path* is a link: one ``realpath`` walk less per skill written."""
+    try:
+        is_link = stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        is_link = False  # missing: canonical as its parent is, joined with its name
+    if real_parent is None or is_link or path.name in ("", ".."):
+        return canonical_path_key(path)
+    text = (real_parent / path.name).as_posix()
+    return text.casefold() if case_insensitive_fs() else text
+
+
+def same_as_source(path: Path, source: SkillSource, real_root: Path | None = None) -> bool:
     """True when *source* is the directory at *path* (same canonical path): nothing to write.
+    *real_root*: ``canonical_path(path.parent)``, when the caller has it.
 
     Raises ``InvalidAgentSkill`` when one contains the other.
     """
     if source.directory is None:
         return False
     source_key = canonical_path_key(source.directory)
-    destination_key = canonical_path_key(path)
+    destination_key = _child_key(path, real_root)
     if source_key == destination_key:
         return True
     if _is_under(source_key, destination_key) or _is_under(destination_key, source_key):
@@ -351,14 +407,14 @@ def check_file_paths(source: SkillSource) -> None:
     """Raise ``InvalidAgentSkill`` for a file path that could leave the skill directory."""
     # Sources built from wheel manifests are data from elsewhere: no path may leave the skill.
     for rel in source.files:
-        parts = PurePosixPath(rel).parts
+        # split, not a PurePosixPath per file (which collapses "a//b", "a/./b", "a/": here
+        # they leave an empty or "." part, refused)
         if (
             not rel
             or rel.startswith("/")
             or "\\" in rel
             or (len(rel) > 1 and rel[1] == ":")
-            or any(part in ("", ".", "..") for part in parts)
-            or rel != "/".join(parts)
+            or any(part in ("", ".", "..") for part in rel.split("/"))
         ):
             raise InvalidAgentSkill(
                 reason=f'the file path "{rel}" of skill "{source.name}" is unsafe'

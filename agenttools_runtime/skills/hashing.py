@@ -46,8 +46,9 @@ class DestinationState(str, Enum):
 
 
 def hash_bytes(data: bytes) -> str:
-    # (the search for a CR first: copying a large file without one costs more than looking)
-    if b"\r\n" in data and b"\0" not in data:
+    # (searches before a copy: copying a large file without a CR costs more than looking; a
+    # single byte first, memchr's speed: "\r\n" scanned 16 KB of text in 13 µs, "\r" in 0.4)
+    if b"\r" in data and b"\0" not in data and b"\r\n" in data:
         data = data.replace(b"\r\n", b"\n")
     return sha256(data).hexdigest()
 

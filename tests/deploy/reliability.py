@@ -256,7 +256,8 @@ class Lab:
         elif "was committed" in message:
             if now == before_records or len(now) != 1:
                 result.inconsistencies.append(f"said '{message}' but records are {now}")
-        elif "was removed" in message:
+        # the remove loop (cli/removing.py) names what it removed: "interrupted; removed ID"
+        elif "was removed" in message or "interrupted; removed " in message:
             if now:
                 result.inconsistencies.append(f"said '{message}' but records are {now}")
         else:

@@ -8,7 +8,6 @@ import json
 import os
 import shutil
 import warnings
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -31,6 +30,7 @@ from agenttools_runtime.errors import (
     DeploymentExists,
     DuplicateAgentSkillName,
 )
+from agenttools_runtime.values import replace
 
 from .conftest import bundle, inline, snapshot, write_skill
 

@@ -16,24 +16,61 @@ import codecs
 import os
 import stat
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
 
 from agenttools_runtime import fs
 from agenttools_runtime.errors import ConfigFileChanged, ConfigFileInvalid, ConfigFileUnparseable
+from agenttools_runtime.values import Value
 
-R = TypeVar("R")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from typing import Any, Protocol, TypeVar
+
+    R = TypeVar("R")
+
+    class ConfigFormat(Protocol):
+        """Text in, text out. ``set_entry``/``remove_entry`` return the new text (the same
+        string when nothing changes) and whether the entry was there before."""
+
+        def read_entries(self, text: str, container: Container) -> dict[str, Any]: ...
+
+        def set_entry(
+            self,
+            text: str,
+            container: Container,
+            key: str,
+            entry: Mapping[str, Any],
+            defaults: Mapping[str, Any],
+        ) -> tuple[str, bool]: ...
+
+        def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]: ...
+
+        def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
+            """Where the entry *key* is in *text*: the span ``set_entry`` replaces when the
+            key is there (None: the key is missing, or in a layout whose span this format
+            does not know; :mod:`agenttools_runtime.mcp.origin` then falls back to the
+            entry's data)."""
+            ...
 
 
-@dataclass(frozen=True)
-class Container:
+class Container(Value):
     """Where the entries are: a key path from the document root (``()`` is the root itself);
     with ``list_key`` the container is a list whose items are matched by that field
     (``{"name": key, ...}``), else a mapping keyed by the entry key."""
 
+    __slots__ = ("list_key", "path")
     path: tuple[str, ...]
-    list_key: str | None = None
+    list_key: str | None
+
+    def __init__(
+        self,
+        path: tuple[str, ...],
+        list_key: str | None = None,
+    ) -> None:
+        super().__init__(
+            path=path,
+            list_key=list_key,
+        )
 
 
 class ParseError(Exception):
@@ -61,30 +98,6 @@ class ParseError(Exception):
 class StructureError(Exception):
     """The text parses, but not into something an entry can be put in (e.g. the container
     key holds a string). Reported as ``ConfigFileInvalid``; the file is left alone."""
-
-
-class ConfigFormat(Protocol):
-    """Text in, text out. ``set_entry``/``remove_entry`` return the new text (the same
-    string when nothing changes) and whether the entry was there before."""
-
-    def read_entries(self, text: str, container: Container) -> dict[str, Any]: ...
-
-    def set_entry(
-        self,
-        text: str,
-        container: Container,
-        key: str,
-        entry: Mapping[str, Any],
-        defaults: Mapping[str, Any],
-    ) -> tuple[str, bool]: ...
-
-    def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]: ...
-
-    def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
-        """Where the entry *key* is in *text*: the span ``set_entry`` replaces when the key
-        is there (None: the key is missing, or in a layout whose span this format does not
-        know; :mod:`agenttools_runtime.mcp.origin` then falls back to the entry's data)."""
-        ...
 
 
 def same_data(a: Any, b: Any) -> bool:
@@ -193,16 +206,32 @@ def edit_config_file(
     raise ConfigFileChanged(file=path)
 
 
-@dataclass(frozen=True)
-class PlannedEdit:
+class PlannedEdit(Value):
     """An edit computed but not written: the file (its real path), its bytes before (None:
     missing) and after, what the edit returned, and the mode a new file gets."""
 
+    __slots__ = ("after", "before", "mode", "path", "result")
     path: Path
     before: bytes | None
     after: bytes
     result: Any
-    mode: int | None = None
+    mode: int | None
+
+    def __init__(
+        self,
+        path: Path,
+        before: bytes | None,
+        after: bytes,
+        result: Any,
+        mode: int | None = None,
+    ) -> None:
+        super().__init__(
+            path=path,
+            before=before,
+            after=after,
+            result=result,
+            mode=mode,
+        )
 
     @property
     def changes(self) -> bool:
