@@ -140,3 +140,24 @@ def test_errors_and_warnings_survive_pickling() -> None:
 
 def test_missing_fields_do_not_raise() -> None:
     assert "{path}" in str(errors.AgentSkillInUse(name="w"))
+
+
+def test_every_lazy_leaf_is_re_exported_for_type_checkers() -> None:
+    """The leaves of ``errors/leaves.py`` are created on first use (the package's
+    ``__getattr__``); its ``TYPE_CHECKING`` imports name each of them, so mypy sees them all."""
+    from agenttools_runtime.errors import leaves
+
+    package = Path(errors.__file__).read_text(encoding="utf-8")
+    static = {
+        alias.asname
+        for node in ast.walk(ast.parse(package))
+        if isinstance(node, ast.ImportFrom) and node.module == "agenttools_runtime.errors.leaves"
+        for alias in node.names
+    }
+    defined = {
+        n
+        for n, v in vars(leaves).items()
+        if isinstance(v, type) and v.__module__ == leaves.__name__
+    }
+    assert static == defined
+    assert all(getattr(errors, n) is getattr(leaves, n) for n in defined)

@@ -70,267 +70,6 @@ class BuildError(AgentToolsError):
     that cannot be loaded."""
 
 
-# DistributionError
-class DistributionNotInstalled(DistributionError): ...
-
-
-class InvalidPythonEnvironment(DistributionError): ...
-
-
-class EditableSourceMissing(DistributionError): ...
-
-
-class BundledFileMismatch(DistributionError): ...
-
-
-class BundledFileMissing(DistributionError): ...
-
-
-class BundledFileNotRegular(DistributionError): ...
-
-
-# ManifestError
-class InvalidManifest(ManifestError): ...
-
-
-class ManifestSchemaTooNew(ManifestError): ...
-
-
-# BundleError
-class InvalidAgentToolsObject(BundleError): ...
-
-
-class AgentToolsNotFound(BundleError): ...
-
-
-class AgentToolsBundleNameAmbiguous(BundleError): ...
-
-
-class DistributionAgentToolsNotFound(BundleError): ...
-
-
-class DistributionSkillNotFound(BundleError): ...
-
-
-class DistributionServerNotFound(BundleError): ...
-
-
-class MCPServerNotFound(BundleError): ...
-
-
-class MCPServerNameAmbiguous(BundleError): ...
-
-
-class AgentToolsNotForEnvironment(DistributionAgentToolsNotFound):
-    """A bundle named explicitly whose marker is false in the environment."""
-
-
-# SkillError
-class InvalidDistributionSkillDefinition(SkillError): ...
-
-
-class AgentSkillNotFound(SkillError): ...
-
-
-class BuiltInAgentSkillMissing(SkillError): ...
-
-
-class InvalidAgentSkill(SkillError): ...
-
-
-class InvalidAgentSkillName(SkillError): ...
-
-
-class InvalidAgentSkillDescription(SkillError): ...
-
-
-class InvalidSkillFrontmatter(SkillError): ...
-
-
-class DuplicateAgentSkillName(SkillError): ...
-
-
-class InvalidSkillsDirectory(SkillError): ...
-
-
-class NoSkillsLocation(SkillError): ...
-
-
-class AgentSkillUnreadable(SkillError): ...
-
-
-class AgentSkillUnsafeLink(SkillError): ...
-
-
-class AgentSkillWriteFailed(SkillError): ...
-
-
-class AgentSkillRemoveFailed(SkillError): ...
-
-
-# SkillConflictError
-class AgentSkillExists(SkillConflictError): ...
-
-
-class AgentSkillModified(SkillConflictError): ...
-
-
-class AgentSkillConflict(SkillConflictError): ...
-
-
-class AgentSkillUpdate(SkillConflictError): ...
-
-
-class AgentSkillShadowed(SkillConflictError):
-    """A different skill of the same name in another skills root the client reads."""
-
-
-# ClientError
-class UnknownClient(ClientError): ...
-
-
-class NoClientDetected(ClientError): ...
-
-
-class UnsupportedSkillsClient(ClientError): ...
-
-
-class UnsupportedSkillsClientProject(ClientError): ...
-
-
-class UnknownSkillsLocation(ClientError): ...
-
-
-class UnsupportedMCPClient(ClientError): ...
-
-
-class UnsupportedMCPClientProject(ClientError): ...
-
-
-class UnknownInstallLocation(ClientError): ...
-
-
-class InvalidProjectDirectory(ClientError): ...
-
-
-class UnsupportedTransport(ClientError): ...
-
-
-# ConfigFileError
-class ConfigFileUnparseable(ConfigFileError): ...
-
-
-class ConfigFileInvalid(ConfigFileError): ...
-
-
-class ConfigFileChanged(ConfigFileError): ...
-
-
-class MCPServerEntryExists(ConfigFileError):
-    """An entry of the key to write that no deployment wrote (the user's own): replaced only
-    with ``--force``, like a foreign skill directory."""
-
-
-class MCPServerEntryEdited(ConfigFileError):
-    """An entry a deployment wrote that the user changed since: replaced only with
-    ``--force``, like a modified skill directory."""
-
-
-# DeployError
-class AgentToolsEmpty(DeployError): ...
-
-
-class AgentSkillsDisabled(DeployError): ...
-
-
-class AgentToolsNothingToDeploy(DeployError): ...
-
-
-class InvalidMCPServerNameOption(DeployError): ...
-
-
-class DuplicateBundleConfigKey(DeployError): ...
-
-
-class InvalidSkillsDirectoryOption(DeployError): ...
-
-
-class InvalidOverwriteOption(DeployError): ...
-
-
-class DeploymentExists(DeployError): ...
-
-
-class DeploymentDiffers(DeploymentExists):
-    """The same tools are deployed there already, at another version or with other content
-    (a redeploy without an overwrite level)."""
-
-
-class AgentSkillLinksUnsupported(DeployError): ...
-
-
-class AgentSkillLinkNotEditable(DeployError): ...
-
-
-class DeploymentConfigKeyTaken(DeploymentExists):
-    """A deployment conflict through a config key another deployment wrote in the same file."""
-
-
-class RunnerUnavailable(DeployError): ...
-
-
-class DeploymentNotFound(DeployError): ...
-
-
-class DeploymentIdAmbiguous(DeployError): ...
-
-
-class DeploymentLockTimeout(DeployError): ...
-
-
-class InvalidDeploymentRecord(DeployError): ...
-
-
-class BrokenDeploymentRecord(InvalidDeploymentRecord):
-    """A removal asked for a deployment whose record cannot be read: nothing is removed, and
-    the message says what can be done."""
-
-
-class StateRecoveryFailed(DeployError): ...
-
-
-# URIError
-class InvalidSkillURI(URIError): ...
-
-
-class SkillNotFound(URIError): ...
-
-
-class SkillReferenceNotFound(URIError): ...
-
-
-class SkillProviderNotFound(URIError): ...
-
-
-class SkillProviderExists(URIError): ...
-
-
-class SkillProviderFailed(URIError): ...
-
-
-class SkillURISecurityError(URIError):
-    """A ``skill://`` URI rejected for safety (traversal, NUL, a bad provider name)."""
-
-
-class SkillPathTraversal(SkillURISecurityError): ...
-
-
-class SkillNullByte(SkillURISecurityError): ...
-
-
-class InvalidSkillProviderName(SkillURISecurityError): ...
-
-
 # ProjectError
 class InvalidProject(ProjectError): ...
 
@@ -351,106 +90,202 @@ class WheelProjectMismatch(BuildError): ...
 class BuildBackendUnavailable(BuildError): ...
 
 
-class MCPSDKMissing(AgentToolsError):
-    """An optional dependency (the MCP Python SDK) that a command needs is not installed."""
-
-
-# -- warnings --------------------------------------------------------------------------------
-class AgentSkillNewerVersionKept(AgentToolsWarning): ...
-
-
-class AgentSkillModifiedKept(AgentToolsWarning): ...
-
-
-class AgentSkillInUse(AgentToolsWarning): ...
-
-
-class AgentSkillNotRemoved(AgentToolsWarning): ...
-
-
-class AgentSkillReplacedNotRemoved(AgentToolsWarning): ...
-
-
-class AgentSkillBackupNotRemoved(AgentToolsWarning): ...
-
-
-class AgentSkillRemoveFailedWarning(AgentToolsWarning):
-    message_tag = "AgentSkillRemoveFailed"
-
-
-class AgentSkillsNotDeployed(AgentToolsWarning): ...
-
-
-class MCPServersNotDeployed(AgentToolsWarning): ...
-
-
-class AgentSkillsNotDeployedWarning(AgentToolsWarning): ...
-
-
-class AgentSkillConflictWarning(AgentToolsWarning): ...
-
-
-class AgentSkillNotInstalled(AgentToolsWarning): ...
-
-
-class AgentSkillShadowedWarning(AgentToolsWarning): ...
-
-
-class AgentSkillNotInstalledShadowed(AgentSkillNotInstalled): ...
-
-
-class AgentSkillDuplicate(AgentToolsWarning): ...
-
-
-class AgentSkillSeenTwice(AgentToolsWarning): ...
-
-
-class AgentSkillsNotInstalledWarning(AgentToolsWarning): ...
-
-
-class DeploymentsExistWarning(AgentToolsWarning): ...
-
-
-class DeploymentNotRemoved(AgentToolsWarning): ...
-
-
-class MCPServerNotRemoved(AgentToolsWarning): ...
-
-
-class SkillNameCollision(AgentToolsWarning): ...
-
-
-class ServedSkillsNamespaced(AgentToolsWarning): ...
-
-
-class SkillNotServed(AgentToolsWarning): ...
-
-
-class SkillProviderSkipped(AgentToolsWarning): ...
-
-
-class DeploymentRollbackIncomplete(AgentToolsWarning): ...
-
-
-class AgentSkillBackupsLeft(AgentToolsWarning): ...
-
-
-class MCPServerEntryModified(AgentToolsWarning): ...
-
-
-class MCPServerEntryNotRestored(AgentToolsWarning): ...
-
-
-class MCPEntryMachineSpecific(AgentToolsWarning): ...
-
-
-class InterruptedOperationRecovered(AgentToolsWarning): ...
-
-
-class DeploymentNotFinished(AgentToolsWarning): ...
-
-
-class FileOperationFailed(AgentToolsError):
-    """A file operation the system refused (permissions, a read-only or full file system, a
-    file-size limit, a name too long, a file where a directory should be …): the operation,
-    the path and the system's reason; the CLI turns every ``OSError`` that reaches it into one."""
+# Every other leaf and the warnings are defined in errors/leaves.py and created on first use
+# (PEP 562): a build through agenttools_hook.backend raises none of them when it succeeds and
+# would spend a tenth of its own time creating a hundred classes. ``from
+# agenttools_runtime.errors import X`` works for every X; type checkers read the imports below.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
+if TYPE_CHECKING:
+    from agenttools_runtime.errors.leaves import (
+        AgentSkillBackupNotRemoved as AgentSkillBackupNotRemoved,
+    )
+    from agenttools_runtime.errors.leaves import AgentSkillBackupsLeft as AgentSkillBackupsLeft
+    from agenttools_runtime.errors.leaves import AgentSkillConflict as AgentSkillConflict
+    from agenttools_runtime.errors.leaves import (
+        AgentSkillConflictWarning as AgentSkillConflictWarning,
+    )
+    from agenttools_runtime.errors.leaves import AgentSkillDuplicate as AgentSkillDuplicate
+    from agenttools_runtime.errors.leaves import AgentSkillExists as AgentSkillExists
+    from agenttools_runtime.errors.leaves import AgentSkillInUse as AgentSkillInUse
+    from agenttools_runtime.errors.leaves import (
+        AgentSkillLinkNotEditable as AgentSkillLinkNotEditable,
+    )
+    from agenttools_runtime.errors.leaves import (
+        AgentSkillLinksUnsupported as AgentSkillLinksUnsupported,
+    )
+    from agenttools_runtime.errors.leaves import AgentSkillModified as AgentSkillModified
+    from agenttools_runtime.errors.leaves import AgentSkillModifiedKept as AgentSkillModifiedKept
+    from agenttools_runtime.errors.leaves import (
+        AgentSkillNewerVersionKept as AgentSkillNewerVersionKept,
+    )
+    from agenttools_runtime.errors.leaves import AgentSkillNotFound as AgentSkillNotFound
+    from agenttools_runtime.errors.leaves import AgentSkillNotInstalled as AgentSkillNotInstalled
+    from agenttools_runtime.errors.leaves import (
+        AgentSkillNotInstalledShadowed as AgentSkillNotInstalledShadowed,
+    )
+    from agenttools_runtime.errors.leaves import AgentSkillNotRemoved as AgentSkillNotRemoved
+    from agenttools_runtime.errors.leaves import AgentSkillRemoveFailed as AgentSkillRemoveFailed
+    from agenttools_runtime.errors.leaves import (
+        AgentSkillRemoveFailedWarning as AgentSkillRemoveFailedWarning,
+    )
+    from agenttools_runtime.errors.leaves import (
+        AgentSkillReplacedNotRemoved as AgentSkillReplacedNotRemoved,
+    )
+    from agenttools_runtime.errors.leaves import AgentSkillsDisabled as AgentSkillsDisabled
+    from agenttools_runtime.errors.leaves import AgentSkillSeenTwice as AgentSkillSeenTwice
+    from agenttools_runtime.errors.leaves import AgentSkillShadowed as AgentSkillShadowed
+    from agenttools_runtime.errors.leaves import (
+        AgentSkillShadowedWarning as AgentSkillShadowedWarning,
+    )
+    from agenttools_runtime.errors.leaves import AgentSkillsNotDeployed as AgentSkillsNotDeployed
+    from agenttools_runtime.errors.leaves import (
+        AgentSkillsNotDeployedWarning as AgentSkillsNotDeployedWarning,
+    )
+    from agenttools_runtime.errors.leaves import (
+        AgentSkillsNotInstalledWarning as AgentSkillsNotInstalledWarning,
+    )
+    from agenttools_runtime.errors.leaves import AgentSkillUnreadable as AgentSkillUnreadable
+    from agenttools_runtime.errors.leaves import AgentSkillUnsafeLink as AgentSkillUnsafeLink
+    from agenttools_runtime.errors.leaves import AgentSkillUpdate as AgentSkillUpdate
+    from agenttools_runtime.errors.leaves import AgentSkillWriteFailed as AgentSkillWriteFailed
+    from agenttools_runtime.errors.leaves import (
+        AgentToolsBundleNameAmbiguous as AgentToolsBundleNameAmbiguous,
+    )
+    from agenttools_runtime.errors.leaves import AgentToolsEmpty as AgentToolsEmpty
+    from agenttools_runtime.errors.leaves import (
+        AgentToolsNotForEnvironment as AgentToolsNotForEnvironment,
+    )
+    from agenttools_runtime.errors.leaves import AgentToolsNotFound as AgentToolsNotFound
+    from agenttools_runtime.errors.leaves import (
+        AgentToolsNothingToDeploy as AgentToolsNothingToDeploy,
+    )
+    from agenttools_runtime.errors.leaves import BrokenDeploymentRecord as BrokenDeploymentRecord
+    from agenttools_runtime.errors.leaves import (
+        BuiltInAgentSkillMissing as BuiltInAgentSkillMissing,
+    )
+    from agenttools_runtime.errors.leaves import BundledFileMismatch as BundledFileMismatch
+    from agenttools_runtime.errors.leaves import BundledFileMissing as BundledFileMissing
+    from agenttools_runtime.errors.leaves import BundledFileNotRegular as BundledFileNotRegular
+    from agenttools_runtime.errors.leaves import ConfigFileChanged as ConfigFileChanged
+    from agenttools_runtime.errors.leaves import ConfigFileInvalid as ConfigFileInvalid
+    from agenttools_runtime.errors.leaves import ConfigFileUnparseable as ConfigFileUnparseable
+    from agenttools_runtime.errors.leaves import (
+        DeploymentConfigKeyTaken as DeploymentConfigKeyTaken,
+    )
+    from agenttools_runtime.errors.leaves import DeploymentDiffers as DeploymentDiffers
+    from agenttools_runtime.errors.leaves import DeploymentExists as DeploymentExists
+    from agenttools_runtime.errors.leaves import DeploymentIdAmbiguous as DeploymentIdAmbiguous
+    from agenttools_runtime.errors.leaves import DeploymentLockTimeout as DeploymentLockTimeout
+    from agenttools_runtime.errors.leaves import DeploymentNotFinished as DeploymentNotFinished
+    from agenttools_runtime.errors.leaves import DeploymentNotFound as DeploymentNotFound
+    from agenttools_runtime.errors.leaves import DeploymentNotRemoved as DeploymentNotRemoved
+    from agenttools_runtime.errors.leaves import (
+        DeploymentRollbackIncomplete as DeploymentRollbackIncomplete,
+    )
+    from agenttools_runtime.errors.leaves import DeploymentsExistWarning as DeploymentsExistWarning
+    from agenttools_runtime.errors.leaves import (
+        DistributionAgentToolsNotFound as DistributionAgentToolsNotFound,
+    )
+    from agenttools_runtime.errors.leaves import (
+        DistributionNotInstalled as DistributionNotInstalled,
+    )
+    from agenttools_runtime.errors.leaves import (
+        DistributionServerNotFound as DistributionServerNotFound,
+    )
+    from agenttools_runtime.errors.leaves import (
+        DistributionSkillNotFound as DistributionSkillNotFound,
+    )
+    from agenttools_runtime.errors.leaves import DuplicateAgentSkillName as DuplicateAgentSkillName
+    from agenttools_runtime.errors.leaves import (
+        DuplicateBundleConfigKey as DuplicateBundleConfigKey,
+    )
+    from agenttools_runtime.errors.leaves import EditableSourceMissing as EditableSourceMissing
+    from agenttools_runtime.errors.leaves import FileOperationFailed as FileOperationFailed
+    from agenttools_runtime.errors.leaves import (
+        InterruptedOperationRecovered as InterruptedOperationRecovered,
+    )
+    from agenttools_runtime.errors.leaves import InvalidAgentSkill as InvalidAgentSkill
+    from agenttools_runtime.errors.leaves import (
+        InvalidAgentSkillDescription as InvalidAgentSkillDescription,
+    )
+    from agenttools_runtime.errors.leaves import InvalidAgentSkillName as InvalidAgentSkillName
+    from agenttools_runtime.errors.leaves import InvalidAgentToolsObject as InvalidAgentToolsObject
+    from agenttools_runtime.errors.leaves import InvalidDeploymentRecord as InvalidDeploymentRecord
+    from agenttools_runtime.errors.leaves import (
+        InvalidDistributionSkillDefinition as InvalidDistributionSkillDefinition,
+    )
+    from agenttools_runtime.errors.leaves import InvalidManifest as InvalidManifest
+    from agenttools_runtime.errors.leaves import (
+        InvalidMCPServerNameOption as InvalidMCPServerNameOption,
+    )
+    from agenttools_runtime.errors.leaves import InvalidOverwriteOption as InvalidOverwriteOption
+    from agenttools_runtime.errors.leaves import InvalidProjectDirectory as InvalidProjectDirectory
+    from agenttools_runtime.errors.leaves import (
+        InvalidPythonEnvironment as InvalidPythonEnvironment,
+    )
+    from agenttools_runtime.errors.leaves import InvalidSkillFrontmatter as InvalidSkillFrontmatter
+    from agenttools_runtime.errors.leaves import (
+        InvalidSkillProviderName as InvalidSkillProviderName,
+    )
+    from agenttools_runtime.errors.leaves import InvalidSkillsDirectory as InvalidSkillsDirectory
+    from agenttools_runtime.errors.leaves import (
+        InvalidSkillsDirectoryOption as InvalidSkillsDirectoryOption,
+    )
+    from agenttools_runtime.errors.leaves import InvalidSkillURI as InvalidSkillURI
+    from agenttools_runtime.errors.leaves import ManifestSchemaTooNew as ManifestSchemaTooNew
+    from agenttools_runtime.errors.leaves import MCPEntryMachineSpecific as MCPEntryMachineSpecific
+    from agenttools_runtime.errors.leaves import MCPSDKMissing as MCPSDKMissing
+    from agenttools_runtime.errors.leaves import MCPServerEntryEdited as MCPServerEntryEdited
+    from agenttools_runtime.errors.leaves import MCPServerEntryExists as MCPServerEntryExists
+    from agenttools_runtime.errors.leaves import MCPServerEntryModified as MCPServerEntryModified
+    from agenttools_runtime.errors.leaves import (
+        MCPServerEntryNotRestored as MCPServerEntryNotRestored,
+    )
+    from agenttools_runtime.errors.leaves import MCPServerNameAmbiguous as MCPServerNameAmbiguous
+    from agenttools_runtime.errors.leaves import MCPServerNotFound as MCPServerNotFound
+    from agenttools_runtime.errors.leaves import MCPServerNotRemoved as MCPServerNotRemoved
+    from agenttools_runtime.errors.leaves import MCPServersNotDeployed as MCPServersNotDeployed
+    from agenttools_runtime.errors.leaves import NoClientDetected as NoClientDetected
+    from agenttools_runtime.errors.leaves import NoSkillsLocation as NoSkillsLocation
+    from agenttools_runtime.errors.leaves import RunnerUnavailable as RunnerUnavailable
+    from agenttools_runtime.errors.leaves import ServedSkillsNamespaced as ServedSkillsNamespaced
+    from agenttools_runtime.errors.leaves import SkillNameCollision as SkillNameCollision
+    from agenttools_runtime.errors.leaves import SkillNotFound as SkillNotFound
+    from agenttools_runtime.errors.leaves import SkillNotServed as SkillNotServed
+    from agenttools_runtime.errors.leaves import SkillNullByte as SkillNullByte
+    from agenttools_runtime.errors.leaves import SkillPathTraversal as SkillPathTraversal
+    from agenttools_runtime.errors.leaves import SkillProviderExists as SkillProviderExists
+    from agenttools_runtime.errors.leaves import SkillProviderFailed as SkillProviderFailed
+    from agenttools_runtime.errors.leaves import SkillProviderNotFound as SkillProviderNotFound
+    from agenttools_runtime.errors.leaves import SkillProviderSkipped as SkillProviderSkipped
+    from agenttools_runtime.errors.leaves import SkillReferenceNotFound as SkillReferenceNotFound
+    from agenttools_runtime.errors.leaves import SkillURISecurityError as SkillURISecurityError
+    from agenttools_runtime.errors.leaves import StateRecoveryFailed as StateRecoveryFailed
+    from agenttools_runtime.errors.leaves import UnknownClient as UnknownClient
+    from agenttools_runtime.errors.leaves import UnknownInstallLocation as UnknownInstallLocation
+    from agenttools_runtime.errors.leaves import UnknownSkillsLocation as UnknownSkillsLocation
+    from agenttools_runtime.errors.leaves import UnsupportedMCPClient as UnsupportedMCPClient
+    from agenttools_runtime.errors.leaves import (
+        UnsupportedMCPClientProject as UnsupportedMCPClientProject,
+    )
+    from agenttools_runtime.errors.leaves import UnsupportedSkillsClient as UnsupportedSkillsClient
+    from agenttools_runtime.errors.leaves import (
+        UnsupportedSkillsClientProject as UnsupportedSkillsClientProject,
+    )
+    from agenttools_runtime.errors.leaves import UnsupportedTransport as UnsupportedTransport
+
+
+def __getattr__(name: str) -> type:
+    if name != "leaves" and not name.startswith("_"):  # (the submodule, while it loads)
+        from agenttools_runtime.errors import leaves
+
+        value = getattr(leaves, name, None)
+        if isinstance(value, type):
+            return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    from agenttools_runtime.errors import leaves
+
+    return sorted({*globals(), *(n for n, v in vars(leaves).items() if isinstance(v, type))})

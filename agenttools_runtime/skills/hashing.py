@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from enum import Enum
 from pathlib import Path
 
-from agenttools_runtime.errors import AgentSkillUnreadable, AgentSkillUnsafeLink, InvalidAgentSkill
+from agenttools_runtime import errors
 from agenttools_runtime.sha256 import sha256
 
 FileHashes = dict[str, str]  # "/"-separated relative path -> SHA-256 hex digest
@@ -86,7 +86,7 @@ def _walk(
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError as exc:
-        raise AgentSkillUnreadable(path=directory) from exc
+        raise errors.AgentSkillUnreadable(path=directory) from exc
     for entry in entries:
         path = Path(entry.path)
         if _is_vcs(entry.name):
@@ -94,9 +94,9 @@ def _walk(
         if entry.is_symlink():
             target = Path(os.path.realpath(path))
             if not _is_within(target, root_real):
-                raise AgentSkillUnsafeLink(path=path, target=target)
+                raise errors.AgentSkillUnsafeLink(path=path, target=target)
             if not target.exists():
-                raise AgentSkillUnreadable(path=path)
+                raise errors.AgentSkillUnreadable(path=path)
             if _leads_into_vcs(target, root_real):  # e.g. docs -> .git: never copied
                 continue
         is_dir = entry.is_dir(follow_symlinks=True)
@@ -106,7 +106,7 @@ def _walk(
         if is_dir:
             real = Path(os.path.realpath(path))
             if real in ancestors:  # a link back up the tree would be walked forever
-                raise InvalidAgentSkill(
+                raise errors.InvalidAgentSkill(
                     reason=f"the symbolic link {path} leads back to {real}, which contains it",
                     path=str(path),
                 )
@@ -126,7 +126,7 @@ def source_hashes(files: Mapping[str, Path | str]) -> FileHashes:
             try:
                 manifest[rel] = hash_file(source)
             except OSError as exc:
-                raise AgentSkillUnreadable(path=source) from exc
+                raise errors.AgentSkillUnreadable(path=source) from exc
     return manifest
 
 

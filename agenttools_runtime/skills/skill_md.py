@@ -20,8 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from agenttools_runtime import names
-from agenttools_runtime.errors import InvalidSkillFrontmatter
+from agenttools_runtime import errors, names
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.schema import CLIENT_EXTENSION_KEYS
@@ -88,7 +87,7 @@ def split_frontmatter(text: str, source: str = SKILL_FILE) -> tuple[str, str, in
         text = text[1:]
     lines = text.splitlines(keepends=True)
     if not lines or lines[0].rstrip("\r\n").rstrip() != "---":
-        raise InvalidSkillFrontmatter(
+        raise errors.InvalidSkillFrontmatter(
             source=source, reason="must start with a YAML frontmatter block (a first line of ---)"
         )
     for index in range(1, len(lines)):
@@ -96,7 +95,7 @@ def split_frontmatter(text: str, source: str = SKILL_FILE) -> tuple[str, str, in
             yaml_text = "".join(lines[1:index])
             body = "".join(lines[index + 1 :])
             return yaml_text, body, index + 2
-    raise InvalidSkillFrontmatter(
+    raise errors.InvalidSkillFrontmatter(
         source=source, reason="the frontmatter block is not closed by a line of ---"
     )
 
@@ -108,18 +107,20 @@ def parse_skill_md(text: str, source: str = SKILL_FILE) -> SkillDocument:
     try:
         data = _load_yaml(yaml_text)
     except _TooDeep as exc:
-        raise InvalidSkillFrontmatter(source=source, reason=f"the frontmatter is {exc}") from None
+        raise errors.InvalidSkillFrontmatter(
+            source=source, reason=f"the frontmatter is {exc}"
+        ) from None
     except _InvalidYAML as exc:
         where = ""
         if exc.mark is not None:
             where = f" at line {exc.mark.line + 2}, column {exc.mark.column + 1}"
-        raise InvalidSkillFrontmatter(
+        raise errors.InvalidSkillFrontmatter(
             source=source, reason=f"the frontmatter is not valid YAML{where}: {exc.problem}"
         ) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise InvalidSkillFrontmatter(
+        raise errors.InvalidSkillFrontmatter(
             source=source, reason="the frontmatter must be a YAML mapping of keys to values"
         )
     return SkillDocument({str(k): v for k, v in data.items()}, body, body_line, source)
@@ -165,7 +166,9 @@ def read_skill_md(path: Path) -> SkillDocument:
     try:
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InvalidSkillFrontmatter(source=path, reason=f"not UTF-8 ({exc.reason})") from None
+        raise errors.InvalidSkillFrontmatter(
+            source=path, reason=f"not UTF-8 ({exc.reason})"
+        ) from None
     return parse_skill_md(text, str(path))
 
 
@@ -174,7 +177,7 @@ def split_skill_text(text: str) -> tuple[str, str]:
     """``(frontmatter block verbatim, body)``; an empty block when there is none."""
     try:
         body = split_frontmatter(text)[1]
-    except InvalidSkillFrontmatter:  # no frontmatter block: all of it is the body
+    except errors.InvalidSkillFrontmatter:  # no frontmatter block: all of it is the body
         return "", text
     return text[: len(text) - len(body)], body  # the body is the text's tail
 
@@ -183,7 +186,7 @@ def skill_frontmatter(text: str) -> dict[str, Any]:
     """The frontmatter mapping of SKILL.md text, ``{}`` when absent or unparseable."""
     try:
         return parse_skill_md(text).frontmatter
-    except InvalidSkillFrontmatter:
+    except errors.InvalidSkillFrontmatter:
         return {}
 
 

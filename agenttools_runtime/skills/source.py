@@ -19,12 +19,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from agenttools_runtime.errors import (
-    AgentSkillNotFound,
-    AgentSkillUnreadable,
-    InvalidAgentSkill,
-    InvalidSkillFrontmatter,
-)
+from agenttools_runtime import errors
 from agenttools_runtime.names import SKILL_FILE, check_skill_description, check_skill_name
 from agenttools_runtime.paths import canonical_path_key
 from agenttools_runtime.skills.hashing import hash_bytes, hash_text, iter_source_files
@@ -112,10 +107,10 @@ class Skill(Value):
         try:
             document = read_skill_md(skill_md)
         except OSError as exc:
-            raise AgentSkillUnreadable(path=skill_md) from exc
+            raise errors.AgentSkillUnreadable(path=skill_md) from exc
         front = dict(document.frontmatter)
         if "name" not in front:
-            raise InvalidSkillFrontmatter(
+            raise errors.InvalidSkillFrontmatter(
                 source=skill_md, reason='the frontmatter has no "name" key'
             )
         skill = cls.from_mapping({**front, "body": document.body})
@@ -130,24 +125,24 @@ class Skill(Value):
         Raises ``InvalidAgentSkill`` for values of the wrong type.
         """
         if not isinstance(data, Mapping):
-            raise InvalidAgentSkill(reason=repr(data))
+            raise errors.InvalidAgentSkill(reason=repr(data))
         name = data.get("name")
         description = data.get("description")
         body = data.get("body")
         if body is not None and not isinstance(body, str):
-            raise InvalidAgentSkill(reason=f'the body of "{name}" must be text')
+            raise errors.InvalidAgentSkill(reason=f'the body of "{name}" must be text')
         for key in ("license", "compatibility"):
             value = data.get(key)
             if value is not None and not isinstance(value, str):
-                raise InvalidAgentSkill(reason=f'"{key}" of "{name}" must be text')
+                raise errors.InvalidAgentSkill(reason=f'"{key}" of "{name}" must be text')
         allowed_tools = data.get("allowed-tools", data.get("allowed_tools"))
         if allowed_tools is not None and not _is_tools(allowed_tools):
-            raise InvalidAgentSkill(
+            raise errors.InvalidAgentSkill(
                 reason=f'"allowed-tools" of "{name}" must be text or a list of text'
             )
         metadata = data.get("metadata") or {}
         if not isinstance(metadata, Mapping):
-            raise InvalidAgentSkill(reason=f'"metadata" of "{name}" must be a mapping')
+            raise errors.InvalidAgentSkill(reason=f'"metadata" of "{name}" must be a mapping')
         extra = {str(k): v for k, v in data.items() if k not in _MAPPING_KEYS}
         return cls(
             name=name,  # type: ignore[arg-type]  # validated by to_source
@@ -247,7 +242,7 @@ def to_source(
     elif isinstance(spec, Mapping):
         skill = Skill.from_mapping(spec)
     else:
-        raise InvalidAgentSkill(reason=repr(spec))
+        raise errors.InvalidAgentSkill(reason=repr(spec))
     name = check_skill_name(skill.name)
     description = check_skill_description(name, skill.description)
     directory = _usable_directory(skill.path)
@@ -277,9 +272,9 @@ def _skill_directory(path: Path | str | os.PathLike[str]) -> Path:
     if directory.name == SKILL_FILE and directory.is_file():
         directory = directory.parent
     if not directory.exists():
-        raise AgentSkillNotFound(name=os.fspath(path), path=directory)
+        raise errors.AgentSkillNotFound(name=os.fspath(path), path=directory)
     if not directory.is_dir() or not (directory / SKILL_FILE).is_file():
-        raise InvalidAgentSkill(
+        raise errors.InvalidAgentSkill(
             reason=f"{directory} is not a skill directory (a directory that contains {SKILL_FILE})",
             path=directory,
         )
@@ -308,14 +303,14 @@ def _directory_source(
             data = path.read_bytes()
             mode = os.stat(path).st_mode
         except OSError as exc:
-            raise AgentSkillUnreadable(path=path) from exc
+            raise errors.AgentSkillUnreadable(path=path) from exc
         files[rel] = path
         manifest[rel] = hash_bytes(data)
         # wheels and zips may drop modes; a shebang says "this is a script" on its own
         if mode & _EXEC_BITS or data.startswith(b"#!"):
             executable.add(rel)
     if SKILL_FILE not in files:
-        raise InvalidAgentSkill(reason=f"{directory} has no {SKILL_FILE}", path=directory)
+        raise errors.InvalidAgentSkill(reason=f"{directory} has no {SKILL_FILE}", path=directory)
     return SkillSource(
         name=name,
         description=description,
@@ -349,7 +344,7 @@ def _render(skill: Skill, name: str, description: str) -> str:
         yaml = sys.modules.get("yaml")  # loaded by then if the error is one of its
         if yaml is None or not isinstance(exc, yaml.YAMLError):
             raise
-        raise InvalidAgentSkill(
+        raise errors.InvalidAgentSkill(
             reason=f'the frontmatter of "{name}" cannot be written: {exc}'
         ) from None
 
