@@ -77,7 +77,7 @@ def store(
         return
     others = [(k, v) for k, v in stored.items() if k != interpreter]
     table = dict([(interpreter, kept), *others[: KEPT_INTERPRETERS - 1]])
-    temp = f"{path}.{os.getpid()}.tmp"
+    temp = temp_path(path)
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(temp, "wb") as f:
@@ -88,3 +88,12 @@ def store(
             os.unlink(temp)
         except OSError:
             pass
+
+
+def temp_path(path: str) -> str:
+    """The temp file *path* is written through: named as ``fs.write_bytes_atomic`` names its
+    own (``.<name>.agenttools-<pid>.tmp``, ``fs.is_temp_name``), so the one a killed write
+    leaves is found and deleted by ``agenttools doctor --fix``. (``fs`` is not imported here:
+    the lean paths do not load the writers' module.)"""
+    directory, name = os.path.split(path)
+    return os.path.join(directory, f".{name}.agenttools-{os.getpid()}.tmp")

@@ -468,6 +468,7 @@ def _check_temp_files(
 ) -> None:
     directories = {store.state.deployments, store.state.registry, store.state.journals}
     directories.add(store.state.index.parent)
+    directories.add(store.state.deployments.parent / "cache")  # the CLI's caches (lean_cache)
     directories |= {records.record_dir(r.uuid, store.state.deployments) for r in all_records}
     configs = {Path(s.config_file) for r in all_records for s in r.mcp_servers}
     for client in all_clients().values():
