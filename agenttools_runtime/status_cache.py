@@ -341,6 +341,44 @@ def holding(cache: Cache, uuids: Iterable[str], signatures: Signatures) -> set[s
     return {uid for uid, needs in candidates if changed.isdisjoint(needs)}
 
 
+def unchanged(cache: Cache) -> bool:
+    """Whether every path *cache* holds has its stored signature still (a registry entry: its
+    directory's, while that is unchanged) — :func:`holding`'s answer when every stored row is
+    wanted and nothing changed, without its bookkeeping: it stops at the first change, keeps
+    no signature, builds no set (with 1,001 deployments, a fifth of ``deployed``'s own time
+    in a new process, whose every allocation is new memory). False: :func:`holding` decides."""
+    paths = cache.paths
+    groups: dict[int, bool] = {}  # a group's index -> its directory unchanged
+    lstat, is_link, pack = os.lstat, stat.S_ISLNK, _PLAIN.pack
+    try:
+        for entry in paths:
+            if len(entry) > 2:
+                group = entry[2]
+                held = groups.get(group)
+                if held is None:
+                    directory = paths[group]
+                    held = groups[group] = signature(directory[0]) == directory[1]
+                if held:
+                    continue
+            path = entry[0]
+            try:
+                st = lstat(path)
+            except (OSError, ValueError):
+                if entry[1] is not None:
+                    return False
+                continue
+            if is_link(st.st_mode):
+                if signature(path) != entry[1]:
+                    return False
+            elif (
+                pack(st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode) != entry[1]
+            ):
+                return False
+    except (TypeError, IndexError, KeyError, struct.error):  # (not as written: a miss)
+        return False
+    return True
+
+
 def store(
     state: StatePaths,
     cache: Cache,

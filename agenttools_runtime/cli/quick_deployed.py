@@ -64,6 +64,9 @@ def cached_table() -> str | list[Row] | None:
         return None
     signatures = status_cache.Signatures()
     if cache.table:  # (no row object needed)
+        needs = cache.needs
+        if all(isinstance(needs.get(uid), list) for uid in uuids) and status_cache.unchanged(cache):
+            return cache.table  # (every row stored, every path unchanged: holding's answer)
         holding = status_cache.holding(cache, uuids, signatures)
         return cache.table if len(holding) == len(uuids) else None
     rows, stale = status_cache.fresh_rows(cache, uuids, signatures)
