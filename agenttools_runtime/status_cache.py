@@ -341,6 +341,30 @@ def holding(cache: Cache, uuids: Iterable[str], signatures: Signatures) -> set[s
     return {uid for uid, needs in candidates if changed.isdisjoint(needs)}
 
 
+def all_unchanged(checks: Iterable[tuple[str, Signature]]) -> bool:
+    """Whether each ``(path, signature)`` of *checks* has that :func:`signature` still, the
+    common case (not a link) inline: a function call per path is a third of the look's time
+    (``cli/recorded.py``, with 300 paths: 0.2 ms of the 0.55 ms)."""
+    lstat, is_link, pack = os.lstat, stat.S_ISLNK, _PLAIN.pack
+    for path, sig in checks:
+        try:
+            st = lstat(path)
+        except (OSError, ValueError):
+            if sig is not None:
+                return False
+            continue
+        now: Signature
+        try:
+            if is_link(st.st_mode):
+                raise struct.error(path)
+            now = pack(st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_mode)
+        except struct.error:  # a link, or a number out of range
+            now = signature(path)
+        if now != sig:
+            return False
+    return True
+
+
 def unchanged(cache: Cache) -> bool:
     """Whether every path *cache* holds has its stored signature still (a registry entry: its
     directory's, while that is unchanged) — :func:`holding`'s answer when every stored row is

@@ -56,7 +56,7 @@ def cached_output(
         shown, environment, checks, resolved = known[line]
         if (
             all(os.environ.get(key) == value for key, value in environment)
-            and all(status_cache.signature(path) == sig for path, sig in checks)
+            and status_cache.all_unchanged(checks)
             and all(os.path.realpath(path) == real for path, real in resolved)
         ):
             return shown  # type: ignore[no-any-return]

@@ -317,3 +317,39 @@ def test_a_links_change_time_is_where_it_leads_too(tmp_path: Path) -> None:
     os.utime(target, ns=(later, later))
     sig = status_cache.signature(str(link))
     assert sig is not None and status_cache.changed_ns(sig) == later
+
+
+def test_the_plain_passes_answer_as_signature_does(tmp_path: Path) -> None:
+    """``all_unchanged`` and ``unchanged`` (the lean paths' loops, ``signature`` inline for
+    what is not a link) say "unchanged" exactly while ``signature`` of every path is the
+    stored one: a file, a link and where it leads, a missing path, a grouped entry."""
+    folder = tmp_path / "registry"
+    folder.mkdir()
+    entry, target, link = folder / "entry.json", tmp_path / "target", tmp_path / "link"
+    entry.write_text("{}")
+    target.write_text("t")
+    link.symlink_to(target)
+    paths = [str(folder), str(entry), str(link), str(tmp_path / "missing")]
+
+    def stored() -> list[tuple[str, bytes | None]]:
+        return [(path, status_cache.signature(path)) for path in paths]
+
+    def cache(checks: list[tuple[str, bytes | None]]) -> status_cache.Cache:
+        found: list[Any] = [list(check) for check in checks]
+        found[1].append(0)  # the entry grouped with its folder
+        return status_cache.Cache(found, {"u": list(range(len(found)))})
+
+    checks = stored()
+    assert status_cache.all_unchanged(checks) and status_cache.unchanged(cache(checks))
+    target.write_text("longer")  # where the link leads
+    assert not status_cache.all_unchanged(checks) and not status_cache.unchanged(cache(checks))
+    checks = stored()
+    (tmp_path / "missing").write_text("")  # a missing path appears
+    assert not status_cache.all_unchanged(checks) and not status_cache.unchanged(cache(checks))
+    checks = stored()
+    entry.write_text('{"edited": "in place"}')  # grouped: its folder did not change
+    assert not status_cache.all_unchanged(checks)
+    assert status_cache.unchanged(cache(checks))  # (as holding answers: its folder decides)
+    (folder / "other.json").write_text("")  # the folder changed: the entry's own signature
+    assert not status_cache.unchanged(cache(checks))
+    assert not status_cache.unchanged(status_cache.Cache([["only a path"]], {}))  # damaged
