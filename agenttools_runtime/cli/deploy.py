@@ -354,7 +354,7 @@ def _leave_ticket(
     if depends is None:
         return
     if not args.path:  # (an environment made where VIRTUAL_ENV points: the engine looks there)
-        from agenttools_runtime.cli.discovery import active_venv_inputs
+        from agenttools_runtime.cli.active_venv import active_venv_inputs
 
         depends += active_venv_inputs()
     clean = noop_inputs.clean_directories(deployment.record)

@@ -13,6 +13,7 @@ from agenttools_runtime.cli import (
     emit,
     nonempty,
 )
+from agenttools_runtime.cli.active_venv import active_venv_python
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -86,30 +87,6 @@ def search_from_args(args: argparse.Namespace, *, quiet: bool = False) -> Search
             )
         return SearchPath.for_python(venv_python)
     return None
-
-
-def active_venv_python() -> str | None:
-    """The interpreter of ``$VIRTUAL_ENV`` when it is set and is not this interpreter's
-    environment (None otherwise, or when it holds no interpreter)."""
-    venv = os.environ.get("VIRTUAL_ENV")
-    if not venv or os.path.realpath(venv) == os.path.realpath(sys.prefix):
-        return None
-    for candidate in _venv_pythons(venv):
-        if os.path.isfile(candidate):
-            return candidate
-    return None
-
-
-def active_venv_inputs() -> list[str]:
-    """The paths :func:`active_venv_python` looked at (``$VIRTUAL_ENV``, where a link leads,
-    and its interpreters): an answer computed without that environment holds while they are
-    unchanged (an up-to-date ticket keeps them)."""
-    venv = os.environ.get("VIRTUAL_ENV")
-    return [os.path.abspath(venv), *_venv_pythons(os.path.abspath(venv))] if venv else []
-
-
-def _venv_pythons(venv: str) -> tuple[str, str]:
-    return os.path.join(venv, "bin", "python"), os.path.join(venv, "Scripts", "python.exe")
 
 
 # -- list ------------------------------------------------------------------------------------

@@ -258,7 +258,7 @@ def lean_skill(args: argparse.Namespace) -> int | None:
     environment as last printed, while nothing it read changed (``cli/recorded.py``: the
     manifests, the skill files, the built-in skills, every client's local skill folders);
     None: ``run_skill`` answers (another environment, ``--mcp``, an error or a warning)."""
-    from agenttools_runtime.cli.discovery import active_venv_python
+    from agenttools_runtime.cli.active_venv import active_venv_python
 
     if args.list == (args.uri is not None) or args.python or args.path or active_venv_python():
         return None
