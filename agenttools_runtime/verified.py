@@ -41,6 +41,7 @@ class VerifiedFiles:
         state = paths.state_paths()
         key = hashlib.sha256(f"{os.fspath(dist_info)}\0{skill}".encode()).hexdigest()[:32]
         self.path = os.path.join(state.deployments, DIRECTORY, f"{key}.json")
+        self.dist_info = os.fspath(dist_info)
         self.files: dict[str, list[object]] = {}
         self.changed = False
         try:
@@ -70,7 +71,8 @@ class VerifiedFiles:
         path = Path(self.path)
         if not self.changed or not path.parent.parent.is_dir():
             return
-        data = json.dumps({"files": self.files}, separators=(",", ":")).encode("utf-8")
+        held = {"dist_info": self.dist_info, "files": self.files}
+        data = json.dumps(held, separators=(",", ":")).encode("utf-8")
         try:
             fs.mkdir(path.parent, parents=False)
             fs.write_bytes(path, data)  # in place: no temp file a kill could leave behind
@@ -81,3 +83,26 @@ class VerifiedFiles:
 
 def _stat_key(info: os.stat_result) -> list[int]:
     return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
+
+
+def stale_files(deployments: Path) -> list[Path]:
+    """The cache files under *deployments* of distributions no longer installed where they
+    were (or that do not say where: written before they did), for ``doctor --fix`` to delete:
+    uninstalling a distribution does not ask agenttools, so nothing else forgets them. Deleting
+    one costs at most one more read of the files it held."""
+    directory = deployments / DIRECTORY
+    try:
+        names = sorted(n for n in os.listdir(directory) if n.endswith(".json"))
+    except OSError:
+        return []
+    stale = []
+    for name in names:
+        try:
+            with open(directory / name, "rb") as f:
+                data = json.loads(f.read())
+            dist_info = data.get("dist_info") if isinstance(data, dict) else None
+        except (OSError, ValueError):
+            dist_info = None  # torn or unreadable: holds nothing a read would not redo
+        if not isinstance(dist_info, str) or not os.path.isdir(dist_info):
+            stale.append(directory / name)
+    return stale

@@ -23,6 +23,8 @@ finding                what it is                                       ``--fix`
                                                                         provably redundant
 ``missing-entry``      a recorded config entry absent from its file     (reported)
 ``unreadable``         a record, entry or journal that does not parse   (reported)
+``stale-cache``        the verified-files cache (``.verified/``) of a   delete it (only
+                       distribution no longer installed                 shown by ``--fix``)
 =====================  ===============================================  =====================
 
 A backup is deleted only when the registry proves it is ours and nothing is lost: the
@@ -43,7 +45,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs, lock, paths
+from agenttools_runtime import fs, lock, paths, verified
 from agenttools_runtime.clients import all_clients, get_client, mcp_config_location, skills_location
 from agenttools_runtime.deploy import index, journal, records, registry
 from agenttools_runtime.deploy.apply import committed, config_directory
@@ -224,6 +226,8 @@ def _examine(store: Store, report: DoctorReport, *, fix: bool) -> None:
     _check_staging(store, roots, add, fix)
     _check_temp_files(store, all_records, add, fix)
     _check_config_entries(all_records, add)
+    if fix:
+        _prune_verified_cache(store, add)
     if fix:
         store.index = index.rebuild(store.state)
         store.index.pending = set()
@@ -485,6 +489,16 @@ def _check_temp_files(
         add(Finding("temp-file", str(path), "left by an interrupted write: deleted", True, fix))
         if fix:
             fs.unlink(path, missing_ok=True)
+
+
+def _prune_verified_cache(store: Store, add: Any) -> None:
+    # a cache, not a problem: tidied by --fix, never reported without it
+    for path in verified.stale_files(store.state.deployments):
+        fs.unlink(path, missing_ok=True)
+        add(Finding("stale-cache", str(path), _STALE_CACHE, True, True))
+
+
+_STALE_CACHE = "verified-files cache of a distribution no longer installed there: deleted"
 
 
 def _check_config_entries(all_records: list[DeploymentRecord], add: Any) -> None:

@@ -104,6 +104,32 @@ def test_a_cli_cache_write_killed_half_way_is_a_temp_file_doctor_deletes(
     assert diagnose().findings == []
 
 
+def test_the_verified_files_cache_of_an_uninstalled_distribution_is_tidied_by_fix(
+    home: Path, state: Path, tmp_path: Path
+) -> None:
+    from agenttools_runtime import verified
+
+    deploy("cursor", bundle("b", [inline("kept")], [server("srv")]))  # the state exists
+    installed, uninstalled = tmp_path / "kept-1.0.dist-info", tmp_path / "gone-1.0.dist-info"
+    for dist_info in (installed, uninstalled):
+        (dist_info / "f").mkdir(parents=True)
+        (dist_info / "f" / "SKILL.md").write_text("x")
+        cache = verified.VerifiedFiles(dist_info, "s")
+        cache.add("SKILL.md", os.stat(dist_info / "f" / "SKILL.md"), "0" * 64)
+        cache.save()
+    kept_file = Path(verified.VerifiedFiles(installed, "s").path)
+    gone_file = Path(verified.VerifiedFiles(uninstalled, "s").path)
+    legacy = kept_file.parent / ("0" * 32 + ".json")  # written before caches said whose
+    legacy.write_text('{"files":{}}')
+    shutil.rmtree(uninstalled)  # pip uninstall: agenttools is not asked
+    assert diagnose().findings == []  # a cache is not a problem
+    report = diagnose(fix=True)
+    assert report.ok and kinds(report) == ["stale-cache", "stale-cache"]
+    assert kept_file.exists() and not gone_file.exists() and not legacy.exists()
+    assert verified.VerifiedFiles(installed, "s").files  # still serves the installed one
+    assert diagnose(fix=True).findings == []
+
+
 def test_a_backup_is_deleted_only_when_provably_redundant(home: Path, state: Path) -> None:
     dep = deploy("cursor", bundle("b", [inline("ours")]))
     root = home / ".cursor" / "skills"
