@@ -14,8 +14,8 @@ from agenttools_runtime.values import Value
 # ``build-backend`` of a project built through agenttools' wrapping PEP 517 backend, which
 # reads the backend it wraps from ``backend`` (and ``backend-path``), and the form of a backend
 # reference: defined with that backend, whose every hook process reads them.
-from agenttools_runtime.wheel.pep517 import BACKEND_REFERENCE as BACKEND_REFERENCE
-from agenttools_runtime.wheel.pep517 import WRAPPING_BACKEND as WRAPPING_BACKEND
+from agenttools_runtime.wheel.backend_names import BACKEND_REFERENCE as BACKEND_REFERENCE
+from agenttools_runtime.wheel.backend_names import WRAPPING_BACKEND as WRAPPING_BACKEND
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build hook's start-up)
 if TYPE_CHECKING:

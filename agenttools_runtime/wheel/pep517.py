@@ -24,6 +24,8 @@ import importlib
 import os
 import sys
 
+from agenttools_runtime.wheel.backend_names import BACKEND_REFERENCE, WRAPPING_BACKEND
+
 # Frontends run every hook in a new process that imports the backend: what a hook needs is
 # imported by that hook (get_requires_* reads one setting, most often without tomllib, and
 # without pathlib: the functions it calls take the project directory as a str or a Path),
@@ -40,14 +42,6 @@ if TYPE_CHECKING:
     Warn = Callable[[str], None]
 
 PYPROJECT = "pyproject.toml"
-
-# ``build-backend`` of a project built through this backend, which reads the backend it
-# wraps from ``[tool.agenttools] backend`` (and ``backend-path``); defined here, where every
-# hook process reads them, and re-exported by the schema, which validates them.
-WRAPPING_BACKEND = "agenttools_hook.backend"
-
-# A PEP 517 backend reference, as build-backend takes it: "module.path" or "module:object".
-BACKEND_REFERENCE = r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*(:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*)?$"
 
 # Hooks a backend may lack (PEP 517 and PEP 660): the wrapper has them exactly when the
 # wrapped backend does, so frontends fall back as they would without agenttools.
