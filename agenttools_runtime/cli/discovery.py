@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     import argparse  # the parser's module: not imported when quick_arguments reads the line
     from typing import Any
 
-    from agenttools_runtime.bundles import AgentTools
     from agenttools_runtime.discovery import SearchPath
 
 NAME_HELP = (
@@ -191,119 +190,13 @@ def run_show(args: argparse.Namespace) -> int:
     from agenttools_runtime.bundles import resolve_tools
 
     search = search_from_args(args)
+    from agenttools_runtime.cli.show_view import bundle_details, render_show
+
     bundle = resolve_tools(args.name, search)
     details = bundle_details(bundle)
     failed = any(item.get("problem") for item in (*details["mcp_servers"], *details["skills"]))
-    emit(args, {"ok": not failed, "bundle": details}, lambda: _render_show(details))
+    emit(args, {"ok": not failed, "bundle": details}, lambda: render_show(details))
     return 1 if failed else 0
-
-
-def bundle_details(bundle: AgentTools) -> dict[str, Any]:
-    """Everything ``show`` prints: the bundle's data with ``mcp_servers`` and ``skills`` as
-    objects, each server resolved (command line in its environment), each skill resolved and
-    verified. An item that fails to resolve carries
-    its ``problem`` instead of raising."""
-    from agenttools_runtime import __version__
-    from agenttools_runtime.errors import AgentToolsError
-
-    data = bundle.to_json()
-    if isinstance(data["location"], dict):
-        data["version"] = data["location"]["version"]
-    elif bundle.is_builtin:
-        data["version"] = __version__
-    servers: list[dict[str, Any]] = []
-    for spec, name in zip(bundle.mcp_servers, bundle.server_names, strict=True):
-        try:
-            server = bundle.server(spec)
-        except AgentToolsError as exc:
-            servers.append({"name": name, "problem": str(exc)})
-            continue
-        entry: dict[str, Any] = {
-            "name": name,
-            "description": server.description,
-            "kind": server.kind,
-            "config_key": server.key,
-        }
-        if server.url is not None:
-            entry.update(url=server.url, transport=server.transport, headers=dict(server.headers))
-        else:
-            entry["command"] = server.command_line()
-        if server.env:
-            entry["env"] = dict(server.env)
-        servers.append(entry)
-    skills: list[dict[str, Any]] = []
-    for skill_spec, name in zip(bundle.skills, bundle.skill_names, strict=True):
-        try:
-            source = bundle.skill_source(skill_spec)
-        except AgentToolsError as exc:
-            skills.append({"name": name, "problem": str(exc)})
-            continue
-        skills.append(
-            {
-                "name": name,
-                "skill": source.name,
-                "description": source.description,
-                "identifier": source.identifier,
-                "version": source.version,
-                "directory": str(source.directory) if source.directory else None,
-                "files": list(source.files),
-                "executable": sorted(source.executable),
-            }
-        )
-    data["mcp_servers"] = servers
-    data["skills"] = skills
-    return data
-
-
-def _render_show(d: dict[str, Any]) -> str:
-    import shlex
-
-    kind = "MCP server" if d["toolset_type"] == "MCPServer" else "bundle"
-    location = d["location"]
-    if isinstance(location, dict):
-        editable = ", editable" if location["editable"] else ""
-        where = f"{kind} of {location['distribution']} {location['version']}{editable}"
-    elif location == "builtin":
-        where = f"built-in {kind} of agenttools {d.get('version', '')}".rstrip()
-    else:
-        where = f"ad hoc {kind}"
-    lines = [f"{d['qualified_name']}  ({where})"]
-    if d["description"]:
-        lines.append(f"  {d['description']}")
-    if isinstance(location, dict):
-        lines.append(f"  installed: {location['dist_info']}")
-    if d["marker"]:
-        lines.append(f"  marker: {d['marker']}")
-    lines.append("")
-    servers = d["mcp_servers"]
-    lines.append(f"MCP servers ({len(servers)}):" if servers else "MCP servers: none")
-    for s in servers:
-        lines.append(f"  {s['name']}" + (f": {s['description']}" if s.get("description") else ""))
-        if s.get("problem"):
-            lines.append(f"    problem: {s['problem']}")
-            continue
-        if "command" in s:
-            lines.append(f"    command: {shlex.join(s['command'])}")
-        else:
-            lines.append(f"    url: {s['url']} ({s['transport']})")
-        for key, value in sorted(s.get("env", {}).items()):
-            lines.append(f"    env: {key}={value}")
-        lines.append(f"    config key: {s['config_key']}")
-    lines.append("")
-    lines.append(f"Skills ({len(d['skills'])}):" if d["skills"] else "Skills: none")
-    for s in d["skills"]:
-        lines.append(f"  {s['name']}")
-        if s.get("problem"):
-            lines.append(f"    problem: {s['problem']}")
-            continue
-        lines.append(f"    {s['description']}")
-        version = f", version {s['version']}" if s["version"] else ""
-        lines.append(f"    identity: {s['identifier'] or '(none)'}{version}")
-        if s["directory"]:
-            lines.append(f"    source: {s['directory']}")
-        files = [f + (" (executable)" if f in s["executable"] else "") for f in s["files"]]
-        lines.append(f"    files: {', '.join(files)}")
-    return "\n".join(lines)
 
 
 # `list` and `show NAME` with no option but these: read without argparse (cli.quick_arguments)

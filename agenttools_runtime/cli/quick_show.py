@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 # the modules that compute what is shown, relative to the package (their stats key the cache)
 CODE_FILES = (
     "cli/quick_show.py",
-    "cli/discovery.py",
+    "cli/show_view.py",
     "bundles.py",
     "discovery.py",
     "mcp/server.py",
@@ -93,7 +93,7 @@ def _compute(name: str, key: str, started: int) -> tuple[str, str, list[Any]] | 
     import warnings
 
     from agenttools_runtime.bundles import resolve_tools
-    from agenttools_runtime.cli.discovery import _render_show, bundle_details
+    from agenttools_runtime.cli.show_view import bundle_details, render_show
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -125,6 +125,6 @@ def _compute(name: str, key: str, started: int) -> tuple[str, str, list[Any]] | 
     limit = started - lean_cache.RACY_NS
     if any(sig is None or status_cache.changed_ns(sig) >= limit for sig in checks.values()):
         return None
-    text = _render_show(details)
+    text = render_show(details)
     json_text = json.dumps({"ok": True, "bundle": details}, indent=2, default=str)
     return text, json_text, list(checks.items())
