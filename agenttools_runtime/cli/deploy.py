@@ -298,6 +298,8 @@ def _deploy_one(
         "link": args.link,
     }
     if args.dry_run:
+        from agenttools_runtime.cli.plan_view import plan_json, render_plan
+
         the_plan = deploy(target, args.tools, dry_run=True, **common)
         emit(args, plan_json(the_plan), lambda: render_plan(the_plan))
         return 0 if the_plan.ok else 1
@@ -397,6 +399,8 @@ def _deploy_many(
         if exc.partial is not None:
             _emit_partial(args, exc.partial, exc.committed)
         raise
+    from agenttools_runtime.cli.plan_view import plan_json
+
     rows = summary_rows(result)
     data = result.to_json()
     for client, item in result.results.items():
@@ -475,6 +479,7 @@ def _render_many(
     verdict: str = "",
     committed: tuple[str, ...] | None = None,
 ) -> str:
+    from agenttools_runtime.cli.plan_view import render_plan
     from agenttools_runtime.deploy import Deployment, Skipped
 
     blocks = []
@@ -502,48 +507,6 @@ def _render_many(
 
 def _undo(deployments: list[Deployment]) -> str:
     return "agenttools remove " + " ".join(d.uuid for d in deployments)
-
-
-def plan_json(the_plan: DeployPlan) -> dict[str, Any]:
-    """A dry run's JSON: the plan, each server entry as it would be written."""
-    data = the_plan.to_json()
-    for item, sp in zip(data["mcp_servers"], the_plan.servers, strict=True):
-        choice = the_plan.launches.get(sp.key)
-        item["runner"] = sp.runner
-        item["entry"] = _entry(the_plan, sp)
-        item["command"] = None if choice is None else choice.command_line
-    return data
-
-
-def render_plan(the_plan: DeployPlan) -> str:
-    """The plan, then each server entry exactly as it would be written into its file."""
-    lines = [the_plan.render()]
-    config = the_plan.target.config_file
-    for sp in the_plan.servers:
-        choice = the_plan.launches.get(sp.key)
-        how = f": {choice.describe()}" if choice is not None else ""
-        lines.append(f'  entry "{sp.key}" as written into {config}{how}')
-        text = _entry_text(the_plan, sp)
-        lines.extend("    " + line for line in text.rstrip("\n").splitlines())
-    return "\n".join(lines)
-
-
-def _entry(the_plan: DeployPlan, sp: Any) -> dict[str, Any]:
-    from agenttools_runtime.mcp.entries import build_entry
-
-    return build_entry(the_plan.target.client, sp.server, sp.key)
-
-
-def _entry_text(the_plan: DeployPlan, sp: Any) -> str:
-    """The entry in the client's file format, inside its container (as a new file would
-    hold it)."""
-    from agenttools_runtime.mcp.entries import container_for
-    from agenttools_runtime.mcp.formats import get_format
-
-    client, config = the_plan.target.client, the_plan.target.config_file
-    fmt = get_format(client.config_format)
-    text, _ = fmt.set_entry("", container_for(client, config), sp.key, _entry(the_plan, sp), {})
-    return text
 
 
 def run_deployed(args: argparse.Namespace) -> int:

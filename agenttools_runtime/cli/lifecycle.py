@@ -398,7 +398,7 @@ def run_sync(args: argparse.Namespace) -> int:
     if refusal:
         data["not_removed"] = refusal
     if args.dry_run:
-        from agenttools_runtime.cli.deploy import plan_json
+        from agenttools_runtime.cli.plan_view import plan_json
 
         for row, item in zip(data["results"], items, strict=True):
             if item.plan is not None:
@@ -432,7 +432,7 @@ def _render_sync(items: list[SyncItem], dry_run: bool, refusal: str) -> str:
         return "No deployments."
     blocks = []
     if dry_run:
-        from agenttools_runtime.cli.deploy import render_plan
+        from agenttools_runtime.cli.plan_view import render_plan
 
         blocks = [render_plan(i.plan) for i in items if i.plan is not None and not i.plan.unchanged]
     table = [("ID", "CLIENT", "BUNDLE", "RESULT", "DETAIL")]
