@@ -46,7 +46,6 @@ from agenttools_runtime.names import (
     is_item_reference,
 )
 from agenttools_runtime.values import Value, replace
-from agenttools_runtime.wheel.manifest import BundleEntry
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -425,17 +424,7 @@ def distribution_bundles(
     manifest = dist.manifest
     if dist.problem is not None or manifest is None:
         return []
-    declarations = list(manifest.bundles)
-    if not declarations and (manifest.servers or manifest.skills):
-        # a manifest without a bundles list still offers its implicit bundle
-        declarations = [
-            BundleEntry(
-                name=dist.display_name,
-                implicit=True,
-                mcp_servers=tuple(sorted(manifest.servers)),
-                skills=tuple(sorted(manifest.skills)),
-            )
-        ]
+    declarations = manifest.declared_bundles(dist.display_name)
     marker_env = search.marker_environment if search is not None else None
     result = []
     for decl in declarations:

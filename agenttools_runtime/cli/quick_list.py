@@ -115,23 +115,13 @@ def _rows(entry: Entry, raw: bytes) -> list[dict[str, Any]] | None:
     """``list``'s rows of one distribution (``distribution_bundles`` with each bundle's
     ``to_json()`` and the version), or None when the full path must answer."""
     from agenttools_runtime import names
-    from agenttools_runtime.wheel.manifest import BundleEntry, parse
+    from agenttools_runtime.wheel.manifest import parse
 
     try:
         manifest = parse(raw, entry.key)
     except Exception:  # a ManifestError: the full path lists the distribution's problem
         return None
-    declarations = list(manifest.bundles)
-    if not declarations and (manifest.servers or manifest.skills):
-        # a manifest without a bundles list still offers its implicit bundle
-        declarations = [
-            BundleEntry(
-                name=manifest.distribution,
-                implicit=True,
-                mcp_servers=tuple(sorted(manifest.servers)),
-                skills=tuple(sorted(manifest.skills)),
-            )
-        ]
+    declarations = manifest.declared_bundles(manifest.distribution)
     location = _location(entry, manifest)
     rows = []
     for bundle in declarations:

@@ -188,6 +188,21 @@ class WheelManifest(Value):
             data["source-root"] = self.source_root
         return data
 
+    def declared_bundles(self, implicit_name: str) -> list[BundleEntry]:
+        """The bundles this manifest declares; without a bundles list, a manifest that has
+        servers or skills still offers its implicit bundle of all of them, named
+        *implicit_name*."""
+        if self.bundles or not (self.servers or self.skills):
+            return list(self.bundles)
+        return [
+            BundleEntry(
+                name=implicit_name,
+                implicit=True,
+                mcp_servers=tuple(sorted(self.servers)),
+                skills=tuple(sorted(self.skills)),
+            )
+        ]
+
     def to_bytes(self) -> bytes:
         """The canonical file: sorted keys, 2-space indent, UTF-8, one final newline, so that
         identical input gives byte-identical wheels."""
