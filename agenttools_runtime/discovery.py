@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from agenttools_runtime.dist_scan import Entry as _Entry
@@ -186,7 +186,7 @@ class InstalledDistribution(Value):
             description=entry.description,
             identifier=identifier,
             version=self.version,
-            files={rel: directory.joinpath(*rel.split("/")) for rel in files},
+            files=_WheelFiles(directory, files),
             manifest=dict(files),
             directory=directory,
             executable=frozenset(entry.executable),
@@ -420,6 +420,34 @@ def _bare_distribution(entry: _Entry, search: SearchPath) -> InstalledDistributi
 
 
 # -- files of the wheel's copy -----------------------------------------------------------------
+
+
+class _WheelFiles(Mapping[str, Path]):
+    """The files of a wheel's skill: ``/``-separated relative path → its path under
+    *directory*, each made when it is looked up (a deploy looks up none: it writes the bytes
+    it verified; a ``Path`` for each of a thousand files was a twentieth of its own work)."""
+
+    __slots__ = ("_directory", "_rels")
+
+    def __init__(self, directory: Path, rels: Mapping[str, str]) -> None:
+        self._directory = directory
+        self._rels = rels
+
+    def __getitem__(self, rel: str) -> Path:
+        if rel not in self._rels:
+            raise KeyError(rel)
+        return self._directory.joinpath(*rel.split("/"))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rels)
+
+    def __len__(self) -> int:
+        return len(self._rels)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
