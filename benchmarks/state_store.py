@@ -315,7 +315,7 @@ def _run_diff(command: list[str], env: dict[str, str]) -> tuple[float, float]:
 IMPORTS_CMD = [
     sys.executable,
     "-c",
-    "import argparse, agenttools_runtime.cli.deploy, agenttools_runtime.deploy.engine, "
+    "import agenttools_runtime.cli.deploy, agenttools_runtime.deploy.engine, "
     "agenttools_runtime.deploy.apply, agenttools_runtime.deploy.resolved, "
     "agenttools_runtime.discovery, agenttools_runtime.mcp.formats.json_format",
 ]

@@ -343,6 +343,13 @@ DEPLOY_DOES_WITHOUT = (
     "tempfile",
     "random",
     "platform",
+    # the command line read without argparse (cli/deploy.py's QUICK table), and what
+    # argparse brings: gettext and locale (its messages), shutil (its help's width)
+    "argparse",
+    "gettext",
+    "locale",
+    "textwrap",
+    "shutil",
 )
 
 
@@ -379,24 +386,40 @@ def quick_tables() -> dict[str, Quick]:
 
 
 def quick_lines() -> list[list[str]]:
-    """For every QUICK command: each subset of its flags, positionals given or (when
-    optional) left out, in two orders."""
+    """For every QUICK command: each subset of its flags (of a command with many options:
+    each option alone, and all of them but one of each exclusive group), positionals given
+    or (when optional) left out, in two orders."""
     import itertools
 
     lines = []
     for command, quick in quick_tables().items():
         required = [f"value-of-{dest}" for dest, needed in quick.positionals if needed]
         every = [f"value-of-{dest}" for dest, _ in quick.positionals]
-        for size in range(len(quick.flags) + 1):
-            for flags in itertools.combinations(quick.flags, size):
-                for positionals in dict.fromkeys([tuple(required), tuple(every)]):
-                    lines.append([command, *flags, *positionals])
-                    lines.append([command, *positionals, *reversed(flags)])
+        options = [[flag] for flag in (*quick.flags, *quick.consts)]
+        for option in (*quick.values, *quick.appending):
+            value = quick.choices.get(option, (f"{option[2:]}-value",))[-1]
+            options += [[option, value], [f"{option}={value}"]]
+        options += [[option, "one", option, "two"] for option in quick.appending]
+        if len(options) <= 4:
+            subsets = [
+                list(subset) for size in range(len(options) + 1)
+                for subset in itertools.combinations(options, size)
+            ]  # fmt: skip
+        else:
+            left_out = {option for group in quick.exclusive for option in group[1:]}
+            subsets = [[], *([option] for option in options)]
+            subsets.append([option for option in options if option[0] not in left_out])
+        for subset in subsets:
+            words = [word for option in subset for word in option]
+            backwards = [word for option in reversed(subset) for word in option]
+            for positionals in dict.fromkeys([tuple(required), tuple(every)]):
+                lines.append([command, *words, *positionals])
+                lines.append([command, *positionals, *backwards])
     return lines
 
 
 def test_the_often_typed_commands_have_quick_tables() -> None:
-    assert set(quick_tables()) == {"list", "show", "clients", "deployed", "skill"}
+    assert set(quick_tables()) == {"list", "show", "clients", "deployed", "skill", "deploy"}
     assert all(COMMAND_MODULES[name] for name in quick_tables())
 
 
@@ -422,7 +445,19 @@ def test_quick_arguments_are_what_argparse_gives(line: list[str]) -> None:
         ["deployed", "cursor", "codex"],
         ["skill", "name", "an-argument"],  # ARGS: argparse's nargs="*"
         ["skill", "--mcp", "docs=uvx docs-mcp", "--list"],
-        ["deploy", "cursor"],  # no QUICK table
+        ["deploy", "cursor", "--json", "tools"],  # positionals apart: argparse's error
+        ["deploy", "cursor", "--upgrade", "--force"],  # an exclusive group's error
+        ["deploy", "--detected", "--all-clients"],
+        ["deploy", "cursor", "--runner", "pip"],  # not one of its choices
+        ["deploy", "cursor", "--path", ""],  # an empty value
+        ["deploy", "cursor", "--path="],
+        ["deploy", "", "tools"],  # an empty TARGET
+        ["deploy", "cursor", "--path"],  # no value
+        ["deploy", "cursor", "--path", "--json"],
+        ["deploy", "cursor", "--pat", "/site"],  # an abbreviation
+        ["deploy", "cursor", "--json=yes"],
+        ["deploy", "cursor", "-h"],
+        ["deploy", "a", "b", "c"],
     ],
     ids=" ".join,
 )
