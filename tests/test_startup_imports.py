@@ -637,3 +637,23 @@ def test_skill_without_mcp_servers_imports_no_mcp_machinery() -> None:
         "agenttools_runtime.cli.uri",
         "agenttools_runtime.cli.discovery",
     }
+
+
+def test_the_process_command_collects_garbage_less_often(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # main() as the process's command (no argv): fewer collections, none of what is left
+    # at exit; main(argv) (a library caller, a test) leaves the collector as it was
+    import gc
+
+    before = gc.get_threshold()
+    try:
+        assert main(["--version"]) == 0
+        assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+        monkeypatch.setattr(sys, "argv", ["agenttools", "--version"])
+        assert main() == 0
+        assert gc.get_threshold() == (100_000, 50, 50) and gc.get_freeze_count() > 0
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
+    assert capsys.readouterr().out == f"agenttools {__version__}\n" * 2
