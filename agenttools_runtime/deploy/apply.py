@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -68,6 +67,7 @@ from agenttools_runtime.mcp.formats import (
 from agenttools_runtime.mcp.install import ConfigPlan, Owned, plan_server_entries
 from agenttools_runtime.mcp.origin import restore
 from agenttools_runtime.mcp.server import MCPServer
+from agenttools_runtime.sha256 import sha256
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
@@ -606,7 +606,7 @@ def _remove_if_empty(directory: Path) -> None:
 
 
 def _digest(data: bytes | None) -> str | None:
-    return None if data is None else hashlib.sha256(data).hexdigest()
+    return None if data is None else sha256(data).hexdigest()
 
 
 def _read_bytes(path: Path) -> bytes | None:
