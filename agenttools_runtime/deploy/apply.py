@@ -37,7 +37,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from agenttools_runtime import fs, signals
+from agenttools_runtime import errors, fs, signals
 from agenttools_runtime.clients import Client
 from agenttools_runtime.deploy import journal, litter, records, registry
 from agenttools_runtime.deploy.journal import ConfigChange, EntryChange, Journal, Kind, SkillChange
@@ -45,17 +45,7 @@ from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.deploy.removal import remove_recorded
 from agenttools_runtime.deploy.store import Store
-from agenttools_runtime.errors import (
-    AgentSkillBackupNotRemoved,
-    AgentSkillBackupsLeft,
-    AgentToolsError,
-    AgentToolsWarning,
-    ConfigFileChanged,
-    DeploymentNotFinished,
-    DeploymentNotRemoved,
-    DeploymentRollbackIncomplete,
-    MCPServerNotRemoved,
-)
+from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.mcp.formats import (
     Container,
     commit_edit,
@@ -201,7 +191,7 @@ def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
                 found = finish(store, entry)
                 fs.checkpoint("deploy:replaced-removed")
             except Exception as exc:  # the deployment stands; the journal stays to finish it
-                found.append(DeploymentNotFinished(uuid=uid, reason=str(exc)))
+                found.append(errors.DeploymentNotFinished(uuid=uid, reason=str(exc)))
     except KeyboardInterrupt as exc:  # a signal deferred until the deployment was whole
         if isinstance(exc, signals.Interrupted) and exc.outcome:
             raise  # (rolled back: said by _fail)
@@ -246,7 +236,7 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
                 fs.remove_entry(backup)
             except OSError:
                 complete = False
-                found.append(AgentSkillBackupNotRemoved(name=change.name, backup=backup))
+                found.append(errors.AgentSkillBackupNotRemoved(name=change.name, backup=backup))
     for uid in entry.replaces:
         old = store.record(uid)
         if old is None:
@@ -256,7 +246,7 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
         except (AgentToolsError, OSError) as exc:
             # the new deployment stands; the next command finishes the removal
             complete = False
-            found.append(DeploymentNotRemoved(uuid=uid, reason=str(exc)))
+            found.append(errors.DeploymentNotRemoved(uuid=uid, reason=str(exc)))
     if complete:
         journal.delete(entry)
     return found
@@ -398,7 +388,7 @@ def _apply_config(entry: Journal, changes: DeployChanges) -> tuple[Journal, Depl
         journal.write(entry, prior)
         for stale in old.side_files:
             fs.unlink(stale, missing_ok=True)
-    raise ConfigFileChanged(file=write.config_file)
+    raise errors.ConfigFileChanged(file=write.config_file)
 
 
 def _with_origins(record: DeploymentRecord, planned: ConfigPlan) -> DeploymentRecord:
@@ -438,6 +428,9 @@ def _apply_link(store: Store, change: SkillChange) -> None:
 
 
 def _rollback(store: Store, entry: Journal, exc: BaseException) -> None:
+    # (imported here: `errors` is a local name below)
+    from agenttools_runtime.errors import DeploymentRollbackIncomplete
+
     with signals.deferred():
         errors, found = undo(store, entry)
         # (an interruption inside an atomic write may have left its temp file)
@@ -525,7 +518,7 @@ def _undo_skill(change: SkillChange, found: list[AgentToolsWarning]) -> None:
     if backup is None:
         return
     if os.path.lexists(directory):  # something else took its place since: keep both
-        found.append(AgentSkillBackupsLeft(backups=[str(backup)], root=root))
+        found.append(errors.AgentSkillBackupsLeft(backups=[str(backup)], root=root))
         return
     fs.rename(backup, directory)
 
@@ -572,7 +565,7 @@ def _undo_config(entry: Journal, change: ConfigChange, found: list[AgentToolsWar
     except AgentToolsError:
         left = list(change.entries)
     for key in left:
-        found.append(MCPServerNotRemoved(key=key, config_file=path))
+        found.append(errors.MCPServerNotRemoved(key=key, config_file=path))
 
 
 def _remove_staged_record(store: Store, uid: str) -> None:
