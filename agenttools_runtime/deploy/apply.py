@@ -43,7 +43,6 @@ from agenttools_runtime.deploy import journal, litter, records, registry
 from agenttools_runtime.deploy.journal import ConfigChange, EntryChange, Journal, Kind, SkillChange
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
-from agenttools_runtime.deploy.removal import remove_recorded
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.mcp.formats import (
@@ -241,6 +240,9 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
         old = store.record(uid)
         if old is None:
             continue  # already removed (a finish that ran before)
+        # (the removal machinery: imported when a deployment replaces another)
+        from agenttools_runtime.deploy.removal import remove_recorded
+
         try:
             found.extend(remove_recorded(store, old, owned_by=new))
         except (AgentToolsError, OSError) as exc:

@@ -36,7 +36,6 @@ from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Level
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
-from agenttools_runtime.deploy.removal import sweep_if_needed
 from agenttools_runtime.deploy.resolved import ResolvedTools
 from agenttools_runtime.deploy.skill_decision import new_entry, skill_plan
 from agenttools_runtime.deploy.store import Store
@@ -284,6 +283,17 @@ def execute_outcome(
         ) from None
 
 
+def _sweep_if_needed(store: Store) -> list[AgentToolsWarning]:
+    """:func:`removal.sweep_if_needed`, when the index says there is anything to sweep or
+    release (the removal machinery is imported only then: a deploy into a clean state
+    removes nothing)."""
+    if not store.index.needs_sweep and not store.index.pending:
+        return []
+    from agenttools_runtime.deploy.removal import sweep_if_needed
+
+    return sweep_if_needed(store)
+
+
 def _execute_locked(
     store: Store,
     tools: ResolvedTools,
@@ -294,7 +304,7 @@ def _execute_locked(
 ) -> Outcome:
     try:
         fs.checkpoint("deploy:locked")
-        swept = sweep_if_needed(store)
+        swept = _sweep_if_needed(store)
         fs.checkpoint("deploy:swept")
         try:
             the_plan = make_plan(tools, target, level, store=store, keep_modified=keep_modified)
