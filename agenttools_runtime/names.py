@@ -205,10 +205,11 @@ def qualified_skill_reference(reference: str) -> bool:
 
 
 # -- skill:// providers ----------------------------------------------------------------------
-PROVIDER_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
+# (compiled where it is used, by re, which keeps it: a deploy checks no provider name)
+PROVIDER_NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}"
 
 
 def is_provider_name(name: object) -> bool:
     """A ``skill://`` provider name: a letter or digit, then letters, digits, ``-`` and
     ``_``, at most 63 characters."""
-    return isinstance(name, str) and PROVIDER_NAME_PATTERN.fullmatch(name) is not None
+    return isinstance(name, str) and re.fullmatch(PROVIDER_NAME_PATTERN, name) is not None

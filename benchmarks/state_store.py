@@ -311,13 +311,16 @@ def _run_diff(command: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 
 # The floor of a fresh deploy as a Python process: the interpreter importing what a deploy
-# imports (and nothing more), and a plain copy loop of the tree (no checks, no records).
+# imports (and nothing more; the collector set as the CLI sets it, cli._as_process), and a
+# plain copy loop of the tree (no checks, no records).
 IMPORTS_CMD = [
     sys.executable,
     "-c",
-    "import argparse, agenttools_runtime.cli.deploy, agenttools_runtime.deploy.engine, "
+    "import gc; gc.set_threshold(100_000, 50, 50)\n"
+    "import agenttools_runtime.cli.deploy, agenttools_runtime.deploy.engine, "
     "agenttools_runtime.deploy.apply, agenttools_runtime.deploy.resolved, "
-    "agenttools_runtime.discovery, agenttools_runtime.mcp.formats.json_format",
+    "agenttools_runtime.discovery, agenttools_runtime.mcp.formats.json_format\n"
+    "gc.freeze()",
 ]
 COPY_CMD = [
     sys.executable,

@@ -35,3 +35,20 @@ def test_small_data_is_hashed_without_importing_hashlib() -> None:
     first, second = done.stdout.splitlines()
     assert first == f"{hashlib.sha256(b'abc').hexdigest()} False"
     assert second == "True"
+
+
+def test_hashlib_is_imported_once_much_was_hashed_in_all() -> None:
+    """Small pieces, past 512 KB in all: hashlib (OpenSSL hashes the rest faster)."""
+    script = (
+        "import sys\n"
+        "from agenttools_runtime.sha256 import sha256\n"
+        "for _ in range(31):\n"
+        "    sha256(bytes(1 << 14))\n"
+        "print('hashlib' in sys.modules)\n"
+        "sha256(bytes(1 << 14))\n"
+        "print('hashlib' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines() == ["False", "True"]

@@ -90,15 +90,78 @@ class WheelProjectMismatch(BuildError): ...
 class BuildBackendUnavailable(BuildError): ...
 
 
+# What reading an installed distribution raises (discovery.py imports these when a deploy,
+# list or show starts: defined here, they spare such a command errors/leaves.py)
+class DistributionNotInstalled(DistributionError): ...
+
+
+class EditableSourceMissing(DistributionError): ...
+
+
+class BundledFileMismatch(DistributionError): ...
+
+
+class BundledFileMissing(DistributionError): ...
+
+
+class BundledFileNotRegular(DistributionError): ...
+
+
+class InvalidManifest(ManifestError): ...
+
+
+class DistributionSkillNotFound(BundleError): ...
+
+
+class DistributionServerNotFound(BundleError): ...
+
+
+class InvalidDistributionSkillDefinition(SkillError): ...
+
+
+# What looking up a client's locations raises: a deploy asks every client for the skills
+# roots it reads, and one without any says so by raising (defined here for that reason)
+class UnsupportedMCPClient(ClientError): ...
+
+
+class UnsupportedMCPClientProject(ClientError): ...
+
+
+class UnknownInstallLocation(ClientError): ...
+
+
+class UnsupportedSkillsClient(ClientError): ...
+
+
+class UnsupportedSkillsClientProject(ClientError): ...
+
+
+class UnknownSkillsLocation(ClientError): ...
+
+
+class InvalidProjectDirectory(ClientError): ...
+
+
+# What writing a skill folder raises (skills/fsops.py imports these when a deploy starts)
+class InvalidAgentSkill(SkillError): ...
+
+
+class AgentSkillWriteFailed(SkillError): ...
+
+
+class AgentSkillRemoveFailed(SkillError): ...
+
+
+class AgentSkillBackupNotRemoved(AgentToolsWarning): ...
+
+
 # Every other leaf and the warnings are defined in errors/leaves.py and created on first use
 # (PEP 562): a build through agenttools_hook.backend raises none of them when it succeeds and
-# would spend a tenth of its own time creating a hundred classes. ``from
+# would spend a tenth of its own time creating a hundred classes; nor does a deploy that
+# succeeds (the modules on its path name them ``errors.X`` where they raise them). ``from
 # agenttools_runtime.errors import X`` works for every X; type checkers read the imports below.
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from agenttools_runtime.errors.leaves import (
-        AgentSkillBackupNotRemoved as AgentSkillBackupNotRemoved,
-    )
     from agenttools_runtime.errors.leaves import AgentSkillBackupsLeft as AgentSkillBackupsLeft
     from agenttools_runtime.errors.leaves import AgentSkillConflict as AgentSkillConflict
     from agenttools_runtime.errors.leaves import (
@@ -124,7 +187,6 @@ if TYPE_CHECKING:
         AgentSkillNotInstalledShadowed as AgentSkillNotInstalledShadowed,
     )
     from agenttools_runtime.errors.leaves import AgentSkillNotRemoved as AgentSkillNotRemoved
-    from agenttools_runtime.errors.leaves import AgentSkillRemoveFailed as AgentSkillRemoveFailed
     from agenttools_runtime.errors.leaves import (
         AgentSkillRemoveFailedWarning as AgentSkillRemoveFailedWarning,
     )
@@ -147,7 +209,6 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import AgentSkillUnreadable as AgentSkillUnreadable
     from agenttools_runtime.errors.leaves import AgentSkillUnsafeLink as AgentSkillUnsafeLink
     from agenttools_runtime.errors.leaves import AgentSkillUpdate as AgentSkillUpdate
-    from agenttools_runtime.errors.leaves import AgentSkillWriteFailed as AgentSkillWriteFailed
     from agenttools_runtime.errors.leaves import (
         AgentToolsBundleNameAmbiguous as AgentToolsBundleNameAmbiguous,
     )
@@ -163,9 +224,6 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import (
         BuiltInAgentSkillMissing as BuiltInAgentSkillMissing,
     )
-    from agenttools_runtime.errors.leaves import BundledFileMismatch as BundledFileMismatch
-    from agenttools_runtime.errors.leaves import BundledFileMissing as BundledFileMissing
-    from agenttools_runtime.errors.leaves import BundledFileNotRegular as BundledFileNotRegular
     from agenttools_runtime.errors.leaves import ConfigFileChanged as ConfigFileChanged
     from agenttools_runtime.errors.leaves import ConfigFileInvalid as ConfigFileInvalid
     from agenttools_runtime.errors.leaves import ConfigFileUnparseable as ConfigFileUnparseable
@@ -186,25 +244,14 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import (
         DistributionAgentToolsNotFound as DistributionAgentToolsNotFound,
     )
-    from agenttools_runtime.errors.leaves import (
-        DistributionNotInstalled as DistributionNotInstalled,
-    )
-    from agenttools_runtime.errors.leaves import (
-        DistributionServerNotFound as DistributionServerNotFound,
-    )
-    from agenttools_runtime.errors.leaves import (
-        DistributionSkillNotFound as DistributionSkillNotFound,
-    )
     from agenttools_runtime.errors.leaves import DuplicateAgentSkillName as DuplicateAgentSkillName
     from agenttools_runtime.errors.leaves import (
         DuplicateBundleConfigKey as DuplicateBundleConfigKey,
     )
-    from agenttools_runtime.errors.leaves import EditableSourceMissing as EditableSourceMissing
     from agenttools_runtime.errors.leaves import FileOperationFailed as FileOperationFailed
     from agenttools_runtime.errors.leaves import (
         InterruptedOperationRecovered as InterruptedOperationRecovered,
     )
-    from agenttools_runtime.errors.leaves import InvalidAgentSkill as InvalidAgentSkill
     from agenttools_runtime.errors.leaves import (
         InvalidAgentSkillDescription as InvalidAgentSkillDescription,
     )
@@ -212,14 +259,9 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import InvalidAgentToolsObject as InvalidAgentToolsObject
     from agenttools_runtime.errors.leaves import InvalidDeploymentRecord as InvalidDeploymentRecord
     from agenttools_runtime.errors.leaves import (
-        InvalidDistributionSkillDefinition as InvalidDistributionSkillDefinition,
-    )
-    from agenttools_runtime.errors.leaves import InvalidManifest as InvalidManifest
-    from agenttools_runtime.errors.leaves import (
         InvalidMCPServerNameOption as InvalidMCPServerNameOption,
     )
     from agenttools_runtime.errors.leaves import InvalidOverwriteOption as InvalidOverwriteOption
-    from agenttools_runtime.errors.leaves import InvalidProjectDirectory as InvalidProjectDirectory
     from agenttools_runtime.errors.leaves import (
         InvalidPythonEnvironment as InvalidPythonEnvironment,
     )
@@ -262,16 +304,6 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import SkillURISecurityError as SkillURISecurityError
     from agenttools_runtime.errors.leaves import StateRecoveryFailed as StateRecoveryFailed
     from agenttools_runtime.errors.leaves import UnknownClient as UnknownClient
-    from agenttools_runtime.errors.leaves import UnknownInstallLocation as UnknownInstallLocation
-    from agenttools_runtime.errors.leaves import UnknownSkillsLocation as UnknownSkillsLocation
-    from agenttools_runtime.errors.leaves import UnsupportedMCPClient as UnsupportedMCPClient
-    from agenttools_runtime.errors.leaves import (
-        UnsupportedMCPClientProject as UnsupportedMCPClientProject,
-    )
-    from agenttools_runtime.errors.leaves import UnsupportedSkillsClient as UnsupportedSkillsClient
-    from agenttools_runtime.errors.leaves import (
-        UnsupportedSkillsClientProject as UnsupportedSkillsClientProject,
-    )
     from agenttools_runtime.errors.leaves import UnsupportedTransport as UnsupportedTransport
 
 
