@@ -322,19 +322,28 @@ IMPORTS_CMD = [
     "agenttools_runtime.discovery, agenttools_runtime.mcp.formats.json_format\n"
     "gc.freeze()",
 ]
-COPY_CMD = [
-    sys.executable,
-    "-S",
-    "-c",
-    "import os, sys\n"
-    "src, dst = sys.argv[1], sys.argv[2]\n"
-    "for d, _, files in os.walk(src):\n"
-    "    out = os.path.join(dst, os.path.relpath(d, src))\n"
-    "    os.makedirs(out, exist_ok=True)\n"
-    "    for f in files:\n"
-    "        with open(os.path.join(d, f), 'rb') as a, open(os.path.join(out, f), 'wb') as b:\n"
-    "            b.write(a.read())\n",
-]
+
+
+def copy_loop(*, hashing: bool) -> str:
+    """A plain Python copy of the tree ``argv[1]`` to ``argv[2]``: each file read whole and
+    written, hashed by SHA-256 between the two with *hashing*."""
+    body = "data = a.read()\n"
+    if hashing:
+        body += "            hashlib.sha256(data).hexdigest()\n"
+    return (
+        f"import {'hashlib, ' if hashing else ''}os, sys\n"
+        "src, dst = sys.argv[1], sys.argv[2]\n"
+        "for d, _, files in os.walk(src):\n"
+        "    out = os.path.join(dst, os.path.relpath(d, src))\n"
+        "    os.makedirs(out, exist_ok=True)\n"
+        "    for f in files:\n"
+        "        with open(os.path.join(d, f), 'rb') as a, open(os.path.join(out, f), 'wb') as b:\n"
+        f"            {body}"
+        "            b.write(data)\n"
+    )
+
+
+COPY_CMD = [sys.executable, "-S", "-c", copy_loop(hashing=False)]
 
 
 def fresh(tmp: Path, rounds: int, baseline: str | None = None) -> None:
@@ -410,20 +419,7 @@ def fresh(tmp: Path, rounds: int, baseline: str | None = None) -> None:
 
 
 # The least a Python process can do for a cold deploy: read, hash and write every file.
-HASH_COPY_CMD = [
-    sys.executable,
-    "-c",
-    "import hashlib, os, sys\n"
-    "src, dst = sys.argv[1], sys.argv[2]\n"
-    "for d, _, files in os.walk(src):\n"
-    "    out = os.path.join(dst, os.path.relpath(d, src))\n"
-    "    os.makedirs(out, exist_ok=True)\n"
-    "    for f in files:\n"
-    "        with open(os.path.join(d, f), 'rb') as a, open(os.path.join(out, f), 'wb') as b:\n"
-    "            data = a.read()\n"
-    "            hashlib.sha256(data).hexdigest()\n"
-    "            b.write(data)\n",
-]
+HASH_COPY_CMD = [sys.executable, "-c", copy_loop(hashing=True)]
 
 
 def fresh_new(tmp: Path, rounds: int, baseline: str | None = None) -> None:
