@@ -54,3 +54,34 @@ def test_hashlib_is_imported_once_much_was_hashed_in_all() -> None:
         "print('hashlib' in sys.modules)\n"
     )
     assert printed(script) == ["False", "True"]
+
+
+def test_digests_on_both_sides_of_the_512_kb_boundary() -> None:
+    """In a new interpreter (nothing imported hashlib: the pytest process has): each piece's
+    digest, whole and updated (a copy), against hashlib's, as the pieces cross 512 KB in all —
+    the last byte under it, exactly 512 KB in one piece, bytearray and memoryview pieces —
+    and which SHA-256 hashed it (the interpreter's own below the boundary only)."""
+    script = (
+        "import sys\n"
+        "from agenttools_runtime.sha256 import sha256\n"
+        "S = 1 << 19\n"
+        "data = bytes(range(256)) * (S // 128)\n"
+        "pieces = [b'', bytearray(data[:7]), memoryview(data)[7:S - 1], data[:1], data[:S],\n"
+        "          data[:S + 1], memoryview(data)[3:9]]\n"
+        "made = []\n"
+        "for piece in pieces:\n"
+        "    whole = sha256(piece)\n"
+        "    updated = whole.copy()\n"
+        "    updated.update(b'more')\n"
+        "    made.append((type(whole).__module__, whole.hexdigest(), updated.hexdigest()))\n"
+        "import hashlib\n"
+        "for (module, whole, updated), piece in zip(made, pieces):\n"
+        "    expected = hashlib.sha256(piece)\n"
+        "    print(module, whole == expected.hexdigest(), end=' ')\n"
+        "    expected.update(b'more')\n"
+        "    print(updated == expected.hexdigest())\n"
+    )
+    lines = printed(script)
+    own = "_sha2" if sys.version_info >= (3, 12) else "_sha256"
+    # (0 + 7 + 524,280 bytes: under 512 KB; the next byte reaches it: hashlib from then on)
+    assert lines == [f"{own} True True"] * 3 + ["_hashlib True True"] * 4

@@ -470,6 +470,8 @@ def test_quick_arguments_are_what_argparse_gives(line: list[str]) -> None:
         ["show"],  # a missing positional: argparse says so
         ["show", "a", "b"],
         ["show", "-"],
+        ["show", ""],  # an empty NAME or CLIENT: argparse's usage error (exit 2)
+        ["deployed", ""],
         ["deployed", "cursor", "codex"],
         ["skill", "name", "an-argument"],  # ARGS: argparse's nargs="*"
         ["skill", "--mcp", "docs=uvx docs-mcp", "--list"],

@@ -10,7 +10,11 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime import discovery
-from agenttools_runtime.errors import BundledFileMismatch, BundledFileMissing
+from agenttools_runtime.errors import (
+    BundledFileMismatch,
+    BundledFileMissing,
+    BundledFileNotRegular,
+)
 from tests.helpers.venvs import fake_distribution, skill_files
 
 
@@ -71,3 +75,96 @@ def test_a_pipe_in_place_of_a_file_does_not_hang(tmp_path: Path) -> None:
     assert entry is not None
     with pytest.raises(BundledFileMismatch):
         dist._checked_bytes(entry, "SKILL.md", str(skill_md), size)
+
+
+def _swap_to_pipe(path: Path, data: bytes | None) -> int:
+    """A pipe in place of *path*, with a writer holding it open (that wrote *data*)."""
+    path.unlink()
+    os.mkfifo(path)
+    writer = os.open(path, os.O_RDWR)  # (a writer that never closes: no end of file)
+    if data is not None:
+        os.write(writer, data)
+    return writer
+
+
+def _swap_to_other_inode(path: Path, data: bytes) -> None:
+    staged = path.with_name("staged")
+    staged.write_bytes(data)
+    os.replace(staged, path)
+
+
+def _swap_to_link(path: Path, data: bytes) -> None:
+    target = path.with_name("elsewhere")
+    target.write_bytes(data)
+    path.unlink()
+    path.symlink_to(target)
+
+
+def _swap_to_directory(path: Path, data: bytes) -> None:
+    path.unlink()
+    path.mkdir()
+
+
+# what is swapped in for SKILL.md between its lstat and its read -> what verifying says
+SWAPS = {
+    "a pipe whose writer wrote nothing": (lambda p, d: _swap_to_pipe(p, None), BundledFileMissing),
+    "a pipe whose writer wrote other bytes": (
+        lambda p, d: _swap_to_pipe(p, b"x" * len(d)),
+        BundledFileMismatch,
+    ),
+    "another file of the same size": (
+        lambda p, d: _swap_to_other_inode(p, b"x" * len(d)),
+        BundledFileMismatch,
+    ),
+    "another file, longer": (lambda p, d: _swap_to_other_inode(p, d + b"x"), BundledFileMismatch),
+    "another file, shorter": (lambda p, d: _swap_to_other_inode(p, d[:-1]), BundledFileMismatch),
+    "an empty file": (lambda p, d: p.write_bytes(b""), BundledFileMismatch),
+    "a link to the same bytes": (_swap_to_link, BundledFileMissing),
+    "a directory": (_swap_to_directory, BundledFileMissing),
+    "the same bytes, another file": (_swap_to_other_inode, None),
+}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes, links: POSIX")
+@pytest.mark.parametrize("swap", list(SWAPS))
+def test_a_file_swapped_after_its_lstat_is_refused_or_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, swap: str
+) -> None:
+    """Whatever replaces a wheel's file between the lstat that found it regular and its read
+    (a real swap, in that window): refused with a clear error, never a hang, never bytes that
+    do not match the manifest — and not remembered as verified (the next deploy refuses it
+    again)."""
+    site = tmp_path / "site"
+    fake_distribution(
+        site, "weather-tools", skills={"weather-report": skill_files("weather-report")}
+    )
+    dist = discovery.get_distribution("weather-tools", discovery.SearchPath.for_paths([site]))
+    skill_md = dist.skills_dir / "weather-report" / "SKILL.md"
+    original = skill_md.read_bytes()
+    replace, refused = SWAPS[swap]
+    found_regular = discovery.InstalledDistribution._regular_file
+    swapped: list[object] = []
+
+    def regular_then_swapped(*args: object) -> tuple[str, os.stat_result]:
+        path, info = found_regular(*args)  # type: ignore[arg-type]
+        if path == str(skill_md) and not swapped:
+            swapped.append(replace(skill_md, original))
+        return path, info
+
+    monkeypatch.setattr(discovery.InstalledDistribution, "_regular_file", regular_then_swapped)
+    contents: dict[str, bytes] = {}
+    try:
+        if refused is None:
+            dist._verify_skill("weather-report", contents)
+            assert swapped and contents["SKILL.md"] == original
+            return
+        with pytest.raises(refused):
+            dist._verify_skill("weather-report", contents)
+        assert swapped and "SKILL.md" not in contents
+        monkeypatch.undo()
+        with pytest.raises((BundledFileMismatch, BundledFileMissing, BundledFileNotRegular)):
+            dist.verify_skill("weather-report")  # (nothing cached as verified)
+    finally:
+        for writer in swapped:
+            if isinstance(writer, int):
+                os.close(writer)
