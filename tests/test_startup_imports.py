@@ -687,3 +687,17 @@ def test_the_process_command_collects_garbage_less_often(
         gc.set_threshold(*before)
         gc.unfreeze()
     assert capsys.readouterr().out == f"agenttools {__version__}\n" * 2
+
+
+def test_the_process_command_runs_where_the_collector_has_no_thresholds(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # PyPy's gc module has neither set_threshold nor freeze (CPython's collector only): the
+    # process's command runs there as it did before it tuned the collector
+    import gc
+
+    monkeypatch.delattr(gc, "set_threshold")
+    monkeypatch.delattr(gc, "freeze")
+    monkeypatch.setattr(sys, "argv", ["agenttools", "--version"])
+    assert main() == 0
+    assert capsys.readouterr().out == f"agenttools {__version__}\n"

@@ -147,14 +147,18 @@ def _as_process(arguments: list[str]) -> int:
     Collections stay bounded (every 100,000 allocations: ``mypy`` does the same), and the
     collection at exit skips what is left (the interpreter does not promise to finalize
     objects that still exist at exit: everything agenttools writes is closed before this
-    returns)."""
+    returns). Only CPython's collector has thresholds and a permanent generation (PyPy's
+    gc module has neither function): elsewhere the collector is left as it is."""
     import gc
 
-    gc.set_threshold(100_000, 50, 50)
+    tuned = hasattr(gc, "set_threshold") and hasattr(gc, "freeze")
+    if tuned:
+        gc.set_threshold(100_000, 50, 50)
     try:
         return _main(arguments)
     finally:
-        gc.freeze()
+        if tuned:
+            gc.freeze()
 
 
 def _main(arguments: list[str]) -> int:
