@@ -20,7 +20,12 @@ from agenttools_runtime.project.pyproject import (
     load_project,
 )
 from agenttools_runtime.project.skills import check_skill_md
-from agenttools_runtime.project.toml_lines import TomlLines, format_key
+
+# Where a key is in pyproject.toml is looked up only for a problem: toml_lines (and its
+# patterns) is imported on first use (PEP 562), not by a clean build's hook process.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from agenttools_runtime.project.toml_lines import TomlLines, format_key
 
 __all__ = [
     "CODES",
@@ -43,3 +48,11 @@ __all__ = [
     "load_project",
     "validate_project",
 ]
+
+
+def __getattr__(name: str) -> object:
+    if name in ("TomlLines", "format_key"):
+        from agenttools_runtime.project import toml_lines
+
+        return getattr(toml_lines, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -365,4 +365,5 @@ def test_build_wheel_checks_plain_skills_without_yaml_or_openssl(
     assert "agenttools_runtime.project.check" in imported  # the checks ran
     assert not imported & {"yaml", "hashlib", "tempfile", "base64", "csv", "unicodedata"}
     assert "agenttools_runtime.errors.leaves" not in imported  # no error raised, none created
+    assert "agenttools_runtime.project.toml_lines" not in imported  # no problem to locate
     assert sorted(p.name for p in out.iterdir()) == [name]  # its build directory removed
