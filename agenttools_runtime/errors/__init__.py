@@ -19,48 +19,9 @@ from agenttools_runtime.errors.base import AgentToolsError as AgentToolsError
 from agenttools_runtime.errors.base import AgentToolsErrors as AgentToolsErrors
 from agenttools_runtime.errors.base import AgentToolsWarning as AgentToolsWarning
 from agenttools_runtime.errors.base import format_message as format_message
-from agenttools_runtime.errors.messages import FORCE as FORCE
-from agenttools_runtime.errors.messages import MESSAGES as MESSAGES
-from agenttools_runtime.errors.messages import UPGRADE as UPGRADE
 
 
-# -- failures: families first, then their leaves ---------------------------------------------
-class DistributionError(AgentToolsError):
-    """An installed distribution or Python environment that cannot be used."""
-
-
-class ManifestError(DistributionError):
-    """An installed distribution's ``manifest.json`` that cannot be read or trusted."""
-
-
-class BundleError(AgentToolsError):
-    """A bundle specification, or a bundle or server name that does not resolve to one thing."""
-
-
-class SkillError(AgentToolsError):
-    """An agent skill that cannot be read, found, named or written."""
-
-
-class SkillConflictError(SkillError):
-    """A skill directory in the way that the overwrite level in force may not replace."""
-
-
-class ClientError(AgentToolsError):
-    """A client, or a location of one, that agenttools cannot use for this request."""
-
-
-class ConfigFileError(AgentToolsError):
-    """A client's config file that cannot be read or edited; it is left unchanged."""
-
-
-class DeployError(AgentToolsError):
-    """A deployment that cannot be made, found or changed."""
-
-
-class URIError(AgentToolsError):
-    """A ``skill://`` URI that is unsafe or does not resolve, or a provider that failed."""
-
-
+# -- a build's failures: their families and leaves (every other family and leaf: leaves.py)
 class ProjectError(AgentToolsError):
     """A project whose ``[tool.agenttools]`` does not pass validation (hook and ``validate``)."""
 
@@ -90,10 +51,11 @@ class WheelProjectMismatch(BuildError): ...
 class BuildBackendUnavailable(BuildError): ...
 
 
-# Every other leaf and the warnings are defined in errors/leaves.py and created on first use
-# (PEP 562): a build through agenttools_hook.backend raises none of them when it succeeds and
-# would spend a tenth of its own time creating a hundred classes. ``from
-# agenttools_runtime.errors import X`` works for every X; type checkers read the imports below.
+# Every other family, leaf and warning is defined in errors/leaves.py, and the message table
+# is read from errors/messages.py, on first use (PEP 562): a build through
+# agenttools_hook.backend raises none of them when it succeeds and would spend a tenth of its
+# own time creating a hundred classes. ``from agenttools_runtime.errors import X`` works for
+# every X; type checkers read the imports below.
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import (
@@ -166,9 +128,13 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import BundledFileMismatch as BundledFileMismatch
     from agenttools_runtime.errors.leaves import BundledFileMissing as BundledFileMissing
     from agenttools_runtime.errors.leaves import BundledFileNotRegular as BundledFileNotRegular
+    from agenttools_runtime.errors.leaves import BundleError as BundleError
+    from agenttools_runtime.errors.leaves import ClientError as ClientError
     from agenttools_runtime.errors.leaves import ConfigFileChanged as ConfigFileChanged
+    from agenttools_runtime.errors.leaves import ConfigFileError as ConfigFileError
     from agenttools_runtime.errors.leaves import ConfigFileInvalid as ConfigFileInvalid
     from agenttools_runtime.errors.leaves import ConfigFileUnparseable as ConfigFileUnparseable
+    from agenttools_runtime.errors.leaves import DeployError as DeployError
     from agenttools_runtime.errors.leaves import (
         DeploymentConfigKeyTaken as DeploymentConfigKeyTaken,
     )
@@ -186,6 +152,7 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import (
         DistributionAgentToolsNotFound as DistributionAgentToolsNotFound,
     )
+    from agenttools_runtime.errors.leaves import DistributionError as DistributionError
     from agenttools_runtime.errors.leaves import (
         DistributionNotInstalled as DistributionNotInstalled,
     )
@@ -232,6 +199,7 @@ if TYPE_CHECKING:
         InvalidSkillsDirectoryOption as InvalidSkillsDirectoryOption,
     )
     from agenttools_runtime.errors.leaves import InvalidSkillURI as InvalidSkillURI
+    from agenttools_runtime.errors.leaves import ManifestError as ManifestError
     from agenttools_runtime.errors.leaves import ManifestSchemaTooNew as ManifestSchemaTooNew
     from agenttools_runtime.errors.leaves import MCPEntryMachineSpecific as MCPEntryMachineSpecific
     from agenttools_runtime.errors.leaves import MCPSDKMissing as MCPSDKMissing
@@ -249,6 +217,8 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import NoSkillsLocation as NoSkillsLocation
     from agenttools_runtime.errors.leaves import RunnerUnavailable as RunnerUnavailable
     from agenttools_runtime.errors.leaves import ServedSkillsNamespaced as ServedSkillsNamespaced
+    from agenttools_runtime.errors.leaves import SkillConflictError as SkillConflictError
+    from agenttools_runtime.errors.leaves import SkillError as SkillError
     from agenttools_runtime.errors.leaves import SkillNameCollision as SkillNameCollision
     from agenttools_runtime.errors.leaves import SkillNotFound as SkillNotFound
     from agenttools_runtime.errors.leaves import SkillNotServed as SkillNotServed
@@ -273,9 +243,17 @@ if TYPE_CHECKING:
         UnsupportedSkillsClientProject as UnsupportedSkillsClientProject,
     )
     from agenttools_runtime.errors.leaves import UnsupportedTransport as UnsupportedTransport
+    from agenttools_runtime.errors.leaves import URIError as URIError
+    from agenttools_runtime.errors.messages import FORCE as FORCE
+    from agenttools_runtime.errors.messages import MESSAGES as MESSAGES
+    from agenttools_runtime.errors.messages import UPGRADE as UPGRADE
 
 
-def __getattr__(name: str) -> type:
+def __getattr__(name: str) -> object:
+    if name in ("FORCE", "MESSAGES", "UPGRADE"):
+        from agenttools_runtime.errors import messages
+
+        return getattr(messages, name)
     if name != "leaves" and not name.startswith("_"):  # (the submodule, while it loads)
         from agenttools_runtime.errors import leaves
 

@@ -1,24 +1,50 @@
-"""The leaf errors of most families and every warning, created when one is first used: the
-package ``agenttools_runtime.errors`` re-exports each of them (see its ``__getattr__``) and
-defines the bases, the families and the leaves a build raises."""
+"""The error families but a build's, their leaves and every warning, created when one is
+first used: the package ``agenttools_runtime.errors`` re-exports each of them (see its
+``__getattr__``) and defines the bases and the families and leaves a build raises."""
 
 from __future__ import annotations
 
-from agenttools_runtime.errors import (
-    AgentToolsError,
-    AgentToolsWarning,
-    BundleError,
-    ClientError,
-    ConfigFileError,
-    DeployError,
-    DistributionError,
-    ManifestError,
-    SkillConflictError,
-    SkillError,
-    URIError,
-)
+from agenttools_runtime.errors.base import AgentToolsError, AgentToolsWarning
 
 
+# -- families ----------------------------------------------------------------------------------
+class DistributionError(AgentToolsError):
+    """An installed distribution or Python environment that cannot be used."""
+
+
+class ManifestError(DistributionError):
+    """An installed distribution's ``manifest.json`` that cannot be read or trusted."""
+
+
+class BundleError(AgentToolsError):
+    """A bundle specification, or a bundle or server name that does not resolve to one thing."""
+
+
+class SkillError(AgentToolsError):
+    """An agent skill that cannot be read, found, named or written."""
+
+
+class SkillConflictError(SkillError):
+    """A skill directory in the way that the overwrite level in force may not replace."""
+
+
+class ClientError(AgentToolsError):
+    """A client, or a location of one, that agenttools cannot use for this request."""
+
+
+class ConfigFileError(AgentToolsError):
+    """A client's config file that cannot be read or edited; it is left unchanged."""
+
+
+class DeployError(AgentToolsError):
+    """A deployment that cannot be made, found or changed."""
+
+
+class URIError(AgentToolsError):
+    """A ``skill://`` URI that is unsafe or does not resolve, or a provider that failed."""
+
+
+# -- their leaves -----------------------------------------------------------------------------
 # DistributionError
 class DistributionNotInstalled(DistributionError): ...
 
