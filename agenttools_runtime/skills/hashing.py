@@ -90,7 +90,8 @@ def _walk(
             continue
         rel = f"{prefix}{entry.name}"
         if is_dir:
-            real = Path(os.path.realpath(path))
+            # below a real directory, an entry that is no link is itself real (no lookups)
+            real = target if entry.is_symlink() else ancestors[-1] / entry.name
             if real in ancestors:  # a link back up the tree would be walked forever
                 raise errors.InvalidAgentSkill(
                     reason=f"the symbolic link {path} leads back to {real}, which contains it",
