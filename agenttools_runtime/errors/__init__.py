@@ -15,49 +15,28 @@ test asserts a leaf. ``--force`` is the CLI spelling of ``overwrite="all"``, ``-
 
 from __future__ import annotations
 
-from agenttools_runtime.errors.base import AgentToolsError as AgentToolsError
-from agenttools_runtime.errors.base import AgentToolsErrors as AgentToolsErrors
-from agenttools_runtime.errors.base import AgentToolsWarning as AgentToolsWarning
-from agenttools_runtime.errors.base import format_message as format_message
-
-
-# -- a build's failures: their families and leaves (every other family and leaf: leaves.py)
-class ProjectError(AgentToolsError):
-    """A project whose ``[tool.agenttools]`` does not pass validation (hook and ``validate``)."""
-
-
-class BuildError(AgentToolsError):
-    """A wheel or sdist that agenttools cannot add its files to, or a wrapped build backend
-    that cannot be loaded."""
-
-
-# ProjectError
-class InvalidProject(ProjectError): ...
-
-
-# BuildError
-class InvalidWheel(BuildError): ...
-
-
-class InvalidSdist(BuildError): ...
-
-
-class WheelAlreadyBundled(BuildError): ...
-
-
-class WheelProjectMismatch(BuildError): ...
-
-
-class BuildBackendUnavailable(BuildError): ...
-
-
-# Every other family, leaf and warning is defined in errors/leaves.py, and the message table
-# is read from errors/messages.py, on first use (PEP 562): a build through
-# agenttools_hook.backend raises none of them when it succeeds and would spend a tenth of its
-# own time creating a hundred classes. ``from agenttools_runtime.errors import X`` works for
-# every X; type checkers read the imports below.
+# Every error and warning is defined in a submodule and created on first use (PEP 562), the
+# bases in errors/base.py, a build's failures in errors/builds.py, every other family, leaf
+# and warning in errors/leaves.py; the message table is read from errors/messages.py when a
+# message is. A build through agenttools_hook.backend that succeeds creates none of them
+# (nor does a module that imports the package to raise one). ``from agenttools_runtime.errors
+# import X`` works for every X; type checkers read the imports below.
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    from typing import Any
+
+    from agenttools_runtime.errors.base import AgentToolsError as AgentToolsError
+    from agenttools_runtime.errors.base import AgentToolsErrors as AgentToolsErrors
+    from agenttools_runtime.errors.base import AgentToolsWarning as AgentToolsWarning
+    from agenttools_runtime.errors.base import format_message as format_message
+    from agenttools_runtime.errors.builds import BuildBackendUnavailable as BuildBackendUnavailable
+    from agenttools_runtime.errors.builds import BuildError as BuildError
+    from agenttools_runtime.errors.builds import InvalidProject as InvalidProject
+    from agenttools_runtime.errors.builds import InvalidSdist as InvalidSdist
+    from agenttools_runtime.errors.builds import InvalidWheel as InvalidWheel
+    from agenttools_runtime.errors.builds import ProjectError as ProjectError
+    from agenttools_runtime.errors.builds import WheelAlreadyBundled as WheelAlreadyBundled
+    from agenttools_runtime.errors.builds import WheelProjectMismatch as WheelProjectMismatch
     from agenttools_runtime.errors.leaves import (
         AgentSkillBackupNotRemoved as AgentSkillBackupNotRemoved,
     )
@@ -249,16 +228,36 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.messages import UPGRADE as UPGRADE
 
 
-def __getattr__(name: str) -> object:
-    if name in ("FORCE", "MESSAGES", "UPGRADE"):
-        from agenttools_runtime.errors import messages
+# where each name is defined (any other: errors/leaves.py)
+_HOMES = {
+    **dict.fromkeys(("AgentToolsError", "AgentToolsErrors", "AgentToolsWarning"), "base"),
+    "format_message": "base",
+    **dict.fromkeys(("FORCE", "MESSAGES", "UPGRADE"), "messages"),
+    **dict.fromkeys(
+        (
+            "ProjectError",
+            "BuildError",
+            "InvalidProject",
+            "InvalidWheel",
+            "InvalidSdist",
+            "WheelAlreadyBundled",
+            "WheelProjectMismatch",
+            "BuildBackendUnavailable",
+        ),
+        "builds",
+    ),
+}
+_SUBMODULES = frozenset({"base", "builds", "leaves", "messages"})
 
-        return getattr(messages, name)
-    if name != "leaves" and not name.startswith("_"):  # (the submodule, while it loads)
-        from agenttools_runtime.errors import leaves
 
-        value = getattr(leaves, name, None)
-        if isinstance(value, type):
+def __getattr__(name: str) -> Any:
+    # (a submodule's own name: the import system asks while it loads it)
+    if not name.startswith("_") and name not in _SUBMODULES:
+        import importlib
+
+        home = importlib.import_module(f"{__name__}.{_HOMES.get(name, 'leaves')}")
+        value = getattr(home, name, None)
+        if value is not None and (name in _HOMES or isinstance(value, type)):
             return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -266,4 +265,5 @@ def __getattr__(name: str) -> object:
 def __dir__() -> list[str]:
     from agenttools_runtime.errors import leaves
 
-    return sorted({*globals(), *(n for n, v in vars(leaves).items() if isinstance(v, type))})
+    defined = (n for n, v in vars(leaves).items() if isinstance(v, type))
+    return sorted({*globals(), *_HOMES, *defined})

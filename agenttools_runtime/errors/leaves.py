@@ -1,6 +1,6 @@
 """The error families but a build's, their leaves and every warning, created when one is
 first used: the package ``agenttools_runtime.errors`` re-exports each of them (see its
-``__getattr__``) and defines the bases and the families and leaves a build raises."""
+``__getattr__``); the bases are ``errors/base.py``'s, a build's failures ``errors/builds.py``'s."""
 
 from __future__ import annotations
 

@@ -9,7 +9,6 @@ from agenttools_runtime.project.problems import (
     CODES,
     MISSING_CONFIG,
     Problem,
-    ProjectInvalid,
     display_path,
     errors_of,
 )
@@ -21,10 +20,11 @@ from agenttools_runtime.project.pyproject import (
 )
 from agenttools_runtime.project.skills import check_skill_md
 
-# Where a key is in pyproject.toml is looked up only for a problem: toml_lines (and its
-# patterns) is imported on first use (PEP 562), not by a clean build's hook process.
+# What only a problem needs is imported on first use (PEP 562), not by a clean build's hook
+# process: where a key is in pyproject.toml (toml_lines, and its patterns), and the error.
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
+    from agenttools_runtime.project.invalid import ProjectInvalid
     from agenttools_runtime.project.toml_lines import TomlLines, format_key
 
 __all__ = [
@@ -55,4 +55,8 @@ def __getattr__(name: str) -> object:
         from agenttools_runtime.project import toml_lines
 
         return getattr(toml_lines, name)
+    if name == "ProjectInvalid":
+        from agenttools_runtime.project.invalid import ProjectInvalid
+
+        return ProjectInvalid
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

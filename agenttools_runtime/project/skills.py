@@ -10,8 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime import names, schema
-from agenttools_runtime.errors import AgentToolsError
+from agenttools_runtime import errors, names, schema
 from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.project.context import (
     BASE,
@@ -181,7 +180,7 @@ def _to_source(
     is reported (the checks above should have caught it: this keeps them honest)."""
     try:
         return to_source(spec)
-    except AgentToolsError as exc:
+    except errors.AgentToolsError as exc:
         checker.add(key, "InvalidSkillDefinition", str(exc), path=path)
         return None
 
