@@ -86,6 +86,7 @@ class Checker:
         self.build_setup = build_setup
         self.result = CheckResult()
         self.root_ok = True  # skills are looked up under root only when it is usable
+        self._real_root: Path | None = None  # the project directory, links resolved
 
     def add(
         self,
@@ -112,7 +113,9 @@ class Checker:
 
     def inside_project(self, path: Path) -> bool:
         """Whether *path*, links resolved, stays inside the project."""
-        return is_inside(Path(os.path.realpath(path)), Path(os.path.realpath(self.project.root)))
+        if self._real_root is None:
+            self._real_root = Path(os.path.realpath(self.project.root))
+        return is_inside(Path(os.path.realpath(path)), self._real_root)
 
     def check_item_name(self, key: KeyPath, name: object, what: str) -> bool:
         """Report a server or bundle name that is not allowed; whether it is."""
