@@ -19,24 +19,13 @@ from collections.abc import Mapping, Sequence
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from agenttools_runtime import __version__
+from agenttools_runtime import __version__, errors
 from agenttools_runtime.discovery import (
     InstalledDistribution,
     SearchPath,
     find_distributions,
     get_distribution,
     try_get_distribution,
-)
-from agenttools_runtime.errors import (
-    AgentSkillNotFound,
-    AgentToolsBundleNameAmbiguous,
-    AgentToolsNotForEnvironment,
-    AgentToolsNotFound,
-    BuiltInAgentSkillMissing,
-    DistributionAgentToolsNotFound,
-    InvalidAgentToolsObject,
-    MCPServerNameAmbiguous,
-    MCPServerNotFound,
 )
 from agenttools_runtime.mcp.server import MCPServer, Origin
 from agenttools_runtime.names import (
@@ -124,23 +113,25 @@ class AgentTools(Value):
         search: SearchPath | None = None,
     ) -> None:
         if not isinstance(name, str) or not name.strip():
-            raise InvalidAgentToolsObject(
+            raise errors.InvalidAgentToolsObject(
                 reason=f"the name must be a non-empty string, not {name!r}"
             )
         if description is not None and not isinstance(description, str):
-            raise InvalidAgentToolsObject(reason=f'the description of "{name}" must be a string')
+            raise errors.InvalidAgentToolsObject(
+                reason=f'the description of "{name}" must be a string'
+            )
         server_specs = _server_specs(name, mcp_servers)
         skill_specs = _skill_specs(name, skills)
         if location is None:
             skill_specs = tuple(_directory_or_name(s) for s in skill_specs)
         if location is None and toolset_type == "AgentTools":
             if "/" in name:
-                raise InvalidAgentToolsObject(
+                raise errors.InvalidAgentToolsObject(
                     reason=f'the name "{name}" contains "/", which is reserved for '
                     "distribution bundles (dist/bundle)"
                 )
             if name in BUILTIN_BUNDLES:
-                raise InvalidAgentToolsObject(
+                raise errors.InvalidAgentToolsObject(
                     reason=f'"{name}" is the name of a built-in bundle; choose another name'
                 )
         super().__init__(
@@ -161,15 +152,15 @@ class AgentTools(Value):
         declaration mappings with a ``name`` key; skills any skill specification.
         Raises ``InvalidAgentToolsObject``."""
         if not isinstance(data, Mapping):
-            raise InvalidAgentToolsObject(reason=repr(data))
+            raise errors.InvalidAgentToolsObject(reason=repr(data))
         unknown = sorted(str(k) for k in data if k not in _MAPPING_KEYS)
         if unknown:
-            raise InvalidAgentToolsObject(
+            raise errors.InvalidAgentToolsObject(
                 reason=f"unknown keys {', '.join(unknown)} (expected name, description, "
                 "mcp-servers, skills)"
             )
         if "mcp-servers" in data and "mcp_servers" in data:
-            raise InvalidAgentToolsObject(
+            raise errors.InvalidAgentToolsObject(
                 reason=f'both "mcp-servers" and "mcp_servers" given for "{data.get("name")}"; use one'
             )
         return cls(
@@ -246,7 +237,7 @@ class AgentTools(Value):
             return self._distribution(dist_name).server(item)
         server = BUILTIN_SERVERS.get(spec)
         if server is None:
-            raise MCPServerNotFound(name=spec)
+            raise errors.MCPServerNotFound(name=spec)
         return server
 
     def _distribution(self, name: str) -> InstalledDistribution:
@@ -288,10 +279,10 @@ def builtin_skill_source(name: str) -> SkillSource:
     from agenttools_runtime.skills.source import to_source
 
     if name not in BUILTIN_SKILL_NAMES:
-        raise AgentSkillNotFound(name=name)
+        raise errors.AgentSkillNotFound(name=name)
     directory = BUILTIN_SKILLS_DIR / name
     if not (directory / SKILL_FILE).is_file():
-        raise BuiltInAgentSkillMissing(name=name, path=directory)
+        raise errors.BuiltInAgentSkillMissing(name=name, path=directory)
     return replace(to_source(directory), identifier=name, version=__version__)
 
 
@@ -332,7 +323,7 @@ def resolve_tools(
     if isinstance(tools, Mapping):
         return AgentTools.from_mapping(tools)
     if not isinstance(tools, str):
-        raise InvalidAgentToolsObject(reason=repr(tools))
+        raise errors.InvalidAgentToolsObject(reason=repr(tools))
     return _resolve_name(tools, search)
 
 
@@ -354,7 +345,7 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
     if name in BUILTIN_BUNDLES:
         return BUILTIN_BUNDLES[name]
     if not name.strip():
-        raise AgentToolsNotFound(name=name)
+        raise errors.AgentToolsNotFound(name=name)
     if "/" not in name:
         dist = try_get_distribution(name, search)
         # only distributions that ship a manifest claim their name: an unrelated installed
@@ -364,7 +355,7 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
         return _unique_server(name, search)
     dist_name, _, item = name.partition("/")
     if not dist_name or not item or "/" in item:
-        raise AgentToolsNotFound(name=name)
+        raise errors.AgentToolsNotFound(name=name)
     dist = get_distribution(dist_name, search)  # DistributionNotInstalled / problems raise
     offered = distribution_bundles(dist, search)
     # two bundles may share a name when their markers exclude each other: the offered one wins
@@ -380,7 +371,7 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
     for bundle in distribution_bundles(dist, search, all_markers=True):
         if canonical_dist_name(bundle.name) == canonical_dist_name(item):
             where = (search or SearchPath.current()).describe()
-            raise AgentToolsNotForEnvironment(
+            raise errors.AgentToolsNotForEnvironment(
                 name=bundle.name,
                 distribution=dist.display_name,
                 environment=where,
@@ -389,7 +380,9 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
             )
     if item in dist.server_names:
         return wrap_server(dist.server(item), dist)
-    raise DistributionAgentToolsNotFound(name=item, distribution=dist.display_name, requested=name)
+    raise errors.DistributionAgentToolsNotFound(
+        name=item, distribution=dist.display_name, requested=name
+    )
 
 
 def _single_bundle(dist: InstalledDistribution, search: SearchPath | None) -> AgentTools:
@@ -398,8 +391,8 @@ def _single_bundle(dist: InstalledDistribution, search: SearchPath | None) -> Ag
     if len(bundles) == 1:
         return bundles[0]
     if not bundles:
-        raise AgentToolsNotFound(name=dist.display_name, distribution=dist.name)
-    raise AgentToolsBundleNameAmbiguous(
+        raise errors.AgentToolsNotFound(name=dist.display_name, distribution=dist.name)
+    raise errors.AgentToolsBundleNameAmbiguous(
         distribution=dist.display_name, bundles=[b.qualified_name for b in bundles]
     )
 
@@ -410,8 +403,8 @@ def _unique_server(name: str, search: SearchPath | None) -> AgentTools:
         return wrap_server(owners[0].server(name), owners[0])
     if owners:
         qualified = [f"{d.name}/{name}" for d in owners]
-        raise MCPServerNameAmbiguous(name=name, names=qualified)
-    raise AgentToolsNotFound(name=name)
+        raise errors.MCPServerNameAmbiguous(name=name, names=qualified)
+    raise errors.AgentToolsNotFound(name=name)
 
 
 # -- bundles of distributions ----------------------------------------------------------------
@@ -493,18 +486,18 @@ def _qualify(dist: str, item: str) -> str:
 
 def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
     if isinstance(specs, (str, bytes, MCPServer, Mapping)) or not isinstance(specs, Sequence):
-        raise InvalidAgentToolsObject(reason=f'the MCP servers of "{bundle}" must be a list')
+        raise errors.InvalidAgentToolsObject(reason=f'the MCP servers of "{bundle}" must be a list')
     result: list[str | MCPServer] = []
     for spec in specs:
         if isinstance(spec, (str, MCPServer)):
             if isinstance(spec, str) and not is_item_reference(spec):
-                raise InvalidAgentToolsObject(reason=f'"{spec}" is not an MCP server name')
+                raise errors.InvalidAgentToolsObject(reason=f'"{spec}" is not an MCP server name')
             result.append(spec)
         elif isinstance(spec, Mapping) and isinstance(spec.get("name"), str):
             table = {k: v for k, v in spec.items() if k != "name"}
             result.append(MCPServer.from_declaration(spec["name"], table))
         else:
-            raise InvalidAgentToolsObject(
+            raise errors.InvalidAgentToolsObject(
                 reason=f'{spec!r} in the MCP servers of "{bundle}" is not a server name, an MCPServer '
                 "or a declaration with a name"
             )
@@ -513,7 +506,7 @@ def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
 
 def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
     if isinstance(specs, (str, bytes, os.PathLike, Mapping)) or not isinstance(specs, Sequence):
-        raise InvalidAgentToolsObject(reason=f'the skills of "{bundle}" must be a list')
+        raise errors.InvalidAgentToolsObject(reason=f'the skills of "{bundle}" must be a list')
     if all(isinstance(spec, str) for spec in specs):
         return tuple(specs)
     # skills.source (typing, yaml): not on `list`'s start-up path
@@ -521,7 +514,7 @@ def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
 
     for spec in specs:
         if not isinstance(spec, (str, os.PathLike, Skill, Mapping, SkillSource)):
-            raise InvalidAgentToolsObject(
+            raise errors.InvalidAgentToolsObject(
                 reason=f'{spec!r} in the skills of "{bundle}" is not a skill specification'
             )
     return tuple(specs)

@@ -14,11 +14,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 
+from agenttools_runtime import errors
 from agenttools_runtime.errors import (
     AgentToolsError,
     ClientError,
     InvalidProjectDirectory,
-    UnknownClient,
     UnknownInstallLocation,
     UnknownSkillsLocation,
     UnsupportedMCPClient,
@@ -316,7 +316,7 @@ def get_client(client: str | Client) -> Client:
 
         spellings = {k: c.id for c in table.values() for k in (c.id, c.name, *c.aliases)}
         hint = did_you_mean(client, spellings)
-        raise UnknownClient(client=client, known=list(table), hint=hint)
+        raise errors.UnknownClient(client=client, known=list(table), hint=hint)
     return found
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from agenttools_runtime.dist_scan import Entry as _Entry
@@ -186,7 +186,7 @@ class InstalledDistribution(Value):
             description=entry.description,
             identifier=identifier,
             version=self.version,
-            files={rel: directory.joinpath(*rel.split("/")) for rel in files},
+            files=_WheelFiles(directory, files),
             manifest=dict(files),
             directory=directory,
             executable=frozenset(entry.executable),
@@ -219,7 +219,8 @@ class InstalledDistribution(Value):
             for rel, expected in entry.files.items():
                 path, info = self._regular_file(entry, rel, real_directories)
                 if not known.holds(rel, info, expected):
-                    data = self._checked_bytes(entry, rel, path)  # the file just looked at
+                    # the file just looked at
+                    data = self._checked_bytes(entry, rel, path, info.st_size)
                     known.add(rel, info, expected)
                     if contents is not None:
                         contents[rel] = data
@@ -235,23 +236,34 @@ class InstalledDistribution(Value):
     def _verified_bytes(
         self, entry: SkillEntry, rel: str, real_directories: set[str] | None = None
     ) -> bytes:
-        return self._checked_bytes(entry, rel, self._regular_file(entry, rel, real_directories)[0])
+        path, info = self._regular_file(entry, rel, real_directories)
+        return self._checked_bytes(entry, rel, path, info.st_size)
 
-    def _checked_bytes(self, entry: SkillEntry, rel: str, path: str) -> bytes:
-        """The bytes of *rel* at *path* (found a regular file reached without a link), checked
-        against the manifest's hash."""
+    def _checked_bytes(
+        self, entry: SkillEntry, rel: str, path: str, size: int | None = None
+    ) -> bytes:
+        """The bytes of *rel* at *path* (found a regular file reached without a link, of
+        *size* bytes by its ``lstat``), checked against the manifest's hash."""
         from agenttools_runtime.skills.hashing import hash_bytes  # not on `list`'s start-up path
 
-        try:
-            # O_NOFOLLOW: a link swapped in since the lstat is refused, not followed
-            fd = os.open(path, os.O_RDONLY | _O_NOFOLLOW | _O_BINARY)
-            with open(fd, "rb") as handle:
-                data = handle.read()
-        except OSError as exc:  # gone, or unreadable: either way not what was installed
-            raise BundledFileMissing(path=Path(path), distribution=self.display_name) from exc
+        data = self._file_bytes(path, size)
         if rel not in entry.files or hash_bytes(data) != entry.files[rel]:
             raise BundledFileMismatch(path=Path(path), distribution=self.display_name)
         return data
+
+    def _file_bytes(self, path: str, size: int | None) -> bytes:
+        """The bytes at *path*, a file found regular by its ``lstat`` (of *size* bytes);
+        ``BundledFileMissing`` if it is gone or unreadable since."""
+        try:
+            # O_NOFOLLOW: a link swapped in since the lstat is refused, not followed;
+            # O_NONBLOCK: a pipe swapped in does not hang the open (it reads as no bytes)
+            fd = os.open(path, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_BINARY)
+            try:
+                return _read_all(fd, size)
+            finally:
+                os.close(fd)
+        except OSError as exc:  # gone, or unreadable: either way not what was installed
+            raise BundledFileMissing(path=Path(path), distribution=self.display_name) from exc
 
     def _regular_file(
         self, entry: SkillEntry, rel: str, real_directories: set[str] | None
@@ -408,8 +420,54 @@ def _bare_distribution(entry: _Entry, search: SearchPath) -> InstalledDistributi
 
 
 # -- files of the wheel's copy -----------------------------------------------------------------
+
+
+class _WheelFiles(Mapping[str, Path]):
+    """The files of a wheel's skill: ``/``-separated relative path → its path under
+    *directory*, each made when it is looked up (a deploy looks up none: it writes the bytes
+    it verified; a ``Path`` for each of a thousand files was a twentieth of its own work)."""
+
+    __slots__ = ("_directory", "_rels")
+
+    def __init__(self, directory: Path, rels: Mapping[str, str]) -> None:
+        self._directory = directory
+        self._rels = rels
+
+    def __getitem__(self, rel: str) -> Path:
+        if rel not in self._rels:
+            raise KeyError(rel)
+        return self._directory.joinpath(*rel.split("/"))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rels)
+
+    def __len__(self) -> int:
+        return len(self._rels)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def _read_all(fd: int, size: int | None) -> bytes:
+    """Every byte of the open file *fd*. With *size* (its ``lstat`` size), one ``read`` asks
+    for a byte more than that: *size* bytes back is the whole file, and anything else (a
+    file changed since, a file system whose reads come short) is read on to its end. A
+    deploy reads every file of a wheel's skills: a buffered file object costs four more
+    system calls a file (``fstat`` twice, ``ioctl``, ``lseek``) and a second ``read``."""
+    chunks: list[bytes] = []
+    if size is not None:
+        data = os.read(fd, size + 1)
+        if len(data) == size or not data:
+            return data
+        chunks.append(data)
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _without_links(

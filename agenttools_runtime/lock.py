@@ -20,8 +20,7 @@ import contextvars
 import os
 from collections.abc import Callable, Iterator
 
-from agenttools_runtime import paths, signals
-from agenttools_runtime.errors import DeploymentLockTimeout
+from agenttools_runtime import errors, paths, signals
 
 LOCK_TIMEOUT = 60.0
 
@@ -51,7 +50,7 @@ def state_lock(
     seconds = LOCK_TIMEOUT if timeout is None else timeout
     release = _acquire(str(lock_file), seconds)
     if release is None:
-        raise DeploymentLockTimeout(lock_file=str(lock_file), timeout=seconds)
+        raise errors.DeploymentLockTimeout(lock_file=str(lock_file), timeout=seconds)
     token = _held.set(True)
     try:
         with signals.interruptible():

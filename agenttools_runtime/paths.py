@@ -141,6 +141,7 @@ def registry_key(skills_root: Path | str, name: str, platform: str | None = None
 
 def registry_key_for(root_key: str, name: str) -> str:
     """:func:`registry_key` from the root's :func:`canonical_path_key`, computed already."""
-    import hashlib  # loads OpenSSL: a sixth of `agenttools deployed`, which hashes nothing
+    # (not hashlib: it loads OpenSSL, a sixth of `agenttools deployed`, which hashes nothing)
+    from agenttools_runtime.sha256 import sha256
 
-    return hashlib.sha256(f"{root_key}/{name}".encode()).hexdigest()
+    return sha256(f"{root_key}/{name}".encode()).hexdigest()

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from agenttools_runtime.errors import InvalidPythonEnvironment
+from agenttools_runtime import errors
 from agenttools_runtime.mcp.server import Environment
 from agenttools_runtime.values import Value
 
@@ -84,7 +84,7 @@ class SearchPath(Value):
                     executable = candidate
                     break
             else:
-                raise InvalidPythonEnvironment(
+                raise errors.InvalidPythonEnvironment(
                     python=executable,
                     reason="a directory without bin/python or Scripts/python.exe (not a virtual "
                     "environment)",
@@ -98,10 +98,10 @@ class SearchPath(Value):
                 check=False,
             )
         except (OSError, subprocess.SubprocessError) as exc:
-            raise InvalidPythonEnvironment(python=executable, reason=exc) from None
+            raise errors.InvalidPythonEnvironment(python=executable, reason=exc) from None
         if completed.returncode != 0:
             detail = (completed.stderr.strip().splitlines() or ["exit status"])[-1]
-            raise InvalidPythonEnvironment(
+            raise errors.InvalidPythonEnvironment(
                 python=executable, reason=f"{detail} ({completed.returncode})"
             )
         try:
@@ -111,7 +111,7 @@ class SearchPath(Value):
             scripts = Path(answer["scripts"])
             markers = {str(k): str(v) for k, v in answer["markers"].items()}
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise InvalidPythonEnvironment(
+            raise errors.InvalidPythonEnvironment(
                 python=executable, reason=f"unexpected answer ({exc})"
             ) from None
         # keep the path as given: a venv's python is a symlink whose target is not the venv's

@@ -36,10 +36,10 @@ class VerifiedFiles:
     relative path -> ``[size, mtime_ns, ctime_ns, inode, sha256]``."""
 
     def __init__(self, dist_info: Path, skill: str) -> None:
-        import hashlib
+        from agenttools_runtime.sha256 import sha256
 
         state = paths.state_paths()
-        key = hashlib.sha256(f"{os.fspath(dist_info)}\0{skill}".encode()).hexdigest()[:32]
+        key = sha256(f"{os.fspath(dist_info)}\0{skill}".encode()).hexdigest()[:32]
         self.path = os.path.join(state.deployments, DIRECTORY, f"{key}.json")
         self.dist_info = os.fspath(dist_info)
         self.files: dict[str, list[object]] = {}

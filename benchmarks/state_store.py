@@ -311,27 +311,39 @@ def _run_diff(command: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 
 # The floor of a fresh deploy as a Python process: the interpreter importing what a deploy
-# imports (and nothing more), and a plain copy loop of the tree (no checks, no records).
+# imports (and nothing more; the collector set as the CLI sets it, cli._as_process), and a
+# plain copy loop of the tree (no checks, no records).
 IMPORTS_CMD = [
     sys.executable,
     "-c",
-    "import argparse, agenttools_runtime.cli.deploy, agenttools_runtime.deploy.engine, "
+    "import gc; gc.set_threshold(100_000, 50, 50)\n"
+    "import agenttools_runtime.cli.deploy, agenttools_runtime.deploy.engine, "
     "agenttools_runtime.deploy.apply, agenttools_runtime.deploy.resolved, "
-    "agenttools_runtime.discovery, agenttools_runtime.mcp.formats.json_format",
+    "agenttools_runtime.discovery, agenttools_runtime.mcp.formats.json_format\n"
+    "gc.freeze()",
 ]
-COPY_CMD = [
-    sys.executable,
-    "-S",
-    "-c",
-    "import os, sys\n"
-    "src, dst = sys.argv[1], sys.argv[2]\n"
-    "for d, _, files in os.walk(src):\n"
-    "    out = os.path.join(dst, os.path.relpath(d, src))\n"
-    "    os.makedirs(out, exist_ok=True)\n"
-    "    for f in files:\n"
-    "        with open(os.path.join(d, f), 'rb') as a, open(os.path.join(out, f), 'wb') as b:\n"
-    "            b.write(a.read())\n",
-]
+
+
+def copy_loop(*, hashing: bool) -> str:
+    """A plain Python copy of the tree ``argv[1]`` to ``argv[2]``: each file read whole and
+    written, hashed by SHA-256 between the two with *hashing*."""
+    body = "data = a.read()\n"
+    if hashing:
+        body += "            hashlib.sha256(data).hexdigest()\n"
+    return (
+        f"import {'hashlib, ' if hashing else ''}os, sys\n"
+        "src, dst = sys.argv[1], sys.argv[2]\n"
+        "for d, _, files in os.walk(src):\n"
+        "    out = os.path.join(dst, os.path.relpath(d, src))\n"
+        "    os.makedirs(out, exist_ok=True)\n"
+        "    for f in files:\n"
+        "        with open(os.path.join(d, f), 'rb') as a, open(os.path.join(out, f), 'wb') as b:\n"
+        f"            {body}"
+        "            b.write(data)\n"
+    )
+
+
+COPY_CMD = [sys.executable, "-S", "-c", copy_loop(hashing=False)]
 
 
 def fresh(tmp: Path, rounds: int, baseline: str | None = None) -> None:
@@ -406,6 +418,55 @@ def fresh(tmp: Path, rounds: int, baseline: str | None = None) -> None:
         report("floor cpu", "py copy", "cp -r", floors["copy"], bc)
 
 
+# The least a Python process can do for a cold deploy: read, hash and write every file.
+HASH_COPY_CMD = [sys.executable, "-c", copy_loop(hashing=True)]
+
+
+def fresh_new(tmp: Path, rounds: int, baseline: str | None = None) -> None:
+    """``fresh`` as a user meets it: each deploy into a new HOME and state directory (a
+    machine that never deployed or verified this wheel), each ``cp -r`` into a new directory,
+    nothing synced or removed in between (the page cache as a busy machine has it), in turn."""
+    site = tmp / "site"
+    tree = site / "big-1.0.dist-info" / "extra_metadata" / "agenttools" / "skills"
+    if not tree.exists():
+        tree = write_distribution(site)
+    runs = tmp / "fresh-new"
+    runs.mkdir(exist_ok=True)
+    counter = iter(range(1_000_000))
+
+    def new_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+        root = runs / str(next(counter))
+        (root / "home").mkdir(parents=True)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env.update(HOME=str(root / "home"), USERPROFILE=str(root / "home"))
+        env.update(AGENTTOOLS_HOME=str(root / "state"), **(extra or {}))
+        env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+        return env
+
+    deploy = [sys.executable, "-m", "agenttools", "deploy", "claude-code", "big",
+              "--path", str(site)]  # fmt: skip
+    times: dict[str, list[float]] = {"deploy": [], "cp": [], "before": [], "floor": []}
+    for _ in range(2):  # bytecode compiled, caches warm
+        run_process(deploy, new_env())
+    for _ in range(rounds):
+        times["deploy"].append(run_process(deploy, new_env())[1])
+        env = new_env()
+        times["cp"].append(run_process(["cp", "-r", str(tree), env["HOME"] + "/copy"], env)[1])
+        if baseline is not None:
+            times["before"].append(run_process(deploy, new_env({"PYTHONPATH": baseline}))[1])
+        env = new_env()
+        times["floor"].append(run_process([*HASH_COPY_CMD, str(tree), env["HOME"] + "/c"], env)[1])
+    size = sum(p.stat().st_size for p in tree.rglob("*") if p.is_file())
+    print(f"fresh-new: deploy of {SKILLS}x{FILES} files ({size / 1e6:.1f} MB) into a new HOME "
+          "vs cp -r into a new directory, nothing synced")  # fmt: skip
+    report("cpu", "deploy", "cp -r", times["deploy"], times["cp"])
+    if times["before"]:
+        report("cpu", "before", "cp -r", times["before"], times["cp"])
+        report("cpu", "deploy", "before", times["deploy"], times["before"])
+    report("floor cpu", "py hash+copy", "cp -r", times["floor"], times["cp"])
+    shutil.rmtree(runs, ignore_errors=True)
+
+
 def fsync_batching(tmp: Path, rounds: int) -> None:
     from agenttools_runtime.deploy import deploy, registry
 
@@ -448,7 +509,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--existing", type=int, default=1000)
-    parser.add_argument("--only", default="scale,redeploy,fresh,fsync")
+    parser.add_argument("--only", default="scale,redeploy,fresh,fresh-new,fsync")
     parser.add_argument(
         "--baseline",
         metavar="DIR",
@@ -464,6 +525,8 @@ def main() -> None:
             redeploy(tmp, args.rounds, args.baseline)
         if "fresh" in wanted:
             fresh(tmp, args.rounds, args.baseline)
+        if "fresh-new" in wanted:
+            fresh_new(tmp, args.rounds, args.baseline)
         if "fsync" in wanted:
             fsync_batching(tmp, args.rounds)
 

@@ -142,10 +142,10 @@ def test_missing_fields_do_not_raise() -> None:
     assert "{path}" in str(errors.AgentSkillInUse(name="w"))
 
 
-@pytest.mark.parametrize("module", ["base", "builds", "leaves"])
+@pytest.mark.parametrize("module", ["base", "builds", "families", "leaves"])
 def test_every_lazy_class_is_re_exported_for_type_checkers(module: str) -> None:
-    """The classes of ``errors/base.py``, ``errors/builds.py`` and ``errors/leaves.py`` are
-    created on first use (the package's ``__getattr__``); its ``TYPE_CHECKING`` imports name
+    """The classes of ``errors/base.py``, ``errors/builds.py``, ``errors/families.py`` and
+    ``errors/leaves.py`` are created on first use (the package's ``__getattr__``); its ``TYPE_CHECKING`` imports name
     each of them, so mypy sees them all."""
     import importlib
 

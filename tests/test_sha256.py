@@ -18,6 +18,14 @@ def test_digests_are_hashlibs(size: int) -> None:
     assert sha256(data).digest() == hashlib.sha256(data).digest()
 
 
+def printed(script: str) -> list[str]:
+    """The lines *script* prints, run by a new interpreter (one that imported nothing)."""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    return done.stdout.splitlines()
+
+
 def test_small_data_is_hashed_without_importing_hashlib() -> None:
     """In a process that has not imported hashlib (a build hook's), small data leaves it
     unimported; 1 MB and more imports it."""
@@ -29,9 +37,20 @@ def test_small_data_is_hashed_without_importing_hashlib() -> None:
         "sha256(bytes(1 << 20))\n"
         "print('hashlib' in sys.modules)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    )
-    first, second = done.stdout.splitlines()
+    first, second = printed(script)
     assert first == f"{hashlib.sha256(b'abc').hexdigest()} False"
     assert second == "True"
+
+
+def test_hashlib_is_imported_once_much_was_hashed_in_all() -> None:
+    """Small pieces, past 512 KB in all: hashlib (OpenSSL hashes the rest faster)."""
+    script = (
+        "import sys\n"
+        "from agenttools_runtime.sha256 import sha256\n"
+        "for _ in range(31):\n"
+        "    sha256(bytes(1 << 14))\n"
+        "print('hashlib' in sys.modules)\n"
+        "sha256(bytes(1 << 14))\n"
+        "print('hashlib' in sys.modules)\n"
+    )
+    assert printed(script) == ["False", "True"]

@@ -155,7 +155,8 @@ def test_list_imports_only_discovery(tmp_path: Path) -> None:
 
 
 def test_show_reads_the_manifest_not_the_skill_files_frontmatter(tmp_path: Path) -> None:
-    # a wheel's skill: verified against its hashes (hashlib), described by the manifest
+    # a wheel's skill: verified against its hashes (small: CPython's own SHA-256, not
+    # hashlib's OpenSSL, agenttools_runtime/sha256.py), described by the manifest
     fake_distribution(
         tmp_path,
         "shown",
@@ -165,7 +166,8 @@ def test_show_reads_the_manifest_not_the_skill_files_frontmatter(tmp_path: Path)
     status, modules = imported("show", "shown", "--path", str(tmp_path))
     assert status == 0
     assert loaded(modules, (*THIRD_PARTY, *CLASS_MACHINERY, *RARELY_NEEDED, "typing")) == []
-    assert "hashlib" in modules and "agenttools_runtime.skills.skill_md" not in modules
+    assert {"_sha256", "_sha2"} & modules and "hashlib" not in modules
+    assert "agenttools_runtime.skills.skill_md" not in modules
 
 
 def test_list_of_a_known_environment_imports_no_paths_json_or_errors(tmp_path: Path) -> None:
@@ -343,6 +345,19 @@ DEPLOY_DOES_WITHOUT = (
     "tempfile",
     "random",
     "platform",
+    # the command line read without argparse (cli/deploy.py's QUICK table), and what
+    # argparse brings: gettext and locale (its messages), shutil (its help's width)
+    "argparse",
+    "gettext",
+    "locale",
+    "textwrap",
+    "shutil",
+    # the hundred error and warning classes of errors/leaves.py: created when one is raised
+    # or warned (a deploy that succeeds refers to them as errors.X, where it raises them)
+    "agenttools_runtime.errors.leaves",
+    # what handles an interrupted operation, and what removes (a clean state: nothing to)
+    "agenttools_runtime.deploy.recovery",
+    "agenttools_runtime.deploy.removal",
 )
 
 
@@ -357,6 +372,26 @@ def test_a_fresh_deploy_imports_no_class_machinery(home: Path, tmp_path: Path) -
     assert status == 0
     assert (home / ".claude" / "skills" / "shown-skill" / "SKILL.md").is_file()
     assert loaded(modules, THIRD_PARTY + DEPLOY_DOES_WITHOUT) == []
+
+
+def test_a_deploy_of_skill_files_verified_before_imports_no_hashlib(
+    home: Path, tmp_path: Path
+) -> None:
+    # the wheel's files verified by an earlier deploy (agenttools_runtime/verified.py): what
+    # is left to hash is small, and CPython's own SHA-256 does it (agenttools_runtime/sha256.py)
+    fake_distribution(
+        tmp_path,
+        "verified-here",
+        skills={"shown-skill": {"description": "A skill.", "files": {"SKILL.md": SKILL_MD}}},
+    )
+    line = ["deploy", "claude-code", "verified-here", "--path", str(tmp_path)]
+    for _ in range(2):  # the second records what it verified (the state directory exists)
+        assert main(line) == 0
+        assert main(["remove", "--all"]) == 0
+    status, modules = imported(*line)
+    assert status == 0
+    assert (home / ".claude" / "skills" / "shown-skill" / "SKILL.md").is_file()
+    assert loaded(modules, ("hashlib", "_hashlib")) == []
 
 
 def test_clients_imports_no_config_file_libraries() -> None:
@@ -379,24 +414,40 @@ def quick_tables() -> dict[str, Quick]:
 
 
 def quick_lines() -> list[list[str]]:
-    """For every QUICK command: each subset of its flags, positionals given or (when
-    optional) left out, in two orders."""
+    """For every QUICK command: each subset of its flags (of a command with many options:
+    each option alone, and all of them but one of each exclusive group), positionals given
+    or (when optional) left out, in two orders."""
     import itertools
 
     lines = []
     for command, quick in quick_tables().items():
         required = [f"value-of-{dest}" for dest, needed in quick.positionals if needed]
         every = [f"value-of-{dest}" for dest, _ in quick.positionals]
-        for size in range(len(quick.flags) + 1):
-            for flags in itertools.combinations(quick.flags, size):
-                for positionals in dict.fromkeys([tuple(required), tuple(every)]):
-                    lines.append([command, *flags, *positionals])
-                    lines.append([command, *positionals, *reversed(flags)])
+        options = [[flag] for flag in (*quick.flags, *quick.consts)]
+        for option in (*quick.values, *quick.appending):
+            value = quick.choices.get(option, (f"{option[2:]}-value",))[-1]
+            options += [[option, value], [f"{option}={value}"]]
+        options += [[option, "one", option, "two"] for option in quick.appending]
+        if len(options) <= 4:
+            subsets = [
+                list(subset) for size in range(len(options) + 1)
+                for subset in itertools.combinations(options, size)
+            ]  # fmt: skip
+        else:
+            left_out = {option for group in quick.exclusive for option in group[1:]}
+            subsets = [[], *([option] for option in options)]
+            subsets.append([option for option in options if option[0] not in left_out])
+        for subset in subsets:
+            words = [word for option in subset for word in option]
+            backwards = [word for option in reversed(subset) for word in option]
+            for positionals in dict.fromkeys([tuple(required), tuple(every)]):
+                lines.append([command, *words, *positionals])
+                lines.append([command, *positionals, *backwards])
     return lines
 
 
 def test_the_often_typed_commands_have_quick_tables() -> None:
-    assert set(quick_tables()) == {"list", "show", "clients", "deployed", "skill"}
+    assert set(quick_tables()) == {"list", "show", "clients", "deployed", "skill", "deploy"}
     assert all(COMMAND_MODULES[name] for name in quick_tables())
 
 
@@ -422,7 +473,19 @@ def test_quick_arguments_are_what_argparse_gives(line: list[str]) -> None:
         ["deployed", "cursor", "codex"],
         ["skill", "name", "an-argument"],  # ARGS: argparse's nargs="*"
         ["skill", "--mcp", "docs=uvx docs-mcp", "--list"],
-        ["deploy", "cursor"],  # no QUICK table
+        ["deploy", "cursor", "--json", "tools"],  # positionals apart: argparse's error
+        ["deploy", "cursor", "--upgrade", "--force"],  # an exclusive group's error
+        ["deploy", "--detected", "--all-clients"],
+        ["deploy", "cursor", "--runner", "pip"],  # not one of its choices
+        ["deploy", "cursor", "--path", ""],  # an empty value
+        ["deploy", "cursor", "--path="],
+        ["deploy", "", "tools"],  # an empty TARGET
+        ["deploy", "cursor", "--path"],  # no value
+        ["deploy", "cursor", "--path", "--json"],
+        ["deploy", "cursor", "--pat", "/site"],  # an abbreviation
+        ["deploy", "cursor", "--json=yes"],
+        ["deploy", "cursor", "-h"],
+        ["deploy", "a", "b", "c"],
     ],
     ids=" ".join,
 )
@@ -602,3 +665,23 @@ def test_skill_without_mcp_servers_imports_no_mcp_machinery() -> None:
         "agenttools_runtime.cli.uri",
         "agenttools_runtime.cli.discovery",
     }
+
+
+def test_the_process_command_collects_garbage_less_often(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # main() as the process's command (no argv): fewer collections, none of what is left
+    # at exit; main(argv) (a library caller, a test) leaves the collector as it was
+    import gc
+
+    before = gc.get_threshold()
+    try:
+        assert main(["--version"]) == 0
+        assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+        monkeypatch.setattr(sys, "argv", ["agenttools", "--version"])
+        assert main() == 0
+        assert gc.get_threshold() == (100_000, 50, 50) and gc.get_freeze_count() > 0
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
+    assert capsys.readouterr().out == f"agenttools {__version__}\n" * 2

@@ -131,7 +131,33 @@ def build_parser(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    arguments = sys.argv[1:] if argv is None else list(argv)
+    """Run the command *argv* (by default this process's command line: see
+    :func:`_as_process`) and return its exit status."""
+    if argv is None:
+        return _as_process(sys.argv[1:])
+    return _main(list(argv))
+
+
+def _as_process(arguments: list[str]) -> int:
+    """Run the command of this process, which ends when it returns, with fewer collections
+    of the cyclic garbage collector: a command's start-up creates objects (modules,
+    functions, classes) that live until the end, which the collector would examine over and
+    over as they are made (every 700 allocations), and all at once as the interpreter exits:
+    together a sixth of what a deploy's start-up costs (``benchmarks/state_store.py``).
+    Collections stay bounded (every 100,000 allocations: ``mypy`` does the same), and the
+    collection at exit skips what is left (the interpreter does not promise to finalize
+    objects that still exist at exit: everything agenttools writes is closed before this
+    returns)."""
+    import gc
+
+    gc.set_threshold(100_000, 50, 50)
+    try:
+        return _main(arguments)
+    finally:
+        gc.freeze()
+
+
+def _main(arguments: list[str]) -> int:
     if arguments == ["--version"]:  # answered without building a parser (start-up time)
         print(f"agenttools {__version__}")
         return 0
@@ -198,13 +224,32 @@ class Quick(Value):
     ``handler``, its on/off options (``--json``: ``store_true``), its positionals in order
     (destination, and whether it must be given; each a plain string), and the value of every
     other destination the command's parser sets (``tests/test_startup_imports.py`` checks
-    that argparse gives the same for every command with a ``QUICK`` table)."""
+    that argparse gives the same for every command with a ``QUICK`` table). A command with
+    more options also names those that store a constant (``consts``: option -> (destination,
+    value)), that take a value (``values``: the last one given; ``appending``: each one, in
+    a list), the values an option allows (``choices``) and the options of which one at most
+    may be given (``exclusive``: argparse's mutually exclusive groups)."""
 
-    __slots__ = ("defaults", "flags", "handler", "positionals")
+    __slots__ = (
+        "appending",
+        "choices",
+        "consts",
+        "defaults",
+        "exclusive",
+        "flags",
+        "handler",
+        "positionals",
+        "values",
+    )
     handler: Handler
     flags: tuple[str, ...]
     positionals: tuple[tuple[str, bool], ...]
     defaults: Mapping[str, object]
+    consts: Mapping[str, tuple[str, object]]
+    values: tuple[str, ...]
+    appending: tuple[str, ...]
+    choices: Mapping[str, tuple[str, ...]]
+    exclusive: tuple[tuple[str, ...], ...]
 
     def __init__(
         self,
@@ -212,22 +257,35 @@ class Quick(Value):
         flags: tuple[str, ...] = ("--json",),
         positionals: tuple[tuple[str, bool], ...] = (),
         defaults: Mapping[str, object] | None = None,
+        *,
+        consts: Mapping[str, tuple[str, object]] | None = None,
+        values: tuple[str, ...] = (),
+        appending: tuple[str, ...] = (),
+        choices: Mapping[str, tuple[str, ...]] | None = None,
+        exclusive: tuple[tuple[str, ...], ...] = (),
     ) -> None:
         super().__init__(
             handler=handler,
             flags=flags,
             positionals=positionals,
             defaults={} if defaults is None else defaults,
+            consts={} if consts is None else consts,
+            values=values,
+            appending=appending,
+            choices={} if choices is None else choices,
+            exclusive=exclusive,
         )
 
 
 def quick_arguments(arguments: Sequence[str]) -> argparse.Namespace | None:
     """The parsed form of ``COMMAND WORD...`` without argparse, when the command's module has
-    a ``QUICK`` entry for it and every word is one of its on/off options or its next
-    positional; None for anything else (another option, ``-h``, an abbreviation, ``--``, too
-    many or too few words), which argparse then parses. Importing argparse and building the
-    parser is a third of what ``agenttools list`` costs beyond the interpreter
-    (``benchmarks/startup.py``)."""
+    a ``QUICK`` entry for it and every word is one of its options (with its value: ``--opt
+    VALUE`` or ``--opt=VALUE``) or its next positional, the positionals side by side; None
+    for anything else (another option, ``-h``, an abbreviation, ``--``, an empty word, a
+    value starting with ``-`` or not among the option's choices, two options of one
+    exclusive group, positionals apart, too many or too few), which argparse then parses
+    (and reports, if it is an error). Importing argparse and building the parser is a third
+    of what ``agenttools list`` costs beyond the interpreter (``benchmarks/startup.py``)."""
     command, *words = arguments
     name = f"{__name__}.{COMMAND_MODULES[command]}"
     __import__(name)  # (importlib.import_module: importlib and warnings, 0.05x start-up)
@@ -239,16 +297,47 @@ def quick_arguments(arguments: Sequence[str]) -> argparse.Namespace | None:
     # a new list each time (an appending option's default), as argparse makes one
     values.update((k, list(v) if isinstance(v, list) else v) for k, v in quick.defaults.items())
     values.update((_dest(flag), False) for flag in quick.flags)
+    values.update((_dest(option), None) for option in (*quick.values, *quick.appending))
     values.update((dest, None) for dest, _ in quick.positionals)
     pending = iter(quick.positionals)
-    for word in words:
-        if word in quick.flags:
-            values[_dest(word)] = True
-        elif word.startswith("-") or (positional := next(pending, None)) is None:
+    given: set[str] = set()
+    # argparse takes the positionals of a run of words at once: one given apart is an error
+    # (or, with other argparse versions, not): argparse says which
+    positionals_seen = positionals_done = False
+    remaining = iter(words)
+    for word in remaining:
+        if not word:  # (an option's `nonempty` type, or an empty TOOLS: argparse says)
+            return None
+        option, equals, value = word.partition("=") if word.startswith("--") else (word, "", "")
+        if word in quick.flags or word in quick.consts:
+            dest, constant = quick.consts.get(word, (_dest(word), True))
+            values[dest] = constant
+        elif option in quick.values or option in quick.appending:
+            if not equals:
+                value = next(remaining, "")
+            if not value or value.startswith("-"):
+                return None  # (argparse: an empty value's error, or a negative number's rules)
+            if value not in quick.choices.get(option, (value,)):
+                return None
+            if option in quick.appending:
+                listed = values[_dest(option)]
+                values[_dest(option)] = [*(listed if isinstance(listed, list) else ()), value]
+            else:
+                values[_dest(option)] = value
+        elif word.startswith("-") or positionals_done:
             return None
         else:
+            positional = next(pending, None)
+            if positional is None:
+                return None
             values[positional[0]] = word
+            positionals_seen = True
+            continue
+        given.add(option)
+        positionals_done = positionals_seen
     if any(required for _, required in pending):
+        return None
+    if any(len(given.intersection(group)) > 1 for group in quick.exclusive):
         return None
     from types import SimpleNamespace
 

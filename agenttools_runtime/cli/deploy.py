@@ -578,8 +578,23 @@ def _render(d: Deployment) -> str:
     return "\n".join(lines)
 
 
-# `deployed [CLIENT] [--long] [--json]`: read without argparse (cli.quick_arguments)
-QUICK = {"deployed": Quick(run_deployed, ("--json", "--long"), positionals=(("client", False),))}
+# `deployed [CLIENT] [--long] [--json]` and `deploy` with any of its options and no help or
+# error: read without argparse (cli.quick_arguments; argparse and its parser are a tenth of
+# what a deploy's start-up costs beyond the interpreter, benchmarks/state_store.py)
+QUICK = {
+    "deploy": Quick(
+        run_deploy,
+        ("--json", "--no-skills", "--dry-run", "--all-clients", "--detected", "--link"),
+        positionals=(("target", False), ("tools", False)),
+        defaults={"overwrite": "none"},
+        consts={"--upgrade": ("overwrite", "upgrade"), "--force": ("overwrite", "all")},
+        values=("--project", "--config", "--skills-dir", "--runner", "--name", "--python"),
+        appending=("--path",),
+        choices={"--runner": ("python", "script", "uvx")},
+        exclusive=(("--upgrade", "--force"), ("--all-clients", "--detected")),
+    ),
+    "deployed": Quick(run_deployed, ("--json", "--long"), positionals=(("client", False),)),
+}
 
 
 def lean_deployed(args: argparse.Namespace) -> int | None:

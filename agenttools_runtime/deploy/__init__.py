@@ -28,7 +28,6 @@ from pathlib import Path
 from agenttools_runtime import errors
 from agenttools_runtime.clients import all_clients
 from agenttools_runtime.deploy.targets import DEFAULT, USER_SCOPE, SkillsDirOption, resolve_target
-from agenttools_runtime.errors import MCPSDKMissing
 from agenttools_runtime.values import Value, replace
 
 # `agenttools deployed` imports this package for its index (``deploy.index``): ``deployment``
@@ -311,7 +310,7 @@ def _missing_sdk(
             continue
         python = (choice.server.environment or Environment.current()).python
         if not has_mcp_sdk(python):
-            return MCPSDKMissing(
+            return errors.MCPSDKMissing(
                 feature=f'The built-in "agenttools" MCP server (config key "{key}", run by '
                 f"{python})"
             )

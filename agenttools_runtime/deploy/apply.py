@@ -32,31 +32,19 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from agenttools_runtime import fs, signals
+from agenttools_runtime import errors, fs, signals
 from agenttools_runtime.clients import Client
 from agenttools_runtime.deploy import journal, litter, records, registry
 from agenttools_runtime.deploy.journal import ConfigChange, EntryChange, Journal, Kind, SkillChange
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
-from agenttools_runtime.deploy.removal import remove_recorded
 from agenttools_runtime.deploy.store import Store
-from agenttools_runtime.errors import (
-    AgentSkillBackupNotRemoved,
-    AgentSkillBackupsLeft,
-    AgentToolsError,
-    AgentToolsWarning,
-    ConfigFileChanged,
-    DeploymentNotFinished,
-    DeploymentNotRemoved,
-    DeploymentRollbackIncomplete,
-    MCPServerNotRemoved,
-)
+from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.mcp.formats import (
     Container,
     commit_edit,
@@ -68,6 +56,7 @@ from agenttools_runtime.mcp.formats import (
 from agenttools_runtime.mcp.install import ConfigPlan, Owned, plan_server_entries
 from agenttools_runtime.mcp.origin import restore
 from agenttools_runtime.mcp.server import MCPServer
+from agenttools_runtime.sha256 import sha256
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
@@ -201,7 +190,7 @@ def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
                 found = finish(store, entry)
                 fs.checkpoint("deploy:replaced-removed")
             except Exception as exc:  # the deployment stands; the journal stays to finish it
-                found.append(DeploymentNotFinished(uuid=uid, reason=str(exc)))
+                found.append(errors.DeploymentNotFinished(uuid=uid, reason=str(exc)))
     except KeyboardInterrupt as exc:  # a signal deferred until the deployment was whole
         if isinstance(exc, signals.Interrupted) and exc.outcome:
             raise  # (rolled back: said by _fail)
@@ -246,17 +235,20 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
                 fs.remove_entry(backup)
             except OSError:
                 complete = False
-                found.append(AgentSkillBackupNotRemoved(name=change.name, backup=backup))
+                found.append(errors.AgentSkillBackupNotRemoved(name=change.name, backup=backup))
     for uid in entry.replaces:
         old = store.record(uid)
         if old is None:
             continue  # already removed (a finish that ran before)
+        # (the removal machinery: imported when a deployment replaces another)
+        from agenttools_runtime.deploy.removal import remove_recorded
+
         try:
             found.extend(remove_recorded(store, old, owned_by=new))
         except (AgentToolsError, OSError) as exc:
             # the new deployment stands; the next command finishes the removal
             complete = False
-            found.append(DeploymentNotRemoved(uuid=uid, reason=str(exc)))
+            found.append(errors.DeploymentNotRemoved(uuid=uid, reason=str(exc)))
     if complete:
         journal.delete(entry)
     return found
@@ -398,7 +390,7 @@ def _apply_config(entry: Journal, changes: DeployChanges) -> tuple[Journal, Depl
         journal.write(entry, prior)
         for stale in old.side_files:
             fs.unlink(stale, missing_ok=True)
-    raise ConfigFileChanged(file=write.config_file)
+    raise errors.ConfigFileChanged(file=write.config_file)
 
 
 def _with_origins(record: DeploymentRecord, planned: ConfigPlan) -> DeploymentRecord:
@@ -438,6 +430,9 @@ def _apply_link(store: Store, change: SkillChange) -> None:
 
 
 def _rollback(store: Store, entry: Journal, exc: BaseException) -> None:
+    # (imported here: `errors` is a local name below)
+    from agenttools_runtime.errors import DeploymentRollbackIncomplete
+
     with signals.deferred():
         errors, found = undo(store, entry)
         # (an interruption inside an atomic write may have left its temp file)
@@ -525,7 +520,7 @@ def _undo_skill(change: SkillChange, found: list[AgentToolsWarning]) -> None:
     if backup is None:
         return
     if os.path.lexists(directory):  # something else took its place since: keep both
-        found.append(AgentSkillBackupsLeft(backups=[str(backup)], root=root))
+        found.append(errors.AgentSkillBackupsLeft(backups=[str(backup)], root=root))
         return
     fs.rename(backup, directory)
 
@@ -572,7 +567,7 @@ def _undo_config(entry: Journal, change: ConfigChange, found: list[AgentToolsWar
     except AgentToolsError:
         left = list(change.entries)
     for key in left:
-        found.append(MCPServerNotRemoved(key=key, config_file=path))
+        found.append(errors.MCPServerNotRemoved(key=key, config_file=path))
 
 
 def _remove_staged_record(store: Store, uid: str) -> None:
@@ -606,7 +601,7 @@ def _remove_if_empty(directory: Path) -> None:
 
 
 def _digest(data: bytes | None) -> str | None:
-    return None if data is None else hashlib.sha256(data).hexdigest()
+    return None if data is None else sha256(data).hexdigest()
 
 
 def _read_bytes(path: Path) -> bytes | None:

@@ -16,11 +16,12 @@ Pure functions over explicit inputs; nothing here reads the deployment state.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
+
+from agenttools_runtime.sha256 import sha256
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ def manifest_digest(dist_info: Path) -> str | None:
 
     try:
         with open(os.fspath(dist_info) + layout.MANIFEST_SUFFIX, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
+            return sha256(f.read()).hexdigest()
     except OSError:
         return None
 
@@ -101,4 +102,4 @@ def builtin_fields() -> dict[str, Any]:
 
 def _digest(data: Any) -> str:
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256(text.encode("utf-8")).hexdigest()

@@ -11,20 +11,13 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from agenttools_runtime import signals
+from agenttools_runtime import errors, signals
 from agenttools_runtime.clients import all_clients, get_client
 from agenttools_runtime.deploy import records
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.store import Store
-from agenttools_runtime.errors import (
-    AgentToolsWarning,
-    BrokenDeploymentRecord,
-    DeploymentIdAmbiguous,
-    DeploymentNotFound,
-    InvalidDeploymentRecord,
-    format_message,
-)
+from agenttools_runtime.errors import AgentToolsWarning, format_message
 from agenttools_runtime.values import Fields
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
@@ -298,21 +291,21 @@ def find_deployment(
         if candidates is None and ident:
             for item in records.iter_records():
                 # a record that exists but cannot be read: say so, rather than "not found"
-                if isinstance(item, InvalidDeploymentRecord) and Path(
+                if isinstance(item, errors.InvalidDeploymentRecord) and Path(
                     item.data.get("path", "")
                 ).parent.name.startswith(ident.lower()):
                     raise item
-        raise DeploymentNotFound(id=ident)
+        raise errors.DeploymentNotFound(id=ident)
     if len(matches) > 1:
         ids = [r.uuid for r in matches]
-        raise DeploymentIdAmbiguous(id=ident, ids=ids)
+        raise errors.DeploymentIdAmbiguous(id=ident, ids=ids)
     return matches[0]
 
 
-def _broken(exc: InvalidDeploymentRecord) -> BrokenDeploymentRecord:
+def _broken(exc: errors.InvalidDeploymentRecord) -> errors.BrokenDeploymentRecord:
     path = Path(str(exc.data.get("path", "")))
     hint = format_message("BrokenDeploymentRecordHint", directory=path.parent)
-    return BrokenDeploymentRecord(path=path, reason=exc.data.get("reason", ""), hint=hint)
+    return errors.BrokenDeploymentRecord(path=path, reason=exc.data.get("reason", ""), hint=hint)
 
 
 def remove_deployment(ident: str | Deployment, *, force: bool = False) -> RemovalResult:
@@ -339,7 +332,7 @@ def remove_deployment(ident: str | Deployment, *, force: bool = False) -> Remova
         with deployment_lock() as store:
             try:
                 record = _find(store, uid)
-            except InvalidDeploymentRecord as exc:
+            except errors.InvalidDeploymentRecord as exc:
                 raise _broken(exc) from exc
             found = sweep_if_needed(store)
             done = remove_entries(store, record, force=force)  # signals wait for its end

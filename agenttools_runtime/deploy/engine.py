@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agenttools_runtime import __version__, fs, paths, signals
+from agenttools_runtime import __version__, errors, fs, paths, signals
 from agenttools_runtime.deploy import (
     apply,
     content,
@@ -36,36 +36,15 @@ from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Level
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
-from agenttools_runtime.deploy.removal import sweep_if_needed
 from agenttools_runtime.deploy.resolved import ResolvedTools
 from agenttools_runtime.deploy.skill_decision import new_entry, skill_plan
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.deploy.targets import DeployTarget
-from agenttools_runtime.errors import (
-    AgentSkillBackupsLeft,
-    AgentSkillNewerVersionKept,
-    AgentSkillNotInstalled,
-    AgentSkillNotInstalledShadowed,
-    AgentSkillsNotDeployed,
-    AgentToolsError,
-    AgentToolsErrors,
-    AgentToolsNothingToDeploy,
-    AgentToolsWarning,
-    DeploymentConfigKeyTaken,
-    DeploymentDiffers,
-    DeploymentExists,
-    MCPServerEntryEdited,
-    MCPServerEntryExists,
-    MCPServersNotDeployed,
-    NoSkillsLocation,
-    UnsupportedMCPClient,
-)
+from agenttools_runtime.errors import AgentToolsError, AgentToolsErrors, AgentToolsWarning
 from agenttools_runtime.mcp.entries import build_entry
 from agenttools_runtime.mcp.install import Owned, plan_server_entries
 from agenttools_runtime.skills.fsops import stale_backups
 from agenttools_runtime.values import Value, replace
-
-_ENTRY_CONFLICTS = (MCPServerEntryExists, MCPServerEntryEdited)
 
 
 def check_target(
@@ -80,12 +59,14 @@ def check_target(
     name, client = tools.name, target.client
     if not deploy_mcp and not deploy_skills:
         if tools.has_servers:
-            raise target.mcp_problem or UnsupportedMCPClient(
+            raise target.mcp_problem or errors.UnsupportedMCPClient(
                 client_name=client.display_name, client=client.id
             )
         if tools.has_skills and not target.skills_disabled:
-            raise target.skills_problem or NoSkillsLocation(target=target.describe())
-        raise AgentToolsNothingToDeploy(name=name, target=target.describe(), client=client.id)
+            raise target.skills_problem or errors.NoSkillsLocation(target=target.describe())
+        raise errors.AgentToolsNothingToDeploy(
+            name=name, target=target.describe(), client=client.id
+        )
     if deploy_mcp:
         # the MCP preflight: every entry can be built for this client (e.g. its transport)
         for sp in tools.servers:
@@ -93,11 +74,15 @@ def check_target(
     found: list[AgentToolsWarning] = []
     if tools.has_servers and not deploy_mcp:
         found.append(
-            MCPServersNotDeployed(name=name, client_name=client.display_name, client=client.id)
+            errors.MCPServersNotDeployed(
+                name=name, client_name=client.display_name, client=client.id
+            )
         )
     if tools.has_skills and not deploy_skills and not tools.builtin and not target.skills_disabled:
         found.append(
-            AgentSkillsNotDeployed(name=name, client_name=client.display_name, client=client.id)
+            errors.AgentSkillsNotDeployed(
+                name=name, client_name=client.display_name, client=client.id
+            )
         )
     return deploy_mcp, deploy_skills, found
 
@@ -145,7 +130,11 @@ def make_plan(
     result.replaced = [by_id[u] for u in conflicting]
     if servers and target.config_file is not None:
         plan_review.inspect_config(result, store)
-        unusable = [e for e in result.errors if not isinstance(e, _ENTRY_CONFLICTS)]
+        unusable = [
+            e
+            for e in result.errors
+            if not isinstance(e, (errors.MCPServerEntryExists, errors.MCPServerEntryEdited))
+        ]
         if unusable and not dry_run:
             raise unusable[-1]
     if deploy_skills:
@@ -181,15 +170,15 @@ def make_plan(
         assert conflict is not None
         result.errors.append(conflict)
     if result.errors and not dry_run:  # every conflict at once: config entries, skills
-        errors = list(result.errors)
-        raise errors[0] if len(errors) == 1 else AgentToolsErrors(errors)
+        failed = list(result.errors)
+        raise failed[0] if len(failed) == 1 else AgentToolsErrors(failed)
     for sp in result.not_installed:
         if sp.decision.conflict == plan.SHADOW_RULE.conflict:
-            left_out: AgentToolsWarning = AgentSkillNotInstalledShadowed(
+            left_out: AgentToolsWarning = errors.AgentSkillNotInstalledShadowed(
                 name=sp.source.name, path=sp.conflict_path, client_name=sp.client_name
             )
         else:
-            left_out = AgentSkillNotInstalled(name=sp.source.name, path=sp.directory)
+            left_out = errors.AgentSkillNotInstalled(name=sp.source.name, path=sp.directory)
         result.warnings.append(left_out)
     result.warnings.extend(plan_review.other_copy_warnings(result, store))
     return result
@@ -197,7 +186,7 @@ def make_plan(
 
 def _conflict_error(
     probe: plan.ConflictProbe, first: DeploymentRecord, tools: ResolvedTools, target: DeployTarget
-) -> DeploymentExists:
+) -> errors.DeploymentExists:
     """What the conflict with the recorded deployment *first* is: the same bundle deployed to
     the same place, else a config key both write (named, with the file and the bundle of
     that deployment)."""
@@ -211,7 +200,7 @@ def _conflict_error(
             rename = (
                 ", or --name KEY to write it under another key" if len(tools.servers) == 1 else ""
             )
-            return DeploymentConfigKeyTaken(
+            return errors.DeploymentConfigKeyTaken(
                 key=entry.config_key,
                 config_file=entry.config_file,
                 uuid=first.uuid,
@@ -219,7 +208,7 @@ def _conflict_error(
                 rename=rename,
                 client=target.client.id,
             )
-    return DeploymentExists(
+    return errors.DeploymentExists(
         name=first.toolset_name, target=target.describe(), uuid=first.uuid, client=target.client.id
     )
 
@@ -294,6 +283,17 @@ def execute_outcome(
         ) from None
 
 
+def _sweep_if_needed(store: Store) -> list[AgentToolsWarning]:
+    """:func:`removal.sweep_if_needed`, when the index says there is anything to sweep or
+    release (the removal machinery is imported only then: a deploy into a clean state
+    removes nothing)."""
+    if not store.index.needs_sweep and not store.index.pending:
+        return []
+    from agenttools_runtime.deploy.removal import sweep_if_needed
+
+    return sweep_if_needed(store)
+
+
 def _execute_locked(
     store: Store,
     tools: ResolvedTools,
@@ -304,11 +304,11 @@ def _execute_locked(
 ) -> Outcome:
     try:
         fs.checkpoint("deploy:locked")
-        swept = sweep_if_needed(store)
+        swept = _sweep_if_needed(store)
         fs.checkpoint("deploy:swept")
         try:
             the_plan = make_plan(tools, target, level, store=store, keep_modified=keep_modified)
-        except DeploymentExists as exc:
+        except errors.DeploymentExists as exc:
             the_plan = _identical_plan(exc, tools, target, level, store)
         fs.checkpoint("deploy:planned")
         changes = decide(the_plan, store)
@@ -330,12 +330,16 @@ def _execute_locked(
 
 
 def _identical_plan(
-    exc: DeploymentExists, tools: ResolvedTools, target: DeployTarget, level: Level, store: Store
+    exc: errors.DeploymentExists,
+    tools: ResolvedTools,
+    target: DeployTarget,
+    level: Level,
+    store: Store,
 ) -> DeployPlan:
     """The plan of replacing the existing deployment of the same tools (a redeploy without
     an overwrite level), to see whether it would change anything; re-raises *exc* for any
     other conflict (another bundle's config key) and whatever would block that plan."""
-    if level is not Level.NONE or isinstance(exc, DeploymentConfigKeyTaken):
+    if level is not Level.NONE or isinstance(exc, errors.DeploymentConfigKeyTaken):
         raise exc
     try:
         the_plan = make_plan(tools, target, Level.UPGRADE, store=store)
@@ -349,6 +353,9 @@ def _identical_plan(
 def identical_dry_plan(the_plan: DeployPlan, store: Store | None = None) -> DeployPlan | None:
     """For a dry run that would fail only with ``DeploymentExists``: the plan of the
     identical redeploy (``unchanged``) when nothing would change, else None."""
+    # (imported here: `errors` is a local name below)
+    from agenttools_runtime.errors import DeploymentConfigKeyTaken, DeploymentExists
+
     errors = the_plan.errors
     if the_plan.level is not Level.NONE or len(errors) != 1:
         return None
@@ -366,7 +373,9 @@ def identical_dry_plan(the_plan: DeployPlan, store: Store | None = None) -> Depl
     return upgrade
 
 
-def _differs(the_plan: DeployPlan, tools: ResolvedTools, target: DeployTarget) -> DeploymentDiffers:
+def _differs(
+    the_plan: DeployPlan, tools: ResolvedTools, target: DeployTarget
+) -> errors.DeploymentDiffers:
     """``DeploymentDiffers`` for the deployment *the_plan* would replace: which version is
     deployed and which is installed, or that the content differs."""
     old = the_plan.replaced[0]
@@ -381,7 +390,7 @@ def _differs(the_plan: DeployPlan, tools: ResolvedTools, target: DeployTarget) -
         )
     else:
         difference = "with other content (see 'agenttools verify')"
-    return DeploymentDiffers(
+    return errors.DeploymentDiffers(
         name=old.toolset_name,
         target=target.describe(),
         uuid=old.uuid,
@@ -529,7 +538,7 @@ def _stale_backup_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
     if not left:
         return []
     names = [str(p) for p in left]
-    return [AgentSkillBackupsLeft(backups=names, root=root)]
+    return [errors.AgentSkillBackupsLeft(backups=names, root=root)]
 
 
 def _newer_kept_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
@@ -537,7 +546,7 @@ def _newer_kept_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
     for sp in the_plan.skills:
         if sp.decision.action is Action.KEEP_NEWER and sp.entry is not None:
             found.append(
-                AgentSkillNewerVersionKept(
+                errors.AgentSkillNewerVersionKept(
                     name=sp.source.name,
                     path=sp.directory,
                     installed_version=sp.entry.version,

@@ -39,14 +39,14 @@ def deployment_lock(
         return
     state = state or paths.state_paths()
     with lock.state_lock(timeout, state):
-        # recovery (apply, removal, config formats): needed only after an interruption
-        from agenttools_runtime.deploy.recovery import recover
-
         store = Store.open(state)
         token = _store.set(store)
         try:
-            for warning in recover(store):
-                warnings.warn(warning, stacklevel=3)
+            if state.journals_left():  # what recovery handles is there (else: not imported)
+                from agenttools_runtime.deploy.recovery import recover
+
+                for warning in recover(store):
+                    warnings.warn(warning, stacklevel=3)
             yield store
         finally:
             _store.reset(token)

@@ -15,16 +15,12 @@ import enum
 from collections.abc import Iterator
 from pathlib import Path
 
-from agenttools_runtime import paths
+from agenttools_runtime import errors, paths
 from agenttools_runtime.clients import Client
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.records import DeploymentRecord, ServerEntry
 from agenttools_runtime.deploy.store import Store
-from agenttools_runtime.errors import (
-    AgentToolsWarning,
-    MCPServerEntryModified,
-    MCPServerEntryNotRestored,
-)
+from agenttools_runtime.errors import AgentToolsWarning
 from agenttools_runtime.mcp.entries import container_for
 from agenttools_runtime.mcp.formats import edit_config_file, get_format, plain, same_data
 from agenttools_runtime.mcp.install import (
@@ -177,11 +173,11 @@ def release_entry(client: Client, entry: ServerEntry, *, force: bool, hint: str)
     warning: AgentToolsWarning | None = None
     if action is Release.KEEP:
         origin = " (nor was the entry it had replaced put back)" if entry.origin else ""
-        warning = MCPServerEntryModified(
+        warning = errors.MCPServerEntryModified(
             key=entry.config_key, config_file=path, origin=origin, hint=hint
         )
     elif action is Release.GONE and entry.origin is not None:
-        warning = MCPServerEntryNotRestored(key=entry.config_key, config_file=path)
+        warning = errors.MCPServerEntryNotRestored(key=entry.config_key, config_file=path)
     return EntryOutcome(entry.config_key, entry.config_file, action.value, warning=warning)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum, IntEnum
 
-from agenttools_runtime.errors import InvalidOverwriteOption
+from agenttools_runtime import errors
 from agenttools_runtime.skills.hashing import DestinationState
 from agenttools_runtime.values import Value
 
@@ -32,7 +32,7 @@ class Level(IntEnum):
         try:
             return _LEVEL_NAMES[value]
         except (KeyError, TypeError):
-            raise InvalidOverwriteOption(value=value) from None
+            raise errors.InvalidOverwriteOption(value=value) from None
 
 
 _LEVEL_NAMES = {"none": Level.NONE, "upgrade": Level.UPGRADE, "all": Level.ALL}

@@ -5,6 +5,7 @@ seen twice), and the user's modified skills an upgrade keeps."""
 
 from __future__ import annotations
 
+from agenttools_runtime import errors
 from agenttools_runtime.clients import Client, get_client
 from agenttools_runtime.deploy import ownership, plan, records, shared
 from agenttools_runtime.deploy.deploy_plan import DeployPlan
@@ -13,16 +14,7 @@ from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.deploy.targets import read_roots_by_client
 from agenttools_runtime.errors import FORCE as FORCE_HINT
-from agenttools_runtime.errors import (
-    AgentSkillDuplicate,
-    AgentSkillModifiedKept,
-    AgentSkillSeenTwice,
-    AgentSkillShadowedWarning,
-    AgentToolsError,
-    AgentToolsWarning,
-    MCPServerEntryEdited,
-    MCPServerEntryExists,
-)
+from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.mcp.entries import build_entry
 from agenttools_runtime.mcp.formats import plain
 from agenttools_runtime.mcp.install import read_server_entries
@@ -43,7 +35,7 @@ def keep_modified(result: DeployPlan) -> None:
         result.skills[index] = replace(sp, decision=keep)
         result.kept_modified.append(sp.source.name)
         result.warnings.append(
-            AgentSkillModifiedKept(
+            errors.AgentSkillModifiedKept(
                 name=sp.source.name,
                 path=sp.directory,
                 version=sp.source.version or "the new version",
@@ -63,9 +55,9 @@ def other_copy_warnings(result: DeployPlan, store: Store) -> list[AgentToolsWarn
             fields = {"name": sp.source.name, "path": other.directory}
             fields.update(client_name=sp.client_name, duplicates=behaviour)
             if other.role is plan.CopyRole.DUPLICATE:
-                found.append(AgentSkillDuplicate(**fields))
+                found.append(errors.AgentSkillDuplicate(**fields))
             elif other.role is plan.CopyRole.SHADOW and sp.decision.action is not None:
-                found.append(AgentSkillShadowedWarning(**fields))  # (deployed with --force)
+                found.append(errors.AgentSkillShadowedWarning(**fields))  # (deployed with --force)
     created = [sp.directory for sp in result.skills if sp.decision.action is Action.CREATE]
     if not created or target.scope is None or target.skills_dir is not None:
         return found
@@ -75,7 +67,7 @@ def other_copy_warnings(result: DeployPlan, store: Store) -> list[AgentToolsWarn
     ):
         client = get_client(seen.client)
         found.append(
-            AgentSkillSeenTwice(
+            errors.AgentSkillSeenTwice(
                 name=seen.name,
                 path=seen.path,
                 other=seen.other,
@@ -122,11 +114,11 @@ def inspect_config(result: DeployPlan, store: Store) -> None:
             continue
         if owner is not None:
             result.errors.append(
-                MCPServerEntryEdited(key=sp.key, config_file=config_file, uuid=owner[0].uuid)
+                errors.MCPServerEntryEdited(key=sp.key, config_file=config_file, uuid=owner[0].uuid)
             )
         else:
             result.errors.append(
-                MCPServerEntryExists(
+                errors.MCPServerEntryExists(
                     key=sp.key,
                     config_file=config_file,
                     option=FORCE_HINT,

@@ -16,8 +16,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from agenttools_runtime import fs, paths
-from agenttools_runtime.errors import InvalidDeploymentRecord
+from agenttools_runtime import errors, fs, paths
 from agenttools_runtime.mcp.origin import Origin
 from agenttools_runtime.values import Value
 
@@ -384,7 +383,7 @@ def read_record(path: Path) -> DeploymentRecord:
         data = json.loads(path.read_text("utf-8"))
         return DeploymentRecord.from_json(data)
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
-        raise InvalidDeploymentRecord(path=path, reason=_unreadable(exc)) from exc
+        raise errors.InvalidDeploymentRecord(path=path, reason=_unreadable(exc)) from exc
 
 
 def _unreadable(exc: BaseException) -> str:
@@ -398,7 +397,7 @@ def _unreadable(exc: BaseException) -> str:
 
 def iter_records(
     deployments: Path | None = None,
-) -> Iterator[DeploymentRecord | InvalidDeploymentRecord]:
+) -> Iterator[DeploymentRecord | errors.InvalidDeploymentRecord]:
     """Every record under the deployments directory (dot-directories — the registry, the
     lock, staging — skipped), sorted by UUID; unreadable ones as the error."""
     root = deployments or paths.deployments_dir()
@@ -414,7 +413,7 @@ def iter_records(
             continue  # a crashed write; its references are stale
         try:
             yield read_record(path)
-        except InvalidDeploymentRecord as exc:
+        except errors.InvalidDeploymentRecord as exc:
             yield exc
 
 

@@ -12,15 +12,11 @@ of a half-finished operation; ``agenttools doctor`` shows it.
 
 from __future__ import annotations
 
-from agenttools_runtime import fs
+from agenttools_runtime import errors, fs
 from agenttools_runtime.deploy import apply, journal, removal
 from agenttools_runtime.deploy.journal import Journal, Kind, Unreadable
 from agenttools_runtime.deploy.store import Store
-from agenttools_runtime.errors import (
-    AgentToolsWarning,
-    InterruptedOperationRecovered,
-    StateRecoveryFailed,
-)
+from agenttools_runtime.errors import AgentToolsWarning
 
 
 def recover(store: Store) -> list[AgentToolsWarning]:
@@ -29,14 +25,16 @@ def recover(store: Store) -> list[AgentToolsWarning]:
     found: list[AgentToolsWarning] = []
     for item in journal.pending(store.state):
         if isinstance(item, Unreadable):
-            raise StateRecoveryFailed(journal=item.path, reason=item.reason)
+            raise errors.StateRecoveryFailed(journal=item.path, reason=item.reason)
         touched = apply.written_directories(store, item)
         try:
             outcome, said = _handle(store, item)
         except OSError as exc:
-            raise StateRecoveryFailed(journal=item.path, reason=exc.strerror or str(exc)) from exc
+            raise errors.StateRecoveryFailed(
+                journal=item.path, reason=exc.strerror or str(exc)
+            ) from exc
         found.append(
-            InterruptedOperationRecovered(
+            errors.InterruptedOperationRecovered(
                 operation=item.describe(), outcome=outcome, kind=item.kind.value, uuid=item.uuid
             )
         )

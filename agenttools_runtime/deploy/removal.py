@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import warnings
 
-from agenttools_runtime import fs, paths, signals
+from agenttools_runtime import errors, fs, paths, signals
 from agenttools_runtime.clients import Client, get_client
 from agenttools_runtime.deploy import journal, litter, plan, records
 from agenttools_runtime.deploy.content import LINK
@@ -28,16 +28,7 @@ from agenttools_runtime.deploy.ownership import EntryOutcome, release_entry
 from agenttools_runtime.deploy.records import DeploymentRecord, ServerEntry
 from agenttools_runtime.deploy.registry import RegistryEntry, uninstall_hint
 from agenttools_runtime.deploy.store import Store
-from agenttools_runtime.errors import (
-    AgentSkillInUse,
-    AgentSkillNotRemoved,
-    AgentSkillRemoveFailed,
-    AgentSkillRemoveFailedWarning,
-    AgentSkillReplacedNotRemoved,
-    AgentToolsError,
-    AgentToolsWarning,
-    MCPServerNotRemoved,
-)
+from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import (
     DestinationState,
@@ -186,7 +177,9 @@ def _remove(
             found.append(release_entry(client, server, force=force, hint=hint))
         except (AgentToolsError, OSError) as exc:
             not_removed.append(server)
-            warning = MCPServerNotRemoved(key=server.config_key, config_file=server.config_file)
+            warning = errors.MCPServerNotRemoved(
+                key=server.config_key, config_file=server.config_file
+            )
             reason = str(exc) if isinstance(exc, AgentToolsError) else (exc.strerror or str(exc))
             found.append(
                 EntryOutcome(server.config_key, server.config_file, "failed", reason, warning)
@@ -267,7 +260,7 @@ def release(
     if state is plan.ReleaseState.IN_USE:
         if remaining != entry.references:
             store.put_entry(replace(entry, references=remaining, timestamp=records.now_timestamp()))
-        warning = AgentSkillInUse(name=entry.name, path=path)
+        warning = errors.AgentSkillInUse(name=entry.name, path=path)
     elif action.remove_directory:
         if _physical_directory_in_use(store, entry):
             # another entry reaches the same physical directory and still needs it: keep
@@ -276,9 +269,11 @@ def release(
         else:
             try:
                 fsops.remove_skill(entry.root, entry.name, backup_name=release_backup_name(key))
-            except (AgentSkillRemoveFailed, OSError) as exc:
+            except (errors.AgentSkillRemoveFailed, OSError) as exc:
                 _keep_for_sweep(store, entry)
-                warning = AgentSkillRemoveFailedWarning(name=entry.name, path=path, reason=exc)
+                warning = errors.AgentSkillRemoveFailedWarning(
+                    name=entry.name, path=path, reason=exc
+                )
             else:
                 removed = True
                 store.delete_entry(entry.key)
@@ -304,10 +299,10 @@ def _release_link(store: Store, entry: RegistryEntry, issue: bool) -> ReleaseOut
             fs.unlink(path)
             removed = True
         else:
-            warning = AgentSkillReplacedNotRemoved(name=entry.name, path=path)
+            warning = errors.AgentSkillReplacedNotRemoved(name=entry.name, path=path)
     elif os.path.lexists(path):
         state = plan.ReleaseState.FILE
-        warning = AgentSkillReplacedNotRemoved(name=entry.name, path=path)
+        warning = errors.AgentSkillReplacedNotRemoved(name=entry.name, path=path)
     store.delete_entry(entry.key)
     if warning is not None and issue:
         warnings.warn(warning, stacklevel=3)
@@ -351,9 +346,9 @@ def _physical_directory_in_use(store: Store, entry: RegistryEntry) -> bool:
 def _release_warning(tag: str | None, entry: RegistryEntry) -> AgentToolsWarning | None:
     if tag == "AgentSkillNotRemoved":
         hint = uninstall_hint(entry.root, entry.name)
-        return AgentSkillNotRemoved(name=entry.name, path=entry.path, command=hint)
+        return errors.AgentSkillNotRemoved(name=entry.name, path=entry.path, command=hint)
     if tag == "AgentSkillReplacedNotRemoved":
-        return AgentSkillReplacedNotRemoved(name=entry.name, path=entry.path)
+        return errors.AgentSkillReplacedNotRemoved(name=entry.name, path=entry.path)
     return None
 
 

@@ -5,16 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from agenttools_runtime import errors
 from agenttools_runtime.bundles import resolve_tools
 from agenttools_runtime.deploy import content
 from agenttools_runtime.discovery import InstalledDistribution, SearchPath
-from agenttools_runtime.errors import (
-    AgentSkillsDisabled,
-    AgentToolsEmpty,
-    DuplicateAgentSkillName,
-    DuplicateBundleConfigKey,
-    InvalidMCPServerNameOption,
-)
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills.source import SkillSource
 from agenttools_runtime.values import Value
@@ -120,12 +114,12 @@ def resolve(
     bundle = resolve_tools(tools, search)
     name = bundle.qualified_name
     if not bundle.mcp_servers and not bundle.skills:
-        raise AgentToolsEmpty(name=name)
+        raise errors.AgentToolsEmpty(name=name)
     if not bundle.mcp_servers and skills_disabled:
-        raise AgentSkillsDisabled(name=name)
+        raise errors.AgentSkillsDisabled(name=name)
     servers = bundle.servers()
     if mcp_server_name is not None and len(servers) != 1:
-        raise InvalidMCPServerNameOption(name=name, count=len(servers))
+        raise errors.InvalidMCPServerNameOption(name=name, count=len(servers))
     server_plans = tuple(
         ServerPlan(s, mcp_server_name or s.key, digest=content.server_digest(s)) for s in servers
     )
@@ -134,14 +128,14 @@ def resolve(
         by_key.setdefault(sp.key, []).append(sp.server.name)
     for key, names in by_key.items():
         if len(names) > 1:
-            raise DuplicateBundleConfigKey(servers=names, name=name, key=key)
+            raise errors.DuplicateBundleConfigKey(servers=names, name=name, key=key)
     sources: tuple[SkillSource, ...] = ()
     if not skills_disabled:
         sources = tuple(bundle.skill_sources())
         seen: set[str] = set()
         for source in sources:
             if source.name in seen:
-                raise DuplicateAgentSkillName(name=source.name)
+                raise errors.DuplicateAgentSkillName(name=source.name)
             seen.add(source.name)
     location = bundle.location
     dist = location if isinstance(location, InstalledDistribution) else None

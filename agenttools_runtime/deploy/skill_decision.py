@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Mapping
 from pathlib import Path
 
-from agenttools_runtime import paths
+from agenttools_runtime import errors, paths
 from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
 from agenttools_runtime.deploy import content, plan, records, registry, shared
 from agenttools_runtime.deploy.plan import Action, Decision, EntryKind, Level, SkillFacts
@@ -17,15 +16,7 @@ from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.deploy.shared import OtherCopyPlan
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import FORCE as FORCE_HINT
-from agenttools_runtime.errors import (
-    AgentSkillConflict,
-    AgentSkillExists,
-    AgentSkillModified,
-    AgentSkillShadowed,
-    AgentSkillUpdate,
-    AgentToolsError,
-    InvalidAgentSkill,
-)
+from agenttools_runtime.errors import AgentToolsError
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
@@ -35,12 +26,10 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deplo
 if TYPE_CHECKING:
     from typing import Any
 
-CONFLICT_ERRORS: Mapping[str, type[AgentToolsError]] = {
-    "AgentSkillExists": AgentSkillExists,
-    "AgentSkillModified": AgentSkillModified,
-    "AgentSkillConflict": AgentSkillConflict,
-    "AgentSkillUpdate": AgentSkillUpdate,
-}
+# The errors a decision's conflict tag names (created when one is raised: errors/__init__.py).
+CONFLICT_ERRORS = frozenset(
+    {"AgentSkillExists", "AgentSkillModified", "AgentSkillConflict", "AgentSkillUpdate"}
+)
 
 
 class SkillPlan(Value):
@@ -115,14 +104,16 @@ class SkillPlan(Value):
             return None
         name = self.source.name
         if tag == plan.SHADOW_RULE.conflict:
-            return AgentSkillShadowed(
+            return errors.AgentSkillShadowed(
                 name=name,
                 path=self.conflict_path,
                 client_name=self.client_name,
                 option=FORCE_HINT,
             )
-        cls = CONFLICT_ERRORS[tag]
-        if cls is AgentSkillExists:
+        if tag not in CONFLICT_ERRORS:
+            raise KeyError(tag)
+        cls: type[AgentToolsError] = getattr(errors, tag)
+        if tag == "AgentSkillExists":
             return cls(name=name, path=self.directory, option=FORCE_HINT)
         return cls(name=name, path=self.directory)
 
@@ -324,7 +315,7 @@ def _same_or_nested(
     if source_key == destination_key:
         return True
     if _is_within_key(source_key, destination_key) or _is_within_key(destination_key, source_key):
-        raise InvalidAgentSkill(
+        raise errors.InvalidAgentSkill(
             reason=f"the source {source_dir} and the destination {destination} contain each other"
         )
     return False

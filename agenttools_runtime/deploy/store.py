@@ -16,12 +16,11 @@ import contextlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from agenttools_runtime import fs, paths
+from agenttools_runtime import errors, fs, paths
 from agenttools_runtime.deploy import index, records, registry
 from agenttools_runtime.deploy.index import SkillKeys, StateIndex
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
-from agenttools_runtime.errors import InvalidDeploymentRecord
 from agenttools_runtime.paths import StatePaths
 from agenttools_runtime.values import Fields, Value
 
@@ -184,7 +183,7 @@ class Store(Fields):
                 self._records[uid] = records.read_record(
                     records.record_path(uid, self.state.deployments)
                 )
-            except InvalidDeploymentRecord:
+            except errors.InvalidDeploymentRecord:
                 self._records[uid] = None
         return self._records[uid]
 

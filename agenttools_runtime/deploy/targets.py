@@ -26,14 +26,11 @@ import enum
 import os
 from pathlib import Path
 
-from agenttools_runtime import clients, paths
+from agenttools_runtime import clients, errors, paths
 from agenttools_runtime.clients import Client
 from agenttools_runtime.errors import (
     AgentToolsError,
     InvalidProjectDirectory,
-    InvalidSkillsDirectory,
-    InvalidSkillsDirectoryOption,
-    NoSkillsLocation,
     UnknownInstallLocation,
     UnknownSkillsLocation,
     UnsupportedMCPClient,
@@ -196,7 +193,7 @@ def resolve_target(
         skills_root, skills_problem, skills_disabled = None, None, True
     elif skills_dir is not DEFAULT:
         if not isinstance(skills_dir, (str, os.PathLike)):
-            raise InvalidSkillsDirectoryOption(value=skills_dir)
+            raise errors.InvalidSkillsDirectoryOption(value=skills_dir)
         override = Path(os.path.abspath(os.path.expanduser(os.fspath(skills_dir))))
         check_skills_root(override)
         skills_root, skills_problem = override, None
@@ -262,9 +259,9 @@ def _project_dir(project: Path | str) -> Path:
 def check_skills_root(root: Path) -> None:
     """A skills root holds skill folders: it must not be a file or itself a skill."""
     if os.path.lexists(root) and not root.is_dir():
-        raise InvalidSkillsDirectory(path=root)
+        raise errors.InvalidSkillsDirectory(path=root)
     if (root / "SKILL.md").exists():
-        raise InvalidSkillsDirectory(path=root)
+        raise errors.InvalidSkillsDirectory(path=root)
 
 
 def _config_file_scope(
@@ -295,4 +292,4 @@ def _config_file_scope(
                 UnsupportedSkillsClientProject(client_name=c.display_name, client=c.id),
             )
         return str(project_dir), project_dir.joinpath(*c.project_skills), None
-    return None, None, NoSkillsLocation(target=config_file)
+    return None, None, errors.NoSkillsLocation(target=config_file)

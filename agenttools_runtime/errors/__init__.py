@@ -15,11 +15,13 @@ test asserts a leaf. ``--force`` is the CLI spelling of ``overwrite="all"``, ``-
 
 from __future__ import annotations
 
-# Every error and warning is defined in a submodule and created on first use (PEP 562), the
-# bases in errors/base.py, a build's failures in errors/builds.py, every other family, leaf
+# Every error and warning is defined in a submodule and created on first use (PEP 562): the
+# bases in errors/base.py, a build's failures in errors/builds.py, the other families and the
+# leaves a deploy, list or show imports when it starts in errors/families.py, every other leaf
 # and warning in errors/leaves.py; the message table is read from errors/messages.py when a
-# message is. A build through agenttools_hook.backend that succeeds creates none of them
-# (nor does a module that imports the package to raise one). ``from agenttools_runtime.errors
+# message is. A build through agenttools_hook.backend that succeeds creates none of them (nor
+# does a module that imports the package to raise one), a deploy that succeeds none of
+# errors/leaves.py (the modules on its path name them ``errors.X`` where they raise them). ``from agenttools_runtime.errors
 # import X`` works for every X; type checkers read the imports below.
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -37,9 +39,53 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.builds import ProjectError as ProjectError
     from agenttools_runtime.errors.builds import WheelAlreadyBundled as WheelAlreadyBundled
     from agenttools_runtime.errors.builds import WheelProjectMismatch as WheelProjectMismatch
-    from agenttools_runtime.errors.leaves import (
+    from agenttools_runtime.errors.families import (
         AgentSkillBackupNotRemoved as AgentSkillBackupNotRemoved,
     )
+    from agenttools_runtime.errors.families import AgentSkillRemoveFailed as AgentSkillRemoveFailed
+    from agenttools_runtime.errors.families import AgentSkillWriteFailed as AgentSkillWriteFailed
+    from agenttools_runtime.errors.families import BundledFileMismatch as BundledFileMismatch
+    from agenttools_runtime.errors.families import BundledFileMissing as BundledFileMissing
+    from agenttools_runtime.errors.families import BundledFileNotRegular as BundledFileNotRegular
+    from agenttools_runtime.errors.families import BundleError as BundleError
+    from agenttools_runtime.errors.families import ClientError as ClientError
+    from agenttools_runtime.errors.families import ConfigFileError as ConfigFileError
+    from agenttools_runtime.errors.families import DeployError as DeployError
+    from agenttools_runtime.errors.families import DistributionError as DistributionError
+    from agenttools_runtime.errors.families import (
+        DistributionNotInstalled as DistributionNotInstalled,
+    )
+    from agenttools_runtime.errors.families import (
+        DistributionServerNotFound as DistributionServerNotFound,
+    )
+    from agenttools_runtime.errors.families import (
+        DistributionSkillNotFound as DistributionSkillNotFound,
+    )
+    from agenttools_runtime.errors.families import EditableSourceMissing as EditableSourceMissing
+    from agenttools_runtime.errors.families import InvalidAgentSkill as InvalidAgentSkill
+    from agenttools_runtime.errors.families import (
+        InvalidDistributionSkillDefinition as InvalidDistributionSkillDefinition,
+    )
+    from agenttools_runtime.errors.families import InvalidManifest as InvalidManifest
+    from agenttools_runtime.errors.families import (
+        InvalidProjectDirectory as InvalidProjectDirectory,
+    )
+    from agenttools_runtime.errors.families import ManifestError as ManifestError
+    from agenttools_runtime.errors.families import SkillConflictError as SkillConflictError
+    from agenttools_runtime.errors.families import SkillError as SkillError
+    from agenttools_runtime.errors.families import UnknownInstallLocation as UnknownInstallLocation
+    from agenttools_runtime.errors.families import UnknownSkillsLocation as UnknownSkillsLocation
+    from agenttools_runtime.errors.families import UnsupportedMCPClient as UnsupportedMCPClient
+    from agenttools_runtime.errors.families import (
+        UnsupportedMCPClientProject as UnsupportedMCPClientProject,
+    )
+    from agenttools_runtime.errors.families import (
+        UnsupportedSkillsClient as UnsupportedSkillsClient,
+    )
+    from agenttools_runtime.errors.families import (
+        UnsupportedSkillsClientProject as UnsupportedSkillsClientProject,
+    )
+    from agenttools_runtime.errors.families import URIError as URIError
     from agenttools_runtime.errors.leaves import AgentSkillBackupsLeft as AgentSkillBackupsLeft
     from agenttools_runtime.errors.leaves import AgentSkillConflict as AgentSkillConflict
     from agenttools_runtime.errors.leaves import (
@@ -65,7 +111,6 @@ if TYPE_CHECKING:
         AgentSkillNotInstalledShadowed as AgentSkillNotInstalledShadowed,
     )
     from agenttools_runtime.errors.leaves import AgentSkillNotRemoved as AgentSkillNotRemoved
-    from agenttools_runtime.errors.leaves import AgentSkillRemoveFailed as AgentSkillRemoveFailed
     from agenttools_runtime.errors.leaves import (
         AgentSkillRemoveFailedWarning as AgentSkillRemoveFailedWarning,
     )
@@ -88,7 +133,6 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import AgentSkillUnreadable as AgentSkillUnreadable
     from agenttools_runtime.errors.leaves import AgentSkillUnsafeLink as AgentSkillUnsafeLink
     from agenttools_runtime.errors.leaves import AgentSkillUpdate as AgentSkillUpdate
-    from agenttools_runtime.errors.leaves import AgentSkillWriteFailed as AgentSkillWriteFailed
     from agenttools_runtime.errors.leaves import (
         AgentToolsBundleNameAmbiguous as AgentToolsBundleNameAmbiguous,
     )
@@ -104,16 +148,9 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import (
         BuiltInAgentSkillMissing as BuiltInAgentSkillMissing,
     )
-    from agenttools_runtime.errors.leaves import BundledFileMismatch as BundledFileMismatch
-    from agenttools_runtime.errors.leaves import BundledFileMissing as BundledFileMissing
-    from agenttools_runtime.errors.leaves import BundledFileNotRegular as BundledFileNotRegular
-    from agenttools_runtime.errors.leaves import BundleError as BundleError
-    from agenttools_runtime.errors.leaves import ClientError as ClientError
     from agenttools_runtime.errors.leaves import ConfigFileChanged as ConfigFileChanged
-    from agenttools_runtime.errors.leaves import ConfigFileError as ConfigFileError
     from agenttools_runtime.errors.leaves import ConfigFileInvalid as ConfigFileInvalid
     from agenttools_runtime.errors.leaves import ConfigFileUnparseable as ConfigFileUnparseable
-    from agenttools_runtime.errors.leaves import DeployError as DeployError
     from agenttools_runtime.errors.leaves import (
         DeploymentConfigKeyTaken as DeploymentConfigKeyTaken,
     )
@@ -131,26 +168,14 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import (
         DistributionAgentToolsNotFound as DistributionAgentToolsNotFound,
     )
-    from agenttools_runtime.errors.leaves import DistributionError as DistributionError
-    from agenttools_runtime.errors.leaves import (
-        DistributionNotInstalled as DistributionNotInstalled,
-    )
-    from agenttools_runtime.errors.leaves import (
-        DistributionServerNotFound as DistributionServerNotFound,
-    )
-    from agenttools_runtime.errors.leaves import (
-        DistributionSkillNotFound as DistributionSkillNotFound,
-    )
     from agenttools_runtime.errors.leaves import DuplicateAgentSkillName as DuplicateAgentSkillName
     from agenttools_runtime.errors.leaves import (
         DuplicateBundleConfigKey as DuplicateBundleConfigKey,
     )
-    from agenttools_runtime.errors.leaves import EditableSourceMissing as EditableSourceMissing
     from agenttools_runtime.errors.leaves import FileOperationFailed as FileOperationFailed
     from agenttools_runtime.errors.leaves import (
         InterruptedOperationRecovered as InterruptedOperationRecovered,
     )
-    from agenttools_runtime.errors.leaves import InvalidAgentSkill as InvalidAgentSkill
     from agenttools_runtime.errors.leaves import (
         InvalidAgentSkillDescription as InvalidAgentSkillDescription,
     )
@@ -158,14 +183,9 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import InvalidAgentToolsObject as InvalidAgentToolsObject
     from agenttools_runtime.errors.leaves import InvalidDeploymentRecord as InvalidDeploymentRecord
     from agenttools_runtime.errors.leaves import (
-        InvalidDistributionSkillDefinition as InvalidDistributionSkillDefinition,
-    )
-    from agenttools_runtime.errors.leaves import InvalidManifest as InvalidManifest
-    from agenttools_runtime.errors.leaves import (
         InvalidMCPServerNameOption as InvalidMCPServerNameOption,
     )
     from agenttools_runtime.errors.leaves import InvalidOverwriteOption as InvalidOverwriteOption
-    from agenttools_runtime.errors.leaves import InvalidProjectDirectory as InvalidProjectDirectory
     from agenttools_runtime.errors.leaves import (
         InvalidPythonEnvironment as InvalidPythonEnvironment,
     )
@@ -178,7 +198,6 @@ if TYPE_CHECKING:
         InvalidSkillsDirectoryOption as InvalidSkillsDirectoryOption,
     )
     from agenttools_runtime.errors.leaves import InvalidSkillURI as InvalidSkillURI
-    from agenttools_runtime.errors.leaves import ManifestError as ManifestError
     from agenttools_runtime.errors.leaves import ManifestSchemaTooNew as ManifestSchemaTooNew
     from agenttools_runtime.errors.leaves import MCPEntryMachineSpecific as MCPEntryMachineSpecific
     from agenttools_runtime.errors.leaves import MCPSDKMissing as MCPSDKMissing
@@ -196,8 +215,6 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import NoSkillsLocation as NoSkillsLocation
     from agenttools_runtime.errors.leaves import RunnerUnavailable as RunnerUnavailable
     from agenttools_runtime.errors.leaves import ServedSkillsNamespaced as ServedSkillsNamespaced
-    from agenttools_runtime.errors.leaves import SkillConflictError as SkillConflictError
-    from agenttools_runtime.errors.leaves import SkillError as SkillError
     from agenttools_runtime.errors.leaves import SkillNameCollision as SkillNameCollision
     from agenttools_runtime.errors.leaves import SkillNotFound as SkillNotFound
     from agenttools_runtime.errors.leaves import SkillNotServed as SkillNotServed
@@ -211,24 +228,13 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import SkillURISecurityError as SkillURISecurityError
     from agenttools_runtime.errors.leaves import StateRecoveryFailed as StateRecoveryFailed
     from agenttools_runtime.errors.leaves import UnknownClient as UnknownClient
-    from agenttools_runtime.errors.leaves import UnknownInstallLocation as UnknownInstallLocation
-    from agenttools_runtime.errors.leaves import UnknownSkillsLocation as UnknownSkillsLocation
-    from agenttools_runtime.errors.leaves import UnsupportedMCPClient as UnsupportedMCPClient
-    from agenttools_runtime.errors.leaves import (
-        UnsupportedMCPClientProject as UnsupportedMCPClientProject,
-    )
-    from agenttools_runtime.errors.leaves import UnsupportedSkillsClient as UnsupportedSkillsClient
-    from agenttools_runtime.errors.leaves import (
-        UnsupportedSkillsClientProject as UnsupportedSkillsClientProject,
-    )
     from agenttools_runtime.errors.leaves import UnsupportedTransport as UnsupportedTransport
-    from agenttools_runtime.errors.leaves import URIError as URIError
     from agenttools_runtime.errors.messages import FORCE as FORCE
     from agenttools_runtime.errors.messages import MESSAGES as MESSAGES
     from agenttools_runtime.errors.messages import UPGRADE as UPGRADE
 
 
-# where each name is defined (any other: errors/leaves.py)
+# where each name is defined (any other: errors/families.py, else errors/leaves.py)
 _HOMES = {
     **dict.fromkeys(("AgentToolsError", "AgentToolsErrors", "AgentToolsWarning"), "base"),
     "format_message": "base",
@@ -247,7 +253,7 @@ _HOMES = {
         "builds",
     ),
 }
-_SUBMODULES = frozenset({"base", "builds", "leaves", "messages"})
+_SUBMODULES = frozenset({"base", "builds", "families", "leaves", "messages"})
 
 
 def __getattr__(name: str) -> Any:
@@ -255,15 +261,16 @@ def __getattr__(name: str) -> Any:
     if not name.startswith("_") and name not in _SUBMODULES:
         import importlib
 
-        home = importlib.import_module(f"{__name__}.{_HOMES.get(name, 'leaves')}")
-        value = getattr(home, name, None)
-        if value is not None and (name in _HOMES or isinstance(value, type)):
-            return value
+        homes = [_HOMES[name]] if name in _HOMES else ["families", "leaves"]
+        for home in homes:  # (a deploy's start-up finds its leaves without leaves.py)
+            value = getattr(importlib.import_module(f"{__name__}.{home}"), name, None)
+            if value is not None and (name in _HOMES or isinstance(value, type)):
+                return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    from agenttools_runtime.errors import leaves
+    from agenttools_runtime.errors import families, leaves
 
-    defined = (n for n, v in vars(leaves).items() if isinstance(v, type))
+    defined = (n for m in (families, leaves) for n, v in vars(m).items() if isinstance(v, type))
     return sorted({*globals(), *_HOMES, *defined})

@@ -1,73 +1,28 @@
-"""The error families but a build's, their leaves and every warning, created when one is
-first used: the package ``agenttools_runtime.errors`` re-exports each of them (see its
-``__getattr__``); the bases are ``errors/base.py``'s, a build's failures ``errors/builds.py``'s."""
+"""Every leaf error and warning but those of ``errors/families.py`` and ``errors/builds.py``,
+created when one is first used: the package ``agenttools_runtime.errors`` re-exports each of
+them (see its ``__getattr__``)."""
 
 from __future__ import annotations
 
 from agenttools_runtime.errors.base import AgentToolsError, AgentToolsWarning
+from agenttools_runtime.errors.families import (
+    BundleError,
+    ClientError,
+    ConfigFileError,
+    DeployError,
+    DistributionError,
+    ManifestError,
+    SkillConflictError,
+    SkillError,
+    URIError,
+)
 
 
-# -- families ----------------------------------------------------------------------------------
-class DistributionError(AgentToolsError):
-    """An installed distribution or Python environment that cannot be used."""
-
-
-class ManifestError(DistributionError):
-    """An installed distribution's ``manifest.json`` that cannot be read or trusted."""
-
-
-class BundleError(AgentToolsError):
-    """A bundle specification, or a bundle or server name that does not resolve to one thing."""
-
-
-class SkillError(AgentToolsError):
-    """An agent skill that cannot be read, found, named or written."""
-
-
-class SkillConflictError(SkillError):
-    """A skill directory in the way that the overwrite level in force may not replace."""
-
-
-class ClientError(AgentToolsError):
-    """A client, or a location of one, that agenttools cannot use for this request."""
-
-
-class ConfigFileError(AgentToolsError):
-    """A client's config file that cannot be read or edited; it is left unchanged."""
-
-
-class DeployError(AgentToolsError):
-    """A deployment that cannot be made, found or changed."""
-
-
-class URIError(AgentToolsError):
-    """A ``skill://`` URI that is unsafe or does not resolve, or a provider that failed."""
-
-
-# -- their leaves -----------------------------------------------------------------------------
 # DistributionError
-class DistributionNotInstalled(DistributionError): ...
-
-
 class InvalidPythonEnvironment(DistributionError): ...
 
 
-class EditableSourceMissing(DistributionError): ...
-
-
-class BundledFileMismatch(DistributionError): ...
-
-
-class BundledFileMissing(DistributionError): ...
-
-
-class BundledFileNotRegular(DistributionError): ...
-
-
 # ManifestError
-class InvalidManifest(ManifestError): ...
-
-
 class ManifestSchemaTooNew(ManifestError): ...
 
 
@@ -84,12 +39,6 @@ class AgentToolsBundleNameAmbiguous(BundleError): ...
 class DistributionAgentToolsNotFound(BundleError): ...
 
 
-class DistributionSkillNotFound(BundleError): ...
-
-
-class DistributionServerNotFound(BundleError): ...
-
-
 class MCPServerNotFound(BundleError): ...
 
 
@@ -101,16 +50,10 @@ class AgentToolsNotForEnvironment(DistributionAgentToolsNotFound):
 
 
 # SkillError
-class InvalidDistributionSkillDefinition(SkillError): ...
-
-
 class AgentSkillNotFound(SkillError): ...
 
 
 class BuiltInAgentSkillMissing(SkillError): ...
-
-
-class InvalidAgentSkill(SkillError): ...
 
 
 class InvalidAgentSkillName(SkillError): ...
@@ -137,12 +80,6 @@ class AgentSkillUnreadable(SkillError): ...
 class AgentSkillUnsafeLink(SkillError): ...
 
 
-class AgentSkillWriteFailed(SkillError): ...
-
-
-class AgentSkillRemoveFailed(SkillError): ...
-
-
 # SkillConflictError
 class AgentSkillExists(SkillConflictError): ...
 
@@ -165,27 +102,6 @@ class UnknownClient(ClientError): ...
 
 
 class NoClientDetected(ClientError): ...
-
-
-class UnsupportedSkillsClient(ClientError): ...
-
-
-class UnsupportedSkillsClientProject(ClientError): ...
-
-
-class UnknownSkillsLocation(ClientError): ...
-
-
-class UnsupportedMCPClient(ClientError): ...
-
-
-class UnsupportedMCPClientProject(ClientError): ...
-
-
-class UnknownInstallLocation(ClientError): ...
-
-
-class InvalidProjectDirectory(ClientError): ...
 
 
 class UnsupportedTransport(ClientError): ...
@@ -324,9 +240,6 @@ class AgentSkillNotRemoved(AgentToolsWarning): ...
 
 
 class AgentSkillReplacedNotRemoved(AgentToolsWarning): ...
-
-
-class AgentSkillBackupNotRemoved(AgentToolsWarning): ...
 
 
 class AgentSkillRemoveFailedWarning(AgentToolsWarning):

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePath
 
+from agenttools_runtime import errors
 from agenttools_runtime.clients import Client
-from agenttools_runtime.errors import UnsupportedTransport
 from agenttools_runtime.mcp.formats import Container
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.values import Value
@@ -297,7 +297,7 @@ def build_entry(
     if server.is_remote:
         fields = style.remote.get(server.transport)
         if fields is None:
-            raise UnsupportedTransport(
+            raise errors.UnsupportedTransport(
                 server=server.name,
                 transport=server.transport,
                 client_name=client.display_name,

@@ -20,6 +20,7 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from agenttools_runtime import errors
 from agenttools_runtime.clients import (
     Client,
     client_for_config_file,
@@ -27,7 +28,6 @@ from agenttools_runtime.clients import (
     mcp_config_location,
     project_mcp_config_location,
 )
-from agenttools_runtime.errors import MCPServerEntryExists, UnsupportedMCPClient
 from agenttools_runtime.lock import state_lock
 from agenttools_runtime.mcp import entries
 from agenttools_runtime.mcp.formats import (
@@ -177,12 +177,12 @@ def resolve_mcp_target(
         guessed = client_for_config_file(path)
         if target is None:
             if guessed is None:
-                raise UnsupportedMCPClient(client_name=f"of the file {path}", file=path)
+                raise errors.UnsupportedMCPClient(client_name=f"of the file {path}", file=path)
             client = guessed[0]
         else:
             client = get_client(target)
         if not client.supports_mcp:
-            raise UnsupportedMCPClient(client_name=client.display_name, client=client.id)
+            raise errors.UnsupportedMCPClient(client_name=client.display_name, client=client.id)
         scope: str | Path | None = None
         if guessed is not None and guessed[0].id == client.id:
             scope = "user" if guessed[1] is None else guessed[1]
@@ -421,7 +421,7 @@ def _add(
         if not force:  # (checked on the bytes written over, under the lock)
             current = fmt.read_entries(text, container)
             if key in current and not same_data(plain(current[key]), plain(entry)):
-                raise MCPServerEntryExists(
+                raise errors.MCPServerEntryExists(
                     key=key,
                     config_file=config_file,
                     option="--force (force=True)",

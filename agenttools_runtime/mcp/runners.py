@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 
-from agenttools_runtime.errors import MCPEntryMachineSpecific, RunnerUnavailable
+from agenttools_runtime import errors
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.values import Value, replace
 
@@ -121,7 +121,7 @@ def choose_runner(server: MCPServer, runner: str | None, *, project: bool) -> Ru
     if runner == "python":
         return RunnerChoice(server, "python", chosen=False)
     if script is None:
-        raise RunnerUnavailable(
+        raise errors.RunnerUnavailable(
             server=server.qualified_name,
             runner=runner,
             reason=f"its distribution has no console script that runs the module {server.module} "
@@ -131,7 +131,7 @@ def choose_runner(server: MCPServer, runner: str | None, *, project: bool) -> Ru
         return RunnerChoice(_as_script(server, script), "script", chosen=False)
     origin = server.origin
     if origin is None:
-        raise RunnerUnavailable(
+        raise errors.RunnerUnavailable(
             server=server.qualified_name,
             runner=runner,
             reason="it does not come from an installed distribution uv could install",
@@ -143,7 +143,7 @@ def choose_runner(server: MCPServer, runner: str | None, *, project: bool) -> Ru
 
 def machine_specific_warning(
     choice: RunnerChoice, key: str, config_file: Path | str
-) -> MCPEntryMachineSpecific | None:
+) -> errors.MCPEntryMachineSpecific | None:
     """The warning for a project file entry that holds an absolute path of this machine."""
     if choice.runner != "python":
         return None
@@ -154,7 +154,7 @@ def machine_specific_warning(
         else "Its distribution has no console script for it: declare one in "
         "[project.scripts] (and use --runner script) for a portable command."
     )
-    return MCPEntryMachineSpecific(
+    return errors.MCPEntryMachineSpecific(
         key=key, config_file=str(config_file), command=command, hint=hint
     )
 

@@ -9,7 +9,7 @@ import sysconfig
 from collections.abc import Mapping
 from pathlib import Path
 
-from agenttools_runtime.errors import InvalidAgentToolsObject
+from agenttools_runtime import errors
 from agenttools_runtime.values import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
@@ -161,12 +161,12 @@ class MCPServer(Value):
         launch = (module, script, command, url)
         given = [k for k, v in zip(LAUNCH_KEYS, launch, strict=True) if v is not None]
         if len(given) != 1:
-            raise InvalidAgentToolsObject(
+            raise errors.InvalidAgentToolsObject(
                 reason=f'MCP server "{name}" needs exactly one of module, script, command, url '
                 f"(has {', '.join(given) or 'none'})"
             )
         if url is None and transport != "stdio":
-            raise InvalidAgentToolsObject(
+            raise errors.InvalidAgentToolsObject(
                 reason=f'MCP server "{name}": transport "{transport}" needs a url'
             )
         super().__init__(

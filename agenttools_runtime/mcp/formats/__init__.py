@@ -18,8 +18,7 @@ import stat
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from agenttools_runtime import fs
-from agenttools_runtime.errors import ConfigFileChanged, ConfigFileInvalid, ConfigFileUnparseable
+from agenttools_runtime import errors, fs
 from agenttools_runtime.values import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
@@ -161,15 +160,15 @@ def read_config_text(path: Path) -> tuple[bytes | None, str]:
     except FileNotFoundError:
         return None, ""
     if stat.S_ISDIR(kind):
-        raise ConfigFileInvalid(file=path, reason="it is a directory")
+        raise errors.ConfigFileInvalid(file=path, reason="it is a directory")
     if not stat.S_ISREG(kind):
-        raise ConfigFileInvalid(file=path, reason="it is not a regular file")
+        raise errors.ConfigFileInvalid(file=path, reason="it is not a regular file")
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
         return None, ""
     except IsADirectoryError:
-        raise ConfigFileInvalid(file=path, reason="it is a directory") from None
+        raise errors.ConfigFileInvalid(file=path, reason="it is a directory") from None
     text = _decode(path, raw)
     # an empty or whitespace-only file counts as empty (some formats reject a lone tab)
     return raw, "" if text.strip() == "" else text
@@ -203,7 +202,7 @@ def edit_config_file(
             return planned.result, False
         if commit_edit(planned):
             return planned.result, True
-    raise ConfigFileChanged(file=path)
+    raise errors.ConfigFileChanged(file=path)
 
 
 class PlannedEdit(Value):
@@ -300,15 +299,15 @@ def _decode(path: Path, raw: bytes) -> str:
     except UnicodeDecodeError as exc:
         before = body[: exc.start].decode("utf-8")  # the column counts characters, not bytes
         err = ParseError.at("not UTF-8 text", before, len(before))
-        raise ConfigFileUnparseable(file=path, reason=err.describe()) from None
+        raise errors.ConfigFileUnparseable(file=path, reason=err.describe()) from None
 
 
 def _guard(path: Path, fn: Callable[[], R]) -> R:
     try:
         return fn()
     except ParseError as exc:
-        raise ConfigFileUnparseable(
+        raise errors.ConfigFileUnparseable(
             file=path, reason=exc.describe(), line=exc.line, column=exc.column
         ) from None
     except StructureError as exc:
-        raise ConfigFileInvalid(file=path, reason=exc) from None
+        raise errors.ConfigFileInvalid(file=path, reason=exc) from None

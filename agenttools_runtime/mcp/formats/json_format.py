@@ -25,9 +25,12 @@ if TYPE_CHECKING:
     from typing import Any
 
 _WS = re.compile(r"[ \t\r\n]*")
-_COMMENT = re.compile(r"//[^\r\n]*|/\*.*?\*/", re.S)
 _SPACED = re.compile(r'"[ \t]*:[ \t]')
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+# Patterns that a deploy into a plain config file does not use are compiled where they are
+# first used (re keeps them): compiling them all at import was half of this module's
+# start-up cost (benchmarks/state_store.py, the fresh deploy's).
+_COMMENT = r"//[^\r\n]*|/\*.*?\*/"  # re.S
+_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
 _LITERALS = {"true": True, "false": False, "null": None}
 
 
@@ -181,7 +184,7 @@ class _Scanner:
                     else:
                         obj[m.key] = item
             return obj, comp.end
-        number = _NUMBER.match(text, pos)
+        number = re.compile(_NUMBER).match(text, pos)
         if number and number.end() > pos:
             literal = number.group()
             is_float = any(c in literal for c in ".eE")
@@ -242,7 +245,7 @@ class _Document:
         """End of the last comment in ``text[start:stop]`` (which holds only blanks and
         comments), else *start*."""
         end = start
-        for match in _COMMENT.finditer(self.text, start, stop):
+        for match in re.compile(_COMMENT, re.S).finditer(self.text, start, stop):
             end = match.end()
         return end
 
@@ -250,7 +253,7 @@ class _Document:
         """End of the comments in ``text[start:stop]`` (only blanks and comments) that begin
         on the line of *start* (or on the line a block comment of it ends on), else *start*."""
         end = start
-        for match in _COMMENT.finditer(self.text, start, stop):
+        for match in re.compile(_COMMENT, re.S).finditer(self.text, start, stop):
             if "\n" in self.text[end : match.start()]:
                 break
             end = match.end()
@@ -374,11 +377,12 @@ class _Document:
 
 
 # an escape inside a string; strings and comments (their brackets are not structure)
-_ESCAPE = re.compile(r"\\.", re.S)
+# (each compiled where it is used, with re.S but _PIECE_COMMENT)
+_ESCAPE = r"\\."
 # a whole comment within one piece of the text between quotes
-_PIECE_COMMENT = re.compile(r"//[^\n\x00]*(?=\n|\Z)|/\*[^\x00]*?\*/")
-_NOT_STRUCTURE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|//[^\n]*|/\*.*?\*/', re.S)
-_BRACKETS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|//[^\n]*|/\*.*?\*/|[\[{]|[\]}]', re.S)
+_PIECE_COMMENT = r"//[^\n\x00]*(?=\n|\Z)|/\*[^\x00]*?\*/"
+_NOT_STRUCTURE = r'"[^"\\]*(?:\\.[^"\\]*)*"|//[^\n]*|/\*.*?\*/'
+_BRACKETS = r'"[^"\\]*(?:\\.[^"\\]*)*"|//[^\n]*|/\*.*?\*/|[\[{]|[\]}]'
 # structure -> its brackets, all of one kind ("[]"); other ASCII characters deleted
 _ONLY_BRACKETS = {c: None for c in range(128) if chr(c) not in "[]{}"} | str.maketrans("{}", "[]")
 
@@ -395,13 +399,13 @@ def _check_nesting(text: str) -> None:
     is scanned for the position."""
     if text.count("{") + text.count("[") <= limits.MAX_NESTING:
         return
-    plain = _ESCAPE.sub("", text) if "\\" in text else text
+    plain = re.compile(_ESCAPE, re.S).sub("", text) if "\\" in text else text
     # the pieces between quotes, joined by NUL: a comment that a quote cut short ends at one
     outside = "\x00".join(plain.split('"')[::2])
     if "/" in outside:  # comments: outside every string, so the first one at least is here
-        outside = _PIECE_COMMENT.sub("", outside)
+        outside = re.compile(_PIECE_COMMENT).sub("", outside)
         if "/" in outside:  # a comment holding a quote (or not JSON at all)
-            outside = _NOT_STRUCTURE.sub("", text)
+            outside = re.compile(_NOT_STRUCTURE, re.S).sub("", text)
     brackets = outside.translate(_ONLY_BRACKETS)
     for _round in range(limits.MAX_NESTING):
         inner = brackets.replace("[]", "")
@@ -411,7 +415,7 @@ def _check_nesting(text: str) -> None:
     if not brackets:
         return
     depth = 0
-    for match in _BRACKETS.finditer(text):
+    for match in re.compile(_BRACKETS, re.S).finditer(text):
         token = text[match.start()]
         if token in "[{":
             depth += 1
