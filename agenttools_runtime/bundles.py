@@ -29,10 +29,10 @@ from agenttools_runtime.discovery import (
 )
 from agenttools_runtime.mcp.server import MCPServer, Origin
 from agenttools_runtime.names import (
-    NAME_SHAPED_REFERENCE,
     SKILL_FILE,
     canonical_dist_name,
     is_item_reference,
+    is_name_shaped,
 )
 from agenttools_runtime.values import Value, replace
 
@@ -217,7 +217,7 @@ class AgentTools(Value):
 
     def skill_source(self, spec: str | SkillSpec) -> SkillSource:
         """Resolve one of this bundle's skill specifications (see :meth:`skill_sources`)."""
-        if isinstance(spec, str) and NAME_SHAPED_REFERENCE.fullmatch(spec):
+        if isinstance(spec, str) and is_name_shaped(spec):
             dist_name, _, item = spec.rpartition("/")
             if dist_name:
                 return self._distribution(dist_name).skill_source(item)
@@ -523,14 +523,14 @@ def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
 def _directory_or_name(spec: str | SkillSpec) -> str | SkillSpec:
     """In an ad hoc bundle, a string naming an existing skill directory is that directory (as
     for ``install_skills``), made absolute now; other name-shaped strings stay names."""
-    if not isinstance(spec, str) or not NAME_SHAPED_REFERENCE.fullmatch(spec):
+    if not isinstance(spec, str) or not is_name_shaped(spec):
         return spec
     path = os.path.abspath(os.path.expanduser(spec))
     return Path(path) if os.path.isfile(os.path.join(path, SKILL_FILE)) else spec
 
 
 def _skill_spec_name(spec: str | SkillSpec | SkillSource) -> str:
-    if isinstance(spec, str) and NAME_SHAPED_REFERENCE.fullmatch(spec):
+    if isinstance(spec, str) and is_name_shaped(spec):
         return spec
     # skills.source (typing, yaml): not on `list`'s start-up path
     from agenttools_runtime.skills.source import Skill, SkillSource

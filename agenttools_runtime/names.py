@@ -5,6 +5,8 @@ Skills spec, in skills-ref's wording), server and bundle item names, distributio
 The build hook (through ``validate``), discovery of installed manifests, bundles, skill
 installation and ``skill://`` resolution all check names here, so a name the hook accepts is
 one the runtime accepts, and the reverse. Kept free of heavy imports: ``list`` starts with it.
+The patterns are strings that ``re`` compiles on first use (and caches): compiling is pure
+Python, and a build through ``agenttools_hook.backend`` matches two of the six.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from agenttools_runtime.dist_scan import canonical_dist_name as canonical_dist_n
 
 # -- skills (agentskills.io specification) ---------------------------------------------------
 SKILL_FILE = "SKILL.md"  # the file that makes a folder a skill
-SKILL_NAME_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+SKILL_NAME_PATTERN = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 MAX_SKILL_NAME_LENGTH = 64
 MAX_DESCRIPTION_LENGTH = 1024
 MAX_COMPATIBILITY_LENGTH = 500
@@ -27,7 +29,7 @@ def is_skill_name(name: object) -> bool:
     return (
         isinstance(name, str)
         and 0 < len(name) <= MAX_SKILL_NAME_LENGTH
-        and SKILL_NAME_PATTERN.fullmatch(name) is not None
+        and re.fullmatch(SKILL_NAME_PATTERN, name) is not None
     )
 
 
@@ -139,13 +141,13 @@ def compatibility_problems(compatibility: str) -> list[str]:
 
 # -- server and bundle names ("items") -------------------------------------------------------
 # any text without "/" (it separates the distribution in a reference) and not only whitespace
-ITEM_NAME_PATTERN = re.compile(r"[^/]*[^\s/][^/]*")
+ITEM_NAME_PATTERN = r"[^/]*[^\s/][^/]*"
 
 
 def is_item_name(name: object) -> bool:
     """A server or bundle name: any non-blank text without ``/`` (``/`` separates the
     distribution in a reference)."""
-    return isinstance(name, str) and ITEM_NAME_PATTERN.fullmatch(name) is not None
+    return isinstance(name, str) and re.fullmatch(ITEM_NAME_PATTERN, name) is not None
 
 
 def item_name_problem(name: object, what: str) -> str | None:
@@ -157,17 +159,22 @@ def item_name_problem(name: object, what: str) -> str | None:
 
 # -- distributions ---------------------------------------------------------------------------
 # PEP 508 (and packaging's validate=True): ASCII letters and digits at both ends, . _ - inside
-DIST_NAME_PATTERN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")
+DIST_NAME_PATTERN = r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"
 
 
 def is_dist_name(name: object) -> bool:
-    return isinstance(name, str) and DIST_NAME_PATTERN.fullmatch(name) is not None
+    return isinstance(name, str) and re.fullmatch(DIST_NAME_PATTERN, name) is not None
 
 
 # -- references: "item" or "dist/item" -------------------------------------------------------
 # A name-shaped reference (dist-name characters): where a string may be a name or a path (a
 # skill list), one that matches is a name, anything else a path.
-NAME_SHAPED_REFERENCE = re.compile(rf"(?:{DIST_NAME_PATTERN.pattern}/)?[A-Za-z0-9][A-Za-z0-9._-]*")
+NAME_SHAPED_REFERENCE = rf"(?:{DIST_NAME_PATTERN}/)?[A-Za-z0-9][A-Za-z0-9._-]*"
+
+
+def is_name_shaped(reference: str) -> bool:
+    """Whether *reference* is name-shaped (a name or ``dist/name``, not a path)."""
+    return re.fullmatch(NAME_SHAPED_REFERENCE, reference) is not None
 
 
 def split_reference(reference: str) -> tuple[str | None, str]:
@@ -186,15 +193,16 @@ def is_item_reference(reference: object) -> bool:
 
 
 # a skill name (its length in a lookahead), optionally after a distribution name and "/"
-SKILL_REFERENCE_PATTERN = re.compile(
-    rf"(?:{DIST_NAME_PATTERN.pattern}/)?"
-    rf"(?=[^/]{{1,{MAX_SKILL_NAME_LENGTH}}}$){SKILL_NAME_PATTERN.pattern}"
+SKILL_REFERENCE_PATTERN = (
+    rf"(?:{DIST_NAME_PATTERN}/)?(?=[^/]{{1,{MAX_SKILL_NAME_LENGTH}}}$){SKILL_NAME_PATTERN}"
 )
 
 
 def is_skill_reference(reference: object) -> bool:
     """A bundle's skill reference: a skill name, or ``"dist/skill-name"``."""
-    return isinstance(reference, str) and SKILL_REFERENCE_PATTERN.fullmatch(reference) is not None
+    return (
+        isinstance(reference, str) and re.fullmatch(SKILL_REFERENCE_PATTERN, reference) is not None
+    )
 
 
 def qualified_skill_reference(reference: str) -> bool:
@@ -205,7 +213,6 @@ def qualified_skill_reference(reference: str) -> bool:
 
 
 # -- skill:// providers ----------------------------------------------------------------------
-# (compiled where it is used, by re, which keeps it: a deploy checks no provider name)
 PROVIDER_NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}"
 
 

@@ -65,9 +65,9 @@ class Text(Value):
         return rule
 
 
-SKILL_NAME = Text(names.SKILL_NAME_PATTERN.pattern, names.MAX_SKILL_NAME_LENGTH)
-SKILL_REFERENCE = Text(names.SKILL_REFERENCE_PATTERN.pattern)
-ITEM_NAME = Text(names.ITEM_NAME_PATTERN.pattern)
+SKILL_NAME = Text(names.SKILL_NAME_PATTERN, names.MAX_SKILL_NAME_LENGTH)
+SKILL_REFERENCE = Text(names.SKILL_REFERENCE_PATTERN)
+ITEM_NAME = Text(names.ITEM_NAME_PATTERN)
 DESCRIPTION = Text(r"\S", names.MAX_DESCRIPTION_LENGTH, search=True)
 COMPATIBILITY = Text(r"\S", names.MAX_COMPATIBILITY_LENGTH, search=True)
 

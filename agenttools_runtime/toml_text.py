@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import re
 
-_KEY_PART = re.compile(r"""[ \t]*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))[ \t]*(\.|$)""")
+# compiled by split_key (re keeps it), which only a problem's line and a config edit need
+_KEY_PART = r"""[ \t]*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))[ \t]*(\.|$)"""
 
 
 def split_key(source: str) -> tuple[str, ...] | None:
@@ -14,8 +15,9 @@ def split_key(source: str) -> tuple[str, ...] | None:
     strings decoded as the parser decodes them; None when *source* is not a key."""
     parts: list[str] = []
     pos = 0
+    key_part = re.compile(_KEY_PART)
     while pos < len(source):
-        match = _KEY_PART.match(source, pos)
+        match = key_part.match(source, pos)
         if match is None:
             return None
         basic, literal, bare, _dot = match.groups()

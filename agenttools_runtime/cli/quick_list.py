@@ -131,7 +131,7 @@ def _rows(entry: Entry, raw: bytes) -> list[dict[str, Any]] | None:
             not bundle.marker
             and bundle.name.strip()
             and all(map(names.is_item_reference, servers))
-            and all(names.NAME_SHAPED_REFERENCE.fullmatch(s) for s in skills)
+            and all(map(names.is_name_shaped, skills))
         )
         if not usable:
             return None

@@ -15,153 +15,77 @@ test asserts a leaf. ``--force`` is the CLI spelling of ``overwrite="all"``, ``-
 
 from __future__ import annotations
 
-from agenttools_runtime.errors.base import AgentToolsError as AgentToolsError
-from agenttools_runtime.errors.base import AgentToolsErrors as AgentToolsErrors
-from agenttools_runtime.errors.base import AgentToolsWarning as AgentToolsWarning
-from agenttools_runtime.errors.base import format_message as format_message
-from agenttools_runtime.errors.messages import FORCE as FORCE
-from agenttools_runtime.errors.messages import MESSAGES as MESSAGES
-from agenttools_runtime.errors.messages import UPGRADE as UPGRADE
-
-
-# -- failures: families first, then their leaves ---------------------------------------------
-class DistributionError(AgentToolsError):
-    """An installed distribution or Python environment that cannot be used."""
-
-
-class ManifestError(DistributionError):
-    """An installed distribution's ``manifest.json`` that cannot be read or trusted."""
-
-
-class BundleError(AgentToolsError):
-    """A bundle specification, or a bundle or server name that does not resolve to one thing."""
-
-
-class SkillError(AgentToolsError):
-    """An agent skill that cannot be read, found, named or written."""
-
-
-class SkillConflictError(SkillError):
-    """A skill directory in the way that the overwrite level in force may not replace."""
-
-
-class ClientError(AgentToolsError):
-    """A client, or a location of one, that agenttools cannot use for this request."""
-
-
-class ConfigFileError(AgentToolsError):
-    """A client's config file that cannot be read or edited; it is left unchanged."""
-
-
-class DeployError(AgentToolsError):
-    """A deployment that cannot be made, found or changed."""
-
-
-class URIError(AgentToolsError):
-    """A ``skill://`` URI that is unsafe or does not resolve, or a provider that failed."""
-
-
-class ProjectError(AgentToolsError):
-    """A project whose ``[tool.agenttools]`` does not pass validation (hook and ``validate``)."""
-
-
-class BuildError(AgentToolsError):
-    """A wheel or sdist that agenttools cannot add its files to, or a wrapped build backend
-    that cannot be loaded."""
-
-
-# ProjectError
-class InvalidProject(ProjectError): ...
-
-
-# BuildError
-class InvalidWheel(BuildError): ...
-
-
-class InvalidSdist(BuildError): ...
-
-
-class WheelAlreadyBundled(BuildError): ...
-
-
-class WheelProjectMismatch(BuildError): ...
-
-
-class BuildBackendUnavailable(BuildError): ...
-
-
-# What reading an installed distribution raises (discovery.py imports these when a deploy,
-# list or show starts: defined here, they spare such a command errors/leaves.py)
-class DistributionNotInstalled(DistributionError): ...
-
-
-class EditableSourceMissing(DistributionError): ...
-
-
-class BundledFileMismatch(DistributionError): ...
-
-
-class BundledFileMissing(DistributionError): ...
-
-
-class BundledFileNotRegular(DistributionError): ...
-
-
-class InvalidManifest(ManifestError): ...
-
-
-class DistributionSkillNotFound(BundleError): ...
-
-
-class DistributionServerNotFound(BundleError): ...
-
-
-class InvalidDistributionSkillDefinition(SkillError): ...
-
-
-# What looking up a client's locations raises: a deploy asks every client for the skills
-# roots it reads, and one without any says so by raising (defined here for that reason)
-class UnsupportedMCPClient(ClientError): ...
-
-
-class UnsupportedMCPClientProject(ClientError): ...
-
-
-class UnknownInstallLocation(ClientError): ...
-
-
-class UnsupportedSkillsClient(ClientError): ...
-
-
-class UnsupportedSkillsClientProject(ClientError): ...
-
-
-class UnknownSkillsLocation(ClientError): ...
-
-
-class InvalidProjectDirectory(ClientError): ...
-
-
-# What writing a skill folder raises (skills/fsops.py imports these when a deploy starts)
-class InvalidAgentSkill(SkillError): ...
-
-
-class AgentSkillWriteFailed(SkillError): ...
-
-
-class AgentSkillRemoveFailed(SkillError): ...
-
-
-class AgentSkillBackupNotRemoved(AgentToolsWarning): ...
-
-
-# Every other leaf and the warnings are defined in errors/leaves.py and created on first use
-# (PEP 562): a build through agenttools_hook.backend raises none of them when it succeeds and
-# would spend a tenth of its own time creating a hundred classes; nor does a deploy that
-# succeeds (the modules on its path name them ``errors.X`` where they raise them). ``from
-# agenttools_runtime.errors import X`` works for every X; type checkers read the imports below.
+# Every error and warning is defined in a submodule and created on first use (PEP 562): the
+# bases in errors/base.py, a build's failures in errors/builds.py, the other families and the
+# leaves a deploy, list or show imports when it starts in errors/families.py, every other leaf
+# and warning in errors/leaves.py; the message table is read from errors/messages.py when a
+# message is. A build through agenttools_hook.backend that succeeds creates none of them (nor
+# does a module that imports the package to raise one), a deploy that succeeds none of
+# errors/leaves.py (the modules on its path name them ``errors.X`` where they raise them). ``from agenttools_runtime.errors
+# import X`` works for every X; type checkers read the imports below.
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
+    from typing import Any
+
+    from agenttools_runtime.errors.base import AgentToolsError as AgentToolsError
+    from agenttools_runtime.errors.base import AgentToolsErrors as AgentToolsErrors
+    from agenttools_runtime.errors.base import AgentToolsWarning as AgentToolsWarning
+    from agenttools_runtime.errors.base import format_message as format_message
+    from agenttools_runtime.errors.builds import BuildBackendUnavailable as BuildBackendUnavailable
+    from agenttools_runtime.errors.builds import BuildError as BuildError
+    from agenttools_runtime.errors.builds import InvalidProject as InvalidProject
+    from agenttools_runtime.errors.builds import InvalidSdist as InvalidSdist
+    from agenttools_runtime.errors.builds import InvalidWheel as InvalidWheel
+    from agenttools_runtime.errors.builds import ProjectError as ProjectError
+    from agenttools_runtime.errors.builds import WheelAlreadyBundled as WheelAlreadyBundled
+    from agenttools_runtime.errors.builds import WheelProjectMismatch as WheelProjectMismatch
+    from agenttools_runtime.errors.families import (
+        AgentSkillBackupNotRemoved as AgentSkillBackupNotRemoved,
+    )
+    from agenttools_runtime.errors.families import AgentSkillRemoveFailed as AgentSkillRemoveFailed
+    from agenttools_runtime.errors.families import AgentSkillWriteFailed as AgentSkillWriteFailed
+    from agenttools_runtime.errors.families import BundledFileMismatch as BundledFileMismatch
+    from agenttools_runtime.errors.families import BundledFileMissing as BundledFileMissing
+    from agenttools_runtime.errors.families import BundledFileNotRegular as BundledFileNotRegular
+    from agenttools_runtime.errors.families import BundleError as BundleError
+    from agenttools_runtime.errors.families import ClientError as ClientError
+    from agenttools_runtime.errors.families import ConfigFileError as ConfigFileError
+    from agenttools_runtime.errors.families import DeployError as DeployError
+    from agenttools_runtime.errors.families import DistributionError as DistributionError
+    from agenttools_runtime.errors.families import (
+        DistributionNotInstalled as DistributionNotInstalled,
+    )
+    from agenttools_runtime.errors.families import (
+        DistributionServerNotFound as DistributionServerNotFound,
+    )
+    from agenttools_runtime.errors.families import (
+        DistributionSkillNotFound as DistributionSkillNotFound,
+    )
+    from agenttools_runtime.errors.families import EditableSourceMissing as EditableSourceMissing
+    from agenttools_runtime.errors.families import InvalidAgentSkill as InvalidAgentSkill
+    from agenttools_runtime.errors.families import (
+        InvalidDistributionSkillDefinition as InvalidDistributionSkillDefinition,
+    )
+    from agenttools_runtime.errors.families import InvalidManifest as InvalidManifest
+    from agenttools_runtime.errors.families import (
+        InvalidProjectDirectory as InvalidProjectDirectory,
+    )
+    from agenttools_runtime.errors.families import ManifestError as ManifestError
+    from agenttools_runtime.errors.families import SkillConflictError as SkillConflictError
+    from agenttools_runtime.errors.families import SkillError as SkillError
+    from agenttools_runtime.errors.families import UnknownInstallLocation as UnknownInstallLocation
+    from agenttools_runtime.errors.families import UnknownSkillsLocation as UnknownSkillsLocation
+    from agenttools_runtime.errors.families import UnsupportedMCPClient as UnsupportedMCPClient
+    from agenttools_runtime.errors.families import (
+        UnsupportedMCPClientProject as UnsupportedMCPClientProject,
+    )
+    from agenttools_runtime.errors.families import (
+        UnsupportedSkillsClient as UnsupportedSkillsClient,
+    )
+    from agenttools_runtime.errors.families import (
+        UnsupportedSkillsClientProject as UnsupportedSkillsClientProject,
+    )
+    from agenttools_runtime.errors.families import URIError as URIError
     from agenttools_runtime.errors.leaves import AgentSkillBackupsLeft as AgentSkillBackupsLeft
     from agenttools_runtime.errors.leaves import AgentSkillConflict as AgentSkillConflict
     from agenttools_runtime.errors.leaves import (
@@ -305,19 +229,48 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import StateRecoveryFailed as StateRecoveryFailed
     from agenttools_runtime.errors.leaves import UnknownClient as UnknownClient
     from agenttools_runtime.errors.leaves import UnsupportedTransport as UnsupportedTransport
+    from agenttools_runtime.errors.messages import FORCE as FORCE
+    from agenttools_runtime.errors.messages import MESSAGES as MESSAGES
+    from agenttools_runtime.errors.messages import UPGRADE as UPGRADE
 
 
-def __getattr__(name: str) -> type:
-    if name != "leaves" and not name.startswith("_"):  # (the submodule, while it loads)
-        from agenttools_runtime.errors import leaves
+# where each name is defined (any other: errors/families.py, else errors/leaves.py)
+_HOMES = {
+    **dict.fromkeys(("AgentToolsError", "AgentToolsErrors", "AgentToolsWarning"), "base"),
+    "format_message": "base",
+    **dict.fromkeys(("FORCE", "MESSAGES", "UPGRADE"), "messages"),
+    **dict.fromkeys(
+        (
+            "ProjectError",
+            "BuildError",
+            "InvalidProject",
+            "InvalidWheel",
+            "InvalidSdist",
+            "WheelAlreadyBundled",
+            "WheelProjectMismatch",
+            "BuildBackendUnavailable",
+        ),
+        "builds",
+    ),
+}
+_SUBMODULES = frozenset({"base", "builds", "families", "leaves", "messages"})
 
-        value = getattr(leaves, name, None)
-        if isinstance(value, type):
-            return value
+
+def __getattr__(name: str) -> Any:
+    # (a submodule's own name: the import system asks while it loads it)
+    if not name.startswith("_") and name not in _SUBMODULES:
+        import importlib
+
+        homes = [_HOMES[name]] if name in _HOMES else ["families", "leaves"]
+        for home in homes:  # (a deploy's start-up finds its leaves without leaves.py)
+            value = getattr(importlib.import_module(f"{__name__}.{home}"), name, None)
+            if value is not None and (name in _HOMES or isinstance(value, type)):
+                return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    from agenttools_runtime.errors import leaves
+    from agenttools_runtime.errors import families, leaves
 
-    return sorted({*globals(), *(n for n, v in vars(leaves).items() if isinstance(v, type))})
+    defined = (n for m in (families, leaves) for n, v in vars(m).items() if isinstance(v, type))
+    return sorted({*globals(), *_HOMES, *defined})

@@ -3,8 +3,6 @@ fields that fill it and are the ``--json`` detail; the bases of every error and 
 
 from __future__ import annotations
 
-from agenttools_runtime.errors.messages import MESSAGES
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -81,6 +79,8 @@ class AgentToolsWarning(_Message, UserWarning):
 
 def format_message(tag: str, **data: object) -> str:
     """The text of *tag* filled from *data*; a missing field stays as ``{field}``."""
+    from agenttools_runtime.errors.messages import MESSAGES  # (read when a message is)
+
     template = MESSAGES.get(tag)
     if template is None:
         return " ".join(str(v) for v in data.values()) or tag

@@ -1,12 +1,11 @@
-"""The leaf errors of most families and every warning, created when one is first used: the
-package ``agenttools_runtime.errors`` re-exports each of them (see its ``__getattr__``) and
-defines the bases, the families and the leaves a build raises."""
+"""Every leaf error and warning but those of ``errors/families.py`` and ``errors/builds.py``,
+created when one is first used: the package ``agenttools_runtime.errors`` re-exports each of
+them (see its ``__getattr__``)."""
 
 from __future__ import annotations
 
-from agenttools_runtime.errors import (
-    AgentToolsError,
-    AgentToolsWarning,
+from agenttools_runtime.errors.base import AgentToolsError, AgentToolsWarning
+from agenttools_runtime.errors.families import (
     BundleError,
     ClientError,
     ConfigFileError,

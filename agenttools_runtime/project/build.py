@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from agenttools_runtime.errors import WheelProjectMismatch
+from agenttools_runtime import errors
 from agenttools_runtime.names import canonical_dist_name
 from agenttools_runtime.project.check import check_project
-from agenttools_runtime.project.problems import MISSING_CONFIG, Problem, ProjectInvalid
+from agenttools_runtime.project.problems import MISSING_CONFIG, Problem
 from agenttools_runtime.project.pyproject import Project, load_project
 from agenttools_runtime.values import Value, replace
 from agenttools_runtime.wheel import layout
@@ -58,6 +58,8 @@ def build_manifest(
         problems = result.errors or [
             Problem(project.pyproject, None, "MissingConfig", MISSING_CONFIG)
         ]
+        from agenttools_runtime.project.invalid import ProjectInvalid
+
         raise ProjectInvalid(problems, project.root)
     files: dict[str, Path | str] = {}
     skills: dict[str, SkillEntry] = {}
@@ -101,6 +103,8 @@ def load_plan(
     """
     project = load_project(root)
     if isinstance(project, Problem):
+        from agenttools_runtime.project.invalid import ProjectInvalid
+
         raise ProjectInvalid([project], project.path.parent)
     return build_manifest(project, version, source_root=source_root, build_setup=build_setup)
 
@@ -113,7 +117,7 @@ def for_artifact(
     *name* is not the project's ``[project].name``: the files belong to that project only."""
     project_name = plan.manifest.distribution
     if canonical_dist_name(name) != canonical_dist_name(project_name):
-        raise WheelProjectMismatch(
+        raise errors.WheelProjectMismatch(
             wheel=str(artifact), wheel_name=name, project=str(project), project_name=project_name
         )
     return replace(plan, manifest=replace(plan.manifest, version=version))

@@ -7,16 +7,18 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import names
 from agenttools_runtime.project.problems import CODES, Problem, Severity, errors_of
 from agenttools_runtime.project.pyproject import Project
-from agenttools_runtime.project.toml_lines import KeyPath, format_key
 from agenttools_runtime.project.values import is_inside
 from agenttools_runtime.skills.source import SkillSource
 from agenttools_runtime.values import Value
 from agenttools_runtime.wheel.manifest import BundleEntry
+
+if TYPE_CHECKING:  # where a key is in the file is looked up only for a problem
+    from agenttools_runtime.project.toml_lines import KeyPath
 
 BASE: KeyPath = ("tool", "agenttools")
 DEFAULT_ROOT = "skills"
@@ -84,6 +86,7 @@ class Checker:
         self.build_setup = build_setup
         self.result = CheckResult()
         self.root_ok = True  # skills are looked up under root only when it is usable
+        self._real_root: Path | None = None  # the project directory, links resolved
 
     def add(
         self,
@@ -103,12 +106,16 @@ class Checker:
             if line is None and key is not None:
                 line = self.project.lines.line(key)
         if key is not None:
+            from agenttools_runtime.project.toml_lines import format_key
+
             message = f"{format_key(key)}: {message}"
         self.result.problems.append(Problem(path, line, code, message, severity))
 
     def inside_project(self, path: Path) -> bool:
         """Whether *path*, links resolved, stays inside the project."""
-        return is_inside(Path(os.path.realpath(path)), Path(os.path.realpath(self.project.root)))
+        if self._real_root is None:
+            self._real_root = Path(os.path.realpath(self.project.root))
+        return is_inside(Path(os.path.realpath(path)), self._real_root)
 
     def check_item_name(self, key: KeyPath, name: object, what: str) -> bool:
         """Report a server or bundle name that is not allowed; whether it is."""

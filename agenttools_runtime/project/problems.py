@@ -1,14 +1,13 @@
-"""The vocabulary of a project check: a located ``Problem``, every problem code with its
-severity, and ``ProjectInvalid``, the error that lists them (``path:line: code: message``)."""
+"""The vocabulary of a project check: a located ``Problem`` and every problem code with its
+severity (``ProjectInvalid``, the error that lists them, is ``project/invalid.py``'s)."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
-from agenttools_runtime.errors import InvalidProject
 from agenttools_runtime.project.values import is_inside
 from agenttools_runtime.values import Value
 
@@ -118,15 +117,3 @@ def errors_of(problems: Iterable[Problem]) -> list[Problem]:
 def problem_order(problem: Problem) -> tuple[str, int, str]:
     """File order: by path, then line, then code."""
     return (str(problem.path), problem.line or 0, problem.code)
-
-
-class ProjectInvalid(InvalidProject):
-    """The project has errors; ``str()`` lists every one, one per line."""
-
-    message_tag = "InvalidProject"
-
-    def __init__(self, problems: Sequence[Problem], base: Path | None = None) -> None:
-        self.problems = list(problems)
-        lines = [f"[tool.agenttools] has {len(errors_of(problems))} error(s):"]
-        lines += [f"  {p.format(base)}" for p in problems]
-        super().__init__(report="\n".join(lines), problems=[p.to_json() for p in problems])

@@ -22,8 +22,8 @@ def check_skill_files(checker: Checker, directory: Path) -> None:
         dirs[:] = sorted(d for d in dirs if d not in VCS_NAMES and d not in JUNK_DIRS)
         for entry in sorted(dirs + files):
             path = Path(current) / entry
-            where = display_path(path, root)
             if path.is_symlink():
+                where = display_path(path, root)
                 target = Path(os.path.realpath(path))
                 if not is_inside(target, root_real):
                     checker.add(
@@ -53,7 +53,7 @@ def check_skill_files(checker: Checker, directory: Path) -> None:
                 checker.add(
                     None,
                     "SkillFileNotInWheel",
-                    f"{where} is not a regular file and cannot be put into a wheel",
+                    f"{display_path(path, root)} is not a regular file and cannot be put into a wheel",
                     path=path,
                 )
             folded = path.relative_to(directory).as_posix().casefold()
@@ -61,7 +61,7 @@ def check_skill_files(checker: Checker, directory: Path) -> None:
                 checker.add(
                     None,
                     "SkillFileNotInWheel",
-                    f"{where} and {display_path(seen[folded], root)} differ only "
+                    f"{display_path(path, root)} and {display_path(seen[folded], root)} differ only "
                     "in case; on Windows and macOS one would overwrite the other",
                     path=path,
                 )

@@ -8,10 +8,9 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime import names, schema
-from agenttools_runtime.errors import AgentToolsError
+from agenttools_runtime import errors, names, schema
 from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.project.context import (
     BASE,
@@ -23,10 +22,12 @@ from agenttools_runtime.project.context import (
 from agenttools_runtime.project.keys import type_problem
 from agenttools_runtime.project.problems import CODES, Problem, display_path
 from agenttools_runtime.project.skill_files import check_skill_files
-from agenttools_runtime.project.toml_lines import KeyPath
 from agenttools_runtime.project.values import is_dir, is_file, items, strings
 from agenttools_runtime.skills import skill_md
 from agenttools_runtime.skills.source import SkillSource, to_source
+
+if TYPE_CHECKING:  # where a key is in the file is looked up only for a problem
+    from agenttools_runtime.project.toml_lines import KeyPath
 
 
 def check_root(checker: Checker, config: Mapping[str, Any]) -> str:
@@ -179,7 +180,7 @@ def _to_source(
     is reported (the checks above should have caught it: this keeps them honest)."""
     try:
         return to_source(spec)
-    except AgentToolsError as exc:
+    except errors.AgentToolsError as exc:
         checker.add(key, "InvalidSkillDefinition", str(exc), path=path)
         return None
 

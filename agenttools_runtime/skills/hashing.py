@@ -14,35 +14,21 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator, Mapping
-from enum import Enum
 from pathlib import Path
 
 from agenttools_runtime import errors
 from agenttools_runtime.sha256 import sha256
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
+if TYPE_CHECKING:
+    from agenttools_runtime.skills.states import DestinationState as DestinationState
+    from agenttools_runtime.skills.states import DirectoryState as DirectoryState
 
 FileHashes = dict[str, str]  # "/"-separated relative path -> SHA-256 hex digest
 
 JUNK_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 JUNK_DIRS = frozenset({"__pycache__"})
 VCS_NAMES = frozenset({".git", ".hg", ".svn"})
-
-
-class DirectoryState(str, Enum):
-    """An installed skill directory compared with its baseline manifest."""
-
-    MISSING = "Missing"
-    UNMODIFIED = "Unmodified"
-    MODIFIED = "Modified"
-
-
-class DestinationState(str, Enum):
-    """What is at ``root/name`` before a write."""
-
-    MISSING = "Missing"
-    DANGLING = "Dangling"
-    FILE = "File"
-    LINK = "Link"
-    DIRECTORY = "Directory"
 
 
 def hash_bytes(data: bytes) -> str:
@@ -104,7 +90,8 @@ def _walk(
             continue
         rel = f"{prefix}{entry.name}"
         if is_dir:
-            real = Path(os.path.realpath(path))
+            # below a real directory, an entry that is no link is itself real (no lookups)
+            real = target if entry.is_symlink() else ancestors[-1] / entry.name
             if real in ancestors:  # a link back up the tree would be walked forever
                 raise errors.InvalidAgentSkill(
                     reason=f"the symbolic link {path} leads back to {real}, which contains it",
@@ -183,6 +170,8 @@ def installed_hashes(directory: Path) -> tuple[FileHashes, bool]:
 
 def directory_state(directory: Path, baseline: Mapping[str, str]) -> DirectoryState:
     """Missing / Unmodified / Modified, comparing *directory* against *baseline*."""
+    from agenttools_runtime.skills.states import DirectoryState
+
     if not os.path.lexists(directory):
         return DirectoryState.MISSING
     if not directory.is_dir():
@@ -196,6 +185,8 @@ def directory_state(directory: Path, baseline: Mapping[str, str]) -> DirectorySt
 def destination_state(root: Path, name: str) -> DestinationState:
     """Classify ``root/name``: Missing, Dangling (a broken link), File, Link (a directory
     reached through a link of its own), or Directory."""
+    from agenttools_runtime.skills.states import DestinationState
+
     path = root / name
     if not os.path.lexists(path):
         return DestinationState.MISSING
@@ -229,3 +220,13 @@ def _is_regular_file(path: Path) -> bool:
 
 def _is_within(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
+
+
+def __getattr__(name: str) -> type:
+    # the states are created on first use (PEP 562): a build hashes skill files and never
+    # compares an installed directory (two enums: about 1.4 M instructions of its process)
+    if name in ("DestinationState", "DirectoryState"):
+        from agenttools_runtime.skills import states
+
+        return getattr(states, name)  # type: ignore[no-any-return]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

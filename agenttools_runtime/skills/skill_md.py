@@ -303,7 +303,18 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
     for offset, text_line in enumerate(front_lines):
         if "---" in text_line:
             add("SkillFrontmatterDashes", DASHES_MESSAGE, offset + 2)
-    key_lines = _frontmatter_key_lines(front_lines)
+    scanned: list[dict[str, int]] = []
+
+    def key_lines() -> dict[str, int]:
+        # scanned when a finding needs a line or a value may be in flow style (a clean
+        # SKILL.md needs neither): the scan's pattern is compiled on its first use
+        if not scanned:
+            scanned.append(_frontmatter_key_lines(front_lines))
+        return scanned[0]
+
+    def key_line(key: str) -> int | None:
+        return key_lines().get(key)
+
     try:
         data = _load_yaml("\n".join(front_lines))
     except _TooDeep as exc:
@@ -328,7 +339,8 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
         return None, findings
     data = {str(k): v for k, v in data.items()}
 
-    for key, line in key_lines.items():
+    flow = any("[" in line or "{" in line for line in front_lines)
+    for key, line in key_lines().items() if flow else ():
         value_start = front_lines[line - 2].split(":", 1)[1].strip()
         if value_start.startswith(("[", "{")):
             add(
@@ -344,7 +356,7 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
             "ClientExtensionKey",
             f"Field '{key}' is a {CLIENT_EXTENSION_KEYS[key]} extension, not part of the Agent "
             "Skills spec; other clients ignore it and skills-ref rejects it",
-            key_lines.get(key),
+            key_line(key),
             "warning",
         )
     unexpected = sorted(k for k in data if k not in ALLOWED_KEYS and k not in CLIENT_EXTENSION_KEYS)
@@ -353,18 +365,21 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
             "InvalidSkillDefinition",
             f"Unexpected fields in frontmatter: {', '.join(unexpected)}. "
             f"Only {sorted(ALLOWED_KEYS)} are allowed.",
-            key_lines.get(unexpected[0]),
+            key_line(unexpected[0]),
         )
     if "name" not in data:
         add("InvalidSkillDefinition", "Missing required field in frontmatter: name", 2)
     else:
         name = data["name"]
-        line = key_lines.get("name")
         if not isinstance(name, str) or not name.strip():
-            add("InvalidSkillDefinition", "Field 'name' must be a non-empty string", line)
+            add(
+                "InvalidSkillDefinition",
+                "Field 'name' must be a non-empty string",
+                key_line("name"),
+            )
         else:
             for message in names.skill_name_problems(name, path.parent.name):
-                add("InvalidSkillName", message, line)
+                add("InvalidSkillName", message, key_line("name"))
             normalized = names.nfkc(name.strip())
             if expected_name is not None and normalized != expected_name:
                 if path.parent.name == expected_name:
@@ -373,7 +388,7 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
                     add(
                         "InvalidSkillName",
                         f"Skill name '{normalized}' must match the declared name '{expected_name}'",
-                        line,
+                        key_line("name"),
                     )
     if "description" not in data:
         add("InvalidSkillDefinition", "Missing required field in frontmatter: description", 2)
@@ -384,25 +399,24 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
     ):
         if key not in data:
             continue
-        value, line = data[key], key_lines.get(key)
+        value = data[key]
         messages = problems(value) if isinstance(value, str) else [f"Field '{key}' {not_text}"]
         for message in messages:
-            add("InvalidSkillDefinition", message, line)
+            add("InvalidSkillDefinition", message, key_line(key))
     if "allowed-tools" in data:
         tools = data["allowed-tools"]
-        line = key_lines.get("allowed-tools")
         if isinstance(tools, list):
             if not all(isinstance(t, str) for t in tools):
                 add(
                     "InvalidSkillDefinition",
                     "Field 'allowed-tools' list items must all be strings",
-                    line,
+                    key_line("allowed-tools"),
                 )
         elif not isinstance(tools, str):
             add(
                 "InvalidSkillDefinition",
                 "Field 'allowed-tools' must be either a string or a list of strings",
-                line,
+                key_line("allowed-tools"),
             )
     if "metadata" in data:
         metadata = data["metadata"]
@@ -412,7 +426,7 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
             add(
                 "InvalidSkillDefinition",
                 "Field 'metadata' must be a mapping of string keys to string values",
-                key_lines.get("metadata"),
+                key_line("metadata"),
             )
     return data, findings
 

@@ -20,7 +20,7 @@ import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from agenttools_runtime.errors import InvalidWheel, WheelAlreadyBundled
+from agenttools_runtime import errors
 from agenttools_runtime.sha256 import sha256
 from agenttools_runtime.values import Value
 from agenttools_runtime.wheel import layout
@@ -88,7 +88,7 @@ def add_members(
                 _write(output, wheel, lambda fp: _copy_file(wheel, fp), atomic=atomic)
             return "unchanged"
         if existing and not replace:
-            raise WheelAlreadyBundled(wheel=str(wheel), difference=difference)
+            raise errors.WheelAlreadyBundled(wheel=str(wheel), difference=difference)
         dropped = {f"{info.dist_info}/{path}" for path in existing}
 
         def rewrite(fp: BinaryIO) -> None:
@@ -122,7 +122,7 @@ def _open(wheel: Path) -> zipfile.ZipFile:
         return zipfile.ZipFile(wheel)
     except (OSError, zipfile.BadZipFile) as exc:
         reason = f"it cannot be read as a zip file ({exc})"
-        raise InvalidWheel(wheel=str(wheel), reason=reason) from None
+        raise errors.InvalidWheel(wheel=str(wheel), reason=reason) from None
 
 
 def _info(archive: zipfile.ZipFile, wheel: Path) -> WheelInfo:
@@ -134,15 +134,15 @@ def _info(archive: zipfile.ZipFile, wheel: Path) -> WheelInfo:
     if len(candidates) != 1:
         found = ", ".join(candidates) or "none"
         reason = f"it needs exactly one .dist-info directory with a {METADATA} (found: {found})"
-        raise InvalidWheel(wheel=str(wheel), reason=reason)
+        raise errors.InvalidWheel(wheel=str(wheel), reason=reason)
     dist_info = candidates[0]
     if f"{dist_info}/{RECORD}" not in archive.namelist():
-        raise InvalidWheel(wheel=str(wheel), reason=f"{dist_info}/{RECORD} is missing")
+        raise errors.InvalidWheel(wheel=str(wheel), reason=f"{dist_info}/{RECORD} is missing")
     headers = metadata_headers(archive.read(f"{dist_info}/{METADATA}"))
     name, version = headers.get("name"), headers.get("version")
     if not name or not version:
         reason = f"{dist_info}/{METADATA} lacks Name or Version"
-        raise InvalidWheel(wheel=str(wheel), reason=reason)
+        raise errors.InvalidWheel(wheel=str(wheel), reason=reason)
     return WheelInfo(dist_info, name, version)
 
 
@@ -208,7 +208,9 @@ def _rewrite(
                 else:
                     out.writestr(_copy_entry(entry), archive.read(entry))
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
-        raise InvalidWheel(wheel=str(wheel), reason=f"a member cannot be read ({exc})") from exc
+        raise errors.InvalidWheel(
+            wheel=str(wheel), reason=f"a member cannot be read ({exc})"
+        ) from exc
 
 
 def _record(
