@@ -164,3 +164,24 @@ def test_every_lazy_class_is_re_exported_for_type_checkers(module: str) -> None:
     }
     assert defined <= static
     assert all(getattr(errors, n) is getattr(home, n) for n in static)
+
+
+def test_a_star_import_gives_every_error_warning_and_helper() -> None:
+    """``from agenttools_runtime.errors import *`` (in a new interpreter: nothing created
+    yet) names every class ``errors.X`` does, and the package's helpers, as it did before the
+    classes were created on first use — and no submodule or import machinery."""
+    import subprocess
+    import sys
+
+    script = (
+        "from agenttools_runtime.errors import *\n"
+        "print(sorted(n for n in dir() if not n.startswith('__')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    names = set(ast.literal_eval(done.stdout))
+    expected = {cls.__name__ for cls in (*FAMILIES, *CLASSES)}
+    assert expected <= names
+    assert {"format_message", "MESSAGES", "FORCE", "UPGRADE"} <= names
+    assert not names & {"base", "builds", "families", "leaves", "messages", "TYPE_CHECKING"}

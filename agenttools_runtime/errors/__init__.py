@@ -254,9 +254,12 @@ _HOMES = {
     ),
 }
 _SUBMODULES = frozenset({"base", "builds", "families", "leaves", "messages"})
+_NOT_EXPORTED = _SUBMODULES | {"annotations", "TYPE_CHECKING"}
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__all__":  # (`from agenttools_runtime.errors import *`: every name, now)
+        return [n for n in __dir__() if not n.startswith("_") and n not in _NOT_EXPORTED]
     # (a submodule's own name: the import system asks while it loads it)
     if not name.startswith("_") and name not in _SUBMODULES:
         import importlib
