@@ -268,17 +268,60 @@ class _GcPaused:
             gc.enable()
 
 
+BUILD_DIRECTORY_PREFIX = ".agenttools-build-"
+
+
 def _new_directory(parent: str) -> str:
     """A new directory in *parent* for one build: tempfile.mkdtemp's job without importing
     tempfile (about 3 ms of a hook process), and in the output directory, so the finished
-    wheel is moved into place, not copied."""
+    wheel is moved into place, not copied. Named for this host and process, so the next
+    build removes it if this one was killed before it could (:func:`_sweep_abandoned`)."""
+    _sweep_abandoned(parent)
+    owner = f"{_host()}-{os.getpid()}"
     while True:
-        path = os.path.join(parent, f".agenttools-build-{os.urandom(6).hex()}")
+        path = os.path.join(parent, f"{BUILD_DIRECTORY_PREFIX}{owner}-{os.urandom(6).hex()}")
         try:
             os.mkdir(path, 0o700)
         except FileExistsError:  # pragma: no cover - 48 random bits
             continue
         return path
+
+
+def _host() -> str:
+    """This machine's name as it goes into a build directory's name (letters, digits, dots)."""
+    node = os.uname().nodename if hasattr(os, "uname") else ""
+    return "".join(c for c in node if c.isascii() and (c.isalnum() or c == ".")) or "host"
+
+
+def _sweep_abandoned(parent: str) -> None:
+    """Remove the build directories in *parent* that a killed build of this host left: named
+    for a process of this host that no longer runs. Another host's (an output directory on a
+    shared file system), a running build's, and any other name are left alone. POSIX only:
+    elsewhere a process cannot be asked whether it runs without a handle to it."""
+    if os.name != "posix":
+        return
+    try:
+        names = [n for n in os.listdir(parent) if n.startswith(BUILD_DIRECTORY_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        host, _, rest = name[len(BUILD_DIRECTORY_PREFIX) :].rpartition("-")[0].rpartition("-")
+        if host != _host() or not rest.isdigit() or _runs(int(rest)):
+            continue
+        import shutil
+
+        shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
+
+
+def _runs(pid: int) -> bool:
+    """Whether process *pid* exists (signal 0 checks without sending anything)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, and is another user's
+        return True
+    return True
 
 
 def _is_inside(path: str, directory: str) -> bool:

@@ -311,6 +311,49 @@ def test_the_wheel_is_still_a_valid_zip_with_record_lines(
     )
 
 
+def test_a_build_killed_midway_is_cleaned_up_by_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build killed while the wrapped backend runs leaves its hidden directory in
+    ``dist/``; the next build on this host removes it, and only it: a running build's, another
+    host's and any other name stay."""
+    import os
+    import signal
+    import subprocess
+
+    project = make_project(tmp_path / "p", monkeypatch)
+    backend_file = project / "_build" / "tinyback.py"
+    backend_file.write_text(
+        backend_file.read_text() + "\n_build_wheel = build_wheel\n\n\n"
+        "def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):\n"
+        "    if os.environ.get('TINY_KILL'):  # killed while it builds\n"
+        "        os.kill(os.getpid(), 9)\n"
+        "    return _build_wheel(wheel_directory, config_settings, metadata_directory)\n"
+    )
+    out = tmp_path / "dist"
+    out.mkdir()
+    killed = subprocess.run(
+        [sys.executable, "-c", HOOK_PROCESS, "build_wheel", str(out)],
+        cwd=project,
+        env={**os.environ, "TINY_KILL": "1"},
+        capture_output=True,
+    )
+    assert killed.returncode == -signal.SIGKILL
+    (abandoned,) = out.iterdir()
+    assert abandoned.name.startswith(pep517.BUILD_DIRECTORY_PREFIX)
+    prefix = f"{pep517.BUILD_DIRECTORY_PREFIX}{pep517._host()}"
+    kept = {
+        f"{prefix}-{os.getpid()}-0123456789ab",  # a build running (this process)
+        f"{pep517.BUILD_DIRECTORY_PREFIX}elsewhere.example-{abandoned.name.split('-')[-2]}-ab",
+        f"{pep517.BUILD_DIRECTORY_PREFIX}0123456789ab",  # named as before hosts and processes
+        "notes.txt",
+    }
+    for name in kept:
+        (out / name).mkdir()
+    name = backend.build_wheel(str(out))
+    assert {p.name for p in out.iterdir()} == {*kept, name}
+
+
 # What a hook process imports (frontends start one per hook, and on a fast backend the
 # imports are most of what the wrapper costs: benchmarks/hook.py): the hook runs in a fresh
 # interpreter and reports the modules it added.
