@@ -268,6 +268,9 @@ def __getattr__(name: str) -> Any:
         for home in homes:  # (a deploy's start-up finds its leaves without leaves.py)
             value = getattr(importlib.import_module(f"{__name__}.{home}"), name, None)
             if value is not None and (name in _HOMES or isinstance(value, type)):
+                # kept here: the next `errors.X` is a plain attribute, not this call (modules
+                # raise `errors.X` as control flow, in loops over clients)
+                globals()[name] = value
                 return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
