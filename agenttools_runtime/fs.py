@@ -272,6 +272,34 @@ def write_bytes(path: Path | str, data: bytes) -> None:
         os.close(fd)
 
 
+@_names_failure("write")
+def create_bytes(path: Path | str, data: bytes) -> None:
+    """Create *path* with *data*; ``FileExistsError`` (nothing written) if anything is there.
+    Not atomic: for files whose torn state an intent journal's undo removes."""
+    _notify("write", path)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
+@_names_failure("write")
+def append_bytes(path: Path | str, data: bytes) -> None:
+    """Append *data* to *path* (created if missing) in one ``write`` of an ``O_APPEND`` file:
+    for logs whose reader stops at a torn last line."""
+    _notify("write", path)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | _O_CLOEXEC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
 @_names_failure("copy", "destination")
 def copy_file(source: Path, destination: Path) -> None:
     """Copy the bytes of *source* (following links) to *destination*."""

@@ -66,6 +66,11 @@ class StatePaths(Value):
         return self.deployments / ".index" / "index.json"
 
     @property
+    def index_log(self) -> Path:
+        """The changes made since ``index`` was written (agenttools_runtime/deploy/index.py)."""
+        return self.deployments / ".index" / "index.log"
+
+    @property
     def journals(self) -> Path:
         return self.deployments / ".journal"
 

@@ -170,7 +170,9 @@ def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
         for change, after in zip(entry.entries, changes.entries, strict=True):
             if after.directory in written:  # what is there now is what we wrote
                 after = registry.with_stats(after, registry.file_stats(Path(after.directory)))
-            store.put_entry(after)
+            # a new entry is created in place (one directory operation, not a temp file and a
+            # rename): killed half-way, the journal's undo deletes it, torn or whole
+            store.put_entry(after, new=change.before is None)
             fs.checkpoint("deploy:entry-written", registry.entry_path(change.key, store.state))
         fs.checkpoint("deploy:registry-written")
     except BaseException as exc:

@@ -38,7 +38,6 @@ and temp files carry a name only agenttools gives and hold nothing but copies.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import warnings
 from collections.abc import Iterator
@@ -238,9 +237,7 @@ def _examine(store: Store, report: DoctorReport, *, fix: bool) -> None:
 
 
 def _check_index(store: Store, add: Any, fix: bool) -> None:
-    stored = None
-    with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
-        stored = index.StateIndex.from_json(json.loads(store.state.index.read_bytes()))
+    stored = index.read_stored(store.state)
     fresh = index.rebuild(store.state)
     if stored is None:
         if not fresh.skills and not fresh.records:

@@ -14,15 +14,20 @@ checked against the names in both directories (one listing each, no file read), 
 from the entries and records when it is missing, unreadable, or names something that is not
 there or misses something that is (state written by an older agenttools, or by hand). A
 lookup answers *candidates*; callers confirm a hit by reading the entry or record itself, so
-a stale index can cost a miss, never a wrong answer. It is rewritten (one file) by each
-operation that changes the state, as that operation's last write.
+a stale index can cost a miss, never a wrong answer. Each operation that changes the
+state saves it as its last write: by appending what it changed, one line, to
+``index.log`` beside it, or, once that log has grown to a quarter of the index (or the index
+was rebuilt, or the log ends in a torn line), by writing the whole index anew (a new
+*generation*) and deleting the log. Loading reads the index, then replays the log's lines of
+its generation, stopping at a torn one. Appending keeps a deploy's cost flat as deployments
+accumulate: rewriting 1,000 deployments' index was most of what they added to each deploy.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from agenttools_runtime import paths
 from agenttools_runtime.paths import StatePaths
@@ -36,6 +41,10 @@ if TYPE_CHECKING:
 
 INDEX_SCHEMA = 2
 ENTRY_SUFFIX = ".json"
+# The log is folded into a new index once it is this share of the index's size (or this many
+# bytes, for a small index): replaying it costs a load a fraction of parsing the index again.
+LOG_SHARE = 4
+LOG_MIN_BYTES = 16_384
 
 
 class SkillKeys(tuple[str, str, str]):
@@ -143,6 +152,7 @@ class StateIndex:
         pending: set[str] | None = None,
         stamp: list[int] | None = None,
         dirty: bool = False,
+        generation: str | None = None,
     ) -> None:
         self.skills: dict[str, SkillKeys] = {} if skills is None else skills
         self.records: dict[str, list[Any]] = {} if records is None else records
@@ -152,6 +162,10 @@ class StateIndex:
         self.pending: set[str] = set() if pending is None else pending
         self.stamp = stamp
         self.dirty = dirty
+        # the stored index this one was read from (None: made in memory), and what changed
+        # since it was read or saved, as log operations (None: only a whole write will do)
+        self.generation = generation
+        self.ops: list[list[Any]] | None = [] if generation is not None else None
         self._table: dict[str, set[str]] | None = None
 
     # -- lookups -------------------------------------------------------------------------
@@ -196,23 +210,66 @@ class StateIndex:
         if self._table is not None:
             self._link(self._table, key, keys)
         self.entry_names.add(key + ENTRY_SUFFIX)
-        self.dirty = True
+        self._changed(["+s", key, _keys_json(keys)])
 
     def drop_skill(self, key: str) -> None:
         self._unlink(key)
         self.skills.pop(key, None)
         self.entry_names.discard(key + ENTRY_SUFFIX)
-        self.dirty = True
+        self._changed(["-s", key])
 
     def put_record(self, uid: str, summary: RecordSummary) -> None:
-        self.records[uid] = summary.to_json()
+        self._put_raw_record(uid, summary.to_json())
+
+    def _put_raw_record(self, uid: str, raw: list[Any]) -> None:
+        self.records[uid] = raw
         self.record_names.add(uid)
-        self.dirty = True
+        self._changed(["+r", uid, raw])
 
     def drop_record(self, uid: str) -> None:
         self.records.pop(uid, None)
         self.record_names.discard(uid)
+        self._changed(["-r", uid])
+
+    def _changed(self, op: list[Any]) -> None:
         self.dirty = True
+        if self.ops is not None:
+            self.ops.append(op)
+
+    def replay(self, log: bytes) -> bool:
+        """Apply the lines of *log* (``index.log``) written for this index's generation, in
+        order; False when it ends in a torn line (a save killed half-way), where replaying
+        stops. A line of another generation (written before the index was rewritten) is
+        skipped; a line that is not a log line raises ``ValueError``/``KeyError``/
+        ``TypeError``, as a malformed index does."""
+        apply: dict[str, Callable[..., None]] = {
+            "+s": self._replay_put_skill,
+            "-s": self.drop_skill,
+            "+r": self._put_raw_record,
+            "-r": self.drop_record,
+        }
+        *lines, tail = log.split(b"\n")
+        ops, self.ops = self.ops, None
+        try:
+            for raw in lines:
+                try:
+                    line = json.loads(raw)
+                except ValueError:
+                    return False  # torn, and more appended after it: stop here
+                if line["generation"] != self.generation:
+                    continue
+                for op in line["ops"]:
+                    apply[op[0]](*op[1:])
+                self.needs_sweep = bool(line["needs_sweep"])
+                self.pending = {str(k) for k in line["pending"]}
+                self.stamp = line["stamp"]
+        finally:
+            self.ops = ops
+        self.dirty = False
+        return not tail
+
+    def _replay_put_skill(self, key: str, keys: str | list[str]) -> None:
+        self.put_skill(key, _keys_from_json(keys))
 
     def _lookup_table(self) -> dict[str, set[str]]:
         """Each key of every entry (as given, canonical, physical) → the entries that have
@@ -248,10 +305,9 @@ class StateIndex:
         implied_entries = {k + ENTRY_SUFFIX for k in self.skills}
         return {
             "schema": INDEX_SCHEMA,
-            "skills": {
-                k: v.lexical if v[0] == v[1] == v[2] else list(v) for k, v in self.skills.items()
-            },
+            "skills": {k: _keys_json(v) for k, v in self.skills.items()},
             "records": self.records,
+            "generation": self.generation,
             "other_entry_names": sorted(self.entry_names - implied_entries),
             "other_record_names": sorted(self.record_names - set(self.records)),
             "needs_sweep": self.needs_sweep,
@@ -263,10 +319,7 @@ class StateIndex:
     def from_json(cls, data: Mapping[str, Any]) -> StateIndex:
         if data.get("schema") != INDEX_SCHEMA:
             raise ValueError(f"unknown index schema {data.get('schema')!r}")
-        skills = {
-            k: SkillKeys(v, v, v) if isinstance(v, str) else SkillKeys(*v)
-            for k, v in data["skills"].items()
-        }
+        skills = {k: _keys_from_json(v) for k, v in data["skills"].items()}
         records = dict(data["records"])
         return cls(
             skills=skills,
@@ -276,16 +329,24 @@ class StateIndex:
             needs_sweep=bool(data.get("needs_sweep", False)),
             pending={str(k) for k in data.get("pending", ())},
             stamp=data.get("stamp"),
+            generation=str(data["generation"]) if data.get("generation") else None,
         )
+
+
+def _keys_json(keys: SkillKeys) -> str | list[str]:
+    # one string when the three keys agree (they do, but for links and case-insensitive
+    # file systems)
+    return keys.lexical if keys[0] == keys[1] == keys[2] else list(keys)
+
+
+def _keys_from_json(value: str | list[str]) -> SkillKeys:
+    return SkillKeys(value, value, value) if isinstance(value, str) else SkillKeys(*value)
 
 
 def load(state: StatePaths) -> StateIndex:
     """The index of *state*, validated (by its stamp, else against the directory listings);
     rebuilt (and marked ``needs_sweep`` and ``dirty``) when it cannot be trusted."""
-    try:
-        index = StateIndex.from_json(json.loads(state.index.read_bytes()))
-    except (OSError, ValueError, KeyError, TypeError):
-        index = None
+    index = read_stored(state)
     now = stamp(state)
     if index is not None and now is not None and index.stamp == now:
         return index
@@ -304,21 +365,69 @@ def load(state: StatePaths) -> StateIndex:
     return fresh
 
 
+def read_stored(state: StatePaths) -> StateIndex | None:
+    """The stored index with its log replayed, as written (not validated: see :func:`load`);
+    None when it is missing or unreadable. One whose log ends in a torn line is returned as
+    far as the log goes, to be written whole by its next save."""
+    try:
+        index = StateIndex.from_json(json.loads(state.index.read_bytes()))
+        try:
+            log = state.index_log.read_bytes()
+        except FileNotFoundError:
+            return index
+        if index.generation is None or not index.replay(log):
+            index.ops = None
+        return index
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None
+
+
 def save(state: StatePaths, index: StateIndex) -> None:
-    """Write the index atomically and mark it clean. Not fsynced: an index that did not
-    reach the disk is found missing, unreadable or naming other files on the next load, and
-    rebuilt."""
+    """Store the index and mark it clean: what changed since it was read, appended to the
+    log as one line, or the whole index written anew and the log deleted (see the module
+    docstring). Not fsynced: an index that did not reach the disk is found missing,
+    unreadable, torn or naming other files on the next load, and rebuilt."""
     from agenttools_runtime import fs  # the writers' module: `deployed` only reads the index
 
     fs.mkdir(state.index.parent)
+    index.stamp = stamp(state)
+    if index.generation is not None and index.ops is not None:
+        line = {
+            "generation": index.generation,
+            "ops": index.ops,
+            "needs_sweep": index.needs_sweep,
+            "pending": sorted(index.pending),
+            "stamp": index.stamp,
+        }
+        data = json.dumps(line, separators=(",", ":"), check_circular=False).encode() + b"\n"
+        if _log_has_room(state, len(data)):
+            fs.append_bytes(state.index_log, data)
+            index.ops = []
+            index.dirty = False
+            return
     for name in os.listdir(state.index.parent):  # a save killed half-way (under the lock)
         if fs.is_temp_name(name):
             fs.unlink(state.index.parent / name, missing_ok=True)
-    index.stamp = stamp(state)
+    index.generation = os.urandom(8).hex()
     # compact, and not checked for cycles (it has none): a fifth of the write of 1,000 records
     data = json.dumps(index.to_json(), separators=(",", ":"), check_circular=False).encode()
     fs.write_bytes_atomic(state.index, data, durable=False)
+    # (killed here, the log's lines are of the generation before: skipped by the next load)
+    fs.unlink(state.index_log, missing_ok=True)
+    index.ops = []
     index.dirty = False
+
+
+def _log_has_room(state: StatePaths, adding: int) -> bool:
+    try:
+        stored = os.stat(state.index).st_size
+    except OSError:
+        return False
+    try:
+        logged = os.stat(state.index_log).st_size
+    except FileNotFoundError:
+        logged = 0
+    return logged + adding <= max(LOG_MIN_BYTES, stored // LOG_SHARE)
 
 
 def stamp(state: StatePaths) -> list[int] | None:
@@ -344,6 +453,7 @@ def invalidate(state: StatePaths) -> None:
     from agenttools_runtime import fs  # as in save()
 
     fs.unlink(state.index, missing_ok=True)
+    fs.unlink(state.index_log, missing_ok=True)
 
 
 def listings(state: StatePaths) -> tuple[set[str], set[str]]:

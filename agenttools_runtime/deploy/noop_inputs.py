@@ -107,6 +107,7 @@ def _state(state: paths.StatePaths, record: DeploymentRecord) -> Iterator[str]:
             yield str(deployments / name)
     yield str(record_path(record.uuid, deployments))
     yield str(state.index)
+    yield str(state.index_log)
     yield str(state.created)
     for skill in record.installed:
         yield str(registry.entry_path(skill.registry_key, state))

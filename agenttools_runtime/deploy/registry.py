@@ -195,11 +195,24 @@ def iter_entries(state: StatePaths | None = None) -> Iterator[RegistryEntry]:
                 yield entry
 
 
-def write_entry(entry: RegistryEntry, state: StatePaths, *, durable: bool = False) -> None:
-    """Write an entry file (the caller keeps the index in step: see ``Store``)."""
+def write_entry(
+    entry: RegistryEntry, state: StatePaths, *, durable: bool = False, new: bool = False
+) -> None:
+    """Write an entry file (the caller keeps the index in step: see ``Store``). With *new*
+    (an entry that an intent journal records as not existing, whose undo deletes it torn or
+    whole), the file is created in place, ``O_EXCL``: one directory operation instead of a
+    temp file and a rename, which in a registry of 1,000 entries was the largest cost a
+    deploy added; one found there after all is replaced atomically as any other."""
     path = entry_path(entry.key, state)
     fs.mkdir(path.parent)
-    fs.write_bytes_atomic(path, encode(entry), durable=durable)
+    data = encode(entry)
+    if new and not durable:
+        try:
+            fs.create_bytes(path, data)
+            return
+        except FileExistsError:
+            pass
+    fs.write_bytes_atomic(path, data, durable=durable)
 
 
 def remove_entry(key: str, state: StatePaths) -> None:

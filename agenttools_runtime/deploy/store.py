@@ -162,8 +162,10 @@ class Store(Fields):
             if candidate is not None and index.physical_key(candidate.directory) == physical:
                 yield candidate
 
-    def put_entry(self, entry: RegistryEntry) -> None:
-        registry.write_entry(entry, self.state)
+    def put_entry(self, entry: RegistryEntry, *, new: bool = False) -> None:
+        """Write *entry* (with *new*, one a journal says did not exist: see
+        :func:`registry.write_entry`) and index it."""
+        registry.write_entry(entry, self.state, new=new)
         self.index.put_skill(entry.key, self.skill_keys(entry.directory))
 
     def delete_entry(self, key: str) -> None:
