@@ -283,14 +283,14 @@ class StateIndex:
 
     @staticmethod
     def _link(table: dict[str, set[str]], key: str, keys: SkillKeys) -> None:
-        for value in set(keys):
+        for value in _distinct(keys):
             table.setdefault(value, set()).add(key)
 
     def _unlink(self, key: str) -> None:
         old = self.skills.get(key)
         if old is None or self._table is None:
             return
-        for value in set(old):
+        for value in _distinct(old):
             found = self._table.get(value)
             if found is not None:
                 found.discard(key)
@@ -340,7 +340,21 @@ def _keys_json(keys: SkillKeys) -> str | list[str]:
 
 
 def _keys_from_json(value: str | list[str]) -> SkillKeys:
-    return SkillKeys(value, value, value) if isinstance(value, str) else SkillKeys(*value)
+    # tuple.__new__ directly: a load makes one for each of 1,000 entries
+    if isinstance(value, str):
+        return _new_keys(SkillKeys, (value, value, value))
+    return SkillKeys(*value)
+
+
+_new_keys = tuple.__new__
+
+
+def _distinct(keys: SkillKeys) -> tuple[str, ...]:
+    """The different strings of *keys* (usually one: the three agree but for links)."""
+    lexical, canonical, physical = keys
+    if lexical == canonical == physical:
+        return (lexical,)
+    return tuple(dict.fromkeys(keys))
 
 
 def load(state: StatePaths) -> StateIndex:
