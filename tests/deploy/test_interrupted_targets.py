@@ -115,3 +115,21 @@ def test_the_same_deploy_after_a_kill_half_way_finishes_and_exits_0(
     assert "6 of 6 client(s) ok." in again.stdout
     assert "not done" not in again.stdout
     assert {d.client for d in deployed()} == set(CLIENTS)
+
+
+def test_sigint_while_the_bundle_is_read_says_nothing_was_deployed(
+    tmp_path: Path, home: Path, site: Path
+) -> None:
+    """Before the lock, while the wheel's files are verified (the first mutation is the
+    cache of verified files, written where state exists), an interruption has changed
+    nothing, and says so."""
+    first = child(tmp_path, "never", "deploy", "cursor", TOOLS, "--path", str(site))
+    assert first.returncode == 0, first.stderr
+    # the first deploy found no state to keep its cache of verified files in: the next one
+    # verifies the wheel again and writes that cache first
+    assert not (Path(os.environ["AGENTTOOLS_HOME"]) / "deployments" / ".verified").exists()
+    result = child(tmp_path, "write:1", "deploy", "claude-code", TOOLS, "--path", str(site))
+    assert result.returncode == 130, result.stderr
+    assert "agenttools: interrupted; nothing was deployed" in result.stderr
+    assert [d.client for d in deployed()] == ["cursor"]
+    assert not (home / ".claude" / "skills").exists()
