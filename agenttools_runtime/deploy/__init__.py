@@ -173,17 +173,20 @@ def deploy(  # noqa: F811 (ruff does not take the run-time `overload` above for 
 
     level = Level.parse(overwrite)
     client, project = _split_target(target, project)
-    try:  # (reading and verifying the bundle changes nothing but a cache of verified files)
-        resolved = resolve(
-            tools,
-            search=search,
-            mcp_server_name=mcp_server_name,
-            skills_disabled=skills_dir is None,
-        )
-        where = resolve_target(client, project=project, config=config, skills_dir=skills_dir)
-    except KeyboardInterrupt as exc:
-        from agenttools_runtime import signals
+    from agenttools_runtime import signals
 
+    # reading and verifying the bundle changes nothing but a cache of verified files: SIGINT
+    # or SIGTERM there leave nothing to undo, and say so
+    try:
+        with signals.interruptible():
+            resolved = resolve(
+                tools,
+                search=search,
+                mcp_server_name=mcp_server_name,
+                skills_disabled=skills_dir is None,
+            )
+            where = resolve_target(client, project=project, config=config, skills_dir=skills_dir)
+    except KeyboardInterrupt as exc:
         raise signals.Interrupted.from_interrupt(exc, "nothing was deployed") from None
     outcome = deploy_resolved(resolved, where, level, runner=runner, dry_run=dry_run, link=link)
     if isinstance(outcome, Deployment):

@@ -25,11 +25,14 @@ CLIENTS = ["claude-code", "cursor", "codex", "gemini-cli", "opencode", "qwen-cod
 pytestmark = pytest.mark.slow  # a child process per case
 
 
-def child(tmp_path: Path, moment: str, *argv: str) -> subprocess.CompletedProcess[str]:
-    """``agenttools ARGV`` in a child process sent SIGINT at *moment* (see crashing_child)."""
+def child(
+    tmp_path: Path, moment: str, *argv: str, sig: str = "INT"
+) -> subprocess.CompletedProcess[str]:
+    """``agenttools ARGV`` in a child process sent SIGINT (*sig*) at *moment* (see
+    crashing_child)."""
     env = child_environment(tmp_path / "pycache")
     env.update(HOME=os.environ["HOME"], AGENTTOOLS_HOME=os.environ["AGENTTOOLS_HOME"])
-    command = [sys.executable, str(CHILD), "INT", moment, *argv]
+    command = [sys.executable, str(CHILD), sig, moment, *argv]
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
 
 
@@ -117,8 +120,9 @@ def test_the_same_deploy_after_a_kill_half_way_finishes_and_exits_0(
     assert {d.client for d in deployed()} == set(CLIENTS)
 
 
-def test_sigint_while_the_bundle_is_read_says_nothing_was_deployed(
-    tmp_path: Path, home: Path, site: Path
+@pytest.mark.parametrize(("sig", "status"), [("INT", 130), ("TERM", 143)])
+def test_a_signal_while_the_bundle_is_read_says_nothing_was_deployed(
+    tmp_path: Path, home: Path, site: Path, sig: str, status: int
 ) -> None:
     """Before the lock, while the wheel's files are verified (the first mutation is the
     cache of verified files, written where state exists), an interruption has changed
@@ -128,8 +132,10 @@ def test_sigint_while_the_bundle_is_read_says_nothing_was_deployed(
     # the first deploy found no state to keep its cache of verified files in: the next one
     # verifies the wheel again and writes that cache first
     assert not (Path(os.environ["AGENTTOOLS_HOME"]) / "deployments" / ".verified").exists()
-    result = child(tmp_path, "write:1", "deploy", "claude-code", TOOLS, "--path", str(site))
-    assert result.returncode == 130, result.stderr
+    result = child(
+        tmp_path, "write:1", "deploy", "claude-code", TOOLS, "--path", str(site), sig=sig
+    )
+    assert result.returncode == status, result.stderr
     assert "agenttools: interrupted; nothing was deployed" in result.stderr
     assert [d.client for d in deployed()] == ["cursor"]
     assert not (home / ".claude" / "skills").exists()
