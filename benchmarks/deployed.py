@@ -11,7 +11,7 @@ of the pairwise ratios are printed.
 
 Run: ``python benchmarks/deployed.py [--deployments 1001] [--rounds 15] [--keep DIR]``
 (``--keep``: build the state in DIR and keep it, printing the environment to run
-``farm-bench`` against it by hand).
+a whole-process timer against it by hand).
 """
 
 from __future__ import annotations
