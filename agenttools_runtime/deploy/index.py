@@ -244,9 +244,9 @@ class StateIndex:
         ``TypeError``, as a malformed index does."""
         apply: dict[str, Callable[..., None]] = {
             "+s": self._replay_put_skill,
-            "-s": self.drop_skill,
-            "+r": self._put_raw_record,
-            "-r": self.drop_record,
+            "-s": self._replay_drop_skill,
+            "+r": self._replay_put_record,
+            "-r": self._replay_drop_record,
         }
         *lines, tail = log.split(b"\n")
         ops, self.ops = self.ops, None
@@ -268,8 +268,34 @@ class StateIndex:
         self.dirty = False
         return not tail
 
+    # (a line that parses may still be of the wrong shape: checked here, as lookups and
+    # summaries trust what the index holds, so it raises instead of crashing a command later)
     def _replay_put_skill(self, key: str, keys: str | list[str]) -> None:
+        if not (_is_str(key) and (_is_str(keys) or _are_strs(keys, 3))):
+            raise ValueError("not a registry entry's keys")
         self.put_skill(key, _keys_from_json(keys))
+
+    def _replay_drop_skill(self, key: str) -> None:
+        if not _is_str(key):
+            raise ValueError("not a registry key")
+        self.drop_skill(key)
+
+    def _replay_put_record(self, uid: str, raw: list[Any]) -> None:
+        if not (
+            _is_str(uid)
+            and type(raw) is list
+            and len(raw) == 5
+            and _are_strs(raw[:4], 4)
+            and type(raw[4]) is list
+            and all(_are_strs(pair, 2) for pair in raw[4])
+        ):
+            raise ValueError("not a record summary")
+        self._put_raw_record(uid, raw)
+
+    def _replay_drop_record(self, uid: str) -> None:
+        if not _is_str(uid):
+            raise ValueError("not a record UUID")
+        self.drop_record(uid)
 
     def _lookup_table(self) -> dict[str, set[str]]:
         """Each key of every entry (as given, canonical, physical) → the entries that have
@@ -349,6 +375,14 @@ def _keys_from_json(value: str | list[str]) -> SkillKeys:
 _new_keys = tuple.__new__
 
 
+def _is_str(value: object) -> bool:
+    return type(value) is str
+
+
+def _are_strs(value: object, count: int) -> bool:
+    return type(value) is list and len(value) == count and all(type(v) is str for v in value)
+
+
 def _distinct(keys: SkillKeys) -> tuple[str, ...]:
     """The different strings of *keys* (usually one: the three agree but for links)."""
     lexical, canonical, physical = keys
@@ -392,8 +426,8 @@ def read_stored(state: StatePaths) -> StateIndex | None:
         if index.generation is None or not index.replay(log):
             index.ops = None
         return index
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
-        return None
+    except (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError):
+        return None  # (RecursionError: JSON nested deeper than the parser goes)
 
 
 def save(state: StatePaths, index: StateIndex) -> None:

@@ -1,0 +1,111 @@
+"""Adversarial inputs to the state index's log (``index.log``): lines that parse but have the
+wrong shapes, garbage in the middle, logs of other generations, an index of the earlier format
+beside a log, a log without an index. None may crash an operation or make it lose track of an
+entry or a record; ``doctor`` reports and ``doctor --fix`` repairs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime import paths
+from agenttools_runtime.deploy import deploy, index
+
+from .conftest import bundle, inline, server
+from .invariants import inconsistencies
+
+
+def _base() -> paths.StatePaths:
+    deploy("codex", bundle("one", [inline("a"), inline("b")], [server("s1")]))
+    deploy("zed", bundle("two", [inline("c")]))
+    deploy("cursor", bundle("three", [inline("d")], [server("s3")]))
+    state_paths = paths.state_paths()
+    assert state_paths.index_log.exists()
+    return state_paths
+
+
+def _line(state_paths: paths.StatePaths, ops: object, **extra: object) -> bytes:
+    stored = index.read_stored(state_paths)
+    assert stored is not None
+    line = {
+        "generation": stored.generation,
+        "ops": ops,
+        "needs_sweep": False,
+        "pending": [],
+        "stamp": index.stamp(state_paths),
+    }
+    line.update(extra)
+    return json.dumps(line).encode() + b"\n"
+
+
+def _consistent(state: Path, state_paths: paths.StatePaths) -> None:
+    fresh = index.rebuild(state_paths)
+    loaded = index.load(state_paths)
+    assert loaded.skills == fresh.skills and loaded.records == fresh.records
+    assert inconsistencies(state) == []
+
+
+BAD_OPS: list[object] = [
+    [["+r", "0" * 32, 5]],
+    [["+r", "0" * 32, "abcde"]],
+    [["+r", "0" * 32, {"a": 1}]],
+    [["+r", "0" * 32, ["skills", "x", "codex", "k"]]],
+    [["+r", "0" * 32, ["skills", "x", "codex", "k", 7]]],
+    [["+r", "0" * 32, ["skills", "x", "codex", "k", [5]]]],
+    [["+r", 5, ["skills", "x", "codex", "k", []]]],
+    [["+s", "k", 5]],
+    [["+s", "k", ["a", "b"]]],
+    [["+s", "k", [1, 2, 3]]],
+    [["+s", 5, "x"]],
+    [["-s", 5]],
+    [["-r", [1]]],
+    [["??", "x"]],
+    [[]],
+    [5],
+    "+s",
+    {"+s": 1},
+    5,
+]
+
+
+@pytest.mark.parametrize("ops", BAD_OPS, ids=[json.dumps(o)[:40] for o in BAD_OPS])
+def test_a_log_line_of_the_wrong_shape_crashes_nothing(
+    home: Path, state: Path, ops: object
+) -> None:
+    state_paths = _base()
+    with state_paths.index_log.open("ab") as log:
+        log.write(_line(state_paths, ops))
+    deploy("goose", bundle("four", [inline("e")], [server("s4")]))
+    deploy("cursor", bundle("three", [inline("d")], [server("s3")]))
+    _consistent(state, state_paths)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"pending": "abc"},
+        {"pending": 5},
+        {"pending": [["x"]]},
+        {"stamp": "x"},
+        {"needs_sweep": "yes"},
+    ],
+)
+def test_a_log_line_with_wrong_fields_crashes_nothing(
+    home: Path, state: Path, extra: dict[str, object]
+) -> None:
+    state_paths = _base()
+    with state_paths.index_log.open("ab") as log:
+        log.write(_line(state_paths, [], **extra))
+    deploy("goose", bundle("four", [inline("e")]))
+    _consistent(state, state_paths)
+
+
+@pytest.mark.parametrize("garbage", [b"[]", b"null", b'"x"', b"{}", b"\xff\xfe", b"[" * 5000])
+def test_garbage_in_the_middle_of_the_log(home: Path, state: Path, garbage: bytes) -> None:
+    state_paths = _base()
+    log = state_paths.index_log.read_bytes()
+    state_paths.index_log.write_bytes(garbage + b"\n" + log)
+    deploy("goose", bundle("four", [inline("e")]))
+    _consistent(state, state_paths)
