@@ -109,3 +109,82 @@ def test_garbage_in_the_middle_of_the_log(home: Path, state: Path, garbage: byte
     state_paths.index_log.write_bytes(garbage + b"\n" + log)
     deploy("goose", bundle("four", [inline("e")]))
     _consistent(state, state_paths)
+
+
+def test_an_index_of_the_earlier_format_ignores_a_log_beside_it(home: Path, state: Path) -> None:
+    """An index written without a generation (before the log existed) with a log beside it
+    (lines that describe changes it may or may not hold): the log is not replayed, and the
+    next save writes the index whole and deletes the log."""
+    state_paths = _base()
+    data = json.loads(state_paths.index.read_bytes())
+    del data["generation"]
+    state_paths.index.write_text(json.dumps(data))
+    loaded = index.read_stored(state_paths)
+    assert loaded is not None and loaded.ops is None
+    _consistent(state, state_paths)
+    deploy("goose", bundle("four", [inline("e")]))
+    assert not state_paths.index_log.exists()
+    assert json.loads(state_paths.index.read_bytes())["generation"]
+    _consistent(state, state_paths)
+    # and without a log beside it
+    data = json.loads(state_paths.index.read_bytes())
+    del data["generation"]
+    state_paths.index.write_text(json.dumps(data))
+    deploy("zed", bundle("five", [inline("f")]))
+    _consistent(state, state_paths)
+
+
+def test_a_log_without_an_index(home: Path, state: Path) -> None:
+    state_paths = _base()
+    state_paths.index.unlink()
+    assert index.read_stored(state_paths) is None
+    _consistent(state, state_paths)
+    deploy("goose", bundle("four", [inline("e")]))
+    assert not state_paths.index_log.exists()  # written whole: the old log deleted
+    _consistent(state, state_paths)
+
+
+def test_a_log_only_of_another_generation(home: Path, state: Path) -> None:
+    state_paths = _base()
+    log = state_paths.index_log.read_bytes()
+    other = b"\n".join(
+        json.dumps({**json.loads(raw), "generation": "f" * 16}).encode()
+        for raw in log.splitlines()
+    )
+    state_paths.index_log.write_bytes(other + b"\n")
+    stored = index.read_stored(state_paths)
+    assert stored is not None and stored.ops == []  # lines skipped: the index as written
+    _consistent(state, state_paths)  # (what they held: the listings and a rebuild restore)
+    deploy("goose", bundle("four", [inline("e")]))
+    _consistent(state, state_paths)
+
+
+@pytest.mark.parametrize("ops", BAD_OPS[:3] + [[["+s", "k", [1, 2, 3]]]])
+def test_doctor_reports_and_fixes_a_log_of_the_wrong_shape(
+    home: Path, state: Path, ops: object
+) -> None:
+    from agenttools_runtime.deploy.doctor import diagnose
+
+    state_paths = _base()
+    with state_paths.index_log.open("ab") as log:
+        log.write(_line(state_paths, ops))
+    report = diagnose()
+    assert [f.kind for f in report.findings] == ["index"]
+    diagnose(fix=True)
+    assert diagnose().findings == []
+    assert not state_paths.index_log.exists()
+    _consistent(state, state_paths)
+
+
+def test_a_huge_log(home: Path, state: Path) -> None:
+    """A log far past its share of the index (grown by hand, or by an agenttools whose
+    threshold differed): read whole, then folded into a new index by the next save."""
+    state_paths = _base()
+    filler = _line(state_paths, [["-r", "not-a-record"]]) * 20_000
+    with state_paths.index_log.open("ab") as log:
+        log.write(filler)
+    assert state_paths.index_log.stat().st_size > 1_000_000
+    _consistent(state, state_paths)
+    deploy("goose", bundle("four", [inline("e")]))
+    assert not state_paths.index_log.exists()
+    _consistent(state, state_paths)
