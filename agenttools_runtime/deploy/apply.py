@@ -497,10 +497,11 @@ def _undo_entry(store: Store, change: EntryChange) -> None:
             store.delete_entry(change.key)
         return
     fs.mkdir(path.parent)
-    fs.write_bytes_atomic(path, change.before.encode("utf-8"), durable=False)
+    before = change.before.encode("utf-8", "surrogateescape")
+    fs.write_bytes_atomic(path, before, durable=False)
     try:
-        directory = registry.decode(change.before.encode("utf-8")).directory
-    except (ValueError, KeyError, TypeError):
+        directory = registry.decode(before).directory
+    except (ValueError, KeyError, TypeError, RecursionError):
         store.index.drop_skill(change.key)
     else:
         store.index.put_skill(change.key, store.skill_keys(directory))
@@ -614,5 +615,7 @@ def _read_bytes(path: Path) -> bytes | None:
 
 
 def _read_text(path: Path) -> str | None:
+    # surrogateescape: an entry that is not UTF-8 (unreadable, so replaced) is journaled
+    # as it is, and its undo writes back the very bytes
     data = _read_bytes(path)
-    return None if data is None else data.decode("utf-8")
+    return None if data is None else data.decode("utf-8", "surrogateescape")

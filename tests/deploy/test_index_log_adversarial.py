@@ -148,8 +148,7 @@ def test_a_log_only_of_another_generation(home: Path, state: Path) -> None:
     state_paths = _base()
     log = state_paths.index_log.read_bytes()
     other = b"\n".join(
-        json.dumps({**json.loads(raw), "generation": "f" * 16}).encode()
-        for raw in log.splitlines()
+        json.dumps({**json.loads(raw), "generation": "f" * 16}).encode() for raw in log.splitlines()
     )
     state_paths.index_log.write_bytes(other + b"\n")
     stored = index.read_stored(state_paths)
@@ -159,7 +158,7 @@ def test_a_log_only_of_another_generation(home: Path, state: Path) -> None:
     _consistent(state, state_paths)
 
 
-@pytest.mark.parametrize("ops", BAD_OPS[:3] + [[["+s", "k", [1, 2, 3]]]])
+@pytest.mark.parametrize("ops", [*BAD_OPS[:3], [["+s", "k", [1, 2, 3]]]])
 def test_doctor_reports_and_fixes_a_log_of_the_wrong_shape(
     home: Path, state: Path, ops: object
 ) -> None:
