@@ -10,7 +10,7 @@ import pytest
 
 from agenttools_runtime import paths
 from agenttools_runtime.deploy import apply, deploy, registry
-from agenttools_runtime.errors import AgentToolsError
+from agenttools_runtime.errors import AgentToolsError, InterruptedOperationRecovered
 
 from .conftest import bundle, inline
 
@@ -41,3 +41,53 @@ def test_an_entry_that_is_not_utf8_crashes_no_deploy(
         fs._observer.reset(token)
     assert path.read_bytes() == garbage
     assert apply._read_text(path) is not None
+
+
+def _killed_child(tear: bool) -> None:
+    """Deploy in a forked child killed (SIGKILL) once it has created its first new registry
+    entry in place, which it first tears (*tear*: half its bytes, as a write cut short)."""
+    import os
+    import signal
+
+    from agenttools_runtime import fs
+
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child)
+
+        def kill(operation: str, where: Path) -> None:
+            if operation == "checkpoint:deploy:entry-written":
+                if tear:
+                    data = where.read_bytes()
+                    where.write_bytes(data[: len(data) // 2])
+                os.kill(os.getpid(), signal.SIGKILL)
+
+        fs._observer.set(kill)
+        try:
+            deploy("codex", bundle("two", [inline("b"), inline("c")]))
+        finally:
+            os._exit(3)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+
+
+@pytest.mark.parametrize("tear", [True, False])
+def test_a_new_entry_left_by_a_killed_deploy_is_undone(home: Path, state: Path, tear: bool) -> None:
+    from agenttools_runtime.deploy import deployed
+
+    from .invariants import inconsistencies
+
+    deploy("codex", bundle("one", [inline("a")]))
+    before = {e.key for e in registry.iter_entries()}
+    _killed_child(tear)
+    state_paths = paths.state_paths()
+    names = {p.name for p in state_paths.registry.iterdir()}
+    assert len(names) == len(before) + 1  # the new entry, created in place
+    with pytest.warns(InterruptedOperationRecovered):  # the entry deleted, torn or whole
+        deploy("codex", bundle("three", [inline("d")]))
+    assert {e.key for e in registry.iter_entries()} - before == {
+        s.registry_key for d in deployed() for s in d.record.installed
+    } - before
+    assert len(deployed()) == 2
+    assert inconsistencies(state) == []
+    deploy("codex", bundle("two", [inline("b"), inline("c")]))
+    assert inconsistencies(state) == []
