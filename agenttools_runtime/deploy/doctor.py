@@ -268,11 +268,22 @@ def _records(store: Store, add: Any) -> list[DeploymentRecord]:
 def _entries(store: Store, add: Any) -> list[RegistryEntry]:
     found: list[RegistryEntry] = []
     directory = store.state.registry
+    # entries an interrupted deploy created (in place: torn when it was killed while writing
+    # one) are its journal's to delete, reported with it
+    creating = {
+        change.key
+        for item in journal.pending(store.state)
+        if isinstance(item, Journal)
+        for change in item.entries
+        if change.before is None
+    }
     with contextlib.suppress(FileNotFoundError):
         for name in sorted(os.listdir(directory)):
             if not name.endswith(".json") or name.startswith("."):
                 continue
             entry = registry.load_entry(name[: -len(".json")], store.state)
+            if entry is None and name[: -len(".json")] in creating:
+                continue
             if entry is None:
                 add(
                     Finding(

@@ -91,3 +91,23 @@ def test_a_new_entry_left_by_a_killed_deploy_is_undone(home: Path, state: Path, 
     assert inconsistencies(state) == []
     deploy("codex", bundle("two", [inline("b"), inline("c")]))
     assert inconsistencies(state) == []
+
+
+@pytest.mark.parametrize("tear", [True, False])
+def test_doctor_does_not_call_a_torn_new_entry_unfixable(
+    home: Path, state: Path, tear: bool
+) -> None:
+    """A new entry torn by a killed deploy is its journal's to delete: ``doctor`` reports the
+    interrupted deploy (fixable), not an unreadable entry it cannot fix; ``--fix`` rolls it
+    back, and nothing is left to report."""
+    from agenttools_runtime.deploy.doctor import diagnose
+
+    deploy("codex", bundle("one", [inline("a")]))
+    _killed_child(tear)
+    report = diagnose()
+    assert report.findings[0].kind == "journal"
+    assert all(f.fixable for f in report.findings)  # (whole: the index and a stale reference)
+    assert "unreadable" not in [f.kind for f in report.findings]
+    with pytest.warns(InterruptedOperationRecovered):
+        deploy("codex", bundle("three", [inline("d")]))
+    assert diagnose().findings == []
