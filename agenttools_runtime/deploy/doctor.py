@@ -237,6 +237,16 @@ def _examine(store: Store, report: DoctorReport, *, fix: bool) -> None:
 
 
 def _check_index(store: Store, add: Any, fix: bool) -> None:
+    for path in (store.state.index, store.state.index_log):
+        if os.path.lexists(path) and not (path.is_file() and not path.is_symlink()):
+            # not what agenttools writes there: never removed; while it is there the index
+            # cannot be stored, and every operation rebuilds it
+            detail = (
+                "is not a file agenttools wrote: the state index cannot be stored while it is "
+                "there (every operation rebuilds it); move it away"
+            )
+            add(Finding("index", str(path), detail, False))
+            return
     stored = index.read_stored(store.state)
     fresh = index.rebuild(store.state)
     if stored is None:

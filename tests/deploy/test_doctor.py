@@ -201,3 +201,24 @@ def test_an_unreadable_journal_stops_writers_and_doctor_shows_it(
     assert kinds(diagnose()) == ["unreadable"]
     assert main(["deploy", "cursor", "--no-skills"]) == 1
     assert "could not be finished" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["index.json", "index.log"])
+def test_something_else_where_the_index_goes_is_reported_and_left(
+    home: Path, state: Path, name: str
+) -> None:
+    """A directory where the index or its log goes is not agenttools' to delete: doctor
+    names it, --fix does not claim to have fixed it, and deploys go on (rebuilding)."""
+    one = deploy("cursor", bundle("one", [inline("a")]))
+    index_dir = state / "deployments" / ".index"
+    (index_dir / name).unlink(missing_ok=True)
+    (index_dir / name).mkdir()
+    (index_dir / name / "keep.txt").write_text("somebody's\n")
+    report = diagnose(fix=True)
+    (finding,) = [f for f in report.findings if f.kind == "index"]
+    assert finding.path == str(index_dir / name)
+    assert not finding.fixable and not finding.fixed
+    assert (index_dir / name / "keep.txt").read_text() == "somebody's\n"
+    two = deploy("codex", bundle("two", [inline("b")]))
+    assert {d.uuid for d in deployed()} == {one.uuid, two.uuid}
+    assert inconsistencies(state) == []
