@@ -261,37 +261,29 @@ def is_temp_name(name: str) -> bool:
 def write_bytes(path: Path | str, data: bytes) -> None:
     """Create or truncate *path* with *data* (for files inside a directory being built, and
     cache files, which a torn write leaves unreadable: empty to their readers)."""
-    _notify("write", path)
-    # os.write, not open(): no buffered file object for a file written in one call
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _O_CLOEXEC, 0o666)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
+    _write_in_place(path, os.O_TRUNC, data)
 
 
 @_names_failure("write")
 def create_bytes(path: Path | str, data: bytes) -> None:
     """Create *path* with *data*; ``FileExistsError`` (nothing written) if anything is there.
     Not atomic: for files whose torn state an intent journal's undo removes."""
-    _notify("write", path)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o666)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
+    _write_in_place(path, os.O_EXCL, data)
 
 
 @_names_failure("write")
 def append_bytes(path: Path | str, data: bytes) -> None:
     """Append *data* to *path* (created if missing) in one ``write`` of an ``O_APPEND`` file:
     for logs whose reader stops at a torn last line."""
+    _write_in_place(path, os.O_APPEND, data)
+
+
+def _write_in_place(path: Path | str, mode_flag: int, data: bytes) -> None:
+    """Open *path* for writing (created if missing, with *mode_flag*: truncate, exclusive or
+    append) and write all of *data*. os.write, not open(): no buffered file object for a
+    file written in one call."""
     _notify("write", path)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | _O_CLOEXEC, 0o666)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | mode_flag | _O_CLOEXEC, 0o666)
     try:
         view = memoryview(data)
         while view:

@@ -304,9 +304,10 @@ def _sweep_abandoned(parent: str) -> None:
         names = [n for n in os.listdir(parent) if n.startswith(BUILD_DIRECTORY_PREFIX)]
     except OSError:
         return
+    here = _host()
     for name in names:
         host, _, rest = name[len(BUILD_DIRECTORY_PREFIX) :].rpartition("-")[0].rpartition("-")
-        if host != _host() or not rest.isdigit() or _runs(int(rest)):
+        if host != here or not rest.isdigit() or _runs(int(rest)):
             continue
         import shutil
 
