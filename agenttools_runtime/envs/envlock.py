@@ -1,0 +1,79 @@
+"""The lock over managed environments, ``<state>/envs/.lock``: held by whatever creates,
+upgrades, rebuilds or deletes one, for the whole operation (an install holds it from the first
+step to the deployment that references the new environment), so that under it every journal
+in ``<state>/envs/.journal`` is of a process that is gone. Taken before the deployment lock,
+never after it: code holding the deployment lock only *tries* it (:func:`try_environments_lock`)
+and leaves the environments to the next command when it is busy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from agenttools_runtime.envs.layout import envs_dir
+from agenttools_runtime.errors.environments import EnvironmentsLockTimeout
+
+LOCK_TIMEOUT = 600.0  # an install may take minutes; another waits for it
+
+_held: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "agenttools_environments_lock_held", default=False
+)
+
+
+def lock_file(root: Path | None = None) -> Path:
+    return (envs_dir() if root is None else root) / ".lock"
+
+
+def environments_lock_held() -> bool:
+    """True inside an :func:`environments_lock` block of this context."""
+    return _held.get()
+
+
+@contextlib.contextmanager
+def environments_lock(timeout: float | None = None) -> Iterator[None]:
+    """Hold the environments lock for the block (re-entrant in one context). Raises
+    ``EnvironmentsLockTimeout``."""
+    with _locked(LOCK_TIMEOUT if timeout is None else timeout) as taken:
+        if not taken:
+            raise EnvironmentsLockTimeout(
+                lock_file=str(lock_file()), timeout=timeout or LOCK_TIMEOUT
+            )
+        yield
+
+
+@contextlib.contextmanager
+def try_environments_lock() -> Iterator[bool]:
+    """Hold the lock for the block if it is free now; yields whether it is held (by this
+    block or an enclosing one of this context: then this one does nothing)."""
+    if _held.get():
+        yield False  # the enclosing block's operation is not ours to recover or collect
+        return
+    with _locked(0.0) as taken:
+        yield taken
+
+
+@contextlib.contextmanager
+def _locked(timeout: float) -> Iterator[bool]:
+    if _held.get():
+        yield True
+        return
+    from filelock import FileLock, Timeout
+
+    path = lock_file()
+    os.makedirs(path.parent, exist_ok=True)
+    lock = FileLock(os.fspath(path), timeout=timeout)
+    try:
+        lock.acquire()
+    except Timeout:
+        yield False
+        return
+    token = _held.set(True)
+    try:
+        yield True
+    finally:
+        _held.reset(token)
+        lock.release()

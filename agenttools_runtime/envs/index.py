@@ -1,0 +1,192 @@
+"""Where distributions come from: the index options as pip spells them (``--index-url``,
+``--extra-index-url``, ``--find-links``, ``--no-index``), filled from the command line first,
+then from the environment variables of pip and then of uv, read directly. Configuration
+files (pip.conf, uv.toml) are left to the installer that runs: agenttools never parses them.
+
+Credentials in URLs (``https://user:token@host/simple``) go to the installer and to agenttools'
+own requests, and nowhere else: :func:`redact` removes them from every URL that is recorded
+or shown, and :func:`redact_text` from any text that may quote one (an installer's error).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
+
+# PyPI's simple index: what pip and uv use when nothing names another one
+DEFAULT_INDEX = "https://pypi.org/simple"
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/@\s]+)@")
+
+
+@dataclass(frozen=True, slots=True)
+class IndexOptions:
+    """The indexes and wheel locations one install or lookup uses. ``index_url`` None: the
+    installer's default (its configuration, else PyPI); ``find_links`` are directories or
+    URLs of HTML pages of links; ``no_index``: only ``find_links``."""
+
+    index_url: str | None = None
+    extra_index_urls: tuple[str, ...] = ()
+    find_links: tuple[str, ...] = ()
+    no_index: bool = False
+
+    @classmethod
+    def from_sources(
+        cls,
+        *,
+        index_url: str | None = None,
+        extra_index_urls: Sequence[str] = (),
+        find_links: Sequence[str] = (),
+        no_index: bool = False,
+        environ: Mapping[str, str] | None = None,
+    ) -> IndexOptions:
+        """The options given, each one not given taken from the environment variables
+        ``PIP_INDEX_URL``, ``PIP_EXTRA_INDEX_URL``, ``PIP_FIND_LINKS``, ``PIP_NO_INDEX``, then
+        ``UV_DEFAULT_INDEX`` / ``UV_INDEX_URL``, ``UV_INDEX`` / ``UV_EXTRA_INDEX_URL``,
+        ``UV_FIND_LINKS``, ``UV_NO_INDEX``. Local ``find_links`` directories become absolute."""
+        env = os.environ if environ is None else environ
+        index = index_url or _first(env, "PIP_INDEX_URL", "UV_DEFAULT_INDEX", "UV_INDEX_URL")
+        extras = tuple(extra_index_urls) or _words(
+            env, "PIP_EXTRA_INDEX_URL", "UV_INDEX", "UV_EXTRA_INDEX_URL"
+        )
+        links = tuple(find_links) or _words(env, "PIP_FIND_LINKS", "UV_FIND_LINKS")
+        off = no_index or any(
+            env.get(name, "").strip().lower() in _TRUE for name in ("PIP_NO_INDEX", "UV_NO_INDEX")
+        )
+        return cls(
+            index_url=index or None,
+            extra_index_urls=tuple(dict.fromkeys(extras)),
+            find_links=tuple(dict.fromkeys(_absolute_location(f) for f in links)),
+            no_index=off,
+        )
+
+    @property
+    def indexes(self) -> tuple[str, ...]:
+        """The index URLs looked in, in order (none with ``no_index``)."""
+        if self.no_index:
+            return ()
+        return (self.index_url or DEFAULT_INDEX, *self.extra_index_urls)
+
+    def redacted(self) -> IndexOptions:
+        """The same options with every credential removed: what records and output hold."""
+        return IndexOptions(
+            index_url=None if self.index_url is None else redact(self.index_url),
+            extra_index_urls=tuple(redact(u) for u in self.extra_index_urls),
+            find_links=tuple(redact(u) for u in self.find_links),
+            no_index=self.no_index,
+        )
+
+    def describe(self) -> str:
+        """Where, for messages (no credentials): ``https://host/simple`` or the find-links."""
+        places = [*self.indexes, *self.find_links]
+        return ", ".join(redact(p) for p in places) or "no index (--no-index)"
+
+    def installer_arguments(self, installer: str) -> list[str]:
+        """These options on *installer*'s command line (``uv`` or ``pip``)."""
+        args: list[str] = []
+        if installer == "uv":
+            if self.index_url is not None:
+                args += ["--default-index", self.index_url]
+            for url in self.extra_index_urls:
+                args += ["--index", url]
+        else:
+            if self.index_url is not None:
+                args += ["--index-url", self.index_url]
+            for url in self.extra_index_urls:
+                args += ["--extra-index-url", url]
+        for location in self.find_links:
+            args += ["--find-links", location]
+        if self.no_index:
+            args.append("--no-index")
+        return args
+
+    def with_credentials_of(self, given: IndexOptions) -> IndexOptions:
+        """These (recorded, credential-free) options with the credentials of *given* put back
+        where a URL of *given* is the same once redacted: a later command supplies them as
+        the first one did (command line or environment), since no record holds them."""
+        known = {
+            redact(u): u for u in (given.index_url, *given.extra_index_urls, *given.find_links) if u
+        }
+
+        def back(url: str) -> str:
+            return known.get(url, url)
+
+        return IndexOptions(
+            index_url=None if self.index_url is None else back(self.index_url),
+            extra_index_urls=tuple(back(u) for u in self.extra_index_urls),
+            find_links=tuple(back(u) for u in self.find_links),
+            no_index=self.no_index,
+        )
+
+    def to_json(self) -> dict[str, object]:
+        redacted = self.redacted()
+        return {
+            "index_url": redacted.index_url,
+            "extra_index_urls": list(redacted.extra_index_urls),
+            "find_links": list(redacted.find_links),
+            "no_index": redacted.no_index,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> IndexOptions:
+        index = data.get("index_url")
+        extras = data.get("extra_index_urls") or ()
+        links = data.get("find_links") or ()
+        if not isinstance(extras, (list, tuple)) or not isinstance(links, (list, tuple)):
+            raise ValueError("index options: extra_index_urls and find_links must be lists")
+        return cls(
+            index_url=None if index is None else str(index),
+            extra_index_urls=tuple(str(u) for u in extras),
+            find_links=tuple(str(u) for u in links),
+            no_index=bool(data.get("no_index", False)),
+        )
+
+
+def redact(url: str) -> str:
+    """*url* without its user information (``https://user:pw@host/x`` -> ``https://host/x``);
+    anything that is not a URL with a host is returned as it is."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return redact_text(url)
+    if "@" not in parts.netloc:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+
+
+def redact_text(text: str) -> str:
+    """*text* with the user information of every URL in it replaced by ``***``."""
+    return _USERINFO.sub(lambda m: f"{m['scheme']}***@", text)
+
+
+def is_url(location: str) -> bool:
+    """Whether *location* is a URL (``scheme://…``) rather than a local path."""
+    return "://" in location and bool(urlsplit(location).scheme)
+
+
+def _first(env: Mapping[str, str], *names: str) -> str | None:
+    for name in names:
+        value = env.get(name, "").strip()
+        if value:
+            return value
+    return None
+
+
+def _words(env: Mapping[str, str], *names: str) -> tuple[str, ...]:
+    """The whitespace- (pip) or comma-separated (uv) values of the first variable set."""
+    for name in names:
+        value = env.get(name, "").strip()
+        if value:
+            return tuple(w for w in re.split(r"[\s,]+", value) if w)
+    return ()
+
+
+def _absolute_location(location: str) -> str:
+    if is_url(location):
+        return location
+    return os.path.abspath(os.path.expanduser(location))

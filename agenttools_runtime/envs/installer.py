@@ -1,0 +1,256 @@
+"""The installers a managed environment is made with: ``uv`` (``uv pip compile`` resolves,
+``uv venv`` creates, ``uv pip install`` installs) when it is available, else ``python -m venv``
+and pip (``pip lock`` resolves, ``pip install`` installs, both run by the pip of the
+interpreter agenttools runs in, with ``--python``). Both write the resolution as a PEP 751
+``pylock.toml``; the environment is then installed from exactly that list, each file checked
+against its hash. A failure is one :class:`InstallerFailed` whose reason is the installer's
+essential line, credentials removed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from agenttools_runtime.envs.index import IndexOptions, redact_text
+from agenttools_runtime.errors.environments import InstallerFailed, InstallerUnavailable
+
+INSTALLERS = ("uv", "pip")
+PIP_LOCK_VERSION = (25, 1)  # the first pip with `pip lock` (PEP 751)
+
+
+@dataclass(frozen=True, slots=True)
+class Installer:
+    """An installer that can be run: ``name`` (``uv`` or ``pip``), the ``command`` that runs
+    it, its ``version``."""
+
+    name: str
+    command: tuple[str, ...]
+    version: str
+
+    def describe(self) -> str:
+        return f"{self.name} {self.version}"
+
+
+def find_installer(
+    choice: str | None = None, environ: Mapping[str, str] | None = None
+) -> Installer:
+    """*choice* (``uv`` or ``pip``), or uv when it can be found, else pip. Raises
+    ``InstallerUnavailable``: the one asked for (or any) cannot be run."""
+    if choice is not None and choice not in INSTALLERS:
+        raise InstallerUnavailable(installer=choice, reason=f"use one of {', '.join(INSTALLERS)}")
+    if choice in (None, "uv"):
+        found = _uv(environ)
+        if found is not None:
+            return found
+        if choice == "uv":
+            raise InstallerUnavailable(
+                installer="uv", reason="no uv executable beside this interpreter or on PATH"
+            )
+    return _pip()
+
+
+def _uv(environ: Mapping[str, str] | None) -> Installer | None:
+    env = os.environ if environ is None else environ
+    scripts = sysconfig.get_path("scripts")
+    candidates = [os.path.join(scripts, "uv" + (".exe" if os.name == "nt" else ""))]
+    on_path = shutil.which("uv", path=env.get("PATH"))
+    if on_path:
+        candidates.append(on_path)
+    for candidate in candidates:
+        if not os.path.isfile(candidate):
+            continue
+        try:
+            done = subprocess.run(
+                [candidate, "--version"], capture_output=True, text=True, timeout=30, check=False
+            )
+        except (OSError, subprocess.SubprocessError):
+            continue
+        words = done.stdout.split()
+        if done.returncode == 0 and len(words) >= 2 and words[0] == "uv":
+            return Installer("uv", (candidate,), words[1])
+    return None
+
+
+def _pip() -> Installer:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("pip")
+    except PackageNotFoundError:
+        raise InstallerUnavailable(
+            installer="pip", reason=f"neither uv nor pip is installed for {sys.executable}"
+        ) from None
+    from packaging.version import Version
+
+    if Version(found).release[:2] < PIP_LOCK_VERSION:
+        raise InstallerUnavailable(
+            installer="pip",
+            reason=f"pip {found} cannot write a lock file (pip lock needs pip 25.1 or later): "
+            f"upgrade it ({sys.executable} -m pip install -U pip) or install uv",
+        )
+    return Installer("pip", (sys.executable, "-m", "pip"), found)
+
+
+# -- the steps -------------------------------------------------------------------------------
+
+
+def lock(
+    installer: Installer,
+    requirements: Sequence[str],
+    options: IndexOptions,
+    output: Path,
+    *,
+    what: str,
+    python: str | None = None,
+) -> None:
+    """Resolve *requirements* for *python* (default: this interpreter) and write the PEP 751
+    lock file *output*. *what* names the request in messages."""
+    python = python or sys.executable
+    spec = output.with_name(output.name + ".in")
+    spec.write_text("".join(f"{line}\n" for line in requirements), encoding="utf-8")
+    try:
+        if installer.name == "uv":
+            args = ["pip", "compile", os.fspath(spec), "--format", "pylock.toml", "-o",
+                    os.fspath(output), "--python", python, "--quiet", "--no-header"]  # fmt: skip
+        else:
+            args = ["--python", python, "--disable-pip-version-check", "--no-input", "lock",
+                    "-r", os.fspath(spec), "-o", os.fspath(output), "--quiet"]  # fmt: skip
+        run(installer, [*args, *options.installer_arguments(installer.name)], "resolve", what)
+    finally:
+        spec.unlink(missing_ok=True)
+
+
+def create_venv(installer: Installer, path: Path, *, python: str | None = None) -> None:
+    """A new virtual environment at *path* (which must not exist) for *python*."""
+    python = python or sys.executable
+    if installer.name == "uv":
+        run(
+            installer, ["venv", os.fspath(path), "--python", python, "--quiet"], "create", str(path)
+        )
+        return
+    command = [python, "-m", "venv", "--without-pip", os.fspath(path)]
+    _run_command(installer, command, "create", str(path))
+
+
+def install_locked(
+    installer: Installer, python: Path, lock_file: Path, options: IndexOptions, *, what: str
+) -> None:
+    """Install exactly the packages of the PEP 751 *lock_file* into the environment of
+    *python* (the files it names, checked against its hashes)."""
+    if installer.name == "uv":
+        args = ["pip", "install", "--python", os.fspath(python), "-r", os.fspath(lock_file),
+                "--preview-features", "pylock", "--quiet"]  # fmt: skip
+    else:
+        args = ["--python", os.fspath(python), "--disable-pip-version-check", "--no-input",
+                "install", "-r", os.fspath(lock_file), "--quiet"]  # fmt: skip
+    run(installer, [*args, *options.installer_arguments(installer.name)], "install", what)
+
+
+def install_pinned(
+    installer: Installer,
+    python: Path,
+    lines: Sequence[str],
+    options: IndexOptions,
+    *,
+    require_hashes: bool,
+    what: str,
+) -> None:
+    """Install exactly *lines* (pinned requirements, see ``pylock.hashed_requirements``) into
+    the environment of *python*, no dependencies beyond them."""
+    spec = python.parent.parent / ".agenttools-install.txt"
+    spec.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    try:
+        if installer.name == "uv":
+            args = ["pip", "install", "--python", os.fspath(python), "-r", os.fspath(spec),
+                    "--no-deps", "--quiet"]  # fmt: skip
+        else:
+            args = ["--python", os.fspath(python), "--disable-pip-version-check", "--no-input",
+                    "install", "-r", os.fspath(spec), "--no-deps", "--quiet"]  # fmt: skip
+        if require_hashes:
+            args.append("--require-hashes")
+        run(installer, [*args, *options.installer_arguments(installer.name)], "install", what)
+    finally:
+        spec.unlink(missing_ok=True)
+
+
+def build_wheel(installer: Installer, project: Path, out_dir: Path, options: IndexOptions) -> Path:
+    """Build *project*'s wheel into *out_dir* (an empty directory); its path."""
+    if installer.name == "uv":
+        args = ["build", "--wheel", "--out-dir", os.fspath(out_dir), os.fspath(project), "--quiet"]
+    else:
+        args = ["--disable-pip-version-check", "--no-input", "wheel", "--no-deps", "-w",
+                os.fspath(out_dir), os.fspath(project), "--quiet"]  # fmt: skip
+    run(installer, [*args, *options.installer_arguments(installer.name)], "build", str(project))
+    wheels = sorted(out_dir.glob("*.whl"))
+    if len(wheels) != 1:
+        raise InstallerFailed(
+            installer=installer.name, action="build", requirement=str(project),
+            reason=f"expected one wheel in {out_dir}, found {len(wheels)}",
+        )  # fmt: skip
+    return wheels[0]
+
+
+def run(installer: Installer, args: Sequence[str], action: str, what: str) -> None:
+    """Run *installer* with *args*; ``InstallerFailed`` (its essential line) when it fails."""
+    _run_command(installer, [*installer.command, *args], action, what)
+
+
+def _run_command(installer: Installer, command: Sequence[str], action: str, what: str) -> None:
+    try:
+        done = subprocess.run(
+            list(command), capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL
+        )
+    except OSError as exc:
+        raise InstallerFailed(
+            installer=installer.name,
+            action=action,
+            requirement=what,
+            reason=exc.strerror or str(exc),
+        ) from None
+    if done.returncode != 0:
+        raise InstallerFailed(
+            installer=installer.name,
+            action=action,
+            requirement=what,
+            reason=essential_line(f"{done.stderr}\n{done.stdout}")
+            or f"exit status {done.returncode}",
+        )
+
+
+def essential_line(output: str) -> str:
+    """The line of an installer's failure output that says what went wrong, in one line,
+    with the credentials of any URL in it removed: uv's conclusion (``╰─▶ Because …``) or
+    its ``error:`` line with the last ``Caused by:``; pip's first ``ERROR:`` line (or, when
+    it could not connect, the connection error it retried on)."""
+    lines = [line.rstrip() for line in output.splitlines()]
+    text = ""
+    for i, line in enumerate(lines):
+        if "╰─▶" in line:
+            block = [line.split("╰─▶", 1)[1].strip()]
+            for rest in lines[i + 1 :]:
+                if not rest.strip() or not rest.startswith("      "):
+                    break
+                block.append(rest.strip())
+            text = " ".join(block)
+            break
+    if not text:
+        errors = [ln.strip() for ln in lines if ln.strip().lower().startswith("error:")]
+        causes = [ln.strip()[len("caused by:"):].strip() for ln in lines
+                  if ln.strip().lower().startswith("caused by:")]  # fmt: skip
+        connection = [ln.strip() for ln in lines if "Retrying" in ln and "connection" in ln.lower()]
+        if connection:
+            text = connection[-1]
+        elif errors:
+            text = errors[0].split(":", 1)[1].strip()
+            if causes and causes[-1] not in text:
+                text += f" ({causes[-1]})"
+    if not text:
+        text = next((ln.strip() for ln in reversed(lines) if ln.strip()), "")
+    return redact_text(text)

@@ -1,0 +1,410 @@
+"""Getting a managed environment for a request: the one a previous run of the same request made
+(found by its key, no index asked), else a new one — resolved by the installer into a lock
+file, created at its final path, installed from exactly that lock (hashes checked), checked to
+ship agent tools, and committed by writing its receipt. A new environment is journaled from
+before it exists until the caller's deployment references it (:func:`commit`) or the caller
+gives up (:func:`abandon`); a process killed in between leaves it to the next command's
+recovery. Call everything here with the environments lock held.
+
+A *metadata* environment (``--runner uvx``) is no virtual environment: only the wheel's
+``.dist-info`` in ``<env>/site-packages``, what deployments and their status read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import shutil
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from packaging.utils import canonicalize_name, parse_wheel_filename
+
+from agenttools_runtime import fs
+from agenttools_runtime.envs import installer as installers
+from agenttools_runtime.envs import journal, layout, pylock, receipt
+from agenttools_runtime.envs.envlock import environments_lock_held
+from agenttools_runtime.envs.index import IndexOptions, redact_text
+from agenttools_runtime.envs.installer import Installer
+from agenttools_runtime.envs.layout import ManagedEnvironment, envs_dir
+from agenttools_runtime.envs.pylock import ResolvedDistribution
+from agenttools_runtime.envs.receipt import METADATA, VENV, Receipt
+from agenttools_runtime.envs.refs import release_unused, remove_environment
+from agenttools_runtime.envs.requirement import InstallRequest
+from agenttools_runtime.errors.environments import (
+    InstallerFailed,
+    ManagedEnvironmentKept,
+    ManagedEnvironmentRemoved,
+    NoAgentTools,
+    ReceiptNotReproducible,
+)
+from agenttools_runtime.wheel import layout as wheel_layout
+
+STAGING = ".staging"
+
+
+@dataclass(frozen=True, slots=True)
+class Provision:
+    """An environment to deploy from: ``created`` (new: ``entry`` is its open journal) or
+    reused."""
+
+    environment: ManagedEnvironment
+    created: bool
+    entry: journal.EnvironmentJournal | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """What a request is, for its key: the request as it is identified, and for a wheel file
+    its hash."""
+
+    text: str
+    source_sha256: str | None
+
+
+def identity(request: InstallRequest) -> Identity:
+    if request.kind == "wheel" and request.path is not None:
+        digest = _file_sha256(request.path)
+        return Identity(f"{request.name} @ sha256:{digest}", digest)
+    return Identity(request.text, None)
+
+
+def key_of(
+    request: InstallRequest, options: IndexOptions, installer: str, layout_name: str
+) -> tuple[str, Identity]:
+    found = identity(request)
+    return layout.request_key(
+        found.text, options.redacted(), installer, sys.executable, layout_name
+    ), found
+
+
+def find_existing(key: str) -> ManagedEnvironment | None:
+    """The newest complete, usable environment made for *key* (no index is asked)."""
+    from packaging.version import InvalidVersion, Version
+
+    busy = {j.environment for j in journal.pending() if isinstance(j, journal.EnvironmentJournal)}
+    found = []
+    for env in layout.environments():
+        r = env.receipt
+        if r is None or r.key != key or env.name in busy:
+            continue
+        if r.layout == VENV and not env.python.exists():
+            continue
+        try:
+            found.append((Version(r.version), env))
+        except InvalidVersion:
+            continue
+    return max(found, key=lambda pair: pair[0])[1] if found else None
+
+
+def provision(
+    request: InstallRequest,
+    options: IndexOptions,
+    installer: Installer,
+    *,
+    layout_name: str = VENV,
+    replaces: Sequence[str] = (),
+    reuse: bool = True,
+) -> Provision:
+    """An environment for *request* (see the module docstring); *reuse* False: resolve
+    again (an upgrade), reusing only an environment of the version resolved. Raises
+    ``InstallerFailed``, ``NoAgentTools``, what the index lookups raise; nothing is left of
+    a new environment when it fails."""
+    assert environments_lock_held()
+    key, ident = key_of(request, options, installer.name, layout_name)
+    if reuse:
+        existing = find_existing(key)
+        if existing is not None:
+            return Provision(existing, created=False)
+    staging = _staging()
+    try:
+        if layout_name == METADATA:
+            return _metadata(request, options, installer, key, ident, staging, replaces)
+        return _venv(request, options, installer, key, ident, staging, replaces)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def commit(done: Provision) -> list[ManagedEnvironmentRemoved | ManagedEnvironmentKept]:
+    """The caller's deployment references the environment: the journal ends, and the
+    environments it replaces go when nothing uses them."""
+    if done.entry is None:
+        return []
+    journal.end(done.entry)
+    return release_unused(done.entry.replaces, reason="replaced by " + done.environment.name)
+
+
+def abandon(done: Provision) -> None:
+    """The caller could not deploy from a new environment: it goes (unless a deployment
+    references it after all), and its journal with it."""
+    if done.entry is None:
+        return
+    from agenttools_runtime.envs.refs import references
+
+    if done.environment.path.is_dir() and not references().used(done.environment.name):
+        remove_environment(done.environment.path)
+    journal.end(done.entry)
+
+
+def rebuild(env: ManagedEnvironment, installer: Installer | None = None) -> ManagedEnvironment:
+    """Make *env* again at its own path from its receipt: the same distributions, versions and
+    files (hashes checked), with the installer it was made with. Raises
+    ``ReceiptNotReproducible``, ``InstallerFailed``."""
+    assert environments_lock_held()
+    r = env.receipt
+    if r is None:
+        raise ReceiptNotReproducible(name=env.name, reason=env.problem or "it has no receipt")
+    installer = installer or installers.find_installer(r.installer)
+    for item in r.resolved:
+        if item.path is not None and not os.path.isfile(item.path):
+            raise ReceiptNotReproducible(
+                name=env.name, reason=f"the file {item.path} it was installed from is gone"
+            )
+    entry = journal.begin(journal.REBUILD, env.name, receipt=r.to_json())
+    try:
+        if env.path.exists():
+            remove_environment(env.path)
+        fs.checkpoint("envs.rebuild", env.path)
+        if r.layout == METADATA:
+            wheel = next((Path(d.path) for d in r.resolved if d.path), None)
+            if wheel is None:
+                raise ReceiptNotReproducible(name=env.name, reason="it names no wheel file")
+            _unpack_dist_info(wheel, env.path / layout.METADATA_SITE)
+        else:
+            installers.create_venv(installer, env.path)
+            lines, hashed = pylock.hashed_requirements(r.resolved)
+            options = r.index.with_credentials_of(IndexOptions.from_sources())
+            installers.install_pinned(installer, layout.ManagedEnvironment(env.path, r).python, lines, options,
+                               require_hashes=hashed, what=r.requirement)  # fmt: skip
+        receipt.write(env.path, r)
+    except BaseException:
+        if env.path.exists() and layout.load(env.path).receipt is None:
+            remove_environment(env.path)
+            fs.mkdir(env.path)
+            receipt.write(env.path, r)  # (as before: doctor finds it again)
+        journal.end(entry)
+        raise
+    journal.end(entry)
+    return layout.load(env.path)
+
+
+# -- building ----------------------------------------------------------------------------------
+
+
+def _venv(
+    request: InstallRequest,
+    options: IndexOptions,
+    installer: Installer,
+    key: str,
+    ident: Identity,
+    staging: Path,
+    replaces: Sequence[str],
+) -> Provision:
+    line, source_sha = _source(request, options, installer, ident, staging)
+    lock_file = staging / receipt.LOCK_FILE
+    installers.lock(installer, [line], options, lock_file, what=request.describe())
+    text = lock_file.read_text(encoding="utf-8")
+    try:
+        resolved = pylock.read(text, staging)
+    except pylock.LockFileError as exc:
+        raise InstallerFailed(installer=installer.name, action="resolve", requirement=request.describe(),
+                              reason=f"its lock file cannot be read: {exc}") from None  # fmt: skip
+    version = next((d.version for d in resolved if d.name == request.name), None)
+    if version is None:
+        raise InstallerFailed(installer=installer.name, action="resolve", requirement=request.describe(),
+                              reason=f"{request.name} is not in the resolution")  # fmt: skip
+    name = layout.environment_name(request.name, version, key)
+    path = envs_dir() / name
+    if path.is_dir():
+        present = layout.load(path)
+        if present.receipt is not None and present.receipt.key == key and present.python.exists():
+            return Provision(present, created=False)
+        remove_environment(path)  # (a leftover nothing journals: not usable)
+    entry = journal.begin(journal.INSTALL, name, replaces=tuple(n for n in replaces if n != name))
+    try:
+        fs.checkpoint("envs.create", path)
+        installers.create_venv(installer, path)
+        fs.checkpoint("envs.created", path)
+        env = ManagedEnvironment(path, None)
+        python = env.python
+        installers.install_locked(installer, python, lock_file, options, what=request.describe())
+        fs.checkpoint("envs.installed", path)
+        site = layout.site_packages(path, platform.python_version())
+        _require_agent_tools(site, request.name, version)
+        fs.write_bytes_atomic(path / receipt.LOCK_FILE, redact_text(text).encode("utf-8"))
+        made = _receipt(
+            request, options, installer, key, request.name, version, resolved, VENV, source_sha
+        )
+        receipt.write(path, made)
+        fs.checkpoint("envs.receipt", path)
+    except BaseException:
+        _undo(path, entry)
+        raise
+    return Provision(ManagedEnvironment(path, made), created=True, entry=entry)
+
+
+def _metadata(
+    request: InstallRequest,
+    options: IndexOptions,
+    installer: Installer,
+    key: str,
+    ident: Identity,
+    staging: Path,
+    replaces: Sequence[str],
+) -> Provision:
+    from agenttools_runtime.envs import http, remote
+
+    index = None
+    if request.kind == "index":
+        assert request.requirement is not None
+        timeout = http.timeout_from_environment()
+        found = remote.find_wheel(request.requirement, options, timeout=timeout)
+        wheel = remote.download_wheel(found, timeout=timeout)
+        index, url = found.file.source, found.file.url
+        digest = _file_sha256(wheel)
+    else:
+        line, digest_or_none = _source(request, options, installer, ident, staging)
+        from urllib.request import url2pathname
+
+        wheel = Path(url2pathname(line.split(" @ ", 1)[1][len("file://") :]))
+        digest, url = digest_or_none or _file_sha256(wheel), None
+    dist, version, _, _ = parse_wheel_filename(wheel.name)
+    name = layout.environment_name(str(dist), str(version), key)
+    path = envs_dir() / name
+    if path.is_dir():
+        present = layout.load(path)
+        if present.receipt is not None and present.receipt.key == key:
+            return Provision(present, created=False)
+        remove_environment(path)
+    entry = journal.begin(journal.INSTALL, name, replaces=tuple(n for n in replaces if n != name))
+    try:
+        fs.checkpoint("envs.create", path)
+        site = path / layout.METADATA_SITE
+        _unpack_dist_info(wheel, site)
+        _require_agent_tools(site, str(dist), str(version))
+        from agenttools_runtime.envs.index import redact
+
+        resolved = (ResolvedDistribution(str(dist), str(version), wheel.name, digest,
+                                         url=None if url is None else redact(url),
+                                         path=str(wheel),
+                                         index=None if index is None else redact(index)),)  # fmt: skip
+        made = _receipt(request, options, installer, key, str(dist), str(version), resolved, METADATA,
+                        None if request.kind == "index" else digest)  # fmt: skip
+        receipt.write(path, made)
+        fs.checkpoint("envs.receipt", path)
+    except BaseException:
+        _undo(path, entry)
+        raise
+    return Provision(ManagedEnvironment(path, made), created=True, entry=entry)
+
+
+def _source(
+    request: InstallRequest,
+    options: IndexOptions,
+    installer: Installer,
+    ident: Identity,
+    staging: Path,
+) -> tuple[str, str | None]:
+    """The requirement line the installer resolves, and the hash of the wheel it names (a
+    file request's, or the one built from a directory, which goes into the cache)."""
+    if request.kind == "index":
+        return request.text, None
+    assert request.path is not None
+    if request.kind == "wheel":
+        return f"{request.name} @ {request.path.as_uri()}", ident.source_sha256
+    built = installers.build_wheel(installer, request.path, staging / "wheel", options)
+    digest = _file_sha256(built)
+    from agenttools_runtime.envs.remote import cache_dir
+
+    kept = cache_dir() / "built" / digest / built.name
+    if not kept.is_file():
+        fs.mkdir(kept.parent)
+        fs.copy_file(built, kept)
+    return f"{request.name} @ {kept.as_uri()}", digest
+
+
+def _receipt(
+    request: InstallRequest,
+    options: IndexOptions,
+    installer: Installer,
+    key: str,
+    distribution: str,
+    version: str,
+    resolved: tuple[ResolvedDistribution, ...],
+    layout_name: str,
+    source_sha: str | None,
+) -> Receipt:
+    return Receipt(
+        requirement=request.text,
+        kind=request.kind,
+        distribution=distribution,
+        version=version,
+        key=key,
+        index=options.redacted(),
+        interpreter=sys.executable,
+        python_version=platform.python_version(),
+        installer=installer.name,
+        installer_version=installer.version,
+        resolved=resolved,
+        layout=layout_name,
+        source_sha256=source_sha,
+        created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    )
+
+
+def _require_agent_tools(site: Path, distribution: str, version: str) -> None:
+    """``NoAgentTools`` unless *distribution*'s ``.dist-info`` in *site* has a manifest."""
+    wanted = canonicalize_name(distribution)
+    for entry in os.scandir(site) if site.is_dir() else ():
+        if not entry.name.endswith(".dist-info"):
+            continue
+        stem = entry.name[: -len(".dist-info")]
+        project = stem.rpartition("-")[0] if "-" in stem else stem
+        if canonicalize_name(project) == wanted:
+            if os.path.isfile(os.path.join(entry.path, *wheel_layout.MANIFEST_FILE.split("/"))):
+                return
+            break
+    raise NoAgentTools(distribution=distribution, version=version)
+
+
+def _unpack_dist_info(wheel: Path, site: Path) -> None:
+    from agenttools_runtime.envs.remote import dist_info_members
+
+    members = dist_info_members(wheel)
+    for name, data in sorted(members.items()):
+        target = site.joinpath(*name.split("/"))
+        if ".." in name.split("/"):
+            continue
+        fs.mkdir(target.parent)
+        fs.write_bytes_atomic(target, data)
+
+
+def _undo(path: Path, entry: journal.EnvironmentJournal) -> None:
+    if path.exists():
+        try:
+            remove_environment(path)
+        except OSError:
+            return  # (the journal stays: the next command removes it)
+    journal.end(entry)
+
+
+def _staging() -> Path:
+    root = envs_dir() / STAGING
+    fs.mkdir(root)
+    for old in os.listdir(root):  # under the lock: what killed processes left
+        shutil.rmtree(root / old, ignore_errors=True)
+    path = root / f"{os.getpid()}-{os.urandom(4).hex()}"
+    fs.mkdir(path)
+    return path
+
+
+def _file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -1,0 +1,172 @@
+"""Reading the PEP 751 lock file (``pylock.toml``) an installer wrote for one environment: each
+package's name, version, and the one file installed for this interpreter (a wheel's name and
+SHA-256, where it came from), as :class:`ResolvedDistribution` — what a receipt records and a
+rebuild installs again (:func:`hashed_requirements`)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from packaging.tags import sys_tags
+from packaging.utils import canonicalize_name, parse_wheel_filename
+
+from agenttools_runtime.envs.index import redact
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedDistribution:
+    """One distribution of an environment: ``name`` (normalized), ``version``, the file
+    installed (``file``: a wheel's or archive's name; None for a directory built in place),
+    its ``sha256``, and where it came from: ``url`` (credentials removed) or a local ``path``,
+    and the ``index`` the lock names."""
+
+    name: str
+    version: str
+    file: str | None = None
+    sha256: str | None = None
+    url: str | None = None
+    path: str | None = None
+    index: str | None = None
+
+    def to_json(self) -> dict[str, str]:
+        data = {"name": self.name, "version": self.version}
+        for key in ("file", "sha256", "url", "path", "index"):
+            value = getattr(self, key)
+            if value is not None:
+                data[key] = value
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> ResolvedDistribution:
+        def text(key: str) -> str | None:
+            value = data.get(key)
+            return None if value is None else str(value)
+
+        return cls(
+            name=str(data["name"]),
+            version=str(data["version"]),
+            file=text("file"),
+            sha256=text("sha256"),
+            url=text("url"),
+            path=text("path"),
+            index=text("index"),
+        )
+
+
+class LockFileError(ValueError):
+    """A lock file that is not the PEP 751 file this module reads."""
+
+
+def read(text: str, base: Path) -> tuple[ResolvedDistribution, ...]:
+    """The packages of a ``pylock.toml`` (*text*; relative paths are relative to *base*),
+    sorted by name. Raises :class:`LockFileError`."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LockFileError(f"not TOML ({exc})") from None
+    version = str(data.get("lock-version", ""))
+    if not version.startswith("1."):
+        raise LockFileError(f"lock-version {version!r} is not 1.x")
+    packages = data.get("packages", [])
+    if not isinstance(packages, list):
+        raise LockFileError("packages is not an array of tables")
+    found = [_package(p, base) for p in packages if isinstance(p, dict)]
+    return tuple(sorted(found, key=lambda d: d.name))
+
+
+def hashed_requirements(resolved: Iterable[ResolvedDistribution]) -> tuple[list[str], bool]:
+    """Requirement lines that install exactly *resolved* (``name==version --hash=sha256:…``,
+    a local file as ``name @ file:///…``), and whether every line has a hash (then the
+    installer is told to require them)."""
+    lines, hashed = [], True
+    for item in resolved:
+        if item.path is not None:
+            line = f"{item.name} @ {Path(item.path).resolve().as_uri()}"
+        else:
+            line = f"{item.name}=={item.version}"
+        if item.sha256 is not None:
+            line += f" --hash=sha256:{item.sha256}"
+        else:
+            hashed = False
+        lines.append(line)
+    return lines, hashed
+
+
+def _package(table: Mapping[str, object], base: Path) -> ResolvedDistribution:
+    try:
+        name = str(canonicalize_name(str(table["name"])))
+    except KeyError:
+        raise LockFileError("a package without a name") from None
+    version = str(table.get("version") or "")
+    index = _text(table.get("index"))
+    wheels = table.get("wheels")
+    if isinstance(wheels, list) and wheels:
+        chosen = _wheel_for_here([w for w in wheels if isinstance(w, dict)])
+        return _artifact(name, version, chosen, base, index)
+    for key in ("archive", "sdist"):
+        artifact = table.get(key)
+        if isinstance(artifact, dict):
+            return _artifact(name, version, artifact, base, index)
+    directory = table.get("directory")
+    if isinstance(directory, dict):
+        path = _text(directory.get("path"))
+        return ResolvedDistribution(
+            name, version, path=None if path is None else _local(path, base), index=index
+        )
+    return ResolvedDistribution(name, version, index=index)
+
+
+def _artifact(
+    name: str, version: str, artifact: Mapping[str, object], base: Path, index: str | None
+) -> ResolvedDistribution:
+    url, path = _text(artifact.get("url")), _text(artifact.get("path"))
+    hashes = artifact.get("hashes")
+    sha = _text(hashes.get("sha256")) if isinstance(hashes, dict) else None
+    file = _text(artifact.get("name"))
+    if url is not None and url.startswith("file:"):
+        path, url = unquote(urlsplit(url).path), None
+    if file is None:
+        source = url or path or ""
+        file = os.path.basename(urlsplit(source).path if url else source) or None
+    return ResolvedDistribution(
+        name=name,
+        version=version,
+        file=file,
+        sha256=sha,
+        url=None if url is None else redact(url),
+        path=None if path is None else _local(path, base),
+        index=None if index is None else redact(index),
+    )
+
+
+def _wheel_for_here(wheels: Sequence[Mapping[str, object]]) -> Mapping[str, object]:
+    """The wheel this interpreter installs: the one with the most specific tag it supports."""
+    rank = {str(tag): i for i, tag in enumerate(sys_tags())}
+
+    def score(wheel: Mapping[str, object]) -> int:
+        source = _text(wheel.get("name")) or _text(wheel.get("url")) or _text(wheel.get("path"))
+        try:
+            tags = parse_wheel_filename(os.path.basename(urlsplit(source or "").path))[3]
+        except ValueError:
+            return len(rank) + 1
+        return min((rank.get(str(t), len(rank)) for t in tags), default=len(rank))
+
+    return min(wheels, key=score)
+
+
+def _local(path: str, base: Path) -> str:
+    return os.path.normpath(os.path.join(base, path))
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)

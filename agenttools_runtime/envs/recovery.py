@@ -1,0 +1,60 @@
+"""Finishing or undoing environment operations a process did not live to complete (see
+:mod:`agenttools_runtime.envs.journal`). Runs with the environments lock held, after the
+deployment state was recovered (the deployment lock's own recovery), since whether an install
+was committed is what the deployment records say."""
+
+from __future__ import annotations
+
+import contextlib
+
+from agenttools_runtime import fs
+from agenttools_runtime.envs import journal, layout, receipt
+from agenttools_runtime.envs.journal import INSTALL, EnvironmentJournal, UnreadableJournal
+from agenttools_runtime.envs.layout import envs_dir
+from agenttools_runtime.envs.refs import empty_trash, references, remove_environment
+from agenttools_runtime.errors.environments import InterruptedInstallRecovered
+
+
+def recover() -> list[InterruptedInstallRecovered]:
+    """Handle every environment journal left (call with the environments lock held and the
+    deployment state consistent). An unreadable journal is left for ``doctor``."""
+    said: list[InterruptedInstallRecovered] = []
+    for entry in journal.pending():
+        if isinstance(entry, UnreadableJournal):
+            continue
+        outcome = _install(entry) if entry.kind == INSTALL else _rebuild(entry)
+        journal.end(entry)
+        said.append(
+            InterruptedInstallRecovered(
+                operation=entry.describe(), name=entry.environment, outcome=outcome
+            )
+        )
+    empty_trash()
+    return said
+
+
+def _install(entry: EnvironmentJournal) -> str:
+    refs = references()
+    new = envs_dir() / entry.environment
+    if refs.used(entry.environment) and new.is_dir() and layout.load(new).receipt is not None:
+        for name in entry.replaces:
+            old = envs_dir() / name
+            if not refs.used(name) and old.is_dir():
+                remove_environment(old)
+        return "finished"
+    if new.is_dir() and not refs.used(entry.environment):
+        remove_environment(new)
+    return "rolled back (nothing of it is left)"
+
+
+def _rebuild(entry: EnvironmentJournal) -> str:
+    path = envs_dir() / entry.environment
+    if path.is_dir() and layout.load(path).receipt is not None:
+        return "finished"
+    if path.is_dir():
+        remove_environment(path)
+    if entry.receipt is not None:
+        with contextlib.suppress(ValueError, KeyError, TypeError):
+            fs.mkdir(path)
+            receipt.write(path, receipt.Receipt.from_json(entry.receipt))
+    return "stopped; 'agenttools doctor --fix' rebuilds it"

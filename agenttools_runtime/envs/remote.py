@@ -1,0 +1,330 @@
+"""Metadata without installing (the spec's ``PacletFindRemote``): the newest wheel of a
+distribution that a requirement allows on the configured indexes, and its agenttools manifest,
+read from the wheel — a local file directly; a remote one through HTTP ranges (the end of the
+archive, where the ``.dist-info`` is, often one request), or downloaded whole into the cache
+when the server does not serve ranges. Nothing is installed and no environment is created.
+
+The manifests read are kept in the cache keyed by the wheel's published SHA-256 (a fact of
+that file: ``<cache>/manifests/<sha256>.json``); a wheel downloaded whole is kept under
+``<cache>/wheels/<sha256>/``, checked against its hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import zipfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.tags import sys_tags
+from packaging.utils import canonicalize_name, parse_wheel_filename
+from packaging.version import Version
+
+from agenttools_runtime import fs
+from agenttools_runtime.envs import http, simple
+from agenttools_runtime.envs.index import IndexOptions, redact
+from agenttools_runtime.envs.simple import IndexFile
+from agenttools_runtime.errors.environments import (
+    RemoteDistributionNotFound,
+    RemoteHashMismatch,
+    RemoteVersionNotFound,
+    RemoteWheelNotFound,
+    RemoteWheelUnreadable,
+)
+from agenttools_runtime.wheel import layout
+from agenttools_runtime.wheel.manifest import WheelManifest, parse
+
+CACHE_ENV = "AGENTTOOLS_CACHE_DIR"
+TAIL_BYTES = 64 * 1024  # the first range read: the end of the archive
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteWheel:
+    """The wheel chosen for a requirement: distribution name (normalized), version, file."""
+
+    name: str
+    version: Version
+    file: IndexFile
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteDistribution:
+    """A wheel and its agenttools manifest (None: it ships no agent tools)."""
+
+    wheel: RemoteWheel
+    manifest: WheelManifest | None
+
+
+def cache_dir() -> Path:
+    """``$AGENTTOOLS_CACHE_DIR``, else the platform's per-user cache directory."""
+    override = os.environ.get(CACHE_ENV)
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("agenttools", appauthor=False))
+
+
+def find_wheel(requirement: Requirement, options: IndexOptions, *, timeout: float) -> RemoteWheel:
+    """The newest version *requirement* allows on *options*' indexes and find-links locations
+    (not yanked unless pinned with ``==``; pre-releases as PEP 440 says), and its wheel — one
+    for this interpreter when there are several. Raises ``RemoteDistributionNotFound``,
+    ``RemoteVersionNotFound``, ``RemoteWheelNotFound`` and what :func:`http.get` raises."""
+    files = gather_files(requirement.name, options, timeout=timeout)
+    where = options.describe()
+    if not files:
+        raise RemoteDistributionNotFound(distribution=requirement.name, index=where)
+    by_version: dict[Version, list[IndexFile]] = {}
+    for item in files:
+        pv = item.project_version
+        if pv is not None:
+            by_version.setdefault(pv[1], []).append(item)
+    pinned = any(s.operator in ("==", "===") for s in requirement.specifier)
+    allowed = [
+        v for v in requirement.specifier.filter(by_version)
+        if pinned or not all(f.yanked for f in by_version[v])
+    ]  # fmt: skip
+    if not allowed:
+        shown = ", ".join(str(v) for v in sorted(by_version)) or "none"
+        raise RemoteVersionNotFound(
+            distribution=requirement.name, index=where, requirement=str(requirement), versions=shown
+        )
+    version = max(allowed)
+    wheels = [f for f in by_version[version] if f.is_wheel]
+    if not wheels:
+        raise RemoteWheelNotFound(
+            distribution=requirement.name,
+            version=str(version),
+            index=where,
+            files=", ".join(f.filename for f in by_version[version]),
+        )
+    return RemoteWheel(str(canonicalize_name(requirement.name)), version, _best(wheels))
+
+
+def gather_files(project: str, options: IndexOptions, *, timeout: float) -> list[IndexFile]:
+    """Every file of *project* on every index and find-links location, in that order."""
+    found: list[IndexFile] = []
+    for url in options.indexes:
+        found += simple.project_files(project, url, index=True, timeout=timeout)
+    for location in options.find_links:
+        found += simple.project_files(project, location, index=False, timeout=timeout)
+    return found
+
+
+def read_distribution(
+    wheel: RemoteWheel, *, timeout: float, cache: Path | None = None
+) -> RemoteDistribution:
+    """*wheel* with its manifest (see the module docstring). Raises ``RemoteWheelUnreadable``,
+    ``RemoteHashMismatch``, a ``ManifestError`` for a manifest that cannot be used."""
+    data = manifest_bytes(wheel, timeout=timeout, cache=cache)
+    manifest = None if data is None else parse(data, wheel.name)
+    return RemoteDistribution(wheel, manifest)
+
+
+def manifest_bytes(
+    wheel: RemoteWheel, *, timeout: float, cache: Path | None = None
+) -> bytes | None:
+    """The bytes of *wheel*'s ``manifest.json`` (None: it has none)."""
+    cache = cache_dir() if cache is None else cache
+    item = wheel.file
+    local = item.local_path
+    if local is not None:
+        return _member(_open_zip(local.read_bytes(), item), item)
+    cached = None if item.sha256 is None else cache / "manifests" / f"{item.sha256}.json"
+    if cached is not None:
+        try:
+            data = cached.read_bytes()
+        except OSError:
+            pass
+        else:
+            return None if data == b"" else data  # (empty: known to have no manifest)
+    archive = _RangeFile(item, timeout)
+    found = _member(_open_zip(archive, item), item)
+    if archive.whole is not None:  # the server sent it all: keep the wheel
+        _keep_wheel(cache, item, archive.whole)
+    if cached is not None:
+        _write(cached, found or b"")
+    return found
+
+
+def download_wheel(wheel: RemoteWheel, *, timeout: float, cache: Path | None = None) -> Path:
+    """*wheel*'s file on this machine: itself when local, else downloaded whole into the
+    cache (checked against its published hash; kept for the next time)."""
+    item = wheel.file
+    local = item.local_path
+    if local is not None:
+        return local
+    cache = cache_dir() if cache is None else cache
+    if item.sha256 is not None:
+        kept = cache / "wheels" / item.sha256 / item.filename
+        if kept.is_file():
+            return kept
+    response = http.get(item.url, index=item.source, timeout=timeout)
+    if response.status != 200:
+        raise RemoteWheelUnreadable(
+            file=item.filename, index=redact(item.source), reason=f"HTTP {response.status}"
+        )
+    return _keep_wheel(cache, item, response.body)
+
+
+def dist_info_members(wheel_file: Path) -> dict[str, bytes]:
+    """Every member of the wheel's ``.dist-info`` directory: ``{archive name: bytes}``."""
+    with zipfile.ZipFile(wheel_file) as archive:
+        prefix = _dist_info_prefix(archive.namelist())
+        if prefix is None:
+            raise RemoteWheelUnreadable(
+                file=wheel_file.name, index=str(wheel_file.parent), reason="no .dist-info directory"
+            )
+        return {
+            n: archive.read(n)
+            for n in archive.namelist()
+            if n.startswith(prefix) and not n.endswith("/")
+        }
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def _best(wheels: Sequence[IndexFile]) -> IndexFile:
+    """A wheel this interpreter can install (the most specific tag first), else the first."""
+    rank = {str(tag): i for i, tag in enumerate(sys_tags())}
+    best: tuple[int, IndexFile] | None = None
+    for item in wheels:
+        try:
+            tags = parse_wheel_filename(item.filename)[3]
+        except ValueError:
+            continue
+        score = min((rank.get(str(t), len(rank)) for t in tags), default=len(rank))
+        if best is None or score < best[0]:
+            best = (score, item)
+    return wheels[0] if best is None else best[1]
+
+
+def _open_zip(source: bytes | _RangeFile, item: IndexFile) -> zipfile.ZipFile:
+    try:
+        return zipfile.ZipFile(io.BytesIO(source) if isinstance(source, bytes) else source)
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise RemoteWheelUnreadable(
+            file=item.filename, index=redact(item.source), reason=str(exc)
+        ) from None
+
+
+def _member(archive: zipfile.ZipFile, item: IndexFile) -> bytes | None:
+    with archive:
+        prefix = _dist_info_prefix(archive.namelist())
+        if prefix is None:
+            raise RemoteWheelUnreadable(
+                file=item.filename, index=redact(item.source), reason="no .dist-info directory"
+            )
+        try:
+            return archive.read(prefix + layout.MANIFEST_FILE)
+        except KeyError:
+            return None
+        except (zipfile.BadZipFile, OSError, ValueError) as exc:
+            raise RemoteWheelUnreadable(
+                file=item.filename, index=redact(item.source), reason=str(exc)
+            ) from None
+
+
+def _dist_info_prefix(names: Iterable[str]) -> str | None:
+    for name in names:
+        top = name.split("/", 1)[0]
+        if top.endswith(".dist-info") and "/" in name:
+            return top + "/"
+    return None
+
+
+def _keep_wheel(cache: Path, item: IndexFile, data: bytes) -> Path:
+    actual = hashlib.sha256(data).hexdigest()
+    if item.sha256 is not None and actual != item.sha256.lower():
+        raise RemoteHashMismatch(
+            file=item.filename, index=redact(item.source), expected=item.sha256, actual=actual
+        )
+    path = cache / "wheels" / actual / item.filename
+    if not path.is_file():
+        _write(path, data)
+    return path
+
+
+def _write(path: Path, data: bytes) -> None:
+    try:
+        fs.mkdir(path.parent)
+        fs.write_bytes_atomic(path, data)
+    except OSError:
+        pass  # a cache that cannot be written only costs the next command a download
+
+
+class _RangeFile(io.RawIOBase):
+    """A remote file read through HTTP range requests, for :class:`zipfile.ZipFile`: the last
+    :data:`TAIL_BYTES` first, then each read not covered (with read-ahead). A server that
+    answers the first request with the whole file (200) leaves it in :attr:`whole`."""
+
+    def __init__(self, item: IndexFile, timeout: float) -> None:
+        super().__init__()
+        self._item, self._timeout = item, timeout
+        self.whole: bytes | None = None
+        first = self._get(f"bytes=-{TAIL_BYTES}")
+        if first.status == 206:
+            total = first.headers.get("content-range", "").rpartition("/")[2]
+            if not total.isdigit():
+                raise self._unreadable("the server's range answer has no length")
+            self._size = int(total)
+            self._chunks = [(self._size - len(first.body), first.body)]
+        elif first.status == 200:
+            self.whole = first.body
+            self._size = len(first.body)
+            self._chunks = [(0, first.body)]
+        else:
+            raise self._unreadable(f"HTTP {first.status}")
+        self._position = 0
+
+    def _get(self, byte_range: str) -> http.Response:
+        return http.get(
+            self._item.url,
+            index=self._item.source,
+            timeout=self._timeout,
+            headers={"Range": byte_range, "Accept-Encoding": "identity"},
+        )
+
+    def _unreadable(self, reason: str) -> RemoteWheelUnreadable:
+        return RemoteWheelUnreadable(
+            file=self._item.filename, index=redact(self._item.source), reason=reason
+        )
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._position, io.SEEK_END: self._size}[whence]
+        self._position = max(0, base + offset)
+        return self._position
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        size = min(len(buffer), self._size - self._position)
+        if size <= 0:
+            return 0
+        data = self._read(self._position, size)
+        buffer[: len(data)] = data
+        self._position += len(data)
+        return len(data)
+
+    def _read(self, start: int, size: int) -> bytes:
+        for offset, chunk in self._chunks:
+            if offset <= start and start + size <= offset + len(chunk):
+                return chunk[start - offset : start - offset + size]
+        end = min(self._size, start + max(size, TAIL_BYTES)) - 1
+        answer = self._get(f"bytes={start}-{end}")
+        if answer.status != 206 or len(answer.body) < size:
+            raise self._unreadable(f"a range request answered HTTP {answer.status}")
+        self._chunks.append((start, answer.body))
+        return answer.body[:size]

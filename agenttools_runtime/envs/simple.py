@@ -1,0 +1,217 @@
+"""The files a package index offers: its simple API (PEP 691 JSON, else PEP 503 HTML) for one
+project or for the list of projects, and ``--find-links`` locations (a directory of files, or
+an HTML page of links). Only reading: nothing is downloaded here but the pages.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from packaging.utils import (
+    InvalidSdistFilename,
+    InvalidWheelFilename,
+    canonicalize_name,
+    parse_sdist_filename,
+    parse_wheel_filename,
+)
+from packaging.version import Version
+
+from agenttools_runtime.envs import http
+from agenttools_runtime.envs.index import is_url, redact
+
+JSON_TYPE = "application/vnd.pypi.simple.v1+json"
+ACCEPT = f"{JSON_TYPE}, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01"
+
+
+@dataclass(frozen=True, slots=True)
+class IndexFile:
+    """One file of a project: ``filename``, where to get it (``url``: ``http(s)://`` or
+    ``file://``), its SHA-256 when the index publishes one, whether it is yanked, and the
+    index or location it was found on (``source``, credentials included: not for output)."""
+
+    filename: str
+    url: str
+    sha256: str | None
+    yanked: bool
+    source: str
+
+    @property
+    def is_wheel(self) -> bool:
+        return self.filename.endswith(".whl")
+
+    @property
+    def project_version(self) -> tuple[str, Version] | None:
+        """``(normalized name, version)`` from the file name; None for a name that is not a
+        wheel's or an sdist's."""
+        try:
+            if self.is_wheel:
+                name, version, _, _ = parse_wheel_filename(self.filename)
+            else:
+                name, version = parse_sdist_filename(self.filename)
+        except (InvalidWheelFilename, InvalidSdistFilename):
+            return None
+        return str(name), version
+
+    @property
+    def local_path(self) -> Path | None:
+        """The file on this machine, for a ``file://`` URL."""
+        parts = urlsplit(self.url)
+        if parts.scheme != "file":
+            return None
+        from urllib.request import url2pathname
+
+        return Path(url2pathname(parts.path))
+
+
+def project_files(project: str, source: str, *, index: bool, timeout: float) -> list[IndexFile]:
+    """The files of *project* at *source*: an index URL (its ``/<project>/`` page) when
+    *index*, else a find-links location. An index without the project gives ``[]``."""
+    name = canonicalize_name(project)
+    if index:
+        url = source.rstrip("/") + f"/{name}/"
+        response = http.get(url, index=source, timeout=timeout, headers={"Accept": ACCEPT})
+        if response.status != 200:
+            return []
+        files = _files_of_page(response, source)
+    else:
+        files = find_links_files(source, timeout=timeout)
+    return [f for f in files if (pv := f.project_version) is not None and pv[0] == name]
+
+
+def project_names(source: str, *, index: bool, timeout: float) -> list[str]:
+    """Every project at *source* (an index's root page; a find-links location's files)."""
+    if not index:
+        names = {
+            pv[0] for f in find_links_files(source, timeout=timeout) if (pv := f.project_version)
+        }
+        return sorted(names)
+    url = source.rstrip("/") + "/"
+    response = http.get(url, index=source, timeout=timeout, headers={"Accept": ACCEPT})
+    if response.status != 200:
+        return []
+    if response.content_type == JSON_TYPE:
+        data = _json(response, source)
+        return sorted(str(canonicalize_name(p["name"])) for p in data.get("projects", ()))
+    links = _Links()
+    links.feed(response.body.decode("utf-8", "replace"))
+    return sorted(
+        {str(canonicalize_name(text.strip())) for _, text, _ in links.found if text.strip()}
+    )
+
+
+def find_links_files(location: str, *, timeout: float) -> list[IndexFile]:
+    """The files of a ``--find-links`` location: a local directory (its files), a local HTML
+    file or an HTML page at a URL (its links)."""
+    if not is_url(location) or location.startswith("file:"):
+        path = Path(_path_of(location))
+        if path.is_dir():
+            return [
+                IndexFile(entry.name, entry.resolve().as_uri(), None, False, location)
+                for entry in sorted(path.iterdir())
+                if entry.is_file()
+            ]
+        if not path.is_file():
+            return []
+    response = http.get(location, index=location, timeout=timeout)
+    if response.status != 200:
+        return []
+    return _files_of_page(response, location)
+
+
+def _files_of_page(response: http.Response, source: str) -> list[IndexFile]:
+    if response.content_type == JSON_TYPE:
+        data = _json(response, source)
+        found = []
+        for item in data.get("files", ()):
+            hashes = item.get("hashes") or {}
+            found.append(
+                IndexFile(
+                    str(item["filename"]),
+                    urljoin(response.url, str(item["url"])),
+                    hashes.get("sha256"),
+                    bool(item.get("yanked", False)),
+                    source,
+                )
+            )
+        return found
+    links = _Links()
+    links.feed(response.body.decode("utf-8", "replace"))
+    return list(_html_files(links.found, response.url, source))
+
+
+def _html_files(
+    found: Iterable[tuple[str, str, dict[str, str | None]]], base: str, source: str
+) -> Iterator[IndexFile]:
+    for href, _, attributes in found:
+        absolute = urljoin(base, href)
+        parts = urlsplit(absolute)
+        filename = os.path.basename(parts.path)
+        if not filename:
+            continue
+        from urllib.parse import unquote
+
+        fragment = dict(p.partition("=")[::2] for p in parts.fragment.split("&") if p)
+        url = absolute.split("#", 1)[0]
+        yield IndexFile(
+            unquote(filename),
+            url,
+            fragment.get("sha256"),
+            "data-yanked" in attributes,
+            source,
+        )
+
+
+def _json(response: http.Response, source: str) -> dict[str, Any]:
+    from agenttools_runtime.errors.environments import IndexUnreachable
+
+    try:
+        data = json.loads(response.body)
+    except ValueError as exc:
+        raise IndexUnreachable(
+            index=redact(source), reason=f"not a simple API answer ({exc})"
+        ) from None
+    if not isinstance(data, dict):
+        raise IndexUnreachable(index=redact(source), reason="not a simple API answer")
+    return data
+
+
+def _path_of(location: str) -> str:
+    if location.startswith("file:"):
+        from urllib.request import url2pathname
+
+        return url2pathname(urlsplit(location).path)
+    return location
+
+
+class _Links(HTMLParser):
+    """Every ``<a href>``: ``(href, text, attributes)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, str, dict[str, str | None]]] = []
+        self._open: tuple[str, dict[str, str | None]] | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a":
+            attributes = dict(attrs)
+            href = attributes.get("href")
+            if href:
+                self._open, self._text = (href, attributes), []
+
+    def handle_data(self, data: str) -> None:
+        if self._open is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "a" and self._open is not None:
+            href, attributes = self._open
+            self.found.append((href, "".join(self._text), attributes))
+            self._open = None
