@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from agenttools_runtime.deploy.deploy_plan import DeployPlan
     from agenttools_runtime.deploy.deployment import Deployment
     from agenttools_runtime.deploy.status import DeploymentStatus
+    from agenttools_runtime.discovery import SearchPath
 
 UPGRADE, PRUNE, SKIP = "upgrade", "prune", "skip"
 
@@ -136,11 +137,17 @@ def run_sync(items: Sequence[SyncItem], *, dry_run: bool = False, force: bool = 
 
 
 def redeploy(
-    record: DeploymentRecord, *, force: bool = False, dry_run: bool = False
+    record: DeploymentRecord,
+    *,
+    force: bool = False,
+    dry_run: bool = False,
+    search: SearchPath | None = None,
 ) -> Deployment | DeployPlan:
     """Deploy *record*'s tools again from what is installed now, to the same target with
-    the same options (see the module docstring). Raises what resolving and deploying raise,
-    and ``DeploymentNotFound`` for an ad hoc bundle (nothing installed to deploy it from)."""
+    the same options (see the module docstring); *search*: from that environment instead of
+    the record's (an upgraded managed environment). Raises what resolving and deploying
+    raise, and ``DeploymentNotFound`` for an ad hoc bundle (nothing installed to deploy it
+    from)."""
     from agenttools_runtime.deploy import deploy_resolved
     from agenttools_runtime.deploy.plan import Level
     from agenttools_runtime.deploy.resolved import resolve
@@ -151,8 +158,7 @@ def redeploy(
     if location is None:
         raise DeploymentNotFound(id=f"{record.toolset_name} (an ad hoc bundle)")
     environment = at.get(content.ENVIRONMENT) or {}
-    search = None
-    if location == "distribution":
+    if search is None and location == "distribution":
         search = status._search(environment, tuple(environment.get("paths") or ()))
     name = None if location == "builtin" else record.toolset_name
     target = record.target

@@ -1,0 +1,489 @@
+"""Managed environments on the command line: ``agenttools envs``, and the parts of ``deploy``
+(``--install`` and the index options), ``show --index``, ``list --index``, ``sync --upgrade``
+and ``doctor`` that are about distributions that are not installed. The other command modules
+call in here with one line each; the work is the library's (``agenttools_runtime/envs``)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+from agenttools_runtime.cli import COMMAND_HELP, UsageError, emit, nonempty
+
+INSTALLERS = ("uv", "pip")
+# characters that make TOOLS a requirement rather than a bundle name
+_SPECIFIER = frozenset("<>=!~;[ @")
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser(
+        "envs",
+        parents=[common],
+        help=COMMAND_HELP["envs"],
+        description=(
+            "List the managed environments: the virtual environments agenttools made for "
+            "'deploy DIST --install' under its state directory, one per distribution and "
+            "version, each with what it was made from (the requirement, the index, the "
+            "installer, the interpreter), its size and the deployments that use it. An "
+            "environment goes with the last deployment that uses it; 'agenttools doctor "
+            "--fix' removes any that none uses and rebuilds broken ones from their receipts."
+        ),
+    )
+    parser.set_defaults(handler=run_envs)
+
+
+def add_index_arguments(parser: argparse.ArgumentParser) -> None:
+    """The index options, as pip spells them."""
+    group = parser.add_argument_group("package index (as pip spells it; default: PIP_*/UV_* variables, then the installer's configuration)")
+    group.add_argument("--index-url", "-i", type=nonempty, metavar="URL", help="the package index (PEP 503/691 simple API)")
+    group.add_argument("--extra-index-url", type=nonempty, metavar="URL", action="append", help="another index to look in (repeatable)")
+    group.add_argument("--find-links", "-f", type=nonempty, metavar="DIR|URL", action="append", help="a directory of wheels or an HTML page of links (repeatable)")
+    group.add_argument("--no-index", action="store_true", help="use only --find-links locations")
+
+
+def add_install_arguments(parser: argparse.ArgumentParser) -> None:
+    """``deploy``'s options for what is not installed."""
+    parser.add_argument(
+        "--install",
+        action="store_true",
+        help="when TOOLS names a distribution that is not installed (a PEP 508 requirement "
+        "such as 'weather-tools==1.2.0', a wheel file or a project directory), install it "
+        "into a managed environment of its own and deploy from there",
+    )
+    parser.add_argument("--installer", choices=INSTALLERS, help="the installer of managed environments (default: uv when available, else pip)")
+    add_index_arguments(parser)
+
+
+def options_from_args(args: argparse.Namespace) -> Any:
+    from agenttools_runtime.envs.index import IndexOptions
+
+    return IndexOptions.from_sources(
+        index_url=getattr(args, "index_url", None),
+        extra_index_urls=getattr(args, "extra_index_url", None) or (),
+        find_links=getattr(args, "find_links", None) or (),
+        no_index=bool(getattr(args, "no_index", False)),
+    )
+
+
+# -- deploy --------------------------------------------------------------------------------
+
+
+def takes_over(args: argparse.Namespace, tools: str | None) -> bool:
+    """Whether ``deploy``'s TOOLS is for this module: ``--install``, a requirement with a
+    specifier, a path, or a distribution not installed where discovery looks."""
+    if tools is None:
+        return bool(getattr(args, "install", False))
+    if getattr(args, "install", False) or _SPECIFIER.intersection(tools):
+        return True
+    if tools.endswith(".whl") or os.sep in tools.split("/", 1)[0] or tools.startswith("."):
+        return True
+    from agenttools_runtime.cli.discovery import search_from_args
+    from agenttools_runtime.discovery import SearchPath, try_get_distribution
+
+    search = search_from_args(args, quiet=True) or SearchPath.current()
+    first = tools.split("/", 1)[0]
+    if first == "agenttools":
+        return False
+    return try_get_distribution(first, search) is None and _managed_or_absent(first)
+
+
+def _managed_or_absent(name: str) -> bool:
+    """Whether *name* is no server name of the current environment either (a unique server
+    name deploys that server: the normal path)."""
+    from agenttools_runtime.bundles import resolve_tools
+    from agenttools_runtime.errors import AgentToolsError
+
+    try:
+        resolve_tools(name, None)
+    except AgentToolsError:
+        return True
+    return False
+
+
+def run_deploy(
+    args: argparse.Namespace, tools: str | None, deploy: Callable[[Any, str], int]
+) -> int:
+    """``deploy … TOOLS`` where TOOLS is not installed where discovery looks (see
+    :func:`takes_over`): from a managed environment that holds it, else installed into a new
+    one (``--install``, or yes on a terminal), else the error that names the command.
+    *deploy(search, tools)* runs the ordinary deploy from that environment."""
+    from agenttools_runtime.envs.deploying import (
+        deploy_from_managed,
+        find_managed,
+        install_and_deploy,
+    )
+    from agenttools_runtime.envs.requirement import parse_request
+
+    if tools is None:
+        raise UsageError("--install needs TOOLS: the distribution to install (a requirement, a wheel or a directory)")
+    text, bundle = _split(tools)
+    request = parse_request(text)
+    name = request.name if bundle is None else f"{request.name}/{bundle}"
+    metadata_only = getattr(args, "runner", None) == "uvx"
+    if args.dry_run:
+        return _dry_run(args, request)
+    if not args.install:
+        existing = find_managed(request)
+        if existing is not None:
+            status, said = deploy_from_managed(existing, lambda search: deploy(search, name))
+            _warn(said)
+            return status
+        if not _ask(request):
+            from agenttools_runtime.errors.environments import DistributionNotInstalledHere
+
+            raise DistributionNotInstalledHere(requirement=request.describe(), where=_where(args), command=_install_command(args))
+    done = install_and_deploy(
+        request,
+        lambda search: _announced(args, search, name, deploy),
+        options=options_from_args(args),
+        installer=args.installer,
+        metadata_only=metadata_only,
+    )
+    _warn(done.said)
+    return int(done.outcome)  # type: ignore[call-overload]
+
+
+def _announced(args: argparse.Namespace, search: Any, name: str, deploy: Callable[[Any, str], int]) -> int:
+    from agenttools_runtime.envs.layout import environment_of, envs_dir, load
+
+    env_name = environment_of(search.paths[0]) if search.paths else None
+    env = load(envs_dir() / env_name) if env_name else None
+    if env is not None and env.receipt is not None:
+        r = env.receipt
+        what = "metadata of" if r.layout == "metadata" else "managed environment for"
+        line = (f"Using the {what} {r.distribution} {r.version}: {env.path} "
+                f"({r.installer} {r.installer_version}, {len(r.resolved)} distributions).")  # fmt: skip
+        print(line, file=sys.stderr if args.json else sys.stdout)
+    return deploy(search, name)
+
+
+def _split(tools: str) -> tuple[str, str | None]:
+    """``dist[spec]/bundle`` -> (requirement, bundle); a path stays whole."""
+    if tools.endswith(".whl") or os.path.exists(os.path.expanduser(tools)):
+        return tools, None
+    head, slash, tail = tools.partition("/")
+    if slash and tail and "/" not in tail and not _SPECIFIER.intersection(tail):
+        return head, tail
+    return tools, None
+
+
+def _ask(request: Any) -> bool:
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    try:
+        answer = input(
+            f"{request.describe()} is not installed. Install it into a managed environment "
+            "and deploy it from there? [y/N] "
+        )
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _where(args: argparse.Namespace) -> str:
+    from agenttools_runtime.cli.discovery import search_from_args
+    from agenttools_runtime.discovery import SearchPath
+
+    search = search_from_args(args, quiet=True) or SearchPath.current()
+    return f"{search.describe()} nor in a managed environment"
+
+
+def _install_command(args: argparse.Namespace) -> str:
+    """The command line of this deploy with ``--install``."""
+    words = ["agenttools", "deploy"]
+    if args.all_clients:
+        words.append("--all-clients")
+    elif args.detected:
+        words.append("--detected")
+    for value in (args.target, args.tools):
+        if value is not None:
+            words.append(value)
+    for option in ("project", "config", "skills_dir", "runner", "name", "python", "index_url", "installer"):
+        value = getattr(args, option, None)
+        if value:
+            words += [f"--{option.replace('_', '-')}", _redacted(value)]
+    for option in ("extra_index_url", "find_links"):
+        for value in getattr(args, option, None) or ():
+            words += [f"--{option.replace('_', '-')}", _redacted(value)]
+    for flag in ("no_skills", "no_index", "link"):
+        if getattr(args, flag, False):
+            words.append(f"--{flag.replace('_', '-')}")
+    if args.overwrite == "upgrade":
+        words.append("--upgrade")
+    elif args.overwrite == "all":
+        words.append("--force")
+    words.append("--install")
+    return shlex.join(words)
+
+
+def _redacted(value: str) -> str:
+    from agenttools_runtime.envs.index import redact
+
+    return redact(value)
+
+
+def _dry_run(args: argparse.Namespace, request: Any) -> int:
+    """What ``--install`` would install (the installer resolves; nothing is created)."""
+    from agenttools_runtime.envs import provision
+    from agenttools_runtime.envs.deploying import find_managed
+    from agenttools_runtime.envs.envlock import environments_lock
+    from agenttools_runtime.envs.installer import find_installer, lock
+    from agenttools_runtime.envs.pylock import read
+
+    existing = None if args.install else find_managed(request)
+    if existing is not None and existing.receipt is not None:
+        emit(args, {"ok": True, "dry_run": True, "environment": existing.name},
+             f"Would deploy {request.describe()} from the managed environment {existing.path}.")  # fmt: skip
+        return 0
+    options = options_from_args(args)
+    installer = find_installer(args.installer)
+    with environments_lock():
+        staging = provision._staging()
+        try:
+            line, _ = provision._source(request, options, installer, provision.identity(request), staging)
+            lock(installer, [line], options, staging / "pylock.toml", what=request.describe())
+            resolved = read((staging / "pylock.toml").read_text(encoding="utf-8"), staging)
+        finally:
+            import shutil
+
+            shutil.rmtree(staging, ignore_errors=True)
+    version = next((d.version for d in resolved if d.name == request.name), "?")
+    data = {"ok": True, "dry_run": True, "distribution": request.name, "version": version,
+            "resolved": [d.to_json() for d in resolved]}  # fmt: skip
+    emit(args, data, f"Would install {request.name} {version} ({len(resolved)} distributions, "
+         f"{installer.describe()}) into a managed environment and deploy it from there.")  # fmt: skip
+    return 0
+
+
+def _warn(said: list[Any]) -> None:
+    for warning in said:
+        warnings.warn(warning, stacklevel=2)
+
+
+# -- envs ----------------------------------------------------------------------------------
+
+
+def run_envs(args: argparse.Namespace) -> int:
+    from agenttools_runtime.envs.deploying import recover_if_free
+    from agenttools_runtime.envs.listing import human_size, rows
+
+    _warn(recover_if_free())
+    found = rows()
+
+    def text() -> str:
+        if not found:
+            return "No managed environments ('agenttools deploy CLIENT DIST --install' makes one)."
+        lines = []
+        for row in found:
+            if row["distribution"] is None:
+                lines.append(f"{row['name']}: {row['problem']}")
+                continue
+            index = row["index"] or {}
+            where = index.get("index_url") or ("find-links " + ", ".join(index.get("find_links") or []) if index.get("find_links") else "default index")
+            used = ", ".join(u[:8] for u in row["deployments"]) or "none ('agenttools doctor --fix' removes it)"
+            lines.append(
+                f"{row['name']}  {row['distribution']} {row['version']}  "
+                f"requirement {row['requirement']}  index {where}  {human_size(row['size'])}\n"
+                f"  {row['installer']}, Python {row['python']}, {row['distributions']} distributions; "
+                f"deployments: {used}"
+            )
+        return "\n".join(lines)
+
+    emit(args, {"ok": True, "environments": found}, text)
+    return 0
+
+
+# -- show --index / list --index -------------------------------------------------------------
+
+
+def run_show_index(args: argparse.Namespace) -> int:
+    from packaging.requirements import Requirement
+
+    from agenttools_runtime.envs import http, remote
+    from agenttools_runtime.envs.requirement import parse_request
+
+    text, bundle = _split(args.name)
+    request = parse_request(text)
+    timeout = http.timeout_from_environment()
+    options = options_from_args(args)
+    if request.kind == "directory":
+        raise UsageError("show --index reads a wheel: give a distribution or a wheel file")
+    if request.kind == "wheel" and request.path is not None:
+        from agenttools_runtime.envs.simple import IndexFile
+        from packaging.version import Version
+
+        item = IndexFile(request.path.name, request.path.as_uri(), None, False, str(request.path.parent))
+        wheel = remote.RemoteWheel(request.name, Version(request.pinned_version or "0"), item)
+    else:
+        wheel = remote.find_wheel(request.requirement or Requirement(request.name), options, timeout=timeout)
+    found = remote.read_distribution(wheel, timeout=timeout)
+    data = _remote_json(found, bundle)
+    if found.manifest is None:
+        emit(args, {"ok": False, **data}, f"{wheel.name} {wheel.version} ships no agent tools.")
+        return 1
+    emit(args, {"ok": True, **data}, lambda: _render_remote(data))
+    return 0
+
+
+def _remote_json(found: Any, bundle: str | None) -> dict[str, Any]:
+    from agenttools_runtime.envs.index import redact
+
+    wheel = found.wheel
+    data: dict[str, Any] = {
+        "distribution": wheel.name,
+        "version": str(wheel.version),
+        "wheel": wheel.file.filename,
+        "sha256": wheel.file.sha256,
+        "index": redact(wheel.file.source),
+        "bundles": [],
+        "mcp_servers": {},
+        "skills": {},
+    }
+    manifest = found.manifest
+    if manifest is None:
+        return data
+    bundles = manifest.declared_bundles(wheel.name)
+    if bundle is not None:
+        bundles = [b for b in bundles if b.name == bundle]
+        if not bundles:
+            from agenttools_runtime.errors import AgentToolsNotFound
+
+            raise AgentToolsNotFound(name=f"{wheel.name}/{bundle}")
+    data["bundles"] = [b.to_json() for b in bundles]
+    data["mcp_servers"] = {n: dict(s.declaration) for n, s in manifest.servers.items()}
+    data["skills"] = {n: {"description": s.description, "files": len(s.files)} for n, s in manifest.skills.items()}
+    return data
+
+
+def _render_remote(data: dict[str, Any]) -> str:
+    lines = [f"{data['distribution']} {data['version']} ({data['wheel']} on {data['index']}; not installed)"]
+    for b in data["bundles"]:
+        lines.append(f"bundle {data['distribution']}/{b['name']}" + (f": {b['description']}" if b.get("description") else ""))
+        for server in b["mcp-servers"]:
+            declaration = data["mcp_servers"].get(server.rpartition("/")[2], {})
+            how = next((f"{k} {declaration[k]}" for k in ("module", "script", "command", "url") if k in declaration), "")
+            lines.append(f"  MCP server {server}: {how}".rstrip())
+        for skill in b["skills"]:
+            about = data["skills"].get(skill.rpartition("/")[2], {})
+            lines.append(f"  skill {skill}: {about.get('description', '')}".rstrip())
+    return "\n".join(lines)
+
+
+def run_list_index(args: argparse.Namespace) -> int:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from packaging.requirements import Requirement
+
+    from agenttools_runtime.envs import http, remote, simple
+    from agenttools_runtime.envs.index import redact
+    from agenttools_runtime.errors import AgentToolsError
+    from agenttools_runtime.errors.environments import IndexNotListable
+
+    options = options_from_args(args)
+    timeout = http.timeout_from_environment()
+    names: set[str] = set()
+    for url in options.indexes:
+        if _unlistable(url):
+            raise IndexNotListable(index=redact(url))
+        names.update(simple.project_names(url, index=True, timeout=timeout))
+    for location in options.find_links:
+        names.update(simple.project_names(location, index=False, timeout=timeout))
+
+    def one(name: str) -> dict[str, Any] | None:
+        try:
+            found = remote.read_distribution(remote.find_wheel(Requirement(name), options, timeout=timeout), timeout=timeout)
+        except AgentToolsError as exc:
+            return {"distribution": name, "problem": str(exc)}
+        return None if found.manifest is None else _remote_json(found, None)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = [r for r in pool.map(one, sorted(names)) if r is not None]
+    rows = [r for r in results if "problem" not in r]
+    problems = [r for r in results if "problem" in r]
+
+    def text() -> str:
+        if not rows and not problems:
+            return f"No distribution on {options.describe()} ships agent tools."
+        lines = ["BUNDLE  VERSION  MCP SERVERS  SKILLS"]
+        for row in rows:
+            for b in row["bundles"]:
+                lines.append(f"{row['distribution']}/{b['name']}  {row['version']}  "
+                             f"{', '.join(b['mcp-servers']) or '-'}  {', '.join(b['skills']) or '-'}")  # fmt: skip
+        if problems:
+            lines += ["", "Distributions with problems:"]
+            lines += [f"  {p['distribution']}: {p['problem']}" for p in problems]
+        return "\n".join(lines)
+
+    emit(args, {"ok": True, "index": options.describe(), "distributions": rows, "problems": problems}, text)
+    return 0
+
+
+def _unlistable(url: str) -> bool:
+    from urllib.parse import urlsplit
+
+    return (urlsplit(url).hostname or "") in ("pypi.org", "test.pypi.org", "pypi.python.org")
+
+
+# -- sync --upgrade ------------------------------------------------------------------------
+
+
+def run_sync_upgrade(args: argparse.Namespace) -> int:
+    """Upgrade every managed environment a deployment uses, then sync the rest."""
+    from agenttools_runtime.envs.upgrade import upgrade_all
+
+    items = upgrade_all(options_from_args(args), dry_run=args.dry_run, force=bool(getattr(args, "force", False)))
+    rest_ok, rest = _sync_rest(args)
+    lines = []
+    for item in items:
+        for record in item.deployments:
+            lines.append(f"{record.client} {record.toolset_name}: {item.result}: {item.detail}")
+    if not items:
+        lines.append("No deployment uses a managed environment.")
+    ok = all(i.ok for i in items) and rest_ok
+    data = {"ok": ok, "dry_run": bool(args.dry_run), "upgrades": [i.to_json() for i in items], "sync": rest}
+    emit(args, data, lambda: "\n".join(lines + [f"{r['client']} {r['bundle']}: {r['result']}" + (f": {r['detail']}" if r["detail"] else "") for r in rest if r["result"] != "skipped" or r["detail"] not in ("ok",)]))
+    return 0 if ok else 1
+
+
+def _sync_rest(args: argparse.Namespace) -> tuple[bool, list[dict[str, Any]]]:
+    """The ordinary sync of the deployments that do not come from a managed environment."""
+    from agenttools_runtime.deploy import records
+    from agenttools_runtime.deploy.sync import plan_sync, run_sync
+    from agenttools_runtime.envs.refs import environment_of_record
+
+    pool = [r for r in records.load_records() if environment_of_record(r.agent_tools) is None]
+    items = plan_sync(pool, prune=bool(getattr(args, "prune", False)))
+    run_sync(items, dry_run=bool(args.dry_run), remove_orphans=bool(getattr(args, "yes", False)) or not sys.stdin.isatty())
+    return all(i.ok for i in items), [i.to_json() for i in items]
+
+
+# -- doctor ----------------------------------------------------------------------------------
+
+
+def doctor_environments(fix: bool) -> tuple[dict[str, Any], str, bool]:
+    """The managed environments' part of ``doctor``: JSON, text, whether all is well."""
+    from agenttools_runtime.envs import health
+    from agenttools_runtime.envs.envlock import environments_lock
+
+    with environments_lock():
+        if fix:
+            from agenttools_runtime.envs.deploying import recover_environments
+
+            _warn(recover_environments())
+        findings = health.check()
+        done = health.fix(findings) if fix else []
+        remaining = health.check() if fix else findings
+    data = {
+        "findings": [f.to_json() for f in findings],
+        "fixed": [{**f.to_json(), "done": what} for f, what in done],
+        "remaining": [f.to_json() for f in remaining],
+    }
+    lines = [f"{'fixed' if fix and (f, ) else 'found'}: {f.message}" for f in findings]
+    lines = [f"managed environment: {f.message}" + ("" if f.fixable else " (not fixable)") for f in findings]
+    lines += [f"  -> {what}: {f.path.name}" for f, what in done]
+    return data, "\n".join(lines), not remaining

@@ -1,0 +1,148 @@
+"""Deploying from managed environments: ``deploy … DIST --install`` (an environment for the
+request, then the deployment from it, as one journaled operation), the managed environments as
+one more place discovery looks, and the recovery every environment command starts with.
+
+The deploy itself is the caller's (a function of the environment's
+:class:`~agenttools_runtime.discovery.SearchPath`), so that one client, several, a dry run and
+an upgrade all go through the same steps here.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from packaging.version import InvalidVersion, Version
+
+from agenttools_runtime.discovery import SearchPath
+from agenttools_runtime.envs import layout, provision, recovery, refs
+from agenttools_runtime.envs.envlock import environments_lock, try_environments_lock
+from agenttools_runtime.envs.index import IndexOptions
+from agenttools_runtime.envs.installer import find_installer
+from agenttools_runtime.envs.layout import ManagedEnvironment
+from agenttools_runtime.envs.receipt import METADATA, VENV
+from agenttools_runtime.envs.requirement import InstallRequest
+from agenttools_runtime.errors.base import AgentToolsWarning
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Installed:
+    """What :func:`install_and_deploy` did: the deploy's ``outcome``, the environment it
+    came from, whether that was ``created`` now, and the warnings about environments
+    (removed, kept, recovered)."""
+
+    outcome: object
+    environment: ManagedEnvironment
+    created: bool
+    said: list[AgentToolsWarning]
+
+
+def managed_search(environment: ManagedEnvironment) -> SearchPath:
+    """Where discovery looks for what *environment* holds: its site-packages (its
+    interpreter found beside it)."""
+    return SearchPath.for_paths([environment.site_packages])
+
+
+def find_managed(request: InstallRequest) -> ManagedEnvironment | None:
+    """The newest complete managed environment that holds a version of *request*'s
+    distribution that it allows (index requests only): discovery's one more place."""
+    if request.kind != "index" or request.requirement is None:
+        return None
+    found: list[tuple[Version, ManagedEnvironment]] = []
+    for env in layout.environments():
+        r = env.receipt
+        if r is None or r.distribution != request.name:
+            continue
+        if r.layout == VENV and not env.python.exists():
+            continue
+        try:
+            version = Version(r.version)
+        except InvalidVersion:
+            continue
+        if request.requirement.specifier.contains(version, prereleases=True):
+            found.append((version, env))
+    return max(found, key=lambda pair: pair[0])[1] if found else None
+
+
+def recover_environments() -> list[AgentToolsWarning]:
+    """Finish or undo what interrupted deployments and environment operations left (call
+    with the environments lock held): the deployment state first, then the environments."""
+    from agenttools_runtime.deploy.lock import deployment_lock
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AgentToolsWarning)
+        with deployment_lock():
+            pass  # (its recovery of deployments runs first)
+    said: list[AgentToolsWarning] = [
+        c.message for c in caught if isinstance(c.message, AgentToolsWarning)
+    ]
+    said.extend(recovery.recover())
+    return said
+
+
+def recover_if_free() -> list[AgentToolsWarning]:
+    """:func:`recovery.recover` when the environments lock is free now (the deployment
+    lock's own recovery calls this: it never waits for the environments lock)."""
+    from agenttools_runtime.envs import journal
+
+    if not journal.any_left() and not layout.trash_entries():
+        return []
+    with try_environments_lock() as taken:
+        if not taken:
+            return []
+        return list(recovery.recover())
+
+
+def install_and_deploy(
+    request: InstallRequest,
+    deploy: Callable[[SearchPath], T],
+    *,
+    options: IndexOptions,
+    installer: str | None = None,
+    metadata_only: bool = False,
+) -> Installed:
+    """An environment for *request* (see :mod:`agenttools_runtime.envs.provision`), then
+    ``deploy(search)`` from it. A new environment is kept only when the deploy succeeded;
+    afterwards every environment that no deployment uses goes (those the deploy replaced).
+    Raises what provisioning and the deploy raise; nothing of a new environment is left
+    then."""
+    with environments_lock():
+        said = recover_environments()
+        chosen = find_installer(installer)
+        done = provision.provision(
+            request, options, chosen, layout_name=METADATA if metadata_only else VENV
+        )
+        try:
+            outcome = deploy(managed_search(done.environment))
+        except BaseException:
+            provision.abandon(done)
+            raise
+        said.extend(provision.commit(done))
+        said.extend(collect_unused())
+    return Installed(outcome, done.environment, done.created, said)
+
+
+def deploy_from_managed(
+    environment: ManagedEnvironment, deploy: Callable[[SearchPath], T]
+) -> tuple[T, list[AgentToolsWarning]]:
+    """``deploy(search)`` from an existing managed environment, holding the environments
+    lock so that it is not removed meanwhile; then what no deployment uses goes."""
+    with environments_lock():
+        said = recover_environments()
+        if not environment.path.is_dir():
+            from agenttools_runtime.errors.environments import ManagedEnvironmentNotFound
+
+            raise ManagedEnvironmentNotFound(name=environment.name)
+        outcome = deploy(managed_search(environment))
+        said.extend(collect_unused())
+    return outcome, said
+
+
+def collect_unused() -> list[AgentToolsWarning]:
+    """Remove every managed environment that no deployment uses (environments lock held)."""
+    names = [env.name for env in layout.environments()]
+    return list(refs.release_unused(names))

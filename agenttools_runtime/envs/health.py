@@ -1,0 +1,162 @@
+"""What ``doctor`` finds in the managed environments, and what ``doctor --fix`` does about it:
+
+``unused``
+    a complete environment no deployment uses — removed;
+``incomplete``
+    a directory without a receipt that can be read and no operation in progress (what a
+    failure left) — removed when nothing uses it;
+``interpreter gone``
+    the environment's interpreter no longer runs (its Python was upgraded or removed) —
+    rebuilt from its receipt at its own path;
+``receipt mismatch``
+    the distributions installed are not the ones the receipt lists (something was installed
+    into it or taken out) — rebuilt from its receipt;
+``trash``
+    what an interrupted removal left — deleted.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
+from agenttools_runtime.envs import journal, layout, provision
+from agenttools_runtime.envs.layout import ManagedEnvironment
+from agenttools_runtime.envs.receipt import VENV
+from agenttools_runtime.envs.refs import References, empty_trash, references, remove_environment
+from agenttools_runtime.errors.base import AgentToolsError
+
+UNUSED, INCOMPLETE, INTERPRETER_GONE, MISMATCH, TRASH = (
+    "unused", "incomplete", "interpreter gone", "receipt mismatch", "trash",
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class EnvironmentFinding:
+    """One problem of one environment: ``kind`` (see the module docstring), ``path``,
+    ``message``, and whether ``--fix`` can repair it (``fixable``)."""
+
+    kind: str
+    path: Path
+    message: str
+    fixable: bool
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "path": str(self.path), "message": self.message,
+                "fixable": self.fixable}  # fmt: skip
+
+
+def check(refs: References | None = None) -> list[EnvironmentFinding]:
+    """Every finding (nothing is changed)."""
+    refs = references() if refs is None else refs
+    busy = {j.environment for j in journal.pending() if isinstance(j, journal.EnvironmentJournal)}
+    found: list[EnvironmentFinding] = []
+    for env in layout.environments():
+        if env.name in busy:
+            continue
+        used = refs.used(env.name)
+        if env.receipt is None:
+            found.append(EnvironmentFinding(
+                INCOMPLETE, env.path,
+                f"the managed environment {env.name} is incomplete ({env.problem})"
+                + ("; deployments use it, so it is kept" if used else ""),
+                not used,
+            ))  # fmt: skip
+            continue
+        if not used:
+            found.append(EnvironmentFinding(
+                UNUSED, env.path, f"no deployment uses the managed environment {env.name}", True
+            ))  # fmt: skip
+            continue
+        if env.receipt.layout != VENV:
+            continue
+        if not env.python.exists():
+            found.append(EnvironmentFinding(
+                INTERPRETER_GONE, env.path,
+                f"the interpreter of the managed environment {env.name} is gone "
+                f"({env.python} -> {_target(env.python)})",
+                True,
+            ))  # fmt: skip
+            continue
+        difference = mismatch(env)
+        if difference:
+            found.append(EnvironmentFinding(
+                MISMATCH, env.path,
+                f"the managed environment {env.name} does not hold what its receipt lists: {difference}",
+                True,
+            ))  # fmt: skip
+    for entry in layout.trash_entries():
+        found.append(EnvironmentFinding(TRASH, entry, f"{entry} is left from a removal", True))
+    return found
+
+
+def fix(findings: list[EnvironmentFinding]) -> list[tuple[EnvironmentFinding, str]]:
+    """Repair each fixable finding (environments lock held); ``(finding, what was done)``
+    per finding, the error's message when it could not be done."""
+    done: list[tuple[EnvironmentFinding, str]] = []
+    for finding in findings:
+        if not finding.fixable:
+            continue
+        try:
+            if finding.kind in (UNUSED, INCOMPLETE):
+                remove_environment(finding.path)
+                done.append((finding, "removed"))
+            elif finding.kind in (INTERPRETER_GONE, MISMATCH):
+                provision.rebuild(layout.load(finding.path))
+                done.append((finding, "rebuilt from its receipt"))
+            elif finding.kind == TRASH:
+                empty_trash()
+                done.append((finding, "deleted"))
+        except (AgentToolsError, OSError) as exc:
+            done.append((finding, f"not fixed: {exc}"))
+    return done
+
+
+def installed(env: ManagedEnvironment) -> dict[str, str]:
+    """``{normalized name: version}`` of the distributions in *env*'s site-packages."""
+    found: dict[str, str] = {}
+    try:
+        entries = os.listdir(env.site_packages)
+    except OSError:
+        return found
+    for name in entries:
+        if not name.endswith(".dist-info"):
+            continue
+        project, _, version = name[: -len(".dist-info")].rpartition("-")
+        if project:
+            found[str(canonicalize_name(project))] = _normal(version)
+    return found
+
+
+def mismatch(env: ManagedEnvironment) -> str:
+    """What differs between *env*'s receipt and what it holds ("" when nothing)."""
+    assert env.receipt is not None
+    wanted = {d.name: _normal(d.version) for d in env.receipt.resolved}
+    have = installed(env)
+    parts = []
+    for name in sorted(set(wanted) | set(have)):
+        if name not in have:
+            parts.append(f"{name} {wanted[name]} missing")
+        elif name not in wanted:
+            parts.append(f"{name} {have[name]} not in the receipt")
+        elif wanted[name] != have[name]:
+            parts.append(f"{name} {have[name]} instead of {wanted[name]}")
+    return ", ".join(parts)
+
+
+def _normal(version: str) -> str:
+    try:
+        return str(Version(version))
+    except InvalidVersion:
+        return version
+
+
+def _target(python: Path) -> str:
+    try:
+        return os.readlink(python)
+    except OSError:
+        return "missing"
