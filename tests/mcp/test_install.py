@@ -14,6 +14,7 @@ from agenttools_runtime.errors import (
     ConfigFileChanged,
     ConfigFileInvalid,
     ConfigFileUnparseable,
+    UnknownInstallLocation,
     UnsupportedTransport,
 )
 from agenttools_runtime.mcp.entries import build_entry
@@ -44,7 +45,7 @@ def config_path(client: Client, home: Path) -> Path:
     for os_name in ("unix", "macos", "windows"):
         try:
             return mcp_config_location(client, os_name)
-        except Exception:
+        except UnknownInstallLocation:
             continue
     raise AssertionError(client)
 
@@ -167,10 +168,13 @@ def test_script_server_uses_the_environment_console_script(client: Client, platf
 
 @pytest.mark.parametrize("os_name", ["macos", "windows", "unix"])
 def test_install_at_each_os_location(client: Client, home: Path, os_name: str) -> None:
-    try:
-        path = mcp_config_location(client, os_name)
-    except Exception:
-        pytest.skip(f"{client.id} has no MCP config on {os_name}")
+    column = client.mcp_config  # the table's own word: a path for every OS, or one per OS
+    if isinstance(column, dict) and "if_exists" not in column and column.get(os_name) is None:
+        # a client without a config file on that OS: the location says so, precisely
+        with pytest.raises(UnknownInstallLocation):
+            mcp_config_location(client, os_name)
+        return
+    path = mcp_config_location(client, os_name)
     result = install_mcp_server(client, SERVER, config=path, platform="win32")
     assert result.config_file == path and path.is_file()
     assert "weather" in read_server_entries(path, client)
