@@ -12,8 +12,8 @@ import pytest
 
 from agenttools_runtime.cli import main
 from agenttools_runtime.suggest import close_matches, did_you_mean
-from tests.deploy.test_cli import weather
 from tests.helpers.venvs import create_venv
+from tests.helpers.weather import weather
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

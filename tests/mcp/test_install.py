@@ -27,7 +27,7 @@ from agenttools_runtime.mcp.install import (
     uninstall_mcp_server,
 )
 from agenttools_runtime.mcp.server import Environment, MCPServer
-from tests.mcp.samples import BROKEN, existing_text
+from tests.mcp.samples import BROKEN, existing_text, only_insertions
 
 CLIENTS = sorted(all_clients().values(), key=lambda c: c.id)
 ENV = Environment(Path("/opt/venv/bin/python"), Path("/opt/venv/bin"))
@@ -48,27 +48,6 @@ def config_path(client: Client, home: Path) -> Path:
         except UnknownInstallLocation:
             continue
     raise AssertionError(client)
-
-
-def only_insertions(before: str, after: str) -> bool:
-    """Every character of *before* is still in *after*, in order and unchanged: *after* is
-    *before* with text inserted (*before* is a subsequence of *after*)."""
-    prefix = _common(before, after)
-    suffix = _common(before[prefix:][::-1], after[prefix:][::-1])
-    rest = iter(after[prefix : len(after) - suffix])
-    return all(ch in rest for ch in before[prefix : len(before) - suffix])
-
-
-def _common(a: str, b: str) -> int:
-    """Length of the common prefix (binary search over slice comparisons: fast on MBs)."""
-    lo, hi = 0, min(len(a), len(b))
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 def test_install_into_missing_file(client: Client, home: Path) -> None:
