@@ -11,6 +11,7 @@ from agenttools_runtime.cli import (
     emit,
     nonempty,
 )
+from agenttools_runtime.cli import envs as envs_cli
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -143,6 +144,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help="the key of the server entry in the config file (a bundle with one server only)",
     )
     add_environment_arguments(parser)
+    envs_cli.add_install_arguments(parser)
     parser.set_defaults(handler=run_deploy, overwrite="none")
 
     listing = subparsers.add_parser(
@@ -252,14 +254,33 @@ def run_deploy(args: argparse.Namespace) -> int:
     if args.all_clients and (args.project or args.config):
         raise UsageError("with --all-clients give only TOOLS (no TARGET, --project or --config)")
     names = [] if many else [n.strip() for n in args.target.split(",")]
+    tools = args.target if many else args.tools
+    if envs_cli.takes_over(args, tools):  # not installed here: a managed environment
+        return envs_cli.run_deploy(args, tools, lambda s, t: _deploy(args, names, skills_dir, s, t))
+    return _deploy(args, names, skills_dir, search_from_args(args), tools)
+
+
+def _deploy(
+    args: argparse.Namespace,
+    names: list[str],
+    skills_dir: Any,
+    search: SearchPath | None,
+    tools: str | None,
+) -> int:
+    """The deploy of *tools* from *search* to the clients *names* (or all, or the detected)."""
+    many = args.all_clients or args.detected
+    if tools != (args.target if many else args.tools):
+        import argparse as _argparse
+
+        args = _argparse.Namespace(**{**vars(args), ("target" if many else "tools"): tools})
     if not many and len(names) == 1:
-        return _deploy_one(args, names[0], skills_dir, search_from_args(args))
+        return _deploy_one(args, names[0], skills_dir, search)
     if args.config:
         raise UsageError("--config names one client's file: give one TARGET")
     if any(not n for n in names):
         raise UsageError(f"an empty client name in TARGET {args.target!r}")
     clients = _selected_clients(args, names)
-    return _deploy_many(args, clients, skills_dir, search_from_args(args))
+    return _deploy_many(args, clients, skills_dir, search)
 
 
 def _selected_clients(args: argparse.Namespace, names: list[str]) -> dict[str, Client]:
@@ -584,13 +605,31 @@ def _render(d: Deployment) -> str:
 QUICK = {
     "deploy": Quick(
         run_deploy,
-        ("--json", "--no-skills", "--dry-run", "--all-clients", "--detected", "--link"),
+        (
+            "--json",
+            "--no-skills",
+            "--dry-run",
+            "--all-clients",
+            "--detected",
+            "--link",
+            "--install",
+            "--no-index",
+        ),
         positionals=(("target", False), ("tools", False)),
         defaults={"overwrite": "none"},
         consts={"--upgrade": ("overwrite", "upgrade"), "--force": ("overwrite", "all")},
-        values=("--project", "--config", "--skills-dir", "--runner", "--name", "--python"),
-        appending=("--path",),
-        choices={"--runner": ("python", "script", "uvx")},
+        values=(
+            "--project",
+            "--config",
+            "--skills-dir",
+            "--runner",
+            "--name",
+            "--python",
+            "--index-url",
+            "--installer",
+        ),
+        appending=("--path", "--extra-index-url", "--find-links"),
+        choices={"--runner": ("python", "script", "uvx"), "--installer": ("uv", "pip")},
         exclusive=(("--upgrade", "--force"), ("--all-clients", "--detected")),
     ),
     "deployed": Quick(run_deployed, ("--json", "--long"), positionals=(("client", False),)),

@@ -44,6 +44,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "--all", action="store_true", help="include the built-in bundle (agenttools)"
     )
     add_environment_arguments(list_parser)
+    _add_index_option(list_parser, "list the distributions of a package index or --find-links "
+                      "location that ship agent tools (nothing is installed)")  # fmt: skip
     list_parser.set_defaults(handler=run_list)
 
     show_parser = subparsers.add_parser(
@@ -59,7 +61,16 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     show_parser.add_argument("name", type=nonempty, metavar="NAME", help=NAME_HELP)
     add_environment_arguments(show_parser)
+    _add_index_option(show_parser, "show NAME (a distribution, 'dist==X', or a wheel file) as "
+                      "the newest wheel on the package index has it (nothing is installed)")  # fmt: skip
     show_parser.set_defaults(handler=run_show)
+
+
+def _add_index_option(parser: argparse.ArgumentParser, help_text: str) -> None:
+    from agenttools_runtime.cli.envs import add_index_arguments
+
+    parser.add_argument("--index", action="store_true", dest="from_index", help=help_text)
+    add_index_arguments(parser)
 
 
 def search_from_args(args: argparse.Namespace, *, quiet: bool = False) -> SearchPath | None:
@@ -103,6 +114,10 @@ def lean_list(args: argparse.Namespace) -> int | None:
 
 
 def run_list(args: argparse.Namespace) -> int:
+    if getattr(args, "from_index", False):
+        from agenttools_runtime.cli.envs import run_list_index
+
+        return run_list_index(args)
     from agenttools_runtime import __version__
     from agenttools_runtime.bundles import DEFAULT_AGENT_TOOLS, distribution_bundles
     from agenttools_runtime.discovery import SearchPath, find_distributions
@@ -187,6 +202,10 @@ def lean_show(args: argparse.Namespace) -> int | None:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    if getattr(args, "from_index", False):
+        from agenttools_runtime.cli.envs import run_show_index
+
+        return run_show_index(args)
     from agenttools_runtime.bundles import resolve_tools
 
     search = search_from_args(args)
@@ -199,10 +218,14 @@ def run_show(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+_QUICK_DEFAULTS = {
+    "python": None, "path": None, "from_index": False, "index_url": None,
+    "extra_index_url": None, "find_links": None, "no_index": False,
+}  # fmt: skip
 # `list` and `show NAME` with no option but these: read without argparse (cli.quick_arguments)
 QUICK = {
-    "list": Quick(run_list, ("--json", "--all"), defaults={"python": None, "path": None}),
-    "show": Quick(run_show, positionals=(("name", True),), defaults={"python": None, "path": None}),
+    "list": Quick(run_list, ("--json", "--all"), defaults=_QUICK_DEFAULTS),
+    "show": Quick(run_show, positionals=(("name", True),), defaults=_QUICK_DEFAULTS),
 }
 # what main() tries first for a line quick_arguments read (cli.lean_handler)
 LEAN = {"list": lean_list, "show": lean_show}

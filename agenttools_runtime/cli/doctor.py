@@ -42,5 +42,9 @@ def run_doctor(args: argparse.Namespace) -> int:
     from agenttools_runtime.deploy.doctor import diagnose
 
     report = diagnose(fix=args.fix)
-    emit(args, report.to_json(), report.render)
-    return 0 if report.ok else 1
+    from agenttools_runtime.cli.envs import doctor_environments
+
+    environments, said, environments_ok = doctor_environments(args.fix)
+    emit(args, {**report.to_json(), "environments": environments},
+         lambda: "\n".join(t for t in (report.render(), said) if t))  # fmt: skip
+    return 0 if report.ok and environments_ok else 1

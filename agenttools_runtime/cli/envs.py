@@ -5,15 +5,15 @@ call in here with one line each; the work is the library's (``agenttools_runtime
 
 from __future__ import annotations
 
-import argparse
 import os
-import shlex
 import sys
-import warnings
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import COMMAND_HELP, UsageError, emit, nonempty
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
 
 INSTALLERS = ("uv", "pip")
 # characters that make TOOLS a requirement rather than a bundle name
@@ -39,10 +39,31 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 def add_index_arguments(parser: argparse.ArgumentParser) -> None:
     """The index options, as pip spells them."""
-    group = parser.add_argument_group("package index (as pip spells it; default: PIP_*/UV_* variables, then the installer's configuration)")
-    group.add_argument("--index-url", "-i", type=nonempty, metavar="URL", help="the package index (PEP 503/691 simple API)")
-    group.add_argument("--extra-index-url", type=nonempty, metavar="URL", action="append", help="another index to look in (repeatable)")
-    group.add_argument("--find-links", "-f", type=nonempty, metavar="DIR|URL", action="append", help="a directory of wheels or an HTML page of links (repeatable)")
+    group = parser.add_argument_group(
+        "package index (as pip spells it; default: PIP_*/UV_* variables, then the installer's configuration)"
+    )
+    group.add_argument(
+        "--index-url",
+        "-i",
+        type=nonempty,
+        metavar="URL",
+        help="the package index (PEP 503/691 simple API)",
+    )
+    group.add_argument(
+        "--extra-index-url",
+        type=nonempty,
+        metavar="URL",
+        action="append",
+        help="another index to look in (repeatable)",
+    )
+    group.add_argument(
+        "--find-links",
+        "-f",
+        type=nonempty,
+        metavar="DIR|URL",
+        action="append",
+        help="a directory of wheels or an HTML page of links (repeatable)",
+    )
     group.add_argument("--no-index", action="store_true", help="use only --find-links locations")
 
 
@@ -55,7 +76,11 @@ def add_install_arguments(parser: argparse.ArgumentParser) -> None:
         "such as 'weather-tools==1.2.0', a wheel file or a project directory), install it "
         "into a managed environment of its own and deploy from there",
     )
-    parser.add_argument("--installer", choices=INSTALLERS, help="the installer of managed environments (default: uv when available, else pip)")
+    parser.add_argument(
+        "--installer",
+        choices=INSTALLERS,
+        help="the installer of managed environments (default: uv when available, else pip)",
+    )
     add_index_arguments(parser)
 
 
@@ -120,7 +145,9 @@ def run_deploy(
     from agenttools_runtime.envs.requirement import parse_request
 
     if tools is None:
-        raise UsageError("--install needs TOOLS: the distribution to install (a requirement, a wheel or a directory)")
+        raise UsageError(
+            "--install needs TOOLS: the distribution to install (a requirement, a wheel or a directory)"
+        )
     text, bundle = _split(tools)
     request = parse_request(text)
     name = request.name if bundle is None else f"{request.name}/{bundle}"
@@ -136,7 +163,9 @@ def run_deploy(
         if not _ask(request):
             from agenttools_runtime.errors.environments import DistributionNotInstalledHere
 
-            raise DistributionNotInstalledHere(requirement=request.describe(), where=_where(args), command=_install_command(args))
+            raise DistributionNotInstalledHere(
+                requirement=request.describe(), where=_where(args), command=_install_command(args)
+            )
     done = install_and_deploy(
         request,
         lambda search: _announced(args, search, name, deploy),
@@ -145,10 +174,13 @@ def run_deploy(
         metadata_only=metadata_only,
     )
     _warn(done.said)
-    return int(done.outcome)  # type: ignore[call-overload]
+    assert isinstance(done.outcome, int)
+    return done.outcome
 
 
-def _announced(args: argparse.Namespace, search: Any, name: str, deploy: Callable[[Any, str], int]) -> int:
+def _announced(
+    args: argparse.Namespace, search: Any, name: str, deploy: Callable[[Any, str], int]
+) -> int:
     from agenttools_runtime.envs.layout import environment_of, envs_dir, load
 
     env_name = environment_of(search.paths[0]) if search.paths else None
@@ -157,8 +189,12 @@ def _announced(args: argparse.Namespace, search: Any, name: str, deploy: Callabl
         r = env.receipt
         what = "metadata of" if r.layout == "metadata" else "managed environment for"
         line = (f"Using the {what} {r.distribution} {r.version}: {env.path} "
-                f"({r.installer} {r.installer_version}, {len(r.resolved)} distributions).")  # fmt: skip
+                f"({r.installer} {r.installer_version}, {len(r.resolved)} distribution(s)).")  # fmt: skip
         print(line, file=sys.stderr if args.json else sys.stdout)
+        from agenttools_runtime.mcp.runners import uvx_sources
+
+        with uvx_sources(tuple(r.index.installer_arguments("uv"))):
+            return deploy(search, name)
     return deploy(search, name)
 
 
@@ -203,7 +239,16 @@ def _install_command(args: argparse.Namespace) -> str:
     for value in (args.target, args.tools):
         if value is not None:
             words.append(value)
-    for option in ("project", "config", "skills_dir", "runner", "name", "python", "index_url", "installer"):
+    for option in (
+        "project",
+        "config",
+        "skills_dir",
+        "runner",
+        "name",
+        "python",
+        "index_url",
+        "installer",
+    ):
         value = getattr(args, option, None)
         if value:
             words += [f"--{option.replace('_', '-')}", _redacted(value)]
@@ -218,6 +263,8 @@ def _install_command(args: argparse.Namespace) -> str:
     elif args.overwrite == "all":
         words.append("--force")
     words.append("--install")
+    import shlex
+
     return shlex.join(words)
 
 
@@ -232,7 +279,7 @@ def _dry_run(args: argparse.Namespace, request: Any) -> int:
     from agenttools_runtime.envs import provision
     from agenttools_runtime.envs.deploying import find_managed
     from agenttools_runtime.envs.envlock import environments_lock
-    from agenttools_runtime.envs.installer import find_installer, lock
+    from agenttools_runtime.envs.installer import find_installer
     from agenttools_runtime.envs.pylock import read
 
     existing = None if args.install else find_managed(request)
@@ -245,8 +292,12 @@ def _dry_run(args: argparse.Namespace, request: Any) -> int:
     with environments_lock():
         staging = provision._staging()
         try:
-            line, _ = provision._source(request, options, installer, provision.identity(request), staging)
-            lock(installer, [line], options, staging / "pylock.toml", what=request.describe())
+            line, _ = provision._source(
+                request, options, installer, provision.identity(request), staging
+            )
+            provision.resolve(
+                installer, [line], options, staging / "pylock.toml", what=request.describe()
+            )
             resolved = read((staging / "pylock.toml").read_text(encoding="utf-8"), staging)
         finally:
             import shutil
@@ -261,6 +312,8 @@ def _dry_run(args: argparse.Namespace, request: Any) -> int:
 
 
 def _warn(said: list[Any]) -> None:
+    import warnings
+
     for warning in said:
         warnings.warn(warning, stacklevel=2)
 
@@ -284,8 +337,15 @@ def run_envs(args: argparse.Namespace) -> int:
                 lines.append(f"{row['name']}: {row['problem']}")
                 continue
             index = row["index"] or {}
-            where = index.get("index_url") or ("find-links " + ", ".join(index.get("find_links") or []) if index.get("find_links") else "default index")
-            used = ", ".join(u[:8] for u in row["deployments"]) or "none ('agenttools doctor --fix' removes it)"
+            where = index.get("index_url") or (
+                "find-links " + ", ".join(index.get("find_links") or [])
+                if index.get("find_links")
+                else "default index"
+            )
+            used = (
+                ", ".join(u[:8] for u in row["deployments"])
+                or "none ('agenttools doctor --fix' removes it)"
+            )
             lines.append(
                 f"{row['name']}  {row['distribution']} {row['version']}  "
                 f"requirement {row['requirement']}  index {where}  {human_size(row['size'])}\n"
@@ -314,13 +374,18 @@ def run_show_index(args: argparse.Namespace) -> int:
     if request.kind == "directory":
         raise UsageError("show --index reads a wheel: give a distribution or a wheel file")
     if request.kind == "wheel" and request.path is not None:
-        from agenttools_runtime.envs.simple import IndexFile
         from packaging.version import Version
 
-        item = IndexFile(request.path.name, request.path.as_uri(), None, False, str(request.path.parent))
+        from agenttools_runtime.envs.simple import IndexFile
+
+        item = IndexFile(
+            request.path.name, request.path.as_uri(), None, False, str(request.path.parent)
+        )
         wheel = remote.RemoteWheel(request.name, Version(request.pinned_version or "0"), item)
     else:
-        wheel = remote.find_wheel(request.requirement or Requirement(request.name), options, timeout=timeout)
+        wheel = remote.find_wheel(
+            request.requirement or Requirement(request.name), options, timeout=timeout
+        )
     found = remote.read_distribution(wheel, timeout=timeout)
     data = _remote_json(found, bundle)
     if found.manifest is None:
@@ -356,17 +421,31 @@ def _remote_json(found: Any, bundle: str | None) -> dict[str, Any]:
             raise AgentToolsNotFound(name=f"{wheel.name}/{bundle}")
     data["bundles"] = [b.to_json() for b in bundles]
     data["mcp_servers"] = {n: dict(s.declaration) for n, s in manifest.servers.items()}
-    data["skills"] = {n: {"description": s.description, "files": len(s.files)} for n, s in manifest.skills.items()}
+    data["skills"] = {
+        n: {"description": s.description, "files": len(s.files)} for n, s in manifest.skills.items()
+    }
     return data
 
 
 def _render_remote(data: dict[str, Any]) -> str:
-    lines = [f"{data['distribution']} {data['version']} ({data['wheel']} on {data['index']}; not installed)"]
+    lines = [
+        f"{data['distribution']} {data['version']} ({data['wheel']} on {data['index']}; not installed)"
+    ]
     for b in data["bundles"]:
-        lines.append(f"bundle {data['distribution']}/{b['name']}" + (f": {b['description']}" if b.get("description") else ""))
+        lines.append(
+            f"bundle {data['distribution']}/{b['name']}"
+            + (f": {b['description']}" if b.get("description") else "")
+        )
         for server in b["mcp-servers"]:
             declaration = data["mcp_servers"].get(server.rpartition("/")[2], {})
-            how = next((f"{k} {declaration[k]}" for k in ("module", "script", "command", "url") if k in declaration), "")
+            how = next(
+                (
+                    f"{k} {declaration[k]}"
+                    for k in ("module", "script", "command", "url")
+                    if k in declaration
+                ),
+                "",
+            )
             lines.append(f"  MCP server {server}: {how}".rstrip())
         for skill in b["skills"]:
             about = data["skills"].get(skill.rpartition("/")[2], {})
@@ -386,8 +465,13 @@ def run_list_index(args: argparse.Namespace) -> int:
 
     options = options_from_args(args)
     timeout = http.timeout_from_environment()
+    from agenttools_runtime.envs.index import DEFAULT_INDEX
+
+    urls = [] if options.no_index else [u for u in (options.index_url, *options.extra_index_urls) if u]
+    if not urls and not options.find_links:
+        raise IndexNotListable(index=DEFAULT_INDEX)
     names: set[str] = set()
-    for url in options.indexes:
+    for url in urls:
         if _unlistable(url):
             raise IndexNotListable(index=redact(url))
         names.update(simple.project_names(url, index=True, timeout=timeout))
@@ -396,7 +480,9 @@ def run_list_index(args: argparse.Namespace) -> int:
 
     def one(name: str) -> dict[str, Any] | None:
         try:
-            found = remote.read_distribution(remote.find_wheel(Requirement(name), options, timeout=timeout), timeout=timeout)
+            found = remote.read_distribution(
+                remote.find_wheel(Requirement(name), options, timeout=timeout), timeout=timeout
+            )
         except AgentToolsError as exc:
             return {"distribution": name, "problem": str(exc)}
         return None if found.manifest is None else _remote_json(found, None)
@@ -419,7 +505,11 @@ def run_list_index(args: argparse.Namespace) -> int:
             lines += [f"  {p['distribution']}: {p['problem']}" for p in problems]
         return "\n".join(lines)
 
-    emit(args, {"ok": True, "index": options.describe(), "distributions": rows, "problems": problems}, text)
+    emit(
+        args,
+        {"ok": True, "index": options.describe(), "distributions": rows, "problems": problems},
+        text,
+    )
     return 0
 
 
@@ -432,34 +522,35 @@ def _unlistable(url: str) -> bool:
 # -- sync --upgrade ------------------------------------------------------------------------
 
 
-def run_sync_upgrade(args: argparse.Namespace) -> int:
-    """Upgrade every managed environment a deployment uses, then sync the rest."""
+def add_upgrade_arguments(parser: argparse.ArgumentParser) -> None:
+    """``sync``'s options for managed environments."""
+    parser.add_argument(
+        "--upgrade",
+        action="store_true",
+        help="first upgrade each managed environment a deployment uses to the newest version "
+        "its requirement allows on its index (built beside the old one, the deployments "
+        "deployed again from it, then the old one removed)",
+    )
+    add_index_arguments(parser)
+
+
+def sync_upgrades(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[str], bool]:
+    """``sync --upgrade``'s upgrades of managed environments, before the ordinary sync: JSON
+    rows, text lines (one per deployment: ``weather-tools 1.2.0 → 1.3.0``), all ok."""
+    if not getattr(args, "upgrade", False):
+        return [], [], True
     from agenttools_runtime.envs.upgrade import upgrade_all
 
-    items = upgrade_all(options_from_args(args), dry_run=args.dry_run, force=bool(getattr(args, "force", False)))
-    rest_ok, rest = _sync_rest(args)
-    lines = []
-    for item in items:
-        for record in item.deployments:
-            lines.append(f"{record.client} {record.toolset_name}: {item.result}: {item.detail}")
-    if not items:
-        lines.append("No deployment uses a managed environment.")
-    ok = all(i.ok for i in items) and rest_ok
-    data = {"ok": ok, "dry_run": bool(args.dry_run), "upgrades": [i.to_json() for i in items], "sync": rest}
-    emit(args, data, lambda: "\n".join(lines + [f"{r['client']} {r['bundle']}: {r['result']}" + (f": {r['detail']}" if r["detail"] else "") for r in rest if r["result"] != "skipped" or r["detail"] not in ("ok",)]))
-    return 0 if ok else 1
-
-
-def _sync_rest(args: argparse.Namespace) -> tuple[bool, list[dict[str, Any]]]:
-    """The ordinary sync of the deployments that do not come from a managed environment."""
-    from agenttools_runtime.deploy import records
-    from agenttools_runtime.deploy.sync import plan_sync, run_sync
-    from agenttools_runtime.envs.refs import environment_of_record
-
-    pool = [r for r in records.load_records() if environment_of_record(r.agent_tools) is None]
-    items = plan_sync(pool, prune=bool(getattr(args, "prune", False)))
-    run_sync(items, dry_run=bool(args.dry_run), remove_orphans=bool(getattr(args, "yes", False)) or not sys.stdin.isatty())
-    return all(i.ok for i in items), [i.to_json() for i in items]
+    items = upgrade_all(options_from_args(args), dry_run=args.dry_run, force=bool(args.force))
+    lines = [
+        f"{record.client} {record.toolset_name}: {item.result}: {item.detail}"
+        for item in items
+        for record in item.deployments
+    ]
+    if items:
+        lines.append("")
+    _warn([w for i in items for w in i.warnings])
+    return [i.to_json() for i in items], lines, all(i.ok for i in items)
 
 
 # -- doctor ----------------------------------------------------------------------------------
@@ -483,7 +574,9 @@ def doctor_environments(fix: bool) -> tuple[dict[str, Any], str, bool]:
         "fixed": [{**f.to_json(), "done": what} for f, what in done],
         "remaining": [f.to_json() for f in remaining],
     }
-    lines = [f"{'fixed' if fix and (f, ) else 'found'}: {f.message}" for f in findings]
-    lines = [f"managed environment: {f.message}" + ("" if f.fixable else " (not fixable)") for f in findings]
+    lines = [
+        f"managed environment: {f.message}" + ("" if f.fixable else " (not fixable)")
+        for f in findings
+    ]
     lines += [f"  -> {what}: {f.path.name}" for f, what in done]
     return data, "\n".join(lines), not remaining

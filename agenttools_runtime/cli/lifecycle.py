@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 
 from agenttools_runtime.cli import COMMAND_HELP, UsageError, emit, nonempty
+from agenttools_runtime.cli import envs as envs_cli
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -88,6 +89,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also replace skills you modified (like deploy --force)",
     )
+    envs_cli.add_upgrade_arguments(sync)
     sync.set_defaults(handler=run_sync)
 
 
@@ -381,6 +383,7 @@ def run_sync(args: argparse.Namespace) -> int:
         raise UsageError("--yes confirms --prune; give --prune too")
     if not args.dry_run:
         finish_interrupted()
+    upgrades, upgraded, upgrades_ok = envs_cli.sync_upgrades(args)  # managed environments
     pool = [r for r in status.load_all() if isinstance(r, DeploymentRecord)]
     chosen = select(pool, client=args.client, bundle=args.bundle)
     items = plan_sync(chosen, prune=args.prune)
@@ -389,12 +392,14 @@ def run_sync(args: argparse.Namespace) -> int:
     if orphans and not args.dry_run and not args.yes:
         confirmed, refusal = _confirm(orphans)
     run_sync(items, dry_run=args.dry_run, force=args.force, remove_orphans=confirmed)
-    ok = all(i.ok for i in items)
+    ok = all(i.ok for i in items) and upgrades_ok
     data: dict[str, Any] = {
         "ok": ok,
         "dry_run": args.dry_run,
         "results": [i.to_json() for i in items],
     }
+    if args.upgrade:
+        data["upgrades"] = upgrades
     if refusal:
         data["not_removed"] = refusal
     if args.dry_run:
@@ -403,7 +408,7 @@ def run_sync(args: argparse.Namespace) -> int:
         for row, item in zip(data["results"], items, strict=True):
             if item.plan is not None:
                 row["plan"] = plan_json(item.plan)
-    emit(args, data, lambda: _render_sync(items, args.dry_run, refusal))
+    emit(args, data, lambda: "\n".join([*upgraded, _render_sync(items, args.dry_run, refusal)]))
     return 0 if ok else 1
 
 

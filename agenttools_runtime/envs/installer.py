@@ -242,8 +242,8 @@ def essential_line(output: str) -> str:
             break
     if not text:
         errors = [ln.strip() for ln in lines if ln.strip().lower().startswith("error:")]
-        causes = [ln.strip()[len("caused by:"):].strip() for ln in lines
-                  if ln.strip().lower().startswith("caused by:")]  # fmt: skip
+        causes = [ln.strip().split(":", 1)[1].strip() for ln in lines
+                  if ln.strip().lower().startswith(("caused by:", "cause:"))]  # fmt: skip
         connection = [ln.strip() for ln in lines if "Retrying" in ln and "connection" in ln.lower()]
         if connection:
             text = connection[-1]

@@ -129,6 +129,27 @@ def provision(
         shutil.rmtree(staging, ignore_errors=True)
 
 
+def resolve(
+    installer: Installer, lines: Sequence[str], options: IndexOptions, lock_file: Path, *, what: str
+) -> None:
+    """The installer's lock step; when it fails and an index it was given cannot be reached,
+    that is the error (``IndexUnreachable`` naming it), not the installer's words."""
+    try:
+        installers.lock(installer, lines, options, lock_file, what=what)
+    except InstallerFailed:
+        probe(options)
+        raise
+
+
+def probe(options: IndexOptions) -> None:
+    """Raise ``IndexUnreachable`` for the first index of *options* that does not answer."""
+    from agenttools_runtime.envs import http
+
+    timeout = min(http.timeout_from_environment(), 10.0)
+    for url in options.indexes if options.index_url or options.extra_index_urls else ():
+        http.get(url.rstrip("/") + "/", index=url, timeout=timeout)
+
+
 def commit(done: Provision) -> list[ManagedEnvironmentRemoved | ManagedEnvironmentKept]:
     """The caller's deployment references the environment: the journal ends, and the
     environments it replaces go when nothing uses them."""
@@ -206,7 +227,7 @@ def _venv(
 ) -> Provision:
     line, source_sha = _source(request, options, installer, ident, staging)
     lock_file = staging / receipt.LOCK_FILE
-    installers.lock(installer, [line], options, lock_file, what=request.describe())
+    resolve(installer, [line], options, lock_file, what=request.describe())
     text = lock_file.read_text(encoding="utf-8")
     try:
         resolved = pylock.read(text, staging)

@@ -63,18 +63,19 @@ def parse_request(text: str) -> InstallRequest:
         raise UnsupportedRequirement(
             requirement=stripped, reason="installing from version control is not supported yet"
         )
+    if "://" in stripped:
+        raise UnsupportedRequirement(
+            requirement=stripped,
+            reason="direct URL requirements are not supported (give a requirement, a wheel "
+            "file or a directory)",
+        )
     candidate = Path(os.path.expanduser(stripped))
     if stripped.endswith(".whl") or os.sep in stripped or stripped.startswith("."):
         if candidate.is_file() and candidate.suffix == ".whl":
             return _wheel(candidate)
         if candidate.is_dir():
             return _directory(candidate)
-        if stripped.endswith(".whl") or os.sep in stripped:
-            if "://" in stripped:
-                raise UnsupportedRequirement(
-                    requirement=stripped, reason="give a requirement, a wheel file or a directory"
-                )
-            raise InvalidRequirement(requirement=stripped, reason="no such file or directory")
+        raise InvalidRequirement(requirement=stripped, reason="no such file or directory")
     try:
         requirement = Requirement(stripped)
     except _Invalid as exc:

@@ -130,14 +130,18 @@ def resolve_version(receipt: Receipt, given: IndexOptions) -> str:
     if receipt.layout == METADATA and request.requirement is not None:
         from agenttools_runtime.envs import http, remote
 
-        found = remote.find_wheel(request.requirement, options, timeout=http.timeout_from_environment())
+        found = remote.find_wheel(
+            request.requirement, options, timeout=http.timeout_from_environment()
+        )
         return str(found.version)
     installer = installers.find_installer(receipt.installer)
     staging = provision._staging()
     try:
-        line, _ = provision._source(request, options, installer, provision.identity(request), staging)
+        line, _ = provision._source(
+            request, options, installer, provision.identity(request), staging
+        )
         lock_file = staging / "pylock.toml"
-        installers.lock(installer, [line], options, lock_file, what=request.describe())
+        provision.resolve(installer, [line], options, lock_file, what=request.describe())
         resolved = pylock.read(lock_file.read_text(encoding="utf-8"), staging)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -166,9 +170,12 @@ def _upgrade(item: Upgrade, receipt: Receipt, given: IndexOptions, force: bool) 
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", AgentToolsWarning)
-            for record in item.deployments:
-                redeploy(record, force=force, search=managed_search(new))
-                switched.append(record)
+            from agenttools_runtime.mcp.runners import uvx_sources
+
+            with uvx_sources(tuple(receipt.index.installer_arguments("uv"))):
+                for record in item.deployments:
+                    redeploy(record, force=force, search=managed_search(new))
+                    switched.append(record)
         item.warnings.extend(c.message for c in caught if isinstance(c.message, AgentToolsWarning))
     except BaseException:
         _switch_back(switched, item.environment)

@@ -20,7 +20,10 @@ no runner applies.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
+from collections.abc import Iterator
 
 from agenttools_runtime import errors
 from agenttools_runtime.mcp.server import MCPServer
@@ -38,6 +41,24 @@ _SAYS = {
     "script": "the console script of {project}, found on the client's PATH",
     "uvx": "uvx installs {project} {version} from the package index on first use",
 }
+
+
+# Where ``uvx`` entries install from (``uvx --default-index URL --from …``) while a deploy
+# from a managed environment of a non-default index runs (:func:`uvx_sources`).
+_uvx_sources: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar(
+    "agenttools_uvx_sources", default=()
+)
+
+
+@contextlib.contextmanager
+def uvx_sources(arguments: tuple[str, ...]) -> Iterator[None]:
+    """``uvx`` entries written in the block get these index options first
+    (``("--default-index", URL)``; never credentials)."""
+    token = _uvx_sources.set(tuple(arguments))
+    try:
+        yield
+    finally:
+        _uvx_sources.reset(token)
 
 
 class RunnerChoice(Value):
@@ -137,7 +158,13 @@ def choose_runner(server: MCPServer, runner: str | None, *, project: bool) -> Ru
             reason="it does not come from an installed distribution uv could install",
         )
     extras = f"[{','.join(origin.extras)}]" if origin.extras else ""
-    args = ("--from", f"{origin.project}{extras}=={origin.version}", script, *server.args)
+    args = (
+        *_uvx_sources.get(),
+        "--from",
+        f"{origin.project}{extras}=={origin.version}",
+        script,
+        *server.args,
+    )
     return RunnerChoice(_as_command(server, "uvx", args), "uvx", chosen=False)
 
 

@@ -1,0 +1,150 @@
+"""The pure parts of the managed-environment library: index options and their sources,
+credential redaction, what DIST means, PEP 751 lock files, installers' essential lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime.envs.index import IndexOptions, redact, redact_text
+from agenttools_runtime.envs.installer import essential_line
+from agenttools_runtime.envs.pylock import LockFileError, hashed_requirements, read
+from agenttools_runtime.envs.requirement import parse_request
+from agenttools_runtime.errors.environments import InvalidRequirement, UnsupportedRequirement
+
+
+def test_options_come_from_the_command_line_then_pip_then_uv() -> None:
+    env = {
+        "PIP_INDEX_URL": "https://pip.example/simple",
+        "UV_DEFAULT_INDEX": "https://uv.example/simple",
+        "PIP_EXTRA_INDEX_URL": "https://a.example/simple  https://b.example/simple",
+        "UV_FIND_LINKS": "/wheels/one,/wheels/two",
+        "UV_NO_INDEX": "1",
+    }
+    found = IndexOptions.from_sources(environ=env)
+    assert found.index_url == "https://pip.example/simple"
+    assert found.extra_index_urls == ("https://a.example/simple", "https://b.example/simple")
+    assert found.find_links == ("/wheels/one", "/wheels/two")
+    assert found.no_index and found.indexes == ()
+    given = IndexOptions.from_sources(index_url="https://cli.example/simple", environ=env)
+    assert given.index_url == "https://cli.example/simple"
+    uv_only = IndexOptions.from_sources(environ={"UV_INDEX_URL": "https://old.example/simple"})
+    assert uv_only.index_url == "https://old.example/simple"
+    assert IndexOptions.from_sources(environ={}).indexes == ("https://pypi.org/simple",)
+
+
+def test_relative_find_links_become_absolute(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    found = IndexOptions.from_sources(find_links=["wheels", "https://h.example/links.html"], environ={})
+    assert found.find_links == (str(tmp_path / "wheels"), "https://h.example/links.html")
+
+
+def test_credentials_are_removed_from_urls_options_and_text() -> None:
+    assert redact("https://user:pw@host.example:8443/simple/") == "https://host.example:8443/simple/"
+    assert redact("https://__token__@host.example/simple") == "https://host.example/simple"
+    assert redact("/local/dir") == "/local/dir"
+    text = "Failed to fetch https://u:secret@h.example/simple/x/ and http://tok@h2/y"
+    assert "secret" not in redact_text(text) and "tok@" not in redact_text(text)
+    options = IndexOptions.from_sources(
+        index_url="https://u:secret@h.example/simple",
+        extra_index_urls=["https://v:other@i.example/simple"],
+        environ={},
+    )
+    assert "secret" not in repr(options.to_json()) and "other" not in options.describe()
+    assert options.installer_arguments("uv")[:2] == ["--default-index", "https://u:secret@h.example/simple"]
+    assert options.installer_arguments("pip")[:2] == ["--index-url", "https://u:secret@h.example/simple"]
+    recorded = IndexOptions.from_json(options.to_json())
+    assert recorded.index_url == "https://h.example/simple"
+    back = recorded.with_credentials_of(options)
+    assert back.index_url == "https://u:secret@h.example/simple"
+    assert recorded.with_credentials_of(IndexOptions()).index_url == "https://h.example/simple"
+
+
+def test_what_dist_means(tmp_path: Path) -> None:
+    assert parse_request("Weather_Tools>=1.2").text == "weather-tools>=1.2"
+    pinned = parse_request("weather-tools==1.2.0")
+    assert (pinned.kind, pinned.name, pinned.pinned_version) == ("index", "weather-tools", "1.2.0")
+    wheel = tmp_path / "weather_tools-1.2.0-py3-none-any.whl"
+    wheel.write_bytes(b"")
+    found = parse_request(str(wheel))
+    assert (found.kind, found.name, found.pinned_version) == ("wheel", "weather-tools", "1.2.0")
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[project]\nname = "My_Proj"\n')
+    assert parse_request(str(project)).name == "my-proj"
+    with pytest.raises(UnsupportedRequirement, match="version control"):
+        parse_request("git+https://example.org/repo.git")
+    with pytest.raises(UnsupportedRequirement, match="direct URL"):
+        parse_request("weather-tools @ https://example.org/w.whl")
+    with pytest.raises(InvalidRequirement, match="no such file"):
+        parse_request(str(tmp_path / "missing-1.0-py3-none-any.whl"))
+    with pytest.raises(InvalidRequirement):
+        parse_request("weather tools ===")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InvalidRequirement, match="pyproject"):
+        parse_request(str(tmp_path / "empty"))
+
+
+UV_LOCK = """lock-version = "1.0"
+created-by = "uv"
+[[packages]]
+name = "Pydantic_Core"
+version = "2.50.5"
+wheels = [
+  { url = "https://files.example/pydantic_core-2.50.5-cp311-cp311-win_amd64.whl", hashes = { sha256 = "aa" } },
+  { url = "https://files.example/pydantic_core-2.50.5-py3-none-any.whl", hashes = { sha256 = "bb" } },
+]
+[[packages]]
+name = "weather-tools"
+version = "1.2.0"
+archive = { path = "dist/weather_tools-1.2.0-py3-none-any.whl", hashes = { sha256 = "cc" } }
+"""
+PIP_LOCK = """lock-version = "1.0"
+created-by = "pip"
+[[packages]]
+name = "anyio"
+version = "4.16.0"
+[[packages.wheels]]
+name = "anyio-4.16.0-py3-none-any.whl"
+url = "http://u:pw@127.0.0.1/packages/anyio-4.16.0-py3-none-any.whl"
+[packages.wheels.hashes]
+sha256 = "dd"
+"""
+
+
+def test_lock_files_of_both_installers(tmp_path: Path) -> None:
+    uv = read(UV_LOCK, tmp_path)
+    assert [(d.name, d.version, d.file, d.sha256) for d in uv] == [
+        ("pydantic-core", "2.50.5", "pydantic_core-2.50.5-py3-none-any.whl", "bb"),
+        ("weather-tools", "1.2.0", "weather_tools-1.2.0-py3-none-any.whl", "cc"),
+    ]
+    assert uv[1].path == str(tmp_path / "dist" / "weather_tools-1.2.0-py3-none-any.whl")
+    (pip,) = read(PIP_LOCK, tmp_path)
+    assert pip.url == "http://127.0.0.1/packages/anyio-4.16.0-py3-none-any.whl"
+    lines, hashed = hashed_requirements([*uv, pip])
+    assert hashed and lines[0] == "pydantic-core==2.50.5 --hash=sha256:bb"
+    assert lines[1].startswith("weather-tools @ file://") and lines[1].endswith("--hash=sha256:cc")
+    with pytest.raises(LockFileError, match="lock-version"):
+        read('lock-version = "2.0"\n', tmp_path)
+    with pytest.raises(LockFileError, match="TOML"):
+        read("[[packages", tmp_path)
+
+
+def test_the_essential_line_of_an_installer() -> None:
+    uv = (
+        "error: No solution found when resolving dependencies\n"
+        "  cause: Because weather-tools==9.9 was not found in the package registry, we can "
+        "conclude that your requirements are unsatisfiable.\n"
+    )
+    assert essential_line(uv).startswith("No solution found when resolving dependencies (Because")
+    pip = (
+        "WARNING: something\nERROR: Cannot install a==1 and b==2 because these package versions "
+        "have conflicting dependencies.\nERROR: ResolutionImpossible: see https://u:pw@h/x\n"
+    )
+    assert essential_line(pip) == (
+        "Cannot install a==1 and b==2 because these package versions have conflicting dependencies."
+    )
+    retry = "WARNING: Retrying (Retry(total=0)) after connection broken by 'NewConnectionError(\"http://u:pw@h/simple\")'\nERROR: No matching distribution found for x\n"
+    assert "pw" not in essential_line(retry) and "connection" in essential_line(retry)
+    assert essential_line("just this\n\n") == "just this"
