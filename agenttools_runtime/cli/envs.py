@@ -467,7 +467,9 @@ def run_list_index(args: argparse.Namespace) -> int:
     timeout = http.timeout_from_environment()
     from agenttools_runtime.envs.index import DEFAULT_INDEX
 
-    urls = [] if options.no_index else [u for u in (options.index_url, *options.extra_index_urls) if u]
+    urls = (
+        [] if options.no_index else [u for u in (options.index_url, *options.extra_index_urls) if u]
+    )
     if not urls and not options.find_links:
         raise IndexNotListable(index=DEFAULT_INDEX)
     names: set[str] = set()

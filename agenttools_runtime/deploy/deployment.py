@@ -347,6 +347,9 @@ def remove_deployment(ident: str | Deployment, *, force: bool = False) -> Remova
         raise signals.Interrupted.from_interrupt(
             exc, f"the deployment {uid} {what}", committed
         ) from None
+    from agenttools_runtime.envs.refs import release_record  # its managed environment, if last
+
+    found.extend(release_record(record.agent_tools))
     for warning in found:
         warnings.warn(warning, stacklevel=2)
     entries = [o for o in done if isinstance(o, EntryOutcome)]

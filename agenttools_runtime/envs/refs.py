@@ -69,6 +69,15 @@ def references(deployments: Path | None = None, root: Path | None = None) -> Ref
     return References(users, unreadable)
 
 
+def release_record(
+    agent_tools: Mapping[str, Any],
+) -> list[ManagedEnvironmentRemoved | ManagedEnvironmentKept]:
+    """After a deployment was removed: its managed environment goes when no other deployment
+    uses it (what ``remove`` and ``sync --prune`` say)."""
+    name = environment_of_record(agent_tools)
+    return [] if name is None else release_unused([name])
+
+
 def remove_environment(path: Path) -> None:
     """Delete the environment at *path*: renamed into the trash first (one atomic step: a
     half-deleted environment is never taken for one), then deleted."""

@@ -125,7 +125,27 @@ def find_links_files(location: str, *, timeout: float) -> list[IndexFile]:
     return _files_of_page(response, location)
 
 
+def _with_userinfo(url: str, source: str) -> str:
+    """*url* with the credentials of *source* when it is on the same host (a page fetched
+    with credentials links its files without them)."""
+    from urllib.parse import urlunsplit
+
+    given, target = urlsplit(source), urlsplit(url)
+    if "@" not in given.netloc or "@" in target.netloc:
+        return url
+    if given.netloc.rpartition("@")[2] != target.netloc:
+        return url
+    return urlunsplit(target._replace(netloc=given.netloc))
+
+
 def _files_of_page(response: http.Response, source: str) -> list[IndexFile]:
+    return [
+        IndexFile(f.filename, _with_userinfo(f.url, source), f.sha256, f.yanked, f.source)
+        for f in _page_files(response, source)
+    ]
+
+
+def _page_files(response: http.Response, source: str) -> list[IndexFile]:
     if response.content_type == JSON_TYPE:
         data = _json(response, source)
         found = []

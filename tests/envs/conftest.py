@@ -19,6 +19,7 @@ from tests.helpers.index import (
     sample_release,
     serve,
 )
+from tests.helpers.wheels import build_sample_wheel
 
 USER, PASSWORD = "alice", "s3cr3t-Token-4711"
 
@@ -43,7 +44,14 @@ def releases(tmp_path_factory: pytest.TempPathFactory) -> Releases:
 def wheelhouse(tmp_path_factory: pytest.TempPathFactory, releases: Releases) -> Path:
     """A ``--find-links`` directory: weather-tools 1.2.0 and 1.3.0, plain-dist, and everything
     they need (agenttools, the MCP SDK, hatchling)."""
-    wheels = [*base_wheels(tmp_path_factory), releases.old, releases.new, releases.plain]
+    skills_only = build_sample_wheel("skills-only", tmp_path_factory)
+    wheels = [
+        *base_wheels(tmp_path_factory),
+        releases.old,
+        releases.new,
+        releases.plain,
+        skills_only,
+    ]
     return package_directory(tmp_path_factory, "wheelhouse", wheels)
 
 
@@ -69,7 +77,9 @@ def old_index(tmp_path_factory: pytest.TempPathFactory, old_only: Path) -> Itera
 @pytest.fixture(scope="session")
 def auth_index(tmp_path_factory: pytest.TempPathFactory, old_only: Path) -> Iterator[IndexServer]:
     """The 1.2.0 index behind basic auth (USER, PASSWORD)."""
-    yield from serve([old_only], tmp_path_factory.mktemp("auth-index"), user=USER, password=PASSWORD)
+    yield from serve(
+        [old_only], tmp_path_factory.mktemp("auth-index"), user=USER, password=PASSWORD
+    )
 
 
 @pytest.fixture

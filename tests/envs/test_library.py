@@ -34,14 +34,20 @@ def test_options_come_from_the_command_line_then_pip_then_uv() -> None:
     assert IndexOptions.from_sources(environ={}).indexes == ("https://pypi.org/simple",)
 
 
-def test_relative_find_links_become_absolute(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_relative_find_links_become_absolute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
-    found = IndexOptions.from_sources(find_links=["wheels", "https://h.example/links.html"], environ={})
+    found = IndexOptions.from_sources(
+        find_links=["wheels", "https://h.example/links.html"], environ={}
+    )
     assert found.find_links == (str(tmp_path / "wheels"), "https://h.example/links.html")
 
 
 def test_credentials_are_removed_from_urls_options_and_text() -> None:
-    assert redact("https://user:pw@host.example:8443/simple/") == "https://host.example:8443/simple/"
+    assert (
+        redact("https://user:pw@host.example:8443/simple/") == "https://host.example:8443/simple/"
+    )
     assert redact("https://__token__@host.example/simple") == "https://host.example/simple"
     assert redact("/local/dir") == "/local/dir"
     text = "Failed to fetch https://u:secret@h.example/simple/x/ and http://tok@h2/y"
@@ -52,8 +58,14 @@ def test_credentials_are_removed_from_urls_options_and_text() -> None:
         environ={},
     )
     assert "secret" not in repr(options.to_json()) and "other" not in options.describe()
-    assert options.installer_arguments("uv")[:2] == ["--default-index", "https://u:secret@h.example/simple"]
-    assert options.installer_arguments("pip")[:2] == ["--index-url", "https://u:secret@h.example/simple"]
+    assert options.installer_arguments("uv")[:2] == [
+        "--default-index",
+        "https://u:secret@h.example/simple",
+    ]
+    assert options.installer_arguments("pip")[:2] == [
+        "--index-url",
+        "https://u:secret@h.example/simple",
+    ]
     recorded = IndexOptions.from_json(options.to_json())
     assert recorded.index_url == "https://h.example/simple"
     back = recorded.with_credentials_of(options)

@@ -1,0 +1,261 @@
+"""``deploy … DIST --install`` end to end, with real indexes on loopback, real installers (uv
+and pip) and real environments: from an empty HOME to a server that answers MCP
+``initialize`` from its managed environment; reruns that need no index; reference counting
+over deployments; upgrades; local wheels and project directories; ``--runner uvx``;
+credentials that never reach a file or the output; the user's variables honoured."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.envs.conftest import PASSWORD, USER, Publishing, Releases
+from tests.helpers.envs import claude_entry, environments, initialize, leftovers, run
+from tests.helpers.index import IndexServer
+from tests.helpers.wheels import SAMPLES
+
+pytestmark = pytest.mark.slow
+
+
+def state_of(tmp_path: Path) -> Path:
+    return tmp_path / "agenttools-state"
+
+
+def receipt_of(tmp_path: Path, name: str) -> dict[str, object]:
+    path = state_of(tmp_path) / "envs" / name / "agenttools-receipt.json"
+    data: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def test_install_deploy_serve_rerun_offline_share_and_remove(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, publishing: Publishing
+) -> None:
+    url = publishing.server.url()
+    done = run(capsys, "deploy", "claude-code", "weather-tools", "--index-url", url, "--install")
+    assert done.status == 0, done.err
+    (name,) = environments(state_of(tmp_path))
+    assert name.startswith("weather-tools-1.2.0-")
+    env = state_of(tmp_path) / "envs" / name
+    entry = claude_entry(home)
+    assert entry["command"] == str(env / "bin" / "python")
+    assert (
+        initialize([entry["command"], *entry["args"]], entry.get("env"))["serverInfo"]["name"]
+        == "weather"
+    )
+    assert (home / ".claude" / "skills" / "weather-report" / "SKILL.md").is_file()
+
+    receipt = receipt_of(tmp_path, name)
+    assert receipt["requirement"] == "weather-tools" and receipt["version"] == "1.2.0"
+    assert receipt["index"]["index_url"] == url  # type: ignore[index]
+    assert receipt["installer"]["name"] == "uv"  # type: ignore[index]
+    assert receipt["interpreter"]["version"] == ".".join(map(str, sys.version_info[:3]))  # type: ignore[index]
+    resolved = {d["name"]: d for d in receipt["resolved"]}  # type: ignore[attr-defined]
+    assert resolved["weather-tools"]["file"] == "weather_tools-1.2.0-py3-none-any.whl"
+    assert len(resolved["weather-tools"]["sha256"]) == 64 and "mcp" in resolved
+    assert (env / "pylock.toml").read_text().startswith("lock-version")
+
+    listed = run(capsys, "envs", "--json").json()["environments"]
+    assert [(r["name"], len(r["deployments"])) for r in listed] == [(name, 1)]
+
+    publishing.server.stop()  # the index is down: a rerun needs nothing of it
+    again = run(capsys, "deploy", "claude-code", "weather-tools", "--index-url", url, "--install")
+    assert again.status == 0, again.err
+    assert "up to date" in again.out
+    # discovery looks in managed environments too: another client, no --install, no index
+    cursor = run(capsys, "deploy", "cursor", "weather-tools")
+    assert cursor.status == 0, cursor.err
+    assert environments(state_of(tmp_path)) == [name]
+    users = run(capsys, "envs", "--json").json()["environments"][0]["deployments"]
+    assert len(users) == 2
+
+    first = run(capsys, "remove", "--client", "claude-code")
+    assert first.status == 0 and environments(state_of(tmp_path)) == [name]
+    last = run(capsys, "remove", "--client", "cursor")
+    assert last.status == 0, last.err
+    assert environments(state_of(tmp_path)) == []
+    assert f"Removed the managed environment {name}" in last.err
+    assert leftovers(state_of(tmp_path)) == []
+
+
+def test_sync_upgrade_moves_skills_and_environment_and_keeps_modified_skills(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    publishing: Publishing,
+    releases: Releases,
+) -> None:
+    url = publishing.server.url()
+    assert run(capsys, "deploy", "claude-code", "weather-tools", "-i", url, "--install").status == 0
+    (old,) = environments(state_of(tmp_path))
+    kept = home / ".claude" / "skills" / "station-lookup" / "SKILL.md"
+    report = home / ".claude" / "skills" / "weather-report" / "SKILL.md"
+    assert "Changed in 1.3.0" not in report.read_text()
+    publishing.publish(releases.new)
+
+    before = report.read_text()
+    dry = run(capsys, "sync", "--upgrade", "--dry-run")
+    assert dry.status == 0, dry.err
+    assert "weather-tools 1.2.0 → 1.3.0" in dry.out
+    assert environments(state_of(tmp_path)) == [old] and report.read_text() == before
+
+    kept.write_text(kept.read_text() + "\nmy own note\n")
+    done = run(capsys, "sync", "--upgrade")
+    assert done.status == 0, done.err
+    assert "weather-tools 1.2.0 → 1.3.0" in done.out
+    (new,) = environments(state_of(tmp_path))
+    assert new.startswith("weather-tools-1.3.0-") and new.split("-")[-1] == old.split("-")[-1]
+    assert "Changed in 1.3.0" in report.read_text()
+    assert "my own note" in kept.read_text()  # a skill the user modified is kept
+    assert claude_entry(home)["command"].startswith(str(state_of(tmp_path) / "envs" / new))
+    assert f"Removed the managed environment {old}" in done.err
+    again = run(capsys, "sync", "--upgrade", "--json")
+    assert again.json()["upgrades"][0]["result"] == "up to date"
+
+
+def test_credentials_never_reach_a_file_or_the_output(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    auth_index: IndexServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url = auth_index.url()
+    assert PASSWORD in url
+    outputs = []
+    for argv in (
+        ("deploy", "claude-code", "weather-tools", "--index-url", url, "--install"),
+        ("envs", "--json"),
+        ("show", "weather-tools", "--index", "--index-url", url, "--json"),
+        ("list", "--index", "--index-url", url),
+        ("sync", "--upgrade", "--dry-run", "--index-url", url),
+    ):
+        done = run(capsys, *argv)
+        assert done.status == 0, (argv, done.err)
+        outputs += [done.out, done.err]
+    # without credentials the recorded index refuses: the error names it, without any
+    refused = run(capsys, "sync", "--upgrade", "--dry-run")
+    assert refused.status == 1 and auth_index.url(credentials=False) in refused.out + refused.err
+    outputs += [refused.out, refused.err]
+    # the index given by variable with credentials: matched to the recorded URL
+    monkeypatch.setenv("PIP_INDEX_URL", url)
+    assert run(capsys, "sync", "--upgrade", "--dry-run").status == 0
+    for text in outputs:
+        assert PASSWORD not in text and f"{USER}:" not in text
+    for directory, _, files in os.walk(tmp_path):
+        for file in files:
+            path = Path(directory) / file
+            if (
+                path.is_file()
+                and not path.is_symlink()
+                and "htpasswd" not in file
+                and "pypiserver" not in file
+            ):
+                assert PASSWORD.encode() not in path.read_bytes(), path
+
+
+def test_the_users_variables_are_honoured(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    old_index: IndexServer,
+    wheelhouse: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PIP_INDEX_URL", old_index.url())
+    done = run(capsys, "deploy", "claude-code", "weather-tools", "--install")
+    assert done.status == 0, done.err
+    (name,) = environments(state_of(tmp_path))
+    assert receipt_of(tmp_path, name)["index"]["index_url"] == old_index.url()  # type: ignore[index]
+    monkeypatch.delenv("PIP_INDEX_URL")
+    monkeypatch.setenv("UV_FIND_LINKS", str(wheelhouse))
+    monkeypatch.setenv("UV_NO_INDEX", "1")
+    done = run(capsys, "deploy", "cursor", "weather-tools==1.3.0", "--no-skills", "--install")
+    assert done.status == 0, done.err
+    assert len(environments(state_of(tmp_path))) == 2
+    index = receipt_of(tmp_path, next(n for n in environments(state_of(tmp_path)) if "1.3.0" in n))[
+        "index"
+    ]
+    assert index == {
+        "index_url": None,
+        "extra_index_urls": [],
+        "find_links": [str(wheelhouse)],
+        "no_index": True,
+    }
+
+
+def test_pip_installer_from_a_wheelhouse(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, wheelhouse: Path
+) -> None:
+    done = run(capsys, "deploy", "claude-code", "skills-only", "--installer", "pip",
+               "--no-index", "--find-links", str(wheelhouse), "--install")  # fmt: skip
+    assert done.status == 0, done.err
+    (name,) = environments(state_of(tmp_path))
+    receipt = receipt_of(tmp_path, name)
+    assert receipt["installer"]["name"] == "pip"  # type: ignore[index]
+    assert 'created-by = "pip"' in (state_of(tmp_path) / "envs" / name / "pylock.toml").read_text()
+    assert (home / ".claude" / "skills" / "commit-message" / "SKILL.md").is_file()
+    assert run(capsys, "remove", "--all").status == 0
+    assert environments(state_of(tmp_path)) == []
+
+
+def test_local_wheel_and_project_directory(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    publishing: Publishing,
+    releases: Releases,
+) -> None:
+    url = publishing.server.url()
+    done = run(capsys, "deploy", "claude-code", str(releases.new), "-i", url, "--install")
+    assert done.status == 0, done.err
+    (name,) = environments(state_of(tmp_path))
+    assert name.startswith("weather-tools-1.3.0-")
+    assert receipt_of(tmp_path, name)["kind"] == "wheel"
+    project = run(
+        capsys, "deploy", "cursor", str(SAMPLES / "weather-tools"), "-i", url, "--install"
+    )
+    assert project.status == 0, project.err
+    names = environments(state_of(tmp_path))
+    built = next(n for n in names if n.startswith("weather-tools-1.2.0-"))
+    receipt = receipt_of(tmp_path, built)
+    assert receipt["kind"] == "directory" and receipt["source_sha256"]
+    # the same commands again, the index down: their environments, nothing built or asked
+    publishing.server.stop()
+    again = run(capsys, "deploy", "claude-code", str(releases.new), "-i", url, "--install")
+    assert again.status == 0 and "up to date" in again.out, again.err
+    again = run(capsys, "deploy", "cursor", str(SAMPLES / "weather-tools"), "-i", url, "--install")
+    assert again.status == 0 and "up to date" in again.out, again.err
+    assert environments(state_of(tmp_path)) == names
+
+
+def test_runner_uvx_keeps_no_environment_and_its_entry_runs(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, old_index: IndexServer
+) -> None:
+    url = old_index.url()
+    done = run(
+        capsys, "deploy", "claude-code", "weather-tools", "-i", url, "--runner", "uvx", "--install"
+    )
+    assert done.status == 0, done.err
+    entry = claude_entry(home)
+    assert entry["command"] == "uvx"
+    assert entry["args"] == [
+        "--default-index",
+        url,
+        "--from",
+        "weather-tools==1.2.0",
+        "weather-mcp",
+    ]
+    (name,) = environments(state_of(tmp_path))
+    env = state_of(tmp_path) / "envs" / name
+    assert not (env / "bin").exists() and (env / "site-packages").is_dir()
+    assert receipt_of(tmp_path, name)["layout"] == "metadata"
+    uvx = Path(sys.executable).parent / "uvx"
+    assert (
+        initialize([str(uvx), *entry["args"]], entry.get("env"))["serverInfo"]["name"] == "weather"
+    )
+    assert run(capsys, "remove", "--all").status == 0
+    assert environments(state_of(tmp_path)) == []
