@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import os
 import warnings
 from collections.abc import Iterator
 
@@ -47,6 +48,11 @@ def deployment_lock(
 
                 for warning in recover(store):
                     warnings.warn(warning, stacklevel=3)
+            if _environments_left(state):  # an interrupted install of a managed environment
+                from agenttools_runtime.envs.deploying import recover_if_free
+
+                for warning in recover_if_free():
+                    warnings.warn(warning, stacklevel=3)
             yield store
         finally:
             _store.reset(token)
@@ -55,10 +61,19 @@ def deployment_lock(
                 store.save()
 
 
+def _environments_left(state: paths.StatePaths) -> bool:
+    """Whether ``<state>/envs/.journal`` holds anything (cheap: nothing is read)."""
+    try:
+        with os.scandir(state.deployments.parent / "envs" / ".journal") as found:
+            return any(True for _ in found)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+
+
 def finish_interrupted(state: paths.StatePaths | None = None) -> None:
     """Finish or roll back what interrupted processes left, if anything (taking the lock
     only then): what the low-level commands do before their own work."""
     state = state or paths.state_paths()
-    if journal.any_left(state):
+    if journal.any_left(state) or _environments_left(state):
         with deployment_lock(state=state):
             pass

@@ -12,6 +12,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeVar
 
 from packaging.version import InvalidVersion, Version
@@ -71,12 +72,11 @@ def find_managed(request: InstallRequest) -> ManagedEnvironment | None:
 def recover_environments() -> list[AgentToolsWarning]:
     """Finish or undo what interrupted deployments and environment operations left (call
     with the environments lock held): the deployment state first, then the environments."""
-    from agenttools_runtime.deploy.lock import deployment_lock
+    from agenttools_runtime.deploy.lock import finish_interrupted
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", AgentToolsWarning)
-        with deployment_lock():
-            pass  # (its recovery of deployments runs first)
+        finish_interrupted()  # (takes the deployment lock only when a journal is left)
     said: list[AgentToolsWarning] = [
         c.message for c in caught if isinstance(c.message, AgentToolsWarning)
     ]
@@ -89,12 +89,23 @@ def recover_if_free() -> list[AgentToolsWarning]:
     lock's own recovery calls this: it never waits for the environments lock)."""
     from agenttools_runtime.envs import journal
 
-    if not journal.any_left() and not layout.trash_entries():
+    staging = layout.envs_dir() / ".staging"
+    if not journal.any_left() and not layout.trash_entries() and not _nonempty(staging):
         return []
     with try_environments_lock() as taken:
         if not taken:
             return []
         return list(recovery.recover())
+
+
+def _nonempty(directory: Path) -> bool:
+    import os
+
+    try:
+        with os.scandir(directory) as found:
+            return any(True for _ in found)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
 
 
 def install_and_deploy(

@@ -6,6 +6,7 @@ was committed is what the deployment records say."""
 from __future__ import annotations
 
 import contextlib
+import os
 
 from agenttools_runtime import fs
 from agenttools_runtime.envs import journal, layout, receipt
@@ -30,7 +31,17 @@ def recover() -> list[InterruptedInstallRecovered]:
             )
         )
     empty_trash()
+    _empty_staging()
     return said
+
+
+def _empty_staging() -> None:
+    """What killed processes left of their resolutions and builds (none runs: the lock)."""
+    import shutil
+
+    staging = envs_dir() / ".staging"
+    for name in os.listdir(staging) if staging.is_dir() else ():
+        shutil.rmtree(staging / name, ignore_errors=True)
 
 
 def _install(entry: EnvironmentJournal) -> str:

@@ -44,7 +44,7 @@ def snapshot(*roots: Path) -> dict[str, bytes | str]:
         for directory, dirs, files in os.walk(root):
             dirs[:] = [d for d in dirs if d not in ("agenttools-cache", ".cache")]
             for name in files:
-                if name == ".lock":
+                if name.endswith(".lock"):  # (locks: ours, and uv's in its own folders)
                     continue
                 path = Path(directory) / name
                 key = str(path)

@@ -1,0 +1,268 @@
+"""Every fault of ``deploy --install`` and ``show --index`` is one clear line, and nothing is
+changed: the index refusing connections or never answering, no such distribution, no such
+version, a distribution without agent tools, a resolution conflict, a hash mismatch, a full
+disk, not asked to install; and a process killed (SIGKILL) at the named points of creating or
+upgrading an environment, followed by the next command."""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agenttools_runtime import fs
+from tests.envs.conftest import Publishing, Releases
+from tests.helpers.envs import claude_entry, environments, initialize, leftovers, run, snapshot
+from tests.helpers.index import IndexServer, SilentServer, plain_wheel
+from tests.helpers.wheels import REPO, build_wheel
+
+pytestmark = pytest.mark.slow
+CHILD = REPO / "tests" / "deploy" / "crashing_child.py"
+
+
+def state_of(tmp_path: Path) -> Path:
+    return tmp_path / "agenttools-state"
+
+
+def unchanged_by(capsys: pytest.CaptureFixture[str], tmp_path: Path, *argv: str) -> str:
+    """Run *argv*, which must fail with one line on stderr and change nothing; that line."""
+    roots = (tmp_path / "home", state_of(tmp_path))
+    for root in roots:
+        root.mkdir(parents=True, exist_ok=True)
+    before = snapshot(*roots)
+    done = run(capsys, *argv)
+    assert done.status == 1, (argv, done.out, done.err)
+    lines = [line for line in done.err.splitlines() if line.strip()]
+    assert len(lines) == 1, done.err
+    assert "Traceback" not in done.err
+    assert snapshot(*roots) == before
+    assert environments(state_of(tmp_path)) == [] and leftovers(state_of(tmp_path)) == []
+    return lines[0]
+
+
+def test_an_index_that_refuses_or_never_answers(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    refused = "http://user:hunter2@127.0.0.1:9/simple/"
+    line = unchanged_by(
+        capsys, tmp_path, "deploy", "claude-code", "weather-tools", "-i", refused, "--install"
+    )
+    assert "http://127.0.0.1:9/simple/" in line and "hunter2" not in line
+    assert "Cannot reach the package index" in line
+    line = unchanged_by(capsys, tmp_path, "show", "weather-tools", "--index", "-i", refused)
+    assert "Cannot reach the package index http://127.0.0.1:9/simple/" in line
+    silent = SilentServer()
+    monkeypatch.setenv("UV_HTTP_TIMEOUT", "2")
+    monkeypatch.setenv("UV_HTTP_RETRIES", "0")
+    monkeypatch.setenv("PIP_DEFAULT_TIMEOUT", "2")
+    try:
+        line = unchanged_by(
+            capsys,
+            tmp_path,
+            "deploy",
+            "claude-code",
+            "weather-tools",
+            "-i",
+            silent.url,
+            "--install",
+        )
+        assert silent.url in line and "no answer within 2 seconds" in line
+        line = unchanged_by(capsys, tmp_path, "show", "weather-tools", "--index", "-i", silent.url)
+        assert "no answer within 2 seconds" in line
+    finally:
+        silent.close()
+
+
+def test_what_the_index_does_not_have(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, old_index: IndexServer
+) -> None:
+    url = old_index.url()
+    line = unchanged_by(
+        capsys, tmp_path, "deploy", "claude-code", "no-such-dist", "-i", url, "--install"
+    )
+    assert "no-such-dist" in line and "not found" in line
+    line = unchanged_by(
+        capsys, tmp_path, "deploy", "claude-code", "weather-tools==9.9", "-i", url, "--install"
+    )
+    assert "weather-tools==9.9" in line
+    line = unchanged_by(capsys, tmp_path, "show", "no-such-dist", "--index", "-i", url)
+    assert line == f"agenttools: No distribution named no-such-dist on {url}"
+    line = unchanged_by(capsys, tmp_path, "show", "weather-tools>=2", "--index", "-i", url)
+    assert "satisfies weather-tools>=2 (it has: 1.2.0)" in line
+
+
+def test_a_distribution_without_agent_tools_keeps_no_environment(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, old_index: IndexServer
+) -> None:
+    line = unchanged_by(
+        capsys, tmp_path, "deploy", "claude-code", "plain-dist", "-i", old_index.url(), "--install"
+    )
+    assert (
+        line
+        == "agenttools: plain-dist 1.0 ships no agent tools: nothing to deploy (no environment was kept)"
+    )
+
+
+def test_a_resolution_conflict_and_a_hash_mismatch(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    wheelhouse: Path,
+    releases: Releases,
+) -> None:
+    project = tmp_path / "conflicted"
+    (project / "conflicted").mkdir(parents=True)
+    (project / "conflicted" / "__init__.py").write_text("")
+    (project / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n'
+        '[project]\nname = "conflicted"\nversion = "1.0"\n'
+        'dependencies = ["weather-tools==1.2.0", "weather-tools>=1.3"]\n'
+    )
+    links = tmp_path / "links"
+    links.mkdir()
+    wheel = build_wheel(project, links)
+    for found in wheelhouse.iterdir():
+        (links / found.name).symlink_to(found.resolve())
+    line = unchanged_by(capsys, tmp_path, "deploy", "claude-code", "conflicted", "--no-index",
+                        "--find-links", str(links), "--install")  # fmt: skip
+    assert "weather-tools" in line and "conflicted" in line
+    assert wheel.exists()
+    # a page of links whose published hash is not the file's (the rest from a directory)
+    page = tmp_path / "bad-links.html"
+    target = releases.old.resolve()
+    page.write_text(f'<a href="{target.as_uri()}#sha256={"0" * 64}">{target.name}</a>\n')
+    rest = tmp_path / "rest"
+    rest.mkdir()
+    for found in wheelhouse.iterdir():
+        if not found.name.startswith("weather_tools"):
+            (rest / found.name).symlink_to(found.resolve())
+    line = unchanged_by(capsys, tmp_path, "deploy", "claude-code", "weather-tools", "--no-index",
+                        "--find-links", str(page), "--find-links", str(rest), "--install")  # fmt: skip
+    assert "hash" in line.lower()
+
+
+def test_a_full_disk(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, old_index: IndexServer
+) -> None:
+    def full(operation: str, path: Path) -> BaseException:
+        return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    with fs.inject(fail_at_checkpoint="envs.installed", exception=full):
+        line = unchanged_by(
+            capsys,
+            tmp_path,
+            "deploy",
+            "claude-code",
+            "weather-tools",
+            "-i",
+            old_index.url(),
+            "--install",
+        )
+    assert "No space left on device" in line
+
+
+def test_not_installed_and_not_asked_names_the_command(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    line = unchanged_by(
+        capsys,
+        tmp_path,
+        "deploy",
+        "claude-code,cursor",
+        "weather-tools==1.2.0",
+        "--index-url",
+        "https://idx.example/simple",
+    )
+    assert line.endswith(
+        "agenttools deploy claude-code,cursor weather-tools==1.2.0 --index-url https://idx.example/simple --install"
+    )
+
+
+def test_a_wheel_without_agent_tools_shown(
+    capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    done = run(capsys, "show", str(plain_wheel(tmp_path_factory)), "--index")
+    assert done.status == 1 and "plain-dist 1.0 ships no agent tools" in done.out
+
+
+# -- kills -----------------------------------------------------------------------------------
+
+
+def kill_at(point: str, *argv: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(CHILD), "KILL", f"point:{point}", *argv],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ),
+    )
+    assert done.returncode == -9, (point, done.returncode, done.stderr)
+
+
+@pytest.mark.parametrize("point", ["envs.create", "envs.created", "envs.installed", "envs.receipt"])
+def test_killed_during_creation_the_next_command_removes_it(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    old_index: IndexServer,
+    point: str,
+) -> None:
+    kill_at(point, "deploy", "claude-code", "weather-tools", "-i", old_index.url(), "--install")
+    done = run(capsys, "envs", "--json")
+    assert done.status == 0
+    assert done.json()["environments"] == []
+    assert environments(state_of(tmp_path)) == [] and leftovers(state_of(tmp_path)) == []
+    assert "An interrupted install of weather-tools-1.2.0-" in done.err
+    assert (
+        not (home / ".claude.json").exists() or "weather" not in (home / ".claude.json").read_text()
+    )
+    # and the install works afterwards
+    assert (
+        run(
+            capsys, "deploy", "claude-code", "weather-tools", "-i", old_index.url(), "--install"
+        ).status
+        == 0
+    )
+
+
+@pytest.mark.parametrize("point", ["envs.receipt", "envs.remove"])
+def test_killed_during_an_upgrade_the_deployment_keeps_working(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    publishing: Publishing,
+    releases: Releases,
+    point: str,
+) -> None:
+    assert (
+        run(
+            capsys,
+            "deploy",
+            "claude-code",
+            "weather-tools",
+            "-i",
+            publishing.server.url(),
+            "--install",
+        ).status
+        == 0
+    )
+    (old,) = environments(state_of(tmp_path))
+    publishing.publish(releases.new)
+    kill_at(point, "sync", "--upgrade")
+    assert run(capsys, "deployed", "--json").status == 0
+    after = run(capsys, "envs", "--json")
+    names = [e["name"] for e in after.json()["environments"]]
+    assert leftovers(state_of(tmp_path)) == []
+    entry = claude_entry(home)
+    if point == "envs.receipt":  # before the switch: the old environment, as it was
+        assert names == [old]
+    else:  # killed removing the old one: switched, the old one's remains deleted
+        assert len(names) == 1 and names[0].startswith("weather-tools-1.3.0-")
+    assert entry["command"].startswith(str(state_of(tmp_path) / "envs" / names[0]))
+    assert (
+        initialize([entry["command"], *entry["args"]], entry.get("env"))["serverInfo"]["name"]
+        == "weather"
+    )
