@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime import fs
-from tests.envs.conftest import Publishing, Releases
 from tests.helpers.envs import claude_entry, environments, initialize, leftovers, run, snapshot
 from tests.helpers.index import IndexServer, SilentServer, plain_wheel
+from tests.helpers.index_fixtures import Publishing, Releases
 from tests.helpers.wheels import REPO, build_wheel
 
 pytestmark = pytest.mark.slow

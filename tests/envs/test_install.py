@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.envs.conftest import PASSWORD, USER, Publishing, Releases
 from tests.helpers.envs import claude_entry, environments, initialize, leftovers, run
 from tests.helpers.index import IndexServer
+from tests.helpers.index_fixtures import PASSWORD, USER, Publishing, Releases
 from tests.helpers.wheels import SAMPLES
 
 pytestmark = pytest.mark.slow

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.envs.conftest import Releases
 from tests.helpers.envs import claude_entry, environments, initialize, run
 from tests.helpers.index import IndexServer
+from tests.helpers.index_fixtures import Releases
 
 pytestmark = pytest.mark.slow
 
@@ -34,7 +34,11 @@ def test_show_index_reads_the_newest_wheel_and_installs_nothing(
     assert shown.status == 0, shown.err
     data = shown.json()
     assert (data["distribution"], data["version"]) == ("weather-tools", "1.3.0")
-    assert sorted(data["bundles"][0]["skills"]) == ["forecast-help", "station-lookup", "weather-report"]
+    assert sorted(data["bundles"][0]["skills"]) == [
+        "forecast-help",
+        "station-lookup",
+        "weather-report",
+    ]
     assert data["mcp_servers"]["weather"]["module"] == "weather_tools.server"
     pinned = run(capsys, "show", "weather-tools==1.2.0", "--index", "-i", url)
     assert pinned.status == 0 and pinned.out.startswith("weather-tools 1.2.0 (")
