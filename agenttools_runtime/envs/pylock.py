@@ -5,6 +5,7 @@ rebuild installs again (:func:`hashed_requirements`)."""
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -151,7 +152,9 @@ def _artifact(
 
 def _wheel_for_here(wheels: Sequence[Mapping[str, object]]) -> Mapping[str, object]:
     """The wheel this interpreter installs: the one with the most specific tag it supports."""
-    rank = {str(tag): i for i, tag in enumerate(sys_tags())}
+    if len(wheels) == 1:  # (an installer's lock for one interpreter: the usual case)
+        return wheels[0]
+    rank = _tag_ranks()
 
     def score(wheel: Mapping[str, object]) -> int:
         source = _text(wheel.get("name")) or _text(wheel.get("url")) or _text(wheel.get("path"))
@@ -162,6 +165,12 @@ def _wheel_for_here(wheels: Sequence[Mapping[str, object]]) -> Mapping[str, obje
         return min((rank.get(str(t), len(rank)) for t in tags), default=len(rank))
 
     return min(wheels, key=score)
+
+
+@functools.lru_cache(maxsize=1)
+def _tag_ranks() -> dict[str, int]:
+    """This interpreter's tags, most specific first (a fact of the interpreter: computed once)."""
+    return {str(tag): i for i, tag in enumerate(sys_tags())}
 
 
 def _local(path: str, base: Path) -> str:

@@ -199,6 +199,7 @@ class IndexServer:
         command = [sys.executable, "-m", "pypiserver", "run", "-p", str(self.port),
                    "-i", "127.0.0.1", "--disable-fallback", "--backend", "cached-dir",
                    "--hash-algo", "sha256", "--health-endpoint", "/health", *auth,
+                   "--cache-control", "31536000",  # (files never change, as on PyPI)
                    *(str(d) for d in self.directories)]  # fmt: skip
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
