@@ -280,30 +280,15 @@ def _dry_run(args: argparse.Namespace, request: Any) -> int:
     from agenttools_runtime.envs.deploying import find_managed
     from agenttools_runtime.envs.envlock import environments_lock
     from agenttools_runtime.envs.installer import find_installer
-    from agenttools_runtime.envs.pylock import read
 
     existing = None if args.install else find_managed(request)
     if existing is not None and existing.receipt is not None:
         emit(args, {"ok": True, "dry_run": True, "environment": existing.name},
              f"Would deploy {request.describe()} from the managed environment {existing.path}.")  # fmt: skip
         return 0
-    options = options_from_args(args)
     installer = find_installer(args.installer)
     with environments_lock():
-        staging = provision._staging()
-        try:
-            line, _ = provision._source(
-                request, options, installer, provision.identity(request), staging
-            )
-            provision.resolve(
-                installer, [line], options, staging / "pylock.toml", what=request.describe()
-            )
-            resolved = read((staging / "pylock.toml").read_text(encoding="utf-8"), staging)
-        finally:
-            import shutil
-
-            shutil.rmtree(staging, ignore_errors=True)
-    version = next((d.version for d in resolved if d.name == request.name), "?")
+        version, resolved = provision.resolve_only(request, options_from_args(args), installer)
     data = {"ok": True, "dry_run": True, "distribution": request.name, "version": version,
             "resolved": [d.to_json() for d in resolved]}  # fmt: skip
     emit(args, data, f"Would install {request.name} {version} ({len(resolved)} distributions, "
@@ -454,45 +439,13 @@ def _render_remote(data: dict[str, Any]) -> str:
 
 
 def run_list_index(args: argparse.Namespace) -> int:
-    from concurrent.futures import ThreadPoolExecutor
 
-    from packaging.requirements import Requirement
-
-    from agenttools_runtime.envs import http, remote, simple
-    from agenttools_runtime.envs.index import redact
-    from agenttools_runtime.errors import AgentToolsError
-    from agenttools_runtime.errors.environments import IndexNotListable
+    from agenttools_runtime.envs import http, remote
 
     options = options_from_args(args)
-    timeout = http.timeout_from_environment()
-    from agenttools_runtime.envs.index import DEFAULT_INDEX
-
-    urls = (
-        [] if options.no_index else [u for u in (options.index_url, *options.extra_index_urls) if u]
-    )
-    if not urls and not options.find_links:
-        raise IndexNotListable(index=DEFAULT_INDEX)
-    names: set[str] = set()
-    for url in urls:
-        if _unlistable(url):
-            raise IndexNotListable(index=redact(url))
-        names.update(simple.project_names(url, index=True, timeout=timeout))
-    for location in options.find_links:
-        names.update(simple.project_names(location, index=False, timeout=timeout))
-
-    def one(name: str) -> dict[str, Any] | None:
-        try:
-            found = remote.read_distribution(
-                remote.find_wheel(Requirement(name), options, timeout=timeout), timeout=timeout
-            )
-        except AgentToolsError as exc:
-            return {"distribution": name, "problem": str(exc)}
-        return None if found.manifest is None else _remote_json(found, None)
-
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        results = [r for r in pool.map(one, sorted(names)) if r is not None]
-    rows = [r for r in results if "problem" not in r]
-    problems = [r for r in results if "problem" in r]
+    found, failed = remote.list_index(options, timeout=http.timeout_from_environment())
+    rows = [_remote_json(f, None) for f in found]
+    problems = [{"distribution": name, "problem": str(exc)} for name, exc in failed]
 
     def text() -> str:
         if not rows and not problems:
@@ -513,12 +466,6 @@ def run_list_index(args: argparse.Namespace) -> int:
         text,
     )
     return 0
-
-
-def _unlistable(url: str) -> bool:
-    from urllib.parse import urlsplit
-
-    return (urlsplit(url).hostname or "") in ("pypi.org", "test.pypi.org", "pypi.python.org")
 
 
 # -- sync --upgrade ------------------------------------------------------------------------

@@ -150,6 +150,23 @@ def probe(options: IndexOptions) -> None:
         http.get(url.rstrip("/") + "/", index=url, timeout=timeout)
 
 
+def resolve_only(
+    request: InstallRequest, options: IndexOptions, installer: Installer
+) -> tuple[str, tuple[ResolvedDistribution, ...]]:
+    """What *request* resolves to now — its distribution's version and every distribution
+    with its file and hash — without creating anything (a ``--dry-run``, an upgrade's plan).
+    Call with the environments lock held (the staging directory)."""
+    staging = _staging()
+    try:
+        line, _ = _source(request, options, installer, identity(request), staging)
+        lock_file = staging / receipt.LOCK_FILE
+        resolve(installer, [line], options, lock_file, what=request.describe())
+        resolved = _read_lock(lock_file.read_text(encoding="utf-8"), staging, installer, request)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return _version_in(resolved, installer, request), resolved
+
+
 def commit(done: Provision) -> list[ManagedEnvironmentRemoved | ManagedEnvironmentKept]:
     """The caller's deployment references the environment: the journal ends, and the
     environments it replaces go when nothing uses them."""
@@ -229,15 +246,8 @@ def _venv(
     lock_file = staging / receipt.LOCK_FILE
     resolve(installer, [line], options, lock_file, what=request.describe())
     text = lock_file.read_text(encoding="utf-8")
-    try:
-        resolved = pylock.read(text, staging)
-    except pylock.LockFileError as exc:
-        raise InstallerFailed(installer=installer.name, action="resolve", requirement=request.describe(),
-                              reason=f"its lock file cannot be read: {exc}") from None  # fmt: skip
-    version = next((d.version for d in resolved if d.name == request.name), None)
-    if version is None:
-        raise InstallerFailed(installer=installer.name, action="resolve", requirement=request.describe(),
-                              reason=f"{request.name} is not in the resolution")  # fmt: skip
+    resolved = _read_lock(text, staging, installer, request)
+    version = _version_in(resolved, installer, request)
     name = layout.environment_name(request.name, version, key)
     path = envs_dir() / name
     if path.is_dir():
@@ -321,6 +331,26 @@ def _metadata(
         _undo(path, entry)
         raise
     return Provision(ManagedEnvironment(path, made), created=True, entry=entry)
+
+
+def _read_lock(
+    text: str, staging: Path, installer: Installer, request: InstallRequest
+) -> tuple[ResolvedDistribution, ...]:
+    try:
+        return pylock.read(text, staging)
+    except pylock.LockFileError as exc:
+        raise InstallerFailed(installer=installer.name, action="resolve", requirement=request.describe(),
+                              reason=f"its lock file cannot be read: {exc}") from None  # fmt: skip
+
+
+def _version_in(
+    resolved: Sequence[ResolvedDistribution], installer: Installer, request: InstallRequest
+) -> str:
+    version = next((d.version for d in resolved if d.name == request.name), None)
+    if version is None:
+        raise InstallerFailed(installer=installer.name, action="resolve", requirement=request.describe(),
+                              reason=f"{request.name} is not in the resolution")  # fmt: skip
+    return version
 
 
 def _source(

@@ -151,6 +151,52 @@ def manifest_bytes(
     return found
 
 
+UNLISTABLE_HOSTS = frozenset({"pypi.org", "test.pypi.org", "pypi.python.org"})
+
+
+def list_index(
+    options: IndexOptions, *, timeout: float, workers: int = 8
+) -> tuple[list[RemoteDistribution], list[tuple[str, Exception]]]:
+    """Every distribution on the indexes *options* names explicitly and on its find-links
+    locations whose newest wheel ships agent tools (read concurrently, *workers* at a
+    time), by name; and the names that could not be read, with why. Raises
+    ``IndexNotListable`` for the public index (it holds too many projects to list), and
+    for options that name no index and no location (which would mean that one)."""
+    from concurrent.futures import ThreadPoolExecutor
+    from urllib.parse import urlsplit
+
+    from agenttools_runtime.envs.index import DEFAULT_INDEX
+    from agenttools_runtime.errors.base import AgentToolsError
+    from agenttools_runtime.errors.environments import IndexNotListable
+
+    urls = (
+        [] if options.no_index else [u for u in (options.index_url, *options.extra_index_urls) if u]
+    )
+    if not urls and not options.find_links:
+        raise IndexNotListable(index=DEFAULT_INDEX)
+    names: set[str] = set()
+    for url in urls:
+        if (urlsplit(url).hostname or "") in UNLISTABLE_HOSTS:
+            raise IndexNotListable(index=redact(url))
+        names.update(simple.project_names(url, index=True, timeout=timeout))
+    for location in options.find_links:
+        names.update(simple.project_names(location, index=False, timeout=timeout))
+
+    def one(name: str) -> RemoteDistribution | tuple[str, Exception]:
+        try:
+            return read_distribution(
+                find_wheel(Requirement(name), options, timeout=timeout), timeout=timeout
+            )
+        except AgentToolsError as exc:
+            return (name, exc)
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        results = list(pool.map(one, sorted(names)))
+    found = [r for r in results if isinstance(r, RemoteDistribution) and r.manifest is not None]
+    failed = [r for r in results if isinstance(r, tuple)]
+    return found, failed
+
+
 def download_wheel(wheel: RemoteWheel, *, timeout: float, cache: Path | None = None) -> Path:
     """*wheel*'s file on this machine: itself when local, else downloaded whole into the
     cache (checked against its published hash; kept for the next time)."""

@@ -11,13 +11,12 @@ and environment variables of this command when a URL is the same once redacted.
 
 from __future__ import annotations
 
-import shutil
 import warnings
 from dataclasses import dataclass, field
 
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.envs import installer as installers
-from agenttools_runtime.envs import provision, pylock
+from agenttools_runtime.envs import provision
 from agenttools_runtime.envs.deploying import managed_search, recover_environments
 from agenttools_runtime.envs.envlock import environments_lock
 from agenttools_runtime.envs.index import IndexOptions
@@ -134,18 +133,10 @@ def resolve_version(receipt: Receipt, given: IndexOptions) -> str:
             request.requirement, options, timeout=http.timeout_from_environment()
         )
         return str(found.version)
-    installer = installers.find_installer(receipt.installer)
-    staging = provision._staging()
-    try:
-        line, _ = provision._source(
-            request, options, installer, provision.identity(request), staging
-        )
-        lock_file = staging / "pylock.toml"
-        provision.resolve(installer, [line], options, lock_file, what=request.describe())
-        resolved = pylock.read(lock_file.read_text(encoding="utf-8"), staging)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return next((d.version for d in resolved if d.name == request.name), receipt.version)
+    version, _ = provision.resolve_only(
+        request, options, installers.find_installer(receipt.installer)
+    )
+    return version
 
 
 def _upgrade(item: Upgrade, receipt: Receipt, given: IndexOptions, force: bool) -> None:

@@ -259,3 +259,73 @@ def test_runner_uvx_keeps_no_environment_and_its_entry_runs(
     )
     assert run(capsys, "remove", "--all").status == 0
     assert environments(state_of(tmp_path)) == []
+
+
+def test_on_a_terminal_it_asks(home: Path, tmp_path: Path, old_index: IndexServer) -> None:
+    import pty
+    import select
+    import subprocess
+    import time
+
+    def ask(answer: bytes) -> tuple[int, str]:
+        master, slave = pty.openpty()
+        command = [sys.executable, "-m", "agenttools", "deploy", "claude-code", "weather-tools",
+                   "-i", old_index.url()]  # fmt: skip
+        process = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave)
+        os.close(slave)
+        seen, answered, end = b"", False, time.monotonic() + 300
+        while time.monotonic() < end:
+            ready, _, _ = select.select([master], [], [], 1)
+            if ready:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            if not answered and b"[y/N]" in seen:
+                os.write(master, answer + b"\n")
+                answered = True
+            if process.poll() is not None and not ready:
+                break
+        os.close(master)
+        return process.wait(timeout=60), seen.decode(errors="replace")
+
+    status, output = ask(b"n")
+    assert status == 1 and "Install it into a managed environment" in output
+    assert "--install" in output and environments(state_of(tmp_path)) == []
+    status, output = ask(b"y")
+    assert status == 0, output
+    assert len(environments(state_of(tmp_path))) == 1
+
+
+def test_dry_run_and_prune(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, old_index: IndexServer
+) -> None:
+    url = old_index.url()
+    dry = run(
+        capsys,
+        "deploy",
+        "claude-code,cursor",
+        "weather-tools==1.2.0",
+        "-i",
+        url,
+        "--install",
+        "--dry-run",
+    )
+    assert dry.status == 0, dry.err
+    assert "Would install weather-tools 1.2.0" in dry.out and environments(state_of(tmp_path)) == []
+    done = run(
+        capsys, "deploy", "claude-code,cursor", "weather-tools==1.2.0", "-i", url, "--install"
+    )
+    assert done.status == 0, done.err
+    (name,) = environments(state_of(tmp_path))  # one environment for both clients
+    assert len(run(capsys, "envs", "--json").json()["environments"][0]["deployments"]) == 2
+    # its interpreter removed: both deployments are orphaned; pruning them takes it away
+    for link in (state_of(tmp_path) / "envs" / name / "bin").glob("python*"):
+        link.unlink()
+    pruned = run(capsys, "sync", "--prune", "--yes")
+    assert pruned.status == 0, pruned.out + pruned.err
+    assert environments(state_of(tmp_path)) == []
+    assert f"Removed the managed environment {name}" in pruned.err
