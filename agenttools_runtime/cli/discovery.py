@@ -67,7 +67,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _add_index_option(parser: argparse.ArgumentParser, help_text: str) -> None:
-    from agenttools_runtime.cli.envs import add_index_arguments
+    from agenttools_runtime.cli.index_options import add_index_arguments
 
     parser.add_argument("--index", action="store_true", dest="from_index", help=help_text)
     add_index_arguments(parser)

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli import COMMAND_HELP, UsageError, emit, nonempty
+from agenttools_runtime.cli import COMMAND_HELP, UsageError, emit
+from agenttools_runtime.cli.index_options import add_index_arguments
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
+    from typing import Any
 
 INSTALLERS = ("uv", "pip")
 # characters that make TOOLS a requirement rather than a bundle name
@@ -35,36 +37,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
     parser.set_defaults(handler=run_envs)
-
-
-def add_index_arguments(parser: argparse.ArgumentParser) -> None:
-    """The index options, as pip spells them."""
-    group = parser.add_argument_group(
-        "package index (as pip spells it; default: PIP_*/UV_* variables, then the installer's configuration)"
-    )
-    group.add_argument(
-        "--index-url",
-        "-i",
-        type=nonempty,
-        metavar="URL",
-        help="the package index (PEP 503/691 simple API)",
-    )
-    group.add_argument(
-        "--extra-index-url",
-        type=nonempty,
-        metavar="URL",
-        action="append",
-        help="another index to look in (repeatable)",
-    )
-    group.add_argument(
-        "--find-links",
-        "-f",
-        type=nonempty,
-        metavar="DIR|URL",
-        action="append",
-        help="a directory of wheels or an HTML page of links (repeatable)",
-    )
-    group.add_argument("--no-index", action="store_true", help="use only --find-links locations")
 
 
 def add_install_arguments(parser: argparse.ArgumentParser) -> None:
@@ -112,9 +84,20 @@ def takes_over(args: argparse.Namespace, tools: str | None) -> bool:
 
     search = search_from_args(args, quiet=True) or SearchPath.current()
     first = tools.split("/", 1)[0]
-    if first == "agenttools":
+    if first == "agenttools" or try_get_distribution(first, search) is not None:
         return False
-    return try_get_distribution(first, search) is None and _managed_or_absent(first)
+    return _managed_or_absent(first) and not _close_to_installed(first, search)
+
+
+def _close_to_installed(name: str, search: Any) -> bool:
+    """Whether *name* looks like a typo of an installed distribution's (then the ordinary
+    error, with its "did you mean", says more than an offer to install it)."""
+    import difflib
+
+    from agenttools_runtime.discovery import find_distributions
+
+    names = [d.name for d in find_distributions(search)]
+    return bool(difflib.get_close_matches(name, names, n=1, cutoff=0.8))
 
 
 def _managed_or_absent(name: str) -> bool:
