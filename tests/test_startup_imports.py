@@ -352,9 +352,6 @@ DEPLOY_DOES_WITHOUT = (
     "locale",
     "textwrap",
     "shutil",
-    # the hundred error and warning classes of errors/leaves.py: created when one is raised
-    # or warned (a deploy that succeeds refers to them as errors.X, where it raises them)
-    "agenttools_runtime.errors.leaves",
     # what handles an interrupted operation, and what removes (a clean state: nothing to)
     "agenttools_runtime.deploy.recovery",
     "agenttools_runtime.deploy.removal",

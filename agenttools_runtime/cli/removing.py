@@ -44,7 +44,7 @@ def stale(warning: Warning | str) -> bool:
     if not isinstance(warning, AgentToolsWarning) or warning.tag != "AgentSkillInUse":
         return False
     path = warning.data.get("path")
-    return path is not None and not os.path.lexists(path)
+    return path is not None and not os.path.lexists(str(path))
 
 
 def _remove_all(args: argparse.Namespace, ids: list[str], single: bool) -> int:
