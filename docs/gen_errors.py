@@ -112,7 +112,7 @@ def _tree(cls: Message, every: list[Message], depth: int) -> list[str]:
     doc = _doc(cls)
     lines = [f"{indent}- `{cls.__name__}`{f': {doc}' if doc else ''}\n"]
     children = _children(cls, every)
-    leaves = [c for c in children if not is_family(c)]
+    leaves = sorted((c for c in children if not is_family(c)), key=lambda c: c.__name__)
     if leaves:
         lines.append(f"{indent}  - {', '.join(_leaf(c, every) for c in leaves)}\n")
     for child in children:
