@@ -13,12 +13,9 @@ from __future__ import annotations
 import argparse
 import textwrap
 from dataclasses import dataclass, field
+from typing import Any
 
-from agenttools_runtime.cli import COMMAND_HELP, emit
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
+from agenttools_runtime.cli.common import UsageError, emit
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -58,7 +55,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "completion",
         parents=[common],
-        help=COMMAND_HELP["completion"],
+        help="print the shell completion script (bash, zsh, fish)",
         description=textwrap.fill(
             "Print the shell completion script for SHELL: commands, options, client ids, "
             "and the names of the installed bundles and servers (looked up when you press "
@@ -82,14 +79,15 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agenttools_runtime.cli import UsageError
+    # the package assembles the parser from this module among others: asked for when used
+    from agenttools_runtime.cli import build_parser
 
     if args.names:
         print("\n".join(names(args.names)))
         return 0
     if args.shell is None:
         raise UsageError("SHELL is required: bash, zsh or fish")
-    script = render(args.shell, commands())
+    script = render(args.shell, commands(build_parser()))
     emit(args, {"ok": True, "shell": args.shell, "script": script}, script.rstrip("\n"))
     return 0
 
@@ -114,12 +112,10 @@ def names(kind: str) -> list[str]:
 
 
 # -- the table -------------------------------------------------------------------------------
-def commands() -> list[Command]:
-    """Every command path of the full parser, root first."""
-    from agenttools_runtime.cli import build_parser
-
+def commands(parser: argparse.ArgumentParser) -> list[Command]:
+    """Every command path of *parser* (the CLI's), root first."""
     found: list[Command] = []
-    _walk(build_parser(), (), found)
+    _walk(parser, (), found)
     return found
 
 
