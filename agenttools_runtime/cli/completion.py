@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import argparse
 import textwrap
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from agenttools_runtime.cli.common import UsageError, emit
 
@@ -38,17 +37,16 @@ COMMA_LISTS = {("deploy", "target")}
 SHIFTING_OPTIONS = {"deploy": ("--all-clients", "--detected")}
 
 
-@dataclass
-class Command:
+class Command(NamedTuple):
     """One command path of the parser (``""``, ``"deploy"``, ``"mcp install"``)."""
 
     path: str
-    subcommands: list[str] = field(default_factory=list)
-    options: list[str] = field(default_factory=list)
-    values: dict[str, str] = field(default_factory=dict)  # option -> kind of its value
-    positionals: list[str] = field(default_factory=list)  # kinds, in order
-    repeats: bool = False  # the last positional takes several values
-    shifting: tuple[str, ...] = ()
+    subcommands: list[str]
+    options: list[str]
+    values: dict[str, str]  # option -> kind of its value
+    positionals: list[str]  # kinds, in order
+    repeats: bool  # the last positional takes several values
+    shifting: tuple[str, ...]
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -120,31 +118,32 @@ def commands(parser: argparse.ArgumentParser) -> list[Command]:
 
 
 def _walk(parser: argparse.ArgumentParser, path: tuple[str, ...], found: list[Command]) -> None:
-    command = Command(" ".join(path), shifting=SHIFTING_OPTIONS.get(" ".join(path), ()))
-    found.append(command)
-    children: list[tuple[str, argparse.ArgumentParser]] = []
+    options: list[str] = []
+    values: dict[str, str] = {}
+    positionals: list[str] = []
+    repeats = False
+    children: dict[str, argparse.ArgumentParser] = {}
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
-            for name, sub in action.choices.items():
-                command.subcommands.append(name)
-                children.append((name, sub))
+            children.update(action.choices)
         elif action.option_strings:
             if action.help == argparse.SUPPRESS:
                 continue
-            command.options.extend(action.option_strings)
+            options.extend(action.option_strings)
             if action.nargs != 0:
-                kind = _value_kind(action)
-                for option in action.option_strings:
-                    command.values[option] = kind
+                values.update(dict.fromkeys(action.option_strings, _value_kind(action)))
         else:
             kind = POSITIONAL_KINDS.get(action.dest, "none")
             if action.choices:
                 kind = "choice:" + ",".join(str(c) for c in action.choices)
             if (*path[:1], action.dest) in COMMA_LISTS:
                 kind = "clients"
-            command.positionals.append(kind)
-            command.repeats = action.nargs in ("+", "*", argparse.REMAINDER)
-    for name, sub in children:
+            positionals.append(kind)
+            repeats = action.nargs in ("+", "*", argparse.REMAINDER)
+    name = " ".join(path)
+    shifting = SHIFTING_OPTIONS.get(name, ())
+    found.append(Command(name, list(children), options, values, positionals, repeats, shifting))
+    for name, sub in children.items():
         _walk(sub, (*path, name), found)
 
 

@@ -14,6 +14,7 @@ from agenttools_runtime.cli.common import (
     examples,
     nonempty,
 )
+from agenttools_runtime.cli.lifecycle import deployed_view
 
 if TYPE_CHECKING:
     from agenttools_runtime.clients import Client
@@ -460,11 +461,9 @@ def _undo(deployments: list[Deployment]) -> str:
 
 def run_deployed(args: argparse.Namespace) -> int:
     from agenttools_runtime import paths
-    from agenttools_runtime.cli.lifecycle import deployed_view
+    from agenttools_runtime.deploy.lock import finish_interrupted
 
-    if paths.state_paths().journals_left():  # (the lock and the journal: only then imported)
-        from agenttools_runtime.deploy.lock import finish_interrupted
-
+    if paths.state_paths().journals_left():  # an interrupted operation: finished first
         finish_interrupted()
     return deployed_view(args)
 

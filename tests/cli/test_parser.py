@@ -12,7 +12,7 @@ import pytest
 
 from agenttools_runtime import __version__
 from agenttools_runtime.cli import build_parser, main
-from tests.deploy.test_cli import weather
+from tests.helpers.weather import weather
 
 
 def commands() -> dict[str, str]:

@@ -14,9 +14,7 @@ import pytest
 
 from agenttools_runtime.cli import main
 from agenttools_runtime.deploy import deployed
-
-from .test_cli import weather
-from .test_lifecycle import table, upgrade
+from tests.helpers.weather import table, upgrade, weather
 
 TOOLS = "weather-tools/weather-tools"
 
