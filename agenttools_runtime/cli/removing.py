@@ -7,14 +7,13 @@ import argparse
 import os
 import sys
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli import emit
+from agenttools_runtime.cli.common import emit
 from agenttools_runtime.deploy import remove_deployment
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.signals import Interrupted
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
     from agenttools_runtime.deploy import RemovalResult
 
