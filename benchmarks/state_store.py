@@ -6,8 +6,7 @@ interleaved, in one run (the medians and the median of the pairwise ratios are p
    and wall). Target: ≤ 1.2×.
 2. ``redeploy``: ``agenttools deploy claude-code big --upgrade`` over an identical deployment
    of 50 skills × 20 files, against ``diff -rq`` of the source tree and the installed tree,
-   as whole processes, answered from its ticket (``agenttools_runtime/uptodate.py``: no
-   engine) and by the engine (the tickets deleted before each run); and the number of file
+   as whole processes; and the number of file
    system mutations the engine's redeploy makes (target: none of a skill directory or of the
    registry; the first redeploy after a fresh deploy writes the cache of verified wheel
    files). Target: ≤ 3×.
@@ -48,7 +47,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from agenttools_runtime import fs, status_cache, uptodate, verified  # noqa: E402
+from agenttools_runtime import fs, verified  # noqa: E402
 from agenttools_runtime.bundles import AgentTools  # noqa: E402
 from agenttools_runtime.mcp.server import MCPServer  # noqa: E402
 from agenttools_runtime.skills.hashing import hash_bytes  # noqa: E402
@@ -240,23 +239,12 @@ def redeploy(tmp: Path, rounds: int, baseline: str | None = None) -> None:
         cache = [p for _op, p in first.log if verified.DIRECTORY in p.parts]
         a_cmd = [sys.executable, "-m", "agenttools", *argv]
         b_cmd = ["diff", "-rq", str(tree), str(home / ".claude" / "skills")]
-        # the deploy's files settle (a ticket is left only for paths changed before the
-        # engine started, less RACY_NS), then the first run leaves it and the next use it
-        time.sleep(status_cache.RACY_NS / 1e9 + 0.1)
-        for _ in range(2):
-            run_process(a_cmd, env)
-        index = Path(env["AGENTTOOLS_HOME"]) / "deployments" / ".index"
-        tickets = sorted(index.glob(uptodate.PREFIX + "*"))
-        times: dict[str, list[float]] = {k: [] for k in ("a", "b", "ac", "bc", "e", "ec", "old")}
+        times: dict[str, list[float]] = {k: [] for k in ("a", "b", "ac", "bc", "old")}
         for _ in range(rounds):
             wall, cpu = run_process(a_cmd, env)
             times["a"].append(wall), times["ac"].append(cpu)
             wall, cpu = _run_diff(b_cmd, env)
             times["b"].append(wall), times["bc"].append(cpu)
-            for ticket in index.glob(uptodate.PREFIX + "*"):  # the engine's answer
-                ticket.unlink()
-            wall, cpu = run_process(a_cmd, env)  # (it leaves the ticket again)
-            times["e"].append(wall), times["ec"].append(cpu)
             if baseline is not None:  # the engine of an earlier checkout
                 times["old"].append(run_process(a_cmd, {**env, "PYTHONPATH": baseline})[1])
         parts = _parts(site, rounds, "upgrade")
@@ -264,13 +252,10 @@ def redeploy(tmp: Path, rounds: int, baseline: str | None = None) -> None:
     print(
         f"  mutations of an identical redeploy by the engine: {counter.count} "
         f"(skill directories and registry: {len(skill_or_registry)}); of the first one after "
-        f"a fresh deploy: {first.count} (the cache of verified wheel files: {len(cache)}); "
-        f"answered from its ticket: none (tickets left: {len(tickets)})"
+        f"a fresh deploy: {first.count} (the cache of verified wheel files: {len(cache)})"
     )
-    report("wall", "ticket", "diff -rq", times["a"], times["b"])
-    report("cpu", "ticket", "diff -rq", times["ac"], times["bc"])
-    report("wall", "engine", "diff -rq", times["e"], times["b"])
-    report("cpu", "engine", "diff -rq", times["ec"], times["bc"])
+    report("wall", "engine", "diff -rq", times["a"], times["b"])
+    report("cpu", "engine", "diff -rq", times["ac"], times["bc"])
     if times["old"]:
         report("cpu", "before", "diff -rq", times["old"], times["bc"])
     print(parts)

@@ -179,21 +179,6 @@ def _main(arguments: list[str]) -> int:
     # the other commands are never shown (only the top-level help and an unknown command's
     # error list them).
     leading = known and arguments[0] == command
-    if leading and command == "deploy":  # an identical redeploy: answered without the engine
-        from agenttools_runtime.uptodate import answer
-
-        try:
-            known_answer = answer(arguments[1:])
-        except KeyboardInterrupt:  # (only read: nothing was deployed)
-            print("agenttools: interrupted; nothing was deployed", file=sys.stderr)
-            return 130
-        if known_answer is not None:
-            try:
-                sys.stdout.write(known_answer.output)
-                sys.stdout.flush()
-            except BrokenPipeError:
-                return _closed_pipe()
-            return known_answer.status
     args = quick_arguments(arguments) if leading else None
     if args is not None:  # the common case of a few commands, answered on strings
         lean = lean_handler(command)

@@ -303,64 +303,14 @@ def _deploy_one(
         the_plan = deploy(target, args.tools, dry_run=True, **common)
         emit(args, plan_json(the_plan), lambda: render_plan(the_plan))
         return 0 if the_plan.ok else 1
-    import time
-    import warnings
-
-    started_ns = time.time_ns()
-    with warnings.catch_warnings(record=True) as caught:  # (the handler's filters, copied)
-        deployment = deploy(target, args.tools, **common)
-    for item in caught:  # on to the handler, which prints them
-        warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
+    deployment = deploy(target, args.tools, **common)
     data = {"ok": True, "deployment": deployment.to_json(), "undo": _undo([deployment])}
     if deployment.unchanged:
         data["result"] = "unchanged"
-        if args.json:
-            import json
-
-            output = json.dumps(data, indent=2, default=str)
-        else:
-            output = _render_unchanged(deployment)
-        print(output)
-        if not caught:
-            _leave_ticket(args, deployment, output + "\n", search, started_ns)
+        emit(args, data, lambda: _render_unchanged(deployment))
         return 0
     emit(args, data, lambda: f"{_render(deployment)}\nUndo: {_undo([deployment])}")
     return 0
-
-
-def _leave_ticket(
-    args: argparse.Namespace,
-    deployment: Deployment,
-    output: str,
-    search: SearchPath | None,
-    started_ns: int,
-) -> None:
-    """Leave the ticket that lets the next identical command line answer without the engine
-    (``agenttools_runtime/uptodate.py``), when what the answer depends on is a list of paths:
-    this interpreter's path or ``--path`` directories, not another interpreter's."""
-    from agenttools_runtime import paths, status_cache, uptodate
-    from agenttools_runtime.deploy import noop_inputs
-
-    if args.link or args.python or args.all_clients or args.detected:
-        return
-    if search is not None and not args.path:
-        return  # another interpreter's path (the active virtual environment)
-    key = uptodate.command_key(
-        args.target, args.tools, args.overwrite, args.json, args.no_skills, args.path,
-        args.project, args.config, args.skills_dir, args.runner, args.name,
-    )  # fmt: skip
-    deployments = uptodate.state_deployments()
-    if key is None or deployments is None or deployments != str(paths.deployments_dir()):
-        return
-    depends = noop_inputs.inputs(deployment.record, args.path)
-    if depends is None:
-        return
-    if not args.path:  # (an environment made where VIRTUAL_ENV points: the engine looks there)
-        from agenttools_runtime.cli.active_venv import active_venv_inputs
-
-        depends += active_venv_inputs()
-    clean = noop_inputs.clean_directories(deployment.record)
-    uptodate.write(deployments, key, output, 0, depends, clean, started_ns, status_cache.RACY_NS)
 
 
 def _render_unchanged(d: Deployment) -> str:
