@@ -101,9 +101,10 @@ def remember(
     directory to record them in. A file is recorded only when it is a regular file that has
     not changed since before then: the file that was read."""
     known = VerifiedFiles(dist_info, skill, read_since_ns)
+    base = os.fspath(directory) + os.sep
     for rel, sha256 in files.items():
         try:
-            info = os.lstat(directory.joinpath(*rel.split("/")))
+            info = os.lstat(base + rel.replace("/", os.sep))  # (strings: a Path per file costs)
         except OSError:
             continue
         if stat.S_ISREG(info.st_mode):
