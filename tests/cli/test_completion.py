@@ -14,8 +14,8 @@ import pytest
 
 from agenttools_runtime.cli import COMMAND_HELP, main
 from agenttools_runtime.cli.completion import commands
-from tests.deploy.test_cli import weather
 from tests.helpers.venvs import create_venv
+from tests.helpers.weather import weather
 
 BIN = Path(sys.executable).parent  # where the agenttools console script of this venv is
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime.deploy import deployed
+from tests.helpers.weather import weather
 
 from .reliability import child_environment
-from .test_cli import weather
 
 CHILD = Path(__file__).with_name("crashing_child.py")
 TOOLS = "weather-tools/weather-tools"

@@ -16,8 +16,7 @@ from agenttools_runtime.deploy.resolved import resolve
 from agenttools_runtime.deploy.targets import resolve_target
 from agenttools_runtime.discovery import SearchPath
 from agenttools_runtime.verified import DIRECTORY
-
-from .test_cli import weather
+from tests.helpers.weather import weather
 
 
 def test_the_bytes_verified_are_the_bytes_written(home: Path, tmp_path: Path) -> None:
