@@ -18,9 +18,7 @@ import pytest
 from agenttools_runtime import verified
 from agenttools_runtime.cli import main
 from tests.helpers.venvs import fake_distribution, skill_files
-
-from .test_cli import weather
-from .test_lifecycle import upgrade
+from tests.helpers.weather import upgrade, weather
 
 TOOLS = "weather-tools/weather-tools"
 UP_TO_DATE = '"weather-tools/weather-tools" 1.2.0 is already deployed to Claude Code, up to date'

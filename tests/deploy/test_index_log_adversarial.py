@@ -196,8 +196,7 @@ def test_a_change_only_to_the_log_is_still_up_to_date(
     nothing else): the next identical redeploy replays it and is still "up to date"."""
     from agenttools_runtime.cli import main
     from agenttools_runtime.deploy import deployed
-
-    from .test_cli import weather
+    from tests.helpers.weather import weather
 
     site = tmp_path / "site"
     weather(site, "1.2.0")
