@@ -103,10 +103,11 @@ def test_a_cli_cache_write_killed_half_way_is_a_temp_file_doctor_deletes(
 
 
 def test_the_verified_files_cache_of_an_uninstalled_distribution_is_tidied_by_fix(
-    home: Path, state: Path, tmp_path: Path
+    home: Path, state: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from agenttools_runtime import verified
 
+    monkeypatch.setattr(verified, "RACY_NS", 0)  # (the files are written just before)
     deploy("cursor", bundle("b", [inline("kept")], [server("srv")]))  # the state exists
     installed, uninstalled = tmp_path / "kept-1.0.dist-info", tmp_path / "gone-1.0.dist-info"
     for dist_info in (installed, uninstalled):

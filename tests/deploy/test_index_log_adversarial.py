@@ -187,3 +187,27 @@ def test_a_huge_log(home: Path, state: Path) -> None:
     deploy("goose", bundle("four", [inline("e")]))
     assert not state_paths.index_log.exists()
     _consistent(state, state_paths)
+
+
+def test_a_change_only_to_the_log_is_still_up_to_date(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, state: Path
+) -> None:
+    """A line appended to ``index.log`` (the last one again: a change to the log that changes
+    nothing else): the next identical redeploy replays it and is still "up to date"."""
+    from agenttools_runtime.cli import main
+    from agenttools_runtime.deploy import deployed
+    from tests.helpers.weather import weather
+
+    site = tmp_path / "site"
+    weather(site, "1.2.0")
+    argv = ["deploy", "claude-code", "weather-tools/weather-tools", "--path", str(site)]
+    assert main(argv) == 0
+    state_paths = paths.state_paths()
+    [uid] = [d.uuid for d in deployed()]
+    with state_paths.index_log.open("ab") as log:
+        log.write(_line(state_paths, []))
+    capsys.readouterr()
+    assert main([*argv, "--upgrade"]) == 0
+    assert "up to date" in capsys.readouterr().out
+    assert [d.uuid for d in deployed()] == [uid]
+    assert inconsistencies(state) == []
