@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 
-from agenttools_runtime.cli import COMMAND_HELP, UsageError, emit
+from agenttools_runtime.cli.common import UsageError, emit
 from agenttools_runtime.cli.index_options import add_index_arguments
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
@@ -26,7 +26,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "envs",
         parents=[common],
-        help=COMMAND_HELP["envs"],
+        help="list the managed environments 'deploy --install' made, and who uses each",
         description=(
             "List the managed environments: the virtual environments agenttools made for "
             "'deploy DIST --install' under its state directory, one per distribution and "
@@ -144,7 +144,7 @@ def run_deploy(
             _warn(said)
             return status
         if not _ask(request):
-            from agenttools_runtime.errors.environments import DistributionNotInstalledHere
+            from agenttools_runtime.errors import DistributionNotInstalledHere
 
             raise DistributionNotInstalledHere(
                 requirement=request.describe(), where=_where(args), command=_install_command(args)

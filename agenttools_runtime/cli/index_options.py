@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from agenttools_runtime.cli import nonempty
+from agenttools_runtime.cli.common import nonempty
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from agenttools_runtime.envs.installer import find_installer
 from agenttools_runtime.envs.layout import ManagedEnvironment
 from agenttools_runtime.envs.receipt import METADATA, VENV
 from agenttools_runtime.envs.requirement import InstallRequest
-from agenttools_runtime.errors.base import AgentToolsWarning
+from agenttools_runtime.errors import AgentToolsWarning
 
 T = TypeVar("T")
 
@@ -145,7 +145,7 @@ def deploy_from_managed(
     with environments_lock():
         said = recover_environments()
         if not environment.path.is_dir():
-            from agenttools_runtime.errors.environments import ManagedEnvironmentNotFound
+            from agenttools_runtime.errors import ManagedEnvironmentNotFound
 
             raise ManagedEnvironmentNotFound(name=environment.name)
         outcome = deploy(managed_search(environment))

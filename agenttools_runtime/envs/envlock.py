@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from agenttools_runtime.envs.layout import envs_dir
-from agenttools_runtime.errors.environments import EnvironmentsLockTimeout
+from agenttools_runtime.errors import EnvironmentsLockTimeout
 
 LOCK_TIMEOUT = 600.0  # an install may take minutes; another waits for it
 

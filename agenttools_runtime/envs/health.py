@@ -28,7 +28,7 @@ from agenttools_runtime.envs import journal, layout, provision
 from agenttools_runtime.envs.layout import ManagedEnvironment
 from agenttools_runtime.envs.receipt import VENV
 from agenttools_runtime.envs.refs import References, empty_trash, references, remove_environment
-from agenttools_runtime.errors.base import AgentToolsError
+from agenttools_runtime.errors import AgentToolsError
 
 UNUSED, INCOMPLETE, INTERPRETER_GONE, MISMATCH, TRASH = (
     "unused", "incomplete", "interpreter gone", "receipt mismatch", "trash",

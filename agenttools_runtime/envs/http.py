@@ -20,7 +20,7 @@ from email.message import Message
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from agenttools_runtime.envs.index import redact
-from agenttools_runtime.errors.environments import IndexAuthenticationFailed, IndexUnreachable
+from agenttools_runtime.errors import IndexAuthenticationFailed, IndexUnreachable
 
 DEFAULT_TIMEOUT = 15.0
 USER_AGENT = "agenttools"

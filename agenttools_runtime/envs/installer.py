@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agenttools_runtime.envs.index import IndexOptions, redact_text
-from agenttools_runtime.errors.environments import InstallerFailed, InstallerUnavailable
+from agenttools_runtime.errors import InstallerFailed, InstallerUnavailable
 
 INSTALLERS = ("uv", "pip")
 PIP_LOCK_VERSION = (25, 1)  # the first pip with `pip lock` (PEP 751)

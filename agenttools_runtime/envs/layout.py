@@ -23,7 +23,7 @@ from agenttools_runtime import paths
 from agenttools_runtime.envs import receipt as receipts
 from agenttools_runtime.envs.index import IndexOptions
 from agenttools_runtime.envs.receipt import Receipt
-from agenttools_runtime.errors.environments import InvalidReceipt
+from agenttools_runtime.errors import InvalidReceipt
 
 TRASH_PREFIX = ".trash-"
 METADATA_SITE = "site-packages"  # a metadata-only environment's one directory

@@ -35,7 +35,7 @@ from agenttools_runtime.envs.pylock import ResolvedDistribution
 from agenttools_runtime.envs.receipt import METADATA, VENV, Receipt
 from agenttools_runtime.envs.refs import release_unused, remove_environment
 from agenttools_runtime.envs.requirement import InstallRequest
-from agenttools_runtime.errors.environments import (
+from agenttools_runtime.errors import (
     InstallerFailed,
     ManagedEnvironmentKept,
     ManagedEnvironmentRemoved,

@@ -17,7 +17,7 @@ from typing import Any
 from agenttools_runtime import fs
 from agenttools_runtime.envs.index import IndexOptions
 from agenttools_runtime.envs.pylock import ResolvedDistribution
-from agenttools_runtime.errors.environments import InvalidReceipt
+from agenttools_runtime.errors import InvalidReceipt
 
 RECEIPT_FILE = "agenttools-receipt.json"
 LOCK_FILE = "pylock.toml"

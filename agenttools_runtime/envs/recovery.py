@@ -13,7 +13,7 @@ from agenttools_runtime.envs import journal, layout, receipt
 from agenttools_runtime.envs.journal import INSTALL, EnvironmentJournal, UnreadableJournal
 from agenttools_runtime.envs.layout import envs_dir
 from agenttools_runtime.envs.refs import empty_trash, references, remove_environment
-from agenttools_runtime.errors.environments import InterruptedInstallRecovered
+from agenttools_runtime.errors import InterruptedInstallRecovered
 
 
 def recover() -> list[InterruptedInstallRecovered]:

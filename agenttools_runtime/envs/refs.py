@@ -18,7 +18,7 @@ from agenttools_runtime import fs
 from agenttools_runtime.envs import layout
 from agenttools_runtime.envs.envlock import environments_lock, try_environments_lock
 from agenttools_runtime.envs.layout import TRASH_PREFIX, environment_of, envs_dir
-from agenttools_runtime.errors.environments import ManagedEnvironmentKept, ManagedEnvironmentRemoved
+from agenttools_runtime.errors import ManagedEnvironmentKept, ManagedEnvironmentRemoved
 
 
 class References:

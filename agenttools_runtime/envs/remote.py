@@ -28,7 +28,7 @@ from agenttools_runtime import fs
 from agenttools_runtime.envs import http, simple
 from agenttools_runtime.envs.index import IndexOptions, redact
 from agenttools_runtime.envs.simple import IndexFile
-from agenttools_runtime.errors.environments import (
+from agenttools_runtime.errors import (
     RemoteDistributionNotFound,
     RemoteHashMismatch,
     RemoteVersionNotFound,
@@ -166,8 +166,7 @@ def list_index(
     from urllib.parse import urlsplit
 
     from agenttools_runtime.envs.index import DEFAULT_INDEX
-    from agenttools_runtime.errors.base import AgentToolsError
-    from agenttools_runtime.errors.environments import IndexNotListable
+    from agenttools_runtime.errors import AgentToolsError, IndexNotListable
 
     urls = (
         [] if options.no_index else [u for u in (options.index_url, *options.extra_index_urls) if u]

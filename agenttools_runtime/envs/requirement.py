@@ -13,7 +13,7 @@ from packaging.requirements import InvalidRequirement as _Invalid
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
-from agenttools_runtime.errors.environments import InvalidRequirement, UnsupportedRequirement
+from agenttools_runtime.errors import InvalidRequirement, UnsupportedRequirement
 
 if sys.version_info >= (3, 11):
     import tomllib

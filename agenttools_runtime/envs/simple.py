@@ -189,7 +189,7 @@ def _html_files(
 
 
 def _json(response: http.Response, source: str) -> dict[str, Any]:
-    from agenttools_runtime.errors.environments import IndexUnreachable
+    from agenttools_runtime.errors import IndexUnreachable
 
     try:
         data = json.loads(response.body)

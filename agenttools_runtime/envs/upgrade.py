@@ -24,7 +24,7 @@ from agenttools_runtime.envs.layout import ManagedEnvironment, environments
 from agenttools_runtime.envs.receipt import METADATA, Receipt
 from agenttools_runtime.envs.refs import references
 from agenttools_runtime.envs.requirement import InstallRequest, parse_request
-from agenttools_runtime.errors.base import AgentToolsError, AgentToolsWarning
+from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 
 UP_TO_DATE, WOULD_UPGRADE, UPGRADED, FAILED = "up to date", "would upgrade", "upgraded", "failed"
 

@@ -6,27 +6,41 @@ removed before it gets here (:func:`agenttools_runtime.envs.index.redact`)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from agenttools_runtime.errors.base import AgentToolsError, AgentToolsWarning
 
-from agenttools_runtime.errors.base import AgentToolsError, AgentToolsWarning, _Fields, _readable
-
-
-class _Templated:
-    """``str()`` from the class's own ``template``."""
-
-    template: ClassVar[str] = ""
-    data: dict[str, object]
-
-    def __str__(self) -> str:
-        return self.template.format_map(_Fields({k: _readable(v) for k, v in self.data.items()}))
+__all__ = [
+    "DistributionNotInstalledHere",
+    "EnvironmentsLockTimeout",
+    "IndexAuthenticationFailed",
+    "IndexNotListable",
+    "IndexUnreachable",
+    "InstallerFailed",
+    "InstallerUnavailable",
+    "InterruptedInstallRecovered",
+    "InvalidReceipt",
+    "InvalidRequirement",
+    "ManagedEnvironmentError",
+    "ManagedEnvironmentKept",
+    "ManagedEnvironmentNotFound",
+    "ManagedEnvironmentRemoved",
+    "NoAgentTools",
+    "PackageIndexError",
+    "ReceiptNotReproducible",
+    "RemoteDistributionNotFound",
+    "RemoteHashMismatch",
+    "RemoteVersionNotFound",
+    "RemoteWheelNotFound",
+    "RemoteWheelUnreadable",
+    "UnsupportedRequirement",
+]
 
 
 # -- families ----------------------------------------------------------------------------------
-class PackageIndexError(_Templated, AgentToolsError):
+class PackageIndexError(AgentToolsError):
     """A package index (or ``--find-links`` location) that cannot answer what was asked."""
 
 
-class ManagedEnvironmentError(_Templated, AgentToolsError):
+class ManagedEnvironmentError(AgentToolsError):
     """A managed environment that cannot be created, used, upgraded or repaired."""
 
 
@@ -131,13 +145,13 @@ class EnvironmentsLockTimeout(ManagedEnvironmentError):
 
 
 # -- warnings ----------------------------------------------------------------------------------
-class ManagedEnvironmentRemoved(_Templated, AgentToolsWarning):
+class ManagedEnvironmentRemoved(AgentToolsWarning):
     template = "Removed the managed environment {name}: {reason}"
 
 
-class ManagedEnvironmentKept(_Templated, AgentToolsWarning):
+class ManagedEnvironmentKept(AgentToolsWarning):
     template = "Kept the managed environment {name}: {reason}"
 
 
-class InterruptedInstallRecovered(_Templated, AgentToolsWarning):
+class InterruptedInstallRecovered(AgentToolsWarning):
     template = "An interrupted {operation} of {name} was {outcome}"

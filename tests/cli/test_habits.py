@@ -158,7 +158,8 @@ def test_an_empty_value_is_a_usage_error_naming_the_option(
 def test_every_option_naming_a_path_a_client_or_a_key_refuses_an_empty_value() -> None:
     import argparse
 
-    from agenttools_runtime.cli import build_parser, nonempty
+    from agenttools_runtime.cli import build_parser
+    from agenttools_runtime.cli.common import nonempty
 
     named = {"project", "config", "python", "path", "skills_dir", "outdir", "name", "client",
              "bundle", "target", "server", "id"}  # fmt: skip
