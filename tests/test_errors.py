@@ -37,6 +37,8 @@ FAMILIES = [
     errors.URIError,
     errors.ProjectError,
     errors.BuildError,
+    errors.PackageIndexError,
+    errors.ManagedEnvironmentError,
 ]
 LEAVES = [cls for cls in EVERY if cls not in FAMILIES]
 BY_NAME = {cls.__name__: cls for cls in EVERY}
