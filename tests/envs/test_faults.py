@@ -191,15 +191,27 @@ def test_a_wheel_without_agent_tools_shown(
 # -- kills -----------------------------------------------------------------------------------
 
 
-def kill_at(point: str, *argv: str) -> None:
+def kill_at(point: str, *argv: str, signal: str = "KILL") -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
-        [sys.executable, str(CHILD), "KILL", f"point:{point}", *argv],
+        [sys.executable, str(CHILD), signal, f"point:{point}", *argv],
         capture_output=True,
         text=True,
         timeout=600,
         env=dict(os.environ),
     )
-    assert done.returncode == -9, (point, done.returncode, done.stderr)
+    if signal == "KILL":
+        assert done.returncode == -9, (point, done.returncode, done.stderr)
+    return done
+
+
+def test_ctrl_c_during_creation_leaves_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, old_index: IndexServer
+) -> None:
+    done = kill_at("envs.created", "deploy", "claude-code", "weather-tools", "-i",
+                   old_index.url(), "--install", signal="INT")  # fmt: skip
+    assert done.returncode == 130, done.stderr
+    assert "interrupted" in done.stderr and "Traceback" not in done.stderr
+    assert environments(state_of(tmp_path)) == [] and leftovers(state_of(tmp_path)) == []
 
 
 @pytest.mark.parametrize("point", ["envs.create", "envs.created", "envs.installed", "envs.receipt"])
