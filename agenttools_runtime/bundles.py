@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 
@@ -34,7 +35,6 @@ from agenttools_runtime.names import (
     is_item_reference,
     is_name_shaped,
 )
-from agenttools_runtime.values import Value, replace
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -66,7 +66,8 @@ BUILTIN_SERVERS: dict[str, MCPServer] = {
 }
 
 
-class AgentTools(Value):
+@dataclass(frozen=True, slots=True)
+class AgentTools:
     """A bundle of MCP servers and agent skills.
 
     ``location`` is ``"builtin"``, the :class:`InstalledDistribution` that declares it, or
@@ -81,50 +82,30 @@ class AgentTools(Value):
     ``search`` (where its distribution was found) is neither compared nor shown.
     """
 
-    __slots__ = (
-        "description",
-        "location",
-        "marker",
-        "mcp_servers",
-        "name",
-        "search",
-        "skills",
-        "toolset_type",
-    )  # fmt: skip
-    _uncompared = _unshown = frozenset({"search"})
     name: str
-    mcp_servers: Sequence[str | MCPServer]
-    skills: Sequence[str | SkillSpec]
-    description: str | None
-    location: InstalledDistribution | Literal["builtin"] | None
-    toolset_type: ToolsetType
-    marker: str | None
-    search: SearchPath | None
+    mcp_servers: Sequence[str | MCPServer] = ()
+    skills: Sequence[str | SkillSpec] = ()
+    description: str | None = None
+    location: InstalledDistribution | Literal["builtin"] | None = None
+    toolset_type: ToolsetType = "AgentTools"
+    marker: str | None = None
+    search: SearchPath | None = field(default=None, compare=False, repr=False)
 
-    def __init__(
-        self,
-        name: str,
-        mcp_servers: Sequence[str | MCPServer] = (),
-        skills: Sequence[str | SkillSpec] = (),
-        description: str | None = None,
-        location: InstalledDistribution | Literal["builtin"] | None = None,
-        toolset_type: ToolsetType = "AgentTools",
-        marker: str | None = None,
-        search: SearchPath | None = None,
-    ) -> None:
+    def __post_init__(self) -> None:
+        name, location = self.name, self.location
         if not isinstance(name, str) or not name.strip():
             raise errors.InvalidAgentToolsObject(
                 reason=f"the name must be a non-empty string, not {name!r}"
             )
-        if description is not None and not isinstance(description, str):
+        if self.description is not None and not isinstance(self.description, str):
             raise errors.InvalidAgentToolsObject(
                 reason=f'the description of "{name}" must be a string'
             )
-        server_specs = _server_specs(name, mcp_servers)
-        skill_specs = _skill_specs(name, skills)
+        server_specs = _server_specs(name, self.mcp_servers)
+        skill_specs = _skill_specs(name, self.skills)
         if location is None:
             skill_specs = tuple(_directory_or_name(s) for s in skill_specs)
-        if location is None and toolset_type == "AgentTools":
+        if location is None and self.toolset_type == "AgentTools":
             if "/" in name:
                 raise errors.InvalidAgentToolsObject(
                     reason=f'the name "{name}" contains "/", which is reserved for '
@@ -134,16 +115,8 @@ class AgentTools(Value):
                 raise errors.InvalidAgentToolsObject(
                     reason=f'"{name}" is the name of a built-in bundle; choose another name'
                 )
-        super().__init__(
-            name=name,
-            mcp_servers=server_specs,
-            skills=skill_specs,
-            description=description,
-            location=location,
-            toolset_type=toolset_type,
-            marker=marker,
-            search=search,
-        )
+        object.__setattr__(self, "mcp_servers", server_specs)
+        object.__setattr__(self, "skills", skill_specs)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> AgentTools:

@@ -23,6 +23,7 @@ import json
 import os
 import sys
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from agenttools_runtime.clients import (
@@ -33,7 +34,6 @@ from agenttools_runtime.clients import (
     trace_folders,
 )
 from agenttools_runtime.errors import AgentToolsError
-from agenttools_runtime.values import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -48,17 +48,14 @@ _WHAT = {
 }
 
 
-class Trace(Value):
+@dataclass(frozen=True, slots=True)
+class Trace:
     """One sign of a client: its ``kind`` (executable, folder, config, skills) and
     ``path`` (for an executable, where ``PATH`` found it; ``name`` its command)."""
 
-    __slots__ = ("kind", "name", "path")
     kind: str
     path: str
-    name: str
-
-    def __init__(self, kind: str, path: str, name: str = "") -> None:
-        super().__init__(kind=kind, path=path, name=name)
+    name: str = ""
 
     def describe(self) -> str:
         return _WHAT[self.kind].format(name=self.name, path=self.path)

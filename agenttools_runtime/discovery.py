@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from agenttools_runtime.dist_scan import Entry as _Entry
@@ -38,7 +39,6 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.mcp.server import Environment, MCPServer, Origin
 from agenttools_runtime.names import SKILL_FILE, canonical_dist_name
 from agenttools_runtime.search_path import SearchPath as SearchPath  # re-exported
-from agenttools_runtime.values import Value, replace
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import SkillEntry, WheelManifest, parse
 
@@ -49,7 +49,8 @@ if TYPE_CHECKING:
     from agenttools_runtime.skills.source import SkillSource
 
 
-class InstalledDistribution(Value):
+@dataclass(frozen=True, slots=True)
+class InstalledDistribution:
     """One installed distribution with an agenttools manifest.
 
     ``name`` is PEP 503-normalized; ``manifest`` is None when the distribution has none (it
@@ -61,52 +62,15 @@ class InstalledDistribution(Value):
     and ``error`` are not compared.
     """
 
-    __slots__ = (
-        "display_name",
-        "dist_info",
-        "environment",
-        "error",
-        "manifest",
-        "name",
-        "problem",
-        "source_root",
-        "version",
-    )  # fmt: skip
-    _uncompared = frozenset({"manifest", "error"})
-    _unshown = frozenset({"error"})
     name: str
     display_name: str
     version: str
     dist_info: Path
-    manifest: WheelManifest | None
-    source_root: Path | None
-    environment: Environment | None
-    problem: str | None
-    error: AgentToolsError | None
-
-    def __init__(
-        self,
-        name: str,
-        display_name: str,
-        version: str,
-        dist_info: Path,
-        manifest: WheelManifest | None = None,
-        source_root: Path | None = None,
-        environment: Environment | None = None,
-        problem: str | None = None,
-        error: AgentToolsError | None = None,
-    ) -> None:
-        super().__init__(
-            name=name,
-            display_name=display_name,
-            version=version,
-            dist_info=dist_info,
-            manifest=manifest,
-            source_root=source_root,
-            environment=environment,
-            problem=problem,
-            error=error,
-        )
+    manifest: WheelManifest | None = field(default=None, compare=False)
+    source_root: Path | None = None
+    environment: Environment | None = None
+    problem: str | None = None
+    error: AgentToolsError | None = field(default=None, compare=False, repr=False)
 
     @property
     def skills_dir(self) -> Path:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from agenttools_runtime.state_dir import STATE_ENV as STATE_ENV  # re-exported
-from agenttools_runtime.values import Value
 
 
 def home() -> Path:
@@ -42,7 +42,8 @@ def deployment_lock_file() -> Path:
     return deployments_dir() / ".lock"
 
 
-class StatePaths(Value):
+@dataclass(frozen=True, slots=True)
+class StatePaths:
     """Every location of the deployment state, computed once for one operation.
 
     ``deployments`` holds one directory per record; the dot-entries beside them are skipped
@@ -51,11 +52,7 @@ class StatePaths(Value):
     operations in progress) and ``.lock``.
     """
 
-    __slots__ = ("deployments",)
     deployments: Path
-
-    def __init__(self, deployments: Path) -> None:
-        super().__init__(deployments=deployments)
 
     @property
     def registry(self) -> Path:

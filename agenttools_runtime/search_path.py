@@ -8,11 +8,11 @@ import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from agenttools_runtime import errors
 from agenttools_runtime.mcp.server import Environment
-from agenttools_runtime.values import Value
 
 # Run in another interpreter (stdlib only) for --python: its path, scripts dir, and the PEP 508
 # marker environment (the same fields packaging.markers.default_environment() computes).
@@ -44,26 +44,15 @@ print(json.dumps({
 """
 
 
-class SearchPath(Value):
+@dataclass(frozen=True, slots=True)
+class SearchPath:
     """Where to look: ``sys.path``-like directories plus the environment whose interpreter
     starts ``module``/``script`` servers. ``marker_environment`` is the PEP 508 environment
     bundle markers are evaluated in (None: this interpreter's); it is not compared."""
 
-    __slots__ = ("environment", "marker_environment", "paths")
-    _uncompared = frozenset({"marker_environment"})
     paths: tuple[Path, ...]
     environment: Environment
-    marker_environment: Mapping[str, str] | None
-
-    def __init__(
-        self,
-        paths: tuple[Path, ...],
-        environment: Environment,
-        marker_environment: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(
-            paths=paths, environment=environment, marker_environment=marker_environment
-        )
+    marker_environment: Mapping[str, str] | None = field(default=None, compare=False)
 
     @classmethod
     def current(cls) -> SearchPath:

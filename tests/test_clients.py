@@ -5,6 +5,7 @@ marker, every error, and ``agenttools clients --json``."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,6 @@ from agenttools_runtime.errors import (
     UnsupportedSkillsClient,
     UnsupportedSkillsClientProject,
 )
-from agenttools_runtime.values import replace
 
 OSES = ("macos", "windows", "unix")
 VSCODE_USER = {

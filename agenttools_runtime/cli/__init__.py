@@ -15,9 +15,9 @@ command quietly with the status of a process killed by SIGPIPE (141).
 from __future__ import annotations
 
 import sys
+from dataclasses import KW_ONLY, dataclass, field
 
 from agenttools_runtime import __version__
-from agenttools_runtime.values import Value
 
 # ``typing`` costs a tenth of the start-up time and nothing here needs it at run time;
 # type checkers take this name to be true.
@@ -223,7 +223,8 @@ def _main(arguments: list[str]) -> int:
     return status
 
 
-class Quick(Value):
+@dataclass(frozen=True, slots=True)
+class Quick:
     """How :func:`quick_arguments` reads the simplest command lines of one command: its
     ``handler``, its on/off options (``--json``: ``store_true``), its positionals in order
     (destination, and whether it must be given; each a plain string), and the value of every
@@ -234,51 +235,16 @@ class Quick(Value):
     a list), the values an option allows (``choices``) and the options of which one at most
     may be given (``exclusive``: argparse's mutually exclusive groups)."""
 
-    __slots__ = (
-        "appending",
-        "choices",
-        "consts",
-        "defaults",
-        "exclusive",
-        "flags",
-        "handler",
-        "positionals",
-        "values",
-    )
     handler: Handler
-    flags: tuple[str, ...]
-    positionals: tuple[tuple[str, bool], ...]
-    defaults: Mapping[str, object]
-    consts: Mapping[str, tuple[str, object]]
-    values: tuple[str, ...]
-    appending: tuple[str, ...]
-    choices: Mapping[str, tuple[str, ...]]
-    exclusive: tuple[tuple[str, ...], ...]
-
-    def __init__(
-        self,
-        handler: Handler,
-        flags: tuple[str, ...] = ("--json",),
-        positionals: tuple[tuple[str, bool], ...] = (),
-        defaults: Mapping[str, object] | None = None,
-        *,
-        consts: Mapping[str, tuple[str, object]] | None = None,
-        values: tuple[str, ...] = (),
-        appending: tuple[str, ...] = (),
-        choices: Mapping[str, tuple[str, ...]] | None = None,
-        exclusive: tuple[tuple[str, ...], ...] = (),
-    ) -> None:
-        super().__init__(
-            handler=handler,
-            flags=flags,
-            positionals=positionals,
-            defaults={} if defaults is None else defaults,
-            consts={} if consts is None else consts,
-            values=values,
-            appending=appending,
-            choices={} if choices is None else choices,
-            exclusive=exclusive,
-        )
+    flags: tuple[str, ...] = ("--json",)
+    positionals: tuple[tuple[str, bool], ...] = ()
+    defaults: Mapping[str, object] = field(default_factory=dict)
+    _: KW_ONLY
+    consts: Mapping[str, tuple[str, object]] = field(default_factory=dict)
+    values: tuple[str, ...] = ()
+    appending: tuple[str, ...] = ()
+    choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    exclusive: tuple[tuple[str, ...], ...] = ()
 
 
 def quick_arguments(arguments: Sequence[str]) -> argparse.Namespace | None:

@@ -23,12 +23,12 @@ import os
 import sys
 import warnings
 from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from agenttools_runtime import errors
 from agenttools_runtime.clients import all_clients
 from agenttools_runtime.deploy.targets import DEFAULT, USER_SCOPE, SkillsDirOption, resolve_target
-from agenttools_runtime.values import Value, replace
 
 # `agenttools deployed` imports this package for its index (``deploy.index``): ``deployment``
 # (records, the lock, the journal) are imported where a deploy or a removal
@@ -343,43 +343,30 @@ def has_mcp_sdk(python: Path) -> bool:
     return done.returncode == 0
 
 
-class Skipped(Value):
+@dataclass(frozen=True, slots=True)
+class Skipped:
     """A client ``deploy_all`` did not deploy to: ``reason`` is ``"DeploymentExists"``,
     ``"Unsupported"``, ``"AgentSkillConflict"`` or (with ``keep_going``) ``"Failed"``;
     ``error`` the failure."""
 
-    __slots__ = ("client", "error", "reason")
     client: str
     reason: str
     error: AgentToolsError
-
-    def __init__(self, client: str, reason: str, error: AgentToolsError) -> None:
-        super().__init__(client=client, reason=reason, error=error)
 
     def to_json(self) -> dict[str, Any]:
         return {"client": self.client, "skipped": self.reason, "error": self.error.to_json()}
 
 
-class AllClientsResult(Value):
+@dataclass(frozen=True, slots=True)
+class AllClientsResult:
     """Per-client results of :func:`deploy_all` (a :class:`Deployment`, with ``dry_run`` a
     :class:`DeployPlan`, or :class:`Skipped`) and the summarized warnings. ``named``: the
     clients were named one by one, so a client that cannot take the tools is a failure
     rather than a skip."""
 
-    __slots__ = ("named", "results", "warnings")
     results: dict[str, Deployment | DeployPlan | Skipped]
-    warnings: list[AgentToolsWarning]
-    named: bool
-
-    def __init__(
-        self,
-        results: dict[str, Deployment | DeployPlan | Skipped],
-        warnings: list[AgentToolsWarning] | None = None,
-        named: bool = False,
-    ) -> None:
-        super().__init__(
-            results=results, warnings=[] if warnings is None else warnings, named=named
-        )
+    warnings: list[AgentToolsWarning] = field(default_factory=list)
+    named: bool = False
 
     @property
     def deployments(self) -> list[Deployment]:

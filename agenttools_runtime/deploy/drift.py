@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -14,36 +15,19 @@ from agenttools_runtime import paths
 from agenttools_runtime.deploy import content, registry
 from agenttools_runtime.deploy.records import InstalledSkill, ServerEntry
 from agenttools_runtime.status_cache import DRIFTED, ORPHANED
-from agenttools_runtime.values import Value
 
 
-class Finding(Value):
+@dataclass(frozen=True, slots=True)
+class Finding:
     """One difference: the ``state`` it puts the deployment in, its ``kind`` (``record``,
     ``environment``, ``distribution``, ``server``, ``skill``, ``skill-file``,
     ``config-entry``, ``config-file``), a sentence, the ``path`` concerned, and data."""
 
-    __slots__ = ("detail", "kind", "message", "path", "state")
     state: str
     kind: str
     message: str
-    path: str | None
-    detail: Mapping[str, Any]
-
-    def __init__(
-        self,
-        state: str,
-        kind: str,
-        message: str,
-        path: str | None = None,
-        detail: Mapping[str, Any] | None = None,
-    ) -> None:
-        super().__init__(
-            state=state,
-            kind=kind,
-            message=message,
-            path=path,
-            detail={} if detail is None else detail,
-        )
+    path: str | None = None
+    detail: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {

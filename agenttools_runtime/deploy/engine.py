@@ -21,6 +21,7 @@ registry entry), ``deploy:registry-written``, ``deploy:record-written``,
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agenttools_runtime import __version__, errors, fs, paths, signals
@@ -44,7 +45,6 @@ from agenttools_runtime.errors import AgentToolsError, AgentToolsErrors, AgentTo
 from agenttools_runtime.mcp.entries import build_entry
 from agenttools_runtime.mcp.install import Owned, plan_server_entries
 from agenttools_runtime.skills.fsops import stale_backups
-from agenttools_runtime.values import Value, replace
 
 
 def check_target(
@@ -226,27 +226,15 @@ def conflict_probe(record: DeploymentRecord) -> plan.ConflictProbe:
     )
 
 
-class Outcome(Value):
+@dataclass(frozen=True, slots=True)
+class Outcome:
     """What a deploy did: the ``record`` (the new deployment, or the one that stands),
     the warnings to issue, and whether nothing had to change (``unchanged``: the same tools
     with the same content were already deployed there)."""
 
-    __slots__ = ("record", "unchanged", "warnings")
     record: DeploymentRecord
     warnings: list[AgentToolsWarning]
-    unchanged: bool
-
-    def __init__(
-        self,
-        record: DeploymentRecord,
-        warnings: list[AgentToolsWarning],
-        unchanged: bool = False,
-    ) -> None:
-        super().__init__(
-            record=record,
-            warnings=warnings,
-            unchanged=unchanged,
-        )
+    unchanged: bool = False
 
 
 def execute(

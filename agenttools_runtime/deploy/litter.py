@@ -32,11 +32,11 @@ import contextlib
 import json
 import os
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from agenttools_runtime import fs
 from agenttools_runtime.paths import StatePaths
-from agenttools_runtime.values import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
@@ -52,37 +52,19 @@ FILE, KEYS, DIR = "file", "keys", "dir"
 _PROBE_KEY = "agenttools-probe"
 
 
-class Claim(Value):
+@dataclass(frozen=True, slots=True)
+class Claim:
     """One path agenttools created: a config ``file`` (of ``client``'s format), ``keys`` it
     added to an existing config file (key paths from the document's root; ``restore``: the
     text a null container had and the text agenttools leaves there, ``("null", "{}")``), or
     a ``dir`` (``inode``: the directory's, once it exists)."""
 
-    __slots__ = ("client", "inode", "keys", "kind", "path", "restore")
     kind: str
     path: str
-    client: str | None
-    keys: tuple[tuple[str, ...], ...]
-    inode: int | None
-    restore: tuple[str, str] | None
-
-    def __init__(
-        self,
-        kind: str,
-        path: str,
-        client: str | None = None,
-        keys: tuple[tuple[str, ...], ...] = (),
-        inode: int | None = None,
-        restore: tuple[str, str] | None = None,
-    ) -> None:
-        super().__init__(
-            kind=kind,
-            path=path,
-            client=client,
-            keys=keys,
-            inode=inode,
-            restore=restore,
-        )
+    client: str | None = None
+    keys: tuple[tuple[str, ...], ...] = ()
+    inode: int | None = None
+    restore: tuple[str, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "path": self.path}

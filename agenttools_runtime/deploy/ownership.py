@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agenttools_runtime import errors, paths
@@ -32,7 +33,6 @@ from agenttools_runtime.mcp.install import (
 )
 from agenttools_runtime.mcp.origin import restore
 from agenttools_runtime.mcp.server import MCPServer
-from agenttools_runtime.values import Value, replace
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
@@ -103,33 +103,17 @@ def release_decision(present: bool, unmodified: bool, has_origin: bool, force: b
     return Release.RESTORE if has_origin else Release.REMOVE
 
 
-class EntryOutcome(Value):
+@dataclass(frozen=True, slots=True)
+class EntryOutcome:
     """What a removal did to one recorded entry (``outcome`` a :class:`Release` value, or
     ``"shared"``: another deployment records it, ``"failed"``: it could not be edited,
     ``reason`` saying why)."""
 
-    __slots__ = ("config_file", "key", "outcome", "reason", "warning")
     key: str
     config_file: str
     outcome: str
-    reason: str | None
-    warning: AgentToolsWarning | None
-
-    def __init__(
-        self,
-        key: str,
-        config_file: str,
-        outcome: str,
-        reason: str | None = None,
-        warning: AgentToolsWarning | None = None,
-    ) -> None:
-        super().__init__(
-            key=key,
-            config_file=config_file,
-            outcome=outcome,
-            reason=reason,
-            warning=warning,
-        )
+    reason: str | None = None
+    warning: AgentToolsWarning | None = None
 
     @property
     def left(self) -> bool:
@@ -202,37 +186,19 @@ def install_entry(
         return install_mcp_server(target, server, key=key, force=force or owned)
 
 
-class Uninstalled(Value):
+@dataclass(frozen=True, slots=True)
+class Uninstalled:
     """What ``mcp uninstall`` did: ``outcome`` ``"removed"``, ``"restored"`` (the user's
     entry a deployment had replaced is back), ``"kept"`` (a deployment's entry the user
     changed: not removed without force), or ``"absent"``; ``deployments`` the records that
     owned the entry (they no longer list it unless it was kept)."""
 
-    __slots__ = ("client", "config_file", "deployments", "key", "outcome", "warning")
     client: Client
     config_file: Path
     key: str
     outcome: str
-    deployments: tuple[str, ...]
-    warning: AgentToolsWarning | None
-
-    def __init__(
-        self,
-        client: Client,
-        config_file: Path,
-        key: str,
-        outcome: str,
-        deployments: tuple[str, ...] = (),
-        warning: AgentToolsWarning | None = None,
-    ) -> None:
-        super().__init__(
-            client=client,
-            config_file=config_file,
-            key=key,
-            outcome=outcome,
-            deployments=deployments,
-            warning=warning,
-        )
+    deployments: tuple[str, ...] = ()
+    warning: AgentToolsWarning | None = None
 
     @property
     def done(self) -> bool:

@@ -4,6 +4,7 @@ with the config key it is written under, each skill read and hashed (all the slo
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from agenttools_runtime import errors
 from agenttools_runtime.bundles import resolve_tools
@@ -11,7 +12,6 @@ from agenttools_runtime.deploy import content
 from agenttools_runtime.discovery import InstalledDistribution, SearchPath
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills.source import SkillSource
-from agenttools_runtime.values import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:  # an alias for the type checker only (bundles keeps typing off `list`)
@@ -20,45 +20,22 @@ if TYPE_CHECKING:  # an alias for the type checker only (bundles keeps typing of
     from agenttools_runtime.bundles import ToolsSpec
 
 
-class ServerPlan(Value):
+@dataclass(frozen=True, slots=True)
+class ServerPlan:
     """One server of the bundle and the config key it is written under."""
 
-    __slots__ = ("digest", "key", "runner", "server")
     server: MCPServer
     key: str
-    runner: str | None  # how a module/script server's command is written (mcp.runners)
-    digest: str | None  # content.server_digest of the declaration (before the runner)
-
-    def __init__(
-        self,
-        server: MCPServer,
-        key: str,
-        runner: str | None = None,
-        digest: str | None = None,
-    ) -> None:
-        super().__init__(
-            server=server,
-            key=key,
-            runner=runner,
-            digest=digest,
-        )
+    runner: str | None = None  # how a module/script server's command is written (mcp.runners)
+    digest: str | None = None  # content.server_digest of the declaration (before the runner)
 
 
-class ResolvedTools(Value):
+@dataclass(frozen=True, slots=True)
+class ResolvedTools:
     """A bundle with every server resolved and every skill hashed: all the slow work,
     done before the lock. ``skill_names`` are the bundle's skill names as stored (what a
     record lists under ``skipped``)."""
 
-    __slots__ = (
-        "agent_tools",
-        "builtin",
-        "links",
-        "name",
-        "servers",
-        "skill_names",
-        "skills",
-        "toolset_type",
-    )
     name: str
     toolset_type: str
     builtin: bool
@@ -67,29 +44,7 @@ class ResolvedTools(Value):
     skills: tuple[SkillSource, ...]
     skill_names: tuple[str, ...]
     # skills deployed as links to their live source (deploy --link; editable installs)
-    links: frozenset[str]
-
-    def __init__(
-        self,
-        name: str,
-        toolset_type: str,
-        builtin: bool,
-        agent_tools: Mapping[str, Any],
-        servers: tuple[ServerPlan, ...],
-        skills: tuple[SkillSource, ...],
-        skill_names: tuple[str, ...],
-        links: frozenset[str] = frozenset(),
-    ) -> None:
-        super().__init__(
-            name=name,
-            toolset_type=toolset_type,
-            builtin=builtin,
-            agent_tools=agent_tools,
-            servers=servers,
-            skills=skills,
-            skill_names=skill_names,
-            links=links,
-        )
+    links: frozenset[str] = frozenset()
 
     @property
     def has_servers(self) -> bool:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,7 +50,6 @@ from agenttools_runtime.status_cache import (  # the words' one home
     ORPHANED,
     OUTDATED,
 )
-from agenttools_runtime.values import Fields
 
 if TYPE_CHECKING:
     from agenttools_runtime.discovery import InstalledDistribution, SearchPath
@@ -58,44 +58,22 @@ if TYPE_CHECKING:
 PRIORITY = (BROKEN, ORPHANED, DRIFTED, OUTDATED)
 
 
-class DeploymentStatus(Fields):
+@dataclass(slots=True)
+class DeploymentStatus:
     """A deployment's findings; ``record`` is None for a broken one (then ``path`` is its
     file). ``installed_version`` is the version of its distribution installed now (None:
     not installed, or not a distribution's bundle)."""
 
-    __slots__ = ("cacheable", "depends", "findings", "installed_version", "path", "record", "uuid")
-    _uncompared = frozenset({"depends", "cacheable"})
-    _unshown = frozenset({"depends", "cacheable"})
     uuid: str
     record: DeploymentRecord | None
-    findings: list[Finding]
-    installed_version: str | None
-    path: str | None
+    findings: list[Finding] = field(default_factory=list)
+    installed_version: str | None = None
+    path: str | None = None
     # what the status was computed from (the paths whose change can change it; see
     # status_cache.py), and whether that list is complete (False: an editable install's
     # live source, or the current interpreter's path, went into it)
-    depends: tuple[str, ...]
-    cacheable: bool
-
-    def __init__(
-        self,
-        uuid: str,
-        record: DeploymentRecord | None,
-        findings: list[Finding] | None = None,
-        installed_version: str | None = None,
-        path: str | None = None,
-        depends: tuple[str, ...] = (),
-        cacheable: bool = False,
-    ) -> None:
-        super().__init__(
-            uuid=uuid,
-            record=record,
-            findings=[] if findings is None else findings,
-            installed_version=installed_version,
-            path=path,
-            depends=depends,
-            cacheable=cacheable,
-        )
+    depends: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    cacheable: bool = field(default=False, compare=False, repr=False)
 
     @property
     def states(self) -> list[str]:

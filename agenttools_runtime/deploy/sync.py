@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import status_cache
 from agenttools_runtime.deploy import content, status
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning, DeploymentNotFound
-from agenttools_runtime.values import Fields
 
 if TYPE_CHECKING:
     from agenttools_runtime.deploy.deploy_plan import DeployPlan
@@ -28,53 +28,22 @@ if TYPE_CHECKING:
 UPGRADE, PRUNE, SKIP = "upgrade", "prune", "skip"
 
 
-class SyncItem(Fields):
+@dataclass(slots=True)
+class SyncItem:
     """One deployment of a sync: what it is (``status``), what sync does with it
     (``action``: ``upgrade``, ``prune`` or ``skip``), and how that went: ``result`` (one of
     ``upgraded``, ``up to date``, ``removed``, ``would upgrade``, ``would remove``,
     ``would fail``, ``failed``, ``not removed``, ``skipped``), a ``detail`` sentence, the new
     deployment or the plan, and the warnings."""
 
-    __slots__ = (
-        "action",
-        "deployment",
-        "detail",
-        "plan",
-        "record",
-        "result",
-        "status",
-        "warnings",
-    )
     record: DeploymentRecord
     status: DeploymentStatus
     action: str
-    result: str
-    detail: str
-    deployment: Deployment | None
-    plan: DeployPlan | None
-    warnings: list[AgentToolsWarning]
-
-    def __init__(
-        self,
-        record: DeploymentRecord,
-        status: DeploymentStatus,
-        action: str,
-        result: str = "",
-        detail: str = "",
-        deployment: Deployment | None = None,
-        plan: DeployPlan | None = None,
-        warnings: list[AgentToolsWarning] | None = None,
-    ) -> None:
-        super().__init__(
-            record=record,
-            status=status,
-            action=action,
-            result=result,
-            detail=detail,
-            deployment=deployment,
-            plan=plan,
-            warnings=[] if warnings is None else warnings,
-        )
+    result: str = ""
+    detail: str = ""
+    deployment: Deployment | None = None
+    plan: DeployPlan | None = None
+    warnings: list[AgentToolsWarning] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

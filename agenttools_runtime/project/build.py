@@ -5,6 +5,7 @@ writer) and the map of files the wheel carries under ``.dist-info/extra_metadata
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agenttools_runtime import errors
@@ -12,29 +13,19 @@ from agenttools_runtime.names import canonical_dist_name
 from agenttools_runtime.project.check import check_project
 from agenttools_runtime.project.problems import MISSING_CONFIG, Problem
 from agenttools_runtime.project.pyproject import Project, load_project
-from agenttools_runtime.values import Value, replace
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import ServerEntry, SkillEntry, WheelManifest
 
 
-class BuildPlan(Value):
+@dataclass(frozen=True, slots=True)
+class BuildPlan:
     """What the hook writes under ``.dist-info/extra_metadata/agenttools/``: the manifest and
     every skill file (``skills/<name>/<relpath>`` -> source file or generated text)."""
 
-    __slots__ = ("files", "manifest", "sources", "warnings")
     manifest: WheelManifest
     files: Mapping[str, Path | str]
-    warnings: tuple[Problem, ...]
-    sources: tuple[Path, ...]  # project files the skills are built from
-
-    def __init__(
-        self,
-        manifest: WheelManifest,
-        files: Mapping[str, Path | str],
-        warnings: tuple[Problem, ...] = (),
-        sources: tuple[Path, ...] = (),
-    ) -> None:
-        super().__init__(manifest=manifest, files=files, warnings=warnings, sources=sources)
+    warnings: tuple[Problem, ...] = ()
+    sources: tuple[Path, ...] = ()  # project files the skills are built from
 
     def manifest_bytes(self) -> bytes:
         return self.manifest.to_bytes()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from agenttools_runtime import errors, names
@@ -25,7 +26,6 @@ from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.schema import CLIENT_EXTENSION_KEYS
 from agenttools_runtime.skills.plain_yaml import plain_mapping, plain_text
-from agenttools_runtime.values import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
 if TYPE_CHECKING:
@@ -45,36 +45,25 @@ DASHES_MESSAGE = (
 _FLOW = {"[": "[...]", "{": "{...}"}
 
 
-class Finding(Value):
+@dataclass(frozen=True, slots=True)
+class Finding:
     """One problem of the strict mode: a validate problem code, its message, the line."""
 
-    __slots__ = ("code", "line", "message", "severity")
     code: str
     message: str
-    line: int | None
-    severity: Severity
-
-    def __init__(
-        self, code: str, message: str, line: int | None = None, severity: Severity = "error"
-    ) -> None:
-        super().__init__(code=code, message=message, line=line, severity=severity)
+    line: int | None = None
+    severity: Severity = "error"
 
 
-class SkillDocument(Value):
+@dataclass(frozen=True, slots=True)
+class SkillDocument:
     """A parsed ``SKILL.md``: its frontmatter mapping, body text, and where the body starts
     (``source``, its name in messages, is not compared)."""
 
-    __slots__ = ("body", "body_line", "frontmatter", "source")
-    _uncompared = frozenset({"source"})
     frontmatter: dict[str, Any]
     body: str
-    body_line: int
-    source: str
-
-    def __init__(
-        self, frontmatter: dict[str, Any], body: str, body_line: int = 1, source: str = SKILL_FILE
-    ) -> None:
-        super().__init__(frontmatter=frontmatter, body=body, body_line=body_line, source=source)
+    body_line: int = 1
+    source: str = field(default=SKILL_FILE, compare=False)
 
 
 def split_frontmatter(text: str, source: str = SKILL_FILE) -> tuple[str, str, int]:

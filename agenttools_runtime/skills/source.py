@@ -17,13 +17,13 @@ import os
 import stat
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from agenttools_runtime import errors
 from agenttools_runtime.names import SKILL_FILE, check_skill_description, check_skill_name
 from agenttools_runtime.paths import canonical_path_key
 from agenttools_runtime.skills.hashing import hash_bytes, hash_text, iter_source_files
-from agenttools_runtime.values import Value, replace
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -43,7 +43,8 @@ _MAPPING_KEYS = (
 _EXEC_BITS = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
 
 
-class Skill(Value):
+@dataclass(frozen=True, slots=True)
+class Skill:
     """A skill: either a directory (``path``) or an inline definition (``body`` and
     frontmatter fields).
 
@@ -52,43 +53,15 @@ class Skill(Value):
     generated from the fields. Values are validated by :func:`to_source`, not here.
     """
 
-    __slots__ = (
-        "allowed_tools", "body", "compatibility", "description", "extra", "license", "metadata",
-        "name", "path",
-    )  # fmt: skip
     name: str
     description: str
-    body: str | None
-    path: Path | None
-    license: str | None
-    compatibility: str | None
-    allowed_tools: str | list[str] | None
-    metadata: Mapping[str, Any]
-    extra: Mapping[str, Any]
-
-    def __init__(
-        self,
-        name: str,
-        description: str,
-        body: str | None = None,
-        path: Path | None = None,
-        license: str | None = None,
-        compatibility: str | None = None,
-        allowed_tools: str | list[str] | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        extra: Mapping[str, Any] | None = None,
-    ) -> None:
-        super().__init__(
-            name=name,
-            description=description,
-            body=body,
-            path=path,
-            license=license,
-            compatibility=compatibility,
-            allowed_tools=allowed_tools,
-            metadata={} if metadata is None else metadata,
-            extra={} if extra is None else extra,
-        )
+    body: str | None = None
+    path: Path | None = None
+    license: str | None = None
+    compatibility: str | None = None
+    allowed_tools: str | list[str] | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_directory(cls, path: Path | str | os.PathLike[str]) -> Skill:
@@ -160,7 +133,8 @@ SkillSpec = Path | str | Skill | Mapping[str, "Any"]
 """What callers may pass where a skill is accepted (``str`` is a path to a directory)."""
 
 
-class SkillSource(Value):
+@dataclass(frozen=True, slots=True)
+class SkillSource:
     """The normalized source of one skill (the spec's "normalized skill source").
 
     ``files`` maps ``/``-separated relative paths (sorted) to a source ``Path`` or generated
@@ -175,44 +149,15 @@ class SkillSource(Value):
     reading it again; neither compared nor shown.
     """
 
-    __slots__ = (
-        "contents", "description", "directory", "executable", "files", "identifier", "manifest",
-        "name", "version",
-    )  # fmt: skip
-    _uncompared = _unshown = frozenset({"contents"})
     name: str
     description: str
     identifier: str | None
     version: str | None
     files: Mapping[str, Path | str]
     manifest: Mapping[str, str]
-    directory: Path | None
-    executable: frozenset[str]
-    contents: Mapping[str, bytes]
-
-    def __init__(
-        self,
-        name: str,
-        description: str,
-        identifier: str | None,
-        version: str | None,
-        files: Mapping[str, Path | str],
-        manifest: Mapping[str, str],
-        directory: Path | None = None,
-        executable: frozenset[str] = frozenset(),
-        contents: Mapping[str, bytes] | None = None,
-    ) -> None:
-        super().__init__(
-            name=name,
-            description=description,
-            identifier=identifier,
-            version=version,
-            files=files,
-            manifest=manifest,
-            directory=directory,
-            executable=executable,
-            contents={} if contents is None else contents,
-        )
+    directory: Path | None = None
+    executable: frozenset[str] = frozenset()
+    contents: Mapping[str, bytes] = field(default_factory=dict, compare=False, repr=False)
 
 
 def to_source(

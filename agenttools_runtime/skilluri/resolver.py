@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from agenttools_runtime.discovery import SearchPath
@@ -27,7 +28,6 @@ from agenttools_runtime.skilluri.providers.builtin import BuiltinSkillProvider
 from agenttools_runtime.skilluri.providers.distribution import distribution_providers
 from agenttools_runtime.skilluri.providers.local import LocalSkillProvider
 from agenttools_runtime.skilluri.providers.mcp import MCPSkillProvider
-from agenttools_runtime.values import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     MCPServers = Mapping[str, Any] | Sequence[tuple[str, Any]]
 
 
-class ResolvedSkill(Value):
+@dataclass(frozen=True, slots=True)
+class ResolvedSkill:
     """What a URI resolved to.
 
     ``kind`` is ``skill`` (SKILL.md, arguments substituted), ``reference`` (a file of the
@@ -49,31 +50,12 @@ class ResolvedSkill(Value):
     lower-priority providers that have a skill of that name too (a bare name's collision).
     """
 
-    __slots__ = ("also_provided_by", "content", "kind", "reference", "skill", "uri")
     uri: str
     skill: ProvidedSkill
     kind: ResultKind
     reference: str | None
     content: bytes
-    also_provided_by: tuple[str, ...]
-
-    def __init__(
-        self,
-        uri: str,
-        skill: ProvidedSkill,
-        kind: ResultKind,
-        reference: str | None,
-        content: bytes,
-        also_provided_by: tuple[str, ...] = (),
-    ) -> None:
-        super().__init__(
-            uri=uri,
-            skill=skill,
-            kind=kind,
-            reference=reference,
-            content=content,
-            also_provided_by=also_provided_by,
-        )
+    also_provided_by: tuple[str, ...] = ()
 
     @property
     def provider(self) -> str:

@@ -18,11 +18,11 @@ import shutil
 import stat
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from agenttools_runtime import errors
 from agenttools_runtime.sha256 import sha256
-from agenttools_runtime.values import Value
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.contents import Member
 
@@ -37,16 +37,13 @@ _URLSAFE = bytes.maketrans(b"+/", b"-_")
 _ZIP64_EXTRA = 0x0001  # rewritten by zipfile when needed; copying it would duplicate it
 
 
-class WheelInfo(Value):
+@dataclass(frozen=True, slots=True)
+class WheelInfo:
     """A wheel's ``.dist-info`` directory and the name and version its ``METADATA`` gives."""
 
-    __slots__ = ("dist_info", "name", "version")
     dist_info: str  # "<name>-<version>.dist-info"
     name: str
     version: str
-
-    def __init__(self, dist_info: str, name: str, version: str) -> None:
-        super().__init__(dist_info=dist_info, name=name, version=version)
 
 
 def read_info(wheel: Path) -> WheelInfo:

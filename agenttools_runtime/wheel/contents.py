@@ -8,9 +8,9 @@ they check a project.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
-from agenttools_runtime.values import Value
 from agenttools_runtime.wheel import layout
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
@@ -36,19 +36,14 @@ FILE_MODE = 0o644
 EXECUTABLE_MODE = 0o755
 
 
-class Member(Value):
+@dataclass(frozen=True, slots=True)
+class Member:
     """One file under ``.dist-info/extra_metadata/agenttools/``."""
 
-    __slots__ = ("data", "executable", "path", "source")
     path: str  # relative to the .dist-info directory ("extra_metadata/agenttools/...")
     data: bytes
-    executable: bool
-    source: Path | None  # the project file it was read from; None: generated
-
-    def __init__(
-        self, path: str, data: bytes, executable: bool = False, source: Path | None = None
-    ) -> None:
-        super().__init__(path=path, data=data, executable=executable, source=source)
+    executable: bool = False
+    source: Path | None = None  # the project file it was read from; None: generated
 
     @property
     def mode(self) -> int:

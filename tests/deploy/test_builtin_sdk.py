@@ -5,6 +5,7 @@ and an interpreter that has the SDK are fine."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,6 @@ from agenttools_runtime.bundles import BUILTIN_SERVERS, AgentTools
 from agenttools_runtime.deploy import deploy, has_mcp_sdk
 from agenttools_runtime.errors import MCPSDKMissing
 from agenttools_runtime.mcp.server import Environment
-from agenttools_runtime.values import replace
 from tests.helpers.venvs import create_venv
 
 from .conftest import snapshot

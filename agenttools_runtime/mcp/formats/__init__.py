@@ -16,10 +16,10 @@ import codecs
 import os
 import stat
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from agenttools_runtime import errors, fs
-from agenttools_runtime.values import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
@@ -52,24 +52,14 @@ if TYPE_CHECKING:
             ...
 
 
-class Container(Value):
+@dataclass(frozen=True, slots=True)
+class Container:
     """Where the entries are: a key path from the document root (``()`` is the root itself);
     with ``list_key`` the container is a list whose items are matched by that field
     (``{"name": key, ...}``), else a mapping keyed by the entry key."""
 
-    __slots__ = ("list_key", "path")
     path: tuple[str, ...]
-    list_key: str | None
-
-    def __init__(
-        self,
-        path: tuple[str, ...],
-        list_key: str | None = None,
-    ) -> None:
-        super().__init__(
-            path=path,
-            list_key=list_key,
-        )
+    list_key: str | None = None
 
 
 class ParseError(Exception):
@@ -205,32 +195,16 @@ def edit_config_file(
     raise errors.ConfigFileChanged(file=path)
 
 
-class PlannedEdit(Value):
+@dataclass(frozen=True, slots=True)
+class PlannedEdit:
     """An edit computed but not written: the file (its real path), its bytes before (None:
     missing) and after, what the edit returned, and the mode a new file gets."""
 
-    __slots__ = ("after", "before", "mode", "path", "result")
     path: Path
     before: bytes | None
     after: bytes
     result: Any
-    mode: int | None
-
-    def __init__(
-        self,
-        path: Path,
-        before: bytes | None,
-        after: bytes,
-        result: Any,
-        mode: int | None = None,
-    ) -> None:
-        super().__init__(
-            path=path,
-            before=before,
-            after=after,
-            result=result,
-            mode=mode,
-        )
+    mode: int | None = None
 
     @property
     def changes(self) -> bool:

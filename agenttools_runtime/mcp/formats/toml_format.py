@@ -14,6 +14,7 @@ import itertools
 import re
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import tomlkit
@@ -25,7 +26,6 @@ from tomlkit.items import InlineTable, Table
 from agenttools_runtime import limits
 from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
 from agenttools_runtime.toml_text import escaped, split_key
-from agenttools_runtime.values import Fields
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -59,26 +59,12 @@ def _parse(text: str) -> tomlkit.TOMLDocument:
     return document
 
 
-class _Header(Fields):
-    __slots__ = ("block_end", "end", "path", "start")
+@dataclass(slots=True)
+class _Header:
     path: tuple[str, ...]
     start: int  # start of the header line
     end: int  # end of the table's last non-blank line (with its newline)
     block_end: int  # start of the next header (or end of text)
-
-    def __init__(
-        self,
-        path: tuple[str, ...],
-        start: int,
-        end: int,
-        block_end: int,
-    ) -> None:
-        super().__init__(
-            path=path,
-            start=start,
-            end=end,
-            block_end=block_end,
-        )
 
 
 def _headers(text: str) -> list[_Header]:
