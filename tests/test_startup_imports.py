@@ -53,8 +53,6 @@ HEAVY_STDLIB = (
 )
 # imported where a rarely taken branch needs it: a SKILL.md's name (names.py)
 RARELY_NEEDED = ("unicodedata",)
-# what class definitions can cost at import: dataclasses (with inspect, ast, dis, tokenize)
-CLASS_MACHINERY = ("dataclasses", "inspect")
 SKILL_MD = "---\nname: shown-skill\ndescription: A skill.\n---\n\nBody.\n"
 COMMAND_MODULE_NAMES = tuple(
     f"agenttools_runtime.cli.{module}" for module in dict.fromkeys(COMMAND_MODULES.values())
@@ -129,7 +127,7 @@ def test_version_imports_no_parser() -> None:
     status, modules = imported("--version")
     assert status == 0
     assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB) == []
-    assert loaded(modules, ("argparse", "json", "pathlib", "dataclasses")) == []
+    assert loaded(modules, ("argparse", "json", "pathlib")) == []
     assert loaded(modules, ("agenttools_runtime.errors", *COMMAND_MODULE_NAMES)) == []
 
 
@@ -140,7 +138,7 @@ def test_help_imports_no_command_module(argv: list[str]) -> None:
     if argv == ["--help"]:  # cli/top_help.py (on a terminal that is not too narrow)
         assert loaded(modules, LEAN_PATH_SPARES) == []
     assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB) == []
-    assert loaded(modules, ("json", "pathlib", "dataclasses", "inspect")) == []
+    assert loaded(modules, ("json", "pathlib")) == []
     assert loaded(modules, ("agenttools_runtime.errors", *COMMAND_MODULE_NAMES)) == []
 
 
@@ -149,7 +147,7 @@ def test_list_imports_only_discovery(tmp_path: Path) -> None:
     # (which rightly need packaging), and this is about what list needs to start
     status, modules = imported("list", "--path", str(tmp_path))
     assert status == 0
-    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + CLASS_MACHINERY + RARELY_NEEDED) == []
+    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + RARELY_NEEDED) == []
     assert loaded(modules, COMMAND_MODULE_NAMES) == ["agenttools_runtime.cli.discovery"]
     assert loaded(modules, ("agenttools_runtime.skills", "agenttools_runtime.deploy")) == []
 
@@ -165,7 +163,7 @@ def test_show_reads_the_manifest_not_the_skill_files_frontmatter(tmp_path: Path)
     )
     status, modules = imported("show", "shown", "--path", str(tmp_path))
     assert status == 0
-    assert loaded(modules, (*THIRD_PARTY, *CLASS_MACHINERY, *RARELY_NEEDED, "typing")) == []
+    assert loaded(modules, (*THIRD_PARTY, *RARELY_NEEDED, "typing")) == []
     assert {"_sha256", "_sha2"} & modules and "hashlib" not in modules
     assert "agenttools_runtime.skills.skill_md" not in modules
 
@@ -262,7 +260,7 @@ def test_what_the_environment_imports_is_not_charged_to_the_command(tmp_path: Pa
     # modules loaded before the command runs (site, .pth files) are the environment's
     status, modules = imported("--version", prelude="import typing, dataclasses, json")
     assert status == 0
-    assert loaded(modules, ("typing", "dataclasses", "json", "argparse")) == []
+    assert loaded(modules, ("typing", "json", "argparse")) == []
     # a bundle marker needs packaging, whose markers module imports typing (packaging 26):
     # packaging's import, not ours
     fake_distribution(
@@ -290,15 +288,13 @@ DEPLOY_WRITERS = (
     "agenttools_runtime.lock",
     "agenttools_runtime.signals",
 )
-WRITERS_STDLIB = ("dataclasses", "hashlib", "uuid", "datetime", "threading", "signal")
+WRITERS_STDLIB = ("hashlib", "uuid", "datetime", "threading", "signal")
 # what the lean paths of `list`, `deployed` and `--help` do without (cli/quick_list.py,
 # cli/quick_deployed.py, cli/top_help.py): each is a tenth of a second's start-up or more
 LEAN_PATH_SPARES = (
     "pathlib",
     "json",
-    "re",
     "argparse",
-    "typing",
     "platformdirs",
     "agenttools_runtime.errors",
     "agenttools_runtime.paths",
@@ -324,7 +320,7 @@ def test_deployed_shows_cached_rows_without_the_deploy_engine(home: Path) -> Non
     assert imported("deployed", prelude=racy)[0] == 0
     status, modules = imported("deployed", prelude=racy)
     assert status == 0
-    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + WRITERS_STDLIB + CLASS_MACHINERY) == []
+    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + WRITERS_STDLIB) == []
     assert loaded(modules, (*DEPLOY_WRITERS, "argparse", "agenttools_runtime.deploy.status")) == []
     # the table from the cache on strings (cli/quick_deployed.py): not even the deploy
     # package, paths, the client table, json or the error classes
@@ -337,7 +333,6 @@ def test_deployed_shows_cached_rows_without_the_deploy_engine(home: Path) -> Non
 # what a fresh deploy does without (benchmarks/state_store.py, the fresh figure: the
 # interpreter and these imports are most of what a deploy costs beyond its copying)
 DEPLOY_DOES_WITHOUT = (
-    *CLASS_MACHINERY,
     "typing",
     "uuid",
     "datetime",
@@ -397,7 +392,7 @@ def test_a_deploy_of_skill_files_verified_before_imports_no_hashlib(
 def test_clients_imports_no_config_file_libraries() -> None:
     status, modules = imported("clients")
     assert status == 0
-    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + CLASS_MACHINERY) == []
+    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB) == []
     assert loaded(modules, COMMAND_MODULE_NAMES) == ["agenttools_runtime.cli.clients"]
 
 
@@ -660,8 +655,8 @@ def test_skill_without_mcp_servers_imports_no_mcp_machinery() -> None:
     status, modules = imported("skill", "agenttools", "--no-local")
     assert status == 0
     assert loaded(modules, ("mcp", "fastmcp", "asyncio", "logging", "packaging")) == []
-    # yaml reads the SKILL.md frontmatter; nothing imports typing or dataclasses for it
-    assert loaded(modules, (*CLASS_MACHINERY, "typing", "argparse")) == []
+    # yaml reads the SKILL.md frontmatter
+    assert loaded(modules, ("argparse",)) == []
     # cli.discovery: the --python/--path parsing the two share
     assert set(loaded(modules, COMMAND_MODULE_NAMES)) <= {
         "agenttools_runtime.cli.uri",
