@@ -19,6 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
 
 from agenttools_runtime import __version__, errors
 from agenttools_runtime.discovery import (
@@ -35,11 +38,10 @@ from agenttools_runtime.names import (
     is_item_reference,
     is_name_shaped,
 )
+from agenttools_runtime.skills.skill_md import read_skill_md
+from agenttools_runtime.skills.source import Skill, SkillSource, to_source
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any, Literal
-
     # skills.source is imported where skill values are handled: listing bundles needs none
     from agenttools_runtime.skills.source import SkillSource, SkillSpec
 
@@ -195,8 +197,6 @@ class AgentTools:
             if dist_name:
                 return self._distribution(dist_name).skill_source(item)
             return builtin_skill_source(spec)
-        # skills.source (typing, yaml): not on `list`'s start-up path
-        from agenttools_runtime.skills.source import to_source
 
         name = _skill_spec_name(spec)
         return to_source(spec, default_identifier=f"{self.toolset_type}:{self.name}/{name}")
@@ -248,8 +248,6 @@ def builtin_skill_source(name: str) -> SkillSource:
     """The built-in skill *name*: its directory inside the agenttools package, identifier =
     the name, version = the agenttools version. Raises ``AgentSkillNotFound`` for an unknown
     name and ``BuiltInAgentSkillMissing`` when the package lacks the directory."""
-    # skills.source (typing, yaml): not on `list`'s start-up path
-    from agenttools_runtime.skills.source import to_source
 
     if name not in BUILTIN_SKILL_NAMES:
         raise errors.AgentSkillNotFound(name=name)
@@ -414,13 +412,6 @@ def marker_holds(marker: str, environment: Mapping[str, str] | None = None) -> b
     """Evaluate a PEP 508 marker for *environment* (None: this interpreter). An invalid
     marker, or one on a variable the environment lacks, never holds (the build hook rejects
     them; a hand-made manifest is not trusted)."""
-    # packaging: a quarter of `list`'s start-up time, needed only where a marker is
-    from packaging.markers import (
-        InvalidMarker,
-        Marker,
-        UndefinedComparison,
-        UndefinedEnvironmentName,
-    )
 
     try:
         return Marker(marker).evaluate(dict(environment) if environment is not None else None)
@@ -482,8 +473,6 @@ def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
         raise errors.InvalidAgentToolsObject(reason=f'the skills of "{bundle}" must be a list')
     if all(isinstance(spec, str) for spec in specs):
         return tuple(specs)
-    # skills.source (typing, yaml): not on `list`'s start-up path
-    from agenttools_runtime.skills.source import Skill, SkillSource
 
     for spec in specs:
         if not isinstance(spec, (str, os.PathLike, Skill, Mapping, SkillSource)):
@@ -505,8 +494,6 @@ def _directory_or_name(spec: str | SkillSpec) -> str | SkillSpec:
 def _skill_spec_name(spec: str | SkillSpec | SkillSource) -> str:
     if isinstance(spec, str) and is_name_shaped(spec):
         return spec
-    # skills.source (typing, yaml): not on `list`'s start-up path
-    from agenttools_runtime.skills.source import Skill, SkillSource
 
     if isinstance(spec, Skill):
         return str(spec.name)
@@ -518,8 +505,6 @@ def _skill_spec_name(spec: str | SkillSpec | SkillSource) -> str:
     if directory.name == SKILL_FILE:
         directory = directory.parent
     try:
-        from agenttools_runtime.skills.skill_md import read_skill_md  # yaml: as skills.source
-
         name = read_skill_md(directory / SKILL_FILE).frontmatter.get("name")
     except Exception:  # a name for display only; to_source reports the problem
         name = None

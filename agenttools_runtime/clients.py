@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import errors
 from agenttools_runtime.errors import (
@@ -27,11 +28,10 @@ from agenttools_runtime.errors import (
     UnsupportedSkillsClient,
     UnsupportedSkillsClientProject,
 )
+from agenttools_runtime.paths import canonical_path_key
+from agenttools_runtime.suggest import did_you_mean
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any, Literal
-
     OSName = Literal["macos", "windows", "unix"]
     ConfigFormat = Literal["json", "toml", "yaml"]
 
@@ -251,8 +251,6 @@ def get_client(client: str | Client) -> Client:
     table = _load_table()
     found = table.find(client)
     if found is None:
-        from agenttools_runtime.suggest import did_you_mean  # only for an unknown name
-
         spellings = {k: c.id for c in table.values() for k in (c.id, c.name, *c.aliases)}
         hint = did_you_mean(client, spellings)
         raise errors.UnknownClient(client=client, known=list(table), hint=hint)
@@ -338,7 +336,6 @@ def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | Non
     ``(client, None)`` when it is the client's user-scope file on this OS, ``(client,
     project_dir)`` when the path ends with the client's project config path. ``None`` when no
     client matches."""
-    from agenttools_runtime.paths import canonical_path_key  # hashlib: off `clients`' start-up
 
     key = canonical_path_key(path)
     table = _load_table()
@@ -356,15 +353,6 @@ def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | Non
         if tuple(target.parts[-len(rel) :]) == rel:
             return c, target.parents[len(rel) - 1]
     return None
-
-
-def detected_clients() -> list[Client]:
-    """Clients installed here, told by their own traces: an executable on ``PATH``, a folder
-    or config file of theirs that agenttools did not create (see
-    :mod:`agenttools_runtime.detection`, which also says why)."""
-    from agenttools_runtime.detection import detect_all
-
-    return [d.client for d in detect_all() if d.detected]
 
 
 def trace_folders(client: Client, os_name: str | None = None) -> list[Path]:

@@ -10,6 +10,7 @@ zip files on the path are looked into. ``discovery.py`` builds its distributions
 from __future__ import annotations
 
 import os
+import zipfile
 from collections.abc import Iterable, Iterator
 
 
@@ -82,7 +83,6 @@ def iter_dist_infos(paths: Iterable[str | os.PathLike[str]], only: str | None) -
 
 
 def iter_zip(archive: str, seen: set[str], only: str | None) -> Iterator[Entry]:
-    import zipfile  # only zipped entries of sys.path need it: kept off `list`'s start-up
 
     try:
         with zipfile.ZipFile(archive) as zf:

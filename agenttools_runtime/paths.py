@@ -12,6 +12,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import platformdirs
+
+from agenttools_runtime.sha256 import sha256
 from agenttools_runtime.state_dir import STATE_ENV as STATE_ENV  # re-exported
 
 
@@ -25,7 +28,6 @@ def state_dir() -> Path:
     override = os.environ.get(STATE_ENV)
     if override:
         return Path(override).expanduser()
-    import platformdirs  # lazy: only deploy-time code needs it
 
     return Path(platformdirs.user_data_dir("agenttools", appauthor=False))
 
@@ -143,7 +145,5 @@ def registry_key(skills_root: Path | str, name: str, platform: str | None = None
 
 def registry_key_for(root_key: str, name: str) -> str:
     """:func:`registry_key` from the root's :func:`canonical_path_key`, computed already."""
-    # (not hashlib: it loads OpenSSL, a sixth of `agenttools deployed`, which hashes nothing)
-    from agenttools_runtime.sha256 import sha256
 
     return sha256(f"{root_key}/{name}".encode()).hexdigest()

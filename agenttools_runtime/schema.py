@@ -8,7 +8,9 @@ validate-pyproject (:func:`json_schema`, entry point ``validate_pyproject.tool_s
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import names
 
@@ -18,10 +20,7 @@ from agenttools_runtime import names
 from agenttools_runtime.wheel.backend_names import BACKEND_REFERENCE as BACKEND_REFERENCE
 from agenttools_runtime.wheel.backend_names import WRAPPING_BACKEND as WRAPPING_BACKEND
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build hook's start-up)
 if TYPE_CHECKING:
-    from typing import Any, Literal
-
     # What a key holds. "table-map" is a table of named sub-tables (``mcp-servers.<name>``),
     # "table-list" an array of tables (``[[bundles]]``).
     Kind = Literal[
@@ -423,6 +422,5 @@ def reference_markdown() -> str:
 def _default_text(value: Any) -> str:
     if isinstance(value, str):
         return value if " " in value else f'`"{value}"`'  # prose defaults stay prose
-    import json  # the docs' generator's, not the build hook's (start-up time)
 
     return f"`{json.dumps(value)}`"

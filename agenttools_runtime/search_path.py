@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -64,7 +65,6 @@ class SearchPath:
         """Ask that interpreter for its ``sys.path`` once (a subprocess; nothing is imported
         into it but the standard library). Raises ``InvalidPythonEnvironment`` when it cannot
         be run or answers nonsense."""
-        import subprocess  # only --python runs an interpreter: kept off `list`'s start-up
 
         executable = Path(os.path.abspath(os.path.expanduser(os.fspath(python))))
         if executable.is_dir():  # a venv directory: its interpreter

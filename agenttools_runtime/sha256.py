@@ -13,10 +13,10 @@ faster). The digests are the same.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from hashlib import _Hash
 
 _SMALL = 1 << 19  # bytes, in all

@@ -19,11 +19,9 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import FrameType
+from typing import TYPE_CHECKING, Any
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
-    from typing import Any
-
     Handler = Callable[[int, FrameType | None], Any] | int | None
 
 

@@ -41,12 +41,10 @@ import stat
 import struct
 import sys
 import time
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
-    from typing import Any
-
     from agenttools_runtime.paths import StatePaths
 
 # 2: each row with its status in full (for --json); 3: marshal, full apart, registry grouped,

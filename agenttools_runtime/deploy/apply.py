@@ -37,6 +37,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NoReturn
 
 from agenttools_runtime import errors, fs, signals
 from agenttools_runtime.clients import Client
@@ -44,8 +45,13 @@ from agenttools_runtime.deploy import journal, litter, records, registry
 from agenttools_runtime.deploy.journal import ConfigChange, EntryChange, Journal, Kind, SkillChange
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
+from agenttools_runtime.deploy.removal import remove_recorded
 from agenttools_runtime.deploy.store import Store
-from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
+from agenttools_runtime.errors import (
+    AgentToolsError,
+    AgentToolsWarning,
+    DeploymentRollbackIncomplete,
+)
 from agenttools_runtime.mcp.formats import (
     Container,
     commit_edit,
@@ -62,10 +68,6 @@ from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import NoReturn
 
 CONFIG_ATTEMPTS = 3
 
@@ -196,8 +198,6 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
         old = store.record(uid)
         if old is None:
             continue  # already removed (a finish that ran before)
-        # (the removal machinery: imported when a deployment replaces another)
-        from agenttools_runtime.deploy.removal import remove_recorded
 
         try:
             found.extend(remove_recorded(store, old, owned_by=new))
@@ -386,8 +386,6 @@ def _apply_link(store: Store, change: SkillChange) -> None:
 
 
 def _rollback(store: Store, entry: Journal, exc: BaseException) -> None:
-    # (imported here: `errors` is a local name below)
-    from agenttools_runtime.errors import DeploymentRollbackIncomplete
 
     with signals.deferred():
         errors, found = undo(store, entry)

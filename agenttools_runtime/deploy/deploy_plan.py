@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime.deploy import plan
 from agenttools_runtime.deploy.plan import Action, Level
@@ -15,10 +16,6 @@ from agenttools_runtime.deploy.skill_decision import SkillPlan
 from agenttools_runtime.deploy.targets import DeployTarget
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.mcp.runners import RunnerChoice
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 
 @dataclass(slots=True)

@@ -11,19 +11,20 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import errors, signals
+from agenttools_runtime.bundles import resolve_tools
 from agenttools_runtime.clients import all_clients, get_client
 from agenttools_runtime.deploy import records
 from agenttools_runtime.deploy.lock import deployment_lock
+from agenttools_runtime.deploy.ownership import EntryOutcome
 from agenttools_runtime.deploy.records import DeploymentRecord
+from agenttools_runtime.deploy.removal import remove_entries, sweep_if_needed
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import AgentToolsWarning, format_message
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
-    from typing import Any
-
     from agenttools_runtime.bundles import AgentTools
     from agenttools_runtime.deploy.ownership import EntryOutcome
     from agenttools_runtime.discovery import SearchPath
@@ -151,8 +152,6 @@ class Deployment:
         when it is no longer installed."""
         if self.location is None:
             return None
-        # bundles (discovery, manifests): not on the start-up of `deployed`, which lists records
-        from agenttools_runtime.bundles import resolve_tools
 
         return resolve_tools(self.toolset, search)
 
@@ -289,9 +288,6 @@ def remove_deployment(ident: str | Deployment, *, force: bool = False) -> Remova
     when it was modified, external and foreign directories kept); delete the record.
     Raises ``DeploymentNotFound``, ``DeploymentIdAmbiguous``, ``InvalidDeploymentRecord``
     (a record that cannot be read: nothing is removed), ``DeploymentLockTimeout``."""
-    # removal (skill folders, config formats): not on `deployed`'s start-up
-    from agenttools_runtime.deploy.ownership import EntryOutcome
-    from agenttools_runtime.deploy.removal import remove_entries, sweep_if_needed
 
     uid = ident.uuid if isinstance(ident, Deployment) else ident
     if not records.has_deployments():

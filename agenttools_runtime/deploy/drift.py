@@ -5,6 +5,7 @@ behind ``status.py``)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -14,6 +15,8 @@ from typing import Any
 from agenttools_runtime import paths
 from agenttools_runtime.deploy import content, registry
 from agenttools_runtime.deploy.records import InstalledSkill, ServerEntry
+from agenttools_runtime.mcp.formats import same_data
+from agenttools_runtime.skills.hashing import installed_hashes
 from agenttools_runtime.status_cache import DRIFTED, ORPHANED
 
 
@@ -72,7 +75,6 @@ def tree(directory: Path) -> list[str]:
 
 
 def skill_findings(state: paths.StatePaths, skill: InstalledSkill, deep: bool) -> list[Finding]:
-    from agenttools_runtime.skills.hashing import installed_hashes
 
     directory = Path(skill.directory)
     entry = registry.load_entry(skill.registry_key, state)
@@ -195,7 +197,6 @@ def written_entry(server: ServerEntry) -> Any | None:
 def diff(expected: Any, actual: Any, where: str = "") -> list[dict[str, Any]]:
     """The differences between two config values, field by field: ``{"field", "expected",
     "actual", "message"}`` (``field`` a dotted path; a missing side is None)."""
-    from agenttools_runtime.mcp.formats import same_data
 
     if isinstance(expected, Mapping) and isinstance(actual, Mapping):
         found: list[dict[str, Any]] = []
@@ -214,7 +215,6 @@ def diff(expected: Any, actual: Any, where: str = "") -> list[dict[str, Any]]:
 
 
 def _difference(name: str, expected: Any, actual: Any, change: str) -> dict[str, Any]:
-    import json
 
     def show(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)

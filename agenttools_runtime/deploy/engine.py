@@ -37,11 +37,18 @@ from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Level
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
+from agenttools_runtime.deploy.removal import sweep_if_needed
 from agenttools_runtime.deploy.resolved import ResolvedTools
 from agenttools_runtime.deploy.skill_decision import new_entry, skill_plan
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.deploy.targets import DeployTarget
-from agenttools_runtime.errors import AgentToolsError, AgentToolsErrors, AgentToolsWarning
+from agenttools_runtime.errors import (
+    AgentToolsError,
+    AgentToolsErrors,
+    AgentToolsWarning,
+    DeploymentConfigKeyTaken,
+    DeploymentExists,
+)
 from agenttools_runtime.mcp.entries import build_entry
 from agenttools_runtime.mcp.install import Owned, plan_server_entries
 from agenttools_runtime.skills.fsops import stale_backups
@@ -277,7 +284,6 @@ def _sweep_if_needed(store: Store) -> list[AgentToolsWarning]:
     removes nothing)."""
     if not store.index.needs_sweep and not store.index.pending:
         return []
-    from agenttools_runtime.deploy.removal import sweep_if_needed
 
     return sweep_if_needed(store)
 
@@ -341,8 +347,6 @@ def _identical_plan(
 def identical_dry_plan(the_plan: DeployPlan, store: Store | None = None) -> DeployPlan | None:
     """For a dry run that would fail only with ``DeploymentExists``: the plan of the
     identical redeploy (``unchanged``) when nothing would change, else None."""
-    # (imported here: `errors` is a local name below)
-    from agenttools_runtime.errors import DeploymentConfigKeyTaken, DeploymentExists
 
     errors = the_plan.errors
     if the_plan.level is not Level.NONE or len(errors) != 1:

@@ -28,15 +28,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime import paths
+from agenttools_runtime import fs, paths
+from agenttools_runtime.deploy import records, registry
 from agenttools_runtime.paths import StatePaths
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from pathlib import Path
-    from typing import Any
-
     from agenttools_runtime.deploy.records import DeploymentRecord
 
 INDEX_SCHEMA = 2
@@ -435,7 +434,6 @@ def save(state: StatePaths, index: StateIndex) -> None:
     log as one line, or the whole index written anew and the log deleted (see the module
     docstring). Not fsynced: an index that did not reach the disk is found missing,
     unreadable, torn or naming other files on the next load, and rebuilt."""
-    from agenttools_runtime import fs  # the writers' module: `deployed` only reads the index
 
     fs.mkdir(state.index.parent)
     index.stamp = stamp(state)
@@ -498,7 +496,6 @@ def stamp(state: StatePaths) -> list[int] | None:
 
 def invalidate(state: StatePaths) -> None:
     """Forget the stored index (the next load rebuilds it): for changes made around it."""
-    from agenttools_runtime import fs  # as in save()
 
     fs.unlink(state.index, missing_ok=True)
     fs.unlink(state.index_log, missing_ok=True)
@@ -514,8 +511,6 @@ def rebuild(
 ) -> StateIndex:
     """An index made by reading every entry and record (unreadable ones are left out, and
     their names kept so the listing still matches)."""
-    # the records and the registry, read whole: never by `deployed` while the index holds
-    from agenttools_runtime.deploy import records, registry
 
     if entry_names is None or record_names is None:
         entry_names, record_names = listings(state)

@@ -35,14 +35,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import fs
 from agenttools_runtime.mcp.origin import Origin
 from agenttools_runtime.paths import StatePaths
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 JOURNAL_SCHEMA = 1
 SUFFIX = ".json"

@@ -34,14 +34,24 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import fs
+from agenttools_runtime.clients import all_clients, client_for_config_file
+from agenttools_runtime.errors import AgentToolsError
+from agenttools_runtime.mcp import entries
+from agenttools_runtime.mcp.formats import (
+    Container,
+    ParseError,
+    StructureError,
+    edit_config_file,
+    get_format,
+    read_config_text,
+)
+from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.paths import StatePaths
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
-    from typing import Any
-
     from agenttools_runtime.clients import Client
     from agenttools_runtime.deploy.records import DeploymentRecord
     from agenttools_runtime.mcp.install import ConfigPlan
@@ -121,8 +131,6 @@ def planned_claims(
 def added_keys(text: str, client: Client, config_file: Path) -> tuple[tuple[str, ...], ...]:
     """The key paths that writing a first entry into *text* adds besides the entry: the
     required top-level keys it lacks, and the outermost missing part of the container."""
-    from agenttools_runtime.mcp import entries
-    from agenttools_runtime.mcp.formats import Container, get_format
 
     fmt = get_format(client.config_format)
     container = entries.container_for(client, config_file)
@@ -146,8 +154,6 @@ def null_restore(text: str, client: Client, config_file: Path) -> tuple[str, str
     ``"context_servers": null``): the text that differs between *text* and what agenttools
     leaves of it once its entries are gone (``{}``), as ``(before, after)``, so the last
     removal can put the null back byte for byte."""
-    from agenttools_runtime.mcp import entries
-    from agenttools_runtime.mcp.formats import Container, get_format
 
     fmt = get_format(client.config_format)
     container = entries.container_for(client, config_file)
@@ -250,14 +256,6 @@ def clean(state: StatePaths, record: DeploymentRecord) -> list[str]:
 
 def _clean_file(claim: Claim) -> bool | None:
     """True: removed (the file, or the keys); False: gone already; None: kept."""
-    from agenttools_runtime.clients import all_clients
-    from agenttools_runtime.errors import AgentToolsError
-    from agenttools_runtime.mcp.formats import (
-        ParseError,
-        StructureError,
-        edit_config_file,
-        read_config_text,
-    )
 
     path = Path(claim.path)
     client = all_clients().get(claim.client or "")
@@ -316,9 +314,6 @@ def _clean_dir(claim: Claim) -> bool | None:
 def skeleton(text: str, client: Client, config_file: Path) -> str:
     """*text* as it is after writing an entry into it and removing that entry again: what
     agenttools leaves of its own writes (the container, the required keys)."""
-    from agenttools_runtime.mcp import entries
-    from agenttools_runtime.mcp.formats import get_format
-    from agenttools_runtime.mcp.server import MCPServer
 
     fmt = get_format(client.config_format)
     container = entries.container_for(client, config_file)
@@ -329,7 +324,6 @@ def skeleton(text: str, client: Client, config_file: Path) -> str:
 
 
 def _without(text: str, client: Client, keys: Iterable[tuple[str, ...]]) -> str:
-    from agenttools_runtime.mcp.formats import Container, get_format
 
     fmt = get_format(client.config_format)
     for key in keys:
@@ -338,8 +332,6 @@ def _without(text: str, client: Client, keys: Iterable[tuple[str, ...]]) -> str:
 
 
 def _defaults(client: Client, config_file: Path) -> dict[str, Any]:
-    from agenttools_runtime.clients import client_for_config_file
-    from agenttools_runtime.mcp import entries
 
     found = client_for_config_file(config_file)
     return entries.required_top_level(

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import Enum, IntEnum
 
+from packaging.version import InvalidVersion, Version
+
 from agenttools_runtime import errors
 from agenttools_runtime.skills.hashing import DestinationState
 
@@ -352,8 +354,6 @@ def version_older(incoming: str | None, installed: str | None) -> bool:
     numeric dotted-version order (PEP 440 where both parse)."""
     if not incoming or not installed:
         return False
-    # packaging: a large share of start-up, needed only to compare two skill versions
-    from packaging.version import InvalidVersion, Version
 
     try:
         return Version(incoming) < Version(installed)

@@ -16,13 +16,10 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import errors, fs, paths
 from agenttools_runtime.mcp.origin import Origin
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 RECORD_FILE = "deployment.json"
 SCHEMA_VERSION = 1

@@ -20,15 +20,12 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import fs, paths
 from agenttools_runtime.deploy import records
 from agenttools_runtime.paths import StatePaths
 from agenttools_runtime.skills.hashing import VCS_NAMES, is_junk
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 ENTRY_SCHEMA = 1
 STATS = "stats"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass, replace
+from typing import Any
 
 from agenttools_runtime import errors, fs, paths, signals
 from agenttools_runtime.clients import Client, get_client
@@ -37,10 +38,6 @@ from agenttools_runtime.skills.hashing import (
     destination_state,
     directory_state,
 )
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import errors
 from agenttools_runtime.bundles import resolve_tools
@@ -13,10 +14,7 @@ from agenttools_runtime.discovery import InstalledDistribution, SearchPath
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills.source import SkillSource
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:  # an alias for the type checker only (bundles keeps typing off `list`)
-    from typing import Any
-
     from agenttools_runtime.bundles import ToolsSpec
 
 

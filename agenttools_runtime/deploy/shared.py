@@ -13,6 +13,7 @@ import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import paths
 from agenttools_runtime.deploy import plan, registry
@@ -23,10 +24,6 @@ from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 # what a client sees in a root: a skill directory, or a link to one
 _SEEN = (DestinationState.DIRECTORY, DestinationState.LINK)

@@ -8,6 +8,7 @@ import os
 import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import errors, paths
 from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
@@ -21,10 +22,6 @@ from agenttools_runtime.errors import AgentToolsError
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 # The errors a decision's conflict tag names (created when one is raised: errors/__init__.py).
 CONFLICT_ERRORS = frozenset(

@@ -39,10 +39,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import paths
+from agenttools_runtime.bundles import BUILTIN_SERVERS, BUILTIN_SKILL_NAMES, builtin_skill_source
+from agenttools_runtime.clients import all_clients, get_client
 from agenttools_runtime.deploy import content, drift, records, registry
 from agenttools_runtime.deploy.drift import Finding  # (re-exported: the status's findings)
+from agenttools_runtime.deploy.plan import version_older
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
+from agenttools_runtime.deploy.targets import USER_SCOPE
+from agenttools_runtime.discovery import SearchPath, try_get_distribution
 from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord, format_message
+from agenttools_runtime.mcp.entries import build_entry
+from agenttools_runtime.mcp.formats import plain
+from agenttools_runtime.mcp.install import read_server_entries
+from agenttools_runtime.mcp.runners import choose_runner
+from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.names import canonical_dist_name
 from agenttools_runtime.status_cache import (  # the words' one home
     BROKEN,
     DRIFTED,
@@ -50,6 +61,7 @@ from agenttools_runtime.status_cache import (  # the words' one home
     ORPHANED,
     OUTDATED,
 )
+from agenttools_runtime.wheel import layout
 
 if TYPE_CHECKING:
     from agenttools_runtime.discovery import InstalledDistribution, SearchPath
@@ -296,8 +308,6 @@ class _Checker:
         than that version's (a modified skill that ``sync`` kept): the deployment is not up
         to date with its own version. (A skill whose files did not change between versions
         keeps the version it was first written at: that is no difference.)"""
-        from agenttools_runtime.deploy.plan import version_older
-        from agenttools_runtime.names import canonical_dist_name
 
         found = []
         for skill in record.installed:
@@ -326,7 +336,6 @@ class _Checker:
         return found
 
     def _builtin(self, record: DeploymentRecord, result: DeploymentStatus) -> None:
-        from agenttools_runtime.bundles import BUILTIN_SKILL_NAMES, builtin_skill_source
 
         for skill in record.installed:
             recorded = skill.extra.get(content.CONTENT)
@@ -363,7 +372,6 @@ class _Checker:
         return self._sources[key]
 
     def _manifest(self, dist_info: str) -> str | None:
-        from agenttools_runtime.wheel import layout
 
         self._depend(dist_info, dist_info + layout.MANIFEST_SUFFIX)
         if dist_info not in self._manifests:
@@ -373,7 +381,6 @@ class _Checker:
     def _installed(
         self, name: str, environment: Mapping[str, Any], dist_info: str | None
     ) -> InstalledDistribution | None:
-        from agenttools_runtime.discovery import try_get_distribution
 
         search_paths = tuple(str(p) for p in environment.get("paths") or ())
         if dist_info is not None:  # the deployed .dist-info is still there: look only there
@@ -390,8 +397,6 @@ class _Checker:
             looked = [os.fspath(p) for p in search.paths]
             dist = self._dists[key]
             if dist is not None:
-                from agenttools_runtime.wheel import layout
-
                 looked += [str(dist.dist_info), str(dist.dist_info) + layout.MANIFEST_SUFFIX]
             self._looked[key] = tuple(looked)
         self._replay(key)
@@ -418,7 +423,6 @@ class _Checker:
     def _entry(
         self, record: DeploymentRecord, server: ServerEntry, result: DeploymentStatus
     ) -> list[Finding]:
-        from agenttools_runtime.clients import all_clients
 
         client = all_clients().get(record.client)
         if client is None:
@@ -451,7 +455,6 @@ class _Checker:
             source = "as the record's server would be written today"
         if expected is None:
             return found
-        from agenttools_runtime.mcp.formats import plain
 
         differences = drift.diff(expected, plain(current[key]))
         if not differences:
@@ -469,8 +472,6 @@ class _Checker:
         ]
 
     def _config(self, config_file: str, client_id: str) -> dict[str, Any] | AgentToolsError:
-        from agenttools_runtime.clients import get_client
-        from agenttools_runtime.mcp.install import read_server_entries
 
         key = (config_file, client_id)
         self._depend(config_file)
@@ -485,21 +486,13 @@ class _Checker:
 def _entry_today(record: DeploymentRecord, server: ServerEntry, client: Any) -> Any | None:
     """The entry the record's server would be written as today (the distribution installed
     now, the runner recorded), for records that do not hold the entry they wrote."""
-    from agenttools_runtime.deploy.targets import USER_SCOPE
-    from agenttools_runtime.mcp.entries import build_entry
-    from agenttools_runtime.mcp.formats import plain
-    from agenttools_runtime.mcp.runners import choose_runner
 
     at = record.agent_tools
     environment = at.get(content.ENVIRONMENT) or {}
     try:
         if at.get("location") == "builtin":
-            from agenttools_runtime.bundles import BUILTIN_SERVERS
-
             declared = BUILTIN_SERVERS.get(server.name)
         elif at.get("location") == "distribution" and at.get("distribution"):
-            from agenttools_runtime.discovery import try_get_distribution
-
             search = _search(environment, tuple(environment.get("paths") or ()))
             dist = try_get_distribution(str(at["distribution"]), search)
             if dist is None or dist.version != at.get("distribution_version"):
@@ -517,8 +510,6 @@ def _entry_today(record: DeploymentRecord, server: ServerEntry, client: Any) -> 
 
 
 def _search(environment: Mapping[str, Any], search_paths: tuple[str, ...]) -> SearchPath:
-    from agenttools_runtime.discovery import SearchPath
-    from agenttools_runtime.mcp.server import Environment
 
     python, scripts = environment.get("python"), environment.get("scripts")
     current = SearchPath.current()

@@ -26,6 +26,7 @@ import enum
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import clients, errors, paths
 from agenttools_runtime.clients import Client
@@ -39,10 +40,6 @@ from agenttools_runtime.errors import (
     UnsupportedSkillsClient,
     UnsupportedSkillsClientProject,
 )
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
 
 
 class _Default(enum.Enum):

@@ -12,15 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
+from typing import Any
 
 from agenttools_runtime import errors
 from agenttools_runtime.clients import Client
 from agenttools_runtime.mcp.formats import Container
 from agenttools_runtime.mcp.server import MCPServer
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import errors
 from agenttools_runtime.clients import (
@@ -43,10 +44,6 @@ from agenttools_runtime.mcp.formats import (
 )
 from agenttools_runtime.mcp.origin import Origin, capture, restore
 from agenttools_runtime.mcp.server import MCPServer
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.mcp.formats import (
     Container,
@@ -28,10 +29,7 @@ from agenttools_runtime.mcp.formats import (
     same_data,
 )
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
-    from typing import Any
-
     from agenttools_runtime.mcp.formats import ConfigFormat
 
 

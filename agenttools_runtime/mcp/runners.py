@@ -22,14 +22,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import errors
 from agenttools_runtime.mcp.server import MCPServer
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from pathlib import Path
-    from typing import Any
 
 RUNNERS: tuple[str, ...] = ("python", "script", "uvx")
 

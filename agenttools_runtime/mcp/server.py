@@ -9,13 +9,11 @@ import sysconfig
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import errors
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any, Literal
-
     ServerKind = Literal["module", "script", "command", "url"]
     Transport = Literal["stdio", "http", "sse"]
 

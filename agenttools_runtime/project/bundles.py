@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import names
 from agenttools_runtime.project.context import BASE, Checker
+from agenttools_runtime.project.markers import check_marker, markers_overlap
 from agenttools_runtime.project.values import strings, table
 from agenttools_runtime.wheel.manifest import BundleEntry
 
@@ -30,8 +31,6 @@ def check_bundles(checker: Checker, bundles: list[Any]) -> list[str]:
             checker.check_item_name((*key, "name"), name, "bundle")
         marker = bundle.get("marker")
         if isinstance(marker, str):  # (markers.py: only for a bundle with a marker)
-            from agenttools_runtime.project.markers import check_marker
-
             check_marker(checker, (*key, "marker"), marker)
         servers = bundle.get("mcp-servers", [])
         for server in servers if isinstance(servers, list) else []:
@@ -90,7 +89,6 @@ def finish_bundles(checker: Checker, bundles: list[Any]) -> None:
         for other_index, other_name, other_marker in seen:
             if other_name != name:
                 continue
-            from agenttools_runtime.project.markers import markers_overlap
 
             if markers_overlap(marker, other_marker):
                 checker.add(

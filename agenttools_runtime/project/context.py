@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from agenttools_runtime import names
 from agenttools_runtime.project.problems import CODES, Problem, Severity, errors_of
 from agenttools_runtime.project.pyproject import Project
+from agenttools_runtime.project.toml_lines import format_key
 from agenttools_runtime.project.values import is_inside
 from agenttools_runtime.skills.source import SkillSource
 from agenttools_runtime.wheel.manifest import BundleEntry
@@ -97,8 +98,6 @@ class Checker:
             if line is None and key is not None:
                 line = self.project.lines.line(key)
         if key is not None:
-            from agenttools_runtime.project.toml_lines import format_key
-
             message = f"{format_key(key)}: {message}"
         self.result.problems.append(Problem(path, line, code, message, severity))
 

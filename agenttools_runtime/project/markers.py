@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
+
 from agenttools_runtime.project.context import Checker
 
 if TYPE_CHECKING:
@@ -18,12 +20,6 @@ if TYPE_CHECKING:
 
 def check_marker(checker: Checker, key: KeyPath, marker: str) -> None:
     """*marker* parses, and evaluates in a real environment."""
-    from packaging.markers import (
-        InvalidMarker,
-        Marker,
-        UndefinedComparison,
-        UndefinedEnvironmentName,
-    )
 
     try:
         parsed = Marker(marker)
@@ -50,7 +46,6 @@ def check_marker(checker: Checker, key: KeyPath, marker: str) -> None:
 
 def markers_overlap(first: str | None, second: str | None) -> bool:
     """Whether two bundle markers (None: always) can both hold on one system."""
-    from packaging.markers import InvalidMarker, Marker
 
     try:
         markers = [Marker(m) if m else None for m in (first, second)]
@@ -62,7 +57,6 @@ def markers_overlap(first: str | None, second: str | None) -> bool:
 def _holds(marker: Marker | None, environment: dict[str, str]) -> bool:
     """Whether *marker* (None: always) holds in *environment*; one that cannot be evaluated
     is false, as at run time (and reported on its own)."""
-    from packaging.markers import UndefinedComparison, UndefinedEnvironmentName
 
     try:
         return marker is None or bool(marker.evaluate(environment))

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import limits
 from agenttools_runtime.project.problems import Problem
+from agenttools_runtime.project.toml_lines import TomlLines, deep_line
 from agenttools_runtime.project.values import dig
 
 if TYPE_CHECKING:  # where a key is in the file is looked up only for a problem
@@ -39,8 +40,6 @@ class Project:
     def lines(self) -> TomlLines:
         """Where each key of ``pyproject.toml`` is."""
         if self._lines is None:
-            from agenttools_runtime.project.toml_lines import TomlLines
-
             self._lines = TomlLines(self.text)
         return self._lines
 
@@ -97,7 +96,6 @@ def load_project(root: Path, data: Mapping[str, Any] | None = None) -> Project |
 
 
 def _too_deep(path: Path, text: str) -> Problem:
-    from agenttools_runtime.project.toml_lines import deep_line
 
     return Problem(
         path,

@@ -53,6 +53,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from agenttools_runtime import fs
 from agenttools_runtime.errors import (
@@ -65,10 +66,7 @@ from agenttools_runtime.paths import canonical_path, canonical_path_key, case_in
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.source import SkillSource
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
-    from typing import Literal
-
     WriteAction = Literal["created", "replaced", "unchanged"]
 
 BACKUP_PREFIX = f"{fs.TEMP_MARK}backup-"

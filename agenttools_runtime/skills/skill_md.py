@@ -20,17 +20,18 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import yaml
 
 from agenttools_runtime import errors, names
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.schema import CLIENT_EXTENSION_KEYS
 from agenttools_runtime.skills.plain_yaml import plain_mapping, plain_text
+from agenttools_runtime.skills.yaml_loader import UniqueKeyLoader
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
 if TYPE_CHECKING:
-    from typing import Any, Literal
-
     Severity = Literal["error", "warning"]
 
 # Frontmatter keys in the order a generated SKILL.md writes them (the Agent Skills spec's).
@@ -134,10 +135,6 @@ def _load_yaml(text: str) -> Any:
     does without its import); PyYAML's errors are raised as :class:`_InvalidYAML`."""
     data: Any = plain_mapping(text)
     if data is None:
-        import yaml
-
-        from agenttools_runtime.skills.yaml_loader import UniqueKeyLoader
-
         try:
             data = yaml.load(text, Loader=UniqueKeyLoader)
         except RecursionError:  # deeper than the interpreter's stack, long before the limit
@@ -229,8 +226,6 @@ def render_skill_md(
 
     front = plain_text(data)  # one-line strings are written as PyYAML writes them
     if front is None:
-        import yaml
-
         front = yaml.safe_dump(
             data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000
         )

@@ -19,15 +19,13 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import errors
 from agenttools_runtime.names import SKILL_FILE, check_skill_description, check_skill_name
 from agenttools_runtime.paths import canonical_path_key
 from agenttools_runtime.skills.hashing import hash_bytes, hash_text, iter_source_files
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
+from agenttools_runtime.skills.skill_md import read_skill_md, render_skill_md
 
 # Keys of an inline mapping that are not passed through as extra frontmatter.
 _MAPPING_KEYS = (
@@ -74,7 +72,6 @@ class Skill:
         when ``SKILL.md`` cannot be read.
         """
         directory = _skill_directory(path)
-        from agenttools_runtime.skills.skill_md import read_skill_md  # see _render
 
         skill_md = directory / SKILL_FILE
         try:
@@ -269,10 +266,6 @@ def _directory_source(
 
 
 def _render(skill: Skill, name: str, description: str) -> str:
-    # skill_md (the frontmatter schema) only for SKILL.md files read or written here: a
-    # wheel's skill is described by its manifest (`agenttools show` needs it not); yaml only
-    # for frontmatter beyond one-line strings (render_skill_md imports it then)
-    from agenttools_runtime.skills.skill_md import render_skill_md
 
     try:
         return render_skill_md(

@@ -4,12 +4,9 @@ frontmatter is more than plain ``key: value`` lines (:mod:`.plain_yaml` reads th
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 import yaml
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 
 class UniqueKeyLoader(yaml.SafeLoader):

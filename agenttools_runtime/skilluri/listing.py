@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from agenttools_runtime.skilluri.providers.base import ProvidedSkill
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
 
 
 @dataclass(frozen=True, slots=True)

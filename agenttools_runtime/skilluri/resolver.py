@@ -3,10 +3,12 @@ bare name's collisions, SKILL.md with arguments, a reference file or the ``_mani
 
 from __future__ import annotations
 
+import base64
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime.discovery import SearchPath
 from agenttools_runtime.errors import (
@@ -29,10 +31,7 @@ from agenttools_runtime.skilluri.providers.distribution import distribution_prov
 from agenttools_runtime.skilluri.providers.local import LocalSkillProvider
 from agenttools_runtime.skilluri.providers.mcp import MCPSkillProvider
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any, Literal
-
     from agenttools_runtime.skilluri.arguments import Convention
 
     ResultKind = Literal["skill", "reference", "manifest"]
@@ -80,8 +79,6 @@ class ResolvedSkill:
             "also_provided_by": list(self.also_provided_by),
         }
         if text is None:
-            import base64  # a binary file's --json only
-
             data["content_base64"] = base64.b64encode(self.content).decode("ascii")
         else:
             data["content"] = text

@@ -12,6 +12,7 @@ temporary file next to the output and moved into place, so a failure leaves no h
 from __future__ import annotations
 
 import binascii
+import csv
 import io
 import os
 import shutil
@@ -20,16 +21,14 @@ import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO, Literal
 
-from agenttools_runtime import errors
+from agenttools_runtime import errors, fs
 from agenttools_runtime.sha256 import sha256
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.contents import Member
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
 if TYPE_CHECKING:
-    from typing import BinaryIO, Literal
-
     Outcome = Literal["added", "replaced", "unchanged"]
 METADATA = "METADATA"
 RECORD = "RECORD"
@@ -245,7 +244,6 @@ def _csv_line(row: Sequence[str], newline: str) -> str:
     """*row* as ``csv.writer(…, lineterminator=newline)`` writes it."""
     if not any(_CSV_SPECIAL.intersection(field) for field in row):
         return ",".join(row) + newline
-    import csv
 
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator=newline).writerow(row)
@@ -256,7 +254,6 @@ def _first_field(line: str) -> str:
     """The first field of one CSV line, as ``csv.reader`` reads it."""
     if '"' not in line:
         return line.split(",", 1)[0]
-    import csv
 
     return next(csv.reader([line]), [""])[0]
 
@@ -307,7 +304,6 @@ def publish(
     """Write *output* atomically with the permissions of *like* (the input archive); fsynced
     unless not *durable* (a build's new artifact: a crash leaves no wheel, or the old one,
     and the build runs again; a wheel rewritten in place must survive a power cut)."""
-    from agenttools_runtime import fs  # (and tempfile: not for a build's staged wheel)
 
     fs.mkdir(output.parent)
     fs.write_stream_atomic(output, write, stat.S_IMODE(os.stat(like).st_mode), durable=durable)

@@ -10,13 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from agenttools_runtime.wheel import layout
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
 if TYPE_CHECKING:
-    from typing import Protocol
-
     from agenttools_runtime.wheel.manifest import WheelManifest
 
     class Plan(Protocol):

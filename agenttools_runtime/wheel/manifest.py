@@ -13,14 +13,13 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import names
+from agenttools_runtime.errors import InvalidManifest, ManifestSchemaTooNew
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any, Literal
-
     from agenttools_runtime.errors import ManifestError
 
     SkillKind = Literal["directory", "inline"]
@@ -164,8 +163,6 @@ def from_json(value: object, distribution: str) -> WheelManifest:
     if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
         raise _invalid(distribution, f"its schema is {schema!r}, not a positive integer")
     if schema > SCHEMA_VERSION:
-        from agenttools_runtime.errors import ManifestSchemaTooNew
-
         raise ManifestSchemaTooNew(
             distribution=distribution, schema=schema, supported=SCHEMA_VERSION
         )
@@ -232,8 +229,6 @@ class _Problem(Exception):
 
 
 def _invalid(distribution: str, reason: str) -> ManifestError:
-    # the error classes (130 of them: a tenth of `list`'s start-up) only when one is raised
-    from agenttools_runtime.errors import InvalidManifest
 
     return InvalidManifest(distribution=distribution, reason=reason)
 

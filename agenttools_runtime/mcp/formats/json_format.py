@@ -16,13 +16,10 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from agenttools_runtime import limits
-from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
+from agenttools_runtime.mcp.formats.base import Container, ParseError, StructureError, same_data
 
 _WS = re.compile(r"[ \t\r\n]*")
 _SPACED = re.compile(r'"[ \t]*:[ \t]')

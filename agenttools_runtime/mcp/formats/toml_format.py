@@ -24,7 +24,7 @@ from tomlkit.container import OutOfOrderTableProxy
 from tomlkit.items import InlineTable, Table
 
 from agenttools_runtime import limits
-from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
+from agenttools_runtime.mcp.formats.base import Container, ParseError, StructureError, same_data
 from agenttools_runtime.toml_text import escaped, split_key
 
 if sys.version_info >= (3, 11):

@@ -7,14 +7,11 @@ import abc
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime.errors import InvalidSkillProviderName
 from agenttools_runtime.names import is_provider_name
 from agenttools_runtime.skilluri.parse import format_skill_uri
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
