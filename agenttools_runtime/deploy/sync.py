@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import status_cache
 from agenttools_runtime.deploy import content, status
+from agenttools_runtime.deploy.deploy_plan import DeployPlan
+from agenttools_runtime.deploy.deployment import Deployment, remove_deployment
+from agenttools_runtime.deploy.lock import deployment_lock
+from agenttools_runtime.deploy.one_client import deploy_resolved
+from agenttools_runtime.deploy.plan import Level
 from agenttools_runtime.deploy.records import DeploymentRecord
+from agenttools_runtime.deploy.resolved import resolve
+from agenttools_runtime.deploy.targets import DEFAULT, resolve_target
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning, DeploymentNotFound
 
 if TYPE_CHECKING:
@@ -87,7 +94,6 @@ def run_sync(items: Sequence[SyncItem], *, dry_run: bool = False, force: bool = 
     """Carry out *items* (see :func:`plan_sync`) under one hold of the lock, filling in each
     one's result; a failure of one does not stop the others. *remove_orphans* False: the
     orphaned ones are reported as not removed (no confirmation was given)."""
-    from agenttools_runtime.deploy.lock import deployment_lock
 
     work = [i for i in items if i.action != SKIP]
     if dry_run or not work:
@@ -110,10 +116,6 @@ def redeploy(
     """Deploy *record*'s tools again from what is installed now, to the same target with
     the same options (see the module docstring). Raises what resolving and deploying raise,
     and ``DeploymentNotFound`` for an ad hoc bundle (nothing installed to deploy it from)."""
-    from agenttools_runtime.deploy import deploy_resolved
-    from agenttools_runtime.deploy.plan import Level
-    from agenttools_runtime.deploy.resolved import resolve
-    from agenttools_runtime.deploy.targets import DEFAULT, resolve_target
 
     at = record.agent_tools
     location = at.get("location")
@@ -164,7 +166,6 @@ def _config_key(record: DeploymentRecord, resolved: Any) -> str | None:
 
 
 def _upgrade(item: SyncItem, force: bool) -> None:
-    from agenttools_runtime.deploy.deployment import Deployment
 
     try:
         with warnings.catch_warnings():
@@ -189,7 +190,6 @@ def _upgrade(item: SyncItem, force: bool) -> None:
 
 
 def _prune(item: SyncItem) -> None:
-    from agenttools_runtime.deploy.deployment import remove_deployment
 
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -210,7 +210,6 @@ def _not_pruned(item: SyncItem) -> None:
 
 
 def _dry(item: SyncItem, force: bool) -> None:
-    from agenttools_runtime.deploy.deploy_plan import DeployPlan
 
     if item.action == PRUNE:
         item.result, item.detail = "would remove", _reason(item)

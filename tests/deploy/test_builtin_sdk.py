@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime.bundles import BUILTIN_SERVERS, AgentTools
-from agenttools_runtime.deploy import deploy, has_mcp_sdk
+from agenttools_runtime.deploy import deploy
+from agenttools_runtime.deploy.target_tools import has_mcp_sdk
 from agenttools_runtime.errors import MCPSDKMissing
 from agenttools_runtime.mcp.server import Environment
 from tests.helpers.venvs import create_venv
