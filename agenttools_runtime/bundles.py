@@ -21,8 +21,6 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
-
 from agenttools_runtime import __version__, errors
 from agenttools_runtime.discovery import (
     InstalledDistribution,
@@ -248,7 +246,6 @@ def builtin_skill_source(name: str) -> SkillSource:
     """The built-in skill *name*: its directory inside the agenttools package, identifier =
     the name, version = the agenttools version. Raises ``AgentSkillNotFound`` for an unknown
     name and ``BuiltInAgentSkillMissing`` when the package lacks the directory."""
-
     if name not in BUILTIN_SKILL_NAMES:
         raise errors.AgentSkillNotFound(name=name)
     directory = BUILTIN_SKILLS_DIR / name
@@ -412,6 +409,13 @@ def marker_holds(marker: str, environment: Mapping[str, str] | None = None) -> b
     """Evaluate a PEP 508 marker for *environment* (None: this interpreter). An invalid
     marker, or one on a variable the environment lacks, never holds (the build hook rejects
     them; a hand-made manifest is not trusted)."""
+    # packaging.markers: a sixth of `list`'s whole process; needed only where a marker is
+    from packaging.markers import (
+        InvalidMarker,
+        Marker,
+        UndefinedComparison,
+        UndefinedEnvironmentName,
+    )
 
     try:
         return Marker(marker).evaluate(dict(environment) if environment is not None else None)

@@ -336,7 +336,6 @@ def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | Non
     ``(client, None)`` when it is the client's user-scope file on this OS, ``(client,
     project_dir)`` when the path ends with the client's project config path. ``None`` when no
     client matches."""
-
     key = canonical_path_key(path)
     table = _load_table()
     for c in table.values():

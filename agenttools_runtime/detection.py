@@ -198,7 +198,6 @@ class _Ours:
 
     def _tracked_skill(self, root: str, name: str) -> bool:
         """Whether ``root/name`` is a skill directory the registry tracks."""
-
         if self.registry is None:
             return False
         return (self.registry / f"{registry_key(root, name)}.json").is_file()

@@ -124,7 +124,6 @@ class InstalledDistribution:
         (``BundledFileMissing`` / ``BundledFileMismatch`` naming the file); directory skills of
         editable installs are the live source files (``InvalidDistributionSkillDefinition``
         when their ``SKILL.md`` now has another name). Raises ``DistributionSkillNotFound``."""
-
         entry = self._skill_entry(name)
         identifier = f"{self.name}/{name}"
         directory = self.skill_directory(name)
@@ -168,7 +167,6 @@ class InstalledDistribution:
         """:meth:`verify_skill`, keeping in *contents* the bytes of the files it had to read
         (those the cache of verified files does not hold): a deploy writes them as read,
         the one read of a file never verified before (not one to hash, one to copy)."""
-
         entry = self._skill_entry(name)
         if SKILL_FILE not in entry.files:
             raise InvalidManifest(
@@ -207,7 +205,6 @@ class InstalledDistribution:
     ) -> bytes:
         """The bytes of *rel* at *path* (found a regular file reached without a link, of
         *size* bytes by its ``lstat``), checked against the manifest's hash."""
-
         data = self._file_bytes(path, size)
         if rel not in entry.files or hash_bytes(data) != entry.files[rel]:
             raise BundledFileMismatch(path=Path(path), distribution=self.display_name)

@@ -145,5 +145,4 @@ def registry_key(skills_root: Path | str, name: str, platform: str | None = None
 
 def registry_key_for(root_key: str, name: str) -> str:
     """:func:`registry_key` from the root's :func:`canonical_path_key`, computed already."""
-
     return sha256(f"{root_key}/{name}".encode()).hexdigest()

@@ -65,7 +65,6 @@ class SearchPath:
         """Ask that interpreter for its ``sys.path`` once (a subprocess; nothing is imported
         into it but the standard library). Raises ``InvalidPythonEnvironment`` when it cannot
         be run or answers nonsense."""
-
         executable = Path(os.path.abspath(os.path.expanduser(os.fspath(python))))
         if executable.is_dir():  # a venv directory: its interpreter
             for candidate in (executable / "bin" / "python", executable / "Scripts" / "python.exe"):

@@ -11,7 +11,6 @@ from collections.abc import Iterable, Mapping
 def close_matches(word: str, candidates: Iterable[str], n: int = 3) -> list[str]:
     """Up to *n* of *candidates* closest to *word*, best first, compared case-insensitively;
     a candidate *word* is a prefix of counts too (``weather`` → ``weather-tools``)."""
-
     by_fold: dict[str, str] = {}
     for candidate in candidates:
         by_fold.setdefault(candidate.casefold(), candidate)

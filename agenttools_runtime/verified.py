@@ -61,7 +61,6 @@ class VerifiedFiles:
     def save(self) -> None:
         """Write what was added, where agenttools keeps state already; never fails (a cache
         that cannot be written is a cache that misses)."""
-
         path = Path(self.path)
         if not self.changed or not path.parent.parent.is_dir():
             return

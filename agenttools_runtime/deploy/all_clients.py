@@ -66,7 +66,6 @@ class AllClientsResult:
     def succeeded(self, client: str) -> bool:
         """Whether *client* got what was asked: deployed, a plan that would succeed, or —
         unless the clients were named — skipped because it does not support the tools."""
-
         result = self.results[client]
         if isinstance(result, Skipped):
             return result.reason == "Unsupported" and not self.named
@@ -129,7 +128,6 @@ def deploy_all(
     propagate — or, with *keep_going*, are a ``"Failed"`` skip and the next client goes on.
     With *dry_run* each client's result is its :class:`DeployPlan` (nothing is changed or
     warned). *named*: see :class:`AllClientsResult`."""
-
     level = Level.parse(overwrite)
     resolved = resolve(
         tools, search=search, mcp_server_name=mcp_server_name, skills_disabled=skills_dir is None
@@ -200,7 +198,6 @@ def _interrupted(
     """The interruption of :func:`deploy_all` while at client *current*: its outcome names
     every client already done, what became of *current*, the clients not reached and the
     command that undoes what was committed; ``partial`` holds the results so far."""
-
     committed = getattr(exc, "committed", ())
     deployed = [f"{c} ({d.uuid})" for c, d in partial.results.items()
                 if isinstance(d, Deployment) and not d.unchanged]  # fmt: skip

@@ -60,7 +60,6 @@ def server_digest(server: MCPServer) -> str:
 
 def manifest_digest(dist_info: Path) -> str | None:
     """SHA-256 of a distribution's agenttools manifest file; None when it cannot be read."""
-
     try:
         with open(os.fspath(dist_info) + layout.MANIFEST_SUFFIX, "rb") as f:
             return sha256(f.read()).hexdigest()
@@ -87,7 +86,6 @@ def distribution_fields(dist: InstalledDistribution, search: SearchPath | None) 
 
 def builtin_fields() -> dict[str, Any]:
     """What a record of the built-in bundle keeps of the environment its server runs in."""
-
     environment = Environment.current()
     return {
         ENVIRONMENT: {

@@ -288,7 +288,6 @@ def remove_deployment(ident: str | Deployment, *, force: bool = False) -> Remova
     when it was modified, external and foreign directories kept); delete the record.
     Raises ``DeploymentNotFound``, ``DeploymentIdAmbiguous``, ``InvalidDeploymentRecord``
     (a record that cannot be read: nothing is removed), ``DeploymentLockTimeout``."""
-
     uid = ident.uuid if isinstance(ident, Deployment) else ident
     if not records.has_deployments():
         find_deployment(uid, [])  # nothing recorded: fail without creating the state dir

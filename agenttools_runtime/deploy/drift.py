@@ -197,7 +197,6 @@ def written_entry(server: ServerEntry) -> Any | None:
 def diff(expected: Any, actual: Any, where: str = "") -> list[dict[str, Any]]:
     """The differences between two config values, field by field: ``{"field", "expected",
     "actual", "message"}`` (``field`` a dotted path; a missing side is None)."""
-
     if isinstance(expected, Mapping) and isinstance(actual, Mapping):
         found: list[dict[str, Any]] = []
         for key in sorted(set(expected) | set(actual), key=str):

@@ -347,7 +347,6 @@ def _identical_plan(
 def identical_dry_plan(the_plan: DeployPlan, store: Store | None = None) -> DeployPlan | None:
     """For a dry run that would fail only with ``DeploymentExists``: the plan of the
     identical redeploy (``unchanged``) when nothing would change, else None."""
-
     errors = the_plan.errors
     if the_plan.level is not Level.NONE or len(errors) != 1:
         return None

@@ -434,7 +434,6 @@ def save(state: StatePaths, index: StateIndex) -> None:
     log as one line, or the whole index written anew and the log deleted (see the module
     docstring). Not fsynced: an index that did not reach the disk is found missing,
     unreadable, torn or naming other files on the next load, and rebuilt."""
-
     fs.mkdir(state.index.parent)
     index.stamp = stamp(state)
     if index.generation is not None and index.ops is not None:
@@ -496,7 +495,6 @@ def stamp(state: StatePaths) -> list[int] | None:
 
 def invalidate(state: StatePaths) -> None:
     """Forget the stored index (the next load rebuilds it): for changes made around it."""
-
     fs.unlink(state.index, missing_ok=True)
     fs.unlink(state.index_log, missing_ok=True)
 
@@ -511,7 +509,6 @@ def rebuild(
 ) -> StateIndex:
     """An index made by reading every entry and record (unreadable ones are left out, and
     their names kept so the listing still matches)."""
-
     if entry_names is None or record_names is None:
         entry_names, record_names = listings(state)
     index = StateIndex(entry_names=set(entry_names), record_names=set(record_names), dirty=True)

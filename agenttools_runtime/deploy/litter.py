@@ -131,7 +131,6 @@ def planned_claims(
 def added_keys(text: str, client: Client, config_file: Path) -> tuple[tuple[str, ...], ...]:
     """The key paths that writing a first entry into *text* adds besides the entry: the
     required top-level keys it lacks, and the outermost missing part of the container."""
-
     fmt = get_format(client.config_format)
     container = entries.container_for(client, config_file)
     try:
@@ -154,7 +153,6 @@ def null_restore(text: str, client: Client, config_file: Path) -> tuple[str, str
     ``"context_servers": null``): the text that differs between *text* and what agenttools
     leaves of it once its entries are gone (``{}``), as ``(before, after)``, so the last
     removal can put the null back byte for byte."""
-
     fmt = get_format(client.config_format)
     container = entries.container_for(client, config_file)
     try:
@@ -256,7 +254,6 @@ def clean(state: StatePaths, record: DeploymentRecord) -> list[str]:
 
 def _clean_file(claim: Claim) -> bool | None:
     """True: removed (the file, or the keys); False: gone already; None: kept."""
-
     path = Path(claim.path)
     client = all_clients().get(claim.client or "")
     if client is None:
@@ -314,7 +311,6 @@ def _clean_dir(claim: Claim) -> bool | None:
 def skeleton(text: str, client: Client, config_file: Path) -> str:
     """*text* as it is after writing an entry into it and removing that entry again: what
     agenttools leaves of its own writes (the container, the required keys)."""
-
     fmt = get_format(client.config_format)
     container = entries.container_for(client, config_file)
     probe = entries.build_entry(client, MCPServer(name=_PROBE_KEY, command="probe"), _PROBE_KEY)

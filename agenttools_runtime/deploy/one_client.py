@@ -109,7 +109,6 @@ def deploy(
     ``AgentToolsErrors``), ``DeploymentLockTimeout``, and whatever a writer raises — after
     rolling back every change.
     """
-
     level = Level.parse(overwrite)
     client, project = _split_target(target, project)
 
@@ -149,7 +148,6 @@ def deploy_resolved(
     the same content are no conflict: the deployment that stands is returned
     (``Deployment.unchanged``; a plan with ``unchanged``). *keep_modified*: see
     :func:`agenttools_runtime.deploy.engine.execute_outcome`."""
-
     tools, launches, notes = with_runner(resolved, where, runner)
     if link:
         tools = with_links(tools, where)

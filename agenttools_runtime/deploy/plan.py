@@ -12,8 +12,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import Enum, IntEnum
 
-from packaging.version import InvalidVersion, Version
-
 from agenttools_runtime import errors
 from agenttools_runtime.skills.hashing import DestinationState
 
@@ -354,6 +352,7 @@ def version_older(incoming: str | None, installed: str | None) -> bool:
     numeric dotted-version order (PEP 440 where both parse)."""
     if not incoming or not installed:
         return False
+    from packaging.version import InvalidVersion, Version  # (heavy: only to compare versions)
 
     try:
         return Version(incoming) < Version(installed)

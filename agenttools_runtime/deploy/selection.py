@@ -28,7 +28,6 @@ def select(
     """The records of *pool* matching every criterion given (all of them when none is).
     *ids* are UUIDs or unique prefixes (``DeploymentNotFound`` / ``DeploymentIdAmbiguous``
     for one that matches none or several); *client* an id, name or alias (``UnknownClient``)."""
-
     chosen = list(pool)
     if ids:
         wanted = {find_deployment(i, pool).uuid for i in ids}
@@ -43,7 +42,6 @@ def select(
 
 def bundle_matches(record: DeploymentRecord, name: str) -> bool:
     """Whether *name* names *record*'s bundle (see the module docstring)."""
-
     full = record.toolset_name
     dist, _, short = full.rpartition("/")
     wanted = name.strip()

@@ -308,7 +308,6 @@ class _Checker:
         than that version's (a modified skill that ``sync`` kept): the deployment is not up
         to date with its own version. (A skill whose files did not change between versions
         keeps the version it was first written at: that is no difference.)"""
-
         found = []
         for skill in record.installed:
             owner, _, short = (skill.identifier or "").rpartition("/")
@@ -486,7 +485,6 @@ class _Checker:
 def _entry_today(record: DeploymentRecord, server: ServerEntry, client: Any) -> Any | None:
     """The entry the record's server would be written as today (the distribution installed
     now, the runner recorded), for records that do not hold the entry they wrote."""
-
     at = record.agent_tools
     environment = at.get(content.ENVIRONMENT) or {}
     try:

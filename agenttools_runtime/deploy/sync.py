@@ -94,7 +94,6 @@ def run_sync(items: Sequence[SyncItem], *, dry_run: bool = False, force: bool = 
     """Carry out *items* (see :func:`plan_sync`) under one hold of the lock, filling in each
     one's result; a failure of one does not stop the others. *remove_orphans* False: the
     orphaned ones are reported as not removed (no confirmation was given)."""
-
     work = [i for i in items if i.action != SKIP]
     if dry_run or not work:
         for item in items:
@@ -116,7 +115,6 @@ def redeploy(
     """Deploy *record*'s tools again from what is installed now, to the same target with
     the same options (see the module docstring). Raises what resolving and deploying raise,
     and ``DeploymentNotFound`` for an ad hoc bundle (nothing installed to deploy it from)."""
-
     at = record.agent_tools
     location = at.get("location")
     if location is None:

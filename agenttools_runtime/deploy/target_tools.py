@@ -62,7 +62,6 @@ def with_links(resolved: ResolvedTools, where: DeployTarget) -> ResolvedTools:
     deployed as links (``--link``). Raises ``AgentSkillLinksUnsupported`` for a client
     known not to load linked skill folders, ``AgentSkillLinkNotEditable`` when no skill
     has a live source to link to."""
-
     if not resolved.skills or where.skills_root is None:
         return resolved
     client = where.client
@@ -87,7 +86,6 @@ def with_links(resolved: ResolvedTools, where: DeployTarget) -> ResolvedTools:
 def _live_source(source: Any) -> bool:
     """Whether a skill source is a live directory (an editable install's source tree, or a
     skill directory given as a path), not a wheel's copy inside a ``.dist-info``."""
-
     directory = source.directory
     if directory is None or not directory.is_dir():
         return False
@@ -121,7 +119,6 @@ def missing_sdk(
 def has_mcp_sdk(python: Path) -> bool:
     """Whether the interpreter *python* can import the MCP SDK (``mcp``), without importing
     it here (a subprocess for another interpreter)."""
-
     if os.path.abspath(python) == os.path.abspath(sys.executable):
         return importlib.util.find_spec("mcp") is not None
     probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('mcp') is None)"

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 def check_marker(checker: Checker, key: KeyPath, marker: str) -> None:
     """*marker* parses, and evaluates in a real environment."""
-
     try:
         parsed = Marker(marker)
     except InvalidMarker as exc:
@@ -46,7 +45,6 @@ def check_marker(checker: Checker, key: KeyPath, marker: str) -> None:
 
 def markers_overlap(first: str | None, second: str | None) -> bool:
     """Whether two bundle markers (None: always) can both hold on one system."""
-
     try:
         markers = [Marker(m) if m else None for m in (first, second)]
     except InvalidMarker:
@@ -57,7 +55,6 @@ def markers_overlap(first: str | None, second: str | None) -> bool:
 def _holds(marker: Marker | None, environment: dict[str, str]) -> bool:
     """Whether *marker* (None: always) holds in *environment*; one that cannot be evaluated
     is false, as at run time (and reported on its own)."""
-
     try:
         return marker is None or bool(marker.evaluate(environment))
     except (UndefinedComparison, UndefinedEnvironmentName):

@@ -22,14 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-import yaml
-
 from agenttools_runtime import errors, names
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.schema import CLIENT_EXTENSION_KEYS
 from agenttools_runtime.skills.plain_yaml import plain_mapping, plain_text
-from agenttools_runtime.skills.yaml_loader import UniqueKeyLoader
 
 if TYPE_CHECKING:
     Severity = Literal["error", "warning"]
@@ -135,6 +132,10 @@ def _load_yaml(text: str) -> Any:
     does without its import); PyYAML's errors are raised as :class:`_InvalidYAML`."""
     data: Any = plain_mapping(text)
     if data is None:
+        import yaml  # (heavy: only where a frontmatter is read or written)
+
+        from agenttools_runtime.skills.yaml_loader import UniqueKeyLoader
+
         try:
             data = yaml.load(text, Loader=UniqueKeyLoader)
         except RecursionError:  # deeper than the interpreter's stack, long before the limit
@@ -226,6 +227,8 @@ def render_skill_md(
 
     front = plain_text(data)  # one-line strings are written as PyYAML writes them
     if front is None:
+        import yaml
+
         front = yaml.safe_dump(
             data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000
         )

@@ -304,7 +304,6 @@ def publish(
     """Write *output* atomically with the permissions of *like* (the input archive); fsynced
     unless not *durable* (a build's new artifact: a crash leaves no wheel, or the old one,
     and the build runs again; a wheel rewritten in place must survive a power cut)."""
-
     fs.mkdir(output.parent)
     fs.write_stream_atomic(output, write, stat.S_IMODE(os.stat(like).st_mode), durable=durable)
 
