@@ -29,7 +29,7 @@ import json
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agenttools_runtime import fs, paths
 from agenttools_runtime.deploy import records, registry
@@ -46,28 +46,15 @@ LOG_SHARE = 4
 LOG_MIN_BYTES = 16_384
 
 
-class SkillKeys(tuple[str, str, str]):
+class SkillKeys(NamedTuple):
     """How one registry entry is found: ``lexical`` (its directory as installed, absolute,
     case-folded where the platform is), ``canonical`` (links resolved, when indexed) and
-    ``physical`` (``os.path.realpath``, when indexed). A tuple, as a ``NamedTuple`` is (without
-    importing typing): loading the index makes one per registry entry."""
+    ``physical`` (``os.path.realpath``, when indexed). Loading the index makes one per
+    registry entry."""
 
-    __slots__ = ()
-
-    def __new__(cls, lexical: str, canonical: str, physical: str) -> SkillKeys:
-        return tuple.__new__(cls, (lexical, canonical, physical))
-
-    @property
-    def lexical(self) -> str:
-        return self[0]
-
-    @property
-    def canonical(self) -> str:
-        return self[1]
-
-    @property
-    def physical(self) -> str:
-        return self[2]
+    lexical: str
+    canonical: str
+    physical: str
 
     @classmethod
     def of(cls, directory: str | Path) -> SkillKeys:
@@ -76,44 +63,15 @@ class SkillKeys(tuple[str, str, str]):
         )
 
 
-class RecordSummary(tuple[str, str, str, str, tuple[tuple[str, str], ...]]):
+class RecordSummary(NamedTuple):
     """What the index keeps of one record: its toolset identity (type, name, client,
-    location key) and its config entries (config key, canonical config file key). A tuple, as
-    a ``NamedTuple`` is (without importing typing)."""
+    location key) and its config entries (config key, canonical config file key)."""
 
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        toolset_type: str,
-        toolset_name: str,
-        client: str,
-        location_key: str,
-        config_entries: tuple[tuple[str, str], ...],
-    ) -> RecordSummary:
-        return tuple.__new__(
-            cls, (toolset_type, toolset_name, client, location_key, config_entries)
-        )
-
-    @property
-    def toolset_type(self) -> str:
-        return self[0]
-
-    @property
-    def toolset_name(self) -> str:
-        return self[1]
-
-    @property
-    def client(self) -> str:
-        return self[2]
-
-    @property
-    def location_key(self) -> str:
-        return self[3]
-
-    @property
-    def config_entries(self) -> tuple[tuple[str, str], ...]:
-        return self[4]
+    toolset_type: str
+    toolset_name: str
+    client: str
+    location_key: str
+    config_entries: tuple[tuple[str, str], ...]
 
     @property
     def identity(self) -> tuple[str, str, str, str]:
