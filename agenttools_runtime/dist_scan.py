@@ -2,8 +2,7 @@
 
 Every ``*.dist-info`` (and ``*.egg-info``) directory of every path entry, in path order, the
 first occurrence of a (PEP 503-normalized) name winning, as ``importlib.metadata`` sees them;
-zip files on the path are looked into. ``discovery.py`` builds its distributions from it, and
-``agenttools list`` reads it directly (``cli/quick_list.py``).
+zip files on the path are looked into. ``discovery.py`` builds its distributions from it.
 """
 
 from __future__ import annotations

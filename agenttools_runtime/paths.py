@@ -15,7 +15,8 @@ from pathlib import Path
 import platformdirs
 
 from agenttools_runtime.sha256 import sha256
-from agenttools_runtime.state_dir import STATE_ENV as STATE_ENV  # re-exported
+
+STATE_ENV = "AGENTTOOLS_HOME"
 
 
 def home() -> Path:

@@ -4,7 +4,6 @@ behind ``status.py``)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from collections.abc import Mapping
@@ -17,7 +16,11 @@ from agenttools_runtime.deploy import content, registry
 from agenttools_runtime.deploy.records import InstalledSkill, ServerEntry
 from agenttools_runtime.mcp.formats import same_data
 from agenttools_runtime.skills.hashing import installed_hashes
-from agenttools_runtime.status_cache import DRIFTED, ORPHANED
+
+# the states a finding puts a deployment in (status.py says what each means), in the order
+# the summary of ``agenttools deployed`` counts them
+OK, OUTDATED, DRIFTED, ORPHANED, BROKEN = "ok", "outdated", "drifted", "orphaned", "broken"
+STATUSES = (OK, OUTDATED, DRIFTED, ORPHANED, BROKEN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,28 +53,6 @@ def command_path(entry: Any) -> str | None:
     if isinstance(command, Mapping):
         command = command.get("path")
     return command if isinstance(command, str) and os.path.isabs(command) else None
-
-
-def tree(directory: Path) -> list[str]:
-    """*directory* and everything under it (a link: the link and where it leads): the paths
-    whose change can change a skill's findings (an edited file changes its own stat, an
-    added or removed one its directory's)."""
-    found = [str(directory)]
-    if directory.is_symlink():
-        with contextlib.suppress(OSError):
-            found.append(os.path.realpath(directory))
-        return found
-    stack = [str(directory)]
-    while stack:
-        try:
-            with os.scandir(stack.pop()) as entries:
-                for item in entries:
-                    found.append(item.path)
-                    if item.is_dir(follow_symlinks=False):
-                        stack.append(item.path)
-        except OSError:
-            continue
-    return found
 
 
 def skill_findings(state: paths.StatePaths, skill: InstalledSkill, deep: bool) -> list[Finding]:
