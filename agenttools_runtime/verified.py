@@ -19,6 +19,7 @@ state directory), in place and unsynced: it is a cache, and a torn or unreadable
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 
@@ -36,10 +37,8 @@ class VerifiedFiles:
     relative path -> ``[size, mtime_ns, ctime_ns, inode, sha256]``."""
 
     def __init__(self, dist_info: Path, skill: str) -> None:
-        from agenttools_runtime.sha256 import sha256
-
         state = paths.state_paths()
-        key = sha256(f"{os.fspath(dist_info)}\0{skill}".encode()).hexdigest()[:32]
+        key = hashlib.sha256(f"{os.fspath(dist_info)}\0{skill}".encode()).hexdigest()[:32]
         self.path = os.path.join(state.deployments, DIRECTORY, f"{key}.json")
         self.dist_info = os.fspath(dist_info)
         self.files: dict[str, list[object]] = {}

@@ -155,8 +155,7 @@ def test_list_imports_only_discovery(tmp_path: Path) -> None:
 
 
 def test_show_reads_the_manifest_not_the_skill_files_frontmatter(tmp_path: Path) -> None:
-    # a wheel's skill: verified against its hashes (small: CPython's own SHA-256, not
-    # hashlib's OpenSSL, agenttools_runtime/sha256.py), described by the manifest
+    # a wheel's skill: verified against its hashes, described by the manifest
     fake_distribution(
         tmp_path,
         "shown",
@@ -166,7 +165,6 @@ def test_show_reads_the_manifest_not_the_skill_files_frontmatter(tmp_path: Path)
     status, modules = imported("show", "shown", "--path", str(tmp_path))
     assert status == 0
     assert loaded(modules, (*THIRD_PARTY, *CLASS_MACHINERY, *RARELY_NEEDED, "typing")) == []
-    assert {"_sha256", "_sha2"} & modules and "hashlib" not in modules
     assert "agenttools_runtime.skills.skill_md" not in modules
 
 
@@ -372,26 +370,6 @@ def test_a_fresh_deploy_imports_no_class_machinery(home: Path, tmp_path: Path) -
     assert status == 0
     assert (home / ".claude" / "skills" / "shown-skill" / "SKILL.md").is_file()
     assert loaded(modules, THIRD_PARTY + DEPLOY_DOES_WITHOUT) == []
-
-
-def test_a_deploy_of_skill_files_verified_before_imports_no_hashlib(
-    home: Path, tmp_path: Path
-) -> None:
-    # the wheel's files verified by an earlier deploy (agenttools_runtime/verified.py): what
-    # is left to hash is small, and CPython's own SHA-256 does it (agenttools_runtime/sha256.py)
-    fake_distribution(
-        tmp_path,
-        "verified-here",
-        skills={"shown-skill": {"description": "A skill.", "files": {"SKILL.md": SKILL_MD}}},
-    )
-    line = ["deploy", "claude-code", "verified-here", "--path", str(tmp_path)]
-    for _ in range(2):  # the second records what it verified (the state directory exists)
-        assert main(line) == 0
-        assert main(["remove", "--all"]) == 0
-    status, modules = imported(*line)
-    assert status == 0
-    assert (home / ".claude" / "skills" / "shown-skill" / "SKILL.md").is_file()
-    assert loaded(modules, ("hashlib", "_hashlib")) == []
 
 
 def test_clients_imports_no_config_file_libraries() -> None:

@@ -19,9 +19,8 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
+from hashlib import sha256
 from pathlib import Path
-
-from agenttools_runtime.sha256 import sha256
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:

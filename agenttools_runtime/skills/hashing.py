@@ -14,10 +14,10 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator, Mapping
+from hashlib import sha256
 from pathlib import Path
 
 from agenttools_runtime import errors
-from agenttools_runtime.sha256 import sha256
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
 if TYPE_CHECKING:

@@ -18,10 +18,10 @@ import shutil
 import stat
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
+from hashlib import sha256
 from pathlib import Path
 
 from agenttools_runtime import errors
-from agenttools_runtime.sha256 import sha256
 from agenttools_runtime.values import Value
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.contents import Member
