@@ -5,15 +5,13 @@ other, one config key per server of a bundle; and the bundle list the manifest c
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agenttools_runtime import names
 from agenttools_runtime.project.context import BASE, Checker
 from agenttools_runtime.project.values import strings, table
+from agenttools_runtime.toml_text import KeyPath
 from agenttools_runtime.wheel.manifest import BundleEntry
-
-if TYPE_CHECKING:  # where a key is in the file is looked up only for a problem
-    from agenttools_runtime.project.toml_lines import KeyPath
 
 
 def check_bundles(checker: Checker, bundles: list[Any]) -> list[str]:

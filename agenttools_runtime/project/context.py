@@ -7,18 +7,16 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from agenttools_runtime import names
 from agenttools_runtime.project.problems import CODES, Problem, Severity, errors_of
 from agenttools_runtime.project.pyproject import Project
 from agenttools_runtime.project.values import is_inside
 from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.toml_text import KeyPath, format_key
 from agenttools_runtime.values import Value
 from agenttools_runtime.wheel.manifest import BundleEntry
-
-if TYPE_CHECKING:  # where a key is in the file is looked up only for a problem
-    from agenttools_runtime.project.toml_lines import KeyPath
 
 BASE: KeyPath = ("tool", "agenttools")
 DEFAULT_ROOT = "skills"
@@ -106,8 +104,6 @@ class Checker:
             if line is None and key is not None:
                 line = self.project.lines.line(key)
         if key is not None:
-            from agenttools_runtime.project.toml_lines import format_key
-
             message = f"{format_key(key)}: {message}"
         self.result.problems.append(Problem(path, line, code, message, severity))
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agenttools_runtime.project.context import Checker
+from agenttools_runtime.toml_text import KeyPath
 
 if TYPE_CHECKING:
     from packaging.markers import Marker
-
-    from agenttools_runtime.project.toml_lines import KeyPath
 
 
 def check_marker(checker: Checker, key: KeyPath, marker: str) -> None:
