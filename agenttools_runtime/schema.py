@@ -11,12 +11,6 @@ from __future__ import annotations
 from agenttools_runtime import names
 from agenttools_runtime.values import Value
 
-# ``build-backend`` of a project built through agenttools' wrapping PEP 517 backend, which
-# reads the backend it wraps from ``backend`` (and ``backend-path``), and the form of a backend
-# reference: defined with that backend, whose every hook process reads them.
-from agenttools_runtime.wheel.backend_names import BACKEND_REFERENCE as BACKEND_REFERENCE
-from agenttools_runtime.wheel.backend_names import WRAPPING_BACKEND as WRAPPING_BACKEND
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build hook's start-up)
 if TYPE_CHECKING:
     from typing import Any, Literal
@@ -32,6 +26,12 @@ if TYPE_CHECKING:
         "table-map",
         "table-list",
     ]
+
+# ``build-backend`` of a project built through agenttools' wrapping PEP 517 backend, which
+# reads the backend it wraps from ``backend`` (and ``backend-path``).
+WRAPPING_BACKEND = "agenttools_hook.backend"
+# A PEP 517 backend reference, as build-backend takes it: "module.path" or "module:object".
+BACKEND_REFERENCE = r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*(:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*)?$"
 
 KIND_TEXT: dict[str, str] = {
     "string": "string",

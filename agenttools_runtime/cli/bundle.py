@@ -11,7 +11,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-u
 if TYPE_CHECKING:
     from typing import Any
 
-    from agenttools_runtime.wheel.bundle import BundleResult
+    from agenttools_runtime.project.bundle import BundleResult
 
 OUTCOMES = {
     "added": "added the agenttools files",
@@ -64,7 +64,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from agenttools_runtime.wheel.bundle import bundle_wheel
+    from agenttools_runtime.project.bundle import bundle_wheel
 
     wheel = Path(args.wheel)
     project = Path(args.project) if args.project else Path.cwd()

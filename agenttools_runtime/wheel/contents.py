@@ -9,26 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Protocol
 
 from agenttools_runtime.values import Value
 from agenttools_runtime.wheel import layout
+from agenttools_runtime.wheel.manifest import WheelManifest
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
-if TYPE_CHECKING:
-    from typing import Protocol
 
-    from agenttools_runtime.wheel.manifest import WheelManifest
+class Plan(Protocol):
+    """What :func:`members` reads of a :class:`~agenttools_runtime.project.BuildPlan`."""
 
-    class Plan(Protocol):
-        """What :func:`members` reads of a :class:`~agenttools_runtime.project.BuildPlan`."""
+    @property
+    def manifest(self) -> WheelManifest: ...
 
-        @property
-        def manifest(self) -> WheelManifest: ...
+    @property
+    def files(self) -> Mapping[str, Path | str]: ...
 
-        @property
-        def files(self) -> Mapping[str, Path | str]: ...
-
-        def manifest_bytes(self) -> bytes: ...
+    def manifest_bytes(self) -> bytes: ...
 
 
 # zip permission bits of what we add: what hatchling and installers normalize to
