@@ -19,13 +19,17 @@ from agenttools_runtime.wheel.manifest import ServerEntry, SkillEntry, WheelMani
 
 class BuildPlan(Value):
     """What the hook writes under ``.dist-info/extra_metadata/agenttools/``: the manifest and
-    every skill file (``skills/<name>/<relpath>`` -> source file or generated text)."""
+    every skill file (``skills/<name>/<relpath>`` -> source file or generated text), with the
+    bytes of the source files as the checks read and hashed them (``contents``, by the same
+    paths: what the wheel carries, without reading them again)."""
 
-    __slots__ = ("files", "manifest", "sources", "warnings")
+    __slots__ = ("contents", "files", "manifest", "sources", "warnings")
+    _uncompared = _unshown = frozenset({"contents"})
     manifest: WheelManifest
     files: Mapping[str, Path | str]
     warnings: tuple[Problem, ...]
     sources: tuple[Path, ...]  # project files the skills are built from
+    contents: Mapping[str, bytes]
 
     def __init__(
         self,
@@ -33,8 +37,15 @@ class BuildPlan(Value):
         files: Mapping[str, Path | str],
         warnings: tuple[Problem, ...] = (),
         sources: tuple[Path, ...] = (),
+        contents: Mapping[str, bytes] | None = None,
     ) -> None:
-        super().__init__(manifest=manifest, files=files, warnings=warnings, sources=sources)
+        super().__init__(
+            manifest=manifest,
+            files=files,
+            warnings=warnings,
+            sources=sources,
+            contents={} if contents is None else contents,
+        )
 
     def manifest_bytes(self) -> bytes:
         return self.manifest.to_bytes()
@@ -62,6 +73,7 @@ def build_manifest(
 
         raise ProjectInvalid(problems, project.root)
     files: dict[str, Path | str] = {}
+    contents: dict[str, bytes] = {}
     skills: dict[str, SkillEntry] = {}
     for name, skill in result.skills.items():
         skills[name] = SkillEntry(
@@ -74,6 +86,8 @@ def build_manifest(
         )
         for rel, source in skill.files.items():
             files[layout.skill_file(name, rel)] = source
+            if rel in skill.source.contents:
+                contents[layout.skill_file(name, rel)] = skill.source.contents[rel]
     manifest = WheelManifest(
         distribution=project.name,
         version=version,
@@ -84,7 +98,7 @@ def build_manifest(
         source_root=None if source_root is None else str(source_root),
     )
     sources = tuple(dict.fromkeys(p for s in result.skills.values() for p in s.sources))
-    return BuildPlan(manifest, files, tuple(result.problems), sources)
+    return BuildPlan(manifest, files, tuple(result.problems), sources, contents)
 
 
 def load_plan(

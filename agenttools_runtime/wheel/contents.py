@@ -25,6 +25,9 @@ class Plan(Protocol):
     @property
     def files(self) -> Mapping[str, Path | str]: ...
 
+    @property
+    def contents(self) -> Mapping[str, bytes]: ...
+
     def manifest_bytes(self) -> bytes: ...
 
 
@@ -58,9 +61,10 @@ class Member(Value):
 
 
 def members(plan: Plan) -> tuple[Member, ...]:
-    """The files of *plan*: ``manifest.json`` first, then every skill file sorted by path.
+    """The files of *plan*: ``manifest.json`` first, then every skill file sorted by path,
+    with the bytes the checks read (``plan.contents``; a file without them is read now).
 
-    Raises ``OSError`` when a skill file cannot be read (it was readable when checked)."""
+    Raises ``OSError`` when such a file cannot be read (it was readable when checked)."""
     out = [Member(dist_info_path(layout.MANIFEST), plan.manifest_bytes())]
     executable = {
         layout.skill_file(name, rel)
@@ -71,7 +75,10 @@ def members(plan: Plan) -> tuple[Member, ...]:
         if isinstance(source, str):  # generated (an inline skill's SKILL.md)
             out.append(Member(dist_info_path(rel), source.encode("utf-8"), rel in executable))
         else:
-            out.append(Member(dist_info_path(rel), source.read_bytes(), rel in executable, source))
+            data = plan.contents.get(rel)
+            if data is None:
+                data = source.read_bytes()
+            out.append(Member(dist_info_path(rel), data, rel in executable, source))
     return tuple(out)
 
 
