@@ -10,6 +10,7 @@ from pathlib import Path
 from agenttools_runtime import errors
 from agenttools_runtime.names import canonical_dist_name
 from agenttools_runtime.project.check import check_project
+from agenttools_runtime.project.invalid import ProjectInvalid
 from agenttools_runtime.project.problems import MISSING_CONFIG, Problem
 from agenttools_runtime.project.pyproject import Project, load_project
 from agenttools_runtime.values import Value, replace
@@ -69,8 +70,6 @@ def build_manifest(
         problems = result.errors or [
             Problem(project.pyproject, None, "MissingConfig", MISSING_CONFIG)
         ]
-        from agenttools_runtime.project.invalid import ProjectInvalid
-
         raise ProjectInvalid(problems, project.root)
     files: dict[str, Path | str] = {}
     contents: dict[str, bytes] = {}
@@ -117,8 +116,6 @@ def load_plan(
     """
     project = load_project(root)
     if isinstance(project, Problem):
-        from agenttools_runtime.project.invalid import ProjectInvalid
-
         raise ProjectInvalid([project], project.path.parent)
     return build_manifest(project, version, source_root=source_root, build_setup=build_setup)
 

@@ -1,5 +1,5 @@
 """``ProjectInvalid``, the error that lists a project's problems (``path:line: code:
-message``); imported where one is raised or caught, so a clean check creates no error class."""
+message``)."""
 
 from __future__ import annotations
 

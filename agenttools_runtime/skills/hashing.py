@@ -167,8 +167,6 @@ def installed_hashes(directory: Path) -> tuple[FileHashes, bool]:
 
 def directory_state(directory: Path, baseline: Mapping[str, str]) -> DirectoryState:
     """Missing / Unmodified / Modified, comparing *directory* against *baseline*."""
-    from agenttools_runtime.skills.states import DirectoryState
-
     if not os.path.lexists(directory):
         return DirectoryState.MISSING
     if not directory.is_dir():
@@ -182,8 +180,6 @@ def directory_state(directory: Path, baseline: Mapping[str, str]) -> DirectorySt
 def destination_state(root: Path, name: str) -> DestinationState:
     """Classify ``root/name``: Missing, Dangling (a broken link), File, Link (a directory
     reached through a link of its own), or Directory."""
-    from agenttools_runtime.skills.states import DestinationState
-
     path = root / name
     if not os.path.lexists(path):
         return DestinationState.MISSING
