@@ -2,9 +2,7 @@
 
 Every ``*.dist-info`` (and ``*.egg-info``) directory of every path entry, in path order, the
 first occurrence of a (PEP 503-normalized) name winning, as ``importlib.metadata`` sees them;
-zip files on the path are looked into. ``discovery.py`` builds its distributions from it, and
-``agenttools list`` reads it directly (``cli/quick_list.py``): no ``pathlib`` (a tenth of
-``list``'s start-up) is imported here.
+zip files on the path are looked into. ``discovery.py`` builds its distributions from it.
 """
 
 from __future__ import annotations

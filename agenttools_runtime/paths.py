@@ -12,8 +12,9 @@ import os
 import sys
 from pathlib import Path
 
-from agenttools_runtime.state_dir import STATE_ENV as STATE_ENV  # re-exported
 from agenttools_runtime.values import Value
+
+STATE_ENV = "AGENTTOOLS_HOME"
 
 
 def home() -> Path:

@@ -149,7 +149,7 @@ def _environment_of_site_packages(path: Path) -> Environment | None:
 
 def environment_candidates(path: Path) -> list[tuple[Path, Path]]:
     """Where the environment a site-packages directory *path* belongs to is looked for, in
-    order: ``(pyvenv.cfg, interpreter)`` (an up-to-date ticket keeps them as inputs)."""
+    order: ``(pyvenv.cfg, interpreter)``."""
     # <prefix>/lib/pythonX.Y/site-packages (POSIX) or <prefix>/Lib/site-packages (Windows)
     return [
         (prefix / "pyvenv.cfg", prefix / scripts / python)

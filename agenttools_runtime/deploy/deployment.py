@@ -292,7 +292,7 @@ def find_deployment(
             for item in records.iter_records():
                 # a record that exists but cannot be read: say so, rather than "not found"
                 if isinstance(item, errors.InvalidDeploymentRecord) and Path(
-                    item.data.get("path", "")
+                    str(item.data.get("path", ""))
                 ).parent.name.startswith(ident.lower()):
                     raise item
         raise errors.DeploymentNotFound(id=ident)

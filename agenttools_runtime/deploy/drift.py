@@ -4,7 +4,6 @@ behind ``status.py``)."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -13,8 +12,12 @@ from typing import Any
 from agenttools_runtime import paths
 from agenttools_runtime.deploy import content, registry
 from agenttools_runtime.deploy.records import InstalledSkill, ServerEntry
-from agenttools_runtime.status_cache import DRIFTED, ORPHANED
 from agenttools_runtime.values import Value
+
+# the states a finding puts a deployment in (status.py says what each means), in the order
+# the summary of ``agenttools deployed`` counts them
+OK, OUTDATED, DRIFTED, ORPHANED, BROKEN = "ok", "outdated", "drifted", "orphaned", "broken"
+STATUSES = (OK, OUTDATED, DRIFTED, ORPHANED, BROKEN)
 
 
 class Finding(Value):
@@ -63,28 +66,6 @@ def command_path(entry: Any) -> str | None:
     if isinstance(command, Mapping):
         command = command.get("path")
     return command if isinstance(command, str) and os.path.isabs(command) else None
-
-
-def tree(directory: Path) -> list[str]:
-    """*directory* and everything under it (a link: the link and where it leads): the paths
-    whose change can change a skill's findings (an edited file changes its own stat, an
-    added or removed one its directory's)."""
-    found = [str(directory)]
-    if directory.is_symlink():
-        with contextlib.suppress(OSError):
-            found.append(os.path.realpath(directory))
-        return found
-    stack = [str(directory)]
-    while stack:
-        try:
-            with os.scandir(stack.pop()) as entries:
-                for item in entries:
-                    found.append(item.path)
-                    if item.is_dir(follow_symlinks=False):
-                        stack.append(item.path)
-        except OSError:
-            continue
-    return found
 
 
 def skill_findings(state: paths.StatePaths, skill: InstalledSkill, deep: bool) -> list[Finding]:

@@ -10,7 +10,7 @@ changes to :mod:`agenttools_runtime.deploy.apply`, which journals, applies, comm
 the record) and removes the deployments this one replaces without deleting what it now owns.
 The plan itself is :class:`~agenttools_runtime.deploy.deploy_plan.DeployPlan`. A redeploy that
 would change nothing but the record's timestamp changes nothing (``--upgrade`` over an
-identical deployment keeps its id and writes at most its record).
+identical deployment keeps its id and writes no file).
 
 Named points (:func:`agenttools_runtime.fs.checkpoint`) where tests may pause or fail:
 ``deploy:locked``, ``deploy:swept``, ``deploy:planned``, ``deploy:journal-written``,
@@ -36,7 +36,7 @@ from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Level
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
-from agenttools_runtime.deploy.resolved import ResolvedTools
+from agenttools_runtime.deploy.resolved import ResolvedTools, record_verified
 from agenttools_runtime.deploy.skill_decision import new_entry, skill_plan
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.deploy.targets import DeployTarget
@@ -271,7 +271,9 @@ def execute_outcome(
     done: list[DeploymentRecord] = []
     try:
         with deployment_lock() as store:
-            return _execute_locked(store, tools, target, level, done, keep_modified)
+            outcome = _execute_locked(store, tools, target, level, done, keep_modified)
+        record_verified(tools)  # (a new machine's first deploy: its state is there now)
+        return outcome
     except KeyboardInterrupt as exc:
         if not done or (isinstance(exc, signals.Interrupted) and exc.outcome):
             raise
@@ -317,7 +319,7 @@ def _execute_locked(
     found = swept + list(the_plan.warnings)
     unchanged = _unchanged(the_plan, changes)
     if unchanged is not None:
-        record = _refresh(store, unchanged, changes.record)
+        record = unchanged  # (nothing is written: not even the record)
     elif the_plan.level is not level:  # the redeploy without --upgrade was not identical
         raise _differs(the_plan, tools, target)
     else:
@@ -516,15 +518,6 @@ def _unchanged(the_plan: DeployPlan, changes: apply.DeployChanges) -> Deployment
     mine = {k: v for k, v in same.to_json().items() if k not in ignored}
     theirs = {k: v for k, v in old.to_json().items() if k not in ignored}
     return old if mine == theirs else None
-
-
-def _refresh(store: Store, old: DeploymentRecord, new: DeploymentRecord) -> DeploymentRecord:
-    """The no-op redeploy: at most the record is rewritten (a newer agenttools version)."""
-    if old.agenttools_version == new.agenttools_version:
-        return old
-    refreshed = replace(old, agenttools_version=new.agenttools_version)
-    store.rewrite_record(refreshed)
-    return refreshed
 
 
 def _stale_backup_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:

@@ -3,15 +3,18 @@ with the config key it is written under, each skill read and hashed (all the slo
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
+from pathlib import Path
 
-from agenttools_runtime import errors
+from agenttools_runtime import errors, paths, verified
 from agenttools_runtime.bundles import resolve_tools
 from agenttools_runtime.deploy import content
 from agenttools_runtime.discovery import InstalledDistribution, SearchPath
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills.source import SkillSource
 from agenttools_runtime.values import Value
+from agenttools_runtime.wheel import layout
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:  # an alias for the type checker only (bundles keeps typing off `list`)
@@ -47,7 +50,9 @@ class ServerPlan(Value):
 class ResolvedTools(Value):
     """A bundle with every server resolved and every skill hashed: all the slow work,
     done before the lock. ``skill_names`` are the bundle's skill names as stored (what a
-    record lists under ``skipped``)."""
+    record lists under ``skipped``). ``unrecorded_since_ns``: when the wheel files were
+    read, if there was no state directory yet to record them as verified in (None: they
+    are recorded)."""
 
     __slots__ = (
         "agent_tools",
@@ -58,6 +63,7 @@ class ResolvedTools(Value):
         "skill_names",
         "skills",
         "toolset_type",
+        "unrecorded_since_ns",
     )
     name: str
     toolset_type: str
@@ -68,6 +74,7 @@ class ResolvedTools(Value):
     skill_names: tuple[str, ...]
     # skills deployed as links to their live source (deploy --link; editable installs)
     links: frozenset[str]
+    unrecorded_since_ns: int | None
 
     def __init__(
         self,
@@ -79,6 +86,7 @@ class ResolvedTools(Value):
         skills: tuple[SkillSource, ...],
         skill_names: tuple[str, ...],
         links: frozenset[str] = frozenset(),
+        unrecorded_since_ns: int | None = None,
     ) -> None:
         super().__init__(
             name=name,
@@ -89,6 +97,7 @@ class ResolvedTools(Value):
             skills=skills,
             skill_names=skill_names,
             links=links,
+            unrecorded_since_ns=unrecorded_since_ns,
         )
 
     @property
@@ -111,6 +120,9 @@ def resolve(
     built-in bundle). Raises the resolution errors, ``AgentToolsEmpty``,
     ``AgentSkillsDisabled`` (skills only, skills disabled), ``InvalidMCPServerNameOption``,
     ``DuplicateBundleConfigKey``, ``DuplicateAgentSkillName`` and the skill source errors."""
+    read_since_ns = time.time_ns()
+    # (where the cache of verified wheel files lives: a new machine has none yet)
+    recorded = paths.state_paths().deployments.is_dir()
     bundle = resolve_tools(tools, search)
     name = bundle.qualified_name
     if not bundle.mcp_servers and not bundle.skills:
@@ -158,4 +170,33 @@ def resolve(
         servers=server_plans,
         skills=sources,
         skill_names=tuple(bundle.skill_names),
+        unrecorded_since_ns=None if recorded or not sources else read_since_ns,
     )
+
+
+def record_verified(tools: ResolvedTools) -> None:
+    """Record the wheel files of *tools*' skills that were read and verified when there was
+    no state directory to record them in (:func:`agenttools_runtime.verified.remember`):
+    the first deploy on a machine, once it made one."""
+    if tools.unrecorded_since_ns is None:
+        return
+    for source in tools.skills:
+        dist_info = _wheel_copy_of(source)
+        if dist_info is None or source.directory is None or not source.contents:
+            continue
+        files = {rel: source.manifest[rel] for rel in source.contents if rel in source.manifest}
+        verified.remember(
+            dist_info, source.name, source.directory, files, tools.unrecorded_since_ns
+        )
+
+
+def _wheel_copy_of(source: SkillSource) -> Path | None:
+    """The ``.dist-info`` whose copy of the skill *source* is (``<dist-info>/`` +
+    ``layout.SKILLS_DIR`` + ``/<name>``); None for any other source."""
+    depth = len(layout.SKILLS_DIR.split("/"))
+    if source.directory is None or len(source.directory.parents) <= depth:
+        return None
+    dist_info = source.directory.parents[depth]
+    if dist_info / layout.SKILLS_DIR / source.name != source.directory:
+        return None
+    return dist_info if dist_info.name.endswith(".dist-info") else None

@@ -14,8 +14,7 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime import status_cache
-from agenttools_runtime.deploy import content, status
+from agenttools_runtime.deploy import content, drift, status
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning, DeploymentNotFound
 from agenttools_runtime.values import Fields
@@ -103,9 +102,9 @@ def plan_sync(pool: Sequence[DeploymentRecord], *, prune: bool = False) -> list[
     found = []
     for record, state in zip(pool, status.statuses(pool), strict=True):
         states = state.states
-        if status_cache.ORPHANED in states:
+        if drift.ORPHANED in states:
             action = PRUNE if prune else SKIP
-        elif status_cache.OUTDATED in states and record.agent_tools.get("location") is not None:
+        elif drift.OUTDATED in states and record.agent_tools.get("location") is not None:
             action = UPGRADE
         else:
             action = SKIP
@@ -271,11 +270,11 @@ def _dry(item: SyncItem, force: bool) -> None:
 def _skipped(item: SyncItem) -> None:
     word = item.status.status
     item.result = "skipped"
-    if word == status_cache.OK:
+    if word == drift.OK:
         item.detail = "ok"
-    elif word == status_cache.ORPHANED:
+    elif word == drift.ORPHANED:
         item.detail = f"orphaned ({_reason(item)}); --prune removes it"
-    elif word == status_cache.DRIFTED and status_cache.OUTDATED not in item.status.states:
+    elif word == drift.DRIFTED and drift.OUTDATED not in item.status.states:
         item.detail = "drifted (see 'agenttools verify'); sync upgrades outdated deployments"
     elif item.record.agent_tools.get("location") is None:
         item.detail = "an ad hoc bundle: deploy it again with --upgrade"
@@ -288,11 +287,9 @@ def _versions(item: SyncItem) -> str:
     installed = item.status.installed_version
     if deployed and installed and deployed != installed:
         return f"{deployed} -> {installed}"
-    reason = next((f.message for f in item.status.findings if f.state == status_cache.OUTDATED), "")
+    reason = next((f.message for f in item.status.findings if f.state == drift.OUTDATED), "")
     return reason or "new content"
 
 
 def _reason(item: SyncItem) -> str:
-    return next(
-        (f.message for f in item.status.findings if f.state == status_cache.ORPHANED), "orphaned"
-    )
+    return next((f.message for f in item.status.findings if f.state == drift.ORPHANED), "orphaned")

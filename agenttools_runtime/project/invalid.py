@@ -13,8 +13,6 @@ from agenttools_runtime.project.problems import Problem, errors_of
 class ProjectInvalid(InvalidProject):
     """The project has errors; ``str()`` lists every one, one per line."""
 
-    message_tag = "InvalidProject"
-
     def __init__(self, problems: Sequence[Problem], base: Path | None = None) -> None:
         self.problems = list(problems)
         lines = [f"[tool.agenttools] has {len(errors_of(problems))} error(s):"]
