@@ -15,7 +15,6 @@ from pathlib import Path
 
 import platformdirs
 
-
 STATE_ENV = "AGENTTOOLS_HOME"
 
 

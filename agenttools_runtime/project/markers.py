@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
 
-from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
-
 from agenttools_runtime.project.context import Checker
 from agenttools_runtime.toml_text import KeyPath
 
