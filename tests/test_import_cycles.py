@@ -8,8 +8,6 @@ import ast
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("agenttools_runtime", "agenttools", "agenttools_hook")
 
