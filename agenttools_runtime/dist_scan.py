@@ -8,7 +8,9 @@ zip files on the path are looked into. ``discovery.py`` builds its distributions
 from __future__ import annotations
 
 import os
+import zipfile
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 
 def canonical_dist_name(name: str) -> str:
@@ -21,25 +23,15 @@ def canonical_dist_name(name: str) -> str:
     return value
 
 
+@dataclass(frozen=True, slots=True)
 class Entry:
-    """One first-occurring ``*.dist-info`` (or ``*.egg-info``) of the scan. A plain class:
-    dataclass creation costs start-up time on every CLI run."""
+    """One first-occurring ``*.dist-info`` (or ``*.egg-info``) of the scan."""
 
-    __slots__ = ("dist_info", "is_egg", "key", "version", "zip_file")
-
-    def __init__(
-        self,
-        key: str,
-        version: str,
-        dist_info: str,
-        zip_file: str | None = None,
-        is_egg: bool = False,
-    ) -> None:
-        self.key = key
-        self.version = version
-        self.dist_info = dist_info
-        self.zip_file = zip_file
-        self.is_egg = is_egg
+    key: str
+    version: str
+    dist_info: str
+    zip_file: str | None = None
+    is_egg: bool = False
 
 
 def iter_dist_infos(paths: Iterable[str | os.PathLike[str]], only: str | None) -> Iterator[Entry]:
@@ -80,7 +72,6 @@ def iter_dist_infos(paths: Iterable[str | os.PathLike[str]], only: str | None) -
 
 
 def iter_zip(archive: str, seen: set[str], only: str | None) -> Iterator[Entry]:
-    import zipfile  # only zipped entries of sys.path need it: kept off `list`'s start-up
 
     try:
         with zipfile.ZipFile(archive) as zf:

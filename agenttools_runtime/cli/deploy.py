@@ -286,7 +286,8 @@ def _deploy(
 def _selected_clients(args: argparse.Namespace, names: list[str]) -> dict[str, Client]:
     """The clients TARGET names (unknown names fail before anything is deployed), the
     detected ones, or all."""
-    from agenttools_runtime.clients import all_clients, detected_clients, get_client
+    from agenttools_runtime.clients import all_clients, get_client
+    from agenttools_runtime.detection import detected_clients
     from agenttools_runtime.errors import NoClientDetected
 
     if args.all_clients:

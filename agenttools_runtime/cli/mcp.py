@@ -183,7 +183,7 @@ def run_install(args: argparse.Namespace) -> int:
     import warnings
 
     from agenttools_runtime.cli.discovery import search_from_args
-    from agenttools_runtime.deploy.ownership import install_entry
+    from agenttools_runtime.deploy.mcp_entry import install_entry
     from agenttools_runtime.errors import format_message
     from agenttools_runtime.mcp.runners import choose_runner, machine_specific_warning
 
@@ -209,7 +209,7 @@ def run_install(args: argparse.Namespace) -> int:
 
 def run_uninstall(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.discovery import search_from_args
-    from agenttools_runtime.deploy.ownership import uninstall_entry
+    from agenttools_runtime.deploy.mcp_entry import uninstall_entry
     from agenttools_runtime.errors import format_message
 
     target = _resolve_target(args)

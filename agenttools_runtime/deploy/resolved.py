@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import errors, paths, verified
 from agenttools_runtime.bundles import resolve_tools
@@ -13,58 +15,30 @@ from agenttools_runtime.deploy import content
 from agenttools_runtime.discovery import InstalledDistribution, SearchPath
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills.source import SkillSource
-from agenttools_runtime.values import Value
 from agenttools_runtime.wheel import layout
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:  # an alias for the type checker only (bundles keeps typing off `list`)
-    from typing import Any
-
+if TYPE_CHECKING:  # an alias for the type checker only
     from agenttools_runtime.bundles import ToolsSpec
 
 
-class ServerPlan(Value):
+@dataclass(frozen=True, slots=True)
+class ServerPlan:
     """One server of the bundle and the config key it is written under."""
 
-    __slots__ = ("digest", "key", "runner", "server")
     server: MCPServer
     key: str
-    runner: str | None  # how a module/script server's command is written (mcp.runners)
-    digest: str | None  # content.server_digest of the declaration (before the runner)
-
-    def __init__(
-        self,
-        server: MCPServer,
-        key: str,
-        runner: str | None = None,
-        digest: str | None = None,
-    ) -> None:
-        super().__init__(
-            server=server,
-            key=key,
-            runner=runner,
-            digest=digest,
-        )
+    runner: str | None = None  # how a module/script server's command is written (mcp.runners)
+    digest: str | None = None  # content.server_digest of the declaration (before the runner)
 
 
-class ResolvedTools(Value):
+@dataclass(frozen=True, slots=True)
+class ResolvedTools:
     """A bundle with every server resolved and every skill hashed: all the slow work,
     done before the lock. ``skill_names`` are the bundle's skill names as stored (what a
     record lists under ``skipped``). ``unrecorded_since_ns``: when the wheel files were
     read, if there was no state directory yet to record them as verified in (None: they
     are recorded)."""
 
-    __slots__ = (
-        "agent_tools",
-        "builtin",
-        "links",
-        "name",
-        "servers",
-        "skill_names",
-        "skills",
-        "toolset_type",
-        "unrecorded_since_ns",
-    )
     name: str
     toolset_type: str
     builtin: bool
@@ -73,32 +47,8 @@ class ResolvedTools(Value):
     skills: tuple[SkillSource, ...]
     skill_names: tuple[str, ...]
     # skills deployed as links to their live source (deploy --link; editable installs)
-    links: frozenset[str]
-    unrecorded_since_ns: int | None
-
-    def __init__(
-        self,
-        name: str,
-        toolset_type: str,
-        builtin: bool,
-        agent_tools: Mapping[str, Any],
-        servers: tuple[ServerPlan, ...],
-        skills: tuple[SkillSource, ...],
-        skill_names: tuple[str, ...],
-        links: frozenset[str] = frozenset(),
-        unrecorded_since_ns: int | None = None,
-    ) -> None:
-        super().__init__(
-            name=name,
-            toolset_type=toolset_type,
-            builtin=builtin,
-            agent_tools=agent_tools,
-            servers=servers,
-            skills=skills,
-            skill_names=skill_names,
-            links=links,
-            unrecorded_since_ns=unrecorded_since_ns,
-        )
+    links: frozenset[str] = frozenset()
+    unrecorded_since_ns: int | None = None
 
     @property
     def has_servers(self) -> bool:

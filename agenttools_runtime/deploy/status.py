@@ -34,15 +34,26 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import paths
+from agenttools_runtime.bundles import BUILTIN_SERVERS, BUILTIN_SKILL_NAMES, builtin_skill_source
+from agenttools_runtime.clients import all_clients, get_client
 from agenttools_runtime.deploy import content, drift, records
 from agenttools_runtime.deploy.drift import BROKEN, DRIFTED, OK, ORPHANED, OUTDATED, Finding
+from agenttools_runtime.deploy.plan import version_older
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
+from agenttools_runtime.deploy.targets import USER_SCOPE
+from agenttools_runtime.discovery import SearchPath, try_get_distribution
 from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord, format_message
-from agenttools_runtime.values import Fields
+from agenttools_runtime.mcp.entries import build_entry
+from agenttools_runtime.mcp.formats import plain
+from agenttools_runtime.mcp.install import read_server_entries
+from agenttools_runtime.mcp.runners import choose_runner
+from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.names import canonical_dist_name
 
 if TYPE_CHECKING:
     from agenttools_runtime.discovery import InstalledDistribution, SearchPath
@@ -51,33 +62,17 @@ if TYPE_CHECKING:
 PRIORITY = (BROKEN, ORPHANED, DRIFTED, OUTDATED)
 
 
-class DeploymentStatus(Fields):
+@dataclass(slots=True)
+class DeploymentStatus:
     """A deployment's findings; ``record`` is None for a broken one (then ``path`` is its
     file). ``installed_version`` is the version of its distribution installed now (None:
     not installed, or not a distribution's bundle)."""
 
-    __slots__ = ("findings", "installed_version", "path", "record", "uuid")
     uuid: str
     record: DeploymentRecord | None
-    findings: list[Finding]
-    installed_version: str | None
-    path: str | None
-
-    def __init__(
-        self,
-        uuid: str,
-        record: DeploymentRecord | None,
-        findings: list[Finding] | None = None,
-        installed_version: str | None = None,
-        path: str | None = None,
-    ) -> None:
-        super().__init__(
-            uuid=uuid,
-            record=record,
-            findings=[] if findings is None else findings,
-            installed_version=installed_version,
-            path=path,
-        )
+    findings: list[Finding] = field(default_factory=list)
+    installed_version: str | None = None
+    path: str | None = None
 
     @property
     def states(self) -> list[str]:
@@ -285,9 +280,6 @@ class _Checker:
         than that version's (a modified skill that ``sync`` kept): the deployment is not up
         to date with its own version. (A skill whose files did not change between versions
         keeps the version it was first written at: that is no difference.)"""
-        from agenttools_runtime.deploy.plan import version_older
-        from agenttools_runtime.names import canonical_dist_name
-
         found = []
         for skill in record.installed:
             owner, _, short = (skill.identifier or "").rpartition("/")
@@ -315,7 +307,6 @@ class _Checker:
         return found
 
     def _builtin(self, record: DeploymentRecord, result: DeploymentStatus) -> None:
-        from agenttools_runtime.bundles import BUILTIN_SKILL_NAMES, builtin_skill_source
 
         for skill in record.installed:
             recorded = skill.extra.get(content.CONTENT)
@@ -359,7 +350,6 @@ class _Checker:
     def _installed(
         self, name: str, environment: Mapping[str, Any], dist_info: str | None
     ) -> InstalledDistribution | None:
-        from agenttools_runtime.discovery import try_get_distribution
 
         search_paths = tuple(str(p) for p in environment.get("paths") or ())
         if dist_info is not None:  # the deployed .dist-info is still there: look only there
@@ -384,7 +374,6 @@ class _Checker:
     def _entry(
         self, record: DeploymentRecord, server: ServerEntry, result: DeploymentStatus
     ) -> list[Finding]:
-        from agenttools_runtime.clients import all_clients
 
         client = all_clients().get(record.client)
         if client is None:
@@ -414,7 +403,6 @@ class _Checker:
             source = "as the record's server would be written today"
         if expected is None:
             return found
-        from agenttools_runtime.mcp.formats import plain
 
         differences = drift.diff(expected, plain(current[key]))
         if not differences:
@@ -432,8 +420,6 @@ class _Checker:
         ]
 
     def _config(self, config_file: str, client_id: str) -> dict[str, Any] | AgentToolsError:
-        from agenttools_runtime.clients import get_client
-        from agenttools_runtime.mcp.install import read_server_entries
 
         key = (config_file, client_id)
         if key not in self._configs:
@@ -447,21 +433,12 @@ class _Checker:
 def _entry_today(record: DeploymentRecord, server: ServerEntry, client: Any) -> Any | None:
     """The entry the record's server would be written as today (the distribution installed
     now, the runner recorded), for records that do not hold the entry they wrote."""
-    from agenttools_runtime.deploy.targets import USER_SCOPE
-    from agenttools_runtime.mcp.entries import build_entry
-    from agenttools_runtime.mcp.formats import plain
-    from agenttools_runtime.mcp.runners import choose_runner
-
     at = record.agent_tools
     environment = at.get(content.ENVIRONMENT) or {}
     try:
         if at.get("location") == "builtin":
-            from agenttools_runtime.bundles import BUILTIN_SERVERS
-
             declared = BUILTIN_SERVERS.get(server.name)
         elif at.get("location") == "distribution" and at.get("distribution"):
-            from agenttools_runtime.discovery import try_get_distribution
-
             search = _search(environment, tuple(environment.get("paths") or ()))
             dist = try_get_distribution(str(at["distribution"]), search)
             if dist is None or dist.version != at.get("distribution_version"):
@@ -479,8 +456,6 @@ def _entry_today(record: DeploymentRecord, server: ServerEntry, client: Any) -> 
 
 
 def _search(environment: Mapping[str, Any], search_paths: tuple[str, ...]) -> SearchPath:
-    from agenttools_runtime.discovery import SearchPath
-    from agenttools_runtime.mcp.server import Environment
 
     python, scripts = environment.get("python"), environment.get("scripts")
     if python and scripts and search_paths:  # (the common case: this interpreter not asked)

@@ -24,15 +24,12 @@ import contextlib
 import contextvars
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import errors
 from agenttools_runtime.mcp.server import MCPServer
-from agenttools_runtime.values import Value, replace
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from pathlib import Path
-    from typing import Any
 
 RUNNERS: tuple[str, ...] = ("python", "script", "uvx")
 
@@ -61,27 +58,15 @@ def uvx_sources(arguments: tuple[str, ...]) -> Iterator[None]:
         _uvx_sources.reset(token)
 
 
-class RunnerChoice(Value):
+@dataclass(frozen=True, slots=True)
+class RunnerChoice:
     """What is written for one server: ``server`` as written (a ``command`` server for
     ``script``/``uvx``), the ``runner`` (None for ``command``/``url`` servers) and whether
     it was the default (``chosen``) or asked for."""
 
-    __slots__ = ("chosen", "runner", "server")
     server: MCPServer
     runner: str | None
-    chosen: bool
-
-    def __init__(
-        self,
-        server: MCPServer,
-        runner: str | None,
-        chosen: bool = True,
-    ) -> None:
-        super().__init__(
-            server=server,
-            runner=runner,
-            chosen=chosen,
-        )
+    chosen: bool = True
 
     @property
     def command_line(self) -> list[str] | None:

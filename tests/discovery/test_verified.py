@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from agenttools_runtime import paths, verified
+from agenttools_runtime import discovery, paths, verified
 from agenttools_runtime.discovery import InstalledDistribution, SearchPath, get_distribution
 from agenttools_runtime.errors import BundledFileMismatch
 from agenttools_runtime.mcp.server import Environment
@@ -51,7 +51,7 @@ def dist(site: Path) -> InstalledDistribution:
 
 
 def hashed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """A counter of the files hashed from now on."""
+    """A counter of the files hashed from now on (discovery verifies a wheel's skill files)."""
     count = [0]
     real = hashing.hash_bytes
 
@@ -59,7 +59,7 @@ def hashed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         count[0] += 1
         return real(data)
 
-    monkeypatch.setattr(hashing, "hash_bytes", counting)
+    monkeypatch.setattr(discovery, "hash_bytes", counting)
     return count
 
 
