@@ -129,7 +129,7 @@ def _active_venv_python() -> str | None:
 # -- list ------------------------------------------------------------------------------------
 def run_list(args: argparse.Namespace) -> int:
     if getattr(args, "from_index", False):
-        from agenttools_runtime.cli.envs import run_list_index
+        from agenttools_runtime.cli.remote_view import run_list_index
 
         return run_list_index(args)
     from agenttools_runtime import __version__
@@ -203,7 +203,7 @@ def _short(names: list[str], prefix: str) -> str:
 # -- show ------------------------------------------------------------------------------------
 def run_show(args: argparse.Namespace) -> int:
     if getattr(args, "from_index", False):
-        from agenttools_runtime.cli.envs import run_show_index
+        from agenttools_runtime.cli.remote_view import run_show_index
 
         return run_show_index(args)
     from agenttools_runtime.bundles import resolve_tools

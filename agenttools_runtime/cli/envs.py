@@ -9,7 +9,12 @@ import os
 import sys
 
 from agenttools_runtime.cli.common import UsageError, emit
-from agenttools_runtime.cli.index_options import add_index_arguments
+from agenttools_runtime.cli.index_options import (
+    SPECIFIER,
+    add_index_arguments,
+    options_from_args,
+    split_tools,
+)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -18,8 +23,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 INSTALLERS = ("uv", "pip")
-# characters that make TOOLS a requirement rather than a bundle name
-_SPECIFIER = frozenset("<>=!~;[ @")
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -56,17 +59,6 @@ def add_install_arguments(parser: argparse.ArgumentParser) -> None:
     add_index_arguments(parser)
 
 
-def options_from_args(args: argparse.Namespace) -> Any:
-    from agenttools_runtime.envs.index import IndexOptions
-
-    return IndexOptions.from_sources(
-        index_url=getattr(args, "index_url", None),
-        extra_index_urls=getattr(args, "extra_index_url", None) or (),
-        find_links=getattr(args, "find_links", None) or (),
-        no_index=bool(getattr(args, "no_index", False)),
-    )
-
-
 # -- deploy --------------------------------------------------------------------------------
 
 
@@ -75,7 +67,7 @@ def takes_over(args: argparse.Namespace, tools: str | None) -> bool:
     specifier, a path, or a distribution not installed where discovery looks."""
     if tools is None:
         return bool(getattr(args, "install", False))
-    if getattr(args, "install", False) or _SPECIFIER.intersection(tools):
+    if getattr(args, "install", False) or SPECIFIER.intersection(tools):
         return True
     if tools.endswith(".whl") or os.sep in tools.split("/", 1)[0] or tools.startswith("."):
         return True
@@ -131,7 +123,7 @@ def run_deploy(
         raise UsageError(
             "--install needs TOOLS: the distribution to install (a requirement, a wheel or a directory)"
         )
-    text, bundle = _split(tools)
+    text, bundle = split_tools(tools)
     request = parse_request(text)
     name = request.name if bundle is None else f"{request.name}/{bundle}"
     metadata_only = getattr(args, "runner", None) == "uvx"
@@ -179,16 +171,6 @@ def _announced(
         with uvx_sources(tuple(r.index.installer_arguments("uv"))):
             return deploy(search, name)
     return deploy(search, name)
-
-
-def _split(tools: str) -> tuple[str, str | None]:
-    """``dist[spec]/bundle`` -> (requirement, bundle); a path stays whole."""
-    if tools.endswith(".whl") or os.path.exists(os.path.expanduser(tools)):
-        return tools, None
-    head, slash, tail = tools.partition("/")
-    if slash and tail and "/" not in tail and not _SPECIFIER.intersection(tail):
-        return head, tail
-    return tools, None
 
 
 def _ask(request: Any) -> bool:
@@ -290,8 +272,8 @@ def _warn(said: list[Any]) -> None:
 
 
 def run_envs(args: argparse.Namespace) -> int:
-    from agenttools_runtime.envs.deploying import recover_if_free
     from agenttools_runtime.envs.listing import human_size, rows
+    from agenttools_runtime.envs.recovery import recover_if_free
 
     _warn(recover_if_free())
     found = rows()
@@ -323,131 +305,6 @@ def run_envs(args: argparse.Namespace) -> int:
         return "\n".join(lines)
 
     emit(args, {"ok": True, "environments": found}, text)
-    return 0
-
-
-# -- show --index / list --index -------------------------------------------------------------
-
-
-def run_show_index(args: argparse.Namespace) -> int:
-    from packaging.requirements import Requirement
-
-    from agenttools_runtime.envs import http, remote
-    from agenttools_runtime.envs.requirement import parse_request
-
-    text, bundle = _split(args.name)
-    request = parse_request(text)
-    timeout = http.timeout_from_environment()
-    options = options_from_args(args)
-    if request.kind == "directory":
-        raise UsageError("show --index reads a wheel: give a distribution or a wheel file")
-    if request.kind == "wheel" and request.path is not None:
-        from packaging.version import Version
-
-        from agenttools_runtime.envs.simple import IndexFile
-
-        item = IndexFile(
-            request.path.name, request.path.as_uri(), None, False, str(request.path.parent)
-        )
-        wheel = remote.RemoteWheel(request.name, Version(request.pinned_version or "0"), item)
-    else:
-        wheel = remote.find_wheel(
-            request.requirement or Requirement(request.name), options, timeout=timeout
-        )
-    found = remote.read_distribution(wheel, timeout=timeout)
-    data = _remote_json(found, bundle)
-    if found.manifest is None:
-        emit(args, {"ok": False, **data}, f"{wheel.name} {wheel.version} ships no agent tools.")
-        return 1
-    emit(args, {"ok": True, **data}, lambda: _render_remote(data))
-    return 0
-
-
-def _remote_json(found: Any, bundle: str | None) -> dict[str, Any]:
-    from agenttools_runtime.envs.index import redact
-
-    wheel = found.wheel
-    data: dict[str, Any] = {
-        "distribution": wheel.name,
-        "version": str(wheel.version),
-        "wheel": wheel.file.filename,
-        "sha256": wheel.file.sha256,
-        "index": redact(wheel.file.source),
-        "bundles": [],
-        "mcp_servers": {},
-        "skills": {},
-    }
-    manifest = found.manifest
-    if manifest is None:
-        return data
-    bundles = manifest.declared_bundles(wheel.name)
-    if bundle is not None:
-        bundles = [b for b in bundles if b.name == bundle]
-        if not bundles:
-            from agenttools_runtime.errors import AgentToolsNotFound
-
-            raise AgentToolsNotFound(name=f"{wheel.name}/{bundle}")
-    data["bundles"] = [b.to_json() for b in bundles]
-    data["mcp_servers"] = {n: dict(s.declaration) for n, s in manifest.servers.items()}
-    data["skills"] = {
-        n: {"description": s.description, "files": len(s.files)} for n, s in manifest.skills.items()
-    }
-    return data
-
-
-def _render_remote(data: dict[str, Any]) -> str:
-    lines = [
-        f"{data['distribution']} {data['version']} ({data['wheel']} on {data['index']}; not installed)"
-    ]
-    for b in data["bundles"]:
-        lines.append(
-            f"bundle {data['distribution']}/{b['name']}"
-            + (f": {b['description']}" if b.get("description") else "")
-        )
-        for server in b["mcp-servers"]:
-            declaration = data["mcp_servers"].get(server.rpartition("/")[2], {})
-            how = next(
-                (
-                    f"{k} {declaration[k]}"
-                    for k in ("module", "script", "command", "url")
-                    if k in declaration
-                ),
-                "",
-            )
-            lines.append(f"  MCP server {server}: {how}".rstrip())
-        for skill in b["skills"]:
-            about = data["skills"].get(skill.rpartition("/")[2], {})
-            lines.append(f"  skill {skill}: {about.get('description', '')}".rstrip())
-    return "\n".join(lines)
-
-
-def run_list_index(args: argparse.Namespace) -> int:
-
-    from agenttools_runtime.envs import http, remote
-
-    options = options_from_args(args)
-    found, failed = remote.list_index(options, timeout=http.timeout_from_environment())
-    rows = [_remote_json(f, None) for f in found]
-    problems = [{"distribution": name, "problem": str(exc)} for name, exc in failed]
-
-    def text() -> str:
-        if not rows and not problems:
-            return f"No distribution on {options.describe()} ships agent tools."
-        lines = ["BUNDLE  VERSION  MCP SERVERS  SKILLS"]
-        for row in rows:
-            for b in row["bundles"]:
-                lines.append(f"{row['distribution']}/{b['name']}  {row['version']}  "
-                             f"{', '.join(b['mcp-servers']) or '-'}  {', '.join(b['skills']) or '-'}")  # fmt: skip
-        if problems:
-            lines += ["", "Distributions with problems:"]
-            lines += [f"  {p['distribution']}: {p['problem']}" for p in problems]
-        return "\n".join(lines)
-
-    emit(
-        args,
-        {"ok": True, "index": options.describe(), "distributions": rows, "problems": problems},
-        text,
-    )
     return 0
 
 

@@ -3,11 +3,17 @@
 
 from __future__ import annotations
 
+import os
+
 from agenttools_runtime.cli.common import nonempty
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
+
+# characters that make TOOLS a requirement rather than a bundle name
+SPECIFIER = frozenset("<>=!~;[ @")
 
 
 def add_index_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,3 +35,24 @@ def add_index_arguments(parser: argparse.ArgumentParser) -> None:
         help="a directory of wheels or an HTML page of links (repeatable)",
     )  # fmt: skip
     group.add_argument("--no-index", action="store_true", help="use only --find-links locations")
+
+
+def options_from_args(args: argparse.Namespace) -> Any:
+    from agenttools_runtime.envs.index import IndexOptions
+
+    return IndexOptions.from_sources(
+        index_url=getattr(args, "index_url", None),
+        extra_index_urls=getattr(args, "extra_index_url", None) or (),
+        find_links=getattr(args, "find_links", None) or (),
+        no_index=bool(getattr(args, "no_index", False)),
+    )
+
+
+def split_tools(tools: str) -> tuple[str, str | None]:
+    """``dist[spec]/bundle`` -> (requirement, bundle); a path stays whole."""
+    if tools.endswith(".whl") or os.path.exists(os.path.expanduser(tools)):
+        return tools, None
+    head, slash, tail = tools.partition("/")
+    if slash and tail and "/" not in tail and not SPECIFIER.intersection(tail):
+        return head, tail
+    return tools, None

@@ -49,7 +49,7 @@ def deployment_lock(
                 for warning in recover(store):
                     warnings.warn(warning, stacklevel=3)
             if _environments_left(state):  # an interrupted install of a managed environment
-                from agenttools_runtime.envs.deploying import recover_if_free
+                from agenttools_runtime.envs.recovery import recover_if_free
 
                 for warning in recover_if_free():
                     warnings.warn(warning, stacklevel=3)

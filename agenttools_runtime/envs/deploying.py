@@ -12,14 +12,13 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TypeVar
 
 from packaging.version import InvalidVersion, Version
 
 from agenttools_runtime.discovery import SearchPath
 from agenttools_runtime.envs import layout, provision, recovery, refs
-from agenttools_runtime.envs.envlock import environments_lock, try_environments_lock
+from agenttools_runtime.envs.envlock import environments_lock
 from agenttools_runtime.envs.index import IndexOptions
 from agenttools_runtime.envs.installer import find_installer
 from agenttools_runtime.envs.layout import ManagedEnvironment
@@ -82,30 +81,6 @@ def recover_environments() -> list[AgentToolsWarning]:
     ]
     said.extend(recovery.recover())
     return said
-
-
-def recover_if_free() -> list[AgentToolsWarning]:
-    """:func:`recovery.recover` when the environments lock is free now (the deployment
-    lock's own recovery calls this: it never waits for the environments lock)."""
-    from agenttools_runtime.envs import journal
-
-    staging = layout.envs_dir() / ".staging"
-    if not journal.any_left() and not layout.trash_entries() and not _nonempty(staging):
-        return []
-    with try_environments_lock() as taken:
-        if not taken:
-            return []
-        return list(recovery.recover())
-
-
-def _nonempty(directory: Path) -> bool:
-    import os
-
-    try:
-        with os.scandir(directory) as found:
-            return any(True for _ in found)
-    except (FileNotFoundError, NotADirectoryError):
-        return False
 
 
 def install_and_deploy(

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+from pathlib import Path
 
 from agenttools_runtime import fs
 from agenttools_runtime.envs import journal, layout, receipt
+from agenttools_runtime.envs.envlock import try_environments_lock
 from agenttools_runtime.envs.journal import INSTALL, EnvironmentJournal, UnreadableJournal
 from agenttools_runtime.envs.layout import envs_dir
 from agenttools_runtime.envs.refs import empty_trash, references, remove_environment
@@ -69,3 +71,25 @@ def _rebuild(entry: EnvironmentJournal) -> str:
             fs.mkdir(path)
             receipt.write(path, receipt.Receipt.from_json(entry.receipt))
     return "stopped; 'agenttools doctor --fix' rebuilds it"
+
+
+def recover_if_free() -> list[InterruptedInstallRecovered]:
+    """:func:`recover` when the environments lock is free now (the deployment
+    lock's own recovery calls this: it never waits for the environments lock)."""
+    staging = layout.envs_dir() / ".staging"
+    if not journal.any_left() and not layout.trash_entries() and not _nonempty(staging):
+        return []
+    with try_environments_lock() as taken:
+        if not taken:
+            return []
+        return list(recover())
+
+
+def _nonempty(directory: Path) -> bool:
+    import os
+
+    try:
+        with os.scandir(directory) as found:
+            return any(True for _ in found)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
