@@ -254,8 +254,13 @@ def run_deploy(args: argparse.Namespace) -> int:
     if args.all_clients and (args.project or args.config):
         raise UsageError("with --all-clients give only TOOLS (no TARGET, --project or --config)")
     names = [] if many else [n.strip() for n in args.target.split(",")]
+    if len(names) > 1 and args.config:
+        raise UsageError("--config names one client's file: give one TARGET")
+    if any(not n for n in names):
+        raise UsageError(f"an empty client name in TARGET {args.target!r}")
     tools = args.target if many else args.tools
     if envs_cli.takes_over(args, tools):  # not installed here: a managed environment
+        _selected_clients(args, names)  # (unknown clients fail before anything is installed)
         return envs_cli.run_deploy(args, tools, lambda s, t: _deploy(args, names, skills_dir, s, t))
     return _deploy(args, names, skills_dir, search_from_args(args), tools)
 
@@ -275,10 +280,6 @@ def _deploy(
         args = _argparse.Namespace(**{**vars(args), ("target" if many else "tools"): tools})
     if not many and len(names) == 1:
         return _deploy_one(args, names[0], skills_dir, search)
-    if args.config:
-        raise UsageError("--config names one client's file: give one TARGET")
-    if any(not n for n in names):
-        raise UsageError(f"an empty client name in TARGET {args.target!r}")
     clients = _selected_clients(args, names)
     return _deploy_many(args, clients, skills_dir, search)
 
