@@ -349,7 +349,10 @@ def doctor_environments(fix: bool) -> tuple[dict[str, Any], str, bool]:
     """The managed environments' part of ``doctor``: JSON, text, whether all is well."""
     from agenttools_runtime.envs import health
     from agenttools_runtime.envs.envlock import environments_lock
+    from agenttools_runtime.envs.layout import envs_dir
 
+    if not envs_dir().is_dir():  # no environment ever made: nothing to check, nothing created
+        return {"findings": [], "fixed": [], "remaining": []}, "", True
     with environments_lock():
         if fix:
             from agenttools_runtime.envs.deploying import recover_environments
