@@ -7,14 +7,13 @@ Every location is computed at call time from the environment (``AGENTTOOLS_HOME`
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
-
-from agenttools_runtime.sha256 import sha256
 
 STATE_ENV = "AGENTTOOLS_HOME"
 
@@ -146,4 +145,4 @@ def registry_key(skills_root: Path | str, name: str, platform: str | None = None
 
 def registry_key_for(root_key: str, name: str) -> str:
     """:func:`registry_key` from the root's :func:`canonical_path_key`, computed already."""
-    return sha256(f"{root_key}/{name}".encode()).hexdigest()
+    return hashlib.sha256(f"{root_key}/{name}".encode()).hexdigest()

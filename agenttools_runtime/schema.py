@@ -14,12 +14,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import names
 
-# ``build-backend`` of a project built through agenttools' wrapping PEP 517 backend, which
-# reads the backend it wraps from ``backend`` (and ``backend-path``), and the form of a backend
-# reference: defined with that backend, whose every hook process reads them.
-from agenttools_runtime.wheel.backend_names import BACKEND_REFERENCE as BACKEND_REFERENCE
-from agenttools_runtime.wheel.backend_names import WRAPPING_BACKEND as WRAPPING_BACKEND
-
 if TYPE_CHECKING:
     # What a key holds. "table-map" is a table of named sub-tables (``mcp-servers.<name>``),
     # "table-list" an array of tables (``[[bundles]]``).
@@ -32,6 +26,12 @@ if TYPE_CHECKING:
         "table-map",
         "table-list",
     ]
+
+# ``build-backend`` of a project built through agenttools' wrapping PEP 517 backend, which
+# reads the backend it wraps from ``backend`` (and ``backend-path``).
+WRAPPING_BACKEND = "agenttools_hook.backend"
+# A PEP 517 backend reference, as build-backend takes it: "module.path" or "module:object".
+BACKEND_REFERENCE = r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*(:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*)?$"
 
 KIND_TEXT: dict[str, str] = {
     "string": "string",

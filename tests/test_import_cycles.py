@@ -8,8 +8,6 @@ import ast
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("agenttools_runtime", "agenttools", "agenttools_hook")
 
@@ -94,10 +92,6 @@ def describe(graph: Mapping[str, set[str]], component: list[str]) -> Iterator[st
             yield f"{name} -> {succ}"
 
 
-def outside_cli(component: list[str]) -> bool:
-    return not all(m.startswith("agenttools_runtime.cli") for m in component)
-
-
 def test_the_graph_sees_every_kind_of_import(tmp_path: Path) -> None:
     # a cycle made of a lazy import, a relative one and one under TYPE_CHECKING is found
     package = tmp_path / "agenttools_runtime"
@@ -119,15 +113,5 @@ def test_the_graph_sees_every_kind_of_import(tmp_path: Path) -> None:
 def test_no_import_cycles() -> None:
     graph = import_graph(ROOT)
     assert len(graph) > 100  # the packages were found
-    found = [c for c in cycles(graph) if outside_cli(c)]
-    assert found == [], "\n".join(line for c in found for line in describe(graph, c))
-
-
-# The CLI package is being reshaped (cli/__init__.py: main(argv), the parser's assembly and the
-# one error boundary; its commands' shared helpers then live apart from it). When its cycle
-# is gone this test passes, and strict xfail fails it: then remove the mark (and outside_cli).
-@pytest.mark.xfail(strict=True, reason="cli/__init__.py and the command modules import each other")
-def test_no_import_cycles_in_the_cli() -> None:
-    graph = import_graph(ROOT)
-    found = [c for c in cycles(graph) if not outside_cli(c)]
+    found = cycles(graph)
     assert found == [], "\n".join(line for c in found for line in describe(graph, c))

@@ -76,6 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
     for module in COMMAND_MODULES:
         module.register(subparsers, common)
+    # the whole command line, for the commands that describe it (completion scripts)
+    parser.set_defaults(root_parser=parser)
     return parser
 
 

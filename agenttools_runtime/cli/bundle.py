@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from agenttools_runtime.cli.common import UsageError, emit, nonempty
 
 if TYPE_CHECKING:
-    from agenttools_runtime.wheel.bundle import BundleResult
+    from agenttools_runtime.project.bundle import BundleResult
 
 OUTCOMES = {
     "added": "added the agenttools files",
@@ -62,7 +62,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from agenttools_runtime.wheel.bundle import bundle_wheel
+    from agenttools_runtime.project.bundle import bundle_wheel
 
     wheel = Path(args.wheel)
     project = Path(args.project) if args.project else Path.cwd()

@@ -77,15 +77,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # the package assembles the parser from this module among others: asked for when used
-    from agenttools_runtime.cli import build_parser
-
     if args.names:
         print("\n".join(names(args.names)))
         return 0
     if args.shell is None:
         raise UsageError("SHELL is required: bash, zsh or fish")
-    script = render(args.shell, commands(build_parser()))
+    script = render(args.shell, commands(args.root_parser))
     emit(args, {"ok": True, "shell": args.shell, "script": script}, script.rstrip("\n"))
     return 0
 

@@ -36,6 +36,7 @@ import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from hashlib import sha256
 from pathlib import Path
 from typing import NoReturn
 
@@ -63,7 +64,6 @@ from agenttools_runtime.mcp.formats import (
 from agenttools_runtime.mcp.install import ConfigPlan, Owned, plan_server_entries
 from agenttools_runtime.mcp.origin import restore
 from agenttools_runtime.mcp.server import MCPServer
-from agenttools_runtime.sha256 import sha256
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed

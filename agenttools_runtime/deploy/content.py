@@ -19,11 +19,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
+from hashlib import sha256
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.mcp.server import Environment
-from agenttools_runtime.sha256 import sha256
 from agenttools_runtime.wheel import layout
 
 if TYPE_CHECKING:

@@ -23,10 +23,16 @@ from agenttools_runtime.skills.hashing import DestinationState, destination_stat
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
 
-# The errors a decision's conflict tag names (created when one is raised: errors/__init__.py).
-CONFLICT_ERRORS = frozenset(
-    {"AgentSkillExists", "AgentSkillModified", "AgentSkillConflict", "AgentSkillUpdate"}
-)
+# The errors a decision's conflict tag names, by tag
+CONFLICT_ERRORS: dict[str, type[AgentToolsError]] = {
+    cls.tag: cls
+    for cls in (
+        errors.AgentSkillExists,
+        errors.AgentSkillModified,
+        errors.AgentSkillConflict,
+        errors.AgentSkillUpdate,
+    )
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +76,7 @@ class SkillPlan:
                 client_name=self.client_name,
                 option=FORCE_HINT,
             )
-        if tag not in CONFLICT_ERRORS:
-            raise KeyError(tag)
-        cls: type[AgentToolsError] = getattr(errors, tag)
+        cls = CONFLICT_ERRORS[tag]  # (KeyError for any other tag)
         if tag == "AgentSkillExists":
             return cls(name=name, path=self.directory, option=FORCE_HINT)
         return cls(name=name, path=self.directory)

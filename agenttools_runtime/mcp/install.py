@@ -331,17 +331,18 @@ def _add(
     defaults = entries.required_top_level(client, config_file, is_project)
 
     def edit(text: str) -> tuple[str, bool]:
-        if not force:  # (checked on the bytes written over, under the lock)
-            current = fmt.read_entries(text, container)
-            if key in current and not same_data(plain(current[key]), plain(entry)):
-                raise errors.MCPServerEntryExists(
-                    key=key,
-                    config_file=config_file,
-                    option="--force (force=True)",
-                    then="; it is not recorded, so nothing puts it back",
-                    note="",
-                )
-        return fmt.set_entry(text, container, key, entry, defaults)
+        # one parse: set_entry leaves the text as it is when the entry holds this data already,
+        # so an entry of this key that it rewrites holds something else
+        written, existed = fmt.set_entry(text, container, key, entry, defaults)
+        if existed and written != text and not force:  # (on the bytes written over, locked)
+            raise errors.MCPServerEntryExists(
+                key=key,
+                config_file=config_file,
+                option="--force (force=True)",
+                then="; it is not recorded, so nothing puts it back",
+                note="",
+            )
+        return written, existed
 
     with state_lock():
         return edit_config_file(config_file, edit, shared=is_project)

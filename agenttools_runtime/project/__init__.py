@@ -20,7 +20,7 @@ from agenttools_runtime.project.pyproject import (
     load_project,
 )
 from agenttools_runtime.project.skills import check_skill_md
-from agenttools_runtime.project.toml_lines import TomlLines, format_key
+from agenttools_runtime.toml_text import TomlLines, format_key
 
 __all__ = [
     "CODES",

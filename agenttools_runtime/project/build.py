@@ -5,7 +5,7 @@ writer) and the map of files the wheel carries under ``.dist-info/extra_metadata
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from agenttools_runtime import errors
@@ -21,12 +21,15 @@ from agenttools_runtime.wheel.manifest import ServerEntry, SkillEntry, WheelMani
 @dataclass(frozen=True, slots=True)
 class BuildPlan:
     """What the hook writes under ``.dist-info/extra_metadata/agenttools/``: the manifest and
-    every skill file (``skills/<name>/<relpath>`` -> source file or generated text)."""
+    every skill file (``skills/<name>/<relpath>`` -> source file or generated text), with the
+    bytes of the source files as the checks read and hashed them (``contents``, by the same
+    paths: what the wheel carries, without reading them again)."""
 
     manifest: WheelManifest
     files: Mapping[str, Path | str]
     warnings: tuple[Problem, ...] = ()
     sources: tuple[Path, ...] = ()  # project files the skills are built from
+    contents: Mapping[str, bytes] = field(default_factory=dict, compare=False, repr=False)
 
     def manifest_bytes(self) -> bytes:
         return self.manifest.to_bytes()
@@ -53,6 +56,7 @@ def build_manifest(
 
         raise ProjectInvalid(problems, project.root)
     files: dict[str, Path | str] = {}
+    contents: dict[str, bytes] = {}
     skills: dict[str, SkillEntry] = {}
     for name, skill in result.skills.items():
         skills[name] = SkillEntry(
@@ -65,6 +69,8 @@ def build_manifest(
         )
         for rel, source in skill.files.items():
             files[layout.skill_file(name, rel)] = source
+            if rel in skill.source.contents:
+                contents[layout.skill_file(name, rel)] = skill.source.contents[rel]
     manifest = WheelManifest(
         distribution=project.name,
         version=version,
@@ -75,7 +81,7 @@ def build_manifest(
         source_root=None if source_root is None else str(source_root),
     )
     sources = tuple(dict.fromkeys(p for s in result.skills.values() for p in s.sources))
-    return BuildPlan(manifest, files, tuple(result.problems), sources)
+    return BuildPlan(manifest, files, tuple(result.problems), sources, contents)
 
 
 def load_plan(

@@ -8,18 +8,15 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from agenttools_runtime import names
 from agenttools_runtime.project.problems import CODES, Problem, Severity, errors_of
 from agenttools_runtime.project.pyproject import Project
-from agenttools_runtime.project.toml_lines import format_key
 from agenttools_runtime.project.values import is_inside
 from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.toml_text import KeyPath, format_key
 from agenttools_runtime.wheel.manifest import BundleEntry
-
-if TYPE_CHECKING:  # where a key is in the file is looked up only for a problem
-    from agenttools_runtime.project.toml_lines import KeyPath
 
 BASE: KeyPath = ("tool", "agenttools")
 DEFAULT_ROOT = "skills"

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agenttools_runtime import schema
 from agenttools_runtime.project.context import Checker
-
-if TYPE_CHECKING:  # where a key is in the file is looked up only for a problem
-    from agenttools_runtime.project.toml_lines import KeyPath
+from agenttools_runtime.toml_text import KeyPath
 
 
 def check_keys(

@@ -1,21 +1,12 @@
 """Bundle markers: a PEP 508 marker an installed environment can evaluate, and whether two
-markers can both hold on one system (two bundles of one name must not).
-
-``packaging.markers`` is imported only when a bundle has a marker: it costs a build through
-``agenttools_hook.backend`` more than all its own checks."""
+markers can both hold on one system (two bundles of one name must not)."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
 
 from agenttools_runtime.project.context import Checker
-
-if TYPE_CHECKING:
-    from packaging.markers import Marker
-
-    from agenttools_runtime.project.toml_lines import KeyPath
+from agenttools_runtime.toml_text import KeyPath
 
 
 def check_marker(checker: Checker, key: KeyPath, marker: str) -> None:

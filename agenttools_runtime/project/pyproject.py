@@ -8,15 +8,12 @@ import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agenttools_runtime import limits
 from agenttools_runtime.project.problems import Problem
-from agenttools_runtime.project.toml_lines import TomlLines, deep_line
 from agenttools_runtime.project.values import dig
-
-if TYPE_CHECKING:  # where a key is in the file is looked up only for a problem
-    from agenttools_runtime.project.toml_lines import TomlLines
+from agenttools_runtime.toml_text import TomlLines, deep_line
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -96,7 +93,6 @@ def load_project(root: Path, data: Mapping[str, Any] | None = None) -> Project |
 
 
 def _too_deep(path: Path, text: str) -> Problem:
-
     return Problem(
         path,
         deep_line(text),

@@ -14,10 +14,10 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator, Mapping
+from hashlib import sha256
 from pathlib import Path
 
 from agenttools_runtime import errors
-from agenttools_runtime.sha256 import sha256
 from agenttools_runtime.skills.states import DestinationState as DestinationState
 from agenttools_runtime.skills.states import DirectoryState as DirectoryState
 
@@ -95,7 +95,7 @@ def _walk(
                     path=str(path),
                 )
             yield from _walk(path, rel + "/", root_real, (*ancestors, real))
-        elif _is_regular_file(path):  # a pipe or device is not skill content: reading it hangs
+        elif entry.is_file():  # a pipe or device is not skill content: reading it hangs
             yield rel, path
 
 

@@ -25,7 +25,7 @@ from agenttools_runtime import errors
 from agenttools_runtime.names import SKILL_FILE, check_skill_description, check_skill_name
 from agenttools_runtime.paths import canonical_path_key
 from agenttools_runtime.skills.hashing import hash_bytes, hash_text, iter_source_files
-from agenttools_runtime.skills.skill_md import read_skill_md, render_skill_md
+from agenttools_runtime.skills.skill_md import parse_skill_md, render_skill_md
 
 # Keys of an inline mapping that are not passed through as extra frontmatter.
 _MAPPING_KEYS = (
@@ -72,12 +72,24 @@ class Skill:
         when ``SKILL.md`` cannot be read.
         """
         directory = _skill_directory(path)
-
         skill_md = directory / SKILL_FILE
         try:
-            document = read_skill_md(skill_md)
+            data = skill_md.read_bytes()
         except OSError as exc:
             raise errors.AgentSkillUnreadable(path=skill_md) from exc
+        return cls._from_skill_md(data, directory)
+
+    @classmethod
+    def _from_skill_md(cls, data: bytes, directory: Path) -> Skill:
+        """The skill of *directory* whose ``SKILL.md`` holds *data*."""
+        skill_md = directory / SKILL_FILE
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise errors.InvalidSkillFrontmatter(
+                source=skill_md, reason=f"not UTF-8 ({exc.reason})"
+            ) from None
+        document = parse_skill_md(text, str(skill_md))
         front = dict(document.frontmatter)
         if "name" not in front:
             raise errors.InvalidSkillFrontmatter(
@@ -177,9 +189,14 @@ def to_source(
     """
     if isinstance(spec, SkillSource):
         return spec
-    if isinstance(spec, (str, os.PathLike)):
-        skill = Skill.from_directory(spec)
-    elif isinstance(spec, Skill):
+    if isinstance(spec, (str, os.PathLike)):  # every file read once, SKILL.md parsed from it
+        skill_dir = _skill_directory(spec)
+        read = _read_directory(skill_dir)
+        skill = Skill._from_skill_md(read.contents[SKILL_FILE], skill_dir)
+        name = check_skill_name(skill.name)
+        description = check_skill_description(name, skill.description)
+        return _directory_source(name, description, skill_dir, identifier, version, read)
+    if isinstance(spec, Skill):
         skill = spec
     elif isinstance(spec, Mapping):
         skill = Skill.from_mapping(spec)
@@ -230,15 +247,20 @@ def _usable_directory(path: Path | None) -> Path | None:
     return directory if (directory / SKILL_FILE).is_file() else None
 
 
-def _directory_source(
-    name: str,
-    description: str,
-    directory: Path,
-    identifier: str | None,
-    version: str | None,
-) -> SkillSource:
-    files: dict[str, Path | str] = {}
+@dataclass(frozen=True, slots=True)
+class _DirectoryFiles:
+    """Every file of a skill directory, read once: path, hash, bytes, executable or not."""
+
+    files: dict[str, Path]
+    manifest: dict[str, str]
+    contents: dict[str, bytes]
+    executable: frozenset[str]
+
+
+def _read_directory(directory: Path) -> _DirectoryFiles:
+    files: dict[str, Path] = {}
     manifest: dict[str, str] = {}
+    contents: dict[str, bytes] = {}
     executable: set[str] = set()
     for rel, path in iter_source_files(directory):
         try:
@@ -248,20 +270,39 @@ def _directory_source(
             raise errors.AgentSkillUnreadable(path=path) from exc
         files[rel] = path
         manifest[rel] = hash_bytes(data)
+        contents[rel] = data
         # wheels and zips may drop modes; a shebang says "this is a script" on its own
         if mode & _EXEC_BITS or data.startswith(b"#!"):
             executable.add(rel)
     if SKILL_FILE not in files:
         raise errors.InvalidAgentSkill(reason=f"{directory} has no {SKILL_FILE}", path=directory)
+    return _DirectoryFiles(
+        dict(sorted(files.items())), dict(sorted(manifest.items())), contents, frozenset(executable)
+    )
+
+
+def _directory_source(
+    name: str,
+    description: str,
+    directory: Path,
+    identifier: str | None,
+    version: str | None,
+    read: _DirectoryFiles | None = None,
+) -> SkillSource:
+    """The source of a skill directory; its files' bytes, read once, go with it (a deploy or
+    a build writes what was hashed, without reading it again)."""
+    if read is None:
+        read = _read_directory(directory)
     return SkillSource(
         name=name,
         description=description,
         identifier=identifier if identifier is not None else directory_identifier(directory),
         version=version,
-        files=dict(sorted(files.items())),
-        manifest=dict(sorted(manifest.items())),
+        files=dict(read.files),
+        manifest=read.manifest,
         directory=directory,
-        executable=frozenset(executable),
+        executable=read.executable,
+        contents=read.contents,
     )
 
 

@@ -1,4 +1,4 @@
-"""The work of ``agenttools_hook.backend``, the PEP 517 backend that wraps another: which
+"""The work of :mod:`agenttools_hook.backend`, the PEP 517 backend that wraps another: which
 backend it wraps (``[tool.agenttools] backend``, imported in-process from ``backend-path``
 if given, as frontends import theirs), and what it adds to that backend's results.
 
@@ -20,27 +20,28 @@ project directory as the working directory (PEP 517).
 
 from __future__ import annotations
 
-import gc
 import importlib
 import os
+import re
+import shutil
 import sys
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
 
-from agenttools_runtime.wheel.backend_names import BACKEND_REFERENCE, WRAPPING_BACKEND
+from agenttools_runtime.errors import BuildBackendUnavailable
+from agenttools_runtime.project.build import BuildPlan, for_artifact, load_plan
+from agenttools_runtime.project.build_setup import wrapped_backend_problem
+from agenttools_runtime.wheel import archive, contents, sdist
 
-# Frontends run every hook in a new process that imports the backend: what a hook needs is
-# imported by that hook (get_requires_* reads one setting, most often without tomllib, and
-# without pathlib: the functions it calls take the project directory as a str or a Path),
-# and typing not at all.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
-    from pathlib import Path
-    from typing import Any
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
-    from agenttools_runtime.project import BuildPlan
-
-    ConfigSettings = Mapping[str, Any] | None
-    Warn = Callable[[str], None]
+ConfigSettings = Mapping[str, Any] | None
+Warn = Callable[[str], None]
 
 PYPROJECT = "pyproject.toml"
 
@@ -105,26 +106,18 @@ def build_wheel(
     """The wrapped backend's wheel (or editable wheel) with agenttools' files added. The
     wrapped backend builds into a new hidden directory in *wheel_directory*, where the wheel
     with the files added is written and then moved into place; the directory is removed."""
-    import shutil
-    from pathlib import Path
-
-    with _GcPaused():
-        from agenttools_runtime.project.build import for_artifact
-        from agenttools_runtime.wheel import archive, contents
-
-        backend = load_backend(root)
-        plan = _plan(root, editable=editable, warn=warn)
+    backend = load_backend(root)
+    plan = _plan(root, editable=editable, warn=warn)
     hook = backend.build_editable if editable else backend.build_wheel
     scratch = _new_directory(wheel_directory)
     try:
         name = str(hook(scratch, config_settings, metadata_directory))
-        with _GcPaused():
-            inner = Path(scratch) / name
-            info = archive.read_info(inner)
-            plan = for_artifact(plan, info.name, info.version, artifact=inner, project=root)
-            # a new artifact, as the wrapped backend writes its own: not fsynced
-            staged = Path(scratch) / f".{name}.agenttools"
-            archive.add_members(inner, staged, contents.members(plan), atomic=False)
+        inner = Path(scratch) / name
+        info = archive.read_info(inner)
+        plan = for_artifact(plan, info.name, info.version, artifact=inner, project=root)
+        # a new artifact, as the wrapped backend writes its own: not fsynced
+        staged = Path(scratch) / f".{name}.agenttools"
+        archive.add_members(inner, staged, contents.members(plan), atomic=False)
         os.replace(staged, Path(wheel_directory) / name)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -140,11 +133,6 @@ def prepare_metadata(
     warn: Warn,
 ) -> str:
     """The wrapped backend's ``.dist-info`` with agenttools' files written into it."""
-    from pathlib import Path
-
-    from agenttools_runtime.project.build import for_artifact
-    from agenttools_runtime.wheel import archive, contents
-
     backend = load_backend(root)
     plan = _plan(root, editable=editable, warn=warn)
     hook = (
@@ -165,11 +153,6 @@ def build_sdist(
     root: Path, sdist_directory: str, config_settings: ConfigSettings, *, warn: Warn
 ) -> str:
     """The wrapped backend's sdist, completed with the files a wheel build needs."""
-    import tempfile
-    from pathlib import Path
-
-    from agenttools_runtime.wheel import sdist
-
     backend = load_backend(root)
     plan = _plan(root, editable=False, warn=warn)
     files = {PYPROJECT: root / PYPROJECT}
@@ -193,42 +176,24 @@ def build_sdist(
 def _backend_setting(root: str | Path) -> tuple[str, list[str]]:
     """``backend`` and ``backend-path`` of ``[tool.agenttools]``; anything unusable raises
     the project's problems as ``agenttools validate`` reports them."""
-    from agenttools_runtime.wheel.backend_scan import backend_setting
-
-    try:  # the quick path, taken by every hook (get_requires_* included)
+    try:
         with open(os.path.join(root, PYPROJECT), "rb") as file:
-            text = file.read().decode("utf-8")
-        found = backend_setting(text)  # the common shape, read without tomllib
-        if found is None:
-            if sys.version_info >= (3, 11):
-                import tomllib
-            else:  # pragma: no cover
-                import tomli as tomllib
-
-            config = tomllib.loads(text).get("tool", {}).get("agenttools", {})
-            found = config.get("backend"), config.get("backend-path", [])
-        spec, paths = found
+            config = tomllib.load(file).get("tool", {}).get("agenttools", {})
+        spec, paths = config.get("backend"), config.get("backend-path", [])
         if _usable(spec, paths):
             return spec, list(paths)
-    except (OSError, ValueError, AttributeError, TypeError):
+    except (OSError, ValueError, AttributeError):
         pass
-    from pathlib import Path
-
-    from agenttools_runtime.project.build import load_plan
-
     load_plan(Path(root), "0")  # raises the located problems (MissingBackend, UnknownKey …)
     raise _unavailable(root, "", "[tool.agenttools] backend must name the backend to wrap")
 
 
 def _usable(spec: object, paths: object) -> bool:
-    """What validation would accept, checked without it: a backend reference that is not
-    agenttools itself, and relative backend-path directories that stay in the project."""
-    import re
-
+    """What validation accepts, asked before anything else is checked: a backend to wrap,
+    and relative backend-path directories that stay in the project."""
     return (
         isinstance(spec, str)
-        and re.match(BACKEND_REFERENCE, spec) is not None
-        and spec.split(".")[0].split(":")[0] != WRAPPING_BACKEND.split(".")[0]
+        and wrapped_backend_problem(spec) is None
         and isinstance(paths, list)
         and all(
             isinstance(p, str) and p and not os.path.isabs(p) and ".." not in re.split(r"[/\\]", p)
@@ -238,53 +203,27 @@ def _usable(spec: object, paths: object) -> bool:
 
 
 def _unavailable(root: str | Path, spec: str, reason: str) -> Exception:
-    from agenttools_runtime.errors import BuildBackendUnavailable
-
     pyproject = os.path.join(root, PYPROJECT)
     return BuildBackendUnavailable(backend=spec, pyproject=pyproject, reason=reason)
 
 
 def _plan(root: Path, *, editable: bool, warn: Warn) -> BuildPlan:
-    from agenttools_runtime.project.build import load_plan
-
     plan = load_plan(root, "0", source_root=root if editable else None)
     for problem in plan.warnings:
         warn(f"agenttools: {problem.format(root)}")
     return plan
 
 
-class _GcPaused:
-    """No automatic garbage collection inside (the collector as it was after): agenttools'
-    own part of a build (imports, checks, the wheel's rewrite) leaves next to no cyclic
-    garbage, and each collection would walk the whole interpreter's objects for nothing
-    (about 2 M instructions of a hook process; the wrapped backend runs with it as it was)."""
-
-    def __enter__(self) -> None:
-        self.enabled = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc_info: object) -> None:
-        if self.enabled:
-            gc.enable()
-
-
 BUILD_DIRECTORY_PREFIX = ".agenttools-build-"
 
 
 def _new_directory(parent: str) -> str:
-    """A new directory in *parent* for one build: tempfile.mkdtemp's job without importing
-    tempfile (about 3 ms of a hook process), and in the output directory, so the finished
-    wheel is moved into place, not copied. Named for this host and process, so the next
-    build removes it if this one was killed before it could (:func:`_sweep_abandoned`)."""
+    """A new directory in *parent* for one build: in the output directory, so the finished
+    wheel is moved into place, not copied. Named for this host and process, so the next build
+    removes it if this one was killed before it could (:func:`_sweep_abandoned`)."""
     _sweep_abandoned(parent)
-    owner = f"{_host()}-{os.getpid()}"
-    while True:
-        path = os.path.join(parent, f"{BUILD_DIRECTORY_PREFIX}{owner}-{os.urandom(6).hex()}")
-        try:
-            os.mkdir(path, 0o700)
-        except FileExistsError:  # pragma: no cover - 48 random bits
-            continue
-        return path
+    prefix = f"{BUILD_DIRECTORY_PREFIX}{_host()}-{os.getpid()}-"
+    return tempfile.mkdtemp(prefix=prefix, dir=parent)
 
 
 def _host() -> str:
@@ -309,8 +248,6 @@ def _sweep_abandoned(parent: str) -> None:
         host, _, rest = name[len(BUILD_DIRECTORY_PREFIX) :].rpartition("-")[0].rpartition("-")
         if host != here or not rest.isdigit() or _runs(int(rest)):
             continue
-        import shutil
-
         shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
 
 

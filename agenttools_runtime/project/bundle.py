@@ -1,6 +1,6 @@
 """``agenttools bundle``: a project's agenttools files added to a wheel built by anything
 (``maturin build``, ``cibuildwheel``, a CI pipeline), with ``RECORD`` rewritten and every
-other member left as it is (:mod:`.archive`)."""
+other member left as it is (:mod:`agenttools_runtime.wheel.archive`)."""
 
 from __future__ import annotations
 
