@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import stat
-import zipfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -350,6 +349,8 @@ def _with_problem(
 
 
 def _zipped_distribution(entry: _Entry, search: SearchPath) -> InstalledDistribution | None:
+
+    import zipfile  # (rare: only zipped entries of sys.path)
 
     assert entry.zip_file is not None
     try:

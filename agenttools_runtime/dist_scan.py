@@ -8,7 +8,6 @@ zip files on the path are looked into. ``discovery.py`` builds its distributions
 from __future__ import annotations
 
 import os
-import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -72,6 +71,7 @@ def iter_dist_infos(paths: Iterable[str | os.PathLike[str]], only: str | None) -
 
 
 def iter_zip(archive: str, seen: set[str], only: str | None) -> Iterator[Entry]:
+    import zipfile  # (rare: only zipped entries of sys.path)
 
     try:
         with zipfile.ZipFile(archive) as zf:

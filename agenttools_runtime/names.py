@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 
 from agenttools_runtime.dist_scan import canonical_dist_name as canonical_dist_name
 from agenttools_runtime.errors import InvalidAgentSkillDescription, InvalidAgentSkillName
@@ -93,6 +92,7 @@ def nfkc(text: str) -> str:
     unicodedata is imported only for other text (not by list, show or a plain build)."""
     if text.isascii():
         return text
+    import unicodedata
 
     return unicodedata.normalize("NFKC", text)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -77,6 +76,8 @@ class SearchPath:
                     reason="a directory without bin/python or Scripts/python.exe (not a virtual "
                     "environment)",
                 )
+        import subprocess  # (rare: only --python runs an interpreter)
+
         try:
             completed = subprocess.run(
                 [os.fspath(executable), "-c", _PROBE],

@@ -4,7 +4,6 @@ installed come from :mod:`agenttools_runtime.name_hints`."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 
 
@@ -15,6 +14,8 @@ def close_matches(word: str, candidates: Iterable[str], n: int = 3) -> list[str]
     for candidate in candidates:
         by_fold.setdefault(candidate.casefold(), candidate)
     folded = word.casefold()
+    import difflib
+
     found = difflib.get_close_matches(folded, list(by_fold), n=n, cutoff=0.6)
     if not found and len(folded) >= 3:
         found = sorted(f for f in by_fold if f.startswith(folded))[:n]
