@@ -20,7 +20,7 @@ import contextvars
 import os
 from collections.abc import Callable, Iterator
 
-from agenttools_runtime import errors, paths, signals
+from agenttools_runtime import errors, fs, paths, signals
 
 LOCK_TIMEOUT = 60.0
 
@@ -44,7 +44,8 @@ def state_lock(
     if _held.get():
         yield False
         return
-    lock_file = (state or paths.state_paths()).lock
+    state = state or paths.state_paths()
+    lock_file = state.lock
     # the lock's own directory is not a change to undo or to fail on purpose: not through fs
     os.makedirs(lock_file.parent, exist_ok=True)
     seconds = LOCK_TIMEOUT if timeout is None else timeout
@@ -53,7 +54,8 @@ def state_lock(
         raise errors.DeploymentLockTimeout(lock_file=str(lock_file), timeout=seconds)
     token = _held.set(True)
     try:
-        with signals.interruptible():
+        # (the temp files of its atomic writes are listed: killed, the next holder deletes them)
+        with signals.interruptible(), fs.listing_temp_files(fs.new_temp_log(state.journals)):
             yield True
     finally:
         _held.reset(token)

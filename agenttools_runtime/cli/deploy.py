@@ -533,6 +533,7 @@ def run_remove(args: argparse.Namespace) -> int:
 def _remove_selected(args: argparse.Namespace) -> int:
     """``remove`` of a selection: by IDs, --client, --bundle, or --all (with --dry-run: the
     list); each removed on its own, one that fails does not stop the others."""
+    from agenttools_runtime import paths
     from agenttools_runtime.deploy import deployed
     from agenttools_runtime.deploy.selection import select
 
@@ -540,6 +541,10 @@ def _remove_selected(args: argparse.Namespace) -> int:
         raise UsageError("--all removes every deployment: give no ID, --client or --bundle")
     if not (args.id or args.client or args.bundle or args.all):
         raise UsageError("give the deployment IDs to remove, or --client, --bundle or --all")
+    if paths.state_paths().journals_left():  # what is chosen: after what recovery finishes
+        from agenttools_runtime.deploy.lock import finish_interrupted
+
+        finish_interrupted()
     pool = [d.record for d in deployed()]
     chosen = select(pool, ids=args.id, client=args.client, bundle=args.bundle)
     if args.dry_run:

@@ -173,7 +173,11 @@ def diagnose(*, fix: bool = False, state: paths.StatePaths | None = None) -> Doc
     if not state.deployments.exists():
         return report
     if fix:
+        listed = _listed_temp_files(state)  # (deleted by the recovery the lock runs)
         with _recovered_journals(report, state), deployment_lock(state=state) as store:
+            for path in listed:
+                gone = not os.path.lexists(path)
+                report.findings.append(Finding("temp-file", str(path), _TEMP_FILE, True, gone))
             _examine(store, report, fix=True)
     else:
         with lock.state_lock(state=state):
@@ -503,10 +507,19 @@ def _check_temp_files(
         with contextlib.suppress(OSError):
             found += [directory / n for n in sorted(os.listdir(directory)) if fs.is_temp_name(n)]
     found += [p for p in journal.orphan_files(store.state) if p not in found]
+    found += [p for p in _listed_temp_files(store.state) if p not in found]
     for path in found:
-        add(Finding("temp-file", str(path), "left by an interrupted write: deleted", True, fix))
+        add(Finding("temp-file", str(path), _TEMP_FILE, True, fix))
         if fix:
             fs.unlink(path, missing_ok=True)
+
+
+_TEMP_FILE = "left by an interrupted write: deleted"
+
+
+def _listed_temp_files(state: paths.StatePaths) -> list[Path]:
+    """The temp files that lock holders which died listed (wherever they are), still there."""
+    return [p for log in journal.temp_logs(state) for p in fs.listed_temp_files(log)]
 
 
 def _prune_verified_cache(store: Store, add: Any) -> None:

@@ -411,14 +411,27 @@ def pending(state: StatePaths) -> Iterator[Journal | Unreadable]:
             yield Unreadable(path, str(exc))
 
 
-def orphan_files(state: StatePaths) -> list[Path]:
-    """Files in the journal directory that no journal names: side files of a journal whose
-    writing died before the journal itself, temp files of an atomic write."""
+def temp_logs(state: StatePaths) -> list[Path]:
+    """The temp logs of lock holders that died (:func:`agenttools_runtime.fs.listing_temp_files`;
+    call under the lock: the one this process writes is left out)."""
     try:
         names = os.listdir(state.journals)
     except (FileNotFoundError, NotADirectoryError):
         return []
-    named: set[str] = set()
+    own = fs.current_temp_log()
+    found = (state.journals / n for n in sorted(names) if n.endswith(fs.TEMP_LOG_SUFFIX))
+    return [p for p in found if p != own]
+
+
+def orphan_files(state: StatePaths) -> list[Path]:
+    """Files in the journal directory that no journal names: side files of a journal whose
+    writing died before the journal itself, temp files of an atomic write. (Temp logs are
+    not: see :func:`temp_logs`.)"""
+    try:
+        names = os.listdir(state.journals)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    named: set[str] = {n for n in names if n.endswith(fs.TEMP_LOG_SUFFIX)}
     for item in pending(state):
         named.add(item.path.name)
         if isinstance(item, Journal):

@@ -24,6 +24,10 @@ from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.paths import StatePaths
 from agenttools_runtime.values import Fields, Value
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
+if TYPE_CHECKING:
+    from agenttools_runtime.deploy.journal import Journal
+
 
 class RootKeys(Value):
     """A skills root's keys, computed once per operation: ``real`` (its canonical path),
@@ -57,10 +61,11 @@ class RootKeys(Value):
 class Store(Fields):
     """The state of one operation (see the module docstring)."""
 
-    __slots__ = ("_records", "_roots", "index", "state")
+    __slots__ = ("_records", "_roots", "index", "recovered", "state")
     _unshown = frozenset({"_records", "_roots"})
     state: StatePaths
     index: StateIndex
+    recovered: list[Journal]  # the interrupted operations recovery handled under this lock
     _records: dict[str, DeploymentRecord | None]
     _roots: dict[str, RootKeys]
 
@@ -68,12 +73,14 @@ class Store(Fields):
         self,
         state: StatePaths,
         index: StateIndex,
+        recovered: list[Journal] | None = None,
         _records: dict[str, DeploymentRecord | None] | None = None,
         _roots: dict[str, RootKeys] | None = None,
     ) -> None:
         super().__init__(
             state=state,
             index=index,
+            recovered=[] if recovered is None else recovered,
             _records={} if _records is None else _records,
             _roots={} if _roots is None else _roots,
         )
