@@ -562,7 +562,16 @@ def _remove_selected(args: argparse.Namespace) -> int:
         return 0
     from agenttools_runtime.cli.removing import remove_each
 
-    return remove_each(args, [r.uuid for r in chosen])
+    ids = [r.uuid for r in chosen]
+    if args.all:  # a record that cannot be read is not removed: said, never passed over
+        import os
+
+        from agenttools_runtime.deploy.records import iter_records
+        from agenttools_runtime.errors import InvalidDeploymentRecord
+
+        broken = (i for i in iter_records() if isinstance(i, InvalidDeploymentRecord))
+        ids += [os.path.basename(os.path.dirname(str(e.data.get("path")))) for e in broken]
+    return remove_each(args, ids)
 
 
 def _render(d: Deployment) -> str:

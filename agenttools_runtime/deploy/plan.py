@@ -367,6 +367,8 @@ class ReleaseState(str, Enum):
     FILE = "file"
     UNMODIFIED = "unmodified"
     MODIFIED = "modified"
+    # unmodified, but the entry is not confirmed as agenttools' (see removal.release)
+    UNPROVEN = "unproven"
 
 
 class ReleaseAction(Value):
@@ -401,6 +403,7 @@ RELEASE_RULES: Mapping[ReleaseState, ReleaseAction] = {
     # the entry is deleted only after the directory is gone (see engine)
     ReleaseState.UNMODIFIED: ReleaseAction(True, True),
     ReleaseState.MODIFIED: ReleaseAction(False, True, "AgentSkillNotRemoved"),
+    ReleaseState.UNPROVEN: ReleaseAction(False, True, "AgentSkillUnproven"),
 }
 
 _DESTINATION_RELEASE = {

@@ -36,8 +36,12 @@ def recover(store: Store) -> list[AgentToolsWarning]:
         except OSError:
             continue  # left for the next command (and named by doctor)
     for item in journal.pending(store.state):
-        if isinstance(item, Unreadable):
-            raise errors.StateRecoveryFailed(journal=item.path, reason=item.reason)
+        if isinstance(item, Unreadable):  # never acted on: what it would undo is unknown
+            reason = (
+                f"it cannot be read ({item.reason}), so nothing is done from it; "
+                "'agenttools doctor --fix' sets it aside"
+            )
+            raise errors.StateRecoveryFailed(journal=item.path, reason=reason)
         touched = apply.written_directories(store, item)
         try:
             outcome, said = _handle(store, item)

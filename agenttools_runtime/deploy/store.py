@@ -61,13 +61,14 @@ class RootKeys(Value):
 class Store(Fields):
     """The state of one operation (see the module docstring)."""
 
-    __slots__ = ("_records", "_roots", "index", "recovered", "state")
-    _unshown = frozenset({"_records", "_roots"})
+    __slots__ = ("_claimed", "_records", "_roots", "index", "recovered", "state")
+    _unshown = frozenset({"_claimed", "_records", "_roots"})
     state: StatePaths
     index: StateIndex
     recovered: list[Journal]  # the interrupted operations recovery handled under this lock
     _records: dict[str, DeploymentRecord | None]
     _roots: dict[str, RootKeys]
+    _claimed: frozenset[str] | None  # see live_references
 
     def __init__(
         self,
@@ -76,6 +77,7 @@ class Store(Fields):
         recovered: list[Journal] | None = None,
         _records: dict[str, DeploymentRecord | None] | None = None,
         _roots: dict[str, RootKeys] | None = None,
+        _claimed: frozenset[str] | None = None,
     ) -> None:
         super().__init__(
             state=state,
@@ -83,6 +85,7 @@ class Store(Fields):
             recovered=[] if recovered is None else recovered,
             _records={} if _records is None else _records,
             _roots={} if _roots is None else _roots,
+            _claimed=_claimed,
         )
 
     @classmethod
@@ -95,6 +98,7 @@ class Store(Fields):
         (after a rollback put the files back)."""
         self.index = index.load(self.state)
         self._records.clear()
+        self._claimed = None
 
     def save(self) -> None:
         """Write the index if anything changed it. When that fails the stored index is
@@ -180,8 +184,15 @@ class Store(Fields):
         self.index.drop_skill(key)
 
     def live_references(self, entry: RegistryEntry, exclude: Iterable[str] = ()) -> tuple[str, ...]:
-        """*entry*'s references that are not stale and not in *exclude*."""
-        return registry.live_references(entry, tuple(exclude), self.state.deployments)
+        """*entry*'s references that are not stale and not in *exclude*. A record that
+        cannot be read keeps every reference it may be: its directory's name and the uuid it
+        says (read once per operation, for the few records the index could not read)."""
+        if self._claimed is None:
+            unread = self.index.record_names - self.index.records.keys()
+            self._claimed = records.claimed_by_unreadable(unread, self.state.deployments)
+        return registry.live_references(
+            entry, tuple(exclude), self.state.deployments, self._claimed
+        )
 
     # -- records -------------------------------------------------------------------------
 

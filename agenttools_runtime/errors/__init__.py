@@ -102,6 +102,7 @@ if TYPE_CHECKING:
     )
     from agenttools_runtime.errors.leaves import AgentSkillModified as AgentSkillModified
     from agenttools_runtime.errors.leaves import AgentSkillModifiedKept as AgentSkillModifiedKept
+    from agenttools_runtime.errors.leaves import AgentSkillNameDiffers as AgentSkillNameDiffers
     from agenttools_runtime.errors.leaves import (
         AgentSkillNewerVersionKept as AgentSkillNewerVersionKept,
     )
@@ -114,6 +115,7 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import (
         AgentSkillRemoveFailedWarning as AgentSkillRemoveFailedWarning,
     )
+    from agenttools_runtime.errors.leaves import AgentSkillReplacedKept as AgentSkillReplacedKept
     from agenttools_runtime.errors.leaves import (
         AgentSkillReplacedNotRemoved as AgentSkillReplacedNotRemoved,
     )
@@ -130,6 +132,7 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import (
         AgentSkillsNotInstalledWarning as AgentSkillsNotInstalledWarning,
     )
+    from agenttools_runtime.errors.leaves import AgentSkillUnproven as AgentSkillUnproven
     from agenttools_runtime.errors.leaves import AgentSkillUnreadable as AgentSkillUnreadable
     from agenttools_runtime.errors.leaves import AgentSkillUnsafeLink as AgentSkillUnsafeLink
     from agenttools_runtime.errors.leaves import AgentSkillUpdate as AgentSkillUpdate
@@ -207,6 +210,7 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors.leaves import (
         MCPServerEntryNotRestored as MCPServerEntryNotRestored,
     )
+    from agenttools_runtime.errors.leaves import MCPServerEntryUnproven as MCPServerEntryUnproven
     from agenttools_runtime.errors.leaves import MCPServerNameAmbiguous as MCPServerNameAmbiguous
     from agenttools_runtime.errors.leaves import MCPServerNotFound as MCPServerNotFound
     from agenttools_runtime.errors.leaves import MCPServerNotRemoved as MCPServerNotRemoved

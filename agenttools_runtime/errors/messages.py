@@ -98,6 +98,11 @@ MESSAGES: dict[str, str] = {
         'Warning: {client_name} also reads {path}, a different skill named "{name}": it now has '
         "two skills of that name ({duplicates})."
     ),
+    "AgentSkillNameDiffers": (
+        'Warning: The skill folder {source} is named "{folder}", but its SKILL.md names the skill '
+        '"{name}": it is deployed as {path}. Rename the folder to "{name}" (agenttools validate: '
+        "Directory name '{folder}' must match skill name '{name}')."
+    ),
     "AgentSkillDuplicate": (
         'Warning: {client_name} also reads an identical copy of the skill "{name}" at {path}: '
         "it finds the skill in two folders ({duplicates})."
@@ -117,6 +122,14 @@ MESSAGES: dict[str, str] = {
     "AgentSkillNotRemoved": (
         'The skill "{name}" at {path} was modified after it was installed, so it was not removed. '
         "Run {command} to remove it."
+    ),
+    "AgentSkillUnproven": (
+        'Warning: The skill "{name}" at {path} was not removed: {reason}, so nothing proves '
+        "agenttools wrote it. Run {command} to remove it."
+    ),
+    "AgentSkillReplacedKept": (
+        'Warning: What the skill "{name}" replaced at {path} (a forced deploy) is kept at '
+        "{backup}, not put back: {reason}. Move it back when you want it."
     ),
     "AgentSkillReplacedNotRemoved": (
         'The skill "{name}" at {path} was replaced by something that is not a skill directory, '
@@ -191,6 +204,11 @@ MESSAGES: dict[str, str] = {
     "MCPServerEntryModified": (
         'Warning: The MCP server configuration "{key}" in {config_file} was changed after agenttools '
         "wrote it, so it was not removed{origin}. {hint}"
+    ),
+    "MCPServerEntryUnproven": (
+        'Warning: The MCP server configuration "{key}" in {config_file} was not removed: the '
+        "deployment's record does not say what agenttools wrote there, so nothing proves it is "
+        "agenttools'. {hint}"
     ),
     "MCPServerEntryNotRestored": (
         'Warning: The MCP server configuration "{key}" in {config_file} was removed after agenttools '
