@@ -19,6 +19,7 @@ import contextlib
 import contextvars
 import os
 import shutil
+import time
 from collections.abc import Callable, Iterator
 
 from agenttools_runtime import errors, fs, paths, signals
@@ -126,7 +127,6 @@ def _acquire(path: str, timeout: float) -> Callable[[], None] | None:
         return lock.release
 
     import fcntl
-    import time
 
     deadline = time.monotonic() + timeout
     while True:

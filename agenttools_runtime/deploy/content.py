@@ -19,14 +19,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
+from hashlib import sha256
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.sha256 import sha256
+from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.wheel import layout
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
-    from typing import Any
-
     from agenttools_runtime.discovery import InstalledDistribution, SearchPath
     from agenttools_runtime.mcp.server import MCPServer
 
@@ -60,8 +60,6 @@ def server_digest(server: MCPServer) -> str:
 
 def manifest_digest(dist_info: Path) -> str | None:
     """SHA-256 of a distribution's agenttools manifest file; None when it cannot be read."""
-    from agenttools_runtime.wheel import layout
-
     try:
         with open(os.fspath(dist_info) + layout.MANIFEST_SUFFIX, "rb") as f:
             return sha256(f.read()).hexdigest()
@@ -88,8 +86,6 @@ def distribution_fields(dist: InstalledDistribution, search: SearchPath | None) 
 
 def builtin_fields() -> dict[str, Any]:
     """What a record of the built-in bundle keeps of the environment its server runs in."""
-    from agenttools_runtime.mcp.server import Environment
-
     environment = Environment.current()
     return {
         ENVIRONMENT: {

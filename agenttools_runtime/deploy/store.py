@@ -14,41 +14,26 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from agenttools_runtime import errors, fs, paths
 from agenttools_runtime.deploy import index, records, registry
 from agenttools_runtime.deploy.index import SkillKeys, StateIndex
+from agenttools_runtime.deploy.journal import Journal
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.paths import StatePaths
-from agenttools_runtime.values import Fields, Value
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from agenttools_runtime.deploy.journal import Journal
 
 
-class RootKeys(Value):
+@dataclass(frozen=True, slots=True)
+class RootKeys:
     """A skills root's keys, computed once per operation: ``real`` (its canonical path),
     ``lexical`` and ``canonical`` (comparison keys, see :mod:`.index`)."""
 
-    __slots__ = ("canonical", "lexical", "real")
     real: Path
     lexical: str
     canonical: str
-
-    def __init__(
-        self,
-        real: Path,
-        lexical: str,
-        canonical: str,
-    ) -> None:
-        super().__init__(
-            real=real,
-            lexical=lexical,
-            canonical=canonical,
-        )
 
     def skill(self, name: str) -> SkillKeys:
         """The keys of the real skill directory *name* in this root."""
@@ -58,35 +43,20 @@ class RootKeys(Value):
         )
 
 
-class Store(Fields):
+@dataclass(slots=True)
+class Store:
     """The state of one operation (see the module docstring)."""
 
-    __slots__ = ("_claimed", "_records", "_roots", "index", "recovered", "state")
-    _unshown = frozenset({"_claimed", "_records", "_roots"})
     state: StatePaths
     index: StateIndex
-    recovered: list[Journal]  # the interrupted operations recovery handled under this lock
-    _records: dict[str, DeploymentRecord | None]
-    _roots: dict[str, RootKeys]
-    _claimed: frozenset[str] | None  # see live_references
-
-    def __init__(
-        self,
-        state: StatePaths,
-        index: StateIndex,
-        recovered: list[Journal] | None = None,
-        _records: dict[str, DeploymentRecord | None] | None = None,
-        _roots: dict[str, RootKeys] | None = None,
-        _claimed: frozenset[str] | None = None,
-    ) -> None:
-        super().__init__(
-            state=state,
-            index=index,
-            recovered=[] if recovered is None else recovered,
-            _records={} if _records is None else _records,
-            _roots={} if _roots is None else _roots,
-            _claimed=_claimed,
-        )
+    # the interrupted operations recovery handled under this lock
+    recovered: list[Journal] = field(default_factory=list)
+    _records: dict[str, DeploymentRecord | None] = field(
+        default_factory=dict, init=False, repr=False
+    )
+    _roots: dict[str, RootKeys] = field(default_factory=dict, init=False, repr=False)
+    # the uuids records that cannot be read may be (see live_references)
+    _claimed: frozenset[str] | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def open(cls, state: StatePaths | None = None) -> Store:
