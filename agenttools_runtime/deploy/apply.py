@@ -262,7 +262,9 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
         if destination_state(root, source.name) is not DestinationState.MISSING:
             backup = kept.get(str(root / source.name)) or fsops.new_backup_name()
             if any(os.path.lexists(p) for p in fsops.temp_locations(root, backup)):
-                backup = fsops.new_backup_name()  # (one kept already: this one is not)
+                # one kept already (the user's first folder, to put back): this one is kept
+                # too, under a name of its own that doctor names until the user moves it back
+                backup = f"{backup}-{os.urandom(6).hex()}"
         linked = source in changes.links
         skills.append(
             SkillChange(

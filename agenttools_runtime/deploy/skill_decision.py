@@ -234,13 +234,16 @@ def new_entry(sp: SkillPlan, uid: str) -> RegistryEntry:
 
 
 def _replaces_foreign(sp: SkillPlan) -> bool:
-    """Whether *sp* writes over something that is not agenttools' (no entry, or one marking
-    it external): a folder, file or link of the user's, which ``--force`` replaced."""
+    """Whether *sp* writes over something that is the user's, which only ``--force``
+    replaces: what is not agenttools' (no entry, or one marking it external: a folder, file
+    or link of theirs), or a deployed folder the user changed since (theirs again)."""
     action = sp.decision.action
     if action not in (Action.REPLACE, Action.LINK):
         return False
     if sp.facts.destination is DestinationState.MISSING:
         return False
+    if sp.facts.entry is EntryKind.OWNED:
+        return sp.facts.destination is DestinationState.DIRECTORY and not sp.facts.disk_unmodified
     return sp.facts.entry in (EntryKind.NONE, EntryKind.EXTERNAL)
 
 
