@@ -195,6 +195,7 @@ def write_bytes_atomic(
                 os.fsync(handle.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
+        checkpoint("atomic-write:temp-written", tmp)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -231,11 +232,15 @@ def write_stream_atomic(
 def _temp_file(path: Path) -> tuple[int, str]:
     """A new file beside *path*, ``.<name>.agenttools-<random>.tmp``, open for writing, mode
     0600: ``tempfile.mkstemp`` without importing ``tempfile`` (and ``random``, ``shutil``…
-    with it: a deploy's start-up)."""
+    with it: a deploy's start-up). Inside :func:`listing_temp_files`, its name is listed
+    before it is created."""
+    log = _temp_log.get()
     while True:
         tmp = os.path.join(
             path.parent, f".{path.name}{TEMP_MARK}{os.urandom(6).hex()}{TEMP_SUFFIX}"
         )
+        if log is not None:
+            log.add(tmp)
         try:
             return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o600), tmp
         except FileExistsError:
@@ -245,6 +250,88 @@ def _temp_file(path: Path) -> tuple[int, str]:
 _O_CLOEXEC = (
     getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0)
 )
+
+
+# -- the temp log ----------------------------------------------------------------------------
+#
+# A process killed between creating a temp file and renaming it leaves the temp file. Inside
+# the state lock its name was listed first, in a log of that lock holder's in the journal
+# directory; the next holder of the lock deletes what a dead holder's log lists (see
+# agenttools_runtime.deploy.recovery), wherever the file was (beside a config file, beside
+# the file a link points to).
+
+TEMP_LOG_SUFFIX = ".temps"
+
+
+class TempLog:
+    """The log of one lock holder's temp files: absolute paths, each ended by a NUL byte,
+    appended (one ``write`` each) before the file is created. Not fsynced: it has to outlive
+    a killed process, not a power cut (after one, ``doctor`` finds such files by name)."""
+
+    __slots__ = ("created", "path")
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.created = False
+
+    def add(self, temp: str) -> None:
+        # (bookkeeping, not a change the observer counts or fails: os, not _write_in_place)
+        if not self.created:
+            os.makedirs(self.path.parent, exist_ok=True)
+            self.created = True
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | _O_CLOEXEC, 0o600)
+        try:
+            os.write(fd, os.fsencode(os.path.abspath(temp)) + b"\0")
+        finally:
+            os.close(fd)
+
+
+_temp_log: contextvars.ContextVar[TempLog | None] = contextvars.ContextVar(
+    "agenttools_fs_temp_log", default=None
+)
+
+
+def new_temp_log(directory: Path) -> Path:
+    """A fresh name for a temp log in *directory* (``<pid>-<random>.temps``)."""
+    return directory / f"{os.getpid()}-{os.urandom(6).hex()}{TEMP_LOG_SUFFIX}"
+
+
+@contextlib.contextmanager
+def listing_temp_files(log: Path) -> Iterator[None]:
+    """List every temp file that an atomic write of the block creates in *log*, before it is
+    created; delete the log when the block ends (its temp files are gone by then: renamed, or
+    deleted on failure). A process killed in the block leaves the log: see
+    :func:`listed_temp_files`."""
+    listing = TempLog(log)
+    token = _temp_log.set(listing)
+    try:
+        yield
+    finally:
+        _temp_log.reset(token)
+        if listing.created:
+            with contextlib.suppress(OSError):
+                os.unlink(log)
+
+
+def current_temp_log() -> Path | None:
+    """The log of this block's temp files (None outside :func:`listing_temp_files`)."""
+    listing = _temp_log.get()
+    return None if listing is None else listing.path
+
+
+def listed_temp_files(log: Path) -> list[Path]:
+    """The temp files *log* lists that are still there and carry a temp file's name (an
+    entry torn by a kill, or any other name, is left out)."""
+    try:
+        data = log.read_bytes()
+    except OSError:
+        return []
+    found: list[Path] = []
+    for raw in data.split(b"\0")[:-1]:
+        path = Path(os.fsdecode(raw))
+        if path.is_absolute() and is_temp_name(path.name) and os.path.lexists(path):
+            found.append(path)
+    return found
 
 
 def write_text_atomic(path: Path, text: str, mode: int | None = None) -> None:

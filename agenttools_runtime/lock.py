@@ -18,10 +18,11 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterator
 
-from agenttools_runtime import errors, paths, signals
+from agenttools_runtime import errors, fs, paths, signals
 
 LOCK_TIMEOUT = 60.0
 
@@ -45,7 +46,8 @@ def state_lock(
     if _held.get():
         yield False
         return
-    lock_file = (state or paths.state_paths()).lock
+    state = state or paths.state_paths()
+    lock_file = state.lock
     # the lock's own directory is not a change to undo or to fail on purpose: not through fs
     os.makedirs(lock_file.parent, exist_ok=True)
     seconds = LOCK_TIMEOUT if timeout is None else timeout
@@ -54,11 +56,58 @@ def state_lock(
         raise errors.DeploymentLockTimeout(lock_file=str(lock_file), timeout=seconds)
     token = _held.set(True)
     try:
-        with signals.interruptible():
+        # (the temp files of its atomic writes are listed: killed, the next holder deletes them)
+        with signals.interruptible(), fs.listing_temp_files(fs.new_temp_log(state.journals)):
             yield True
     finally:
         _held.reset(token)
-        release()
+        try:
+            with contextlib.suppress(OSError):
+                remove_emptied_state(state)
+        finally:
+            release()
+
+
+# What the deployments directory holds that agenttools makes again when it needs it, when
+# empty or not: the lock, the index, the verified-files cache; and, only when empty, the
+# journal and registry directories and the ledger's (a record is a directory without a dot).
+_RECREATED = frozenset({".lock", ".index", ".verified"})
+_RECREATED_EMPTY = frozenset({".journal", ".skill-registry", ".created"})
+
+
+def remove_emptied_state(state: paths.StatePaths) -> bool:
+    """Remove the state folder when it holds nothing but what agenttools makes again (no
+    record, no registry entry, no journal, nothing set aside, nothing it does not know):
+    the last removal, or a command that only looked, leaves no folder behind. Called by the
+    holder of the lock as it lets go (the lock file goes too: a process waiting for it opens
+    it anew). True when it was removed."""
+    deployments = state.deployments
+    try:
+        with os.scandir(deployments) as found:
+            names = []
+            for item in found:
+                # (each what agenttools makes there: the lock a file, the rest directories)
+                is_file = item.name == ".lock"
+                if item.name not in _RECREATED | _RECREATED_EMPTY or item.is_symlink():
+                    return False
+                if (item.is_file() if is_file else item.is_dir()) is False:
+                    return False
+                names.append(item.name)
+        for name in _RECREATED_EMPTY.intersection(names):
+            with os.scandir(deployments / name) as inside:
+                if any(True for _ in inside):
+                    return False
+    except OSError:
+        return False
+    # (the state's own bookkeeping, as the lock's directory is: not through fs, whose
+    # observers count and fail the changes of an operation)
+    for name in sorted(set(names) - {".lock"}):
+        shutil.rmtree(deployments / name)
+    os.unlink(state.lock)
+    os.rmdir(deployments)
+    with contextlib.suppress(OSError):  # (the state's home: only when nothing else is there)
+        os.rmdir(deployments.parent)
+    return True
 
 
 POLL_SECONDS = 0.05  # (filelock's interval)
@@ -81,7 +130,11 @@ def _acquire(path: str, timeout: float) -> Callable[[], None] | None:
 
     deadline = time.monotonic() + timeout
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except FileNotFoundError:  # the last holder removed the emptied state: make it again
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:  # held by another process (or another open of this one's)

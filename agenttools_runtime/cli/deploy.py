@@ -504,6 +504,7 @@ def run_remove(args: argparse.Namespace) -> int:
 def _remove_selected(args: argparse.Namespace) -> int:
     """``remove`` of a selection: by IDs, --client, --bundle, or --all (with --dry-run: the
     list); each removed on its own, one that fails does not stop the others."""
+    from agenttools_runtime import paths
     from agenttools_runtime.deploy import deployed
     from agenttools_runtime.deploy.selection import select
 
@@ -511,6 +512,10 @@ def _remove_selected(args: argparse.Namespace) -> int:
         raise UsageError("--all removes every deployment: give no ID, --client or --bundle")
     if not (args.id or args.client or args.bundle or args.all):
         raise UsageError("give the deployment IDs to remove, or --client, --bundle or --all")
+    if paths.state_paths().journals_left():  # what is chosen: after what recovery finishes
+        from agenttools_runtime.deploy.lock import finish_interrupted
+
+        finish_interrupted()
     pool = [d.record for d in deployed()]
     chosen = select(pool, ids=args.id, client=args.client, bundle=args.bundle)
     if args.dry_run:
@@ -528,7 +533,16 @@ def _remove_selected(args: argparse.Namespace) -> int:
         return 0
     from agenttools_runtime.cli.removing import remove_each
 
-    return remove_each(args, [r.uuid for r in chosen])
+    ids = [r.uuid for r in chosen]
+    if args.all:  # a record that cannot be read is not removed: said, never passed over
+        import os
+
+        from agenttools_runtime.deploy.records import iter_records
+        from agenttools_runtime.errors import InvalidDeploymentRecord
+
+        broken = (i for i in iter_records() if isinstance(i, InvalidDeploymentRecord))
+        ids += [os.path.basename(os.path.dirname(str(e.data.get("path")))) for e in broken]
+    return remove_each(args, ids)
 
 
 def _render(d: Deployment) -> str:

@@ -181,7 +181,9 @@ def _installed_note(item: DeploymentStatus) -> str:
     return ""
 
 
-def _summary_line(found: list[DeploymentStatus]) -> str:
+def _summary_line(found: list[DeploymentStatus], *, repairs: bool = False) -> str:
+    """The counts, and what to run next (*repairs*: the commands that repair, for verify,
+    which has shown what changed already)."""
     counts = _counts(found)
     parts = [f"{n} {word}" for word, n in counts.items() if n]
     line = f"{len(found)} deployment(s): " + ", ".join(parts) + "."
@@ -190,8 +192,15 @@ def _summary_line(found: list[DeploymentStatus]) -> str:
         hints.append("'agenttools sync' upgrades the outdated")
     if counts.get("orphaned"):
         hints.append("'agenttools sync --prune' removes the orphaned")
-    if counts.get("drifted") or counts.get("broken"):
+    if (counts.get("drifted") or counts.get("broken")) and not repairs:
         hints.append("'agenttools verify' shows what changed")
+    if counts.get("drifted") and repairs:
+        hints.append(
+            "deploying a drifted one again with --upgrade writes what is missing (with "
+            "--force, also the files changed since)"
+        )
+    if counts.get("broken") and repairs:
+        hints.append("'agenttools doctor --fix' repairs what it can of the broken")
     return line + (" " + "; ".join(hints) + "." if hints else "")
 
 
@@ -267,7 +276,7 @@ def _render_verify(found: list[DeploymentStatus]) -> str:
         what = f"{record.client} {record.toolset_name}" if record is not None else "(unreadable)"
         lines.append(f"{item.uuid}  {what}: {item.status}")
         lines.extend(f"  {f.state}: {f.message}" for f in item.findings)
-    lines.append(_summary_line(found))
+    lines.append(_summary_line(found, repairs=True))
     return "\n".join(lines)
 
 

@@ -4,6 +4,7 @@ the end only, and a signal that stops the loop accounted for id by id."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import warnings
@@ -11,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import emit
 from agenttools_runtime.deploy import remove_deployment
+from agenttools_runtime.deploy.lock import deployment_lock
+from agenttools_runtime.deploy.records import has_deployments
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.signals import Interrupted
 
@@ -30,7 +33,10 @@ def remove_each(args: argparse.Namespace, ids: list[str], *, single: bool = Fals
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", AgentToolsWarning)
-            return _remove_all(args, ids, single)
+            # one lock for them all: what its recovery finished (a removal killed before)
+            # counts as removed for each ID it was (and no ID is looked up before it ran)
+            with deployment_lock() if ids and has_deployments() else contextlib.nullcontext():
+                return _remove_all(args, ids, single)
     finally:
         for item in caught:
             if not stale(item.message):

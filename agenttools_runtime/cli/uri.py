@@ -238,7 +238,10 @@ def run_serve(args: argparse.Namespace) -> int:
             args,
             {"ok": True, "skills": rows},
             lambda: (
-                "\n".join(f"{r['uri']}  ({r['origin']}, {r['files']} files)" for r in rows)
+                "\n".join(
+                    f"{r['uri']}  ({r['origin']}, {r['files']} file{'' if r['files'] == 1 else 's'})"
+                    for r in rows
+                )
                 or "No skills to serve"
             ),
         )

@@ -184,8 +184,8 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
     if new is not None:
         litter.remember(store.state, new)  # what it created, for the last removal to take
     for change in entry.skills:
-        if change.backup is None:
-            continue
+        if change.backup is None or change.backup.startswith(fsops.KEPT_BACKUP_PREFIX):
+            continue  # (kept: what --force replaced that was the user's, see registry)
         for backup in fsops.temp_locations(Path(change.root), change.backup):
             if not os.path.lexists(backup):
                 continue
@@ -250,6 +250,8 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
     created_roots: set[str] = set()
     own = changes.skills_root
     links = [] if own is None else [SkillWrite(own, source) for source in changes.links]
+    # what a write replaces that is the user's is kept, under the name its entry says
+    kept = {e.directory: registry.replaced_backup(e) for e in changes.entries}
     for write in (*changes.writes, *links):  # (links go into the client's own skills root)
         root, source = write.root, write.source
         created: tuple[str, ...] = ()
@@ -258,7 +260,11 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
             created = tuple(str(d) for d in _missing_dirs(root))
         backup = None
         if destination_state(root, source.name) is not DestinationState.MISSING:
-            backup = fsops.new_backup_name()
+            backup = kept.get(str(root / source.name)) or fsops.new_backup_name()
+            if any(os.path.lexists(p) for p in fsops.temp_locations(root, backup)):
+                # one kept already (the user's first folder, to put back): this one is kept
+                # too, under a name of its own that doctor names until the user moves it back
+                backup = f"{backup}-{os.urandom(6).hex()}"
         linked = source in changes.links
         skills.append(
             SkillChange(
@@ -488,6 +494,9 @@ def _undo_config(entry: Journal, change: ConfigChange, found: list[AgentToolsWar
     if current == change.before:
         return  # our write never happened
     if current == change.after:  # nobody changed it since our write: the exact prior bytes
+        problem = journal.copy_problem(entry, change)
+        if problem is not None:  # never written over the user's file: the journal stays
+            raise ValueError(f"{problem}: it is not restored, and {path} is left as it is")
         prior = journal.prior_bytes(entry, change)
         if prior is None:
             fs.unlink(path, missing_ok=True)

@@ -17,6 +17,7 @@ from agenttools_runtime import errors, signals
 from agenttools_runtime.bundles import resolve_tools
 from agenttools_runtime.clients import all_clients, get_client
 from agenttools_runtime.deploy import records
+from agenttools_runtime.deploy.journal import Journal, Kind
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.ownership import EntryOutcome
 from agenttools_runtime.deploy.records import DeploymentRecord
@@ -270,6 +271,19 @@ def find_deployment(
     return matches[0]
 
 
+def _removal_recovered(store: Store, ident: str) -> Journal | None:
+    """The interrupted removal of the deployment *ident* (a UUID or unique prefix) that
+    recovery finished under this lock, if it did."""
+    wanted = ident.strip().lower()
+    found = [
+        j
+        for j in store.recovered
+        if j.kind is Kind.REMOVE and j.uuid and wanted and j.uuid.startswith(wanted)
+    ]
+    exact = [j for j in found if j.uuid == wanted]
+    return (exact or found)[0] if len(exact or found) == 1 else None
+
+
 def _broken(exc: errors.InvalidDeploymentRecord) -> errors.BrokenDeploymentRecord:
     path = Path(str(exc.data.get("path", "")))
     hint = format_message("BrokenDeploymentRecordHint", directory=path.parent)
@@ -298,6 +312,12 @@ def remove_deployment(ident: str | Deployment, *, force: bool = False) -> Remova
                 record = _find(store, uid)
             except errors.InvalidDeploymentRecord as exc:
                 raise _broken(exc) from exc
+            except errors.DeploymentNotFound:
+                finished = _removal_recovered(store, uid)
+                if finished is None:
+                    raise
+                # a removal of it was killed, and the recovery of this lock finished it
+                return RemovalResult(finished.uuid, finished.name, finished.client)
             found = sweep_if_needed(store)
             done = remove_entries(store, record, force=force)  # signals wait for its end
             removed = True

@@ -7,7 +7,20 @@ It looks (holding the lock, so no operation is half-way while it looks) for:
 finding                what it is                                       ``--fix``
 =====================  ===============================================  =====================
 ``journal``            an operation a process did not finish            finish / roll back
+                       (one whose saved copy of a config file does not  (reported: never
+                       match the SHA-256 it recorded)                   restored)
+``unreadable``         a journal that does not parse, or is not of its  set it aside, never
+                       schema's shape                                   acted on
+``set-aside``          a journal ``--fix`` set aside                    (reported)
 ``index``              the state index is missing, stale or corrupt     rebuild it
+``record-reference``   a record lists a skill whose entry does not      add the reference
+                       reference it
+``entry-reference``    an entry references a record that does not list  drop the reference
+                       it
+``record-mismatch``    a record and the entry of one of its skills      (reported)
+                       name different directories
+``record-entry``       a recorded config entry without what was         (reported: removal
+                       written (nothing proves it is agenttools')       keeps it)
 ``stale-reference``    registry references to records that are gone     sweep
 ``missing-directory``  a registry entry whose directory is gone         forget the entry and
                                                                         the records' mention
@@ -22,7 +35,9 @@ finding                what it is                                       ``--fix`
 ``backup``             ``.agenttools-backup-*`` beside a skills root    delete it only when
                                                                         provably redundant
 ``missing-entry``      a recorded config entry absent from its file     (reported)
-``unreadable``         a record, entry or journal that does not parse   (reported)
+``unreadable``         a record or entry that does not parse, is not of  (reported)
+                       its schema's shape, or names another uuid or
+                       key than its file's
 ``stale-cache``        the verified-files cache (``.verified/``) of a   delete it (only
                        distribution no longer installed                 shown by ``--fix``)
 =====================  ===============================================  =====================
@@ -47,18 +62,19 @@ from typing import Any
 
 from agenttools_runtime import fs, lock, paths, verified
 from agenttools_runtime.clients import all_clients, get_client, mcp_config_location, skills_location
-from agenttools_runtime.deploy import index, journal, records, registry
+from agenttools_runtime.deploy import index, journal, litter, records, registry
 from agenttools_runtime.deploy.apply import committed, config_directory
 from agenttools_runtime.deploy.journal import Journal, Unreadable
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
-from agenttools_runtime.deploy.removal import release_backup_name, sweep
+from agenttools_runtime.deploy.removal import release, release_backup_name, sweep
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import (
     AgentToolsError,
     InterruptedOperationRecovered,
     InvalidDeploymentRecord,
+    StateRecoveryFailed,
     format_message,
 )
 from agenttools_runtime.mcp.install import read_server_entries
@@ -143,17 +159,41 @@ def diagnose(*, fix: bool = False, state: paths.StatePaths | None = None) -> Doc
     state = state or paths.state_paths()
     report = DoctorReport(state.deployments.parent, fix=fix)
     if not state.deployments.exists():
+        # no state (nothing deployed): only what may be left beside the clients' skills roots
+        _check_backups(Store.open(state), _skills_roots([], []), report.findings.append, False)
         return report
     if fix:
-        with _recovered_journals(report, state), deployment_lock(state=state) as store:
-            _examine(store, report, fix=True)
-    else:
-        with lock.state_lock(state=state):
-            store = Store.open(state)
-            for item in journal.pending(state):
-                report.findings.append(_journal_finding(store, item))
-            _examine(store, report, fix=False)
+        _set_aside_unreadable(report, state)
+        listed = _listed_temp_files(state)  # (deleted by the recovery the lock runs)
+        try:
+            with _recovered_journals(report, state), deployment_lock(state=state) as store:
+                for path in listed:
+                    gone = not os.path.lexists(path)
+                    report.findings.append(Finding("temp-file", str(path), _TEMP_FILE, True, gone))
+                _examine(store, report, fix=True)
+            return report
+        except StateRecoveryFailed:
+            pass  # a journal that cannot be handled: named below, nothing repaired on top of it
+    with lock.state_lock(state=state):
+        store = Store.open(state)
+        for item in journal.pending(state):
+            report.findings.append(_journal_finding(store, item))
+        _examine(store, report, fix=False)
     return report
+
+
+def _set_aside_unreadable(report: DoctorReport, state: paths.StatePaths) -> None:
+    """Move the journals that cannot be read out of the way: what they would have undone is
+    unknown, so nothing is done from them (and every command stops on them until then)."""
+    with lock.state_lock(state=state):
+        for item in journal.pending(state):
+            if isinstance(item, Unreadable):
+                moved = journal.set_aside(state, item.path)
+                detail = (
+                    f"a journal that cannot be read ({item.reason}): set aside as {moved}; "
+                    "nothing was done from it"
+                )
+                report.findings.append(Finding("journal", str(item.path), detail, True, True))
 
 
 @contextlib.contextmanager
@@ -175,11 +215,22 @@ def _recovered_journals(report: DoctorReport, state: paths.StatePaths) -> Iterat
 
 def _journal_finding(store: Store, item: Journal | Unreadable) -> Finding:
     if isinstance(item, Unreadable):
-        return Finding(
-            "unreadable", str(item.path), f"a journal that cannot be read: {item.reason}", False
+        detail = (
+            f"a journal that cannot be read: {item.reason}; nothing is done from it (every "
+            "command stops on it): --fix sets it aside"
         )
-    if item.kind is journal.Kind.DEPLOY:
-        what = "would be finished" if committed(store, item) else "would be rolled back"
+        return Finding("unreadable", str(item.path), detail, True)
+    if item.kind is journal.Kind.DEPLOY and not committed(store, item):
+        for change in item.config:
+            problem = journal.copy_problem(item, change)
+            if problem is not None:
+                detail = (
+                    f"an interrupted {item.describe()}: {problem}, so it is never restored "
+                    f"and {change.file} is left as it is (the rest is rolled back); check "
+                    "that file, then move the journal and its side files away"
+                )
+                return Finding("journal", str(item.path), detail, False)
+        what = "would be rolled back"
     else:
         what = "would be finished"
     return Finding("journal", str(item.path), f"an interrupted {item.describe()}: {what}", True)
@@ -187,9 +238,16 @@ def _journal_finding(store: Store, item: Journal | Unreadable) -> Finding:
 
 def _examine(store: Store, report: DoctorReport, *, fix: bool) -> None:
     add = report.findings.append
+    for path in journal.set_aside_journals(store.state):
+        detail = (
+            "a journal that could not be read, set aside by 'agenttools doctor --fix'; nothing "
+            "was done from it: look at it, then delete it"
+        )
+        add(Finding("set-aside", str(path), detail, False))
     _check_index(store, add, fix)
     all_records = _records(store, add)
     entries = _entries(store, add)
+    _check_listings(store, entries, all_records, add, fix)
     _check_references(store, entries, add, fix)
     _check_directories(store, entries, all_records, add, fix)
     roots = _skills_roots(entries, all_records)
@@ -197,6 +255,7 @@ def _examine(store: Store, report: DoctorReport, *, fix: bool) -> None:
     _check_staging(store, roots, add, fix)
     _check_temp_files(store, all_records, add, fix)
     _check_config_entries(all_records, add)
+    _check_ledger(store, add, fix)
     if fix:
         _prune_verified_cache(store, add)
     if fix:
@@ -278,6 +337,79 @@ def _entries(store: Store, add: Any) -> list[RegistryEntry]:
             else:
                 found.append(entry)
     return found
+
+
+def _check_listings(
+    store: Store,
+    entries: list[RegistryEntry],
+    all_records: list[DeploymentRecord],
+    add: Any,
+    fix: bool,
+) -> None:
+    """Each record against the registry, both ways: a skill it lists whose entry does not
+    reference it (or names another directory), an entry that references a record which
+    does not list it, a config entry the record does not say what it wrote of."""
+    by_key = {e.key: e for e in entries}
+    listed: set[tuple[str, str]] = set()
+    for record in all_records:
+        for skill in record.installed:
+            listed.add((skill.registry_key, record.uuid))
+            entry = by_key.get(skill.registry_key)
+            if entry is None:
+                continue  # (missing entries: _check_directories)
+            where = str(registry.entry_path(entry.key, store.state))
+            if paths.canonical_path_key(entry.directory) != paths.canonical_path_key(
+                skill.directory
+            ):
+                detail = (
+                    f"deployment {record.uuid} lists skill {skill.name} at {skill.directory}, "
+                    f"its registry entry says {entry.directory}: neither is deleted by a "
+                    "removal; repair the record or the entry"
+                )
+                add(Finding("record-mismatch", where, detail, False))
+            elif record.uuid not in entry.references:
+                detail = (
+                    f"deployment {record.uuid} lists skill {skill.name}, whose registry entry "
+                    "does not reference it (a sweep could release it under the deployment): "
+                    "the reference is added"
+                )
+                add(Finding("record-reference", where, detail, True, fix))
+                if fix:
+                    store.put_entry(entry.with_reference(record.uuid))
+        for server in record.mcp_servers:
+            if server.written is None:
+                detail = (
+                    f'deployment {record.uuid} records the MCP entry "{server.config_key}" '
+                    "without what it wrote there: nothing proves the entry is agenttools', so "
+                    "removing the deployment keeps it"
+                )
+                add(Finding("record-entry", server.config_file, detail, False))
+    live = {r.uuid for r in all_records}
+    for entry in entries:
+        extra = [r for r in entry.references if r in live and (entry.key, r) not in listed]
+        if not extra:
+            continue
+        detail = (
+            f"skill {entry.name} ({entry.directory}) is referenced by deployments whose records "
+            f"do not list it: {', '.join(extra)}; the references are dropped"
+        )
+        add(
+            Finding(
+                "entry-reference",
+                str(registry.entry_path(entry.key, store.state)),
+                detail,
+                True,
+                fix,
+            )
+        )
+        if fix:
+            current = store.entry(entry.key) or entry
+            kept = tuple(r for r in current.references if r not in extra)
+            store.put_entry(replace(current, references=kept, timestamp=records.now_timestamp()))
+            if not kept:  # referenced by nobody now: the release decision (which keeps a
+                release(store, entry.key, None, issue=False)  # folder nothing proves ours)
+    if fix:
+        entries[:] = list(store.entries())
 
 
 def _check_references(store: Store, entries: list[RegistryEntry], add: Any, fix: bool) -> None:
@@ -393,7 +525,19 @@ def _skills_roots(entries: list[RegistryEntry], all_records: list[DeploymentReco
 
 def _check_backups(store: Store, roots: set[Path], add: Any, fix: bool) -> None:
     release_names = {release_backup_name(k): k for k in store.index.skills}
+    # what a forced deploy replaced that was the user's: kept for its removal to put back
+    kept = {registry.replaced_backup(e) for e in store.entries()}
     seen: set[Path] = set()
+    for root in sorted(roots):
+        for backup in fsops.kept_backups(root):
+            if backup.name in kept or backup in seen:
+                continue
+            seen.add(backup)
+            detail = (
+                "holds what a forced deploy replaced (the user's skill folder, file or link), "
+                "and no registry entry is left to put it back: move it back where you want it"
+            )
+            add(Finding("backup", str(backup), detail, False))
     for root in sorted(roots):
         for backup in fsops.stale_backups(root):
             if backup in seen:
@@ -475,10 +619,33 @@ def _check_temp_files(
         with contextlib.suppress(OSError):
             found += [directory / n for n in sorted(os.listdir(directory)) if fs.is_temp_name(n)]
     found += [p for p in journal.orphan_files(store.state) if p not in found]
+    found += [p for p in _listed_temp_files(store.state) if p not in found]
     for path in found:
-        add(Finding("temp-file", str(path), "left by an interrupted write: deleted", True, fix))
+        add(Finding("temp-file", str(path), _TEMP_FILE, True, fix))
         if fix:
             fs.unlink(path, missing_ok=True)
+
+
+def _check_ledger(store: Store, add: Any, fix: bool) -> None:
+    try:
+        litter.read(store.state)
+    except (OSError, ValueError, RecursionError) as exc:
+        detail = (
+            f"the ledger of what agenttools created cannot be read ({exc}): nothing it lists "
+            "is taken away again (config files, directories agenttools created stay); it is "
+            "deleted"
+        )
+        add(Finding("unreadable", str(litter.ledger_path(store.state)), detail, True, fix))
+        if fix:
+            fs.unlink(litter.ledger_path(store.state), missing_ok=True)
+
+
+_TEMP_FILE = "left by an interrupted write: deleted"
+
+
+def _listed_temp_files(state: paths.StatePaths) -> list[Path]:
+    """The temp files that lock holders which died listed (wherever they are), still there."""
+    return [p for log in journal.temp_logs(state) for p in fs.listed_temp_files(log)]
 
 
 def _prune_verified_cache(store: Store, add: Any) -> None:

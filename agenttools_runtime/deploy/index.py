@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agenttools_runtime import fs, paths
-from agenttools_runtime.deploy import records, registry
+from agenttools_runtime.deploy import records, registry, shapes
 from agenttools_runtime.paths import StatePaths
 
 if TYPE_CHECKING:
@@ -213,13 +213,20 @@ class StateIndex:
                     line = json.loads(raw)
                 except ValueError:
                     return False  # torn, and more appended after it: stop here
-                if line["generation"] != self.generation:
+                what = "an index.log line"
+                line = shapes.obj(line, what)
+                if line.get("generation") != self.generation:
                     continue
-                for op in line["ops"]:
+                pending, stamp = shapes.texts(line, "pending", what), line.get("stamp")
+                if stamp is not None and not _is_stamp(stamp):
+                    raise shapes.Malformed(f"{what} has a stamp that is not one")
+                for op in shapes.items(line, "ops", what):
+                    if type(op) is not list or not op or op[0] not in apply:
+                        raise shapes.Malformed(f"{what} holds an operation that is not one")
                     apply[op[0]](*op[1:])
-                self.needs_sweep = bool(line["needs_sweep"])
-                self.pending = {str(k) for k in line["pending"]}
-                self.stamp = line["stamp"]
+                self.needs_sweep = shapes.flag(line, "needs_sweep", what)
+                self.pending = set(pending)
+                self.stamp = stamp
         finally:
             self.ops = ops
         self.dirty = False
@@ -228,7 +235,7 @@ class StateIndex:
     # (a line that parses may still be of the wrong shape: checked here, as lookups and
     # summaries trust what the index holds, so it raises instead of crashing a command later)
     def _replay_put_skill(self, key: str, keys: str | list[str]) -> None:
-        if not (_is_str(key) and (_is_str(keys) or _are_strs(keys, 3))):
+        if not (shapes.is_name(key) and _is_keys(keys)):
             raise ValueError("not a registry entry's keys")
         self.put_skill(key, _keys_from_json(keys))
 
@@ -238,14 +245,7 @@ class StateIndex:
         self.drop_skill(key)
 
     def _replay_put_record(self, uid: str, raw: list[Any]) -> None:
-        if not (
-            _is_str(uid)
-            and type(raw) is list
-            and len(raw) == 5
-            and _are_strs(raw[:4], 4)
-            and type(raw[4]) is list
-            and all(_are_strs(pair, 2) for pair in raw[4])
-        ):
+        if not (shapes.is_name(uid) and _is_summary(raw)):
             raise ValueError("not a record summary")
         self._put_raw_record(uid, raw)
 
@@ -299,20 +299,33 @@ class StateIndex:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> StateIndex:
-        if data.get("schema") != INDEX_SCHEMA:
-            raise ValueError(f"unknown index schema {data.get('schema')!r}")
-        skills = {k: _keys_from_json(v) for k, v in data["skills"].items()}
-        records = dict(data["records"])
+    def from_json(cls, data: object) -> StateIndex:
+        """Parse a stored index; ``ValueError`` (:class:`~.shapes.Malformed`) when it is not
+        one of this schema, every value of the type it must have (lookups trust it)."""
+        what = "the index"
+        index = shapes.obj(data, what)
+        if type(index.get("schema")) is not int or index["schema"] != INDEX_SCHEMA:
+            raise shapes.Malformed(f"unknown index schema {index.get('schema')!r}")
+        raw_skills = shapes.obj(index.get("skills"), f"{what}.skills")
+        if not all(shapes.is_name(k) and _is_keys(v) for k, v in raw_skills.items()):
+            raise shapes.Malformed(f"{what}.skills holds something that is not an entry's keys")
+        summaries = shapes.obj(index.get("records"), f"{what}.records")
+        if not all(shapes.is_name(k) and _is_summary(v) for k, v in summaries.items()):
+            raise shapes.Malformed(f"{what}.records holds something that is not a record's")
+        stamp = index.get("stamp")
+        if stamp is not None and not _is_stamp(stamp):
+            raise shapes.Malformed(f"{what}.stamp is not a stamp")
+        skills = {k: _keys_from_json(v) for k, v in raw_skills.items()}
         return cls(
             skills=skills,
-            records=records,
-            entry_names={k + ENTRY_SUFFIX for k in skills} | set(data["other_entry_names"]),
-            record_names=set(records) | set(data["other_record_names"]),
-            needs_sweep=bool(data.get("needs_sweep", False)),
-            pending={str(k) for k in data.get("pending", ())},
-            stamp=data.get("stamp"),
-            generation=str(data["generation"]) if data.get("generation") else None,
+            records=summaries,
+            entry_names={k + ENTRY_SUFFIX for k in skills}
+            | set(shapes.texts(index, "other_entry_names", what)),
+            record_names=set(summaries) | set(shapes.texts(index, "other_record_names", what)),
+            needs_sweep=shapes.flag(index, "needs_sweep", what),
+            pending=set(shapes.texts(index, "pending", what)),
+            stamp=stamp,
+            generation=shapes.optional_text(index, "generation", what) or None,
         )
 
 
@@ -338,6 +351,26 @@ def _is_str(value: object) -> bool:
 
 def _are_strs(value: object, count: int) -> bool:
     return type(value) is list and len(value) == count and all(type(v) is str for v in value)
+
+
+def _is_keys(value: object) -> bool:
+    """A registry entry's keys as stored: one string, or three."""
+    return _is_str(value) or _are_strs(value, 3)
+
+
+def _is_summary(raw: object) -> bool:
+    """A record's summary as stored (see :class:`RecordSummary`)."""
+    return (
+        type(raw) is list
+        and len(raw) == 5
+        and _are_strs(raw[:4], 4)
+        and type(raw[4]) is list
+        and all(_are_strs(pair, 2) for pair in raw[4])
+    )
+
+
+def _is_stamp(value: object) -> bool:
+    return type(value) is list and len(value) == 3 and all(type(v) is int for v in value)
 
 
 def _distinct(keys: SkillKeys) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ the next locked command handles them newest first (:mod:`agenttools_runtime.depl
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import time
@@ -38,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs
+from agenttools_runtime.deploy import shapes
 from agenttools_runtime.mcp.origin import Origin
 from agenttools_runtime.paths import StatePaths
 
@@ -86,18 +88,29 @@ class ConfigChange:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ConfigChange:
+    def from_json(cls, data: object) -> ConfigChange:
+        what = "a config change"
+        change = shapes.obj(data, what)
+        entries = shapes.table(change, "entries", what)
+        if not all(type(v) is list and len(v) == 2 for v in entries.values()):
+            raise shapes.Malformed(f"{what}.entries is not an object of [before, after] pairs")
+        restore = shapes.table(change, "restore", what)
+        prior_copy = shapes.optional_text(change, "prior_copy", what)
+        if prior_copy is not None and not shapes.is_name(prior_copy):
+            raise shapes.Malformed(f"{what}.prior_copy is not a file name")
         return cls(
-            file=str(data["file"]),
-            format=str(data["format"]),
-            container=tuple(str(p) for p in data["container"]),
-            list_key=data.get("list_key"),
-            before=data.get("before"),
-            after=str(data["after"]),
-            entries={str(k): (v[0], v[1]) for k, v in data["entries"].items()},
-            prior_copy=data.get("prior_copy"),
-            created_dirs=tuple(str(d) for d in data.get("created_dirs", ())),
-            restore={str(k): Origin.from_json(v) for k, v in data.get("restore", {}).items()},
+            file=shapes.text(change, "file", what),
+            format=shapes.text(change, "format", what),
+            container=tuple(shapes.texts(change, "container", what)),
+            list_key=shapes.optional_text(change, "list_key", what),
+            before=shapes.optional_text(change, "before", what),
+            after=shapes.text(change, "after", what),
+            entries={k: (v[0], v[1]) for k, v in entries.items()},
+            prior_copy=prior_copy,
+            created_dirs=tuple(shapes.texts(change, "created_dirs", what)),
+            restore={
+                k: Origin.from_json(shapes.origin(v, f"{what}.restore")) for k, v in restore.items()
+            },
         )
 
 
@@ -134,15 +147,26 @@ class SkillChange:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> SkillChange:
+    def from_json(cls, data: object) -> SkillChange:
+        what = "a skill change"
+        change = shapes.obj(data, what)
+        staging = shapes.text(change, "staging", what)
+        backup = shapes.optional_text(change, "backup", what)
+        name = shapes.text(change, "name", what)
+        if not shapes.is_name(name):
+            raise shapes.Malformed(f"{what} names the skill {name!r}, not a skill name")
+        for temp in (staging, backup):
+            # (entries beside the skills root: never a path that leads elsewhere)
+            if temp is not None and not _is_temp_entry(temp):
+                raise shapes.Malformed(f"{what} names {temp!r}, not a staging or backup name")
         return cls(
-            name=str(data["name"]),
-            root=str(data["root"]),
-            manifest={str(k): str(v) for k, v in data["manifest"].items()},
-            staging=str(data["staging"]),
-            backup=data.get("backup"),
-            created_dirs=tuple(str(d) for d in data.get("created_dirs", ())),
-            link=data.get("link"),
+            name=name,
+            root=shapes.text(change, "root", what),
+            manifest=shapes.text_table(change, "manifest", what),
+            staging=staging,
+            backup=backup,
+            created_dirs=tuple(shapes.texts(change, "created_dirs", what)),
+            link=shapes.optional_text(change, "link", what),
         )
 
 
@@ -158,8 +182,13 @@ class EntryChange:
         return {"key": self.key, "before": self.before}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> EntryChange:
-        return cls(str(data["key"]), data.get("before"))
+    def from_json(cls, data: object) -> EntryChange:
+        what = "a registry change"
+        change = shapes.obj(data, what)
+        key = shapes.text(change, "key", what)
+        if not shapes.is_name(key):
+            raise shapes.Malformed(f"{what}.key is not a registry key")
+        return cls(key, shapes.optional_text(change, "before", what))
 
 
 @dataclass(slots=True)
@@ -216,27 +245,52 @@ class Journal:
         }
 
     @classmethod
-    def from_json(cls, path: Path, data: Mapping[str, Any]) -> Journal:
-        if data.get("schema") != JOURNAL_SCHEMA:
-            raise ValueError(f"unknown journal schema {data.get('schema')!r}")
+    def from_json(cls, path: Path, data: object) -> Journal:
+        """Parse a journal; ``ValueError`` (:class:`~.shapes.Malformed`) when it is not one
+        of this schema, of the shape it says."""
+        what = "the journal"
+        journal = shapes.obj(data, what)
+        if journal.get("schema") != JOURNAL_SCHEMA or type(journal.get("schema")) is not int:
+            raise shapes.Malformed(f"unknown journal schema {journal.get('schema')!r}")
+        kind = journal.get("kind")
+        if type(kind) is not str or kind not in _KINDS:
+            raise shapes.Malformed(f"unknown journal kind {kind!r}")
         known = {"schema", "kind", "uuid", "name", "client", "created", "pid", "replaces",
                  "owned_by", "force", "config", "skills", "entries"}  # fmt: skip
+        uids = [
+            journal.get("uuid"),
+            journal.get("owned_by"),
+            *shapes.texts(journal, "replaces", what),
+        ]
+        for uid in uids:
+            # (names of record directories: a path that leads elsewhere is never acted on)
+            if uid is not None and uid != "" and not shapes.is_name(uid):
+                raise shapes.Malformed(f"{what} names the deployment {uid!r}, not a UUID")
         return cls(
             path=path,
-            kind=Kind(data["kind"]),
-            uuid=str(data.get("uuid") or ""),
-            name=str(data.get("name") or ""),
-            client=str(data.get("client") or ""),
-            created=str(data.get("created") or ""),
-            pid=int(data.get("pid") or 0),
-            replaces=tuple(str(u) for u in data.get("replaces", ())),
-            owned_by=data.get("owned_by"),
-            force=bool(data.get("force", False)),
-            config=tuple(ConfigChange.from_json(c) for c in data.get("config", ())),
-            skills=tuple(SkillChange.from_json(s) for s in data.get("skills", ())),
-            entries=tuple(EntryChange.from_json(e) for e in data.get("entries", ())),
-            extra={k: v for k, v in data.items() if k not in known},
+            kind=Kind(kind),
+            uuid=shapes.text_or(journal, "uuid", what),
+            name=shapes.text_or(journal, "name", what),
+            client=shapes.text_or(journal, "client", what),
+            created=shapes.text_or(journal, "created", what),
+            pid=shapes.integer(journal, "pid", what, 0),
+            replaces=tuple(shapes.texts(journal, "replaces", what)),
+            owned_by=shapes.optional_text(journal, "owned_by", what),
+            force=shapes.flag(journal, "force", what),
+            config=tuple(ConfigChange.from_json(c) for c in shapes.items(journal, "config", what)),
+            skills=tuple(SkillChange.from_json(c) for c in shapes.items(journal, "skills", what)),
+            entries=tuple(EntryChange.from_json(c) for c in shapes.items(journal, "entries", what)),
+            extra={k: v for k, v in journal.items() if k not in known},
         )
+
+
+_KINDS = frozenset(k.value for k in Kind)
+
+
+def _is_temp_entry(name: str) -> bool:
+    """Whether *name* is one agenttools gives a staging directory or backup beside a skills
+    root (a plain name with its mark: never a path that leads elsewhere)."""
+    return name.startswith(fs.TEMP_MARK) and shapes.is_name(name[1:])
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +345,29 @@ def prior_bytes(journal: Journal, change: ConfigChange) -> bytes | None:
     return (journal.path.parent / change.prior_copy).read_bytes()
 
 
+def copy_problem(journal: Journal, change: ConfigChange) -> str | None:
+    """Why the copy of *change*'s file before the deploy cannot be trusted (None: it can):
+    it is missing, or its SHA-256 is not the one the journal recorded (tampered with, or
+    corrupted). A rollback never writes such a copy over the user's file."""
+    if change.before is None:
+        if change.prior_copy is None:
+            return None  # (the file did not exist: nothing to copy)
+        return f"the journal keeps a copy ({change.prior_copy}) of a file it says did not exist"
+    if change.prior_copy is None:
+        return f"the journal keeps no copy of {change.file} as it was"
+    copy = journal.path.parent / change.prior_copy
+    try:
+        data = copy.read_bytes()
+    except OSError as exc:
+        return f"the copy {copy} of {change.file} as it was cannot be read ({exc.strerror or exc})"
+    if hashlib.sha256(data).hexdigest() != change.before:
+        return (
+            f"the copy {copy} of {change.file} as it was does not have the SHA-256 the "
+            "journal recorded"
+        )
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Unreadable:
     """A journal file that cannot be parsed (reported by ``doctor``, never acted on)."""
@@ -313,18 +390,57 @@ def pending(state: StatePaths) -> Iterator[Journal | Unreadable]:
             yield Journal.from_json(path, json.loads(path.read_bytes()))
         except FileNotFoundError:
             continue
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            yield Unreadable(path, str(exc))
+        except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+            yield Unreadable(path, str(exc) or type(exc).__name__)
 
 
-def orphan_files(state: StatePaths) -> list[Path]:
-    """Files in the journal directory that no journal names: side files of a journal whose
-    writing died before the journal itself, temp files of an atomic write."""
+def set_aside_directory(state: StatePaths) -> Path:
+    """Where ``doctor --fix`` moves journals that cannot be read (never acted on)."""
+    return state.deployments / ".journal-set-aside"
+
+
+def set_aside(state: StatePaths, path: Path) -> Path:
+    """Move the journal *path* that cannot be read, and the side files beside it that carry
+    its name, out of the journal directory (call under the lock); returns where it went."""
+    target = set_aside_directory(state)
+    fs.mkdir(target)
+    stem = path.name[: -len(SUFFIX)] if path.name.endswith(SUFFIX) else path.name
+    for name in sorted(os.listdir(path.parent)):
+        if name == path.name or name.startswith(f"{stem}.config-"):
+            fs.rename(path.parent / name, target / name)
+    return target / path.name
+
+
+def set_aside_journals(state: StatePaths) -> list[Path]:
+    """The journals set aside so far."""
+    try:
+        names = os.listdir(set_aside_directory(state))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return [set_aside_directory(state) / n for n in sorted(names) if n.endswith(SUFFIX)]
+
+
+def temp_logs(state: StatePaths) -> list[Path]:
+    """The temp logs of lock holders that died (:func:`agenttools_runtime.fs.listing_temp_files`;
+    call under the lock: the one this process writes is left out)."""
     try:
         names = os.listdir(state.journals)
     except (FileNotFoundError, NotADirectoryError):
         return []
-    named: set[str] = set()
+    own = fs.current_temp_log()
+    found = (state.journals / n for n in sorted(names) if n.endswith(fs.TEMP_LOG_SUFFIX))
+    return [p for p in found if p != own]
+
+
+def orphan_files(state: StatePaths) -> list[Path]:
+    """Files in the journal directory that no journal names: side files of a journal whose
+    writing died before the journal itself, temp files of an atomic write. (Temp logs are
+    not: see :func:`temp_logs`.)"""
+    try:
+        names = os.listdir(state.journals)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    named: set[str] = {n for n in names if n.endswith(fs.TEMP_LOG_SUFFIX)}
     for item in pending(state):
         named.add(item.path.name)
         if isinstance(item, Journal):

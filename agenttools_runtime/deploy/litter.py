@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import fs
 from agenttools_runtime.clients import all_clients, client_for_config_file
+from agenttools_runtime.deploy import shapes
 from agenttools_runtime.errors import AgentToolsError
 from agenttools_runtime.mcp import entries
 from agenttools_runtime.mcp.formats import (
@@ -89,16 +90,23 @@ class Claim:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Claim:
-        inode = data.get("inode")
-        restore = data.get("restore")
+    def from_json(cls, data: object) -> Claim:
+        """Parse a claim; ``ValueError`` (:class:`~.shapes.Malformed`) when malformed."""
+        what = "a claim"
+        claim = shapes.obj(data, what)
+        keys = shapes.items(claim, "keys", what)
+        if not all(type(k) is list and all(type(p) is str for p in k) for k in keys):
+            raise shapes.Malformed(f"{what}.keys is not an array of key paths")
+        restore = shapes.texts(claim, "restore", what)
+        if restore and len(restore) != 2:
+            raise shapes.Malformed(f"{what}.restore is not a pair of strings")
         return cls(
-            kind=str(data["kind"]),
-            path=str(data["path"]),
-            client=None if data.get("client") is None else str(data["client"]),
-            keys=tuple(tuple(str(p) for p in k) for k in data.get("keys", ())),
-            inode=None if inode is None else int(inode),
-            restore=None if restore is None else (str(restore[0]), str(restore[1])),
+            kind=shapes.text(claim, "kind", what),
+            path=shapes.text(claim, "path", what),
+            client=shapes.optional_text(claim, "client", what),
+            keys=tuple(tuple(k) for k in keys),
+            inode=shapes.optional_integer(claim, "inode", what),
+            restore=(restore[0], restore[1]) if restore else None,
         )
 
 
@@ -194,7 +202,10 @@ def _restored(text: str, client: Client, config_file: Path, restore: tuple[str, 
 def remember(state: StatePaths, record: DeploymentRecord) -> None:
     """Add a committed deployment's claims to the ledger (idempotent; under the lock). A
     claimed path that does not exist is skipped; a directory is claimed with its inode."""
-    claims = [Claim.from_json(c) for c in record.extra.get(CREATED, ())]
+    try:
+        claims = [Claim.from_json(c) for c in shapes.items(record.extra, CREATED, "a record")]
+    except ValueError:
+        return  # (a record of the wrong shape claims nothing)
     if not claims:
         return
     ledger = load(state)
@@ -357,10 +368,19 @@ def load(state: StatePaths) -> dict[str, Claim]:
     """The ledger (empty when there is none or it cannot be read: then nothing is cleaned,
     which is safe)."""
     try:
-        data = json.loads(ledger_path(state).read_bytes())
-        return {str(k): Claim.from_json(v) for k, v in data["paths"].items()}
-    except (OSError, ValueError, KeyError, TypeError):
+        return read(state)
+    except (OSError, ValueError, RecursionError):
         return {}
+
+
+def read(state: StatePaths) -> dict[str, Claim]:
+    """The ledger; ``OSError`` / ``ValueError`` when it cannot be read (``doctor`` says so)."""
+    try:
+        raw = ledger_path(state).read_bytes()
+    except FileNotFoundError:
+        return {}
+    data = shapes.obj(json.loads(raw), "the ledger")
+    return {k: Claim.from_json(v) for k, v in shapes.table(data, "paths", "the ledger").items()}
 
 
 def save(state: StatePaths, ledger: Mapping[str, Claim]) -> None:

@@ -134,8 +134,12 @@ def release_entry(client: Client, entry: ServerEntry, *, force: bool, hint: str)
     def edit(text: str) -> tuple[str, Release]:
         current = fmt.read_entries(text, container)
         present = entry.config_key in current
-        unmodified = present and (
-            entry.written is None or same_data(plain(current[entry.config_key]), entry.written)
+        # the deployment's only while it holds what the record says was written: a record
+        # that does not say (edited by hand) proves nothing, and the entry stays
+        unmodified = (
+            present
+            and entry.written is not None
+            and same_data(plain(current[entry.config_key]), entry.written)
         )
         action = release_decision(present, unmodified, entry.origin is not None, force)
         if action is Release.REMOVE:
@@ -147,7 +151,9 @@ def release_entry(client: Client, entry: ServerEntry, *, force: bool, hint: str)
 
     action, _written = edit_config_file(path, edit)
     warning: AgentToolsWarning | None = None
-    if action is Release.KEEP:
+    if action is Release.KEEP and entry.written is None:
+        warning = errors.MCPServerEntryUnproven(key=entry.config_key, config_file=path, hint=hint)
+    elif action is Release.KEEP:
         origin = " (nor was the entry it had replaced put back)" if entry.origin else ""
         warning = errors.MCPServerEntryModified(
             key=entry.config_key, config_file=path, origin=origin, hint=hint

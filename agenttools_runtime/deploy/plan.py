@@ -290,6 +290,8 @@ class ReleaseState(str, Enum):
     FILE = "file"
     UNMODIFIED = "unmodified"
     MODIFIED = "modified"
+    # unmodified, but the entry is not confirmed as agenttools' (see removal.release)
+    UNPROVEN = "unproven"
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +314,7 @@ RELEASE_RULES: Mapping[ReleaseState, ReleaseAction] = {
     # the entry is deleted only after the directory is gone (see engine)
     ReleaseState.UNMODIFIED: ReleaseAction(True, True),
     ReleaseState.MODIFIED: ReleaseAction(False, True, "AgentSkillNotRemoved"),
+    ReleaseState.UNPROVEN: ReleaseAction(False, True, "AgentSkillUnproven"),
 }
 
 _DESTINATION_RELEASE = {

@@ -45,13 +45,22 @@ def keep_modified(result: DeployPlan) -> None:
 
 
 def other_copy_warnings(result: DeployPlan, store: Store) -> list[AgentToolsWarning]:
-    """What the client will see twice: an identical copy in another root it reads, a
-    different one deployed over with --force, and, for each new copy, another deployment's
-    client that reads its root and has the skill from another one."""
+    """What the client will see otherwise than the source says — a skill folder whose name is
+    not the skill's — or twice: an identical copy in another root it reads, a different one
+    deployed over with --force, and, for each new copy, another deployment's client that
+    reads its root and has the skill from another one."""
     target = result.target
     found: list[AgentToolsWarning] = []
     behaviour = duplicates_text(target.client)
     for sp in result.skills:
+        folder = sp.source.directory
+        if folder is not None and folder.name != sp.source.name and sp.decision.action:
+            # (a folder of another name: deployed under the SKILL.md's, as validate warns)
+            found.append(
+                errors.AgentSkillNameDiffers(
+                    source=folder, folder=folder.name, name=sp.source.name, path=sp.directory
+                )
+            )
         for other in sp.others:
             fields = {"name": sp.source.name, "path": other.directory}
             fields.update(client_name=sp.client_name, duplicates=behaviour)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import errors, fs, paths
+from agenttools_runtime.deploy import shapes
 from agenttools_runtime.mcp.origin import Origin
 
 RECORD_FILE = "deployment.json"
@@ -52,14 +53,19 @@ class InstalledSkill:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> InstalledSkill:
+    def from_json(cls, data: object) -> InstalledSkill:
+        what = "a record's skill"
+        skill = shapes.obj(data, what)
+        key = shapes.text(skill, "registry_key", what)
+        if not shapes.is_name(key):
+            raise shapes.Malformed(f"{what}.registry_key is not a registry key")
         return cls(
-            name=str(data["name"]),
-            directory=str(data["directory"]),
-            registry_key=str(data["registry_key"]),
-            identifier=data.get("identifier"),
-            version=data.get("version"),
-            extra=_unknown(data, _INSTALLED_FIELDS),
+            name=shapes.text(skill, "name", what),
+            directory=shapes.text(skill, "directory", what),
+            registry_key=key,
+            identifier=shapes.optional_text(skill, "identifier", what),
+            version=shapes.optional_text(skill, "version", what),
+            extra=_unknown(skill, _INSTALLED_FIELDS),
         )
 
 
@@ -95,17 +101,20 @@ class ServerEntry:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ServerEntry:
-        runner = data.get("runner")
-        replaced = data.get("replaced")
+    def from_json(cls, data: object) -> ServerEntry:
+        what = "a record's MCP server"
+        entry = shapes.obj(data, what)
+        replaced = entry.get("replaced")
         return cls(
-            str(data["name"]),
-            str(data["config_key"]),
-            str(data["config_file"]),
-            extra=_unknown(data, _SERVER_FIELDS),
-            runner=None if runner is None else str(runner),
-            written=data.get("written"),
-            origin=None if replaced is None else Origin.from_json(replaced),
+            shapes.text(entry, "name", what),
+            shapes.text(entry, "config_key", what),
+            shapes.text(entry, "config_file", what),
+            extra=_unknown(entry, _SERVER_FIELDS),
+            runner=shapes.optional_text(entry, "runner", what),
+            written=entry.get("written"),
+            origin=None
+            if replaced is None
+            else Origin.from_json(shapes.origin(replaced, f"{what}.replaced")),
         )
 
 
@@ -190,33 +199,42 @@ class DeploymentRecord:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> DeploymentRecord:
-        """Parse a record; ``KeyError``/``TypeError``/``ValueError`` on a malformed one."""
-        if not isinstance(data, Mapping):
-            raise TypeError("a deployment record is a JSON object")
-        version = data.get("version")
-        if not isinstance(version, int) or version < 1:
-            raise ValueError(f"unsupported record version {version!r}")
-        skills = data.get("skills") or {}
+    def from_json(cls, data: object) -> DeploymentRecord:
+        """Parse a record; ``ValueError`` (:class:`~.shapes.Malformed`) on one that is not
+        of the shape its schema says (every field of its type)."""
+        what = "the record"
+        record = shapes.obj(data, what)
+        version = record.get("version")
+        if type(version) is not int or version < 1:
+            raise shapes.Malformed(f"unsupported record version {version!r}")
+        uid = shapes.text(record, "uuid", what)
+        if not shapes.is_name(uid):
+            raise shapes.Malformed(f"{what}.uuid is not a UUID")
+        skills = shapes.table(record, "skills", what)
+        where = f"{what}.skills"
         return cls(
-            uuid=str(data["uuid"]),
-            client=str(data["client"]),
-            agent_tools=dict(data["agent_tools"]),
-            target=dict(data["target"]),
-            scope=data.get("scope"),
-            location_key=str(data["location_key"]),
-            mcp_servers=tuple(ServerEntry.from_json(s) for s in data.get("mcp_servers", ())),
-            skills_directory=skills.get("directory"),
-            installed=tuple(InstalledSkill.from_json(s) for s in skills.get("installed", ())),
-            skipped=tuple(str(s) for s in skills.get("skipped", ())),
-            not_installed=tuple(str(s) for s in skills.get("not_installed", ())),
-            timestamp=str(data.get("timestamp", "")),
-            agenttools_version=str(data.get("agenttools_version", "")),
-            created_by=str(data.get("created_by", "deploy")),
+            uuid=uid,
+            client=shapes.text(record, "client", what),
+            agent_tools=shapes.obj(record.get("agent_tools"), f"{what}.agent_tools"),
+            target=shapes.obj(record.get("target"), f"{what}.target"),
+            scope=shapes.optional_text(record, "scope", what),
+            location_key=shapes.text(record, "location_key", what),
+            mcp_servers=tuple(
+                ServerEntry.from_json(s) for s in shapes.items(record, "mcp_servers", what)
+            ),
+            skills_directory=shapes.optional_text(skills, "directory", where),
+            installed=tuple(
+                InstalledSkill.from_json(s) for s in shapes.items(skills, "installed", where)
+            ),
+            skipped=tuple(shapes.texts(skills, "skipped", where)),
+            not_installed=tuple(shapes.texts(skills, "not_installed", where)),
+            timestamp=shapes.text_or(record, "timestamp", what),
+            agenttools_version=shapes.text_or(record, "agenttools_version", what),
+            created_by=shapes.text_or(record, "created_by", what, "deploy"),
             version=version,
-            hooks=dict(data.get("hooks") or {}),
-            meta=dict(data.get("meta") or {}),
-            extra=_unknown(data, _RECORD_FIELDS),
+            hooks=shapes.table(record, "hooks", what),
+            meta=shapes.table(record, "meta", what),
+            extra=_unknown(record, _RECORD_FIELDS),
             skills_extra=_unknown(skills, _SKILLS_FIELDS),
         )
 
@@ -271,12 +289,18 @@ def has_deployments(deployments: Path | None = None) -> bool:
 
 
 def read_record(path: Path) -> DeploymentRecord:
-    """Read one record. Raises ``InvalidDeploymentRecord`` naming the file."""
+    """Read one record. Raises ``InvalidDeploymentRecord`` naming the file: also when its
+    ``uuid`` is not the name of its directory (a record moved or edited by hand: which of
+    the two is the deployment's cannot be told)."""
     try:
         data = json.loads(path.read_text("utf-8"))
-        return DeploymentRecord.from_json(data)
+        record = DeploymentRecord.from_json(data)
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
         raise errors.InvalidDeploymentRecord(path=path, reason=_unreadable(exc)) from exc
+    if record.uuid != path.parent.name:
+        reason = f"its uuid {record.uuid} is not the name of its directory"
+        raise errors.InvalidDeploymentRecord(path=path, reason=reason)
+    return record
 
 
 def _unreadable(exc: BaseException) -> str:
@@ -308,6 +332,30 @@ def iter_records(
             yield read_record(path)
         except errors.InvalidDeploymentRecord as exc:
             yield exc
+
+
+def claimed_by_unreadable(names: Iterable[str], deployments: Path | None = None) -> frozenset[str]:
+    """The uuids that the records named *names* (directory names) may be, when they cannot be
+    read: their directory's name and the ``uuid`` their JSON says, if it says one. A skill
+    referenced by one of them is never released under it (it may still be using it)."""
+    root = deployments or paths.deployments_dir()
+    found: set[str] = set()
+    for name in names:
+        path = root / name / RECORD_FILE
+        if name.startswith(".") or not path.is_file():
+            continue
+        try:
+            read_record(path)
+            continue
+        except errors.InvalidDeploymentRecord:
+            found.add(name)
+        try:
+            said = json.loads(path.read_bytes())
+        except (OSError, ValueError, RecursionError):
+            continue
+        if type(said) is dict and shapes.is_name(said.get("uuid")):
+            found.add(said["uuid"])
+    return frozenset(found)
 
 
 def load_records(deployments: Path | None = None) -> list[DeploymentRecord]:

@@ -23,12 +23,27 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs, paths
-from agenttools_runtime.deploy import records
+from agenttools_runtime.deploy import records, shapes
 from agenttools_runtime.paths import StatePaths
+from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import VCS_NAMES, is_junk
 
 ENTRY_SCHEMA = 1
 STATS = "stats"
+# the backup of what a forced deploy replaced that was not agenttools' (the user's folder,
+# file or link): kept beside the skills root under this name, put back by the last release
+REPLACED = "replaced"
+
+
+def replaced_backup_name(key: str) -> str:
+    """The backup name of what a forced deploy replaced at entry *key*'s directory."""
+    return f"{fsops.KEPT_BACKUP_PREFIX}{key[:32]}"
+
+
+def replaced_backup(entry: RegistryEntry) -> str | None:
+    """The backup *entry* keeps of what it replaced (None: nothing of the user's)."""
+    name = entry.extra.get(REPLACED)
+    return name if name == replaced_backup_name(entry.key) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,22 +99,30 @@ class RegistryEntry:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> RegistryEntry:
+    def from_json(cls, data: object) -> RegistryEntry:
+        """Parse an entry; ``ValueError`` (:class:`~.shapes.Malformed`) when it is not of
+        the shape its schema says. A stat cache of the wrong shape is dropped (a cache)."""
+        what = "the registry entry"
+        entry = shapes.obj(data, what)
         known = {"schema", "registry_key", "directory", "name", "identifier", "version",
                  "hashes", "external", "references", "timestamp", STATS}  # fmt: skip
-        stats = data.get(STATS)
+        key = shapes.text(entry, "registry_key", what)
+        references = shapes.texts(entry, "references", what)
+        if not shapes.is_name(key) or not all(shapes.is_name(r) for r in references):
+            raise shapes.Malformed(f"{what} names a key or a deployment that is not one")
+        stats: dict[str, list[int]] = entry[STATS] if _is_stats(entry.get(STATS)) else {}
         return cls(
-            key=str(data["registry_key"]),
-            directory=str(data["directory"]),
-            name=str(data["name"]),
-            identifier=data.get("identifier"),
-            version=data.get("version"),
-            hashes={str(k): str(v) for k, v in dict(data.get("hashes") or {}).items()},
-            external=bool(data.get("external", False)),
-            references=tuple(str(r) for r in data.get("references") or ()),
-            timestamp=str(data.get("timestamp", "")),
-            stats=stats if isinstance(stats, dict) else {},
-            extra={k: v for k, v in data.items() if k not in known},
+            key=key,
+            directory=shapes.text(entry, "directory", what),
+            name=shapes.text(entry, "name", what),
+            identifier=shapes.optional_text(entry, "identifier", what),
+            version=shapes.optional_text(entry, "version", what),
+            hashes=shapes.text_table(entry, "hashes", what),
+            external=shapes.flag(entry, "external", what),
+            references=tuple(references),
+            timestamp=shapes.text_or(entry, "timestamp", what),
+            stats=stats,
+            extra={k: v for k, v in entry.items() if k not in known},
         )
 
 
@@ -125,13 +148,15 @@ def decode(data: bytes) -> RegistryEntry:
 
 def load_entry(key: str, state: StatePaths | None = None) -> RegistryEntry | None:
     """The entry for *key*; None when there is none or it cannot be read (an unreadable
-    entry is skipped, never overwritten by the sweep)."""
+    entry is skipped, never overwritten by the sweep) — also when it says it is another
+    key's (copied or edited by hand: it is not this key's record)."""
     try:
-        return decode(entry_path(key, state).read_bytes())
+        entry = decode(entry_path(key, state).read_bytes())
     except FileNotFoundError:
         return None
     except (OSError, ValueError, KeyError, TypeError, RecursionError):  # nested too deep
         return None
+    return entry if entry.key == key else None
 
 
 def entry_exists(key: str, state: StatePaths | None = None) -> bool:
@@ -190,11 +215,18 @@ def delete_entry(key: str, state: StatePaths | None = None) -> None:
 
 
 def live_references(
-    entry: RegistryEntry, exclude: Sequence[str] = (), deployments: Path | None = None
+    entry: RegistryEntry,
+    exclude: Sequence[str] = (),
+    deployments: Path | None = None,
+    claimed: frozenset[str] = frozenset(),
 ) -> tuple[str, ...]:
-    """*entry*'s references that are not stale and not in *exclude*."""
+    """*entry*'s references that are not stale and not in *exclude* (*claimed*: the uuids of
+    records that cannot be read, live whatever their directory: see
+    :func:`records.claimed_by_unreadable`)."""
     return tuple(
-        r for r in entry.references if r not in exclude and not records.is_stale(r, deployments)
+        r
+        for r in entry.references
+        if r not in exclude and (r in claimed or not records.is_stale(r, deployments))
     )
 
 
@@ -206,6 +238,12 @@ def live_references(
 # taken to be unmodified without reading a byte (git's index makes the same bet). Only a
 # decision that writes nothing may rest on it: anything that replaces or deletes a
 # directory hashes it first.
+
+
+def _is_stats(value: object) -> bool:
+    return type(value) is dict and all(
+        type(v) is list and len(v) == 3 and all(type(n) is int for n in v) for v in value.values()
+    )
 
 
 def file_stats(directory: Path) -> dict[str, list[int]] | None:

@@ -19,15 +19,16 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import errors, fs, paths, signals
 from agenttools_runtime.clients import Client, get_client
-from agenttools_runtime.deploy import journal, litter, plan, records
+from agenttools_runtime.deploy import journal, litter, plan, records, registry
 from agenttools_runtime.deploy.content import LINK
 from agenttools_runtime.deploy.journal import Journal, Kind
 from agenttools_runtime.deploy.ownership import EntryOutcome, release_entry
-from agenttools_runtime.deploy.records import DeploymentRecord, ServerEntry
+from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
 from agenttools_runtime.deploy.registry import RegistryEntry, uninstall_hint
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
@@ -171,7 +172,7 @@ def _remove(
         if skill.registry_key in owned_keys:
             drop_reference(store, skill.registry_key, record.uuid)
             continue
-        outcome = release(store, skill.registry_key, record.uuid, issue=False)
+        outcome = release(store, skill.registry_key, record.uuid, issue=False, listed=skill)
         if outcome is None:
             continue
         if outcome.warning is not None and outcome.state is plan.ReleaseState.IN_USE:
@@ -215,12 +216,24 @@ def release_backup_name(key: str) -> str:
 
 
 def release(
-    store: Store, key: str, uid: str | None, *, issue: bool = True
+    store: Store,
+    key: str,
+    uid: str | None,
+    *,
+    issue: bool = True,
+    listed: InstalledSkill | None = None,
 ) -> ReleaseOutcome | None:
     """The release decision for deployment *uid*'s reference to entry *key* (None: only
-    prune stale references, as the sweep does). Returns None when there is no entry (the
-    directory is left alone). Warnings are issued with ``warnings.warn`` when *issue*, and
-    returned in the outcome either way."""
+    prune stale references, as the sweep does; *listed*: the skill as *uid*'s record lists
+    it). Returns None when there is no entry (the directory is left alone). Warnings are
+    issued with ``warnings.warn`` when *issue*, and returned in the outcome either way.
+
+    An unmodified directory is deleted only where more than its bytes say agenttools wrote
+    it: the record that releases it lists that very directory under that key, or — released
+    by no record (the sweep, a deferred release) — its files are still the ones agenttools
+    wrote (the entry's stat cache: the same inodes, sizes and times). Otherwise it is kept
+    (``AgentSkillUnproven``) and its entry forgotten: a record or an entry edited by hand
+    never gets a folder deleted that agenttools did not write."""
     entry = store.entry(key)
     if entry is None or (uid is not None and uid not in entry.references):
         return None  # no entry: leave the directory alone; already released: nothing to do
@@ -235,6 +248,9 @@ def release(
         and directory_state(path, entry.hashes) is DirectoryState.UNMODIFIED
     )
     state = plan.release_state(bool(remaining), entry.external, destination, unmodified)
+    unproven = _unproven(entry, listed) if state is plan.ReleaseState.UNMODIFIED else None
+    if unproven is not None:
+        state = plan.ReleaseState.UNPROVEN
     action = plan.RELEASE_RULES[state]
     removed = False
     warning: AgentToolsWarning | None = None
@@ -258,12 +274,61 @@ def release(
             else:
                 removed = True
                 store.delete_entry(entry.key)
+                warning = _put_back_replaced(entry)
     else:
         store.delete_entry(entry.key)
-        warning = _release_warning(action.warning, entry)
+        warning = _release_warning(action.warning, entry, unproven)
+        if state is plan.ReleaseState.MISSING:
+            warning = _put_back_replaced(entry)
+        elif warning is not None and registry.replaced_backup(entry) is not None:
+            kept = "the skill deployed there stays (it was changed since, or is not a skill)"
+            warning = _put_back_replaced(entry, kept) or warning
     if warning is not None and issue:
         warnings.warn(warning, stacklevel=2)
     return ReleaseOutcome(entry.name, entry.directory, state, removed, warning)
+
+
+def _put_back_replaced(entry: RegistryEntry, kept: str | None = None) -> AgentToolsWarning | None:
+    """Put back what a forced deploy replaced at *entry*'s directory (the user's folder,
+    file or link), now that the last deployment using it released it: the backup goes back
+    where it was while nothing else is there (*kept*: why the directory stays, so the
+    backup stays too). Returns the warning when it stays."""
+    name = registry.replaced_backup(entry)
+    backup = None if name is None else _existing(fsops.temp_locations(entry.root, name))
+    if backup is None:
+        return None
+    reason = kept or "something else is there now"
+    if kept is None and not os.path.lexists(entry.path):
+        try:
+            fs.rename(backup, entry.path)
+            return None
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+    return errors.AgentSkillReplacedKept(
+        name=entry.name, path=entry.path, backup=backup, reason=reason
+    )
+
+
+def _existing(candidates: tuple[Path, ...]) -> Path | None:
+    return next((p for p in candidates if os.path.lexists(p)), None)
+
+
+def _unproven(entry: RegistryEntry, listed: InstalledSkill | None) -> str | None:
+    """Why nothing but its bytes says *entry*'s directory is agenttools' (None: it is)."""
+    if listed is not None:
+        # (the same directory, however reached: a root that now goes through a link)
+        same = paths.canonical_path_key(listed.directory) == paths.canonical_path_key(
+            entry.directory
+        )
+        if listed.name == entry.name and same:
+            return None
+        return f"the deployment's record lists {listed.directory} under its registry entry"
+    if registry.unmodified_by_stats(entry, entry.path):
+        return None
+    return (
+        "no deployment lists it any more, and its files (the same bytes) are not the files "
+        "agenttools wrote"
+    )
 
 
 def _release_link(store: Store, entry: RegistryEntry, issue: bool) -> ReleaseOutcome:
@@ -285,6 +350,9 @@ def _release_link(store: Store, entry: RegistryEntry, issue: bool) -> ReleaseOut
         state = plan.ReleaseState.FILE
         warning = errors.AgentSkillReplacedNotRemoved(name=entry.name, path=path)
     store.delete_entry(entry.key)
+    if registry.replaced_backup(entry) is not None:
+        kept = None if warning is None else "something else is there now"
+        warning = _put_back_replaced(entry, kept) or warning
     if warning is not None and issue:
         warnings.warn(warning, stacklevel=3)
     return ReleaseOutcome(entry.name, entry.directory, state, removed, warning)
@@ -324,7 +392,14 @@ def _physical_directory_in_use(store: Store, entry: RegistryEntry) -> bool:
     return False
 
 
-def _release_warning(tag: str | None, entry: RegistryEntry) -> AgentToolsWarning | None:
+def _release_warning(
+    tag: str | None, entry: RegistryEntry, reason: str | None = None
+) -> AgentToolsWarning | None:
+    if tag == "AgentSkillUnproven":
+        hint = uninstall_hint(entry.root, entry.name)
+        return errors.AgentSkillUnproven(
+            name=entry.name, path=entry.path, reason=reason, command=hint
+        )
     if tag == "AgentSkillNotRemoved":
         hint = uninstall_hint(entry.root, entry.name)
         return errors.AgentSkillNotRemoved(name=entry.name, path=entry.path, command=hint)

@@ -230,6 +230,30 @@ def new_entry(sp: SkillPlan, uid: str) -> RegistryEntry:
     action = sp.decision.action
     refs = tuple(sp.kept) if uid in sp.kept else (*sp.kept, uid)
     now = records.now_timestamp()
+    made = _new_entry(sp, action, refs, now)
+    if _replaces_foreign(sp):  # (--force: the user's, kept for the removal to put back)
+        extra = {**made.extra, registry.REPLACED: registry.replaced_backup_name(sp.key)}
+        made = replace(made, extra=extra)
+    return made
+
+
+def _replaces_foreign(sp: SkillPlan) -> bool:
+    """Whether *sp* writes over something that is the user's, which only ``--force``
+    replaces: what is not agenttools' (no entry, or one marking it external: a folder, file
+    or link of theirs), or a deployed folder the user changed since (theirs again)."""
+    action = sp.decision.action
+    if action not in (Action.REPLACE, Action.LINK):
+        return False
+    if sp.facts.destination is DestinationState.MISSING:
+        return False
+    if sp.facts.entry is EntryKind.OWNED:
+        return sp.facts.destination is DestinationState.DIRECTORY and not sp.facts.disk_unmodified
+    return sp.facts.entry in (EntryKind.NONE, EntryKind.EXTERNAL)
+
+
+def _new_entry(
+    sp: SkillPlan, action: Action | None, refs: tuple[str, ...], now: str
+) -> RegistryEntry:
     source, entry = sp.source, sp.entry
     if action is Action.LINK:
         assert source.directory is not None

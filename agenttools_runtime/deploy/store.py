@@ -20,6 +20,7 @@ from pathlib import Path
 from agenttools_runtime import errors, fs, paths
 from agenttools_runtime.deploy import index, records, registry
 from agenttools_runtime.deploy.index import SkillKeys, StateIndex
+from agenttools_runtime.deploy.journal import Journal
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.paths import StatePaths
@@ -48,10 +49,14 @@ class Store:
 
     state: StatePaths
     index: StateIndex
+    # the interrupted operations recovery handled under this lock
+    recovered: list[Journal] = field(default_factory=list)
     _records: dict[str, DeploymentRecord | None] = field(
         default_factory=dict, init=False, repr=False
     )
     _roots: dict[str, RootKeys] = field(default_factory=dict, init=False, repr=False)
+    # the uuids records that cannot be read may be (see live_references)
+    _claimed: frozenset[str] | None = field(default=None, init=False, repr=False)
 
     @classmethod
     def open(cls, state: StatePaths | None = None) -> Store:
@@ -63,6 +68,7 @@ class Store:
         (after a rollback put the files back)."""
         self.index = index.load(self.state)
         self._records.clear()
+        self._claimed = None
 
     def save(self) -> None:
         """Write the index if anything changed it. When that fails the stored index is
@@ -148,8 +154,15 @@ class Store:
         self.index.drop_skill(key)
 
     def live_references(self, entry: RegistryEntry, exclude: Iterable[str] = ()) -> tuple[str, ...]:
-        """*entry*'s references that are not stale and not in *exclude*."""
-        return registry.live_references(entry, tuple(exclude), self.state.deployments)
+        """*entry*'s references that are not stale and not in *exclude*. A record that
+        cannot be read keeps every reference it may be: its directory's name and the uuid it
+        says (read once per operation, for the few records the index could not read)."""
+        if self._claimed is None:
+            unread = self.index.record_names - self.index.records.keys()
+            self._claimed = records.claimed_by_unreadable(unread, self.state.deployments)
+        return registry.live_references(
+            entry, tuple(exclude), self.state.deployments, self._claimed
+        )
 
     # -- records -------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ __all__ = [
     "MCPServerEntryExists",
     "MCPServerEntryModified",
     "MCPServerEntryNotRestored",
+    "MCPServerEntryUnproven",
     "MCPServerNotRemoved",
     "NoClientDetected",
     "UnknownClient",
@@ -147,6 +148,14 @@ class MCPServerEntryNotRestored(AgentToolsWarning):
     template = (
         'Warning: The MCP server configuration "{key}" in {config_file} was removed after '
         "agenttools wrote it, so the entry it had replaced was not put back."
+    )
+
+
+class MCPServerEntryUnproven(AgentToolsWarning):
+    template = (
+        'Warning: The MCP server configuration "{key}" in {config_file} was not removed: the '
+        "deployment's record does not say what agenttools wrote there, so nothing proves it is "
+        "agenttools'. {hint}"
     )
 
 

@@ -13,15 +13,18 @@ __all__ = [
     "AgentSkillExists",
     "AgentSkillInUse",
     "AgentSkillModified",
+    "AgentSkillNameDiffers",
     "AgentSkillNewerVersionKept",
     "AgentSkillNotFound",
     "AgentSkillNotRemoved",
     "AgentSkillRemoveFailed",
     "AgentSkillRemoveFailedWarning",
+    "AgentSkillReplacedKept",
     "AgentSkillReplacedNotRemoved",
     "AgentSkillSeenTwice",
     "AgentSkillShadowed",
     "AgentSkillShadowedWarning",
+    "AgentSkillUnproven",
     "AgentSkillUnreadable",
     "AgentSkillUnsafeLink",
     "AgentSkillUpdate",
@@ -163,6 +166,14 @@ class AgentSkillShadowedWarning(AgentToolsWarning):
     )
 
 
+class AgentSkillNameDiffers(AgentToolsWarning):
+    template = (
+        'Warning: The skill folder {source} is named "{folder}", but its SKILL.md names the skill '
+        '"{name}": it is deployed as {path}. Rename the folder to "{name}" (agenttools validate: '
+        "Directory name '{folder}' must match skill name '{name}')."
+    )
+
+
 class AgentSkillDuplicate(AgentToolsWarning):
     template = (
         'Warning: {client_name} also reads an identical copy of the skill "{name}" at {path}: '
@@ -203,6 +214,20 @@ class AgentSkillReplacedNotRemoved(AgentToolsWarning):
     template = (
         'The skill "{name}" at {path} was replaced by something that is not a skill directory, '
         "so it was not removed."
+    )
+
+
+class AgentSkillUnproven(AgentToolsWarning):
+    template = (
+        'Warning: The skill "{name}" at {path} was not removed: {reason}, so nothing proves '
+        "agenttools wrote it. Run {command} to remove it."
+    )
+
+
+class AgentSkillReplacedKept(AgentToolsWarning):
+    template = (
+        'Warning: What the skill "{name}" replaced at {path} (a forced deploy) is kept at '
+        "{backup}, not put back: {reason}. Move it back when you want it."
     )
 
 

@@ -180,16 +180,19 @@ class ConfigPlan:
 
 @dataclass(frozen=True, slots=True)
 class Owned:
-    """A key that a deployment being replaced wrote: what it ``written`` there (None: an
-    older record that does not say) and the ``origin`` it replaced then (None: nothing)."""
+    """A key that a deployment being replaced wrote: what it ``written`` there (None: a
+    record that does not say) and the ``origin`` it replaced then (None: nothing)."""
 
     written: Any
     origin: Origin | None
 
     def holds(self, value: Any, incoming: Any) -> bool:
         """Whether *value* (the key's entry now) is still the deployment's: what it wrote,
-        or what is about to be written anyway (nothing of the user's is lost)."""
-        return self.written is None or same_data(value, self.written) or same_data(value, incoming)
+        or what is about to be written anyway (nothing of the user's is lost). A record that
+        does not say what it wrote proves nothing: the entry is then the user's."""
+        if self.written is not None and same_data(value, self.written):
+            return True
+        return same_data(value, incoming)
 
 
 def plan_server_entries(

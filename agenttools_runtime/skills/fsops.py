@@ -70,6 +70,9 @@ if TYPE_CHECKING:
     WriteAction = Literal["created", "replaced", "unchanged"]
 
 BACKUP_PREFIX = f"{fs.TEMP_MARK}backup-"
+# a backup kept on purpose: what a forced deploy replaced that was the user's, which the
+# registry entry of the skill written there names and its last release puts back
+KEPT_BACKUP_PREFIX = f"{BACKUP_PREFIX}replaced-"
 STAGING_PREFIX = f"{fs.TEMP_MARK}staging-"
 
 
@@ -425,9 +428,19 @@ def stale_backups(root: Path) -> list[Path]:
     A backup exists only while a write or removal is in progress; one found otherwise is
     what an interrupted operation (a killed process, a power cut) left behind: the skill
     directory it was replacing or removing. Callers report them; they cannot tell which
-    skill each was, or whether the interrupted operation was meant to remove it.
+    skill each was, or whether the interrupted operation was meant to remove it. Kept
+    backups (:data:`KEPT_BACKUP_PREFIX`, see :func:`kept_backups`) are not among them.
     """
-    return _temp_entries(root, BACKUP_PREFIX)
+    return [p for p in _temp_entries(root, BACKUP_PREFIX) if not _is_kept(p)]
+
+
+def kept_backups(root: Path) -> list[Path]:
+    """The backups kept beside *root* of what forced deploys replaced (the user's)."""
+    return [p for p in _temp_entries(root, BACKUP_PREFIX) if _is_kept(p)]
+
+
+def _is_kept(path: Path) -> bool:
+    return path.name.startswith(KEPT_BACKUP_PREFIX)
 
 
 def stale_staging(root: Path) -> list[Path]:

@@ -36,9 +36,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def state(tmp_path: Path) -> Path:
-    state = tmp_path / "agenttools-state"
-    (state / "deployments").mkdir(parents=True)  # as the first command leaves it
-    return state
+    return tmp_path / "agenttools-state"  # (no folder: a command that fails leaves none)
 
 
 def agenttools(

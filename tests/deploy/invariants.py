@@ -13,6 +13,7 @@ from agenttools_runtime import paths
 from agenttools_runtime.clients import get_client
 from agenttools_runtime.deploy import index, records, registry
 from agenttools_runtime.mcp.install import read_server_entries
+from agenttools_runtime.skills import fsops
 
 
 def inconsistencies(state_dir: Path) -> list[str]:
@@ -57,11 +58,15 @@ def inconsistencies(state_dir: Path) -> list[str]:
 
 def orphans(*roots: Path) -> list[str]:
     """Anything an interrupted operation may leave: backups, staging directories, temp files
-    of atomic writes, unpublished records."""
+    of atomic writes, unpublished records. (Not the backups kept on purpose of what a forced
+    deploy replaced that was the user's: they are the user's.)"""
     found: list[str] = []
     for root in roots:
         for dirpath, dirnames, filenames in os.walk(root):
             for name in dirnames + filenames:
+                if name.startswith(fsops.KEPT_BACKUP_PREFIX):
+                    dirnames[:] = [d for d in dirnames if d != name]
+                    continue
                 if ".agenttools-" in name or name.startswith(records.STAGING_PREFIX):
                     found.append(os.path.join(dirpath, name))
     return sorted(found)

@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from agenttools_runtime import paths
 from agenttools_runtime.cli import main
 from agenttools_runtime.deploy import deployed, records, registry
 from tests.deploy.invariants import inconsistencies, orphans, snapshot, untracked_skills
@@ -46,6 +47,9 @@ from tests.helpers.venvs import fake_distribution, skill_files
 CHILD = Path(__file__).with_name("crashing_child.py")
 SKILLS = 100
 OPERATIONS = ("deploy", "upgrade", "remove")
+# and, on demand (benchmarks/reliability.py --operations): remove --all of two deployments,
+# and mcp install into a config file that is a link (~/.codex/config.toml → ~/dotfiles)
+MORE_OPERATIONS = ("remove-all", "mcp-install")
 USER_CONFIG = (
     '{\n  // my own servers\n  "mcpServers": {\n    "theirs": {"command": "their-server"}\n  }\n}\n'
 )
@@ -72,6 +76,16 @@ NAMED = {
     "remove": [
         "point:remove:journal-written",
         "after:remove:journal-written@{after}",
+    ],
+    "remove-all": [
+        "point:remove:journal-written",
+        "point:remove:journal-written@2",
+        "after:remove:journal-written@{after}",
+        "point:atomic-write:temp-written",
+    ],
+    "mcp-install": [
+        "point:atomic-write:temp-written",
+        "point:mcp-config-reread",
     ],
 }
 
@@ -130,9 +144,9 @@ class Lab:
 
     # -- trials --------------------------------------------------------------------------
 
-    def calibrate(self) -> None:
+    def calibrate(self, operations: tuple[str, ...] = OPERATIONS) -> None:
         """Run each operation once, unkilled: its number of mutations and its duration."""
-        for operation in OPERATIONS:
+        for operation in operations:
             with self._trial_dirs() as (home, state):
                 _user_files(home)
                 argv = self._prepare(operation)
@@ -142,13 +156,19 @@ class Lab:
                 assert proc.returncode == 0, proc.stderr
                 self.mutations[operation] = _mutations(proc.stderr)
 
-    def trials(self, count: int, seed: int, signals: tuple[str, ...]) -> list[Trial]:
+    def trials(
+        self,
+        count: int,
+        seed: int,
+        signals: tuple[str, ...],
+        operations: tuple[str, ...] = OPERATIONS,
+    ) -> list[Trial]:
         """*count* trials drawn from *seed*: operations and signals in turn, moments random."""
         rng = random.Random(seed)
         made: list[Trial] = []
         for number in range(count):
-            operation = OPERATIONS[number % len(OPERATIONS)]
-            sig = signals[(number // len(OPERATIONS)) % len(signals)]
+            operation = operations[number % len(operations)]
+            sig = signals[(number // len(operations)) % len(signals)]
             made.append(
                 Trial(operation, sig, self._moment(rng, operation), seed * 100_000 + number)
             )
@@ -185,6 +205,8 @@ class Lab:
             for deployment in deployed():
                 if _cli("remove", deployment.uuid)[0] != 0:
                     result.inconsistencies.append(f"remove {deployment.uuid} failed")
+            if trial.operation == "mcp-install" and _cli("mcp", "uninstall", "codex", "alpha")[0]:
+                result.inconsistencies.append("mcp uninstall failed")
             end = snapshot(home)
             result.lost += [f"changed {p}" for p in sorted(start) if end.get(p) != start[p]]
             result.lost += [f"left {p}" for p in sorted(set(end) - set(start))]
@@ -205,6 +227,12 @@ class Lab:
         assert status == 0, err
         if operation == "upgrade":
             return ["deploy", "claude-code", "big", "--upgrade", "--path", str(self.sites[2])]
+        if operation == "mcp-install":
+            return ["mcp", "install", "codex", "big/alpha", "--path", str(self.sites[1])]
+        if operation == "remove-all":
+            status, err = _cli("deploy", "codex", "big", "--path", str(self.sites[1]))
+            assert status == 0, err
+            return ["remove", "--all"]
         (only,) = deployed()
         return ["remove", only.uuid]
 
@@ -266,16 +294,22 @@ class Lab:
     def _next_command(self, result: Result, operation: str, argv: list[str]) -> None:
         """``deployed``, then the command again unless it is done (a deploy that was
         committed is there: running it again would rightly say DeploymentExists)."""
-        status, err = _cli("deployed")
-        if status == 0:
-            if operation == "remove":
-                done = argv[1] not in _record_ids()
-            elif operation == "deploy":
-                done = bool(_record_ids())
-            else:
-                done = False  # an upgrade again is fine either way (the same, or a no-op)
-            if not done:
-                status, err = _cli(*argv)
+        journals = paths.state_paths().journals_left()
+        if operation in ("remove", "remove-all", "mcp-install"):
+            # the same command again, first: it finishes what the killed one started
+            done = not journals and (
+                (operation == "remove" and argv[1] not in _record_ids())
+                or (operation == "remove-all" and not _record_ids())
+            )
+            status, err = (0, "") if done else _cli(*argv)
+            if status == 0:
+                status, err = _cli("deployed")
+        else:
+            status, err = _cli("deployed")
+        # an upgrade again is fine either way (the same, or a no-op)
+        again = operation == "upgrade" or (operation == "deploy" and not _record_ids())
+        if status == 0 and again:
+            status, err = _cli(*argv)
         if status != 0:
             result.needed_force = "--force" in err
             result.inconsistencies.append(f"the next command failed: {err.strip()}")
@@ -307,8 +341,14 @@ def child_environment(pycache: Path) -> dict[str, str]:
 
 
 def _user_files(home: Path) -> None:
-    """The user's own config entry (with a comment) and skill, there before agenttools."""
+    """The user's own config entry (with a comment) and skill, there before agenttools; and
+    Codex's config file, a link into the user's dotfiles."""
     (home / ".claude.json").write_text(USER_CONFIG)
+    dotfile = home / "dotfiles" / "codex.toml"
+    dotfile.parent.mkdir()
+    dotfile.write_text('# mine\n[mcp_servers.mine]\ncommand = "my-server"\n')
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").symlink_to(Path("..") / "dotfiles" / "codex.toml")
     mine = home / ".claude" / "skills" / "mine"
     mine.mkdir(parents=True)
     (mine / "SKILL.md").write_text("---\nname: mine\ndescription: Mine.\n---\n\nMine.\n")

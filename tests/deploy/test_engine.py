@@ -222,9 +222,11 @@ def test_different_existing_directory_needs_force(home: Path, sources: Path) -> 
     dep = deploy("claude-code", bundle("b", [src]), overwrite="all")
     assert "Ours." in (theirs / "SKILL.md").read_text()
     assert entry_for(theirs).external is False
-    assert not any(n.startswith(".agenttools-backup") for n in os.listdir(root.parent))
+    # theirs is kept while ours is deployed, and put back by the removal
+    (kept,) = [n for n in os.listdir(root.parent) if n.startswith(".agenttools-backup")]
+    assert kept.startswith(".agenttools-backup-replaced-")
     dep.remove()
-    assert not theirs.exists()
+    assert snapshot(home) == before
 
 
 def test_link_and_file_destinations_need_force_and_are_replaced_as_themselves(

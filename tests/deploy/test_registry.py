@@ -183,7 +183,8 @@ def test_a_directory_another_entry_marks_external_outlives_its_owner_until_the_s
     """Two entries reach one physical directory: an external one (adopted through a
     per-skill link) and an owned one. Releasing the owned one keeps the directory while the
     external entry is used, keeping the owned entry without references; the sweep at the end
-    of the removal that drops the external entry releases it."""
+    of the removal that drops the external entry releases it, and puts back the user's
+    folder that the owned one replaced."""
     physical = home / ".agents" / "skills" / "both"
     write_skill(physical, body="user's\n")
     claude_root = home / ".claude" / "skills"
@@ -204,7 +205,9 @@ def test_a_directory_another_entry_marks_external_outlives_its_owner_until_the_s
     sweep()  # nothing changes while the external entry is in use
     assert (physical / "SKILL.md").exists() and registry.load_entry(owned.key) is not None
     claude.remove()
-    assert not physical.exists()  # released by the sweep at the end of the removal
+    # released by the sweep at the end of the removal, and what Codex's --force replaced
+    # (the user's folder) put back
+    assert (physical / "SKILL.md").read_text().endswith("user's\n")
     assert list(registry.iter_entries()) == []
 
 

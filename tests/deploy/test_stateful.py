@@ -119,6 +119,8 @@ class DeploymentState(RuleBasedStateMachine):
             HOME=str(self.home), USERPROFILE=str(self.home), AGENTTOOLS_HOME=str(self.state)
         )
         self.user_files: dict[Path, bytes] = {}  # what the user wrote: must stay as it is
+        # what a forced deploy replaced of it: kept aside while deployed, back once removed
+        self.replaced: dict[Path, bytes] = {}
         self.user_entries: dict[tuple[str, str], Any] = {}
         self.leaked: set[tuple[str, str]] = set()  # entries of records deleted by hand
         self.hand_deleted = False
@@ -314,6 +316,7 @@ class DeploymentState(RuleBasedStateMachine):
             assert list(registry.iter_entries()) == []
             assert orphans(self.home, self.state) == []
             self.nothing_of_the_user_changed()
+            self._given_back()
             for root in self.roots:  # only the user's skill folders are left
                 for directory in _skill_dirs(root):
                     assert any(p.parent == directory for p in self.user_files), directory
@@ -368,7 +371,24 @@ class DeploymentState(RuleBasedStateMachine):
             return  # refused, or rolled back: everything of the user's must be as it was
         taken = {Path(s.directory) for d in made for s in d.record.installed}
         for path in [p for p in self.user_files if p.parent in taken]:
-            del self.user_files[path]
+            self.replaced[path] = self.user_files.pop(path)
+
+    def _given_back(self) -> None:
+        """Everything removed: what forced deploys replaced of the user's is back where it
+        was — or, where something of theirs is there instead (a deployed folder they changed
+        since, the first of two replaced), kept beside the skills root, byte for byte."""
+        for path, data in self.replaced.items():
+            if path.is_file():  # (the user's: put back, or a deployed one they changed)
+                self.user_files.setdefault(path, path.read_bytes())
+            if path.is_file() and path.read_bytes() == data:
+                continue
+            kept = [
+                b / path.name
+                for root in self.roots
+                for b in root.parent.glob(".agenttools-backup-replaced-*")
+                if (b / path.name).is_file()
+            ]
+            assert any(k.read_bytes() == data for k in kept), path
 
     def _entries(self, client: str) -> dict[str, Any]:
         return read_server_entries(mcp_config_location(get_client(client)), get_client(client))

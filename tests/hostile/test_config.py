@@ -34,7 +34,6 @@ def test_config_file_refused_and_unchanged(
         shutil.copytree(case.path, config)
     else:
         shutil.copy2(case.path, config)
-    state = tmp_path / "agenttools-state"
-    (state / "deployments").mkdir(parents=True)  # as any earlier command leaves it
+    state = tmp_path / "agenttools-state"  # (none: a command that leaves nothing leaves none)
     env = {"HOME": str(home), "USERPROFILE": str(home), "AGENTTOOLS_HOME": str(state)}
     run(case, {"config": config, "site": site, "home": home}, env, config, home, state)

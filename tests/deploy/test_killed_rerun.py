@@ -1,0 +1,220 @@
+"""A command killed half-way, then the same command again, in real processes: the rerun
+finishes what the dead one started, exits 0 and says nothing that is not true.
+
+- ``remove --all``, ``remove ID1 ID2`` and ``remove ID`` killed inside a removal (at the
+  named point after its journal is written, or a few changes later): the rerun counts the
+  removal its recovery finished as removed, not as "No deployment found".
+- ``mcp install`` and ``mcp uninstall`` killed between writing an atomic write's temp file
+  and renaming it (the named point ``atomic-write:temp-written``), the config file a link
+  (``~/.codex/config.toml`` → ``~/dotfiles/codex.toml``): the temp file beside the link's
+  target is deleted by the next command (the rerun, ``deployed``, ``remove --all``), and
+  ``doctor`` names it until then.
+
+The kill comes from the process itself at a named point (``crashing_child.py``), never after
+a sleep.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.venvs import fake_distribution, skill_files
+
+from .invariants import orphans, snapshot
+
+CHILD = Path(__file__).with_name("crashing_child.py")
+USER_TOML = '# mine\n[mcp_servers.mine]\ncommand = "my-server"\n'
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two distributions: ``weather`` (a server and 12 skills) and ``news`` (a server and
+    one skill)."""
+    site = tmp_path_factory.mktemp("rerun") / "site-packages"
+    fake_distribution(
+        site,
+        "weather",
+        servers={"weather": {"command": "weather-mcp", "args": ["serve"]}},
+        skills={
+            f"forecast-{i}": skill_files(f"forecast-{i}", "Forecasts.", {"notes.md": "n\n" * 40})
+            for i in range(12)
+        },
+    )
+    fake_distribution(
+        site,
+        "news",
+        servers={"news": {"command": "news-mcp"}},
+        skills={"headlines": skill_files("headlines", "Headlines.", {})},
+    )
+    return site
+
+
+def agenttools(*argv: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "agenttools", *map(str, argv)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def killed(moment: str, *argv: str | Path) -> None:
+    """Run the command in a process that SIGKILLs itself at *moment*; assert it did."""
+    proc = subprocess.run(
+        [sys.executable, str(CHILD), "KILL", moment, *map(str, argv)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == -signal.SIGKILL, (moment, proc.returncode, proc.stderr)
+
+
+def deploy_both(site: Path) -> list[str]:
+    ids = []
+    for name in ("weather", "news"):
+        done = agenttools("deploy", "claude-code", name, "--path", site, "--json")
+        assert done.returncode == 0, done.stderr
+        ids.append(json.loads(done.stdout)["deployment"]["uuid"])
+    return ids
+
+
+def journals(state: Path) -> list[str]:
+    directory = state / "deployments" / ".journal"
+    return sorted(os.listdir(directory)) if directory.is_dir() else []
+
+
+def assert_all_gone(home: Path, state: Path, before: dict[str, object]) -> None:
+    listed = agenttools("deployed", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert json.loads(listed.stdout)["deployments"] == []
+    assert snapshot(home) == before
+    assert orphans(home, state) == []
+    assert journals(state) == []
+
+
+@pytest.mark.parametrize(
+    "moment", ["point:remove:journal-written", "after:remove:journal-written@9"]
+)
+def test_remove_all_killed_is_finished_by_remove_all(
+    site: Path, home: Path, state: Path, moment: str
+) -> None:
+    before = snapshot(home)
+    deploy_both(site)
+    killed(moment, "remove", "--all")
+    assert any("-remove-" in name for name in journals(state))  # it died inside the removal
+
+    again = agenttools("remove", "--all")
+
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "Not removed" not in again.stdout and "No deployment found" not in again.stdout
+    assert "An interrupted removal" in again.stderr and "was finished" in again.stderr
+    assert_all_gone(home, state, before)
+
+
+def test_remove_of_two_ids_killed_in_the_first_is_finished_by_the_same_command(
+    site: Path, home: Path, state: Path
+) -> None:
+    before = snapshot(home)
+    first, second = deploy_both(site)
+    killed("after:remove:journal-written@5", "remove", first, second)
+
+    again = agenttools("remove", first[:8], second)
+
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"Removed deployment {first}" in again.stdout
+    assert f"Removed deployment {second}" in again.stdout
+    assert "Not removed" not in again.stdout
+    assert_all_gone(home, state, before)
+
+
+def test_remove_of_one_id_killed_is_finished_by_the_same_command(
+    site: Path, home: Path, state: Path
+) -> None:
+    before = snapshot(home)
+    first, second = deploy_both(site)
+    killed("after:remove:journal-written@3", "remove", first, "--json")
+
+    again = agenttools("remove", first, "--json")
+
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert json.loads(again.stdout)["removed"] == first
+    assert agenttools("remove", second).returncode == 0
+    assert_all_gone(home, state, before)
+
+
+@pytest.fixture
+def linked_codex(home: Path) -> tuple[Path, Path]:
+    """``~/.codex/config.toml``, a link to ``~/dotfiles/codex.toml`` (the user's file)."""
+    dotfile = home / "dotfiles" / "codex.toml"
+    dotfile.parent.mkdir()
+    dotfile.write_text(USER_TOML, encoding="utf-8")
+    link = home / ".codex" / "config.toml"
+    link.parent.mkdir()
+    link.symlink_to(Path("..") / "dotfiles" / "codex.toml")
+    return link, dotfile
+
+
+def temp_files(home: Path) -> list[str]:
+    return [p for p in orphans(home) if p.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("then", ["rerun", "deployed", "remove-all"])
+def test_a_killed_mcp_install_leaves_no_temp_file_after_the_next_command(
+    site: Path, home: Path, state: Path, linked_codex: tuple[Path, Path], then: str
+) -> None:
+    link, dotfile = linked_codex
+    install = ("mcp", "install", "codex", "weather/weather", "--path", site)
+    killed("point:atomic-write:temp-written", *install)
+    (left,) = temp_files(home)
+    assert Path(left).parent == dotfile.parent  # beside the link's target
+    assert dotfile.read_text() == USER_TOML  # never renamed over it
+
+    found = agenttools("doctor", "--json")
+    assert found.returncode == 1
+    assert left in [f["path"] for f in json.loads(found.stdout)["findings"]]
+
+    command = {"rerun": install, "deployed": ("deployed",), "remove-all": ("remove", "--all")}
+    done = agenttools(*command[then])
+    assert done.returncode == 0, done.stderr
+
+    assert temp_files(home) == []
+    assert journals(state) == []
+    assert link.is_symlink()
+    clean = agenttools("doctor")
+    assert clean.returncode == 0, clean.stdout
+
+
+def test_a_killed_mcp_uninstall_leaves_no_temp_file_after_the_rerun(
+    site: Path, home: Path, state: Path, linked_codex: tuple[Path, Path]
+) -> None:
+    link, dotfile = linked_codex
+    assert agenttools("mcp", "install", "codex", "weather/weather", "--path", site).returncode == 0
+    killed("point:atomic-write:temp-written", "mcp", "uninstall", "codex", "weather")
+    assert len(temp_files(home)) == 1
+
+    again = agenttools("mcp", "uninstall", "codex", "weather")
+
+    assert again.returncode == 0, again.stderr
+    assert temp_files(home) == [] and journals(state) == []
+    assert dotfile.read_text() == USER_TOML and link.is_symlink()
+
+
+def test_doctor_fix_deletes_the_temp_file_a_killed_install_listed(
+    site: Path, home: Path, state: Path, linked_codex: tuple[Path, Path]
+) -> None:
+    killed("point:atomic-write:temp-written", "mcp", "install", "codex", "weather", "--path", site)
+    (left,) = temp_files(home)
+
+    fixed = agenttools("doctor", "--fix", "--json")
+
+    assert fixed.returncode == 0, fixed.stdout
+    findings = json.loads(fixed.stdout)["findings"]
+    assert [f["fixed"] for f in findings if f["path"] == left] == [True]
+    assert temp_files(home) == [] and journals(state) == []
