@@ -130,15 +130,15 @@ class InstalledDistribution(Value):
 
     def server(self, name: str) -> MCPServer:
         """The declared server *name*, started in this distribution's environment.
-        Raises ``DistributionServerNotFound`` or ``InvalidAgentToolsObject`` (a bad table)."""
+        Raises ``DistributionServerNotFound`` (a manifest's server tables were checked when
+        it was read)."""
         self.raise_problem()
         entry = self.manifest.servers.get(name) if self.manifest is not None else None
         if entry is None:
             raise DistributionServerNotFound(name=name, distribution=self.display_name)
         origin = Origin.of_dist_info(self.display_name, self.version, self.dist_info)
-        return MCPServer.from_declaration(
-            name,
-            entry.declaration,
+        return MCPServer.from_entry(
+            entry,
             distribution=self.name,
             environment=self.environment,
             origin=origin,

@@ -36,8 +36,9 @@ MESSAGES: dict[str, str] = {
     ),
     "InvalidManifest": 'The agenttools manifest of "{distribution}" cannot be used: {reason}',
     "ManifestSchemaTooNew": (
-        'The agenttools manifest of "{distribution}" has schema {schema}; this agenttools understands up to '
-        "schema {supported}. Upgrade agenttools: pip install --upgrade agenttools"
+        'The agenttools manifest of "{distribution}" has schema {schema}: it was built by a newer '
+        "agenttools, and this one reads schema {supported} and older. Upgrade agenttools: pip "
+        "install --upgrade agenttools"
     ),
     "InvalidPythonEnvironment": (
         "Cannot discover the distributions of the Python interpreter {python}: {reason}"

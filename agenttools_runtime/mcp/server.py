@@ -11,6 +11,7 @@ from pathlib import Path
 
 from agenttools_runtime import errors
 from agenttools_runtime.values import Value
+from agenttools_runtime.wheel.manifest import ServerEntry
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -232,19 +233,38 @@ class MCPServer(Value):
         origin: Origin | None = None,
     ) -> MCPServer:
         """Build from a ``[tool.agenttools.mcp-servers.<name>]`` table (or its manifest copy,
-        which uses the same keys)."""
+        which uses the same keys), checked by the same schema as the build hook checks it:
+        ``InvalidAgentToolsObject`` naming the key of the wrong type or value."""
+        try:
+            entry = ServerEntry.from_table(name, table)
+        except ValueError as exc:
+            raise errors.InvalidAgentToolsObject(reason=f'MCP server "{name}": {exc}') from None
+        return cls.from_entry(
+            entry, distribution=distribution, environment=environment, origin=origin
+        )
+
+    @classmethod
+    def from_entry(
+        cls,
+        entry: ServerEntry,
+        *,
+        distribution: str | None = None,
+        environment: Environment | None = None,
+        origin: Origin | None = None,
+    ) -> MCPServer:
+        """The server of a manifest's (already checked) entry."""
         return cls(
-            name=name,
-            module=table.get("module"),
-            script=table.get("script"),
-            command=table.get("command"),
-            url=table.get("url"),
-            args=tuple(str(a) for a in table.get("args", ())),
-            env={str(k): str(v) for k, v in dict(table.get("env", {})).items()},
-            transport=table.get("transport", "http" if table.get("url") else "stdio"),
-            headers={str(k): str(v) for k, v in dict(table.get("headers", {})).items()},
-            description=table.get("description"),
-            config_key=table.get("config-key"),
+            name=entry.name,
+            module=entry.module,
+            script=entry.script,
+            command=entry.command,
+            url=entry.url,
+            args=entry.args or (),
+            env=entry.env or {},
+            transport=entry.transport or ("http" if entry.url is not None else "stdio"),
+            headers=entry.headers or {},
+            description=entry.description,
+            config_key=entry.config_key,
             distribution=distribution,
             environment=environment,
             origin=origin,
