@@ -12,7 +12,6 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from agenttools_runtime import names, schema
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
@@ -34,24 +33,65 @@ MAX_DEPTH = MAX_NESTING
 SKILL_KINDS = ("directory", "inline")
 
 
-@dataclass(frozen=True, slots=True)
-class ServerEntry:
+class ServerEntry(Value):
     """One MCP server: its ``[tool.agenttools.mcp-servers.<name>]`` table, typed by the one
     schema of that table (:data:`agenttools_runtime.schema.SERVER`); a key the table does not
-    give is None. Built only from a table that passes :func:`~agenttools_runtime.schema.
-    server_problems` (:meth:`from_table`), so every field holds what its key's type says."""
+    give is None. Built from a table by :meth:`from_table`, which refuses one that breaks
+    :func:`~agenttools_runtime.schema.server_problems`, so every field holds what its key's
+    type says."""
 
+    __slots__ = (
+        "args",
+        "command",
+        "config_key",
+        "description",
+        "env",
+        "headers",
+        "module",
+        "name",
+        "script",
+        "transport",
+        "url",
+    )  # fmt: skip
     name: str
-    description: str | None = None
-    module: str | None = None
-    script: str | None = None
-    command: str | None = None
-    url: str | None = None
-    args: tuple[str, ...] | None = None
-    env: Mapping[str, str] | None = None
-    transport: Transport | None = None
-    headers: Mapping[str, str] | None = None
-    config_key: str | None = None
+    description: str | None
+    module: str | None
+    script: str | None
+    command: str | None
+    url: str | None
+    args: tuple[str, ...] | None
+    env: Mapping[str, str] | None
+    transport: Transport | None
+    headers: Mapping[str, str] | None
+    config_key: str | None
+
+    def __init__(
+        self,
+        name: str,
+        description: str | None = None,
+        module: str | None = None,
+        script: str | None = None,
+        command: str | None = None,
+        url: str | None = None,
+        args: tuple[str, ...] | None = None,
+        env: Mapping[str, str] | None = None,
+        transport: Transport | None = None,
+        headers: Mapping[str, str] | None = None,
+        config_key: str | None = None,
+    ) -> None:
+        super().__init__(
+            name=name,
+            description=description,
+            module=module,
+            script=script,
+            command=command,
+            url=url,
+            args=args,
+            env=env,
+            transport=transport,
+            headers=headers,
+            config_key=config_key,
+        )
 
     @classmethod
     def from_table(cls, name: str, table: Mapping[str, Any]) -> ServerEntry:
