@@ -110,6 +110,8 @@ class _Recording:
             setattr(os, name, self._looking(self.saved[name]))
         self.saved["open"] = builtins.open
         builtins.open = io.open = self._looking(builtins.open)
+        self.saved["os.open"] = os.open  # (regular_files.read_bytes opens with it)
+        os.open = self._looking(os.open)
         self.saved["realpath"] = os.path.realpath
         os.path.realpath = self._resolving(os.path.realpath)
         environ = type(os.environ)
@@ -132,6 +134,7 @@ class _Recording:
         for name in _LOOKS:
             setattr(os, name, self.saved[name])
         builtins.open = io.open = self.saved["open"]
+        os.open = self.saved["os.open"]
         type(os.environ).__getitem__ = self.saved["getitem"]  # type: ignore[method-assign]
         os.path.realpath = self.saved["realpath"]
 

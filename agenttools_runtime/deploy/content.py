@@ -21,6 +21,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from agenttools_runtime import regular_files
 from agenttools_runtime.sha256 import sha256
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
@@ -63,8 +64,9 @@ def manifest_digest(dist_info: Path) -> str | None:
     from agenttools_runtime.wheel import layout
 
     try:
-        with open(os.fspath(dist_info) + layout.MANIFEST_SUFFIX, "rb") as f:
-            return sha256(f.read()).hexdigest()
+        return sha256(
+            regular_files.read_bytes(os.fspath(dist_info) + layout.MANIFEST_SUFFIX)
+        ).hexdigest()
     except OSError:
         return None
 

@@ -9,7 +9,7 @@ import sysconfig
 from collections.abc import Mapping
 from pathlib import Path
 
-from agenttools_runtime import errors
+from agenttools_runtime import errors, regular_files
 from agenttools_runtime.values import Value
 from agenttools_runtime.wheel.manifest import ServerEntry
 
@@ -75,7 +75,7 @@ class Origin(Value):
         """Read the console scripts from ``<dist_info>/entry_points.txt`` (none when it is
         missing or unreadable)."""
         try:
-            text = (dist_info / "entry_points.txt").read_text("utf-8")
+            text = regular_files.read_bytes(dist_info / "entry_points.txt").decode("utf-8")
         except (OSError, UnicodeDecodeError):
             text = ""
         return cls(project, version, console_scripts(text))

@@ -16,7 +16,7 @@ import stat
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from agenttools_runtime import errors
+from agenttools_runtime import errors, regular_files
 from agenttools_runtime.sha256 import sha256
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
@@ -45,7 +45,7 @@ def hash_text(text: str) -> str:
 
 def hash_file(path: Path) -> str:
     """Hash one file. ``OSError`` propagates (callers decide what unreadable means)."""
-    return hash_bytes(path.read_bytes())
+    return hash_bytes(regular_files.read_bytes(path))
 
 
 def is_junk(name: str, is_dir: bool) -> bool:

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from agenttools_runtime import errors
+from agenttools_runtime import errors, regular_files
 from agenttools_runtime.names import SKILL_FILE, check_skill_description, check_skill_name
 from agenttools_runtime.paths import canonical_path_key
 from agenttools_runtime.skills.hashing import hash_bytes, hash_text, iter_source_files
@@ -274,10 +274,13 @@ def _skill_directory(path: Path | str | os.PathLike[str]) -> Path:
     if not directory.exists():
         raise errors.AgentSkillNotFound(name=os.fspath(path), path=directory)
     if not directory.is_dir() or not (directory / SKILL_FILE).is_file():
-        raise errors.InvalidAgentSkill(
-            reason=f"{directory} is not a skill directory (a directory that contains {SKILL_FILE})",
-            path=directory,
+        special = regular_files.problem(directory / SKILL_FILE) if directory.is_dir() else None
+        reason = (
+            f"{directory / SKILL_FILE} cannot be read: {special}"
+            if special
+            else f"{directory} is not a skill directory (a directory that contains {SKILL_FILE})"
         )
+        raise errors.InvalidAgentSkill(reason=reason, path=directory)
     return directory
 
 
@@ -300,7 +303,7 @@ def _directory_source(
     executable: set[str] = set()
     for rel, path in iter_source_files(directory):
         try:
-            data = path.read_bytes()
+            data = regular_files.read_bytes(path)
             mode = os.stat(path).st_mode
         except OSError as exc:
             raise errors.AgentSkillUnreadable(path=path) from exc

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from agenttools_runtime import regular_files
 from agenttools_runtime.values import Value
 from agenttools_runtime.wheel import layout
 
@@ -74,7 +75,11 @@ def members(plan: Plan) -> tuple[Member, ...]:
         if isinstance(source, str):  # generated (an inline skill's SKILL.md)
             out.append(Member(dist_info_path(rel), source.encode("utf-8"), rel in executable))
         else:
-            out.append(Member(dist_info_path(rel), source.read_bytes(), rel in executable, source))
+            out.append(
+                Member(
+                    dist_info_path(rel), regular_files.read_bytes(source), rel in executable, source
+                )
+            )
     return tuple(out)
 
 

@@ -25,6 +25,7 @@ import importlib
 import os
 import sys
 
+from agenttools_runtime import regular_files
 from agenttools_runtime.wheel.backend_names import BACKEND_REFERENCE, WRAPPING_BACKEND
 
 # Frontends run every hook in a new process that imports the backend: what a hook needs is
@@ -196,8 +197,7 @@ def _backend_setting(root: str | Path) -> tuple[str, list[str]]:
     from agenttools_runtime.wheel.backend_scan import backend_setting
 
     try:  # the quick path, taken by every hook (get_requires_* included)
-        with open(os.path.join(root, PYPROJECT), "rb") as file:
-            text = file.read().decode("utf-8")
+        text = regular_files.read_bytes(os.path.join(root, PYPROJECT)).decode("utf-8")
         found = backend_setting(text)  # the common shape, read without tomllib
         if found is None:
             if sys.version_info >= (3, 11):

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import codecs
 import os
-import stat
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from agenttools_runtime import errors, fs
+from agenttools_runtime import errors, fs, regular_files
 from agenttools_runtime.values import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
@@ -155,20 +154,9 @@ def read_config_text(path: Path) -> tuple[bytes | None, str]:
     """``(raw bytes or None when missing, text without BOM)``. Raises ``ConfigFileUnparseable``
     for a file that is not UTF-8, ``ConfigFileInvalid`` for a directory or anything else that
     is not a regular file (reading a FIFO would wait forever, ``/dev/zero`` never end)."""
-    try:
-        kind = os.stat(path).st_mode
-    except FileNotFoundError:
+    raw = _read_config_bytes(path)
+    if raw is None:
         return None, ""
-    if stat.S_ISDIR(kind):
-        raise errors.ConfigFileInvalid(file=path, reason="it is a directory")
-    if not stat.S_ISREG(kind):
-        raise errors.ConfigFileInvalid(file=path, reason="it is not a regular file")
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None, ""
-    except IsADirectoryError:
-        raise errors.ConfigFileInvalid(file=path, reason="it is a directory") from None
     text = _decode(path, raw)
     # an empty or whitespace-only file counts as empty (some formats reject a lone tab)
     return raw, "" if text.strip() == "" else text
@@ -263,16 +251,27 @@ def commit_edit(planned: PlannedEdit) -> bool:
     swap: False, nothing written, when someone changed it since; plan again). The write is
     atomic and durable; a missing parent directory is created."""
     fs.checkpoint("mcp-config-reread", planned.path)
-    try:
-        current: bytes | None = planned.path.read_bytes()
-    except FileNotFoundError:
-        current = None
+    current = _read_config_bytes(planned.path)
     if current != planned.before:
         return False
     if planned.before is None:
         fs.mkdir(planned.path.parent)
     fs.write_bytes_atomic(planned.path, planned.after, planned.mode)
     return True
+
+
+def _read_config_bytes(path: Path) -> bytes | None:
+    """The bytes of a config file, None when it is missing. ``ConfigFileInvalid`` for a
+    directory or anything else that is not a regular file (a named pipe would wait forever,
+    ``/dev/zero`` never end)."""
+    try:
+        return regular_files.read_bytes(path)
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise errors.ConfigFileInvalid(file=path, reason="it is a directory") from None
+    except regular_files.NotRegularFile as exc:
+        raise errors.ConfigFileInvalid(file=path, reason=exc.strerror) from None
 
 
 def _umask() -> int:
