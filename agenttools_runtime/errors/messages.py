@@ -9,7 +9,7 @@ UPGRADE = '--upgrade (overwrite="upgrade")'
 # tag -> template
 MESSAGES: dict[str, str] = {
     # -- bundles and names ------------------------------------------------------------------
-    "AgentToolsNotFound": 'No agent tools bundle found for name "{name}".',
+    "AgentToolsNotFound": 'No agent tools bundle found for name "{name}" in {environment}.',
     "InvalidAgentToolsObject": "Invalid agent tools bundle specification: {reason}.",
     "AgentToolsEmpty": 'The agent tools "{name}" contain no MCP servers or agent skills to deploy.',
     "AgentToolsBundleNameAmbiguous": (

@@ -36,7 +36,11 @@ class Environment(Value):
 
     @classmethod
     def current(cls) -> Environment:
-        return cls(Path(sys.executable), Path(sysconfig.get_path("scripts")))
+        """This interpreter's environment, its interpreter by the one name whichever
+        launched it (``python3 -m agenttools``, a console script whose ``#!`` says
+        ``python3.12``, ``python -m agenttools``): ``python`` beside it when that is the same
+        file, so what a deployment records and writes does not depend on the launcher."""
+        return cls(_canonical_python(Path(sys.executable)), Path(sysconfig.get_path("scripts")))
 
     def script_path(self, script: str, platform: str | None = None) -> Path:
         platform = sys.platform if platform is None else platform
@@ -79,6 +83,19 @@ class Origin(Value):
         except (OSError, UnicodeDecodeError):
             text = ""
         return cls(project, version, console_scripts(text))
+
+
+def _canonical_python(executable: Path) -> Path:
+    """*executable* as ``python`` (``python.exe``) of its directory when that is the same
+    file; never resolved through links (a venv's interpreter is a link out of the venv)."""
+    name = "python.exe" if executable.suffix.lower() == ".exe" else "python"
+    candidate = executable.with_name(name)
+    if candidate == executable:
+        return executable
+    try:
+        return candidate if os.path.samefile(candidate, executable) else executable
+    except OSError:
+        return executable
 
 
 def console_scripts(text: str) -> dict[str, str]:
