@@ -93,7 +93,10 @@ def test_errors_are_one_line(
     )
     assert status == 1
     assert err.startswith("agenttools: The agent tools") and "--upgrade" in err
-    assert "with another version (1.2.0 deployed, 1.3.0 installed)" in err and len(err.splitlines()) == 1
+    assert (
+        "with another version (1.2.0 deployed, 1.3.0 installed)" in err
+        and len(err.splitlines()) == 1
+    )
     assert "Traceback" not in err
     status, _, err = run(capsys, "remove", "ffffffff")
     assert status == 1 and 'No deployment found for "ffffffff"' in err
