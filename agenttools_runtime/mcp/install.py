@@ -39,6 +39,7 @@ from agenttools_runtime.mcp.formats import (
     plan_edit,
     read_entries,
     same_data,
+    write_config_edit,
 )
 from agenttools_runtime.mcp.origin import Origin, capture, restore
 from agenttools_runtime.mcp.server import MCPServer
@@ -79,15 +80,21 @@ class MCPTarget(Value):
 
 
 class MCPInstallResult(Value):
+    """What ``install_mcp_server`` did; ``edit`` is the edit written (None: nothing was),
+    from which what it created is claimed (not compared, not shown)."""
+
     __slots__ = (
         "changed",
         "client",
         "config_file",
         "created_file",
+        "edit",
         "key",
         "replaced_entry",
         "server",
     )
+    _uncompared = frozenset({"edit"})
+    _unshown = frozenset({"edit"})
     client: Client
     config_file: Path
     key: str
@@ -95,6 +102,7 @@ class MCPInstallResult(Value):
     created_file: bool
     replaced_entry: bool
     changed: bool  # False: the same entry was already there
+    edit: PlannedEdit | None
 
     def __init__(
         self,
@@ -105,6 +113,7 @@ class MCPInstallResult(Value):
         created_file: bool,
         replaced_entry: bool,
         changed: bool = True,
+        edit: PlannedEdit | None = None,
     ) -> None:
         super().__init__(
             client=client,
@@ -114,6 +123,7 @@ class MCPInstallResult(Value):
             created_file=created_file,
             replaced_entry=replaced_entry,
             changed=changed,
+            edit=edit,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -203,7 +213,8 @@ def add_server_entry(
     *client*'s shape and format, losslessly and atomically. Returns True when an entry of
     that key existed before. Raises ``ConfigFileUnparseable``, ``UnsupportedTransport``,
     ``ConfigFileChanged``."""
-    return _add(config_file, client, key, server, platform)[0]
+    existed, _written = _add(config_file, client, key, server, platform)
+    return existed
 
 
 def remove_server_entry(config_file: Path, client: Client, key: str) -> bool:
@@ -364,7 +375,6 @@ def install_mcp_server(
     resolved = _target(target, project, config)
     key = server.key if key is None else key
     with state_lock():
-        created = not resolved.config_file.exists()
         existed, written = _add(
             resolved.config_file, resolved.client, key, server, platform, force=force
         )
@@ -373,9 +383,10 @@ def install_mcp_server(
         resolved.config_file,
         key,
         server.qualified_name,
-        created_file=created and written,
+        created_file=written is not None and written.before is None,
         replaced_entry=existed,
-        changed=written,
+        changed=written is not None,
+        edit=written,
     )
 
 
@@ -409,7 +420,7 @@ def _add(
     platform: str | None,
     *,
     force: bool = True,
-) -> tuple[bool, bool]:
+) -> tuple[bool, PlannedEdit | None]:
     entry = entries.build_entry(client, server, key, platform)
     fmt = get_format(client.config_format)
     container = entries.container_for(client, config_file)
@@ -431,7 +442,7 @@ def _add(
         return fmt.set_entry(text, container, key, entry, defaults)
 
     with state_lock():
-        return edit_config_file(config_file, edit, shared=is_project)
+        return write_config_edit(config_file, edit, shared=is_project)
 
 
 def _swap(pair: tuple[str, bool]) -> tuple[str, bool]:

@@ -184,12 +184,21 @@ def edit_config_file(
     ``ConfigFileUnparseable`` (file, line, column) and nothing is written. A symbolic link
     is followed: the file it points to is edited, the link stays.
     """
+    result, written = write_config_edit(path, edit, shared)
+    return result, written is not None
+
+
+def write_config_edit(
+    path: Path, edit: Callable[[str], tuple[str, R]], shared: bool = False
+) -> tuple[R, PlannedEdit | None]:
+    """:func:`edit_config_file`, returning the edit written (its bytes before and after:
+    what agenttools created is claimed from them) instead of whether one was."""
     for _attempt in range(2):
         planned = plan_edit(path, edit, shared)
         if not planned.changes:
-            return planned.result, False
+            return planned.result, None
         if commit_edit(planned):
-            return planned.result, True
+            return planned.result, planned
     raise errors.ConfigFileChanged(file=path)
 
 
@@ -232,11 +241,20 @@ def plan_edit(
     written. Raises ``ConfigFileUnparseable`` / ``ConfigFileInvalid``."""
     # a linked config file (dotfiles kept in a repository) is edited where it lives: replacing
     # the link with a file would cut the user's link and leave the real file stale
-    path = Path(os.path.realpath(path))
+    link, path = path, Path(os.path.realpath(path))
     raw, text = read_config_text(path)
     new_text, result = _guard(path, _bind(edit, text))
     if new_text == text:
         return PlannedEdit(path, raw, raw or b"", result)
+    if raw is None and os.path.islink(link):
+        # a dangling link: creating its target (and the directories above it) would leave
+        # a file where the user's link points and nothing says it was not theirs
+        raise errors.ConfigFileInvalid(
+            file=link,
+            reason=f"it is a symbolic link to {os.readlink(link)}, which does not exist; "
+            "agenttools does not create the file a link points to (create it, or remove "
+            "the link)",
+        )
     data = new_text.encode("utf-8")
     if raw is not None and raw.startswith(_BOM):
         data = _BOM + data
