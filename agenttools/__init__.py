@@ -7,12 +7,9 @@ The public API. Names are imported lazily from ``agenttools_runtime`` on first u
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from agenttools_runtime import __version__
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
@@ -38,7 +35,7 @@ _EXPORTS: dict[str, str] = {
     "project_skills_location": "agenttools_runtime.clients",
     "mcp_config_location": "agenttools_runtime.clients",
     "project_mcp_config_location": "agenttools_runtime.clients",
-    "detected_clients": "agenttools_runtime.clients",
+    "detected_clients": "agenttools_runtime.detection",
     # skills
     "Skill": "agenttools_runtime.skills.source",
     "install_skills": "agenttools_runtime.skills.install",

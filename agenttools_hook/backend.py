@@ -8,25 +8,24 @@
     backend = "setuptools.build_meta"      # the backend that builds everything else
 
 Every hook of PEP 517 and PEP 660 delegates to that backend; the optional ones exist exactly
-when it has them. The work is :mod:`agenttools_runtime.wheel.pep517`'s; this module only
+when it has them. The work is :mod:`agenttools_hook.wrapping`'s; this module only
 speaks PEP 517: it runs in the project directory, prints warnings to stderr and turns every
 expected failure into one :class:`AgentToolsBuildError` listing the problems.
 """
 
 from __future__ import annotations
 
-import os
 import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
 
-# Frontends run each hook in a new process: typing is not imported for annotations only.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
-    from pathlib import Path
-    from typing import Any, TypeVar
+from agenttools_hook import wrapping
+from agenttools_hook.errors import AgentToolsBuildError
+from agenttools_runtime.errors import AgentToolsError
 
-    T = TypeVar("T")
-    ConfigSettings = Mapping[str, Any] | None
+T = TypeVar("T")
+ConfigSettings = Mapping[str, Any] | None
 
 __all__ = [
     "build_sdist",
@@ -38,26 +37,20 @@ __all__ = [
 
 
 def get_requires_for_build_wheel(config_settings: ConfigSettings = None) -> list[str]:
-    from agenttools_runtime.wheel import pep517
-
     return _run(
-        lambda: pep517.get_requires(os.getcwd(), "get_requires_for_build_wheel", config_settings)
+        lambda: wrapping.get_requires(_root(), "get_requires_for_build_wheel", config_settings)
     )
 
 
 def get_requires_for_build_sdist(config_settings: ConfigSettings = None) -> list[str]:
-    from agenttools_runtime.wheel import pep517
-
     return _run(
-        lambda: pep517.get_requires(os.getcwd(), "get_requires_for_build_sdist", config_settings)
+        lambda: wrapping.get_requires(_root(), "get_requires_for_build_sdist", config_settings)
     )
 
 
 def get_requires_for_build_editable(config_settings: ConfigSettings = None) -> list[str]:
-    from agenttools_runtime.wheel import pep517
-
     return _run(
-        lambda: pep517.get_requires(os.getcwd(), "get_requires_for_build_editable", config_settings)
+        lambda: wrapping.get_requires(_root(), "get_requires_for_build_editable", config_settings)
     )
 
 
@@ -66,10 +59,8 @@ def build_wheel(
     config_settings: ConfigSettings = None,
     metadata_directory: str | None = None,
 ) -> str:
-    from agenttools_runtime.wheel import pep517
-
     return _run(
-        lambda: pep517.build_wheel(
+        lambda: wrapping.build_wheel(
             _root(),
             wheel_directory,
             config_settings,
@@ -81,9 +72,7 @@ def build_wheel(
 
 
 def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) -> str:
-    from agenttools_runtime.wheel import pep517
-
-    return _run(lambda: pep517.build_sdist(_root(), sdist_directory, config_settings, warn=_warn))
+    return _run(lambda: wrapping.build_sdist(_root(), sdist_directory, config_settings, warn=_warn))
 
 
 def _build_editable(
@@ -91,10 +80,8 @@ def _build_editable(
     config_settings: ConfigSettings = None,
     metadata_directory: str | None = None,
 ) -> str:
-    from agenttools_runtime.wheel import pep517
-
     return _run(
-        lambda: pep517.build_wheel(
+        lambda: wrapping.build_wheel(
             _root(), wheel_directory, config_settings, metadata_directory, editable=True, warn=_warn
         )
     )
@@ -103,10 +90,8 @@ def _build_editable(
 def _prepare_metadata_for_build_wheel(
     metadata_directory: str, config_settings: ConfigSettings = None
 ) -> str:
-    from agenttools_runtime.wheel import pep517
-
     return _run(
-        lambda: pep517.prepare_metadata(
+        lambda: wrapping.prepare_metadata(
             _root(), metadata_directory, config_settings, editable=False, warn=_warn
         )
     )
@@ -115,10 +100,8 @@ def _prepare_metadata_for_build_wheel(
 def _prepare_metadata_for_build_editable(
     metadata_directory: str, config_settings: ConfigSettings = None
 ) -> str:
-    from agenttools_runtime.wheel import pep517
-
     return _run(
-        lambda: pep517.prepare_metadata(
+        lambda: wrapping.prepare_metadata(
             _root(), metadata_directory, config_settings, editable=True, warn=_warn
         )
     )
@@ -134,20 +117,14 @@ _OPTIONAL: dict[str, Callable[..., str]] = {
 def __getattr__(name: str) -> Any:
     """The optional hooks, present when the wrapped backend has them (frontends test with
     ``hasattr`` and fall back, e.g. to metadata from a built wheel)."""
-    from agenttools_runtime.wheel import pep517
-
     hook = _OPTIONAL.get(name)
-    if hook is None or not _run(lambda: pep517.has_hook(os.getcwd(), name)):
+    if hook is None or not _run(lambda: wrapping.has_hook(_root(), name)):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return hook
 
 
 def _root() -> Path:
-    # PEP 517: hooks run in the project directory (get_requires_* and the optional hooks'
-    # presence take os.getcwd(): pathlib is not imported in their processes)
-    from pathlib import Path
-
-    return Path.cwd()
+    return Path.cwd()  # PEP 517: hooks run in the project directory
 
 
 def _warn(message: str) -> None:
@@ -155,17 +132,8 @@ def _warn(message: str) -> None:
 
 
 def _run(call: Callable[[], T]) -> T:
-    # agenttools_runtime (and the error classes) are imported inside each hook, not at the
-    # top: frontends start a process per hook and import this module in each, and
-    # get_requires_* needs little.
     try:
         return call()
-    except Exception as exc:
-        from agenttools_runtime.errors import AgentToolsError
-
-        if not isinstance(exc, AgentToolsError):
-            raise
-        from agenttools_hook.errors import AgentToolsBuildError
-
+    except AgentToolsError as exc:
         # what users read is the end of the traceback: keep agenttools' frames out of it
         raise AgentToolsBuildError(str(exc)).with_traceback(None) from None

@@ -20,6 +20,8 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import zipfile
+import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +46,8 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._staging: Path | None = None
-        self._expected: dict[str, str] = {}  # extra_metadata-relative path -> sha256
+        # extra_metadata-relative path -> (size, CRC-32) of the bytes checked and hashed
+        self._expected: dict[str, tuple[int, int]] = {}
 
     # hatchling's interface -------------------------------------------------------------------
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
@@ -75,7 +78,6 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
 
     # wheel -----------------------------------------------------------------------------------
     def _initialize_wheel(self, version: str, build_data: dict[str, Any]) -> None:
-        from agenttools_runtime.skills.hashing import hash_bytes
         from agenttools_runtime.wheel.contents import members
 
         project = self._project()
@@ -86,12 +88,13 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         self._staging = Path(tempfile.mkdtemp(prefix="agenttools-build-"))
         mapping: dict[str, str] = {}
         for member in members(plan):
-            # a project file is handed over as itself; generated files are staged
+            # a project file is handed over as itself (hatchling's API takes paths: it reads
+            # the file once more, to copy it); generated files are staged
             source = member.source
             if source is None or str(source) in mapping:
                 source = self._stage(member.target, member.data, member.mode)
             mapping[str(source)] = member.target
-            self._expected[member.target] = hash_bytes(member.data)
+            self._expected[member.target] = (len(member.data), zlib.crc32(member.data))
         config: Any = self.build_config  # None for a hook constructed directly (tests)
         moved = MANIFEST if config is None else config.get_distribution_path(MANIFEST)
         if moved != MANIFEST:
@@ -119,23 +122,21 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         return path
 
     def _verify_wheel(self, wheel: Path) -> None:
-        import zipfile
-
-        from agenttools_runtime.skills.hashing import hash_bytes
-
+        """Every file the manifest describes is in *wheel* with the bytes checked: the size
+        and CRC-32 of each member, from the archive's directory (no member is read)."""
         with zipfile.ZipFile(wheel) as archive:
-            names = archive.namelist()
-            dist_info = next(
-                (n.rsplit("/", 1)[0] for n in names if n.endswith(".dist-info/RECORD")), None
-            )
-            prefix = f"{dist_info}/extra_metadata/"
-            problems = []
-            for target, digest in sorted(self._expected.items()):
-                member = prefix + target
-                if member not in names:
-                    problems.append(f"  {member}: missing")
-                elif hash_bytes(archive.read(member)) != digest:
-                    problems.append(f"  {member}: content differs from the manifest")
+            entries = {entry.filename: entry for entry in archive.infolist()}
+        dist_info = next(
+            (n.rsplit("/", 1)[0] for n in entries if n.endswith(".dist-info/RECORD")), None
+        )
+        prefix = f"{dist_info}/extra_metadata/"
+        problems = []
+        for target, (size, crc) in sorted(self._expected.items()):
+            entry = entries.get(prefix + target)
+            if entry is None:
+                problems.append(f"  {prefix + target}: missing")
+            elif (entry.file_size, entry.CRC) != (size, crc):
+                problems.append(f"  {prefix + target}: content differs from the manifest")
         if problems:
             raise AgentToolsBuildError(
                 f"The wheel {wheel.name} lacks agenttools files it must carry (a hatchling "

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import __version__, errors
 from agenttools_runtime.discovery import (
@@ -34,12 +36,10 @@ from agenttools_runtime.names import (
     is_item_reference,
     is_name_shaped,
 )
-from agenttools_runtime.values import Value, replace
+from agenttools_runtime.skills.skill_md import read_skill_md
+from agenttools_runtime.skills.source import Skill, SkillSource, to_source
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any, Literal
-
     # skills.source is imported where skill values are handled: listing bundles needs none
     from agenttools_runtime.skills.source import SkillSource, SkillSpec
 
@@ -66,7 +66,8 @@ BUILTIN_SERVERS: dict[str, MCPServer] = {
 }
 
 
-class AgentTools(Value):
+@dataclass(frozen=True, slots=True)
+class AgentTools:
     """A bundle of MCP servers and agent skills.
 
     ``location`` is ``"builtin"``, the :class:`InstalledDistribution` that declares it, or
@@ -81,50 +82,30 @@ class AgentTools(Value):
     ``search`` (where its distribution was found) is neither compared nor shown.
     """
 
-    __slots__ = (
-        "description",
-        "location",
-        "marker",
-        "mcp_servers",
-        "name",
-        "search",
-        "skills",
-        "toolset_type",
-    )  # fmt: skip
-    _uncompared = _unshown = frozenset({"search"})
     name: str
-    mcp_servers: Sequence[str | MCPServer]
-    skills: Sequence[str | SkillSpec]
-    description: str | None
-    location: InstalledDistribution | Literal["builtin"] | None
-    toolset_type: ToolsetType
-    marker: str | None
-    search: SearchPath | None
+    mcp_servers: Sequence[str | MCPServer] = ()
+    skills: Sequence[str | SkillSpec] = ()
+    description: str | None = None
+    location: InstalledDistribution | Literal["builtin"] | None = None
+    toolset_type: ToolsetType = "AgentTools"
+    marker: str | None = None
+    search: SearchPath | None = field(default=None, compare=False, repr=False)
 
-    def __init__(
-        self,
-        name: str,
-        mcp_servers: Sequence[str | MCPServer] = (),
-        skills: Sequence[str | SkillSpec] = (),
-        description: str | None = None,
-        location: InstalledDistribution | Literal["builtin"] | None = None,
-        toolset_type: ToolsetType = "AgentTools",
-        marker: str | None = None,
-        search: SearchPath | None = None,
-    ) -> None:
+    def __post_init__(self) -> None:
+        name, location = self.name, self.location
         if not isinstance(name, str) or not name.strip():
             raise errors.InvalidAgentToolsObject(
                 reason=f"the name must be a non-empty string, not {name!r}"
             )
-        if description is not None and not isinstance(description, str):
+        if self.description is not None and not isinstance(self.description, str):
             raise errors.InvalidAgentToolsObject(
                 reason=f'the description of "{name}" must be a string'
             )
-        server_specs = _server_specs(name, mcp_servers)
-        skill_specs = _skill_specs(name, skills)
+        server_specs = _server_specs(name, self.mcp_servers)
+        skill_specs = _skill_specs(name, self.skills)
         if location is None:
             skill_specs = tuple(_directory_or_name(s) for s in skill_specs)
-        if location is None and toolset_type == "AgentTools":
+        if location is None and self.toolset_type == "AgentTools":
             if "/" in name:
                 raise errors.InvalidAgentToolsObject(
                     reason=f'the name "{name}" contains "/", which is reserved for '
@@ -134,16 +115,8 @@ class AgentTools(Value):
                 raise errors.InvalidAgentToolsObject(
                     reason=f'"{name}" is the name of a built-in bundle; choose another name'
                 )
-        super().__init__(
-            name=name,
-            mcp_servers=server_specs,
-            skills=skill_specs,
-            description=description,
-            location=location,
-            toolset_type=toolset_type,
-            marker=marker,
-            search=search,
-        )
+        object.__setattr__(self, "mcp_servers", server_specs)
+        object.__setattr__(self, "skills", skill_specs)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> AgentTools:
@@ -222,8 +195,6 @@ class AgentTools(Value):
             if dist_name:
                 return self._distribution(dist_name).skill_source(item)
             return builtin_skill_source(spec)
-        # skills.source (typing, yaml): not on `list`'s start-up path
-        from agenttools_runtime.skills.source import to_source
 
         name = _skill_spec_name(spec)
         return to_source(spec, default_identifier=f"{self.toolset_type}:{self.name}/{name}")
@@ -275,9 +246,6 @@ def builtin_skill_source(name: str) -> SkillSource:
     """The built-in skill *name*: its directory inside the agenttools package, identifier =
     the name, version = the agenttools version. Raises ``AgentSkillNotFound`` for an unknown
     name and ``BuiltInAgentSkillMissing`` when the package lacks the directory."""
-    # skills.source (typing, yaml): not on `list`'s start-up path
-    from agenttools_runtime.skills.source import to_source
-
     if name not in BUILTIN_SKILL_NAMES:
         raise errors.AgentSkillNotFound(name=name)
     directory = BUILTIN_SKILLS_DIR / name
@@ -447,7 +415,7 @@ def marker_holds(marker: str, environment: Mapping[str, str] | None = None) -> b
     """Evaluate a PEP 508 marker for *environment* (None: this interpreter). An invalid
     marker, or one on a variable the environment lacks, never holds (the build hook rejects
     them; a hand-made manifest is not trusted)."""
-    # packaging: a quarter of `list`'s start-up time, needed only where a marker is
+    # packaging.markers: a sixth of `list`'s whole process; needed only where a marker is
     from packaging.markers import (
         InvalidMarker,
         Marker,
@@ -515,8 +483,6 @@ def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
         raise errors.InvalidAgentToolsObject(reason=f'the skills of "{bundle}" must be a list')
     if all(isinstance(spec, str) for spec in specs):
         return tuple(specs)
-    # skills.source (typing, yaml): not on `list`'s start-up path
-    from agenttools_runtime.skills.source import Skill, SkillSource
 
     for spec in specs:
         if not isinstance(spec, (str, os.PathLike, Skill, Mapping, SkillSource)):
@@ -538,8 +504,6 @@ def _directory_or_name(spec: str | SkillSpec) -> str | SkillSpec:
 def _skill_spec_name(spec: str | SkillSpec | SkillSource) -> str:
     if isinstance(spec, str) and is_name_shaped(spec):
         return spec
-    # skills.source (typing, yaml): not on `list`'s start-up path
-    from agenttools_runtime.skills.source import Skill, SkillSource
 
     if isinstance(spec, Skill):
         return str(spec.name)
@@ -551,8 +515,6 @@ def _skill_spec_name(spec: str | SkillSpec | SkillSource) -> str:
     if directory.name == SKILL_FILE:
         directory = directory.parent
     try:
-        from agenttools_runtime.skills.skill_md import read_skill_md  # yaml: as skills.source
-
         name = read_skill_md(directory / SKILL_FILE).frontmatter.get("name")
     except Exception:  # a name for display only; to_source reports the problem
         name = None

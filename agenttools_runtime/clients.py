@@ -11,8 +11,10 @@ import json
 import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import errors
 from agenttools_runtime.errors import (
@@ -26,12 +28,10 @@ from agenttools_runtime.errors import (
     UnsupportedSkillsClient,
     UnsupportedSkillsClientProject,
 )
-from agenttools_runtime.values import Value
+from agenttools_runtime.paths import canonical_path_key
+from agenttools_runtime.suggest import did_you_mean
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any, Literal
-
     OSName = Literal["macos", "windows", "unix"]
     ConfigFormat = Literal["json", "toml", "yaml"]
 
@@ -56,7 +56,8 @@ def normalize_os(os_name: str | None = None) -> OSName:
     raise ValueError(f"unknown operating system {os_name!r}; use macos, windows or unix")
 
 
-class SkillReads(Value):
+@dataclass(frozen=True, slots=True)
+class SkillReads:
     """The skills roots a client reads (not only the one agenttools writes), as table data:
     ``user`` locations (home-relative, in any form ``skills`` takes) and ``project`` paths
     (project-relative), in the client's order of precedence where it is known. How they were
@@ -66,50 +67,15 @@ class SkillReads(Value):
     check, ``how`` what showed them, ``duplicates`` what the client does with one skill name
     in two of them."""
 
-    __slots__ = (
-        "by",
-        "checked",
-        "duplicates",
-        "how",
-        "note",
-        "project",
-        "source",
-        "user",
-        "verified",
-    )  # fmt: skip
     user: tuple[Any, ...]
     project: tuple[tuple[str, ...], ...]
     source: str
-    by: str
-    checked: str | None
-    verified: str | None
-    how: str | None
-    duplicates: str | None
-    note: str | None
-
-    def __init__(
-        self,
-        user: tuple[Any, ...],
-        project: tuple[tuple[str, ...], ...],
-        source: str,
-        by: str = "spec",
-        checked: str | None = None,
-        verified: str | None = None,
-        how: str | None = None,
-        duplicates: str | None = None,
-        note: str | None = None,
-    ) -> None:
-        super().__init__(
-            user=user,
-            project=project,
-            source=source,
-            by=by,
-            checked=checked,
-            verified=verified,
-            how=how,
-            duplicates=duplicates,
-            note=note,
-        )
+    by: str = "spec"
+    checked: str | None = None
+    verified: str | None = None
+    how: str | None = None
+    duplicates: str | None = None
+    note: str | None = None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SkillReads:
@@ -126,17 +92,12 @@ class SkillReads(Value):
         )
 
 
-class Client(Value):
+@dataclass(frozen=True, slots=True)
+class Client:
     """One AI client: where its MCP config file and skills directories are, and the shape of
     the entries it reads. Locations are raw table data; use the module's functions to turn
     them into paths."""
 
-    __slots__ = (
-        "aliases", "config_format", "container", "display_name", "entry_style", "id",
-        "mcp_config", "name", "project_mcp_config", "project_skills", "skill_links", "skill_reads",
-        "skills", "traces", "url",
-    )  # fmt: skip
-    _unshown = frozenset({"mcp_config", "skills", "traces", "skill_links", "skill_reads"})
     id: str
     name: str
     display_name: str
@@ -145,51 +106,15 @@ class Client(Value):
     config_format: ConfigFormat
     container: tuple[str, ...]
     entry_style: str
-    mcp_config: Any
+    mcp_config: Any = field(repr=False)
     project_mcp_config: tuple[str, ...] | None
-    skills: Any
+    skills: Any = field(repr=False)
     project_skills: tuple[str, ...] | None
     # {"executables": [...], "folders": [location, ...]}: how to tell it is installed here
-    traces: Any
+    traces: Any = field(default=None, repr=False)
     # {"follows": false, "verified", "source"}: whether it loads a skill folder that is a link
-    skill_links: Any
-    skill_reads: SkillReads | None
-
-    def __init__(
-        self,
-        id: str,
-        name: str,
-        display_name: str,
-        aliases: tuple[str, ...],
-        url: str,
-        config_format: ConfigFormat,
-        container: tuple[str, ...],
-        entry_style: str,
-        mcp_config: Any,
-        project_mcp_config: tuple[str, ...] | None,
-        skills: Any,
-        project_skills: tuple[str, ...] | None,
-        traces: Any = None,
-        skill_links: Any = None,
-        skill_reads: SkillReads | None = None,
-    ) -> None:
-        super().__init__(
-            id=id,
-            name=name,
-            display_name=display_name,
-            aliases=aliases,
-            url=url,
-            config_format=config_format,
-            container=container,
-            entry_style=entry_style,
-            mcp_config=mcp_config,
-            project_mcp_config=project_mcp_config,
-            skills=skills,
-            project_skills=project_skills,
-            traces=traces,
-            skill_links=skill_links,
-            skill_reads=skill_reads,
-        )
+    skill_links: Any = field(default=None, repr=False)
+    skill_reads: SkillReads | None = field(default=None, repr=False)
 
     @property
     def supports_mcp(self) -> bool:
@@ -333,8 +258,6 @@ def get_client(client: str | Client) -> Client:
     table = _load_table()
     found = table.find(client)
     if found is None:
-        from agenttools_runtime.suggest import did_you_mean  # only for an unknown name
-
         spellings = {k: c.id for c in table.values() for k in (c.id, c.name, *c.aliases)}
         hint = did_you_mean(client, spellings)
         raise errors.UnknownClient(client=client, known=list(table), hint=hint)
@@ -420,8 +343,6 @@ def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | Non
     ``(client, None)`` when it is the client's user-scope file on this OS, ``(client,
     project_dir)`` when the path ends with the client's project config path. ``None`` when no
     client matches."""
-    from agenttools_runtime.paths import canonical_path_key  # hashlib: off `clients`' start-up
-
     key = canonical_path_key(path)
     table = _load_table()
     for c in table.values():
@@ -438,15 +359,6 @@ def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | Non
         if tuple(target.parts[-len(rel) :]) == rel:
             return c, target.parents[len(rel) - 1]
     return None
-
-
-def detected_clients() -> list[Client]:
-    """Clients installed here, told by their own traces: an executable on ``PATH``, a folder
-    or config file of theirs that agenttools did not create (see
-    :mod:`agenttools_runtime.detection`, which also says why)."""
-    from agenttools_runtime.detection import detect_all
-
-    return [d.client for d in detect_all() if d.detected]
 
 
 def trace_folders(client: Client, os_name: str | None = None) -> list[Path]:

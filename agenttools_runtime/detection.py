@@ -23,8 +23,11 @@ import json
 import os
 import sys
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from agenttools_runtime import paths
 from agenttools_runtime.clients import (
     Client,
     all_clients,
@@ -33,11 +36,7 @@ from agenttools_runtime.clients import (
     trace_folders,
 )
 from agenttools_runtime.errors import AgentToolsError
-from agenttools_runtime.values import Value
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
+from agenttools_runtime.paths import registry_key
 
 EXECUTABLE, FOLDER, CONFIG, SKILLS = "executable", "folder", "config", "skills"
 _WHAT = {
@@ -48,17 +47,14 @@ _WHAT = {
 }
 
 
-class Trace(Value):
+@dataclass(frozen=True, slots=True)
+class Trace:
     """One sign of a client: its ``kind`` (executable, folder, config, skills) and
     ``path`` (for an executable, where ``PATH`` found it; ``name`` its command)."""
 
-    __slots__ = ("kind", "name", "path")
     kind: str
     path: str
-    name: str
-
-    def __init__(self, kind: str, path: str, name: str = "") -> None:
-        super().__init__(kind=kind, path=path, name=name)
+    name: str = ""
 
     def describe(self) -> str:
         return _WHAT[self.kind].format(name=self.name, path=self.path)
@@ -114,6 +110,13 @@ def detect_all(clients: Mapping[str, Client] | None = None) -> list[Detection]:
     return [detect(c, ours=ours, shared_roots=shared) for c in table.values()]
 
 
+def detected_clients() -> list[Client]:
+    """Clients installed here, told by their own traces: an executable on ``PATH``, a folder
+    or config file of theirs that agenttools did not create (:func:`detect_all` also says
+    why)."""
+    return [d.client for d in detect_all() if d.detected]
+
+
 def detect(
     client: Client, *, ours: _Ours | None = None, shared_roots: Collection[str] = ()
 ) -> Detection:
@@ -149,7 +152,6 @@ class _Ours:
 
     @classmethod
     def load(cls) -> _Ours:
-        from agenttools_runtime import paths
 
         try:
             state = paths.state_paths()
@@ -196,8 +198,6 @@ class _Ours:
 
     def _tracked_skill(self, root: str, name: str) -> bool:
         """Whether ``root/name`` is a skill directory the registry tracks."""
-        from agenttools_runtime.paths import registry_key
-
         if self.registry is None:
             return False
         return (self.registry / f"{registry_key(root, name)}.json").is_file()

@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import os
 import stat
+import zipfile
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import regular_files
 from agenttools_runtime.dist_scan import Entry as _Entry
@@ -39,18 +42,18 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.mcp.server import Environment, MCPServer, Origin
 from agenttools_runtime.names import SKILL_FILE, canonical_dist_name
 from agenttools_runtime.search_path import SearchPath as SearchPath  # re-exported
-from agenttools_runtime.values import Value, replace
+from agenttools_runtime.skills.hashing import hash_bytes
+from agenttools_runtime.skills.source import SkillSource, to_source
+from agenttools_runtime.verified import VerifiedFiles
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import SkillEntry, WheelManifest, parse
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any
-
     from agenttools_runtime.skills.source import SkillSource
 
 
-class InstalledDistribution(Value):
+@dataclass(frozen=True, slots=True)
+class InstalledDistribution:
     """One installed distribution with an agenttools manifest.
 
     ``name`` is PEP 503-normalized; ``manifest`` is None when the distribution has none (it
@@ -62,52 +65,15 @@ class InstalledDistribution(Value):
     and ``error`` are not compared.
     """
 
-    __slots__ = (
-        "display_name",
-        "dist_info",
-        "environment",
-        "error",
-        "manifest",
-        "name",
-        "problem",
-        "source_root",
-        "version",
-    )  # fmt: skip
-    _uncompared = frozenset({"manifest", "error"})
-    _unshown = frozenset({"error"})
     name: str
     display_name: str
     version: str
     dist_info: Path
-    manifest: WheelManifest | None
-    source_root: Path | None
-    environment: Environment | None
-    problem: str | None
-    error: AgentToolsError | None
-
-    def __init__(
-        self,
-        name: str,
-        display_name: str,
-        version: str,
-        dist_info: Path,
-        manifest: WheelManifest | None = None,
-        source_root: Path | None = None,
-        environment: Environment | None = None,
-        problem: str | None = None,
-        error: AgentToolsError | None = None,
-    ) -> None:
-        super().__init__(
-            name=name,
-            display_name=display_name,
-            version=version,
-            dist_info=dist_info,
-            manifest=manifest,
-            source_root=source_root,
-            environment=environment,
-            problem=problem,
-            error=error,
-        )
+    manifest: WheelManifest | None = field(default=None, compare=False)
+    source_root: Path | None = None
+    environment: Environment | None = None
+    problem: str | None = None
+    error: AgentToolsError | None = field(default=None, compare=False, repr=False)
 
     @property
     def skills_dir(self) -> Path:
@@ -159,9 +125,6 @@ class InstalledDistribution(Value):
         (``BundledFileMissing`` / ``BundledFileMismatch`` naming the file); directory skills of
         editable installs are the live source files (``InvalidDistributionSkillDefinition``
         when their ``SKILL.md`` now has another name). Raises ``DistributionSkillNotFound``."""
-        # skills.source (typing, yaml): not on `list`'s start-up path
-        from agenttools_runtime.skills.source import SkillSource, to_source
-
         entry = self._skill_entry(name)
         identifier = f"{self.name}/{name}"
         directory = self.skill_directory(name)
@@ -205,8 +168,6 @@ class InstalledDistribution(Value):
         """:meth:`verify_skill`, keeping in *contents* the bytes of the files it had to read
         (those the cache of verified files does not hold): a deploy writes them as read,
         the one read of a file never verified before (not one to hash, one to copy)."""
-        from agenttools_runtime.verified import VerifiedFiles  # not on `list`'s start-up path
-
         entry = self._skill_entry(name)
         if SKILL_FILE not in entry.files:
             raise InvalidManifest(
@@ -245,8 +206,6 @@ class InstalledDistribution(Value):
     ) -> bytes:
         """The bytes of *rel* at *path* (found a regular file reached without a link, of
         *size* bytes by its ``lstat``), checked against the manifest's hash."""
-        from agenttools_runtime.skills.hashing import hash_bytes  # not on `list`'s start-up path
-
         data = self._file_bytes(path, size)
         if rel not in entry.files or hash_bytes(data) != entry.files[rel]:
             raise BundledFileMismatch(path=Path(path), distribution=self.display_name)
@@ -391,7 +350,6 @@ def _with_problem(
 
 
 def _zipped_distribution(entry: _Entry, search: SearchPath) -> InstalledDistribution | None:
-    import zipfile  # only zipped entries of sys.path need it: kept off `list`'s start-up
 
     assert entry.zip_file is not None
     try:

@@ -2,15 +2,15 @@
 
 Every ``*.dist-info`` (and ``*.egg-info``) directory of every path entry, in path order, the
 first occurrence of a (PEP 503-normalized) name winning, as ``importlib.metadata`` sees them;
-zip files on the path are looked into. ``discovery.py`` builds its distributions from it, and
-``agenttools list`` reads it directly (``cli/quick_list.py``): no ``pathlib`` (a tenth of
-``list``'s start-up) is imported here.
+zip files on the path are looked into. ``discovery.py`` builds its distributions from it.
 """
 
 from __future__ import annotations
 
 import os
+import zipfile
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 
 def canonical_dist_name(name: str) -> str:
@@ -23,25 +23,15 @@ def canonical_dist_name(name: str) -> str:
     return value
 
 
+@dataclass(frozen=True, slots=True)
 class Entry:
-    """One first-occurring ``*.dist-info`` (or ``*.egg-info``) of the scan. A plain class:
-    dataclass creation costs start-up time on every CLI run."""
+    """One first-occurring ``*.dist-info`` (or ``*.egg-info``) of the scan."""
 
-    __slots__ = ("dist_info", "is_egg", "key", "version", "zip_file")
-
-    def __init__(
-        self,
-        key: str,
-        version: str,
-        dist_info: str,
-        zip_file: str | None = None,
-        is_egg: bool = False,
-    ) -> None:
-        self.key = key
-        self.version = version
-        self.dist_info = dist_info
-        self.zip_file = zip_file
-        self.is_egg = is_egg
+    key: str
+    version: str
+    dist_info: str
+    zip_file: str | None = None
+    is_egg: bool = False
 
 
 def iter_dist_infos(paths: Iterable[str | os.PathLike[str]], only: str | None) -> Iterator[Entry]:
@@ -82,7 +72,6 @@ def iter_dist_infos(paths: Iterable[str | os.PathLike[str]], only: str | None) -
 
 
 def iter_zip(archive: str, seen: set[str], only: str | None) -> Iterator[Entry]:
-    import zipfile  # only zipped entries of sys.path need it: kept off `list`'s start-up
 
     try:
         with zipfile.ZipFile(archive) as zf:

@@ -23,15 +23,14 @@ import contextvars
 import errno
 import functools
 import os
+import shutil
 import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO, ParamSpec, TypeVar
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import BinaryIO, ParamSpec, TypeVar
-
     _P = ParamSpec("_P")
     _R = TypeVar("_R")
 
@@ -296,7 +295,6 @@ def _write_in_place(path: Path | str, mode_flag: int, data: bytes) -> None:
 def copy_file(source: Path, destination: Path) -> None:
     """Copy the bytes of *source* (following links) to *destination*."""
     _notify("copy", destination)
-    import shutil  # not at the top: shutil brings bz2, lzma, fnmatch (a deploy's start-up)
 
     shutil.copyfile(source, destination)
 
@@ -360,7 +358,6 @@ def rmtree(path: Path) -> None:
     if path.is_symlink() or not path.is_dir():
         os.unlink(path)
         return
-    import shutil  # where it is used (see copy_file)
 
     if sys.version_info >= (3, 12):
         shutil.rmtree(path, onexc=_rmtree_retry_readonly)

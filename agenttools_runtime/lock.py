@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
+import time
 from collections.abc import Callable, Iterator
 
 from agenttools_runtime import errors, paths, signals
@@ -77,7 +78,6 @@ def _acquire(path: str, timeout: float) -> Callable[[], None] | None:
         return lock.release
 
     import fcntl
-    import time
 
     deadline = time.monotonic() + timeout
     while True:

@@ -4,22 +4,25 @@ error for a name that was not found."""
 
 from __future__ import annotations
 
+from agenttools_runtime import errors
 from agenttools_runtime.bundles import BUILTIN_BUNDLES, distribution_bundles
 from agenttools_runtime.discovery import SearchPath, find_distributions
-from agenttools_runtime.errors import AgentToolsError
 from agenttools_runtime.names import canonical_dist_name
 from agenttools_runtime.suggest import did_you_mean
 
-# errors of a bundle or server name that was not found
+# the tags of the errors of a bundle or server name that was not found
 NAME_ERRORS = frozenset(
-    {
-        "AgentToolsNotFound",
-        "DistributionNotInstalled",
-        "DistributionAgentToolsNotFound",
-        "DistributionServerNotFound",
-        "MCPServerNotFound",
-    }
+    error.tag
+    for error in (
+        errors.AgentToolsNotFound,
+        errors.DistributionNotInstalled,
+        errors.DistributionAgentToolsNotFound,
+        errors.DistributionServerNotFound,
+        errors.MCPServerNotFound,
+    )
 )
+# ... of those, the ones whose name is an item of a distribution
+_ITEM_ERRORS = (errors.DistributionServerNotFound.tag, errors.DistributionAgentToolsNotFound.tag)
 
 
 def server_names(search: SearchPath | None = None) -> list[str]:
@@ -47,13 +50,13 @@ def installed_names(search: SearchPath | None = None) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def hint_for(error: AgentToolsError, search: SearchPath | None = None) -> str:
+def hint_for(error: errors.AgentToolsError, search: SearchPath | None = None) -> str:
     """The "did you mean" for a bundle or server *error* (``""`` for any other error, or
     when nothing comes close)."""
     if error.tag not in NAME_ERRORS:
         return ""
     name = error.data.get("name") or error.data.get("distribution")
-    if error.tag in ("DistributionServerNotFound", "DistributionAgentToolsNotFound"):
+    if error.tag in _ITEM_ERRORS:
         dist, item = error.data.get("distribution"), error.data.get("name")
         if isinstance(item, str) and "/" not in item and dist:
             name = f"{canonical_dist_name(str(dist))}/{item}"
@@ -62,5 +65,5 @@ def hint_for(error: AgentToolsError, search: SearchPath | None = None) -> str:
 
     try:
         return did_you_mean(name, installed_names(search))
-    except (AgentToolsError, OSError):  # the hint is a courtesy: never a second failure
+    except (errors.AgentToolsError, OSError):  # the hint is a courtesy: never a second failure
         return ""

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 
 from agenttools_runtime.dist_scan import canonical_dist_name as canonical_dist_name
+from agenttools_runtime.errors import InvalidAgentSkillDescription, InvalidAgentSkillName
 
 # -- skills (agentskills.io specification) ---------------------------------------------------
 SKILL_FILE = "SKILL.md"  # the file that makes a folder a skill
@@ -39,8 +41,6 @@ def check_skill_name(name: object) -> str:
     So ``""``, ``".."`` or ``"a/b"`` can never resolve to a skills root or outside it.
     """
     if not is_skill_name(name):
-        from agenttools_runtime.errors import InvalidAgentSkillName  # (only when raised)
-
         raise InvalidAgentSkillName(name=name)
     assert isinstance(name, str)
     return name
@@ -93,7 +93,6 @@ def nfkc(text: str) -> str:
     unicodedata is imported only for other text (not by list, show or a plain build)."""
     if text.isascii():
         return text
-    import unicodedata
 
     return unicodedata.normalize("NFKC", text)
 
@@ -110,8 +109,6 @@ def check_skill_description(name: str, description: object) -> str:
     """Return *description* if it is 1–1024 characters and not blank, else raise
     ``InvalidAgentSkillDescription`` (clients skip skills without one)."""
     if not is_skill_description(description):
-        from agenttools_runtime.errors import InvalidAgentSkillDescription  # (only when raised)
-
         raise InvalidAgentSkillDescription(name=name)
     assert isinstance(description, str)
     return description

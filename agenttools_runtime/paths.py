@@ -7,12 +7,15 @@ Every location is computed at call time from the environment (``AGENTTOOLS_HOME`
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-from agenttools_runtime.state_dir import STATE_ENV as STATE_ENV  # re-exported
-from agenttools_runtime.values import Value
+import platformdirs
+
+STATE_ENV = "AGENTTOOLS_HOME"
 
 
 def home() -> Path:
@@ -25,7 +28,6 @@ def state_dir() -> Path:
     override = os.environ.get(STATE_ENV)
     if override:
         return Path(override).expanduser()
-    import platformdirs  # lazy: only deploy-time code needs it
 
     return Path(platformdirs.user_data_dir("agenttools", appauthor=False))
 
@@ -42,7 +44,8 @@ def deployment_lock_file() -> Path:
     return deployments_dir() / ".lock"
 
 
-class StatePaths(Value):
+@dataclass(frozen=True, slots=True)
+class StatePaths:
     """Every location of the deployment state, computed once for one operation.
 
     ``deployments`` holds one directory per record; the dot-entries beside them are skipped
@@ -51,11 +54,7 @@ class StatePaths(Value):
     operations in progress) and ``.lock``.
     """
 
-    __slots__ = ("deployments",)
     deployments: Path
-
-    def __init__(self, deployments: Path) -> None:
-        super().__init__(deployments=deployments)
 
     @property
     def registry(self) -> Path:
@@ -146,7 +145,4 @@ def registry_key(skills_root: Path | str, name: str, platform: str | None = None
 
 def registry_key_for(root_key: str, name: str) -> str:
     """:func:`registry_key` from the root's :func:`canonical_path_key`, computed already."""
-    # (not hashlib: it loads OpenSSL, a sixth of `agenttools deployed`, which hashes nothing)
-    from agenttools_runtime.sha256 import sha256
-
-    return sha256(f"{root_key}/{name}".encode()).hexdigest()
+    return hashlib.sha256(f"{root_key}/{name}".encode()).hexdigest()

@@ -8,21 +8,15 @@ validate-pyproject (:func:`json_schema`, entry point ``validate_pyproject.tool_s
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import urlsplit
 
 from agenttools_runtime import names
-from agenttools_runtime.values import Value
 
-# ``build-backend`` of a project built through agenttools' wrapping PEP 517 backend, which
-# reads the backend it wraps from ``backend`` (and ``backend-path``), and the form of a backend
-# reference: defined with that backend, whose every hook process reads them.
-from agenttools_runtime.wheel.backend_names import BACKEND_REFERENCE as BACKEND_REFERENCE
-from agenttools_runtime.wheel.backend_names import WRAPPING_BACKEND as WRAPPING_BACKEND
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build hook's start-up)
 if TYPE_CHECKING:
-    from typing import Any, Literal
-
     # What a key holds. "table-map" is a table of named sub-tables (``mcp-servers.<name>``),
     # "table-list" an array of tables (``[[bundles]]``).
     Kind = Literal[
@@ -35,6 +29,12 @@ if TYPE_CHECKING:
         "table-list",
     ]
 
+# ``build-backend`` of a project built through agenttools' wrapping PEP 517 backend, which
+# reads the backend it wraps from ``backend`` (and ``backend-path``).
+WRAPPING_BACKEND = "agenttools_hook.backend"
+# A PEP 517 backend reference, as build-backend takes it: "module.path" or "module:object".
+BACKEND_REFERENCE = r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*(:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*)?$"
+
 KIND_TEXT: dict[str, str] = {
     "string": "string",
     "string-list": "array of strings",
@@ -46,17 +46,14 @@ KIND_TEXT: dict[str, str] = {
 }
 
 
-class Text(Value):
+@dataclass(frozen=True, slots=True)
+class Text:
     """A rule of :mod:`agenttools_runtime.names` for a string: a regular expression the whole
     string matches, or one it contains (*search*), and a length limit in characters."""
 
-    __slots__ = ("max_length", "pattern", "search")
     pattern: str
-    max_length: int | None
-    search: bool
-
-    def __init__(self, pattern: str, max_length: int | None = None, search: bool = False) -> None:
-        super().__init__(pattern=pattern, max_length=max_length, search=search)
+    max_length: int | None = None
+    search: bool = False
 
     def json(self) -> dict[str, Any]:
         # validate-pyproject's fastjsonschema reads "$" as the end of the string (\Z)
@@ -74,55 +71,28 @@ DESCRIPTION = Text(r"\S", names.MAX_DESCRIPTION_LENGTH, search=True)
 COMPATIBILITY = Text(r"\S", names.MAX_COMPATIBILITY_LENGTH, search=True)
 
 
-class Key(Value):
+@dataclass(frozen=True, slots=True)
+class Key:
     """One key of a table."""
 
-    __slots__ = ("choices", "default", "doc", "example", "item", "kind", "name", "names", "text")
     name: str
     kind: Kind
     doc: str
-    default: Any
-    choices: tuple[str, ...]
-    example: str | None
-    item: Table | None  # the sub-table of "table-map" / "table-list" keys
-    text: Text | None  # the rule of a string value, or of each string of a list
-    names: Text | None  # the rule of the names of a "table-map"
-
-    def __init__(
-        self,
-        name: str,
-        kind: Kind,
-        doc: str,
-        default: Any = None,
-        choices: tuple[str, ...] = (),
-        example: str | None = None,
-        item: Table | None = None,
-        text: Text | None = None,
-        names: Text | None = None,
-    ) -> None:
-        super().__init__(
-            name=name,
-            kind=kind,
-            doc=doc,
-            default=default,
-            choices=choices,
-            example=example,
-            item=item,
-            text=text,
-            names=names,
-        )
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    example: str | None = None
+    item: Table | None = None  # the sub-table of "table-map" / "table-list" keys
+    text: Text | None = None  # the rule of a string value, or of each string of a list
+    names: Text | None = None  # the rule of the names of a "table-map"
 
 
-class Table(Value):
+@dataclass(frozen=True, slots=True)
+class Table:
     """A TOML table: its documented path (``<name>`` for user-chosen parts) and keys."""
 
-    __slots__ = ("doc", "keys", "path")
     path: str
     doc: str
-    keys: tuple[Key, ...]
-
-    def __init__(self, path: str, doc: str, keys: tuple[Key, ...] = ()) -> None:
-        super().__init__(path=path, doc=doc, keys=keys)
+    keys: tuple[Key, ...] = ()
 
     def key(self, name: str) -> Key | None:
         for key in self.keys:
@@ -259,8 +229,6 @@ def is_module_path(module: str) -> bool:
 
 def is_http_url(url: str) -> bool:
     """An ``http://`` or ``https://`` URL with a host."""
-    from urllib.parse import urlsplit  # only a url server's declaration needs it
-
     try:
         parts = urlsplit(url)
     except ValueError:  # e.g. an unclosed IPv6 bracket
@@ -577,6 +545,5 @@ def reference_markdown() -> str:
 def _default_text(value: Any) -> str:
     if isinstance(value, str):
         return value if " " in value else f'`"{value}"`'  # prose defaults stay prose
-    import json  # the docs' generator's, not the build hook's (start-up time)
 
     return f"`{json.dumps(value)}`"

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from agenttools_runtime import errors
 from agenttools_runtime.mcp.server import Environment
-from agenttools_runtime.values import Value
 
 # Run in another interpreter (stdlib only) for --python: its path, scripts dir, and the PEP 508
 # marker environment (the same fields packaging.markers.default_environment() computes).
@@ -44,32 +45,17 @@ print(json.dumps({
 """
 
 
-class SearchPath(Value):
+@dataclass(frozen=True, slots=True)
+class SearchPath:
     """Where to look: ``sys.path``-like directories plus the environment whose interpreter
     starts ``module``/``script`` servers. ``marker_environment`` is the PEP 508 environment
     bundle markers are evaluated in (None: this interpreter's); it is not compared.
     ``explicit``: the directories were given (``--path``), not an interpreter's path."""
 
-    __slots__ = ("environment", "explicit", "marker_environment", "paths")
-    _uncompared = frozenset({"marker_environment"})
     paths: tuple[Path, ...]
     environment: Environment
-    marker_environment: Mapping[str, str] | None
-    explicit: bool
-
-    def __init__(
-        self,
-        paths: tuple[Path, ...],
-        environment: Environment,
-        marker_environment: Mapping[str, str] | None = None,
-        explicit: bool = False,
-    ) -> None:
-        super().__init__(
-            paths=paths,
-            environment=environment,
-            marker_environment=marker_environment,
-            explicit=explicit,
-        )
+    marker_environment: Mapping[str, str] | None = field(default=None, compare=False)
+    explicit: bool = False
 
     @classmethod
     def current(cls) -> SearchPath:
@@ -81,8 +67,6 @@ class SearchPath(Value):
         """Ask that interpreter for its ``sys.path`` once (a subprocess; nothing is imported
         into it but the standard library). Raises ``InvalidPythonEnvironment`` when it cannot
         be run or answers nonsense."""
-        import subprocess  # only --python runs an interpreter: kept off `list`'s start-up
-
         executable = Path(os.path.abspath(os.path.expanduser(os.fspath(python))))
         if executable.is_dir():  # a venv directory: its interpreter
             for candidate in (executable / "bin" / "python", executable / "Scripts" / "python.exe"):
@@ -166,7 +150,7 @@ def _environment_of_site_packages(path: Path) -> Environment | None:
 
 def environment_candidates(path: Path) -> list[tuple[Path, Path]]:
     """Where the environment a site-packages directory *path* belongs to is looked for, in
-    order: ``(pyvenv.cfg, interpreter)`` (an up-to-date ticket keeps them as inputs)."""
+    order: ``(pyvenv.cfg, interpreter)``."""
     # <prefix>/lib/pythonX.Y/site-packages (POSIX) or <prefix>/Lib/site-packages (Windows)
     return [
         (prefix / "pyvenv.cfg", prefix / scripts / python)

@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import math
 import mimetypes
-import re
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,8 +34,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
-
-import yaml
 
 from agenttools_runtime import __version__
 from agenttools_runtime.discovery import SearchPath
@@ -47,6 +44,7 @@ from agenttools_runtime.errors import (
     SkillNotServed,
 )
 from agenttools_runtime.names import SKILL_FILE, is_skill_description, is_skill_name
+from agenttools_runtime.skills.skill_md import FrontmatterError, split_and_parse
 from agenttools_runtime.skilluri.arguments import substitute_skill_md
 from agenttools_runtime.skilluri.file_listing import MANIFEST_REFERENCE, digest, file_listing_json
 from agenttools_runtime.skilluri.parse import SCHEME
@@ -210,56 +208,27 @@ def _snapshot(
     return ServedSkill(name, name, provider.name, description, frontmatter, files, where)
 
 
-# The frontmatter block as FastMCP's client cuts it out of SKILL.md: exactly "---" lines, and
-# without the newline before the closing one (a block scalar last gets no final newline).
-_WIRE_FRONTMATTER = re.compile(r"\A---\r?\n(.*?)\r?\n---(?:\r?\n|\Z)", re.DOTALL)
-
-
 def wire_frontmatter(skill_md: bytes) -> dict[str, Any]:
-    """SKILL.md's frontmatter exactly as FastMCP's client parses it: the SEP-2640 entry must
-    hold the same mapping, or ``read_skill`` refuses the skill.
+    """SKILL.md's frontmatter as FastMCP's client reads it (the SEP-2640 entry must hold the
+    same mapping, or ``read_skill`` refuses the skill): the one reader's
+    (:func:`~agenttools_runtime.skills.skill_md.parse_skill_md`, whose rules are that
+    client's), holding JSON values only.
 
     Raises ``ValueError`` (the reason) for what that client refuses: not UTF-8, no
     frontmatter block, invalid YAML, YAML aliases, non-string or duplicate keys, values that
     are not JSON (dates: quote them).
     """
     try:
-        text = skill_md.decode("utf-8-sig")
+        text = skill_md.decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError("SKILL.md is not UTF-8") from None
-    match = _WIRE_FRONTMATTER.match(text)
-    if match is None:
-        raise ValueError("no frontmatter block between two lines of exactly ---")
     try:
-        value = yaml.load(match.group(1), Loader=_StrictLoader)  # a SafeLoader subclass
-    except (yaml.YAMLError, RecursionError) as exc:
-        raise ValueError(f"invalid YAML ({exc})") from None
-    if not isinstance(value, dict):
-        raise ValueError("it is not a mapping")
+        value = split_and_parse(text)[1]
+    except FrontmatterError as exc:
+        raise ValueError(exc.message) from None
     if not _is_json(value):
         raise ValueError("it holds values that are not JSON (dates, ...); quote them")
     return value
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """A YAML safe loader refusing aliases (a few bytes expanding into a huge document),
-    non-string keys and duplicate keys."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            raise yaml.YAMLError("an alias (*name)")
-        return super().compose_node(parent, index)
-
-    def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
-        mapping: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if not isinstance(key, str):
-                raise yaml.YAMLError(f"a key that is not a string ({key!r})")
-            if key in mapping:
-                raise yaml.YAMLError(f"a duplicate key ({key})")
-            mapping[key] = self.construct_object(value_node, deep=deep)
-        return mapping
 
 
 def _is_json(value: Any) -> bool:

@@ -17,14 +17,11 @@ import contextlib
 import signal
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from types import FrameType
+from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.values import Fields
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
-    from typing import Any
-
     Handler = Callable[[int, FrameType | None], Any] | int | None
 
 
@@ -60,19 +57,11 @@ class Interrupted(KeyboardInterrupt):
         return cls(signum, outcome, committed)
 
 
-class Pending(Fields):
+@dataclass(slots=True)
+class Pending:
     """The signals noted by one :func:`deferred` section, in arrival order."""
 
-    __slots__ = ("received",)
-    received: list[int]
-
-    def __init__(
-        self,
-        received: list[int] | None = None,
-    ) -> None:
-        super().__init__(
-            received=[] if received is None else received,
-        )
+    received: list[int] = field(default_factory=list)
 
 
 _DEFERRED = (signal.SIGINT, signal.SIGTERM)

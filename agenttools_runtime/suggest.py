@@ -4,12 +4,8 @@ installed come from :mod:`agenttools_runtime.name_hints`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-
+import difflib
+from collections.abc import Iterable, Mapping
 
 # difflib's ratio a name must reach to be suggested: the rule of the validator's "did you
 # mean" for keys (project/keys.py) and of pypa/build; below it, "weather-tools" would be
@@ -20,8 +16,6 @@ CUTOFF = 0.8
 def close_matches(word: str, candidates: Iterable[str], n: int = 3) -> list[str]:
     """Up to *n* of *candidates* closest to *word*, best first, compared case-insensitively;
     a candidate *word* is a prefix of counts too (``weather`` → ``weather-tools``)."""
-    import difflib
-
     by_fold: dict[str, str] = {}
     for candidate in candidates:
         by_fold.setdefault(candidate.casefold(), candidate)

@@ -11,6 +11,23 @@ Times interleaved, R rounds each, on a copy of ``sample_packages/<sample>``:
 Prints the medians and the ratios against plain.
 Run: ``python benchmarks/hook.py [sample] [R]`` (default: weather-tools, 30).
 
+``python benchmarks/hook.py files [N] [R]`` measures a bundle of N files (default 1,000: one
+skill, its ``SKILL.md`` and N-1 references of 2 KB): whole processes of ``pip wheel
+--no-build-isolation`` (pip asks for the metadata first, and hatchling offers no metadata hook
+under pip: pyproject_hooks builds the wheel and unpacks its ``.dist-info``) and of
+``python -m build --no-isolation --wheel`` (no metadata step), and the in-process
+``WheelBuilder`` build, of the same project three ways, in turn, R rounds (default 7):
+
+- hook:           the agenttools hook bundles the skill (checked, hashed, manifest);
+- force-include:  hatchling alone adds the same files with ``force-include`` (into the package,
+                  outside ``.dist-info``), no hook;
+- extra-metadata: hatchling alone adds them with ``extra-metadata`` (where the hook puts
+                  them, inside ``.dist-info``), no hook.
+
+Prints the medians (CPU of the process and every process it waited for) and the median
+pair-by-pair ratios of hook to each. ``--before DIR`` adds the hook of another checkout of
+agenttools (put first on ``PYTHONPATH``; in-process: not measured) to each round.
+
 ``python benchmarks/hook.py backends [R] [KEY ...] [--before DIR]`` measures the wrapping
 backend instead: for each backend of tests/hook/backends.py (setuptools, uv_build,
 poetry-core, flit-core, pdm-backend, installed in this environment; or only those named),
@@ -49,6 +66,14 @@ SAMPLES = Path(__file__).resolve().parents[1] / "sample_packages"
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["files"]:
+        before = None
+        if "--before" in argv:
+            at = argv.index("--before")
+            before = Path(argv[at + 1]).resolve()
+            argv = argv[:at] + argv[at + 2 :]
+        count = int(argv[1]) if len(argv) > 1 else 1000
+        return files(count, int(argv[2]) if len(argv) > 2 else 7, before)
     if argv[:1] == ["backends"]:
         before = None
         instructions = "--instructions" in argv
@@ -95,6 +120,94 @@ def main(argv: list[str]) -> int:
         median = statistics.median(values)
         print(f"  {name:9} {median * 1000:8.2f} ms   x{median / base:5.2f} of plain")
     return 0
+
+
+FILES_PYPROJECT = """\
+[build-system]
+requires = ["hatchling", "agenttools"]
+build-backend = "hatchling.build"
+
+[project]
+name = "big-bundle"
+version = "1.0"
+
+[tool.hatch.build.targets.wheel]
+packages = ["big_bundle"]
+"""
+FILES_HOW = {
+    "hook": "[tool.hatch.build.hooks.agenttools]\n\n[tool.agenttools.skills.big]\n",
+    "force-include": (
+        '[tool.hatch.build.targets.wheel.force-include]\n"skills/big" = "big_bundle/big"\n'
+    ),
+    "extra-metadata": (
+        '[tool.hatch.build.targets.wheel.extra-metadata]\n"skills/big" = "agenttools/skills/big"\n'
+    ),
+}
+
+
+def files_project(directory: Path, how: str, count: int) -> Path:
+    """The big-bundle project: one skill of *count* files, added to the wheel *how*."""
+    (directory / "big_bundle").mkdir(parents=True)
+    (directory / "big_bundle" / "__init__.py").write_text("")
+    (directory / "pyproject.toml").write_text(FILES_PYPROJECT + "\n" + FILES_HOW[how])
+    skill = directory / "skills" / "big"
+    (skill / "references").mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: big\ndescription: Many files.\n---\n\nRead on.\n")
+    line = "A line of reference text, as a skill's references hold them.\n"
+    for index in range(count - 1):
+        text = f"# Reference {index}\n\n" + line * 32
+        (skill / "references" / f"ref-{index:04}.md").write_text(text)
+    return directory
+
+
+def files(count: int, rounds: int, before: Path | None = None) -> int:
+    """The hook against hatchling's own inclusion of the same *count* files, under pip, under
+    build, and in-process; with *before*, also the hook of that checkout."""
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    env.pop("HATCH_BUILD_NO_HOOKS", None)
+    frontends = {
+        "pip wheel": [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                      "--no-index", "-q", "--wheel-dir"],
+        "python -m build": [sys.executable, "-m", "build", "--no-isolation", "--wheel", "--outdir"],
+    }  # fmt: skip
+    print(f"{count:,} files, {rounds} rounds each (medians; ratios pair by pair)")
+    with tempfile.TemporaryDirectory() as scratch:
+        projects = {how: files_project(Path(scratch) / how, how, count) for how in FILES_HOW}
+        if before is not None:
+            projects["hook before"] = files_project(Path(scratch) / "before", "hook", count)
+        out = Path(scratch) / "out"
+        for frontend, command in frontends.items():
+            cpu: dict[str, list[float]] = {how: [] for how in projects}
+            for round_ in range(rounds + 1):  # the first round warms caches, uncounted
+                for how, project in projects.items():
+                    shutil.rmtree(out, ignore_errors=True)
+                    run_env = {**env, "PYTHONPATH": str(before)} if how == "hook before" else env
+                    _wall, seconds = _run([*command, str(out), str(project)], run_env)
+                    if round_:
+                        cpu[how].append(seconds)
+            _print_files(frontend, "CPU", cpu)
+        times: dict[str, list[float]] = {how: [] for how in projects if how != "hook before"}
+        for round_ in range(rounds + 1):
+            for how, project in projects.items():
+                if how == "hook before":
+                    continue
+                shutil.rmtree(out, ignore_errors=True)
+                start = time.perf_counter()
+                list(WheelBuilder(str(project)).build(directory=str(out), versions=["standard"]))
+                if round_:
+                    times[how].append(time.perf_counter() - start)
+        _print_files("in-process", "time", times)
+    return 0
+
+
+def _print_files(frontend: str, label: str, measured: dict[str, list[float]]) -> None:
+    for hook in [h for h in measured if h.startswith("hook")]:
+        line = f"  {frontend:16} {label:4} {hook:11} {statistics.median(measured[hook]) * 1000:6.0f} ms"
+        for how in [h for h in measured if not h.startswith("hook")]:
+            pairs = zip(measured[hook], measured[how], strict=True)
+            ratio = statistics.median(a / b for a, b in pairs)
+            line += f"   {how} {statistics.median(measured[how]) * 1000:6.0f} ms x{ratio:5.2f}"
+        print(line)
 
 
 def backends(
@@ -203,7 +316,7 @@ def _instructions(project: Path, out: Path, env: dict[str, str]) -> dict[str, in
 DELEGATING_BACKEND = """\
 import os
 
-from agenttools_runtime.wheel.pep517 import load_backend
+from agenttools_hook.wrapping import load_backend
 
 
 def get_requires_for_build_wheel(config_settings=None):

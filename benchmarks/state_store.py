@@ -1,30 +1,32 @@
-"""The state store's figures (issue 10), each a ratio of two things measured side by side,
-interleaved, in one run (the medians and the median of the pairwise ratios are printed).
+"""The deploy engine's work figures, each a ratio of two things measured side by side,
+interleaved, in one run (every run's figures are printed, then the medians and the median of
+the pairwise ratios).
 
 1. ``scale``: ``deploy()`` of a 50-skill bundle (one MCP server) into a state that already
-   holds 1,000 deployments, against the same deploy into an empty state (in-process, CPU
-   and wall). Target: ≤ 1.2×.
+   holds 1,000 deployments, against the same deploy into an empty state (in-process, CPU and
+   wall). Target: ≤ 1.2×.
 2. ``redeploy``: ``agenttools deploy claude-code big --upgrade`` over an identical deployment
-   of 50 skills × 20 files, against ``diff -rq`` of the source tree and the installed tree,
-   as whole processes, answered from its ticket (``agenttools_runtime/uptodate.py``: no
-   engine) and by the engine (the tickets deleted before each run); and the number of file
-   system mutations the engine's redeploy makes (target: none of a skill directory or of the
-   registry; the first redeploy after a fresh deploy writes the cache of verified wheel
-   files). Target: ≤ 3×.
-3. ``fresh``: ``agenttools deploy claude-code big`` of those 50 × 20 files (16 MB) into an
-   empty HOME, against ``cp -r`` of the tree, as whole processes (each followed by an
-   untimed removal): *cold*, the wheel's files never verified before (read and hashed), and
-   *warm*, verified by an earlier deploy and unchanged since (their stat checked against the
-   cache of verified files, ``agenttools_runtime/verified.py``). Target: ≤ 3×. Beside them,
-   the floor: the interpreter importing what a deploy imports, and a plain Python copy loop.
+   of 50 skills × 20 files (16 MB), against ``diff -rq`` of the source tree and the deployed
+   tree, as whole processes; beside it the floor, the interpreter importing what a deploy
+   imports. And what the redeploys wrote: every file under HOME and the state directory
+   compared before and after by times, inode and bytes (the lock file left out). Target:
+   ≤ 3×, no file written.
+3. ``fresh``: ``agenttools deploy claude-code big`` of those files into a new HOME and state
+   directory each run (a machine that never deployed or verified this wheel; nothing synced
+   in between), against (a) a bare Python loop that reads, SHA-256-hashes and writes the same
+   files into a new directory (target ≤ 2×) and (b) the npm ``skills`` CLI's ``skills add
+   DIR -g -a claude-code --skill '*' --copy -y`` of the same skill folders into a new HOME
+   (target ≤ 0.5×). The peer is installed once into the test cache
+   (``$AGENTTOOLS_TEST_CACHE/npm-peers/``, default ``.test-cache`` in the checkout) with
+   npm's HOME and cache inside it; without Node.js and npm that ratio is left out.
 4. ``fsync``: a fresh 50-skill deploy as it is (journal, config file, record and index
    fsynced; registry entries not, the journal holds them) against every registry entry
-   fsynced with its directory too (the earlier scheme), in-process: fsync calls and time.
+   fsynced with its directory too, in-process: fsync calls and time.
 
 Child processes run this interpreter with bytecode cached in a temporary directory (as an
 installed package has it) after warm-up runs. Run: ``python benchmarks/state_store.py
 [--rounds R] [--only scale,redeploy,fresh,fsync] [--existing N] [--baseline DIR]``; with
-``--baseline /path/to/an/earlier/checkout`` the redeploy and fresh deploys also run with
+``--baseline /path/to/an/earlier/checkout`` the whole-process deploys also run with
 ``PYTHONPATH`` set to it, interleaved (the before and after of a change, in one run).
 """
 
@@ -48,7 +50,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from agenttools_runtime import fs, status_cache, uptodate, verified  # noqa: E402
 from agenttools_runtime.bundles import AgentTools  # noqa: E402
 from agenttools_runtime.mcp.server import MCPServer  # noqa: E402
 from agenttools_runtime.skills.hashing import hash_bytes  # noqa: E402
@@ -56,54 +57,63 @@ from agenttools_runtime.skills.hashing import hash_bytes  # noqa: E402
 SKILLS = 50
 FILES = 20
 FILE_SIZE = 16 * 1024
+# the npm skills CLI: 1.4.9 is its last release that runs on Node.js 18-21 (1.5 needs 22.20)
+PEER = ("skills", "1.4.9")
 
 
 # -- measuring -------------------------------------------------------------------------------
 
 
-def run_process(command: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of one whole process, from start to exit."""
-    start = time.perf_counter()
-    # not in the checkout: `python -m` puts the working directory first on the module path,
-    # before a --baseline's PYTHONPATH
+def run_process(command: list[str], env: dict[str, str], cwd: str | None = None) -> float:
+    """The CPU seconds (user + system) of one whole process, from start to exit."""
     proc = subprocess.Popen(
         command,
         env=env,
-        cwd=env["HOME"],
+        # not in the checkout: `python -m` puts the working directory first on the module
+        # path, before a --baseline's PYTHONPATH
+        cwd=cwd or env["HOME"],
+        stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
     _pid, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1) or (code == 1 and command[0] != "diff"):  # (diff: 1 = differ)
         assert proc.stderr is not None
         raise SystemExit(f"{command} failed: {proc.stderr.read().decode()}")
-    return wall, usage.ru_utime + usage.ru_stime
+    return usage.ru_utime + usage.ru_stime
 
 
 def report(name: str, a_label: str, b_label: str, a: list[float], b: list[float]) -> float:
     ratios = [x / y for x, y in zip(a, b, strict=True)]
     ratio = statistics.median(ratios)
     print(
-        f"  {name:<9} {a_label}: {statistics.median(a) * 1000:8.1f} ms   "
-        f"{b_label}: {statistics.median(b) * 1000:8.1f} ms   ratio {ratio:5.2f}x "
-        f"(min {min(ratios):.2f}, max {max(ratios):.2f})"
+        f"  {name:<9} {a_label}: {statistics.median(a) * 1000:7.1f} ms   "
+        f"{b_label}: {statistics.median(b) * 1000:7.1f} ms   ratio {ratio:5.2f}x "
+        f"(min {min(ratios):.2f}, max {max(ratios):.2f}; {len(ratios)} pairs)"
     )
+    pairs = " ".join(f"{x * 1000:.0f}/{y * 1000:.0f}" for x, y in zip(a, b, strict=True))
+    print(f"            runs (ms): {pairs}")
     return ratio
 
 
+def child_env(home: Path, state: Path, pycache: Path) -> dict[str, str]:
+    """This process's environment with *home* and *state* for agenttools, bytecode cached."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(HOME=str(home), USERPROFILE=str(home), AGENTTOOLS_HOME=str(state))
+    env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    return env
+
+
 @contextlib.contextmanager
-def environment(root: Path) -> Iterator[dict[str, str]]:
-    """A HOME and a state directory under *root*, for this process and its children."""
-    home, state = root / "home", root / "state"
+def environment(root: Path) -> Iterator[None]:
+    """A HOME and a state directory under *root*, for this process (in-process figures)."""
+    home = root / "home"
     home.mkdir(parents=True, exist_ok=True)
     saved = {k: os.environ.get(k) for k in ("HOME", "USERPROFILE", "AGENTTOOLS_HOME")}
-    os.environ.update(HOME=str(home), USERPROFILE=str(home), AGENTTOOLS_HOME=str(state))
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = str(root.parent / "pycache")
+    os.environ.update(HOME=str(home), USERPROFILE=str(home), AGENTTOOLS_HOME=str(root / "state"))
     try:
-        yield env
+        yield
     finally:
         for key, value in saved.items():
             if value is None:
@@ -116,6 +126,19 @@ def quiet(fn: Callable[[], object]) -> object:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return fn()
+
+
+def snapshot(*roots: Path) -> dict[str, tuple[object, ...]]:
+    """Every file, folder and link under *roots*: times, inode, mode and bytes."""
+    found: dict[str, tuple[object, ...]] = {}
+    for root in roots:
+        for directory, folders, files in os.walk(root):
+            for name in ["", *folders, *files]:
+                path = os.path.join(directory, name) if name else directory
+                info = os.lstat(path)
+                data = Path(path).read_bytes() if os.path.isfile(path) else None
+                found[path] = (info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_mode, data)
+    return found
 
 
 # -- fixtures --------------------------------------------------------------------------------
@@ -163,6 +186,9 @@ def write_distribution(site: Path, name: str = "big") -> Path:
     )
     (dist_info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n\n")
     (dist_info / "RECORD").write_text("")
+    # settled, as an installed wheel is (the verified-files cache records no file changed
+    # within two seconds of its read)
+    time.sleep(2.1)
     return skills_dir
 
 
@@ -189,6 +215,33 @@ def no_fsync() -> Iterator[None]:
         yield
     finally:
         os.fsync = real
+
+
+def peer_command() -> list[str] | None:
+    """The npm skills CLI, installed into the test cache once (npm's HOME and cache there
+    too, never the user's); None without Node.js and npm, or when it cannot be installed."""
+    if shutil.which("npm") is None or shutil.which("node") is None:
+        return None
+    configured = os.environ.get("AGENTTOOLS_TEST_CACHE")
+    cache = (Path(configured) if configured else REPO / ".test-cache") / "npm-peers"
+    package, version = PEER
+    directory = cache / f"{package}-{version}"
+    binary = directory / "node_modules" / ".bin" / package
+    if not binary.exists():
+        directory.mkdir(parents=True, exist_ok=True)
+        (cache / "home").mkdir(exist_ok=True)
+        env = {**os.environ, "HOME": str(cache / "home"), "npm_config_cache": str(cache / "npm")}
+        done = subprocess.run(
+            ["npm", "install", "--no-audit", "--no-fund", f"{package}@{version}"],
+            cwd=directory,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0 or not binary.exists():
+            print(f"  (the npm {package} CLI could not be installed: {done.stderr.strip()[-200:]})")
+            return None
+    return [str(binary)]
 
 
 # -- the figures -----------------------------------------------------------------------------
@@ -219,251 +272,115 @@ def scale(tmp: Path, rounds: int, existing: int) -> None:
     report("cpu", f"{existing}", "none", times["crowded-cpu"], times["empty-cpu"])
 
 
-def redeploy(tmp: Path, rounds: int, baseline: str | None = None) -> None:
-    from agenttools_runtime.cli import main
-
-    site = tmp / "site"
-    tree = write_distribution(site)
-    with environment(tmp / "redeploy") as env:
-        home = Path(env["HOME"])
-        argv = ["deploy", "claude-code", "big", "--upgrade", "--path", str(site)]
-        quiet(lambda: main(argv[:3] + argv[4:]))
-        # the first redeploy after a fresh deploy writes the cache of verified wheel files (the
-        # fresh deploy found no state to keep it in); the ones after it write nothing
-        with fs.inject() as first:
-            quiet(lambda: main(argv))
-        with fs.inject() as counter:
-            quiet(lambda: main(argv))
-        skill_or_registry = [
-            p for _op, p in counter.log if "skills" in p.parts or ".skill-registry" in p.parts
-        ]
-        cache = [p for _op, p in first.log if verified.DIRECTORY in p.parts]
-        a_cmd = [sys.executable, "-m", "agenttools", *argv]
-        b_cmd = ["diff", "-rq", str(tree), str(home / ".claude" / "skills")]
-        # the deploy's files settle (a ticket is left only for paths changed before the
-        # engine started, less RACY_NS), then the first run leaves it and the next use it
-        time.sleep(status_cache.RACY_NS / 1e9 + 0.1)
-        for _ in range(2):
-            run_process(a_cmd, env)
-        index = Path(env["AGENTTOOLS_HOME"]) / "deployments" / ".index"
-        tickets = sorted(index.glob(uptodate.PREFIX + "*"))
-        times: dict[str, list[float]] = {k: [] for k in ("a", "b", "ac", "bc", "e", "ec", "old")}
-        for _ in range(rounds):
-            wall, cpu = run_process(a_cmd, env)
-            times["a"].append(wall), times["ac"].append(cpu)
-            wall, cpu = _run_diff(b_cmd, env)
-            times["b"].append(wall), times["bc"].append(cpu)
-            for ticket in index.glob(uptodate.PREFIX + "*"):  # the engine's answer
-                ticket.unlink()
-            wall, cpu = run_process(a_cmd, env)  # (it leaves the ticket again)
-            times["e"].append(wall), times["ec"].append(cpu)
-            if baseline is not None:  # the engine of an earlier checkout
-                times["old"].append(run_process(a_cmd, {**env, "PYTHONPATH": baseline})[1])
-        parts = _parts(site, rounds, "upgrade")
-    print(f"redeploy: identical 'deploy --upgrade' of {SKILLS}x{FILES} files vs diff -rq")
-    print(
-        f"  mutations of an identical redeploy by the engine: {counter.count} "
-        f"(skill directories and registry: {len(skill_or_registry)}); of the first one after "
-        f"a fresh deploy: {first.count} (the cache of verified wheel files: {len(cache)}); "
-        f"answered from its ticket: none (tickets left: {len(tickets)})"
-    )
-    report("wall", "ticket", "diff -rq", times["a"], times["b"])
-    report("cpu", "ticket", "diff -rq", times["ac"], times["bc"])
-    report("wall", "engine", "diff -rq", times["e"], times["b"])
-    report("cpu", "engine", "diff -rq", times["ec"], times["bc"])
-    if times["old"]:
-        report("cpu", "before", "diff -rq", times["old"], times["bc"])
-    print(parts)
-
-
-def _parts(site: Path, rounds: int, overwrite: str) -> str:
-    """In-process CPU of a deploy's two halves: resolving the bundle (discovery, reading and
-    verifying every source file against its recorded hash) and the deploy itself (lock,
-    index, plan, journal, writes, record)."""
-    from agenttools_runtime.deploy import engine
-    from agenttools_runtime.deploy.plan import Level
-    from agenttools_runtime.deploy.resolved import resolve
-    from agenttools_runtime.deploy.targets import resolve_target
-    from agenttools_runtime.discovery import SearchPath
-
-    source: list[float] = []
-    own: list[float] = []
-    target, level = resolve_target("claude-code"), Level.parse(overwrite)
-    for _ in range(rounds):
-        start = time.process_time()
-        resolved = resolve("big", search=SearchPath.for_paths([site]))
-        middle = time.process_time()
-        quiet(lambda r=resolved: engine.execute(r, target, level))  # type: ignore[misc]
-        source.append(middle - start)
-        own.append(time.process_time() - middle)
-    return (
-        f"  in-process CPU: resolving and verifying the source "
-        f"{statistics.median(source) * 1000:.1f} ms, the deploy's own work "
-        f"{statistics.median(own) * 1000:.1f} ms"
-    )
-
-
-def _run_diff(command: list[str], env: dict[str, str]) -> tuple[float, float]:
-    start = time.perf_counter()
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _pid, _status, usage = os.wait4(proc.pid, 0)  # diff exits 1 when trees differ: fine
-    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
-
-
-# The floor of a fresh deploy as a Python process: the interpreter importing what a deploy
-# imports (and nothing more; the collector set as the CLI sets it, cli._as_process), and a
-# plain copy loop of the tree (no checks, no records).
+# The interpreter importing what a deploy imports, and nothing more: the floor of any deploy.
 IMPORTS_CMD = [
     sys.executable,
     "-c",
-    "import gc; gc.set_threshold(100_000, 50, 50)\n"
-    "import agenttools_runtime.cli.deploy, agenttools_runtime.deploy.engine, "
-    "agenttools_runtime.deploy.apply, agenttools_runtime.deploy.resolved, "
-    "agenttools_runtime.discovery, agenttools_runtime.mcp.formats.json_format\n"
-    "gc.freeze()",
+    "import agenttools_runtime.cli, agenttools_runtime.cli.deploy, "
+    "agenttools_runtime.deploy.engine, agenttools_runtime.deploy.apply, "
+    "agenttools_runtime.deploy.resolved, agenttools_runtime.discovery, "
+    "agenttools_runtime.mcp.formats.json_format",
 ]
 
 
-def copy_loop(*, hashing: bool) -> str:
-    """A plain Python copy of the tree ``argv[1]`` to ``argv[2]``: each file read whole and
-    written, hashed by SHA-256 between the two with *hashing*."""
-    body = "data = a.read()\n"
-    if hashing:
-        body += "            hashlib.sha256(data).hexdigest()\n"
-    return (
-        f"import {'hashlib, ' if hashing else ''}os, sys\n"
-        "src, dst = sys.argv[1], sys.argv[2]\n"
-        "for d, _, files in os.walk(src):\n"
-        "    out = os.path.join(dst, os.path.relpath(d, src))\n"
-        "    os.makedirs(out, exist_ok=True)\n"
-        "    for f in files:\n"
-        "        with open(os.path.join(d, f), 'rb') as a, open(os.path.join(out, f), 'wb') as b:\n"
-        f"            {body}"
-        "            b.write(data)\n"
+def redeploy(tmp: Path, rounds: int, tree: Path, baseline: str | None) -> None:
+    site = tree.parents[3]
+    home, state = tmp / "redeploy" / "home", tmp / "redeploy" / "state"
+    home.mkdir(parents=True)
+    env = child_env(home, state, tmp / "pycache")
+    deploy = [sys.executable, "-m", "agenttools", "deploy", "claude-code", "big",
+              "--path", str(site)]  # fmt: skip
+    upgrade = [*deploy, "--upgrade"]
+    diff = ["diff", "-rq", str(tree), str(home / ".claude" / "skills")]
+    run_process(deploy, env)
+    for _ in range(2):  # (bytecode compiled)
+        run_process(upgrade, env), run_process(IMPORTS_CMD, env)
+    before = snapshot(home, state)
+    times: dict[str, list[float]] = {"engine": [], "diff": [], "floor": [], "before": []}
+    for _ in range(rounds):
+        times["engine"].append(run_process(upgrade, env))
+        times["diff"].append(run_process(diff, env))
+        times["floor"].append(run_process(IMPORTS_CMD, env))
+        if baseline is not None:  # an earlier checkout's engine
+            times["before"].append(run_process(upgrade, {**env, "PYTHONPATH": baseline}))
+    after = snapshot(home, state)
+    lock = str(state / "deployments" / ".lock")
+    changed = sorted(
+        p for p in before.keys() | after.keys() if p != lock and before.get(p) != after.get(p)
     )
+    print(f"redeploy: identical 'deploy --upgrade' of {SKILLS}x{FILES} files vs diff -rq")
+    report("cpu", "engine", "diff -rq", times["engine"], times["diff"])
+    report("floor cpu", "imports", "diff -rq", times["floor"], times["diff"])
+    if times["before"]:
+        report("cpu", "before", "diff -rq", times["before"], times["diff"])
+    print(f"  files changed by {rounds} identical redeploys (after a first one): {len(changed)}")
+    for path in changed[:10]:
+        print(f"    {path}")
 
 
-COPY_CMD = [sys.executable, "-S", "-c", copy_loop(hashing=False)]
+# The least a Python process can do for a fresh deploy: read, hash and write every file.
+HASH_COPY_CMD = [
+    sys.executable,
+    "-c",
+    "import hashlib, os, sys\n"
+    "src, dst = sys.argv[1], sys.argv[2]\n"
+    "for d, _, files in os.walk(src):\n"
+    "    out = os.path.join(dst, os.path.relpath(d, src))\n"
+    "    os.makedirs(out, exist_ok=True)\n"
+    "    for f in files:\n"
+    "        with open(os.path.join(d, f), 'rb') as a, open(os.path.join(out, f), 'wb') as b:\n"
+    "            data = a.read()\n"
+    "            hashlib.sha256(data).hexdigest()\n"
+    "            b.write(data)\n",
+]
 
 
-def fresh(tmp: Path, rounds: int, baseline: str | None = None) -> None:
-    from agenttools_runtime.deploy import deployed, remove_deployment
-
-    site = tmp / "site"
-    tree = site / "big-1.0.dist-info" / "extra_metadata" / "agenttools" / "skills"
-    if not tree.exists():
-        tree = write_distribution(site)
-    with environment(tmp / "fresh") as env:
-        home = Path(env["HOME"])
-        a_cmd = [sys.executable, "-m", "agenttools", "deploy", "claude-code", "big",
-                 "--path", str(site)]  # fmt: skip
-        copy = tmp / "copy"
-        b_cmd = ["cp", "-r", str(tree), str(copy)]
-
-        def reset(keep_cache: bool) -> None:
-            for d in deployed():
-                quiet(lambda d=d: remove_deployment(d.uuid))
-            shutil.rmtree(copy, ignore_errors=True)
-            (home / ".claude.json").unlink(missing_ok=True)
-            if not keep_cache:  # as on a machine that never verified this wheel
-                cache = Path(env["AGENTTOOLS_HOME"]) / "deployments" / verified.DIRECTORY
-                shutil.rmtree(cache, ignore_errors=True)
-
-        floors: dict[str, list[float]] = {"imports": [], "copy": [], "imports before": []}
-        size = sum(p.stat().st_size for p in tree.rglob("*") if p.is_file())
-        print(f"fresh: deploy of {SKILLS}x{FILES} files ({size / 1e6:.1f} MB) vs cp -r")
-        # cold: the wheel's files read and hashed; warm: verified before (deployed, removed,
-        # deployed again), found unchanged by their stat
-        for label, keep_cache in (("cold", False), ("warm", True)):
-            for _ in range(2):
-                run_process(a_cmd, env)
-                reset(keep_cache=True)
-            a: list[float] = []
-            b: list[float] = []
-            ac: list[float] = []
-            bc: list[float] = []
-            old: list[float] = []
-            for _ in range(rounds):
-                reset(keep_cache)
-                # each from a clean page cache: dirty pages the one before left would be
-                # written back in the next one's time (cp -r's CPU tripled after a deploy)
-                os.sync()
-                wall, cpu = run_process(a_cmd, env)
-                a.append(wall), ac.append(cpu)
-                os.sync()
-                wall, cpu = run_process(b_cmd, env)
-                b.append(wall), bc.append(cpu)
-                shutil.rmtree(copy, ignore_errors=True)
-                if baseline is not None:
-                    reset(keep_cache)
-                    os.sync()
-                    old.append(run_process(a_cmd, {**env, "PYTHONPATH": baseline})[1])
-                if label == "warm":  # the floor: the engine's imports, a plain Python copy
-                    floors["imports"].append(run_process(IMPORTS_CMD, env)[1])
-                    if baseline is not None:
-                        before = {**env, "PYTHONPATH": baseline}
-                        floors["imports before"].append(run_process(IMPORTS_CMD, before)[1])
-                    os.sync()
-                    floors["copy"].append(run_process([*COPY_CMD, str(tree), str(copy)], env)[1])
-                    shutil.rmtree(copy, ignore_errors=True)
-            reset(keep_cache=True)
-            report(f"{label} wall", "deploy", "cp -r", a, b)
-            report(f"{label} cpu", "deploy", "cp -r", ac, bc)
-            if old:
-                report(f"{label} cpu", "before", "cp -r", old, bc)
-                report(f"{label} cpu", "deploy", "before", ac, old)
-        report("floor cpu", "imports", "cp -r", floors["imports"], bc)
-        if floors["imports before"]:
-            report("floor cpu", "imports", "before", floors["imports"], floors["imports before"])
-        report("floor cpu", "py copy", "cp -r", floors["copy"], bc)
-
-
-# The least a Python process can do for a cold deploy: read, hash and write every file.
-HASH_COPY_CMD = [sys.executable, "-c", copy_loop(hashing=True)]
-
-
-def fresh_new(tmp: Path, rounds: int, baseline: str | None = None) -> None:
-    """``fresh`` as a user meets it: each deploy into a new HOME and state directory (a
-    machine that never deployed or verified this wheel), each ``cp -r`` into a new directory,
-    nothing synced or removed in between (the page cache as a busy machine has it), in turn."""
-    site = tmp / "site"
-    tree = site / "big-1.0.dist-info" / "extra_metadata" / "agenttools" / "skills"
-    if not tree.exists():
-        tree = write_distribution(site)
-    runs = tmp / "fresh-new"
-    runs.mkdir(exist_ok=True)
+def fresh(tmp: Path, rounds: int, tree: Path, baseline: str | None) -> None:
+    """Each run into a new HOME and state directory, nothing synced or removed in between
+    (the page cache as a busy machine has it), the three commands in turn."""
+    site = tree.parents[3]
+    runs = tmp / "fresh"
     counter = iter(range(1_000_000))
 
-    def new_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    def new_home() -> tuple[Path, dict[str, str]]:
         root = runs / str(next(counter))
         (root / "home").mkdir(parents=True)
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env.update(HOME=str(root / "home"), USERPROFILE=str(root / "home"))
-        env.update(AGENTTOOLS_HOME=str(root / "state"), **(extra or {}))
-        env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
-        return env
+        env = child_env(root / "home", root / "state", tmp / "pycache")
+        env["npm_config_cache"] = str(root / "npm")
+        env["DISABLE_TELEMETRY"] = env["DO_NOT_TRACK"] = "1"  # (the peer's: no network)
+        return root / "home", env
 
     deploy = [sys.executable, "-m", "agenttools", "deploy", "claude-code", "big",
               "--path", str(site)]  # fmt: skip
-    times: dict[str, list[float]] = {"deploy": [], "cp": [], "before": [], "floor": []}
+    peer = peer_command()
+    peer_add = None
+    if peer is not None:
+        peer_add = [*peer, "add", str(tree), "-g", "-a", "claude-code", "--skill", "*",
+                    "--copy", "-y"]  # fmt: skip
+    times: dict[str, list[float]] = {"deploy": [], "floor": [], "peer": [], "before": []}
     for _ in range(2):  # bytecode compiled, caches warm
-        run_process(deploy, new_env())
+        run_process(deploy, new_home()[1])
+        if peer_add is not None:
+            run_process(peer_add, new_home()[1])
     for _ in range(rounds):
-        times["deploy"].append(run_process(deploy, new_env())[1])
-        env = new_env()
-        times["cp"].append(run_process(["cp", "-r", str(tree), env["HOME"] + "/copy"], env)[1])
+        times["deploy"].append(run_process(deploy, new_home()[1]))
+        home, env = new_home()
+        times["floor"].append(run_process([*HASH_COPY_CMD, str(tree), str(home / "copy")], env))
+        if peer_add is not None:
+            home, env = new_home()
+            times["peer"].append(run_process(peer_add, env))
+            assert len(list((home / ".claude" / "skills").iterdir())) == SKILLS
         if baseline is not None:
-            times["before"].append(run_process(deploy, new_env({"PYTHONPATH": baseline}))[1])
-        env = new_env()
-        times["floor"].append(run_process([*HASH_COPY_CMD, str(tree), env["HOME"] + "/c"], env)[1])
+            times["before"].append(run_process(deploy, {**new_home()[1], "PYTHONPATH": baseline}))
     size = sum(p.stat().st_size for p in tree.rglob("*") if p.is_file())
-    print(f"fresh-new: deploy of {SKILLS}x{FILES} files ({size / 1e6:.1f} MB) into a new HOME "
-          "vs cp -r into a new directory, nothing synced")  # fmt: skip
-    report("cpu", "deploy", "cp -r", times["deploy"], times["cp"])
+    print(f"fresh: deploy of {SKILLS}x{FILES} files ({size / 1e6:.1f} MB) into a new HOME")
+    report("cpu", "deploy", "py read+sha256+write", times["deploy"], times["floor"])
+    if times["peer"]:
+        report(
+            "cpu", "deploy", f"npm {PEER[0]} {PEER[1]} add --copy", times["deploy"], times["peer"]
+        )
     if times["before"]:
-        report("cpu", "before", "cp -r", times["before"], times["cp"])
-        report("cpu", "deploy", "before", times["deploy"], times["before"])
-    report("floor cpu", "py hash+copy", "cp -r", times["floor"], times["cp"])
+        report("cpu", "before", "py read+sha256+write", times["before"], times["floor"])
     shutil.rmtree(runs, ignore_errors=True)
 
 
@@ -479,7 +396,7 @@ def fsync_batching(tmp: Path, rounds: int) -> None:
         calls["n"] += 1
         real_fsync(fd)
 
-    def every_entry_durable(entry: object, state: object, *, durable: bool = False) -> None:
+    def every_entry_durable(entry: object, state: object, **kwargs: object) -> None:
         real_write(entry, state, durable=True)  # type: ignore[arg-type]
 
     times: dict[str, list[float]] = {"batched": [], "every file": []}
@@ -509,24 +426,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--existing", type=int, default=1000)
-    parser.add_argument("--only", default="scale,redeploy,fresh,fresh-new,fsync")
+    parser.add_argument("--only", default="scale,redeploy,fresh,fsync")
     parser.add_argument(
         "--baseline",
         metavar="DIR",
-        help="also run the deploys with PYTHONPATH=DIR (an earlier checkout), interleaved",
+        help="also run the whole-process deploys with PYTHONPATH=DIR (an earlier checkout)",
     )
     args = parser.parse_args()
     wanted = set(args.only.split(","))
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
+        tree = write_distribution(tmp / "site") if wanted & {"redeploy", "fresh"} else tmp
         if "scale" in wanted:
             scale(tmp, args.rounds, args.existing)
         if "redeploy" in wanted:
-            redeploy(tmp, args.rounds, args.baseline)
+            redeploy(tmp, args.rounds, tree, args.baseline)
         if "fresh" in wanted:
-            fresh(tmp, args.rounds, args.baseline)
-        if "fresh-new" in wanted:
-            fresh_new(tmp, args.rounds, args.baseline)
+            fresh(tmp, args.rounds, tree, args.baseline)
         if "fsync" in wanted:
             fsync_batching(tmp, args.rounds)
 

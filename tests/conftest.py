@@ -11,6 +11,9 @@ that set their own ``@settings`` keep the rest of this profile."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +25,44 @@ settings.load_profile("agenttools")
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_packages"
+
+
+# The tools' caches, kept in the test cache for every later run (tests/helpers/cache.py).
+TOOL_CACHES = {
+    "PIP_CACHE_DIR": "pip",
+    "UV_CACHE_DIR": "uv",
+    "npm_config_cache": "npm-cache",
+    "PRE_COMMIT_HOME": "pre-commit",
+}
+# Where a tool keeps what it writes for one user: the session's home has them all.
+USER_DIRS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before any fixture (session-wide ones too) starts a process: HOME, the state directory
+    and the user folders of every tool inside a temporary directory of this run, and the
+    tools' download caches inside the test cache. Tests then get their own HOME on top
+    (``isolated_home``); this catches what runs outside a test (session fixtures, npm
+    installs in background threads), so nothing reaches the developer's home."""
+    from tests.helpers.cache import cache_path
+
+    session_home = Path(tempfile.mkdtemp(prefix="agenttools-tests-home-"))
+    config.stash[SESSION_HOME] = session_home
+    os.environ["HOME"] = os.environ["USERPROFILE"] = str(session_home)
+    os.environ["AGENTTOOLS_HOME"] = str(session_home / "agenttools-state")
+    for variable in USER_DIRS:
+        os.environ.pop(variable, None)
+    for variable, name in TOOL_CACHES.items():
+        os.environ.setdefault(variable, str(cache_path(name)))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    session_home = config.stash.get(SESSION_HOME, None)
+    if session_home is not None:
+        shutil.rmtree(session_home, ignore_errors=True)
+
+
+SESSION_HOME = pytest.StashKey[Path]()
 
 
 def run_order(item: pytest.Item) -> int:

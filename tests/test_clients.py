@@ -5,6 +5,7 @@ marker, every error, and ``agenttools clients --json``."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,6 @@ from agenttools_runtime.clients import (
     Client,
     all_clients,
     client_for_config_file,
-    detected_clients,
     get_client,
     mcp_config_location,
     normalize_os,
@@ -25,6 +25,7 @@ from agenttools_runtime.clients import (
     project_skills_location,
     skills_location,
 )
+from agenttools_runtime.detection import detected_clients
 from agenttools_runtime.errors import (
     InvalidProjectDirectory,
     UnknownClient,
@@ -35,7 +36,6 @@ from agenttools_runtime.errors import (
     UnsupportedSkillsClient,
     UnsupportedSkillsClientProject,
 )
-from agenttools_runtime.values import replace
 
 OSES = ("macos", "windows", "unix")
 VSCODE_USER = {

@@ -417,7 +417,9 @@ def test_unquoted_colon_suggests_the_fix(tmp_path: Path) -> None:
 
 def test_complex_yaml_key_is_a_problem_not_a_crash(tmp_path: Path) -> None:
     text = "---\n? [a, b]\n: x\nname: my-skill\ndescription: d\n---\n"
-    assert skill_problems(tmp_path, text) == ["Invalid YAML in frontmatter: found unhashable key"]
+    assert skill_problems(tmp_path, text) == [
+        "Invalid YAML in frontmatter: a key that is not a string (['a', 'b'])"
+    ]
 
 
 def test_client_extension_keys_are_warnings(tmp_path: Path) -> None:

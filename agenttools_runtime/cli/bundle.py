@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli import COMMAND_HELP, UsageError, emit, nonempty
+from agenttools_runtime.cli.common import UsageError, emit, nonempty
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any
-
-    from agenttools_runtime.wheel.bundle import BundleResult
+    from agenttools_runtime.project.bundle import BundleResult
 
 OUTCOMES = {
     "added": "added the agenttools files",
@@ -24,7 +22,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "bundle",
         parents=[common],
-        help=COMMAND_HELP["bundle"],
+        help="add a project's skills and MCP servers to a wheel built by any tool",
         description=(
             "Add the skills and MCP servers that a project's [tool.agenttools] declares to a "
             "wheel built by any tool (setuptools, maturin, scikit-build-core, cibuildwheel, a "
@@ -64,7 +62,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from agenttools_runtime.wheel.bundle import bundle_wheel
+    from agenttools_runtime.project.bundle import bundle_wheel
 
     wheel = Path(args.wheel)
     project = Path(args.project) if args.project else Path.cwd()

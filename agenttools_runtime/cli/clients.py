@@ -2,29 +2,29 @@
 
 from __future__ import annotations
 
-import sys
+import argparse
+import textwrap
+from typing import Any
 
-from agenttools_runtime.cli import COMMAND_HELP, Quick, emit
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    import argparse  # the parser's module: not imported when quick_arguments reads the line
-    from typing import Any
+from agenttools_runtime.cli.common import emit, examples
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "clients",
         parents=[common],
-        help=COMMAND_HELP["clients"],
-        description=(
+        help="list supported AI clients, their files, and which are detected here",
+        description=textwrap.fill(
             "List every supported AI client: its id (use it as TARGET), what it supports "
             "(MCP servers, skills, project scope), where its MCP config file and skills "
             "directory are, and whether it is detected on this machine, and why: its "
             "executable on PATH, its own folder, its MCP config file or its skills folder "
             "(one no other client shares). Paths that only agenttools created (a deploy made "
-            "~/.codex/config.toml) do not count."
+            "~/.codex/config.toml) do not count.",
+            width=78,
         ),
+        epilog=examples("agenttools clients", "agenttools clients --os windows --json"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--os",
@@ -46,36 +46,6 @@ def run(args: argparse.Namespace) -> int:
         row.update(detections[client.id].to_json())
         rows.append(row)
     emit(args, {"ok": True, "clients": rows}, lambda: _render(rows))
-    return 0
-
-
-def lean_clients(args: argparse.Namespace) -> int | None:
-    """``clients [--json]`` as last printed, while nothing it read changed
-    (``cli/recorded.py``: the client table, every client's folders, files and executables on
-    ``PATH``, what agenttools created, the environment variables read): without the client
-    table's modules, ``pathlib`` or ``json`` (about 1.3x ``python -c pass``)."""
-    if args.os is not None:
-        return None
-    from agenttools_runtime.cli.recorded import cached_output
-
-    def compute() -> str | None:
-        import contextlib
-        import io
-        import warnings
-
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed), warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                run(args)
-            except Exception:  # (an error: the full path reports it)
-                return None
-        return None if caught else printed.getvalue()
-
-    shown = cached_output("clients", repr(bool(args.json)), compute)
-    if not isinstance(shown, str):
-        return None
-    sys.stdout.write(shown)
     return 0
 
 
@@ -122,9 +92,3 @@ def _render(rows: list[dict[str, Any]]) -> str:
             )
         lines.append(f"  detected:     {'yes' if r['detected'] else 'no'} ({r['reason']})")
     return "\n".join(lines)
-
-
-# `clients [--json]`: read without argparse (cli.quick_arguments)
-QUICK = {"clients": Quick(run, defaults={"os": None})}
-# what main() tries first for a line quick_arguments read (cli.lean_handler)
-LEAN = {"clients": lean_clients}

@@ -12,13 +12,9 @@ from __future__ import annotations
 
 import argparse
 import textwrap
-from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
-from agenttools_runtime.cli import COMMAND_HELP, emit
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
+from agenttools_runtime.cli.common import UsageError, emit
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -41,24 +37,23 @@ COMMA_LISTS = {("deploy", "target")}
 SHIFTING_OPTIONS = {"deploy": ("--all-clients", "--detected")}
 
 
-@dataclass
-class Command:
+class Command(NamedTuple):
     """One command path of the parser (``""``, ``"deploy"``, ``"mcp install"``)."""
 
     path: str
-    subcommands: list[str] = field(default_factory=list)
-    options: list[str] = field(default_factory=list)
-    values: dict[str, str] = field(default_factory=dict)  # option -> kind of its value
-    positionals: list[str] = field(default_factory=list)  # kinds, in order
-    repeats: bool = False  # the last positional takes several values
-    shifting: tuple[str, ...] = ()
+    subcommands: list[str]
+    options: list[str]
+    values: dict[str, str]  # option -> kind of its value
+    positionals: list[str]  # kinds, in order
+    repeats: bool  # the last positional takes several values
+    shifting: tuple[str, ...]
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "completion",
         parents=[common],
-        help=COMMAND_HELP["completion"],
+        help="print the shell completion script (bash, zsh, fish)",
         description=textwrap.fill(
             "Print the shell completion script for SHELL: commands, options, client ids, "
             "and the names of the installed bundles and servers (looked up when you press "
@@ -82,14 +77,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agenttools_runtime.cli import UsageError
-
     if args.names:
         print("\n".join(names(args.names)))
         return 0
     if args.shell is None:
         raise UsageError("SHELL is required: bash, zsh or fish")
-    script = render(args.shell, commands())
+    script = render(args.shell, commands(args.root_parser))
     emit(args, {"ok": True, "shell": args.shell, "script": script}, script.rstrip("\n"))
     return 0
 
@@ -114,41 +107,40 @@ def names(kind: str) -> list[str]:
 
 
 # -- the table -------------------------------------------------------------------------------
-def commands() -> list[Command]:
-    """Every command path of the full parser, root first."""
-    from agenttools_runtime.cli import build_parser
-
+def commands(parser: argparse.ArgumentParser) -> list[Command]:
+    """Every command path of *parser* (the CLI's), root first."""
     found: list[Command] = []
-    _walk(build_parser(), (), found)
+    _walk(parser, (), found)
     return found
 
 
 def _walk(parser: argparse.ArgumentParser, path: tuple[str, ...], found: list[Command]) -> None:
-    command = Command(" ".join(path), shifting=SHIFTING_OPTIONS.get(" ".join(path), ()))
-    found.append(command)
-    children: list[tuple[str, argparse.ArgumentParser]] = []
+    options: list[str] = []
+    values: dict[str, str] = {}
+    positionals: list[str] = []
+    repeats = False
+    children: dict[str, argparse.ArgumentParser] = {}
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
-            for name, sub in action.choices.items():
-                command.subcommands.append(name)
-                children.append((name, sub))
+            children.update(action.choices)
         elif action.option_strings:
             if action.help == argparse.SUPPRESS:
                 continue
-            command.options.extend(action.option_strings)
+            options.extend(action.option_strings)
             if action.nargs != 0:
-                kind = _value_kind(action)
-                for option in action.option_strings:
-                    command.values[option] = kind
+                values.update(dict.fromkeys(action.option_strings, _value_kind(action)))
         else:
             kind = POSITIONAL_KINDS.get(action.dest, "none")
             if action.choices:
                 kind = "choice:" + ",".join(str(c) for c in action.choices)
             if (*path[:1], action.dest) in COMMA_LISTS:
                 kind = "clients"
-            command.positionals.append(kind)
-            command.repeats = action.nargs in ("+", "*", argparse.REMAINDER)
-    for name, sub in children:
+            positionals.append(kind)
+            repeats = action.nargs in ("+", "*", argparse.REMAINDER)
+    name = " ".join(path)
+    shifting = SHIFTING_OPTIONS.get(name, ())
+    found.append(Command(name, list(children), options, values, positionals, repeats, shifting))
+    for name, sub in children.items():
         _walk(sub, (*path, name), found)
 
 

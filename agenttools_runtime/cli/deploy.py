@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from agenttools_runtime.cli import (
-    COMMAND_HELP,
-    Quick,
+import argparse
+import textwrap
+from typing import TYPE_CHECKING, Any
+
+from agenttools_runtime.cli.common import (
     UsageError,
     add_environment_arguments,
     add_target_arguments,
     emit,
+    examples,
     nonempty,
 )
+from agenttools_runtime.cli.lifecycle import deployed_view
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    import argparse  # the parser's module: not imported when quick_arguments reads the line
-    from typing import Any
-
     from agenttools_runtime.clients import Client
     from agenttools_runtime.deploy import AllClientsResult, Deployment
     from agenttools_runtime.deploy.deploy_plan import DeployPlan
@@ -29,13 +29,10 @@ TOOLS_HELP = (
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    import argparse
-    import textwrap
-
     parser = subparsers.add_parser(
         "deploy",
         parents=[common],
-        help=COMMAND_HELP["deploy"],
+        help="deploy a bundle's MCP servers and skills into a client (tracked, reversible)",
         description=textwrap.fill(
             "Deploy TOOLS into TARGET as one tracked deployment: each MCP server is written "
             "into the client's config file (other entries, comments and formatting kept) and "
@@ -71,9 +68,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  agenttools deploy claude-desktop --config ~/cfg.json --no-skills"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.unrecognized_hint = (
-        "several clients are one TARGET separated by commas: claude-code,cursor,codex"
+        unrecognized_hint=(
+            "several clients are one TARGET separated by commas: claude-code,cursor,codex"
+        ),
     )
     add_target_arguments(parser)
     # with --all-clients / --detected there is no TARGET: the one positional given is TOOLS
@@ -148,7 +145,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     listing = subparsers.add_parser(
         "deployed",
         parents=[common],
-        help=COMMAND_HELP["deployed"],
+        help="list the recorded deployments and their status (ok, outdated, drifted, ...)",
         description=textwrap.fill(
             "List every recorded deployment (optionally of one CLIENT), one line each: its "
             "id (a prefix), client, scope, bundle, version and status. --long shows each in "
@@ -162,7 +159,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "'agenttools verify'); orphaned (its distribution or environment is gone: "
             "'agenttools sync --prune'); broken (the record cannot be read)",
             width=78,
-        ),
+        )
+        + "\n\n"
+        + examples("agenttools deployed", "agenttools deployed cursor --long"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     listing.add_argument(
         "client", type=nonempty, metavar="CLIENT", nargs="?", help="only this client's"
@@ -175,7 +175,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     remove = subparsers.add_parser(
         "remove",
         parents=[common],
-        help=COMMAND_HELP["remove"],
+        help="remove deployments: their config entries and the skills nothing else uses",
         description=textwrap.fill(
             "Remove the deployment ID (its UUID or a unique prefix, see 'agenttools "
             "deployed'; several IDs remove several), or every deployment of a client "
@@ -265,7 +265,8 @@ def run_deploy(args: argparse.Namespace) -> int:
 def _selected_clients(args: argparse.Namespace, names: list[str]) -> dict[str, Client]:
     """The clients TARGET names (unknown names fail before anything is deployed), the
     detected ones, or all."""
-    from agenttools_runtime.clients import all_clients, detected_clients, get_client
+    from agenttools_runtime.clients import all_clients, get_client
+    from agenttools_runtime.detection import detected_clients
     from agenttools_runtime.errors import NoClientDetected
 
     if args.all_clients:
@@ -303,64 +304,14 @@ def _deploy_one(
         the_plan = deploy(target, args.tools, dry_run=True, **common)
         emit(args, plan_json(the_plan), lambda: render_plan(the_plan))
         return 0 if the_plan.ok else 1
-    import time
-    import warnings
-
-    started_ns = time.time_ns()
-    with warnings.catch_warnings(record=True) as caught:  # (the handler's filters, copied)
-        deployment = deploy(target, args.tools, **common)
-    for item in caught:  # on to the handler, which prints them
-        warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
+    deployment = deploy(target, args.tools, **common)
     data = {"ok": True, "deployment": deployment.to_json(), "undo": _undo([deployment])}
     if deployment.unchanged:
         data["result"] = "unchanged"
-        if args.json:
-            import json
-
-            output = json.dumps(data, indent=2, default=str)
-        else:
-            output = _render_unchanged(deployment)
-        print(output)
-        if not caught:
-            _leave_ticket(args, deployment, output + "\n", search, started_ns)
+        emit(args, data, lambda: _render_unchanged(deployment))
         return 0
     emit(args, data, lambda: f"{_render(deployment)}\nUndo: {_undo([deployment])}")
     return 0
-
-
-def _leave_ticket(
-    args: argparse.Namespace,
-    deployment: Deployment,
-    output: str,
-    search: SearchPath | None,
-    started_ns: int,
-) -> None:
-    """Leave the ticket that lets the next identical command line answer without the engine
-    (``agenttools_runtime/uptodate.py``), when what the answer depends on is a list of paths:
-    this interpreter's path or ``--path`` directories, not another interpreter's."""
-    from agenttools_runtime import paths, status_cache, uptodate
-    from agenttools_runtime.deploy import noop_inputs
-
-    if args.link or args.python or args.all_clients or args.detected:
-        return
-    if search is not None and not args.path:
-        return  # another interpreter's path (the active virtual environment)
-    key = uptodate.command_key(
-        args.target, args.tools, args.overwrite, args.json, args.no_skills, args.path,
-        args.project, args.config, args.skills_dir, args.runner, args.name,
-    )  # fmt: skip
-    deployments = uptodate.state_deployments()
-    if key is None or deployments is None or deployments != str(paths.deployments_dir()):
-        return
-    depends = noop_inputs.inputs(deployment.record, args.path)
-    if depends is None:
-        return
-    if not args.path:  # (an environment made where VIRTUAL_ENV points: the engine looks there)
-        from agenttools_runtime.cli.active_venv import active_venv_inputs
-
-        depends += active_venv_inputs()
-    clean = noop_inputs.clean_directories(deployment.record)
-    uptodate.write(deployments, key, output, 0, depends, clean, started_ns, status_cache.RACY_NS)
 
 
 def _render_unchanged(d: Deployment) -> str:
@@ -511,11 +462,9 @@ def _undo(deployments: list[Deployment]) -> str:
 
 def run_deployed(args: argparse.Namespace) -> int:
     from agenttools_runtime import paths
-    from agenttools_runtime.cli.lifecycle import deployed_view
+    from agenttools_runtime.deploy.lock import finish_interrupted
 
-    if paths.state_paths().journals_left():  # (the lock and the journal: only then imported)
-        from agenttools_runtime.deploy.lock import finish_interrupted
-
+    if paths.state_paths().journals_left():  # an interrupted operation: finished first
         finish_interrupted()
     return deployed_view(args)
 
@@ -576,32 +525,3 @@ def _render(d: Deployment) -> str:
     if d.skipped:
         lines.append(f"  skills not deployed: {', '.join(d.skipped)}")
     return "\n".join(lines)
-
-
-# `deployed [CLIENT] [--long] [--json]` and `deploy` with any of its options and no help or
-# error: read without argparse (cli.quick_arguments; argparse and its parser are a tenth of
-# what a deploy's start-up costs beyond the interpreter, benchmarks/state_store.py)
-QUICK = {
-    "deploy": Quick(
-        run_deploy,
-        ("--json", "--no-skills", "--dry-run", "--all-clients", "--detected", "--link"),
-        positionals=(("target", False), ("tools", False)),
-        defaults={"overwrite": "none"},
-        consts={"--upgrade": ("overwrite", "upgrade"), "--force": ("overwrite", "all")},
-        values=("--project", "--config", "--skills-dir", "--runner", "--name", "--python"),
-        appending=("--path",),
-        choices={"--runner": ("python", "script", "uvx")},
-        exclusive=(("--upgrade", "--force"), ("--all-clients", "--detected")),
-    ),
-    "deployed": Quick(run_deployed, ("--json", "--long"), positionals=(("client", False),)),
-}
-
-
-def lean_deployed(args: argparse.Namespace) -> int | None:
-    from agenttools_runtime.cli.quick_deployed import lean_deployed
-
-    return lean_deployed(args)
-
-
-# what main() tries first for a line quick_arguments read (cli.lean_handler)
-LEAN = {"deployed": lean_deployed}

@@ -2,24 +2,21 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+import textwrap
+from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli import (
-    COMMAND_HELP,
-    Quick,
+from agenttools_runtime.cli.common import (
     UsageError,
     add_environment_arguments,
     emit,
+    examples,
     nonempty,
 )
-from agenttools_runtime.cli.active_venv import active_venv_python
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    import argparse  # the parser's module: not imported when quick_arguments reads the line
-    from typing import Any
-
     from agenttools_runtime.discovery import SearchPath
 
 NAME_HELP = (
@@ -32,13 +29,21 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     list_parser = subparsers.add_parser(
         "list",
         parents=[common],
-        help=COMMAND_HELP["list"],
-        description=(
-            "List every agent tools bundle that the installed distributions offer on this "
-            "machine: its name (dist/bundle), the distribution's version, its MCP servers and "
-            "its skills. Distributions whose agenttools manifest cannot be used are listed "
-            "with the problem. Nothing is imported; only the manifests are read."
+        help="list the agent tools bundles of the installed distributions",
+        description=textwrap.fill(
+            "List every agent tools bundle that the installed distributions offer: its name "
+            "(dist/bundle, what 'agenttools deploy' takes), the distribution's version, its "
+            "MCP servers and its skills. Distributions whose agenttools manifest cannot be "
+            "used are listed with the problem. Nothing is imported; only the manifests are "
+            "read.",
+            width=78,
         ),
+        epilog=examples(
+            "agenttools list",
+            "agenttools list --all --json",
+            "agenttools list --python ~/.venvs/tools/bin/python",
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     list_parser.add_argument(
         "--all", action="store_true", help="include the built-in bundle (agenttools)"
@@ -49,13 +54,20 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     show_parser = subparsers.add_parser(
         "show",
         parents=[common],
-        help=COMMAND_HELP["show"],
-        description=(
+        help="show one bundle in full: skills, their files, server command lines",
+        description=textwrap.fill(
             "Show one bundle in full: each skill's description, version and files (verified "
             "against the hashes recorded in the wheel), and each MCP server's command line as "
             "it would be written into a client's configuration for this environment. Exit "
-            "status 1 when an item cannot be resolved (the problem is shown)."
+            "status 1 when an item cannot be resolved (the problem is shown).",
+            width=78,
         ),
+        epilog=examples(
+            "agenttools show weather-tools",
+            "agenttools show weather-tools/weather      # one server on its own",
+            "agenttools show agenttools                 # the built-in bundle",
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     show_parser.add_argument("name", type=nonempty, metavar="NAME", help=NAME_HELP)
     add_environment_arguments(show_parser)
@@ -76,7 +88,7 @@ def search_from_args(args: argparse.Namespace, *, quiet: bool = False) -> Search
         return SearchPath.for_python(python)
     if paths:
         return SearchPath.for_paths(paths)
-    venv_python = active_venv_python()
+    venv_python = _active_venv_python()
     if venv_python is not None:
         if not quiet:
             print(
@@ -88,20 +100,22 @@ def search_from_args(args: argparse.Namespace, *, quiet: bool = False) -> Search
     return None
 
 
-# -- list ------------------------------------------------------------------------------------
-def lean_list(args: argparse.Namespace) -> int | None:
-    """``list`` of this interpreter's environment on strings (``cli/quick_list.py``); None:
-    ``run_list`` answers."""
-    from agenttools_runtime.cli.quick_list import list_data
-
-    data = None if args.all or args.python or args.path or active_venv_python() else list_data()
-    if data is None:
+def _active_venv_python() -> str | None:
+    """The interpreter of ``$VIRTUAL_ENV`` when it is set and is not this interpreter's
+    environment (None otherwise, or when it holds no interpreter)."""
+    venv = os.environ.get("VIRTUAL_ENV")
+    if not venv or os.path.realpath(venv) == os.path.realpath(sys.prefix):
         return None
-    rows, problems, python = data["bundles"], data["problems"], data["python"]
-    emit(args, data, lambda: _render_list(rows, problems, python))
-    return 0
+    for candidate in (
+        os.path.join(venv, "bin", "python"),
+        os.path.join(venv, "Scripts", "python.exe"),
+    ):
+        if os.path.isfile(candidate):
+            return candidate
+    return None
 
 
+# -- list ------------------------------------------------------------------------------------
 def run_list(args: argparse.Namespace) -> int:
     from agenttools_runtime import __version__
     from agenttools_runtime.bundles import DEFAULT_AGENT_TOOLS, distribution_bundles
@@ -172,20 +186,6 @@ def _short(names: list[str], prefix: str) -> str:
 
 
 # -- show ------------------------------------------------------------------------------------
-def lean_show(args: argparse.Namespace) -> int | None:
-    """``show DIST/ITEM`` of this interpreter's environment from its cache
-    (``cli/quick_show.py``); None: ``run_show`` answers."""
-    if args.python or args.path or active_venv_python():
-        return None
-    from agenttools_runtime.cli.quick_show import show_output
-
-    shown = show_output(args.name, args.json)
-    if shown is None:
-        return None
-    print(shown)
-    return 0
-
-
 def run_show(args: argparse.Namespace) -> int:
     from agenttools_runtime.bundles import resolve_tools
 
@@ -197,12 +197,3 @@ def run_show(args: argparse.Namespace) -> int:
     failed = any(item.get("problem") for item in (*details["mcp_servers"], *details["skills"]))
     emit(args, {"ok": not failed, "bundle": details}, lambda: render_show(details))
     return 1 if failed else 0
-
-
-# `list` and `show NAME` with no option but these: read without argparse (cli.quick_arguments)
-QUICK = {
-    "list": Quick(run_list, ("--json", "--all"), defaults={"python": None, "path": None}),
-    "show": Quick(run_show, positionals=(("name", True),), defaults={"python": None, "path": None}),
-}
-# what main() tries first for a line quick_arguments read (cli.lean_handler)
-LEAN = {"list": lean_list, "show": lean_show}

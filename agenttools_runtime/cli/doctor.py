@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import argparse
 import textwrap
+from typing import Any
 
-from agenttools_runtime.cli import COMMAND_HELP, emit
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
+from agenttools_runtime.cli.common import emit
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "doctor",
         parents=[common],
-        help=COMMAND_HELP["doctor"],
+        help="check agenttools' state for what interrupted operations left; --fix repairs it",
         description=textwrap.fill(
             "Look for what interrupted or foreign changes left in agenttools' state: "
             "operations a process did not finish (their intent journals), a missing or "

@@ -4,20 +4,17 @@ their files were edited."""
 
 from __future__ import annotations
 
+import argparse
 import sys
+import textwrap
+from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli import COMMAND_HELP, UsageError, emit, nonempty
+from agenttools_runtime.cli.common import UsageError, emit, nonempty
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    import argparse  # the parser's module: not imported when quick_arguments reads the line
-    from typing import Any
-
     from agenttools_runtime.deploy.records import DeploymentRecord
     from agenttools_runtime.deploy.status import DeploymentStatus
     from agenttools_runtime.deploy.sync import SyncItem
-    from agenttools_runtime.paths import StatePaths
-    from agenttools_runtime.status_cache import Row
 
 STATUS_HELP = (
     "statuses: ok; outdated (the installed distribution has another version or other "
@@ -29,13 +26,10 @@ STATUS_HELP = (
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    import argparse
-    import textwrap
-
     verify = subparsers.add_parser(
         "verify",
         parents=[common],
-        help=COMMAND_HELP["verify"],
+        help="check deployed skill files and config entries for changes (exit 1 if any)",
         description=textwrap.fill(
             "Check deployments against what agenttools wrote and what is installed: every "
             "skill file (hashed) and every MCP config entry, file by file and entry by entry, "
@@ -55,7 +49,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     sync = subparsers.add_parser(
         "sync",
         parents=[common],
-        help=COMMAND_HELP["sync"],
+        help="upgrade outdated deployments from the installed distributions; --prune orphans",
         description=textwrap.fill(
             "Deploy every outdated deployment again from the distribution installed now (in "
             "the environment it was deployed from, to the same target, with the same "
@@ -110,134 +104,43 @@ def _add_selection(parser: argparse.ArgumentParser, *, everything: bool = False)
 
 def deployed_view(args: argparse.Namespace) -> int:
     """``agenttools deployed``: one line per deployment with its status (``--long``: each in
-    full, with what its status is made of; ``--json``: everything)."""
-    from agenttools_runtime import paths
+    full, with what its status is made of; ``--json``: its record and status in full)."""
     from agenttools_runtime.clients import get_client
+    from agenttools_runtime.deploy import Deployment, status
 
     client = None if args.client is None else get_client(args.client).id
-    state = paths.state_paths()
-    if args.json or not getattr(args, "long", False):
-        rows, statuses = _cached_rows(state, client, full=args.json)
-        if not args.json:
-            emit(args, {}, lambda: _render_table(rows))
-            return 0
-        shown = _rows_json(state, rows, statuses)
-        emit(args, {"ok": True, "deployments": shown, "summary": _counts(rows)}, "")
-        return 0
-    from agenttools_runtime.deploy import status
-
-    found = status.statuses(status.load_all(client), state=state)
-    emit(args, {}, lambda: _render_long(found))
+    found = status.statuses(status.load_all(client))
+    if args.json:
+        shown = [
+            {**(Deployment(i.record).to_json() if i.record else {}), **i.to_json()} for i in found
+        ]
+        emit(args, {"ok": True, "deployments": shown, "summary": _counts(found)}, "")
+    elif args.long:
+        emit(args, {}, lambda: _render_long(found))
+    else:
+        emit(args, {}, lambda: _render_table(found))
     return 0
 
 
-def _cached_rows(
-    state: StatePaths, client: str | None, *, full: bool = False
-) -> tuple[list[Row], dict[str, dict[str, Any]]]:
-    """The rows of the table, and (*full*) each one's full status by uuid (``--json``):
-    from the status cache where nothing they were computed from changed (a few
-    ``stat`` calls each), else computed (and cached) again."""
-    import os
-    import time
-
-    from agenttools_runtime import status_cache
-
-    started = time.time_ns()
-    try:
-        uuids = sorted(n for n in os.listdir(state.deployments) if not n.startswith("."))
-    except FileNotFoundError:
-        uuids = []  # (anything else is the error boundary's to tell)
-    cached = status_cache.load(state)
-    signatures = status_cache.Signatures()
-    rows, stale = status_cache.fresh_rows(cached, uuids, signatures)
-    statuses = {uid: cached.status(uid) for uid in rows} if full else {}
-    computed: list[tuple[Row, dict[str, Any], list[str]]] = []
-    if stale:  # (records and the checks: imported only for rows to compute)
-        from agenttools_runtime.deploy import records, status
-        from agenttools_runtime.errors import InvalidDeploymentRecord
-
-        items: list[Any] = []
-        for uid in stale:
-            path = records.record_path(uid, state.deployments)
-            if not path.is_file():
-                continue  # a crashed write (see records.iter_records)
-            try:
-                items.append(records.read_record(path))
-            except InvalidDeploymentRecord as exc:
-                items.append(exc)
-        for item in status.statuses(items, state=state):
-            row, whole = _row(item), item.to_json()
-            rows[row.uuid] = row
-            statuses[row.uuid] = whole
-            if item.cacheable:
-                where = str(records.record_path(item.uuid, state.deployments))
-                computed.append((row, whole, [where, *item.depends]))
-    regroup = status_cache.could_group(cached, str(state.deployments))
-    if stale or set(cached.needs) != set(uuids) or regroup:
-        fresh = [u for u in uuids if u not in stale]
-        status_cache.store(state, cached, fresh, computed, signatures, started, _render_table)
-    found = [r for r in rows.values() if client is None or r.client == client or r.client == "?"]
-    found.sort(key=status_cache.table_order)
-    return found, statuses
-
-
-def _rows_json(
-    state: StatePaths, rows: list[Row], statuses: dict[str, dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """Each deployment in full: its record (read whole) with its status (as cached)."""
-    from agenttools_runtime.deploy import Deployment, records, status
-    from agenttools_runtime.errors import InvalidDeploymentRecord
-
-    shown = []
-    for row in rows:
-        full = statuses[row.uuid]
-        data: dict[str, Any] = {"uuid": row.uuid}
-        if row.client != "?":  # (the client of an unreadable record's row: see _row)
-            try:
-                record = records.read_record(records.record_path(row.uuid, state.deployments))
-            except InvalidDeploymentRecord as exc:  # broken since its row was computed
-                full = status.statuses([exc], state=state)[0].to_json()
-            else:
-                data = Deployment(record).to_json()
-        data.update(full)
-        shown.append(data)
-    return shown
-
-
-def _row(item: DeploymentStatus) -> Row:
-    from agenttools_runtime.status_cache import Row
-
-    record = item.record
-    if record is None:
-        return Row(item.uuid, "", "?", "?", "?", "?", item.status, _first(item))
-    return Row(
-        record.uuid,
-        record.timestamp,
-        record.client,
-        _scope(record),
-        record.toolset_name,
-        _version(record),
-        item.status,
-        _first(item),
-    )
-
-
-def _render_table(rows: list[Row]) -> str:
-    if not rows:
+def _render_table(found: list[DeploymentStatus]) -> str:
+    if not found:
         return "No deployments."
     table = [("ID", "CLIENT", "SCOPE", "BUNDLE", "VERSION", "STATUS", "")]
-    for row in rows:
-        table.append(
-            (row.uuid[:8], row.client, row.scope, row.bundle, row.version, row.status, row.detail)
-        )
+    for item in found:
+        record = item.record
+        if record is None:
+            table.append((item.uuid[:8], "?", "?", "?", "?", item.status, _first(item)))
+            continue
+        where, bundle, version = _scope(record), record.toolset_name, _version(record)
+        table.append((item.uuid[:8], record.client, where, bundle, version, item.status,
+                      _first(item)))  # fmt: skip
     widths = [max(len(line[i]) for line in table) for i in range(6)]
-    # one format per line (not a join of padded cells: a third of the time with 1,001 rows)
     layout = "  ".join(f"{{:<{width}}}" for width in widths)
     lines = [
         layout.format(*line[:6]).rstrip() + (f"  {line[6]}" if line[6] else "") for line in table
     ]
     lines.append("")
-    lines.append(_summary_line(rows))
+    lines.append(_summary_line(found))
     return "\n".join(lines)
 
 
@@ -265,7 +168,7 @@ def _render_long(found: list[DeploymentStatus]) -> str:
         lines.append(f"  status: {item.status}")
         lines.extend(f"    {f.state}: {f.message}" for f in item.findings)
         blocks.append("\n".join(lines))
-    return "\n".join(blocks) + "\n\n" + _summary_line([_row(i) for i in found])
+    return "\n".join(blocks) + "\n\n" + _summary_line(found)
 
 
 def _installed_note(item: DeploymentStatus) -> str:
@@ -276,7 +179,7 @@ def _installed_note(item: DeploymentStatus) -> str:
     return ""
 
 
-def _summary_line(found: list[Row]) -> str:
+def _summary_line(found: list[DeploymentStatus]) -> str:
     counts = _counts(found)
     parts = [f"{n} {word}" for word, n in counts.items() if n]
     line = f"{len(found)} deployment(s): " + ", ".join(parts) + "."
@@ -290,13 +193,12 @@ def _summary_line(found: list[Row]) -> str:
     return line + (" " + "; ".join(hints) + "." if hints else "")
 
 
-def _counts(found: list[Row]) -> dict[str, int]:
-    from agenttools_runtime.status_cache import STATUSES
+def _counts(found: list[DeploymentStatus]) -> dict[str, int]:
+    from agenttools_runtime.deploy.drift import STATUSES
 
     counts = dict.fromkeys(STATUSES, 0)
-    for row in found:  # (one pass: 1,001 rows are counted in a tenth of a millisecond)
-        if row.status in counts:
-            counts[row.status] += 1
+    for item in found:
+        counts[item.status] += 1
     return counts
 
 
@@ -347,7 +249,7 @@ def run_verify(args: argparse.Namespace) -> int:
         {
             "ok": ok,
             "deployments": [i.to_json() for i in found],
-            "summary": _counts([_row(i) for i in found]),
+            "summary": _counts(found),
         },
         lambda: _render_verify(found),
     )
@@ -363,7 +265,7 @@ def _render_verify(found: list[DeploymentStatus]) -> str:
         what = f"{record.client} {record.toolset_name}" if record is not None else "(unreadable)"
         lines.append(f"{item.uuid}  {what}: {item.status}")
         lines.extend(f"  {f.state}: {f.message}" for f in item.findings)
-    lines.append(_summary_line([_row(i) for i in found]))
+    lines.append(_summary_line(found))
     return "\n".join(lines)
 
 

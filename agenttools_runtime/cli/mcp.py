@@ -6,19 +6,11 @@ import argparse
 import contextlib
 import textwrap
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli import (
-    COMMAND_HELP,
-    add_environment_arguments,
-    emit,
-    help_handler,
-    nonempty,
-)
+from agenttools_runtime.cli.common import add_environment_arguments, emit, help_handler, nonempty
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any
-
     from agenttools_runtime.discovery import SearchPath
     from agenttools_runtime.mcp.install import MCPTarget
     from agenttools_runtime.mcp.server import MCPServer
@@ -31,7 +23,7 @@ _TARGET_HELP = (
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "mcp",
-        help=COMMAND_HELP["mcp"],
+        help="write or remove MCP server entries in a client's config file directly (untracked)",
         description=(
             "Add, remove or list MCP server entries in an AI client's config file. Only the "
             "one entry changes: every other key, comment and the file's formatting stay as "
@@ -162,7 +154,7 @@ def _target_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _resolve_target(args: argparse.Namespace) -> MCPTarget:
-    from agenttools_runtime.cli import UsageError
+    from agenttools_runtime.cli.common import UsageError
     from agenttools_runtime.mcp.install import resolve_mcp_target
 
     if args.project and args.config:
@@ -193,7 +185,7 @@ def run_install(args: argparse.Namespace) -> int:
     import warnings
 
     from agenttools_runtime.cli.discovery import search_from_args
-    from agenttools_runtime.deploy.ownership import install_entry
+    from agenttools_runtime.deploy.mcp_entry import install_entry
     from agenttools_runtime.errors import format_message
     from agenttools_runtime.mcp.runners import choose_runner, machine_specific_warning
 
@@ -219,7 +211,7 @@ def run_install(args: argparse.Namespace) -> int:
 
 def run_uninstall(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.discovery import search_from_args
-    from agenttools_runtime.deploy.ownership import uninstall_entry
+    from agenttools_runtime.deploy.mcp_entry import uninstall_entry
     from agenttools_runtime.errors import format_message
 
     target = _resolve_target(args)

@@ -4,10 +4,9 @@ Shared by ``cli/deploy.py`` and ``cli/lifecycle.py``."""
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
     from agenttools_runtime.deploy.deploy_plan import DeployPlan
 
 

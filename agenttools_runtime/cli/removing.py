@@ -7,14 +7,13 @@ import argparse
 import os
 import sys
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli import emit
+from agenttools_runtime.cli.common import emit
 from agenttools_runtime.deploy import remove_deployment
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.signals import Interrupted
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
     from agenttools_runtime.deploy import RemovalResult
 
@@ -44,7 +43,7 @@ def stale(warning: Warning | str) -> bool:
     if not isinstance(warning, AgentToolsWarning) or warning.tag != "AgentSkillInUse":
         return False
     path = warning.data.get("path")
-    return path is not None and not os.path.lexists(path)
+    return path is not None and not os.path.lexists(str(path))
 
 
 def _remove_all(args: argparse.Namespace, ids: list[str], single: bool) -> int:

@@ -1,13 +1,10 @@
-"""What ``agenttools show`` prints of a bundle: its details as data (``--json``) and as text.
-Shared by the full path (``cli/discovery.py``) and the cache of what it printed
-(``cli/quick_show.py``), so the two cannot differ."""
+"""What ``agenttools show`` prints of a bundle: its details as data (``--json``) and as text."""
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
     from agenttools_runtime.bundles import AgentTools
 
 

@@ -6,12 +6,9 @@ import argparse
 import os
 import textwrap
 from pathlib import Path
+from typing import Any
 
-from agenttools_runtime.cli import COMMAND_HELP, emit, help_handler, nonempty
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
+from agenttools_runtime.cli.common import emit, help_handler, nonempty
 
 _TARGET_HELP = (
     "client id, name or alias (claude-code, cursor, codex, ...; see 'agenttools clients'), "
@@ -23,7 +20,7 @@ _TARGET_HELP = (
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "skills",
-        help=COMMAND_HELP["skills"],
+        help="install or uninstall skill folders directly (untracked)",
         description=(
             "Copy skill folders into a client's skills directory, or remove them. These are "
             "the low-level commands: nothing is recorded, no reference counting. Use "

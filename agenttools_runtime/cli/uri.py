@@ -3,23 +3,24 @@
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import json
+import os
 import sys
+import textwrap
+from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli import (
-    COMMAND_HELP,
-    Quick,
+from agenttools_runtime.cli.common import (
     UsageError,
     add_environment_arguments,
     emit,
+    examples,
     nonempty,
 )
+from agenttools_runtime.cli.discovery import search_from_args
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    import argparse  # the parser's module: not imported when quick_arguments reads the line
-    from typing import Any
-
-    from agenttools_runtime.discovery import SearchPath
     from agenttools_runtime.skilluri.resolver import SkillResolver
 
 
@@ -27,19 +28,21 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     skill = subparsers.add_parser(
         "skill",
         parents=[common],
-        help=COMMAND_HELP["skill"],
-        description=(
+        help="load a skill (or one of its files) by skill:// URI or name; --list them",
+        description=textwrap.fill(
             "Print the skill a URI names: skill://PROVIDER/SKILL[/PATH], or a bare SKILL "
             "name looked up in priority order (local client skill directories, then installed "
             "distributions, then --mcp servers). SKILL.md is printed with ARGS substituted "
             "($1 $2 ... $ARGUMENTS $@; --convention claude: $0 $1 ... $ARGUMENTS[N]); "
-            "PATH prints that file verbatim; _manifest prints the FastMCP file manifest."
+            "PATH prints that file verbatim; _manifest prints the FastMCP file manifest.",
+            width=78,
         ),
-        epilog=(
-            "Examples: agenttools skill weather-report Paris metric; "
-            "agenttools skill skill://weather-tools/weather-report/references/units.md; "
-            "agenttools skill --list --mcp docs='uvx docs-mcp'"
+        epilog=examples(
+            "agenttools skill weather-report Paris metric",
+            "agenttools skill skill://weather-tools/weather-report/references/units.md",
+            "agenttools skill --list --mcp docs='uvx docs-mcp'",
         ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     skill.add_argument("uri", metavar="URI", nargs="?", help="skill:// URI or bare skill name")
     skill.add_argument(
@@ -79,8 +82,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     serve = subparsers.add_parser(
         "serve",
         parents=[common],
-        help=COMMAND_HELP["serve"],
-        description=(
+        help="serve installed skills over MCP (stdio)",
+        description=textwrap.fill(
             "Run the agenttools MCP server on stdin/stdout: every skill of the installed "
             "distributions as FastMCP skills-provider resources (skill://NAME/SKILL.md, every "
             "file, skill://NAME/_manifest, and the same as prompts) plus the MCP Skills "
@@ -88,8 +91,15 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "clients that negotiate the newest MCP protocol version (2026-07-28); today's "
             "clients see the skills as resources and prompts. Same-named different skills "
             "are served as skill://SOURCE/NAME/... and reported on stderr. Needs: pip install "
-            "'agenttools[serve]'."
+            "'agenttools[serve]'.",
+            width=78,
         ),
+        epilog=examples(
+            "agenttools serve --list",
+            "agenttools serve --include-local --project .",
+            "agenttools deploy claude-code agenttools   # a client that starts it for you",
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     serve.add_argument(
         "--include-local",
@@ -107,17 +117,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     serve.set_defaults(handler=run_serve)
 
 
-def search_path(args: argparse.Namespace) -> SearchPath | None:
-    """The environment ``--python`` / ``--path`` select (None: this interpreter's)."""
-    from agenttools_runtime.cli.discovery import search_from_args
-
-    return search_from_args(args)
-
-
 def _project(args: argparse.Namespace) -> str | None:
     """``--project DIR``, which must exist (``InvalidProjectDirectory``)."""
-    import os
-
     if args.project is not None and not os.path.isdir(args.project):
         from agenttools_runtime.errors import InvalidProjectDirectory
 
@@ -143,14 +144,12 @@ def run_skill(args: argparse.Namespace) -> int:
     if args.list and args.uri is not None:
         raise UsageError("--list takes no URI")
     resolver = SkillResolver.default(
-        search=search_path(args),
+        search=search_from_args(args),
         project_dir=_project(args),
         mcp_servers=_mcp_servers(args.mcp),
         local=not args.no_local,
     )
-    # only MCP servers (--mcp) log; logging costs a twentieth of the start-up otherwise
-    import contextlib  # (here, not at the top: `skill` served from its cache needs neither)
-
+    # only MCP servers (--mcp) log: their log records become warnings
     log_lines = _MCPLogLines() if args.mcp else contextlib.nullcontext()
     with resolver, log_lines:
         return _run_skill(args, resolver)
@@ -181,7 +180,7 @@ class _MCPLogLines:
 
 
 def _run_skill(args: argparse.Namespace, resolver: SkillResolver) -> int:
-    shown = skill_output(args, resolver)
+    shown = _skill_output(args, resolver)
     if isinstance(shown, bytes):  # a file: its bytes, verbatim
         sys.stdout.flush()
         sys.stdout.buffer.write(shown)
@@ -191,11 +190,8 @@ def _run_skill(args: argparse.Namespace, resolver: SkillResolver) -> int:
     return 0
 
 
-def skill_output(args: argparse.Namespace, resolver: SkillResolver) -> str | bytes:
-    """What ``skill`` prints (``--list``, a URI; ``--json``): text, or a file's bytes
-    (``lean_skill`` keeps it)."""
-    import json
-
+def _skill_output(args: argparse.Namespace, resolver: SkillResolver) -> str | bytes:
+    """What ``skill`` prints (``--list``, a URI; ``--json``): text, or a file's bytes."""
     if args.list:
         listing = resolver.list_skills()
         if args.json:
@@ -226,7 +222,7 @@ def run_serve(args: argparse.Namespace) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", AgentToolsWarning)
         skills = collect_skills(
-            search_path(args), include_local=args.include_local, project_dir=_project(args)
+            search_from_args(args), include_local=args.include_local, project_dir=_project(args)
         )
     for item in caught:
         if not issubclass(item.category, AgentToolsWarning):
@@ -251,67 +247,3 @@ def run_serve(args: argparse.Namespace) -> int:
     print(f"agenttools serve: serving {len(skills)} skills over stdio", file=sys.stderr)
     server.run()
     return 0
-
-
-def lean_skill(args: argparse.Namespace) -> int | None:
-    """``skill --list`` / ``skill URI`` (``--no-local``, ``--json``) of this interpreter's
-    environment as last printed, while nothing it read changed (``cli/recorded.py``: the
-    manifests, the skill files, the built-in skills, every client's local skill folders);
-    None: ``run_skill`` answers (another environment, ``--mcp``, an error or a warning)."""
-    from agenttools_runtime.cli.active_venv import active_venv_python
-
-    if args.list == (args.uri is not None) or args.python or args.path or active_venv_python():
-        return None
-    import os
-
-    from agenttools_runtime.cli.recorded import cached_output
-
-    # (the working directory: the project scope of the local skills, and "" on sys.path)
-    line = repr((bool(args.list), args.uri, bool(args.json), args.no_local, os.getcwd()))
-    shown = cached_output("skill", line, lambda: _computed_skill_output(args), here=True)
-    if shown is None:
-        return None
-    if isinstance(shown, bytes):  # a file: its bytes, verbatim
-        sys.stdout.flush()
-        sys.stdout.buffer.write(shown)
-        sys.stdout.buffer.flush()
-    else:
-        sys.stdout.write(shown)
-    return 0
-
-
-def _computed_skill_output(args: argparse.Namespace) -> str | bytes | None:
-    """What ``run_skill`` prints for *args* (this interpreter's environment, no ``--mcp``);
-    None for an error or a warning (``run_skill`` prints those)."""
-    import warnings
-
-    from agenttools_runtime.skilluri.resolver import SkillResolver
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            with SkillResolver.default(local=not args.no_local) as resolver:
-                shown = skill_output(args, resolver)
-        except Exception:  # an error: the full path reports it (with its hint)
-            return None
-    return None if caught else shown
-
-
-# `skill [URI] [--list] [--no-local] [--json]`: read without argparse (cli.quick_arguments)
-QUICK = {
-    "skill": Quick(
-        run_skill,
-        ("--json", "--list", "--no-local"),
-        positionals=(("uri", False),),
-        defaults={
-            "arguments": [],
-            "mcp": [],
-            "convention": "seed",
-            "project": None,
-            "python": None,
-            "path": None,
-        },
-    )
-}
-# what main() tries first for a line quick_arguments read (cli.lean_handler)
-LEAN = {"skill": lean_skill}

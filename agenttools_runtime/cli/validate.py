@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli import COMMAND_HELP, UsageError, emit
+from agenttools_runtime.cli.common import UsageError, emit
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any
-
     from agenttools_runtime.project import CheckResult, Problem, Project
 
 
@@ -18,7 +16,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "validate",
         parents=[common],
-        help=COMMAND_HELP["validate"],
+        help="check a project's [tool.agenttools], its skills and MCP server declarations",
         description=(
             "Check what the agenttools build hook would check, without building: "
             "[tool.agenttools] in pyproject.toml (keys, types, names, servers, bundles, "

@@ -35,7 +35,10 @@ import functools
 import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from hashlib import sha256
 from pathlib import Path
+from typing import NoReturn
 
 from agenttools_runtime import errors, fs, signals
 from agenttools_runtime.clients import Client
@@ -43,8 +46,13 @@ from agenttools_runtime.deploy import journal, litter, records, registry
 from agenttools_runtime.deploy.journal import ConfigChange, EntryChange, Journal, Kind, SkillChange
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
+from agenttools_runtime.deploy.removal import remove_recorded
 from agenttools_runtime.deploy.store import Store
-from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
+from agenttools_runtime.errors import (
+    AgentToolsError,
+    AgentToolsWarning,
+    DeploymentRollbackIncomplete,
+)
 from agenttools_runtime.mcp.formats import (
     Container,
     commit_edit,
@@ -56,99 +64,47 @@ from agenttools_runtime.mcp.formats import (
 from agenttools_runtime.mcp.install import ConfigPlan, Owned, plan_server_entries
 from agenttools_runtime.mcp.origin import restore
 from agenttools_runtime.mcp.server import MCPServer
-from agenttools_runtime.sha256 import sha256
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
-from agenttools_runtime.values import Value, replace
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import NoReturn
 
 CONFIG_ATTEMPTS = 3
 
 
-class ConfigWrite(Value):
+@dataclass(frozen=True, slots=True)
+class ConfigWrite:
     """The entries a deploy writes into one config file (planned under the lock)."""
 
-    __slots__ = ("client", "config_file", "owned", "plan", "servers")
     config_file: Path
     client: Client
     servers: tuple[tuple[str, MCPServer], ...]
     plan: ConfigPlan
-    owned: Mapping[str, Owned]  # see plan_server_entries
-
-    def __init__(
-        self,
-        config_file: Path,
-        client: Client,
-        servers: tuple[tuple[str, MCPServer], ...],
-        plan: ConfigPlan,
-        owned: Mapping[str, Owned] | None = None,
-    ) -> None:
-        super().__init__(
-            config_file=config_file,
-            client=client,
-            servers=servers,
-            plan=plan,
-            owned={} if owned is None else owned,
-        )
+    owned: Mapping[str, Owned] = field(default_factory=dict)  # see plan_server_entries
 
 
-class SkillWrite(Value):
+@dataclass(frozen=True, slots=True)
+class SkillWrite:
     """A skill directory a deploy writes: *source* into *root* (the client's skills root, or
     another root it reads where the copy the deployment uses is)."""
 
-    __slots__ = ("root", "source")
     root: Path
     source: SkillSource
 
-    def __init__(
-        self,
-        root: Path,
-        source: SkillSource,
-    ) -> None:
-        super().__init__(
-            root=root,
-            source=source,
-        )
 
-
-class DeployChanges(Value):
+@dataclass(frozen=True, slots=True)
+class DeployChanges:
     """Everything a deploy changes, decided: the config entries, the skill directories to
     write, the registry entries after the change, the record, and the deployments it
     replaces."""
 
-    __slots__ = ("config", "entries", "links", "record", "replaces", "skills_root", "writes")
     record: DeploymentRecord
     config: ConfigWrite | None
     skills_root: Path | None
     writes: tuple[SkillWrite, ...]
     entries: tuple[RegistryEntry, ...]
     replaces: tuple[str, ...]
-    links: tuple[SkillSource, ...]  # skills that become links to their live source
-
-    def __init__(
-        self,
-        record: DeploymentRecord,
-        config: ConfigWrite | None,
-        skills_root: Path | None,
-        writes: tuple[SkillWrite, ...],
-        entries: tuple[RegistryEntry, ...],
-        replaces: tuple[str, ...],
-        links: tuple[SkillSource, ...] = (),
-    ) -> None:
-        super().__init__(
-            record=record,
-            config=config,
-            skills_root=skills_root,
-            writes=writes,
-            entries=entries,
-            replaces=replaces,
-            links=links,
-        )
+    links: tuple[SkillSource, ...] = ()  # skills that become links to their live source
 
 
 def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
@@ -242,8 +198,6 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
         old = store.record(uid)
         if old is None:
             continue  # already removed (a finish that ran before)
-        # (the removal machinery: imported when a deployment replaces another)
-        from agenttools_runtime.deploy.removal import remove_recorded
 
         try:
             found.extend(remove_recorded(store, old, owned_by=new))
@@ -432,8 +386,6 @@ def _apply_link(store: Store, change: SkillChange) -> None:
 
 
 def _rollback(store: Store, entry: Journal, exc: BaseException) -> None:
-    # (imported here: `errors` is a local name below)
-    from agenttools_runtime.errors import DeploymentRollbackIncomplete
 
     with signals.deferred():
         errors, found = undo(store, entry)

@@ -19,15 +19,15 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
+from hashlib import sha256
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import regular_files
-from agenttools_runtime.sha256 import sha256
+from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.wheel import layout
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
-    from typing import Any
-
     from agenttools_runtime.discovery import InstalledDistribution, SearchPath
     from agenttools_runtime.mcp.server import MCPServer
 
@@ -61,8 +61,6 @@ def server_digest(server: MCPServer) -> str:
 
 def manifest_digest(dist_info: Path) -> str | None:
     """SHA-256 of a distribution's agenttools manifest file; None when it cannot be read."""
-    from agenttools_runtime.wheel import layout
-
     try:
         return sha256(
             regular_files.read_bytes(os.fspath(dist_info) + layout.MANIFEST_SUFFIX)
@@ -90,8 +88,6 @@ def distribution_fields(dist: InstalledDistribution, search: SearchPath | None) 
 
 def builtin_fields() -> dict[str, Any]:
     """What a record of the built-in bundle keeps of the environment its server runs in."""
-    from agenttools_runtime.mcp.server import Environment
-
     environment = Environment.current()
     return {
         ENVIRONMENT: {

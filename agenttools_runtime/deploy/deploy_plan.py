@@ -4,7 +4,9 @@ JSON of ``--dry-run --json`` and as the text of ``--dry-run``."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime.deploy import plan
 from agenttools_runtime.deploy.plan import Action, Level
@@ -14,34 +16,13 @@ from agenttools_runtime.deploy.skill_decision import SkillPlan
 from agenttools_runtime.deploy.targets import DeployTarget
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.mcp.runners import RunnerChoice
-from agenttools_runtime.values import Fields
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 
-class DeployPlan(Fields):
+@dataclass(slots=True)
+class DeployPlan:
     """Everything a deploy would do: the config entries to write, each skill's decision,
     the deployments it replaces, the skills it skips, and the errors that would stop it."""
 
-    __slots__ = (
-        "errors",
-        "existing_entries",
-        "kept_modified",
-        "launches",
-        "level",
-        "not_installed",
-        "replaced",
-        "servers",
-        "skills",
-        "skipped",
-        "target",
-        "tools",
-        "unchanged",
-        "uuid",
-        "warnings",
-    )
     uuid: str
     tools: ResolvedTools
     target: DeployTarget
@@ -50,53 +31,17 @@ class DeployPlan(Fields):
     skills: list[SkillPlan]
     skipped: tuple[str, ...]
     replaced: list[DeploymentRecord]
-    not_installed: list[SkillPlan]
-    errors: list[AgentToolsError]
-    warnings: list[AgentToolsWarning]
+    not_installed: list[SkillPlan] = field(default_factory=list)
+    errors: list[AgentToolsError] = field(default_factory=list)
+    warnings: list[AgentToolsWarning] = field(default_factory=list)
     # what each config key holds now (see EXISTING_ENTRY)
-    existing_entries: dict[str, str]
+    existing_entries: dict[str, str] = field(default_factory=dict)
     # config key -> the runner choice behind its entry (set by deploy(); mcp.runners)
-    launches: dict[str, RunnerChoice]
+    launches: dict[str, RunnerChoice] = field(default_factory=dict)
     # skills the user modified that are kept as they are (make_plan's keep_modified)
-    kept_modified: list[str]
+    kept_modified: list[str] = field(default_factory=list)
     # the same tools with the same content are deployed there already: nothing would change
-    unchanged: bool
-
-    def __init__(
-        self,
-        uuid: str,
-        tools: ResolvedTools,
-        target: DeployTarget,
-        level: Level,
-        servers: tuple[ServerPlan, ...],
-        skills: list[SkillPlan],
-        skipped: tuple[str, ...],
-        replaced: list[DeploymentRecord],
-        not_installed: list[SkillPlan] | None = None,
-        errors: list[AgentToolsError] | None = None,
-        warnings: list[AgentToolsWarning] | None = None,
-        existing_entries: dict[str, str] | None = None,
-        launches: dict[str, RunnerChoice] | None = None,
-        kept_modified: list[str] | None = None,
-        unchanged: bool = False,
-    ) -> None:
-        super().__init__(
-            uuid=uuid,
-            tools=tools,
-            target=target,
-            level=level,
-            servers=servers,
-            skills=skills,
-            skipped=skipped,
-            replaced=replaced,
-            not_installed=[] if not_installed is None else not_installed,
-            errors=[] if errors is None else errors,
-            warnings=[] if warnings is None else warnings,
-            existing_entries={} if existing_entries is None else existing_entries,
-            launches={} if launches is None else launches,
-            kept_modified=[] if kept_modified is None else kept_modified,
-            unchanged=unchanged,
-        )
+    unchanged: bool = False
 
     @property
     def ok(self) -> bool:

@@ -9,54 +9,40 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import errors, signals
+from agenttools_runtime.bundles import resolve_tools
 from agenttools_runtime.clients import all_clients, get_client
 from agenttools_runtime.deploy import records
 from agenttools_runtime.deploy.lock import deployment_lock
+from agenttools_runtime.deploy.ownership import EntryOutcome
 from agenttools_runtime.deploy.records import DeploymentRecord
+from agenttools_runtime.deploy.removal import remove_entries, sweep_if_needed
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import AgentToolsWarning, format_message
-from agenttools_runtime.values import Fields
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
-    from typing import Any
-
     from agenttools_runtime.bundles import AgentTools
     from agenttools_runtime.deploy.ownership import EntryOutcome
     from agenttools_runtime.discovery import SearchPath
     from agenttools_runtime.mcp.runners import RunnerChoice
 
 
-class Deployment(Fields):
+@dataclass(slots=True)
+class Deployment:
     """One deployment: a tracked, reversible unit of MCP config entries and skill
     directories. Properties read the record (the spec's property table, where it has a
     Python meaning); ``warnings`` are those issued when it was created by ``deploy()``."""
 
-    __slots__ = ("launches", "record", "unchanged", "warnings")
-    _uncompared = frozenset({"launches", "unchanged"})
     record: DeploymentRecord
-    warnings: list[AgentToolsWarning]
+    warnings: list[AgentToolsWarning] = field(default_factory=list)
     # config key -> what was written for that server and why (set by deploy(), not recorded)
-    launches: dict[str, RunnerChoice]
+    launches: dict[str, RunnerChoice] = field(default_factory=dict, compare=False)
     # deploy() found it deployed already, identical: nothing was written (not recorded)
-    unchanged: bool
-
-    def __init__(
-        self,
-        record: DeploymentRecord,
-        warnings: list[AgentToolsWarning] | None = None,
-        launches: dict[str, RunnerChoice] | None = None,
-        unchanged: bool = False,
-    ) -> None:
-        super().__init__(
-            record=record,
-            warnings=[] if warnings is None else warnings,
-            launches={} if launches is None else launches,
-            unchanged=unchanged,
-        )
+    unchanged: bool = field(default=False, compare=False)
 
     # -- identity and target ---------------------------------------------------------------
     @property
@@ -166,8 +152,6 @@ class Deployment(Fields):
         when it is no longer installed."""
         if self.location is None:
             return None
-        # bundles (discovery, manifests): not on the start-up of `deployed`, which lists records
-        from agenttools_runtime.bundles import resolve_tools
 
         return resolve_tools(self.toolset, search)
 
@@ -202,34 +186,18 @@ class Deployment(Fields):
         )
 
 
-class RemovalResult(Fields):
+@dataclass(slots=True)
+class RemovalResult:
     """What removing a deployment did; ``warnings`` were issued too. ``entries`` says what
     became of each config entry (removed, restored, kept, absent, shared, failed);
     ``removed`` is False when something could not be removed: the record stays, listing
     what is ``left``, and removing it again finishes the job."""
 
-    __slots__ = ("client", "entries", "toolset", "uuid", "warnings")
     uuid: str
     toolset: str
     client: str
-    warnings: list[AgentToolsWarning]
-    entries: list[EntryOutcome]
-
-    def __init__(
-        self,
-        uuid: str,
-        toolset: str,
-        client: str,
-        warnings: list[AgentToolsWarning] | None = None,
-        entries: list[EntryOutcome] | None = None,
-    ) -> None:
-        super().__init__(
-            uuid=uuid,
-            toolset=toolset,
-            client=client,
-            warnings=[] if warnings is None else warnings,
-            entries=[] if entries is None else entries,
-        )
+    warnings: list[AgentToolsWarning] = field(default_factory=list)
+    entries: list[EntryOutcome] = field(default_factory=list)
 
     @property
     def left(self) -> list[EntryOutcome]:
@@ -292,7 +260,7 @@ def find_deployment(
             for item in records.iter_records():
                 # a record that exists but cannot be read: say so, rather than "not found"
                 if isinstance(item, errors.InvalidDeploymentRecord) and Path(
-                    item.data.get("path", "")
+                    str(item.data.get("path", ""))
                 ).parent.name.startswith(ident.lower()):
                     raise item
         raise errors.DeploymentNotFound(id=ident)
@@ -320,10 +288,6 @@ def remove_deployment(ident: str | Deployment, *, force: bool = False) -> Remova
     when it was modified, external and foreign directories kept); delete the record.
     Raises ``DeploymentNotFound``, ``DeploymentIdAmbiguous``, ``InvalidDeploymentRecord``
     (a record that cannot be read: nothing is removed), ``DeploymentLockTimeout``."""
-    # removal (skill folders, config formats): not on `deployed`'s start-up
-    from agenttools_runtime.deploy.ownership import EntryOutcome
-    from agenttools_runtime.deploy.removal import remove_entries, sweep_if_needed
-
     uid = ident.uuid if isinstance(ident, Deployment) else ident
     if not records.has_deployments():
         find_deployment(uid, [])  # nothing recorded: fail without creating the state dir

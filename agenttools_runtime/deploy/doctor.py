@@ -41,6 +41,7 @@ import contextlib
 import os
 import warnings
 from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,35 +70,18 @@ from agenttools_runtime.skills.hashing import (
     directory_state,
     installed_hashes,
 )
-from agenttools_runtime.values import Fields, replace
 
 
-class Finding(Fields):
+@dataclass(slots=True)
+class Finding:
     """One thing doctor found; ``fixable`` says whether ``--fix`` repairs it, ``fixed``
     whether it did."""
 
-    __slots__ = ("detail", "fixable", "fixed", "kind", "path")
     kind: str
     path: str
     detail: str
     fixable: bool
-    fixed: bool
-
-    def __init__(
-        self,
-        kind: str,
-        path: str,
-        detail: str,
-        fixable: bool,
-        fixed: bool = False,
-    ) -> None:
-        super().__init__(
-            kind=kind,
-            path=path,
-            detail=detail,
-            fixable=fixable,
-            fixed=fixed,
-        )
+    fixed: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -113,25 +97,13 @@ class Finding(Fields):
         return f"  {self.kind:<20} {self.path}\n  {'':<20} {mark}{self.detail}"
 
 
-class DoctorReport(Fields):
+@dataclass(slots=True)
+class DoctorReport:
     """Every finding; ``ok`` when nothing is left to repair."""
 
-    __slots__ = ("findings", "fix", "state")
     state: Path
-    findings: list[Finding]
-    fix: bool
-
-    def __init__(
-        self,
-        state: Path,
-        findings: list[Finding] | None = None,
-        fix: bool = False,
-    ) -> None:
-        super().__init__(
-            state=state,
-            findings=[] if findings is None else findings,
-            fix=fix,
-        )
+    findings: list[Finding] = field(default_factory=list)
+    fix: bool = False
 
     @property
     def problems(self) -> list[Finding]:

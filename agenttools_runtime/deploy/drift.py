@@ -4,46 +4,36 @@ behind ``status.py``)."""
 
 from __future__ import annotations
 
-import contextlib
+import json
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import paths
 from agenttools_runtime.deploy import content, registry
 from agenttools_runtime.deploy.records import InstalledSkill, ServerEntry
-from agenttools_runtime.status_cache import DRIFTED, ORPHANED
-from agenttools_runtime.values import Value
+from agenttools_runtime.mcp.formats import same_data
+from agenttools_runtime.skills.hashing import installed_hashes
+
+# the states a finding puts a deployment in (status.py says what each means), in the order
+# the summary of ``agenttools deployed`` counts them
+OK, OUTDATED, DRIFTED, ORPHANED, BROKEN = "ok", "outdated", "drifted", "orphaned", "broken"
+STATUSES = (OK, OUTDATED, DRIFTED, ORPHANED, BROKEN)
 
 
-class Finding(Value):
+@dataclass(frozen=True, slots=True)
+class Finding:
     """One difference: the ``state`` it puts the deployment in, its ``kind`` (``record``,
     ``environment``, ``distribution``, ``server``, ``skill``, ``skill-file``,
     ``config-entry``, ``config-file``), a sentence, the ``path`` concerned, and data."""
 
-    __slots__ = ("detail", "kind", "message", "path", "state")
     state: str
     kind: str
     message: str
-    path: str | None
-    detail: Mapping[str, Any]
-
-    def __init__(
-        self,
-        state: str,
-        kind: str,
-        message: str,
-        path: str | None = None,
-        detail: Mapping[str, Any] | None = None,
-    ) -> None:
-        super().__init__(
-            state=state,
-            kind=kind,
-            message=message,
-            path=path,
-            detail={} if detail is None else detail,
-        )
+    path: str | None = None
+    detail: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -65,30 +55,7 @@ def command_path(entry: Any) -> str | None:
     return command if isinstance(command, str) and os.path.isabs(command) else None
 
 
-def tree(directory: Path) -> list[str]:
-    """*directory* and everything under it (a link: the link and where it leads): the paths
-    whose change can change a skill's findings (an edited file changes its own stat, an
-    added or removed one its directory's)."""
-    found = [str(directory)]
-    if directory.is_symlink():
-        with contextlib.suppress(OSError):
-            found.append(os.path.realpath(directory))
-        return found
-    stack = [str(directory)]
-    while stack:
-        try:
-            with os.scandir(stack.pop()) as entries:
-                for item in entries:
-                    found.append(item.path)
-                    if item.is_dir(follow_symlinks=False):
-                        stack.append(item.path)
-        except OSError:
-            continue
-    return found
-
-
 def skill_findings(state: paths.StatePaths, skill: InstalledSkill, deep: bool) -> list[Finding]:
-    from agenttools_runtime.skills.hashing import installed_hashes
 
     directory = Path(skill.directory)
     entry = registry.load_entry(skill.registry_key, state)
@@ -211,8 +178,6 @@ def written_entry(server: ServerEntry) -> Any | None:
 def diff(expected: Any, actual: Any, where: str = "") -> list[dict[str, Any]]:
     """The differences between two config values, field by field: ``{"field", "expected",
     "actual", "message"}`` (``field`` a dotted path; a missing side is None)."""
-    from agenttools_runtime.mcp.formats import same_data
-
     if isinstance(expected, Mapping) and isinstance(actual, Mapping):
         found: list[dict[str, Any]] = []
         for key in sorted(set(expected) | set(actual), key=str):
@@ -230,7 +195,6 @@ def diff(expected: Any, actual: Any, where: str = "") -> list[dict[str, Any]]:
 
 
 def _difference(name: str, expected: Any, actual: Any, change: str) -> dict[str, Any]:
-    import json
 
     def show(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)

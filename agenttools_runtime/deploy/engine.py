@@ -10,7 +10,7 @@ changes to :mod:`agenttools_runtime.deploy.apply`, which journals, applies, comm
 the record) and removes the deployments this one replaces without deleting what it now owns.
 The plan itself is :class:`~agenttools_runtime.deploy.deploy_plan.DeployPlan`. A redeploy that
 would change nothing but the record's timestamp changes nothing (``--upgrade`` over an
-identical deployment keeps its id and writes at most its record).
+identical deployment keeps its id and writes no file).
 
 Named points (:func:`agenttools_runtime.fs.checkpoint`) where tests may pause or fail:
 ``deploy:locked``, ``deploy:swept``, ``deploy:planned``, ``deploy:journal-written``,
@@ -21,6 +21,7 @@ registry entry), ``deploy:registry-written``, ``deploy:record-written``,
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agenttools_runtime import __version__, errors, fs, paths, signals
@@ -36,15 +37,21 @@ from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Level
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
-from agenttools_runtime.deploy.resolved import ResolvedTools
+from agenttools_runtime.deploy.removal import sweep_if_needed
+from agenttools_runtime.deploy.resolved import ResolvedTools, record_verified
 from agenttools_runtime.deploy.skill_decision import new_entry, skill_plan
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.deploy.targets import DeployTarget
-from agenttools_runtime.errors import AgentToolsError, AgentToolsErrors, AgentToolsWarning
+from agenttools_runtime.errors import (
+    AgentToolsError,
+    AgentToolsErrors,
+    AgentToolsWarning,
+    DeploymentConfigKeyTaken,
+    DeploymentExists,
+)
 from agenttools_runtime.mcp.entries import build_entry
 from agenttools_runtime.mcp.install import Owned, plan_server_entries
 from agenttools_runtime.skills.fsops import stale_backups
-from agenttools_runtime.values import Value, replace
 
 
 def check_target(
@@ -226,27 +233,15 @@ def conflict_probe(record: DeploymentRecord) -> plan.ConflictProbe:
     )
 
 
-class Outcome(Value):
+@dataclass(frozen=True, slots=True)
+class Outcome:
     """What a deploy did: the ``record`` (the new deployment, or the one that stands),
     the warnings to issue, and whether nothing had to change (``unchanged``: the same tools
     with the same content were already deployed there)."""
 
-    __slots__ = ("record", "unchanged", "warnings")
     record: DeploymentRecord
     warnings: list[AgentToolsWarning]
-    unchanged: bool
-
-    def __init__(
-        self,
-        record: DeploymentRecord,
-        warnings: list[AgentToolsWarning],
-        unchanged: bool = False,
-    ) -> None:
-        super().__init__(
-            record=record,
-            warnings=warnings,
-            unchanged=unchanged,
-        )
+    unchanged: bool = False
 
 
 def execute(
@@ -271,7 +266,9 @@ def execute_outcome(
     done: list[DeploymentRecord] = []
     try:
         with deployment_lock() as store:
-            return _execute_locked(store, tools, target, level, done, keep_modified)
+            outcome = _execute_locked(store, tools, target, level, done, keep_modified)
+        record_verified(tools)  # (a new machine's first deploy: its state is there now)
+        return outcome
     except KeyboardInterrupt as exc:
         if not done or (isinstance(exc, signals.Interrupted) and exc.outcome):
             raise
@@ -289,7 +286,6 @@ def _sweep_if_needed(store: Store) -> list[AgentToolsWarning]:
     removes nothing)."""
     if not store.index.needs_sweep and not store.index.pending:
         return []
-    from agenttools_runtime.deploy.removal import sweep_if_needed
 
     return sweep_if_needed(store)
 
@@ -317,7 +313,7 @@ def _execute_locked(
     found = swept + list(the_plan.warnings)
     unchanged = _unchanged(the_plan, changes)
     if unchanged is not None:
-        record = _refresh(store, unchanged, changes.record)
+        record = unchanged  # (nothing is written: not even the record)
     elif the_plan.level is not level:  # the redeploy without --upgrade was not identical
         raise _differs(the_plan, tools, target, changes)
     else:
@@ -353,9 +349,6 @@ def _identical_plan(
 def identical_dry_plan(the_plan: DeployPlan, store: Store | None = None) -> DeployPlan | None:
     """For a dry run that would fail only with ``DeploymentExists``: the plan of the
     identical redeploy (``unchanged``) when nothing would change, else None."""
-    # (imported here: `errors` is a local name below)
-    from agenttools_runtime.errors import DeploymentConfigKeyTaken, DeploymentExists
-
     errors = the_plan.errors
     if the_plan.level is not Level.NONE or len(errors) != 1:
         return None
@@ -515,15 +508,6 @@ def _unchanged(the_plan: DeployPlan, changes: apply.DeployChanges) -> Deployment
             return None
     same = content.identity(changes.record.to_json()) == content.identity(old.to_json())
     return old if same else None
-
-
-def _refresh(store: Store, old: DeploymentRecord, new: DeploymentRecord) -> DeploymentRecord:
-    """The no-op redeploy: at most the record is rewritten (a newer agenttools version)."""
-    if old.agenttools_version == new.agenttools_version:
-        return old
-    refreshed = replace(old, agenttools_version=new.agenttools_version)
-    store.rewrite_record(refreshed)
-    return refreshed
 
 
 def _stale_backup_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:

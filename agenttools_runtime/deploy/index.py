@@ -28,15 +28,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from agenttools_runtime import paths
+from agenttools_runtime import fs, paths
+from agenttools_runtime.deploy import records, registry
 from agenttools_runtime.paths import StatePaths
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from pathlib import Path
-    from typing import Any
-
     from agenttools_runtime.deploy.records import DeploymentRecord
 
 INDEX_SCHEMA = 2
@@ -47,28 +46,15 @@ LOG_SHARE = 4
 LOG_MIN_BYTES = 16_384
 
 
-class SkillKeys(tuple[str, str, str]):
+class SkillKeys(NamedTuple):
     """How one registry entry is found: ``lexical`` (its directory as installed, absolute,
     case-folded where the platform is), ``canonical`` (links resolved, when indexed) and
-    ``physical`` (``os.path.realpath``, when indexed). A tuple, as a ``NamedTuple`` is (without
-    importing typing): loading the index makes one per registry entry."""
+    ``physical`` (``os.path.realpath``, when indexed). Loading the index makes one per
+    registry entry."""
 
-    __slots__ = ()
-
-    def __new__(cls, lexical: str, canonical: str, physical: str) -> SkillKeys:
-        return tuple.__new__(cls, (lexical, canonical, physical))
-
-    @property
-    def lexical(self) -> str:
-        return self[0]
-
-    @property
-    def canonical(self) -> str:
-        return self[1]
-
-    @property
-    def physical(self) -> str:
-        return self[2]
+    lexical: str
+    canonical: str
+    physical: str
 
     @classmethod
     def of(cls, directory: str | Path) -> SkillKeys:
@@ -77,44 +63,15 @@ class SkillKeys(tuple[str, str, str]):
         )
 
 
-class RecordSummary(tuple[str, str, str, str, tuple[tuple[str, str], ...]]):
+class RecordSummary(NamedTuple):
     """What the index keeps of one record: its toolset identity (type, name, client,
-    location key) and its config entries (config key, canonical config file key). A tuple, as
-    a ``NamedTuple`` is (without importing typing)."""
+    location key) and its config entries (config key, canonical config file key)."""
 
-    __slots__ = ()
-
-    def __new__(
-        cls,
-        toolset_type: str,
-        toolset_name: str,
-        client: str,
-        location_key: str,
-        config_entries: tuple[tuple[str, str], ...],
-    ) -> RecordSummary:
-        return tuple.__new__(
-            cls, (toolset_type, toolset_name, client, location_key, config_entries)
-        )
-
-    @property
-    def toolset_type(self) -> str:
-        return self[0]
-
-    @property
-    def toolset_name(self) -> str:
-        return self[1]
-
-    @property
-    def client(self) -> str:
-        return self[2]
-
-    @property
-    def location_key(self) -> str:
-        return self[3]
-
-    @property
-    def config_entries(self) -> tuple[tuple[str, str], ...]:
-        return self[4]
+    toolset_type: str
+    toolset_name: str
+    client: str
+    location_key: str
+    config_entries: tuple[tuple[str, str], ...]
 
     @property
     def identity(self) -> tuple[str, str, str, str]:
@@ -435,8 +392,6 @@ def save(state: StatePaths, index: StateIndex) -> None:
     log as one line, or the whole index written anew and the log deleted (see the module
     docstring). Not fsynced: an index that did not reach the disk is found missing,
     unreadable, torn or naming other files on the next load, and rebuilt."""
-    from agenttools_runtime import fs  # the writers' module: `deployed` only reads the index
-
     fs.mkdir(state.index.parent)
     index.stamp = stamp(state)
     if index.generation is not None and index.ops is not None:
@@ -498,8 +453,6 @@ def stamp(state: StatePaths) -> list[int] | None:
 
 def invalidate(state: StatePaths) -> None:
     """Forget the stored index (the next load rebuilds it): for changes made around it."""
-    from agenttools_runtime import fs  # as in save()
-
     fs.unlink(state.index, missing_ok=True)
     fs.unlink(state.index_log, missing_ok=True)
 
@@ -514,9 +467,6 @@ def rebuild(
 ) -> StateIndex:
     """An index made by reading every entry and record (unreadable ones are left out, and
     their names kept so the listing still matches)."""
-    # the records and the registry, read whole: never by `deployed` while the index holds
-    from agenttools_runtime.deploy import records, registry
-
     if entry_names is None or record_names is None:
         entry_names, record_names = listings(state)
     index = StateIndex(entry_names=set(entry_names), record_names=set(record_names), dirty=True)

@@ -32,17 +32,14 @@ import json
 import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import fs
 from agenttools_runtime.mcp.origin import Origin
 from agenttools_runtime.paths import StatePaths
-from agenttools_runtime.values import Fields, Value
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 JOURNAL_SCHEMA = 1
 SUFFIX = ".json"
@@ -54,7 +51,8 @@ class Kind(str, Enum):
     SWEEP = "sweep"
 
 
-class ConfigChange(Value):
+@dataclass(frozen=True, slots=True)
+class ConfigChange:
     """One config file a deploy edits. ``before``/``after`` are SHA-256 digests of its bytes
     (``before`` None: the file did not exist); ``entries`` maps each key written to
     ``[prior value or None, new value]``; ``prior_copy`` names the journal file holding the
@@ -62,8 +60,6 @@ class ConfigChange(Value):
     each replaced entry as it was (its text and the hunk of the write: a rollback of a file
     changed since puts it back byte-for-byte where it can)."""
 
-    __slots__ = ("after", "before", "container", "created_dirs", "entries", "file", "format",
-                 "list_key", "prior_copy", "restore")  # fmt: skip
     file: str
     format: str
     container: tuple[str, ...]
@@ -71,35 +67,9 @@ class ConfigChange(Value):
     before: str | None
     after: str
     entries: Mapping[str, tuple[Any, Any]]
-    prior_copy: str | None
-    created_dirs: tuple[str, ...]
-    restore: Mapping[str, Origin]
-
-    def __init__(
-        self,
-        file: str,
-        format: str,
-        container: tuple[str, ...],
-        list_key: str | None,
-        before: str | None,
-        after: str,
-        entries: Mapping[str, tuple[Any, Any]],
-        prior_copy: str | None = None,
-        created_dirs: tuple[str, ...] = (),
-        restore: Mapping[str, Origin] | None = None,
-    ) -> None:
-        super().__init__(
-            file=file,
-            format=format,
-            container=container,
-            list_key=list_key,
-            before=before,
-            after=after,
-            entries=entries,
-            prior_copy=prior_copy,
-            created_dirs=created_dirs,
-            restore={} if restore is None else restore,
-        )
+    prior_copy: str | None = None
+    created_dirs: tuple[str, ...] = ()
+    restore: Mapping[str, Origin] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -131,40 +101,20 @@ class ConfigChange(Value):
         )
 
 
-class SkillChange(Value):
+@dataclass(frozen=True, slots=True)
+class SkillChange:
     """One skill directory a deploy writes: ``root/name`` gets the content whose manifest is
     ``manifest``, built in the staging directory ``staging`` (a name: see
     ``fsops.temp_locations``); what was there moves to the backup ``backup`` (None: nothing
     was there)."""
 
-    __slots__ = ("backup", "created_dirs", "link", "manifest", "name", "root", "staging")
     name: str
     root: str
     manifest: Mapping[str, str]
     staging: str
     backup: str | None
-    created_dirs: tuple[str, ...]
-    link: str | None  # deploy --link: root/name becomes a link to this directory
-
-    def __init__(
-        self,
-        name: str,
-        root: str,
-        manifest: Mapping[str, str],
-        staging: str,
-        backup: str | None,
-        created_dirs: tuple[str, ...] = (),
-        link: str | None = None,
-    ) -> None:
-        super().__init__(
-            name=name,
-            root=root,
-            manifest=manifest,
-            staging=staging,
-            backup=backup,
-            created_dirs=created_dirs,
-            link=link,
-        )
+    created_dirs: tuple[str, ...] = ()
+    link: str | None = None  # deploy --link: root/name becomes a link to this directory
 
     @property
     def directory(self) -> Path:
@@ -196,16 +146,13 @@ class SkillChange(Value):
         )
 
 
-class EntryChange(Value):
+@dataclass(frozen=True, slots=True)
+class EntryChange:
     """One registry entry a deploy writes, and its file's text before (None: there was none):
     all an undo needs (a committed deploy's entries are all written: nothing to redo)."""
 
-    __slots__ = ("before", "key")
     key: str
     before: str | None
-
-    def __init__(self, key: str, before: str | None) -> None:
-        super().__init__(key=key, before=before)
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "before": self.before}
@@ -215,59 +162,24 @@ class EntryChange(Value):
         return cls(str(data["key"]), data.get("before"))
 
 
-class Journal(Fields):
+@dataclass(slots=True)
+class Journal:
     """One operation's intent (see the module docstring). ``path`` is its file."""
 
-    __slots__ = ("client", "config", "created", "entries", "extra", "force", "kind", "name",
-                 "owned_by", "path", "pid", "replaces", "skills", "uuid")  # fmt: skip
     path: Path
     kind: Kind
     uuid: str
-    name: str
-    client: str
-    created: str
-    pid: int
-    replaces: tuple[str, ...]
-    owned_by: str | None
-    force: bool  # a removal with --force (entries the user changed go too)
-    config: tuple[ConfigChange, ...]
-    skills: tuple[SkillChange, ...]
-    entries: tuple[EntryChange, ...]
-    extra: Mapping[str, Any]
-
-    def __init__(
-        self,
-        path: Path,
-        kind: Kind,
-        uuid: str,
-        name: str = "",
-        client: str = "",
-        created: str = "",
-        pid: int = 0,
-        replaces: tuple[str, ...] = (),
-        owned_by: str | None = None,
-        force: bool = False,
-        config: tuple[ConfigChange, ...] = (),
-        skills: tuple[SkillChange, ...] = (),
-        entries: tuple[EntryChange, ...] = (),
-        extra: Mapping[str, Any] | None = None,
-    ) -> None:
-        super().__init__(
-            path=path,
-            kind=kind,
-            uuid=uuid,
-            name=name,
-            client=client,
-            created=created,
-            pid=pid,
-            replaces=replaces,
-            owned_by=owned_by,
-            force=force,
-            config=config,
-            skills=skills,
-            entries=entries,
-            extra={} if extra is None else extra,
-        )
+    name: str = ""
+    client: str = ""
+    created: str = ""
+    pid: int = 0
+    replaces: tuple[str, ...] = ()
+    owned_by: str | None = None
+    force: bool = False  # a removal with --force (entries the user changed go too)
+    config: tuple[ConfigChange, ...] = ()
+    skills: tuple[SkillChange, ...] = ()
+    entries: tuple[EntryChange, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def side_files(self) -> list[Path]:
@@ -327,15 +239,12 @@ class Journal(Fields):
         )
 
 
-class PriorBytes(Value):
+@dataclass(frozen=True, slots=True)
+class PriorBytes:
     """The bytes a config file had before a deploy, saved beside its journal."""
 
-    __slots__ = ("data", "name")
     name: str
     data: bytes
-
-    def __init__(self, name: str, data: bytes) -> None:
-        super().__init__(name=name, data=data)
 
 
 def new_path(state: StatePaths, kind: Kind, uid: str) -> Path:
@@ -382,15 +291,12 @@ def prior_bytes(journal: Journal, change: ConfigChange) -> bytes | None:
     return (journal.path.parent / change.prior_copy).read_bytes()
 
 
-class Unreadable(Value):
+@dataclass(frozen=True, slots=True)
+class Unreadable:
     """A journal file that cannot be parsed (reported by ``doctor``, never acted on)."""
 
-    __slots__ = ("path", "reason")
     path: Path
     reason: str
-
-    def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(path=path, reason=reason)
 
 
 def pending(state: StatePaths) -> Iterator[Journal | Unreadable]:

@@ -32,19 +32,29 @@ import contextlib
 import json
 import os
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import fs
+from agenttools_runtime.clients import all_clients, client_for_config_file
+from agenttools_runtime.errors import AgentToolsError
+from agenttools_runtime.mcp import entries
+from agenttools_runtime.mcp.formats import (
+    Container,
+    ParseError,
+    PlannedEdit,
+    StructureError,
+    edit_config_file,
+    get_format,
+    read_config_text,
+)
+from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.paths import StatePaths
-from agenttools_runtime.values import Value
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
-    from typing import Any
-
     from agenttools_runtime.clients import Client
     from agenttools_runtime.deploy.records import DeploymentRecord
-    from agenttools_runtime.mcp.formats import PlannedEdit
     from agenttools_runtime.mcp.install import ConfigPlan
 
 CREATED = "created"
@@ -53,37 +63,19 @@ FILE, KEYS, DIR = "file", "keys", "dir"
 _PROBE_KEY = "agenttools-probe"
 
 
-class Claim(Value):
+@dataclass(frozen=True, slots=True)
+class Claim:
     """One path agenttools created: a config ``file`` (of ``client``'s format), ``keys`` it
     added to an existing config file (key paths from the document's root; ``restore``: the
-    text a null container had and the text agenttools leaves there, ``("null", "{}")``), or
+    text that was there and the text agenttools leaves in its place, ``("null", "{}")``), or
     a ``dir`` (``inode``: the directory's, once it exists)."""
 
-    __slots__ = ("client", "inode", "keys", "kind", "path", "restore")
     kind: str
     path: str
-    client: str | None
-    keys: tuple[tuple[str, ...], ...]
-    inode: int | None
-    restore: tuple[str, str] | None
-
-    def __init__(
-        self,
-        kind: str,
-        path: str,
-        client: str | None = None,
-        keys: tuple[tuple[str, ...], ...] = (),
-        inode: int | None = None,
-        restore: tuple[str, str] | None = None,
-    ) -> None:
-        super().__init__(
-            kind=kind,
-            path=path,
-            client=client,
-            keys=keys,
-            inode=inode,
-            restore=restore,
-        )
+    client: str | None = None
+    keys: tuple[tuple[str, ...], ...] = ()
+    inode: int | None = None
+    restore: tuple[str, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "path": self.path}
@@ -152,9 +144,6 @@ def edit_claims(
 def added_keys(text: str, client: Client, config_file: Path) -> tuple[tuple[str, ...], ...]:
     """The key paths that writing a first entry into *text* adds besides the entry: the
     required top-level keys it lacks, and the outermost missing part of the container."""
-    from agenttools_runtime.mcp import entries
-    from agenttools_runtime.mcp.formats import Container, get_format
-
     fmt = get_format(client.config_format)
     container = entries.container_for(client, config_file)
     try:
@@ -314,15 +303,6 @@ def clean_paths(state: StatePaths, files: Iterable[str], places: Iterable[Path])
 
 def _clean_file(claim: Claim) -> bool | None:
     """True: removed (the file, or the keys); False: gone already; None: kept."""
-    from agenttools_runtime.clients import all_clients
-    from agenttools_runtime.errors import AgentToolsError
-    from agenttools_runtime.mcp.formats import (
-        ParseError,
-        StructureError,
-        edit_config_file,
-        read_config_text,
-    )
-
     path = Path(claim.path)
     client = all_clients().get(claim.client or "")
     if client is None:
@@ -381,10 +361,6 @@ def skeleton(text: str, client: Client, config_file: Path) -> str:
     """*text* as it is after writing an entry into it and removing that entry again: what
     agenttools leaves of its own writes (the container, the required keys). A text of
     nothing but white space is an empty document, as the file layer reads it."""
-    from agenttools_runtime.mcp import entries
-    from agenttools_runtime.mcp.formats import get_format
-    from agenttools_runtime.mcp.server import MCPServer
-
     text = text if text.strip() else ""
     fmt = get_format(client.config_format)
     container = entries.container_for(client, config_file)
@@ -395,7 +371,6 @@ def skeleton(text: str, client: Client, config_file: Path) -> str:
 
 
 def _without(text: str, client: Client, keys: Iterable[tuple[str, ...]]) -> str:
-    from agenttools_runtime.mcp.formats import Container, get_format
 
     fmt = get_format(client.config_format)
     for key in keys:
@@ -404,8 +379,6 @@ def _without(text: str, client: Client, keys: Iterable[tuple[str, ...]]) -> str:
 
 
 def _defaults(client: Client, config_file: Path) -> dict[str, Any]:
-    from agenttools_runtime.clients import client_for_config_file
-    from agenttools_runtime.mcp import entries
 
     found = client_for_config_file(config_file)
     return entries.required_top_level(

@@ -5,7 +5,8 @@ opens the operation's :class:`~agenttools_runtime.deploy.store.Store` (state pat
 once), and before anything else finishes or rolls back whatever an interrupted process left
 (:mod:`agenttools_runtime.deploy.recovery`), issuing one warning per operation it handled. It
 yields the store; nested use in one context yields the same store. The index is written back
-when the outermost block ends.
+when the outermost block ends. The lock itself knows nothing of recovery; this module, above
+both, is what every operation takes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Iterator
 
 from agenttools_runtime import lock, paths, signals
 from agenttools_runtime.deploy import journal
+from agenttools_runtime.deploy.recovery import recover
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.lock import lock_held
 
@@ -42,9 +44,7 @@ def deployment_lock(
         store = Store.open(state)
         token = _store.set(store)
         try:
-            if state.journals_left():  # what recovery handles is there (else: not imported)
-                from agenttools_runtime.deploy.recovery import recover
-
+            if state.journals_left():  # what recovery handles is there
                 for warning in recover(store):
                     warnings.warn(warning, stacklevel=3)
             yield store

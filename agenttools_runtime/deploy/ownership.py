@@ -6,39 +6,29 @@ wrote; one the user edited since is the user's again (kept on removal, replaced 
 ``--force``); one that no deployment wrote is the user's (replaced only with ``--force``, and
 then put back by the removal: :mod:`agenttools_runtime.mcp.origin`). The decisions are pure
 tables over what is on disk and what the records say; :func:`release_entry` applies the
-removal's decision to a file in one compare-and-swap edit.
+removal's decision to a file in one compare-and-swap edit. ``mcp install|uninstall`` apply
+them under the lock: :mod:`agenttools_runtime.deploy.mcp_entry`.
 """
 
 from __future__ import annotations
 
 import enum
-import os
 from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import errors, paths
 from agenttools_runtime.clients import Client
-from agenttools_runtime.deploy import litter
-from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.records import DeploymentRecord, ServerEntry
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import AgentToolsWarning
 from agenttools_runtime.mcp.entries import container_for
 from agenttools_runtime.mcp.formats import edit_config_file, get_format, plain, same_data
 from agenttools_runtime.mcp.install import (
-    MCPInstallResult,
-    MCPTarget,
     Owned,
-    install_mcp_server,
-    uninstall_mcp_server,
 )
 from agenttools_runtime.mcp.origin import restore
-from agenttools_runtime.mcp.server import MCPServer
-from agenttools_runtime.values import Value, replace
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 # -- deploy: what a key holds now ------------------------------------------------------------
 
@@ -105,33 +95,17 @@ def release_decision(present: bool, unmodified: bool, has_origin: bool, force: b
     return Release.RESTORE if has_origin else Release.REMOVE
 
 
-class EntryOutcome(Value):
+@dataclass(frozen=True, slots=True)
+class EntryOutcome:
     """What a removal did to one recorded entry (``outcome`` a :class:`Release` value, or
     ``"shared"``: another deployment records it, ``"failed"``: it could not be edited,
     ``reason`` saying why)."""
 
-    __slots__ = ("config_file", "key", "outcome", "reason", "warning")
     key: str
     config_file: str
     outcome: str
-    reason: str | None
-    warning: AgentToolsWarning | None
-
-    def __init__(
-        self,
-        key: str,
-        config_file: str,
-        outcome: str,
-        reason: str | None = None,
-        warning: AgentToolsWarning | None = None,
-    ) -> None:
-        super().__init__(
-            key=key,
-            config_file=config_file,
-            outcome=outcome,
-            reason=reason,
-            warning=warning,
-        )
+    reason: str | None = None
+    warning: AgentToolsWarning | None = None
 
     @property
     def left(self) -> bool:
@@ -187,98 +161,3 @@ def without_entry(record: DeploymentRecord, entry: ServerEntry) -> DeploymentRec
     """*record* no longer listing *entry*."""
     kept = tuple(s for s in record.mcp_servers if s is not entry and s != entry)
     return replace(record, mcp_servers=kept)
-
-
-# -- mcp install / uninstall -----------------------------------------------------------------
-
-
-def install_entry(
-    target: MCPTarget, server: MCPServer, key: str, *, force: bool = False
-) -> MCPInstallResult:
-    """``agenttools mcp install``: write the entry, under the deployment lock; an entry of
-    the key that no deployment wrote and that holds something else is replaced only with
-    *force* (``MCPServerEntryExists``). One a deployment wrote is replaced: it is then the
-    user's, which removing the deployment keeps (``MCPServerEntryModified``)."""
-    with deployment_lock() as store:
-        owned = any(True for _ in owners(store, key, target.config_file))
-        new_dirs = litter.missing_dirs(Path(os.path.realpath(target.config_file)).parent)
-        result = install_mcp_server(target, server, key=key, force=force or owned)
-        if result.edit is not None:  # what it created, for the uninstall to take away
-            claims = litter.edit_claims(result.edit, target.client, new_dirs)
-            litter.remember_claims(store.state, claims)
-        return result
-
-
-class Uninstalled(Value):
-    """What ``mcp uninstall`` did: ``outcome`` ``"removed"``, ``"restored"`` (the user's
-    entry a deployment had replaced is back), ``"kept"`` (a deployment's entry the user
-    changed: not removed without force), or ``"absent"``; ``deployments`` the records that
-    owned the entry (they no longer list it unless it was kept)."""
-
-    __slots__ = ("client", "config_file", "deployments", "key", "outcome", "warning")
-    client: Client
-    config_file: Path
-    key: str
-    outcome: str
-    deployments: tuple[str, ...]
-    warning: AgentToolsWarning | None
-
-    def __init__(
-        self,
-        client: Client,
-        config_file: Path,
-        key: str,
-        outcome: str,
-        deployments: tuple[str, ...] = (),
-        warning: AgentToolsWarning | None = None,
-    ) -> None:
-        super().__init__(
-            client=client,
-            config_file=config_file,
-            key=key,
-            outcome=outcome,
-            deployments=deployments,
-            warning=warning,
-        )
-
-    @property
-    def done(self) -> bool:
-        return self.outcome != Release.KEEP.value
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "client": self.client.id,
-            "config_file": str(self.config_file),
-            "key": self.key,
-            "removed": self.outcome in (Release.REMOVE.value, Release.RESTORE.value),
-            "outcome": self.outcome,
-            "deployments": list(self.deployments),
-            "warning": None if self.warning is None else self.warning.to_json(),
-        }
-
-
-def uninstall_entry(target: MCPTarget, key: str, *, force: bool = False) -> Uninstalled:
-    """``agenttools mcp uninstall``: remove the entry, under the deployment lock. An entry
-    a deployment owns goes by the removal's rule — the user's entry it replaced is put back
-    instead of deleting the key, and one the user changed since the deployment wrote it is
-    kept (``MCPServerEntryModified``) unless *force* — and the deployment's record no longer
-    lists it (a record left with nothing is deleted)."""
-    with deployment_lock() as store:
-        found = list(owners(store, key, target.config_file))
-        if not found:
-            result = uninstall_mcp_server(target, key)
-            outcome = Release.REMOVE if result.removed else Release.GONE
-            if result.removed:  # the file as it was before agenttools wrote it, or none
-                litter.clean_config_file(store.state, target.config_file)
-            return Uninstalled(target.client, target.config_file, key, outcome.value)
-        _record, newest = found[-1]
-        done = release_entry(target.client, newest, force=force, hint="Use --force to remove it.")
-        uids = tuple(r.uuid for r, _entry in found)
-        if done.outcome != Release.KEEP.value:
-            for record, entry in found:  # the config first, the records after (never the
-                rest = without_entry(record, entry)  # other way round: a crash in between
-                if rest.mcp_servers or rest.installed:  # then leaves an entry untracked)
-                    store.rewrite_record(rest)
-                else:
-                    store.delete_record(record.uuid)
-        return Uninstalled(target.client, target.config_file, key, done.outcome, uids, done.warning)

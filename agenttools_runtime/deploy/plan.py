@@ -9,11 +9,11 @@ decision" row by row, first match wins, so a reader can check them against the s
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
 from enum import Enum, IntEnum
 
 from agenttools_runtime import errors
 from agenttools_runtime.skills.hashing import DestinationState
-from agenttools_runtime.values import Value
 
 D = DestinationState
 
@@ -65,7 +65,8 @@ class Action(str, Enum):
         return self in (Action.CREATE, Action.REPLACE)
 
 
-class SkillFacts(Value):
+@dataclass(frozen=True, slots=True)
+class SkillFacts:
     """Everything the install decision depends on, for one incoming skill source ``S``
     (manifest ``Min``) at destination ``D`` with registry entry ``E``.
 
@@ -79,82 +80,30 @@ class SkillFacts(Value):
     ``same_directory``: the source directory *is* the destination.
     """
 
-    __slots__ = (
-        "builtin",
-        "destination",
-        "disk_is_incoming",
-        "disk_unmodified",
-        "entry",
-        "incoming_is_baseline",
-        "incoming_older",
-        "live_empty",
-        "same_directory",
-        "same_identifier",
-    )
     destination: DestinationState
-    entry: EntryKind
-    disk_unmodified: bool
-    incoming_is_baseline: bool
-    disk_is_incoming: bool
-    live_empty: bool
-    same_identifier: bool
-    incoming_older: bool
-    builtin: bool
-    same_directory: bool
-
-    def __init__(
-        self,
-        destination: DestinationState,
-        entry: EntryKind = EntryKind.NONE,
-        disk_unmodified: bool = False,
-        incoming_is_baseline: bool = False,
-        disk_is_incoming: bool = False,
-        live_empty: bool = False,
-        same_identifier: bool = False,
-        incoming_older: bool = False,
-        builtin: bool = False,
-        same_directory: bool = False,
-    ) -> None:
-        super().__init__(
-            destination=destination,
-            entry=entry,
-            disk_unmodified=disk_unmodified,
-            incoming_is_baseline=incoming_is_baseline,
-            disk_is_incoming=disk_is_incoming,
-            live_empty=live_empty,
-            same_identifier=same_identifier,
-            incoming_older=incoming_older,
-            builtin=builtin,
-            same_directory=same_directory,
-        )
+    entry: EntryKind = EntryKind.NONE
+    disk_unmodified: bool = False
+    incoming_is_baseline: bool = False
+    disk_is_incoming: bool = False
+    live_empty: bool = False
+    same_identifier: bool = False
+    incoming_older: bool = False
+    builtin: bool = False
+    same_directory: bool = False
 
 
-FACT_NAMES = SkillFacts.field_names()
+FACT_NAMES = tuple(f.name for f in fields(SkillFacts))
 
 
-class Rule(Value):
+@dataclass(frozen=True, slots=True)
+class Rule:
     """One row: when every fact in ``when`` has the given value, take ``action`` if the
     overwrite level is at least ``level``, else fail with the ``conflict`` error tag."""
 
-    __slots__ = ("action", "conflict", "level", "when")
     when: Mapping[str, object]
     action: Action
-    level: Level
-    conflict: str | None
-
-    def __init__(
-        self,
-        when: Mapping[str, object],
-        action: Action,
-        level: Level = Level.NONE,
-        conflict: str | None = None,
-    ) -> None:
-        super().__init__(
-            when=when,
-            action=action,
-            level=level,
-            conflict=conflict,
-        )
+    level: Level = Level.NONE
+    conflict: str | None = None
 
     def matches(self, facts: SkillFacts) -> bool:
         return all(getattr(facts, name) == value for name, value in self.when.items())
@@ -195,26 +144,14 @@ INSTALL_RULES: tuple[Rule, ...] = (
 )
 
 
-class Decision(Value):
+@dataclass(frozen=True, slots=True)
+class Decision:
     """The outcome for one skill: an ``action`` to take, or the ``conflict`` tag that
     blocks it at this overwrite level. ``rule`` is the index of the matching row."""
 
-    __slots__ = ("action", "conflict", "rule")
     action: Action | None
     conflict: str | None
     rule: int
-
-    def __init__(
-        self,
-        action: Action | None,
-        conflict: str | None,
-        rule: int,
-    ) -> None:
-        super().__init__(
-            action=action,
-            conflict=conflict,
-            rule=rule,
-        )
 
     @property
     def external(self) -> bool | None:
@@ -254,31 +191,17 @@ class CopyKind(str, Enum):
     FOREIGN = "foreign"  # no entry: the user's, another tool's
 
 
-class OtherCopy(Value):
+@dataclass(frozen=True, slots=True)
+class OtherCopy:
     """What is known of a skill directory of the incoming name in another root the client
     reads: ``directory`` it is a real directory (not a link to one); ``identical`` it is a
     clean skill directory holding exactly the incoming files; ``leaving`` it is ours and
     only the deployments this one replaces reference it (it goes with them)."""
 
-    __slots__ = ("directory", "identical", "kind", "leaving")
     kind: CopyKind
     identical: bool
-    directory: bool
-    leaving: bool
-
-    def __init__(
-        self,
-        kind: CopyKind,
-        identical: bool,
-        directory: bool = True,
-        leaving: bool = False,
-    ) -> None:
-        super().__init__(
-            kind=kind,
-            identical=identical,
-            directory=directory,
-            leaving=leaving,
-        )
+    directory: bool = True
+    leaving: bool = False
 
 
 class CopyRole(str, Enum):
@@ -369,26 +292,14 @@ class ReleaseState(str, Enum):
     MODIFIED = "modified"
 
 
-class ReleaseAction(Value):
+@dataclass(frozen=True, slots=True)
+class ReleaseAction:
     """What to do with the directory and the registry entry; ``warning`` is the tag of the
     warning to issue (None: none)."""
 
-    __slots__ = ("delete_entry", "remove_directory", "warning")
     remove_directory: bool
     delete_entry: bool
-    warning: str | None
-
-    def __init__(
-        self,
-        remove_directory: bool,
-        delete_entry: bool,
-        warning: str | None = None,
-    ) -> None:
-        super().__init__(
-            remove_directory=remove_directory,
-            delete_entry=delete_entry,
-            warning=warning,
-        )
+    warning: str | None = None
 
 
 RELEASE_RULES: Mapping[ReleaseState, ReleaseAction] = {
@@ -441,8 +352,7 @@ def version_older(incoming: str | None, installed: str | None) -> bool:
     numeric dotted-version order (PEP 440 where both parse)."""
     if not incoming or not installed:
         return False
-    # packaging: a large share of start-up, needed only to compare two skill versions
-    from packaging.version import InvalidVersion, Version
+    from packaging.version import InvalidVersion, Version  # (heavy: only to compare versions)
 
     try:
         return Version(incoming) < Version(installed)
@@ -458,32 +368,16 @@ def _dotted(version: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
-class ConflictProbe(Value):
+@dataclass(frozen=True, slots=True)
+class ConflictProbe:
     """What a new deployment would occupy: its toolset, client, location key, and the
     ``(config key, canonical config file key)`` pairs it writes."""
 
-    __slots__ = ("client", "config_entries", "location_key", "toolset_name", "toolset_type")
     toolset_type: str
     toolset_name: str
     client: str
     location_key: str
     config_entries: frozenset[tuple[str, str]]
-
-    def __init__(
-        self,
-        toolset_type: str,
-        toolset_name: str,
-        client: str,
-        location_key: str,
-        config_entries: frozenset[tuple[str, str]],
-    ) -> None:
-        super().__init__(
-            toolset_type=toolset_type,
-            toolset_name=toolset_name,
-            client=client,
-            location_key=location_key,
-            config_entries=config_entries,
-        )
 
 
 def conflicts_with(probe: ConflictProbe, other: ConflictProbe) -> bool:

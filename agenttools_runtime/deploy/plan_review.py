@@ -5,6 +5,8 @@ seen twice), and the user's modified skills an upgrade keeps."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from agenttools_runtime import errors
 from agenttools_runtime.clients import Client, get_client
 from agenttools_runtime.deploy import ownership, plan, records, shared
@@ -18,7 +20,6 @@ from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.mcp.entries import build_entry
 from agenttools_runtime.mcp.formats import plain
 from agenttools_runtime.mcp.install import read_server_entries
-from agenttools_runtime.values import replace
 
 
 def keep_modified(result: DeployPlan) -> None:

@@ -14,51 +14,29 @@ import json
 import os
 import time
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import errors, fs, paths
 from agenttools_runtime.mcp.origin import Origin
-from agenttools_runtime.values import Value
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 RECORD_FILE = "deployment.json"
 SCHEMA_VERSION = 1
 STAGING_PREFIX = ".staging-"
 
 
-class InstalledSkill(Value):
+@dataclass(frozen=True, slots=True)
+class InstalledSkill:
     """One skill directory a deployment references (``registry_key`` is recorded once and
     used for release, never recomputed)."""
 
-    __slots__ = ("directory", "extra", "identifier", "name", "registry_key", "version")
-    _uncompared = frozenset({"extra"})
     name: str
     directory: str
     registry_key: str
-    identifier: str | None
-    version: str | None
-    extra: Mapping[str, Any]
-
-    def __init__(
-        self,
-        name: str,
-        directory: str,
-        registry_key: str,
-        identifier: str | None = None,
-        version: str | None = None,
-        extra: Mapping[str, Any] | None = None,
-    ) -> None:
-        super().__init__(
-            name=name,
-            directory=directory,
-            registry_key=registry_key,
-            identifier=identifier,
-            version=version,
-            extra={} if extra is None else extra,
-        )
+    identifier: str | None = None
+    version: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         data = dict(self.extra)
@@ -85,7 +63,8 @@ class InstalledSkill(Value):
         )
 
 
-class ServerEntry(Value):
+@dataclass(frozen=True, slots=True)
+class ServerEntry:
     """One MCP config entry a deployment wrote; ``runner`` is how a module/script server's
     command was written (``python``, ``script``, ``uvx``; None for command/url servers and
     records written before runners). ``written`` is the entry as written (plain data; None
@@ -94,35 +73,13 @@ class ServerEntry(Value):
     wrote it (the user's, replaced with ``--force``, or an identical one found there), which
     removing the deployment puts back (JSON: ``replaced``)."""
 
-    __slots__ = ("config_file", "config_key", "extra", "name", "origin", "runner", "written")
-    _uncompared = frozenset({"extra"})
     name: str
     config_key: str
     config_file: str
-    extra: Mapping[str, Any]
-    runner: str | None
-    written: Any
-    origin: Origin | None
-
-    def __init__(
-        self,
-        name: str,
-        config_key: str,
-        config_file: str,
-        extra: Mapping[str, Any] | None = None,
-        runner: str | None = None,
-        written: Any = None,
-        origin: Origin | None = None,
-    ) -> None:
-        super().__init__(
-            name=name,
-            config_key=config_key,
-            config_file=config_file,
-            extra={} if extra is None else extra,
-            runner=runner,
-            written=written,
-            origin=origin,
-        )
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    runner: str | None = None
+    written: Any = None
+    origin: Origin | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = dict(self.extra)
@@ -152,7 +109,8 @@ class ServerEntry(Value):
         )
 
 
-class DeploymentRecord(Value):
+@dataclass(frozen=True, slots=True)
+class DeploymentRecord:
     """The spec's deployment record (schema v2 there, schema 1 here), field by field:
 
     ``toolset`` the primary (first) server's name (absent without servers);
@@ -166,90 +124,25 @@ class DeploymentRecord(Value):
     ``extra``) hold unknown fields verbatim.
     """
 
-    __slots__ = (
-        "agent_tools",
-        "agenttools_version",
-        "client",
-        "created_by",
-        "extra",
-        "hooks",
-        "installed",
-        "location_key",
-        "mcp_servers",
-        "meta",
-        "not_installed",
-        "scope",
-        "skills_directory",
-        "skills_extra",
-        "skipped",
-        "target",
-        "timestamp",
-        "uuid",
-        "version",
-    )
     uuid: str
     client: str
     agent_tools: Mapping[str, Any]
     target: Mapping[str, Any]
     scope: str | None
     location_key: str
-    mcp_servers: tuple[ServerEntry, ...]
-    skills_directory: str | None
-    installed: tuple[InstalledSkill, ...]
-    skipped: tuple[str, ...]
-    not_installed: tuple[str, ...]
-    timestamp: str
-    agenttools_version: str
-    created_by: str
-    version: int
-    hooks: Mapping[str, Any]
-    meta: Mapping[str, Any]
-    extra: Mapping[str, Any]
-    skills_extra: Mapping[str, Any]
-
-    def __init__(
-        self,
-        uuid: str,
-        client: str,
-        agent_tools: Mapping[str, Any],
-        target: Mapping[str, Any],
-        scope: str | None,
-        location_key: str,
-        mcp_servers: tuple[ServerEntry, ...] = (),
-        skills_directory: str | None = None,
-        installed: tuple[InstalledSkill, ...] = (),
-        skipped: tuple[str, ...] = (),
-        not_installed: tuple[str, ...] = (),
-        timestamp: str = "",
-        agenttools_version: str = "",
-        created_by: str = "deploy",
-        version: int = SCHEMA_VERSION,
-        hooks: Mapping[str, Any] | None = None,
-        meta: Mapping[str, Any] | None = None,
-        extra: Mapping[str, Any] | None = None,
-        skills_extra: Mapping[str, Any] | None = None,
-    ) -> None:
-        super().__init__(
-            uuid=uuid,
-            client=client,
-            agent_tools=agent_tools,
-            target=target,
-            scope=scope,
-            location_key=location_key,
-            mcp_servers=mcp_servers,
-            skills_directory=skills_directory,
-            installed=installed,
-            skipped=skipped,
-            not_installed=not_installed,
-            timestamp=timestamp,
-            agenttools_version=agenttools_version,
-            created_by=created_by,
-            version=version,
-            hooks={} if hooks is None else hooks,
-            meta={} if meta is None else meta,
-            extra={} if extra is None else extra,
-            skills_extra={} if skills_extra is None else skills_extra,
-        )
+    mcp_servers: tuple[ServerEntry, ...] = ()
+    skills_directory: str | None = None
+    installed: tuple[InstalledSkill, ...] = ()
+    skipped: tuple[str, ...] = ()
+    not_installed: tuple[str, ...] = ()
+    timestamp: str = ""
+    agenttools_version: str = ""
+    created_by: str = "deploy"
+    version: int = SCHEMA_VERSION
+    hooks: Mapping[str, Any] = field(default_factory=dict)
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    skills_extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def toolset(self) -> str | None:

@@ -18,80 +18,36 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import fs, paths
 from agenttools_runtime.deploy import records
 from agenttools_runtime.paths import StatePaths
 from agenttools_runtime.skills.hashing import VCS_NAMES, is_junk
-from agenttools_runtime.values import Value, replace
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 ENTRY_SCHEMA = 1
 STATS = "stats"
 
 
-class RegistryEntry(Value):
+@dataclass(frozen=True, slots=True)
+class RegistryEntry:
     """One installed skill directory. ``directory`` is the path as installed (not
     case-folded); ``hashes`` the baseline manifest; ``stats`` the stat cache (see
     :func:`file_stats`; empty: none); ``extra`` unknown fields, kept."""
 
-    __slots__ = (
-        "directory",
-        "external",
-        "extra",
-        "hashes",
-        "identifier",
-        "key",
-        "name",
-        "references",
-        "stats",
-        "timestamp",
-        "version",
-    )
-    _uncompared = frozenset({"stats"})
     key: str
     directory: str
     name: str
-    identifier: str | None
-    version: str | None
-    hashes: Mapping[str, str]
-    external: bool
-    references: tuple[str, ...]
-    timestamp: str
-    stats: Mapping[str, list[int]]
-    extra: Mapping[str, Any]
-
-    def __init__(
-        self,
-        key: str,
-        directory: str,
-        name: str,
-        identifier: str | None = None,
-        version: str | None = None,
-        hashes: Mapping[str, str] | None = None,
-        external: bool = False,
-        references: tuple[str, ...] = (),
-        timestamp: str = "",
-        stats: Mapping[str, list[int]] | None = None,
-        extra: Mapping[str, Any] | None = None,
-    ) -> None:
-        super().__init__(
-            key=key,
-            directory=directory,
-            name=name,
-            identifier=identifier,
-            version=version,
-            hashes={} if hashes is None else hashes,
-            external=external,
-            references=references,
-            timestamp=timestamp,
-            stats={} if stats is None else stats,
-            extra={} if extra is None else extra,
-        )
+    identifier: str | None = None
+    version: str | None = None
+    hashes: Mapping[str, str] = field(default_factory=dict)
+    external: bool = False
+    references: tuple[str, ...] = ()
+    timestamp: str = ""
+    stats: Mapping[str, list[int]] = field(default_factory=dict, compare=False)
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def path(self) -> Path:

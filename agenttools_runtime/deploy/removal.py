@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import os
 import warnings
+from dataclasses import dataclass, replace
+from typing import Any
 
 from agenttools_runtime import errors, fs, paths, signals
 from agenttools_runtime.clients import Client, get_client
@@ -36,38 +38,17 @@ from agenttools_runtime.skills.hashing import (
     destination_state,
     directory_state,
 )
-from agenttools_runtime.values import Value, replace
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 
-class ReleaseOutcome(Value):
+@dataclass(frozen=True, slots=True)
+class ReleaseOutcome:
     """What happened to one skill directory on release."""
 
-    __slots__ = ("directory", "name", "removed", "state", "warning")
     name: str
     directory: str
     state: plan.ReleaseState
     removed: bool
-    warning: AgentToolsWarning | None
-
-    def __init__(
-        self,
-        name: str,
-        directory: str,
-        state: plan.ReleaseState,
-        removed: bool,
-        warning: AgentToolsWarning | None = None,
-    ) -> None:
-        super().__init__(
-            name=name,
-            directory=directory,
-            state=state,
-            removed=removed,
-            warning=warning,
-        )
+    warning: AgentToolsWarning | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {

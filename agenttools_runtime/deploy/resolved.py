@@ -3,62 +3,42 @@ with the config key it is written under, each skill read and hashed (all the slo
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime import errors
+from agenttools_runtime import errors, paths, verified
 from agenttools_runtime.bundles import resolve_tools
 from agenttools_runtime.deploy import content
 from agenttools_runtime.discovery import InstalledDistribution, SearchPath
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills.source import SkillSource
-from agenttools_runtime.values import Value
+from agenttools_runtime.wheel import layout
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:  # an alias for the type checker only (bundles keeps typing off `list`)
-    from typing import Any
-
+if TYPE_CHECKING:  # an alias for the type checker only
     from agenttools_runtime.bundles import ToolsSpec
 
 
-class ServerPlan(Value):
+@dataclass(frozen=True, slots=True)
+class ServerPlan:
     """One server of the bundle and the config key it is written under."""
 
-    __slots__ = ("digest", "key", "runner", "server")
     server: MCPServer
     key: str
-    runner: str | None  # how a module/script server's command is written (mcp.runners)
-    digest: str | None  # content.server_digest of the declaration (before the runner)
-
-    def __init__(
-        self,
-        server: MCPServer,
-        key: str,
-        runner: str | None = None,
-        digest: str | None = None,
-    ) -> None:
-        super().__init__(
-            server=server,
-            key=key,
-            runner=runner,
-            digest=digest,
-        )
+    runner: str | None = None  # how a module/script server's command is written (mcp.runners)
+    digest: str | None = None  # content.server_digest of the declaration (before the runner)
 
 
-class ResolvedTools(Value):
+@dataclass(frozen=True, slots=True)
+class ResolvedTools:
     """A bundle with every server resolved and every skill hashed: all the slow work,
     done before the lock. ``skill_names`` are the bundle's skill names as stored (what a
-    record lists under ``skipped``)."""
+    record lists under ``skipped``). ``unrecorded_since_ns``: when the wheel files were
+    read, if there was no state directory yet to record them as verified in (None: they
+    are recorded)."""
 
-    __slots__ = (
-        "agent_tools",
-        "builtin",
-        "links",
-        "name",
-        "servers",
-        "skill_names",
-        "skills",
-        "toolset_type",
-    )
     name: str
     toolset_type: str
     builtin: bool
@@ -67,29 +47,8 @@ class ResolvedTools(Value):
     skills: tuple[SkillSource, ...]
     skill_names: tuple[str, ...]
     # skills deployed as links to their live source (deploy --link; editable installs)
-    links: frozenset[str]
-
-    def __init__(
-        self,
-        name: str,
-        toolset_type: str,
-        builtin: bool,
-        agent_tools: Mapping[str, Any],
-        servers: tuple[ServerPlan, ...],
-        skills: tuple[SkillSource, ...],
-        skill_names: tuple[str, ...],
-        links: frozenset[str] = frozenset(),
-    ) -> None:
-        super().__init__(
-            name=name,
-            toolset_type=toolset_type,
-            builtin=builtin,
-            agent_tools=agent_tools,
-            servers=servers,
-            skills=skills,
-            skill_names=skill_names,
-            links=links,
-        )
+    links: frozenset[str] = frozenset()
+    unrecorded_since_ns: int | None = None
 
     @property
     def has_servers(self) -> bool:
@@ -111,6 +70,9 @@ def resolve(
     built-in bundle). Raises the resolution errors, ``AgentToolsEmpty``,
     ``AgentSkillsDisabled`` (skills only, skills disabled), ``InvalidMCPServerNameOption``,
     ``DuplicateBundleConfigKey``, ``DuplicateAgentSkillName`` and the skill source errors."""
+    read_since_ns = time.time_ns()
+    # (where the cache of verified wheel files lives: a new machine has none yet)
+    recorded = paths.state_paths().deployments.is_dir()
     bundle = resolve_tools(tools, search)
     name = bundle.qualified_name
     if not bundle.mcp_servers and not bundle.skills:
@@ -158,4 +120,33 @@ def resolve(
         servers=server_plans,
         skills=sources,
         skill_names=tuple(bundle.skill_names),
+        unrecorded_since_ns=None if recorded or not sources else read_since_ns,
     )
+
+
+def record_verified(tools: ResolvedTools) -> None:
+    """Record the wheel files of *tools*' skills that were read and verified when there was
+    no state directory to record them in (:func:`agenttools_runtime.verified.remember`):
+    the first deploy on a machine, once it made one."""
+    if tools.unrecorded_since_ns is None:
+        return
+    for source in tools.skills:
+        dist_info = _wheel_copy_of(source)
+        if dist_info is None or source.directory is None or not source.contents:
+            continue
+        files = {rel: source.manifest[rel] for rel in source.contents if rel in source.manifest}
+        verified.remember(
+            dist_info, source.name, source.directory, files, tools.unrecorded_since_ns
+        )
+
+
+def _wheel_copy_of(source: SkillSource) -> Path | None:
+    """The ``.dist-info`` whose copy of the skill *source* is (``<dist-info>/`` +
+    ``layout.SKILLS_DIR`` + ``/<name>``); None for any other source."""
+    depth = len(layout.SKILLS_DIR.split("/"))
+    if source.directory is None or len(source.directory.parents) <= depth:
+        return None
+    dist_info = source.directory.parents[depth]
+    if dist_info / layout.SKILLS_DIR / source.name != source.directory:
+        return None
+    return dist_info if dist_info.name.endswith(".dist-info") else None

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from agenttools_runtime.clients import get_client
+from agenttools_runtime.deploy.deployment import find_deployment
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.errors import DeploymentNotFound
+from agenttools_runtime.names import canonical_dist_name
 
 
 def select(
@@ -25,15 +28,11 @@ def select(
     """The records of *pool* matching every criterion given (all of them when none is).
     *ids* are UUIDs or unique prefixes (``DeploymentNotFound`` / ``DeploymentIdAmbiguous``
     for one that matches none or several); *client* an id, name or alias (``UnknownClient``)."""
-    from agenttools_runtime.deploy.deployment import find_deployment
-
     chosen = list(pool)
     if ids:
         wanted = {find_deployment(i, pool).uuid for i in ids}
         chosen = [r for r in chosen if r.uuid in wanted]
     if client is not None:
-        from agenttools_runtime.clients import get_client
-
         client_id = get_client(client).id
         chosen = [r for r in chosen if r.client == client_id]
     if bundle is not None:
@@ -43,8 +42,6 @@ def select(
 
 def bundle_matches(record: DeploymentRecord, name: str) -> bool:
     """Whether *name* names *record*'s bundle (see the module docstring)."""
-    from agenttools_runtime.names import canonical_dist_name
-
     full = record.toolset_name
     dist, _, short = full.rpartition("/")
     wanted = name.strip()

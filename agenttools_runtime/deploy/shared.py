@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import paths
 from agenttools_runtime.deploy import plan, registry
@@ -22,56 +24,27 @@ from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
-from agenttools_runtime.values import Value
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 # what a client sees in a root: a skill directory, or a link to one
 _SEEN = (DestinationState.DIRECTORY, DestinationState.LINK)
 
 
-class FoundCopy(Value):
+@dataclass(frozen=True, slots=True)
+class FoundCopy:
     """A skill directory of the incoming name in another root the client reads."""
 
-    __slots__ = ("directory", "entry", "facts")
     directory: Path
     facts: OtherCopy
     entry: RegistryEntry | None
 
-    def __init__(
-        self,
-        directory: Path,
-        facts: OtherCopy,
-        entry: RegistryEntry | None,
-    ) -> None:
-        super().__init__(
-            directory=directory,
-            facts=facts,
-            entry=entry,
-        )
 
-
-class OtherCopyPlan(Value):
+@dataclass(frozen=True, slots=True)
+class OtherCopyPlan:
     """Another copy and what it is to the deployment (see :class:`plan.CopyRole`)."""
 
-    __slots__ = ("directory", "facts", "role")
     directory: Path
     facts: OtherCopy
     role: CopyRole
-
-    def __init__(
-        self,
-        directory: Path,
-        facts: OtherCopy,
-        role: CopyRole,
-    ) -> None:
-        super().__init__(
-            directory=directory,
-            facts=facts,
-            role=role,
-        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -150,32 +123,16 @@ def roles(used: int | None, found: Sequence[FoundCopy]) -> list[OtherCopyPlan]:
 # -- a new copy, seen twice by another deployment's client ------------------------------------
 
 
-class SeenTwice(Value):
+@dataclass(frozen=True, slots=True)
+class SeenTwice:
     """Deployment *uuid* of *client* uses *other*; the new copy *path* is in a root that
     client reads too."""
 
-    __slots__ = ("client", "name", "other", "path", "uuid")
     client: str
     name: str
     path: Path
     other: Path
     uuid: str
-
-    def __init__(
-        self,
-        client: str,
-        name: str,
-        path: Path,
-        other: Path,
-        uuid: str,
-    ) -> None:
-        super().__init__(
-            client=client,
-            name=name,
-            path=path,
-            other=other,
-            uuid=uuid,
-        )
 
 
 def seen_twice(

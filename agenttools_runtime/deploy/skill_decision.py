@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import os
 import stat
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import errors, paths
 from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
@@ -20,33 +22,23 @@ from agenttools_runtime.errors import AgentToolsError
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.source import SkillSource
-from agenttools_runtime.values import Value, replace
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
+# The errors a decision's conflict tag names, by tag
+CONFLICT_ERRORS: dict[str, type[AgentToolsError]] = {
+    cls.tag: cls
+    for cls in (
+        errors.AgentSkillExists,
+        errors.AgentSkillModified,
+        errors.AgentSkillConflict,
+        errors.AgentSkillUpdate,
+    )
+}
 
-# The errors a decision's conflict tag names (created when one is raised: errors/__init__.py).
-CONFLICT_ERRORS = frozenset(
-    {"AgentSkillExists", "AgentSkillModified", "AgentSkillConflict", "AgentSkillUpdate"}
-)
 
-
-class SkillPlan(Value):
+@dataclass(frozen=True, slots=True)
+class SkillPlan:
     """One skill's install decision and what it was based on."""
 
-    __slots__ = (
-        "client_name",
-        "decision",
-        "directory",
-        "entry",
-        "facts",
-        "kept",
-        "key",
-        "others",
-        "source",
-        "stats",
-    )
     source: SkillSource
     directory: Path
     key: str
@@ -54,36 +46,10 @@ class SkillPlan(Value):
     kept: tuple[str, ...]
     facts: SkillFacts
     decision: Decision
-    stats: dict[str, list[int]] | None  # the directory's stats, to cache in the entry
+    stats: dict[str, list[int]] | None = None  # the directory's stats, to cache in the entry
     # the copies of the skill in the other roots the client reads (see deploy.shared)
-    others: tuple[OtherCopyPlan, ...]
-    client_name: str
-
-    def __init__(
-        self,
-        source: SkillSource,
-        directory: Path,
-        key: str,
-        entry: RegistryEntry | None,
-        kept: tuple[str, ...],
-        facts: SkillFacts,
-        decision: Decision,
-        stats: dict[str, list[int]] | None = None,
-        others: tuple[OtherCopyPlan, ...] = (),
-        client_name: str = "",
-    ) -> None:
-        super().__init__(
-            source=source,
-            directory=directory,
-            key=key,
-            entry=entry,
-            kept=kept,
-            facts=facts,
-            decision=decision,
-            stats=stats,
-            others=others,
-            client_name=client_name,
-        )
+    others: tuple[OtherCopyPlan, ...] = ()
+    client_name: str = ""
 
     @property
     def shadows(self) -> list[OtherCopyPlan]:
@@ -110,9 +76,7 @@ class SkillPlan(Value):
                 client_name=self.client_name,
                 option=FORCE_HINT,
             )
-        if tag not in CONFLICT_ERRORS:
-            raise KeyError(tag)
-        cls: type[AgentToolsError] = getattr(errors, tag)
+        cls = CONFLICT_ERRORS[tag]  # (KeyError for any other tag)
         if tag == "AgentSkillExists":
             return cls(name=name, path=self.directory, option=FORCE_HINT)
         return cls(name=name, path=self.directory)

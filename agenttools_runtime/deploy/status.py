@@ -34,22 +34,26 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import paths
-from agenttools_runtime.deploy import content, drift, records, registry
-from agenttools_runtime.deploy.drift import Finding  # (re-exported: the status's findings)
+from agenttools_runtime.bundles import BUILTIN_SERVERS, BUILTIN_SKILL_NAMES, builtin_skill_source
+from agenttools_runtime.clients import all_clients, get_client
+from agenttools_runtime.deploy import content, drift, records
+from agenttools_runtime.deploy.drift import BROKEN, DRIFTED, OK, ORPHANED, OUTDATED, Finding
+from agenttools_runtime.deploy.plan import version_older
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
+from agenttools_runtime.deploy.targets import USER_SCOPE
+from agenttools_runtime.discovery import SearchPath, try_get_distribution
 from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord, format_message
-from agenttools_runtime.status_cache import (  # the words' one home
-    BROKEN,
-    DRIFTED,
-    OK,
-    ORPHANED,
-    OUTDATED,
-)
-from agenttools_runtime.values import Fields
+from agenttools_runtime.mcp.entries import build_entry
+from agenttools_runtime.mcp.formats import plain
+from agenttools_runtime.mcp.install import read_server_entries
+from agenttools_runtime.mcp.runners import choose_runner
+from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.names import canonical_dist_name
 
 if TYPE_CHECKING:
     from agenttools_runtime.discovery import InstalledDistribution, SearchPath
@@ -58,44 +62,17 @@ if TYPE_CHECKING:
 PRIORITY = (BROKEN, ORPHANED, DRIFTED, OUTDATED)
 
 
-class DeploymentStatus(Fields):
+@dataclass(slots=True)
+class DeploymentStatus:
     """A deployment's findings; ``record`` is None for a broken one (then ``path`` is its
     file). ``installed_version`` is the version of its distribution installed now (None:
     not installed, or not a distribution's bundle)."""
 
-    __slots__ = ("cacheable", "depends", "findings", "installed_version", "path", "record", "uuid")
-    _uncompared = frozenset({"depends", "cacheable"})
-    _unshown = frozenset({"depends", "cacheable"})
     uuid: str
     record: DeploymentRecord | None
-    findings: list[Finding]
-    installed_version: str | None
-    path: str | None
-    # what the status was computed from (the paths whose change can change it; see
-    # status_cache.py), and whether that list is complete (False: an editable install's
-    # live source, or the current interpreter's path, went into it)
-    depends: tuple[str, ...]
-    cacheable: bool
-
-    def __init__(
-        self,
-        uuid: str,
-        record: DeploymentRecord | None,
-        findings: list[Finding] | None = None,
-        installed_version: str | None = None,
-        path: str | None = None,
-        depends: tuple[str, ...] = (),
-        cacheable: bool = False,
-    ) -> None:
-        super().__init__(
-            uuid=uuid,
-            record=record,
-            findings=[] if findings is None else findings,
-            installed_version=installed_version,
-            path=path,
-            depends=depends,
-            cacheable=cacheable,
-        )
+    findings: list[Finding] = field(default_factory=list)
+    installed_version: str | None = None
+    path: str | None = None
 
     @property
     def states(self) -> list[str]:
@@ -168,28 +145,15 @@ class _Checker:
         self._configs: dict[tuple[str, str], dict[str, Any] | AgentToolsError] = {}
         self._skills: dict[str, list[Finding]] = {}
         self._sources: dict[str, str | None] = {}
-        # the paths each shared look depended on, replayed for every record that uses it
-        self._looked: dict[object, tuple[str, ...]] = {}
-        self._depends: dict[str, None] = {}
-        self._cacheable = True
 
     def check(self, record: DeploymentRecord) -> DeploymentStatus:
         result = DeploymentStatus(record.uuid, record)
-        self._depends, self._cacheable = {}, True
         self._distribution(record, result)
         for skill in record.installed:
             result.findings.extend(self._skill(skill))
         for server in record.mcp_servers:
             result.findings.extend(self._entry(record, server, result))
-        result.depends, result.cacheable = tuple(self._depends), self._cacheable
         return result
-
-    def _depend(self, *found: str | Path) -> None:
-        for path in found:
-            self._depends[os.fspath(path)] = None
-
-    def _replay(self, key: object) -> None:
-        self._depend(*self._looked.get(key, ()))
 
     def _command_gone(self, server: ServerEntry, current: Any) -> Finding | None:
         """An entry whose command is an absolute path that no longer exists (the server's
@@ -211,8 +175,6 @@ class _Checker:
         at = record.agent_tools
         environment = at.get(content.ENVIRONMENT) or {}
         python = environment.get("python")
-        if python:
-            self._depend(python)
         if python and not os.path.exists(python):
             result.findings.append(
                 Finding(
@@ -318,9 +280,6 @@ class _Checker:
         than that version's (a modified skill that ``sync`` kept): the deployment is not up
         to date with its own version. (A skill whose files did not change between versions
         keeps the version it was first written at: that is no difference.)"""
-        from agenttools_runtime.deploy.plan import version_older
-        from agenttools_runtime.names import canonical_dist_name
-
         found = []
         for skill in record.installed:
             owner, _, short = (skill.identifier or "").rpartition("/")
@@ -348,7 +307,6 @@ class _Checker:
         return found
 
     def _builtin(self, record: DeploymentRecord, result: DeploymentStatus) -> None:
-        from agenttools_runtime.bundles import BUILTIN_SKILL_NAMES, builtin_skill_source
 
         for skill in record.installed:
             recorded = skill.extra.get(content.CONTENT)
@@ -385,9 +343,6 @@ class _Checker:
         return self._sources[key]
 
     def _manifest(self, dist_info: str) -> str | None:
-        from agenttools_runtime.wheel import layout
-
-        self._depend(dist_info, dist_info + layout.MANIFEST_SUFFIX)
         if dist_info not in self._manifests:
             self._manifests[dist_info] = content.manifest_digest(Path(dist_info))
         return self._manifests[dist_info]
@@ -395,7 +350,6 @@ class _Checker:
     def _installed(
         self, name: str, environment: Mapping[str, Any], dist_info: str | None
     ) -> InstalledDistribution | None:
-        from agenttools_runtime.discovery import try_get_distribution
 
         search_paths = tuple(str(p) for p in environment.get("paths") or ())
         if dist_info is not None:  # the deployed .dist-info is still there: look only there
@@ -407,22 +361,7 @@ class _Checker:
                 self._dists[key] = try_get_distribution(name, search)
             except AgentToolsError:
                 self._dists[key] = None
-            # what a look in these directories depends on: their listings (a distribution
-            # installed or uninstalled), and the manifest of the one found
-            looked = [os.fspath(p) for p in search.paths]
-            dist = self._dists[key]
-            if dist is not None:
-                from agenttools_runtime.wheel import layout
-
-                looked += [str(dist.dist_info), str(dist.dist_info) + layout.MANIFEST_SUFFIX]
-            self._looked[key] = tuple(looked)
-        self._replay(key)
-        dist = self._dists[key]
-        if not search_paths or (dist is not None and dist.source_root is not None):
-            # the current interpreter's path, or an editable install's live source: more
-            # than a list of paths can tell
-            self._cacheable = False
-        return dist
+        return self._dists[key]
 
     # -- what is on disk -----------------------------------------------------------------
 
@@ -430,17 +369,11 @@ class _Checker:
         key = skill.registry_key
         if key not in self._skills:
             self._skills[key] = drift.skill_findings(self.state, skill, self.deep)
-            self._looked[("skill", key)] = (
-                str(registry.entry_path(key, self.state)),
-                *drift.tree(Path(skill.directory)),
-            )
-        self._replay(("skill", key))
         return self._skills[key]
 
     def _entry(
         self, record: DeploymentRecord, server: ServerEntry, result: DeploymentStatus
     ) -> list[Finding]:
-        from agenttools_runtime.clients import all_clients
 
         client = all_clients().get(record.client)
         if client is None:
@@ -460,9 +393,6 @@ class _Checker:
                 )
             ]
         found: list[Finding] = []
-        command = drift.command_path(current[key])
-        if command is not None:
-            self._depend(command)
         gone = self._command_gone(server, current[key])
         if gone is not None:
             found.append(gone)
@@ -473,7 +403,6 @@ class _Checker:
             source = "as the record's server would be written today"
         if expected is None:
             return found
-        from agenttools_runtime.mcp.formats import plain
 
         differences = drift.diff(expected, plain(current[key]))
         if not differences:
@@ -491,11 +420,8 @@ class _Checker:
         ]
 
     def _config(self, config_file: str, client_id: str) -> dict[str, Any] | AgentToolsError:
-        from agenttools_runtime.clients import get_client
-        from agenttools_runtime.mcp.install import read_server_entries
 
         key = (config_file, client_id)
-        self._depend(config_file)
         if key not in self._configs:
             try:
                 self._configs[key] = read_server_entries(Path(config_file), get_client(client_id))
@@ -507,21 +433,12 @@ class _Checker:
 def _entry_today(record: DeploymentRecord, server: ServerEntry, client: Any) -> Any | None:
     """The entry the record's server would be written as today (the distribution installed
     now, the runner recorded), for records that do not hold the entry they wrote."""
-    from agenttools_runtime.deploy.targets import USER_SCOPE
-    from agenttools_runtime.mcp.entries import build_entry
-    from agenttools_runtime.mcp.formats import plain
-    from agenttools_runtime.mcp.runners import choose_runner
-
     at = record.agent_tools
     environment = at.get(content.ENVIRONMENT) or {}
     try:
         if at.get("location") == "builtin":
-            from agenttools_runtime.bundles import BUILTIN_SERVERS
-
             declared = BUILTIN_SERVERS.get(server.name)
         elif at.get("location") == "distribution" and at.get("distribution"):
-            from agenttools_runtime.discovery import try_get_distribution
-
             search = _search(environment, tuple(environment.get("paths") or ()))
             dist = try_get_distribution(str(at["distribution"]), search)
             if dist is None or dist.version != at.get("distribution_version"):
@@ -539,10 +456,12 @@ def _entry_today(record: DeploymentRecord, server: ServerEntry, client: Any) -> 
 
 
 def _search(environment: Mapping[str, Any], search_paths: tuple[str, ...]) -> SearchPath:
-    from agenttools_runtime.discovery import SearchPath
-    from agenttools_runtime.mcp.server import Environment
 
     python, scripts = environment.get("python"), environment.get("scripts")
+    if python and scripts and search_paths:  # (the common case: this interpreter not asked)
+        return SearchPath(
+            tuple(Path(p) for p in search_paths), Environment(Path(python), Path(scripts))
+        )
     current = SearchPath.current()
     env = Environment(Path(python), Path(scripts)) if python and scripts else current.environment
     if not search_paths:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from agenttools_runtime import errors, fs, paths
@@ -22,29 +23,16 @@ from agenttools_runtime.deploy.index import SkillKeys, StateIndex
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.paths import StatePaths
-from agenttools_runtime.values import Fields, Value
 
 
-class RootKeys(Value):
+@dataclass(frozen=True, slots=True)
+class RootKeys:
     """A skills root's keys, computed once per operation: ``real`` (its canonical path),
     ``lexical`` and ``canonical`` (comparison keys, see :mod:`.index`)."""
 
-    __slots__ = ("canonical", "lexical", "real")
     real: Path
     lexical: str
     canonical: str
-
-    def __init__(
-        self,
-        real: Path,
-        lexical: str,
-        canonical: str,
-    ) -> None:
-        super().__init__(
-            real=real,
-            lexical=lexical,
-            canonical=canonical,
-        )
 
     def skill(self, name: str) -> SkillKeys:
         """The keys of the real skill directory *name* in this root."""
@@ -54,29 +42,16 @@ class RootKeys(Value):
         )
 
 
-class Store(Fields):
+@dataclass(slots=True)
+class Store:
     """The state of one operation (see the module docstring)."""
 
-    __slots__ = ("_records", "_roots", "index", "state")
-    _unshown = frozenset({"_records", "_roots"})
     state: StatePaths
     index: StateIndex
-    _records: dict[str, DeploymentRecord | None]
-    _roots: dict[str, RootKeys]
-
-    def __init__(
-        self,
-        state: StatePaths,
-        index: StateIndex,
-        _records: dict[str, DeploymentRecord | None] | None = None,
-        _roots: dict[str, RootKeys] | None = None,
-    ) -> None:
-        super().__init__(
-            state=state,
-            index=index,
-            _records={} if _records is None else _records,
-            _roots={} if _roots is None else _roots,
-        )
+    _records: dict[str, DeploymentRecord | None] = field(
+        default_factory=dict, init=False, repr=False
+    )
+    _roots: dict[str, RootKeys] = field(default_factory=dict, init=False, repr=False)
 
     @classmethod
     def open(cls, state: StatePaths | None = None) -> Store:

@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime import status_cache
-from agenttools_runtime.deploy import content, status
+from agenttools_runtime.deploy import content, drift, status
+from agenttools_runtime.deploy.deploy_plan import DeployPlan
+from agenttools_runtime.deploy.deployment import Deployment, remove_deployment
+from agenttools_runtime.deploy.lock import deployment_lock
+from agenttools_runtime.deploy.one_client import deploy_resolved
+from agenttools_runtime.deploy.plan import Level
 from agenttools_runtime.deploy.records import DeploymentRecord
+from agenttools_runtime.deploy.resolved import resolve
+from agenttools_runtime.deploy.targets import DEFAULT, resolve_target
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning, DeploymentNotFound
-from agenttools_runtime.values import Fields
 
 if TYPE_CHECKING:
     from agenttools_runtime.deploy.deploy_plan import DeployPlan
@@ -28,53 +34,22 @@ if TYPE_CHECKING:
 UPGRADE, PRUNE, SKIP = "upgrade", "prune", "skip"
 
 
-class SyncItem(Fields):
+@dataclass(slots=True)
+class SyncItem:
     """One deployment of a sync: what it is (``status``), what sync does with it
     (``action``: ``upgrade``, ``prune`` or ``skip``), and how that went: ``result`` (one of
     ``upgraded``, ``up to date``, ``removed``, ``would upgrade``, ``would remove``,
     ``would fail``, ``failed``, ``not removed``, ``skipped``), a ``detail`` sentence, the new
     deployment or the plan, and the warnings."""
 
-    __slots__ = (
-        "action",
-        "deployment",
-        "detail",
-        "plan",
-        "record",
-        "result",
-        "status",
-        "warnings",
-    )
     record: DeploymentRecord
     status: DeploymentStatus
     action: str
-    result: str
-    detail: str
-    deployment: Deployment | None
-    plan: DeployPlan | None
-    warnings: list[AgentToolsWarning]
-
-    def __init__(
-        self,
-        record: DeploymentRecord,
-        status: DeploymentStatus,
-        action: str,
-        result: str = "",
-        detail: str = "",
-        deployment: Deployment | None = None,
-        plan: DeployPlan | None = None,
-        warnings: list[AgentToolsWarning] | None = None,
-    ) -> None:
-        super().__init__(
-            record=record,
-            status=status,
-            action=action,
-            result=result,
-            detail=detail,
-            deployment=deployment,
-            plan=plan,
-            warnings=[] if warnings is None else warnings,
-        )
+    result: str = ""
+    detail: str = ""
+    deployment: Deployment | None = None
+    plan: DeployPlan | None = None
+    warnings: list[AgentToolsWarning] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -103,9 +78,9 @@ def plan_sync(pool: Sequence[DeploymentRecord], *, prune: bool = False) -> list[
     found = []
     for record, state in zip(pool, status.statuses(pool), strict=True):
         states = state.states
-        if status_cache.ORPHANED in states:
+        if drift.ORPHANED in states:
             action = PRUNE if prune else SKIP
-        elif status_cache.OUTDATED in states and record.agent_tools.get("location") is not None:
+        elif drift.OUTDATED in states and record.agent_tools.get("location") is not None:
             action = UPGRADE
         else:
             action = SKIP
@@ -118,8 +93,6 @@ def run_sync(items: Sequence[SyncItem], *, dry_run: bool = False, force: bool = 
     """Carry out *items* (see :func:`plan_sync`) under one hold of the lock, filling in each
     one's result; a failure of one does not stop the others. *remove_orphans* False: the
     orphaned ones are reported as not removed (no confirmation was given)."""
-    from agenttools_runtime.deploy.lock import deployment_lock
-
     work = [i for i in items if i.action != SKIP]
     if dry_run or not work:
         for item in items:
@@ -141,11 +114,6 @@ def redeploy(
     """Deploy *record*'s tools again from what is installed now, to the same target with
     the same options (see the module docstring). Raises what resolving and deploying raise,
     and ``DeploymentNotFound`` for an ad hoc bundle (nothing installed to deploy it from)."""
-    from agenttools_runtime.deploy import deploy_resolved
-    from agenttools_runtime.deploy.plan import Level
-    from agenttools_runtime.deploy.resolved import resolve
-    from agenttools_runtime.deploy.targets import DEFAULT, resolve_target
-
     at = record.agent_tools
     location = at.get("location")
     if location is None:
@@ -195,7 +163,6 @@ def _config_key(record: DeploymentRecord, resolved: Any) -> str | None:
 
 
 def _upgrade(item: SyncItem, force: bool) -> None:
-    from agenttools_runtime.deploy.deployment import Deployment
 
     try:
         with warnings.catch_warnings():
@@ -220,7 +187,6 @@ def _upgrade(item: SyncItem, force: bool) -> None:
 
 
 def _prune(item: SyncItem) -> None:
-    from agenttools_runtime.deploy.deployment import remove_deployment
 
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -241,7 +207,6 @@ def _not_pruned(item: SyncItem) -> None:
 
 
 def _dry(item: SyncItem, force: bool) -> None:
-    from agenttools_runtime.deploy.deploy_plan import DeployPlan
 
     if item.action == PRUNE:
         item.result, item.detail = "would remove", _reason(item)
@@ -271,11 +236,11 @@ def _dry(item: SyncItem, force: bool) -> None:
 def _skipped(item: SyncItem) -> None:
     word = item.status.status
     item.result = "skipped"
-    if word == status_cache.OK:
+    if word == drift.OK:
         item.detail = "ok"
-    elif word == status_cache.ORPHANED:
+    elif word == drift.ORPHANED:
         item.detail = f"orphaned ({_reason(item)}); --prune removes it"
-    elif word == status_cache.DRIFTED and status_cache.OUTDATED not in item.status.states:
+    elif word == drift.DRIFTED and drift.OUTDATED not in item.status.states:
         item.detail = "drifted (see 'agenttools verify'); sync upgrades outdated deployments"
     elif item.record.agent_tools.get("location") is None:
         item.detail = "an ad hoc bundle: deploy it again with --upgrade"
@@ -288,11 +253,9 @@ def _versions(item: SyncItem) -> str:
     installed = item.status.installed_version
     if deployed and installed and deployed != installed:
         return f"{deployed} -> {installed}"
-    reason = next((f.message for f in item.status.findings if f.state == status_cache.OUTDATED), "")
+    reason = next((f.message for f in item.status.findings if f.state == drift.OUTDATED), "")
     return reason or "new content"
 
 
 def _reason(item: SyncItem) -> str:
-    return next(
-        (f.message for f in item.status.findings if f.state == status_cache.ORPHANED), "orphaned"
-    )
+    return next((f.message for f in item.status.findings if f.state == drift.ORPHANED), "orphaned")

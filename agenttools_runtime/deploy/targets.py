@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import enum
 import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import clients, errors, paths
 from agenttools_runtime.clients import Client
@@ -38,11 +40,6 @@ from agenttools_runtime.errors import (
     UnsupportedSkillsClient,
     UnsupportedSkillsClientProject,
 )
-from agenttools_runtime.values import Value
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
 
 
 class _Default(enum.Enum):
@@ -60,60 +57,27 @@ SkillsDirOption = Path | str | None | _Default
 USER_SCOPE = "user"
 
 
-class DeployTarget(Value):
+@dataclass(frozen=True, slots=True)
+class DeployTarget:
     """A resolved target. ``scope`` is ``"user"``, a project directory (as given, absolute),
     or None when unknown (an explicit config file that is no client's own);
     ``location_key`` is what conflict detection compares: ``"user"``, or the canonical key
     of the project directory, or of the config file when the scope is unknown."""
 
-    __slots__ = (
-        "client", "config", "config_file", "location_key", "mcp_problem", "project", "scope",
-        "skill_reads", "skills_dir", "skills_disabled", "skills_problem", "skills_root",
-    )  # fmt: skip
     client: Client
     scope: str | None
     location_key: str
     config_file: Path | None
     skills_root: Path | None
-    skills_disabled: bool
-    project: Path | None
-    config: Path | None
-    skills_dir: Path | None
-    mcp_problem: AgentToolsError | None
-    skills_problem: AgentToolsError | None
+    skills_disabled: bool = False
+    project: Path | None = None
+    config: Path | None = None
+    skills_dir: Path | None = None
+    mcp_problem: AgentToolsError | None = None
+    skills_problem: AgentToolsError | None = None
     # every skills root the client reads at this scope, ``skills_root`` first (only that one
     # when --skills-dir names the root: then the user chose where the skills go)
-    skill_reads: tuple[Path, ...]
-
-    def __init__(
-        self,
-        client: Client,
-        scope: str | None,
-        location_key: str,
-        config_file: Path | None,
-        skills_root: Path | None,
-        skills_disabled: bool = False,
-        project: Path | None = None,
-        config: Path | None = None,
-        skills_dir: Path | None = None,
-        mcp_problem: AgentToolsError | None = None,
-        skills_problem: AgentToolsError | None = None,
-        skill_reads: tuple[Path, ...] = (),
-    ) -> None:
-        super().__init__(
-            client=client,
-            scope=scope,
-            location_key=location_key,
-            config_file=config_file,
-            skills_root=skills_root,
-            skills_disabled=skills_disabled,
-            project=project,
-            config=config,
-            skills_dir=skills_dir,
-            mcp_problem=mcp_problem,
-            skills_problem=skills_problem,
-            skill_reads=skill_reads,
-        )
+    skill_reads: tuple[Path, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The record's ``target``: how the caller named it (``no_skills`` only when skills

@@ -1,42 +1,63 @@
-"""How a message becomes an exception: a tag naming its template in ``MESSAGES``, keyword
-fields that fill it and are the ``--json`` detail; the bases of every error and warning."""
+"""The bases of every error and warning, and the two failures that belong to no family.
+
+A class's ``template`` is the sentence a user reads; the keyword fields it is raised with fill
+its ``{placeholders}``, are its attributes and are its ``--json`` data, so no value is passed
+twice. A list field reads as its items joined by ", ".
+"""
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any, ClassVar
+__all__ = [
+    "FORCE",
+    "UPGRADE",
+    "AgentToolsError",
+    "AgentToolsErrors",
+    "AgentToolsWarning",
+    "FileOperationFailed",
+    "MCPSDKMissing",
+]
+
+# the CLI and API spellings of the overwrite levels, in the templates that suggest one
+FORCE = '--force (overwrite="all")'
+UPGRADE = '--upgrade (overwrite="upgrade")'
 
 
 class _Message(Exception):
-    """What errors and warnings share: a tag naming the template in ``MESSAGES`` and the keyword
-    ``data`` that fills it (and is the machine-readable detail of ``--json``)."""
+    """What errors and warnings share: a ``template`` and the keyword ``data`` that fills it.
 
-    tag: ClassVar[str] = "AgentToolsError"
+    ``tag`` names the class whose template an instance reads (its own class's name, but for a
+    class that reuses another's text), the stable identifier of ``--json``."""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    template = ""
+    tag = "_Message"
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        # a class may share another's message text (an error and a warning of one event)
-        cls.tag = cls.__dict__.get("message_tag", cls.__name__)
+        # a subclass without a text of its own (outside this package) keeps its parent's tag
+        if "tag" not in cls.__dict__ and ("template" in cls.__dict__ or not cls.template):
+            cls.tag = cls.__name__
 
-    def __init__(self, _restored: Mapping[str, object] | None = None, /, **data: object) -> None:
+    def __init__(self, _restored: dict[str, object] | None = None, /, **data: object) -> None:
         # one positional mapping only rebuilds a copy (pickling, pytest-xdist's cls(*args))
         fields = {**(_restored or {}), **data}
         super().__init__(fields)
-        self.data: dict[str, Any] = fields
+        self.data: dict[str, object] = fields
+        for name, value in fields.items():  # (an attribute a subclass set first is kept)
+            vars(self).setdefault(name, value)
 
     def __str__(self) -> str:
-        return format_message(self.tag, **self.data)
+        if not self.template:  # a family raised as itself
+            return " ".join(str(v) for v in self.data.values()) or self.tag
+        return fill(self.template, self.data)
 
-    def __reduce__(self) -> Any:
+    def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.data,))
 
     @property
     def message(self) -> str:
         return str(self)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "tag": self.tag,
             "message": self.message,
@@ -62,10 +83,10 @@ class AgentToolsErrors(AgentToolsError):
     def __str__(self) -> str:
         return "\n".join(e.message for e in self.errors)
 
-    def __reduce__(self) -> Any:
+    def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.errors,))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "tag": self.tag,
             "message": self.message,
@@ -77,19 +98,31 @@ class AgentToolsWarning(_Message, UserWarning):
     """Base of every warning category; instances carry the formatted message."""
 
 
-def format_message(tag: str, **data: object) -> str:
-    """The text of *tag* filled from *data*; a missing field stays as ``{field}``."""
-    from agenttools_runtime.errors.messages import MESSAGES  # (read when a message is)
+class FileOperationFailed(AgentToolsError):
+    """A file operation the system refused (permissions, a read-only or full file system, a
+    file-size limit, a name too long, a file where a directory should be …): the operation,
+    the path and the system's reason; the CLI turns every ``OSError`` that reaches it into one."""
 
-    template = MESSAGES.get(tag)
-    if template is None:
-        return " ".join(str(v) for v in data.values()) or tag
+    template = "Cannot {operation} {path}: {reason}."
+
+
+class MCPSDKMissing(AgentToolsError):
+    """An optional dependency (the MCP Python SDK) that a command needs is not installed."""
+
+    template = (
+        "{feature} needs the MCP Python SDK (mcp>=2.3), which is not installed. "
+        "Install it with: pip install 'agenttools[serve]'"
+    )
+
+
+def fill(template: str, data: dict[str, object]) -> str:
+    """*template* filled from *data*; a missing field stays as ``{field}``, never raises."""
     return template.format_map(_Fields({k: _readable(v) for k, v in data.items()}))
 
 
 class _Fields(dict[str, object]):
     def __missing__(self, key: str) -> str:
-        return f"{{{key}}}"  # too few fields: show the placeholder unfilled, never raise
+        return f"{{{key}}}"
 
 
 def _readable(value: object) -> object:
@@ -98,7 +131,7 @@ def _readable(value: object) -> object:
     return value
 
 
-def _jsonable(value: Any) -> Any:
+def _jsonable(value: object) -> object:
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     if isinstance(value, dict):

@@ -1,13 +1,31 @@
-"""The failures of checking a project and of building it: ``ProjectError`` and ``BuildError``
-with their leaves (re-exported by the package, created on first use like every error)."""
+"""What goes wrong checking a project (``[tool.agenttools]``) and building it: a wheel or sdist
+agenttools cannot add its files to, or a wrapped build backend that cannot be loaded."""
 
 from __future__ import annotations
 
 from agenttools_runtime.errors.base import AgentToolsError
 
+__all__ = [
+    "BuildBackendUnavailable",
+    "BuildError",
+    "InvalidProject",
+    "InvalidSdist",
+    "InvalidWheel",
+    "ProjectError",
+    "WheelAlreadyBundled",
+    "WheelProjectMismatch",
+]
+
 
 class ProjectError(AgentToolsError):
     """A project whose ``[tool.agenttools]`` does not pass validation (hook and ``validate``)."""
+
+
+class InvalidProject(ProjectError):
+    """Every problem of the project, one per line (``project/invalid.py``'s ``ProjectInvalid``
+    builds the report)."""
+
+    template = "{report}"
 
 
 class BuildError(AgentToolsError):
@@ -15,21 +33,31 @@ class BuildError(AgentToolsError):
     that cannot be loaded."""
 
 
-# ProjectError
-class InvalidProject(ProjectError): ...
+class InvalidWheel(BuildError):
+    template = "Cannot add agenttools files to {wheel}: {reason}"
 
 
-# BuildError
-class InvalidWheel(BuildError): ...
+class InvalidSdist(BuildError):
+    template = "Cannot add the skill sources to the sdist {sdist}: {reason}"
 
 
-class InvalidSdist(BuildError): ...
+class WheelAlreadyBundled(BuildError):
+    template = (
+        "{wheel} already carries different agenttools metadata ({difference}). "
+        "Use --force to replace it."
+    )
 
 
-class WheelAlreadyBundled(BuildError): ...
+class WheelProjectMismatch(BuildError):
+    template = (
+        '{wheel} is a wheel of "{wheel_name}", but the project in {project} is "{project_name}"; '
+        "agenttools adds a project's files to that project's wheels only."
+    )
 
 
-class WheelProjectMismatch(BuildError): ...
-
-
-class BuildBackendUnavailable(BuildError): ...
+class BuildBackendUnavailable(BuildError):
+    template = (
+        'The build backend "{backend}" (tool.agenttools.backend in {pyproject}) cannot be '
+        "imported: {reason}. Check the name, and that [build-system] requires lists the "
+        "distribution that provides it."
+    )

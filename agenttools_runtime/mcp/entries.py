@@ -10,79 +10,44 @@ transport, in the order they are written. Sources: each client's documentation (
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
+from typing import Any
 
 from agenttools_runtime import errors
 from agenttools_runtime.clients import Client
 from agenttools_runtime.mcp.formats import Container
 from agenttools_runtime.mcp.server import MCPServer
-from agenttools_runtime.values import Value
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 
-class Const(Value):
+@dataclass(frozen=True, slots=True)
+class Const:
     """A field whose value is always the same."""
 
-    __slots__ = ("value",)
     value: Any
 
-    def __init__(
-        self,
-        value: Any,
-    ) -> None:
-        super().__init__(
-            value=value,
-        )
 
-
-class Field(Value):
+@dataclass(frozen=True, slots=True)
+class Field:
     """One key of an entry: its value comes from ``source`` (a :class:`Const`, or the name of
     a value of the launch: ``command``, ``args``, ``command_line``, ``env``, ``url``,
     ``headers``, ``request_options``, ``name``, ``description``); ``optional`` fields are left out when
     empty."""
 
-    __slots__ = ("key", "optional", "source")
     key: str
     source: str | Const
-    optional: bool
-
-    def __init__(
-        self,
-        key: str,
-        source: str | Const,
-        optional: bool = False,
-    ) -> None:
-        super().__init__(
-            key=key,
-            source=source,
-            optional=optional,
-        )
+    optional: bool = False
 
 
-class EntryStyle(Value):
+@dataclass(frozen=True, slots=True)
+class EntryStyle:
     """How one family of clients writes a server: the fields of a local (stdio) entry, and
     per remote transport (``http``: streamable HTTP, ``sse``) the fields of a remote one. A
     transport missing from ``remote`` is not supported by these clients."""
 
-    __slots__ = ("list_key", "local", "remote")
     local: tuple[Field, ...]
-    remote: Mapping[str, tuple[Field, ...]]
-    list_key: str | None  # entries are list items matched by this field
-
-    def __init__(
-        self,
-        local: tuple[Field, ...],
-        remote: Mapping[str, tuple[Field, ...]] | None = None,
-        list_key: str | None = None,
-    ) -> None:
-        super().__init__(
-            local=local,
-            remote={} if remote is None else remote,
-            list_key=list_key,
-        )
+    remote: Mapping[str, tuple[Field, ...]] = field(default_factory=dict)
+    list_key: str | None = None  # entries are list items matched by this field
 
 
 def _typed(

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import errors
 from agenttools_runtime.clients import (
@@ -43,33 +45,16 @@ from agenttools_runtime.mcp.formats import (
 )
 from agenttools_runtime.mcp.origin import Origin, capture, restore
 from agenttools_runtime.mcp.server import MCPServer
-from agenttools_runtime.values import Value, replace
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 
-class MCPTarget(Value):
+@dataclass(frozen=True, slots=True)
+class MCPTarget:
     """Where an MCP entry goes: the client (decides the entry shape and format), the config
     file, and the scope (``"user"``, a project directory, or None when unknown)."""
 
-    __slots__ = ("client", "config_file", "scope")
     client: Client
     config_file: Path
     scope: str | Path | None
-
-    def __init__(
-        self,
-        client: Client,
-        config_file: Path,
-        scope: str | Path | None,
-    ) -> None:
-        super().__init__(
-            client=client,
-            config_file=config_file,
-            scope=scope,
-        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -79,52 +64,19 @@ class MCPTarget(Value):
         }
 
 
-class MCPInstallResult(Value):
+@dataclass(frozen=True, slots=True)
+class MCPInstallResult:
     """What ``install_mcp_server`` did; ``edit`` is the edit written (None: nothing was),
     from which what it created is claimed (not compared, not shown)."""
 
-    __slots__ = (
-        "changed",
-        "client",
-        "config_file",
-        "created_file",
-        "edit",
-        "key",
-        "replaced_entry",
-        "server",
-    )
-    _uncompared = frozenset({"edit"})
-    _unshown = frozenset({"edit"})
     client: Client
     config_file: Path
     key: str
     server: str
     created_file: bool
     replaced_entry: bool
-    changed: bool  # False: the same entry was already there
-    edit: PlannedEdit | None
-
-    def __init__(
-        self,
-        client: Client,
-        config_file: Path,
-        key: str,
-        server: str,
-        created_file: bool,
-        replaced_entry: bool,
-        changed: bool = True,
-        edit: PlannedEdit | None = None,
-    ) -> None:
-        super().__init__(
-            client=client,
-            config_file=config_file,
-            key=key,
-            server=server,
-            created_file=created_file,
-            replaced_entry=replaced_entry,
-            changed=changed,
-            edit=edit,
-        )
+    changed: bool = True  # False: the same entry was already there
+    edit: PlannedEdit | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -138,26 +90,12 @@ class MCPInstallResult(Value):
         }
 
 
-class MCPUninstallResult(Value):
-    __slots__ = ("client", "config_file", "key", "removed")
+@dataclass(frozen=True, slots=True)
+class MCPUninstallResult:
     client: Client
     config_file: Path
     key: str
     removed: bool  # False: the entry was not there ("not installed")
-
-    def __init__(
-        self,
-        client: Client,
-        config_file: Path,
-        key: str,
-        removed: bool,
-    ) -> None:
-        super().__init__(
-            client=client,
-            config_file=config_file,
-            key=key,
-            removed=removed,
-        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -229,60 +167,30 @@ def remove_server_entry(config_file: Path, client: Client, key: str) -> bool:
     return removed
 
 
-class ConfigPlan(Value):
+@dataclass(frozen=True, slots=True)
+class ConfigPlan:
     """The edit that writes several server entries into one config file, computed and not
     written: ``edit`` (bytes before and after), the ``container`` and ``format``, for each
     key ``(what it held before or None, the entry written)`` as plain data, and — for each
     key that held an entry — ``undo``, that entry as it was (what a rollback puts back), and
     ``origins``, what a removal of the deployment puts back (see :class:`Owned`)."""
 
-    __slots__ = ("client", "container", "edit", "entries", "format", "origins", "undo")
     client: Client
     edit: PlannedEdit
     format: str
     container: Container
     entries: Mapping[str, tuple[Any, Any]]
-    undo: Mapping[str, Origin | None]
-    origins: Mapping[str, Origin | None]
-
-    def __init__(
-        self,
-        client: Client,
-        edit: PlannedEdit,
-        format: str,
-        container: Container,
-        entries: Mapping[str, tuple[Any, Any]],
-        undo: Mapping[str, Origin | None] | None = None,
-        origins: Mapping[str, Origin | None] | None = None,
-    ) -> None:
-        super().__init__(
-            client=client,
-            edit=edit,
-            format=format,
-            container=container,
-            entries=entries,
-            undo={} if undo is None else undo,
-            origins={} if origins is None else origins,
-        )
+    undo: Mapping[str, Origin | None] = field(default_factory=dict)
+    origins: Mapping[str, Origin | None] = field(default_factory=dict)
 
 
-class Owned(Value):
+@dataclass(frozen=True, slots=True)
+class Owned:
     """A key that a deployment being replaced wrote: what it ``written`` there (None: an
     older record that does not say) and the ``origin`` it replaced then (None: nothing)."""
 
-    __slots__ = ("origin", "written")
     written: Any
     origin: Origin | None
-
-    def __init__(
-        self,
-        written: Any,
-        origin: Origin | None,
-    ) -> None:
-        super().__init__(
-            written=written,
-            origin=origin,
-        )
 
     def holds(self, value: Any, incoming: Any) -> bool:
         """Whether *value* (the key's entry now) is still the deployment's: what it wrote,
@@ -429,17 +337,18 @@ def _add(
     defaults = entries.required_top_level(client, config_file, is_project)
 
     def edit(text: str) -> tuple[str, bool]:
-        if not force:  # (checked on the bytes written over, under the lock)
-            current = fmt.read_entries(text, container)
-            if key in current and not same_data(plain(current[key]), plain(entry)):
-                raise errors.MCPServerEntryExists(
-                    key=key,
-                    config_file=config_file,
-                    option="--force (force=True)",
-                    then="; it is not recorded, so nothing puts it back",
-                    note="",
-                )
-        return fmt.set_entry(text, container, key, entry, defaults)
+        # one parse: set_entry leaves the text as it is when the entry holds this data already,
+        # so an entry of this key that it rewrites holds something else
+        written, existed = fmt.set_entry(text, container, key, entry, defaults)
+        if existed and written != text and not force:  # (on the bytes written over, locked)
+            raise errors.MCPServerEntryExists(
+                key=key,
+                config_file=config_file,
+                option="--force (force=True)",
+                then="; it is not recorded, so nothing puts it back",
+                note="",
+            )
+        return written, existed
 
     with state_lock():
         return write_config_edit(config_file, edit, shared=is_project)

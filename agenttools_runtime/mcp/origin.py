@@ -18,6 +18,8 @@ Texts only: the file system is :func:`agenttools_runtime.mcp.formats.edit_config
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.mcp.formats import (
     Container,
@@ -26,42 +28,22 @@ from agenttools_runtime.mcp.formats import (
     plain,
     same_data,
 )
-from agenttools_runtime.values import Value
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
-    from typing import Any
-
     from agenttools_runtime.mcp.formats import ConfigFormat
 
 
-class Hunk(Value):
+@dataclass(frozen=True, slots=True)
+class Hunk:
     """The part of the file a write changed: ``before`` became ``after`` at ``start``. When
     the written entry's span was known, ``lead``/``trail`` say how far the hunk reaches
     before and after that span (so it is found again wherever the entry moved)."""
 
-    __slots__ = ("after", "before", "lead", "start", "trail")
     start: int
     before: str
     after: str
-    lead: int | None
-    trail: int | None
-
-    def __init__(
-        self,
-        start: int,
-        before: str,
-        after: str,
-        lead: int | None = None,
-        trail: int | None = None,
-    ) -> None:
-        super().__init__(
-            start=start,
-            before=before,
-            after=after,
-            lead=lead,
-            trail=trail,
-        )
+    lead: int | None = None
+    trail: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -84,26 +66,14 @@ class Hunk(Value):
         )
 
 
-class Origin(Value):
+@dataclass(frozen=True, slots=True)
+class Origin:
     """An entry a write replaced: its ``value`` (plain data), its exact ``text`` in the file
     (None when its span was unknown), and the ``hunk`` of the write (None: unknown)."""
 
-    __slots__ = ("hunk", "text", "value")
     value: Any
-    text: str | None
-    hunk: Hunk | None
-
-    def __init__(
-        self,
-        value: Any,
-        text: str | None = None,
-        hunk: Hunk | None = None,
-    ) -> None:
-        super().__init__(
-            value=value,
-            text=text,
-            hunk=hunk,
-        )
+    text: str | None = None
+    hunk: Hunk | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {

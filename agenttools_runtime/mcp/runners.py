@@ -21,15 +21,12 @@ no runner applies.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import errors
 from agenttools_runtime.mcp.server import MCPServer
-from agenttools_runtime.values import Value, replace
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from pathlib import Path
-    from typing import Any
 
 RUNNERS: tuple[str, ...] = ("python", "script", "uvx")
 
@@ -40,27 +37,15 @@ _SAYS = {
 }
 
 
-class RunnerChoice(Value):
+@dataclass(frozen=True, slots=True)
+class RunnerChoice:
     """What is written for one server: ``server`` as written (a ``command`` server for
     ``script``/``uvx``), the ``runner`` (None for ``command``/``url`` servers) and whether
     it was the default (``chosen``) or asked for."""
 
-    __slots__ = ("chosen", "runner", "server")
     server: MCPServer
     runner: str | None
-    chosen: bool
-
-    def __init__(
-        self,
-        server: MCPServer,
-        runner: str | None,
-        chosen: bool = True,
-    ) -> None:
-        super().__init__(
-            server=server,
-            runner=runner,
-            chosen=chosen,
-        )
+    chosen: bool = True
 
     @property
     def command_line(self) -> list[str] | None:

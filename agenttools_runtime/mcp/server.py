@@ -7,32 +7,27 @@ import os
 import sys
 import sysconfig
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import errors, regular_files
-from agenttools_runtime.values import Value
 from agenttools_runtime.wheel.manifest import ServerEntry
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any, Literal
-
     ServerKind = Literal["module", "script", "command", "url"]
     Transport = Literal["stdio", "http", "sse"]
 
 LAUNCH_KEYS: tuple[ServerKind, ...] = ("module", "script", "command", "url")
 
 
-class Environment(Value):
+@dataclass(frozen=True, slots=True)
+class Environment:
     """The Python environment a distribution is installed in: where its interpreter and
     console scripts are. ``module`` / ``script`` servers are launched from it."""
 
-    __slots__ = ("python", "scripts_dir")
     python: Path
     scripts_dir: Path
-
-    def __init__(self, python: Path, scripts_dir: Path) -> None:
-        super().__init__(python=python, scripts_dir=scripts_dir)
 
     @classmethod
     def current(cls) -> Environment:
@@ -48,31 +43,17 @@ class Environment(Value):
         return self.scripts_dir / name
 
 
-class Origin(Value):
+@dataclass(frozen=True, slots=True)
+class Origin:
     """The installed distribution that declares a server, as a portable command needs it:
     its name as published (``project``, with ``extras`` to install), its ``version``, and
     its console scripts, each mapped to the module that ``python -m`` runs to the same
     effect (``{"weather-mcp": "weather_tools.server"}``)."""
 
-    __slots__ = ("extras", "project", "scripts", "version")
     project: str
     version: str
-    scripts: Mapping[str, str]
-    extras: tuple[str, ...]
-
-    def __init__(
-        self,
-        project: str,
-        version: str,
-        scripts: Mapping[str, str] | None = None,
-        extras: tuple[str, ...] = (),
-    ) -> None:
-        super().__init__(
-            project=project,
-            version=version,
-            scripts={} if scripts is None else scripts,
-            extras=extras,
-        )
+    scripts: Mapping[str, str] = field(default_factory=dict)
+    extras: tuple[str, ...] = ()
 
     @classmethod
     def of_dist_info(cls, project: str, version: str, dist_info: Path) -> Origin:
@@ -118,7 +99,8 @@ def console_scripts(text: str) -> dict[str, str]:
     return found
 
 
-class MCPServer(Value):
+@dataclass(frozen=True, slots=True)
+class MCPServer:
     """One MCP server declaration. Exactly one of ``module``, ``script``, ``command``, ``url``.
 
     ``distribution`` is the PEP 503-normalized name of the distribution that declares it
@@ -127,82 +109,35 @@ class MCPServer(Value):
     that distribution (see :mod:`agenttools_runtime.mcp.runners`); it is not compared.
     """
 
-    __slots__ = (
-        "args",
-        "command",
-        "config_key",
-        "description",
-        "distribution",
-        "env",
-        "environment",
-        "headers",
-        "module",
-        "name",
-        "origin",
-        "script",
-        "transport",
-        "url",
-    )  # fmt: skip
-    _uncompared = frozenset({"origin"})
     name: str
-    module: str | None
-    script: str | None
-    command: str | None
-    url: str | None
-    args: tuple[str, ...]
-    env: Mapping[str, str]
-    transport: Transport
-    headers: Mapping[str, str]
-    description: str | None
-    config_key: str | None
-    distribution: str | None
-    environment: Environment | None
-    origin: Origin | None
+    module: str | None = None
+    script: str | None = None
+    command: str | None = None
+    url: str | None = None
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    transport: Transport = "stdio"
+    headers: Mapping[str, str] = field(default_factory=dict)
+    description: str | None = None
+    config_key: str | None = None
+    distribution: str | None = None
+    environment: Environment | None = None
+    origin: Origin | None = field(default=None, compare=False)
 
-    def __init__(
-        self,
-        name: str,
-        module: str | None = None,
-        script: str | None = None,
-        command: str | None = None,
-        url: str | None = None,
-        args: tuple[str, ...] = (),
-        env: Mapping[str, str] | None = None,
-        transport: Transport = "stdio",
-        headers: Mapping[str, str] | None = None,
-        description: str | None = None,
-        config_key: str | None = None,
-        distribution: str | None = None,
-        environment: Environment | None = None,
-        origin: Origin | None = None,
-    ) -> None:
-        launch = (module, script, command, url)
+    def __post_init__(self) -> None:
+        launch = (self.module, self.script, self.command, self.url)
         given = [k for k, v in zip(LAUNCH_KEYS, launch, strict=True) if v is not None]
         if len(given) != 1:
             raise errors.InvalidAgentToolsObject(
-                reason=f'MCP server "{name}" needs exactly one of module, script, command, url '
-                f"(has {', '.join(given) or 'none'})"
+                reason=f'MCP server "{self.name}" needs exactly one of module, script, command, '
+                f"url (has {', '.join(given) or 'none'})"
             )
-        if url is None and transport != "stdio":
+        if self.url is None and self.transport != "stdio":
             raise errors.InvalidAgentToolsObject(
-                reason=f'MCP server "{name}": transport "{transport}" needs a url'
+                reason=f'MCP server "{self.name}": transport "{self.transport}" needs a url'
             )
-        super().__init__(
-            name=name,
-            module=module,
-            script=script,
-            command=command,
-            url=url,
-            args=args,
-            env={} if env is None else env,
-            transport="http" if url is not None and transport == "stdio" else transport,
-            headers={} if headers is None else headers,
-            description=description,
-            config_key=config_key,
-            distribution=distribution,
-            environment=environment,
-            origin=origin,
-        )
+        if self.url is not None and self.transport == "stdio":
+            object.__setattr__(self, "transport", "http")
 
     @property
     def kind(self) -> ServerKind:

@@ -5,6 +5,7 @@ first), each with its file, line, code and a sentence that starts with the key i
 from agenttools_runtime.project.build import BuildPlan, build_manifest
 from agenttools_runtime.project.check import check_project, validate_project
 from agenttools_runtime.project.context import CheckResult, SkillDeclaration
+from agenttools_runtime.project.invalid import ProjectInvalid
 from agenttools_runtime.project.problems import (
     CODES,
     MISSING_CONFIG,
@@ -19,13 +20,7 @@ from agenttools_runtime.project.pyproject import (
     load_project,
 )
 from agenttools_runtime.project.skills import check_skill_md
-
-# What only a problem needs is imported on first use (PEP 562), not by a clean build's hook
-# process: where a key is in pyproject.toml (toml_lines, and its patterns), and the error.
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
-if TYPE_CHECKING:
-    from agenttools_runtime.project.invalid import ProjectInvalid
-    from agenttools_runtime.project.toml_lines import TomlLines, format_key
+from agenttools_runtime.toml_text import TomlLines, format_key
 
 __all__ = [
     "CODES",
@@ -48,15 +43,3 @@ __all__ = [
     "load_project",
     "validate_project",
 ]
-
-
-def __getattr__(name: str) -> object:
-    if name in ("TomlLines", "format_key"):
-        from agenttools_runtime.project import toml_lines
-
-        return getattr(toml_lines, name)
-    if name == "ProjectInvalid":
-        from agenttools_runtime.project.invalid import ProjectInvalid
-
-        return ProjectInvalid
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

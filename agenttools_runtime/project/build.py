@@ -5,36 +5,31 @@ writer) and the map of files the wheel carries under ``.dist-info/extra_metadata
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from agenttools_runtime import errors
 from agenttools_runtime.names import canonical_dist_name
 from agenttools_runtime.project.check import check_project
+from agenttools_runtime.project.invalid import ProjectInvalid
 from agenttools_runtime.project.problems import MISSING_CONFIG, Problem
 from agenttools_runtime.project.pyproject import Project, load_project
-from agenttools_runtime.values import Value, replace
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import ServerEntry, SkillEntry, WheelManifest
 
 
-class BuildPlan(Value):
+@dataclass(frozen=True, slots=True)
+class BuildPlan:
     """What the hook writes under ``.dist-info/extra_metadata/agenttools/``: the manifest and
-    every skill file (``skills/<name>/<relpath>`` -> source file or generated text)."""
+    every skill file (``skills/<name>/<relpath>`` -> source file or generated text), with the
+    bytes of the source files as the checks read and hashed them (``contents``, by the same
+    paths: what the wheel carries, without reading them again)."""
 
-    __slots__ = ("files", "manifest", "sources", "warnings")
     manifest: WheelManifest
     files: Mapping[str, Path | str]
-    warnings: tuple[Problem, ...]
-    sources: tuple[Path, ...]  # project files the skills are built from
-
-    def __init__(
-        self,
-        manifest: WheelManifest,
-        files: Mapping[str, Path | str],
-        warnings: tuple[Problem, ...] = (),
-        sources: tuple[Path, ...] = (),
-    ) -> None:
-        super().__init__(manifest=manifest, files=files, warnings=warnings, sources=sources)
+    warnings: tuple[Problem, ...] = ()
+    sources: tuple[Path, ...] = ()  # project files the skills are built from
+    contents: Mapping[str, bytes] = field(default_factory=dict, compare=False, repr=False)
 
     def manifest_bytes(self) -> bytes:
         return self.manifest.to_bytes()
@@ -58,10 +53,10 @@ def build_manifest(
         problems = result.errors or [
             Problem(project.pyproject, None, "MissingConfig", MISSING_CONFIG)
         ]
-        from agenttools_runtime.project.invalid import ProjectInvalid
 
         raise ProjectInvalid(problems, project.root)
     files: dict[str, Path | str] = {}
+    contents: dict[str, bytes] = {}
     skills: dict[str, SkillEntry] = {}
     for name, skill in result.skills.items():
         skills[name] = SkillEntry(
@@ -74,6 +69,8 @@ def build_manifest(
         )
         for rel, source in skill.files.items():
             files[layout.skill_file(name, rel)] = source
+            if rel in skill.source.contents:
+                contents[layout.skill_file(name, rel)] = skill.source.contents[rel]
     manifest = WheelManifest(
         distribution=project.name,
         version=version,
@@ -84,7 +81,7 @@ def build_manifest(
         source_root=None if source_root is None else str(source_root),
     )
     sources = tuple(dict.fromkeys(p for s in result.skills.values() for p in s.sources))
-    return BuildPlan(manifest, files, tuple(result.problems), sources)
+    return BuildPlan(manifest, files, tuple(result.problems), sources, contents)
 
 
 def load_plan(
@@ -103,8 +100,6 @@ def load_plan(
     """
     project = load_project(root)
     if isinstance(project, Problem):
-        from agenttools_runtime.project.invalid import ProjectInvalid
-
         raise ProjectInvalid([project], project.path.parent)
     return build_manifest(project, version, source_root=source_root, build_setup=build_setup)
 

@@ -106,6 +106,16 @@ def check_build_setup(checker: Checker, has_config: bool) -> None:
         )
 
 
+def wrapped_backend_problem(backend: str) -> str | None:
+    """Why *backend* (``[tool.agenttools] backend``) cannot be what the wrapping backend builds
+    with, else None: it must be a backend reference, and not agenttools itself."""
+    if not _BACKEND_RE.match(backend):
+        return f'"{backend}" is not a backend ("module" or "module:object")'
+    if backend.split(":")[0].split(".")[0] == schema.WRAPPING_BACKEND.split(".")[0]:
+        return f'"{backend}" is agenttools itself; name the backend it wraps'
+    return None
+
+
 def _check_wrapping_backend(checker: Checker, system: Mapping[str, Any], config: Any) -> None:
     """``build-backend = "agenttools_hook.backend"``: it needs ``backend`` (the backend it
     wraps) and both distributions in the build requirements."""
@@ -135,17 +145,9 @@ def _check_wrapping_backend(checker: Checker, system: Mapping[str, Any], config:
             'backend that builds the project (e.g. backend = "setuptools.build_meta")',
         )
     elif isinstance(inner, str):
-        key = (*BASE, "backend")
-        if not _BACKEND_RE.match(inner):
-            checker.add(
-                key, "InvalidValue", f'"{inner}" is not a backend ("module" or "module:object")'
-            )
-        elif inner.split(":")[0].split(".")[0] == schema.WRAPPING_BACKEND.split(".")[0]:
-            checker.add(
-                key,
-                "InvalidValue",
-                f'"{inner}" is agenttools itself; name the backend it wraps',
-            )
+        problem = wrapped_backend_problem(inner)
+        if problem is not None:
+            checker.add((*BASE, "backend"), "InvalidValue", problem)
         else:
             distribution = schema.KNOWN_BACKENDS.get(inner.split(".")[0].split(":")[0])
             if (

@@ -5,15 +5,14 @@ other, one config key per server of a bundle; and the bundle list the manifest c
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agenttools_runtime import names
 from agenttools_runtime.project.context import BASE, Checker
+from agenttools_runtime.project.markers import check_marker, markers_overlap
 from agenttools_runtime.project.values import strings, table
+from agenttools_runtime.toml_text import KeyPath
 from agenttools_runtime.wheel.manifest import BundleEntry
-
-if TYPE_CHECKING:  # where a key is in the file is looked up only for a problem
-    from agenttools_runtime.project.toml_lines import KeyPath
 
 
 def check_bundles(checker: Checker, bundles: list[Any]) -> list[str]:
@@ -29,9 +28,7 @@ def check_bundles(checker: Checker, bundles: list[Any]) -> list[str]:
         elif isinstance(name, str):
             checker.check_item_name((*key, "name"), name, "bundle")
         marker = bundle.get("marker")
-        if isinstance(marker, str):  # (markers.py: only for a bundle with a marker)
-            from agenttools_runtime.project.markers import check_marker
-
+        if isinstance(marker, str):
             check_marker(checker, (*key, "marker"), marker)
         servers = bundle.get("mcp-servers", [])
         for server in servers if isinstance(servers, list) else []:
@@ -90,8 +87,6 @@ def finish_bundles(checker: Checker, bundles: list[Any]) -> None:
         for other_index, other_name, other_marker in seen:
             if other_name != name:
                 continue
-            from agenttools_runtime.project.markers import markers_overlap
-
             if markers_overlap(marker, other_marker):
                 checker.add(
                     (*key, "name"),

@@ -6,46 +6,35 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from agenttools_runtime import names
 from agenttools_runtime.project.problems import CODES, Problem, Severity, errors_of
 from agenttools_runtime.project.pyproject import Project
 from agenttools_runtime.project.values import is_inside
 from agenttools_runtime.skills.source import SkillSource
-from agenttools_runtime.values import Value
+from agenttools_runtime.toml_text import KeyPath, format_key
 from agenttools_runtime.wheel.manifest import BundleEntry
-
-if TYPE_CHECKING:  # where a key is in the file is looked up only for a problem
-    from agenttools_runtime.project.toml_lines import KeyPath
 
 BASE: KeyPath = ("tool", "agenttools")
 DEFAULT_ROOT = "skills"
 NUL_MESSAGE = "contains a NUL character, which no file name can hold"
 
 
-class SkillDeclaration(Value):
+@dataclass(frozen=True, slots=True)
+class SkillDeclaration:
     """A skill of this distribution, resolved through the runtime's own
     :func:`~agenttools_runtime.skills.source.to_source` (so the wheel carries exactly what
     ``agenttools skills install`` would write from the same definition): ``source.files`` maps
     ``/``-separated relative paths to source files or generated text, ``source.manifest``
     their hashes, ``source.executable`` the files made executable on install."""
 
-    __slots__ = ("kind", "path", "source", "sources")
     kind: Literal["directory", "inline"]
     source: SkillSource
-    path: str | None  # project-relative directory (directory kind)
-    sources: tuple[Path, ...]  # project files it is built from (for the sdist)
-
-    def __init__(
-        self,
-        kind: Literal["directory", "inline"],
-        source: SkillSource,
-        path: str | None = None,
-        sources: tuple[Path, ...] = (),
-    ) -> None:
-        super().__init__(kind=kind, source=source, path=path, sources=sources)
+    path: str | None = None  # project-relative directory (directory kind)
+    sources: tuple[Path, ...] = ()  # project files it is built from (for the sdist)
 
     @property
     def name(self) -> str:
@@ -106,8 +95,6 @@ class Checker:
             if line is None and key is not None:
                 line = self.project.lines.line(key)
         if key is not None:
-            from agenttools_runtime.project.toml_lines import format_key
-
             message = f"{format_key(key)}: {message}"
         self.result.problems.append(Problem(path, line, code, message, severity))
 

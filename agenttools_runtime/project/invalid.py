@@ -1,5 +1,5 @@
 """``ProjectInvalid``, the error that lists a project's problems (``path:line: code:
-message``); imported where one is raised or caught, so a clean check creates no error class."""
+message``)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,6 @@ from agenttools_runtime.project.problems import Problem, errors_of
 
 class ProjectInvalid(InvalidProject):
     """The project has errors; ``str()`` lists every one, one per line."""
-
-    message_tag = "InvalidProject"
 
     def __init__(self, problems: Sequence[Problem], base: Path | None = None) -> None:
         self.problems = list(problems)

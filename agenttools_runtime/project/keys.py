@@ -3,15 +3,14 @@ did-you-mean, a value of the wrong TOML type, a value outside its choices, neste
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agenttools_runtime import schema
 from agenttools_runtime.project.context import Checker
 from agenttools_runtime.schema import type_problem as type_problem  # (one definition)
-
-if TYPE_CHECKING:  # where a key is in the file is looked up only for a problem
-    from agenttools_runtime.project.toml_lines import KeyPath
+from agenttools_runtime.toml_text import KeyPath
 
 
 def check_keys(
@@ -54,7 +53,6 @@ def check_keys(
 
 
 def _did_you_mean(name: str, candidates: Sequence[str]) -> str:
-    import difflib  # only for a wrong name: not on a build's start-up
 
     close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.8)
     if not close:

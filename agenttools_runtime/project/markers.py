@@ -1,30 +1,16 @@
 """Bundle markers: a PEP 508 marker an installed environment can evaluate, and whether two
-markers can both hold on one system (two bundles of one name must not).
-
-``packaging.markers`` is imported only when a bundle has a marker: it costs a build through
-``agenttools_hook.backend`` more than all its own checks."""
+markers can both hold on one system (two bundles of one name must not)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
 
 from agenttools_runtime.project.context import Checker
-
-if TYPE_CHECKING:
-    from packaging.markers import Marker
-
-    from agenttools_runtime.project.toml_lines import KeyPath
+from agenttools_runtime.toml_text import KeyPath
 
 
 def check_marker(checker: Checker, key: KeyPath, marker: str) -> None:
     """*marker* parses, and evaluates in a real environment."""
-    from packaging.markers import (
-        InvalidMarker,
-        Marker,
-        UndefinedComparison,
-        UndefinedEnvironmentName,
-    )
-
     try:
         parsed = Marker(marker)
     except InvalidMarker as exc:
@@ -50,8 +36,6 @@ def check_marker(checker: Checker, key: KeyPath, marker: str) -> None:
 
 def markers_overlap(first: str | None, second: str | None) -> bool:
     """Whether two bundle markers (None: always) can both hold on one system."""
-    from packaging.markers import InvalidMarker, Marker
-
     try:
         markers = [Marker(m) if m else None for m in (first, second)]
     except InvalidMarker:
@@ -62,8 +46,6 @@ def markers_overlap(first: str | None, second: str | None) -> bool:
 def _holds(marker: Marker | None, environment: dict[str, str]) -> bool:
     """Whether *marker* (None: always) holds in *environment*; one that cannot be evaluated
     is false, as at run time (and reported on its own)."""
-    from packaging.markers import UndefinedComparison, UndefinedEnvironmentName
-
     try:
         return marker is None or bool(marker.evaluate(environment))
     except (UndefinedComparison, UndefinedEnvironmentName):

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from agenttools_runtime.project.values import is_inside
-from agenttools_runtime.values import Value
 
 Severity = Literal["error", "warning"]
 
@@ -67,20 +67,15 @@ CODES: dict[str, tuple[Severity, str]] = {
 }
 
 
-class Problem(Value):
+@dataclass(frozen=True, slots=True)
+class Problem:
     """One finding. ``line`` is 1-based, or None when the file gives none."""
 
-    __slots__ = ("code", "line", "message", "path", "severity")
     path: Path
     line: int | None
     code: str
     message: str
-    severity: Severity
-
-    def __init__(
-        self, path: Path, line: int | None, code: str, message: str, severity: Severity = "error"
-    ) -> None:
-        super().__init__(path=path, line=line, code=code, message=message, severity=severity)
+    severity: Severity = "error"
 
     def format(self, base: Path | None = None) -> str:
         """``path:line: code: message`` (warnings: ``path:line: warning: code: message``);

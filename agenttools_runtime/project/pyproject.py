@@ -8,14 +8,12 @@ import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agenttools_runtime import limits, regular_files
 from agenttools_runtime.project.problems import Problem
 from agenttools_runtime.project.values import dig
-
-if TYPE_CHECKING:  # where a key is in the file is looked up only for a problem
-    from agenttools_runtime.project.toml_lines import TomlLines
+from agenttools_runtime.toml_text import TomlLines, deep_line
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -39,8 +37,6 @@ class Project:
     def lines(self) -> TomlLines:
         """Where each key of ``pyproject.toml`` is."""
         if self._lines is None:
-            from agenttools_runtime.project.toml_lines import TomlLines
-
             self._lines = TomlLines(self.text)
         return self._lines
 
@@ -97,8 +93,6 @@ def load_project(root: Path, data: Mapping[str, Any] | None = None) -> Project |
 
 
 def _too_deep(path: Path, text: str) -> Problem:
-    from agenttools_runtime.project.toml_lines import deep_line
-
     return Problem(
         path,
         deep_line(text),

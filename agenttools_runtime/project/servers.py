@@ -4,15 +4,13 @@ project's source tree, a script among ``[project.scripts]``, an http(s) URL."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agenttools_runtime import schema
 from agenttools_runtime.project.context import BASE, Checker
 from agenttools_runtime.project.problems import display_path
 from agenttools_runtime.project.values import dig, is_dir, is_file
-
-if TYPE_CHECKING:  # where a key is in the file is looked up only for a problem
-    from agenttools_runtime.project.toml_lines import KeyPath
+from agenttools_runtime.toml_text import KeyPath
 
 
 def check_server(checker: Checker, name: str, table: Any) -> None:

@@ -15,58 +15,74 @@ from agenttools_runtime.skills.hashing import JUNK_DIRS, VCS_NAMES
 
 def check_skill_files(checker: Checker, directory: Path) -> None:
     """Links that leave the skill, and files that cannot reach the wheel."""
-    root = checker.project.root
     root_real = Path(os.path.realpath(directory))
-    seen: dict[str, Path] = {}
-    for current, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if d not in VCS_NAMES and d not in JUNK_DIRS)
-        for entry in sorted(dirs + files):
-            path = Path(current) / entry
-            if path.is_symlink():
-                where = display_path(path, root)
-                target = Path(os.path.realpath(path))
-                if not is_inside(target, root_real):
-                    checker.add(
-                        None,
-                        "UnsafeLink",
-                        f"the symbolic link {where} points outside its skill directory "
-                        f"(to {display_path(target, root)}); skills may only "
-                        "link to files inside themselves",
-                        path=path,
-                    )
-                    dirs[:] = [d for d in dirs if d != entry]
-                    continue
-                if not target.exists():
-                    checker.add(None, "BrokenLink", f"{where} is a broken link", path=path)
-                    continue
-                if target.is_dir() and is_inside(Path(current), target):
-                    checker.add(
-                        None,
-                        "UnsafeLink",
-                        f"the symbolic link {where} leads back to "
-                        f"{display_path(target, root)}, which contains it; "
-                        "copying the skill would never end",
-                        path=path,
-                    )
-                    continue
-            if entry in files and not path.is_file():
-                checker.add(
-                    None,
-                    "SkillFileNotInWheel",
-                    f"{display_path(path, root)} is not a regular file and cannot be put into a wheel",
-                    path=path,
-                )
-            folded = path.relative_to(directory).as_posix().casefold()
-            if folded in seen:
-                checker.add(
-                    None,
-                    "SkillFileNotInWheel",
-                    f"{display_path(path, root)} and {display_path(seen[folded], root)} differ only "
-                    "in case; on Windows and macOS one would overwrite the other",
-                    path=path,
-                )
-            seen.setdefault(folded, path)
+    _check_entries(checker, directory, "", root_real, {})
     _check_sdist_reach(checker, directory)
+
+
+def _check_entries(
+    checker: Checker, current: Path, prefix: str, root_real: Path, seen: dict[str, Path]
+) -> None:
+    """The entries of *current* in name order, then its subdirectories (not links) in turn,
+    as ``os.walk`` visits them; kinds from the directory listing (one stat per link only)."""
+    root = checker.project.root
+    try:
+        entries = sorted(os.scandir(current), key=lambda e: e.name)
+    except OSError:
+        return
+    subdirectories = []
+    for entry in entries:
+        is_dir = entry.is_dir()
+        if is_dir and (entry.name in VCS_NAMES or entry.name in JUNK_DIRS):
+            continue
+        path = current / entry.name
+        if entry.is_symlink():
+            where = display_path(path, root)
+            target = Path(os.path.realpath(path))
+            if not is_inside(target, root_real):
+                checker.add(
+                    None,
+                    "UnsafeLink",
+                    f"the symbolic link {where} points outside its skill directory "
+                    f"(to {display_path(target, root)}); skills may only "
+                    "link to files inside themselves",
+                    path=path,
+                )
+                continue
+            if not target.exists():
+                checker.add(None, "BrokenLink", f"{where} is a broken link", path=path)
+                continue
+            if target.is_dir() and is_inside(current, target):
+                checker.add(
+                    None,
+                    "UnsafeLink",
+                    f"the symbolic link {where} leads back to "
+                    f"{display_path(target, root)}, which contains it; "
+                    "copying the skill would never end",
+                    path=path,
+                )
+                continue
+        elif is_dir:
+            subdirectories.append(entry.name)
+        if not is_dir and not entry.is_file():
+            checker.add(
+                None,
+                "SkillFileNotInWheel",
+                f"{display_path(path, root)} is not a regular file and cannot be put into a wheel",
+                path=path,
+            )
+        folded = (prefix + entry.name).casefold()
+        if folded in seen:
+            checker.add(
+                None,
+                "SkillFileNotInWheel",
+                f"{display_path(path, root)} and {display_path(seen[folded], root)} differ only "
+                "in case; on Windows and macOS one would overwrite the other",
+                path=path,
+            )
+        seen.setdefault(folded, path)
+    for name in subdirectories:
+        _check_entries(checker, current / name, f"{prefix}{name}/", root_real, seen)
 
 
 def _check_sdist_reach(checker: Checker, directory: Path) -> None:

@@ -8,7 +8,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agenttools_runtime import errors, names, regular_files, schema
 from agenttools_runtime.names import SKILL_FILE
@@ -25,9 +25,7 @@ from agenttools_runtime.project.skill_files import check_skill_files
 from agenttools_runtime.project.values import is_dir, is_file, items, strings
 from agenttools_runtime.skills import skill_md
 from agenttools_runtime.skills.source import SkillSource, to_source
-
-if TYPE_CHECKING:  # where a key is in the file is looked up only for a problem
-    from agenttools_runtime.project.toml_lines import KeyPath
+from agenttools_runtime.toml_text import KeyPath
 
 
 def check_root(checker: Checker, config: Mapping[str, Any]) -> str:

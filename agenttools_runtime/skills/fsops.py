@@ -51,7 +51,9 @@ import os
 import stat
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from agenttools_runtime import fs, regular_files
 from agenttools_runtime.errors import (
@@ -63,12 +65,8 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.paths import canonical_path, canonical_path_key, case_insensitive_fs
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.source import SkillSource
-from agenttools_runtime.values import Fields
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
 if TYPE_CHECKING:
-    from typing import Literal
-
     WriteAction = Literal["created", "replaced", "unchanged"]
 
 BACKUP_PREFIX = f"{fs.TEMP_MARK}backup-"
@@ -79,39 +77,20 @@ class AlreadySettled(RuntimeError):
     """``commit()`` or ``rollback()`` called on an outcome that was already settled."""
 
 
-class WriteOutcome(Fields):
+@dataclass(slots=True)
+class WriteOutcome:
     """The result of writing one skill directory: pending until ``commit()``/``rollback()``.
 
     ``previous`` is what was at ``path`` before (``Missing`` for a fresh create); ``backup``
     the path it was moved to (``None`` unless replaced).
     """
 
-    __slots__ = ("action", "backup", "name", "path", "previous", "settled")
-    _uncompared = frozenset({"settled"})
     name: str
     path: Path
     action: WriteAction
     previous: DestinationState
-    backup: Path | None
-    settled: bool
-
-    def __init__(
-        self,
-        name: str,
-        path: Path,
-        action: WriteAction,
-        previous: DestinationState,
-        backup: Path | None = None,
-        settled: bool = False,
-    ) -> None:
-        super().__init__(
-            name=name,
-            path=path,
-            action=action,
-            previous=previous,
-            backup=backup,
-            settled=settled,
-        )
+    backup: Path | None = None
+    settled: bool = field(default=False, compare=False)
 
     def commit(self) -> None:
         """Keep the new directory; delete the backup (a warning if that fails)."""
@@ -138,32 +117,15 @@ class WriteOutcome(Fields):
         self.settled = True
 
 
-class Removal(Fields):
+@dataclass(slots=True)
+class Removal:
     """A skill entry moved to ``backup``: pending until ``commit()``/``rollback()``."""
 
-    __slots__ = ("backup", "name", "path", "previous", "settled")
-    _uncompared = frozenset({"settled"})
     name: str
     path: Path
     previous: DestinationState
     backup: Path
-    settled: bool
-
-    def __init__(
-        self,
-        name: str,
-        path: Path,
-        previous: DestinationState,
-        backup: Path,
-        settled: bool = False,
-    ) -> None:
-        super().__init__(
-            name=name,
-            path=path,
-            previous=previous,
-            backup=backup,
-            settled=settled,
-        )
+    settled: bool = field(default=False, compare=False)
 
     def commit(self) -> None:
         """Delete the backup (warning ``AgentSkillBackupNotRemoved`` if that fails)."""

@@ -14,15 +14,12 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator, Mapping
+from hashlib import sha256
 from pathlib import Path
 
 from agenttools_runtime import errors, regular_files
-from agenttools_runtime.sha256 import sha256
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
-if TYPE_CHECKING:
-    from agenttools_runtime.skills.states import DestinationState as DestinationState
-    from agenttools_runtime.skills.states import DirectoryState as DirectoryState
+from agenttools_runtime.skills.states import DestinationState as DestinationState
+from agenttools_runtime.skills.states import DirectoryState as DirectoryState
 
 FileHashes = dict[str, str]  # "/"-separated relative path -> SHA-256 hex digest
 
@@ -98,7 +95,7 @@ def _walk(
                     path=str(path),
                 )
             yield from _walk(path, rel + "/", root_real, (*ancestors, real))
-        elif _is_regular_file(path):  # a pipe or device is not skill content: reading it hangs
+        elif entry.is_file():  # a pipe or device is not skill content: reading it hangs
             yield rel, path
 
 
@@ -170,8 +167,6 @@ def installed_hashes(directory: Path) -> tuple[FileHashes, bool]:
 
 def directory_state(directory: Path, baseline: Mapping[str, str]) -> DirectoryState:
     """Missing / Unmodified / Modified, comparing *directory* against *baseline*."""
-    from agenttools_runtime.skills.states import DirectoryState
-
     if not os.path.lexists(directory):
         return DirectoryState.MISSING
     if not directory.is_dir():
@@ -185,8 +180,6 @@ def directory_state(directory: Path, baseline: Mapping[str, str]) -> DirectorySt
 def destination_state(root: Path, name: str) -> DestinationState:
     """Classify ``root/name``: Missing, Dangling (a broken link), File, Link (a directory
     reached through a link of its own), or Directory."""
-    from agenttools_runtime.skills.states import DestinationState
-
     path = root / name
     if not os.path.lexists(path):
         return DestinationState.MISSING
@@ -220,13 +213,3 @@ def _is_regular_file(path: Path) -> bool:
 
 def _is_within(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
-
-
-def __getattr__(name: str) -> type:
-    # the states are created on first use (PEP 562): a build hashes skill files and never
-    # compares an installed directory (two enums: about 1.4 M instructions of its process)
-    if name in ("DestinationState", "DirectoryState"):
-        from agenttools_runtime.skills import states
-
-        return getattr(states, name)  # type: ignore[no-any-return]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,37 +1,45 @@
 """``SKILL.md``, the one reader and renderer: a YAML frontmatter block between ``---`` lines,
 then the Markdown body.
 
-Two modes share one parse (YAML's safe subset; a key given twice is refused, since parsers
-disagree on which value wins; frontmatter nested more than ``limits.MAX_NESTING`` levels is
-refused instead of exhausting the stack):
+:func:`parse_skill_md` is the one reader: every caller (deploys, ``skills install``, the build
+hook and ``agenttools validate`` through :func:`check`, ``agenttools serve``, listings) splits
+and parses with it, by these rules (the Agent Skills spec's frontmatter, as FastMCP's client,
+gray-matter and skills-ref read it where they agree):
 
-- :func:`parse_skill_md` / :func:`read_skill_md`, the runtime's reader, takes what clients take:
-  a leading byte order mark is skipped, any frontmatter mapping is returned, and a problem is
-  one ``InvalidSkillFrontmatter``.
-- :func:`check`, the strict mode of ``agenttools validate`` and the build hook, reports every
-  problem with its line in skills-ref's wording, and also what the reader lets pass but some
-  client or skills-ref rejects (a BOM, ``---`` inside the frontmatter, flow style, keys outside
-  the spec).
+- A byte order mark before the first fence is skipped (clients skip it; :func:`check` reports
+  it, since skills-ref and several clients reject it).
+- The file starts with a line of exactly ``---``; the block ends at the next line of exactly
+  ``---``. Lines end with ``\n`` or ``\r\n``; no other character ends a line.
+- The YAML is the text between the two fences, without the line break before the closing
+  one (so a block scalar written last has no final newline, as FastMCP's client reads it).
+- No closing fence: an error. An empty block is an empty mapping; YAML that is not a mapping
+  is an error.
+- The YAML is read by PyYAML's safe loader (libyaml's when available), refusing what parsers
+  disagree on or what expands beyond the text: a key given twice, a key that is not a string,
+  aliases; nesting beyond ``limits.MAX_NESTING`` levels.
+
+:func:`check`, the strict mode of ``agenttools validate`` and the build hook, reports every
+problem with its line in skills-ref's wording, and also what the reader lets pass but some
+client or skills-ref rejects (a BOM, ``---`` inside the frontmatter, flow style, keys outside
+the spec).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Literal
+
+import yaml
 
 from agenttools_runtime import errors, names, regular_files
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.schema import CLIENT_EXTENSION_KEYS
-from agenttools_runtime.skills.plain_yaml import plain_mapping, plain_text
-from agenttools_runtime.values import Value
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
-if TYPE_CHECKING:
-    from typing import Any, Literal
-
-    Severity = Literal["error", "warning"]
+Severity = Literal["error", "warning"]
 
 # Frontmatter keys in the order a generated SKILL.md writes them (the Agent Skills spec's).
 KNOWN_KEYS = ("name", "description", "license", "compatibility", "allowed-tools", "metadata")
@@ -43,122 +51,91 @@ DASHES_MESSAGE = (
     "split on '---'; reword it or quote it differently"
 )
 _FLOW = {"[": "[...]", "{": "{...}"}
+BOM = "\ufeff"
+# The closing fence: a line of exactly "---" (searched from the start of a line).
+_CLOSING_FENCE = re.compile(r"^---\r?(?:\n|\Z)", re.MULTILINE)
 
 
-class Finding(Value):
+@dataclass(frozen=True, slots=True)
+class Finding:
     """One problem of the strict mode: a validate problem code, its message, the line."""
 
-    __slots__ = ("code", "line", "message", "severity")
     code: str
     message: str
-    line: int | None
-    severity: Severity
-
-    def __init__(
-        self, code: str, message: str, line: int | None = None, severity: Severity = "error"
-    ) -> None:
-        super().__init__(code=code, message=message, line=line, severity=severity)
+    line: int | None = None
+    severity: Severity = "error"
 
 
-class SkillDocument(Value):
-    """A parsed ``SKILL.md``: its frontmatter mapping, body text, and where the body starts
-    (``source``, its name in messages, is not compared)."""
+@dataclass(frozen=True, slots=True)
+class SkillDocument:
+    """A parsed ``SKILL.md``: its frontmatter mapping, body text, where the body starts, the
+    frontmatter block as written and whether a byte order mark preceded it (``source``, its
+    name in messages, is not compared)."""
 
-    __slots__ = ("body", "body_line", "frontmatter", "source")
-    _uncompared = frozenset({"source"})
     frontmatter: dict[str, Any]
     body: str
+    body_line: int = 1
+    source: str = field(default=SKILL_FILE, compare=False)
+    frontmatter_text: str = ""
+    bom: bool = False
+
+
+class FrontmatterError(ValueError):
+    """Why SKILL.md text has no readable frontmatter: the sentence (skills-ref's wording where
+    it has one) and the 1-based line of SKILL.md it is about (None: the whole file)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+@dataclass(frozen=True, slots=True)
+class SkillMdSplit:
+    """SKILL.md text cut at its fences: the frontmatter YAML, the body, the line where the body
+    starts, and whether a byte order mark was skipped."""
+
+    frontmatter_text: str
+    body: str
     body_line: int
-    source: str
-
-    def __init__(
-        self, frontmatter: dict[str, Any], body: str, body_line: int = 1, source: str = SKILL_FILE
-    ) -> None:
-        super().__init__(frontmatter=frontmatter, body=body, body_line=body_line, source=source)
+    bom: bool
 
 
-def split_frontmatter(text: str, source: str = SKILL_FILE) -> tuple[str, str, int]:
-    """Split *text* into (frontmatter YAML, body, 1-based line where the body starts).
+def split_skill_md(text: str) -> SkillMdSplit:
+    """Cut SKILL.md *text* at its ``---`` fences (the rules of this module's docstring).
 
-    Raises ``InvalidSkillFrontmatter`` when the file does not start with ``---`` or the block
-    is not closed.
-    """
-    if text.startswith("\ufeff"):
+    Raises :class:`FrontmatterError` when the text does not start with a fence or the block
+    is not closed."""
+    bom = text.startswith(BOM)
+    if bom:
         text = text[1:]
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].rstrip("\r\n").rstrip() != "---":
-        raise errors.InvalidSkillFrontmatter(
-            source=source, reason="must start with a YAML frontmatter block (a first line of ---)"
-        )
-    for index in range(1, len(lines)):
-        if lines[index].rstrip("\r\n").rstrip() == "---":
-            yaml_text = "".join(lines[1:index])
-            body = "".join(lines[index + 1 :])
-            return yaml_text, body, index + 2
-    raise errors.InvalidSkillFrontmatter(
-        source=source, reason="the frontmatter block is not closed by a line of ---"
-    )
+    first_end = text.find("\n")
+    first = text if first_end < 0 else text[:first_end]
+    if first.removesuffix("\r") != "---":
+        raise FrontmatterError("SKILL.md must start with YAML frontmatter (---)", 1)
+    opened = len(text) if first_end < 0 else first_end + 1
+    closing = _CLOSING_FENCE.search(text, opened) if first_end >= 0 else None
+    if closing is None:
+        raise FrontmatterError("SKILL.md frontmatter not properly closed with ---", 1)
+    # the YAML without the line break that ends its last line
+    yaml_text = text[opened : max(opened, closing.start() - 1)].removesuffix("\r")
+    body_line = text.count("\n", 0, closing.end()) + 1
+    return SkillMdSplit(yaml_text, text[closing.end() :], body_line, bom)
 
 
 def parse_skill_md(text: str, source: str = SKILL_FILE) -> SkillDocument:
-    """Parse ``SKILL.md`` text. The frontmatter must be a YAML mapping without repeated keys,
-    nested at most ``limits.MAX_NESTING`` levels. Raises ``InvalidSkillFrontmatter``."""
-    yaml_text, body, body_line = split_frontmatter(text, source)
+    """Split and parse ``SKILL.md`` text: the one reader. The frontmatter must be a YAML
+    mapping of string keys, none repeated, without aliases, nested at most
+    ``limits.MAX_NESTING`` levels. Raises ``InvalidSkillFrontmatter`` (naming *source* and,
+    where there is one, the line)."""
     try:
-        data = _load_yaml(yaml_text)
-    except _TooDeep as exc:
-        raise errors.InvalidSkillFrontmatter(
-            source=source, reason=f"the frontmatter is {exc}"
-        ) from None
-    except _InvalidYAML as exc:
-        where = ""
-        if exc.mark is not None:
-            where = f" at line {exc.mark.line + 2}, column {exc.mark.column + 1}"
-        raise errors.InvalidSkillFrontmatter(
-            source=source, reason=f"the frontmatter is not valid YAML{where}: {exc.problem}"
-        ) from None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise errors.InvalidSkillFrontmatter(
-            source=source, reason="the frontmatter must be a YAML mapping of keys to values"
-        )
-    return SkillDocument({str(k): v for k, v in data.items()}, body, body_line, source)
-
-
-class _TooDeep(Exception):
-    """Frontmatter nested beyond the limit (the message says how deep)."""
-
-
-class _InvalidYAML(Exception):
-    """PyYAML's error: its problem and where (``mark``: 0-based line and column, or None)."""
-
-    def __init__(self, error: Exception) -> None:
-        super().__init__(error)
-        self.problem: str = getattr(error, "problem", None) or str(error)
-        self.mark: Any = getattr(error, "problem_mark", None)
-
-
-def _load_yaml(text: str) -> Any:
-    """The frontmatter's YAML: safe subset, repeated keys refused, nesting limited. Plain
-    ``key: value`` lines are read without PyYAML, to the same mapping (a build's check then
-    does without its import); PyYAML's errors are raised as :class:`_InvalidYAML`."""
-    data: Any = plain_mapping(text)
-    if data is None:
-        import yaml
-
-        from agenttools_runtime.skills.yaml_loader import UniqueKeyLoader
-
-        try:
-            data = yaml.load(text, Loader=UniqueKeyLoader)
-        except RecursionError:  # deeper than the interpreter's stack, long before the limit
-            raise _TooDeep(too_deep(MAX_NESTING)) from None
-        except yaml.YAMLError as exc:
-            raise _InvalidYAML(exc) from None
-    problem = shape_problem(data)
-    if problem is not None:
-        raise _TooDeep(problem)
-    return data
+        split, data = split_and_parse(text)
+    except FrontmatterError as exc:
+        where = source if exc.line is None else f"{source}:{exc.line}"
+        raise errors.InvalidSkillFrontmatter(source=where, reason=exc.message) from None
+    return SkillDocument(
+        data, split.body, split.body_line, source, split.frontmatter_text, split.bom
+    )
 
 
 def read_skill_md(path: Path) -> SkillDocument:
@@ -172,12 +149,134 @@ def read_skill_md(path: Path) -> SkillDocument:
     return parse_skill_md(text, str(path))
 
 
+def split_and_parse(text: str) -> tuple[SkillMdSplit, dict[str, Any]]:
+    """SKILL.md *text* split at its fences and its frontmatter parsed into a mapping, by the
+    rules of this module's docstring: what :func:`parse_skill_md` and every lenient reading
+    call. Raises :class:`FrontmatterError`."""
+    split = split_skill_md(text)
+    return split, _mapping(split.frontmatter_text)
+
+
+def _mapping(yaml_text: str) -> dict[str, Any]:
+    data = load_frontmatter(yaml_text)
+    if data is None:  # an empty block
+        return {}
+    if not isinstance(data, dict):
+        raise FrontmatterError("SKILL.md frontmatter must be a YAML mapping", 2)
+    return data
+
+
+def load_frontmatter(yaml_text: str) -> Any:
+    """The frontmatter block's YAML, read by the rules of this module (what
+    :func:`parse_skill_md` reads between the fences). Raises :class:`FrontmatterError`, its
+    line counted in SKILL.md (the block starts on line 2)."""
+    try:
+        data = yaml.load(yaml_text, Loader=_FastLoader)  # a SafeLoader subclass
+    except RecursionError:  # deeper than the interpreter's stack, long before the limit
+        raise FrontmatterError(f"Invalid YAML in frontmatter: {too_deep(MAX_NESTING)}", 2) from None
+    except yaml.YAMLError as exc:
+        raise _yaml_error(exc, yaml_text) from None
+    problem = shape_problem(data)
+    if problem is not None:
+        raise FrontmatterError(f"Invalid YAML in frontmatter: {problem}", 2)
+    return data
+
+
+def _yaml_error(error: yaml.YAMLError, yaml_text: str) -> FrontmatterError:
+    """*error* as a finding: in PyYAML's own words (which skills-ref's parser shares), the
+    same wherever agenttools runs; libyaml words some errors differently."""
+    problem: str = getattr(error, "problem", None) or str(error)
+    if "maximum nesting depth" in problem:  # libyaml's own limit (1,000), beyond ours
+        return FrontmatterError(f"Invalid YAML in frontmatter: {too_deep(MAX_NESTING)}", 2)
+    if _FastLoader is not _Loader:
+        try:
+            yaml.load(yaml_text, Loader=_Loader)  # a SafeLoader subclass
+        except RecursionError:
+            return FrontmatterError(f"Invalid YAML in frontmatter: {too_deep(MAX_NESTING)}", 2)
+        except yaml.YAMLError as own:
+            error = own
+            problem = getattr(error, "problem", None) or str(error)
+    mark = getattr(error, "problem_mark", None)
+    message = f"Invalid YAML in frontmatter: {problem}"
+    if "mapping values are not allowed" in problem and mark is not None:
+        lines = yaml_text.split("\n")
+        where = lines[mark.line].split(":", 1)[0].strip() if mark.line < len(lines) else ""
+        message += (
+            f"; the value of '{where}' contains ': ', so quote it "
+            f'({where}: "...") or use a folded block ({where}: >-)'
+        )
+    return FrontmatterError(message, None if mark is None else mark.line + 2)
+
+
+class _Rules:
+    """What the frontmatter loaders refuse beyond PyYAML's safe loader: aliases (a few bytes
+    expanding into a huge document; strictyaml and FastMCP's client refuse them too), keys
+    that are not strings and repeated keys (parsers disagree on which value wins)."""
+
+    def get_single_data(self: Any) -> Any:
+        node = self.get_single_node()
+        if node is None:
+            return None
+        _refuse_aliases(node)
+        return self.construct_document(node)
+
+    def construct_mapping(
+        self: Any, node: yaml.MappingNode, deep: bool = False
+    ) -> dict[Hashable, Any]:
+        mapping: dict[Hashable, Any] = {}
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=True)  # (a list key, filled in)
+            if not isinstance(key, str):
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"a key that is not a string ({key!r})", key_node.start_mark
+                )
+            if key in mapping:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key '{key}'", key_node.start_mark
+                )
+            mapping[key] = self.construct_object(value_node, deep=deep)
+        return mapping
+
+
+class _Loader(_Rules, yaml.SafeLoader):
+    """The rules on PyYAML's own parser (the wording of every error)."""
+
+
+class _CLoader(_Rules, getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """The rules on libyaml's parser, where PyYAML was built with it."""
+
+
+_FastLoader: type[Any] = _CLoader if hasattr(yaml, "CSafeLoader") else _Loader
+
+
+def _refuse_aliases(root: Any) -> None:
+    """An alias is a node met twice in the composed tree (PyYAML's and libyaml's composers
+    share the anchored node): refused where it is first met again."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            raise yaml.composer.ComposerError(
+                None,
+                None,
+                "this anchored value (&name) is used again through an alias (*name); "
+                "YAML aliases are not allowed",
+                node.start_mark,
+            )
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(part for pair in node.value for part in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+
+
 # -- lenient readings (listings and argument substitution never fail on a bad SKILL.md) ------
 def split_skill_text(text: str) -> tuple[str, str]:
     """``(frontmatter block verbatim, body)``; an empty block when there is none."""
     try:
-        body = split_frontmatter(text)[1]
-    except errors.InvalidSkillFrontmatter:  # no frontmatter block: all of it is the body
+        body = split_skill_md(text).body
+    except FrontmatterError:  # no frontmatter block: all of it is the body
         return "", text
     return text[: len(text) - len(body)], body  # the body is the text's tail
 
@@ -185,8 +284,8 @@ def split_skill_text(text: str) -> tuple[str, str]:
 def skill_frontmatter(text: str) -> dict[str, Any]:
     """The frontmatter mapping of SKILL.md text, ``{}`` when absent or unparseable."""
     try:
-        return parse_skill_md(text).frontmatter
-    except errors.InvalidSkillFrontmatter:
+        return split_and_parse(text)[1]
+    except FrontmatterError:
         return {}
 
 
@@ -238,13 +337,10 @@ def render_skill_md(
         data["metadata"] = {str(k): _metadata_value(v) for k, v in metadata.items()}
     data.update(extra)
 
-    front = plain_text(data)  # one-line strings are written as PyYAML writes them
-    if front is None:
-        import yaml
-
-        front = yaml.safe_dump(
-            data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000
-        )
+    # (PyYAML's own emitter, not libyaml's: the same bytes wherever it is built)
+    front = yaml.safe_dump(
+        data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=10_000
+    )
     body_text = body.replace("\r\n", "\n").strip("\n")
     text = f"---\n{front}---\n"
     if body_text:
@@ -283,7 +379,7 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
     except UnicodeDecodeError as exc:
         add("InvalidSkillDefinition", f"SKILL.md is not UTF-8 text ({exc.reason})")
         return None, findings
-    if text.startswith("\ufeff"):
+    if text.startswith(BOM):
         add(
             "SkillFrontmatterBOM",
             "SKILL.md must start with YAML frontmatter (---): it starts with a byte order mark "
@@ -291,53 +387,30 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
             1,
         )
         return None, findings
-    lines = text.splitlines()
-    if not lines or lines[0].rstrip() != "---":
-        add("InvalidSkillDefinition", "SKILL.md must start with YAML frontmatter (---)", 1)
+    try:
+        split = split_skill_md(text)
+    except FrontmatterError as exc:
+        add("InvalidSkillDefinition", exc.message, exc.line)
         return None, findings
-    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
-    if end is None:
-        add("InvalidSkillDefinition", "SKILL.md frontmatter not properly closed with ---", 1)
-        return None, findings
-    front_lines = lines[1:end]
+    front_lines = split.frontmatter_text.split("\n") if split.frontmatter_text else []
     for offset, text_line in enumerate(front_lines):
         if "---" in text_line:
             add("SkillFrontmatterDashes", DASHES_MESSAGE, offset + 2)
+    try:
+        data = _mapping(split.frontmatter_text)
+    except FrontmatterError as exc:
+        add("InvalidSkillDefinition", exc.message, exc.line)
+        return None, findings
     scanned: list[dict[str, int]] = []
 
     def key_lines() -> dict[str, int]:
-        # scanned when a finding needs a line or a value may be in flow style (a clean
-        # SKILL.md needs neither): the scan's pattern is compiled on its first use
+        # scanned when a finding needs a line or a value may be in flow style
         if not scanned:
             scanned.append(_frontmatter_key_lines(front_lines))
         return scanned[0]
 
     def key_line(key: str) -> int | None:
         return key_lines().get(key)
-
-    try:
-        data = _load_yaml("\n".join(front_lines))
-    except _TooDeep as exc:
-        add("InvalidSkillDefinition", f"Invalid YAML in frontmatter: {exc}", 2)
-        return None, findings
-    except _InvalidYAML as exc:
-        mark, problem = exc.mark, exc.problem
-        line = mark.line + 2 if mark is not None else None
-        message = f"Invalid YAML in frontmatter: {problem}"
-        if "mapping values are not allowed" in problem:
-            where = front_lines[mark.line].split(":", 1)[0].strip() if mark is not None else ""
-            message += (
-                f"; the value of '{where}' contains ': ', so quote it "
-                f'({where}: "...") or use a folded block ({where}: >-)'
-            )
-        add("InvalidSkillDefinition", message, line)
-        return None, findings
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        add("InvalidSkillDefinition", "SKILL.md frontmatter must be a YAML mapping", 2)
-        return None, findings
-    data = {str(k): v for k, v in data.items()}
 
     flow = any("[" in line or "{" in line for line in front_lines)
     for key, line in key_lines().items() if flow else ():

@@ -17,17 +17,15 @@ import os
 import stat
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import errors, regular_files
 from agenttools_runtime.names import SKILL_FILE, check_skill_description, check_skill_name
 from agenttools_runtime.paths import canonical_path_key
 from agenttools_runtime.skills.hashing import hash_bytes, hash_text, iter_source_files
-from agenttools_runtime.values import Value, replace
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
+from agenttools_runtime.skills.skill_md import parse_skill_md, render_skill_md
 
 # Keys of an inline mapping that are not passed through as extra frontmatter.
 _MAPPING_KEYS = (
@@ -43,7 +41,8 @@ _MAPPING_KEYS = (
 _EXEC_BITS = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
 
 
-class Skill(Value):
+@dataclass(frozen=True, slots=True)
+class Skill:
     """A skill: either a directory (``path``) or an inline definition (``body`` and
     frontmatter fields).
 
@@ -52,43 +51,15 @@ class Skill(Value):
     generated from the fields. Values are validated by :func:`to_source`, not here.
     """
 
-    __slots__ = (
-        "allowed_tools", "body", "compatibility", "description", "extra", "license", "metadata",
-        "name", "path",
-    )  # fmt: skip
     name: str
     description: str
-    body: str | None
-    path: Path | None
-    license: str | None
-    compatibility: str | None
-    allowed_tools: str | list[str] | None
-    metadata: Mapping[str, Any]
-    extra: Mapping[str, Any]
-
-    def __init__(
-        self,
-        name: str,
-        description: str,
-        body: str | None = None,
-        path: Path | None = None,
-        license: str | None = None,
-        compatibility: str | None = None,
-        allowed_tools: str | list[str] | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        extra: Mapping[str, Any] | None = None,
-    ) -> None:
-        super().__init__(
-            name=name,
-            description=description,
-            body=body,
-            path=path,
-            license=license,
-            compatibility=compatibility,
-            allowed_tools=allowed_tools,
-            metadata={} if metadata is None else metadata,
-            extra={} if extra is None else extra,
-        )
+    body: str | None = None
+    path: Path | None = None
+    license: str | None = None
+    compatibility: str | None = None
+    allowed_tools: str | list[str] | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_directory(cls, path: Path | str | os.PathLike[str]) -> Skill:
@@ -101,13 +72,24 @@ class Skill(Value):
         when ``SKILL.md`` cannot be read.
         """
         directory = _skill_directory(path)
-        from agenttools_runtime.skills.skill_md import read_skill_md  # see _render
-
         skill_md = directory / SKILL_FILE
         try:
-            document = read_skill_md(skill_md)
+            data = regular_files.read_bytes(skill_md)
         except OSError as exc:
             raise errors.AgentSkillUnreadable(path=skill_md) from exc
+        return cls._from_skill_md(data, directory)
+
+    @classmethod
+    def _from_skill_md(cls, data: bytes, directory: Path) -> Skill:
+        """The skill of *directory* whose ``SKILL.md`` holds *data*."""
+        skill_md = directory / SKILL_FILE
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise errors.InvalidSkillFrontmatter(
+                source=skill_md, reason=f"not UTF-8 ({exc.reason})"
+            ) from None
+        document = parse_skill_md(text, str(skill_md))
         front = dict(document.frontmatter)
         if "name" not in front:
             raise errors.InvalidSkillFrontmatter(
@@ -160,7 +142,8 @@ SkillSpec = Path | str | Skill | Mapping[str, "Any"]
 """What callers may pass where a skill is accepted (``str`` is a path to a directory)."""
 
 
-class SkillSource(Value):
+@dataclass(frozen=True, slots=True)
+class SkillSource:
     """The normalized source of one skill (the spec's "normalized skill source").
 
     ``files`` maps ``/``-separated relative paths (sorted) to a source ``Path`` or generated
@@ -175,44 +158,15 @@ class SkillSource(Value):
     reading it again; neither compared nor shown.
     """
 
-    __slots__ = (
-        "contents", "description", "directory", "executable", "files", "identifier", "manifest",
-        "name", "version",
-    )  # fmt: skip
-    _uncompared = _unshown = frozenset({"contents"})
     name: str
     description: str
     identifier: str | None
     version: str | None
     files: Mapping[str, Path | str]
     manifest: Mapping[str, str]
-    directory: Path | None
-    executable: frozenset[str]
-    contents: Mapping[str, bytes]
-
-    def __init__(
-        self,
-        name: str,
-        description: str,
-        identifier: str | None,
-        version: str | None,
-        files: Mapping[str, Path | str],
-        manifest: Mapping[str, str],
-        directory: Path | None = None,
-        executable: frozenset[str] = frozenset(),
-        contents: Mapping[str, bytes] | None = None,
-    ) -> None:
-        super().__init__(
-            name=name,
-            description=description,
-            identifier=identifier,
-            version=version,
-            files=files,
-            manifest=manifest,
-            directory=directory,
-            executable=executable,
-            contents={} if contents is None else contents,
-        )
+    directory: Path | None = None
+    executable: frozenset[str] = frozenset()
+    contents: Mapping[str, bytes] = field(default_factory=dict, compare=False, repr=False)
 
 
 def to_source(
@@ -235,9 +189,14 @@ def to_source(
     """
     if isinstance(spec, SkillSource):
         return spec
-    if isinstance(spec, (str, os.PathLike)):
-        skill = Skill.from_directory(spec)
-    elif isinstance(spec, Skill):
+    if isinstance(spec, (str, os.PathLike)):  # every file read once, SKILL.md parsed from it
+        skill_dir = _skill_directory(spec)
+        read = _read_directory(skill_dir)
+        skill = Skill._from_skill_md(read.contents[SKILL_FILE], skill_dir)
+        name = check_skill_name(skill.name)
+        description = check_skill_description(name, skill.description)
+        return _directory_source(name, description, skill_dir, identifier, version, read)
+    if isinstance(spec, Skill):
         skill = spec
     elif isinstance(spec, Mapping):
         skill = Skill.from_mapping(spec)
@@ -291,15 +250,20 @@ def _usable_directory(path: Path | None) -> Path | None:
     return directory if (directory / SKILL_FILE).is_file() else None
 
 
-def _directory_source(
-    name: str,
-    description: str,
-    directory: Path,
-    identifier: str | None,
-    version: str | None,
-) -> SkillSource:
-    files: dict[str, Path | str] = {}
+@dataclass(frozen=True, slots=True)
+class _DirectoryFiles:
+    """Every file of a skill directory, read once: path, hash, bytes, executable or not."""
+
+    files: dict[str, Path]
+    manifest: dict[str, str]
+    contents: dict[str, bytes]
+    executable: frozenset[str]
+
+
+def _read_directory(directory: Path) -> _DirectoryFiles:
+    files: dict[str, Path] = {}
     manifest: dict[str, str] = {}
+    contents: dict[str, bytes] = {}
     executable: set[str] = set()
     for rel, path in iter_source_files(directory):
         try:
@@ -309,28 +273,43 @@ def _directory_source(
             raise errors.AgentSkillUnreadable(path=path) from exc
         files[rel] = path
         manifest[rel] = hash_bytes(data)
+        contents[rel] = data
         # wheels and zips may drop modes; a shebang says "this is a script" on its own
         if mode & _EXEC_BITS or data.startswith(b"#!"):
             executable.add(rel)
     if SKILL_FILE not in files:
         raise errors.InvalidAgentSkill(reason=f"{directory} has no {SKILL_FILE}", path=directory)
+    return _DirectoryFiles(
+        dict(sorted(files.items())), dict(sorted(manifest.items())), contents, frozenset(executable)
+    )
+
+
+def _directory_source(
+    name: str,
+    description: str,
+    directory: Path,
+    identifier: str | None,
+    version: str | None,
+    read: _DirectoryFiles | None = None,
+) -> SkillSource:
+    """The source of a skill directory; its files' bytes, read once, go with it (a deploy or
+    a build writes what was hashed, without reading it again)."""
+    if read is None:
+        read = _read_directory(directory)
     return SkillSource(
         name=name,
         description=description,
         identifier=identifier if identifier is not None else directory_identifier(directory),
         version=version,
-        files=dict(sorted(files.items())),
-        manifest=dict(sorted(manifest.items())),
+        files=dict(read.files),
+        manifest=read.manifest,
         directory=directory,
-        executable=frozenset(executable),
+        executable=read.executable,
+        contents=read.contents,
     )
 
 
 def _render(skill: Skill, name: str, description: str) -> str:
-    # skill_md (the frontmatter schema) only for SKILL.md files read or written here: a
-    # wheel's skill is described by its manifest (`agenttools show` needs it not); yaml only
-    # for frontmatter beyond one-line strings (render_skill_md imports it then)
-    from agenttools_runtime.skills.skill_md import render_skill_md
 
     try:
         return render_skill_md(

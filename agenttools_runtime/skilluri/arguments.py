@@ -8,13 +8,11 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime.skills.skill_md import skill_frontmatter, split_skill_text
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any, Literal
-
     Convention = Literal["seed", "claude"]
 
 CONVENTIONS: tuple[Convention, ...] = ("seed", "claude")

@@ -4,40 +4,27 @@ document's "Available skills" text and its JSON form."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from agenttools_runtime.skilluri.providers.base import ProvidedSkill
-from agenttools_runtime.values import Value
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
 
 
-class ProviderListing(Value):
-    __slots__ = ("error", "kind", "name", "skills")
+@dataclass(frozen=True, slots=True)
+class ProviderListing:
     name: str
     kind: str
     skills: tuple[ProvidedSkill, ...]
-    error: str | None
-
-    def __init__(
-        self, name: str, kind: str, skills: tuple[ProvidedSkill, ...], error: str | None = None
-    ) -> None:
-        super().__init__(name=name, kind=kind, skills=skills, error=error)
+    error: str | None = None
 
 
-class SkillListing(Value):
+@dataclass(frozen=True, slots=True)
+class SkillListing:
     """Every provider's skills, in priority order. ``winners`` maps each name to the
     provider a bare name resolves to."""
 
-    __slots__ = ("providers", "winners")
     providers: tuple[ProviderListing, ...]
-    winners: Mapping[str, str]
-
-    def __init__(
-        self, providers: tuple[ProviderListing, ...], winners: Mapping[str, str] | None = None
-    ) -> None:
-        super().__init__(providers=providers, winners={} if winners is None else winners)
+    winners: Mapping[str, str] = field(default_factory=dict)
 
     def render(self) -> str:
         """The scheme document's "Available skills" text, grouped by provider."""

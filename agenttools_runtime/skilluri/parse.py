@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, unquote
 
@@ -21,13 +22,13 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.names import is_provider_name
 from agenttools_runtime.skills.hashing import VCS_NAMES
-from agenttools_runtime.values import Value
 
 SCHEME = "skill"
 MAX_REFERENCE_LENGTH = 4096
 
 
-class SkillURI(Value):
+@dataclass(frozen=True, slots=True)
+class SkillURI:
     """A parsed ``skill://`` URI or bare name.
 
     ``provider`` is None for a bare name (looked up across providers). ``path`` holds the
@@ -35,12 +36,8 @@ class SkillURI(Value):
     Every segment is free of NUL, ``/``, ``\\``, ``.`` and ``..``.
     """
 
-    __slots__ = ("path", "provider")
     provider: str | None
     path: tuple[str, ...]
-
-    def __init__(self, provider: str | None, path: tuple[str, ...]) -> None:
-        super().__init__(provider=provider, path=path)
 
     @property
     def skill(self) -> str:

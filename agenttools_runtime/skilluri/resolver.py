@@ -3,9 +3,12 @@ bare name's collisions, SKILL.md with arguments, a reference file or the ``_mani
 
 from __future__ import annotations
 
+import base64
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime.discovery import SearchPath
 from agenttools_runtime.errors import (
@@ -27,12 +30,8 @@ from agenttools_runtime.skilluri.providers.builtin import BuiltinSkillProvider
 from agenttools_runtime.skilluri.providers.distribution import distribution_providers
 from agenttools_runtime.skilluri.providers.local import LocalSkillProvider
 from agenttools_runtime.skilluri.providers.mcp import MCPSkillProvider
-from agenttools_runtime.values import Value
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any, Literal
-
     from agenttools_runtime.skilluri.arguments import Convention
 
     ResultKind = Literal["skill", "reference", "manifest"]
@@ -40,7 +39,8 @@ if TYPE_CHECKING:
     MCPServers = Mapping[str, Any] | Sequence[tuple[str, Any]]
 
 
-class ResolvedSkill(Value):
+@dataclass(frozen=True, slots=True)
+class ResolvedSkill:
     """What a URI resolved to.
 
     ``kind`` is ``skill`` (SKILL.md, arguments substituted), ``reference`` (a file of the
@@ -49,31 +49,12 @@ class ResolvedSkill(Value):
     lower-priority providers that have a skill of that name too (a bare name's collision).
     """
 
-    __slots__ = ("also_provided_by", "content", "kind", "reference", "skill", "uri")
     uri: str
     skill: ProvidedSkill
     kind: ResultKind
     reference: str | None
     content: bytes
-    also_provided_by: tuple[str, ...]
-
-    def __init__(
-        self,
-        uri: str,
-        skill: ProvidedSkill,
-        kind: ResultKind,
-        reference: str | None,
-        content: bytes,
-        also_provided_by: tuple[str, ...] = (),
-    ) -> None:
-        super().__init__(
-            uri=uri,
-            skill=skill,
-            kind=kind,
-            reference=reference,
-            content=content,
-            also_provided_by=also_provided_by,
-        )
+    also_provided_by: tuple[str, ...] = ()
 
     @property
     def provider(self) -> str:
@@ -98,8 +79,6 @@ class ResolvedSkill(Value):
             "also_provided_by": list(self.also_provided_by),
         }
         if text is None:
-            import base64  # a binary file's --json only
-
             data["content_base64"] = base64.b64encode(self.content).decode("ascii")
         else:
             data["content"] = text

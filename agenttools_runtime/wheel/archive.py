@@ -11,42 +11,37 @@ temporary file next to the output and moved into place, so a failure leaves no h
 
 from __future__ import annotations
 
-import binascii
+import base64
+import csv
+import email.parser
 import io
 import os
 import shutil
 import stat
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from hashlib import sha256
 from pathlib import Path
+from typing import BinaryIO, Literal
 
-from agenttools_runtime import errors
-from agenttools_runtime.sha256 import sha256
-from agenttools_runtime.values import Value
+from agenttools_runtime import errors, fs
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.contents import Member
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
-if TYPE_CHECKING:
-    from typing import BinaryIO, Literal
-
-    Outcome = Literal["added", "replaced", "unchanged"]
+Outcome = Literal["added", "replaced", "unchanged"]
 METADATA = "METADATA"
 RECORD = "RECORD"
-_URLSAFE = bytes.maketrans(b"+/", b"-_")
 _ZIP64_EXTRA = 0x0001  # rewritten by zipfile when needed; copying it would duplicate it
 
 
-class WheelInfo(Value):
+@dataclass(frozen=True, slots=True)
+class WheelInfo:
     """A wheel's ``.dist-info`` directory and the name and version its ``METADATA`` gives."""
 
-    __slots__ = ("dist_info", "name", "version")
     dist_info: str  # "<name>-<version>.dist-info"
     name: str
     version: str
-
-    def __init__(self, dist_info: str, name: str, version: str) -> None:
-        super().__init__(dist_info=dist_info, name=name, version=version)
 
 
 def read_info(wheel: Path) -> WheelInfo:
@@ -110,9 +105,7 @@ def write_members(dist_info: Path, members: Sequence[Member]) -> None:
 
 def record_row(path: str, data: bytes) -> tuple[str, str, str]:
     """The ``RECORD`` row of one file: path, ``sha256=<urlsafe base64, no padding>``, size."""
-    # base64.urlsafe_b64encode, without importing base64 (a build hook's start-up)
-    digest = binascii.b2a_base64(sha256(data).digest(), newline=False).translate(_URLSAFE)
-    digest = digest.rstrip(b"=")
+    digest = base64.urlsafe_b64encode(sha256(data).digest()).rstrip(b"=")
     return path, f"sha256={digest.decode('ascii')}", str(len(data))
 
 
@@ -147,16 +140,12 @@ def _info(archive: zipfile.ZipFile, wheel: Path) -> WheelInfo:
 
 
 def metadata_headers(data: bytes) -> dict[str, str]:
-    """The single-line headers of a core metadata file (``METADATA``, ``PKG-INFO``), keys
-    lowercased, first occurrence kept: enough for ``Name`` and ``Version``, which never
-    fold, without the cost of the ``email`` package."""
+    """The headers of a core metadata file (``METADATA``, ``PKG-INFO``), keys lowercased,
+    first occurrence kept."""
+    message = email.parser.BytesHeaderParser().parsebytes(data)
     headers: dict[str, str] = {}
-    for line in data.decode("utf-8", "replace").splitlines():
-        if not line.strip():
-            break  # the body (the long description) starts
-        key, colon, value = line.partition(":")
-        if colon and not key[:1].isspace():
-            headers.setdefault(key.strip().lower(), value.strip())
+    for key, value in message.items():
+        headers.setdefault(key.lower(), str(value).strip())
     return headers
 
 
@@ -239,28 +228,15 @@ def _record(
     return "".join(kept).encode("utf-8")
 
 
-# RECORD is CSV; the csv module is imported (about 1 ms of a hook process) only for a
-# field that needs its quoting: fields without these characters are written and read as is.
-_CSV_SPECIAL = frozenset(',"\r\n')
-
-
 def _csv_line(row: Sequence[str], newline: str) -> str:
-    """*row* as ``csv.writer(…, lineterminator=newline)`` writes it."""
-    if not any(_CSV_SPECIAL.intersection(field) for field in row):
-        return ",".join(row) + newline
-    import csv
-
+    """*row* as one line of ``RECORD`` (CSV), ended by *newline*."""
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator=newline).writerow(row)
     return buffer.getvalue()
 
 
 def _first_field(line: str) -> str:
-    """The first field of one CSV line, as ``csv.reader`` reads it."""
-    if '"' not in line:
-        return line.split(",", 1)[0]
-    import csv
-
+    """The first field of one CSV line."""
     return next(csv.reader([line]), [""])[0]
 
 
@@ -310,8 +286,6 @@ def publish(
     """Write *output* atomically with the permissions of *like* (the input archive); fsynced
     unless not *durable* (a build's new artifact: a crash leaves no wheel, or the old one,
     and the build runs again; a wheel rewritten in place must survive a power cut)."""
-    from agenttools_runtime import fs  # (and tempfile: not for a build's staged wheel)
-
     fs.mkdir(output.parent)
     fs.write_stream_atomic(output, write, stat.S_IMODE(os.stat(like).st_mode), durable=durable)
 

@@ -8,28 +8,28 @@ they check a project.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from agenttools_runtime import regular_files
-from agenttools_runtime.values import Value
 from agenttools_runtime.wheel import layout
+from agenttools_runtime.wheel.manifest import WheelManifest
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a build's start-up)
-if TYPE_CHECKING:
-    from typing import Protocol
 
-    from agenttools_runtime.wheel.manifest import WheelManifest
+class Plan(Protocol):
+    """What :func:`members` reads of a :class:`~agenttools_runtime.project.BuildPlan`."""
 
-    class Plan(Protocol):
-        """What :func:`members` reads of a :class:`~agenttools_runtime.project.BuildPlan`."""
+    @property
+    def manifest(self) -> WheelManifest: ...
 
-        @property
-        def manifest(self) -> WheelManifest: ...
+    @property
+    def files(self) -> Mapping[str, Path | str]: ...
 
-        @property
-        def files(self) -> Mapping[str, Path | str]: ...
+    @property
+    def contents(self) -> Mapping[str, bytes]: ...
 
-        def manifest_bytes(self) -> bytes: ...
+    def manifest_bytes(self) -> bytes: ...
 
 
 # zip permission bits of what we add: what hatchling and installers normalize to
@@ -37,19 +37,14 @@ FILE_MODE = 0o644
 EXECUTABLE_MODE = 0o755
 
 
-class Member(Value):
+@dataclass(frozen=True, slots=True)
+class Member:
     """One file under ``.dist-info/extra_metadata/agenttools/``."""
 
-    __slots__ = ("data", "executable", "path", "source")
     path: str  # relative to the .dist-info directory ("extra_metadata/agenttools/...")
     data: bytes
-    executable: bool
-    source: Path | None  # the project file it was read from; None: generated
-
-    def __init__(
-        self, path: str, data: bytes, executable: bool = False, source: Path | None = None
-    ) -> None:
-        super().__init__(path=path, data=data, executable=executable, source=source)
+    executable: bool = False
+    source: Path | None = None  # the project file it was read from; None: generated
 
     @property
     def mode(self) -> int:
@@ -62,9 +57,10 @@ class Member(Value):
 
 
 def members(plan: Plan) -> tuple[Member, ...]:
-    """The files of *plan*: ``manifest.json`` first, then every skill file sorted by path.
+    """The files of *plan*: ``manifest.json`` first, then every skill file sorted by path,
+    with the bytes the checks read (``plan.contents``; a file without them is read now).
 
-    Raises ``OSError`` when a skill file cannot be read (it was readable when checked)."""
+    Raises ``OSError`` when such a file cannot be read (it was readable when checked)."""
     out = [Member(dist_info_path(layout.MANIFEST), plan.manifest_bytes())]
     executable = {
         layout.skill_file(name, rel)
@@ -75,11 +71,10 @@ def members(plan: Plan) -> tuple[Member, ...]:
         if isinstance(source, str):  # generated (an inline skill's SKILL.md)
             out.append(Member(dist_info_path(rel), source.encode("utf-8"), rel in executable))
         else:
-            out.append(
-                Member(
-                    dist_info_path(rel), regular_files.read_bytes(source), rel in executable, source
-                )
-            )
+            data = plan.contents.get(rel)
+            if data is None:
+                data = regular_files.read_bytes(source)
+            out.append(Member(dist_info_path(rel), data, rel in executable, source))
     return tuple(out)
 
 

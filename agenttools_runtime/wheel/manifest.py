@@ -12,15 +12,14 @@ import json
 import os
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import names, schema
+from agenttools_runtime.errors import InvalidManifest, ManifestSchemaTooNew
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
-from agenttools_runtime.values import Value
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any, Literal
-
     from agenttools_runtime.errors import ManifestError
 
     SkillKind = Literal["directory", "inline"]
@@ -33,65 +32,25 @@ MAX_DEPTH = MAX_NESTING
 SKILL_KINDS = ("directory", "inline")
 
 
-class ServerEntry(Value):
+@dataclass(frozen=True, slots=True)
+class ServerEntry:
     """One MCP server: its ``[tool.agenttools.mcp-servers.<name>]`` table, typed by the one
     schema of that table (:data:`agenttools_runtime.schema.SERVER`); a key the table does not
     give is None. Built from a table by :meth:`from_table`, which refuses one that breaks
     :func:`~agenttools_runtime.schema.server_problems`, so every field holds what its key's
     type says."""
 
-    __slots__ = (
-        "args",
-        "command",
-        "config_key",
-        "description",
-        "env",
-        "headers",
-        "module",
-        "name",
-        "script",
-        "transport",
-        "url",
-    )  # fmt: skip
     name: str
-    description: str | None
-    module: str | None
-    script: str | None
-    command: str | None
-    url: str | None
-    args: tuple[str, ...] | None
-    env: Mapping[str, str] | None
-    transport: Transport | None
-    headers: Mapping[str, str] | None
-    config_key: str | None
-
-    def __init__(
-        self,
-        name: str,
-        description: str | None = None,
-        module: str | None = None,
-        script: str | None = None,
-        command: str | None = None,
-        url: str | None = None,
-        args: tuple[str, ...] | None = None,
-        env: Mapping[str, str] | None = None,
-        transport: Transport | None = None,
-        headers: Mapping[str, str] | None = None,
-        config_key: str | None = None,
-    ) -> None:
-        super().__init__(
-            name=name,
-            description=description,
-            module=module,
-            script=script,
-            command=command,
-            url=url,
-            args=args,
-            env=env,
-            transport=transport,
-            headers=headers,
-            config_key=config_key,
-        )
+    description: str | None = None
+    module: str | None = None
+    script: str | None = None
+    command: str | None = None
+    url: str | None = None
+    args: tuple[str, ...] | None = None
+    env: Mapping[str, str] | None = None
+    transport: Transport | None = None
+    headers: Mapping[str, str] | None = None
+    config_key: str | None = None
 
     @classmethod
     def from_table(cls, name: str, table: Mapping[str, Any]) -> ServerEntry:
@@ -122,34 +81,16 @@ class ServerEntry(Value):
         return data
 
 
-class SkillEntry(Value):
+@dataclass(frozen=True, slots=True)
+class SkillEntry:
     """One skill of the distribution and the hash of every file the wheel ships for it."""
 
-    __slots__ = ("description", "executable", "files", "kind", "name", "path")
     name: str
     description: str
     files: Mapping[str, str]  # "/"-separated relative path -> SHA-256 (hex)
-    kind: SkillKind
-    executable: tuple[str, ...]  # sorted
-    path: str | None  # project-relative source directory (directory kind)
-
-    def __init__(
-        self,
-        name: str,
-        description: str,
-        files: Mapping[str, str],
-        kind: SkillKind = "directory",
-        executable: tuple[str, ...] = (),
-        path: str | None = None,
-    ) -> None:
-        super().__init__(
-            name=name,
-            description=description,
-            files=files,
-            kind=kind,
-            executable=executable,
-            path=path,
-        )
+    kind: SkillKind = "directory"
+    executable: tuple[str, ...] = ()  # sorted
+    path: str | None = None  # project-relative source directory (directory kind)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -163,34 +104,16 @@ class SkillEntry(Value):
         return data
 
 
-class BundleEntry(Value):
+@dataclass(frozen=True, slots=True)
+class BundleEntry:
     """One bundle: server and skill references (``name`` or ``dist/name``), in order."""
 
-    __slots__ = ("description", "implicit", "marker", "mcp_servers", "name", "skills")
     name: str
-    implicit: bool
-    mcp_servers: tuple[str, ...]
-    skills: tuple[str, ...]
-    description: str | None
-    marker: str | None
-
-    def __init__(
-        self,
-        name: str,
-        implicit: bool = False,
-        mcp_servers: tuple[str, ...] = (),
-        skills: tuple[str, ...] = (),
-        description: str | None = None,
-        marker: str | None = None,
-    ) -> None:
-        super().__init__(
-            name=name,
-            implicit=implicit,
-            mcp_servers=mcp_servers,
-            skills=skills,
-            description=description,
-            marker=marker,
-        )
+    implicit: bool = False
+    mcp_servers: tuple[str, ...] = ()
+    skills: tuple[str, ...] = ()
+    description: str | None = None
+    marker: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -206,49 +129,18 @@ class BundleEntry(Value):
         return data
 
 
-class WheelManifest(Value):
+@dataclass(frozen=True, slots=True)
+class WheelManifest:
     """Everything the runtime needs to list and resolve a distribution's bundles."""
 
-    __slots__ = (
-        "bundles",
-        "distribution",
-        "root",
-        "schema",
-        "servers",
-        "skills",
-        "source_root",
-        "version"
-    )  # fmt: skip
     distribution: str
     version: str
-    bundles: tuple[BundleEntry, ...]
-    servers: Mapping[str, ServerEntry]
-    skills: Mapping[str, SkillEntry]
-    root: str | None
-    source_root: str | None
-    schema: int
-
-    def __init__(
-        self,
-        distribution: str,
-        version: str,
-        bundles: tuple[BundleEntry, ...] = (),
-        servers: Mapping[str, ServerEntry] | None = None,
-        skills: Mapping[str, SkillEntry] | None = None,
-        root: str | None = None,
-        source_root: str | None = None,
-        schema: int = SCHEMA_VERSION,
-    ) -> None:
-        super().__init__(
-            distribution=distribution,
-            version=version,
-            bundles=bundles,
-            servers={} if servers is None else servers,
-            skills={} if skills is None else skills,
-            root=root,
-            source_root=source_root,
-            schema=schema,
-        )
+    bundles: tuple[BundleEntry, ...] = ()
+    servers: Mapping[str, ServerEntry] = field(default_factory=dict)
+    skills: Mapping[str, SkillEntry] = field(default_factory=dict)
+    root: str | None = None
+    source_root: str | None = None
+    schema: int = SCHEMA_VERSION
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of ``manifest.json``."""
@@ -312,8 +204,6 @@ def from_json(value: object, distribution: str) -> WheelManifest:
     if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
         raise _invalid(distribution, f"its schema is {schema!r}, not a positive integer")
     if schema > SCHEMA_VERSION:
-        from agenttools_runtime.errors import ManifestSchemaTooNew
-
         raise ManifestSchemaTooNew(
             distribution=distribution, schema=schema, supported=SCHEMA_VERSION
         )
@@ -397,8 +287,6 @@ class _Problem(Exception):
 
 
 def _invalid(distribution: str, reason: str) -> ManifestError:
-    # the error classes (130 of them: a tenth of `list`'s start-up) only when one is raised
-    from agenttools_runtime.errors import InvalidManifest
 
     return InvalidManifest(distribution=distribution, reason=reason)
 

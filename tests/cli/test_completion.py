@@ -4,6 +4,7 @@ names. zsh and fish are checked where they are installed."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import subprocess
@@ -12,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from agenttools_runtime.cli import COMMAND_HELP, main
+from agenttools_runtime.cli import build_parser, main
 from agenttools_runtime.cli.completion import commands
-from tests.deploy.test_cli import weather
 from tests.helpers.venvs import create_venv
+from tests.helpers.weather import weather
 
 BIN = Path(sys.executable).parent  # where the agenttools console script of this venv is
 
@@ -84,8 +85,10 @@ def test_bash_loads_the_script() -> None:
 
 
 def test_the_table_is_the_parser() -> None:
-    table = {c.path: c for c in commands()}
-    assert set(table[""].subcommands) == set(COMMAND_HELP)
+    parser = build_parser()
+    table = {c.path: c for c in commands(parser)}
+    (action,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert table[""].subcommands == list(action.choices)
     deploy = table["deploy"]
     assert {"--detected", "--all-clients", "--runner", "--dry-run", "--json"} <= set(deploy.options)
     assert deploy.positionals == ["clients", "tools"]

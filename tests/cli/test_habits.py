@@ -5,14 +5,15 @@ and how to look elsewhere."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
 from agenttools_runtime.cli import main
 from agenttools_runtime.suggest import close_matches, did_you_mean
-from tests.deploy.test_cli import weather
 from tests.helpers.venvs import create_venv
+from tests.helpers.weather import weather
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -106,9 +107,15 @@ def test_the_active_virtual_env_is_used_and_said(
     # --python wins, and the venv agenttools runs in is not "another" one
     status, out, err = run(capsys, "list", "--python", str(venv.python))
     assert "VIRTUAL_ENV" not in err
-    monkeypatch.setenv("VIRTUAL_ENV", str(Path(__import__("sys").prefix)))
-    status, out, err = run(capsys, "list")
-    assert "VIRTUAL_ENV" not in err and "weather-tools" not in out
+    # the venv agenttools itself runs in, active: the same listing as with none active (and
+    # whatever that environment holds, the other venv's distribution is not in it)
+    monkeypatch.delenv("VIRTUAL_ENV")
+    status, plain, err = run(capsys, "list", "--json")
+    monkeypatch.setenv("VIRTUAL_ENV", sys.prefix)
+    status, out, err = run(capsys, "list", "--json")
+    assert "VIRTUAL_ENV" not in err
+    assert json.loads(out) == json.loads(plain)
+    assert json.loads(out)["python"] != str(venv.python)
 
 
 def test_serve_help_says_which_clients_see_skills_list(
@@ -151,7 +158,8 @@ def test_an_empty_value_is_a_usage_error_naming_the_option(
 def test_every_option_naming_a_path_a_client_or_a_key_refuses_an_empty_value() -> None:
     import argparse
 
-    from agenttools_runtime.cli import build_parser, nonempty
+    from agenttools_runtime.cli import build_parser
+    from agenttools_runtime.cli.common import nonempty
 
     named = {"project", "config", "python", "path", "skills_dir", "outdir", "name", "client",
              "bundle", "target", "server", "id"}  # fmt: skip

@@ -225,6 +225,7 @@ def _npm_install(npm: str, client: NpmClient, spec: str) -> str | None:
         done = subprocess.run(
             [npm, "install", "--no-audit", "--no-fund", "--loglevel=error", spec],
             cwd=client.directory,
+            env=install_env(),
             capture_output=True,
             text=True,
             timeout=NPM_TIMEOUT,
@@ -236,6 +237,26 @@ def _npm_install(npm: str, client: NpmClient, spec: str) -> str | None:
         lines = (done.stderr or done.stdout).strip().splitlines()
         return " / ".join(lines[-5:]) or "no binary"
     return None
+
+
+def install_env() -> dict[str, str]:
+    """The environment of ``npm install``: HOME, npm's cache and every folder a package's
+    install script may create (OpenCode's makes ``~/.config/opencode`` and more; node-gyp
+    caches headers in ``~/.cache``) inside the test cache, never the developer's home —
+    where they would make ``agenttools clients`` see clients that were never installed."""
+    home = cache_path("npm-home")
+    home.mkdir(parents=True, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.lower().startswith("npm_config_")}
+    env.update(
+        HOME=os.fspath(home),
+        USERPROFILE=os.fspath(home),
+        XDG_CONFIG_HOME=os.fspath(home / ".config"),
+        XDG_CACHE_HOME=os.fspath(home / ".cache"),
+        XDG_DATA_HOME=os.fspath(home / ".local" / "share"),
+        npm_config_cache=os.fspath(cache_path("npm-cache")),
+        npm_config_update_notifier="false",
+    )
+    return env
 
 
 # This process's installs by client id: started once, awaited by every test that needs one.

@@ -5,15 +5,16 @@ and an interpreter that has the SDK are fine."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from agenttools_runtime.bundles import BUILTIN_SERVERS, AgentTools
-from agenttools_runtime.deploy import deploy, has_mcp_sdk
+from agenttools_runtime.deploy import deploy
+from agenttools_runtime.deploy.target_tools import has_mcp_sdk
 from agenttools_runtime.errors import MCPSDKMissing
 from agenttools_runtime.mcp.server import Environment
-from agenttools_runtime.values import replace
 from tests.helpers.venvs import create_venv
 
 from .conftest import snapshot

@@ -12,31 +12,9 @@ import pytest
 from agenttools_runtime.cli import main
 from agenttools_runtime.clients import get_client
 from agenttools_runtime.mcp.install import read_server_entries
-from tests.helpers.venvs import fake_distribution, skill_files
+from tests.helpers.weather import weather
 
 from .conftest import snapshot
-
-
-def weather(site: Path, version: str, body: str = "Do things.") -> Path:
-    skill = skill_files("weather-report", "Reports the weather.", {"scripts/run.sh": "#!/bin/sh\n"})
-    skill["files"]["SKILL.md"] = skill["files"]["SKILL.md"].replace("Do things.", body)
-    skill["executable"] = ["scripts/run.sh"]
-    return fake_distribution(
-        site,
-        "weather-tools",
-        version,
-        servers={"weather": {"module": "weather_tools.server", "env": {"UNITS": "metric"}}},
-        skills={"weather-report": skill},
-        bundles=[
-            {
-                "name": "weather-tools",
-                "implicit": True,
-                "mcp-servers": ["weather"],
-                "skills": ["weather-report"],
-            },
-            {"name": "reports", "mcp-servers": [], "skills": ["weather-report"]},
-        ],
-    )
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

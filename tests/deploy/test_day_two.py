@@ -16,9 +16,7 @@ import pytest
 
 from agenttools_runtime.cli import main
 from tests.helpers.venvs import create_venv
-from tests.helpers.wheels import SAMPLES, build_sample_wheel, build_wheel
-
-from .test_end_to_end import tree, wheel_skill_files
+from tests.helpers.wheels import SAMPLES, build_sample_wheel, build_wheel, tree, wheel_skill_files
 
 pytestmark = pytest.mark.slow
 

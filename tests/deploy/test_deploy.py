@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from agenttools_runtime import values
 from agenttools_runtime.clients import get_client
 from agenttools_runtime.deploy import deploy, deployed
 from agenttools_runtime.errors import (
@@ -136,7 +136,7 @@ def test_removal_keeps_keys_another_deployment_records(home: Path, tmp_path: Pat
     from agenttools_runtime.deploy import records
 
     forged = records.read_record(records.record_path(b.uuid))
-    forged = values.replace(forged, mcp_servers=a.record.mcp_servers)
+    forged = replace(forged, mcp_servers=a.record.mcp_servers)
     records.rewrite_record(forged)
     a.remove()
     assert "k" in entries(config, "cursor")
@@ -348,7 +348,7 @@ def test_builtin_skill_upgrades_without_upgrade_level(home: Path) -> None:
 
     entry = registry.load_entry(key)
     assert entry is not None
-    registry.save_entry(values.replace(entry, hashes=installed_hashes(skill)[0], version="0.0.1"))
+    registry.save_entry(replace(entry, hashes=installed_hashes(skill)[0], version="0.0.1"))
     second = deploy("vscode")  # shares ~/.copilot/skills; no overwrite level given
     assert "Old body." not in (skill / "SKILL.md").read_text()
     after = registry.load_entry(key)

@@ -89,13 +89,11 @@ def test_staging_and_temp_files_are_ours_by_name_and_deleted(home: Path, state: 
 def test_a_cli_cache_write_killed_half_way_is_a_temp_file_doctor_deletes(
     home: Path, state: Path
 ) -> None:
-    from agenttools_runtime.cli import lean_cache
-
     deploy("cursor", bundle("b", [inline("kept")], [server("srv")]))
     cache = state / "cache"
     cache.mkdir(exist_ok=True)
     (cache / "list.marshal").write_bytes(b"kept")  # the cache itself: not a leftover
-    temp = Path(lean_cache.temp_path(str(cache / "list.marshal")))
+    temp = cache / ".list.marshal.agenttools-1234.tmp"  # (as earlier versions' caches named it)
     assert temp.parent == cache and fs.is_temp_name(temp.name)
     temp.write_bytes(b"torn")  # what a write killed before its os.replace leaves
     assert kinds(diagnose()) == ["temp-file"]
@@ -105,10 +103,11 @@ def test_a_cli_cache_write_killed_half_way_is_a_temp_file_doctor_deletes(
 
 
 def test_the_verified_files_cache_of_an_uninstalled_distribution_is_tidied_by_fix(
-    home: Path, state: Path, tmp_path: Path
+    home: Path, state: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from agenttools_runtime import verified
 
+    monkeypatch.setattr(verified, "RACY_NS", 0)  # (the files are written just before)
     deploy("cursor", bundle("b", [inline("kept")], [server("srv")]))  # the state exists
     installed, uninstalled = tmp_path / "kept-1.0.dist-info", tmp_path / "gone-1.0.dist-info"
     for dist_info in (installed, uninstalled):

@@ -9,7 +9,6 @@ import os
 import shutil
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -18,27 +17,9 @@ from agenttools_runtime.cli import main
 from agenttools_runtime.clients import get_client
 from agenttools_runtime.mcp.install import read_server_entries
 from tests.helpers.venvs import create_venv
-from tests.helpers.wheels import SAMPLES, build_sample_wheel, build_wheel
+from tests.helpers.wheels import SAMPLES, build_sample_wheel, build_wheel, tree, wheel_skill_files
 
 pytestmark = pytest.mark.slow
-
-
-def wheel_skill_files(wheel: Path, skill: str) -> dict[str, bytes]:
-    prefix_marker = f"extra_metadata/agenttools/skills/{skill}/"
-    out = {}
-    with zipfile.ZipFile(wheel) as zf:
-        for name in zf.namelist():
-            if prefix_marker in name and not name.endswith("/"):
-                out[name.split(prefix_marker, 1)[1]] = zf.read(name)
-    return out
-
-
-def tree(directory: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(directory).as_posix(): p.read_bytes()
-        for p in sorted(directory.rglob("*"))
-        if p.is_file()
-    }
 
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

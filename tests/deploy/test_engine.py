@@ -8,11 +8,12 @@ import json
 import os
 import shutil
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from agenttools_runtime import paths, values
+from agenttools_runtime import paths
 from agenttools_runtime.deploy import deploy, deployed, engine, registry
 from agenttools_runtime.deploy.plan import Level
 from agenttools_runtime.deploy.resolved import resolve
@@ -30,7 +31,6 @@ from agenttools_runtime.errors import (
     DeploymentExists,
     DuplicateAgentSkillName,
 )
-from agenttools_runtime.values import replace
 
 from .conftest import bundle, inline, snapshot, write_skill
 
@@ -328,11 +328,11 @@ def test_an_older_version_keeps_the_newer_copy(home: Path, sources: Path) -> Non
     src = write_skill(sources / "versioned-skill", body="new\n")
     target = resolve_target("cursor")
     newer = resolve(bundle("new", [src]))
-    newer = replace(newer, skills=(values.replace(newer.skills[0], version="2.0"),))
+    newer = replace(newer, skills=(replace(newer.skills[0], version="2.0"),))
     record_new, _ = engine.execute(newer, target, Level.NONE)
     write_skill(src, body="old\n")
     older = resolve(bundle("old", [src]))
-    older = replace(older, skills=(values.replace(older.skills[0], version="1.5"),))
+    older = replace(older, skills=(replace(older.skills[0], version="1.5"),))
     record_old, found = engine.execute(older, target, Level.ALL)
     skill = home / ".cursor" / "skills" / "versioned-skill"
     assert "new" in (skill / "SKILL.md").read_text()

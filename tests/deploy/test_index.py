@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from agenttools_runtime import fs, paths, values
+from agenttools_runtime import fs, paths
 from agenttools_runtime.deploy import deploy, deployed, index, records, registry
 from agenttools_runtime.errors import AgentSkillInUse, DeploymentExists
 
@@ -78,7 +79,7 @@ def test_a_record_added_behind_the_index_is_seen(home: Path, state: Path) -> Non
     copy = records.read_record(records.record_path(dep.uuid))
     shutil.rmtree(records.record_dir(dep.uuid))
     deployed_uuid = "00000000-0000-4000-8000-000000000000"
-    records.write_record(values.replace(copy, uuid=deployed_uuid))
+    records.write_record(replace(copy, uuid=deployed_uuid))
     with pytest.raises(DeploymentExists):
         deploy("cursor", bundle("b", [inline("x")], [server("s")]))
 

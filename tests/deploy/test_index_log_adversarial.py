@@ -189,34 +189,25 @@ def test_a_huge_log(home: Path, state: Path) -> None:
     _consistent(state, state_paths)
 
 
-def test_a_change_only_to_the_log_is_not_answered_from_a_ticket(
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    home: Path,
-    tmp_path: Path,
-    state: Path,
+def test_a_change_only_to_the_log_is_still_up_to_date(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, state: Path
 ) -> None:
-    """The identical-redeploy ticket lists ``index.log`` among its inputs: a line appended
-    (here the last one again: a change to the log that changes nothing else) is never
-    answered from the ticket; the engine answers, and its answer is still "up to date"."""
-    from agenttools_runtime import status_cache, uptodate
+    """A line appended to ``index.log`` (the last one again: a change to the log that changes
+    nothing else): the next identical redeploy replays it and is still "up to date"."""
+    from agenttools_runtime.cli import main
     from agenttools_runtime.deploy import deployed
+    from tests.helpers.weather import weather
 
-    from .test_cli import weather
-    from .test_uptodate import agrees, deploy_argv, warm
-
-    monkeypatch.setattr(status_cache, "RACY_NS", 0)
     site = tmp_path / "site"
     weather(site, "1.2.0")
-    argv = deploy_argv(site)
-    warm(capsys, monkeypatch, argv, False, state)
-    assert uptodate.answer(argv[1:]) is not None
+    argv = ["deploy", "claude-code", "weather-tools/weather-tools", "--path", str(site)]
+    assert main(argv) == 0
     state_paths = paths.state_paths()
     [uid] = [d.uuid for d in deployed()]
     with state_paths.index_log.open("ab") as log:
         log.write(_line(state_paths, []))
-    fast, (status, out) = agrees(capsys, monkeypatch, argv)
-    assert fast is None
-    assert status == 0 and "up to date" in out
+    capsys.readouterr()
+    assert main([*argv, "--upgrade"]) == 0
+    assert "up to date" in capsys.readouterr().out
     assert [d.uuid for d in deployed()] == [uid]
     assert inconsistencies(state) == []

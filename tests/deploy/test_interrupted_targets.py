@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime.deploy import deployed
+from tests.helpers.weather import weather
 
 from .reliability import child_environment
-from .test_cli import weather
 
 CHILD = Path(__file__).with_name("crashing_child.py")
 TOOLS = "weather-tools/weather-tools"
@@ -129,9 +130,9 @@ def test_a_signal_while_the_bundle_is_read_says_nothing_was_deployed(
     nothing, and says so."""
     first = child(tmp_path, "never", "deploy", "cursor", TOOLS, "--path", str(site))
     assert first.returncode == 0, first.stderr
-    # the first deploy found no state to keep its cache of verified files in: the next one
-    # verifies the wheel again and writes that cache first
-    assert not (Path(os.environ["AGENTTOOLS_HOME"]) / "deployments" / ".verified").exists()
+    # which wheel files were verified, forgotten: the next deploy verifies the wheel again
+    # and writes that cache first
+    shutil.rmtree(Path(os.environ["AGENTTOOLS_HOME"]) / "deployments" / ".verified", True)
     result = child(
         tmp_path, "write:1", "deploy", "claude-code", TOOLS, "--path", str(site), sig=sig
     )

@@ -17,8 +17,7 @@ import pytest
 from agenttools_runtime.cli import main
 from agenttools_runtime.deploy import deployed, status
 from tests.helpers.venvs import fake_distribution, skill_files
-
-from .test_cli import weather
+from tests.helpers.weather import table, upgrade, weather
 
 TOOLS = "weather-tools/weather-tools"
 
@@ -36,30 +35,11 @@ def results(out: str) -> dict[str, list[str]]:
     return {row[1]: row[3:] for row in rows}
 
 
-def table(out: str) -> dict[str, list[str]]:
-    """``deployed``'s table: client -> [id, scope, bundle, version, status, detail…]."""
-    rows = {}
-    for line in out.splitlines()[1:]:
-        if not line.strip() or (line[0].isdigit() and " deployment(s)" in line):
-            continue
-        cells = line.split()
-        if len(cells) >= 6:
-            rows[cells[1]] = [cells[0], *cells[2:]]
-    return rows
-
-
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
     path = tmp_path / "site"
     weather(path, "1.2.0")
     return path
-
-
-def upgrade(site: Path, version: str, body: str = "Do things.") -> None:
-    """``pip install -U``: the old dist-info goes, the new one comes."""
-    for old in site.glob("weather_tools-*.dist-info"):
-        shutil.rmtree(old)
-    weather(site, version, body=body)
 
 
 def test_status_follows_the_distribution(

@@ -16,8 +16,7 @@ import pytest
 from agenttools_runtime.cli import main
 from agenttools_runtime.deploy import deployed
 from tests.helpers.venvs import fake_distribution, skill_files
-
-from .test_cli import weather
+from tests.helpers.weather import weather
 
 pytestmark = pytest.mark.skipif(
     sys.platform == "win32", reason="symbolic links need privileges on Windows"

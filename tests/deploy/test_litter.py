@@ -18,8 +18,7 @@ from agenttools_runtime.cli import main
 from agenttools_runtime.clients import all_clients
 from agenttools_runtime.deploy import deployed
 from tests.helpers.venvs import fake_distribution, skill_files
-
-from .test_cli import weather
+from tests.helpers.weather import weather
 
 TOOLS = "weather-tools/weather-tools"
 

@@ -14,9 +14,9 @@ from agenttools_runtime.cli import main
 from agenttools_runtime.clients import get_client
 from agenttools_runtime.deploy import deployed
 from agenttools_runtime.mcp.install import read_server_entries
+from tests.helpers.weather import weather
 
 from .conftest import snapshot
-from .test_cli import weather
 
 TOOLS = "weather-tools/weather-tools"
 

@@ -344,7 +344,7 @@ class DeploymentState(RuleBasedStateMachine):
             after = snapshot(self.home, self.state)
             # the lock file (and the directory holding it) are not changes, nor is anything in
             # the index's directory (derived data: the index a sweep it asked for may rebuild
-            # before the failure, the status cache, up-to-date tickets) or the directory itself
+            # before the failure, the status cache) or the directory itself
             derived = str(self.state / "deployments" / ".index")
             for path in (lock, str(self.state / "deployments"), str(self.state)):
                 before.pop(path, None), after.pop(path, None)

@@ -1,7 +1,8 @@
 """The stat cache of verified skill files (``agenttools_runtime/verified.py``): a file verified
 and unchanged since is not read again; any change that a write makes — content, size, time,
 a new file in its place, even with its modification time set back — is read and hashed anew;
-the cache is written only where agenttools keeps state, and a torn one is empty."""
+the cache is written only where agenttools keeps state, and a torn one is empty; a file that
+changed too shortly before it was read is not recorded."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from agenttools_runtime import paths, verified
+from agenttools_runtime import discovery, paths, verified
 from agenttools_runtime.discovery import InstalledDistribution, SearchPath, get_distribution
 from agenttools_runtime.errors import BundledFileMismatch
 from agenttools_runtime.mcp.server import Environment
@@ -18,6 +19,13 @@ from agenttools_runtime.skills import hashing
 from tests.helpers.venvs import fake_distribution, skill_files
 
 FILES = {"references/a.md": "# A\n", "references/b.md": "# B\n", "scripts/run.sh": "#!/bin/sh\n"}
+
+
+@pytest.fixture(autouse=True)
+def settled_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The distributions here are written just before they are read: their files are taken
+    as settled at once (the racily-clean rule has its own tests below)."""
+    monkeypatch.setattr(verified, "RACY_NS", 0)
 
 
 @pytest.fixture
@@ -43,7 +51,7 @@ def dist(site: Path) -> InstalledDistribution:
 
 
 def hashed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """A counter of the files hashed from now on."""
+    """A counter of the files hashed from now on (discovery verifies a wheel's skill files)."""
     count = [0]
     real = hashing.hash_bytes
 
@@ -51,7 +59,7 @@ def hashed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         count[0] += 1
         return real(data)
 
-    monkeypatch.setattr(hashing, "hash_bytes", counting)
+    monkeypatch.setattr(discovery, "hash_bytes", counting)
     return count
 
 
@@ -134,3 +142,37 @@ def test_no_state_no_cache(site: Path, home: Path, monkeypatch: pytest.MonkeyPat
     dist(site).verify_skill("weather-report")
     assert count == [8]  # read every time
     assert not paths.state_paths().deployments.exists()  # no state made by looking
+
+
+def test_a_file_changed_just_before_it_was_read_is_not_recorded(
+    site: Path, state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Changed within ``RACY_NS`` of the read, a file may change again in the same clock
+    tick without its stat showing it (git's "racily clean" entries): read every time."""
+    monkeypatch.setattr(verified, "RACY_NS", 3_600 * 10**9)  # (every file here is that recent)
+    count = hashed(monkeypatch)
+    dist(site).verify_skill("weather-report")
+    dist(site).verify_skill("weather-report")
+    assert count == [8]
+    assert all(
+        verified.VerifiedFiles(info, "weather-report").files == {} for info in site.iterdir()
+    )
+
+
+def test_remember_records_only_what_did_not_change_since_it_was_read(
+    site: Path, home: Path
+) -> None:
+    """The first deploy on a machine records what it verified once it made the state: each
+    file as it is now, unless it changed since the read began (then it may not be the file
+    that was read)."""
+    info = next(site.glob("*.dist-info"))
+    directory = skill_file(site, "SKILL.md").parent
+    manifest = dist(site).verify_skill("weather-report")
+    assert not paths.state_paths().deployments.exists()  # (no state then: nothing kept)
+    paths.state_paths().deployments.mkdir(parents=True)  # (the deploy's lock made it)
+    read_since = os.stat(skill_file(site, "scripts/run.sh")).st_ctime_ns + 1
+    skill_file(site, "references/a.md").write_text("# A, changed since\n")
+    verified.remember(info, "weather-report", directory, manifest, read_since)
+    assert sorted(verified.VerifiedFiles(info, "weather-report").files) == sorted(
+        rel for rel in manifest if rel != "references/a.md"
+    )

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,21 @@ def plugin_manager():  # type: ignore[no-untyped-def]
 
         manager.manager.register(agenttools_hook.hooks)
     return manager
+
+
+def wheel_skill_files(wheel: Path, skill: str) -> dict[str, bytes]:
+    prefix_marker = f"extra_metadata/agenttools/skills/{skill}/"
+    out = {}
+    with zipfile.ZipFile(wheel) as zf:
+        for name in zf.namelist():
+            if prefix_marker in name and not name.endswith("/"):
+                out[name.split(prefix_marker, 1)[1]] = zf.read(name)
+    return out
+
+
+def tree(directory: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(directory).as_posix(): p.read_bytes()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file()
+    }

@@ -75,3 +75,74 @@ BROKEN = {
     "toml": ('model = "o3"\n[mcp_servers.a\ncommand = "x"\n', None),
     "yaml": ("extensions:\n  a: [1, 2\nother: 1\n", None),
 }
+
+
+def only_insertions(before: str, after: str) -> bool:
+    """Every character of *before* is still in *after*, in order and unchanged: *after* is
+    *before* with text inserted (*before* is a subsequence of *after*)."""
+    prefix = _common(before, after)
+    suffix = _common(before[prefix:][::-1], after[prefix:][::-1])
+    rest = iter(after[prefix : len(after) - suffix])
+    return all(ch in rest for ch in before[prefix : len(before) - suffix])
+
+
+def _common(a: str, b: str) -> int:
+    """Length of the common prefix (binary search over slice comparisons: fast on MBs)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def load_jsonc(text: str) -> Any:
+    """JSONC → data, independently of the code under test: drop comments and trailing
+    commas (what VS Code's and Zed's readers accept), then ``json.loads``."""
+    return json.loads(_strip_trailing_commas(text))
+
+
+def _strip_trailing_commas(text: str) -> str:
+    no_comments = _strip_comments(text)
+    out: list[str] = []
+    i, n = 0, len(no_comments)
+    while i < n:
+        ch = no_comments[i]
+        if ch == '"':
+            j = i + 1
+            while no_comments[j] != '"':
+                j += 2 if no_comments[j] == "\\" else 1
+            out.append(no_comments[i : j + 1])
+            i = j + 1
+            continue
+        if ch == "," and no_comments[i + 1 :].lstrip(" \t\r\n")[:1] in ("}", "]"):
+            i += 1
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _strip_comments(text: str) -> str:
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            j = i + 1
+            while text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i : j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                i += 1
+        elif text.startswith("/*", i):
+            i = text.index("*/", i + 2) + 2
+            out.append(" ")
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)

@@ -12,7 +12,7 @@ import pytest
 from agenttools_runtime.errors import ConfigFileUnparseable
 from agenttools_runtime.limits import MAX_NESTING
 from agenttools_runtime.mcp.formats import Container, ParseError, edit_config_file, get_format
-from tests.mcp.test_install import only_insertions
+from tests.mcp.samples import only_insertions
 
 ENTRY = {"type": "stdio", "command": "/venv/bin/python", "args": ["-m", "w"], "env": {}}
 SERVERS = Container(("mcpServers",))
@@ -370,7 +370,7 @@ def test_json_file_of_only_comments_counts_as_empty(text: str) -> None:
 def test_json_several_new_top_level_members_share_one_comma(text: str) -> None:
     """The container and required top-level keys added in one edit: valid JSONC, whatever
     follows the last value."""
-    from tests.mcp.test_properties import load_jsonc
+    from tests.mcp.samples import load_jsonc
 
     defaults = {"name": "n", "version": "1"}
     new, _ = get_format("json").set_entry(text, SERVERS, "w", ENTRY, defaults)

@@ -14,6 +14,7 @@ from agenttools_runtime.errors import (
     ConfigFileChanged,
     ConfigFileInvalid,
     ConfigFileUnparseable,
+    UnknownInstallLocation,
     UnsupportedTransport,
 )
 from agenttools_runtime.mcp.entries import build_entry
@@ -26,7 +27,7 @@ from agenttools_runtime.mcp.install import (
     uninstall_mcp_server,
 )
 from agenttools_runtime.mcp.server import Environment, MCPServer
-from tests.mcp.samples import BROKEN, existing_text
+from tests.mcp.samples import BROKEN, existing_text, only_insertions
 
 CLIENTS = sorted(all_clients().values(), key=lambda c: c.id)
 ENV = Environment(Path("/opt/venv/bin/python"), Path("/opt/venv/bin"))
@@ -44,30 +45,9 @@ def config_path(client: Client, home: Path) -> Path:
     for os_name in ("unix", "macos", "windows"):
         try:
             return mcp_config_location(client, os_name)
-        except Exception:
+        except UnknownInstallLocation:
             continue
     raise AssertionError(client)
-
-
-def only_insertions(before: str, after: str) -> bool:
-    """Every character of *before* is still in *after*, in order and unchanged: *after* is
-    *before* with text inserted (*before* is a subsequence of *after*)."""
-    prefix = _common(before, after)
-    suffix = _common(before[prefix:][::-1], after[prefix:][::-1])
-    rest = iter(after[prefix : len(after) - suffix])
-    return all(ch in rest for ch in before[prefix : len(before) - suffix])
-
-
-def _common(a: str, b: str) -> int:
-    """Length of the common prefix (binary search over slice comparisons: fast on MBs)."""
-    lo, hi = 0, min(len(a), len(b))
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 def test_install_into_missing_file(client: Client, home: Path) -> None:
@@ -167,10 +147,13 @@ def test_script_server_uses_the_environment_console_script(client: Client, platf
 
 @pytest.mark.parametrize("os_name", ["macos", "windows", "unix"])
 def test_install_at_each_os_location(client: Client, home: Path, os_name: str) -> None:
-    try:
-        path = mcp_config_location(client, os_name)
-    except Exception:
-        pytest.skip(f"{client.id} has no MCP config on {os_name}")
+    column = client.mcp_config  # the table's own word: a path for every OS, or one per OS
+    if isinstance(column, dict) and "if_exists" not in column and column.get(os_name) is None:
+        # a client without a config file on that OS: the location says so, precisely
+        with pytest.raises(UnknownInstallLocation):
+            mcp_config_location(client, os_name)
+        return
+    path = mcp_config_location(client, os_name)
     result = install_mcp_server(client, SERVER, config=path, platform="win32")
     assert result.config_file == path and path.is_file()
     assert "weather" in read_server_entries(path, client)

@@ -12,7 +12,7 @@ import pytest
 
 from agenttools_runtime.mcp.formats import Container, get_format
 from agenttools_runtime.mcp.formats.json_format import _Scanner
-from tests.mcp.test_install import only_insertions
+from tests.mcp.samples import only_insertions
 
 FMT = get_format("json")
 SERVERS = Container(("mcpServers",))

@@ -35,7 +35,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from agenttools_runtime.mcp.formats import Container, ParseError, get_format
 from tests.helpers.fuzz import fuzz
-from tests.mcp.test_install import only_insertions
+from tests.mcp.samples import load_jsonc, only_insertions
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -245,56 +245,6 @@ class JSONWriter:
             sep = "," if (not last or self.trailing) else ""
             out.append(inner + item + sep + self.comment().rstrip(self.nl))
         return "".join(out) + self.nl + self.unit * level + close
-
-
-def load_jsonc(text: str) -> Any:
-    """JSONC → data, independently of the code under test: drop comments and trailing
-    commas (what VS Code's and Zed's readers accept), then ``json.loads``."""
-    return json.loads(_strip_trailing_commas(text))
-
-
-def _strip_trailing_commas(text: str) -> str:
-    no_comments = _strip_comments(text)
-    out: list[str] = []
-    i, n = 0, len(no_comments)
-    while i < n:
-        ch = no_comments[i]
-        if ch == '"':
-            j = i + 1
-            while no_comments[j] != '"':
-                j += 2 if no_comments[j] == "\\" else 1
-            out.append(no_comments[i : j + 1])
-            i = j + 1
-            continue
-        if ch == "," and no_comments[i + 1 :].lstrip(" \t\r\n")[:1] in ("}", "]"):
-            i += 1
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-def _strip_comments(text: str) -> str:
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == '"':
-            j = i + 1
-            while text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i : j + 1])
-            i = j + 1
-        elif text.startswith("//", i):
-            while i < n and text[i] != "\n":
-                i += 1
-        elif text.startswith("/*", i):
-            i = text.index("*/", i + 2) + 2
-            out.append(" ")
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
 
 
 JSON = get_format("json")

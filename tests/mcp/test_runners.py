@@ -17,7 +17,7 @@ from agenttools_runtime.errors import MCPEntryMachineSpecific, RunnerUnavailable
 from agenttools_runtime.mcp.install import read_server_entries
 from agenttools_runtime.mcp.runners import choose_runner, console_script
 from agenttools_runtime.mcp.server import Environment, MCPServer, Origin, console_scripts
-from tests.deploy.test_cli import weather
+from tests.helpers.weather import weather
 
 ENV = Environment(Path("/venv/bin/python"), Path("/venv/bin"))
 ORIGIN = Origin("Weather_Tools", "1.2.0", {"weather-mcp": "weather_tools.server"})

@@ -12,7 +12,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from agenttools_runtime.mcp.formats import Container, get_format
-from tests.mcp.test_install import only_insertions
+from tests.mcp.samples import only_insertions
 
 FMT = get_format("yaml")
 GOOSE = Container(("extensions",))

@@ -371,8 +371,7 @@ def own_writable_volume(path: Path) -> bool:
 def test_replace_and_remove_in_a_root_that_is_a_mount_point(source_dir: Path) -> None:
     """For real: /dev/shm is its own volume, so a rename into /dev fails (EXDEV or EACCES)."""
     import uuid
-
-    from agenttools_runtime.values import replace
+    from dataclasses import replace
 
     name = f"agenttools-test-{uuid.uuid4().hex}"
     source = replace(to_source(source_dir), name=name)

@@ -14,133 +14,32 @@ from __future__ import annotations
 
 import codecs
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from agenttools_runtime import errors, fs, regular_files
-from agenttools_runtime.values import Value
+from agenttools_runtime.mcp.formats.base import ConfigFormat as ConfigFormat
+from agenttools_runtime.mcp.formats.base import Container as Container
+from agenttools_runtime.mcp.formats.base import ParseError as ParseError
+from agenttools_runtime.mcp.formats.base import StructureError as StructureError
+from agenttools_runtime.mcp.formats.base import plain as plain
+from agenttools_runtime.mcp.formats.base import same_data as same_data
+from agenttools_runtime.mcp.formats.json_format import FORMAT as JSON_FORMAT
+from agenttools_runtime.mcp.formats.toml_format import FORMAT as TOML_FORMAT
+from agenttools_runtime.mcp.formats.yaml_format import FORMAT as YAML_FORMAT
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any, Protocol, TypeVar
-
-    R = TypeVar("R")
-
-    class ConfigFormat(Protocol):
-        """Text in, text out. ``set_entry``/``remove_entry`` return the new text (the same
-        string when nothing changes) and whether the entry was there before."""
-
-        def read_entries(self, text: str, container: Container) -> dict[str, Any]: ...
-
-        def set_entry(
-            self,
-            text: str,
-            container: Container,
-            key: str,
-            entry: Mapping[str, Any],
-            defaults: Mapping[str, Any],
-        ) -> tuple[str, bool]: ...
-
-        def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]: ...
-
-        def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
-            """Where the entry *key* is in *text*: the span ``set_entry`` replaces when the
-            key is there (None: the key is missing, or in a layout whose span this format
-            does not know; :mod:`agenttools_runtime.mcp.origin` then falls back to the
-            entry's data)."""
-            ...
-
-
-class Container(Value):
-    """Where the entries are: a key path from the document root (``()`` is the root itself);
-    with ``list_key`` the container is a list whose items are matched by that field
-    (``{"name": key, ...}``), else a mapping keyed by the entry key."""
-
-    __slots__ = ("list_key", "path")
-    path: tuple[str, ...]
-    list_key: str | None
-
-    def __init__(
-        self,
-        path: tuple[str, ...],
-        list_key: str | None = None,
-    ) -> None:
-        super().__init__(
-            path=path,
-            list_key=list_key,
-        )
-
-
-class ParseError(Exception):
-    """The text is not valid in its format; ``line``/``column`` are 1-based (0: the parser
-    gives no position)."""
-
-    def __init__(self, message: str, line: int, column: int) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.column = column
-
-    @classmethod
-    def at(cls, message: str, text: str, pos: int) -> ParseError:
-        line = text.count("\n", 0, pos) + 1
-        column = pos - (text.rfind("\n", 0, pos) + 1) + 1
-        return cls(message, line, column)
-
-    def describe(self) -> str:
-        if not self.line:
-            return self.message
-        return f"line {self.line}, column {self.column}: {self.message}"
-
-
-class StructureError(Exception):
-    """The text parses, but not into something an entry can be put in (e.g. the container
-    key holds a string). Reported as ``ConfigFileInvalid``; the file is left alone."""
-
-
-def same_data(a: Any, b: Any) -> bool:
-    """Equal as config data: like ``==``, but ``True`` is not ``1`` and ``1.0`` is not ``1``."""
-    if isinstance(a, Mapping) and isinstance(b, Mapping):
-        return a.keys() == b.keys() and all(same_data(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same_data(x, y) for x, y in zip(a, b, strict=True))
-    return _kind(a) == _kind(b) and bool(a == b)
-
-
-def plain(value: Any) -> Any:
-    """Config data as plain JSON values (parsers return their own mapping and scalar types)."""
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    for kind in (bool, int, float, str):
-        if isinstance(value, kind):
-            return kind(value)
-    return None if value is None else str(value)
-
-
-def _kind(value: Any) -> type:
-    # parsers return subclasses (quoted YAML strings, tomlkit items): compare the base kind
-    for kind in (bool, int, float, str):
-        if isinstance(value, kind):
-            return kind
-    return type(value)
+R = TypeVar("R")
 
 
 def get_format(name: str) -> ConfigFormat:
-    """The format module for ``json`` (JSON and JSONC), ``toml`` or ``yaml``; imported on
-    first use so the CLI does not pay for tomlkit/ruamel unless it needs them."""
+    """The format module for ``json`` (JSON and JSONC), ``toml`` or ``yaml``."""
     if name == "json":
-        from agenttools_runtime.mcp.formats.json_format import FORMAT as JSON_FORMAT
-
         return JSON_FORMAT
     if name == "toml":
-        from agenttools_runtime.mcp.formats.toml_format import FORMAT as TOML_FORMAT
-
         return TOML_FORMAT
     if name == "yaml":
-        from agenttools_runtime.mcp.formats.yaml_format import FORMAT as YAML_FORMAT
-
         return YAML_FORMAT
     raise ValueError(f"unknown config format {name!r}")
 
@@ -202,32 +101,16 @@ def write_config_edit(
     raise errors.ConfigFileChanged(file=path)
 
 
-class PlannedEdit(Value):
+@dataclass(frozen=True, slots=True)
+class PlannedEdit:
     """An edit computed but not written: the file (its real path), its bytes before (None:
     missing) and after, what the edit returned, and the mode a new file gets."""
 
-    __slots__ = ("after", "before", "mode", "path", "result")
     path: Path
     before: bytes | None
     after: bytes
     result: Any
-    mode: int | None
-
-    def __init__(
-        self,
-        path: Path,
-        before: bytes | None,
-        after: bytes,
-        result: Any,
-        mode: int | None = None,
-    ) -> None:
-        super().__init__(
-            path=path,
-            before=before,
-            after=after,
-            result=result,
-            mode=mode,
-        )
+    mode: int | None = None
 
     @property
     def changes(self) -> bool:

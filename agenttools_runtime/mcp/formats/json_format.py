@@ -15,14 +15,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from agenttools_runtime import limits
-from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
-from agenttools_runtime.values import Fields
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
+from agenttools_runtime.mcp.formats.base import Container, ParseError, StructureError, same_data
 
 _WS = re.compile(r"[ \t\r\n]*")
 _SPACED = re.compile(r'"[ \t]*:[ \t]')
@@ -41,50 +38,22 @@ def _reject_constant(name: str) -> Any:
 _STRICT = json.JSONDecoder(parse_constant=_reject_constant)
 
 
-class _Member(Fields):
+@dataclass(slots=True)
+class _Member:
     """One member of an object (``key`` set) or item of an array (``key`` None)."""
 
-    __slots__ = ("comma", "key", "start", "value_end", "value_start")
     key: str | None
     start: int  # the key's opening quote (objects) or the value's first character (arrays)
     value_start: int
     value_end: int
     comma: int | None  # position of the comma after the value, if any
 
-    def __init__(
-        self,
-        key: str | None,
-        start: int,
-        value_start: int,
-        value_end: int,
-        comma: int | None,
-    ) -> None:
-        super().__init__(
-            key=key,
-            start=start,
-            value_start=value_start,
-            value_end=value_end,
-            comma=comma,
-        )
 
-
-class _Composite(Fields):
-    __slots__ = ("end", "members", "start")
+@dataclass(slots=True)
+class _Composite:
     start: int  # the "{" / "["
     end: int  # one past the "}" / "]"
     members: list[_Member]
-
-    def __init__(
-        self,
-        start: int,
-        end: int,
-        members: list[_Member],
-    ) -> None:
-        super().__init__(
-            start=start,
-            end=end,
-            members=members,
-        )
 
     @property
     def closing(self) -> int:

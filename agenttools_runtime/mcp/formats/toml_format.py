@@ -14,6 +14,7 @@ import itertools
 import re
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import tomlkit
@@ -23,9 +24,8 @@ from tomlkit.container import OutOfOrderTableProxy
 from tomlkit.items import InlineTable, Table
 
 from agenttools_runtime import limits
-from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
-from agenttools_runtime.toml_text import escaped, split_key
-from agenttools_runtime.values import Fields
+from agenttools_runtime.mcp.formats.base import Container, ParseError, StructureError, same_data
+from agenttools_runtime.toml_text import scan
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -59,78 +59,19 @@ def _parse(text: str) -> tomlkit.TOMLDocument:
     return document
 
 
-class _Header(Fields):
-    __slots__ = ("block_end", "end", "path", "start")
+@dataclass(slots=True)
+class _Header:
     path: tuple[str, ...]
     start: int  # start of the header line
     end: int  # end of the table's last non-blank line (with its newline)
     block_end: int  # start of the next header (or end of text)
 
-    def __init__(
-        self,
-        path: tuple[str, ...],
-        start: int,
-        end: int,
-        block_end: int,
-    ) -> None:
-        super().__init__(
-            path=path,
-            start=start,
-            end=end,
-            block_end=block_end,
-        )
-
 
 def _headers(text: str) -> list[_Header]:
-    """Every ``[table]`` / ``[[array]]`` header, skipping strings, comments and brackets of
-    values (a multi-line array line that looks like a header is not one)."""
-    found: list[tuple[tuple[str, ...], int]] = []
-    i, n, depth = 0, len(text), 0
-    line_start = True
-    while i < n:
-        ch = text[i]
-        if line_start and depth == 0:
-            j = i
-            while j < n and text[j] in " \t":
-                j += 1
-            if j < n and text[j] == "[":
-                close = text.find("\n", j)
-                line = text[j : n if close < 0 else close]
-                double = line.startswith("[[")
-                inner_start = 2 if double else 1
-                inner_end = line.find("]]" if double else "]", inner_start)
-                path = split_key(line[inner_start:inner_end]) if inner_end > 0 else None
-                if path is not None:
-                    found.append((path, i))
-                i = n if close < 0 else close + 1
-                continue
-        line_start = False
-        if ch == "\n":
-            line_start = True
-        elif ch == "#":
-            close = text.find("\n", i)
-            i = n if close < 0 else close
-            continue
-        elif ch in "\"'":
-            triple = text.startswith(ch * 3, i)
-            if triple:
-                close = text.find(ch * 3, i + 3)
-                while ch == '"' and close > 0 and escaped(text, close):
-                    close = text.find(ch * 3, close + 1)
-                i = n if close < 0 else close + 3
-                while i < n and text[i] == ch:  # """a"""" ends with the last three quotes
-                    i += 1
-                continue
-            j = i + 1
-            while j < n and text[j] != ch and text[j] != "\n":
-                j += 2 if (ch == '"' and text[j] == "\\") else 1
-            i = j + 1
-            continue
-        elif ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth = max(0, depth - 1)
-        i += 1
+    """Every ``[table]`` / ``[[array]]`` header (:func:`agenttools_runtime.toml_text.scan`:
+    strings, comments and the brackets of values are no headers)."""
+    n = len(text)
+    found = [(s.key, s.start) for s in scan(text) if s.kind != "key"]
     headers = []
     for index, (path, start) in enumerate(found):
         block_end = found[index + 1][1] if index + 1 < len(found) else n

@@ -20,7 +20,7 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.scalarstring import SingleQuotedScalarString
 
-from agenttools_runtime.mcp.formats import Container
+from agenttools_runtime.mcp.formats.base import Container
 
 _STR = "tag:yaml.org,2002:str"
 _YAML_1_1 = VersionedResolver(version=(1, 1))

@@ -21,7 +21,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.util import load_yaml_guess_indent
 
-from agenttools_runtime.mcp.formats import Container, ParseError, StructureError, same_data
+from agenttools_runtime.mcp.formats.base import Container, ParseError, StructureError, same_data
 from agenttools_runtime.mcp.formats.yaml_flow import flow_item, splice
 from agenttools_runtime.mcp.formats.yaml_flow import quoted as _quoted
 from agenttools_runtime.mcp.formats.yaml_load import load as _load

@@ -15,7 +15,7 @@ from ruamel.yaml.events import AliasEvent, CollectionStartEvent
 from ruamel.yaml.nodes import CollectionNode, MappingNode, SequenceNode
 
 from agenttools_runtime import limits
-from agenttools_runtime.mcp.formats import ParseError
+from agenttools_runtime.mcp.formats.base import ParseError
 
 
 class _LimitedComposer(Composer):

@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime.errors import InvalidSkillProviderName
 from agenttools_runtime.names import is_provider_name
 from agenttools_runtime.skilluri.parse import format_skill_uri
-from agenttools_runtime.values import Value
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
 
 
-class ProvidedSkill(Value):
+@dataclass(frozen=True, slots=True)
+class ProvidedSkill:
     """One skill a provider has.
 
     ``path`` is where the provider keeps it (its name, or a longer ``a/b/name`` path on MCP
@@ -26,34 +24,13 @@ class ProvidedSkill(Value):
     made of files).
     """
 
-    __slots__ = ("description", "directory", "name", "origin", "path", "prompt", "provider")
     provider: str
     name: str
     description: str
     path: str
-    directory: Path | None
-    origin: str
-    prompt: tuple[str, ...] | None
-
-    def __init__(
-        self,
-        provider: str,
-        name: str,
-        description: str,
-        path: str,
-        directory: Path | None = None,
-        origin: str = "",
-        prompt: tuple[str, ...] | None = None,
-    ) -> None:
-        super().__init__(
-            provider=provider,
-            name=name,
-            description=description,
-            path=path,
-            directory=directory,
-            origin=origin,
-            prompt=prompt,
-        )
+    directory: Path | None = None
+    origin: str = ""
+    prompt: tuple[str, ...] | None = None
 
     @property
     def uri(self) -> str:

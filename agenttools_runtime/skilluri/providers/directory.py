@@ -8,6 +8,7 @@ import abc
 import os
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from agenttools_runtime import regular_files
@@ -24,27 +25,17 @@ from agenttools_runtime.skills.skill_md import skill_description
 from agenttools_runtime.skilluri.file_listing import file_listing_json
 from agenttools_runtime.skilluri.parse import safe_skill_path
 from agenttools_runtime.skilluri.providers.base import ProvidedSkill, SkillProvider
-from agenttools_runtime.values import Value
 
 
-class SkillFolder(Value):
+@dataclass(frozen=True, slots=True)
+class SkillFolder:
     """One folder a directory provider found for a skill name."""
 
-    __slots__ = ("description", "directory", "files", "owner")
     directory: Path
     # the files a wheel shipped, with their manifest hashes; None: whatever is there
     files: Mapping[str, str] | None
-    description: str | None
-    owner: str  # the distribution, for BundledFile* messages
-
-    def __init__(
-        self,
-        directory: Path,
-        files: Mapping[str, str] | None,
-        description: str | None = None,
-        owner: str = "",
-    ) -> None:
-        super().__init__(directory=directory, files=files, description=description, owner=owner)
+    description: str | None = None
+    owner: str = ""  # the distribution, for BundledFile* messages
 
 
 class DirectorySkillProvider(SkillProvider):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote, unquote
 
 from agenttools_runtime.errors import (
@@ -20,10 +21,7 @@ from agenttools_runtime.skilluri.file_listing import MANIFEST_REFERENCE
 from agenttools_runtime.skilluri.parse import SCHEME, is_listable
 from agenttools_runtime.skilluri.providers.base import ProvidedSkill, SkillProvider
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import Any, TypeVar
-
     from agenttools_runtime.skilluri.arguments import Convention
     from agenttools_runtime.skilluri.mcp_client import MCPSession
 

@@ -1,0 +1,270 @@
+"""The work of :mod:`agenttools_hook.backend`, the PEP 517 backend that wraps another: which
+backend it wraps (``[tool.agenttools] backend``, imported in-process from ``backend-path``
+if given, as frontends import theirs), and what it adds to that backend's results.
+
+Every hook is the wrapped backend's, called with the same arguments; then
+
+- wheels (``build_wheel``, ``build_editable``) get the files of :func:`~.contents.members`
+  through :func:`~.archive.add_members` (an editable one records the project directory as
+  ``source-root``, so deploys use the live skill files);
+- ``prepare_metadata_for_build_*`` writes the same files into the ``.dist-info`` it returns,
+  so the metadata a frontend reads first is the wheel's (PEP 517 wants them to match; a
+  backend that copies that directory into its wheel is recognised as already carrying them);
+- sdists get the project files a wheel build from them needs (:mod:`.sdist`).
+
+The project is checked before the wrapped backend runs (the checks of
+``agenttools validate``); a project with errors raises
+:class:`~agenttools_runtime.project.ProjectInvalid` listing every one. Hooks run with the
+project directory as the working directory (PEP 517).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from agenttools_runtime import regular_files
+from agenttools_runtime.errors import BuildBackendUnavailable
+from agenttools_runtime.project.build import BuildPlan, for_artifact, load_plan
+from agenttools_runtime.project.build_setup import wrapped_backend_problem
+from agenttools_runtime.wheel import archive, contents, sdist
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+ConfigSettings = Mapping[str, Any] | None
+Warn = Callable[[str], None]
+
+PYPROJECT = "pyproject.toml"
+
+# Hooks a backend may lack (PEP 517 and PEP 660): the wrapper has them exactly when the
+# wrapped backend does, so frontends fall back as they would without agenttools.
+OPTIONAL_HOOKS = (
+    "prepare_metadata_for_build_wheel",
+    "prepare_metadata_for_build_editable",
+    "build_editable",
+)
+
+
+def load_backend(root: str | Path) -> Any:
+    """The backend object ``[tool.agenttools] backend`` names, imported (its ``backend-path``
+    directories first on ``sys.path``). A missing or unusable ``backend`` raises the
+    project's located problems (:class:`ProjectInvalid`); an import that fails raises
+    :class:`~agenttools_runtime.errors.BuildBackendUnavailable`."""
+    spec, paths = _backend_setting(root)
+    module_name, _, attribute = spec.partition(":")
+    directories = [os.path.abspath(os.path.join(root, p)) for p in paths]
+    for directory in reversed(directories):
+        if directory not in sys.path:
+            sys.path.insert(0, directory)
+    try:
+        backend: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise _unavailable(root, spec, str(exc)) from None
+    if directories and not any(
+        _is_inside(getattr(backend, "__file__", None) or "", d) for d in directories
+    ):
+        reason = f"it was loaded from {backend.__file__}, not from backend-path"
+        raise _unavailable(root, spec, reason)
+    for part in attribute.split(".") if attribute else ():
+        try:
+            backend = getattr(backend, part)
+        except AttributeError:
+            reason = f"{module_name} has no attribute {attribute}"
+            raise _unavailable(root, spec, reason) from None
+    return backend
+
+
+def has_hook(root: str | Path, name: str) -> bool:
+    """Whether the wrapped backend implements the optional hook *name*."""
+    return name in OPTIONAL_HOOKS and callable(getattr(load_backend(root), name, None))
+
+
+def get_requires(root: str | Path, hook: str, config_settings: ConfigSettings) -> list[str]:
+    """The wrapped backend's ``get_requires_for_build_*`` (``[]`` where it has none)."""
+    function = getattr(load_backend(root), hook, None)
+    return [] if function is None else list(function(config_settings))
+
+
+def build_wheel(
+    root: Path,
+    wheel_directory: str,
+    config_settings: ConfigSettings,
+    metadata_directory: str | None,
+    *,
+    editable: bool,
+    warn: Warn,
+) -> str:
+    """The wrapped backend's wheel (or editable wheel) with agenttools' files added. The
+    wrapped backend builds into a new hidden directory in *wheel_directory*, where the wheel
+    with the files added is written and then moved into place; the directory is removed."""
+    backend = load_backend(root)
+    plan = _plan(root, editable=editable, warn=warn)
+    hook = backend.build_editable if editable else backend.build_wheel
+    scratch = _new_directory(wheel_directory)
+    try:
+        name = str(hook(scratch, config_settings, metadata_directory))
+        inner = Path(scratch) / name
+        info = archive.read_info(inner)
+        plan = for_artifact(plan, info.name, info.version, artifact=inner, project=root)
+        # a new artifact, as the wrapped backend writes its own: not fsynced
+        staged = Path(scratch) / f".{name}.agenttools"
+        archive.add_members(inner, staged, contents.members(plan), atomic=False)
+        os.replace(staged, Path(wheel_directory) / name)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return name
+
+
+def prepare_metadata(
+    root: Path,
+    metadata_directory: str,
+    config_settings: ConfigSettings,
+    *,
+    editable: bool,
+    warn: Warn,
+) -> str:
+    """The wrapped backend's ``.dist-info`` with agenttools' files written into it."""
+    backend = load_backend(root)
+    plan = _plan(root, editable=editable, warn=warn)
+    hook = (
+        backend.prepare_metadata_for_build_editable
+        if editable
+        else backend.prepare_metadata_for_build_wheel
+    )
+    name = str(hook(metadata_directory, config_settings))
+    dist_info = Path(metadata_directory) / name
+    headers = archive.metadata_headers((dist_info / archive.METADATA).read_bytes())
+    built, version = headers.get("name", ""), headers.get("version", "")
+    plan = for_artifact(plan, built, version, artifact=dist_info, project=root)
+    archive.write_members(dist_info, contents.members(plan))
+    return name
+
+
+def build_sdist(
+    root: Path, sdist_directory: str, config_settings: ConfigSettings, *, warn: Warn
+) -> str:
+    """The wrapped backend's sdist, completed with the files a wheel build needs."""
+    backend = load_backend(root)
+    plan = _plan(root, editable=False, warn=warn)
+    files = {PYPROJECT: root / PYPROJECT}
+    for source in plan.sources:
+        files[Path(os.path.relpath(source, root)).as_posix()] = source
+    for path in _backend_setting(root)[1]:  # an in-tree backend builds the wheel too
+        for directory, subdirectories, names in os.walk(root / path):
+            subdirectories[:] = sorted(d for d in subdirectories if d != "__pycache__")
+            for file in names:
+                source = Path(directory) / file
+                files[Path(os.path.relpath(source, root)).as_posix()] = source
+    with tempfile.TemporaryDirectory(prefix="agenttools-sdist-") as scratch:
+        name = str(backend.build_sdist(scratch, config_settings))
+        added = sdist.add_files(Path(scratch) / name, Path(sdist_directory) / name, files)
+    if added:
+        warn(f"agenttools: added to the sdist what {name} lacked: {', '.join(added)}")
+    return name
+
+
+# -- helpers ------------------------------------------------------------------------------------
+def _backend_setting(root: str | Path) -> tuple[str, list[str]]:
+    """``backend`` and ``backend-path`` of ``[tool.agenttools]``; anything unusable raises
+    the project's problems as ``agenttools validate`` reports them."""
+    try:  # (a named pipe or a device there: an error, never a read that hangs)
+        text = regular_files.read_bytes(os.path.join(root, PYPROJECT)).decode("utf-8")
+        config = tomllib.loads(text).get("tool", {}).get("agenttools", {})
+        spec, paths = config.get("backend"), config.get("backend-path", [])
+        if _usable(spec, paths):
+            return spec, list(paths)
+    except (OSError, ValueError, AttributeError):
+        pass
+    load_plan(Path(root), "0")  # raises the located problems (MissingBackend, UnknownKey …)
+    raise _unavailable(root, "", "[tool.agenttools] backend must name the backend to wrap")
+
+
+def _usable(spec: object, paths: object) -> bool:
+    """What validation accepts, asked before anything else is checked: a backend to wrap,
+    and relative backend-path directories that stay in the project."""
+    return (
+        isinstance(spec, str)
+        and wrapped_backend_problem(spec) is None
+        and isinstance(paths, list)
+        and all(
+            isinstance(p, str) and p and not os.path.isabs(p) and ".." not in re.split(r"[/\\]", p)
+            for p in paths
+        )
+    )
+
+
+def _unavailable(root: str | Path, spec: str, reason: str) -> Exception:
+    pyproject = os.path.join(root, PYPROJECT)
+    return BuildBackendUnavailable(backend=spec, pyproject=pyproject, reason=reason)
+
+
+def _plan(root: Path, *, editable: bool, warn: Warn) -> BuildPlan:
+    plan = load_plan(root, "0", source_root=root if editable else None)
+    for problem in plan.warnings:
+        warn(f"agenttools: {problem.format(root)}")
+    return plan
+
+
+BUILD_DIRECTORY_PREFIX = ".agenttools-build-"
+
+
+def _new_directory(parent: str) -> str:
+    """A new directory in *parent* for one build: in the output directory, so the finished
+    wheel is moved into place, not copied. Named for this host and process, so the next build
+    removes it if this one was killed before it could (:func:`_sweep_abandoned`)."""
+    _sweep_abandoned(parent)
+    prefix = f"{BUILD_DIRECTORY_PREFIX}{_host()}-{os.getpid()}-"
+    return tempfile.mkdtemp(prefix=prefix, dir=parent)
+
+
+def _host() -> str:
+    """This machine's name as it goes into a build directory's name (letters, digits, dots)."""
+    node = os.uname().nodename if hasattr(os, "uname") else ""
+    return "".join(c for c in node if c.isascii() and (c.isalnum() or c == ".")) or "host"
+
+
+def _sweep_abandoned(parent: str) -> None:
+    """Remove the build directories in *parent* that a killed build of this host left: named
+    for a process of this host that no longer runs. Another host's (an output directory on a
+    shared file system), a running build's, and any other name are left alone. POSIX only:
+    elsewhere a process cannot be asked whether it runs without a handle to it."""
+    if os.name != "posix":
+        return
+    try:
+        names = [n for n in os.listdir(parent) if n.startswith(BUILD_DIRECTORY_PREFIX)]
+    except OSError:
+        return
+    here = _host()
+    for name in names:
+        host, _, rest = name[len(BUILD_DIRECTORY_PREFIX) :].rpartition("-")[0].rpartition("-")
+        if host != here or not rest.isdigit() or _runs(int(rest)):
+            continue
+        shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
+
+
+def _runs(pid: int) -> bool:
+    """Whether process *pid* exists (signal 0 checks without sending anything)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, and is another user's
+        return True
+    return True
+
+
+def _is_inside(path: str, directory: str) -> bool:
+    try:
+        return os.path.commonpath([os.path.abspath(path), directory]) == directory
+    except ValueError:  # another drive on Windows
+        return False

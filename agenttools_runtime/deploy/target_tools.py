@@ -1,0 +1,129 @@
+"""Resolved tools as one target gets them: each server as it is written there (its runner,
+:mod:`agenttools_runtime.mcp.runners`), the skills of an editable install as links
+(``--link``), and the check that the built-in server's interpreter has the MCP SDK."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from agenttools_runtime import errors
+from agenttools_runtime.bundles import BUILTIN_SERVERS, BUILTIN_SKILLS_DIR
+from agenttools_runtime.deploy.resolved import ResolvedTools
+from agenttools_runtime.deploy.targets import (
+    USER_SCOPE,
+    DeployTarget,
+)
+from agenttools_runtime.errors import (
+    AgentSkillLinkNotEditable,
+    AgentSkillLinksUnsupported,
+    AgentToolsError,
+    AgentToolsWarning,
+)
+from agenttools_runtime.mcp.runners import RunnerChoice, choose_runner, machine_specific_warning
+from agenttools_runtime.mcp.server import Environment
+
+if TYPE_CHECKING:
+    pass
+
+
+def with_runner(
+    resolved: ResolvedTools, where: DeployTarget, runner: str | None
+) -> tuple[ResolvedTools, dict[str, RunnerChoice], list[AgentToolsWarning]]:
+    """*resolved* with each server as it is written for this target (see
+    :mod:`agenttools_runtime.mcp.runners`), what was chosen per config key, and the
+    warnings for project files that hold a path of this machine."""
+    # runners and bundles: deploying needs them, `deployed` does not
+
+    if where.config_file is None or not resolved.servers:
+        return resolved, {}, []  # no MCP config here: nothing is written
+    project = where.scope not in (USER_SCOPE, None)
+    plans = []
+    launches: dict[str, RunnerChoice] = {}
+    notes: list[AgentToolsWarning] = []
+    for sp in resolved.servers:
+        choice = choose_runner(sp.server, runner, project=project)
+        launches[sp.key] = choice
+        plans.append(replace(sp, server=choice.server, runner=choice.runner))
+        warning = machine_specific_warning(choice, sp.key, where.config_file) if project else None
+        if warning is not None:
+            notes.append(warning)
+    return replace(resolved, servers=tuple(plans)), launches, notes
+
+
+def with_links(resolved: ResolvedTools, where: DeployTarget) -> ResolvedTools:
+    """*resolved* with its skills from an editable install's source tree marked to be
+    deployed as links (``--link``). Raises ``AgentSkillLinksUnsupported`` for a client
+    known not to load linked skill folders, ``AgentSkillLinkNotEditable`` when no skill
+    has a live source to link to."""
+    if not resolved.skills or where.skills_root is None:
+        return resolved
+    client = where.client
+    if client.follows_skill_links is False:
+        links = client.skill_links or {}
+        source = f"reported for {links.get('verified', 'it')}: {links.get('source', '')}"
+        if links.get("fixed"):
+            source += f"; fixed {links['fixed']}"
+        raise AgentSkillLinksUnsupported(
+            client_name=client.display_name, source=source.rstrip(": "), client=client.id
+        )
+    live = frozenset(s.name for s in resolved.skills if _live_source(s))
+    if not live:
+        raise AgentSkillLinkNotEditable(
+            name=resolved.name,
+            reason="none of its skills is a directory in an editable install's source tree "
+            "(installed copies and generated skills change only with a reinstall)",
+        )
+    return replace(resolved, links=live)
+
+
+def _live_source(source: Any) -> bool:
+    """Whether a skill source is a live directory (an editable install's source tree, or a
+    skill directory given as a path), not a wheel's copy inside a ``.dist-info``."""
+    directory = source.directory
+    if directory is None or not directory.is_dir():
+        return False
+    parts = Path(directory).resolve().parts
+    if any(p.endswith(".dist-info") for p in parts):
+        return False
+    return not Path(directory).resolve().is_relative_to(Path(BUILTIN_SKILLS_DIR))
+
+
+def missing_sdk(
+    tools: ResolvedTools, launches: Mapping[str, RunnerChoice]
+) -> AgentToolsError | None:
+    """``MCPSDKMissing`` when the built-in ``agenttools`` server would be written to run in
+    an interpreter without the MCP SDK (the ``[serve]`` extra): it could never start."""
+
+    builtin = BUILTIN_SERVERS["agenttools"]
+    for key, choice in launches.items():
+        if choice.runner == "uvx" or choice.server.name != builtin.name:
+            continue  # uvx installs agenttools[serve] itself
+        if choice.server.origin != builtin.origin:
+            continue
+        python = (choice.server.environment or Environment.current()).python
+        if not has_mcp_sdk(python):
+            return errors.MCPSDKMissing(
+                feature=f'The built-in "agenttools" MCP server (config key "{key}", run by '
+                f"{python})"
+            )
+    return None
+
+
+def has_mcp_sdk(python: Path) -> bool:
+    """Whether the interpreter *python* can import the MCP SDK (``mcp``), without importing
+    it here (a subprocess for another interpreter)."""
+    if os.path.abspath(python) == os.path.abspath(sys.executable):
+        return importlib.util.find_spec("mcp") is not None
+    probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('mcp') is None)"
+    try:
+        done = subprocess.run([os.fspath(python), "-c", probe], capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
