@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from agenttools_runtime import regular_files
 from agenttools_runtime.errors import BuildBackendUnavailable
 from agenttools_runtime.project.build import BuildPlan, for_artifact, load_plan
 from agenttools_runtime.project.build_setup import wrapped_backend_problem
@@ -176,9 +177,9 @@ def build_sdist(
 def _backend_setting(root: str | Path) -> tuple[str, list[str]]:
     """``backend`` and ``backend-path`` of ``[tool.agenttools]``; anything unusable raises
     the project's problems as ``agenttools validate`` reports them."""
-    try:
-        with open(os.path.join(root, PYPROJECT), "rb") as file:
-            config = tomllib.load(file).get("tool", {}).get("agenttools", {})
+    try:  # (a named pipe or a device there: an error, never a read that hangs)
+        text = regular_files.read_bytes(os.path.join(root, PYPROJECT)).decode("utf-8")
+        config = tomllib.loads(text).get("tool", {}).get("agenttools", {})
         spec, paths = config.get("backend"), config.get("backend-path", [])
         if _usable(spec, paths):
             return spec, list(paths)

@@ -313,7 +313,7 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
     if name in BUILTIN_BUNDLES:
         return BUILTIN_BUNDLES[name]
     if not name.strip():
-        raise errors.AgentToolsNotFound(name=name)
+        raise errors.AgentToolsNotFound(name=name, environment=_where(search))
     if "/" not in name:
         dist = try_get_distribution(name, search)
         # only distributions that ship a manifest claim their name: an unrelated installed
@@ -323,7 +323,7 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
         return _unique_server(name, search)
     dist_name, _, item = name.partition("/")
     if not dist_name or not item or "/" in item:
-        raise errors.AgentToolsNotFound(name=name)
+        raise errors.AgentToolsNotFound(name=name, environment=_where(search))
     dist = get_distribution(dist_name, search)  # DistributionNotInstalled / problems raise
     offered = distribution_bundles(dist, search)
     # two bundles may share a name when their markers exclude each other: the offered one wins
@@ -338,11 +338,10 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
     # replaced by a server of the same name
     for bundle in distribution_bundles(dist, search, all_markers=True):
         if canonical_dist_name(bundle.name) == canonical_dist_name(item):
-            where = (search or SearchPath.current()).describe()
             raise errors.AgentToolsNotForEnvironment(
                 name=bundle.name,
                 distribution=dist.display_name,
-                environment=where,
+                environment=_where(search),
                 marker=bundle.marker,
                 requested=name,
             )
@@ -359,7 +358,9 @@ def _single_bundle(dist: InstalledDistribution, search: SearchPath | None) -> Ag
     if len(bundles) == 1:
         return bundles[0]
     if not bundles:
-        raise errors.AgentToolsNotFound(name=dist.display_name, distribution=dist.name)
+        raise errors.AgentToolsNotFound(
+            name=dist.display_name, distribution=dist.name, environment=_where(search)
+        )
     raise errors.AgentToolsBundleNameAmbiguous(
         distribution=dist.display_name, bundles=[b.qualified_name for b in bundles]
     )
@@ -372,7 +373,12 @@ def _unique_server(name: str, search: SearchPath | None) -> AgentTools:
     if owners:
         qualified = [f"{d.name}/{name}" for d in owners]
         raise errors.MCPServerNameAmbiguous(name=name, names=qualified)
-    raise errors.AgentToolsNotFound(name=name)
+    raise errors.AgentToolsNotFound(name=name, environment=_where(search))
+
+
+def _where(search: SearchPath | None) -> str:
+    """Where names were looked up, for messages (``the site-packages directory ...``)."""
+    return (search or SearchPath.current()).describe()
 
 
 # -- bundles of distributions ----------------------------------------------------------------

@@ -60,13 +60,18 @@ def normalize_os(os_name: str | None = None) -> OSName:
 class SkillReads:
     """The skills roots a client reads (not only the one agenttools writes), as table data:
     ``user`` locations (home-relative, in any form ``skills`` takes) and ``project`` paths
-    (project-relative), in the client's order of precedence where it is known; ``verified``
-    the version of the real client they were checked with (None: from ``source`` only),
-    ``how`` how, ``duplicates`` what the client does with one skill name in two of them."""
+    (project-relative), in the client's order of precedence where it is known. How they were
+    checked: ``by`` ``"running"`` the real client (``verified``: its version), ``"reading"``
+    its docs or source (``verified``: the version read, when one was), or ``"spec"`` (only the
+    behaviour spec's table, not checked against the client); ``checked`` the date of that
+    check, ``how`` what showed them, ``duplicates`` what the client does with one skill name
+    in two of them."""
 
     user: tuple[Any, ...]
     project: tuple[tuple[str, ...], ...]
     source: str
+    by: str = "spec"
+    checked: str | None = None
     verified: str | None = None
     how: str | None = None
     duplicates: str | None = None
@@ -78,6 +83,8 @@ class SkillReads:
             user=tuple(data["user"]),
             project=tuple(tuple(p) for p in data["project"]),
             source=data["source"],
+            by=data.get("by", "spec"),
+            checked=data.get("checked"),
             verified=data.get("verified"),
             how=data.get("how"),
             duplicates=data.get("duplicates"),

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agenttools_runtime import regular_files
 from agenttools_runtime.dist_scan import Entry as _Entry
 from agenttools_runtime.dist_scan import iter_dist_infos
 from agenttools_runtime.errors import (
@@ -95,15 +96,15 @@ class InstalledDistribution:
 
     def server(self, name: str) -> MCPServer:
         """The declared server *name*, started in this distribution's environment.
-        Raises ``DistributionServerNotFound`` or ``InvalidAgentToolsObject`` (a bad table)."""
+        Raises ``DistributionServerNotFound`` (a manifest's server tables were checked when
+        it was read)."""
         self.raise_problem()
         entry = self.manifest.servers.get(name) if self.manifest is not None else None
         if entry is None:
             raise DistributionServerNotFound(name=name, distribution=self.display_name)
         origin = Origin.of_dist_info(self.display_name, self.version, self.dist_info)
-        return MCPServer.from_declaration(
-            name,
-            entry.declaration,
+        return MCPServer.from_entry(
+            entry,
             distribution=self.name,
             environment=self.environment,
             origin=origin,
@@ -217,7 +218,7 @@ class InstalledDistribution:
             # O_NONBLOCK: a pipe swapped in does not hang the open (it reads as no bytes)
             fd = os.open(path, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_BINARY)
             try:
-                return _read_all(fd, size)
+                return regular_files.read_all(fd, size)
             finally:
                 os.close(fd)
         except OSError as exc:  # gone, or unreadable: either way not what was installed
@@ -309,9 +310,8 @@ def _scan(
 def _load(entry: _Entry, search: SearchPath) -> InstalledDistribution | None:
     if entry.is_egg:
         return None
-    try:
-        with open(entry.dist_info + layout.MANIFEST_SUFFIX, "rb") as f:
-            raw = f.read()
+    try:  # (a named pipe or a device in its place: a problem, never a read that hangs)
+        raw = regular_files.read_bytes(entry.dist_info + layout.MANIFEST_SUFFIX)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
@@ -410,23 +410,6 @@ class _WheelFiles(Mapping[str, Path]):
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-
-
-def _read_all(fd: int, size: int | None) -> bytes:
-    """Every byte of the open file *fd*. With *size* (its ``lstat`` size), one ``read`` asks
-    for a byte more than that: *size* bytes back is the whole file, and anything else (a
-    file changed since, a file system whose reads come short) is read on to its end. A
-    deploy reads every file of a wheel's skills: a buffered file object costs four more
-    system calls a file (``fstat`` twice, ``ioctl``, ``lseek``) and a second ``read``."""
-    chunks: list[bytes] = []
-    if size is not None:
-        data = os.read(fd, size + 1)
-        if len(data) == size or not data:
-            return data
-        chunks.append(data)
-    while chunk := os.read(fd, 1 << 20):
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _without_links(

@@ -9,8 +9,10 @@ validate-pyproject (:func:`json_schema`, entry point ``validate_pyproject.tool_s
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import urlsplit
 
 from agenttools_runtime import names
 
@@ -158,6 +160,127 @@ SERVER = Table(
         ),
     ),
 )
+
+
+def server_problems(table: Mapping[str, Any]) -> list[tuple[str | None, str, str]]:
+    """What is wrong with a server table (``[tool.agenttools.mcp-servers.<name>]`` or its
+    manifest copy) by :data:`SERVER`, beyond unknown keys: each known key's type and choices,
+    then the rules between keys (exactly one launch key; a dotted module path; an http(s)
+    URL; ``transport``, ``headers``, ``args`` and ``env`` fitting the kind of server). Each
+    problem is ``(key or None for the table, code, message)``; the codes are those of
+    ``agenttools validate`` (``InvalidType``, ``InvalidValue``, ``InvalidServer``,
+    ``InvalidModule``, ``InvalidURL``). The build hook writes only tables without any;
+    the runtime reads only such tables."""
+    problems: list[tuple[str | None, str, str]] = []
+    for spec in SERVER.keys:
+        if spec.name not in table:
+            continue
+        value = table[spec.name]
+        problem = type_problem(spec, value)
+        if problem:
+            problems.append((spec.name, "InvalidType", problem))
+        elif spec.choices and value not in spec.choices:
+            choices = ", ".join(f'"{c}"' for c in spec.choices)
+            problems.append((spec.name, "InvalidValue", f'"{value}" is not one of {choices}'))
+    launch = [k for k in LAUNCH_KEYS if k in table]
+    if len(launch) != 1:
+        given = ", ".join(launch) or "none"
+        problems.append(
+            (
+                None,
+                "InvalidServer",
+                f"needs exactly one of module, script, command, url (has {given})",
+            )
+        )
+    if not all(isinstance(table[k], str) for k in launch):
+        return problems  # (the rules below read launch values of the right type)
+    module, url = table.get("module"), table.get("url")
+    if module is not None and not is_module_path(module):
+        problems.append(("module", "InvalidModule", f'"{module}" is not a dotted module path'))
+    if url is None:
+        if table.get("transport") in ("http", "sse"):
+            problems.append(
+                (
+                    "transport",
+                    "InvalidServer",
+                    f'"{table["transport"]}" needs a url; module, script and command servers '
+                    'use "stdio"',
+                )
+            )
+        if "headers" in table:
+            problems.append(("headers", "InvalidServer", "headers need a url server"))
+        return problems
+    if not is_http_url(url):
+        problems.append(("url", "InvalidURL", f'"{url}" is not an http:// or https:// URL'))
+    for stdio_only in ("args", "env"):
+        if stdio_only in table:
+            problems.append(
+                (stdio_only, "InvalidServer", f"{stdio_only} has no meaning for a url server")
+            )
+    if table.get("transport") == "stdio":
+        problems.append(("transport", "InvalidServer", 'a url server uses "http" or "sse"'))
+    return problems
+
+
+def is_module_path(module: str) -> bool:
+    """A dotted module path (``weather_tools.server``): what ``python -m`` takes."""
+    return all(part.isidentifier() for part in module.split("."))
+
+
+def is_http_url(url: str) -> bool:
+    """An ``http://`` or ``https://`` URL with a host."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
+
+
+def type_problem(spec: Key, value: Any) -> str | None:
+    """Why *value* is not of *spec*'s kind (``must be a string (got integer)``), else None."""
+    if _KIND_CHECKS[spec.kind](value):
+        return None
+    kind = KIND_TEXT[spec.kind]
+    article = "an" if kind[0] in "aeiou" else "a"
+    got = value_type(value)
+    # the right container with a wrong item: say which item
+    if isinstance(value, list) and spec.kind in ("string-list", "string-or-list"):
+        index, item = next((i, v) for i, v in enumerate(value) if not isinstance(v, str))
+        got = f"{value_type(item)} at index {index}"
+    elif isinstance(value, dict) and spec.kind in ("string-map", "scalar-map"):
+        name, item = next((k, v) for k, v in value.items() if not _KIND_CHECKS[spec.kind]({k: v}))
+        got = f'{value_type(item)} at "{name}"'
+    return f"must be {article} {kind} (got {got})"
+
+
+def value_type(value: Any) -> str:
+    """The TOML/JSON name of *value*'s type, for messages."""
+    for kind, name in ((bool, "boolean"), (int, "integer"), (float, "float"), (str, "string")):
+        if isinstance(value, kind):
+            return name
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "table"
+    return "null" if value is None else type(value).__name__
+
+
+def _strings(items: Iterable[Any]) -> bool:
+    return all(isinstance(i, str) for i in items)
+
+
+_KIND_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "string-list": lambda v: isinstance(v, list) and _strings(v),
+    "string-map": lambda v: isinstance(v, dict) and _strings(v.values()),
+    "string-or-list": lambda v: isinstance(v, str) or (isinstance(v, list) and _strings(v)),
+    "scalar-map": lambda v: (
+        isinstance(v, dict) and all(isinstance(i, (str, int, float, bool)) for i in v.values())
+    ),
+    "table-map": lambda v: isinstance(v, dict),
+    "table-list": lambda v: isinstance(v, list),
+}
+
 
 # Frontmatter keys clients read beyond the Agent Skills spec (peers.md §C.4), by client.
 # Inline skills and SKILL.md files may use them; validation warns (other clients ignore

@@ -48,11 +48,13 @@ print(json.dumps({
 class SearchPath:
     """Where to look: ``sys.path``-like directories plus the environment whose interpreter
     starts ``module``/``script`` servers. ``marker_environment`` is the PEP 508 environment
-    bundle markers are evaluated in (None: this interpreter's); it is not compared."""
+    bundle markers are evaluated in (None: this interpreter's); it is not compared.
+    ``explicit``: the directories were given (``--path``), not an interpreter's path."""
 
     paths: tuple[Path, ...]
     environment: Environment
     marker_environment: Mapping[str, str] | None = field(default=None, compare=False)
+    explicit: bool = False
 
     @classmethod
     def current(cls) -> SearchPath:
@@ -116,15 +118,26 @@ class SearchPath:
             environment = _environment_of_site_packages(path)
             if environment is not None:
                 break
-        return cls(resolved, environment or Environment.current())
+        return cls(resolved, environment or Environment.current(), explicit=True)
 
     def describe(self) -> str:
-        """Where, for messages: ``the environment of /path/to/python``."""
+        """Where, for messages: ``the environment of /path/to/python``, or the directories
+        given (``the site-packages directory /path``)."""
+        if self.explicit:
+            if len(self.paths) == 1:
+                return f"the site-packages directory {self.paths[0]}"
+            return "the directories " + ", ".join(map(str, self.paths))
         return f"the environment of {self.environment.python}"
 
     def pip_install(self, name: str) -> str:
-        """The command that installs *name* into this environment."""
-        if os.path.abspath(self.environment.python) == os.path.abspath(sys.executable):
+        """The command that installs *name* where this search looks: into its environment,
+        or into the first directory given (``pip install --target``) when no environment is
+        found beside it."""
+        if self.explicit and self.paths and _environment_of_site_packages(self.paths[0]) is None:
+            return f"pip install --target {self.paths[0]} {name}"
+        if os.path.abspath(self.environment.python) == os.path.abspath(
+            Environment.current().python
+        ):
             return f"pip install {name}"
         return f"{self.environment.python} -m pip install {name}"
 

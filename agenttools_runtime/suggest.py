@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+# difflib's ratio a name must reach to be suggested: the rule of the validator's "did you
+# mean" for keys (project/keys.py) and of pypa/build; below it, "weather-tools" would be
+# offered "agenttools" (0.61) for any name that merely ends in "tools"
+CUTOFF = 0.8
+
 
 def close_matches(word: str, candidates: Iterable[str], n: int = 3) -> list[str]:
     """Up to *n* of *candidates* closest to *word*, best first, compared case-insensitively;
@@ -16,7 +21,7 @@ def close_matches(word: str, candidates: Iterable[str], n: int = 3) -> list[str]
     folded = word.casefold()
     import difflib
 
-    found = difflib.get_close_matches(folded, list(by_fold), n=n, cutoff=0.6)
+    found = difflib.get_close_matches(folded, list(by_fold), n=n, cutoff=CUTOFF)
     if not found and len(folded) >= 3:
         found = sorted(f for f in by_fold if f.startswith(folded))[:n]
     return [by_fold[f] for f in found]

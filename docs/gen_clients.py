@@ -92,7 +92,7 @@ def render(rows: list[dict[str, Any]]) -> str:
             ", ".join(_read_location(spec) for spec in reads["user"]),
             _relative(row["project_skills"]),
             ", ".join(_relative(p) for p in reads["project"]),
-            reads["verified"] or "—",
+            _checked(reads),
         ]
         out.append("| " + " | ".join(cells) + " |\n")
     out.append("\n## Clients\n")
@@ -129,11 +129,13 @@ others in the client's order): where the client's own folder has nothing of that
 another one has a copy agenttools deployed (or an identical one anybody made), the deployment
 references that copy instead of writing a second one; a different skill of that name in one
 of them is a conflict (`AgentSkillShadowed`, deployed anyway with `--force`); an identical copy
-the client would see twice is a warning. **verified** is the version of the real client
-whose listing (or installed code) showed these folders (the npm clients of
-`tests/clients`); the others come from the sources named per client below.
+the client would see twice is a warning. **checked** says how each row was checked: by
+**running** the real client at that version with a skill in every folder it might read (the
+npm clients of `tests/clients`, whose tests hold the rows to it), by **reading** the client's
+docs or source on that date (named per client below), or not at all (**spec**: the behaviour
+spec's table).
 
-| id | writes | reads | writes in a project | reads in a project | verified |
+| id | writes | reads | writes in a project | reads in a project | checked |
 |---|---|---|---|---|---|
 """
 
@@ -144,8 +146,7 @@ def _reads_lines(reads: dict[str, Any] | None) -> list[str]:
     user = ", ".join(_read_location(spec) for spec in reads["user"])
     project = ", ".join(_relative(p) for p in reads["project"])
     lines = [f"- Skills folders it reads: {user}; in a project: {project}"]
-    if reads["verified"]:
-        lines.append(f"- Verified with {row_version(reads)}")
+    lines.append(f"- Checked: {_checked(reads)}" + (f": {reads['how']}" if reads["how"] else ""))
     if reads["duplicates"]:
         lines.append(f"- The same skill name in two of them: {reads['duplicates']}")
     if reads.get("note"):
@@ -154,9 +155,13 @@ def _reads_lines(reads: dict[str, Any] | None) -> list[str]:
     return lines
 
 
-def row_version(reads: dict[str, Any]) -> str:
-    how = reads["how"]
-    return f"{reads['verified']}: {how}" if how else str(reads["verified"])
+def _checked(reads: dict[str, Any]) -> str:
+    """How a row was checked: ``running 0.61.0 (2026-12-01)``, ``reading (2026-12-01)``,
+    ``spec only``."""
+    if reads["by"] == "spec":
+        return "spec only"
+    version = f" {reads['verified']}" if reads["verified"] else ""
+    return f"{reads['by']}{version} ({reads['checked']})"
 
 
 def _linked(text: str) -> str:
@@ -176,6 +181,9 @@ def _read_location(spec: Any) -> str:
         return _home(spec)
     if "if_exists" in spec:
         return f"{_location(spec['then'], '')} or {_location(spec['else'], '')}"
+    if spec.get("macos") == spec.get("unix") and spec.get("unix") is not None:  # (in a list)
+        windows = spec.get("windows")
+        return _home(spec["unix"]) + (f" (Windows: {_home(windows)})" if windows else "")
     return _location(spec, "none")
 
 

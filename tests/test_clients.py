@@ -354,3 +354,45 @@ def test_docs_clients_md_matches_the_table() -> None:
     for client_id in EXPECTED:
         assert f"(`{client_id}`)" in text
     assert module.main(["--check"]) == 0
+
+
+def test_every_skill_reads_row_says_how_it_was_checked() -> None:
+    """``by`` is running (the real client, at ``verified``, on ``checked``), reading (its docs
+    or source, on ``checked``) or spec (not checked: no date, no version); a row checked by
+    running is one of the npm clients the real-client tests run, at the version they pin,
+    and they hold the row to what that client loads (tests/clients/test_real_clients.py)."""
+    import datetime
+
+    from tests.clients.npm import CLIENTS as NPM_CLIENTS
+    from tests.clients.test_real_clients import SKILL_LOADS
+
+    for client in all_clients().values():
+        reads = client.skill_reads
+        if reads is None:
+            continue
+        assert reads.by in ("running", "reading", "spec"), client.id
+        if reads.by == "spec":
+            assert reads.checked is None and reads.verified is None, client.id
+            continue
+        assert reads.checked is not None, client.id
+        datetime.date.fromisoformat(reads.checked)
+        assert reads.how, client.id
+        if reads.by == "running":
+            assert NPM_CLIENTS[client.id].version == reads.verified, client.id
+            assert client.id in SKILL_LOADS, client.id
+
+
+def test_goose_reads_its_own_and_the_shared_folders(home: Path) -> None:
+    """block/goose (crates/goose/src/skills/mod.rs): ~/.agents/skills, where goose itself
+    writes, first; then its config folder's skills, ~/.claude/skills, ~/.config/agents/skills."""
+    from agenttools_runtime.clients import skill_read_locations
+
+    assert skill_read_locations("goose", "unix") == [
+        home / ".agents" / "skills",
+        home / ".config" / "goose" / "skills",
+        home / ".claude" / "skills",
+        home / ".config" / "agents" / "skills",
+    ]
+    assert skill_read_locations("goose", "windows")[1] == (
+        home / "AppData" / "Roaming" / "Block" / "goose" / "config" / "skills"
+    )

@@ -93,7 +93,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help="remove a server's entry from a client's config file",
         description=textwrap.fill(
             "Remove the entry of SERVER from the MCP config file of TARGET; nothing else in "
-            "the file changes (an emptied container stays, as {} or []). A missing entry is "
+            "the file changes, and the last entry agenttools wrote there takes with it what "
+            "writing it added (the file as it was, or no file if there was none). A missing "
+            "entry is "
             "reported as not installed and is not an error. An entry an agenttools "
             "deployment wrote goes as 'agenttools remove' would take it: the user's own "
             "entry it replaced is put back instead, one the user changed since is kept "

@@ -315,7 +315,7 @@ def _execute_locked(
     if unchanged is not None:
         record = unchanged  # (nothing is written: not even the record)
     elif the_plan.level is not level:  # the redeploy without --upgrade was not identical
-        raise _differs(the_plan, tools, target)
+        raise _differs(the_plan, tools, target, changes)
     else:
         record = changes.record
         found.extend(apply.run(store, changes))
@@ -367,22 +367,24 @@ def identical_dry_plan(the_plan: DeployPlan, store: Store | None = None) -> Depl
 
 
 def _differs(
-    the_plan: DeployPlan, tools: ResolvedTools, target: DeployTarget
+    the_plan: DeployPlan, tools: ResolvedTools, target: DeployTarget, changes: apply.DeployChanges
 ) -> errors.DeploymentDiffers:
-    """``DeploymentDiffers`` for the deployment *the_plan* would replace: which version is
-    deployed and which is installed, or that the content differs."""
+    """``DeploymentDiffers`` for the deployment *the_plan* would replace: what differs between
+    it and what *changes* would deploy (version, interpreter, runner, files), or which of its
+    files changed on disk since it was deployed."""
     old = the_plan.replaced[0]
     deployed = old.agent_tools.get("distribution_version")
     installed = tools.agent_tools.get("distribution_version")
-    if deployed and installed and deployed != installed:
-        difference = f"at version {deployed}, and {installed} is installed"
-    elif installed:
-        difference = (
-            f"with other content than the installed version {installed} (a rebuild, or "
-            "files changed since: see 'agenttools verify')"
-        )
-    else:
-        difference = "with other content (see 'agenttools verify')"
+    found = content.differences(old.to_json(), changes.record.to_json())
+    if not found:  # the same deployment, but what it wrote is no longer there as written
+        changed = [f"the skill {w.source.name}" for w in changes.writes]
+        if changes.config is not None and changes.config.plan.edit.changes:
+            changed.append(f"the MCP config file {changes.config.config_file}")
+        where = f"{', '.join(changed)}: " if changed else ""
+        found = [f"files changed since it was deployed ({where}see 'agenttools verify')"]
+    difference = "with " + (
+        found[0] if len(found) == 1 else ", ".join(found[:-1]) + " and " + found[-1]
+    )
     return errors.DeploymentDiffers(
         name=old.toolset_name,
         target=target.describe(),
@@ -504,11 +506,8 @@ def _unchanged(the_plan: DeployPlan, changes: apply.DeployChanges) -> Deployment
             return None
         if old.uuid not in sp.kept or sp.entry.key != sp.key:
             return None
-    same = replace(changes.record, uuid=old.uuid, timestamp=old.timestamp)
-    ignored = {"agenttools_version", litter.CREATED}  # (what it created is history)
-    mine = {k: v for k, v in same.to_json().items() if k not in ignored}
-    theirs = {k: v for k, v in old.to_json().items() if k not in ignored}
-    return old if mine == theirs else None
+    same = content.identity(changes.record.to_json()) == content.identity(old.to_json())
+    return old if same else None
 
 
 def _stale_backup_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:

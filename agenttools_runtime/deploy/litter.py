@@ -44,6 +44,7 @@ from agenttools_runtime.mcp import entries
 from agenttools_runtime.mcp.formats import (
     Container,
     ParseError,
+    PlannedEdit,
     StructureError,
     edit_config_file,
     get_format,
@@ -67,7 +68,7 @@ _PROBE_KEY = "agenttools-probe"
 class Claim:
     """One path agenttools created: a config ``file`` (of ``client``'s format), ``keys`` it
     added to an existing config file (key paths from the document's root; ``restore``: the
-    text a null container had and the text agenttools leaves there, ``("null", "{}")``), or
+    text that was there and the text agenttools leaves in its place, ``("null", "{}")``), or
     a ``dir`` (``inode``: the directory's, once it exists)."""
 
     kind: str
@@ -117,23 +118,35 @@ def planned_claims(
     config: ConfigPlan | None, client: Client, skills_root: Path | None
 ) -> list[Claim]:
     """What a deploy is about to create: for its config edit (*config*: the planned edit),
-    the file or the keys it adds and the directories above the file; for a skills root it
-    writes into (*skills_root*), the directories of it that do not exist yet."""
-    claims: list[Claim] = []
-    if config is not None and config.edit.changes:
-        path = config.edit.path
-        if config.edit.before is None:
-            claims.append(Claim(FILE, str(path), client.id))
-            claims += [Claim(DIR, str(d)) for d in _missing_dirs(path.parent)]
-        else:
-            before = _text(config.edit.before)
-            added = added_keys(before, client, path)
-            restore = null_restore(before, client, path)
-            if added or restore:
-                claims.append(Claim(KEYS, str(path), client.id, added, restore=restore))
+    what :func:`edit_claims` says; for a skills root it writes into (*skills_root*), the
+    directories of it that do not exist yet."""
+    claims = [] if config is None else edit_claims(config.edit, client)
     if skills_root is not None:
-        claims += [Claim(DIR, str(d)) for d in _missing_dirs(skills_root)]
+        claims += [Claim(DIR, str(d)) for d in missing_dirs(skills_root)]
     return claims
+
+
+def edit_claims(
+    edit: PlannedEdit, client: Client, new_dirs: Iterable[Path] | None = None
+) -> list[Claim]:
+    """What writing a first entry with *edit* creates besides the entry: a file that did
+    not exist and the directories above it (*new_dirs*, when the edit is written already:
+    :func:`missing_dirs` of its directory before it was); in one that did, the keys it
+    adds, and — when writing an entry and removing it again would not give back the text
+    byte for byte (a null container, ``[ ]``, an empty or whitespace-only file, a container
+    or required keys it adds) — the text to put back (:func:`give_back`)."""
+    if not edit.changes:
+        return []
+    path = edit.path
+    if edit.before is None:
+        dirs = missing_dirs(path.parent) if new_dirs is None else new_dirs
+        return [Claim(FILE, str(path), client.id)] + [Claim(DIR, str(d)) for d in dirs]
+    before = edit.before.removeprefix(codecs.BOM_UTF8).decode("utf-8", errors="replace")
+    restore = give_back(before, client, path)
+    if restore is None:  # taking the entry out again gives back the text as it was
+        return []
+    added = added_keys(_text(edit.before), client, path)
+    return [Claim(KEYS, str(path), client.id, added, restore=restore)]
 
 
 def added_keys(text: str, client: Client, config_file: Path) -> tuple[tuple[str, ...], ...]:
@@ -156,26 +169,40 @@ def added_keys(text: str, client: Client, config_file: Path) -> tuple[tuple[str,
     return tuple(added)
 
 
-def null_restore(text: str, client: Client, config_file: Path) -> tuple[str, str] | None:
-    """When the container (or a level of it) is null in *text* (``extensions:``,
-    ``"context_servers": null``): the text that differs between *text* and what agenttools
-    leaves of it once its entries are gone (``{}``), as ``(before, after)``, so the last
-    removal can put the null back byte for byte."""
-    fmt = get_format(client.config_format)
-    container = entries.container_for(client, config_file)
+def give_back(text: str, client: Client, config_file: Path) -> tuple[str, str] | None:
+    """When writing an entry into *text* and removing it again leaves another text (a null
+    container becomes ``{}``, ``[ ]`` becomes ``[]``, an empty or whitespace-only file a
+    document, a missing container or required key is added): the part of *text* that
+    differs and what stands there instead, as ``(before, after)`` — with enough of the text
+    around them that *after* occurs once in what agenttools leaves — so the last removal
+    can put *text* back byte for byte. None when nothing would differ."""
     try:
-        levels = [fmt.read_entries(text, Container(container.path[:d]))
-                  for d in range(len(container.path))]  # fmt: skip
-        if not any(_has(lv, part) and lv[part] is None
-                   for lv, part in zip(levels, container.path, strict=True)):  # fmt: skip
-            return None
         after = skeleton(text, client, config_file)
     except Exception:  # a document of another shape: claim nothing (cleaning stays safe)
         return None
+    if after == text:
+        return None
+    if not after:  # all of it goes (a TOML file of blank lines): the whole text comes back
+        return text, ""
     head = _common(text, after)
     tail = _common(text[head:][::-1], after[head:][::-1])
+    # widen the differing part with the text around it until it is unambiguous (an added
+    # "[]" would be found in every empty list), at most a line's worth either way
+    for _ in range(_CONTEXT):
+        new = after[head : len(after) - tail]
+        if new and after.count(new) == 1:
+            break
+        if head > 0:
+            head -= 1
+        elif tail > 0:
+            tail -= 1
+        else:
+            break
     old, new = text[head : len(text) - tail], after[head : len(after) - tail]
     return (old, new) if new else None
+
+
+_CONTEXT = 160  # characters of surrounding text at most, to make a give-back unambiguous
 
 
 def _common(a: str, b: str) -> int:
@@ -190,6 +217,8 @@ def _restored(text: str, client: Client, config_file: Path, restore: tuple[str, 
     a text that agenttools would leave exactly as *text* is; *text* itself if there is none
     (the user changed it since)."""
     old, new = restore
+    if not new:  # (the whole text: see give_back)
+        return text or old
     at = text.find(new)
     while at >= 0:
         candidate = text[:at] + old + text[at + len(new) :]
@@ -206,13 +235,21 @@ def remember(state: StatePaths, record: DeploymentRecord) -> None:
         claims = [Claim.from_json(c) for c in shapes.items(record.extra, CREATED, "a record")]
     except ValueError:
         return  # (a record of the wrong shape claims nothing)
+    remember_claims(state, claims)
+
+
+def remember_claims(state: StatePaths, claims: Iterable[Claim]) -> None:
+    """:func:`remember` for claims of an edit no record tracks (``mcp install``)."""
+    claims = list(claims)
     if not claims:
         return
     ledger = load(state)
     changed = False
     for claim in claims:
-        if claim.path in ledger:
-            continue  # claimed before (by the first deployment that created it)
+        # claimed before: by the first deployment that created it — unless this edit made
+        # the file anew (the claim was of a file that is gone since)
+        if claim.path in ledger and claim.kind != FILE:
+            continue
         try:
             info = os.lstat(claim.path)
         except OSError:
@@ -232,12 +269,30 @@ def clean(state: StatePaths, record: DeploymentRecord) -> list[str]:
     """Take away what agenttools created for *record* that nothing uses any more (see the
     module docstring); call under the lock after its entries and skills are gone. Returns the
     paths removed. Failures leave the path (and its claim) for the next removal."""
+    files = {str(Path(os.path.realpath(s.config_file))) for s in record.mcp_servers}
+    places = [Path(f).parent for f in files]
+    if record.skills_directory is not None:
+        places.append(Path(os.path.realpath(record.skills_directory)))
+    # (a skill may be a copy in another root the client reads, created by another deployment)
+    places += [Path(os.path.realpath(os.path.dirname(s.directory))) for s in record.installed]
+    return clean_paths(state, files, places)
+
+
+def clean_config_file(state: StatePaths, config_file: Path) -> list[str]:
+    """:func:`clean` for one config file whose entry an edit no record tracks took away
+    (``mcp uninstall``): its claim and the claimed directories above it."""
+    real = str(Path(os.path.realpath(config_file)))
+    return clean_paths(state, {real}, [Path(real).parent])
+
+
+def clean_paths(state: StatePaths, files: Iterable[str], places: Iterable[Path]) -> list[str]:
+    """Take away the claimed config *files* that are back to what agenttools found, and the
+    claimed directories among *places* and above them that are empty (see :func:`clean`)."""
     ledger = load(state)
     if not ledger:
         return []
     before = len(ledger)
     removed: list[str] = []
-    files = {str(Path(os.path.realpath(s.config_file))) for s in record.mcp_servers}
     for path in sorted(files):
         claim = ledger.get(path)
         if claim is None or claim.kind == DIR:
@@ -247,11 +302,6 @@ def clean(state: StatePaths, record: DeploymentRecord) -> list[str]:
             del ledger[path]
             if outcome:
                 removed.append(path)
-    places = [Path(f).parent for f in files]
-    if record.skills_directory is not None:
-        places.append(Path(os.path.realpath(record.skills_directory)))
-    # (a skill may be a copy in another root the client reads, created by another deployment)
-    places += [Path(os.path.realpath(os.path.dirname(s.directory))) for s in record.installed]
     for directory in sorted(_ancestors(places, ledger), key=len, reverse=True):
         outcome = _clean_dir(ledger[directory])
         if outcome is not None:
@@ -321,7 +371,9 @@ def _clean_dir(claim: Claim) -> bool | None:
 
 def skeleton(text: str, client: Client, config_file: Path) -> str:
     """*text* as it is after writing an entry into it and removing that entry again: what
-    agenttools leaves of its own writes (the container, the required keys)."""
+    agenttools leaves of its own writes (the container, the required keys). A text of
+    nothing but white space is an empty document, as the file layer reads it."""
+    text = text if text.strip() else ""
     fmt = get_format(client.config_format)
     container = entries.container_for(client, config_file)
     probe = entries.build_entry(client, MCPServer(name=_PROBE_KEY, command="probe"), _PROBE_KEY)
@@ -413,8 +465,9 @@ def created_paths(state: StatePaths) -> dict[str, Claim]:
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def _missing_dirs(directory: Path) -> list[Path]:
-    """The directories ``mkdir -p directory`` would create, outermost first."""
+def missing_dirs(directory: Path) -> list[Path]:
+    """The directories ``mkdir -p directory`` would create, outermost first (their real
+    paths, as the ledger keeps them)."""
     missing: list[Path] = []
     current = Path(os.path.abspath(directory))
     while not os.path.lexists(current) and current.parent != current:

@@ -3,11 +3,13 @@ ownership rules of :mod:`agenttools_runtime.deploy.ownership`."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agenttools_runtime.clients import Client
+from agenttools_runtime.deploy import litter
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.ownership import Release, owners, release_entry, without_entry
 from agenttools_runtime.errors import AgentToolsWarning
@@ -29,7 +31,12 @@ def install_entry(
     user's, which removing the deployment keeps (``MCPServerEntryModified``)."""
     with deployment_lock() as store:
         owned = any(True for _ in owners(store, key, target.config_file))
-        return install_mcp_server(target, server, key=key, force=force or owned)
+        new_dirs = litter.missing_dirs(Path(os.path.realpath(target.config_file)).parent)
+        result = install_mcp_server(target, server, key=key, force=force or owned)
+        if result.edit is not None:  # what it created, for the uninstall to take away
+            claims = litter.edit_claims(result.edit, target.client, new_dirs)
+            litter.remember_claims(store.state, claims)
+        return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +80,8 @@ def uninstall_entry(target: MCPTarget, key: str, *, force: bool = False) -> Unin
         if not found:
             result = uninstall_mcp_server(target, key)
             outcome = Release.REMOVE if result.removed else Release.GONE
+            if result.removed:  # the file as it was before agenttools wrote it, or none
+                litter.clean_config_file(store.state, target.config_file)
             return Uninstalled(target.client, target.config_file, key, outcome.value)
         _record, newest = found[-1]
         done = release_entry(target.client, newest, force=force, hint="Use --force to remove it.")

@@ -83,8 +83,9 @@ class InvalidManifest(ManifestError):
 
 class ManifestSchemaTooNew(ManifestError):
     template = (
-        'The agenttools manifest of "{distribution}" has schema {schema}; this agenttools '
-        "understands up to schema {supported}. Upgrade agenttools: pip install --upgrade agenttools"
+        'The agenttools manifest of "{distribution}" has schema {schema}: it was built by a '
+        "newer agenttools, and this one reads schema {supported} and older. Upgrade "
+        "agenttools: pip install --upgrade agenttools"
     )
 
 
@@ -97,7 +98,7 @@ class InvalidAgentToolsObject(BundleError):
 
 
 class AgentToolsNotFound(BundleError):
-    template = 'No agent tools bundle found for name "{name}".'
+    template = 'No agent tools bundle found for name "{name}" in {environment}.'
 
 
 class AgentToolsBundleNameAmbiguous(BundleError):

@@ -41,6 +41,7 @@ from agenttools_runtime.mcp.formats import (
     plan_edit,
     read_entries,
     same_data,
+    write_config_edit,
 )
 from agenttools_runtime.mcp.origin import Origin, capture, restore
 from agenttools_runtime.mcp.server import MCPServer
@@ -65,6 +66,9 @@ class MCPTarget:
 
 @dataclass(frozen=True, slots=True)
 class MCPInstallResult:
+    """What ``install_mcp_server`` did; ``edit`` is the edit written (None: nothing was),
+    from which what it created is claimed (not compared, not shown)."""
+
     client: Client
     config_file: Path
     key: str
@@ -72,6 +76,7 @@ class MCPInstallResult:
     created_file: bool
     replaced_entry: bool
     changed: bool = True  # False: the same entry was already there
+    edit: PlannedEdit | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -146,7 +151,8 @@ def add_server_entry(
     *client*'s shape and format, losslessly and atomically. Returns True when an entry of
     that key existed before. Raises ``ConfigFileUnparseable``, ``UnsupportedTransport``,
     ``ConfigFileChanged``."""
-    return _add(config_file, client, key, server, platform)[0]
+    existed, _written = _add(config_file, client, key, server, platform)
+    return existed
 
 
 def remove_server_entry(config_file: Path, client: Client, key: str) -> bool:
@@ -280,7 +286,6 @@ def install_mcp_server(
     resolved = _target(target, project, config)
     key = server.key if key is None else key
     with state_lock():
-        created = not resolved.config_file.exists()
         existed, written = _add(
             resolved.config_file, resolved.client, key, server, platform, force=force
         )
@@ -289,9 +294,10 @@ def install_mcp_server(
         resolved.config_file,
         key,
         server.qualified_name,
-        created_file=created and written,
+        created_file=written is not None and written.before is None,
         replaced_entry=existed,
-        changed=written,
+        changed=written is not None,
+        edit=written,
     )
 
 
@@ -325,7 +331,7 @@ def _add(
     platform: str | None,
     *,
     force: bool = True,
-) -> tuple[bool, bool]:
+) -> tuple[bool, PlannedEdit | None]:
     entry = entries.build_entry(client, server, key, platform)
     fmt = get_format(client.config_format)
     container = entries.container_for(client, config_file)
@@ -348,7 +354,7 @@ def _add(
         return written, existed
 
     with state_lock():
-        return edit_config_file(config_file, edit, shared=is_project)
+        return write_config_edit(config_file, edit, shared=is_project)
 
 
 def _swap(pair: tuple[str, bool]) -> tuple[str, bool]:

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from agenttools_runtime import errors
+from agenttools_runtime import errors, regular_files
+from agenttools_runtime.wheel.manifest import ServerEntry
 
 if TYPE_CHECKING:
     ServerKind = Literal["module", "script", "command", "url"]
@@ -30,7 +31,11 @@ class Environment:
 
     @classmethod
     def current(cls) -> Environment:
-        return cls(Path(sys.executable), Path(sysconfig.get_path("scripts")))
+        """This interpreter's environment, its interpreter by the one name whichever
+        launched it (``python3 -m agenttools``, a console script whose ``#!`` says
+        ``python3.12``, ``python -m agenttools``): ``python`` beside it when that is the same
+        file, so what a deployment records and writes does not depend on the launcher."""
+        return cls(_canonical_python(Path(sys.executable)), Path(sysconfig.get_path("scripts")))
 
     def script_path(self, script: str, platform: str | None = None) -> Path:
         platform = sys.platform if platform is None else platform
@@ -55,10 +60,23 @@ class Origin:
         """Read the console scripts from ``<dist_info>/entry_points.txt`` (none when it is
         missing or unreadable)."""
         try:
-            text = (dist_info / "entry_points.txt").read_text("utf-8")
+            text = regular_files.read_bytes(dist_info / "entry_points.txt").decode("utf-8")
         except (OSError, UnicodeDecodeError):
             text = ""
         return cls(project, version, console_scripts(text))
+
+
+def _canonical_python(executable: Path) -> Path:
+    """*executable* as ``python`` (``python.exe``) of its directory when that is the same
+    file; never resolved through links (a venv's interpreter is a link out of the venv)."""
+    name = "python.exe" if executable.suffix.lower() == ".exe" else "python"
+    candidate = executable.with_name(name)
+    if candidate == executable:
+        return executable
+    try:
+        return candidate if os.path.samefile(candidate, executable) else executable
+    except OSError:
+        return executable
 
 
 def console_scripts(text: str) -> dict[str, str]:
@@ -167,19 +185,38 @@ class MCPServer:
         origin: Origin | None = None,
     ) -> MCPServer:
         """Build from a ``[tool.agenttools.mcp-servers.<name>]`` table (or its manifest copy,
-        which uses the same keys)."""
+        which uses the same keys), checked by the same schema as the build hook checks it:
+        ``InvalidAgentToolsObject`` naming the key of the wrong type or value."""
+        try:
+            entry = ServerEntry.from_table(name, table)
+        except ValueError as exc:
+            raise errors.InvalidAgentToolsObject(reason=f'MCP server "{name}": {exc}') from None
+        return cls.from_entry(
+            entry, distribution=distribution, environment=environment, origin=origin
+        )
+
+    @classmethod
+    def from_entry(
+        cls,
+        entry: ServerEntry,
+        *,
+        distribution: str | None = None,
+        environment: Environment | None = None,
+        origin: Origin | None = None,
+    ) -> MCPServer:
+        """The server of a manifest's (already checked) entry."""
         return cls(
-            name=name,
-            module=table.get("module"),
-            script=table.get("script"),
-            command=table.get("command"),
-            url=table.get("url"),
-            args=tuple(str(a) for a in table.get("args", ())),
-            env={str(k): str(v) for k, v in dict(table.get("env", {})).items()},
-            transport=table.get("transport", "http" if table.get("url") else "stdio"),
-            headers={str(k): str(v) for k, v in dict(table.get("headers", {})).items()},
-            description=table.get("description"),
-            config_key=table.get("config-key"),
+            name=entry.name,
+            module=entry.module,
+            script=entry.script,
+            command=entry.command,
+            url=entry.url,
+            args=entry.args or (),
+            env=entry.env or {},
+            transport=entry.transport or ("http" if entry.url is not None else "stdio"),
+            headers=entry.headers or {},
+            description=entry.description,
+            config_key=entry.config_key,
             distribution=distribution,
             environment=environment,
             origin=origin,

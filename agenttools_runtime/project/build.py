@@ -76,7 +76,7 @@ def build_manifest(
         version=version,
         root=result.root,
         bundles=tuple(result.bundles),
-        servers={n: ServerEntry(n, table) for n, table in result.servers.items()},
+        servers={n: ServerEntry.from_table(n, t) for n, t in result.servers.items()},
         skills=skills,
         source_root=None if source_root is None else str(source_root),
     )

@@ -4,11 +4,12 @@ did-you-mean, a value of the wrong TOML type, a value outside its choices, neste
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agenttools_runtime import schema
 from agenttools_runtime.project.context import Checker
+from agenttools_runtime.schema import type_problem as type_problem  # (one definition)
 from agenttools_runtime.toml_text import KeyPath
 
 
@@ -49,41 +50,6 @@ def check_keys(
                     check_keys(checker, spec.item, subvalue, (*key, name, index))
                 else:
                     checker.add((*key, name, index), "InvalidType", "must be a table")
-
-
-def type_problem(spec: schema.Key, value: Any) -> str | None:
-    """Why *value* is not of *spec*'s kind (``must be a string (got integer)``), else None."""
-
-    def strings(items: Iterable[Any]) -> bool:
-        return all(isinstance(i, str) for i in items)
-
-    checks: dict[str, Callable[[Any], bool]] = {
-        "string": lambda v: isinstance(v, str),
-        "string-list": lambda v: isinstance(v, list) and strings(v),
-        "string-map": lambda v: isinstance(v, dict) and strings(v.values()),
-        "string-or-list": lambda v: isinstance(v, str) or (isinstance(v, list) and strings(v)),
-        "scalar-map": lambda v: (
-            isinstance(v, dict) and all(isinstance(i, (str, int, float, bool)) for i in v.values())
-        ),
-        "table-map": lambda v: isinstance(v, dict),
-        "table-list": lambda v: isinstance(v, list),
-    }
-    if checks[spec.kind](value):
-        return None
-    kind = schema.KIND_TEXT[spec.kind]
-    article = "an" if kind[0] in "aeiou" else "a"
-    return f"must be {article} {kind} (got {_toml_type(value)})"
-
-
-def _toml_type(value: Any) -> str:
-    for kind, name in ((bool, "boolean"), (int, "integer"), (float, "float"), (str, "string")):
-        if isinstance(value, kind):
-            return name
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "table"
-    return type(value).__name__
 
 
 def _did_you_mean(name: str, candidates: Sequence[str]) -> str:

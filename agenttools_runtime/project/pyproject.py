@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import limits
+from agenttools_runtime import limits, regular_files
 from agenttools_runtime.project.problems import Problem
 from agenttools_runtime.project.values import dig
 from agenttools_runtime.toml_text import TomlLines, deep_line
@@ -62,7 +62,7 @@ def find_project_root(path: Path) -> Path | None:
     if not current.is_dir():
         current = current.parent
     for candidate in (current, *current.parents):
-        if (candidate / PYPROJECT).is_file():
+        if os.path.lexists(candidate / PYPROJECT):  # (a pipe or a link named so: reported)
             return candidate
     return None
 
@@ -73,7 +73,7 @@ def load_project(root: Path, data: Mapping[str, Any] | None = None) -> Project |
     root = Path(os.path.abspath(root))
     path = root / PYPROJECT
     try:
-        text = path.read_text(encoding="utf-8")
+        text = regular_files.read_bytes(path).decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         if data is None:
             return Problem(path, None, "UnreadableProject", f"cannot read {PYPROJECT}: {exc}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from agenttools_runtime import schema
 from agenttools_runtime.project.context import BASE, Checker
@@ -21,50 +20,21 @@ def check_server(checker: Checker, name: str, table: Any) -> None:
         return
     if not isinstance(table, dict):
         return  # reported by check_keys
-    launch = [k for k in schema.LAUNCH_KEYS if k in table]
-    if len(launch) != 1:
-        checker.add(
-            key,
-            "InvalidServer",
-            "needs exactly one of module, script, command, url "
-            f"(has {', '.join(launch) or 'none'})",
-        )
-    if not all(isinstance(table.get(k), str) for k in launch):
+    for problem_key, code, message in schema.server_problems(table):
+        if code not in ("InvalidType", "InvalidValue"):  # (those are check_keys')
+            checker.add(key if problem_key is None else (*key, problem_key), code, message)
+    if not all(isinstance(table[k], str) for k in schema.LAUNCH_KEYS if k in table):
         return  # types reported by check_keys
-    module, script, url = table.get("module"), table.get("script"), table.get("url")
-    if isinstance(module, str):
+    module, script = table.get("module"), table.get("script")
+    if isinstance(module, str) and schema.is_module_path(module):
         _check_module(checker, (*key, "module"), module)
     if isinstance(script, str):
         _check_script(checker, (*key, "script"), script)
-    if isinstance(url, str):
-        _check_url(checker, (*key, "url"), url)
-        for stdio_only in ("args", "env"):
-            if stdio_only in table:
-                checker.add(
-                    (*key, stdio_only),
-                    "InvalidServer",
-                    f"{stdio_only} has no meaning for a url server",
-                )
-        if table.get("transport") == "stdio":
-            checker.add((*key, "transport"), "InvalidServer", 'a url server uses "http" or "sse"')
-    else:
-        if table.get("transport") in ("http", "sse"):  # other values: InvalidValue
-            checker.add(
-                (*key, "transport"),
-                "InvalidServer",
-                f'"{table["transport"]}" needs a url; module, script and command servers '
-                'use "stdio"',
-            )
-        if "headers" in table:
-            checker.add((*key, "headers"), "InvalidServer", "headers need a url server")
     checker.result.servers[name] = dict(table)
 
 
 def _check_module(checker: Checker, key: KeyPath, module: str) -> None:
     parts = module.split(".")
-    if not all(part.isidentifier() for part in parts):
-        checker.add(key, "InvalidModule", f'"{module}" is not a dotted module path')
-        return
     bases = _source_bases(checker)
     rel = Path(*parts)
     for base in bases:
@@ -103,13 +73,3 @@ def _check_script(checker: Checker, key: KeyPath, script: str) -> None:
             "UnknownScript",
             f'"{script}" is not a [project.scripts] entry of this project (entries: {known})',
         )
-
-
-def _check_url(checker: Checker, key: KeyPath, url: str) -> None:
-    try:
-        parts = urlsplit(url)
-        valid = parts.scheme in ("http", "https") and bool(parts.netloc)
-    except ValueError:  # e.g. an unclosed IPv6 bracket
-        valid = False
-    if not valid:
-        checker.add(key, "InvalidURL", f'"{url}" is not an http:// or https:// URL')

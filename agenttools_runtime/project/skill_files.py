@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from agenttools_runtime import schema
+from agenttools_runtime import regular_files, schema
 from agenttools_runtime.project.context import Checker
 from agenttools_runtime.project.problems import display_path
 from agenttools_runtime.project.values import dig, is_inside
@@ -101,7 +101,7 @@ def _check_sdist_reach(checker: Checker, directory: Path) -> None:
     except ImportError:
         return
     try:  # git reads .gitignore as bytes; a Latin-1 one is still a valid file
-        lines = gitignore.read_bytes().decode("utf-8", "surrogateescape").splitlines()
+        lines = regular_files.read_bytes(gitignore).decode("utf-8", "surrogateescape").splitlines()
     except OSError:
         return
     spec = pathspec.GitIgnoreSpec.from_lines(lines)

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import errors, names, schema
+from agenttools_runtime import errors, names, regular_files, schema
 from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.project.context import (
     BASE,
@@ -78,8 +78,11 @@ def check_skill(checker: Checker, name: str, table: Any) -> None:
     elif has_dir:
         _check_directory_skill(checker, name, directory, key if table is not None else None)
     else:
+        special = regular_files.problem(main_file)
         hint = (
-            f"{display_path(directory, root)} has no {SKILL_FILE}"
+            f"{display_path(main_file, root)} cannot be read ({special})"
+            if special
+            else f"{display_path(directory, root)} has no {SKILL_FILE}"
             if is_dir(directory)
             else f"there is no {display_path(main_file, root)}"
         )
@@ -192,7 +195,7 @@ def _read_body_file(checker: Checker, key: KeyPath, body_file: str) -> str | Non
         checker.add(key, "PathOutsideProject", f'"{body_file}" must be a file inside the project')
         return None
     try:
-        return path.read_bytes().decode("utf-8")
+        return regular_files.read_bytes(path).decode("utf-8")
     except FileNotFoundError:
         checker.add(key, "MissingBodyFile", f'"{body_file}" does not exist')
     except UnicodeDecodeError:

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from agenttools_runtime import fs
+from agenttools_runtime import fs, regular_files
 from agenttools_runtime.errors import (
     AgentSkillBackupNotRemoved,
     AgentSkillRemoveFailed,
@@ -267,7 +267,11 @@ def _build_into(path: Path, source: SkillSource) -> None:
         data = source.contents.get(rel)
         if data is None:
             content = source.files[rel]
-            data = content.encode("utf-8") if isinstance(content, str) else content.read_bytes()
+            data = (
+                content.encode("utf-8")
+                if isinstance(content, str)
+                else regular_files.read_bytes(content)
+            )
         fs.write_bytes(destination, data)
         if posix and (rel in source.executable or data.startswith(b"#!")):
             mode = stat.S_IMODE(os.stat(destination).st_mode)

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from hashlib import sha256
 from pathlib import Path
 
-from agenttools_runtime import errors
+from agenttools_runtime import errors, regular_files
 from agenttools_runtime.skills.states import DestinationState as DestinationState
 from agenttools_runtime.skills.states import DirectoryState as DirectoryState
 
@@ -42,7 +42,7 @@ def hash_text(text: str) -> str:
 
 def hash_file(path: Path) -> str:
     """Hash one file. ``OSError`` propagates (callers decide what unreadable means)."""
-    return hash_bytes(path.read_bytes())
+    return hash_bytes(regular_files.read_bytes(path))
 
 
 def is_junk(name: str, is_dir: bool) -> bool:

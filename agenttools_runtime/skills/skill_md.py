@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 import yaml
 
-from agenttools_runtime import errors, names
+from agenttools_runtime import errors, names, regular_files
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.schema import CLIENT_EXTENSION_KEYS
@@ -141,7 +141,7 @@ def parse_skill_md(text: str, source: str = SKILL_FILE) -> SkillDocument:
 def read_skill_md(path: Path) -> SkillDocument:
     """Read and parse a ``SKILL.md`` file (UTF-8)."""
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = regular_files.read_bytes(path).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise errors.InvalidSkillFrontmatter(
             source=path, reason=f"not UTF-8 ({exc.reason})"
@@ -370,7 +370,7 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
         findings.append(Finding(code, message, line, severity))
 
     try:
-        raw = path.read_bytes()
+        raw = regular_files.read_bytes(path)
     except OSError as exc:
         add("MissingDefinitionFile", f"Missing required file: SKILL.md ({exc.strerror})")
         return None, findings

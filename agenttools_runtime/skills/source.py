@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import errors
+from agenttools_runtime import errors, regular_files
 from agenttools_runtime.names import SKILL_FILE, check_skill_description, check_skill_name
 from agenttools_runtime.paths import canonical_path_key
 from agenttools_runtime.skills.hashing import hash_bytes, hash_text, iter_source_files
@@ -74,7 +74,7 @@ class Skill:
         directory = _skill_directory(path)
         skill_md = directory / SKILL_FILE
         try:
-            data = skill_md.read_bytes()
+            data = regular_files.read_bytes(skill_md)
         except OSError as exc:
             raise errors.AgentSkillUnreadable(path=skill_md) from exc
         return cls._from_skill_md(data, directory)
@@ -233,10 +233,13 @@ def _skill_directory(path: Path | str | os.PathLike[str]) -> Path:
     if not directory.exists():
         raise errors.AgentSkillNotFound(name=os.fspath(path), path=directory)
     if not directory.is_dir() or not (directory / SKILL_FILE).is_file():
-        raise errors.InvalidAgentSkill(
-            reason=f"{directory} is not a skill directory (a directory that contains {SKILL_FILE})",
-            path=directory,
+        special = regular_files.problem(directory / SKILL_FILE) if directory.is_dir() else None
+        reason = (
+            f"{directory / SKILL_FILE} cannot be read: {special}"
+            if special
+            else f"{directory} is not a skill directory (a directory that contains {SKILL_FILE})"
         )
+        raise errors.InvalidAgentSkill(reason=reason, path=directory)
     return directory
 
 
@@ -264,7 +267,7 @@ def _read_directory(directory: Path) -> _DirectoryFiles:
     executable: set[str] = set()
     for rel, path in iter_source_files(directory):
         try:
-            data = path.read_bytes()
+            data = regular_files.read_bytes(path)
             mode = os.stat(path).st_mode
         except OSError as exc:
             raise errors.AgentSkillUnreadable(path=path) from exc

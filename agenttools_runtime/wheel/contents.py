@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from agenttools_runtime import regular_files
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import WheelManifest
 
@@ -72,7 +73,7 @@ def members(plan: Plan) -> tuple[Member, ...]:
         else:
             data = plan.contents.get(rel)
             if data is None:
-                data = source.read_bytes()
+                data = regular_files.read_bytes(source)
             out.append(Member(dist_info_path(rel), data, rel in executable, source))
     return tuple(out)
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from agenttools_runtime import names
+from agenttools_runtime import names, schema
 from agenttools_runtime.errors import InvalidManifest, ManifestSchemaTooNew
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from agenttools_runtime.errors import ManifestError
 
     SkillKind = Literal["directory", "inline"]
+    Transport = Literal["stdio", "http", "sse"]  # schema.TRANSPORTS
 
 SCHEMA_VERSION = 1
 # Deepest nesting a manifest may have (agenttools_runtime/limits.py, as for every untrusted
@@ -33,11 +34,51 @@ SKILL_KINDS = ("directory", "inline")
 
 @dataclass(frozen=True, slots=True)
 class ServerEntry:
-    """One MCP server: its ``[tool.agenttools.mcp-servers.<name>]`` table as written (the
-    declaration format is :class:`agenttools_runtime.mcp.server.MCPServer`'s)."""
+    """One MCP server: its ``[tool.agenttools.mcp-servers.<name>]`` table, typed by the one
+    schema of that table (:data:`agenttools_runtime.schema.SERVER`); a key the table does not
+    give is None. Built from a table by :meth:`from_table`, which refuses one that breaks
+    :func:`~agenttools_runtime.schema.server_problems`, so every field holds what its key's
+    type says."""
 
     name: str
-    declaration: Mapping[str, Any] = field(default_factory=dict)
+    description: str | None = None
+    module: str | None = None
+    script: str | None = None
+    command: str | None = None
+    url: str | None = None
+    args: tuple[str, ...] | None = None
+    env: Mapping[str, str] | None = None
+    transport: Transport | None = None
+    headers: Mapping[str, str] | None = None
+    config_key: str | None = None
+
+    @classmethod
+    def from_table(cls, name: str, table: Mapping[str, Any]) -> ServerEntry:
+        """The entry of a server table; ``ValueError`` naming the first key that breaks the
+        schema. Keys the schema does not know are left out (see the evolution rule in
+        ``docs/wheel-format.md``)."""
+        problem = _server_problem(table)
+        if problem is not None:
+            raise ValueError(problem)
+        fields: dict[str, Any] = {}
+        for spec in schema.SERVER.keys:
+            if spec.name in table:
+                value = table[spec.name]
+                if spec.kind == "string-list":
+                    value = tuple(value)
+                elif spec.kind == "string-map":
+                    value = dict(value)
+                fields[spec.name.replace("-", "_")] = value
+        return cls(name, **fields)
+
+    def to_json(self) -> dict[str, Any]:
+        """The table: the keys given, as the schema spells them."""
+        data: dict[str, Any] = {}
+        for spec in schema.SERVER.keys:
+            value = getattr(self, spec.name.replace("-", "_"))
+            if value is not None:
+                data[spec.name] = list(value) if isinstance(value, tuple) else value
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +149,7 @@ class WheelManifest:
             "distribution": self.distribution,
             "version": self.version,
             "bundles": [b.to_json() for b in self.bundles],
-            "mcp-servers": {n: dict(s.declaration) for n, s in self.servers.items()},
+            "mcp-servers": {n: s.to_json() for n, s in self.servers.items()},
             "skills": {n: s.to_json() for n, s in self.skills.items()},
         }
         if self.root is not None:
@@ -179,8 +220,8 @@ def from_json(value: object, distribution: str) -> WheelManifest:
 # object -> (key, type, meaning); parse and to_json implement them, a test holds them together
 FIELDS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "manifest": (
-        ("schema", "integer", f"`{SCHEMA_VERSION}`. Readers refuse a higher schema with "
-         '"upgrade agenttools".'),
+        ("schema", "integer", f"`{SCHEMA_VERSION}`. A reader refuses a higher schema "
+         "(`ManifestSchemaTooNew`: \"built by a newer agenttools\"); see the evolution rule."),
         ("distribution", "string", "`[project].name` as written (a PEP 508 name); compare "
          "after PEP 503 normalization."),
         ("version", "string", "the distribution's version."),
@@ -192,8 +233,8 @@ FIELDS: dict[str, tuple[tuple[str, str, str], ...]] = {
          "normalized distribution name, holding every server (table order) and skill (table "
          "order)."),
         ("mcp-servers", "table of servers", "server name (non-blank, no `/`) → its "
-         "`[tool.agenttools.mcp-servers.<name>]` table, unchanged (`description`, `module` / "
-         "`script` / `command` / `url`, `args`, `env`, `transport`, `headers`, `config-key`)."),
+         "`[tool.agenttools.mcp-servers.<name>]` table as written (the keys given, no "
+         "defaults filled in)."),
         ("skills", "table of skills", "skill name (the Agent Skills rule: 1–64 of `a-z`, "
          "`0-9` and single inner hyphens) → the skill."),
     ),
@@ -221,6 +262,23 @@ FIELDS: dict[str, tuple[tuple[str, str, str], ...]] = {
          "sorted)."),
     ),
 }  # fmt: skip
+# a server's keys, types and meaning are the schema's (agenttools_runtime/schema.py: SERVER)
+SERVER_FIELDS: tuple[tuple[str, str, str], ...] = tuple(
+    (key.name, schema.KIND_TEXT[key.kind] + (" (" + " / ".join(f"`{c}`" for c in key.choices)
+     + ")" if key.choices else ""), key.doc)
+    for key in schema.SERVER.keys
+)  # fmt: skip
+
+# How the manifest changes between agenttools versions (docs/wheel-format.md quotes it).
+EVOLUTION_RULE = (
+    "A reader ignores a key it does not know, at every level (a later agenttools may add "
+    "optional keys that an earlier one can do without); a key it knows must have the type "
+    "documented here, or the manifest is refused. A change that an earlier reader would "
+    "misread (a key whose absence or new meaning changes what gets deployed, a type that "
+    "changes) raises `schema` instead, and a reader refuses a manifest whose `schema` is "
+    'higher than the one it reads, with `ManifestSchemaTooNew` ("built by a newer '
+    'agenttools"), rather than guess. A reader of schema N reads every schema from 1 to N.'
+)
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -245,9 +303,12 @@ def _manifest(m: dict[str, Any], schema: int) -> WheelManifest:
     servers = m.get("mcp-servers", {})
     if not isinstance(servers, dict) or not all(isinstance(v, dict) for v in servers.values()):
         raise _Problem('"mcp-servers" must map names to tables')
-    for name in servers:
+    for name, table in servers.items():
         if not names.is_item_name(name):
             raise _Problem(f'"mcp-servers": "{name}" is not a server name')
+        problem = _server_problem(table)
+        if problem is not None:
+            raise _Problem(f'server "{name}": {problem}')
     skills = m.get("skills", {})
     if not isinstance(skills, dict):
         raise _Problem('"skills" must map names to tables')
@@ -259,12 +320,22 @@ def _manifest(m: dict[str, Any], schema: int) -> WheelManifest:
         distribution=m["distribution"],
         version=m["version"],
         bundles=tuple(_bundle(index, b) for index, b in enumerate(bundles)),
-        servers={n: ServerEntry(n, dict(t)) for n, t in servers.items()},
+        servers={n: ServerEntry.from_table(n, t) for n, t in servers.items()},
         skills=skill_entries,
         root=m.get("root"),
         source_root=m.get("source-root"),
         schema=schema,
     )
+
+
+def _server_problem(table: Mapping[str, Any]) -> str | None:
+    """The first way *table* breaks the server schema (``"args" must be an array of
+    strings (got string)``), or None."""
+    for key, _code, message in schema.server_problems(table):
+        if key is None:
+            return message
+        return f'"{key}" {message}' if message.startswith("must be") else f'"{key}": {message}'
+    return None
 
 
 def _skill(name: str, skill: object) -> SkillEntry:

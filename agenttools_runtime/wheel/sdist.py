@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import BinaryIO
 
+from agenttools_runtime import regular_files
 from agenttools_runtime.errors import InvalidSdist
 from agenttools_runtime.wheel.archive import publish
 from agenttools_runtime.wheel.contents import EXECUTABLE_MODE, FILE_MODE
@@ -73,7 +74,7 @@ def _rewrite(
         for entry in entries:
             out.addfile(entry, archive.extractfile(entry) if entry.isfile() else None)
         for path, source in added.items():
-            data = source.read_bytes()
+            data = regular_files.read_bytes(source)
             info = tarfile.TarInfo(path)
             info.size = len(data)
             info.mode = EXECUTABLE_MODE if os.stat(source).st_mode & 0o111 else FILE_MODE

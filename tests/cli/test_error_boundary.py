@@ -217,7 +217,7 @@ def test_a_config_that_is_no_regular_file(home: Path, state: Path, site: Path, k
     ):
         done = agenttools(*argv)
         assert done.returncode == 1, done
-        assert "is not a regular file" in done.stderr, done.stderr
+        assert "not a regular file" in done.stderr, done.stderr
         assert snapshot(home, state) == before
 
 

@@ -48,7 +48,7 @@ def test_install_list_uninstall(home: Path, site: Path, capsys: pytest.CaptureFi
 
     status, out, _ = run(capsys, "mcp", "uninstall", "claude-code", "weather")
     assert status == 0 and "removed" in out
-    assert config.read_text() == '{\n  "numStartups": 3,\n  "mcpServers": {}\n}\n'
+    assert config.read_text() == '{\n  "numStartups": 3\n}\n'  # as it was: no empty container
     status, out, _ = run(capsys, "mcp", "uninstall", "claude-code", "weather", "--json")
     assert status == 0 and json.loads(out)["removed"] is False
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
+import subprocess
 import sysconfig
 from pathlib import Path
 
@@ -28,6 +30,7 @@ from tests.clients.npm import (
     CLIENTS,
     InstallOutcome,
     NpmClient,
+    client_env,
     installed,
     list_servers,
     listing,
@@ -282,3 +285,124 @@ def test_shared_skill_folders_list_each_skill_once(
     assert not agents.exists() or not any(agents.iterdir())
     for client_id, output in listings().items():
         assert not set(_listed(client_id, output)) & set(WEATHER_SKILLS), output
+
+
+# -- the skill folders each client reads, as its table row says ---------------------------------
+
+# How each client shows the skills it loaded, run with a skill in every candidate folder: the
+# command (``{log}``: a file it writes its debug log to, read instead of its output) and the
+# pattern of a loaded skill's name in what it prints.
+SKILL_LOADS: dict[str, tuple[tuple[str, ...], str]] = {
+    "claude-code": (("-p", "hi", "--debug-file", "{log}"), r"Loading skills from: (.*)"),
+    "codex": (("debug", "prompt-input"), r"- ([up]-[a-z0-9-]+): Skill found in"),
+    "copilot-cli": (("skill", "list"), r"^  ([up]-[a-z0-9-]+) - "),
+    "gemini-cli": (("skills", "list"), r"^([up]-[a-z0-9-]+) \[(?:Enabled|Disabled)\]"),
+    "opencode": (("debug", "skill"), r'"name": "([up]-[a-z0-9-]+)"'),
+    "qwen-code": (
+        ("--debug", "--auth-type", "openai", "-p", "hi"),
+        r"Successfully parsed skill: ([up]-[a-z0-9-]+) \((?:user|project)\)",
+    ),
+}
+
+
+def _candidate_folders() -> tuple[set[tuple[str, ...]], set[tuple[str, ...]]]:
+    """Every skills folder any client of the table writes or reads (home- and project-
+    relative), and a few no row names, so that a folder a client reads unlisted shows."""
+    from agenttools_runtime.clients import _resolve_location, all_clients, normalize_os
+
+    user = {(".config", "agents", "skills"), (".opencode", "skills"), (".codex", "skills")}
+    project = {(".codex", "skills"), (".gemini", "skills"), (".agents", "skills")}
+    for client in all_clients().values():
+        for spec in (client.skills, *(client.skill_reads.user if client.skill_reads else ())):
+            parts = None if spec is None else _resolve_location(spec, normalize_os(None))
+            if parts is not None:
+                user.add(tuple(parts))
+        for rel in (
+            client.project_skills,
+            *(client.skill_reads.project if client.skill_reads else ()),
+        ):
+            if rel is not None:
+                project.add(tuple(rel))
+    return user, project
+
+
+def _skill_name(scope: str, parts: tuple[str, ...]) -> str:
+    return f"{scope}-" + "-".join(p.strip(".").lower() for p in parts[:-1])
+
+
+@pytest.mark.parametrize("client_id", sorted(SKILL_LOADS))
+def test_each_client_reads_the_skill_folders_its_row_says(
+    client_id: str, npm_clients: dict[str, InstallOutcome], home: Path, tmp_path: Path
+) -> None:
+    """A skill in every folder any client reads (named after its folder), then the client's
+    own listing: the skills it loaded are exactly those of the folders its table row lists,
+    in the home and in the project (the row's ``by: running`` at the client's version)."""
+    from agenttools_runtime.clients import (
+        get_client,
+        project_skill_read_locations,
+        skill_read_locations,
+    )
+
+    client = _client(npm_clients, client_id)
+    row = get_client(client_id).skill_reads
+    assert row is not None and row.by == "running" and row.verified == client.version
+    work = tmp_path / "work"
+    work.mkdir()
+    if shutil.which("git"):  # (the project root, for clients that look for one)
+        subprocess.run(["git", "init", "-q", str(work)], check=True)
+    user, project = _candidate_folders()
+    for scope, root, folders in (("u", home, user), ("p", work, project)):
+        for parts in folders:
+            name = _skill_name(scope, parts)
+            skill = root.joinpath(*parts, name)
+            skill.mkdir(parents=True, exist_ok=True)
+            (skill / "SKILL.md").write_text(
+                f"---\nname: {name}\ndescription: Skill found in {'/'.join(parts)}.\n---\n\n"
+                f"Body of {name}.\n"
+            )
+    for rel, content in client.setup.items():
+        target = home / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content.format(cwd=work))
+    command, pattern = SKILL_LOADS[client_id]
+    log = tmp_path / "client.log"
+    env = {"OPENAI_API_KEY": "sk-none", "OPENAI_BASE_URL": "http://127.0.0.1:9"}  # (qwen: offline)
+    done = subprocess.run(
+        [os.fspath(client.binary), *(part.format(log=log) for part in command)],
+        cwd=work,
+        env={**client_env(home), **env},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    printed = done.stdout + done.stderr
+    if client_id == "claude-code":
+        printed = log.read_text()
+    elif client_id == "qwen-code":
+        printed = "".join(p.read_text() for p in (home / ".qwen" / "debug").glob("*.txt"))
+    if client_id == "claude-code":  # the roots it loads from (user=…, project=[…])
+        (roots,) = re.findall(pattern, printed)
+        found = {
+            _skill_name(
+                "u" if Path(p).is_relative_to(home) else "p", _relative_parts(p, home, work)
+            )
+            for p in re.findall(r"(?:user|project)=\[?([^,\]]+)", roots)
+        }
+    else:
+        found = set(re.findall(pattern, printed, re.MULTILINE))
+    reads_user = {
+        _skill_name("u", tuple(p.relative_to(home).parts)) for p in skill_read_locations(client_id)
+    }
+    reads_project = {
+        _skill_name("p", tuple(p.relative_to(work).parts))
+        for p in project_skill_read_locations(client_id, work)
+    }
+    assert found == reads_user | reads_project, (sorted(found), printed[-3000:])
+
+
+def _relative_parts(path: str, home: Path, work: Path) -> tuple[str, ...]:
+    real = Path(path)
+    base = home if real.is_relative_to(home) else work
+    return tuple(real.relative_to(base).parts)

@@ -71,7 +71,10 @@ def test_errors_are_one_line(
     )
     assert status == 1
     assert err.startswith("agenttools: The agent tools") and "--upgrade" in err
-    assert "at version 1.2.0, and 1.3.0 is installed" in err and len(err.splitlines()) == 1
+    assert (
+        "with another version (1.2.0 deployed, 1.3.0 installed)" in err
+        and len(err.splitlines()) == 1
+    )
     assert "Traceback" not in err
     status, _, err = run(capsys, "remove", "ffffffff")
     assert status == 1 and 'No deployment found for "ffffffff"' in err
@@ -219,4 +222,4 @@ def test_conflict_names_the_shared_key_and_the_real_bundle(
     status, _, err = run(capsys, "deploy", "cursor", "weather-tools/reports", "--path", str(newer))
     assert status == 1
     assert 'The agent tools "weather-tools/reports" are already deployed to Cursor' in err
-    assert "at version 1.2.0, and 1.3.0 is installed" in err
+    assert "with another version (1.2.0 deployed, 1.3.0 installed)" in err

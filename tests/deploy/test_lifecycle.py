@@ -266,7 +266,7 @@ def test_identical_redeploy_is_no_conflict(
     # other content at the same version: a conflict that says so
     upgrade(site, "1.2.0", body="Rebuilt.")
     code, _, err = run(capsys, "deploy", "claude-code", TOOLS, "--path", str(site))
-    assert code == 1 and "with other content than the installed version 1.2.0" in err
+    assert code == 1 and "with other files (the skill " in err
     code, out, _ = run(capsys, "deploy", "claude-code", TOOLS, "--path", str(site), "--json")
     assert json.loads(out)["error"]["tag"] == "DeploymentDiffers"
 

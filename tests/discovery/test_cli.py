@@ -121,7 +121,10 @@ def test_show_reports_a_tampered_file(site: Path, capsys: pytest.CaptureFixture[
 def test_show_errors_are_one_line(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "show", "nothing", "--path", str(site))
     assert status == 1
-    assert err.strip() == 'agenttools: No agent tools bundle found for name "nothing".'
+    assert err.strip() == (
+        f'agenttools: No agent tools bundle found for name "nothing" in the site-packages '
+        f"directory {site}."
+    )
     status, _, err = run(capsys, "show", "broken-tools", "--path", str(site))
     assert status == 1 and "broken-tools" in err and "Traceback" not in err
     status, out, _ = run(capsys, "show", "absent/x", "--json", "--path", str(site))

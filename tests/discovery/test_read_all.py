@@ -1,4 +1,4 @@
-"""How a wheel's skill file is read (``discovery._read_all``, ``_file_bytes``): one ``read``
+"""How a wheel's skill file is read (``regular_files.read_all``, ``_file_bytes``): one ``read``
 of the size its ``lstat`` gave plus a byte, and on to the end whenever the file is not that
 size any more — never a prefix taken for the whole, never a hang on a pipe swapped in."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agenttools_runtime import discovery
+from agenttools_runtime import discovery, regular_files
 from agenttools_runtime.errors import (
     BundledFileMismatch,
     BundledFileMissing,
@@ -21,7 +21,7 @@ from tests.helpers.venvs import fake_distribution, skill_files
 def read(path: Path, size: int | None) -> bytes:
     fd = os.open(path, os.O_RDONLY)
     try:
-        return discovery._read_all(fd, size)
+        return regular_files.read_all(fd, size)
     finally:
         os.close(fd)
 

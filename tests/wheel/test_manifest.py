@@ -5,6 +5,7 @@ parses, the generated docs/wheel-format.md is current, and what parse refuses.""
 from __future__ import annotations
 
 import json
+import re
 import sys
 import zipfile
 from pathlib import Path
@@ -13,12 +14,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agenttools_runtime import schema
 from agenttools_runtime.errors import InvalidManifest, ManifestError, ManifestSchemaTooNew
+from agenttools_runtime.schema import SERVER
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import (
     FIELDS,
     MAX_DEPTH,
     SCHEMA_VERSION,
+    SERVER_FIELDS,
     BundleEntry,
     ServerEntry,
     SkillEntry,
@@ -65,6 +69,36 @@ def skills(draw: st.DrawFn, name: str) -> SkillEntry:
     )
 
 
+strings = st.text(max_size=8)
+string_maps = st.dictionaries(st.text(max_size=5), strings, max_size=3)
+
+
+@st.composite
+def servers(draw: st.DrawFn, name: str) -> ServerEntry:
+    """A server table the build hook accepts: one launch key, the keys that fit it."""
+    kind = draw(st.sampled_from(["module", "script", "command", "url"]))
+    value = {
+        "module": st.from_regex(
+            r"[a-z_][a-z0-9_]{0,5}(\.[a-z_][a-z0-9_]{0,5}){0,2}", fullmatch=True
+        ),
+        "script": st.text(min_size=1, max_size=8),
+        "command": st.text(min_size=1, max_size=8),
+        "url": st.from_regex(r"https?://[a-z]{1,8}\.org(/[a-z]{0,5})?", fullmatch=True),
+    }[kind]
+    optional = {
+        "description": st.none() | strings,
+        "config_key": st.none() | st.text(min_size=1, max_size=8),
+    }
+    if kind == "url":
+        optional["transport"] = st.none() | st.sampled_from(["http", "sse"])
+        optional["headers"] = st.none() | string_maps
+    else:
+        optional["transport"] = st.none() | st.just("stdio")
+        optional["args"] = st.none() | st.lists(strings, max_size=3).map(tuple)
+        optional["env"] = st.none() | string_maps
+    return ServerEntry(name, **{kind: draw(value)}, **{k: draw(v) for k, v in optional.items()})
+
+
 references = st.one_of(item_names, st.tuples(dist_names, item_names).map("/".join))
 skill_references = st.one_of(skill_names, st.tuples(dist_names, skill_names).map("/".join))
 
@@ -89,10 +123,7 @@ def manifests(draw: st.DrawFn) -> WheelManifest:
             )
             for _ in range(draw(st.integers(0, 2)))
         ),
-        servers={
-            n: ServerEntry(n, draw(st.dictionaries(st.text(max_size=6), json_values, max_size=3)))
-            for n in server_names
-        },
+        servers={n: draw(servers(n)) for n in server_names},
         skills={n: draw(skills(n)) for n in names},
     )
 
@@ -187,3 +218,112 @@ def test_newer_schema_is_its_own_leaf() -> None:
     with pytest.raises(ManifestSchemaTooNew) as info:
         from_json(minimal(schema=SCHEMA_VERSION + 1), "d")
     assert isinstance(info.value, ManifestError)
+
+
+# -- every field, every JSON type ------------------------------------------------------------
+SERVER_KEYS = [key.name for key in SERVER.keys]
+JSON_KINDS: dict[str, object] = {
+    "null": None,
+    "boolean": True,
+    "integer": 5,
+    "float": 1.5,
+    "string": "notalist",
+    "array": [1, None],
+    "array of strings": ["a", "b"],
+    "table": {"a": {"b": 1}},
+    "table of strings": {"A": "1"},
+}
+
+
+def good_server() -> dict[str, object]:
+    return {"command": "weather-mcp", "args": ["--units", "metric"], "env": {"A": "1"}}
+
+
+@pytest.mark.parametrize("kind", JSON_KINDS)
+@pytest.mark.parametrize("key", SERVER_KEYS)
+def test_a_server_key_of_any_json_type_is_typed_or_refused(key: str, kind: str) -> None:
+    """Each key of a server table gets every JSON type: the manifest is refused naming the
+    distribution, the server and the key, or read with exactly the value written (nothing
+    coerced: no list of a string's letters, no number written as a URL)."""
+    server = good_server()
+    if key in ("module", "script", "url"):
+        del server["command"]  # the key is the launch key
+        server.pop("args")
+        server.pop("env")
+    server[key] = JSON_KINDS[kind]
+    data = json.dumps(minimal(**{"mcp-servers": {"weather": server}})).encode()
+    expected_ok = not schema.server_problems(server)
+    try:
+        manifest = parse(data, "weather-tools")
+    except InvalidManifest as exc:
+        assert not expected_ok, exc
+        message = str(exc)
+        assert message.startswith('The agenttools manifest of "weather-tools" cannot be used: ')
+        assert 'server "weather"' in message
+        assert f'"{key}"' in message or "exactly one of" in message
+        return
+    assert expected_ok
+    entry = manifest.servers["weather"]
+    assert entry.to_json() == server
+    # what reaches a client: the declared values, unchanged
+    from agenttools_runtime.mcp.server import MCPServer
+
+    declared = MCPServer.from_entry(entry)
+    assert list(declared.args) == server.get("args", [])
+    assert dict(declared.env) == server.get("env", {})
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "fragment"),
+    [
+        ("args", "notalist", '"args" must be an array of strings (got string)'),
+        ("args", [1, None], '"args" must be an array of strings (got integer at index 0)'),
+        ("env", [1, 2], '"env" must be a table of strings (got array)'),
+        ("env", "A=1", '"env" must be a table of strings (got string)'),
+        ("env", {"a": {"b": 1}}, '"env" must be a table of strings (got table at "a")'),
+        ("command", ["echo"], '"command" must be a string (got array)'),
+        ("transport", "carrier-pigeon", '"transport": "carrier-pigeon" is not one of'),
+        ("headers", [1], '"headers" must be a table of strings (got array)'),
+    ],
+)
+def test_wrong_server_fields_named(key: str, value: object, fragment: str) -> None:
+    server = {**good_server(), key: value}
+    with pytest.raises(InvalidManifest) as info:
+        parse(json.dumps(minimal(**{"mcp-servers": {"weather": server}})).encode(), "d")
+    prefix = 'The agenttools manifest of "d" cannot be used: server "weather": '
+    assert str(info.value).startswith(prefix + fragment)
+
+
+def test_url_servers_are_typed_like_the_hook_types_them() -> None:
+    for server, fragment in (
+        ({"url": 5}, '"url" must be a string (got integer)'),
+        ({"url": "ftp://example.org"}, "is not an http:// or https:// URL"),
+        ({"url": "https://example.org", "args": ["a"]}, "args has no meaning for a url server"),
+        ({"command": "x", "headers": {"a": "b"}}, "headers need a url server"),
+        ({"command": "x", "url": "https://example.org"}, "exactly one of module, script"),
+        ({"module": "not a module"}, "is not a dotted module path"),
+    ):
+        with pytest.raises(InvalidManifest, match=re.escape(fragment)):
+            parse(json.dumps(minimal(**{"mcp-servers": {"s": server}})).encode(), "d")
+
+
+def test_unknown_keys_are_ignored_at_every_level() -> None:
+    """The evolution rule: a key this reader does not know is left out, not refused."""
+    data = minimal(
+        future=[1, {"x": None}],
+        bundles=[{"name": "b", "future": 1}],
+        skills={"s": {"files": {"SKILL.md": "0" * 64}, "future": True}},
+        **{"mcp-servers": {"w": {"command": "x", "future": {"y": 1}}}},
+    )
+    manifest = parse(json.dumps(data).encode(), "d")
+    assert manifest.servers["w"].to_json() == {"command": "x"}
+    assert manifest.bundles[0].name == "b" and list(manifest.skills) == ["s"]
+
+
+def test_newer_schema_says_built_by_a_newer_agenttools() -> None:
+    with pytest.raises(ManifestSchemaTooNew, match="built by a newer agenttools"):
+        parse(json.dumps(minimal(schema=SCHEMA_VERSION + 1)).encode(), "d")
+
+
+def test_every_server_key_is_documented() -> None:
+    assert [key for key, _, _ in SERVER_FIELDS] == SERVER_KEYS

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import codecs
 import os
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from agenttools_runtime import errors, fs
+from agenttools_runtime import errors, fs, regular_files
 from agenttools_runtime.mcp.formats.base import ConfigFormat as ConfigFormat
 from agenttools_runtime.mcp.formats.base import Container as Container
 from agenttools_runtime.mcp.formats.base import ParseError as ParseError
@@ -54,20 +53,9 @@ def read_config_text(path: Path) -> tuple[bytes | None, str]:
     """``(raw bytes or None when missing, text without BOM)``. Raises ``ConfigFileUnparseable``
     for a file that is not UTF-8, ``ConfigFileInvalid`` for a directory or anything else that
     is not a regular file (reading a FIFO would wait forever, ``/dev/zero`` never end)."""
-    try:
-        kind = os.stat(path).st_mode
-    except FileNotFoundError:
+    raw = _read_config_bytes(path)
+    if raw is None:
         return None, ""
-    if stat.S_ISDIR(kind):
-        raise errors.ConfigFileInvalid(file=path, reason="it is a directory")
-    if not stat.S_ISREG(kind):
-        raise errors.ConfigFileInvalid(file=path, reason="it is not a regular file")
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None, ""
-    except IsADirectoryError:
-        raise errors.ConfigFileInvalid(file=path, reason="it is a directory") from None
     text = _decode(path, raw)
     # an empty or whitespace-only file counts as empty (some formats reject a lone tab)
     return raw, "" if text.strip() == "" else text
@@ -95,12 +83,21 @@ def edit_config_file(
     ``ConfigFileUnparseable`` (file, line, column) and nothing is written. A symbolic link
     is followed: the file it points to is edited, the link stays.
     """
+    result, written = write_config_edit(path, edit, shared)
+    return result, written is not None
+
+
+def write_config_edit(
+    path: Path, edit: Callable[[str], tuple[str, R]], shared: bool = False
+) -> tuple[R, PlannedEdit | None]:
+    """:func:`edit_config_file`, returning the edit written (its bytes before and after:
+    what agenttools created is claimed from them) instead of whether one was."""
     for _attempt in range(2):
         planned = plan_edit(path, edit, shared)
         if not planned.changes:
-            return planned.result, False
+            return planned.result, None
         if commit_edit(planned):
-            return planned.result, True
+            return planned.result, planned
     raise errors.ConfigFileChanged(file=path)
 
 
@@ -127,11 +124,20 @@ def plan_edit(
     written. Raises ``ConfigFileUnparseable`` / ``ConfigFileInvalid``."""
     # a linked config file (dotfiles kept in a repository) is edited where it lives: replacing
     # the link with a file would cut the user's link and leave the real file stale
-    path = Path(os.path.realpath(path))
+    link, path = path, Path(os.path.realpath(path))
     raw, text = read_config_text(path)
     new_text, result = _guard(path, _bind(edit, text))
     if new_text == text:
         return PlannedEdit(path, raw, raw or b"", result)
+    if raw is None and os.path.islink(link):
+        # a dangling link: creating its target (and the directories above it) would leave
+        # a file where the user's link points and nothing says it was not theirs
+        raise errors.ConfigFileInvalid(
+            file=link,
+            reason=f"it is a symbolic link to {os.readlink(link)}, which does not exist; "
+            "agenttools does not create the file a link points to (create it, or remove "
+            "the link)",
+        )
     data = new_text.encode("utf-8")
     if raw is not None and raw.startswith(_BOM):
         data = _BOM + data
@@ -146,16 +152,27 @@ def commit_edit(planned: PlannedEdit) -> bool:
     swap: False, nothing written, when someone changed it since; plan again). The write is
     atomic and durable; a missing parent directory is created."""
     fs.checkpoint("mcp-config-reread", planned.path)
-    try:
-        current: bytes | None = planned.path.read_bytes()
-    except FileNotFoundError:
-        current = None
+    current = _read_config_bytes(planned.path)
     if current != planned.before:
         return False
     if planned.before is None:
         fs.mkdir(planned.path.parent)
     fs.write_bytes_atomic(planned.path, planned.after, planned.mode)
     return True
+
+
+def _read_config_bytes(path: Path) -> bytes | None:
+    """The bytes of a config file, None when it is missing. ``ConfigFileInvalid`` for a
+    directory or anything else that is not a regular file (a named pipe would wait forever,
+    ``/dev/zero`` never end)."""
+    try:
+        return regular_files.read_bytes(path)
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        raise errors.ConfigFileInvalid(file=path, reason="it is a directory") from None
+    except regular_files.NotRegularFile as exc:
+        raise errors.ConfigFileInvalid(file=path, reason=exc.strerror) from None
 
 
 def _umask() -> int:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from agenttools_runtime import regular_files
 from agenttools_runtime.errors import (
     AgentToolsError,
     BundledFileMismatch,
@@ -133,7 +134,7 @@ class DirectorySkillProvider(SkillProvider):
         (``BundledFileMissing`` / ``BundledFileMismatch``: tampered or half uninstalled)."""
         entry = self._entry(skill.name)
         try:
-            data = path.read_bytes()
+            data = regular_files.read_bytes(path)
         except OSError:
             if entry.files is not None:
                 raise BundledFileMissing(path=path, distribution=entry.owner) from None
@@ -165,7 +166,7 @@ def _read_description(directory: Path) -> str:
     """The description of the skill in *directory*; ``""`` when its SKILL.md cannot be read
     or leads out of the folder (a link to a private file must not leak its first line)."""
     try:
-        text = safe_skill_path(directory, (SKILL_FILE,)).read_bytes()
+        text = regular_files.read_bytes(safe_skill_path(directory, (SKILL_FILE,)))
     except (AgentToolsError, OSError):
         return ""
     return skill_description(text.decode("utf-8", errors="replace"))
