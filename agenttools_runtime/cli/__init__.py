@@ -30,6 +30,7 @@ from agenttools_runtime.cli import (
     deploy,
     discovery,
     doctor,
+    export,
     lifecycle,
     mcp,
     skills,
@@ -51,6 +52,7 @@ COMMAND_MODULES = (
     uri,
     validate,
     bundle,
+    export,
     completion,
 )
 

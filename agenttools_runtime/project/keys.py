@@ -37,6 +37,11 @@ def check_keys(
         elif spec.choices and item not in spec.choices:
             choices = ", ".join(f'"{c}"' for c in spec.choices)
             checker.add((*key, name), "InvalidValue", f'"{item}" is not one of {choices}')
+        elif spec.kind == "table" and spec.item is not None:
+            check_keys(checker, spec.item, item, (*key, name))
+            for required in spec.item.required:
+                if required not in item:
+                    checker.add((*key, name), "MissingKey", f'needs "{required}"')
         elif spec.kind == "table-map" and spec.item is not None:
             for sub, subvalue in item.items():
                 if isinstance(subvalue, dict):
@@ -65,6 +70,7 @@ def type_problem(spec: schema.Key, value: Any) -> str | None:
         "scalar-map": lambda v: (
             isinstance(v, dict) and all(isinstance(i, (str, int, float, bool)) for i in v.values())
         ),
+        "table": lambda v: isinstance(v, dict),
         "table-map": lambda v: isinstance(v, dict),
         "table-list": lambda v: isinstance(v, list),
     }

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 from agenttools_runtime import schema
 from agenttools_runtime.project.context import BASE, Checker
 from agenttools_runtime.project.problems import display_path
+from agenttools_runtime.project.registry import check_registry
 from agenttools_runtime.project.values import dig, is_dir, is_file
 from agenttools_runtime.toml_text import KeyPath
 
@@ -57,7 +58,10 @@ def check_server(checker: Checker, name: str, table: Any) -> None:
             )
         if "headers" in table:
             checker.add((*key, "headers"), "InvalidServer", "headers need a url server")
-    checker.result.servers[name] = dict(table)
+    if "registry" in table:
+        check_registry(checker, name, table)
+    # the registry entry is the publishing side (server.json), not how the server starts
+    checker.result.servers[name] = {k: v for k, v in table.items() if k != "registry"}
 
 
 def _check_module(checker: Checker, key: KeyPath, module: str) -> None:
