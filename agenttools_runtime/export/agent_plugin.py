@@ -11,11 +11,17 @@ from __future__ import annotations
 
 import ipaddress
 import warnings
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
 from agenttools_runtime import errors
-from agenttools_runtime.export.common import exported_servers, metadata_fields, skill_files
+from agenttools_runtime.export.common import (
+    ExportedServer,
+    exported_servers,
+    metadata_fields,
+    skill_files,
+)
 from agenttools_runtime.export.naming import check_name
 from agenttools_runtime.export.output import OutputFile, Tree, json_bytes
 from agenttools_runtime.export.source import Package
@@ -44,11 +50,11 @@ def render(package: Package, *, name: str | None = None, spec_version: str | Non
     check(plugin, f"agent-plugins-{version}-plugin.schema.json", f"{TITLE} {version}")
     files = {"plugin.json": OutputFile(json_bytes(plugin))}
     documents: dict[str, Any] = {"plugin.json": plugin}
-    servers = {s.key: _server(s.key, s) for s in exported_servers(package, TITLE)}
+    servers = exported_servers(package, TITLE)
     if servers:
         mcp = {
             "$schema": f"https://agent-plugins.org/schemas/{version}/mcp.schema.json",
-            "mcpServers": servers,
+            **servers_document(servers),
         }
         check(mcp, f"agent-plugins-{version}-mcp.schema.json", f"{TITLE} {version}")
         files["mcp.json"] = OutputFile(json_bytes(mcp))
@@ -57,7 +63,13 @@ def render(package: Package, *, name: str | None = None, spec_version: str | Non
     return Tree(files, documents)
 
 
-def _server(key: str, exported: Any) -> dict[str, Any]:
+def servers_document(servers: Sequence[ExportedServer]) -> dict[str, Any]:
+    """``mcpServers`` of ``mcp.json``; a setting the user gives is left out with an
+    ``ExportSettingNotExported`` warning (the format has nowhere to ask for it)."""
+    return {"mcpServers": {s.key: _server(s.key, s) for s in servers}}
+
+
+def _server(key: str, exported: ExportedServer) -> dict[str, Any]:
     server = exported.server
     for setting in exported.settings:
         warnings.warn(
@@ -67,9 +79,9 @@ def _server(key: str, exported: Any) -> dict[str, Any]:
                 server=key,
                 reason="it has no user-configurable settings",
             ),
-            stacklevel=3,
+            stacklevel=4,
         )
-    if server.is_remote:
+    if server.url is not None:
         _check_url(key, server.url)
         entry: dict[str, Any] = {"type": TRANSPORTS[server.transport], "url": server.url}
         if server.headers:

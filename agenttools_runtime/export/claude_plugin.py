@@ -8,6 +8,7 @@ Claude Code asks for it when the plugin is enabled.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from agenttools_runtime.clients import get_client
@@ -23,6 +24,7 @@ from agenttools_runtime.export.output import OutputFile, Tree, json_bytes
 from agenttools_runtime.export.source import Package
 from agenttools_runtime.export.validation import check
 from agenttools_runtime.mcp.entries import build_entry
+from agenttools_runtime.mcp.settings import Setting
 
 FORMAT = "claude-plugin"
 TITLE = "Claude Code plugin"
@@ -44,17 +46,24 @@ def manifest(package: Package, name: str | None = None) -> dict[str, Any]:
     plugin_name = check_name(name or package.name, FORMAT, TITLE)
     plugin: dict[str, Any] = {"name": plugin_name, "version": package.version}
     plugin.update(metadata_fields(package))
-    servers = exported_servers(package, TITLE)
-    if servers:
-        keys = setting_keys(servers)
-        plugin["mcpServers"] = {s.key: _entry(s, keys) for s in servers}
-        options = {
-            keys[(s.key, setting.name)]: _option(setting) for s in servers for setting in s.settings
-        }
-        if options:
-            plugin["userConfig"] = options
+    plugin.update(servers_document(exported_servers(package, TITLE)))
     check(plugin, SCHEMA, TITLE)
     return plugin
+
+
+def servers_document(servers: Sequence[ExportedServer]) -> dict[str, Any]:
+    """``mcpServers`` and, for the settings the user gives, ``userConfig``: each an option
+    (``sensitive`` for a secret) that the entry reads as ``${user_config.KEY}``."""
+    if not servers:
+        return {}
+    keys = setting_keys(servers)
+    document: dict[str, Any] = {"mcpServers": {s.key: _entry(s, keys) for s in servers}}
+    options = {
+        keys[(s.key, setting.name)]: _option(setting) for s in servers for setting in s.settings
+    }
+    if options:
+        document["userConfig"] = options
+    return document
 
 
 def _entry(exported: ExportedServer, keys: dict[tuple[str, str], str]) -> dict[str, Any]:
@@ -66,7 +75,7 @@ def _entry(exported: ExportedServer, keys: dict[tuple[str, str], str]) -> dict[s
     return entry
 
 
-def _option(setting: Any) -> dict[str, Any]:
+def _option(setting: Setting) -> dict[str, Any]:
     description = setting.description or f"The value of {setting.name}."
     if setting.choices:
         description += f" One of: {', '.join(setting.choices)}."

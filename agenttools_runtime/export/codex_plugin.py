@@ -8,6 +8,7 @@ transport (``UnsupportedTransport``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from agenttools_runtime.clients import get_client
@@ -43,7 +44,7 @@ def render(package: Package, *, name: str | None = None, prefix: str = "") -> Tr
     servers = exported_servers(package, TITLE)
     if servers:
         plugin["mcpServers"] = f"./{MCP}"
-        mcp = {"mcpServers": {s.key: _entry(s) for s in servers}}
+        mcp = servers_document(servers)
         check(mcp, "codex-mcp.schema.json", TITLE)
         files[f"{prefix}{MCP}"] = OutputFile(json_bytes(mcp))
         documents[f"{prefix}{MCP}"] = mcp
@@ -51,6 +52,13 @@ def render(package: Package, *, name: str | None = None, prefix: str = "") -> Tr
     files[f"{prefix}{MANIFEST}"] = OutputFile(json_bytes(plugin))
     documents[f"{prefix}{MANIFEST}"] = plugin
     return Tree(files, documents)
+
+
+def servers_document(servers: Sequence[ExportedServer]) -> dict[str, Any]:
+    """``.mcp.json``: each entry as Codex's ``[mcp_servers]`` tables hold it; a setting the
+    user gives is passed through from Codex's environment (``env_vars``,
+    ``env_http_headers``)."""
+    return {"mcpServers": {s.key: _entry(s) for s in servers}}
 
 
 def _entry(exported: ExportedServer) -> dict[str, Any]:

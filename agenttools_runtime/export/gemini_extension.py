@@ -8,11 +8,12 @@ installed and passes it to the extension's servers as the environment variable.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from agenttools_runtime import errors
 from agenttools_runtime.clients import get_client
-from agenttools_runtime.export.common import exported_servers, skill_files
+from agenttools_runtime.export.common import ExportedServer, exported_servers, skill_files
 from agenttools_runtime.export.naming import check_name
 from agenttools_runtime.export.output import OutputFile, Tree, json_bytes
 from agenttools_runtime.export.source import Package
@@ -24,17 +25,16 @@ TITLE = "Gemini CLI extension"
 MANIFEST = "gemini-extension.json"
 
 
-def render(package: Package, *, name: str | None = None) -> Tree:
-    """The extension of *package*. Raises ``ExportNameInvalid``, ``ExportUnsupported``,
-    ``ExportSchemaViolation``."""
-    extension_name = check_name(name or package.name, FORMAT, TITLE)
-    extension: dict[str, Any] = {"name": extension_name, "version": package.version}
-    if package.description:
-        extension["description"] = package.description
-    servers = exported_servers(package, TITLE)
-    if servers:
-        client = get_client("gemini-cli")
-        extension["mcpServers"] = {s.key: build_entry(client, s.server, s.key) for s in servers}
+def servers_document(servers: Sequence[ExportedServer]) -> dict[str, Any]:
+    """``mcpServers`` and, for the environment variables the user gives, ``settings`` (each
+    once, ``sensitive`` for a secret). Raises ``ExportUnsupported`` for a header the user
+    gives (extension settings are environment variables)."""
+    if not servers:
+        return {}
+    client = get_client("gemini-cli")
+    document: dict[str, Any] = {
+        "mcpServers": {s.key: build_entry(client, s.server, s.key) for s in servers}
+    }
     settings: dict[str, dict[str, Any]] = {}
     for exported in servers:
         for setting in exported.settings:
@@ -55,7 +55,18 @@ def render(package: Package, *, name: str | None = None) -> Tree:
                 },
             )
     if settings:
-        extension["settings"] = [settings[k] for k in sorted(settings)]
+        document["settings"] = [settings[k] for k in sorted(settings)]
+    return document
+
+
+def render(package: Package, *, name: str | None = None) -> Tree:
+    """The extension of *package*. Raises ``ExportNameInvalid``, ``ExportUnsupported``,
+    ``ExportSchemaViolation``."""
+    extension_name = check_name(name or package.name, FORMAT, TITLE)
+    extension: dict[str, Any] = {"name": extension_name, "version": package.version}
+    if package.description:
+        extension["description"] = package.description
+    extension.update(servers_document(exported_servers(package, TITLE)))
     check(extension, "gemini-extension.schema.json", TITLE)
     files = {MANIFEST: OutputFile(json_bytes(extension))}
     files.update(skill_files(package))
