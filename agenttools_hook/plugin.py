@@ -165,6 +165,8 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         self, plan: BuildPlan, project: Project, force_include: dict[str, str]
     ) -> None:
         """The MCP registry's server.json of a server that declares a registry entry."""
+        if not plan.registries:
+            return
         from agenttools_runtime.export.server_json import FILE_NAME, server_json_bytes
 
         data = server_json_bytes(plan, project.data.get("project") or {})

@@ -180,10 +180,10 @@ def build_sdist(
 def _server_json(plan: BuildPlan, root: Path, sdist_name: str, scratch: Path) -> Path | None:
     """The MCP registry's server.json for the version the sdist's name gives (written into
     *scratch*), when a server declares a registry entry."""
-    from agenttools_runtime.export.server_json import FILE_NAME, server_json_bytes
-
     if not plan.registries:
         return None
+    from agenttools_runtime.export.server_json import FILE_NAME, server_json_bytes
+
     stem = sdist_name.removesuffix(".tar.gz")
     dist, _, version = stem.rpartition("-")
     plan = for_artifact(plan, dist, version, artifact=scratch / sdist_name, project=root)
