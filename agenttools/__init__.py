@@ -26,6 +26,8 @@ _EXPORTS: dict[str, str] = {
     "DeployError": "agenttools_runtime.errors",
     "URIError": "agenttools_runtime.errors",
     "ProjectError": "agenttools_runtime.errors",
+    "ExportError": "agenttools_runtime.errors",
+    "ServerJsonError": "agenttools_runtime.errors",
     # clients
     "SUPPORTED_CLIENTS": "agenttools_runtime.clients",
     "SUPPORTED_MCP_CLIENTS": "agenttools_runtime.clients",
@@ -80,6 +82,8 @@ _EXPORTS: dict[str, str] = {
     "serve": "agenttools_runtime.serve",
     "collect_skills": "agenttools_runtime.serve",
     "build_server": "agenttools_runtime.serve",
+    # other packaging formats (agenttools export)
+    "export": "agenttools_runtime.export",
     # project validation (the build hook's checks)
     "validate_project": "agenttools_runtime.project",
     "Problem": "agenttools_runtime.project",

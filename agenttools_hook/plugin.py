@@ -9,7 +9,8 @@ and dropped entirely in exclude-all mode). ``finalize()`` opens the finished whe
 the build if any expected file is missing or differs.
 
 Sdist target: force-include every skill file and ``body-file`` so that a wheel built from the
-sdist carries the same manifest. Other targets: nothing.
+sdist carries the same manifest, and the MCP registry's ``server.json`` of a server that
+declares ``registry`` (:mod:`agenttools_runtime.export.server_json`). Other targets: nothing.
 
 The files come from :func:`agenttools_runtime.wheel.contents.members` (as for the wrapping
 backend and ``agenttools bundle``); this module only talks to hatchling.
@@ -158,6 +159,22 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         for source in plan.sources:
             rel = Path(os.path.relpath(source, root)).as_posix()
             force_include.setdefault(str(source), rel)
+        self._include_server_json(plan, project, force_include)
+
+    def _include_server_json(
+        self, plan: BuildPlan, project: Project, force_include: dict[str, str]
+    ) -> None:
+        """The MCP registry's server.json of a server that declares a registry entry."""
+        if not plan.registries:
+            return
+        from agenttools_runtime.export.server_json import FILE_NAME, server_json_bytes
+
+        data = server_json_bytes(plan, project.data.get("project") or {})
+        if data is None:
+            return
+        if self._staging is None:
+            self._staging = Path(tempfile.mkdtemp(prefix="agenttools-build-"))
+        force_include[str(self._stage(FILE_NAME, data, 0o644))] = FILE_NAME
 
     # shared ----------------------------------------------------------------------------------
     def _project(self) -> Project | None:

@@ -10,7 +10,8 @@ Every hook is the wrapped backend's, called with the same arguments; then
 - ``prepare_metadata_for_build_*`` writes the same files into the ``.dist-info`` it returns,
   so the metadata a frontend reads first is the wheel's (PEP 517 wants them to match; a
   backend that copies that directory into its wheel is recognised as already carrying them);
-- sdists get the project files a wheel build from them needs (:mod:`.sdist`).
+- sdists get the project files a wheel build from them needs (:mod:`.sdist`), and the MCP
+  registry's ``server.json`` of a server that declares a registry entry.
 
 The project is checked before the wrapped backend runs (the checks of
 ``agenttools validate``); a project with errors raises
@@ -167,6 +168,9 @@ def build_sdist(
                 files[Path(os.path.relpath(source, root)).as_posix()] = source
     with tempfile.TemporaryDirectory(prefix="agenttools-sdist-") as scratch:
         name = str(backend.build_sdist(scratch, config_settings))
+        registry = _server_json(plan, root, name, Path(scratch))
+        if registry is not None:
+            files[registry.name] = registry
         added = sdist.add_files(Path(scratch) / name, Path(sdist_directory) / name, files)
     if added:
         warn(f"agenttools: added to the sdist what {name} lacked: {', '.join(added)}")
@@ -174,6 +178,26 @@ def build_sdist(
 
 
 # -- helpers ------------------------------------------------------------------------------------
+def _server_json(plan: BuildPlan, root: Path, sdist_name: str, scratch: Path) -> Path | None:
+    """The MCP registry's server.json for the version the sdist's name gives (written into
+    *scratch*), when a server declares a registry entry."""
+    if not plan.registries:
+        return None
+    from agenttools_runtime.export.server_json import FILE_NAME, server_json_bytes
+
+    stem = sdist_name.removesuffix(".tar.gz")
+    dist, _, version = stem.rpartition("-")
+    plan = for_artifact(plan, dist, version, artifact=scratch / sdist_name, project=root)
+    with open(root / PYPROJECT, "rb") as file:
+        project = tomllib.load(file).get("project", {})
+    data = server_json_bytes(plan, project)
+    if data is None:
+        return None
+    path = scratch / FILE_NAME
+    path.write_bytes(data)
+    return path
+
+
 def _backend_setting(root: str | Path) -> tuple[str, list[str]]:
     """``backend`` and ``backend-path`` of ``[tool.agenttools]``; anything unusable raises
     the project's problems as ``agenttools validate`` reports them."""

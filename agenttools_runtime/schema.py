@@ -17,14 +17,15 @@ from urllib.parse import urlsplit
 from agenttools_runtime import names
 
 if TYPE_CHECKING:
-    # What a key holds. "table-map" is a table of named sub-tables (``mcp-servers.<name>``),
-    # "table-list" an array of tables (``[[bundles]]``).
+    # What a key holds. "table" is one sub-table (``registry``), "table-map" a table of named
+    # sub-tables (``mcp-servers.<name>``), "table-list" an array of tables (``[[bundles]]``).
     Kind = Literal[
         "string",
         "string-list",
         "string-map",
         "string-or-list",
         "scalar-map",
+        "table",
         "table-map",
         "table-list",
     ]
@@ -41,6 +42,7 @@ KIND_TEXT: dict[str, str] = {
     "string-map": "table of strings",
     "string-or-list": "string or array of strings",
     "scalar-map": "table of strings (numbers and booleans are written as text)",
+    "table": "table",
     "table-map": "table of tables",
     "table-list": "array of tables",
 }
@@ -81,7 +83,7 @@ class Key:
     default: Any = None
     choices: tuple[str, ...] = ()
     example: str | None = None
-    item: Table | None = None  # the sub-table of "table-map" / "table-list" keys
+    item: Table | None = None  # the sub-table of "table" / "table-map" / "table-list" keys
     text: Text | None = None  # the rule of a string value, or of each string of a list
     names: Text | None = None  # the rule of the names of a "table-map"
 
@@ -93,6 +95,7 @@ class Table:
     path: str
     doc: str
     keys: tuple[Key, ...] = ()
+    required: tuple[str, ...] = ()
 
     def key(self, name: str) -> Key | None:
         for key in self.keys:
@@ -108,6 +111,44 @@ class Table:
 # The launch keys of a server: exactly one is required.
 LAUNCH_KEYS = ("module", "script", "command", "url")
 TRANSPORTS = ("stdio", "http", "sse")
+
+# The MCP registry's rules for a server.json (schema 2025-12-11: name, title, description).
+REGISTRY_NAME = Text(r"[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+", 200)
+REGISTRY_TEXT = Text(r"\S", 100, search=True)
+
+REGISTRY = Table(
+    "tool.agenttools.mcp-servers.<name>.registry",
+    "Publishes the server to the MCP registry: the build hook (and the wrapping backend) "
+    "writes a `server.json` for it into the sdist, and `agenttools server-json` prints it. "
+    "The package is this distribution on PyPI, run with `uvx <distribution>`: the server must "
+    "start from the console script named like the distribution, and the README (the long "
+    "description) must hold the line `mcp-name: <name>`, by which the registry checks that "
+    "you own the PyPI project. One server of a distribution may declare it.",
+    (
+        Key(
+            "name",
+            "string",
+            "The server's name in the registry (required): a reverse-DNS namespace you own, "
+            "`/`, a name (`io.github.<owner>/<name>` for a GitHub account).",
+            example='"io.github.OWNER/NAME"',
+            text=REGISTRY_NAME,
+        ),
+        Key(
+            "title",
+            "string",
+            "A display name for the registry (1-100 characters).",
+            text=REGISTRY_TEXT,
+        ),
+        Key(
+            "description",
+            "string",
+            "The registry's description of the server (1-100 characters).",
+            default="the server's description, else the project's",
+            text=REGISTRY_TEXT,
+        ),
+    ),
+    required=("name",),
+)
 
 SERVER = Table(
     "tool.agenttools.mcp-servers.<name>",
@@ -157,6 +198,12 @@ SERVER = Table(
             "string",
             "The key written into client config files.",
             default="the server's name",
+        ),
+        Key(
+            "registry",
+            "table",
+            "The server's entry in the MCP registry (see the next table).",
+            item=REGISTRY,
         ),
     ),
 )
@@ -277,6 +324,7 @@ _KIND_CHECKS: dict[str, Callable[[Any], bool]] = {
     "scalar-map": lambda v: (
         isinstance(v, dict) and all(isinstance(i, (str, int, float, bool)) for i in v.values())
     ),
+    "table": lambda v: isinstance(v, dict),
     "table-map": lambda v: isinstance(v, dict),
     "table-list": lambda v: isinstance(v, list),
 }
@@ -443,7 +491,7 @@ HATCHLING_RESERVED_HOOK_KEYS = frozenset(
     }
 )
 
-TABLES: tuple[Table, ...] = (AGENTTOOLS, SERVER, SKILL, BUNDLE)
+TABLES: tuple[Table, ...] = (AGENTTOOLS, SERVER, REGISTRY, SKILL, BUNDLE)
 
 SCHEMA_ID = "https://github.com/agenttools/agenttools/blob/main/docs/reference.md"
 
@@ -476,6 +524,8 @@ def _table_schema(table: Table) -> dict[str, Any]:
     }
     if table is BUNDLE:
         schema["required"] = ["name"]
+    if table.required:
+        schema["required"] = list(table.required)
     if table is SERVER:
         schema["oneOf"] = [{"required": [name]} for name in LAUNCH_KEYS]
     if table is SKILL:  # accepted with a warning by `agenttools validate`
@@ -496,9 +546,12 @@ def _key_schema(key: Key) -> dict[str, Any]:
             "additionalProperties": {"type": ["string", "number", "boolean"]},
         },
     }
-    if key.kind == "table-map":
+    if key.kind == "table":
         assert key.item is not None
-        schema: dict[str, Any] = {
+        schema: dict[str, Any] = _table_schema(key.item)
+    elif key.kind == "table-map":
+        assert key.item is not None
+        schema = {
             "type": "object",
             "additionalProperties": _table_schema(key.item),
         }

@@ -39,6 +39,8 @@ FAMILIES = [
     errors.BuildError,
     errors.PackageIndexError,
     errors.ManagedEnvironmentError,
+    errors.ExportError,
+    errors.ServerJsonError,
 ]
 LEAVES = [cls for cls in EVERY if cls not in FAMILIES]
 BY_NAME = {cls.__name__: cls for cls in EVERY}
@@ -47,7 +49,17 @@ SOURCES = sorted(
     for package in ("agenttools_runtime", "agenttools_hook", "agenttools")
     for p in (REPO / package).rglob("*.py")
 )
-MODULES = ["base", "builds", "clients", "deployments", "distributions", "skills", "texts", "uris"]
+MODULES = [
+    "base",
+    "builds",
+    "clients",
+    "deployments",
+    "distributions",
+    "exports",
+    "skills",
+    "texts",
+    "uris",
+]
 KEPT_HOME = {"fill"}  # base's filler, which texts.py uses too: not re-exported
 
 

@@ -31,6 +31,7 @@ from agenttools_runtime.cli import (
     discovery,
     doctor,
     envs,
+    export,
     lifecycle,
     mcp,
     skills,
@@ -53,6 +54,7 @@ COMMAND_MODULES = (
     uri,
     validate,
     bundle,
+    export,
     completion,
 )
 

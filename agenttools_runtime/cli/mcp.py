@@ -62,9 +62,33 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     _target_arguments(install)
     install.add_argument(
         "server",
+        nargs="*",
         type=nonempty,
         metavar="SERVER",
-        help="DIST/SERVER of an installed distribution, or a server name declared by exactly one",
+        help="DIST/SERVER of an installed distribution, or a server name declared by exactly "
+        "one; with --server-json: more TARGETs instead",
+    )
+    install.add_argument(
+        "--server-json",
+        type=nonempty,
+        metavar="FILE",
+        help="install the server an MCP registry server.json describes (pypi: a pinned uvx "
+        "entry; npm: npx; else its remote) into every TARGET",
+    )
+    install.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        type=nonempty,
+        metavar="NAME=VALUE",
+        help="with --server-json: the value of one of its inputs (environment variable, "
+        "header, argument); required ones not given are asked for on a terminal",
+    )
+    install.add_argument(
+        "--install",
+        action="store_true",
+        help="with --server-json: install the package into a managed environment (not yet "
+        "available: the entry runs the pinned uvx or npx command)",
     )
     install.add_argument(
         "--name",
@@ -184,13 +208,20 @@ def resolve_server(spec: str, search: SearchPath | None) -> MCPServer:
 def run_install(args: argparse.Namespace) -> int:
     import warnings
 
+    from agenttools_runtime.cli.common import UsageError
     from agenttools_runtime.cli.discovery import search_from_args
     from agenttools_runtime.deploy.mcp_entry import install_entry
     from agenttools_runtime.errors import format_message
     from agenttools_runtime.mcp.runners import choose_runner, machine_specific_warning
 
+    if args.server_json is not None:
+        return run_install_server_json(args)
+    if args.env or args.install:
+        raise UsageError(f"{'--env' if args.env else '--install'} goes with --server-json")
+    if len(args.server) != 1:
+        raise UsageError("give one TARGET and one SERVER (several TARGETs go with --server-json)")
     target = _resolve_target(args)
-    server = resolve_server(args.server, search_from_args(args))
+    server = resolve_server(args.server[0], search_from_args(args))
     project = target.scope not in ("user", None)
     choice = choose_runner(server, args.runner, project=project)
     key = args.name or server.key
@@ -206,6 +237,67 @@ def run_install(args: argparse.Namespace) -> int:
     data = {"ok": True, **result.to_json(), "scope": target.to_json()["scope"]}
     data["launch"] = choice.to_json()
     emit(args, data, text)
+    return 0
+
+
+def run_install_server_json(args: argparse.Namespace) -> int:
+    """``mcp install TARGET… --server-json FILE``: every input resolved and every entry built
+    before the first file is written, so a bad file or a missing value changes nothing."""
+    from pathlib import Path
+
+    from agenttools_runtime import errors
+    from agenttools_runtime.cli.common import UsageError
+    from agenttools_runtime.deploy.mcp_entry import install_entry
+    from agenttools_runtime.errors import format_message
+    from agenttools_runtime.export.server_json_in import read_server_json
+    from agenttools_runtime.mcp.entries import build_entry
+    from agenttools_runtime.mcp.install import resolve_mcp_target
+    from agenttools_runtime.mcp.runners import RunnerChoice
+    from agenttools_runtime.mcp.settings import parse_assignments, resolve_values, terminal_ask
+
+    if args.install:
+        raise UsageError(
+            "--install with --server-json is not available yet (managed environments); "
+            "without it the entry runs the package's pinned uvx or npx command"
+        )
+    if args.project and args.config:
+        raise UsageError("use either --project or --config, not both")
+    targets = [t for spec in (args.target, *args.server) for t in spec.split(",") if t]
+    try:
+        given = parse_assignments(args.env)
+    except ValueError as exc:
+        raise UsageError(f"--env {exc}") from None
+    described = read_server_json(Path(args.server_json))
+    key = args.name or described.key
+    resolved = [resolve_mcp_target(t, project=args.project, config=args.config) for t in targets]
+    values = resolve_values(key, described.settings, given, terminal_ask())
+    server = described.server(values)
+    secrets = [n for n in described.secrets if n in values]
+    for target in resolved:
+        if secrets and target.scope not in ("user", None):
+            raise errors.SecretNotForProject(
+                server=key, names=secrets, config_file=target.config_file
+            )
+        build_entry(target.client, server, key)  # UnsupportedTransport before any write
+    # what is printed: a secret's value never (an argument may hold one)
+    shown = described.server({**values, **{n: "*****" for n in secrets}})
+    choice = RunnerChoice(shown, None)
+    results = []
+    for target in resolved:
+        with _file_errors(target):
+            results.append(install_entry(target, server, key, force=args.force))
+    lines = []
+    for result in results:
+        text = format_message("InstallMCPServer", key=result.key, config_file=result.config_file)
+        lines.append(text + ("" if result.changed else " (it was already there)"))
+    lines.append(f"  runs: {choice.describe()}")
+    data = {
+        "ok": True,
+        "server": {"name": described.name, "version": described.version, "kind": described.kind},
+        "installed": [r.to_json() for r in results],
+        "launch": choice.to_json(),
+    }
+    emit(args, data, "\n".join(lines))
     return 0
 
 

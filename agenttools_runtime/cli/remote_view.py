@@ -71,7 +71,7 @@ def _remote_json(found: Any, bundle: str | None) -> dict[str, Any]:
 
             raise AgentToolsNotFound(name=f"{wheel.name}/{bundle}")
     data["bundles"] = [b.to_json() for b in bundles]
-    data["mcp_servers"] = {n: dict(s.declaration) for n, s in manifest.servers.items()}
+    data["mcp_servers"] = {n: s.to_json() for n, s in manifest.servers.items()}
     data["skills"] = {
         n: {"description": s.description, "files": len(s.files)} for n, s in manifest.skills.items()
     }

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from agenttools_runtime import errors
 from agenttools_runtime.names import canonical_dist_name
@@ -30,6 +31,7 @@ class BuildPlan:
     warnings: tuple[Problem, ...] = ()
     sources: tuple[Path, ...] = ()  # project files the skills are built from
     contents: Mapping[str, bytes] = field(default_factory=dict, compare=False, repr=False)
+    registries: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # server.json
 
     def manifest_bytes(self) -> bytes:
         return self.manifest.to_bytes()
@@ -81,7 +83,9 @@ def build_manifest(
         source_root=None if source_root is None else str(source_root),
     )
     sources = tuple(dict.fromkeys(p for s in result.skills.values() for p in s.sources))
-    return BuildPlan(manifest, files, tuple(result.problems), sources, contents)
+    return BuildPlan(
+        manifest, files, tuple(result.problems), sources, contents, dict(result.registries)
+    )
 
 
 def load_plan(

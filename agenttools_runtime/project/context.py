@@ -56,6 +56,7 @@ class CheckResult:
         self.problems: list[Problem] = []
         self.root = DEFAULT_ROOT
         self.servers: dict[str, dict[str, Any]] = {}
+        self.registries: dict[str, dict[str, Any]] = {}  # server -> its registry table
         self.skills: dict[str, SkillDeclaration] = {}
         self.bundles: list[BundleEntry] = []
         self.has_config = False

@@ -38,6 +38,11 @@ def check_keys(
         elif spec.choices and item not in spec.choices:
             choices = ", ".join(f'"{c}"' for c in spec.choices)
             checker.add((*key, name), "InvalidValue", f'"{item}" is not one of {choices}')
+        elif spec.kind == "table" and spec.item is not None:
+            check_keys(checker, spec.item, item, (*key, name))
+            for required in spec.item.required:
+                if required not in item:
+                    checker.add((*key, name), "MissingKey", f'needs "{required}"')
         elif spec.kind == "table-map" and spec.item is not None:
             for sub, subvalue in item.items():
                 if isinstance(subvalue, dict):

@@ -9,6 +9,7 @@ from typing import Any
 from agenttools_runtime import schema
 from agenttools_runtime.project.context import BASE, Checker
 from agenttools_runtime.project.problems import display_path
+from agenttools_runtime.project.registry import check_registry
 from agenttools_runtime.project.values import dig, is_dir, is_file
 from agenttools_runtime.toml_text import KeyPath
 
@@ -30,7 +31,10 @@ def check_server(checker: Checker, name: str, table: Any) -> None:
         _check_module(checker, (*key, "module"), module)
     if isinstance(script, str):
         _check_script(checker, (*key, "script"), script)
-    checker.result.servers[name] = dict(table)
+    if "registry" in table:
+        check_registry(checker, name, table)
+    # the registry entry is the publishing side (server.json), not how the server starts
+    checker.result.servers[name] = {k: v for k, v in table.items() if k != "registry"}
 
 
 def _check_module(checker: Checker, key: KeyPath, module: str) -> None:

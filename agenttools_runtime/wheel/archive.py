@@ -57,6 +57,35 @@ def bundled_files(wheel: Path) -> dict[str, bytes]:
         return _bundled(archive, _info(archive, wheel))
 
 
+@dataclass(frozen=True, slots=True)
+class WheelContents:
+    """What ``agenttools export`` reads of a wheel: its :class:`WheelInfo`, the agenttools
+    files it carries (as :func:`bundled_files` gives them), its ``METADATA`` and its
+    ``entry_points.txt`` (empty when it has none)."""
+
+    info: WheelInfo
+    bundled: dict[str, bytes]
+    metadata: bytes
+    entry_points: str
+
+
+def read_contents(wheel: Path) -> WheelContents:
+    """The :class:`WheelContents` of *wheel*, in one opening of the archive;
+    :class:`~agenttools_runtime.errors.InvalidWheel` as for :func:`read_info`."""
+    with _open(wheel) as archive:
+        info = _info(archive, wheel)
+        try:
+            entry_points = archive.read(f"{info.dist_info}/entry_points.txt")
+        except KeyError:
+            entry_points = b""
+        return WheelContents(
+            info,
+            _bundled(archive, info),
+            archive.read(f"{info.dist_info}/{METADATA}"),
+            entry_points.decode("utf-8", "replace"),
+        )
+
+
 def add_members(
     wheel: Path,
     output: Path,

@@ -32,6 +32,11 @@ MAX_DEPTH = MAX_NESTING
 SKILL_KINDS = ("directory", "inline")
 
 
+# a server's keys as a manifest carries them: its registry entry is the publishing side (the
+# server.json beside the wheel), not how the server starts, and stays out of the manifest
+_MANIFEST_KEYS = tuple(key for key in schema.SERVER.keys if key.name != "registry")
+
+
 @dataclass(frozen=True, slots=True)
 class ServerEntry:
     """One MCP server: its ``[tool.agenttools.mcp-servers.<name>]`` table, typed by the one
@@ -61,7 +66,7 @@ class ServerEntry:
         if problem is not None:
             raise ValueError(problem)
         fields: dict[str, Any] = {}
-        for spec in schema.SERVER.keys:
+        for spec in _MANIFEST_KEYS:
             if spec.name in table:
                 value = table[spec.name]
                 if spec.kind == "string-list":
@@ -74,7 +79,7 @@ class ServerEntry:
     def to_json(self) -> dict[str, Any]:
         """The table: the keys given, as the schema spells them."""
         data: dict[str, Any] = {}
-        for spec in schema.SERVER.keys:
+        for spec in _MANIFEST_KEYS:
             value = getattr(self, spec.name.replace("-", "_"))
             if value is not None:
                 data[spec.name] = list(value) if isinstance(value, tuple) else value

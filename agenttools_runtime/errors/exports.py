@@ -1,0 +1,114 @@
+"""What goes wrong rendering a bundle in another packaging format (Agent Plugins, Claude Code and
+Codex plugins and marketplaces, Gemini CLI extensions, the MCP registry's ``server.json``), and
+reading a ``server.json`` to install the server it describes."""
+
+from __future__ import annotations
+
+from agenttools_runtime.errors.base import AgentToolsError, AgentToolsWarning
+
+__all__ = [
+    "ExportError",
+    "ExportNameInvalid",
+    "ExportOutputConflict",
+    "ExportSchemaViolation",
+    "ExportSettingNotExported",
+    "ExportSourceInvalid",
+    "ExportSourceNotFound",
+    "ExportUnsupported",
+    "RequiredSettingsMissing",
+    "SecretNotForProject",
+    "ServerJsonError",
+    "ServerJsonInvalid",
+    "ServerJsonUnavailable",
+    "ServerJsonUnsupported",
+    "SettingValueInvalid",
+]
+
+
+class ExportError(AgentToolsError):
+    """A bundle that cannot be written in another format, or an output in the way."""
+
+
+class ExportSourceNotFound(ExportError):
+    template = (
+        'No installed distribution or bundle, wheel file or project directory is named "{source}"'
+        "{reason}."
+    )
+
+
+class ExportSourceInvalid(ExportError):
+    template = "Cannot export {source}: {reason}"
+
+
+class ExportNameInvalid(ExportError):
+    template = (
+        'The name "{name}" is not a {format_name} name: {reason}. Use --name {suggestion} (or '
+        "rename the bundle)."
+    )
+
+
+class ExportUnsupported(ExportError):
+    template = 'The MCP server "{server}" cannot be exported as {format_name}: {reason}'
+
+
+class ExportSchemaViolation(ExportError):
+    template = (
+        "The {format_name} output does not validate against {schema}, so nothing was written: "
+        "{problems}"
+    )
+
+
+class ExportOutputConflict(ExportError):
+    template = (
+        "Not writing into {directory}: {paths} would be replaced, and this export did not "
+        "write them (or they changed since). Choose an empty directory, or use --force to "
+        "replace them."
+    )
+
+
+class ServerJsonError(AgentToolsError):
+    """A ``server.json`` (the MCP registry's description of a server) that cannot be made or
+    used, and the settings a server needs that were not given."""
+
+
+class ServerJsonUnavailable(ServerJsonError):
+    template = (
+        "{project} declares no MCP server for the MCP registry: add "
+        '[tool.agenttools.mcp-servers.NAME.registry] name = "io.github.OWNER/NAME" to a '
+        "module, script or url server."
+    )
+
+
+class ServerJsonInvalid(ServerJsonError):
+    template = "{file} is not a server.json agenttools can use: {reason}"
+
+
+class ServerJsonUnsupported(ServerJsonError):
+    template = "{file}: {reason}"
+
+
+class RequiredSettingsMissing(ServerJsonError):
+    template = (
+        'The MCP server "{server}" needs values for {names}. Give them with --env NAME=VALUE '
+        "(or run on a terminal to be asked)."
+    )
+
+
+class SettingValueInvalid(ServerJsonError):
+    template = 'The value of {name} for the MCP server "{server}" {reason}.'
+
+
+class SecretNotForProject(ServerJsonError):
+    template = (
+        'The MCP server "{server}" needs the secret {names}, which would end up in {config_file}, '
+        "a project file that is committed. Install it in user scope (without --project), or "
+        "set it in the client's environment by hand."
+    )
+
+
+class ExportSettingNotExported(AgentToolsWarning):
+    template = (
+        "The {format_name} format has no place for the setting {name} of the MCP server "
+        '"{server}" ({reason}); it is left out: tell your users to set it in the environment '
+        "their client runs in."
+    )
