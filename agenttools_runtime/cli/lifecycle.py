@@ -10,6 +10,7 @@ import textwrap
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import envs as envs_cli
+from agenttools_runtime.cli import project as project_cli
 from agenttools_runtime.cli.common import UsageError, emit, nonempty
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "id", type=nonempty, metavar="ID", nargs="*", help="deployment UUID or unique prefix"
     )
     _add_selection(verify)
+    project_cli.add_verify_arguments(verify)
     verify.set_defaults(handler=run_verify)
 
     sync = subparsers.add_parser(
@@ -84,6 +86,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help="also replace skills you modified (like deploy --force)",
     )
     envs_cli.add_upgrade_arguments(sync)
+    project_cli.add_sync_arguments(sync)
     sync.set_defaults(handler=run_sync)
 
 
@@ -247,6 +250,9 @@ def run_verify(args: argparse.Namespace) -> int:
     from agenttools_runtime.deploy.records import DeploymentRecord
     from agenttools_runtime.deploy.selection import select
 
+    project = project_cli.project_here(args)
+    if project is not None:  # inside a project: its lock, not the machine's deployments
+        return project_cli.run_project_verify(args, project)
     finish_interrupted()
     items = status.load_all()
     readable = [r for r in items if isinstance(r, DeploymentRecord)]
@@ -290,6 +296,9 @@ def run_sync(args: argparse.Namespace) -> int:
     from agenttools_runtime.deploy.selection import select
     from agenttools_runtime.deploy.sync import PRUNE, plan_sync, run_sync
 
+    project = project_cli.project_here(args)
+    if project is not None:  # inside a project: make the machine match its lock
+        return project_cli.run_project_sync(args, project)
     if args.yes and not args.prune:
         raise UsageError("--yes confirms --prune; give --prune too")
     if not args.dry_run:

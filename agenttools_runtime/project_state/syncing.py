@@ -1,0 +1,237 @@
+"""``agenttools sync`` inside a project: make this machine match the lock.
+
+The lock first: written when missing or stale (``--locked`` refuses instead; ``--frozen``
+takes it as it is, unchecked). Then every locked distribution is fetched at its version, its
+wheel checked against the locked SHA-256, and every deployment made from it — project scope
+into the project's files (from the lock's wheels alone: the same bytes on every machine), user
+scope into the user's. Deployments this project's earlier syncs made that the lock no longer
+lists are removed (never another deployment). A skill the user modified is kept (``force``
+replaces it). Each deployment is journaled by the deploy engine, and the project's machine
+record is written after each one, so a killed sync is finished by the next command.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from agenttools_runtime import fs
+from agenttools_runtime.deploy.deploy_plan import DeployPlan
+from agenttools_runtime.deploy.deployment import Deployment, remove_deployment
+from agenttools_runtime.deploy.one_client import deploy_resolved
+from agenttools_runtime.deploy.plan import Level
+from agenttools_runtime.deploy.records import record_path
+from agenttools_runtime.envs.index import IndexOptions
+from agenttools_runtime.errors import (
+    AgentToolsWarning,
+    DeploymentNotFound,
+    LockMissing,
+    LockStale,
+)
+from agenttools_runtime.project_state import lockfile, machine
+from agenttools_runtime.project_state.lockfile import LOCK_FILE, Lock, LockedDeployment
+from agenttools_runtime.project_state.locking import (
+    Upgrade,
+    lock_project,
+    project_target,
+    resolved_tools,
+    stale_reason,
+)
+from agenttools_runtime.project_state.schema import ProjectFile
+from agenttools_runtime.project_state.sources import Fetched, Sources, entries_from
+from agenttools_runtime.project_state.verifying import Checked, verify_project
+
+NORMAL, LOCKED, FROZEN = "normal", "locked", "frozen"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """What a sync did (or would do) for one deployment: ``deployed``, ``up to date``,
+    ``removed`` (``would …`` in a dry run), with the deployment's UUID."""
+
+    identity: str
+    action: str
+    uuid: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deployment": self.identity, "action": self.action, "uuid": self.uuid}
+
+
+@dataclass(slots=True)
+class SyncReport:
+    """A sync's result: the lock (``lock_action``: ``up to date``, ``written``, ``would
+    write``), every action, the warnings, and what verify finds afterwards."""
+
+    lock: Lock
+    lock_action: str
+    actions: list[Action] = field(default_factory=list)
+    warnings: list[AgentToolsWarning] = field(default_factory=list)
+    checked: Checked | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.checked is None or self.checked.ok
+
+
+def index_options(project: ProjectFile) -> IndexOptions:
+    """The project's index options (variables fill what the file does not say)."""
+    return IndexOptions.from_sources(
+        index_url=project.index_url, extra_index_urls=project.extra_index_urls
+    )
+
+
+def lock_only(
+    project: ProjectFile, *, upgrade: Upgrade = False, dry_run: bool = False
+) -> tuple[Lock, bool]:
+    """``agenttools lock``: the lock of *project* now, written unless *dry_run*; whether the
+    file changed (or would)."""
+    path = project.root / LOCK_FILE
+    previous = lockfile.read(path)
+    with Sources(index_options(project)) as sources:
+        lock = lock_project(project, previous, sources, upgrade=upgrade)
+    changed = previous is None or lockfile.dumps(previous) != lockfile.dumps(lock)
+    if not dry_run and changed:
+        lockfile.write(path, lock)
+    return lock, changed
+
+
+def sync_project(
+    project: ProjectFile,
+    *,
+    mode: str = NORMAL,
+    dry_run: bool = False,
+    force: bool = False,
+    upgrade: Upgrade = False,
+    write_project: bool = False,
+) -> SyncReport:
+    """See the module docstring. *write_project*: *project*'s text goes to its file once
+    its lock is made (``add``/``drop``: the file is changed only when it can be locked).
+    Raises ``LockMissing``/``LockStale`` (``--locked``, ``--frozen``), ``LockInvalid``,
+    ``LockFromNewerAgentTools``, ``LockedHashMismatch``, what locking and deploying raise."""
+    root = project.root
+    path = root / LOCK_FILE
+    lock = lockfile.read(path)
+    reason = None
+    if mode != FROZEN:
+        reason = "there is none" if lock is None else stale_reason(project, lock)
+    if lock is None and mode != NORMAL:
+        raise LockMissing(project=str(project.path), lock=str(path))
+    if reason is not None and mode == LOCKED:
+        raise LockStale(lock=str(path), project=str(project.path), reason=reason)
+    relock = mode == NORMAL and (reason is not None or bool(upgrade))
+    record = machine.read(root)
+    if lock is not None and not relock and not dry_run:
+        fast = _up_to_date(project, lock, record)
+        if fast is not None:
+            return fast
+    with Sources(index_options(project)) as sources:
+        lock_action = "up to date"
+        if relock or lock is None:
+            new = lock_project(project, lock, sources, upgrade=upgrade)
+            changed = lock is None or lockfile.dumps(lock) != lockfile.dumps(new)
+            lock_action = ("would write" if dry_run else "written") if changed else "up to date"
+            if not dry_run:
+                if write_project:
+                    fs.write_bytes_atomic(project.path, project.text.encode("utf-8"))
+                lockfile.write(path, new)
+            lock = new
+        elif write_project and not dry_run:
+            fs.write_bytes_atomic(project.path, project.text.encode("utf-8"))
+        report = SyncReport(lock, lock_action)
+        fetched = _fetch_all(lock, sources, frozen=mode == FROZEN)
+        deployments = dict(record.deployments)
+        wanted = {d.identity for d in lock.deployments}
+        for identity, uid in sorted(record.deployments.items()):
+            if identity in wanted:
+                continue
+            report.actions.append(Action(identity, "would remove" if dry_run else "removed", uid))
+            if not dry_run:
+                try:
+                    remove_deployment(uid, force=force)
+                except DeploymentNotFound:
+                    pass
+                deployments.pop(identity, None)
+                machine.write(machine.ProjectRecord(str(root), None, deployments), root)
+        for d in sorted(lock.deployments, key=lambda d: (d.bundle, d.client, d.scope)):
+            outcome = _deploy(project, d, fetched[d.distribution], dry_run=dry_run, force=force)
+            if isinstance(outcome, DeployPlan):
+                report.actions.append(
+                    Action(d.identity, "up to date" if outcome.unchanged else "would deploy")
+                )
+                report.warnings.extend(outcome.warnings)
+                continue
+            report.warnings.extend(outcome.warnings)
+            uid = outcome.record.uuid
+            report.actions.append(
+                Action(d.identity, "up to date" if outcome.unchanged else "deployed", uid)
+            )
+            deployments[d.identity] = uid
+            machine.write(machine.ProjectRecord(str(root), None, deployments), root)
+            fs.checkpoint("project:deployed", root)
+        if not dry_run:
+            sources.commit()
+    report.warnings.extend(sources.said)
+    if not dry_run:
+        report.checked = verify_project(root, lock)
+        digest = _lock_sha256(path)
+        machine.write(machine.ProjectRecord(str(root), digest if report.checked.ok else None,
+                                            deployments), root)  # fmt: skip
+    return report
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _up_to_date(
+    project: ProjectFile, lock: Lock, record: machine.ProjectRecord
+) -> SyncReport | None:
+    """The report of a sync with nothing to do — the lock is the one this machine last
+    applied, every deployment it made is recorded, and every file and entry is what the
+    lock says — else None (the full sync runs)."""
+    path = project.root / LOCK_FILE
+    if record.lock_sha256 is None or record.lock_sha256 != _lock_sha256(path):
+        return None
+    identities = {d.identity for d in lock.deployments}
+    if set(record.deployments) != identities:
+        return None
+    if not all(record_path(uid).is_file() for uid in record.deployments.values()):
+        return None
+    checked = verify_project(project.root, lock)
+    if not checked.ok:
+        return None
+    actions = [Action(d.identity, "up to date", record.deployments[d.identity])
+               for d in sorted(lock.deployments, key=lambda d: (d.bundle, d.client, d.scope))]  # fmt: skip
+    return SyncReport(lock, "up to date", actions, checked=checked)
+
+
+def _fetch_all(lock: Lock, sources: Sources, *, frozen: bool) -> dict[str, Fetched]:
+    runners = {d.distribution: d.runner for d in lock.deployments}
+    fetched: dict[str, Fetched] = {}
+    for dist in lock.distributions:
+        if dist.name not in runners:
+            continue
+        fetched[dist.name] = sources.exact(
+            dist.name, dist.pin.version, runners[dist.name], sha256=dist.pin.sha256,
+            index=dist.index if frozen else None,
+        )  # fmt: skip
+    return fetched
+
+
+def _deploy(
+    project: ProjectFile, d: LockedDeployment, fetched: Fetched, *, dry_run: bool, force: bool
+) -> Deployment | DeployPlan:
+    target = project_target(project.root, d.client, d.scope)
+    bundle = d.bundle.split("/", 1)[1]
+    level = Level.parse("all" if force else "upgrade")
+    with entries_from(fetched.index):
+        tools = resolved_tools(fetched, bundle)
+        return deploy_resolved(tools, target, level, runner=d.runner, dry_run=dry_run,
+                               keep_modified=not force)  # fmt: skip
+
+
+def _lock_sha256(path: Any) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
