@@ -160,6 +160,8 @@ def _deployment(
             for rel, digest in sorted(source.manifest.items()):
                 path = target.skills_root / source.name / rel
                 files.append(LockedFile(_relative(path, base), digest))
+    entries.sort(key=lambda e: (e.file, e.key))
+    files.sort(key=lambda f: f.path)
     return LockedDeployment(made.bundle, made.distribution, made.client, made.scope, made.runner,
                             tuple(entries), tuple(files))  # fmt: skip
 
