@@ -59,6 +59,7 @@ def added(
         if given is not None:
             table.add(key, given)
     if "bundle" in doc:
+        doc["bundle"][-1].add(tomlkit.nl())  # (a blank line before the new table)
         doc["bundle"].append(table)
     else:
         array = tomlkit.aot()
