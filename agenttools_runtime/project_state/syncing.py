@@ -14,23 +14,32 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs
+from agenttools_runtime import clients, fs
 from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.deployment import Deployment, remove_deployment
+from agenttools_runtime.deploy.litter import skeleton
 from agenttools_runtime.deploy.one_client import deploy_resolved
 from agenttools_runtime.deploy.plan import Level
 from agenttools_runtime.deploy.records import record_path
 from agenttools_runtime.envs.index import IndexOptions
 from agenttools_runtime.errors import (
     AgentToolsWarning,
+    ConfigFileError,
     DeploymentNotFound,
     LockMissing,
     LockStale,
 )
+from agenttools_runtime.mcp.install import read_server_entries, remove_server_entry
 from agenttools_runtime.project_state import lockfile, machine
-from agenttools_runtime.project_state.lockfile import LOCK_FILE, Lock, LockedDeployment
+from agenttools_runtime.project_state.lockfile import (
+    LOCK_FILE,
+    Lock,
+    LockedDeployment,
+    entry_digest,
+)
 from agenttools_runtime.project_state.locking import (
     Upgrade,
     lock_project,
@@ -41,6 +50,7 @@ from agenttools_runtime.project_state.locking import (
 from agenttools_runtime.project_state.schema import ProjectFile
 from agenttools_runtime.project_state.sources import Fetched, Sources, entries_from
 from agenttools_runtime.project_state.verifying import Checked, verify_project
+from agenttools_runtime.skills.hashing import hash_file
 
 NORMAL, LOCKED, FROZEN = "normal", "locked", "frozen"
 
@@ -127,32 +137,40 @@ def sync_project(
             return fast
     with Sources(index_options(project)) as sources:
         lock_action = "up to date"
+        before = lock
         if relock or lock is None:
-            new = lock_project(project, lock, sources, upgrade=upgrade)
-            changed = lock is None or lockfile.dumps(lock) != lockfile.dumps(new)
+            lock = lock_project(project, lock, sources, upgrade=upgrade)
+            changed = before is None or lockfile.dumps(before) != lockfile.dumps(lock)
             lock_action = ("would write" if dry_run else "written") if changed else "up to date"
+        report = SyncReport(lock, lock_action)
+        deployments = dict(record.deployments)
+        # first what the lock no longer lists (the lock as it was says what it wrote)
+        wanted = {d.identity for d in lock.deployments}
+        was = {d.identity: d for d in before.deployments} if before is not None else {}
+        for identity in sorted({*record.deployments, *was}):
+            if identity in wanted:
+                continue
+            uid = record.deployments.get(identity)
+            report.actions.append(Action(identity, "would remove" if dry_run else "removed", uid))
+            if dry_run:
+                continue
+            if uid is not None:
+                try:
+                    remove_deployment(uid, force=force)  # (its warnings are issued)
+                except DeploymentNotFound:
+                    pass
+            if identity in was:
+                clear_locked(root, was[identity])
+            deployments.pop(identity, None)
+            machine.write(machine.ProjectRecord(str(root), None, deployments), root)
+        if relock or before is None:
             if not dry_run:
                 if write_project:
                     fs.write_bytes_atomic(project.path, project.text.encode("utf-8"))
-                lockfile.write(path, new)
-            lock = new
+                lockfile.write(path, lock)
         elif write_project and not dry_run:
             fs.write_bytes_atomic(project.path, project.text.encode("utf-8"))
-        report = SyncReport(lock, lock_action)
         fetched = _fetch_all(lock, sources, frozen=mode == FROZEN)
-        deployments = dict(record.deployments)
-        wanted = {d.identity for d in lock.deployments}
-        for identity, uid in sorted(record.deployments.items()):
-            if identity in wanted:
-                continue
-            report.actions.append(Action(identity, "would remove" if dry_run else "removed", uid))
-            if not dry_run:
-                try:
-                    remove_deployment(uid, force=force)
-                except DeploymentNotFound:
-                    pass
-                deployments.pop(identity, None)
-                machine.write(machine.ProjectRecord(str(root), None, deployments), root)
         for d in sorted(lock.deployments, key=lambda d: (d.bundle, d.client, d.scope)):
             outcome = _deploy(project, d, fetched[d.distribution], dry_run=dry_run, force=force)
             if isinstance(outcome, DeployPlan):
@@ -181,6 +199,45 @@ def sync_project(
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+
+def clear_locked(root: Path, locked: LockedDeployment) -> None:
+    """Take out of the project what *locked* (a deployment of the lock as it was) wrote and
+    is still as it wrote it — its skill files, its entries — whichever machine wrote them
+    (a teammate's sync, committed): the lock proves they are agenttools' output. What was
+    changed since is kept. Empty folders left go (git keeps none)."""
+    if locked.scope != "project":
+        return
+    client = clients.get_client(locked.client)
+    folders: set[Path] = set()
+    for item in locked.files:
+        path = root / item.path
+        try:
+            if hash_file(path) == item.sha256:
+                fs.unlink(path)
+                folders.add(path.parent)
+        except OSError:
+            continue  # (gone already, or not a file: not ours to touch)
+    for entry in locked.entries:
+        config = root / entry.file
+        try:
+            present = read_server_entries(config, client).get(entry.key)
+            if present is None or entry_digest(present) != entry.sha256:
+                continue
+            remove_server_entry(config, client, entry.key)
+            # a file left as agenttools makes one, holding nothing, was made for the entry
+            if config.read_text(encoding="utf-8") == skeleton("", client, config):
+                fs.unlink(config)
+                folders.add(config.parent)
+        except (ConfigFileError, OSError, UnicodeDecodeError):
+            continue  # (the file cannot be read: never rewritten)
+    for folder in sorted(folders, key=lambda p: len(p.parts), reverse=True):
+        while folder != root and root in folder.parents:
+            try:
+                fs.rmdir(folder)
+            except OSError:
+                break  # (not empty)
+            folder = folder.parent
 
 
 def _up_to_date(

@@ -244,3 +244,35 @@ def test_a_sync_killed_at_a_named_point_is_finished_by_the_next(
     assert not journal.is_dir() or os.listdir(journal) == []
     records = tmp_path / "agenttools-state" / "deployments"
     assert len([n for n in os.listdir(records) if not n.startswith(".")]) == 2
+
+
+def test_a_clone_with_the_committed_files_adopts_them_and_its_drop_takes_them_out(
+    capsys: pytest.CaptureFixture[str],
+    repo: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    publishing: Publishing,
+) -> None:
+    write_project(repo, publishing.server.url(), "claude-code", "gemini-cli")
+    assert run(capsys, "add", "weather-tools").status == 0
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "agent tools")
+    written = generated(repo)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    use_home(monkeypatch, tmp_path / "teammate")
+    monkeypatch.chdir(clone)
+    assert run(capsys, "sync", "--frozen").status == 0
+    assert status(clone) == "" and run(capsys, "verify").status == 0
+
+    mine = clone / ".agents" / "skills" / "station-lookup" / "SKILL.md"
+    mine.write_text(mine.read_text() + "\nmy note\n")
+    done = run(capsys, "drop", "weather-tools")
+    assert done.status == 0, done.err
+    # what the lock proves agenttools wrote (a teammate's sync) goes; the file changed stays
+    assert generated(clone) == [".agents/skills/station-lookup/SKILL.md"]
+    lines = sorted(status(clone).splitlines())
+    assert lines == sorted(
+        [" M agenttools.lock", " M agenttools.toml", " M .agents/skills/station-lookup/SKILL.md"]
+        + [f" D {name}" for name in written if name != ".agents/skills/station-lookup/SKILL.md"]
+    )
