@@ -245,14 +245,14 @@ def _version(record: DeploymentRecord) -> str:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    project = project_cli.project_here(args)
+    if project is not None:  # inside a project: its lock, not the machine's deployments
+        return project_cli.run_project_verify(args, project)
     from agenttools_runtime.deploy import status
     from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.deploy.records import DeploymentRecord
     from agenttools_runtime.deploy.selection import select
 
-    project = project_cli.project_here(args)
-    if project is not None:  # inside a project: its lock, not the machine's deployments
-        return project_cli.run_project_verify(args, project)
     finish_interrupted()
     items = status.load_all()
     readable = [r for r in items if isinstance(r, DeploymentRecord)]
@@ -290,15 +290,15 @@ def _render_verify(found: list[DeploymentStatus]) -> str:
 
 
 def run_sync(args: argparse.Namespace) -> int:
+    project = project_cli.project_here(args)
+    if project is not None:  # inside a project: make the machine match its lock
+        return project_cli.run_project_sync(args, project)
     from agenttools_runtime.deploy import status
     from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.deploy.records import DeploymentRecord
     from agenttools_runtime.deploy.selection import select
     from agenttools_runtime.deploy.sync import PRUNE, plan_sync, run_sync
 
-    project = project_cli.project_here(args)
-    if project is not None:  # inside a project: make the machine match its lock
-        return project_cli.run_project_sync(args, project)
     if args.yes and not args.prune:
         raise UsageError("--yes confirms --prune; give --prune too")
     if not args.dry_run:

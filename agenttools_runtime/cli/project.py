@@ -6,6 +6,7 @@ with one line; ``--global`` keeps their machine-wide meaning). The work is the l
 from __future__ import annotations
 
 import sys
+import warnings
 
 from agenttools_runtime.cli.common import UsageError, emit, examples, nonempty
 
@@ -15,8 +16,8 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from agenttools_runtime.project_state.freshness import SyncReport
     from agenttools_runtime.project_state.schema import ProjectFile
-    from agenttools_runtime.project_state.syncing import SyncReport
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -168,18 +169,22 @@ def run_lock(args: argparse.Namespace) -> int:
 
 
 def run_project_sync(args: argparse.Namespace, path: Path) -> int:
-    """``sync`` inside the project of *path*."""
-    from agenttools_runtime.project_state import schema
+    """``sync`` inside the project of *path*: with nothing to do, said from the facts alone
+    (:mod:`agenttools_runtime.project_state.freshness`), else the whole sync."""
+    from agenttools_runtime.project_state.freshness import up_to_date
 
-    if (
-        getattr(args, "prune", False)
-        or getattr(args, "client", None)
-        or getattr(args, "bundle", None)
-    ):
-        raise UsageError(
-            "--prune, --client and --bundle are machine-wide: add --global (a project sync does all it lists)"
-        )
-    return _sync(args, schema.load(path), "Syncing")
+    machine_wide = args.prune or args.client or args.bundle
+    if machine_wide:
+        raise UsageError("--prune, --client and --bundle are machine-wide: add --global "
+                         "(a project sync does all it lists)")  # fmt: skip
+    if args.dry_run or args.upgrade or args.force:
+        return _sync(args, _load(path), "Syncing")
+    _first_line(args, f"Syncing project {path.parent} ({path.name})")
+    report = up_to_date(path, frozen=args.frozen)
+    if report is not None:
+        emit(args, _sync_json(path.parent, report), lambda: _sync_text(report))
+        return 0
+    return _sync(args, _load(path), "Syncing", said=True)
 
 
 def run_project_verify(args: argparse.Namespace, path: Path) -> int:
@@ -213,38 +218,29 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def _sync(
-    args: argparse.Namespace, project: ProjectFile, doing: str, *, write_project: bool = False
-) -> int:
+def _sync(args: argparse.Namespace, project: ProjectFile, doing: str, *,
+          write_project: bool = False, said: bool = False) -> int:  # fmt: skip
     from agenttools_runtime.project_state.syncing import FROZEN, LOCKED, NORMAL, sync_project
 
-    mode = (
-        FROZEN
-        if getattr(args, "frozen", False)
-        else LOCKED
-        if getattr(args, "locked", False)
-        else NORMAL
-    )
+    frozen, locked = getattr(args, "frozen", False), getattr(args, "locked", False)
+    mode = FROZEN if frozen else LOCKED if locked else NORMAL
     dry = bool(getattr(args, "dry_run", False))
-    _first_line(
-        args, f"{doing} project {project.root} ({project.path.name}{', dry run' if dry else ''})"
-    )
-    upgrade = bool(getattr(args, "upgrade", False))
+    if not said:
+        dry_text = ", dry run" if dry else ""
+        _first_line(args, f"{doing} project {project.root} ({project.path.name}{dry_text})")
     report = sync_project(project, mode=mode, dry_run=dry, force=bool(getattr(args, "force", False)),
-                          upgrade=upgrade, write_project=write_project)  # fmt: skip
+                          upgrade=bool(getattr(args, "upgrade", False)), write_project=write_project)  # fmt: skip
     for warning in report.warnings:
-        import warnings
-
         warnings.warn(warning, stacklevel=1)
-    emit(args, _sync_json(project, report), lambda: _sync_text(report))
+    emit(args, _sync_json(project.root, report), lambda: _sync_text(report))
     return 0 if report.ok else 1
 
 
-def _sync_json(project: ProjectFile, report: SyncReport) -> dict[str, Any]:
+def _sync_json(root: Path, report: SyncReport) -> dict[str, Any]:
     checked = report.checked
     return {
         "ok": report.ok,
-        "project": str(project.root),
+        "project": str(root),
         "lock": report.lock_action,
         "distributions": [d.to_data() for d in report.lock.distributions],
         "actions": [a.to_json() for a in report.actions],
@@ -268,6 +264,12 @@ def _verify_summary(checked: Any) -> str:
         return (f"ok: {checked.deployments} deployment(s), {checked.files} file(s), "
                 f"{checked.entries} entr{'y' if checked.entries == 1 else 'ies'} as locked")  # fmt: skip
     return f"{len(checked.findings)} finding(s): run 'agenttools sync' (--force replaces what you changed)"
+
+
+def _load(path: Path) -> ProjectFile:
+    from agenttools_runtime.project_state import schema
+
+    return schema.load(path)
 
 
 def _require_project() -> Path:

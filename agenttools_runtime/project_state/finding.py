@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from agenttools_runtime.project_state.schema import PROJECT_FILE
+from agenttools_runtime.project_state.rawfile import PROJECT_FILE
 
 
 def find_project_file(start: Path | None = None) -> Path | None:

@@ -20,16 +20,13 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import tomlkit
-
-from agenttools_runtime import __version__, fs
+from agenttools_runtime import __version__
 from agenttools_runtime.errors import LockFromNewerAgentTools, LockInvalid
-from agenttools_runtime.project_state.schema import ProjectFile
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -150,16 +147,9 @@ class Lock:
     distributions: tuple[LockedDistribution, ...] = ()
     deployments: tuple[LockedDeployment, ...] = ()
     version: int = LOCK_VERSION
-    requirements: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def distribution(self, name: str) -> LockedDistribution | None:
         return next((d for d in self.distributions if d.name == name), None)
-
-
-def fingerprint(project: ProjectFile) -> str:
-    """The digest of what *project* means (its index options and bundles)."""
-    text = json.dumps(project.to_json(), sort_keys=True, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def entry_digest(entry: Any) -> str:
@@ -167,35 +157,6 @@ def entry_digest(entry: Any) -> str:
     file format has one digest)."""
     text = json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def dumps(lock: Lock) -> str:
-    """The lock's text: sorted, the same lock always the same bytes."""
-    doc = tomlkit.document()
-    doc.add(tomlkit.comment(HEADER))
-    doc.add("version", lock.version)
-    doc.add("input", lock.input)
-    distributions = sorted(lock.distributions, key=lambda d: d.name)
-    deployments = sorted(lock.deployments, key=lambda d: (d.bundle, d.client, d.scope))
-    if distributions:
-        doc.add(tomlkit.nl())
-        doc.add("distribution", _array([d.to_data() for d in distributions]))
-    if deployments:
-        doc.add(tomlkit.nl())
-        doc.add("deployment", _array([d.to_data() for d in deployments]))
-    return tomlkit.dumps(doc)
-
-
-def write(path: Path, lock: Lock) -> bool:
-    """Write the lock atomically unless *path* holds these bytes already; whether it wrote."""
-    data = dumps(lock).encode("utf-8")
-    try:
-        if path.read_bytes() == data:
-            return False
-    except FileNotFoundError:
-        pass
-    fs.write_bytes_atomic(path, data)
-    return True
 
 
 def read(path: Path) -> Lock | None:
@@ -301,16 +262,3 @@ def _check_relative(path: str) -> None:
     parts = path.split("/")
     if path.startswith("/") or "\\" in path or ".." in parts or (":" in parts[0]):
         raise ValueError(f'"{path}" is not a path inside the project')
-
-
-def _array(items: Sequence[Mapping[str, Any]]) -> Any:
-    array = tomlkit.aot()
-    for item in items:
-        table = tomlkit.table()
-        for key, value in item.items():
-            if isinstance(value, list) and value and isinstance(value[0], dict):
-                table.add(key, _array(value))
-            else:
-                table.add(key, value)
-        array.append(table)
-    return array

@@ -34,7 +34,6 @@ from agenttools_runtime.project_state.lockfile import (
     LockedEntry,
     LockedFile,
     entry_digest,
-    fingerprint,
 )
 from agenttools_runtime.project_state.schema import BundleSpec, ProjectFile
 from agenttools_runtime.project_state.sources import Fetched, Sources, entries_from
@@ -62,13 +61,13 @@ def lock_project(
             for client in spec.clients:
                 deployments.append(_deployment(project.root, spec, fetched, bundle, client))
     _check_keys(deployments)
-    return Lock(input=fingerprint(project), distributions=tuple(distributions),
+    return Lock(input=project.fingerprint, distributions=tuple(distributions),
                 deployments=tuple(deployments))  # fmt: skip
 
 
 def stale_reason(project: ProjectFile, lock: Lock) -> str | None:
     """Why *lock* is not the lock of *project* now (None: it is)."""
-    if lock.input == fingerprint(project):
+    if lock.input == project.fingerprint:
         return None
     locked = {d.name: d for d in lock.distributions}
     for spec in project.bundles:

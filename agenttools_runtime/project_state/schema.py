@@ -8,8 +8,6 @@ not TOML is one such line, at the parser's position.
 
 from __future__ import annotations
 
-import re
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,15 +17,11 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
 from agenttools_runtime.errors import ProjectFileInvalid
+from agenttools_runtime.project_state import rawfile
 from agenttools_runtime.suggest import did_you_mean
 from agenttools_runtime.toml_text import KeyPath, TomlLines, format_key
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-PROJECT_FILE = "agenttools.toml"
+PROJECT_FILE = rawfile.PROJECT_FILE
 RUNNERS = ("uvx", "script", "python")
 PORTABLE_RUNNERS = ("uvx", "script")
 SCOPES = ("project", "user")
@@ -96,38 +90,22 @@ class BundleSpec:
     def distribution(self) -> str:
         return str(canonicalize_name(self.requirement.name))
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "requirement": str(self.requirement),
-            "bundles": list(self.bundles),
-            "clients": list(self.clients),
-            "runner": self.runner,
-            "scope": self.scope,
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class ProjectFile:
     """A read and validated ``agenttools.toml``: where it is, its text, the index options,
-    and its bundles in the file's order."""
+    its bundles in the file's order, and the fingerprint of its data (the lock's input)."""
 
     path: Path
     text: str
     index_url: str | None
     extra_index_urls: tuple[str, ...]
     bundles: tuple[BundleSpec, ...]
+    fingerprint: str = ""
 
     @property
     def root(self) -> Path:
         return self.path.parent
-
-    def to_json(self) -> dict[str, Any]:
-        """What the file means (the lock's fingerprint is of this, not of its bytes)."""
-        return {
-            "index-url": self.index_url,
-            "extra-index-urls": list(self.extra_index_urls),
-            "bundles": [b.to_json() for b in self.bundles],
-        }
 
 
 def load(path: Path) -> ProjectFile:
@@ -139,12 +117,7 @@ def load(path: Path) -> ProjectFile:
 
 def parse(text: str, path: Path) -> ProjectFile:
     """See :func:`load`: the same for the file's *text*."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None) or _line_in(str(exc)) or 1
-        message = getattr(exc, "msg", None) or str(exc)
-        raise ProjectFileInvalid(report=f"{path}:{line}: not valid TOML: {message}") from None
+    data = rawfile.loads(text, path)
     problems = _Problems(path, TomlLines(text))
     top = data.get("agenttools", {})
     for name in data:
@@ -185,6 +158,7 @@ def parse(text: str, path: Path) -> ProjectFile:
         index_url=values.get("index-url"),
         extra_index_urls=tuple(values.get("extra-index-urls", ())),
         bundles=tuple(bundles),
+        fingerprint=rawfile.fingerprint(data),
     )
 
 
@@ -348,8 +322,3 @@ def _bundle(
         scope=scope,
         line=problems.lines.line(where) or 1,
     )
-
-
-def _line_in(message: str) -> int | None:
-    found = re.search(r"line (\d+)", message)
-    return int(found.group(1)) if found else None

@@ -12,10 +12,7 @@ record is written after each one, so a killed sync is finished by the next comma
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from agenttools_runtime import clients, fs
 from agenttools_runtime.deploy.deploy_plan import DeployPlan
@@ -23,17 +20,16 @@ from agenttools_runtime.deploy.deployment import Deployment, remove_deployment
 from agenttools_runtime.deploy.litter import skeleton
 from agenttools_runtime.deploy.one_client import deploy_resolved
 from agenttools_runtime.deploy.plan import Level
-from agenttools_runtime.deploy.records import record_path
 from agenttools_runtime.envs.index import IndexOptions
 from agenttools_runtime.errors import (
-    AgentToolsWarning,
     ConfigFileError,
     DeploymentNotFound,
     LockMissing,
     LockStale,
 )
 from agenttools_runtime.mcp.install import read_server_entries, remove_server_entry
-from agenttools_runtime.project_state import lockfile, machine
+from agenttools_runtime.project_state import lockfile, lockwrite, machine
+from agenttools_runtime.project_state.freshness import Action, SyncReport, lock_sha256
 from agenttools_runtime.project_state.lockfile import (
     LOCK_FILE,
     Lock,
@@ -49,39 +45,10 @@ from agenttools_runtime.project_state.locking import (
 )
 from agenttools_runtime.project_state.schema import ProjectFile
 from agenttools_runtime.project_state.sources import Fetched, Sources, entries_from
-from agenttools_runtime.project_state.verifying import Checked, verify_project
+from agenttools_runtime.project_state.verifying import verify_project
 from agenttools_runtime.skills.hashing import hash_file
 
 NORMAL, LOCKED, FROZEN = "normal", "locked", "frozen"
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """What a sync did (or would do) for one deployment: ``deployed``, ``up to date``,
-    ``removed`` (``would …`` in a dry run), with the deployment's UUID."""
-
-    identity: str
-    action: str
-    uuid: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"deployment": self.identity, "action": self.action, "uuid": self.uuid}
-
-
-@dataclass(slots=True)
-class SyncReport:
-    """A sync's result: the lock (``lock_action``: ``up to date``, ``written``, ``would
-    write``), every action, the warnings, and what verify finds afterwards."""
-
-    lock: Lock
-    lock_action: str
-    actions: list[Action] = field(default_factory=list)
-    warnings: list[AgentToolsWarning] = field(default_factory=list)
-    checked: Checked | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.checked is None or self.checked.ok
 
 
 def index_options(project: ProjectFile) -> IndexOptions:
@@ -100,9 +67,9 @@ def lock_only(
     previous = lockfile.read(path)
     with Sources(index_options(project)) as sources:
         lock = lock_project(project, previous, sources, upgrade=upgrade)
-    changed = previous is None or lockfile.dumps(previous) != lockfile.dumps(lock)
+    changed = previous is None or lockwrite.dumps(previous) != lockwrite.dumps(lock)
     if not dry_run and changed:
-        lockfile.write(path, lock)
+        lockwrite.write(path, lock)
     return lock, changed
 
 
@@ -131,16 +98,12 @@ def sync_project(
         raise LockStale(lock=str(path), project=str(project.path), reason=reason)
     relock = mode == NORMAL and (reason is not None or bool(upgrade))
     record = machine.read(root)
-    if lock is not None and not relock and not dry_run:
-        fast = _up_to_date(project, lock, record)
-        if fast is not None:
-            return fast
     with Sources(index_options(project)) as sources:
         lock_action = "up to date"
         before = lock
         if relock or lock is None:
             lock = lock_project(project, lock, sources, upgrade=upgrade)
-            changed = before is None or lockfile.dumps(before) != lockfile.dumps(lock)
+            changed = before is None or lockwrite.dumps(before) != lockwrite.dumps(lock)
             lock_action = ("would write" if dry_run else "written") if changed else "up to date"
         report = SyncReport(lock, lock_action)
         deployments = dict(record.deployments)
@@ -167,7 +130,7 @@ def sync_project(
             if not dry_run:
                 if write_project:
                     fs.write_bytes_atomic(project.path, project.text.encode("utf-8"))
-                lockfile.write(path, lock)
+                lockwrite.write(path, lock)
         elif write_project and not dry_run:
             fs.write_bytes_atomic(project.path, project.text.encode("utf-8"))
         fetched = _fetch_all(lock, sources, frozen=mode == FROZEN)
@@ -192,7 +155,7 @@ def sync_project(
     report.warnings.extend(sources.said)
     if not dry_run:
         report.checked = verify_project(root, lock)
-        digest = _lock_sha256(path)
+        digest = lock_sha256(path)
         machine.write(machine.ProjectRecord(str(root), digest if report.checked.ok else None,
                                             deployments), root)  # fmt: skip
     return report
@@ -240,28 +203,6 @@ def clear_locked(root: Path, locked: LockedDeployment) -> None:
             folder = folder.parent
 
 
-def _up_to_date(
-    project: ProjectFile, lock: Lock, record: machine.ProjectRecord
-) -> SyncReport | None:
-    """The report of a sync with nothing to do — the lock is the one this machine last
-    applied, every deployment it made is recorded, and every file and entry is what the
-    lock says — else None (the full sync runs)."""
-    path = project.root / LOCK_FILE
-    if record.lock_sha256 is None or record.lock_sha256 != _lock_sha256(path):
-        return None
-    identities = {d.identity for d in lock.deployments}
-    if set(record.deployments) != identities:
-        return None
-    if not all(record_path(uid).is_file() for uid in record.deployments.values()):
-        return None
-    checked = verify_project(project.root, lock)
-    if not checked.ok:
-        return None
-    actions = [Action(d.identity, "up to date", record.deployments[d.identity])
-               for d in sorted(lock.deployments, key=lambda d: (d.bundle, d.client, d.scope))]  # fmt: skip
-    return SyncReport(lock, "up to date", actions, checked=checked)
-
-
 def _fetch_all(lock: Lock, sources: Sources, *, frozen: bool) -> dict[str, Fetched]:
     runners = {d.distribution: d.runner for d in lock.deployments}
     fetched: dict[str, Fetched] = {}
@@ -285,10 +226,3 @@ def _deploy(
         tools = resolved_tools(fetched, bundle)
         return deploy_resolved(tools, target, level, runner=d.runner, dry_run=dry_run,
                                keep_modified=not force)  # fmt: skip
-
-
-def _lock_sha256(path: Any) -> str | None:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None

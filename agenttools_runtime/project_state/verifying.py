@@ -12,7 +12,8 @@ from typing import Any
 
 from agenttools_runtime import clients
 from agenttools_runtime.errors import ConfigFileError
-from agenttools_runtime.mcp.install import read_server_entries
+from agenttools_runtime.mcp.entries import container_for
+from agenttools_runtime.mcp.formats import read_entries
 from agenttools_runtime.project_state.lockfile import Lock, LockedDeployment, entry_digest
 from agenttools_runtime.skills.hashing import hash_file, is_junk
 
@@ -142,7 +143,10 @@ def _entries(root: Path, d: LockedDeployment) -> list[Finding]:
     for item in d.entries:
         if item.file not in by_file:
             try:
-                by_file[item.file] = read_server_entries(root / item.file, client)
+                config = root / item.file
+                by_file[item.file] = read_entries(
+                    config, client.config_format, container_for(client, config)
+                )
             except (ConfigFileError, OSError):
                 by_file[item.file] = None
         present = by_file[item.file]

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from agenttools_runtime.errors import LockInvalid, ProjectFileInvalid
-from agenttools_runtime.project_state import editing, lockfile, schema
+from agenttools_runtime.project_state import editing, lockfile, lockwrite, schema
 from agenttools_runtime.project_state.finding import find_project_file
 from agenttools_runtime.project_state.lockfile import (
     Lock,
@@ -115,17 +115,17 @@ def lock_of(*files: str) -> Lock:
 
 def test_the_lock_is_deterministic_round_trips_and_names_only_project_paths(tmp_path: Path) -> None:
     lock = lock_of(".claude/skills/a/SKILL.md", ".claude/skills/a/b.md")
-    text = lockfile.dumps(lock)
-    assert text == lockfile.dumps(lock_of(".claude/skills/a/SKILL.md", ".claude/skills/a/b.md"))
+    text = lockwrite.dumps(lock)
+    assert text == lockwrite.dumps(lock_of(".claude/skills/a/SKILL.md", ".claude/skills/a/b.md"))
     path = tmp_path / "agenttools.lock"
-    assert lockfile.write(path, lock) and not lockfile.write(path, lock)  # (no rewrite)
+    assert lockwrite.write(path, lock) and not lockwrite.write(path, lock)  # (no rewrite)
     again = lockfile.read(path)
-    assert again is not None and lockfile.dumps(again) == text
+    assert again is not None and lockwrite.dumps(again) == text
     assert again.deployments[0].entries[0].settings == ("WEATHER_UNITS",)
     assert again.distributions[0].dependencies[0].name == "mcp"
     for bad in ("../outside", "/etc/passwd", "C:/x"):
         with pytest.raises(LockInvalid, match="is not a path inside the project"):
-            lockfile.loads(lockfile.dumps(lock_of(bad)), path)
+            lockfile.loads(lockwrite.dumps(lock_of(bad)), path)
     with pytest.raises(LockInvalid, match="is not a SHA-256"):
         lockfile.loads(text.replace("a" * 64, "x"), path)
     assert lockfile.read(tmp_path / "none.lock") is None
