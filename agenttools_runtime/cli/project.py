@@ -156,6 +156,17 @@ def run_lock(args: argparse.Namespace) -> int:
 
     project = schema.load(_require_project())
     upgrade: bool | list[str] = False if args.upgrade is None else (args.upgrade or True)
+    if isinstance(upgrade, list):
+        from packaging.utils import canonicalize_name
+
+        from agenttools_runtime.errors import BundleNotInProject
+
+        listed = [b.distribution for b in project.bundles]
+        for name in upgrade:
+            if canonicalize_name(name) not in listed:
+                raise BundleNotInProject(
+                    path=str(project.path), name=name, listed=listed or ["nothing"]
+                )
     _first_line(args, f"Locking project {project.root} ({project.path.name})")
     lock, changed = lock_only(project, upgrade=upgrade, dry_run=args.dry_run)
     pins = [f"{d.name} {d.pin.version}" for d in lock.distributions]

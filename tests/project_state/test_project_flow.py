@@ -276,3 +276,31 @@ def test_a_clone_with_the_committed_files_adopts_them_and_its_drop_takes_them_ou
         [" M agenttools.lock", " M agenttools.toml", " M .agents/skills/station-lookup/SKILL.md"]
         + [f" D {name}" for name in written if name != ".agents/skills/station-lookup/SKILL.md"]
     )
+
+
+def test_user_scope_bundles_and_an_entry_of_the_users_own(
+    capsys: pytest.CaptureFixture[str], repo: Path, home: Path, publishing: Publishing
+) -> None:
+    write_project(repo, publishing.server.url(), "claude-code",
+                  extra='\n[[bundle]]\nrequirement = "weather-tools"\nscope = "user"\n')  # fmt: skip
+    done = run(capsys, "sync")
+    assert done.status == 0, done.err
+    assert "claude-code user weather-tools/weather-tools: deployed" in done.out, done.out + done.err
+    entry = json.loads((home / ".claude.json").read_text())["mcpServers"]["weather"]
+    assert entry["command"] == "uvx"
+    assert (home / ".claude" / "skills" / "weather-report" / "SKILL.md").is_file()
+    assert generated(repo) == []  # (nothing in the project: user scope is machine-local)
+    lock = (repo / "agenttools.lock").read_text()
+    assert 'scope = "user"' in lock and "[[deployment.file]]" not in lock
+    assert run(capsys, "verify").status == 0
+    assert run(capsys, "drop", "weather-tools").status == 0
+    assert not (home / ".claude.json").exists()  # (agenttools made it: it goes with the entry)
+    assert not (home / ".claude" / "skills" / "weather-report").exists()
+
+    # the user's own entry under the key a bundle writes: a conflict, theirs kept
+    (repo / ".mcp.json").write_text('{"mcpServers": {"weather": {"command": "mine"}}}\n')
+    refused = run(capsys, "add", "weather-tools")
+    assert refused.status == 1 and "--force" in refused.err
+    assert json.loads((repo / ".mcp.json").read_text())["mcpServers"]["weather"] == {
+        "command": "mine"
+    }
