@@ -105,7 +105,9 @@ def _measure(work: Path, url: str, rounds: int) -> list[tuple[str, float, float,
     ]  # fmt: skip
 
 
-def _project(root: Path, url: str, bundles: Sequence[tuple[str, str | None, Sequence[str]]]) -> Path:
+def _project(
+    root: Path, url: str, bundles: Sequence[tuple[str, str | None, Sequence[str]]]
+) -> Path:
     root.mkdir(parents=True)
     text = f'[agenttools]\nindex-url = "{url}"\n'
     for dist, bundle, clients in bundles:
