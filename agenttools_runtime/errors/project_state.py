@@ -14,6 +14,7 @@ __all__ = [
     "LockMissing",
     "LockStale",
     "LockedBundleNotFound",
+    "LockedDependenciesDiffer",
     "LockedHashMismatch",
     "NotInProject",
     "ProjectFileInvalid",
@@ -84,4 +85,11 @@ class DuplicateProjectConfigKey(ProjectStateError):
     template = (
         'The bundles {first} and {second} both write the MCP entry "{key}" into {file} '
         "({client}): give one of them other clients, or drop one"
+    )
+
+
+class LockedDependenciesDiffer(ProjectStateError):
+    template = (
+        "Refused: {distribution} {version} resolves its dependencies to {resolved} today, but "
+        "{lock} pins {locked}: 'agenttools lock --upgrade {distribution}' locks what resolves now"
     )

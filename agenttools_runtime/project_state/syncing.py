@@ -24,6 +24,7 @@ from agenttools_runtime.envs.index import IndexOptions
 from agenttools_runtime.errors import (
     ConfigFileError,
     DeploymentNotFound,
+    LockedDependenciesDiffer,
     LockMissing,
     LockStale,
 )
@@ -34,6 +35,7 @@ from agenttools_runtime.project_state.lockfile import (
     LOCK_FILE,
     Lock,
     LockedDeployment,
+    Pin,
     entry_digest,
 )
 from agenttools_runtime.project_state.locking import (
@@ -209,10 +211,15 @@ def _fetch_all(lock: Lock, sources: Sources, *, frozen: bool) -> dict[str, Fetch
     for dist in lock.distributions:
         if dist.name not in runners:
             continue
-        fetched[dist.name] = sources.exact(
+        got = sources.exact(
             dist.name, dist.pin.version, runners[dist.name], sha256=dist.pin.sha256,
             index=dist.index if frozen else None,
         )  # fmt: skip
+        if dist.dependencies and got.dependencies != dist.dependencies:
+            raise LockedDependenciesDiffer(distribution=dist.name, version=dist.pin.version,
+                                           resolved=_pins(got.dependencies), lock=LOCK_FILE,
+                                           locked=_pins(dist.dependencies))  # fmt: skip
+        fetched[dist.name] = got
     return fetched
 
 
@@ -226,3 +233,7 @@ def _deploy(
         tools = resolved_tools(fetched, bundle)
         return deploy_resolved(tools, target, level, runner=d.runner, dry_run=dry_run,
                                keep_modified=not force)  # fmt: skip
+
+
+def _pins(pins: tuple[Pin, ...]) -> str:
+    return ", ".join(f"{p.name} {p.version}" for p in pins)

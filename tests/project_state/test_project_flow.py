@@ -304,3 +304,24 @@ def test_user_scope_bundles_and_an_entry_of_the_users_own(
     assert json.loads((repo / ".mcp.json").read_text())["mcpServers"]["weather"] == {
         "command": "mine"
     }
+
+
+def test_a_managed_environment_pins_its_dependencies_in_the_lock(
+    capsys: pytest.CaptureFixture[str], repo: Path, home: Path, publishing: Publishing
+) -> None:
+    write_project(repo, publishing.server.url(), "claude-code",
+                  extra='\n[[bundle]]\nrequirement = "weather-tools"\nscope = "user"\nrunner = "python"\n')  # fmt: skip
+    done = run(capsys, "sync")
+    assert done.status == 0, done.err
+    lock = (repo / "agenttools.lock").read_text()
+    assert "[[distribution.dependency]]" in lock and 'name = "mcp"' in lock
+    entry = json.loads((home / ".claude.json").read_text())["mcpServers"]["weather"]
+    assert entry["command"].endswith("/bin/python") and "envs" in entry["command"]
+    assert run(capsys, "sync", "--locked").status == 0
+    # a dependency pin the index no longer resolves to: refused, as a changed hash is
+    pin = next(
+        line for line in lock.splitlines() if line.startswith('version = "') and "1.2.0" not in line
+    )
+    (repo / "agenttools.lock").write_text(lock.replace(pin, 'version = "0.0.1"', 1))
+    refused = run(capsys, "sync", "--frozen", "--force")
+    assert refused.status == 1 and "resolves its dependencies to" in refused.err, refused.err
