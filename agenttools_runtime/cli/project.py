@@ -201,24 +201,25 @@ def run_project_sync(args: argparse.Namespace, path: Path) -> int:
 def run_project_verify(args: argparse.Namespace, path: Path) -> int:
     """``verify`` inside the project of *path*."""
     from agenttools_runtime.errors import LockMissing
-    from agenttools_runtime.project_state import lockfile, schema
+    from agenttools_runtime.project_state import lockfile, rawfile
     from agenttools_runtime.project_state.verifying import github_annotations, verify_project
 
     if getattr(args, "id", None) or getattr(args, "client", None) or getattr(args, "bundle", None):
         raise UsageError("deployment ids, --client and --bundle are machine-wide: add --global")
-    project = schema.load(path)
-    lock_path = project.root / lockfile.LOCK_FILE
+    rawfile.read(path)  # (TOML, else FILE:LINE; what it means is the lock's business here)
+    root = path.parent
+    lock_path = root / lockfile.LOCK_FILE
     lock = lockfile.read(lock_path)
     if lock is None:
-        raise LockMissing(project=str(project.path), lock=str(lock_path))
-    _first_line(args, f"Verifying project {project.root} against {lock_path.name}")
-    checked = verify_project(project.root, lock)
+        raise LockMissing(project=str(path), lock=str(lock_path))
+    _first_line(args, f"Verifying project {root} against {lock_path.name}")
+    checked = verify_project(root, lock)
     if args.format == "github" and not args.json:
         if checked.findings:
             print(github_annotations(checked.findings))
         print(_verify_summary(checked))
         return 0 if checked.ok else 1
-    data = {"ok": checked.ok, "project": str(project.root), "deployments": checked.deployments,
+    data = {"ok": checked.ok, "project": str(root), "deployments": checked.deployments,
             "files": checked.files, "entries": checked.entries,
             "findings": [f.to_json() for f in checked.findings]}  # fmt: skip
     lines = [f"{f.problem}: {f.message}" for f in checked.findings]
