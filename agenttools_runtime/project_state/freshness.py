@@ -1,10 +1,11 @@
 """Whether a project's sync has anything to do, answered from the facts alone — the lock is
 the one this machine last applied, every deployment that sync made is still recorded, and
-every file and entry the lock lists is what it records — and what a sync reports.
+every skill file the lock lists is what it records, every config file holding its entries is
+byte for byte what that sync left — and what a sync reports.
 
 This is the path of ``sync`` with nothing to do (a git hook's): it reads ``agenttools.toml``
 as TOML (its fingerprint, no validation), the lock, this machine's record of the project and
-the files, and imports nothing of the deploy engine.
+the files, and imports neither the deploy engine nor the config formats.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from typing import Any
 from agenttools_runtime import paths
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.project_state import lockfile, machine, rawfile
+from agenttools_runtime.project_state.filecheck import Checked, check_files, config_digests
 from agenttools_runtime.project_state.lockfile import LOCK_FILE, Lock
-from agenttools_runtime.project_state.verifying import Checked, verify_project
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +72,17 @@ def up_to_date(project_file: Path, *, frozen: bool = False) -> SyncReport | None
     deployments = paths.deployments_dir()
     if not all((deployments / uid).is_dir() for uid in record.deployments.values()):
         return None
-    checked = verify_project(root, lock)
-    if not checked.ok:
+    # the config files as the last verified sync left them (their entries were checked then)
+    if not record.config_files or config_digests(root, lock) != dict(record.config_files):
         return None
+    hashes: dict[str, str | None] = {}
+    project = [d for d in lock.deployments if d.scope == "project"]
+    findings = [f for d in project for f in check_files(root, d, hashes)]
+    if findings:
+        return None
+    files = sum(len(d.files) for d in project)
+    entries = sum(len(d.entries) for d in project)
+    checked = Checked((), len(lock.deployments), files, entries)
     ordered = sorted(lock.deployments, key=lambda d: (d.bundle, d.client, d.scope))
     actions = [Action(d.identity, "up to date", record.deployments[d.identity]) for d in ordered]
     return SyncReport(lock, "up to date", actions, checked=checked)

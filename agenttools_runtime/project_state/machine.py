@@ -1,6 +1,7 @@
 """What this machine knows of a project, outside it: ``<state>/projects/<key>.json`` — the
-project's directory, the SHA-256 of the lock its last sync applied, and the deployments its
-syncs made (by identity: ``client scope dist/bundle`` -> deployment UUID). ``sync`` removes
+project's directory, the SHA-256 of the lock its last sync applied (and verified), the
+deployments its syncs made (by identity: ``client scope dist/bundle`` -> deployment UUID), and
+the SHA-256 of each project config file that sync left (its entries were verified then). ``sync`` removes
 only deployments listed here, so a deployment the user made by hand in the same project is
 never taken away by a sync.
 """
@@ -23,10 +24,12 @@ class ProjectRecord:
     project: str
     lock_sha256: str | None = None
     deployments: Mapping[str, str] = field(default_factory=dict)
+    config_files: Mapping[str, str | None] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
         return {"schema": SCHEMA, "project": self.project, "lock_sha256": self.lock_sha256,
-                "deployments": dict(sorted(self.deployments.items()))}  # fmt: skip
+                "deployments": dict(sorted(self.deployments.items())),
+                "config_files": dict(sorted(self.config_files.items()))}  # fmt: skip
 
 
 def record_path(root: Path) -> Path:
@@ -45,8 +48,12 @@ def read(root: Path) -> ProjectRecord:
         if not isinstance(deployments, dict):
             raise ValueError("another shape")
         lock = data.get("lock_sha256")
+        configs = data.get("config_files") or {}
+        if not isinstance(configs, dict):
+            raise ValueError("another shape")
         return ProjectRecord(str(root), lock if isinstance(lock, str) else None,
-                             {str(k): str(v) for k, v in deployments.items()})  # fmt: skip
+                             {str(k): str(v) for k, v in deployments.items()},
+                             {str(k): None if v is None else str(v) for k, v in configs.items()})  # fmt: skip
     except (OSError, ValueError):
         return ProjectRecord(str(root))
 

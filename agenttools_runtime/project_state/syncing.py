@@ -12,6 +12,7 @@ record is written after each one, so a killed sync is finished by the next comma
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 from agenttools_runtime import clients, fs
@@ -30,6 +31,7 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.mcp.install import read_server_entries, remove_server_entry
 from agenttools_runtime.project_state import lockfile, lockwrite, machine
+from agenttools_runtime.project_state.filecheck import config_digests
 from agenttools_runtime.project_state.freshness import Action, SyncReport, lock_sha256
 from agenttools_runtime.project_state.lockfile import (
     LOCK_FILE,
@@ -110,72 +112,104 @@ def sync_project(
         report = SyncReport(lock, lock_action)
         deployments = dict(record.deployments)
         # first what the lock no longer lists (the lock as it was says what it wrote)
-        wanted = {d.identity for d in lock.deployments}
-        was = {d.identity: d for d in before.deployments} if before is not None else {}
-        for identity in sorted({*record.deployments, *was}):
-            if identity in wanted:
-                continue
-            uid = record.deployments.get(identity)
-            report.actions.append(Action(identity, "would remove" if dry_run else "removed", uid))
-            if dry_run:
-                continue
-            if uid is not None:
-                try:
-                    remove_deployment(uid, force=force)  # (its warnings are issued)
-                except DeploymentNotFound:
-                    pass
-            if identity in was:
-                clear_locked(root, was[identity])
-            deployments.pop(identity, None)
-            machine.write(machine.ProjectRecord(str(root), None, deployments), root)
-        if relock or before is None:
-            if not dry_run:
-                if write_project:
-                    fs.write_bytes_atomic(project.path, project.text.encode("utf-8"))
+        _remove_unlisted(report, root, before, deployments, dry_run=dry_run, force=force)
+        if not dry_run:
+            if write_project:
+                fs.write_bytes_atomic(project.path, project.text.encode("utf-8"))
+            if lock is not before:
                 lockwrite.write(path, lock)
-        elif write_project and not dry_run:
-            fs.write_bytes_atomic(project.path, project.text.encode("utf-8"))
         fetched = _fetch_all(lock, sources, frozen=mode == FROZEN)
-        for d in sorted(lock.deployments, key=lambda d: (d.bundle, d.client, d.scope)):
-            outcome = _deploy(project, d, fetched[d.distribution], dry_run=dry_run, force=force)
-            if isinstance(outcome, DeployPlan):
-                report.actions.append(
-                    Action(d.identity, "up to date" if outcome.unchanged else "would deploy")
-                )
-                report.warnings.extend(outcome.warnings)
-                continue
-            report.warnings.extend(outcome.warnings)
-            uid = outcome.record.uuid
-            report.actions.append(
-                Action(d.identity, "up to date" if outcome.unchanged else "deployed", uid)
-            )
-            deployments[d.identity] = uid
-            machine.write(machine.ProjectRecord(str(root), None, deployments), root)
-            fs.checkpoint("project:deployed", root)
+        _deploy_listed(report, project, fetched, deployments, dry_run=dry_run, force=force)
         if not dry_run:
             sources.commit()
     report.warnings.extend(sources.said)
     if not dry_run:
         report.checked = verify_project(root, lock)
-        digest = lock_sha256(path)
-        machine.write(machine.ProjectRecord(str(root), digest if report.checked.ok else None,
-                                            deployments), root)  # fmt: skip
+        ok = report.checked.ok
+        applied = machine.ProjectRecord(str(root), lock_sha256(path) if ok else None, deployments,
+                                        config_digests(root, lock) if ok else {})  # fmt: skip
+        machine.write(applied, root)
     return report
 
 
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def clear_locked(root: Path, locked: LockedDeployment) -> None:
+def _remove_unlisted(
+    report: SyncReport,
+    root: Path,
+    before: Lock | None,
+    deployments: dict[str, str],
+    *,
+    dry_run: bool,
+    force: bool,
+) -> None:
+    """Remove the deployments of this project's earlier syncs (*deployments*, updated) and
+    of the lock as it was (*before*) that the report's lock no longer lists."""
+    lock = report.lock
+    wanted = {d.identity for d in lock.deployments}
+    was = {d.identity: d for d in before.deployments} if before is not None else {}
+    kept = {f.path for d in lock.deployments for f in d.files}
+    kept |= {f"{e.file}#{e.key}" for d in lock.deployments for e in d.entries}
+    for identity in sorted({*deployments, *was}):
+        if identity in wanted:
+            continue
+        uid = deployments.get(identity)
+        report.actions.append(Action(identity, "would remove" if dry_run else "removed", uid))
+        if dry_run:
+            continue
+        if uid is not None:
+            try:
+                remove_deployment(uid, force=force)  # (its warnings are issued)
+            except DeploymentNotFound:
+                pass
+        if identity in was:
+            clear_locked(root, was[identity], keep=kept)
+        deployments.pop(identity, None)
+        machine.write(machine.ProjectRecord(str(root), None, deployments), root)
+
+
+def _deploy_listed(
+    report: SyncReport,
+    project: ProjectFile,
+    fetched: dict[str, Fetched],
+    deployments: dict[str, str],
+    *,
+    dry_run: bool,
+    force: bool,
+) -> None:
+    """Deploy every deployment of the report's lock, in the lock's order (*deployments*
+    updated, and this machine's record after each)."""
+    root = project.root
+    for d in sorted(report.lock.deployments, key=lambda d: (d.bundle, d.client, d.scope)):
+        outcome = _deploy(project, d, fetched[d.distribution], dry_run=dry_run, force=force)
+        report.warnings.extend(outcome.warnings)
+        if isinstance(outcome, DeployPlan):
+            action = "up to date" if outcome.unchanged else "would deploy"
+            report.actions.append(Action(d.identity, action))
+            continue
+        action = "up to date" if outcome.unchanged else "deployed"
+        report.actions.append(Action(d.identity, action, outcome.record.uuid))
+        deployments[d.identity] = outcome.record.uuid
+        machine.write(machine.ProjectRecord(str(root), None, deployments), root)
+        fs.checkpoint("project:deployed", root)
+
+
+def clear_locked(
+    root: Path, locked: LockedDeployment, *, keep: AbstractSet[str] = frozenset()
+) -> None:
     """Take out of the project what *locked* (a deployment of the lock as it was) wrote and
     is still as it wrote it — its skill files, its entries — whichever machine wrote them
     (a teammate's sync, committed): the lock proves they are agenttools' output. What was
-    changed since is kept. Empty folders left go (git keeps none)."""
+    changed since is kept, and so is what *keep* names (paths, ``file#key`` entries: the lock
+    of now lists them for another deployment). Empty folders left go (git keeps none)."""
     if locked.scope != "project":
         return
     client = clients.get_client(locked.client)
     folders: set[Path] = set()
     for item in locked.files:
+        if item.path in keep:
+            continue
         path = root / item.path
         try:
             if hash_file(path) == item.sha256:
@@ -184,6 +218,8 @@ def clear_locked(root: Path, locked: LockedDeployment) -> None:
         except OSError:
             continue  # (gone already, or not a file: not ours to touch)
     for entry in locked.entries:
+        if f"{entry.file}#{entry.key}" in keep:
+            continue
         config = root / entry.file
         try:
             present = read_server_entries(config, client).get(entry.key)
