@@ -325,3 +325,19 @@ def test_a_managed_environment_pins_its_dependencies_in_the_lock(
     (repo / "agenttools.lock").write_text(lock.replace(pin, 'version = "0.0.1"', 1))
     refused = run(capsys, "sync", "--frozen", "--force")
     assert refused.status == 1 and "resolves its dependencies to" in refused.err, refused.err
+
+
+def test_a_sync_with_nothing_to_do_needs_no_index_and_writes_nothing(
+    capsys: pytest.CaptureFixture[str], repo: Path, tmp_path: Path, publishing: Publishing
+) -> None:
+    write_project(repo, publishing.server.url(), "claude-code", "gemini-cli")
+    assert run(capsys, "add", "weather-tools").status == 0
+    publishing.server.stop()
+    before = snapshot(repo, tmp_path / "agenttools-state")
+    done = run(capsys, "sync", "--locked")
+    assert done.status == 0, done.err
+    assert done.out.splitlines()[1:3] == [
+        "agenttools.lock up to date: weather-tools 1.2.0",
+        "claude-code project weather-tools/weather-tools: up to date",
+    ]
+    assert snapshot(repo, tmp_path / "agenttools-state") == before
