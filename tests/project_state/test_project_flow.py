@@ -223,8 +223,16 @@ def test_a_teammates_edit_is_found_kept_and_their_own_entries_are_theirs(
     assert global_.status == 0 and len(global_.json()["deployments"]) == 1
 
 
+@pytest.mark.parametrize(
+    "point",
+    ["envs.receipt@1", "deploy:skills-written@2", "deploy:mcp-written@1", "project:deployed@1"],
+)
 def test_a_sync_killed_at_a_named_point_is_finished_by_the_next(
-    capsys: pytest.CaptureFixture[str], repo: Path, tmp_path: Path, publishing: Publishing
+    capsys: pytest.CaptureFixture[str],
+    repo: Path,
+    tmp_path: Path,
+    publishing: Publishing,
+    point: str,
 ) -> None:
     write_project(repo, publishing.server.url(), "claude-code", "gemini-cli")
     assert run(capsys, "add", "weather-tools").status == 0
@@ -233,7 +241,7 @@ def test_a_sync_killed_at_a_named_point_is_finished_by_the_next(
     shutil.rmtree(tmp_path / "agenttools-state")
     env = dict(os.environ)
     killed = subprocess.run(
-        [sys.executable, str(CHILD), "KILL", "point:deploy:skills-written@2", "sync"],
+        [sys.executable, str(CHILD), "KILL", f"point:{point}", "sync"],
         cwd=repo, env=env, capture_output=True, text=True, check=False, timeout=300,
     )  # fmt: skip
     assert killed.returncode == -9, killed.stderr
