@@ -122,6 +122,8 @@ def test_add_clone_upgrade_both_and_drop(
     assert run(capsys, "verify").status == 0
     again = run(capsys, "sync", "--locked", "--json")
     assert again.status == 0 and {a["action"] for a in again.json()["actions"]} == {"up to date"}
+    (clone / "agenttools.lock").unlink()  # locked again on this machine: the same bytes
+    assert run(capsys, "lock").status == 0 and status(clone) == ""
 
     # a new release: nothing moves until the lock does
     publishing.publish(releases.new)
