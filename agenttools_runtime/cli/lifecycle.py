@@ -37,7 +37,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "skill file (hashed) and every MCP config entry, file by file and entry by entry, "
             "and whether the distribution is still installed at the deployed version. Exit "
             "status 0 when every deployment checked is ok, 1 otherwise (a check for CI: the "
-            "project's committed deployments are intact).",
+            "project's committed deployments are intact). Inside a project (an agenttools.toml "
+            "here or above) it checks every file and entry the project's agenttools.lock lists "
+            "instead (--format github for annotations); --global keeps the meaning above there.",
             width=78,
         ),
         epilog=textwrap.fill(STATUS_HELP, width=78),
@@ -60,7 +62,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "unless --force. With --prune, orphaned deployments (their distribution was "
             "uninstalled or their environment deleted) are removed; that asks first on a "
             "terminal, and needs --yes when stdin is not one. One lock for the whole run, "
-            "one summary at the end. Exit status 0 when everything was done.",
+            "one summary at the end. Exit status 0 when everything was done. Inside a project "
+            "(an agenttools.toml here or above) it makes this machine match the project's "
+            "agenttools.lock instead (--locked, --frozen; docs/projects.md); --global keeps "
+            "the meaning above there.",
             width=78,
         ),
         epilog=(
