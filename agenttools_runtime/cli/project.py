@@ -201,8 +201,8 @@ def run_project_sync(args: argparse.Namespace, path: Path) -> int:
 def run_project_verify(args: argparse.Namespace, path: Path) -> int:
     """``verify`` inside the project of *path*."""
     from agenttools_runtime.errors import LockMissing
-    from agenttools_runtime.project_state import lockfile, rawfile
-    from agenttools_runtime.project_state.verifying import github_annotations, verify_project
+    from agenttools_runtime.project_state import freshness, lockfile, machine, rawfile
+    from agenttools_runtime.project_state.filecheck import github_annotations
 
     if getattr(args, "id", None) or getattr(args, "client", None) or getattr(args, "bundle", None):
         raise UsageError("deployment ids, --client and --bundle are machine-wide: add --global")
@@ -213,7 +213,14 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
     if lock is None:
         raise LockMissing(project=str(path), lock=str(lock_path))
     _first_line(args, f"Verifying project {root} against {lock_path.name}")
-    checked = verify_project(root, lock)
+    record = machine.read(root)
+    checked = None
+    if record.lock_sha256 is not None and record.lock_sha256 == freshness.lock_sha256(lock_path):
+        checked = freshness.checked_by_record(root, lock, record)
+    if checked is None:  # (the entries themselves, read with the config formats)
+        from agenttools_runtime.project_state.verifying import verify_project
+
+        checked = verify_project(root, lock)
     if args.format == "github" and not args.json:
         if checked.findings:
             print(github_annotations(checked.findings))

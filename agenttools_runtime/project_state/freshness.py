@@ -72,20 +72,28 @@ def up_to_date(project_file: Path, *, frozen: bool = False) -> SyncReport | None
     deployments = paths.deployments_dir()
     if not all((deployments / uid).is_dir() for uid in record.deployments.values()):
         return None
-    # the config files as the last verified sync left them (their entries were checked then)
-    if not record.config_files or config_digests(root, lock) != dict(record.config_files):
+    checked = checked_by_record(root, lock, record)
+    if checked is None:
         return None
-    hashes: dict[str, str | None] = {}
-    project = [d for d in lock.deployments if d.scope == "project"]
-    findings = [f for d in project for f in check_files(root, d, hashes)]
-    if findings:
-        return None
-    files = sum(len(d.files) for d in project)
-    entries = sum(len(d.entries) for d in project)
-    checked = Checked((), len(lock.deployments), files, entries)
     ordered = sorted(lock.deployments, key=lambda d: (d.bundle, d.client, d.scope))
     actions = [Action(d.identity, "up to date", record.deployments[d.identity]) for d in ordered]
     return SyncReport(lock, "up to date", actions, checked=checked)
+
+
+def checked_by_record(root: Path, lock: Lock, record: machine.ProjectRecord) -> Checked | None:
+    """What verify finds, known without parsing a config file: every skill file the lock
+    lists hashed against it, and every config file holding its entries byte for byte what
+    this machine's last verified sync of this lock left (*record*, whose ``lock_sha256`` the
+    caller matched). None when a file differs (then the entries themselves are checked)."""
+    if config_digests(root, lock) != dict(record.config_files):
+        return None
+    hashes: dict[str, str | None] = {}
+    project = [d for d in lock.deployments if d.scope == "project"]
+    if any(check_files(root, d, hashes) for d in project):
+        return None
+    files = sum(len(d.files) for d in project)
+    entries = sum(len(d.entries) for d in project)
+    return Checked((), len(lock.deployments), files, entries)
 
 
 def lock_sha256(path: Path) -> str | None:

@@ -39,14 +39,6 @@ def verify_project(root: Path, lock: Lock) -> Checked:
     return Checked(tuple(findings), len(lock.deployments), files, entries)
 
 
-def github_annotations(findings: tuple[Finding, ...]) -> str:
-    """GitHub Actions workflow commands: one ``::error`` per finding, on its file and line."""
-    return "\n".join(
-        f"::error file={f.path},line={f.line},title=agenttools verify::{_escape(f.message)}"
-        for f in findings
-    )
-
-
 def _entries(root: Path, d: LockedDeployment) -> list[Finding]:
     if not d.entries:
         return []
@@ -83,7 +75,3 @@ def _line_of(path: Path, key: str) -> int:
         if f'"{key}"' in line or f".{key}]" in line or line.strip().startswith(f"{key}:"):
             return number
     return 1
-
-
-def _escape(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
