@@ -221,6 +221,18 @@ def test_a_teammates_edit_is_found_kept_and_their_own_entries_are_theirs(
     assert run(capsys, "verify").status == 0
     assert json.loads(config.read_text())["mcpServers"]["mine"] == {"command": "my-server"}
 
+    data = json.loads(config.read_text())
+    data["mcpServers"]["weather"]["env"]["WEATHER_UNITS"] = "imperial"  # a teammate's edit
+    config.write_text(json.dumps(data, indent=2))
+    edited = run(capsys, "verify", "--format", "github")
+    assert edited.status == 1
+    assert (
+        '::error file=.mcp.json,line=3,title=agenttools verify::the MCP entry "weather"'
+        in edited.out
+    )
+    assert run(capsys, "sync", "--force").status == 0
+    assert run(capsys, "verify").status == 0
+
     global_ = run(capsys, "verify", "--global", "--json")
     assert global_.status == 0 and len(global_.json()["deployments"]) == 1
 
