@@ -9,12 +9,20 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.clients.npm import CLIENTS, InstallOutcome, installed, list_servers, listing
+from tests.clients.npm import (
+    CLIENTS,
+    InstallOutcome,
+    client_env,
+    installed,
+    list_servers,
+    listing,
+)
 from tests.helpers.envs import run
 from tests.helpers.index_fixtures import Publishing
 from tests.project_state.conftest import write_project
@@ -63,6 +71,14 @@ def test_the_client_lists_and_connects_to_the_projects_server(
         )
 
     uvx_dir = Path(sys.executable).parent  # (uvx on the client's PATH, as on a teammate's)
+    # the entry's command run once as the client runs it (its HOME, its PATH), stdin closed:
+    # uvx's cache is warm then, so that the client's connection does not wait on installs
+    command = ["uvx", "--default-index", publishing.server.url(), "--from", "weather-tools==1.2.0",
+               "weather-mcp"]  # fmt: skip
+    warm_env = {**client_env(home), "PATH": f"{uvx_dir}{os.pathsep}{os.environ['PATH']}"}
+    warmed = subprocess.run(command, env=warm_env, cwd=repo,
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert warmed.returncode == 0, warmed.stderr
     pattern = client.connected_pattern("weather")
     assert pattern is not None
     listed = list_servers(client, home, repo, until=pattern.search, path=[uvx_dir])
