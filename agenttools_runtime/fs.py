@@ -334,10 +334,6 @@ def listed_temp_files(log: Path) -> list[Path]:
     return found
 
 
-def write_text_atomic(path: Path, text: str, mode: int | None = None) -> None:
-    write_bytes_atomic(path, text.encode("utf-8"), mode)
-
-
 def is_temp_name(name: str) -> bool:
     """True for a temp file name :func:`write_bytes_atomic` makes (``.<name>.agenttools-….tmp``)."""
     return name.startswith(".") and TEMP_MARK in name and name.endswith(TEMP_SUFFIX)
@@ -458,11 +454,6 @@ def remove_entry(path: Path) -> None:
         unlink(path)
     elif path.is_dir():
         rmtree(path)
-
-
-def backup_path(next_to: Path) -> Path:
-    """A fresh sibling path in *next_to*'s parent: ``.agenttools-backup-<uuid>``."""
-    return next_to.parent / f"{TEMP_MARK}backup-{_random_hex()}"
 
 
 def staging_path(next_to: Path) -> Path:

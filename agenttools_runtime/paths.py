@@ -36,14 +36,6 @@ def deployments_dir() -> Path:
     return state_dir() / "deployments"
 
 
-def skill_registry_dir() -> Path:
-    return deployments_dir() / ".skill-registry"
-
-
-def deployment_lock_file() -> Path:
-    return deployments_dir() / ".lock"
-
-
 @dataclass(frozen=True, slots=True)
 class StatePaths:
     """Every location of the deployment state, computed once for one operation.

@@ -21,7 +21,7 @@ looked at, innermost first:
   directory agenttools created (same inode): one the user deleted and made again is theirs.
 
 Anything the user touched stays, and its claim with it. A claim whose path is gone is dropped.
-Detection (:func:`created_paths`) reads the ledger to tell a client's own traces from paths
+Detection (``detection.py``) reads the ledger to tell a client's own traces from paths
 only agenttools created.
 """
 
@@ -445,21 +445,6 @@ def save(state: StatePaths, ledger: Mapping[str, Claim]) -> None:
     data = {"schema": LEDGER_SCHEMA, "paths": {k: c.to_json() for k, c in sorted(ledger.items())}}
     fs.mkdir(path.parent)
     fs.write_bytes_atomic(path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
-
-
-def created_paths(state: StatePaths) -> dict[str, Claim]:
-    """What agenttools created and still claims, by path (read without the lock: for
-    detection). A directory made again since (another inode) is left out."""
-    found = {}
-    for path, claim in load(state).items():
-        if claim.kind == DIR and claim.inode is not None:
-            try:
-                if os.lstat(path).st_ino != claim.inode:
-                    continue
-            except OSError:
-                continue
-        found[path] = claim
-    return found
 
 
 # -- helpers ---------------------------------------------------------------------------------

@@ -127,10 +127,6 @@ def statuses(
     return found
 
 
-def record_status(record: DeploymentRecord, *, deep: bool = False) -> DeploymentStatus:
-    return statuses([record], deep=deep)[0]
-
-
 # -- the checks ------------------------------------------------------------------------------
 
 

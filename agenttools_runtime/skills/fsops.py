@@ -15,9 +15,9 @@ keep every backup until its whole step has succeeded and undo everything otherwi
     is deleted, the backup moved back, and ``AgentSkillWriteFailed`` raised. On success the
     backup is kept until the outcome is settled: ``outcome.commit()`` deletes it,
     ``outcome.rollback()`` deletes the new directory and moves the backup back.
-    ``create_skill`` is the same but refuses an existing entry. The staging and backup names
-    may be chosen by the caller beforehand (an intent journal records them before anything
-    is written; :func:`temp_locations` says where such a name can be).
+    The staging and backup names may be chosen by the caller beforehand (an intent journal
+    records them before anything is written; :func:`temp_locations` says where such a name
+    can be).
     A file that is executable in the source or starts with ``#!`` is made executable.
     If the source directory *is* the destination (same canonical path) nothing is written
     (``action == "unchanged"``); a source inside the destination or the destination inside
@@ -183,18 +183,6 @@ def write_skill(
         raise
     action: WriteAction = "created" if backup is None else "replaced"
     return WriteOutcome(source.name, path, action, previous, backup)
-
-
-def create_skill(root: Path, source: SkillSource) -> WriteOutcome:
-    """Create ``root/<source.name>``; ``FileExistsError`` if any entry is there (the caller
-    checked first; this guards against a race)."""
-    path = root / source.name
-    if same_as_source(path, source):
-        return WriteOutcome(source.name, path, "unchanged", destination_state(root, source.name))
-    check_file_paths(source)
-    if os.path.lexists(path):
-        raise FileExistsError(str(path))
-    return write_skill(root, source)
 
 
 def new_staging_name() -> str:
