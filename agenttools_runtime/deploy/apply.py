@@ -34,7 +34,7 @@ import contextlib
 import functools
 import os
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from hashlib import sha256
 from pathlib import Path
@@ -261,7 +261,7 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
         backup = None
         if destination_state(root, source.name) is not DestinationState.MISSING:
             backup = kept.get(str(root / source.name)) or fsops.new_backup_name()
-            if any(os.path.lexists(p) for p in fsops.temp_locations(root, backup)):
+            if fsops.find_temp(root, backup) is not None:
                 # one kept already (the user's first folder, to put back): this one is kept
                 # too, under a name of its own that doctor names until the user moves it back
                 backup = f"{backup}-{os.urandom(6).hex()}"
@@ -470,7 +470,7 @@ def _undo_skill(change: SkillChange, found: list[AgentToolsWarning]) -> None:
     for staging in fsops.temp_locations(root, change.staging):
         if os.path.lexists(staging):
             fs.remove_entry(staging)  # a copy being built: ours by its name in the journal
-    backup = _existing(fsops.temp_locations(root, change.backup)) if change.backup else None
+    backup = fsops.find_temp(root, change.backup) if change.backup else None
     if change.link is not None:
         if directory.is_symlink() and os.readlink(directory) == change.link:
             fs.unlink(directory)  # exactly the link we made (never what it leads to)
@@ -541,10 +541,6 @@ def _remove_staged_record(store: Store, uid: str) -> None:
 
 
 # -- helpers ---------------------------------------------------------------------------------
-
-
-def _existing(candidates: Sequence[Path]) -> Path | None:
-    return next((p for p in candidates if os.path.lexists(p)), None)
 
 
 def _missing_dirs(directory: Path) -> list[Path]:

@@ -201,6 +201,12 @@ def temp_locations(root: Path, name: str, real_root: Path | None = None) -> tupl
     return real.parent / name, real / name
 
 
+def find_temp(root: Path, name: str) -> Path | None:
+    """Where the staging or backup entry *name* of *root* is (:func:`temp_locations`), if
+    anywhere."""
+    return next((p for p in temp_locations(root, name) if os.path.lexists(p)), None)
+
+
 def _build_staged(root: Path, source: SkillSource, staging_name: str, real_root: Path) -> Path:
     """Build *source* complete in a staging directory; returns its path."""
     path = root / source.name
