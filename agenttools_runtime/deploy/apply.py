@@ -257,7 +257,7 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
         created: tuple[str, ...] = ()
         if str(root) not in created_roots:
             created_roots.add(str(root))
-            created = tuple(str(d) for d in _missing_dirs(root))
+            created = tuple(str(d) for d in litter.missing_dirs(root))
         backup = None
         if destination_state(root, source.name) is not DestinationState.MISSING:
             backup = kept.get(str(root / source.name)) or fsops.new_backup_name()
@@ -316,7 +316,7 @@ def _config_change(
         entries=dict(planned.entries),
         restore={k: v for k, v in planned.undo.items() if v is not None},
         prior_copy=copy_name,
-        created_dirs=tuple(str(d) for d in _missing_dirs(edit.path.parent))
+        created_dirs=tuple(str(d) for d in litter.missing_dirs(edit.path.parent))
         if edit.before is None
         else (),
     )
@@ -541,16 +541,6 @@ def _remove_staged_record(store: Store, uid: str) -> None:
 
 
 # -- helpers ---------------------------------------------------------------------------------
-
-
-def _missing_dirs(directory: Path) -> list[Path]:
-    """The directories ``mkdir -p directory`` would create, outermost first."""
-    missing: list[Path] = []
-    current = Path(os.path.abspath(directory))
-    while not os.path.lexists(current) and current.parent != current:
-        missing.append(current)
-        current = current.parent
-    return list(reversed(missing))
 
 
 def _remove_if_empty(directory: Path) -> None:
