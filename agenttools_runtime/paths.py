@@ -90,6 +90,17 @@ def state_paths(deployments: Path | None = None) -> StatePaths:
     return StatePaths(deployments_dir() if deployments is None else deployments)
 
 
+def missing_dirs(directory: Path) -> list[Path]:
+    """The directories ``mkdir -p directory`` would create, outermost first, by their real
+    paths (what the ledger keeps, and what a rollback removes again)."""
+    missing: list[Path] = []
+    current = Path(os.path.abspath(directory))
+    while not os.path.lexists(current) and current.parent != current:
+        missing.append(current)
+        current = current.parent
+    return [Path(os.path.realpath(d)) for d in reversed(missing)]
+
+
 def canonical_path(path: Path | str) -> Path:
     """The real path of the deepest existing ancestor of *path*, joined with the rest.
 

@@ -40,7 +40,7 @@ from hashlib import sha256
 from pathlib import Path
 from typing import NoReturn
 
-from agenttools_runtime import errors, fs, signals
+from agenttools_runtime import errors, fs, paths, signals
 from agenttools_runtime.clients import Client
 from agenttools_runtime.deploy import journal, litter, records, registry
 from agenttools_runtime.deploy.journal import ConfigChange, EntryChange, Journal, Kind, SkillChange
@@ -257,7 +257,7 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
         created: tuple[str, ...] = ()
         if str(root) not in created_roots:
             created_roots.add(str(root))
-            created = tuple(str(d) for d in litter.missing_dirs(root))
+            created = tuple(str(d) for d in paths.missing_dirs(root))
         backup = None
         if destination_state(root, source.name) is not DestinationState.MISSING:
             backup = kept.get(str(root / source.name)) or fsops.new_backup_name()
@@ -316,7 +316,7 @@ def _config_change(
         entries=dict(planned.entries),
         restore={k: v for k, v in planned.undo.items() if v is not None},
         prior_copy=copy_name,
-        created_dirs=tuple(str(d) for d in litter.missing_dirs(edit.path.parent))
+        created_dirs=tuple(str(d) for d in paths.missing_dirs(edit.path.parent))
         if edit.before is None
         else (),
     )

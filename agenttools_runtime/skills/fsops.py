@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from agenttools_runtime import fs, regular_files
+from agenttools_runtime import fs, paths, regular_files
 from agenttools_runtime.errors import (
     AgentSkillBackupNotRemoved,
     AgentSkillRemoveFailed,
@@ -305,13 +305,9 @@ def remove_skill(root: Path, name: str, *, backup_name: str | None = None) -> Re
 
 def ensure_root(root: Path) -> list[Path]:
     """Create *root* (and missing parents); return the directories created, outermost first."""
-    missing: list[Path] = []
-    current = Path(os.path.abspath(root))
-    while not os.path.lexists(current) and current.parent != current:
-        missing.append(current)
-        current = current.parent
+    created = paths.missing_dirs(root)
     fs.mkdir(root, parents=True, exist_ok=True)
-    return list(reversed(missing))
+    return created
 
 
 def remove_created_dirs(created: Sequence[Path]) -> None:
