@@ -180,37 +180,21 @@ def write_bytes_atomic(
     (the page cache outlives it), and the journal covers a power cut. An existing file's
     permission bits are kept unless *mode* is given. The directory must exist.
     """
-    _notify("write", path)
     if mode is None:
         try:
             mode = stat.S_IMODE(os.stat(path).st_mode)
         except FileNotFoundError:
             mode = None
-    fd, tmp = _temp_file(path)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            if durable:
-                handle.flush()
-                os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        checkpoint("atomic-write:temp-written", tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    if durable:
-        sync_directory(path.parent)
+    write_stream_atomic(path, lambda handle: handle.write(data), mode, durable=durable)
 
 
 @_names_failure("write")
 def write_stream_atomic(
-    path: Path, write: Callable[[BinaryIO], None], mode: int, *, durable: bool = True
+    path: Path, write: Callable[[BinaryIO], object], mode: int | None, *, durable: bool = True
 ) -> None:
     """:func:`write_bytes_atomic` for output too large to hold in memory (a wheel):
-    ``write(handle)`` fills the temp file. The directory must exist."""
+    ``write(handle)`` fills the temp file (*mode* None: the temp file's 0600). The directory
+    must exist."""
     _notify("write", path)
     fd, tmp = _temp_file(path)
     try:
@@ -219,7 +203,9 @@ def write_stream_atomic(
             if durable:
                 handle.flush()
                 os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        checkpoint("atomic-write:temp-written", tmp)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
