@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agenttools_runtime import paths
 from agenttools_runtime.clients import Client
 from agenttools_runtime.deploy import litter
 from agenttools_runtime.deploy.lock import deployment_lock
@@ -31,7 +32,7 @@ def install_entry(
     user's, which removing the deployment keeps (``MCPServerEntryModified``)."""
     with deployment_lock() as store:
         owned = any(True for _ in owners(store, key, target.config_file))
-        new_dirs = litter.missing_dirs(Path(os.path.realpath(target.config_file)).parent)
+        new_dirs = paths.missing_dirs(Path(os.path.realpath(target.config_file)).parent)
         result = install_mcp_server(target, server, key=key, force=force or owned)
         if result.edit is not None:  # what it created, for the uninstall to take away
             claims = litter.edit_claims(result.edit, target.client, new_dirs)
