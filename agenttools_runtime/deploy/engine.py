@@ -259,7 +259,10 @@ def execute_outcome(
     try:
         with deployment_lock() as store:
             outcome = _execute_locked(store, tools, target, level, done, keep_modified)
-        record_verified(tools)  # (a new machine's first deploy: its state is there now)
+        # (a new machine's first deploy: its state is there now; a SIGTERM while the cache
+        # of verified files is written says the deployment was committed, as SIGINT does)
+        with signals.interruptible():
+            record_verified(tools)
         return outcome
     except KeyboardInterrupt as exc:
         if not done or (isinstance(exc, signals.Interrupted) and exc.outcome):
