@@ -72,11 +72,11 @@ def takes_over(args: argparse.Namespace, tools: str | None) -> bool:
     if tools.endswith(".whl") or os.sep in tools.split("/", 1)[0] or tools.startswith("."):
         return True
     from agenttools_runtime.cli.discovery import search_from_args
-    from agenttools_runtime.discovery import SearchPath, try_get_distribution
+    from agenttools_runtime.discovery import SearchPath, is_installed
 
     search = search_from_args(args, quiet=True) or SearchPath.current()
     first = tools.split("/", 1)[0]
-    if first == "agenttools" or try_get_distribution(first, search) is not None:
+    if first == "agenttools" or is_installed(first, search):
         return False
     return _managed_or_absent(first) and not _close_to_installed(first, search)
 
