@@ -5,6 +5,7 @@ call in here with one line each; the work is the library's (``agenttools_runtime
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 
@@ -84,8 +85,6 @@ def takes_over(args: argparse.Namespace, tools: str | None) -> bool:
 def _close_to_installed(name: str, search: Any) -> bool:
     """Whether *name* looks like a typo of an installed distribution's (then the ordinary
     error, with its "did you mean", says more than an offer to install it)."""
-    import difflib
-
     from agenttools_runtime.discovery import find_distributions
 
     names = [d.name for d in find_distributions(search)]
