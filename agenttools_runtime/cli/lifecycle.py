@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import textwrap
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import envs as envs_cli
 from agenttools_runtime.cli import project as project_cli
-from agenttools_runtime.cli.common import UsageError, emit, nonempty
+from agenttools_runtime.cli.common import HelpFormatter, UsageError, emit, nonempty
 
 if TYPE_CHECKING:
     from agenttools_runtime.deploy.records import DeploymentRecord
@@ -32,17 +31,16 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "verify",
         parents=[common],
         help="check deployed skill files and config entries for changes (exit 1 if any)",
-        description=textwrap.fill(
+        description=(
             "Check deployments against what agenttools wrote and what is installed: every "
             "skill file (hashed) and every MCP config entry, file by file and entry by entry, "
             "and whether the distribution is still installed at the deployed version. Exit "
             "status 0 when every deployment checked is ok, 1 otherwise (a check for CI: the "
             "project's committed deployments are intact). Inside a project (an agenttools.toml "
             "here or above) it checks every file and entry the project's agenttools.lock lists "
-            "instead (--format github for annotations); --global keeps the meaning above there.",
-            width=78,
+            "instead (--format github for annotations); --global keeps the meaning above there."
         ),
-        epilog=textwrap.fill(STATUS_HELP, width=78),
+        epilog=STATUS_HELP,
     )
     verify.add_argument(
         "id", type=nonempty, metavar="ID", nargs="*", help="deployment UUID or unique prefix"
@@ -55,7 +53,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "sync",
         parents=[common],
         help="upgrade outdated deployments from the installed distributions; --prune orphans",
-        description=textwrap.fill(
+        description=(
             "Deploy every outdated deployment again from the distribution installed now (in "
             "the environment it was deployed from, to the same target, with the same "
             "options): the --upgrade path, so a skill you modified is kept and reported "
@@ -65,8 +63,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "one summary at the end. Exit status 0 when everything was done. Inside a project "
             "(an agenttools.toml here or above) it makes this machine match the project's "
             "agenttools.lock instead (--locked, --frozen; docs/projects.md); --global keeps "
-            "the meaning above there.",
-            width=78,
+            "the meaning above there."
         ),
         epilog=(
             "examples:\n"
@@ -75,7 +72,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  agenttools sync --client cursor --bundle weather-tools\n"
             "  pip uninstall weather-tools && agenttools sync --prune --yes"
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     _add_selection(sync, everything=False)
     sync.add_argument(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 import warnings
 
-from agenttools_runtime.cli.common import UsageError, emit, examples, nonempty
+from agenttools_runtime.cli.common import HelpFormatter, UsageError, emit, examples, nonempty
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    import argparse
 
     add = subparsers.add_parser(
         "add",
@@ -36,7 +35,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "agenttools add weather-tools --client claude-code --client cursor",
             "agenttools add 'weather-tools>=1.2' --bundle weather-tools",
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     add.add_argument("requirement", type=nonempty, metavar="DIST",
                      help="a PEP 508 requirement ('weather-tools', 'weather-tools>=1.2')")  # fmt: skip
@@ -79,7 +78,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "agenttools lock --upgrade",
             "agenttools lock --upgrade weather-tools",
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     lock.add_argument("--upgrade", nargs="*", metavar="DIST", default=None,
                       help="upgrade every distribution, or those named, to the newest allowed version")  # fmt: skip
