@@ -11,6 +11,10 @@ Every hook of PEP 517 and PEP 660 delegates to that backend; the optional ones e
 when it has them. The work is :mod:`agenttools_hook.wrapping`'s; this module only
 speaks PEP 517: it runs in the project directory, prints warnings to stderr and turns every
 expected failure into one :class:`AgentToolsBuildError` listing the problems.
+
+Each hook runs in a process of its own; the frontend's ``get_requires_for_build_*`` process
+needs only the wrapped backend (:mod:`agenttools_hook.delegate`), so the hooks that build
+import the build's work (the project's checks, the wheel rewrite) when they run.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from agenttools_hook import wrapping
+from agenttools_hook import delegate
 from agenttools_hook.errors import AgentToolsBuildError
 from agenttools_runtime.errors import AgentToolsError
 
@@ -38,19 +42,19 @@ __all__ = [
 
 def get_requires_for_build_wheel(config_settings: ConfigSettings = None) -> list[str]:
     return _run(
-        lambda: wrapping.get_requires(_root(), "get_requires_for_build_wheel", config_settings)
+        lambda: delegate.get_requires(_root(), "get_requires_for_build_wheel", config_settings)
     )
 
 
 def get_requires_for_build_sdist(config_settings: ConfigSettings = None) -> list[str]:
     return _run(
-        lambda: wrapping.get_requires(_root(), "get_requires_for_build_sdist", config_settings)
+        lambda: delegate.get_requires(_root(), "get_requires_for_build_sdist", config_settings)
     )
 
 
 def get_requires_for_build_editable(config_settings: ConfigSettings = None) -> list[str]:
     return _run(
-        lambda: wrapping.get_requires(_root(), "get_requires_for_build_editable", config_settings)
+        lambda: delegate.get_requires(_root(), "get_requires_for_build_editable", config_settings)
     )
 
 
@@ -59,6 +63,8 @@ def build_wheel(
     config_settings: ConfigSettings = None,
     metadata_directory: str | None = None,
 ) -> str:
+    from agenttools_hook import wrapping  # (see the module's docstring)
+
     return _run(
         lambda: wrapping.build_wheel(
             _root(),
@@ -72,6 +78,8 @@ def build_wheel(
 
 
 def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) -> str:
+    from agenttools_hook import wrapping  # (see the module's docstring)
+
     return _run(lambda: wrapping.build_sdist(_root(), sdist_directory, config_settings, warn=_warn))
 
 
@@ -80,6 +88,8 @@ def _build_editable(
     config_settings: ConfigSettings = None,
     metadata_directory: str | None = None,
 ) -> str:
+    from agenttools_hook import wrapping  # (see the module's docstring)
+
     return _run(
         lambda: wrapping.build_wheel(
             _root(), wheel_directory, config_settings, metadata_directory, editable=True, warn=_warn
@@ -90,6 +100,8 @@ def _build_editable(
 def _prepare_metadata_for_build_wheel(
     metadata_directory: str, config_settings: ConfigSettings = None
 ) -> str:
+    from agenttools_hook import wrapping  # (see the module's docstring)
+
     return _run(
         lambda: wrapping.prepare_metadata(
             _root(), metadata_directory, config_settings, editable=False, warn=_warn
@@ -100,6 +112,8 @@ def _prepare_metadata_for_build_wheel(
 def _prepare_metadata_for_build_editable(
     metadata_directory: str, config_settings: ConfigSettings = None
 ) -> str:
+    from agenttools_hook import wrapping  # (see the module's docstring)
+
     return _run(
         lambda: wrapping.prepare_metadata(
             _root(), metadata_directory, config_settings, editable=True, warn=_warn
@@ -118,7 +132,7 @@ def __getattr__(name: str) -> Any:
     """The optional hooks, present when the wrapped backend has them (frontends test with
     ``hasattr`` and fall back, e.g. to metadata from a built wheel)."""
     hook = _OPTIONAL.get(name)
-    if hook is None or not _run(lambda: wrapping.has_hook(_root(), name)):
+    if hook is None or not _run(lambda: delegate.has_hook(_root(), name)):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return hook
 

@@ -9,6 +9,7 @@ validate-pyproject (:func:`json_schema`, entry point ``validate_pyproject.tool_s
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -600,3 +601,13 @@ def _default_text(value: Any) -> str:
         return value if " " in value else f'`"{value}"`'  # prose defaults stay prose
 
     return f"`{json.dumps(value)}`"
+
+
+def wrapped_backend_problem(backend: str) -> str | None:
+    """Why *backend* (``[tool.agenttools] backend``) cannot be what the wrapping backend builds
+    with, else None: it must be a backend reference, and not agenttools itself."""
+    if not re.fullmatch(BACKEND_REFERENCE, backend):
+        return f'"{backend}" is not a backend ("module" or "module:object")'
+    if backend.split(":")[0].split(".")[0] == WRAPPING_BACKEND.split(".")[0]:
+        return f'"{backend}" is agenttools itself; name the backend it wraps'
+    return None

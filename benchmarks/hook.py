@@ -316,7 +316,7 @@ def _instructions(project: Path, out: Path, env: dict[str, str]) -> dict[str, in
 DELEGATING_BACKEND = """\
 import os
 
-from agenttools_hook.wrapping import load_backend
+from agenttools_hook.delegate import load_backend
 
 
 def get_requires_for_build_wheel(config_settings=None):

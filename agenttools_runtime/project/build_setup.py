@@ -16,7 +16,6 @@ from agenttools_runtime.project.values import dig, items
 
 DEFAULT_BACKEND = "setuptools.build_meta:__legacy__"  # PEP 517's, without build-backend
 
-_BACKEND_RE = re.compile(schema.BACKEND_REFERENCE)
 # The distribution name a PEP 508 requirement starts with (what follows is not needed here;
 # packaging's parser would cost a build through agenttools_hook.backend a tenth of its time).
 _REQUIREMENT_NAME_RE = re.compile(
@@ -106,16 +105,6 @@ def check_build_setup(checker: Checker, has_config: bool) -> None:
         )
 
 
-def wrapped_backend_problem(backend: str) -> str | None:
-    """Why *backend* (``[tool.agenttools] backend``) cannot be what the wrapping backend builds
-    with, else None: it must be a backend reference, and not agenttools itself."""
-    if not _BACKEND_RE.match(backend):
-        return f'"{backend}" is not a backend ("module" or "module:object")'
-    if backend.split(":")[0].split(".")[0] == schema.WRAPPING_BACKEND.split(".")[0]:
-        return f'"{backend}" is agenttools itself; name the backend it wraps'
-    return None
-
-
 def _check_wrapping_backend(checker: Checker, system: Mapping[str, Any], config: Any) -> None:
     """``build-backend = "agenttools_hook.backend"``: it needs ``backend`` (the backend it
     wraps) and both distributions in the build requirements."""
@@ -145,7 +134,7 @@ def _check_wrapping_backend(checker: Checker, system: Mapping[str, Any], config:
             'backend that builds the project (e.g. backend = "setuptools.build_meta")',
         )
     elif isinstance(inner, str):
-        problem = wrapped_backend_problem(inner)
+        problem = schema.wrapped_backend_problem(inner)
         if problem is not None:
             checker.add((*BASE, "backend"), "InvalidValue", problem)
         else:

@@ -278,12 +278,16 @@ class Lab:
             result.inconsistencies.append(f"exit status {result.status}: {result.message}")
             return
         message, now = result.message, _record_ids()
-        if "rolled back" in message or "nothing was deployed" in message:
+        if "rolled back" in message or "nothing was" in message:
             if snapshot(home) != before_home or now != before_records:
                 result.inconsistencies.append(f"said '{message}' but changed something")
         elif "was committed" in message:
             if now == before_records or len(now) != 1:
                 result.inconsistencies.append(f"said '{message}' but records are {now}")
+        # mcp install / uninstall: the one edit was made whole (see deploy/mcp_entry.py)
+        elif "was written into" in message or "was finished" in message:
+            if snapshot(home) == before_home:
+                result.inconsistencies.append(f"said '{message}' but nothing changed")
         # the remove loop (cli/removing.py) names what it removed: "interrupted; removed ID"
         elif "was removed" in message or "interrupted; removed " in message:
             if now:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from agenttools_hook import backend, wrapping
+from agenttools_hook import backend, delegate, wrapping
 from agenttools_hook.errors import AgentToolsBuildError
 from agenttools_runtime.wheel import archive
 
@@ -204,7 +204,7 @@ def test_optional_hooks_exist_exactly_when_the_wrapped_backend_has_them(
     ):
         assert not hasattr(backend, hook)
     assert not hasattr(backend, "no_such_hook")
-    assert set(backend._OPTIONAL) == set(wrapping.OPTIONAL_HOOKS)
+    assert set(backend._OPTIONAL) == set(delegate.OPTIONAL_HOOKS)
     out = tmp_path / "dist"
     out.mkdir()
     assert archive.bundled_files(out / backend.build_wheel(str(out)))  # module:object works
