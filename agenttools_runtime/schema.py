@@ -9,6 +9,7 @@ validate-pyproject (:func:`json_schema`, entry point ``validate_pyproject.tool_s
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
         "string-map",
         "string-or-list",
         "scalar-map",
+        "setting-map",
+        "boolean",
         "table",
         "table-map",
         "table-list",
@@ -42,6 +45,8 @@ KIND_TEXT: dict[str, str] = {
     "string-map": "table of strings",
     "string-or-list": "string or array of strings",
     "scalar-map": "table of strings (numbers and booleans are written as text)",
+    "setting-map": "table of strings or setting tables",
+    "boolean": "boolean",
     "table": "table",
     "table-map": "table of tables",
     "table-list": "array of tables",
@@ -150,6 +155,41 @@ REGISTRY = Table(
     required=("name",),
 )
 
+# The names a declared setting may have: an environment variable as every shell and client
+# takes it; an HTTP header as RFC 9110 spells a field name.
+ENV_NAME = Text(r"[A-Za-z_][A-Za-z0-9_]*", 256)
+HEADER_NAME = Text(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", 256)
+
+SETTING = Table(
+    "tool.agenttools.mcp-servers.<name>.env.<VAR>",
+    "A setting the user gives at deploy time instead of a value the author writes: an "
+    "environment variable of a stdio server (`env.<VAR>`), or an HTTP header of a `url` "
+    "server (`headers.<Header>`). Given with `agenttools deploy ... --env SERVER.VAR=VALUE` "
+    "(or `--env-file`), asked for on a terminal when required and not given, changed later "
+    "with `agenttools configure`, and kept across upgrades. A secret's value is written "
+    "only into user-scope config files (project files get the client's own reference to an "
+    "environment variable, where it has one) and never into records or output. See "
+    "[settings.md](settings.md).",
+    (
+        Key("description", "string", "What the value is; shown by `show` and in prompts."),
+        Key("required", "boolean", "Whether a deploy needs a value.", default=False),
+        Key(
+            "secret",
+            "boolean",
+            "Whether the value is a secret (an API key, a token): never printed, recorded "
+            "or written into a project file.",
+            default=False,
+        ),
+        Key(
+            "default",
+            "string",
+            "The value when none is given (not for a secret).",
+        ),
+        Key("choices", "string-list", "The only values allowed.", default=[]),
+    ),
+)
+SETTING_KEYS = frozenset(SETTING.names)
+
 SERVER = Table(
     "tool.agenttools.mcp-servers.<name>",
     "One MCP server: how to start it. Exactly one of `module`, `script`, `command`, `url`. "
@@ -183,7 +223,16 @@ SERVER = Table(
             example='"https://example.org/mcp"',
         ),
         Key("args", "string-list", "Arguments after the module, script or command.", default=[]),
-        Key("env", "string-map", "Environment variables for a stdio server.", default={}),
+        Key(
+            "env",
+            "setting-map",
+            "Environment variables for a stdio server: a string is the value; a table "
+            "(`[...env.VAR]`) declares a setting the user gives at deploy time (see the "
+            "setting table).",
+            default={},
+            item=SETTING,
+            names=ENV_NAME,  # (of the declared settings: literal variables keep any name)
+        ),
         Key(
             "transport",
             "string",
@@ -192,7 +241,15 @@ SERVER = Table(
             default="stdio (http with url)",
             choices=TRANSPORTS,
         ),
-        Key("headers", "string-map", "HTTP headers for a `url` server.", default={}),
+        Key(
+            "headers",
+            "setting-map",
+            "HTTP headers for a `url` server: a string is the value; a table declares a "
+            "setting the user gives at deploy time (see the setting table).",
+            default={},
+            item=SETTING,
+            names=HEADER_NAME,
+        ),
         Key(
             "config-key",
             "string",
@@ -209,16 +266,21 @@ SERVER = Table(
 )
 
 
-def server_problems(table: Mapping[str, Any]) -> list[tuple[str | None, str, str]]:
+# Where a problem is: None for the server's table, a key of it, or the path to a key of a
+# declared setting (``("env", "API_KEY", "default")``).
+ProblemKey = str | tuple[str, ...] | None
+
+
+def server_problems(table: Mapping[str, Any]) -> list[tuple[ProblemKey, str, str]]:
     """What is wrong with a server table (``[tool.agenttools.mcp-servers.<name>]`` or its
     manifest copy) by :data:`SERVER`, beyond unknown keys: each known key's type and choices,
     then the rules between keys (exactly one launch key; a dotted module path; an http(s)
     URL; ``transport``, ``headers``, ``args`` and ``env`` fitting the kind of server). Each
     problem is ``(key or None for the table, code, message)``; the codes are those of
     ``agenttools validate`` (``InvalidType``, ``InvalidValue``, ``InvalidServer``,
-    ``InvalidModule``, ``InvalidURL``). The build hook writes only tables without any;
-    the runtime reads only such tables."""
-    problems: list[tuple[str | None, str, str]] = []
+    ``InvalidModule``, ``InvalidURL``, ``InvalidSetting``: see :func:`setting_problems`).
+    The build hook writes only tables without any; the runtime reads only such tables."""
+    problems: list[tuple[ProblemKey, str, str]] = []
     for spec in SERVER.keys:
         if spec.name not in table:
             continue
@@ -229,6 +291,12 @@ def server_problems(table: Mapping[str, Any]) -> list[tuple[str | None, str, str
         elif spec.choices and value not in spec.choices:
             choices = ", ".join(f'"{c}"' for c in spec.choices)
             problems.append((spec.name, "InvalidValue", f'"{value}" is not one of {choices}'))
+    for map_key in ("env", "headers"):
+        declared = table.get(map_key)
+        if isinstance(declared, dict) and not any(p[0] == map_key for p in problems):
+            for var, setting in declared.items():
+                if isinstance(setting, dict):
+                    problems += setting_problems(map_key, var, setting)
     launch = [k for k in LAUNCH_KEYS if k in table]
     if len(launch) != 1:
         given = ", ".join(launch) or "none"
@@ -269,6 +337,44 @@ def server_problems(table: Mapping[str, Any]) -> list[tuple[str | None, str, str
     return problems
 
 
+def setting_problems(
+    map_key: str, name: str, setting: Mapping[str, Any]
+) -> list[tuple[ProblemKey, str, str]]:
+    """What is wrong with one declared setting (``[...mcp-servers.<name>.env.<VAR>]``, or a
+    header's): each known key's type, then the rules between them: a name an environment
+    variable (or header) can have, a ``default`` among ``choices``, no ``default`` for a
+    ``secret`` (a default is a value written anywhere, printed by ``show``). Unknown keys are
+    the caller's (the build refuses them, a reader ignores them)."""
+    where = (map_key, name)
+    problems: list[tuple[ProblemKey, str, str]] = []
+    named: list[tuple[ProblemKey, str, str]] = []
+    rule = ENV_NAME if map_key == "env" else HEADER_NAME
+    if not re.fullmatch(rule.pattern, name) or len(name) > (rule.max_length or len(name)):
+        what = "an environment variable" if map_key == "env" else "an HTTP header"
+        named.append((where, "InvalidSetting", f'"{name}" is not the name of {what}'))
+    for spec in SETTING.keys:
+        if spec.name in setting:
+            problem = type_problem(spec, setting[spec.name])
+            if problem:
+                problems.append(((*where, spec.name), "InvalidType", problem))
+    if problems:
+        return named + problems
+    problems = named
+    default, choices = setting.get("default"), setting.get("choices")
+    if setting.get("secret") and default is not None:
+        problems.append(
+            ((*where, "default"), "InvalidSetting", "a secret has no default (it would be printed)")
+        )
+    if choices is not None and not choices:
+        problems.append(((*where, "choices"), "InvalidSetting", "needs at least one choice"))
+    elif choices and default is not None and default not in choices:
+        allowed = ", ".join(f'"{c}"' for c in choices)
+        problems.append(
+            ((*where, "default"), "InvalidSetting", f'"{default}" is not one of {allowed}')
+        )
+    return problems
+
+
 def is_module_path(module: str) -> bool:
     """A dotted module path (``weather_tools.server``): what ``python -m`` takes."""
     return all(part.isidentifier() for part in module.split("."))
@@ -294,7 +400,7 @@ def type_problem(spec: Key, value: Any) -> str | None:
     if isinstance(value, list) and spec.kind in ("string-list", "string-or-list"):
         index, item = next((i, v) for i, v in enumerate(value) if not isinstance(v, str))
         got = f"{value_type(item)} at index {index}"
-    elif isinstance(value, dict) and spec.kind in ("string-map", "scalar-map"):
+    elif isinstance(value, dict) and spec.kind in ("string-map", "scalar-map", "setting-map"):
         name, item = next((k, v) for k, v in value.items() if not _KIND_CHECKS[spec.kind]({k: v}))
         got = f'{value_type(item)} at "{name}"'
     return f"must be {article} {kind} (got {got})"
@@ -324,6 +430,10 @@ _KIND_CHECKS: dict[str, Callable[[Any], bool]] = {
     "scalar-map": lambda v: (
         isinstance(v, dict) and all(isinstance(i, (str, int, float, bool)) for i in v.values())
     ),
+    "setting-map": lambda v: (
+        isinstance(v, dict) and all(isinstance(i, (str, dict)) for i in v.values())
+    ),
+    "boolean": lambda v: isinstance(v, bool),
     "table": lambda v: isinstance(v, dict),
     "table-map": lambda v: isinstance(v, dict),
     "table-list": lambda v: isinstance(v, list),
@@ -491,7 +601,7 @@ HATCHLING_RESERVED_HOOK_KEYS = frozenset(
     }
 )
 
-TABLES: tuple[Table, ...] = (AGENTTOOLS, SERVER, REGISTRY, SKILL, BUNDLE)
+TABLES: tuple[Table, ...] = (AGENTTOOLS, SERVER, SETTING, REGISTRY, SKILL, BUNDLE)
 
 SCHEMA_ID = "https://github.com/agenttools/agenttools/blob/main/docs/reference.md"
 
@@ -545,10 +655,17 @@ def _key_schema(key: Key) -> dict[str, Any]:
             "type": "object",
             "additionalProperties": {"type": ["string", "number", "boolean"]},
         },
+        "boolean": {"type": "boolean"},
     }
-    if key.kind == "table":
+    if key.kind == "setting-map":
         assert key.item is not None
-        schema: dict[str, Any] = _table_schema(key.item)
+        schema: dict[str, Any] = {
+            "type": "object",
+            "additionalProperties": {"oneOf": [string, _table_schema(key.item)]},
+        }
+    elif key.kind == "table":
+        assert key.item is not None
+        schema = _table_schema(key.item)
     elif key.kind == "table-map":
         assert key.item is not None
         schema = {

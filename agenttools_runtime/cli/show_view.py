@@ -40,6 +40,8 @@ def bundle_details(bundle: AgentTools) -> dict[str, Any]:
             entry["command"] = server.command_line()
         if server.env:
             entry["env"] = dict(server.env)
+        if server.settings:
+            entry["settings"] = [setting_json(s) for s in server.settings]
         servers.append(entry)
     skills: list[dict[str, Any]] = []
     for skill_spec, name in zip(bundle.skills, bundle.skill_names, strict=True):
@@ -98,6 +100,8 @@ def render_show(d: dict[str, Any]) -> str:
             lines.append(f"    url: {s['url']} ({s['transport']})")
         for key, value in sorted(s.get("env", {}).items()):
             lines.append(f"    env: {key}={value}")
+        for setting in s.get("settings", ()):
+            lines.append(f"    setting: {render_setting(setting)}")
         lines.append(f"    config key: {s['config_key']}")
     lines.append("")
     lines.append(f"Skills ({len(d['skills'])}):" if d["skills"] else "Skills: none")
@@ -114,3 +118,32 @@ def render_show(d: dict[str, Any]) -> str:
         files = [f + (" (executable)" if f in s["executable"] else "") for f in s["files"]]
         lines.append(f"    files: {', '.join(files)}")
     return "\n".join(lines)
+
+
+def setting_json(setting: Any) -> dict[str, Any]:
+    """A declared setting as ``show --json`` gives it (never a value: it has none)."""
+    return {
+        "name": setting.name,
+        "kind": setting.kind,
+        "description": setting.description,
+        "required": setting.required,
+        "secret": setting.secret,
+        "default": setting.default,
+        "choices": list(setting.choices),
+    }
+
+
+def render_setting(s: dict[str, Any]) -> str:
+    """``API_KEY (env, required, secret): the key``, ``UNITS (env): one of metric, imperial;
+    default metric``."""
+    traits = ["env" if s["kind"] == "env" else "header"]
+    traits += [t for t in ("required", "secret") if s[t]]
+    text = f"{s['name']} ({', '.join(traits)})"
+    if s["description"]:
+        text += f": {s['description']}"
+    hints = []
+    if s["choices"]:
+        hints.append(f"one of {', '.join(s['choices'])}")
+    if s["default"] is not None:
+        hints.append(f"default {s['default']}")
+    return text + (f" [{'; '.join(hints)}]" if hints else "")

@@ -7,12 +7,13 @@ import os
 import sys
 import sysconfig
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import errors, regular_files
-from agenttools_runtime.wheel.manifest import ServerEntry
+from agenttools_runtime.mcp.settings import Setting
+from agenttools_runtime.wheel.manifest import ServerEntry, setting_table
 
 if TYPE_CHECKING:
     ServerKind = Literal["module", "script", "command", "url"]
@@ -123,6 +124,9 @@ class MCPServer:
     distribution: str | None = None
     environment: Environment | None = None
     origin: Origin | None = field(default=None, compare=False)
+    # the declared settings whose values the user gives (``env``/``headers`` hold the
+    # literal ones, and after :meth:`configured` the given ones too)
+    settings: tuple[Setting, ...] = ()
 
     def __post_init__(self) -> None:
         launch = (self.module, self.script, self.command, self.url)
@@ -138,6 +142,16 @@ class MCPServer:
             )
         if self.url is not None and self.transport == "stdio":
             object.__setattr__(self, "transport", "http")
+
+    def configured(self, values: Mapping[str, str]) -> MCPServer:
+        """The server with the values of its declared settings (by name) added to its
+        environment or headers, in declaration order; a setting without a value is left
+        out."""
+        env, headers = dict(self.env), dict(self.headers)
+        for setting in self.settings:
+            if setting.name in values:
+                (env if setting.kind == "env" else headers)[setting.name] = values[setting.name]
+        return replace(self, env=env, headers=headers)
 
     @property
     def kind(self) -> ServerKind:
@@ -220,6 +234,7 @@ class MCPServer:
             distribution=distribution,
             environment=environment,
             origin=origin,
+            settings=entry.settings,
         )
 
     def to_declaration(self) -> dict[str, Any]:
@@ -238,4 +253,7 @@ class MCPServer:
                 data["headers"] = dict(self.headers)
         if self.config_key is not None:
             data["config-key"] = self.config_key
+        for setting in self.settings:
+            map_key = "env" if setting.kind == "env" else "headers"
+            data[map_key] = {**data.get(map_key, {}), setting.name: setting_table(setting)}
         return data
