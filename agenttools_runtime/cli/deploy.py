@@ -140,6 +140,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         metavar="KEY",
         help="the key of the server entry in the config file (a bundle with one server only)",
     )
+    add_setting_arguments(parser)
     add_environment_arguments(parser)
     envs_cli.add_install_arguments(parser)
     parser.set_defaults(handler=run_deploy, overwrite="none")
@@ -229,6 +230,57 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     remove.set_defaults(handler=run_remove)
 
 
+def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--env`` and ``--env-file``: the values of the servers' declared settings."""
+    parser.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        type=nonempty,
+        metavar="SERVER.VAR=VALUE",
+        help="the value of a setting a server declares (SERVER: its name in the bundle; "
+        "plain VAR=VALUE for a bundle of one server); required ones not given are asked for "
+        "on a terminal, secret ones without echo; see docs/settings.md",
+    )
+    parser.add_argument(
+        "--env-file",
+        action="append",
+        default=[],
+        type=nonempty,
+        metavar="FILE",
+        help="read such values from FILE (one VAR=VALUE or SERVER.VAR=VALUE a line, as in a "
+        ".env file); --env wins over it",
+    )
+
+
+def given_settings(args: argparse.Namespace) -> list[Any]:
+    """The ``--env-file`` and ``--env`` assignments, in that order (later ones win)."""
+    from pathlib import Path
+
+    from agenttools_runtime.settings.given import GivenError, parse_pairs, read_env_file
+
+    try:
+        found = [a for f in args.env_file for a in read_env_file(Path(f))]
+        return found + parse_pairs(args.env)
+    except GivenError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def settings_for(args: argparse.Namespace, search: SearchPath | None, tools: str | None) -> Any:
+    """The values given, by server of the bundle *tools* (before anything is deployed)."""
+    given = given_settings(args)
+    if not given:
+        return {}
+    from agenttools_runtime.bundles import resolve_tools
+    from agenttools_runtime.settings.given import GivenError, by_server
+
+    bundle = resolve_tools(tools, search)
+    try:
+        return by_server(given, [s.name for s in bundle.servers()])
+    except GivenError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _positional(parser: argparse.ArgumentParser, dest: str) -> argparse.Action:
     return next(a for a in parser._actions if a.dest == dest)
 
@@ -309,6 +361,7 @@ def _deploy_one(
     args: argparse.Namespace, target: str, skills_dir: Any, search: SearchPath | None
 ) -> int:
     from agenttools_runtime.deploy import deploy
+    from agenttools_runtime.mcp.settings import terminal_ask
 
     common: dict[str, Any] = {
         "overwrite": args.overwrite,
@@ -319,6 +372,8 @@ def _deploy_one(
         "search": search,
         "runner": args.runner,
         "link": args.link,
+        "settings": settings_for(args, search, args.tools),
+        "ask": None if args.dry_run else terminal_ask(),
     }
     if args.dry_run:
         from agenttools_runtime.cli.plan_view import plan_json, render_plan
@@ -351,11 +406,16 @@ def _deploy_many(
 ) -> int:
     from agenttools_runtime.deploy import deploy_all
     from agenttools_runtime.deploy.deploy_plan import DeployPlan
+    from agenttools_runtime.mcp.settings import terminal_ask
+    from agenttools_runtime.settings.given import asked_once
     from agenttools_runtime.signals import Interrupted
 
+    tools = args.target if (args.all_clients or args.detected) else args.tools
     try:
         result = deploy_all(
-            args.target if (args.all_clients or args.detected) else args.tools,
+            tools,
+            settings=settings_for(args, search, tools),
+            ask=None if args.dry_run else asked_once(terminal_ask()),
             overwrite=args.overwrite,
             skills_dir=skills_dir,
             mcp_server_name=args.name,

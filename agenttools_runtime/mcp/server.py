@@ -127,6 +127,10 @@ class MCPServer:
     # the declared settings whose values the user gives (``env``/``headers`` hold the
     # literal ones, and after :meth:`configured` the given ones too)
     settings: tuple[Setting, ...] = ()
+    # variables the client passes from its own environment (a client whose entries name
+    # them in a list, Codex's env_vars), and headers whose value is such a variable
+    env_vars: tuple[str, ...] = ()
+    header_vars: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         launch = (self.module, self.script, self.command, self.url)
