@@ -141,6 +141,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help="the key of the server entry in the config file (a bundle with one server only)",
     )
     add_setting_arguments(parser)
+    add_check_arguments(parser)
     add_environment_arguments(parser)
     envs_cli.add_install_arguments(parser)
     parser.set_defaults(handler=run_deploy, overwrite="none")
@@ -250,6 +251,20 @@ def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="read such values from FILE (one VAR=VALUE or SERVER.VAR=VALUE a line, as in a "
         ".env file); --env wins over it",
+    )
+
+
+def add_check_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--check``: that each server can start, before anything is written."""
+    parser.add_argument(
+        "--check",
+        action="store_const",
+        const="connect",
+        default="none",
+        help="before writing anything, check that each stdio server can start from its "
+        "entry (its interpreter finds the module, its script or command is there, it runs "
+        "the version whose skills are deployed), then start it as the client would and wait "
+        "for its answer to MCP initialize (30 s); a server that fails is refused",
     )
 
 
@@ -374,6 +389,7 @@ def _deploy_one(
         "link": args.link,
         "settings": settings_for(args, search, args.tools),
         "ask": None if args.dry_run else terminal_ask(),
+        "check": args.check,
     }
     if args.dry_run:
         from agenttools_runtime.cli.plan_view import plan_json, render_plan
@@ -416,6 +432,7 @@ def _deploy_many(
             tools,
             settings=settings_for(args, search, tools),
             ask=None if args.dry_run else asked_once(terminal_ask()),
+            check=args.check,
             overwrite=args.overwrite,
             skills_dir=skills_dir,
             mcp_server_name=args.name,

@@ -30,6 +30,7 @@ from agenttools_runtime.signals import Interrupted
 
 if TYPE_CHECKING:
     from agenttools_runtime.bundles import ToolsSpec
+    from agenttools_runtime.deploy.server_checks import Check
     from agenttools_runtime.mcp.settings import Ask
 from agenttools_runtime.deploy.one_client import Overwrite, deploy_resolved
 
@@ -121,6 +122,7 @@ def deploy_all(
     link: bool = False,
     settings: Mapping[str, Mapping[str, str]] | None = None,
     ask: Ask | None = None,
+    check: Check = "none",
 ) -> AllClientsResult:
     """The spec's ``DeployAgentTools[All, tools]``: deploy to every supported client (or
     *clients*, in *project* when given), taking the lock once per client. Tools are resolved
@@ -130,7 +132,7 @@ def deploy_all(
     ``AgentSkillConflictWarning``, ``AgentSkillsNotInstalledWarning``). Other failures
     propagate — or, with *keep_going*, are a ``"Failed"`` skip and the next client goes on.
     With *dry_run* each client's result is its :class:`DeployPlan` (nothing is changed or
-    warned). *named*: see :class:`AllClientsResult`. *settings*, *ask*: as for
+    warned). *named*: see :class:`AllClientsResult`. *settings*, *ask*, *check*: as for
     :func:`~agenttools_runtime.deploy.one_client.deploy`."""
     level = Level.parse(overwrite)
     resolved = resolve(
@@ -157,6 +159,7 @@ def deploy_all(
                     link=link,
                     settings=settings,
                     ask=ask,
+                    check=check,
                 )
             except errors.AgentToolsError as exc:
                 tags = {e.tag for e in getattr(exc, "errors", [exc])}

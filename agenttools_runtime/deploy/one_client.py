@@ -27,7 +27,9 @@ from agenttools_runtime.discovery import SearchPath
 if TYPE_CHECKING:
     from agenttools_runtime.bundles import ToolsSpec
     from agenttools_runtime.mcp.settings import Ask
+from agenttools_runtime.deploy.server_checks import Check, server_problems
 from agenttools_runtime.deploy.target_tools import missing_sdk, with_links, with_runner
+from agenttools_runtime.errors import AgentToolsErrors
 from agenttools_runtime.settings.configure import with_settings
 
 Overwrite = Literal["none", "upgrade", "all"]
@@ -49,6 +51,7 @@ def deploy(
     link: bool = False,
     settings: Mapping[str, Mapping[str, str]] | None = None,
     ask: Ask | None = None,
+    check: Check = "none",
 ) -> Deployment: ...
 
 
@@ -68,6 +71,7 @@ def deploy(
     link: bool = False,
     settings: Mapping[str, Mapping[str, str]] | None = None,
     ask: Ask | None = None,
+    check: Check = "none",
 ) -> DeployPlan: ...
 
 
@@ -86,6 +90,7 @@ def deploy(
     link: bool = False,
     settings: Mapping[str, Mapping[str, str]] | None = None,
     ask: Ask | None = None,
+    check: Check = "none",
 ) -> Deployment | DeployPlan:
     """Deploy *tools* to *target* as one tracked, reversible deployment.
 
@@ -110,6 +115,9 @@ def deploy(
     known not to follow links); other skills are copied. *settings*: values of the servers'
     declared settings, by server name then setting name; *ask*: how to ask for a required
     one not given (None: not asked; see :mod:`agenttools_runtime.settings.configure`).
+    *check*: ``"start"`` refuses a server whose entry would not start (its interpreter,
+    module, script or command missing; ``MCPServerCannotStart``), ``"connect"`` also starts
+    it and waits for its answer to ``initialize``; ``"none"`` (the default) checks nothing.
 
     Returns the :class:`Deployment`; warnings (``MCPServersNotDeployed``,
     ``AgentSkillsNotDeployed``, ``AgentSkillNotInstalled``, ``AgentSkillNewerVersionKept`` …)
@@ -145,6 +153,7 @@ def deploy(
         link=link,
         settings=settings,
         ask=ask,
+        check=check,
     )
     if isinstance(outcome, Deployment):
         for warning in outcome.warnings:
@@ -163,6 +172,7 @@ def deploy_resolved(
     link: bool = False,
     settings: Mapping[str, Mapping[str, str]] | None = None,
     ask: Ask | None = None,
+    check: Check = "none",
 ) -> Deployment | DeployPlan:
     """One client's deploy of resolved tools (the lock is taken inside): the runner applied
     to its servers, the built-in server's MCP SDK checked, then the plan (*dry_run*) or the
@@ -173,6 +183,7 @@ def deploy_resolved(
     tools, launches, notes = with_runner(resolved, where, runner)
     tools, dropped = with_settings(tools, where, settings or {}, ask)
     notes = [*notes, *dropped]
+    cannot_start = server_problems(tools, where, check)
     if link:
         tools = with_links(tools, where)
     missing = missing_sdk(tools, launches)
@@ -183,9 +194,12 @@ def deploy_resolved(
         the_plan.launches = launches
         if missing is not None:
             the_plan.errors.append(missing)
+        the_plan.errors.extend(cannot_start)
         return the_plan
     if missing is not None:
         raise missing
+    if cannot_start:
+        raise cannot_start[0] if len(cannot_start) == 1 else AgentToolsErrors(cannot_start)
     outcome = engine.execute_outcome(tools, where, level, keep_modified=keep_modified)
     return Deployment(
         outcome.record, [*notes, *outcome.warnings], launches, unchanged=outcome.unchanged
