@@ -422,7 +422,9 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
                 runner=sp.runner,
                 # the entry as written (plain data, a secret as its digest): what tells an
                 # entry changed since
-                written=redact(planned.entries[sp.key][1], sp.secrets),
+                written=redact(
+                    planned.entries[sp.key][1], {k: v for k, v in sp.secrets.items() if v}
+                ),
                 origin=planned.origins.get(sp.key),
             )
             for sp in the_plan.servers

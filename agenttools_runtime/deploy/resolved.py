@@ -31,7 +31,8 @@ class ServerPlan:
     digest: str | None = None  # content.server_digest of the declaration (before the runner)
     # what a record keeps of the values of its declared settings (agenttools_runtime.settings)
     settings: Mapping[str, Any] | None = None
-    # secret value -> the digest a record keeps in its place (never printed, never compared)
+    # secret value -> the digest a record keeps in its place ("" for a value it had before:
+    # masked in output, in no entry); never printed, never compared
     secrets: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
 
 

@@ -81,7 +81,9 @@ def with_settings(
         values_before = {n: v for n, v in kept.items() if n in declared}
         values = {**values_before, **given.get(sp.server.name, {})}
         configured = _configured(sp, where, values, ask, prior)
-        plans.append(configured)
+        # a secret's value before (a dry run shows the entry there now): masked too
+        before = {v: "" for n, v in kept.items() if _is_secret(sp.server, n)}
+        plans.append(replace(configured, secrets={**before, **configured.secrets}))
         referenced = [
             v["reference"] for v in (configured.settings or {}).values() if isinstance(v, Mapping)
             and "reference" in v
@@ -151,6 +153,10 @@ def _configured(
             else:
                 record[setting.name] = value
     return replace(sp, server=configured, settings=record, secrets=digests)
+
+
+def _is_secret(server: MCPServer, name: str) -> bool:
+    return any(s.secret for s in server.settings if s.name == name)
 
 
 def reference_variable(key: str, setting: Setting) -> str:
