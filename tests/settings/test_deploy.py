@@ -261,3 +261,15 @@ def test_remove_takes_the_entry_and_its_secret(venv, capsys) -> None:
         if user_config("codex").exists()
         else True
     )
+
+
+def test_a_dry_run_of_a_new_secret_masks_the_old_one_too(venv, capsys) -> None:
+    out = Outputs(capsys, venv.python)
+    assert out("deploy", "claude-code", "keyed-forecast/forecast", "--env",
+               f"FORECAST_API_KEY={SECRET}").status == 0  # fmt: skip
+    for flag in ((), ("--json",)):
+        ran = out("deploy", "claude-code", "keyed-forecast/forecast", "--upgrade", "--dry-run",
+                  "--env", "FORECAST_API_KEY=sk-new-value-93", *flag)  # fmt: skip
+        assert ran.status == 0, ran.err
+        assert "sk-new-value-93" not in ran.out + ran.err and "*****" in ran.out
+    out.assert_no_secret()
