@@ -273,3 +273,21 @@ def test_a_dry_run_of_a_new_secret_masks_the_old_one_too(venv, capsys) -> None:
         assert ran.status == 0, ran.err
         assert "sk-new-value-93" not in ran.out + ran.err and "*****" in ran.out
     out.assert_no_secret()
+
+
+def test_mcp_install_takes_the_values_too(venv, tmp_path: Path, capsys) -> None:
+    out = Outputs(capsys, venv.python)
+    python = ("--python", str(venv.python))
+    missing = out("mcp", "install", "codex", "keyed-forecast/forecast", *python)
+    assert missing.status == 1 and "needs values for FORECAST_API_KEY" in missing.err
+    done = out("mcp", "install", "codex", "keyed-forecast/forecast", *python, "--env",
+               f"FORECAST_API_KEY={SECRET}")  # fmt: skip
+    assert done.status == 0, done.err
+    assert SECRET in user_config("codex").read_text("utf-8")
+    project = tmp_path / "p"
+    project.mkdir()
+    refused = out("mcp", "install", "codex", "keyed-forecast/forecast", *python, "--project",
+                  str(project), "--env", f"FORECAST_API_KEY={SECRET}")  # fmt: skip
+    assert refused.status == 1 and "a project file that is committed" in refused.err
+    assert not (project / ".codex").exists()
+    out.assert_no_secret()
