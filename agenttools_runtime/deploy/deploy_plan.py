@@ -153,6 +153,7 @@ _ACTION_TEXT = {
 _ROLE_TEXT = {
     plan.CopyRole.LEAVING: "goes with the deployment this one replaces",
     plan.CopyRole.DUPLICATE: "an identical copy: the client finds the skill twice",
+    plan.CopyRole.OTHER_VERSION: "another version, another deployment's: the client finds both",
     plan.CopyRole.SHADOW: "a different skill of the same name",
 }
 

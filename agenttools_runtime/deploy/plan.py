@@ -196,12 +196,16 @@ class OtherCopy:
     """What is known of a skill directory of the incoming name in another root the client
     reads: ``directory`` it is a real directory (not a link to one); ``identical`` it is a
     clean skill directory holding exactly the incoming files; ``leaving`` it is ours and
-    only the deployments this one replaces reference it (it goes with them)."""
+    only the deployments this one replaces reference it (it goes with them); ``held`` a
+    deployment this one replaces references it (a redeploy keeps using that copy);
+    ``same_source`` it is ours, deployed from the same skill source (maybe another version)."""
 
     kind: CopyKind
     identical: bool
     directory: bool = True
     leaving: bool = False
+    held: bool = False
+    same_source: bool = False
 
 
 class CopyRole(str, Enum):
@@ -210,11 +214,16 @@ class CopyRole(str, Enum):
     USED = "used"  # referenced (and decided on) instead of writing into the client's own root
     LEAVING = "leaving"  # released with the deployments this one replaces
     DUPLICATE = "duplicate"  # the same skill, seen by the client in two roots: a warning
+    # the same skill at another version, another deployment's (``sync`` brings it up to date):
+    # a warning, as nothing of the user's is hidden
+    OTHER_VERSION = "other-version"
     SHADOW = "shadow"  # a different skill of the same name: a conflict below --force
 
 
 # Which other copy a deployment uses when the client's own root has nothing of that name:
-# the first row any copy matches, and of those the copy in the root the client reads first.
+# the first row any copy matches, and of those the copy that the deployments this one replaces
+# use (so that an identical redeploy is identical whatever copies appeared since), else the
+# copy in the root the client reads first.
 # Another deployment's copy is decided on exactly as if it were in the own root (shared when
 # identical, upgraded with --upgrade, refused when modified); an identical copy agenttools
 # did not write is referenced as external (never deleted). A link is never used: writing
@@ -229,6 +238,7 @@ USE_OTHER_COPY: tuple[Mapping[str, object], ...] = (
 OTHER_COPY_ROLES: tuple[tuple[Mapping[str, object], CopyRole], ...] = (
     ({"leaving": True}, CopyRole.LEAVING),
     ({"identical": True}, CopyRole.DUPLICATE),
+    ({"kind": CopyKind.OURS, "same_source": True}, CopyRole.OTHER_VERSION),
     ({}, CopyRole.SHADOW),
 )
 
@@ -250,9 +260,9 @@ def choose_copy(own_exists: bool, others: Sequence[OtherCopy]) -> int | None:
     if own_exists:
         return None
     for when in USE_OTHER_COPY:
-        for index, copy in enumerate(others):
-            if _copy_matches(when, copy):
-                return index
+        matches = [i for i, copy in enumerate(others) if _copy_matches(when, copy)]
+        if matches:
+            return next((i for i in matches if others[i].held), matches[0])
     return None
 
 

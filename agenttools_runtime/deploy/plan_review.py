@@ -66,6 +66,8 @@ def other_copy_warnings(result: DeployPlan, store: Store) -> list[AgentToolsWarn
             fields.update(client_name=sp.client_name, duplicates=behaviour)
             if other.role is plan.CopyRole.DUPLICATE:
                 found.append(errors.AgentSkillDuplicate(**fields))
+            elif other.role is plan.CopyRole.OTHER_VERSION:
+                found.append(errors.AgentSkillOtherVersion(**fields))
             elif other.role is plan.CopyRole.SHADOW and sp.decision.action is not None:
                 found.append(errors.AgentSkillShadowedWarning(**fields))  # (deployed with --force)
     created = [sp.directory for sp in result.skills if sp.decision.action is Action.CREATE]

@@ -87,15 +87,20 @@ def other_copies(
         kind = CopyKind.FOREIGN
         if entry is not None:
             kind = CopyKind.EXTERNAL if entry.external else CopyKind.OURS
-        leaving = entry is not None and kind is CopyKind.OURS
-        if leaving:
-            assert entry is not None
-            leaving = not [r for r in store.live_references(entry) if r not in replaced]
+        users = store.live_references(entry) if entry is not None else []
+        leaving = kind is CopyKind.OURS and not [r for r in users if r not in replaced]
         facts = OtherCopy(
             kind,
             identical=_identical(source, entry, directory),
             directory=state is DestinationState.DIRECTORY,
             leaving=leaving,
+            held=any(r in replaced for r in users),
+            same_source=(
+                kind is CopyKind.OURS
+                and entry is not None
+                and source.identifier is not None
+                and entry.identifier == source.identifier
+            ),
         )
         found.append(FoundCopy(directory, facts, entry))
     return found

@@ -17,6 +17,7 @@ __all__ = [
     "AgentSkillNewerVersionKept",
     "AgentSkillNotFound",
     "AgentSkillNotRemoved",
+    "AgentSkillOtherVersion",
     "AgentSkillRemoveFailed",
     "AgentSkillRemoveFailedWarning",
     "AgentSkillReplacedKept",
@@ -178,6 +179,14 @@ class AgentSkillDuplicate(AgentToolsWarning):
     template = (
         'Warning: {client_name} also reads an identical copy of the skill "{name}" at {path}: '
         "it finds the skill in two folders ({duplicates})."
+    )
+
+
+class AgentSkillOtherVersion(AgentToolsWarning):
+    template = (
+        'Warning: {client_name} also reads another version of the skill "{name}" at {path}, '
+        "which another deployment of it uses: it finds the skill in two folders "
+        "({duplicates}) until 'agenttools sync' brings that deployment up to date."
     )
 
 

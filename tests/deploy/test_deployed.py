@@ -126,7 +126,9 @@ def test_json_shows_each_record_and_status_in_full(
 ) -> None:
     from agenttools_runtime.deploy import Deployment, status
 
-    for client in ("codex", "cursor", "gemini-cli"):
+    # cursor first: its own copy (Cursor also reads ~/.agents/skills, which codex's deployment
+    # writes and gemini-cli's shares)
+    for client in ("cursor", "codex", "gemini-cli"):
         assert run(capsys, "deploy", client, TOOLS, "--path", str(site))[0] == 0
     skill_md = home / ".cursor" / "skills" / "weather-report" / "SKILL.md"
     skill_md.write_text(skill_md.read_text() + "\nMine.\n")  # drifted, with its findings
@@ -147,7 +149,7 @@ def test_json_shows_each_record_and_status_in_full(
         return json.loads(out)  # type: ignore[no-any-return]
 
     expected = computed()
-    # codex and cursor, deployed within one timestamp tick, are ordered by uuid: either way
+    # cursor and codex, deployed within one timestamp tick, are ordered by uuid: either way
     assert sorted(d["status"] for d in expected[:2]) == ["drifted", "ok"]
     assert expected[2]["status"] == "broken"
     shown_json = as_json()

@@ -189,8 +189,9 @@ def test_only_close_names_are_suggested_and_the_place_is_named(
     status, printed = run(capsys, "deploy", "codex", "weather-tools", "--path", str(empty))
     assert status == 1
     assert printed.strip() == (
-        'agenttools: No agent tools bundle found for name "weather-tools" in the '
-        f"site-packages directory {empty}."
+        f"agenttools: weather-tools is not installed in the site-packages directory {empty} "
+        "nor in a managed environment. Install it into a managed environment and deploy it: "
+        "agenttools deploy codex weather-tools --install"
     )  # ("agenttools", the built-in bundle, is not close: difflib's ratio is 0.61)
     status, printed = run(capsys, "show", "weather-tools/weather", "--path", str(empty))
     assert f"is not installed in the site-packages directory {empty}" in printed, printed

@@ -77,7 +77,9 @@ def test_status_follows_the_distribution(
 def test_sync_plans_upgrades_keeps_edits_and_says_so(
     capsys: pytest.CaptureFixture[str], home: Path, site: Path
 ) -> None:
-    for client in ("claude-code", "codex", "cursor"):
+    # cursor before codex: it shares claude-code's copy (it reads ~/.claude/skills), not the
+    # one codex writes into ~/.agents/skills (which it reads too)
+    for client in ("claude-code", "cursor", "codex"):
         run(capsys, "deploy", client, TOOLS, "--path", str(site))
     upgrade(site, "1.3.0", body="Do more things.")
     edited = home / ".agents" / "skills" / "weather-report" / "SKILL.md"

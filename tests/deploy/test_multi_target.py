@@ -119,7 +119,11 @@ def test_one_failing_client_fails_the_command_and_the_summary_says_which(
     # named explicitly, a client that cannot take the tools is a failure, not a skip
     assert "failed: not supported" in rows["claude-desktop"]
     assert "1 of 3 client(s) ok; not done: codex, claude-desktop." in out
-    assert (home / ".cursor" / "skills" / "weather-report").is_dir()  # the others went on
+    # the others went on: cursor shares codex's identical copy in ~/.agents/skills, which
+    # Cursor reads
+    (cursor,) = [d for d in deployed() if d.client == "cursor"]
+    assert (home / ".agents" / "skills" / "weather-report").is_dir()
+    assert not (home / ".cursor" / "skills").exists() and cursor.agent_skills
     # the dry run says the same before anything is written
     status, out, _ = run(
         capsys, "deploy", "cursor,codex", TOOLS, "--path", str(site), "--dry-run", "--json"
@@ -207,11 +211,13 @@ def test_removing_several_ids_warns_only_about_what_remains(
     assert status == 0, err
     assert "still use" not in err
     assert not (home / ".claude" / "skills").exists()
-    # with cursor left, the warning holds at the end and is given
+    # with cursor left, the warning holds at the end and is given: cursor now shares codex's
+    # copy in ~/.agents/skills (the first folder it reads that has one)
     status, _, err = run(capsys, "deploy", "claude-code,cursor", TOOLS, "--path", str(site))
     assert status == 0, err
     ids = {d.client: d.uuid for d in deployed()}
     status, _, err = run(capsys, "remove", ids["claude-code"], ids["codex"])
     assert status == 0, err
     assert err.count("still use it") == 1
-    assert (home / ".claude" / "skills" / "weather-report").is_dir()
+    assert (home / ".agents" / "skills" / "weather-report").is_dir()
+    assert not (home / ".claude" / "skills").exists()

@@ -32,6 +32,7 @@ from agenttools_runtime.deploy.targets import resolve_target
 from agenttools_runtime.errors import (
     AgentSkillDuplicate,
     AgentSkillInUse,
+    AgentSkillOtherVersion,
     AgentSkillSeenTwice,
     AgentSkillShadowed,
     AgentSkillShadowedWarning,
@@ -106,11 +107,20 @@ def test_copies_never_used(copy: OtherCopy) -> None:
     assert choose_copy(False, [copy]) is None
 
 
+def test_a_redeploy_keeps_the_copy_it_uses_whatever_copies_appeared_since() -> None:
+    first = OtherCopy(CopyKind.OURS, identical=True)
+    held = OtherCopy(CopyKind.OURS, identical=True, held=True)
+    assert choose_copy(False, [first, held]) == 1
+    assert choose_copy(False, [first, OtherCopy(CopyKind.OURS, identical=True)]) == 0
+    # held, but of a later row: the rows still come first
+    assert choose_copy(False, [first, OtherCopy(CopyKind.FOREIGN, True, held=True)]) == 0
+
+
 def test_every_kind_of_copy_gets_one_role() -> None:
     combos = [
-        OtherCopy(kind, identical, directory, leaving)
-        for kind, identical, directory, leaving in itertools.product(
-            CopyKind, (False, True), (False, True), (False, True)
+        OtherCopy(kind, identical, directory, leaving, same_source=same)
+        for kind, identical, directory, leaving, same in itertools.product(
+            CopyKind, (False, True), (False, True), (False, True), (False, True)
         )
     ]
     for copy in combos:
@@ -120,11 +130,13 @@ def test_every_kind_of_copy_gets_one_role() -> None:
             if copy.leaving
             else CopyRole.DUPLICATE
             if copy.identical
+            else CopyRole.OTHER_VERSION
+            if copy.kind is CopyKind.OURS and copy.same_source
             else CopyRole.SHADOW
         )
         assert role is expected, copy
     assert copy_roles(0, combos[:1]) == (CopyRole.USED,)
-    assert len(USE_OTHER_COPY) == 3 and len(OTHER_COPY_ROLES) == 3
+    assert len(USE_OTHER_COPY) == 3 and len(OTHER_COPY_ROLES) == 4
 
 
 @pytest.mark.parametrize("level", list(Level))
@@ -227,6 +239,23 @@ def test_an_upgrade_through_a_shared_reference_upgrades_the_shared_copy(home: Pa
     assert skill_dirs(home / ".copilot" / "skills") == []
     assert copilot.uuid not in {d.uuid for d in deployed()}  # replaced
     assert len(entries()) == len(SKILLS)
+
+
+def test_another_version_of_the_same_skill_in_another_root_is_a_warning(home: Path) -> None:
+    # Cursor reads ~/.claude/skills and ~/.agents/skills: claude-code's copy, then codex's
+    deploy("claude-code", tools(1))
+    cursor = quietly(deploy, "cursor", tools(1))
+    quietly(deploy, "codex", tools(1))
+    again = quietly(deploy, "cursor", tools(1))  # still the copy it used: nothing to do
+    assert again.unchanged and again.uuid == cursor.uuid  # type: ignore[attr-defined]
+    quietly(deploy, "claude-code", tools(2), overwrite="upgrade")
+    # codex's copy is still v1, cursor's (claude-code's) v2: the same skill, another version
+    with pytest.warns(AgentSkillOtherVersion) as caught:
+        deploy("cursor", tools(2), overwrite="upgrade")
+    texts = [str(w.message) for w in caught if isinstance(w.message, AgentSkillOtherVersion)]
+    assert len(texts) == len(SKILLS) and "agenttools sync" in texts[0]
+    assert "v1" in (home / ".agents" / "skills" / "weather-report" / "SKILL.md").read_text()
+    assert skill_dirs(home / ".cursor" / "skills") == []
 
 
 # -- copies agenttools did not write -----------------------------------------------------------
