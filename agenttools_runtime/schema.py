@@ -159,6 +159,8 @@ REGISTRY = Table(
 # takes it; an HTTP header as RFC 9110 spells a field name.
 ENV_NAME = Text(r"[A-Za-z_][A-Za-z0-9_]*", 256)
 HEADER_NAME = Text(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", 256)
+PLACEHOLDER_NAME = Text(r"[A-Za-z_][A-Za-z0-9_-]*", 64)
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_-]*)\}")
 
 SETTING = Table(
     "tool.agenttools.mcp-servers.<name>.env.<VAR>",
@@ -234,6 +236,17 @@ SERVER = Table(
             names=ENV_NAME,  # (of the declared settings: literal variables keep any name)
         ),
         Key(
+            "placeholders",
+            "setting-map",
+            "Values the user gives for `{name}` placeholders in `args` "
+            '(`args = ["--region", "{region}"]`), each declared by a setting table (not a '
+            "secret: a secret goes in `env`). An argument whose placeholder gets no value is "
+            "left out.",
+            default={},
+            item=SETTING,
+            names=PLACEHOLDER_NAME,
+        ),
+        Key(
             "transport",
             "string",
             "The transport: `stdio` for module/script/command servers, `http` or `sse` for "
@@ -291,12 +304,13 @@ def server_problems(table: Mapping[str, Any]) -> list[tuple[ProblemKey, str, str
         elif spec.choices and value not in spec.choices:
             choices = ", ".join(f'"{c}"' for c in spec.choices)
             problems.append((spec.name, "InvalidValue", f'"{value}" is not one of {choices}'))
-    for map_key in ("env", "headers"):
+    for map_key in ("env", "headers", "placeholders"):
         declared = table.get(map_key)
         if isinstance(declared, dict) and not any(p[0] == map_key for p in problems):
             for var, setting in declared.items():
                 if isinstance(setting, dict):
                     problems += setting_problems(map_key, var, setting)
+    problems += _placeholder_problems(table, problems)
     launch = [k for k in LAUNCH_KEYS if k in table]
     if len(launch) != 1:
         given = ", ".join(launch) or "none"
@@ -327,7 +341,7 @@ def server_problems(table: Mapping[str, Any]) -> list[tuple[ProblemKey, str, str
         return problems
     if not is_http_url(url):
         problems.append(("url", "InvalidURL", f'"{url}" is not an http:// or https:// URL'))
-    for stdio_only in ("args", "env"):
+    for stdio_only in ("args", "env", "placeholders"):
         if stdio_only in table:
             problems.append(
                 (stdio_only, "InvalidServer", f"{stdio_only} has no meaning for a url server")
@@ -348,9 +362,11 @@ def setting_problems(
     where = (map_key, name)
     problems: list[tuple[ProblemKey, str, str]] = []
     named: list[tuple[ProblemKey, str, str]] = []
-    rule = ENV_NAME if map_key == "env" else HEADER_NAME
+    rule = {"env": ENV_NAME, "headers": HEADER_NAME}.get(map_key, PLACEHOLDER_NAME)
     if not re.fullmatch(rule.pattern, name) or len(name) > (rule.max_length or len(name)):
-        what = "an environment variable" if map_key == "env" else "an HTTP header"
+        what = {"env": "an environment variable", "headers": "an HTTP header"}.get(
+            map_key, "a placeholder"
+        )
         named.append((where, "InvalidSetting", f'"{name}" is not the name of {what}'))
     for spec in SETTING.keys:
         if spec.name in setting:
@@ -372,6 +388,32 @@ def setting_problems(
         problems.append(
             ((*where, "default"), "InvalidSetting", f'"{default}" is not one of {allowed}')
         )
+    return problems
+
+
+def _placeholder_problems(
+    table: Mapping[str, Any], found: list[tuple[ProblemKey, str, str]]
+) -> list[tuple[ProblemKey, str, str]]:
+    """``placeholders`` against ``args``: each ``{name}`` of an argument declared, each
+    declared one used, none a secret nor a plain string."""
+    declared, args = table.get("placeholders"), table.get("args")
+    if any(p[0] in ("placeholders", "args") for p in found):
+        return []
+    declared = declared if isinstance(declared, dict) else {}
+    used = {m for a in args for m in PLACEHOLDER.findall(a)} if isinstance(args, list) else set()
+    problems: list[tuple[ProblemKey, str, str]] = []
+    for name in sorted(used - set(declared)):
+        problems.append(("args", "InvalidSetting", f"{{{name}}} is not declared in placeholders"))
+    for name, setting in declared.items():
+        where = ("placeholders", name)
+        if not isinstance(setting, dict):
+            problems.append((where, "InvalidSetting", "a placeholder is declared by a table"))
+        elif name not in used:
+            problems.append((where, "InvalidSetting", f"no argument holds {{{name}}}"))
+        elif setting.get("secret"):
+            problems.append(
+                ((*where, "secret"), "InvalidSetting", "a secret goes in env, not in args")
+            )
     return problems
 
 

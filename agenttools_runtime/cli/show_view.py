@@ -136,7 +136,7 @@ def setting_json(setting: Any) -> dict[str, Any]:
 def render_setting(s: dict[str, Any]) -> str:
     """``API_KEY (env, required, secret): the key``, ``UNITS (env): one of metric, imperial;
     default metric``."""
-    traits = ["env" if s["kind"] == "env" else "header"]
+    traits = [{"env": "env", "header": "header"}.get(s["kind"], "argument")]
     traits += [t for t in ("required", "secret") if s[t]]
     text = f"{s['name']} ({', '.join(traits)})"
     if s["description"]:

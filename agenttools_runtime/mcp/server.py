@@ -4,6 +4,7 @@ table of a distribution, or an ad hoc value), and how it launches in a given env
 from __future__ import annotations
 
 import os
+import re
 import sys
 import sysconfig
 from collections.abc import Mapping
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import errors, regular_files
 from agenttools_runtime.mcp.settings import Setting
-from agenttools_runtime.wheel.manifest import ServerEntry, setting_table
+from agenttools_runtime.wheel.manifest import SETTING_TABLES, ServerEntry, setting_table
 
 if TYPE_CHECKING:
     ServerKind = Literal["module", "script", "command", "url"]
@@ -65,6 +66,27 @@ class Origin:
         except (OSError, UnicodeDecodeError):
             text = ""
         return cls(project, version, console_scripts(text))
+
+
+def _filled(arg: str, values: Mapping[str, str], placeholders: set[str]) -> str | None:
+    """*arg* with its ``{name}`` placeholders filled in; None (left out) when one of them
+    has no value."""
+    from agenttools_runtime.schema import PLACEHOLDER
+
+    missing = False
+
+    def value(match: re.Match[str]) -> str:
+        nonlocal missing
+        name = match.group(1)
+        if name not in placeholders:
+            return match.group(0)
+        if name not in values:
+            missing = True
+            return ""
+        return values[name]
+
+    filled = PLACEHOLDER.sub(value, arg)
+    return None if missing else filled
 
 
 def _canonical_python(executable: Path) -> Path:
@@ -153,9 +175,15 @@ class MCPServer:
         out."""
         env, headers = dict(self.env), dict(self.headers)
         for setting in self.settings:
-            if setting.name in values:
+            if setting.name in values and setting.kind != "arg":
                 (env if setting.kind == "env" else headers)[setting.name] = values[setting.name]
-        return replace(self, env=env, headers=headers)
+        placeholders = {s.name for s in self.settings if s.kind == "arg"}
+        args = self.args
+        if placeholders:
+            args = tuple(
+                a for a in (_filled(a, values, placeholders) for a in args) if a is not None
+            )
+        return replace(self, env=env, headers=headers, args=args)
 
     @property
     def kind(self) -> ServerKind:
@@ -258,6 +286,6 @@ class MCPServer:
         if self.config_key is not None:
             data["config-key"] = self.config_key
         for setting in self.settings:
-            map_key = "env" if setting.kind == "env" else "headers"
+            map_key = SETTING_TABLES[setting.kind]
             data[map_key] = {**data.get(map_key, {}), setting.name: setting_table(setting)}
         return data

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from agenttools_runtime import names, schema
 from agenttools_runtime.errors import InvalidManifest, ManifestSchemaTooNew
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
-from agenttools_runtime.mcp.settings import Setting
+from agenttools_runtime.mcp.settings import Setting, SettingKind
 
 if TYPE_CHECKING:
     from agenttools_runtime.errors import ManifestError
@@ -63,6 +63,7 @@ class ServerEntry:
     env: Mapping[str, str] | None = None
     transport: Transport | None = None
     headers: Mapping[str, str] | None = None
+    placeholders: Mapping[str, str] | None = None  # (declared ones only: see settings)
     config_key: str | None = None
     # the declared settings of env and headers (tables, not strings), in table order; the
     # literal values stay in env and headers
@@ -90,7 +91,7 @@ class ServerEntry:
                 if spec.kind == "string-list":
                     value = tuple(value)
                 elif spec.kind == "setting-map":
-                    kind = "env" if spec.name == "env" else "header"
+                    kind = _SETTING_KINDS[spec.name]
                     settings += [
                         _setting(n, t, kind) for n, t in value.items() if isinstance(t, dict)
                     ]
@@ -106,16 +107,21 @@ class ServerEntry:
             if value is not None:
                 data[spec.name] = list(value) if isinstance(value, tuple) else value
         for setting in self.settings:
-            map_key = "env" if setting.kind == "env" else "headers"
+            map_key = SETTING_TABLES[setting.kind]
             data[map_key] = {**data.get(map_key, {}), setting.name: setting_table(setting)}
         return data
 
 
-def _setting(name: str, table: Mapping[str, Any], kind: str) -> Setting:
+# a table of declared settings -> the kind of its settings, and back
+_SETTING_KINDS: dict[str, SettingKind] = {"env": "env", "headers": "header", "placeholders": "arg"}
+SETTING_TABLES: dict[str, str] = {kind: key for key, kind in _SETTING_KINDS.items()}
+
+
+def _setting(name: str, table: Mapping[str, Any], kind: SettingKind) -> Setting:
     """The :class:`Setting` of a declared setting's (checked) table."""
     return Setting(
         name,
-        kind="env" if kind == "env" else "header",
+        kind=kind,
         description=table.get("description"),
         required=bool(table.get("required", False)),
         secret=bool(table.get("secret", False)),

@@ -39,3 +39,31 @@ def wheel_v2(factory: pytest.TempPathFactory) -> Path:
 
 def venv_with(path: Path, wheel: Path) -> Venv:
     return create_venv(path, [wheel])
+
+
+PLACEHOLDERS = """args = ["--region", "{region}", "--days={days}"]
+
+[tool.agenttools.mcp-servers.forecast.placeholders.region]
+description = "Region"
+default = "eu"
+
+[tool.agenttools.mcp-servers.forecast.placeholders.days]
+choices = ["1", "3"]
+
+"""
+
+
+def with_placeholders(project: Path) -> Path:
+    """A copy of the sample whose forecast server takes ``{region}`` and ``{days}`` in its
+    arguments."""
+    shutil.copytree(SAMPLE, project)
+    pyproject = project / "pyproject.toml"
+    text = pyproject.read_text("utf-8")
+    marker = "[tool.agenttools.mcp-servers.forecast.env]"
+    pyproject.write_text(text.replace(marker, PLACEHOLDERS + marker))
+    return project
+
+
+def wheel_with_placeholders(factory: pytest.TempPathFactory) -> Path:
+    project = with_placeholders(factory.mktemp("keyed-forecast-args") / "keyed-forecast")
+    return build_wheel(project, factory.mktemp("keyed-forecast-args-wheel"))

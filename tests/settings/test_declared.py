@@ -156,3 +156,58 @@ def test_server_json_publishes_the_settings(tmp_path: Path, capsys) -> None:
     assert variables["FORECAST_API_KEY"]["isRequired"] is True
     assert variables["FORECAST_UNITS"]["choices"] == ["metric", "imperial"]
     assert variables["FORECAST_UNITS"]["default"] == "metric"
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (('"--days={days}"', '"--days={day}"'), "{day} is not declared in placeholders"),
+        (('choices = ["1", "3"]', 'choices = ["1", "3"]\nsecret = true'),
+         "a secret goes in env, not in args"),
+        (('"--days={days}"', '"--days"'), "no argument holds {days}"),
+    ],
+)  # fmt: skip
+def test_placeholders_match_the_arguments(
+    tmp_path: Path, capsys, change: tuple[str, str], expected: str
+) -> None:
+    from tests.settings.sample import with_placeholders
+
+    project = with_placeholders(tmp_path / "p")
+    assert run(capsys, "validate", str(project)).status == 0
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text("utf-8").replace(*change))
+    ran = run(capsys, "validate", str(project))
+    assert ran.status == 1 and expected in ran.out, ran.out
+
+
+def test_placeholders_in_the_wheel_and_in_server_json(
+    tmp_path: Path, tmp_path_factory, capsys
+) -> None:
+    from tests.settings.sample import wheel_with_placeholders, with_placeholders
+
+    manifest = parse(manifest_bytes(wheel_with_placeholders(tmp_path_factory)), "keyed-forecast")
+    forecast = manifest.servers["forecast"]
+    assert [(s.name, s.kind) for s in forecast.settings if s.kind == "arg"] == [
+        ("days", "arg"),  # (the manifest's keys are sorted)
+        ("region", "arg"),
+    ]
+    project = with_placeholders(tmp_path / "p")
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text("utf-8").replace(
+        "[tool.agenttools.mcp-servers.alerts]",
+        '[tool.agenttools.mcp-servers.forecast.registry]\nname = "io.github.example/kf"'
+        "\n\n[tool.agenttools.mcp-servers.alerts]",
+    ))  # fmt: skip
+    readme = project / "README.md"
+    readme.write_text(readme.read_text() + "\nmcp-name: io.github.example/kf\n")
+    ran = run(capsys, "server-json", str(project))
+    assert ran.status == 0, ran.err + ran.out
+    arguments = json.loads(ran.out)["packages"][0]["packageArguments"]
+    assert arguments[1] == {
+        "type": "positional",
+        "value": "{region}",
+        "variables": {
+            "region": {"default": "eu", "description": "Region", "isRequired": False,
+                       "isSecret": False}
+        },
+    }  # fmt: skip

@@ -291,3 +291,25 @@ def test_mcp_install_takes_the_values_too(venv, tmp_path: Path, capsys) -> None:
     assert refused.status == 1 and "a project file that is committed" in refused.err
     assert not (project / ".codex").exists()
     out.assert_no_secret()
+
+
+def test_argument_placeholders_are_filled_and_kept(
+    tmp_path: Path, tmp_path_factory, capsys
+) -> None:
+    from tests.settings.sample import wheel_with_placeholders
+
+    venv = venv_with(tmp_path / "venv", wheel_with_placeholders(tmp_path_factory))
+    out = Outputs(capsys, venv.python)
+    config = user_config("codex")
+    assert out("deploy", "codex", "keyed-forecast/forecast", "--env",
+               f"FORECAST_API_KEY={SECRET}").status == 0  # fmt: skip
+    assert 'args = ["-m", "keyed_forecast.server", "--region", "eu"]' in config.read_text()
+    ran = out("deploy", "codex", "keyed-forecast/forecast", "--upgrade", "--env", "days=3")
+    assert ran.status == 0, ran.err
+    assert '"--region", "eu", "--days=3"]' in config.read_text()
+    assert out("deploy", "codex", "keyed-forecast/forecast", "--env", "days=7").status == 1
+    (uid,) = [d["uuid"] for d in out("deployed", "--json").json()["deployments"]]
+    assert out("configure", uid, "region=us").status == 0
+    assert '"--region", "us", "--days=3"]' in config.read_text()
+    assert out("verify").status == 0
+    out.assert_no_secret()
