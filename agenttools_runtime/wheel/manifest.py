@@ -408,8 +408,9 @@ def _server_problem(table: Mapping[str, Any]) -> str | None:
     for key, _code, message in schema.server_problems(table):
         if key is None:
             return message
-        key = key if isinstance(key, str) else ".".join(key)
-        return f'"{key}" {message}' if message.startswith("must be") else f'"{key}": {message}'
+        # (a declared setting's key: the server's key quoted, then the path inside it)
+        where = f'"{key}"' if isinstance(key, str) else f'"{key[0]}".' + ".".join(key[1:])
+        return f"{where} {message}" if message.startswith("must be") else f"{where}: {message}"
     return None
 
 

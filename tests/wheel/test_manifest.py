@@ -296,7 +296,7 @@ def test_a_server_key_of_any_json_type_is_typed_or_refused(key: str, kind: str) 
             {"a": 1},
             '"env" must be a table of strings or setting tables (got integer at "a")',
         ),
-        ("env", {"a": {"secret": 1}}, '"env.a.secret" must be a boolean (got integer)'),
+        ("env", {"a": {"secret": 1}}, '"env".a.secret must be a boolean (got integer)'),
         ("command", ["echo"], '"command" must be a string (got array)'),
         ("transport", "carrier-pigeon", '"transport": "carrier-pigeon" is not one of'),
         ("headers", [1], '"headers" must be a table of strings or setting tables (got array)'),
