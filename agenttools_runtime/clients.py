@@ -332,7 +332,7 @@ def project_skill_read_locations(client: str | Client, directory: Path | str) ->
     own = project_skills_location(c, directory)
     if c.skill_reads is None:
         return [own]
-    base = _project_dir(directory)
+    base = project_directory(directory)
     found = [own]
     for rel in c.skill_reads.project:
         path = base.joinpath(*rel)
@@ -411,14 +411,16 @@ def _project_location(
     """The project-scope location *parts* inside *directory*; ``unsupported`` when none."""
     if parts is None:
         raise unsupported(client_name=c.display_name, client=c.id)
-    return _project_dir(directory).joinpath(*parts)
+    return project_directory(directory).joinpath(*parts)
 
 
 def _home_join(parts: Sequence[str]) -> Path:
     return Path.home().joinpath(*parts)
 
 
-def _project_dir(directory: Path | str) -> Path:
+def project_directory(directory: Path | str) -> Path:
+    """*directory* made absolute (``~`` expanded); ``InvalidProjectDirectory`` when it is not
+    a directory."""
     path = Path(directory).expanduser()
     if not path.is_dir():
         raise InvalidProjectDirectory(directory=directory)

@@ -291,7 +291,7 @@ def try_get_distribution(
     search = search or SearchPath.current()
     key = canonical_dist_name(name)
     for entry, dist in _scan(search, key):
-        return dist if dist is not None else _bare_distribution(entry, search)
+        return dist if dist is not None else _from_entry(entry, search, None)
     return None
 
 
@@ -315,13 +315,13 @@ def _load(entry: _Entry, search: SearchPath) -> InstalledDistribution | None:
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
-        return _with_problem(
+        return _from_entry(
             entry, search, InvalidManifest(distribution=entry.key, reason=f"unreadable ({exc})")
         )
     try:
         manifest = parse(raw, entry.key)
     except ManifestError as exc:
-        return _with_problem(entry, search, exc)
+        return _from_entry(entry, search, exc)
     return InstalledDistribution(
         name=entry.key,
         display_name=manifest.distribution,
@@ -333,9 +333,11 @@ def _load(entry: _Entry, search: SearchPath) -> InstalledDistribution | None:
     )
 
 
-def _with_problem(
-    entry: _Entry, search: SearchPath, error: AgentToolsError
+def _from_entry(
+    entry: _Entry, search: SearchPath, error: AgentToolsError | None
 ) -> InstalledDistribution:
+    """The distribution of *entry* known from its name alone (no manifest read), with the
+    *error* that stops it from being used, if any."""
     location = entry.dist_info if entry.zip_file is None else f"{entry.zip_file}/{entry.dist_info}"
     return InstalledDistribution(
         name=entry.key,
@@ -343,7 +345,7 @@ def _with_problem(
         version=entry.version,
         dist_info=Path(location),
         environment=search.environment,
-        problem=str(error),
+        problem=None if error is None else str(error),
         error=error,
     )
 
@@ -365,17 +367,7 @@ def _zipped_distribution(entry: _Entry, search: SearchPath) -> InstalledDistribu
         reason=f"it is installed inside the zip file {entry.zip_file}; agenttools needs an "
         "unpacked install (pip install)",
     )
-    return _with_problem(entry, search, error)
-
-
-def _bare_distribution(entry: _Entry, search: SearchPath) -> InstalledDistribution:
-    return InstalledDistribution(
-        name=entry.key,
-        display_name=entry.key,
-        version=entry.version,
-        dist_info=Path(entry.dist_info),
-        environment=search.environment,
-    )
+    return _from_entry(entry, search, error)
 
 
 # -- files of the wheel's copy -----------------------------------------------------------------

@@ -180,37 +180,21 @@ def write_bytes_atomic(
     (the page cache outlives it), and the journal covers a power cut. An existing file's
     permission bits are kept unless *mode* is given. The directory must exist.
     """
-    _notify("write", path)
     if mode is None:
         try:
             mode = stat.S_IMODE(os.stat(path).st_mode)
         except FileNotFoundError:
             mode = None
-    fd, tmp = _temp_file(path)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            if durable:
-                handle.flush()
-                os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        checkpoint("atomic-write:temp-written", tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    if durable:
-        sync_directory(path.parent)
+    write_stream_atomic(path, lambda handle: handle.write(data), mode, durable=durable)
 
 
 @_names_failure("write")
 def write_stream_atomic(
-    path: Path, write: Callable[[BinaryIO], None], mode: int, *, durable: bool = True
+    path: Path, write: Callable[[BinaryIO], object], mode: int | None, *, durable: bool = True
 ) -> None:
     """:func:`write_bytes_atomic` for output too large to hold in memory (a wheel):
-    ``write(handle)`` fills the temp file. The directory must exist."""
+    ``write(handle)`` fills the temp file (*mode* None: the temp file's 0600). The directory
+    must exist."""
     _notify("write", path)
     fd, tmp = _temp_file(path)
     try:
@@ -219,7 +203,9 @@ def write_stream_atomic(
             if durable:
                 handle.flush()
                 os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        checkpoint("atomic-write:temp-written", tmp)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -332,10 +318,6 @@ def listed_temp_files(log: Path) -> list[Path]:
         if path.is_absolute() and is_temp_name(path.name) and os.path.lexists(path):
             found.append(path)
     return found
-
-
-def write_text_atomic(path: Path, text: str, mode: int | None = None) -> None:
-    write_bytes_atomic(path, text.encode("utf-8"), mode)
 
 
 def is_temp_name(name: str) -> bool:
@@ -458,11 +440,6 @@ def remove_entry(path: Path) -> None:
         unlink(path)
     elif path.is_dir():
         rmtree(path)
-
-
-def backup_path(next_to: Path) -> Path:
-    """A fresh sibling path in *next_to*'s parent: ``.agenttools-backup-<uuid>``."""
-    return next_to.parent / f"{TEMP_MARK}backup-{_random_hex()}"
 
 
 def staging_path(next_to: Path) -> Path:

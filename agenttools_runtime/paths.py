@@ -36,14 +36,6 @@ def deployments_dir() -> Path:
     return state_dir() / "deployments"
 
 
-def skill_registry_dir() -> Path:
-    return deployments_dir() / ".skill-registry"
-
-
-def deployment_lock_file() -> Path:
-    return deployments_dir() / ".lock"
-
-
 @dataclass(frozen=True, slots=True)
 class StatePaths:
     """Every location of the deployment state, computed once for one operation.
@@ -96,6 +88,17 @@ class StatePaths:
 def state_paths(deployments: Path | None = None) -> StatePaths:
     """The state locations now (from ``AGENTTOOLS_HOME``), or those under *deployments*."""
     return StatePaths(deployments_dir() if deployments is None else deployments)
+
+
+def missing_dirs(directory: Path) -> list[Path]:
+    """The directories ``mkdir -p directory`` would create, outermost first, by their real
+    paths (what the ledger keeps, and what a rollback removes again)."""
+    missing: list[Path] = []
+    current = Path(os.path.abspath(directory))
+    while not os.path.lexists(current) and current.parent != current:
+        missing.append(current)
+        current = current.parent
+    return [Path(os.path.realpath(d)) for d in reversed(missing)]
 
 
 def canonical_path(path: Path | str) -> Path:

@@ -29,7 +29,7 @@ import math
 import mimetypes
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -143,7 +143,7 @@ def collect_skills(
         if len(distinct) == 1:
             result.append(distinct[0])
             continue
-        namespaced = [_replace_path(s, f"{s.origin}/{name}") for s in distinct]
+        namespaced = [replace(s, path=f"{s.origin}/{name}") for s in distinct]
         warnings.warn(
             ServedSkillsNamespaced(
                 skill=name,
@@ -154,18 +154,6 @@ def collect_skills(
         )
         result.extend(namespaced)
     return sorted(result, key=lambda s: s.uri)
-
-
-def _replace_path(skill: ServedSkill, path: str) -> ServedSkill:
-    return ServedSkill(
-        path,
-        skill.name,
-        skill.origin,
-        skill.description,
-        skill.frontmatter,
-        skill.files,
-        skill.directory,
-    )
 
 
 def _snapshot(

@@ -91,11 +91,3 @@ def test_rmtree_removes_read_only_files(tmp_path: Path) -> None:
     ro.chmod(0o444)
     fs.rmtree(tree)
     assert not tree.exists()
-
-
-def test_backup_path_is_a_fresh_sibling(tmp_path: Path) -> None:
-    first = fs.backup_path(tmp_path / "skills" / "x")
-    second = fs.backup_path(tmp_path / "skills" / "x")
-    assert first.parent == tmp_path / "skills"
-    assert first.name.startswith(".agenttools-backup-")
-    assert first != second

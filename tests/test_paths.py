@@ -14,8 +14,8 @@ from agenttools_runtime import paths
 def test_state_dir_honours_agenttools_home(tmp_path: Path) -> None:
     assert paths.state_dir() == tmp_path / "agenttools-state"
     assert paths.deployments_dir() == tmp_path / "agenttools-state" / "deployments"
-    assert paths.skill_registry_dir().name == ".skill-registry"
-    assert paths.deployment_lock_file() == paths.deployments_dir() / ".lock"
+    assert paths.state_paths().registry.name == ".skill-registry"
+    assert paths.state_paths().lock == paths.deployments_dir() / ".lock"
 
 
 def test_state_dir_defaults_to_platform_dir(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:

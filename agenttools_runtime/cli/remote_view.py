@@ -3,13 +3,12 @@ manifests (``agenttools_runtime/envs/remote.py``); nothing is installed."""
 
 from __future__ import annotations
 
+import argparse
+from typing import Any
+
+from agenttools_runtime import errors
 from agenttools_runtime.cli.common import UsageError, emit
 from agenttools_runtime.cli.index_options import options_from_args, split_tools
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
-if TYPE_CHECKING:
-    import argparse
-    from typing import Any
 
 
 def run_show_index(args: argparse.Namespace) -> int:
@@ -67,9 +66,9 @@ def _remote_json(found: Any, bundle: str | None) -> dict[str, Any]:
     if bundle is not None:
         bundles = [b for b in bundles if b.name == bundle]
         if not bundles:
-            from agenttools_runtime.errors import AgentToolsNotFound
-
-            raise AgentToolsNotFound(name=f"{wheel.name}/{bundle}")
+            raise errors.AgentToolsNotFound(
+                name=f"{wheel.name}/{bundle}", environment=f"the wheel {wheel.file.filename}"
+            )
     data["bundles"] = [b.to_json() for b in bundles]
     data["mcp_servers"] = {n: s.to_json() for n, s in manifest.servers.items()}
     data["skills"] = {

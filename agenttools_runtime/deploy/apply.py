@@ -34,13 +34,13 @@ import contextlib
 import functools
 import os
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from hashlib import sha256
 from pathlib import Path
 from typing import NoReturn
 
-from agenttools_runtime import errors, fs, signals
+from agenttools_runtime import errors, fs, paths, signals
 from agenttools_runtime.clients import Client
 from agenttools_runtime.deploy import journal, litter, records, registry
 from agenttools_runtime.deploy.journal import ConfigChange, EntryChange, Journal, Kind, SkillChange
@@ -257,11 +257,11 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
         created: tuple[str, ...] = ()
         if str(root) not in created_roots:
             created_roots.add(str(root))
-            created = tuple(str(d) for d in _missing_dirs(root))
+            created = tuple(str(d) for d in paths.missing_dirs(root))
         backup = None
         if destination_state(root, source.name) is not DestinationState.MISSING:
             backup = kept.get(str(root / source.name)) or fsops.new_backup_name()
-            if any(os.path.lexists(p) for p in fsops.temp_locations(root, backup)):
+            if fsops.find_temp(root, backup) is not None:
                 # one kept already (the user's first folder, to put back): this one is kept
                 # too, under a name of its own that doctor names until the user moves it back
                 backup = f"{backup}-{os.urandom(6).hex()}"
@@ -316,7 +316,7 @@ def _config_change(
         entries=dict(planned.entries),
         restore={k: v for k, v in planned.undo.items() if v is not None},
         prior_copy=copy_name,
-        created_dirs=tuple(str(d) for d in _missing_dirs(edit.path.parent))
+        created_dirs=tuple(str(d) for d in paths.missing_dirs(edit.path.parent))
         if edit.before is None
         else (),
     )
@@ -470,7 +470,7 @@ def _undo_skill(change: SkillChange, found: list[AgentToolsWarning]) -> None:
     for staging in fsops.temp_locations(root, change.staging):
         if os.path.lexists(staging):
             fs.remove_entry(staging)  # a copy being built: ours by its name in the journal
-    backup = _existing(fsops.temp_locations(root, change.backup)) if change.backup else None
+    backup = fsops.find_temp(root, change.backup) if change.backup else None
     if change.link is not None:
         if directory.is_symlink() and os.readlink(directory) == change.link:
             fs.unlink(directory)  # exactly the link we made (never what it leads to)
@@ -541,20 +541,6 @@ def _remove_staged_record(store: Store, uid: str) -> None:
 
 
 # -- helpers ---------------------------------------------------------------------------------
-
-
-def _existing(candidates: Sequence[Path]) -> Path | None:
-    return next((p for p in candidates if os.path.lexists(p)), None)
-
-
-def _missing_dirs(directory: Path) -> list[Path]:
-    """The directories ``mkdir -p directory`` would create, outermost first."""
-    missing: list[Path] = []
-    current = Path(os.path.abspath(directory))
-    while not os.path.lexists(current) and current.parent != current:
-        missing.append(current)
-        current = current.parent
-    return list(reversed(missing))
 
 
 def _remove_if_empty(directory: Path) -> None:

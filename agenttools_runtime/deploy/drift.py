@@ -13,7 +13,7 @@ from typing import Any
 
 from agenttools_runtime import paths
 from agenttools_runtime.deploy import content, registry
-from agenttools_runtime.deploy.records import InstalledSkill, ServerEntry
+from agenttools_runtime.deploy.records import InstalledSkill
 from agenttools_runtime.mcp.formats import same_data
 from agenttools_runtime.settings.secrets import MARK, is_digest
 from agenttools_runtime.skills.hashing import installed_hashes
@@ -165,15 +165,6 @@ def link_findings(skill: InstalledSkill, path: Path, target: str) -> list[Findin
             )
         ]
     return []
-
-
-def written_entry(server: ServerEntry) -> Any | None:
-    """The entry a record says agenttools wrote for *server* (records of agenttools versions
-    that keep it), as plain data; None when the record does not hold it."""
-    value = getattr(server, "written", None)  # (a field of its own in later records)
-    if value is None:
-        value = server.extra.get("written")
-    return value
 
 
 def diff(expected: Any, actual: Any, where: str = "") -> list[dict[str, Any]]:

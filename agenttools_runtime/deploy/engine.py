@@ -245,22 +245,14 @@ class Outcome:
     unchanged: bool = False
 
 
-def execute(
-    tools: ResolvedTools, target: DeployTarget, level: Level
-) -> tuple[DeploymentRecord, list[AgentToolsWarning]]:
-    """Steps 4–8 under the lock. Returns the new record and the warnings to issue (not yet
-    issued). Any failure before the record is published rolls everything back."""
-    outcome = execute_outcome(tools, target, level)
-    return outcome.record, outcome.warnings
-
-
 def execute_outcome(
     tools: ResolvedTools, target: DeployTarget, level: Level, *, keep_modified: bool = False
 ) -> Outcome:
-    """:func:`execute`, saying whether anything changed. Without an overwrite level, the
-    same tools already deployed there with identical content are no conflict: nothing is
-    written (``unchanged``); with other content it is ``DeploymentDiffers`` naming the
-    deployed and the installed version. *keep_modified*: a skill the user modified since
+    """Steps 4–8 under the lock: the new record, the warnings to issue (not yet issued) and
+    whether anything changed; any failure before the record is published rolls everything
+    back. Without an overwrite level, the same tools already deployed there with identical
+    content are no conflict: nothing is written (``unchanged``); with other content it is
+    ``DeploymentDiffers`` naming the deployed and the installed version. *keep_modified*: a skill the user modified since
     agenttools wrote it is kept as it is (a reference to it, ``AgentSkillModifiedKept``)
     instead of failing the deploy (what ``sync`` does without ``--force``)."""
     check_target(tools, target)  # a target that can take nothing fails before the lock
@@ -268,7 +260,10 @@ def execute_outcome(
     try:
         with deployment_lock() as store:
             outcome = _execute_locked(store, tools, target, level, done, keep_modified)
-        record_verified(tools)  # (a new machine's first deploy: its state is there now)
+        # (a new machine's first deploy: its state is there now; a SIGTERM while the cache
+        # of verified files is written says the deployment was committed, as SIGINT does)
+        with signals.interruptible():
+            record_verified(tools)
         return outcome
     except KeyboardInterrupt as exc:
         if not done or (isinstance(exc, signals.Interrupted) and exc.outcome):
@@ -281,16 +276,6 @@ def execute_outcome(
         ) from None
 
 
-def _sweep_if_needed(store: Store) -> list[AgentToolsWarning]:
-    """:func:`removal.sweep_if_needed`, when the index says there is anything to sweep or
-    release (the removal machinery is imported only then: a deploy into a clean state
-    removes nothing)."""
-    if not store.index.needs_sweep and not store.index.pending:
-        return []
-
-    return sweep_if_needed(store)
-
-
 def _execute_locked(
     store: Store,
     tools: ResolvedTools,
@@ -301,7 +286,7 @@ def _execute_locked(
 ) -> Outcome:
     try:
         fs.checkpoint("deploy:locked")
-        swept = _sweep_if_needed(store)
+        swept = sweep_if_needed(store)
         fs.checkpoint("deploy:swept")
         try:
             the_plan = make_plan(tools, target, level, store=store, keep_modified=keep_modified)

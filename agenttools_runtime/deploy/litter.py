@@ -21,7 +21,7 @@ looked at, innermost first:
   directory agenttools created (same inode): one the user deleted and made again is theirs.
 
 Anything the user touched stays, and its claim with it. A claim whose path is gone is dropped.
-Detection (:func:`created_paths`) reads the ledger to tell a client's own traces from paths
+Detection (``detection.py``) reads the ledger to tell a client's own traces from paths
 only agenttools created.
 """
 
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime import fs
+from agenttools_runtime import fs, paths
 from agenttools_runtime.clients import all_clients, client_for_config_file
 from agenttools_runtime.deploy import shapes
 from agenttools_runtime.errors import AgentToolsError
@@ -122,7 +122,7 @@ def planned_claims(
     directories of it that do not exist yet."""
     claims = [] if config is None else edit_claims(config.edit, client)
     if skills_root is not None:
-        claims += [Claim(DIR, str(d)) for d in missing_dirs(skills_root)]
+        claims += [Claim(DIR, str(d)) for d in paths.missing_dirs(skills_root)]
     return claims
 
 
@@ -131,7 +131,7 @@ def edit_claims(
 ) -> list[Claim]:
     """What writing a first entry with *edit* creates besides the entry: a file that did
     not exist and the directories above it (*new_dirs*, when the edit is written already:
-    :func:`missing_dirs` of its directory before it was); in one that did, the keys it
+    :func:`~agenttools_runtime.paths.missing_dirs` of its directory before it was); in one that did, the keys it
     adds, and — when writing an entry and removing it again would not give back the text
     byte for byte (a null container, ``[ ]``, an empty or whitespace-only file, a container
     or required keys it adds) — the text to put back (:func:`give_back`)."""
@@ -139,7 +139,7 @@ def edit_claims(
         return []
     path = edit.path
     if edit.before is None:
-        dirs = missing_dirs(path.parent) if new_dirs is None else new_dirs
+        dirs = paths.missing_dirs(path.parent) if new_dirs is None else new_dirs
         return [Claim(FILE, str(path), client.id)] + [Claim(DIR, str(d)) for d in dirs]
     before = edit.before.removeprefix(codecs.BOM_UTF8).decode("utf-8", errors="replace")
     restore = give_back(before, client, path)
@@ -447,33 +447,7 @@ def save(state: StatePaths, ledger: Mapping[str, Claim]) -> None:
     fs.write_bytes_atomic(path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
 
 
-def created_paths(state: StatePaths) -> dict[str, Claim]:
-    """What agenttools created and still claims, by path (read without the lock: for
-    detection). A directory made again since (another inode) is left out."""
-    found = {}
-    for path, claim in load(state).items():
-        if claim.kind == DIR and claim.inode is not None:
-            try:
-                if os.lstat(path).st_ino != claim.inode:
-                    continue
-            except OSError:
-                continue
-        found[path] = claim
-    return found
-
-
 # -- helpers ---------------------------------------------------------------------------------
-
-
-def missing_dirs(directory: Path) -> list[Path]:
-    """The directories ``mkdir -p directory`` would create, outermost first (their real
-    paths, as the ledger keeps them)."""
-    missing: list[Path] = []
-    current = Path(os.path.abspath(directory))
-    while not os.path.lexists(current) and current.parent != current:
-        missing.append(current)
-        current = current.parent
-    return [Path(os.path.realpath(d)) for d in reversed(missing)]
 
 
 def _has(mapping: Any, key: str) -> bool:

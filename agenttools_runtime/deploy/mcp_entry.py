@@ -3,15 +3,19 @@ ownership rules of :mod:`agenttools_runtime.deploy.ownership`."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agenttools_runtime import paths, signals
 from agenttools_runtime.clients import Client
 from agenttools_runtime.deploy import litter
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.ownership import Release, owners, release_entry, without_entry
+from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import AgentToolsWarning
 from agenttools_runtime.mcp.install import (
     MCPInstallResult,
@@ -29,14 +33,39 @@ def install_entry(
     the key that no deployment wrote and that holds something else is replaced only with
     *force* (``MCPServerEntryExists``). One a deployment wrote is replaced: it is then the
     user's, which removing the deployment keeps (``MCPServerEntryModified``)."""
-    with deployment_lock() as store:
+    written = f'the entry "{key}" was written into {target.config_file}'
+    with _said_when_interrupted(written) as store:
         owned = any(True for _ in owners(store, key, target.config_file))
-        new_dirs = litter.missing_dirs(Path(os.path.realpath(target.config_file)).parent)
+        new_dirs = paths.missing_dirs(Path(os.path.realpath(target.config_file)).parent)
         result = install_mcp_server(target, server, key=key, force=force or owned)
         if result.edit is not None:  # what it created, for the uninstall to take away
             claims = litter.edit_claims(result.edit, target.client, new_dirs)
             litter.remember_claims(store.state, claims)
         return result
+
+
+@contextlib.contextmanager
+def _said_when_interrupted(done: str) -> Iterator[Store]:
+    """The deployment lock, with SIGINT and SIGTERM held back until the edit under it is
+    whole; an interruption then says what was *done* (or, before the lock was held, that
+    nothing was changed)."""
+    with (
+        _interrupted_says("nothing was changed"),
+        deployment_lock() as store,
+        _interrupted_says(done),
+        signals.deferred(),
+    ):
+        yield store
+
+
+@contextlib.contextmanager
+def _interrupted_says(outcome: str) -> Iterator[None]:
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, signals.Interrupted) and exc.outcome:
+            raise
+        raise signals.Interrupted.from_interrupt(exc, outcome) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +104,8 @@ def uninstall_entry(target: MCPTarget, key: str, *, force: bool = False) -> Unin
     instead of deleting the key, and one the user changed since the deployment wrote it is
     kept (``MCPServerEntryModified``) unless *force* — and the deployment's record no longer
     lists it (a record left with nothing is deleted)."""
-    with deployment_lock() as store:
+    finished = f'the uninstall of the entry "{key}" from {target.config_file} was finished'
+    with _said_when_interrupted(finished) as store:
         found = list(owners(store, key, target.config_file))
         if not found:
             result = uninstall_mcp_server(target, key)

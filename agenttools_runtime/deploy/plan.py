@@ -9,7 +9,7 @@ decision" row by row, first match wins, so a reader can check them against the s
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import Enum, IntEnum
 
 from agenttools_runtime import errors
@@ -90,9 +90,6 @@ class SkillFacts:
     incoming_older: bool = False
     builtin: bool = False
     same_directory: bool = False
-
-
-FACT_NAMES = tuple(f.name for f in fields(SkillFacts))
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,12 +346,6 @@ def release_state(
     if destination in _DESTINATION_RELEASE:
         return _DESTINATION_RELEASE[destination]
     return ReleaseState.UNMODIFIED if disk_unmodified else ReleaseState.MODIFIED
-
-
-def decide_release(
-    references_remain: bool, external: bool, destination: DestinationState, disk_unmodified: bool
-) -> ReleaseAction:
-    return RELEASE_RULES[release_state(references_remain, external, destination, disk_unmodified)]
 
 
 # -- versions and conflicts ------------------------------------------------------------------

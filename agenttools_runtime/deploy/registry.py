@@ -159,10 +159,6 @@ def load_entry(key: str, state: StatePaths | None = None) -> RegistryEntry | Non
     return entry if entry.key == key else None
 
 
-def entry_exists(key: str, state: StatePaths | None = None) -> bool:
-    return entry_path(key, state).is_file()
-
-
 def iter_entries(state: StatePaths | None = None) -> Iterator[RegistryEntry]:
     """Every readable entry, by reading every file (O(n): doctor, tests, index rebuilds)."""
     try:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import errors, fs, paths, signals
@@ -294,7 +293,7 @@ def _put_back_replaced(entry: RegistryEntry, kept: str | None = None) -> AgentTo
     where it was while nothing else is there (*kept*: why the directory stays, so the
     backup stays too). Returns the warning when it stays."""
     name = registry.replaced_backup(entry)
-    backup = None if name is None else _existing(fsops.temp_locations(entry.root, name))
+    backup = None if name is None else fsops.find_temp(entry.root, name)
     if backup is None:
         return None
     reason = kept or "something else is there now"
@@ -307,10 +306,6 @@ def _put_back_replaced(entry: RegistryEntry, kept: str | None = None) -> AgentTo
     return errors.AgentSkillReplacedKept(
         name=entry.name, path=entry.path, backup=backup, reason=reason
     )
-
-
-def _existing(candidates: tuple[Path, ...]) -> Path | None:
-    return next((p for p in candidates if os.path.lexists(p)), None)
 
 
 def _unproven(entry: RegistryEntry, listed: InstalledSkill | None) -> str | None:

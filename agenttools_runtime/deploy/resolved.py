@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime import errors, paths, verified
+from agenttools_runtime import errors, fs, paths, verified
 from agenttools_runtime.bundles import resolve_tools
 from agenttools_runtime.deploy import content
 from agenttools_runtime.discovery import InstalledDistribution, SearchPath
@@ -135,6 +135,7 @@ def record_verified(tools: ResolvedTools) -> None:
     the first deploy on a machine, once it made one."""
     if tools.unrecorded_since_ns is None:
         return
+    fs.checkpoint("deploy:recording-verified")
     for source in tools.skills:
         dist_info = _wheel_copy_of(source)
         if dist_info is None or source.directory is None or not source.contents:

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from agenttools_runtime.clients import get_client
 from agenttools_runtime.deploy.deployment import find_deployment
 from agenttools_runtime.deploy.records import DeploymentRecord
-from agenttools_runtime.errors import DeploymentNotFound
 from agenttools_runtime.names import canonical_dist_name
 
 
@@ -58,8 +57,3 @@ def bundle_matches(record: DeploymentRecord, name: str) -> bool:
         and canonical_dist_name(wanted_dist) == canonical_dist_name(distribution)
         and wanted_short == short
     )
-
-
-def none_selected(what: str) -> DeploymentNotFound:
-    """The error for a selection that matched nothing."""
-    return DeploymentNotFound(id=what)

@@ -251,27 +251,19 @@ def _replaces_foreign(sp: SkillPlan) -> bool:
     return sp.facts.entry in (EntryKind.NONE, EntryKind.EXTERNAL)
 
 
+# the actions after which the entry describes the source anew (what was there is replaced)
+_FRESH_ENTRY = (Action.LINK, Action.CREATE, Action.REPLACE, Action.ADOPT_EXTERNAL)
+
+
 def _new_entry(
     sp: SkillPlan, action: Action | None, refs: tuple[str, ...], now: str
 ) -> RegistryEntry:
     source, entry = sp.source, sp.entry
-    if action is Action.LINK:
-        assert source.directory is not None
-        return RegistryEntry(
-            key=sp.key,
-            directory=str(sp.directory),
-            name=source.name,
-            identifier=source.identifier,
-            version=source.version,
-            hashes=dict(source.manifest),
-            references=refs,
-            timestamp=now,
-            extra={
-                **({} if entry is None else entry.extra),
-                content.LINK: str(source.directory),
-            },
-        )
-    if entry is None or action in (Action.CREATE, Action.REPLACE, Action.ADOPT_EXTERNAL):
+    if entry is None or action in _FRESH_ENTRY:
+        extra = {} if entry is None else entry.extra
+        if action is Action.LINK:
+            assert source.directory is not None
+            extra = {**extra, content.LINK: str(source.directory)}
         return RegistryEntry(
             key=sp.key,
             directory=str(sp.directory),
@@ -282,7 +274,7 @@ def _new_entry(
             external=action is Action.ADOPT_EXTERNAL,
             references=refs,
             timestamp=now,
-            extra={} if entry is None else entry.extra,
+            extra=extra,
         )
     if action is Action.ADOPT_BASELINE:  # (the stats cached were of the old baseline)
         return replace(

@@ -127,10 +127,6 @@ def statuses(
     return found
 
 
-def record_status(record: DeploymentRecord, *, deep: bool = False) -> DeploymentStatus:
-    return statuses([record], deep=deep)[0]
-
-
 # -- the checks ------------------------------------------------------------------------------
 
 
@@ -396,7 +392,7 @@ class _Checker:
         gone = self._command_gone(server, current[key])
         if gone is not None:
             found.append(gone)
-        expected = drift.written_entry(server)
+        expected = server.written
         source = "as written"
         if expected is None and self.deep:
             expected = _entry_today(record, server, client)

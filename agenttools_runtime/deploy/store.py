@@ -197,11 +197,6 @@ class Store:
         self._records[uid] = None
         self.index.drop_record(uid)
 
-    def forget_record(self, uid: str) -> None:
-        """Drop *uid* from the index and cache (its directory was removed by a rollback)."""
-        self._records[uid] = None
-        self.index.drop_record(uid)
-
     def _cache(self, record: DeploymentRecord) -> None:
         self._records[record.uuid] = record
         self.index.put_record(record.uuid, index.summarize(record))

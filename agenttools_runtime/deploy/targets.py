@@ -32,7 +32,6 @@ from agenttools_runtime import clients, errors, paths
 from agenttools_runtime.clients import Client
 from agenttools_runtime.errors import (
     AgentToolsError,
-    InvalidProjectDirectory,
     UnknownInstallLocation,
     UnknownSkillsLocation,
     UnsupportedMCPClient,
@@ -130,7 +129,7 @@ def resolve_target(
         if scope is not None and scope != USER_SCOPE:
             project_dir = Path(scope)
     elif project is not None:
-        project_dir = _project_dir(project)
+        project_dir = clients.project_directory(project)
         scope = str(project_dir)
         try:
             config_file = clients.project_mcp_config_location(c, project_dir)
@@ -211,13 +210,6 @@ def _read_roots(c: Client, scope: str | None, os_name: str | None) -> tuple[Path
     except AgentToolsError:
         pass
     return ()
-
-
-def _project_dir(project: Path | str) -> Path:
-    path = Path(os.path.expanduser(os.fspath(project)))
-    if not path.is_dir():
-        raise InvalidProjectDirectory(directory=project)
-    return Path(os.path.abspath(path))
 
 
 def check_skills_root(root: Path) -> None:

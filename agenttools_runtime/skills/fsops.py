@@ -15,9 +15,9 @@ keep every backup until its whole step has succeeded and undo everything otherwi
     is deleted, the backup moved back, and ``AgentSkillWriteFailed`` raised. On success the
     backup is kept until the outcome is settled: ``outcome.commit()`` deletes it,
     ``outcome.rollback()`` deletes the new directory and moves the backup back.
-    ``create_skill`` is the same but refuses an existing entry. The staging and backup names
-    may be chosen by the caller beforehand (an intent journal records them before anything
-    is written; :func:`temp_locations` says where such a name can be).
+    The staging and backup names may be chosen by the caller beforehand (an intent journal
+    records them before anything is written; :func:`temp_locations` says where such a name
+    can be).
     A file that is executable in the source or starts with ``#!`` is made executable.
     If the source directory *is* the destination (same canonical path) nothing is written
     (``action == "unchanged"``); a source inside the destination or the destination inside
@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from agenttools_runtime import fs, regular_files
+from agenttools_runtime import fs, paths, regular_files
 from agenttools_runtime.errors import (
     AgentSkillBackupNotRemoved,
     AgentSkillRemoveFailed,
@@ -185,18 +185,6 @@ def write_skill(
     return WriteOutcome(source.name, path, action, previous, backup)
 
 
-def create_skill(root: Path, source: SkillSource) -> WriteOutcome:
-    """Create ``root/<source.name>``; ``FileExistsError`` if any entry is there (the caller
-    checked first; this guards against a race)."""
-    path = root / source.name
-    if same_as_source(path, source):
-        return WriteOutcome(source.name, path, "unchanged", destination_state(root, source.name))
-    check_file_paths(source)
-    if os.path.lexists(path):
-        raise FileExistsError(str(path))
-    return write_skill(root, source)
-
-
 def new_staging_name() -> str:
     return f"{STAGING_PREFIX}{os.urandom(16).hex()}"  # not uuid: its import costs a deploy ~2 ms
 
@@ -211,6 +199,12 @@ def temp_locations(root: Path, name: str, real_root: Path | None = None) -> tupl
     *real_root* is ``canonical_path(root)``, when the caller has it already."""
     real = canonical_path(root) if real_root is None else real_root
     return real.parent / name, real / name
+
+
+def find_temp(root: Path, name: str) -> Path | None:
+    """Where the staging or backup entry *name* of *root* is (:func:`temp_locations`), if
+    anywhere."""
+    return next((p for p in temp_locations(root, name) if os.path.lexists(p)), None)
 
 
 def _build_staged(root: Path, source: SkillSource, staging_name: str, real_root: Path) -> Path:
@@ -311,13 +305,9 @@ def remove_skill(root: Path, name: str, *, backup_name: str | None = None) -> Re
 
 def ensure_root(root: Path) -> list[Path]:
     """Create *root* (and missing parents); return the directories created, outermost first."""
-    missing: list[Path] = []
-    current = Path(os.path.abspath(root))
-    while not os.path.lexists(current) and current.parent != current:
-        missing.append(current)
-        current = current.parent
+    created = paths.missing_dirs(root)
     fs.mkdir(root, parents=True, exist_ok=True)
-    return list(reversed(missing))
+    return created
 
 
 def remove_created_dirs(created: Sequence[Path]) -> None:

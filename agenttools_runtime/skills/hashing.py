@@ -14,18 +14,35 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator, Mapping
+from enum import Enum
 from hashlib import sha256
 from pathlib import Path
 
 from agenttools_runtime import errors, regular_files
-from agenttools_runtime.skills.states import DestinationState as DestinationState
-from agenttools_runtime.skills.states import DirectoryState as DirectoryState
 
 FileHashes = dict[str, str]  # "/"-separated relative path -> SHA-256 hex digest
 
 JUNK_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 JUNK_DIRS = frozenset({"__pycache__"})
 VCS_NAMES = frozenset({".git", ".hg", ".svn"})
+
+
+class DirectoryState(str, Enum):
+    """An installed skill directory compared with its baseline manifest."""
+
+    MISSING = "Missing"
+    UNMODIFIED = "Unmodified"
+    MODIFIED = "Modified"
+
+
+class DestinationState(str, Enum):
+    """What is at ``root/name`` before a write."""
+
+    MISSING = "Missing"
+    DANGLING = "Dangling"
+    FILE = "File"
+    LINK = "Link"
+    DIRECTORY = "Directory"
 
 
 def hash_bytes(data: bytes) -> str:
@@ -97,21 +114,6 @@ def _walk(
             yield from _walk(path, rel + "/", root_real, (*ancestors, real))
         elif entry.is_file():  # a pipe or device is not skill content: reading it hangs
             yield rel, path
-
-
-def source_hashes(files: Mapping[str, Path | str]) -> FileHashes:
-    """Hash a skill source's files (``Path`` sources read from disk, ``str`` as UTF-8)."""
-    manifest: FileHashes = {}
-    for rel in sorted(files):
-        source = files[rel]
-        if isinstance(source, str):
-            manifest[rel] = hash_text(source)
-        else:
-            try:
-                manifest[rel] = hash_file(source)
-            except OSError as exc:
-                raise errors.AgentSkillUnreadable(path=source) from exc
-    return manifest
 
 
 def installed_hashes(directory: Path) -> tuple[FileHashes, bool]:

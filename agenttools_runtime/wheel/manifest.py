@@ -340,7 +340,7 @@ FIELDS: dict[str, tuple[tuple[str, str, str], ...]] = {
 SERVER_FIELDS: tuple[tuple[str, str, str], ...] = tuple(
     (key.name, schema.KIND_TEXT[key.kind] + (" (" + " / ".join(f"`{c}`" for c in key.choices)
      + ")" if key.choices else ""), key.doc)
-    for key in schema.SERVER.keys
+    for key in _MANIFEST_KEYS
 )  # fmt: skip
 
 # How the manifest changes between agenttools versions (docs/wheel-format.md quotes it).

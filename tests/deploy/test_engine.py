@@ -331,11 +331,12 @@ def test_an_older_version_keeps_the_newer_copy(home: Path, sources: Path) -> Non
     target = resolve_target("cursor")
     newer = resolve(bundle("new", [src]))
     newer = replace(newer, skills=(replace(newer.skills[0], version="2.0"),))
-    record_new, _ = engine.execute(newer, target, Level.NONE)
+    record_new = engine.execute_outcome(newer, target, Level.NONE).record
     write_skill(src, body="old\n")
     older = resolve(bundle("old", [src]))
     older = replace(older, skills=(replace(older.skills[0], version="1.5"),))
-    record_old, found = engine.execute(older, target, Level.ALL)
+    outcome = engine.execute_outcome(older, target, Level.ALL)
+    record_old, found = outcome.record, outcome.warnings
     skill = home / ".cursor" / "skills" / "versioned-skill"
     assert "new" in (skill / "SKILL.md").read_text()
     assert [type(w) for w in found] == [AgentSkillNewerVersionKept]

@@ -206,6 +206,51 @@ def test_a_killed_mcp_uninstall_leaves_no_temp_file_after_the_rerun(
     assert dotfile.read_text() == USER_TOML and link.is_symlink()
 
 
+def signalled(signum: str, moment: str, *argv: str | Path) -> subprocess.CompletedProcess[str]:
+    """Run the command in a process that sends itself SIG*signum* at *moment*."""
+    return subprocess.run(
+        [sys.executable, str(CHILD), signum, moment, *map(str, argv)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize("signum", ["INT", "TERM"])
+def test_a_signal_during_mcp_install_and_uninstall_waits_for_the_edit_and_says_so(
+    site: Path, home: Path, state: Path, linked_codex: tuple[Path, Path], signum: str
+) -> None:
+    link, dotfile = linked_codex
+    status = 128 + int(getattr(signal, f"SIG{signum}"))
+    install = ("mcp", "install", "codex", "weather/weather", "--path", site)
+    done = signalled(signum, "point:atomic-write:temp-written", *install)
+    assert done.returncode == status, done.stderr
+    assert f'interrupted; the entry "weather" was written into {link}' in done.stderr
+    assert "[mcp_servers.weather]" in dotfile.read_text() and temp_files(home) == []
+
+    done = signalled(
+        signum, "point:atomic-write:temp-written", "mcp", "uninstall", "codex", "weather"
+    )
+    assert done.returncode == status, done.stderr
+    assert 'the uninstall of the entry "weather"' in done.stderr and "was finished" in done.stderr
+    assert dotfile.read_text() == USER_TOML and link.is_symlink() and temp_files(home) == []
+    assert journals(state) == []
+
+
+def test_a_sigterm_after_a_deploy_committed_says_it_was_committed(
+    site: Path, home: Path, state: Path
+) -> None:
+    # the first deploy on a machine records the wheel files it verified after the lock
+    done = signalled(
+        "TERM", "point:deploy:recording-verified", "deploy", "codex", "news", "--path", site
+    )
+    assert done.returncode == 128 + signal.SIGTERM, done.stderr
+    assert "was committed" in done.stderr
+    listed = agenttools("deployed", "--json")
+    (deployment,) = json.loads(listed.stdout)["deployments"]
+    assert deployment["status"] == "ok"
+
+
 def test_doctor_fix_deletes_the_temp_file_a_killed_install_listed(
     site: Path, home: Path, state: Path, linked_codex: tuple[Path, Path]
 ) -> None:

@@ -243,7 +243,7 @@ def test_editable_copy_is_outdated_when_the_source_changes(
     assert table(out)["cursor"][4] == "outdated"
     assert 'the skill "live-skill" of live 0.1.0 has other files than were deployed' in out
     record = deployed()[0].record
-    assert status.record_status(record).status == "outdated"
+    assert status.statuses([record])[0].status == "outdated"
 
 
 def test_identical_redeploy_is_no_conflict(

@@ -25,7 +25,7 @@ with FileLock(sys.argv[1]):
 
 
 def hold_lock(seconds: float) -> subprocess.Popen[str]:
-    lock_file = paths.deployment_lock_file()
+    lock_file = paths.state_paths().lock
     lock_file.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.Popen(
         [sys.executable, "-c", HOLDER, str(lock_file), str(seconds)],
@@ -46,7 +46,7 @@ def test_nested_use_in_one_process_does_not_deadlock() -> None:
         assert lock.lock_held()
     assert not lock.lock_held()
     # (nothing deployed: the state folder it made for the lock goes as the lock is let go)
-    assert not paths.deployment_lock_file().parent.exists()
+    assert not paths.state_paths().lock.parent.exists()
 
 
 def test_another_process_holding_the_lock_times_out() -> None:

@@ -30,7 +30,7 @@ def test_the_bytes_verified_are_the_bytes_written(home: Path, tmp_path: Path) ->
     source.write_bytes(verified.replace(b"Do things.", b"Tampered."))  # after the check
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        engine.execute(resolved, resolve_target("claude-code"), Level.NONE)
+        engine.execute_outcome(resolved, resolve_target("claude-code"), Level.NONE)
     deployed = home / ".claude" / "skills" / "weather-report" / "SKILL.md"
     assert deployed.read_bytes() == verified
     assert (deployed.parent / "scripts" / "run.sh").read_bytes() == b"#!/bin/sh\n"

@@ -10,13 +10,14 @@ import pytest
 from agenttools_runtime.deploy import plan
 from agenttools_runtime.deploy.plan import (
     INSTALL_RULES,
+    RELEASE_RULES,
     Action,
     EntryKind,
     Level,
     ReleaseState,
     SkillFacts,
     decide_install,
-    decide_release,
+    release_state,
 )
 from agenttools_runtime.errors import InvalidOverwriteOption
 from agenttools_runtime.skills.hashing import DestinationState as D
@@ -199,7 +200,7 @@ def test_release_table_matches_the_spec_for_every_combination() -> None:
     for refs, external, dest, unmodified in itertools.product(
         (False, True), (False, True), D, (False, True)
     ):
-        action = decide_release(refs, external, dest, unmodified)
+        action = RELEASE_RULES[release_state(refs, external, dest, unmodified)]
         expected = release_oracle(refs, external, dest, unmodified)
         assert (action.remove_directory, action.delete_entry, action.warning) == expected
 

@@ -87,7 +87,12 @@ def _write(tmp_path: Path, document: Any, name: str = "server.json") -> Path:
 
 
 def _entries(home: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((home / ".claude.json").read_text())
+    """Claude Code's entries; none when the file is gone (an uninstall of the only entry
+    agenttools added to a file it created leaves the home as it was)."""
+    config = home / ".claude.json"
+    if not config.exists():
+        return {}
+    data: dict[str, Any] = json.loads(config.read_text())
     return data["mcpServers"]
 
 

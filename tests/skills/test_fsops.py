@@ -206,12 +206,6 @@ def test_unsafe_file_paths_are_refused(root: Path, rel: str) -> None:
     assert not root.exists()
 
 
-def test_create_skill_refuses_existing_entry(source_dir: Path, root: Path) -> None:
-    make_skill(root)
-    with pytest.raises(FileExistsError):
-        fsops.create_skill(root, to_source(source_dir))
-
-
 @pytest.mark.parametrize("kind", ["directory", "link", "dangling", "file"])
 def test_remove_entries_as_themselves(root: Path, tmp_path: Path, kind: str) -> None:
     root.mkdir(parents=True)

@@ -15,10 +15,10 @@ from agenttools_runtime.skills.hashing import (
     destination_state,
     directory_state,
     hash_bytes,
+    hash_file,
     hash_text,
     installed_hashes,
     iter_source_files,
-    source_hashes,
 )
 from tests.helpers.skills import make_skill
 
@@ -46,7 +46,7 @@ def test_string_hash_is_the_utf8_bytes_hash() -> None:
 
 def test_crlf_checkout_is_unmodified(tmp_path: Path) -> None:
     source = make_skill(tmp_path / "src", files={"a.md": "one\ntwo\n"})
-    manifest = source_hashes(dict(iter_source_files(source)))
+    manifest = {rel: hash_file(path) for rel, path in iter_source_files(source)}
     installed = tmp_path / "installed"
     installed.mkdir()
     for rel, path in iter_source_files(source):
@@ -54,19 +54,6 @@ def test_crlf_checkout_is_unmodified(tmp_path: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
     assert directory_state(installed, manifest) is DirectoryState.UNMODIFIED
-
-
-def test_source_hashes_is_sorted_and_mixes_paths_and_strings(tmp_path: Path) -> None:
-    f = tmp_path / "f.txt"
-    f.write_bytes(b"x\r\n")
-    manifest = source_hashes({"z.md": "z", "a/f.txt": f})
-    assert list(manifest) == ["a/f.txt", "z.md"]
-    assert manifest == {"a/f.txt": sha(b"x\n"), "z.md": sha(b"z")}
-
-
-def test_source_hashes_unreadable_file(tmp_path: Path) -> None:
-    with pytest.raises(AgentSkillUnreadable):
-        source_hashes({"gone": tmp_path / "gone"})
 
 
 def test_iter_source_files_skips_junk_and_vcs(tmp_path: Path) -> None:
@@ -119,7 +106,7 @@ def test_iter_source_files_dangling_inner_link(tmp_path: Path) -> None:
 @pytest.fixture
 def installed(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     directory = make_skill(tmp_path / "root", files={"r/a.md": "a\n"})
-    return directory, source_hashes(dict(iter_source_files(directory)))
+    return directory, {rel: hash_file(path) for rel, path in iter_source_files(directory)}
 
 
 def test_states_missing_unmodified(tmp_path: Path, installed: tuple[Path, dict[str, str]]) -> None:

@@ -221,7 +221,7 @@ def test_newer_schema_is_its_own_leaf() -> None:
 
 
 # -- every field, every JSON type ------------------------------------------------------------
-SERVER_KEYS = [key.name for key in SERVER.keys]
+SERVER_KEYS = [key.name for key in SERVER.keys if key.name != "registry"]  # (never in a manifest)
 JSON_KINDS: dict[str, object] = {
     "null": None,
     "boolean": True,

@@ -106,16 +106,19 @@ def _render(path: tuple[str, ...], key: str, entry: Mapping[str, Any], nl: str) 
         table = tomlkit.table(is_super_table=True)
         node.add(part, table)
         node = table
-    table = tomlkit.table()
+    node.add(key, _entry_table(entry, tomlkit.table()))
+    return tomlkit.dumps(doc).replace("\n", nl)
+
+
+def _entry_table(entry: Mapping[str, Any], table: Table | InlineTable) -> Table | InlineTable:
+    """*table* holding *entry*, its mappings (``env``) as inline tables."""
     for name, value in entry.items():
         if isinstance(value, Mapping):
             inline = tomlkit.inline_table()
             inline.update(dict(value))
-            table.add(name, inline)
-        else:
-            table.add(name, value)
-    node.add(key, table)
-    return tomlkit.dumps(doc).replace("\n", nl)
+            value = inline
+        table.append(name, value)
+    return table
 
 
 def _walk(
@@ -276,17 +279,8 @@ class TOMLFormat:
         doc = _parse(text)
         found = _walk(doc, container.path, create=True)
         assert found is not None
-        table: Table | InlineTable = (
-            tomlkit.inline_table() if isinstance(found, InlineTable) else tomlkit.table()
-        )
-        for name, value in entry.items():
-            if isinstance(value, Mapping):
-                inline = tomlkit.inline_table()
-                inline.update(dict(value))
-                table.append(name, inline)
-            else:
-                table.append(name, value)
-        found[key] = table
+        empty = tomlkit.inline_table() if isinstance(found, InlineTable) else tomlkit.table()
+        found[key] = _entry_table(entry, empty)
         return tomlkit.dumps(doc)
 
 
