@@ -12,7 +12,7 @@ from agenttools_runtime.cli.common import UsageError, emit, examples, nonempty
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    from agenttools_runtime.cli.deploy import add_setting_arguments
+    from agenttools_runtime.cli.setting_args import add_setting_arguments
 
     parser = subparsers.add_parser(
         "configure",
@@ -45,7 +45,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_configure(args: argparse.Namespace) -> int:
-    from agenttools_runtime.cli.deploy import given_settings
+    from agenttools_runtime.cli.setting_args import given_settings
     from agenttools_runtime.deploy.deployment import Deployment, find_deployment
     from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.deploy.sync import redeploy

@@ -16,6 +16,7 @@ from agenttools_runtime.cli.common import (
     nonempty,
 )
 from agenttools_runtime.cli.lifecycle import deployed_view
+from agenttools_runtime.cli.setting_args import add_setting_arguments, settings_for
 
 if TYPE_CHECKING:
     from agenttools_runtime.clients import Client
@@ -231,29 +232,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     remove.set_defaults(handler=run_remove)
 
 
-def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--env`` and ``--env-file``: the values of the servers' declared settings."""
-    parser.add_argument(
-        "--env",
-        action="append",
-        default=[],
-        type=nonempty,
-        metavar="SERVER.VAR=VALUE",
-        help="the value of a setting a server declares (SERVER: its name in the bundle; "
-        "plain VAR=VALUE for a bundle of one server); required ones not given are asked for "
-        "on a terminal, secret ones without echo; see docs/settings.md",
-    )
-    parser.add_argument(
-        "--env-file",
-        action="append",
-        default=[],
-        type=nonempty,
-        metavar="FILE",
-        help="read such values from FILE (one VAR=VALUE or SERVER.VAR=VALUE a line, as in a "
-        ".env file); --env wins over it",
-    )
-
-
 def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     """``--check``: that each server can start, before anything is written."""
     parser.add_argument(
@@ -266,34 +244,6 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
         "the version whose skills are deployed), then start it as the client would and wait "
         "for its answer to MCP initialize (30 s); a server that fails is refused",
     )
-
-
-def given_settings(args: argparse.Namespace) -> list[Any]:
-    """The ``--env-file`` and ``--env`` assignments, in that order (later ones win)."""
-    from pathlib import Path
-
-    from agenttools_runtime.settings.given import GivenError, parse_pairs, read_env_file
-
-    try:
-        found = [a for f in args.env_file for a in read_env_file(Path(f))]
-        return found + parse_pairs(args.env)
-    except GivenError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def settings_for(args: argparse.Namespace, search: SearchPath | None, tools: str | None) -> Any:
-    """The values given, by server of the bundle *tools* (before anything is deployed)."""
-    given = given_settings(args)
-    if not given:
-        return {}
-    from agenttools_runtime.bundles import resolve_tools
-    from agenttools_runtime.settings.given import GivenError, by_server
-
-    bundle = resolve_tools(tools, search)
-    try:
-        return by_server(given, [s.name for s in bundle.servers()])
-    except GivenError as exc:
-        raise UsageError(str(exc)) from None
 
 
 def _positional(parser: argparse.ArgumentParser, dest: str) -> argparse.Action:

@@ -78,7 +78,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help="start each stdio server as a client would (30 s at most) and list the tools, "
         "prompts and resources it offers; the values of its settings with --env",
     )
-    from agenttools_runtime.cli.deploy import add_setting_arguments
+    from agenttools_runtime.cli.setting_args import add_setting_arguments
 
     add_setting_arguments(show_parser)
     add_environment_arguments(show_parser)
@@ -224,7 +224,7 @@ def run_show(args: argparse.Namespace) -> int:
     details = bundle_details(bundle)
     failed = any(item.get("problem") for item in (*details["mcp_servers"], *details["skills"]))
     if args.tools:
-        from agenttools_runtime.cli.deploy import settings_for
+        from agenttools_runtime.cli.setting_args import settings_for
         from agenttools_runtime.cli.show_view import offered, render_offered
 
         offers = offered(bundle, settings_for(args, search, args.name))
