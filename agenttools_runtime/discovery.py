@@ -295,6 +295,13 @@ def try_get_distribution(
     return None
 
 
+def is_installed(name: str, search: SearchPath | None = None) -> bool:
+    """Whether a distribution *name* is installed on *search*, with or without a manifest:
+    :func:`try_get_distribution` is not None, found without reading the manifest."""
+    search = search or SearchPath.current()
+    return next(iter_dist_infos(search.paths, canonical_dist_name(name)), None) is not None
+
+
 # -- the scan --------------------------------------------------------------------------------
 def _scan(
     search: SearchPath, only: str | None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 
 from agenttools_runtime.dist_scan import canonical_dist_name as canonical_dist_name
 from agenttools_runtime.errors import InvalidAgentSkillDescription, InvalidAgentSkillName
@@ -88,12 +89,7 @@ def skill_name_problems(name: str, directory: str | None = None) -> list[str]:
 
 
 def nfkc(text: str) -> str:
-    """*text* NFKC-normalized (as skills-ref compares names); ASCII text is its own form, so
-    unicodedata is imported only for other text (not by list, show or a plain build)."""
-    if text.isascii():
-        return text
-    import unicodedata
-
+    """*text* NFKC-normalized (as skills-ref compares names)."""
     return unicodedata.normalize("NFKC", text)
 
 

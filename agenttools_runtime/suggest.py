@@ -1,9 +1,10 @@
 """ "Did you mean": the known names closest to a mistyped one (clients, bundles, servers,
-commands), by :mod:`difflib`, imported only when a name was not found. The names of what is
-installed come from :mod:`agenttools_runtime.name_hints`."""
+commands), by :mod:`difflib`. The names of what is installed come from
+:mod:`agenttools_runtime.name_hints`."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Mapping
 
 # difflib's ratio a name must reach to be suggested: the rule of the validator's "did you
@@ -19,8 +20,6 @@ def close_matches(word: str, candidates: Iterable[str], n: int = 3) -> list[str]
     for candidate in candidates:
         by_fold.setdefault(candidate.casefold(), candidate)
     folded = word.casefold()
-    import difflib
-
     found = difflib.get_close_matches(folded, list(by_fold), n=n, cutoff=CUTOFF)
     if not found and len(folded) >= 3:
         found = sorted(f for f in by_fold if f.startswith(folded))[:n]

@@ -11,8 +11,11 @@ until there are ``--deployments`` deployments, under a temporary ``HOME`` and
 ``--keep DIR`` builds the state in DIR, or uses the one an earlier run built there (building
 1,000 deployments takes minutes).
 
+``--instructions`` counts each whole process's instructions with valgrind's callgrind instead
+of timing it (one round: the count does not move with the machine's load).
+
 Run: ``python benchmarks/deployed.py [--deployments 1000] [--rounds 10] [--keep DIR]
-[--code DIR]``.
+[--code DIR] [--instructions]``.
 """
 
 from __future__ import annotations
@@ -25,7 +28,16 @@ import time
 import warnings
 from pathlib import Path
 
-from startup import REPO, baselines, cli_variants, measure, report, test_environment
+from startup import (
+    REPO,
+    baselines,
+    cli_variants,
+    cpu_seconds,
+    instructions,
+    measure,
+    report,
+    test_environment,
+)
 
 
 def build_state(site: Path, deployments: int, dists: int, clients: int) -> None:
@@ -66,7 +78,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--code", type=Path, help="a checkout of agenttools to measure")
     parser.add_argument("--keep", type=Path, help="build the state here, or use the one built")
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions (callgrind), not time"
+    )
     args = parser.parse_args()
+    if args.instructions:
+        args.rounds = 1 if args.rounds == parser.get_default("rounds") else args.rounds
     with tempfile.TemporaryDirectory(prefix="agenttools-deployed-") as name:
         tmp = Path(name)
         env = test_environment(tmp, args.code and args.code.resolve())
@@ -87,10 +104,12 @@ def main() -> None:
             table.update(found)
             if argv == ["deployed"]:
                 targets.update(dict.fromkeys(found, 0.5))
-        times = measure(table, env, args.rounds)
+        count = instructions if args.instructions else cpu_seconds
+        times = measure(table, env, args.rounds, count)
+    what = "instructions (callgrind)" if args.instructions else "CPU time (user + system)"
     print(f"agenttools from {args.code or REPO}; Python {sys.version.split()[0]}")
-    print(f"{args.rounds} rounds; CPU time (user + system); {args.deployments} deployments")
-    report(times, targets)
+    print(f"{args.rounds} rounds; {what}; {args.deployments} deployments")
+    report(times, targets, "M" if args.instructions else "ms")
 
 
 if __name__ == "__main__":

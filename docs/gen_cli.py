@@ -15,6 +15,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from agenttools_runtime.cli.common import fill_paragraphs
+
 DOC = Path(__file__).resolve().parent / "cli.md"
 WIDTH = 88  # the usage lines, as a terminal this wide would show them
 
@@ -109,7 +111,7 @@ def text_block(text: str) -> str:
     """A description or epilog: a paragraph, or (laid out by hand: examples, a table of
     runners) a code block as ``--help`` shows it."""
     if "\n  " in text:
-        return f"```\n{text.strip()}\n```"
+        return f"```\n{fill_paragraphs(text).strip()}\n```"
     return " ".join(text.split())
 
 

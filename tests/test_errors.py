@@ -41,6 +41,7 @@ FAMILIES = [
     errors.ManagedEnvironmentError,
     errors.ExportError,
     errors.ServerJsonError,
+    errors.ProjectStateError,
 ]
 LEAVES = [cls for cls in EVERY if cls not in FAMILIES]
 BY_NAME = {cls.__name__: cls for cls in EVERY}
@@ -56,6 +57,7 @@ MODULES = [
     "deployments",
     "distributions",
     "exports",
+    "project_state",
     "skills",
     "texts",
     "uris",

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import textwrap
 from typing import Any
 
-from agenttools_runtime.cli.common import emit, examples
+from agenttools_runtime.cli.common import HelpFormatter, emit, examples
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -14,17 +13,16 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "clients",
         parents=[common],
         help="list supported AI clients, their files, and which are detected here",
-        description=textwrap.fill(
+        description=(
             "List every supported AI client: its id (use it as TARGET), what it supports "
             "(MCP servers, skills, project scope), where its MCP config file and skills "
             "directory are, and whether it is detected on this machine, and why: its "
             "executable on PATH, its own folder, its MCP config file or its skills folder "
             "(one no other client shares). Paths that only agenttools created (a deploy made "
-            "~/.codex/config.toml) do not count.",
-            width=78,
+            "~/.codex/config.toml) do not count."
         ),
         epilog=examples("agenttools clients", "agenttools clients --os windows --json"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument(
         "--os",

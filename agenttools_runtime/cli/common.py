@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -46,9 +47,26 @@ class Parser(argparse.ArgumentParser):
         super()._check_value(action, value)
 
 
+def fill_paragraphs(text: str) -> str:
+    """*text* with each paragraph given as one line filled to 78 columns (broken at spaces
+    only); paragraphs laid out by hand (examples) as written."""
+    return "\n\n".join(
+        p if "\n" in p else textwrap.fill(p, width=78, break_on_hyphens=False)
+        for p in text.split("\n\n")
+    )
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions and epilogs by :func:`fill_paragraphs` when help is printed (not when
+    the parser is built: most runs print no help)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return super()._fill_text(fill_paragraphs(text), width, indent)
+
+
 def examples(*lines: str) -> str:
     """An epilog of example command lines (shown as written: give the parser
-    ``formatter_class=argparse.RawDescriptionHelpFormatter``)."""
+    ``formatter_class=HelpFormatter``)."""
     return "examples:\n" + "\n".join(f"  {line}" for line in lines)
 
 

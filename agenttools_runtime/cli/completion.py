@@ -11,10 +11,9 @@ server names are asked for when completing (``agenttools completion --names tool
 from __future__ import annotations
 
 import argparse
-import textwrap
 from typing import Any, NamedTuple
 
-from agenttools_runtime.cli.common import UsageError, emit
+from agenttools_runtime.cli.common import HelpFormatter, UsageError, emit
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -54,11 +53,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "completion",
         parents=[common],
         help="print the shell completion script (bash, zsh, fish)",
-        description=textwrap.fill(
+        description=(
             "Print the shell completion script for SHELL: commands, options, client ids, "
             "and the names of the installed bundles and servers (looked up when you press "
-            "TAB). Load it from your shell's start-up file.",
-            width=78,
+            "TAB). Load it from your shell's start-up file."
         ),
         epilog=(
             "examples:\n"
@@ -66,7 +64,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  zsh:   echo 'source <(agenttools completion zsh)' >> ~/.zshrc\n"
             "  fish:  agenttools completion fish > ~/.config/fish/completions/agenttools.fish"
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument(
         "shell", metavar="SHELL", nargs="?", choices=SHELLS, help="bash, zsh or fish"

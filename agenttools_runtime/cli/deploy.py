@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import textwrap
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import envs as envs_cli
 from agenttools_runtime.cli.common import (
+    HelpFormatter,
     UsageError,
     add_environment_arguments,
     add_target_arguments,
@@ -35,7 +35,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "deploy",
         parents=[common],
         help="deploy a bundle's MCP servers and skills into a client (tracked, reversible)",
-        description=textwrap.fill(
+        description=(
             "Deploy TOOLS into TARGET as one tracked deployment: each MCP server is written "
             "into the client's config file (other entries, comments and formatting kept) and "
             "each skill is copied into the client's skills directory. Shared skill "
@@ -45,9 +45,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "(claude-code,cursor,codex); --detected takes the clients detected on this "
             "machine, --all-clients every supported one: each client is deployed on its own "
             "(its own deployment, its own lock) and a summary table ends the output. The "
-            "output ends with the 'agenttools remove' command that undoes it.",
-            width=78,
-            break_on_hyphens=False,
+            "output ends with the 'agenttools remove' command that undoes it."
         ),
         epilog=(
             "runners (how a module/script server's command is written):\n"
@@ -69,7 +67,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  agenttools deploy --all-clients                 # the built-in bundle everywhere\n"
             "  agenttools deploy claude-desktop --config ~/cfg.json --no-skills"
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
         unrecognized_hint=(
             "several clients are one TARGET separated by commas: claude-code,cursor,codex"
         ),
@@ -151,23 +149,21 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "deployed",
         parents=[common],
         help="list the recorded deployments and their status (ok, outdated, drifted, ...)",
-        description=textwrap.fill(
+        description=(
             "List every recorded deployment (optionally of one CLIENT), one line each: its "
             "id (a prefix), client, scope, bundle, version and status. --long shows each in "
             "full: the MCP config entries it wrote, the skills it references, and what its "
-            "status is made of.",
-            width=78,
+            "status is made of."
         ),
-        epilog=textwrap.fill(
+        epilog=(
             "statuses: ok; outdated (the installed distribution has another version or other "
             "content: 'agenttools sync'); drifted (a deployed file or entry was changed: "
             "'agenttools verify'); orphaned (its distribution or environment is gone: "
-            "'agenttools sync --prune'); broken (the record cannot be read)",
-            width=78,
+            "'agenttools sync --prune'); broken (the record cannot be read)"
         )
         + "\n\n"
         + examples("agenttools deployed", "agenttools deployed cursor --long"),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     listing.add_argument(
         "client", type=nonempty, metavar="CLIENT", nargs="?", help="only this client's"
@@ -181,7 +177,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "remove",
         parents=[common],
         help="remove deployments: their config entries and the skills nothing else uses",
-        description=textwrap.fill(
+        description=(
             "Remove the deployment ID (its UUID or a unique prefix, see 'agenttools "
             "deployed'; several IDs remove several), or every deployment of a client "
             "(--client), of a bundle (--bundle), or all of them (--all): its MCP config "
@@ -194,8 +190,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "replaced with --force is put back, byte for byte. Works from the record alone, "
             "even after the distribution was uninstalled. Exit status 1 when anything could "
             "not be removed: the deployment then stays listed, and removing it again "
-            "finishes the job.",
-            width=78,
+            "finishes the job."
         ),
         epilog=(
             "examples:\n"
@@ -204,7 +199,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  agenttools remove --bundle weather-tools --dry-run\n"
             "  agenttools remove --all"
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     remove.add_argument(
         "id", type=nonempty, metavar="ID", nargs="*", help="deployment UUID or unique prefix"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import textwrap
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import (
+    HelpFormatter,
     UsageError,
     add_environment_arguments,
     emit,
@@ -30,20 +30,19 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "list",
         parents=[common],
         help="list the agent tools bundles of the installed distributions",
-        description=textwrap.fill(
+        description=(
             "List every agent tools bundle that the installed distributions offer: its name "
             "(dist/bundle, what 'agenttools deploy' takes), the distribution's version, its "
             "MCP servers and its skills. Distributions whose agenttools manifest cannot be "
             "used are listed with the problem. Nothing is imported; only the manifests are "
-            "read.",
-            width=78,
+            "read."
         ),
         epilog=examples(
             "agenttools list",
             "agenttools list --all --json",
             "agenttools list --python ~/.venvs/tools/bin/python",
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     list_parser.add_argument(
         "--all", action="store_true", help="include the built-in bundle (agenttools)"
@@ -57,19 +56,18 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "show",
         parents=[common],
         help="show one bundle in full: skills, their files, server command lines",
-        description=textwrap.fill(
+        description=(
             "Show one bundle in full: each skill's description, version and files (verified "
             "against the hashes recorded in the wheel), and each MCP server's command line as "
             "it would be written into a client's configuration for this environment. Exit "
-            "status 1 when an item cannot be resolved (the problem is shown).",
-            width=78,
+            "status 1 when an item cannot be resolved (the problem is shown)."
         ),
         epilog=examples(
             "agenttools show weather-tools",
             "agenttools show weather-tools/weather      # one server on its own",
             "agenttools show agenttools                 # the built-in bundle",
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     show_parser.add_argument("name", type=nonempty, metavar="NAME", help=NAME_HELP)
     show_parser.add_argument(

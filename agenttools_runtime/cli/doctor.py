@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import textwrap
 from typing import Any
 
-from agenttools_runtime.cli.common import emit
+from agenttools_runtime.cli.common import HelpFormatter, emit
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -14,7 +13,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "doctor",
         parents=[common],
         help="check agenttools' state for what interrupted operations left; --fix repairs it",
-        description=textwrap.fill(
+        description=(
             "Look for what interrupted or foreign changes left in agenttools' state: "
             "operations a process did not finish (their intent journals), a missing or "
             "stale state index, registry references to deployments that are gone, registry "
@@ -23,11 +22,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "directories, and recorded MCP entries missing from their config file. Exit "
             "status 0 when nothing is left to repair. With --fix, repair what the journals, "
             "the registry and the records prove safe; anything that may be someone's only "
-            "copy (a backup nothing accounts for) is only reported.",
-            width=78,
+            "copy (a backup nothing accounts for) is only reported."
         ),
         epilog="examples:\n  agenttools doctor\n  agenttools doctor --fix --json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument(
         "--fix", action="store_true", help="repair what can be repaired safely (see above)"

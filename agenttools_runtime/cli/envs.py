@@ -5,6 +5,7 @@ call in here with one line each; the work is the library's (``agenttools_runtime
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 
@@ -72,11 +73,11 @@ def takes_over(args: argparse.Namespace, tools: str | None) -> bool:
     if tools.endswith(".whl") or os.sep in tools.split("/", 1)[0] or tools.startswith("."):
         return True
     from agenttools_runtime.cli.discovery import search_from_args
-    from agenttools_runtime.discovery import SearchPath, try_get_distribution
+    from agenttools_runtime.discovery import SearchPath, is_installed
 
     search = search_from_args(args, quiet=True) or SearchPath.current()
     first = tools.split("/", 1)[0]
-    if first == "agenttools" or try_get_distribution(first, search) is not None:
+    if first == "agenttools" or is_installed(first, search):
         return False
     return _managed_or_absent(first) and not _close_to_installed(first, search)
 
@@ -84,8 +85,6 @@ def takes_over(args: argparse.Namespace, tools: str | None) -> bool:
 def _close_to_installed(name: str, search: Any) -> bool:
     """Whether *name* looks like a typo of an installed distribution's (then the ordinary
     error, with its "did you mean", says more than an offer to install it)."""
-    import difflib
-
     from agenttools_runtime.discovery import find_distributions
 
     names = [d.name for d in find_distributions(search)]

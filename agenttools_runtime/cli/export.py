@@ -6,11 +6,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import (
+    HelpFormatter,
     UsageError,
     add_environment_arguments,
     emit,
@@ -46,7 +46,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         parents=[common],
         help="write a bundle as an Agent Plugins plugin, a Claude Code or Codex plugin or "
         "marketplace, or a Gemini CLI extension",
-        description=textwrap.fill(
+        description=(
             "Render the skills and MCP servers of a bundle in another packaging format and "
             "write them into DIR: the format's manifest, every skill under skills/, and the "
             "servers, which run the distribution as published, pinned, through uvx (uvx --from "
@@ -57,8 +57,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "anything is written; the same SOURCE gives the same bytes. DIR is created whole, "
             "or, when it exists, only the export's files change in it: a file there that the "
             "previous export did not write (or that changed since) stops the export unless "
-            "--force. Marketplaces take several SOURCEs, each plugin in plugins/NAME/.",
-            width=78,
+            "--force. Marketplaces take several SOURCEs, each plugin in plugins/NAME/."
         ),
         epilog=examples(
             "agenttools export --format claude-plugin weather-tools -o dist/claude",
@@ -68,7 +67,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "agenttools export --format codex-marketplace . ../toolkit#toolkit -o market",
         )
         + "\n\nExit status: 0 written, 1 failure, 2 usage.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument(
         "--format",
@@ -127,22 +126,21 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "server-json",
         parents=[common],
         help="print (or write) the MCP registry's server.json of a project's server",
-        description=textwrap.fill(
+        description=(
             "Print the server.json that the MCP registry (registry.modelcontextprotocol.io) "
             "takes for the server of PROJECT that declares "
             "[tool.agenttools.mcp-servers.NAME.registry]: the PyPI package of the "
             "distribution at its exact version, run with uvx, its transport, arguments and "
             "environment variables. The project is checked first as 'agenttools validate' "
             "does (the README's mcp-name line, the console script uvx runs). The build hook "
-            "and the wrapping backend write the same file into the sdist.",
-            width=78,
+            "and the wrapping backend write the same file into the sdist."
         ),
         epilog=examples(
             "agenttools server-json",
             "agenttools server-json path/to/project -o server.json",
             "agenttools server-json --version 1.3.0   # a dynamic version",
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     server.add_argument(
         "project",

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import textwrap
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import envs as envs_cli
-from agenttools_runtime.cli.common import UsageError, emit, nonempty
+from agenttools_runtime.cli import project as project_cli
+from agenttools_runtime.cli.common import HelpFormatter, UsageError, emit, nonempty
 
 if TYPE_CHECKING:
     from agenttools_runtime.deploy.records import DeploymentRecord
@@ -31,35 +31,39 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "verify",
         parents=[common],
         help="check deployed skill files and config entries for changes (exit 1 if any)",
-        description=textwrap.fill(
+        description=(
             "Check deployments against what agenttools wrote and what is installed: every "
             "skill file (hashed) and every MCP config entry, file by file and entry by entry, "
             "and whether the distribution is still installed at the deployed version. Exit "
             "status 0 when every deployment checked is ok, 1 otherwise (a check for CI: the "
-            "project's committed deployments are intact).",
-            width=78,
+            "project's committed deployments are intact). Inside a project (an agenttools.toml "
+            "here or above) it checks every file and entry the project's agenttools.lock lists "
+            "instead (--format github for annotations); --global keeps the meaning above there."
         ),
-        epilog=textwrap.fill(STATUS_HELP, width=78),
+        epilog=STATUS_HELP,
     )
     verify.add_argument(
         "id", type=nonempty, metavar="ID", nargs="*", help="deployment UUID or unique prefix"
     )
     _add_selection(verify)
+    project_cli.add_verify_arguments(verify)
     verify.set_defaults(handler=run_verify)
 
     sync = subparsers.add_parser(
         "sync",
         parents=[common],
         help="upgrade outdated deployments from the installed distributions; --prune orphans",
-        description=textwrap.fill(
+        description=(
             "Deploy every outdated deployment again from the distribution installed now (in "
             "the environment it was deployed from, to the same target, with the same "
             "options): the --upgrade path, so a skill you modified is kept and reported "
             "unless --force. With --prune, orphaned deployments (their distribution was "
             "uninstalled or their environment deleted) are removed; that asks first on a "
             "terminal, and needs --yes when stdin is not one. One lock for the whole run, "
-            "one summary at the end. Exit status 0 when everything was done.",
-            width=78,
+            "one summary at the end. Exit status 0 when everything was done. Inside a project "
+            "(an agenttools.toml here or above) it makes this machine match the project's "
+            "agenttools.lock instead (--locked, --frozen; docs/projects.md); --global keeps "
+            "the meaning above there."
         ),
         epilog=(
             "examples:\n"
@@ -68,7 +72,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  agenttools sync --client cursor --bundle weather-tools\n"
             "  pip uninstall weather-tools && agenttools sync --prune --yes"
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     _add_selection(sync, everything=False)
     sync.add_argument(
@@ -84,6 +88,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help="also replace skills you modified (like deploy --force)",
     )
     envs_cli.add_upgrade_arguments(sync)
+    project_cli.add_sync_arguments(sync)
     sync.set_defaults(handler=run_sync)
 
 
@@ -242,6 +247,9 @@ def _version(record: DeploymentRecord) -> str:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    project = project_cli.project_here(args)
+    if project is not None:  # inside a project: its lock, not the machine's deployments
+        return project_cli.run_project_verify(args, project)
     from agenttools_runtime.deploy import status
     from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.deploy.records import DeploymentRecord
@@ -284,6 +292,9 @@ def _render_verify(found: list[DeploymentStatus]) -> str:
 
 
 def run_sync(args: argparse.Namespace) -> int:
+    project = project_cli.project_here(args)
+    if project is not None:  # inside a project: make the machine match its lock
+        return project_cli.run_project_sync(args, project)
     from agenttools_runtime.deploy import status
     from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.deploy.records import DeploymentRecord

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import textwrap
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli.common import add_environment_arguments, emit, help_handler, nonempty
+from agenttools_runtime.cli.common import (
+    HelpFormatter,
+    add_environment_arguments,
+    emit,
+    help_handler,
+    nonempty,
+)
 
 if TYPE_CHECKING:
     from agenttools_runtime.discovery import SearchPath
@@ -39,7 +44,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "install",
         parents=[common],
         help="write a server's entry into a client's config file",
-        description=textwrap.fill(
+        description=(
             "Write the entry for SERVER into the MCP config file of TARGET, in the shape that "
             "client expects. An entry of the same key that holds something else is replaced "
             "only with --force when no agenttools deployment wrote it (it is the user's; "
@@ -47,8 +52,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "with the absolute interpreter / console script of the environment the "
             "distribution is installed in; in a project's file (--project) with the "
             "distribution's console script by name when there is one, so the file works on "
-            "a teammate's machine (--runner chooses: python, script, uvx).",
-            width=78,
+            "a teammate's machine (--runner chooses: python, script, uvx)."
         ),
         epilog=(
             "examples:\n"
@@ -57,7 +61,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  agenttools mcp install codex weather-tools/weather --project .\n"
             "  agenttools mcp install vscode weather --config ~/.config/Code/User/settings.json"
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     _target_arguments(install)
     install.add_argument(
@@ -116,7 +120,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "uninstall",
         parents=[common],
         help="remove a server's entry from a client's config file",
-        description=textwrap.fill(
+        description=(
             "Remove the entry of SERVER from the MCP config file of TARGET; nothing else in "
             "the file changes, and the last entry agenttools wrote there takes with it what "
             "writing it added (the file as it was, or no file if there was none). A missing "
@@ -124,15 +128,14 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "reported as not installed and is not an error. An entry an agenttools "
             "deployment wrote goes as 'agenttools remove' would take it: the user's own "
             "entry it replaced is put back instead, one the user changed since is kept "
-            "unless --force (exit status 1), and the deployment no longer lists it.",
-            width=78,
+            "unless --force (exit status 1), and the deployment no longer lists it."
         ),
         epilog=(
             "examples:\n"
             "  agenttools mcp uninstall claude-code weather\n"
             "  agenttools mcp uninstall cursor weather-tools/weather --project ."
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     _target_arguments(uninstall)
     uninstall.add_argument(

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import textwrap
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime.cli.common import emit, help_handler, nonempty
+from agenttools_runtime.cli.common import HelpFormatter, emit, help_handler, nonempty
 
 _TARGET_HELP = (
     "client id, name or alias (claude-code, cursor, codex, ...; see 'agenttools clients'), "
@@ -34,13 +33,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "install",
         parents=[common],
         help="copy skills into a client's skills directory",
-        description=textwrap.fill(
+        description=(
             "Copy each SKILL (a folder containing SKILL.md) into the skills directory of "
             "TARGET. Every skill is checked before anything is written: an existing "
             "different skill of the same name fails the whole command unless --upgrade or "
             "--force is given; an identical one is left as it is. If writing one skill "
-            "fails, the skills already written by this command are rolled back.",
-            width=78,
+            "fails, the skills already written by this command are rolled back."
         ),
         epilog=(
             "examples:\n"
@@ -49,7 +47,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  agenttools skills install claude-code ./skills/a --skills-dir /tmp/skills\n"
             "  agenttools skills install ./my-skills-root ./skills/a --force"
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     _target_arguments(install)
     install.add_argument(

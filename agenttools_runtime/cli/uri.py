@@ -8,10 +8,10 @@ import contextlib
 import json
 import os
 import sys
-import textwrap
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import (
+    HelpFormatter,
     UsageError,
     add_environment_arguments,
     emit,
@@ -29,20 +29,19 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "skill",
         parents=[common],
         help="load a skill (or one of its files) by skill:// URI or name; --list them",
-        description=textwrap.fill(
+        description=(
             "Print the skill a URI names: skill://PROVIDER/SKILL[/PATH], or a bare SKILL "
             "name looked up in priority order (local client skill directories, then installed "
             "distributions, then --mcp servers). SKILL.md is printed with ARGS substituted "
             "($1 $2 ... $ARGUMENTS $@; --convention claude: $0 $1 ... $ARGUMENTS[N]); "
-            "PATH prints that file verbatim; _manifest prints the FastMCP file manifest.",
-            width=78,
+            "PATH prints that file verbatim; _manifest prints the FastMCP file manifest."
         ),
         epilog=examples(
             "agenttools skill weather-report Paris metric",
             "agenttools skill skill://weather-tools/weather-report/references/units.md",
             "agenttools skill --list --mcp docs='uvx docs-mcp'",
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     skill.add_argument("uri", metavar="URI", nargs="?", help="skill:// URI or bare skill name")
     skill.add_argument(
@@ -83,7 +82,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "serve",
         parents=[common],
         help="serve installed skills over MCP (stdio)",
-        description=textwrap.fill(
+        description=(
             "Run the agenttools MCP server on stdin/stdout: every skill of the installed "
             "distributions as FastMCP skills-provider resources (skill://NAME/SKILL.md, every "
             "file, skill://NAME/_manifest, and the same as prompts) plus the MCP Skills "
@@ -91,15 +90,14 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "clients that negotiate the newest MCP protocol version (2026-07-28); today's "
             "clients see the skills as resources and prompts. Same-named different skills "
             "are served as skill://SOURCE/NAME/... and reported on stderr. Needs: pip install "
-            "'agenttools[serve]'.",
-            width=78,
+            "'agenttools[serve]'."
         ),
         epilog=examples(
             "agenttools serve --list",
             "agenttools serve --include-local --project .",
             "agenttools deploy claude-code agenttools   # a client that starts it for you",
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     serve.add_argument(
         "--include-local",

@@ -13,6 +13,7 @@ Install, uninstall and the deploy engine's rollback all go through here.
 from __future__ import annotations
 
 import codecs
+import importlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,22 +27,25 @@ from agenttools_runtime.mcp.formats.base import ParseError as ParseError
 from agenttools_runtime.mcp.formats.base import StructureError as StructureError
 from agenttools_runtime.mcp.formats.base import plain as plain
 from agenttools_runtime.mcp.formats.base import same_data as same_data
-from agenttools_runtime.mcp.formats.json_format import FORMAT as JSON_FORMAT
-from agenttools_runtime.mcp.formats.toml_format import FORMAT as TOML_FORMAT
-from agenttools_runtime.mcp.formats.yaml_format import FORMAT as YAML_FORMAT
 
 R = TypeVar("R")
+
+# format name -> the module whose FORMAT reads and edits it, imported on first use: a command
+# that only meets JSON files never loads tomlkit or ruamel.yaml
+_FORMAT_MODULES = {
+    "json": "agenttools_runtime.mcp.formats.json_format",
+    "toml": "agenttools_runtime.mcp.formats.toml_format",
+    "yaml": "agenttools_runtime.mcp.formats.yaml_format",
+}
 
 
 def get_format(name: str) -> ConfigFormat:
     """The format module for ``json`` (JSON and JSONC), ``toml`` or ``yaml``."""
-    if name == "json":
-        return JSON_FORMAT
-    if name == "toml":
-        return TOML_FORMAT
-    if name == "yaml":
-        return YAML_FORMAT
-    raise ValueError(f"unknown config format {name!r}")
+    module = _FORMAT_MODULES.get(name)
+    if module is None:
+        raise ValueError(f"unknown config format {name!r}")
+    found: ConfigFormat = importlib.import_module(module).FORMAT
+    return found
 
 
 # -- the file layer --------------------------------------------------------------------------

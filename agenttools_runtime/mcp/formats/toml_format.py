@@ -36,6 +36,28 @@ _POSITION = re.compile(r" at line \d+ col \d+$")
 _TOMLLIB_POSITION = re.compile(r" \(at line (\d+), column (\d+)\)$")
 
 
+def _read(text: str) -> dict[str, Any]:
+    """The data of *text* by the standard reader alone (reading needs no round-trip
+    document): what :func:`_parse` decides, with the same errors and limits."""
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise _decode_error(exc) from None
+    except RecursionError:
+        raise ParseError(limits.too_deep(), 0, 0) from None
+    problem = limits.shape_problem(data)
+    if problem is not None:
+        raise ParseError(problem, 0, 0)
+    return data
+
+
+def _decode_error(exc: tomllib.TOMLDecodeError) -> ParseError:
+    message = str(exc)
+    where = _TOMLLIB_POSITION.search(message)
+    line, column = (int(where.group(1)), int(where.group(2))) if where else (0, 0)
+    return ParseError(_TOMLLIB_POSITION.sub("", message), line, column)
+
+
 def _parse(text: str) -> tomlkit.TOMLDocument:
     try:
         document = tomlkit.parse(text)
@@ -52,10 +74,7 @@ def _parse(text: str) -> tomlkit.TOMLDocument:
     try:
         tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        message = str(exc)
-        where = _TOMLLIB_POSITION.search(message)
-        line, column = (int(where.group(1)), int(where.group(2))) if where else (0, 0)
-        raise ParseError(_TOMLLIB_POSITION.sub("", message), line, column) from None
+        raise _decode_error(exc) from None
     return document
 
 
@@ -176,10 +195,14 @@ def _expected(
 
 class TOMLFormat:
     def read_entries(self, text: str, container: Container) -> dict[str, Any]:
-        found = _walk(_parse(text), container.path, create=False)
-        if found is None:
-            return {}
-        return {k: v for k, v in found.unwrap().items() if isinstance(v, dict)}
+        found: Any = _read(text)
+        for depth, key in enumerate(container.path):
+            if key not in found:
+                return {}
+            found = found[key]
+            if not isinstance(found, dict):
+                raise StructureError(f'"{".".join(container.path[: depth + 1])}" is not a table')
+        return {k: v for k, v in found.items() if isinstance(v, dict)}
 
     def set_entry(
         self,

@@ -1,0 +1,264 @@
+"""``agenttools.lock``: what a project's ``agenttools.toml`` resolved to, and everything a sync
+writes — TOML, versioned, deterministic (the same lock is the same bytes) and sorted so that
+it diffs well.
+
+- ``[[distribution]]``: each distribution's exact version, the wheel's file name and SHA-256
+  (not a mirror's URL), the index it was found on (no credentials), and for managed
+  environments the pins of every dependency (``[[distribution.dependency]]``, from the
+  installer's PEP 751 lock);
+- ``[[deployment]]``: each bundle × client: scope and runner, every config entry
+  (``[[deployment.entry]]``: file, key, SHA-256 of the entry, the names of the server's
+  declared settings — never their values) and every skill file (``[[deployment.file]]``)
+  it writes, paths relative to the project (``~/…`` for user scope).
+
+``input`` is the digest of what ``agenttools.toml`` means (not of its bytes: a comment does not
+make the lock stale).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agenttools_runtime import __version__
+from agenttools_runtime.errors import LockFromNewerAgentTools, LockInvalid
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+LOCK_FILE = "agenttools.lock"
+LOCK_VERSION = 1
+HEADER = (
+    "This file is written by 'agenttools lock' from agenttools.toml: commit it, do not edit it."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """One distribution at one version, from one wheel file with its SHA-256."""
+
+    name: str
+    version: str
+    wheel: str
+    sha256: str
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "wheel": self.wheel,
+            "sha256": self.sha256,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class LockedDistribution:
+    """A ``[[bundle]]``'s distribution as locked: its requirement as the file asked, the pin,
+    the index it was found on (None: the default), and its dependencies' pins."""
+
+    requirement: str
+    pin: Pin
+    index: str | None = None
+    dependencies: tuple[Pin, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.pin.name
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"requirement": self.requirement, **self.pin.to_data()}
+        if self.index is not None:
+            data["index"] = self.index
+        if self.dependencies:
+            data["dependency"] = [d.to_data() for d in self.dependencies]
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class LockedEntry:
+    """One MCP config entry a deployment writes: its file, key, the SHA-256 of the entry
+    (:func:`entry_digest`), the server, and the names of its declared settings."""
+
+    file: str
+    key: str
+    sha256: str
+    server: str
+    settings: tuple[str, ...] = ()
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"file": self.file, "key": self.key, "server": self.server,
+                                "sha256": self.sha256}  # fmt: skip
+        if self.settings:
+            data["settings"] = list(self.settings)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class LockedFile:
+    """One skill file a deployment writes, and its SHA-256 (line endings normalized as
+    skills are hashed)."""
+
+    path: str
+    sha256: str
+
+    def to_data(self) -> dict[str, Any]:
+        return {"path": self.path, "sha256": self.sha256}
+
+
+@dataclass(frozen=True, slots=True)
+class LockedDeployment:
+    """One bundle deployed to one client: what ``sync`` makes and ``verify`` checks."""
+
+    bundle: str  # "dist/bundle"
+    distribution: str
+    client: str
+    scope: str  # "project" | "user"
+    runner: str
+    entries: tuple[LockedEntry, ...] = ()
+    files: tuple[LockedFile, ...] = ()
+
+    @property
+    def identity(self) -> str:
+        """``client scope dist/bundle``: what a deployment of this project is known by."""
+        return f"{self.client} {self.scope} {self.bundle}"
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"bundle": self.bundle, "distribution": self.distribution,
+                                "client": self.client, "scope": self.scope, "runner": self.runner}  # fmt: skip
+        if self.entries:
+            data["entry"] = [e.to_data() for e in self.entries]
+        if self.files:
+            data["file"] = [f.to_data() for f in self.files]
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Lock:
+    """A whole ``agenttools.lock`` (see the module docstring)."""
+
+    input: str
+    distributions: tuple[LockedDistribution, ...] = ()
+    deployments: tuple[LockedDeployment, ...] = ()
+    version: int = LOCK_VERSION
+
+    def distribution(self, name: str) -> LockedDistribution | None:
+        return next((d for d in self.distributions if d.name == name), None)
+
+
+def entry_digest(entry: Any) -> str:
+    """The SHA-256 of a config entry as plain data (keys sorted: the same entry in any
+    file format has one digest)."""
+    text = json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def read(path: Path) -> Lock | None:
+    """The lock at *path*, None when there is none. Raises ``LockFromNewerAgentTools`` (a
+    newer lock version), ``LockInvalid`` (anything else this version cannot read)."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        return None
+    except UnicodeDecodeError as exc:
+        raise LockInvalid(path=str(path), reason=f"not UTF-8 ({exc.reason})") from None
+    return loads(text, path)
+
+
+def loads(text: str, path: Path) -> Lock:
+    """See :func:`read`."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LockInvalid(path=str(path), reason=f"not valid TOML ({exc})") from None
+    version = data.get("version")
+    if isinstance(version, int) and not isinstance(version, bool) and version > LOCK_VERSION:
+        raise LockFromNewerAgentTools(path=str(path), version=version, agenttools=__version__,
+                                      supported=LOCK_VERSION)  # fmt: skip
+    if version != LOCK_VERSION:
+        raise LockInvalid(
+            path=str(path), reason=f"version {version!r} (this agenttools reads {LOCK_VERSION})"
+        )
+    try:
+        return Lock(
+            input=_text(data, "input"),
+            distributions=tuple(_distribution(d) for d in _tables(data, "distribution")),
+            deployments=tuple(_deployment(d) for d in _tables(data, "deployment")),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise LockInvalid(path=str(path), reason=str(exc)) from None
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def _tables(data: Mapping[str, Any], name: str) -> list[Mapping[str, Any]]:
+    found = data.get(name, [])
+    if not isinstance(found, list) or not all(isinstance(t, dict) for t in found):
+        raise ValueError(f'"{name}" is not an array of tables')
+    return found
+
+
+def _text(data: Mapping[str, Any], name: str, default: str | None = None) -> str:
+    value = data.get(name, default)
+    if not isinstance(value, str):
+        raise ValueError(f'"{name}" is missing or not a string')
+    return value
+
+
+def _pin(data: Mapping[str, Any]) -> Pin:
+    digest = _text(data, "sha256")
+    if len(digest) != 64 or not all(c in "0123456789abcdef" for c in digest):
+        raise ValueError(f'"{digest}" is not a SHA-256')
+    return Pin(_text(data, "name"), _text(data, "version"), _text(data, "wheel"), digest)
+
+
+def _distribution(data: Mapping[str, Any]) -> LockedDistribution:
+    index = data.get("index")
+    return LockedDistribution(
+        requirement=_text(data, "requirement"),
+        pin=_pin(data),
+        index=None if index is None else str(index),
+        dependencies=tuple(_pin(d) for d in _tables(data, "dependency")),
+    )
+
+
+def _deployment(data: Mapping[str, Any]) -> LockedDeployment:
+    scope = _text(data, "scope")
+    if scope not in ("project", "user"):
+        raise ValueError(f'scope "{scope}" is neither project nor user')
+    entries = tuple(
+        LockedEntry(
+            _text(e, "file"),
+            _text(e, "key"),
+            _text(e, "sha256"),
+            _text(e, "server"),
+            tuple(str(s) for s in e.get("settings", ())),
+        )
+        for e in _tables(data, "entry")
+    )
+    files = tuple(LockedFile(_text(f, "path"), _text(f, "sha256")) for f in _tables(data, "file"))
+    for item in (*(e.file for e in entries), *(f.path for f in files)):
+        _check_relative(item)
+    return LockedDeployment(
+        bundle=_text(data, "bundle"),
+        distribution=_text(data, "distribution"),
+        client=_text(data, "client"),
+        scope=scope,
+        runner=_text(data, "runner"),
+        entries=entries,
+        files=files,
+    )
+
+
+def _check_relative(path: str) -> None:
+    """A lock names files inside the project (or ``~/``): never absolute, never ``..``."""
+    parts = path.split("/")
+    if path.startswith("/") or "\\" in path or ".." in parts or (":" in parts[0]):
+        raise ValueError(f'"{path}" is not a path inside the project')

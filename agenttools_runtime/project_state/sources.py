@@ -1,0 +1,145 @@
+"""Where a project's distributions come from: the newest version a requirement allows on the
+index (locking), and a managed environment of one exact version whose wheel is the one the
+lock names, SHA-256 checked (locking and syncing).
+
+For ``uvx`` and ``script`` runners the environment is a *metadata* one (only the wheel's
+``.dist-info``: the manifest and the skill files), for ``python`` a virtual environment. New
+environments stay journaled until :meth:`Sources.close` commits them (a deployment uses them)
+or abandons them (the command failed, or only locked).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+
+from packaging.requirements import Requirement
+
+from agenttools_runtime.discovery import SearchPath
+from agenttools_runtime.envs import http, provision, remote
+from agenttools_runtime.envs.deploying import collect_unused, managed_search, recover_environments
+from agenttools_runtime.envs.envlock import environments_lock
+from agenttools_runtime.envs.index import DEFAULT_INDEX, IndexOptions, redact
+from agenttools_runtime.envs.installer import find_installer
+from agenttools_runtime.envs.layout import ManagedEnvironment
+from agenttools_runtime.envs.receipt import METADATA, VENV
+from agenttools_runtime.envs.requirement import parse_request
+from agenttools_runtime.errors import AgentToolsWarning, LockedHashMismatch
+from agenttools_runtime.mcp.runners import uvx_sources
+from agenttools_runtime.project_state.lockfile import Pin
+
+
+@dataclass(frozen=True, slots=True)
+class Fetched:
+    """One distribution at its locked version: the environment, its pin (the wheel the
+    environment was made from), the index it came from (no credentials), its dependencies'
+    pins (virtual environments only)."""
+
+    environment: ManagedEnvironment
+    pin: Pin
+    index: str | None
+    dependencies: tuple[Pin, ...] = ()
+
+    @property
+    def search(self) -> SearchPath:
+        return managed_search(self.environment)
+
+
+@dataclass(slots=True)
+class Sources:
+    """The environments lock held, and the environments fetched under it (see the module
+    docstring). Use as a context manager: on success :meth:`commit`, else everything new is
+    abandoned."""
+
+    options: IndexOptions
+    said: list[AgentToolsWarning] = field(default_factory=list)
+    _done: dict[tuple[str, str, str], tuple[Fetched, provision.Provision]] = field(
+        default_factory=dict
+    )
+    _stack: ExitStack = field(default_factory=ExitStack)
+    _committed: bool = False
+
+    def __enter__(self) -> Sources:
+        self._stack.enter_context(environments_lock())
+        self.said.extend(recover_environments())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            if not self._committed:
+                for _, done in self._done.values():
+                    provision.abandon(done)
+        finally:
+            self._stack.close()
+
+    def newest(self, requirement: Requirement) -> str:
+        """The newest version of *requirement* on the index (no download)."""
+        found = remote.find_wheel(
+            requirement, self.options, timeout=http.timeout_from_environment()
+        )
+        return str(found.version)
+
+    def exact(self, name: str, version: str, runner: str, *, sha256: str | None = None,
+              index: str | None = None) -> Fetched:  # fmt: skip
+        """The environment of *name* == *version* for *runner*; with *sha256* (the lock's),
+        its wheel must be that file: ``LockedHashMismatch`` otherwise. *index*: the locked
+        index to fetch from (else the project's options)."""
+        layout_name = VENV if runner == "python" else METADATA
+        key = (name, version, layout_name)
+        if key in self._done:
+            fetched = self._done[key][0]
+        else:
+            options = self.options if index is None else self._locked(index)
+            request = parse_request(f"{name}=={version}")
+            done = provision.provision(
+                request, options, find_installer(None), layout_name=layout_name
+            )
+            fetched = _fetched(done.environment, name)
+            if sha256 is not None and fetched.pin.sha256 != sha256 and not done.created:
+                # (an environment made earlier from another file: fetch again, checked)
+                done = provision.provision(request, options, find_installer(None),
+                                           layout_name=layout_name, reuse=False)  # fmt: skip
+                fetched = _fetched(done.environment, name)
+            self._done[key] = (fetched, done)
+        if sha256 is not None and fetched.pin.sha256 != sha256:
+            raise LockedHashMismatch(index=fetched.index or DEFAULT_INDEX, file=fetched.pin.wheel,
+                                     served=fetched.pin.sha256, lock="agenttools.lock",
+                                     locked=sha256, distribution=name)  # fmt: skip
+        return fetched
+
+    def commit(self) -> None:
+        """The deployments made use the new environments: their journals end; what no
+        deployment uses any more goes."""
+        for _, done in self._done.values():
+            self.said.extend(provision.commit(done))
+        self._committed = True
+        self.said.extend(collect_unused())
+
+    def _locked(self, index: str) -> IndexOptions:
+        given = IndexOptions.from_sources()
+        return IndexOptions(index_url=index).with_credentials_of(given)
+
+
+@contextmanager
+def entries_from(index: str | None) -> Iterator[None]:
+    """``uvx`` entries written in the block install from *index* (the locked one; nothing
+    for the default index), so that they are the same on every machine."""
+    arguments: tuple[str, ...] = ()
+    if index is not None and index.rstrip("/") != DEFAULT_INDEX.rstrip("/"):
+        arguments = ("--default-index", redact(index))
+    with uvx_sources(arguments):
+        yield
+
+
+def _fetched(environment: ManagedEnvironment, name: str) -> Fetched:
+    r = environment.receipt
+    assert r is not None
+    own = next((d for d in r.resolved if d.name == name), r.resolved[0])
+    pins = tuple(
+        Pin(d.name, d.version, d.file or "", d.sha256 or "")
+        for d in sorted(r.resolved, key=lambda d: d.name)
+        if d.name != name and d.file and d.sha256
+    )
+    return Fetched(environment, Pin(name, r.version, own.file or "", own.sha256 or ""),
+                   own.index or r.index.index_url, pins if r.layout == VENV else ())  # fmt: skip
