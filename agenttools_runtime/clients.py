@@ -115,6 +115,8 @@ class Client:
     # {"follows": false, "verified", "source"}: whether it loads a skill folder that is a link
     skill_links: Any = field(default=None, repr=False)
     skill_reads: SkillReads | None = field(default=None, repr=False)
+    # how a project file refers to a secret in the client's environment (table data)
+    secret_reference: Any = field(default=None, repr=False)
 
     @property
     def supports_mcp(self) -> bool:
@@ -220,6 +222,7 @@ def _load_table() -> ClientTable:
             project_skills=_tuple(row["project_skills"]),
             traces=row.get("traces"),
             skill_links=row.get("skill_links"),
+            secret_reference=row.get("secret_reference"),
             skill_reads=None
             if row.get("skill_reads") is None
             else SkillReads.from_json(row["skill_reads"]),

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
         "string-map",
         "string-or-list",
         "scalar-map",
+        "setting-map",
+        "boolean",
         "table",
         "table-map",
         "table-list",
@@ -43,6 +45,8 @@ KIND_TEXT: dict[str, str] = {
     "string-map": "table of strings",
     "string-or-list": "string or array of strings",
     "scalar-map": "table of strings (numbers and booleans are written as text)",
+    "setting-map": "table of strings or setting tables",
+    "boolean": "boolean",
     "table": "table",
     "table-map": "table of tables",
     "table-list": "array of tables",
@@ -151,6 +155,43 @@ REGISTRY = Table(
     required=("name",),
 )
 
+# The names a declared setting may have: an environment variable as every shell and client
+# takes it; an HTTP header as RFC 9110 spells a field name.
+ENV_NAME = Text(r"[A-Za-z_][A-Za-z0-9_]*", 256)
+HEADER_NAME = Text(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", 256)
+PLACEHOLDER_NAME = Text(r"[A-Za-z_][A-Za-z0-9_-]*", 64)
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_-]*)\}")
+
+SETTING = Table(
+    "tool.agenttools.mcp-servers.<name>.env.<VAR>",
+    "A setting the user gives at deploy time instead of a value the author writes: an "
+    "environment variable of a stdio server (`env.<VAR>`), or an HTTP header of a `url` "
+    "server (`headers.<Header>`). Given with `agenttools deploy ... --env SERVER.VAR=VALUE` "
+    "(or `--env-file`), asked for on a terminal when required and not given, changed later "
+    "with `agenttools configure`, and kept across upgrades. A secret's value is written "
+    "only into user-scope config files (project files get the client's own reference to an "
+    "environment variable, where it has one) and never into records or output. See "
+    "[settings.md](settings.md).",
+    (
+        Key("description", "string", "What the value is; shown by `show` and in prompts."),
+        Key("required", "boolean", "Whether a deploy needs a value.", default=False),
+        Key(
+            "secret",
+            "boolean",
+            "Whether the value is a secret (an API key, a token): never printed, recorded "
+            "or written into a project file.",
+            default=False,
+        ),
+        Key(
+            "default",
+            "string",
+            "The value when none is given (not for a secret).",
+        ),
+        Key("choices", "string-list", "The only values allowed.", default=[]),
+    ),
+)
+SETTING_KEYS = frozenset(SETTING.names)
+
 SERVER = Table(
     "tool.agenttools.mcp-servers.<name>",
     "One MCP server: how to start it. Exactly one of `module`, `script`, `command`, `url`. "
@@ -184,7 +225,27 @@ SERVER = Table(
             example='"https://example.org/mcp"',
         ),
         Key("args", "string-list", "Arguments after the module, script or command.", default=[]),
-        Key("env", "string-map", "Environment variables for a stdio server.", default={}),
+        Key(
+            "env",
+            "setting-map",
+            "Environment variables for a stdio server: a string is the value; a table "
+            "(`[...env.VAR]`) declares a setting the user gives at deploy time (see the "
+            "setting table).",
+            default={},
+            item=SETTING,
+            names=ENV_NAME,  # (of the declared settings: literal variables keep any name)
+        ),
+        Key(
+            "placeholders",
+            "setting-map",
+            "Values the user gives for `{name}` placeholders in `args` "
+            '(`args = ["--region", "{region}"]`), each declared by a setting table (not a '
+            "secret: a secret goes in `env`). An argument whose placeholder gets no value is "
+            "left out.",
+            default={},
+            item=SETTING,
+            names=PLACEHOLDER_NAME,
+        ),
         Key(
             "transport",
             "string",
@@ -193,7 +254,15 @@ SERVER = Table(
             default="stdio (http with url)",
             choices=TRANSPORTS,
         ),
-        Key("headers", "string-map", "HTTP headers for a `url` server.", default={}),
+        Key(
+            "headers",
+            "setting-map",
+            "HTTP headers for a `url` server: a string is the value; a table declares a "
+            "setting the user gives at deploy time (see the setting table).",
+            default={},
+            item=SETTING,
+            names=HEADER_NAME,
+        ),
         Key(
             "config-key",
             "string",
@@ -210,16 +279,21 @@ SERVER = Table(
 )
 
 
-def server_problems(table: Mapping[str, Any]) -> list[tuple[str | None, str, str]]:
+# Where a problem is: None for the server's table, a key of it, or the path to a key of a
+# declared setting (``("env", "API_KEY", "default")``).
+ProblemKey = str | tuple[str, ...] | None
+
+
+def server_problems(table: Mapping[str, Any]) -> list[tuple[ProblemKey, str, str]]:
     """What is wrong with a server table (``[tool.agenttools.mcp-servers.<name>]`` or its
     manifest copy) by :data:`SERVER`, beyond unknown keys: each known key's type and choices,
     then the rules between keys (exactly one launch key; a dotted module path; an http(s)
     URL; ``transport``, ``headers``, ``args`` and ``env`` fitting the kind of server). Each
     problem is ``(key or None for the table, code, message)``; the codes are those of
     ``agenttools validate`` (``InvalidType``, ``InvalidValue``, ``InvalidServer``,
-    ``InvalidModule``, ``InvalidURL``). The build hook writes only tables without any;
-    the runtime reads only such tables."""
-    problems: list[tuple[str | None, str, str]] = []
+    ``InvalidModule``, ``InvalidURL``, ``InvalidSetting``: see :func:`setting_problems`).
+    The build hook writes only tables without any; the runtime reads only such tables."""
+    problems: list[tuple[ProblemKey, str, str]] = []
     for spec in SERVER.keys:
         if spec.name not in table:
             continue
@@ -230,6 +304,13 @@ def server_problems(table: Mapping[str, Any]) -> list[tuple[str | None, str, str
         elif spec.choices and value not in spec.choices:
             choices = ", ".join(f'"{c}"' for c in spec.choices)
             problems.append((spec.name, "InvalidValue", f'"{value}" is not one of {choices}'))
+    for map_key in ("env", "headers", "placeholders"):
+        declared = table.get(map_key)
+        if isinstance(declared, dict) and not any(p[0] == map_key for p in problems):
+            for var, setting in declared.items():
+                if isinstance(setting, dict):
+                    problems += setting_problems(map_key, var, setting)
+    problems += _placeholder_problems(table, problems)
     launch = [k for k in LAUNCH_KEYS if k in table]
     if len(launch) != 1:
         given = ", ".join(launch) or "none"
@@ -260,13 +341,79 @@ def server_problems(table: Mapping[str, Any]) -> list[tuple[str | None, str, str
         return problems
     if not is_http_url(url):
         problems.append(("url", "InvalidURL", f'"{url}" is not an http:// or https:// URL'))
-    for stdio_only in ("args", "env"):
+    for stdio_only in ("args", "env", "placeholders"):
         if stdio_only in table:
             problems.append(
                 (stdio_only, "InvalidServer", f"{stdio_only} has no meaning for a url server")
             )
     if table.get("transport") == "stdio":
         problems.append(("transport", "InvalidServer", 'a url server uses "http" or "sse"'))
+    return problems
+
+
+def setting_problems(
+    map_key: str, name: str, setting: Mapping[str, Any]
+) -> list[tuple[ProblemKey, str, str]]:
+    """What is wrong with one declared setting (``[...mcp-servers.<name>.env.<VAR>]``, or a
+    header's): each known key's type, then the rules between them: a name an environment
+    variable (or header) can have, a ``default`` among ``choices``, no ``default`` for a
+    ``secret`` (a default is a value written anywhere, printed by ``show``). Unknown keys are
+    the caller's (the build refuses them, a reader ignores them)."""
+    where = (map_key, name)
+    problems: list[tuple[ProblemKey, str, str]] = []
+    named: list[tuple[ProblemKey, str, str]] = []
+    rule = {"env": ENV_NAME, "headers": HEADER_NAME}.get(map_key, PLACEHOLDER_NAME)
+    if not re.fullmatch(rule.pattern, name) or len(name) > (rule.max_length or len(name)):
+        what = {"env": "an environment variable", "headers": "an HTTP header"}.get(
+            map_key, "a placeholder"
+        )
+        named.append((where, "InvalidSetting", f'"{name}" is not the name of {what}'))
+    for spec in SETTING.keys:
+        if spec.name in setting:
+            problem = type_problem(spec, setting[spec.name])
+            if problem:
+                problems.append(((*where, spec.name), "InvalidType", problem))
+    if problems:
+        return named + problems
+    problems = named
+    default, choices = setting.get("default"), setting.get("choices")
+    if setting.get("secret") and default is not None:
+        problems.append(
+            ((*where, "default"), "InvalidSetting", "a secret has no default (it would be printed)")
+        )
+    if choices is not None and not choices:
+        problems.append(((*where, "choices"), "InvalidSetting", "needs at least one choice"))
+    elif choices and default is not None and default not in choices:
+        allowed = ", ".join(f'"{c}"' for c in choices)
+        problems.append(
+            ((*where, "default"), "InvalidSetting", f'"{default}" is not one of {allowed}')
+        )
+    return problems
+
+
+def _placeholder_problems(
+    table: Mapping[str, Any], found: list[tuple[ProblemKey, str, str]]
+) -> list[tuple[ProblemKey, str, str]]:
+    """``placeholders`` against ``args``: each ``{name}`` of an argument declared, each
+    declared one used, none a secret nor a plain string."""
+    declared, args = table.get("placeholders"), table.get("args")
+    if any(p[0] in ("placeholders", "args") for p in found):
+        return []
+    declared = declared if isinstance(declared, dict) else {}
+    used = {m for a in args for m in PLACEHOLDER.findall(a)} if isinstance(args, list) else set()
+    problems: list[tuple[ProblemKey, str, str]] = []
+    for name in sorted(used - set(declared)):
+        problems.append(("args", "InvalidSetting", f"{{{name}}} is not declared in placeholders"))
+    for name, setting in declared.items():
+        where = ("placeholders", name)
+        if not isinstance(setting, dict):
+            problems.append((where, "InvalidSetting", "a placeholder is declared by a table"))
+        elif name not in used:
+            problems.append((where, "InvalidSetting", f"no argument holds {{{name}}}"))
+        elif setting.get("secret"):
+            problems.append(
+                ((*where, "secret"), "InvalidSetting", "a secret goes in env, not in args")
+            )
     return problems
 
 
@@ -295,7 +442,7 @@ def type_problem(spec: Key, value: Any) -> str | None:
     if isinstance(value, list) and spec.kind in ("string-list", "string-or-list"):
         index, item = next((i, v) for i, v in enumerate(value) if not isinstance(v, str))
         got = f"{value_type(item)} at index {index}"
-    elif isinstance(value, dict) and spec.kind in ("string-map", "scalar-map"):
+    elif isinstance(value, dict) and spec.kind in ("string-map", "scalar-map", "setting-map"):
         name, item = next((k, v) for k, v in value.items() if not _KIND_CHECKS[spec.kind]({k: v}))
         got = f'{value_type(item)} at "{name}"'
     return f"must be {article} {kind} (got {got})"
@@ -325,6 +472,10 @@ _KIND_CHECKS: dict[str, Callable[[Any], bool]] = {
     "scalar-map": lambda v: (
         isinstance(v, dict) and all(isinstance(i, (str, int, float, bool)) for i in v.values())
     ),
+    "setting-map": lambda v: (
+        isinstance(v, dict) and all(isinstance(i, (str, dict)) for i in v.values())
+    ),
+    "boolean": lambda v: isinstance(v, bool),
     "table": lambda v: isinstance(v, dict),
     "table-map": lambda v: isinstance(v, dict),
     "table-list": lambda v: isinstance(v, list),
@@ -492,7 +643,7 @@ HATCHLING_RESERVED_HOOK_KEYS = frozenset(
     }
 )
 
-TABLES: tuple[Table, ...] = (AGENTTOOLS, SERVER, REGISTRY, SKILL, BUNDLE)
+TABLES: tuple[Table, ...] = (AGENTTOOLS, SERVER, SETTING, REGISTRY, SKILL, BUNDLE)
 
 SCHEMA_ID = "https://github.com/agenttools/agenttools/blob/main/docs/reference.md"
 
@@ -546,10 +697,17 @@ def _key_schema(key: Key) -> dict[str, Any]:
             "type": "object",
             "additionalProperties": {"type": ["string", "number", "boolean"]},
         },
+        "boolean": {"type": "boolean"},
     }
-    if key.kind == "table":
+    if key.kind == "setting-map":
         assert key.item is not None
-        schema: dict[str, Any] = _table_schema(key.item)
+        schema: dict[str, Any] = {
+            "type": "object",
+            "additionalProperties": {"oneOf": [string, _table_schema(key.item)]},
+        }
+    elif key.kind == "table":
+        assert key.item is not None
+        schema = _table_schema(key.item)
     elif key.kind == "table-map":
         assert key.item is not None
         schema = {

@@ -114,10 +114,23 @@ def _client_section(row: dict[str, Any]) -> str:
         f"- Skills directory: {_location(row['skills'], 'no skills support')}",
         f"- Project skills directory: {_relative(row['project_skills'])}",
         *_reads_lines(row.get("skill_reads")),
+        *_secret_lines(row.get("secret_reference")),
         f"- Documentation: <{row['url']}>",
         "",
     ]
     return "\n".join(lines)
+
+
+def _secret_lines(reference: dict[str, Any] | None) -> list[str]:
+    """How a project file of the client refers to a secret (docs/settings.md)."""
+    if not reference:
+        return ["- Secrets in project files: none (a secret setting is refused in project scope)"]
+    if "env" in reference:
+        how = f"`{reference['env'].replace('{name}', 'VAR')}`"
+    else:
+        how = f'`{reference["env_list"]} = ["VAR"]`, headers `{reference["headers_map"]}`'
+    seen = f"shown with {reference['verified']}" if reference.get("verified") else "documented"
+    return [f"- Secrets in project files: {how} ({seen}: <{reference['source']}>)"]
 
 
 READS_HEADER = """

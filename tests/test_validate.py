@@ -35,7 +35,7 @@ BROKEN_PROJECTS = sorted(p.parent for p in BROKEN.rglob("expected.txt"))
 NOT_IN_FIXTURES = {"NoProject", "UnreadableProject", "NothingDeclared"}
 
 
-@pytest.mark.parametrize("name", ["weather-tools", "multi-bundle", "skills-only"])
+@pytest.mark.parametrize("name", ["weather-tools", "multi-bundle", "skills-only", "keyed-forecast"])
 def test_samples_are_valid(name: str) -> None:
     assert validate_project(SAMPLES / name) == []
 

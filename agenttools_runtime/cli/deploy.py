@@ -16,6 +16,7 @@ from agenttools_runtime.cli.common import (
     nonempty,
 )
 from agenttools_runtime.cli.lifecycle import deployed_view
+from agenttools_runtime.cli.setting_args import add_setting_arguments, settings_for
 
 if TYPE_CHECKING:
     from agenttools_runtime.clients import Client
@@ -138,6 +139,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         metavar="KEY",
         help="the key of the server entry in the config file (a bundle with one server only)",
     )
+    add_setting_arguments(parser)
+    add_check_arguments(parser)
     add_environment_arguments(parser)
     envs_cli.add_install_arguments(parser)
     parser.set_defaults(handler=run_deploy, overwrite="none")
@@ -224,6 +227,20 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     remove.set_defaults(handler=run_remove)
 
 
+def add_check_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--check``: that each server can start, before anything is written."""
+    parser.add_argument(
+        "--check",
+        action="store_const",
+        const="connect",
+        default="none",
+        help="before writing anything, check that each stdio server can start from its "
+        "entry (its interpreter finds the module, its script or command is there, it runs "
+        "the version whose skills are deployed), then start it as the client would and wait "
+        "for its answer to MCP initialize (30 s); a server that fails is refused",
+    )
+
+
 def _positional(parser: argparse.ArgumentParser, dest: str) -> argparse.Action:
     return next(a for a in parser._actions if a.dest == dest)
 
@@ -304,6 +321,7 @@ def _deploy_one(
     args: argparse.Namespace, target: str, skills_dir: Any, search: SearchPath | None
 ) -> int:
     from agenttools_runtime.deploy import deploy
+    from agenttools_runtime.mcp.settings import terminal_ask
 
     common: dict[str, Any] = {
         "overwrite": args.overwrite,
@@ -314,6 +332,9 @@ def _deploy_one(
         "search": search,
         "runner": args.runner,
         "link": args.link,
+        "settings": settings_for(args, search, args.tools),
+        "ask": None if args.dry_run else terminal_ask(),
+        "check": args.check,
     }
     if args.dry_run:
         from agenttools_runtime.cli.plan_view import plan_json, render_plan
@@ -346,11 +367,17 @@ def _deploy_many(
 ) -> int:
     from agenttools_runtime.deploy import deploy_all
     from agenttools_runtime.deploy.deploy_plan import DeployPlan
+    from agenttools_runtime.mcp.settings import terminal_ask
+    from agenttools_runtime.settings.given import asked_once
     from agenttools_runtime.signals import Interrupted
 
+    tools = args.target if (args.all_clients or args.detected) else args.tools
     try:
         result = deploy_all(
-            args.target if (args.all_clients or args.detected) else args.tools,
+            tools,
+            settings=settings_for(args, search, tools),
+            ask=None if args.dry_run else asked_once(terminal_ask()),
+            check=args.check,
             overwrite=args.overwrite,
             skills_dir=skills_dir,
             mcp_server_name=args.name,

@@ -70,6 +70,15 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         formatter_class=HelpFormatter,
     )
     show_parser.add_argument("name", type=nonempty, metavar="NAME", help=NAME_HELP)
+    show_parser.add_argument(
+        "--tools",
+        action="store_true",
+        help="start each stdio server as a client would (30 s at most) and list the tools, "
+        "prompts and resources it offers; the values of its settings with --env",
+    )
+    from agenttools_runtime.cli.setting_args import add_setting_arguments
+
+    add_setting_arguments(show_parser)
     add_environment_arguments(show_parser)
     _add_index_option(show_parser, "show NAME (a distribution, 'dist==X', or a wheel file) as "
                       "the newest wheel on the package index has it (nothing is installed)")  # fmt: skip
@@ -212,5 +221,14 @@ def run_show(args: argparse.Namespace) -> int:
     bundle = resolve_tools(args.name, search)
     details = bundle_details(bundle)
     failed = any(item.get("problem") for item in (*details["mcp_servers"], *details["skills"]))
+    if args.tools:
+        from agenttools_runtime.cli.setting_args import settings_for
+        from agenttools_runtime.cli.show_view import offered, render_offered
+
+        offers = offered(bundle, settings_for(args, search, args.name))
+        details["offered"] = offers
+        failed = failed or any(o.get("problem") for o in offers)
+        emit(args, {"ok": not failed, "bundle": details}, lambda: render_offered(offers))
+        return 1 if failed else 0
     emit(args, {"ok": not failed, "bundle": details}, lambda: render_show(details))
     return 1 if failed else 0

@@ -85,8 +85,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         default=[],
         type=nonempty,
         metavar="NAME=VALUE",
-        help="with --server-json: the value of one of its inputs (environment variable, "
-        "header, argument); required ones not given are asked for on a terminal",
+        help="the value of one of the server's settings (with --server-json: of its inputs, "
+        "environment variable, header, argument); required ones not given are asked for on "
+        "a terminal",
     )
     install.add_argument(
         "--install",
@@ -219,13 +220,14 @@ def run_install(args: argparse.Namespace) -> int:
 
     if args.server_json is not None:
         return run_install_server_json(args)
-    if args.env or args.install:
-        raise UsageError(f"{'--env' if args.env else '--install'} goes with --server-json")
+    if args.install:
+        raise UsageError("--install goes with --server-json")
     if len(args.server) != 1:
         raise UsageError("give one TARGET and one SERVER (several TARGETs go with --server-json)")
     target = _resolve_target(args)
     server = resolve_server(args.server[0], search_from_args(args))
     project = target.scope not in ("user", None)
+    server = _with_settings(server, args.env, project, target.config_file)
     choice = choose_runner(server, args.runner, project=project)
     key = args.name or server.key
     with _file_errors(target):  # (the deployment lock finishes interrupted operations first)
@@ -241,6 +243,24 @@ def run_install(args: argparse.Namespace) -> int:
     data["launch"] = choice.to_json()
     emit(args, data, text)
     return 0
+
+
+def _with_settings(server: Any, pairs: list[str], project: bool, config_file: Any) -> Any:
+    """*server* with the values of its declared settings (``--env NAME=VALUE``, asked on a
+    terminal); a secret is refused in project scope (``mcp install`` writes no reference:
+    ``deploy`` does)."""
+    from agenttools_runtime import errors
+    from agenttools_runtime.cli.common import UsageError
+    from agenttools_runtime.mcp.settings import parse_assignments, resolve_values, terminal_ask
+
+    try:
+        given = parse_assignments(pairs)
+    except ValueError as exc:
+        raise UsageError(f"--env {exc}") from None
+    secrets = [s.name for s in server.settings if s.secret]
+    if project and secrets:
+        raise errors.SecretNotForProject(server=server.key, names=secrets, config_file=config_file)
+    return server.configured(resolve_values(server.key, server.settings, given, terminal_ask()))
 
 
 def run_install_server_json(args: argparse.Namespace) -> int:

@@ -11,18 +11,32 @@ if TYPE_CHECKING:
 
 
 def plan_json(the_plan: DeployPlan) -> dict[str, Any]:
-    """A dry run's JSON: the plan, each server entry as it would be written."""
+    """A dry run's JSON: the plan, each server entry as it would be written (a secret's
+    value as ``*****``)."""
+    from agenttools_runtime.settings.secrets import mask
+
     data = the_plan.to_json()
     for item, sp in zip(data["mcp_servers"], the_plan.servers, strict=True):
         choice = the_plan.launches.get(sp.key)
         item["runner"] = sp.runner
         item["entry"] = _entry(the_plan, sp)
         item["command"] = None if choice is None else choice.command_line
-    return data
+    return dict(mask(data, _secret_values(the_plan)))
+
+
+def _secret_values(the_plan: DeployPlan) -> list[str]:
+    return [v for sp in the_plan.servers for v in sp.secrets]
 
 
 def render_plan(the_plan: DeployPlan) -> str:
-    """The plan, then each server entry exactly as it would be written into its file."""
+    """The plan, then each server entry as it would be written into its file (a secret's
+    value as ``*****``)."""
+    from agenttools_runtime.settings.secrets import mask
+
+    return str(mask(_render_plan(the_plan), _secret_values(the_plan)))
+
+
+def _render_plan(the_plan: DeployPlan) -> str:
     lines = [the_plan.render()]
     config = the_plan.target.config_file
     for sp in the_plan.servers:

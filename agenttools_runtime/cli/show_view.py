@@ -40,6 +40,8 @@ def bundle_details(bundle: AgentTools) -> dict[str, Any]:
             entry["command"] = server.command_line()
         if server.env:
             entry["env"] = dict(server.env)
+        if server.settings:
+            entry["settings"] = [setting_json(s) for s in server.settings]
         servers.append(entry)
     skills: list[dict[str, Any]] = []
     for skill_spec, name in zip(bundle.skills, bundle.skill_names, strict=True):
@@ -98,6 +100,8 @@ def render_show(d: dict[str, Any]) -> str:
             lines.append(f"    url: {s['url']} ({s['transport']})")
         for key, value in sorted(s.get("env", {}).items()):
             lines.append(f"    env: {key}={value}")
+        for setting in s.get("settings", ()):
+            lines.append(f"    setting: {render_setting(setting)}")
         lines.append(f"    config key: {s['config_key']}")
     lines.append("")
     lines.append(f"Skills ({len(d['skills'])}):" if d["skills"] else "Skills: none")
@@ -113,4 +117,95 @@ def render_show(d: dict[str, Any]) -> str:
             lines.append(f"    source: {s['directory']}")
         files = [f + (" (executable)" if f in s["executable"] else "") for f in s["files"]]
         lines.append(f"    files: {', '.join(files)}")
+    return "\n".join(lines)
+
+
+def setting_json(setting: Any) -> dict[str, Any]:
+    """A declared setting as ``show --json`` gives it (never a value: it has none)."""
+    return {
+        "name": setting.name,
+        "kind": setting.kind,
+        "description": setting.description,
+        "required": setting.required,
+        "secret": setting.secret,
+        "default": setting.default,
+        "choices": list(setting.choices),
+    }
+
+
+def render_setting(s: dict[str, Any]) -> str:
+    """``API_KEY (env, required, secret): the key``, ``UNITS (env): one of metric, imperial;
+    default metric``."""
+    traits = [{"env": "env", "header": "header"}.get(s["kind"], "argument")]
+    traits += [t for t in ("required", "secret") if s[t]]
+    text = f"{s['name']} ({', '.join(traits)})"
+    if s["description"]:
+        text += f": {s['description']}"
+    hints = []
+    if s["choices"]:
+        hints.append(f"one of {', '.join(s['choices'])}")
+    if s["default"] is not None:
+        hints.append(f"default {s['default']}")
+    return text + (f" [{'; '.join(hints)}]" if hints else "")
+
+
+TOOLS_TIMEOUT = 30.0  # seconds for one server to start and list what it offers
+
+
+def offered(bundle: AgentTools, given: Any) -> list[dict[str, Any]]:
+    """What each server of *bundle* offers (``show --tools``): its tools, prompts and
+    resources, listed by starting it (stdio servers; a remote one is not contacted), or the
+    problem that stopped it. *given*: setting values by server name (a secret's is never
+    printed)."""
+    from agenttools_runtime.errors import AgentToolsError
+    from agenttools_runtime.mcp.probe import ProbeFailed, probe
+    from agenttools_runtime.settings.secrets import mask
+
+    found: list[dict[str, Any]] = []
+    for spec, name in zip(bundle.mcp_servers, bundle.server_names, strict=True):
+        item: dict[str, Any] = {"name": name}
+        found.append(item)
+        try:
+            server = bundle.server(spec)
+        except AgentToolsError as exc:
+            item["problem"] = str(exc)
+            continue
+        if server.is_remote:
+            item["note"] = f"a remote server ({server.url}): not contacted"
+            continue
+        values = dict(given.get(server.name, {}))
+        for setting in server.settings:
+            if setting.name not in values and setting.default is not None:
+                values[setting.name] = setting.default
+        configured = server.configured(values)
+        secrets = [values[s.name] for s in server.settings if s.secret and s.name in values]
+        try:
+            result = probe(configured.command_line(), dict(configured.env), TOOLS_TIMEOUT,
+                           listing=True)  # fmt: skip
+        except ProbeFailed as exc:
+            item["problem"] = str(mask(f"it did not start: {exc}", secrets))
+            continue
+        item["server_info"] = dict(result.server_info)
+        for kind in ("tools", "prompts", "resources"):
+            item[kind] = [dict(i) for i in result.listed.get(kind, [])]
+    return found
+
+
+def render_offered(offers: list[dict[str, Any]]) -> str:
+    """``show --tools`` as text: per server, one line per tool, prompt and resource."""
+    lines = []
+    for item in offers:
+        lines.append(item["name"])
+        if item.get("problem") or item.get("note"):
+            lines.append(f"  {'problem' if item.get('problem') else 'note'}: "
+                         f"{item.get('problem') or item.get('note')}")  # fmt: skip
+            continue
+        for kind, key in (("tools", "name"), ("prompts", "name"), ("resources", "uri")):
+            entries = item.get(kind, [])
+            lines.append(f"  {kind} ({len(entries)}):" if entries else f"  {kind}: none")
+            for entry in entries:
+                text = entry.get("description") or entry.get("name") or ""
+                lines.append(
+                    f"    {entry.get(key)}" + (f": {text}" if text != entry.get(key) else "")
+                )
     return "\n".join(lines)

@@ -30,6 +30,8 @@ from agenttools_runtime.signals import Interrupted
 
 if TYPE_CHECKING:
     from agenttools_runtime.bundles import ToolsSpec
+    from agenttools_runtime.deploy.server_checks import Check
+    from agenttools_runtime.mcp.settings import Ask
 from agenttools_runtime.deploy.one_client import Overwrite, deploy_resolved
 
 
@@ -118,6 +120,9 @@ def deploy_all(
     keep_going: bool = False,
     named: bool = False,
     link: bool = False,
+    settings: Mapping[str, Mapping[str, str]] | None = None,
+    ask: Ask | None = None,
+    check: Check = "none",
 ) -> AllClientsResult:
     """The spec's ``DeployAgentTools[All, tools]``: deploy to every supported client (or
     *clients*, in *project* when given), taking the lock once per client. Tools are resolved
@@ -127,7 +132,8 @@ def deploy_all(
     ``AgentSkillConflictWarning``, ``AgentSkillsNotInstalledWarning``). Other failures
     propagate — or, with *keep_going*, are a ``"Failed"`` skip and the next client goes on.
     With *dry_run* each client's result is its :class:`DeployPlan` (nothing is changed or
-    warned). *named*: see :class:`AllClientsResult`."""
+    warned). *named*: see :class:`AllClientsResult`. *settings*, *ask*, *check*: as for
+    :func:`~agenttools_runtime.deploy.one_client.deploy`."""
     level = Level.parse(overwrite)
     resolved = resolve(
         tools, search=search, mcp_server_name=mcp_server_name, skills_disabled=skills_dir is None
@@ -145,7 +151,15 @@ def deploy_all(
             try:
                 where = resolve_target(client, project=project, skills_dir=skills_dir)
                 outcome = deploy_resolved(
-                    resolved, where, level, runner=runner, dry_run=dry_run, link=link
+                    resolved,
+                    where,
+                    level,
+                    runner=runner,
+                    dry_run=dry_run,
+                    link=link,
+                    settings=settings,
+                    ask=ask,
+                    check=check,
                 )
             except errors.AgentToolsError as exc:
                 tags = {e.tag for e in getattr(exc, "errors", [exc])}

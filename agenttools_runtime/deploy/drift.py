@@ -15,6 +15,7 @@ from agenttools_runtime import paths
 from agenttools_runtime.deploy import content, registry
 from agenttools_runtime.deploy.records import InstalledSkill
 from agenttools_runtime.mcp.formats import same_data
+from agenttools_runtime.settings.secrets import MARK, is_digest
 from agenttools_runtime.skills.hashing import installed_hashes
 
 # the states a finding puts a deployment in (status.py says what each means), in the order
@@ -186,6 +187,8 @@ def diff(expected: Any, actual: Any, where: str = "") -> list[dict[str, Any]]:
 
 
 def _difference(name: str, expected: Any, actual: Any, change: str) -> dict[str, Any]:
+    if is_digest(expected):  # a secret: that it changed is all that is said
+        expected, actual = MARK, None if actual is None else MARK
 
     def show(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)

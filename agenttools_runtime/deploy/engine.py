@@ -51,6 +51,7 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.mcp.entries import build_entry
 from agenttools_runtime.mcp.install import Owned, plan_server_entries
+from agenttools_runtime.settings.secrets import redact
 from agenttools_runtime.skills.fsops import stale_backups
 
 
@@ -399,10 +400,16 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
                 sp.server.qualified_name,
                 sp.key,
                 str(config_file),
-                extra={} if sp.digest is None else {content.DECLARATION: sp.digest},
+                extra={
+                    **({} if sp.digest is None else {content.DECLARATION: sp.digest}),
+                    **({} if sp.settings is None else {"settings": dict(sp.settings)}),
+                },
                 runner=sp.runner,
-                # the entry as written (plain data): what tells an entry changed since
-                written=planned.entries[sp.key][1],
+                # the entry as written (plain data, a secret as its digest): what tells an
+                # entry changed since
+                written=redact(
+                    planned.entries[sp.key][1], {k: v for k, v in sp.secrets.items() if v}
+                ),
                 origin=planned.origins.get(sp.key),
             )
             for sp in the_plan.servers

@@ -5,6 +5,7 @@ call per client)."""
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
 
@@ -25,7 +26,11 @@ from agenttools_runtime.discovery import SearchPath
 
 if TYPE_CHECKING:
     from agenttools_runtime.bundles import ToolsSpec
+    from agenttools_runtime.mcp.settings import Ask
+from agenttools_runtime.deploy.server_checks import Check, server_problems
 from agenttools_runtime.deploy.target_tools import missing_sdk, with_links, with_runner
+from agenttools_runtime.errors import AgentToolsErrors
+from agenttools_runtime.settings.configure import with_settings
 
 Overwrite = Literal["none", "upgrade", "all"]
 
@@ -44,6 +49,9 @@ def deploy(
     search: SearchPath | None = None,
     runner: str | None = None,
     link: bool = False,
+    settings: Mapping[str, Mapping[str, str]] | None = None,
+    ask: Ask | None = None,
+    check: Check = "none",
 ) -> Deployment: ...
 
 
@@ -61,6 +69,9 @@ def deploy(
     search: SearchPath | None = None,
     runner: str | None = None,
     link: bool = False,
+    settings: Mapping[str, Mapping[str, str]] | None = None,
+    ask: Ask | None = None,
+    check: Check = "none",
 ) -> DeployPlan: ...
 
 
@@ -77,6 +88,9 @@ def deploy(
     search: SearchPath | None = None,
     runner: str | None = None,
     link: bool = False,
+    settings: Mapping[str, Mapping[str, str]] | None = None,
+    ask: Ask | None = None,
+    check: Check = "none",
 ) -> Deployment | DeployPlan:
     """Deploy *tools* to *target* as one tracked, reversible deployment.
 
@@ -98,7 +112,12 @@ def deploy(
     the scope's default, see :mod:`agenttools_runtime.mcp.runners`); recorded per entry.
     *link*: the skills of an editable install become links to their live source
     (``AgentSkillLinkNotEditable`` when none is; ``AgentSkillLinksUnsupported`` for a client
-    known not to follow links); other skills are copied.
+    known not to follow links); other skills are copied. *settings*: values of the servers'
+    declared settings, by server name then setting name; *ask*: how to ask for a required
+    one not given (None: not asked; see :mod:`agenttools_runtime.settings.configure`).
+    *check*: ``"start"`` refuses a server whose entry would not start (its interpreter,
+    module, script or command missing; ``MCPServerCannotStart``), ``"connect"`` also starts
+    it and waits for its answer to ``initialize``; ``"none"`` (the default) checks nothing.
 
     Returns the :class:`Deployment`; warnings (``MCPServersNotDeployed``,
     ``AgentSkillsNotDeployed``, ``AgentSkillNotInstalled``, ``AgentSkillNewerVersionKept`` …)
@@ -125,7 +144,17 @@ def deploy(
             where = resolve_target(client, project=project, config=config, skills_dir=skills_dir)
     except KeyboardInterrupt as exc:
         raise signals.Interrupted.from_interrupt(exc, "nothing was deployed") from None
-    outcome = deploy_resolved(resolved, where, level, runner=runner, dry_run=dry_run, link=link)
+    outcome = deploy_resolved(
+        resolved,
+        where,
+        level,
+        runner=runner,
+        dry_run=dry_run,
+        link=link,
+        settings=settings,
+        ask=ask,
+        check=check,
+    )
     if isinstance(outcome, Deployment):
         for warning in outcome.warnings:
             warnings.warn(warning, stacklevel=2)
@@ -141,6 +170,9 @@ def deploy_resolved(
     dry_run: bool = False,
     keep_modified: bool = False,
     link: bool = False,
+    settings: Mapping[str, Mapping[str, str]] | None = None,
+    ask: Ask | None = None,
+    check: Check = "none",
 ) -> Deployment | DeployPlan:
     """One client's deploy of resolved tools (the lock is taken inside): the runner applied
     to its servers, the built-in server's MCP SDK checked, then the plan (*dry_run*) or the
@@ -149,6 +181,9 @@ def deploy_resolved(
     (``Deployment.unchanged``; a plan with ``unchanged``). *keep_modified*: see
     :func:`agenttools_runtime.deploy.engine.execute_outcome`."""
     tools, launches, notes = with_runner(resolved, where, runner)
+    tools, dropped = with_settings(tools, where, settings or {}, ask)
+    notes = [*notes, *dropped]
+    cannot_start = server_problems(tools, where, check)
     if link:
         tools = with_links(tools, where)
     missing = missing_sdk(tools, launches)
@@ -159,9 +194,12 @@ def deploy_resolved(
         the_plan.launches = launches
         if missing is not None:
             the_plan.errors.append(missing)
+        the_plan.errors.extend(cannot_start)
         return the_plan
     if missing is not None:
         raise missing
+    if cannot_start:
+        raise cannot_start[0] if len(cannot_start) == 1 else AgentToolsErrors(cannot_start)
     outcome = engine.execute_outcome(tools, where, level, keep_modified=keep_modified)
     return Deployment(
         outcome.record, [*notes, *outcome.warnings], launches, unchanged=outcome.unchanged

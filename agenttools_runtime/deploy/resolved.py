@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +29,11 @@ class ServerPlan:
     key: str
     runner: str | None = None  # how a module/script server's command is written (mcp.runners)
     digest: str | None = None  # content.server_digest of the declaration (before the runner)
+    # what a record keeps of the values of its declared settings (agenttools_runtime.settings)
+    settings: Mapping[str, Any] | None = None
+    # secret value -> the digest a record keeps in its place ("" for a value it had before:
+    # masked in output, in no entry); never printed, never compared
+    secrets: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

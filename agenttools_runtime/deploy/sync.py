@@ -11,7 +11,7 @@ environment is gone) is removed. Everything runs under one hold of the state loc
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -115,10 +115,12 @@ def redeploy(
     force: bool = False,
     dry_run: bool = False,
     search: SearchPath | None = None,
+    settings: Mapping[str, Mapping[str, str]] | None = None,
 ) -> Deployment | DeployPlan:
     """Deploy *record*'s tools again from what is installed now, to the same target with
     the same options (see the module docstring); *search*: from that environment instead of
-    the record's (an upgraded managed environment). Raises what resolving and deploying
+    the record's (an upgraded managed environment); *settings*: new values of declared
+    settings (``configure``; the others keep theirs). Raises what resolving and deploying
     raise, and ``DeploymentNotFound`` for an ad hoc bundle (nothing installed to deploy it
     from)."""
     at = record.agent_tools
@@ -153,6 +155,7 @@ def redeploy(
         dry_run=dry_run,
         keep_modified=not force,
         link=bool(target.get("link")),
+        settings=settings,
     )
 
 

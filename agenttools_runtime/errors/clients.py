@@ -14,6 +14,7 @@ __all__ = [
     "ConfigFileUnparseable",
     "InvalidProjectDirectory",
     "MCPEntryMachineSpecific",
+    "MCPServerCannotStart",
     "MCPServerEntryEdited",
     "MCPServerEntryExists",
     "MCPServerEntryModified",
@@ -108,6 +109,13 @@ class ConfigFileChanged(ConfigFileError):
     template = (
         "{file} was changed by another program while agenttools was editing it; "
         "nothing was written. Try again."
+    )
+
+
+class MCPServerCannotStart(ClientError):
+    template = (
+        'The MCP server "{server}" would not start from its entry for {client_name}: {reason}. '
+        "Nothing was written (without --check the entry is written unchecked)."
     )
 
 

@@ -16,12 +16,15 @@ __all__ = [
     "ExportSourceNotFound",
     "ExportUnsupported",
     "RequiredSettingsMissing",
+    "SecretHasNoReference",
     "SecretNotForProject",
+    "SecretsFromEnvironment",
     "ServerJsonError",
     "ServerJsonInvalid",
     "ServerJsonUnavailable",
     "ServerJsonUnsupported",
     "SettingValueInvalid",
+    "SettingsDropped",
 ]
 
 
@@ -103,6 +106,31 @@ class SecretNotForProject(ServerJsonError):
         'The MCP server "{server}" needs the secret {names}, which would end up in {config_file}, '
         "a project file that is committed. Install it in user scope (without --project), or "
         "set it in the client's environment by hand."
+    )
+
+
+class SecretHasNoReference(ServerJsonError):
+    template = (
+        'The MCP server "{server}" needs the secret {names}, and {client_name} has no way for '
+        "its project file {config_file} to refer to an environment variable instead of "
+        "holding the value (a committed file). Deploy it in user scope (without --project), "
+        "or to a client that refers to variables in project files ({clients}), or add the "
+        "value to the entry by hand after deploying."
+    )
+
+
+class SecretsFromEnvironment(AgentToolsWarning):
+    template = (
+        "{config_file} refers to the environment variable(s) {names} for the secret(s) of the "
+        'MCP server "{server}" (a project file holds no secret): set them in the environment '
+        "{client_name} runs in."
+    )
+
+
+class SettingsDropped(AgentToolsWarning):
+    template = (
+        'The MCP server "{server}" no longer declares {names} in {version}: the value(s) '
+        "given before are dropped."
     )
 
 

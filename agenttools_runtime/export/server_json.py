@@ -75,7 +75,8 @@ def server_json(plan: BuildPlan, project: Mapping[str, Any]) -> dict[str, Any] |
             "transport": {"type": "stdio"},
         }
         if server.args:
-            package["packageArguments"] = [{"type": "positional", "value": a} for a in server.args]
+            placeholders = {s.name: s for s in settings if s.kind == "arg"}
+            package["packageArguments"] = [_argument(a, placeholders) for a in server.args]
         variables = [_input(s) for s in settings if s.kind == "env"]
         if variables:
             package["environmentVariables"] = variables
@@ -106,6 +107,19 @@ def _input(setting: Setting) -> dict[str, Any]:
     if setting.choices:
         item["choices"] = list(setting.choices)
     return item
+
+
+def _argument(value: str, placeholders: Mapping[str, Setting]) -> dict[str, Any]:
+    """A positional argument; its ``{name}`` placeholders as the registry's variables."""
+    from agenttools_runtime.schema import PLACEHOLDER
+
+    argument: dict[str, Any] = {"type": "positional", "value": value}
+    used = [placeholders[n] for n in PLACEHOLDER.findall(value) if n in placeholders]
+    if used:
+        argument["variables"] = {s.name: _input(s) for s in used}
+        for variable in argument["variables"].values():
+            variable.pop("name")
+    return argument
 
 
 def _repository(url: str | None) -> dict[str, str] | None:

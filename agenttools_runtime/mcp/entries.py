@@ -30,8 +30,8 @@ class Const:
 @dataclass(frozen=True, slots=True)
 class Field:
     """One key of an entry: its value comes from ``source`` (a :class:`Const`, or the name of
-    a value of the launch: ``command``, ``args``, ``command_line``, ``env``, ``url``,
-    ``headers``, ``request_options``, ``name``, ``description``); ``optional`` fields are left out when
+    a value of the launch: ``command``, ``args``, ``command_line``, ``env``, ``env_vars``,
+    ``url``, ``headers``, ``header_vars``, ``request_options``, ``name``, ``description``); ``optional`` fields are left out when
     empty."""
 
     key: str
@@ -153,8 +153,19 @@ STYLES: dict[str, EntryStyle] = {
     ),
     # Codex: streamable HTTP only
     "codex": EntryStyle(
-        (Field("command", "command"), Field("args", "args"), Field("env", "env", True)),
-        {"http": (Field("url", "url"), Field("http_headers", "headers", True))},
+        (
+            Field("command", "command"),
+            Field("args", "args"),
+            Field("env", "env", True),
+            Field("env_vars", "env_vars", True),
+        ),
+        {
+            "http": (
+                Field("url", "url"),
+                Field("http_headers", "headers", True),
+                Field("env_http_headers", "header_vars", True),
+            )
+        },
     ),
     # Goose ignores extensions without "name"
     "goose": EntryStyle(
@@ -289,6 +300,7 @@ def _local_values(server: MCPServer, key: str, platform: str | None) -> dict[str
         "args": list(args),
         "command_line": [command, *args],
         "env": dict(server.env),
+        "env_vars": list(server.env_vars),
         "description": server.description or "",
     }
 
@@ -299,6 +311,7 @@ def _remote_values(server: MCPServer, key: str) -> dict[str, Any]:
         "name": key,
         "url": server.url,
         "headers": headers,
+        "header_vars": dict(server.header_vars),
         "request_options": {"headers": headers} if headers else {},
         "description": server.description or "",
     }

@@ -4,15 +4,17 @@ table of a distribution, or an ad hoc value), and how it launches in a given env
 from __future__ import annotations
 
 import os
+import re
 import sys
 import sysconfig
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import errors, regular_files
-from agenttools_runtime.wheel.manifest import ServerEntry
+from agenttools_runtime.mcp.settings import Setting
+from agenttools_runtime.wheel.manifest import SETTING_TABLES, ServerEntry, setting_table
 
 if TYPE_CHECKING:
     ServerKind = Literal["module", "script", "command", "url"]
@@ -64,6 +66,27 @@ class Origin:
         except (OSError, UnicodeDecodeError):
             text = ""
         return cls(project, version, console_scripts(text))
+
+
+def _filled(arg: str, values: Mapping[str, str], placeholders: set[str]) -> str | None:
+    """*arg* with its ``{name}`` placeholders filled in; None (left out) when one of them
+    has no value."""
+    from agenttools_runtime.schema import PLACEHOLDER
+
+    missing = False
+
+    def value(match: re.Match[str]) -> str:
+        nonlocal missing
+        name = match.group(1)
+        if name not in placeholders:
+            return match.group(0)
+        if name not in values:
+            missing = True
+            return ""
+        return values[name]
+
+    filled = PLACEHOLDER.sub(value, arg)
+    return None if missing else filled
 
 
 def _canonical_python(executable: Path) -> Path:
@@ -123,6 +146,13 @@ class MCPServer:
     distribution: str | None = None
     environment: Environment | None = None
     origin: Origin | None = field(default=None, compare=False)
+    # the declared settings whose values the user gives (``env``/``headers`` hold the
+    # literal ones, and after :meth:`configured` the given ones too)
+    settings: tuple[Setting, ...] = ()
+    # variables the client passes from its own environment (a client whose entries name
+    # them in a list, Codex's env_vars), and headers whose value is such a variable
+    env_vars: tuple[str, ...] = ()
+    header_vars: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         launch = (self.module, self.script, self.command, self.url)
@@ -138,6 +168,22 @@ class MCPServer:
             )
         if self.url is not None and self.transport == "stdio":
             object.__setattr__(self, "transport", "http")
+
+    def configured(self, values: Mapping[str, str]) -> MCPServer:
+        """The server with the values of its declared settings (by name) added to its
+        environment or headers, in declaration order; a setting without a value is left
+        out."""
+        env, headers = dict(self.env), dict(self.headers)
+        for setting in self.settings:
+            if setting.name in values and setting.kind != "arg":
+                (env if setting.kind == "env" else headers)[setting.name] = values[setting.name]
+        placeholders = {s.name for s in self.settings if s.kind == "arg"}
+        args = self.args
+        if placeholders:
+            args = tuple(
+                a for a in (_filled(a, values, placeholders) for a in args) if a is not None
+            )
+        return replace(self, env=env, headers=headers, args=args)
 
     @property
     def kind(self) -> ServerKind:
@@ -220,6 +266,7 @@ class MCPServer:
             distribution=distribution,
             environment=environment,
             origin=origin,
+            settings=entry.settings,
         )
 
     def to_declaration(self) -> dict[str, Any]:
@@ -238,4 +285,7 @@ class MCPServer:
                 data["headers"] = dict(self.headers)
         if self.config_key is not None:
             data["config-key"] = self.config_key
+        for setting in self.settings:
+            map_key = SETTING_TABLES[setting.kind]
+            data[map_key] = {**data.get(map_key, {}), setting.name: setting_table(setting)}
         return data

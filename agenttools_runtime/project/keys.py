@@ -43,6 +43,10 @@ def check_keys(
             for required in spec.item.required:
                 if required not in item:
                     checker.add((*key, name), "MissingKey", f'needs "{required}"')
+        elif spec.kind == "setting-map" and spec.item is not None:
+            for sub, subvalue in item.items():
+                if isinstance(subvalue, dict):  # a declared setting (a string is a value)
+                    check_keys(checker, spec.item, subvalue, (*key, name, sub))
         elif spec.kind == "table-map" and spec.item is not None:
             for sub, subvalue in item.items():
                 if isinstance(subvalue, dict):

@@ -43,6 +43,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "UnknownModule": ("error", "module is not in the project's source tree"),
     "UnknownScript": ("error", "script is not a [project.scripts] entry"),
     "InvalidURL": ("error", "url is not http(s)"),
+    "InvalidSetting": (
+        "error",
+        "a declared setting (env.VAR, headers.NAME) that cannot be asked for",
+    ),
     "MissingKey": ("error", "a table without a key it requires"),
     "InvalidRegistry": ("error", "a registry entry the MCP registry would refuse"),
     "RegistryScript": ("error", "uvx DIST would not start the server of a registry entry"),

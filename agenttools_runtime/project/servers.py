@@ -23,7 +23,8 @@ def check_server(checker: Checker, name: str, table: Any) -> None:
         return  # reported by check_keys
     for problem_key, code, message in schema.server_problems(table):
         if code not in ("InvalidType", "InvalidValue"):  # (those are check_keys')
-            checker.add(key if problem_key is None else (*key, problem_key), code, message)
+            where = () if problem_key is None else problem_key
+            checker.add((*key, *((where,) if isinstance(where, str) else where)), code, message)
     if not all(isinstance(table[k], str) for k in schema.LAUNCH_KEYS if k in table):
         return  # types reported by check_keys
     module, script = table.get("module"), table.get("script")

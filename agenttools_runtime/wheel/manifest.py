@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from agenttools_runtime import names, schema
 from agenttools_runtime.errors import InvalidManifest, ManifestSchemaTooNew
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
+from agenttools_runtime.mcp.settings import Setting, SettingKind
 
 if TYPE_CHECKING:
     from agenttools_runtime.errors import ManifestError
@@ -25,7 +26,14 @@ if TYPE_CHECKING:
     SkillKind = Literal["directory", "inline"]
     Transport = Literal["stdio", "http", "sse"]  # schema.TRANSPORTS
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# The schema each version introduced, and what it added: a manifest is written with the lowest
+# schema that carries what it holds, so that a wheel without declared settings stays readable
+# by an agenttools of schema 1.
+SCHEMA_CHANGES: dict[int, str] = {
+    1: "the first schema",
+    2: "declared settings: a table (not a string) as a value of a server's env or headers",
+}
 # Deepest nesting a manifest may have (agenttools_runtime/limits.py, as for every untrusted
 # text): its own structure needs 4 levels, a server's args/env/headers a few more.
 MAX_DEPTH = MAX_NESTING
@@ -55,7 +63,17 @@ class ServerEntry:
     env: Mapping[str, str] | None = None
     transport: Transport | None = None
     headers: Mapping[str, str] | None = None
+    placeholders: Mapping[str, str] | None = None  # (declared ones only: see settings)
     config_key: str | None = None
+    # the declared settings of env and headers (tables, not strings), in table order; the
+    # literal values stay in env and headers
+    settings: tuple[Setting, ...] = ()
+
+    @property
+    def setting_names(self) -> tuple[str, ...]:
+        """The names of the declared settings (environment variables, then headers): what
+        a user gives at deploy time, and what a lock or a record may keep (never a value)."""
+        return tuple(s.name for s in self.settings)
 
     @classmethod
     def from_table(cls, name: str, table: Mapping[str, Any]) -> ServerEntry:
@@ -66,15 +84,20 @@ class ServerEntry:
         if problem is not None:
             raise ValueError(problem)
         fields: dict[str, Any] = {}
+        settings: list[Setting] = []
         for spec in _MANIFEST_KEYS:
             if spec.name in table:
                 value = table[spec.name]
                 if spec.kind == "string-list":
                     value = tuple(value)
-                elif spec.kind == "string-map":
-                    value = dict(value)
+                elif spec.kind == "setting-map":
+                    kind = _SETTING_KINDS[spec.name]
+                    settings += [
+                        _setting(n, t, kind) for n, t in value.items() if isinstance(t, dict)
+                    ]
+                    value = {n: v for n, v in value.items() if isinstance(v, str)}
                 fields[spec.name.replace("-", "_")] = value
-        return cls(name, **fields)
+        return cls(name, **fields, settings=tuple(settings))
 
     def to_json(self) -> dict[str, Any]:
         """The table: the keys given, as the schema spells them."""
@@ -83,7 +106,45 @@ class ServerEntry:
             value = getattr(self, spec.name.replace("-", "_"))
             if value is not None:
                 data[spec.name] = list(value) if isinstance(value, tuple) else value
+        for setting in self.settings:
+            map_key = SETTING_TABLES[setting.kind]
+            data[map_key] = {**data.get(map_key, {}), setting.name: setting_table(setting)}
         return data
+
+
+# a table of declared settings -> the kind of its settings, and back
+_SETTING_KINDS: dict[str, SettingKind] = {"env": "env", "headers": "header", "placeholders": "arg"}
+SETTING_TABLES: dict[str, str] = {kind: key for key, kind in _SETTING_KINDS.items()}
+
+
+def _setting(name: str, table: Mapping[str, Any], kind: SettingKind) -> Setting:
+    """The :class:`Setting` of a declared setting's (checked) table."""
+    return Setting(
+        name,
+        kind=kind,
+        description=table.get("description"),
+        required=bool(table.get("required", False)),
+        secret=bool(table.get("secret", False)),
+        default=table.get("default"),
+        choices=tuple(table.get("choices", ())),
+    )
+
+
+def setting_table(setting: Setting) -> dict[str, Any]:
+    """A declared setting's table as the schema spells it: the keys that differ from their
+    defaults."""
+    table: dict[str, Any] = {}
+    if setting.description is not None:
+        table["description"] = setting.description
+    if setting.required:
+        table["required"] = True
+    if setting.secret:
+        table["secret"] = True
+    if setting.default is not None:
+        table["default"] = setting.default
+    if setting.choices:
+        table["choices"] = list(setting.choices)
+    return table
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,12 +206,17 @@ class WheelManifest:
     skills: Mapping[str, SkillEntry] = field(default_factory=dict)
     root: str | None = None
     source_root: str | None = None
-    schema: int = SCHEMA_VERSION
+    schema: int | None = field(default=None, compare=False)  # as read; None: the lowest
+
+    @property
+    def needed_schema(self) -> int:
+        """The lowest schema that carries this manifest (see :data:`SCHEMA_CHANGES`)."""
+        return 2 if any(s.settings for s in self.servers.values()) else 1
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of ``manifest.json``."""
         data: dict[str, Any] = {
-            "schema": self.schema,
+            "schema": self.schema or self.needed_schema,
             "distribution": self.distribution,
             "version": self.version,
             "bundles": [b.to_json() for b in self.bundles],
@@ -225,8 +291,11 @@ def from_json(value: object, distribution: str) -> WheelManifest:
 # object -> (key, type, meaning); parse and to_json implement them, a test holds them together
 FIELDS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "manifest": (
-        ("schema", "integer", f"`{SCHEMA_VERSION}`. A reader refuses a higher schema "
-         "(`ManifestSchemaTooNew`: \"built by a newer agenttools\"); see the evolution rule."),
+        ("schema", "integer", "`1`, or `2` when a server declares settings (the lowest "
+         "that carries the manifest, so wheels without settings stay readable by "
+         f"agenttools of schema 1); this agenttools reads 1 to {SCHEMA_VERSION}. A reader "
+         "refuses a higher schema (`ManifestSchemaTooNew`: \"built by a newer agenttools\"); "
+         "see the evolution rule."),
         ("distribution", "string", "`[project].name` as written (a PEP 508 name); compare "
          "after PEP 503 normalization."),
         ("version", "string", "the distribution's version."),
@@ -339,7 +408,9 @@ def _server_problem(table: Mapping[str, Any]) -> str | None:
     for key, _code, message in schema.server_problems(table):
         if key is None:
             return message
-        return f'"{key}" {message}' if message.startswith("must be") else f'"{key}": {message}'
+        # (a declared setting's key: the server's key quoted, then the path inside it)
+        where = f'"{key}"' if isinstance(key, str) else f'"{key[0]}".' + ".".join(key[1:])
+        return f"{where} {message}" if message.startswith("must be") else f"{where}: {message}"
     return None
 
 

@@ -170,7 +170,7 @@ def test_every_field_every_json_type(
         ({"command": ["echo"]}, "command"),
         ({"command": "echo", "args": "notalist"}, "args"),
         ({"url": 5}, "url"),
-        ({"command": "echo", "env": {"a": {"b": 1}}}, "env"),
+        ({"command": "echo", "env": {"a": [1]}}, "env"),
         ({"command": "echo", "args": [1, None]}, "args"),
     ],
 )

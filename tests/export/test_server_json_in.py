@@ -195,7 +195,8 @@ def test_install_into_a_managed_environment_is_not_there_yet(
     path = _write(tmp_path, PYPI)
     assert main(["mcp", "install", "claude-code", "--server-json", str(path), "--install"]) == 2
     assert "not available yet" in capsys.readouterr().err
-    assert main(["mcp", "install", "claude-code", "weather", "--env", "A=b"]) == 2
+    # (without --server-json, --env gives the values of a declared server's settings)
+    assert main(["mcp", "install", "claude-code", "weather", "--env", "A=b"]) == 1
 
 
 def _hostile(case: str, tmp_path: Path) -> Path:

@@ -33,7 +33,7 @@ from agenttools_runtime.wheel.manifest import (
 from tests.helpers.wheels import sample_wheel  # noqa: F401
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLES = ("weather-tools", "multi-bundle", "skills-only")
+SAMPLES = ("weather-tools", "multi-bundle", "skills-only", "keyed-forecast")
 
 # -- strategies: every manifest the writer may produce ---------------------------------------
 skill_names = st.from_regex(r"[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,2}", fullmatch=True)
@@ -151,7 +151,7 @@ def test_every_manifest_the_hook_writes_parses(name: str, sample_wheel) -> None:
     for skill in manifest.skills.values():  # every listed file is where the layout says
         for rel in skill.files:
             assert prefix + layout.skill_file(skill.name, rel) in shipped
-    assert manifest.schema == SCHEMA_VERSION
+    assert manifest.schema == manifest.needed_schema  # the lowest schema that carries it
 
 
 def test_every_key_written_is_documented() -> None:
@@ -264,13 +264,24 @@ def test_a_server_key_of_any_json_type_is_typed_or_refused(key: str, kind: str) 
         return
     assert expected_ok
     entry = manifest.servers["weather"]
-    assert entry.to_json() == server
+    # (a table in env or headers is a declared setting: keys it does not know are ignored)
+    known = {
+        k: {n: {s: v for s, v in t.items() if s in schema.SETTING_KEYS} if isinstance(t, dict)
+            else t for n, t in value.items()} if k in ("env", "headers") else value
+        for k, value in server.items()
+        if k != "registry"  # (the publishing side: it stays out of typed manifests)
+    }  # fmt: skip
+    assert entry.to_json() == known
     # what reaches a client: the declared values, unchanged
     from agenttools_runtime.mcp.server import MCPServer
 
     declared = MCPServer.from_entry(entry)
     assert list(declared.args) == server.get("args", [])
-    assert dict(declared.env) == server.get("env", {})
+    literal = {n: v for n, v in server.get("env", {}).items() if isinstance(v, str)}
+    assert dict(declared.env) == literal  # (a declared setting is no value yet)
+    assert [s.name for s in declared.settings] == [
+        n for n in known.get("env", {}) if n not in literal
+    ]
 
 
 @pytest.mark.parametrize(
@@ -278,12 +289,17 @@ def test_a_server_key_of_any_json_type_is_typed_or_refused(key: str, kind: str) 
     [
         ("args", "notalist", '"args" must be an array of strings (got string)'),
         ("args", [1, None], '"args" must be an array of strings (got integer at index 0)'),
-        ("env", [1, 2], '"env" must be a table of strings (got array)'),
-        ("env", "A=1", '"env" must be a table of strings (got string)'),
-        ("env", {"a": {"b": 1}}, '"env" must be a table of strings (got table at "a")'),
+        ("env", [1, 2], '"env" must be a table of strings or setting tables (got array)'),
+        ("env", "A=1", '"env" must be a table of strings or setting tables (got string)'),
+        (
+            "env",
+            {"a": 1},
+            '"env" must be a table of strings or setting tables (got integer at "a")',
+        ),
+        ("env", {"a": {"secret": 1}}, '"env".a.secret must be a boolean (got integer)'),
         ("command", ["echo"], '"command" must be a string (got array)'),
         ("transport", "carrier-pigeon", '"transport": "carrier-pigeon" is not one of'),
-        ("headers", [1], '"headers" must be a table of strings (got array)'),
+        ("headers", [1], '"headers" must be a table of strings or setting tables (got array)'),
     ],
 )
 def test_wrong_server_fields_named(key: str, value: object, fragment: str) -> None:

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from agenttools_runtime.settings.secrets import is_digest, matches
+
 
 class ConfigFormat(Protocol):
     """Text in, text out. ``set_entry``/``remove_entry`` return the new text (the same
@@ -71,7 +73,10 @@ class StructureError(Exception):
 
 
 def same_data(a: Any, b: Any) -> bool:
-    """Equal as config data: like ``==``, but ``True`` is not ``1`` and ``1.0`` is not ``1``."""
+    """Equal as config data: like ``==``, but ``True`` is not ``1`` and ``1.0`` is not ``1``;
+    a secret's digest (what a record keeps in its place) equals the value it was made from."""
+    if isinstance(a, str) and isinstance(b, str) and a != b and (is_digest(a) or is_digest(b)):
+        return matches(a, b) if is_digest(a) else matches(b, a)
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         return a.keys() == b.keys() and all(same_data(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):

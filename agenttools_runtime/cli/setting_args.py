@@ -1,0 +1,63 @@
+"""``--env`` / ``--env-file``: the values of the settings a bundle's servers declare, as the
+commands that take them (``deploy``, ``configure``, ``show --tools``) parse them."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from agenttools_runtime.cli.common import UsageError, nonempty
+
+if TYPE_CHECKING:
+    from agenttools_runtime.discovery import SearchPath
+
+
+def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--env`` and ``--env-file``: the values of the servers' declared settings."""
+    parser.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        type=nonempty,
+        metavar="SERVER.VAR=VALUE",
+        help="the value of a setting a server declares (SERVER: its name in the bundle; "
+        "plain VAR=VALUE for a bundle of one server); required ones not given are asked for "
+        "on a terminal, secret ones without echo; see docs/settings.md",
+    )
+    parser.add_argument(
+        "--env-file",
+        action="append",
+        default=[],
+        type=nonempty,
+        metavar="FILE",
+        help="read such values from FILE (one VAR=VALUE or SERVER.VAR=VALUE a line, as in a "
+        ".env file); --env wins over it",
+    )
+
+
+def given_settings(args: argparse.Namespace) -> list[Any]:
+    """The ``--env-file`` and ``--env`` assignments, in that order (later ones win)."""
+    from pathlib import Path
+
+    from agenttools_runtime.settings.given import GivenError, parse_pairs, read_env_file
+
+    try:
+        found = [a for f in args.env_file for a in read_env_file(Path(f))]
+        return found + parse_pairs(args.env)
+    except GivenError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def settings_for(args: argparse.Namespace, search: SearchPath | None, tools: str | None) -> Any:
+    """The values given, by server of the bundle *tools* (before anything is deployed)."""
+    given = given_settings(args)
+    if not given:
+        return {}
+    from agenttools_runtime.bundles import resolve_tools
+    from agenttools_runtime.settings.given import GivenError, by_server
+
+    bundle = resolve_tools(tools, search)
+    try:
+        return by_server(given, [s.name for s in bundle.servers()])
+    except GivenError as exc:
+        raise UsageError(str(exc)) from None

@@ -1,0 +1,93 @@
+"""Whether a stdio server's entry can start, checked before it is written: its interpreter
+exists and finds the module (a lookup of the module's spec along that environment's
+``sys.path``, importing nothing), a script exists and is executable, a command is an
+absolute path or found on the ``PATH``. ``deploy --no-check`` skips it; ``deploy --check``
+goes further (:mod:`agenttools_runtime.mcp.probe`)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Sequence
+from importlib.machinery import PathFinder
+from pathlib import Path
+
+from agenttools_runtime.mcp.server import Environment, MCPServer
+
+
+def start_problem(server: MCPServer, search_paths: Sequence[str] | None) -> str | None:
+    """Why the entry of *server* (as written: after its runner) cannot start, or None.
+    *search_paths*: the ``sys.path`` of the environment a ``python -m`` entry runs in (None:
+    the module is not looked up)."""
+    if server.is_remote:
+        return None
+    command, args = server.launch()
+    problem = _command_problem(command)
+    if problem is not None:
+        return problem
+    module = args[1] if len(args) >= 2 and args[0] == "-m" and server.module else None
+    if module is not None and search_paths is not None and not module_found(module, search_paths):
+        return (
+            f"the module {module} is not found by {command} (looked along its sys.path: "
+            "is the distribution installed there?)"
+        )
+    return None
+
+
+def _command_problem(command: str) -> str | None:
+    if os.path.isabs(command):
+        if not os.path.isfile(command):
+            return f"{command} does not exist"
+        if not os.access(command, os.X_OK):
+            return f"{command} is not executable"
+        return None
+    if shutil.which(command) is None:
+        return f"{command} is not on the PATH ({os.environ.get('PATH', '')})"
+    return None
+
+
+def module_found(module: str, search_paths: Sequence[str]) -> bool:
+    """Whether ``python -m module`` finds *module* along *search_paths*: each package's
+    spec, then the next part within its locations — nothing is imported."""
+    locations: list[str] | None = [p for p in search_paths if Path(p).exists()]
+    for part in module.split("."):
+        if locations is None:
+            return False  # a module is not a package: nothing inside it
+        spec = PathFinder.find_spec(part, locations)
+        if spec is None:
+            return False
+        found = spec.submodule_search_locations
+        locations = None if found is None else list(found)
+    return True
+
+
+def interpreter_paths(python: Path, probed: Sequence[str]) -> Sequence[str]:
+    """The ``sys.path`` of *python*: this interpreter's own when it is this one, else
+    *probed* (what discovery asked it for)."""
+    import sys
+
+    # (by path, not by file: two venvs' interpreters are often links to one binary)
+    own = {os.path.abspath(sys.executable), os.fspath(Environment.current().python)}
+    if os.path.abspath(python) in own:
+        return [p or os.curdir for p in sys.path]
+    return probed
+
+
+def version_problem(dist_info: str | None, paths: Sequence[str], python: Path) -> str | None:
+    """Why an entry run by *python* would not run the distribution at *dist_info* (its
+    ``site-packages`` is not on that interpreter's ``sys.path``: ``deploy --path DIR``
+    with another copy in the environment), or None."""
+    if dist_info is None:
+        return None
+    site = Path(dist_info).parent
+    for path in paths:
+        try:
+            if os.path.samefile(path, site):
+                return None
+        except OSError:
+            continue
+    return (
+        f"it is installed in {site}, which {python} does not import from: its entry would "
+        "run another copy, or none (deploy with --python of an environment that has it "
+        "installed, or --runner uvx)"
+    )

@@ -1,0 +1,110 @@
+"""Setting values as a user gives them: ``--env NAME.VAR=VALUE`` (``NAME`` a server of the
+bundle; plain ``VAR=VALUE`` for a bundle of one server) and ``--env-file FILE`` (one
+``VAR=VALUE`` or ``NAME.VAR=VALUE`` a line, as a ``.env`` file holds them)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from agenttools_runtime import regular_files
+from agenttools_runtime.mcp.settings import Ask, Setting
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    """One value given: ``name`` is ``VAR`` or ``NAME.VAR`` as written (split against the
+    bundle's servers by :func:`by_server`: a header name may hold a dot)."""
+
+    name: str
+    value: str
+    source: str  # "--env" or the file it came from, for messages
+
+
+class GivenError(ValueError):
+    """An assignment that is not ``NAME=VALUE``, or a file that cannot be read."""
+
+
+def parse_pairs(pairs: Sequence[str], source: str = "--env") -> list[Assignment]:
+    """``NAME=VALUE`` strings as assignments; :class:`GivenError` naming one without ``=`` or
+    a name (never its value: it may be a secret)."""
+    found = []
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise GivenError(f"{source}: {name.strip() or '(empty)'} is not NAME=VALUE")
+        found.append(Assignment(name.strip(), value, source))
+    return found
+
+
+def read_env_file(path: Path) -> list[Assignment]:
+    """The assignments of a ``.env`` file: ``NAME=VALUE`` lines, ``export`` allowed before
+    the name, blank lines and ``#`` comments skipped, a value in matching single or double
+    quotes taken without them (nothing expanded)."""
+    try:
+        text = regular_files.read_bytes(path).decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GivenError(f"--env-file {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    found = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        line = line.removeprefix("export ").lstrip()
+        name, sep, value = line.partition("=")
+        if not sep or not name.strip():
+            raise GivenError(f"{path}:{number}: not NAME=VALUE")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        found.append(Assignment(name.strip(), value, f"{path}:{number}"))
+    return found
+
+
+def by_server(given: Iterable[Assignment], servers: Sequence[str]) -> dict[str, dict[str, str]]:
+    """The values per server name: ``NAME.VAR`` where ``NAME`` is one of *servers*, else a
+    plain ``VAR`` for the one server of a bundle of one. :class:`GivenError` for a plain name
+    in a bundle of several servers, or a ``NAME.`` of no server of the bundle. Later values
+    win (a file first, ``--env`` after it)."""
+    values: dict[str, dict[str, str]] = {}
+    for item in given:
+        server = next(
+            (s for s in sorted(servers, key=len, reverse=True) if item.name.startswith(s + ".")),
+            None,
+        )
+        if server is not None:
+            values.setdefault(server, {})[item.name[len(server) + 1 :]] = item.value
+        elif len(servers) == 1 and "." not in item.name:
+            values.setdefault(servers[0], {})[item.name] = item.value
+        else:
+            known = ", ".join(servers) or "none"
+            raise GivenError(
+                f"{item.source}: {item.name} names no server of the bundle; give "
+                f"SERVER.{item.name.rpartition('.')[2]}=VALUE with SERVER one of: {known}"
+            )
+    return values
+
+
+def merged(*layers: Mapping[str, str]) -> dict[str, str]:
+    """The values of *layers*, later ones winning."""
+    out: dict[str, str] = {}
+    for layer in layers:
+        out.update(layer)
+    return out
+
+
+def asked_once(ask: Ask | None) -> Ask | None:
+    """*ask* answering each setting (by kind and name) once per command: a deploy to several
+    clients asks for a value once."""
+    if ask is None:
+        return None
+    answers: dict[tuple[str, str, str | None], str] = {}
+
+    def remembered(setting: Setting) -> str:
+        key = (setting.kind, setting.name, setting.description)
+        if key not in answers:
+            answers[key] = ask(setting)
+        return answers[key]
+
+    return remembered

@@ -1,0 +1,1 @@
+"""keyed-forecast: an agenttools sample whose MCP server needs an API key."""
