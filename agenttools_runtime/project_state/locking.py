@@ -27,6 +27,7 @@ from agenttools_runtime.errors import (
     LockedBundleNotFound,
 )
 from agenttools_runtime.mcp.entries import build_entry
+from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.project_state.lockfile import (
     Lock,
     LockedDeployment,
@@ -152,7 +153,7 @@ def _deployment(
         for sp in tools.servers:
             entry = build_entry(target.client, sp.server, sp.key)
             entries.append(LockedEntry(_relative(target.config_file, base), sp.key, entry_digest(entry),
-                                       sp.server.qualified_name, tuple(sorted(sp.server.env))))  # fmt: skip
+                                       sp.server.qualified_name, _setting_names(sp.server)))  # fmt: skip
     files: list[LockedFile] = []
     if target.skills_root is not None and target.skills_problem is None:
         for source in tools.skills:
@@ -178,3 +179,10 @@ def _check_keys(deployments: list[LockedDeployment]) -> None:
 
 def _relative(path: Path, base: Path) -> str:
     return Path(os.path.relpath(path, base)).as_posix()
+
+
+def _setting_names(server: MCPServer) -> tuple[str, ...]:
+    """The names of what a user gives the server (its declared settings: environment
+    variables, headers, argument placeholders), never a value; a literal ``env`` is part of
+    the entry's digest instead."""
+    return tuple(sorted(s.name for s in server.settings))

@@ -138,3 +138,17 @@ def test_the_project_is_found_walking_up(tmp_path: Path) -> None:
     assert find_project_file(deep) == tmp_path / "agenttools.toml"
     (deep / "agenttools.toml").mkdir()  # (a directory of that name is not the file)
     assert find_project_file(deep) == tmp_path / "agenttools.toml"
+
+
+def test_a_locked_entry_names_the_settings_a_user_gives_never_a_literal_or_a_value() -> None:
+    from agenttools_runtime.mcp.server import MCPServer
+    from agenttools_runtime.mcp.settings import Setting
+    from agenttools_runtime.project_state import locking
+
+    server = MCPServer(
+        "keyed",
+        command="keyed-mcp",
+        env={"UNITS": "metric"},  # the author's literal: in the entry's digest, not a setting
+        settings=(Setting("REGION", choices=("eu", "us")), Setting("API_KEY", secret=True)),
+    )
+    assert locking._setting_names(server) == ("API_KEY", "REGION")
