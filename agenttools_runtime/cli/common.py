@@ -7,7 +7,7 @@ import argparse
 import json
 import textwrap
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TextIO
 
 from agenttools_runtime.suggest import did_you_mean
 
@@ -144,3 +144,9 @@ def add_environment_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         help="discover the distributions in this site-packages directory (repeatable)",
     )
+
+
+def is_terminal(*streams: TextIO | None) -> bool:
+    """Whether every one of *streams* is a terminal (a stream is None in a process started
+    with it closed)."""
+    return all(s is not None and s.isatty() for s in streams)

@@ -9,7 +9,7 @@ import difflib
 import os
 import sys
 
-from agenttools_runtime.cli.common import UsageError, emit
+from agenttools_runtime.cli.common import UsageError, emit, is_terminal
 from agenttools_runtime.cli.index_options import (
     SPECIFIER,
     add_index_arguments,
@@ -173,7 +173,7 @@ def _announced(
 
 
 def _ask(request: Any) -> bool:
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not is_terminal(sys.stdin, sys.stdout):
         return False
     try:
         answer = input(

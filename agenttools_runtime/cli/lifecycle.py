@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import envs as envs_cli
 from agenttools_runtime.cli import project as project_cli
-from agenttools_runtime.cli.common import HelpFormatter, UsageError, emit, nonempty
+from agenttools_runtime.cli.common import HelpFormatter, UsageError, emit, is_terminal, nonempty
 
 if TYPE_CHECKING:
     from agenttools_runtime.deploy.records import DeploymentRecord
@@ -337,7 +337,7 @@ def run_sync(args: argparse.Namespace) -> int:
 def _confirm(orphans: list[SyncItem]) -> tuple[bool, str]:
     """Ask on a terminal whether to remove the orphaned deployments; never when stdin is
     not one (then they are not removed, and the reason says how to confirm)."""
-    if not sys.stdin.isatty():
+    if not is_terminal(sys.stdin):
         return False, "stdin is not a terminal, so nothing was asked: confirm with --yes"
     stream = sys.stderr
     print(f"{len(orphans)} orphaned deployment(s) would be removed:", file=stream)

@@ -94,7 +94,8 @@ def resolve_values(
 def terminal_ask() -> Ask | None:
     """A prompt on the terminal (a secret without echo), or None when stdin or stderr is
     not a terminal (a script, CI): then nothing is asked."""
-    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+    # (a stream may be None: a process started with its stdin closed)
+    if not all(s is not None and s.isatty() for s in (sys.stdin, sys.stderr)):
         return None
 
     def ask(setting: Setting) -> str:

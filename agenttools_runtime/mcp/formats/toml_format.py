@@ -42,13 +42,16 @@ def _read(text: str) -> dict[str, Any]:
     try:
         data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise _decode_error(exc) from None
+        error = _decode_error(exc)
     except RecursionError:
-        raise ParseError(limits.too_deep(), 0, 0) from None
-    problem = limits.shape_problem(data)
-    if problem is not None:
-        raise ParseError(problem, 0, 0)
-    return data
+        error = ParseError(limits.too_deep(), 0, 0)
+    else:
+        problem = limits.shape_problem(data)
+        if problem is None:
+            return data
+        error = ParseError(problem, 0, 0)
+    _parse(text)  # a file that does not parse: the edit's error, located where tomlkit can
+    raise error
 
 
 def _decode_error(exc: tomllib.TOMLDecodeError) -> ParseError:
