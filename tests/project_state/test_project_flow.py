@@ -98,7 +98,7 @@ def test_add_clone_upgrade_both_and_drop(
     assert '[[bundle]]\nrequirement = "weather-tools>=1.2"' in text
     lock_text = (repo / "agenttools.lock").read_text()
     assert 'version = "1.2.0"' in lock_text and "weather_tools-1.2.0-py3-none-any.whl" in lock_text
-    assert "WEATHER_UNITS" in lock_text and "metric" not in lock_text  # setting names, never values
+    assert "metric" not in lock_text  # an entry by its digest: never a value (its settings by name)
     entry = json.loads((repo / ".mcp.json").read_text())["mcpServers"]["weather"]
     assert entry["command"] == "uvx" and "weather-tools==1.2.0" in entry["args"]
     for name in generated(repo):
