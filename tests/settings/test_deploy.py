@@ -313,3 +313,17 @@ def test_argument_placeholders_are_filled_and_kept(
     assert '"--region", "us", "--days=3"]' in config.read_text()
     assert out("verify").status == 0
     out.assert_no_secret()
+
+
+def test_a_closed_stdin_is_no_terminal_the_missing_values_are_one_error(venv) -> None:
+    """Started with its stdin closed (``<&-``: ``sys.stdin`` is None), nothing is asked."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "agenttools", "deploy", "claude-code", "keyed-forecast/forecast",
+         "--python", str(venv.python)],
+        capture_output=True, text=True, timeout=300, preexec_fn=lambda: os.close(0),
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr and "FORECAST_API_KEY" in done.stderr
+    assert not user_config("claude-code").exists()
