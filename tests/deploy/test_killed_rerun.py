@@ -65,14 +65,19 @@ def agenttools(*argv: str | Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def killed(moment: str, *argv: str | Path) -> None:
-    """Run the command in a process that SIGKILLs itself at *moment*; assert it did."""
-    proc = subprocess.run(
-        [sys.executable, str(CHILD), "KILL", moment, *map(str, argv)],
+def signalled(signum: str, moment: str, *argv: str | Path) -> subprocess.CompletedProcess[str]:
+    """Run the command in a process that sends itself SIG*signum* at *moment*."""
+    return subprocess.run(
+        [sys.executable, str(CHILD), signum, moment, *map(str, argv)],
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def killed(moment: str, *argv: str | Path) -> None:
+    """Run the command in a process that SIGKILLs itself at *moment*; assert it did."""
+    proc = signalled("KILL", moment, *argv)
     assert proc.returncode == -signal.SIGKILL, (moment, proc.returncode, proc.stderr)
 
 
@@ -204,16 +209,6 @@ def test_a_killed_mcp_uninstall_leaves_no_temp_file_after_the_rerun(
     assert again.returncode == 0, again.stderr
     assert temp_files(home) == [] and journals(state) == []
     assert dotfile.read_text() == USER_TOML and link.is_symlink()
-
-
-def signalled(signum: str, moment: str, *argv: str | Path) -> subprocess.CompletedProcess[str]:
-    """Run the command in a process that sends itself SIG*signum* at *moment*."""
-    return subprocess.run(
-        [sys.executable, str(CHILD), signum, moment, *map(str, argv)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 @pytest.mark.parametrize("signum", ["INT", "TERM"])
