@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.venvs import fake_distribution, skill_files
+from tests.helpers.venvs import activate, fake_distribution, fake_site, skill_files
 
 pytestmark = [
     pytest.mark.slow,
@@ -122,14 +122,15 @@ def test_files_validate_does_not_read_stay_unread(project: Path, special: str) -
 
 # -- an installed wheel ------------------------------------------------------------------------
 @pytest.fixture
-def site(tmp_path: Path) -> Path:
-    site = tmp_path / "site-packages"
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    site = fake_site(tmp_path / "venv")
     fake_distribution(
         site,
         "weather-tools",
         servers={"weather": {"command": "weather-mcp"}},
         skills={"weather-report": skill_files("weather-report", extra={"references/a.md": "a"})},
     )
+    activate(monkeypatch, site)  # (its servers' commands: console scripts there)
     return site
 
 

@@ -12,6 +12,7 @@ from agenttools_runtime.cli.common import UsageError, emit, examples, nonempty
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    from agenttools_runtime.cli.check_args import add_check_arguments
     from agenttools_runtime.cli.setting_args import add_setting_arguments
 
     parser = subparsers.add_parser(
@@ -41,6 +42,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help="new values (plain VAR=VALUE for a deployment of one server)",
     )
     add_setting_arguments(parser)
+    add_check_arguments(parser)
     parser.set_defaults(handler=run_configure)
 
 
@@ -64,7 +66,7 @@ def run_configure(args: argparse.Namespace) -> int:
         emit(args, {"ok": True, "uuid": record.uuid, "settings": rows},
              "\n".join(lines) or f"Deployment {record.uuid} has no settings.")  # fmt: skip
         return 0
-    outcome = redeploy(record, settings=given)
+    outcome = redeploy(record, settings=given, check=args.check)
     assert isinstance(outcome, Deployment)
     changed = [f"{s}.{n}" for s, values in given.items() for n in values]
     state = "unchanged (the values were already these)" if outcome.unchanged else "configured"

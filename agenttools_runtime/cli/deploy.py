@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import envs as envs_cli
+from agenttools_runtime.cli.check_args import add_check_arguments
 from agenttools_runtime.cli.common import (
     HelpFormatter,
     UsageError,
@@ -225,20 +226,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "deployment replaced is put back either way",
     )
     remove.set_defaults(handler=run_remove)
-
-
-def add_check_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--check``: that each server can start, before anything is written."""
-    parser.add_argument(
-        "--check",
-        action="store_const",
-        const="connect",
-        default="none",
-        help="before writing anything, check that each stdio server can start from its "
-        "entry (its interpreter finds the module, its script or command is there, it runs "
-        "the version whose skills are deployed), then start it as the client would and wait "
-        "for its answer to MCP initialize (30 s); a server that fails is refused",
-    )
 
 
 def _positional(parser: argparse.ArgumentParser, dest: str) -> argparse.Action:

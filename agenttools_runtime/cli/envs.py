@@ -329,7 +329,8 @@ def sync_upgrades(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[
         return [], [], True
     from agenttools_runtime.envs.upgrade import upgrade_all
 
-    items = upgrade_all(options_from_args(args), dry_run=args.dry_run, force=bool(args.force))
+    items = upgrade_all(options_from_args(args), dry_run=args.dry_run, force=bool(args.force),
+                        check=getattr(args, "check", "start"))  # fmt: skip
     lines = [
         f"{record.client} {record.toolset_name}: {item.result}: {item.detail}"
         for item in items

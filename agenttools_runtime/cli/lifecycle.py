@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import envs as envs_cli
 from agenttools_runtime.cli import project as project_cli
+from agenttools_runtime.cli.check_args import add_check_arguments
 from agenttools_runtime.cli.common import HelpFormatter, UsageError, emit, is_terminal, nonempty
 
 if TYPE_CHECKING:
@@ -87,6 +88,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also replace skills you modified (like deploy --force)",
     )
+    add_check_arguments(sync)
     envs_cli.add_upgrade_arguments(sync)
     project_cli.add_sync_arguments(sync)
     sync.set_defaults(handler=run_sync)
@@ -313,7 +315,8 @@ def run_sync(args: argparse.Namespace) -> int:
     confirmed, refusal = True, ""
     if orphans and not args.dry_run and not args.yes:
         confirmed, refusal = _confirm(orphans)
-    run_sync(items, dry_run=args.dry_run, force=args.force, remove_orphans=confirmed)
+    run_sync(items, dry_run=args.dry_run, force=args.force, remove_orphans=confirmed,
+             check=args.check)  # fmt: skip
     ok = all(i.ok for i in items) and upgrades_ok
     data: dict[str, Any] = {
         "ok": ok,

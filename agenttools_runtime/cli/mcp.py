@@ -7,6 +7,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from agenttools_runtime.cli.check_args import add_check_arguments
 from agenttools_runtime.cli.common import (
     HelpFormatter,
     add_environment_arguments,
@@ -113,6 +114,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="replace an entry of the same key that no agenttools deployment wrote",
     )
+    add_check_arguments(install)
     add_environment_arguments(install)
     install.set_defaults(handler=run_install)
 
@@ -225,11 +227,14 @@ def run_install(args: argparse.Namespace) -> int:
     if len(args.server) != 1:
         raise UsageError("give one TARGET and one SERVER (several TARGETs go with --server-json)")
     target = _resolve_target(args)
-    server = resolve_server(args.server[0], search_from_args(args))
+    search = search_from_args(args)
+    server = resolve_server(args.server[0], search)
     project = target.scope not in ("user", None)
     server = _with_settings(server, args.env, project, target.config_file)
     choice = choose_runner(server, args.runner, project=project)
     key = args.name or server.key
+    probed = [] if search is None else [str(p) for p in search.paths]
+    _refuse_if_cannot_start(choice.server, key, target, probed, args.check)
     with _file_errors(target):  # (the deployment lock finishes interrupted operations first)
         result = install_entry(target, choice.server, key, force=args.force)
     warning = machine_specific_warning(choice, key, target.config_file) if project else None
@@ -243,6 +248,30 @@ def run_install(args: argparse.Namespace) -> int:
     data["launch"] = choice.to_json()
     emit(args, data, text)
     return 0
+
+
+def _refuse_if_cannot_start(
+    server: MCPServer,
+    key: str,
+    target: MCPTarget,
+    probed: list[str],
+    check: Any,
+    secrets: list[str] | None = None,
+) -> None:
+    """``MCPServerCannotStart`` when the entry to write would not start (``--check``: or
+    not answer ``initialize``), before anything is written; *secrets*: values to mask
+    (default: the server's declared secret settings)."""
+    from agenttools_runtime import errors
+    from agenttools_runtime.deploy.server_checks import entry_problem
+
+    if secrets is None:
+        secrets = [server.env[s.name] for s in server.settings if s.secret and s.name in server.env]
+    reason = entry_problem(server, probed, check, secrets=secrets)
+    if reason is not None:
+        raise errors.MCPServerCannotStart(
+            server=key, client_name=target.client.display_name, reason=reason,
+            client=target.client.id,
+        )  # fmt: skip
 
 
 def _with_settings(server: Any, pairs: list[str], project: bool, config_file: Any) -> Any:
@@ -302,6 +331,9 @@ def run_install_server_json(args: argparse.Namespace) -> int:
                 server=key, names=secrets, config_file=target.config_file
             )
         build_entry(target.client, server, key)  # UnsupportedTransport before any write
+    if resolved:  # (its uvx or npx on the PATH; --check: it answers, started once)
+        _refuse_if_cannot_start(server, key, resolved[0], [], args.check,
+                                [values[n] for n in secrets])  # fmt: skip
     # what is printed: a secret's value never (an argument may hold one)
     shown = described.server({**values, **{n: "*****" for n in secrets}})
     choice = RunnerChoice(shown, None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 import warnings
 
+from agenttools_runtime.cli.check_args import add_check_arguments
 from agenttools_runtime.cli.common import HelpFormatter, UsageError, emit, examples, nonempty
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
@@ -46,6 +47,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     add.add_argument("--runner", choices=("uvx", "script", "python"),
                      help="how its servers are written (default uvx: portable)")  # fmt: skip
     add.add_argument("--scope", choices=("project", "user"), help="default project")
+    add_check_arguments(add)
     add.set_defaults(handler=run_add)
 
     drop = subparsers.add_parser(
@@ -59,6 +61,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
     drop.add_argument("name", type=nonempty, metavar="DIST", help="the distribution's name")
+    add_check_arguments(drop)
     drop.set_defaults(handler=run_drop)
 
     lock = subparsers.add_parser(
@@ -89,7 +92,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def add_sync_arguments(parser: argparse.ArgumentParser) -> None:
-    """``sync``'s options for projects."""
+    """``sync``'s options for projects (its ``--check``/``--no-check`` serve both)."""
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--locked", action="store_true",
                        help="in a project: fail when agenttools.lock is out of date with agenttools.toml (CI)")  # fmt: skip
@@ -247,7 +250,8 @@ def _sync(args: argparse.Namespace, project: ProjectFile, doing: str, *,
         dry_text = ", dry run" if dry else ""
         _first_line(args, f"{doing} project {project.root} ({project.path.name}{dry_text})")
     report = sync_project(project, mode=mode, dry_run=dry, force=bool(getattr(args, "force", False)),
-                          upgrade=bool(getattr(args, "upgrade", False)), write_project=write_project)  # fmt: skip
+                          upgrade=bool(getattr(args, "upgrade", False)), write_project=write_project,
+                          check=getattr(args, "check", "start"))  # fmt: skip
     for warning in report.warnings:
         warnings.warn(warning, stacklevel=1)
     emit(args, _sync_json(project.root, report), lambda: _sync_text(report))

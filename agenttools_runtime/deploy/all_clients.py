@@ -122,7 +122,7 @@ def deploy_all(
     link: bool = False,
     settings: Mapping[str, Mapping[str, str]] | None = None,
     ask: Ask | None = None,
-    check: Check = "none",
+    check: Check = "start",
 ) -> AllClientsResult:
     """The spec's ``DeployAgentTools[All, tools]``: deploy to every supported client (or
     *clients*, in *project* when given), taking the lock once per client. Tools are resolved

@@ -51,7 +51,7 @@ def deploy(
     link: bool = False,
     settings: Mapping[str, Mapping[str, str]] | None = None,
     ask: Ask | None = None,
-    check: Check = "none",
+    check: Check = "start",
 ) -> Deployment: ...
 
 
@@ -71,7 +71,7 @@ def deploy(
     link: bool = False,
     settings: Mapping[str, Mapping[str, str]] | None = None,
     ask: Ask | None = None,
-    check: Check = "none",
+    check: Check = "start",
 ) -> DeployPlan: ...
 
 
@@ -90,7 +90,7 @@ def deploy(
     link: bool = False,
     settings: Mapping[str, Mapping[str, str]] | None = None,
     ask: Ask | None = None,
-    check: Check = "none",
+    check: Check = "start",
 ) -> Deployment | DeployPlan:
     """Deploy *tools* to *target* as one tracked, reversible deployment.
 
@@ -115,9 +115,13 @@ def deploy(
     known not to follow links); other skills are copied. *settings*: values of the servers'
     declared settings, by server name then setting name; *ask*: how to ask for a required
     one not given (None: not asked; see :mod:`agenttools_runtime.settings.configure`).
-    *check*: ``"start"`` refuses a server whose entry would not start (its interpreter,
-    module, script or command missing; ``MCPServerCannotStart``), ``"connect"`` also starts
-    it and waits for its answer to ``initialize``; ``"none"`` (the default) checks nothing.
+    *check*: ``"start"`` (the default) refuses, before anything is written, every server
+    whose entry would not start — its interpreter or module, its script, its command not
+    there (``MCPServerCannotStart``; one per server, several as ``AgentToolsErrors``: the
+    whole deployment is refused, the bundle's other servers too); ``"connect"`` also starts
+    each and waits for its answer to ``initialize``; ``"none"`` checks nothing (an ad hoc
+    ``MCPServer`` whose command exists only on another machine). A URL server is never
+    checked. See :mod:`agenttools_runtime.deploy.server_checks`.
 
     Returns the :class:`Deployment`; warnings (``MCPServersNotDeployed``,
     ``AgentSkillsNotDeployed``, ``AgentSkillNotInstalled``, ``AgentSkillNewerVersionKept`` …)
@@ -172,7 +176,7 @@ def deploy_resolved(
     link: bool = False,
     settings: Mapping[str, Mapping[str, str]] | None = None,
     ask: Ask | None = None,
-    check: Check = "none",
+    check: Check = "start",
 ) -> Deployment | DeployPlan:
     """One client's deploy of resolved tools (the lock is taken inside): the runner applied
     to its servers, the built-in server's MCP SDK checked, then the plan (*dry_run*) or the

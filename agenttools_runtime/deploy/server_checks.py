@@ -1,12 +1,22 @@
-"""The checks a deploy makes that each stdio server of a target can start from the entry it is
-about to write (:mod:`agenttools_runtime.mcp.preflight`), or — ``check="connect"``, ``deploy
---check`` — that it starts and completes an MCP ``initialize`` (:mod:`agenttools_runtime.mcp.
-probe`)."""
+"""The checks a deploy makes, before anything is written, that each stdio server of a target
+can start from the entry it is about to write (``check="start"``, the default of every command
+and function that writes entries: :mod:`agenttools_runtime.mcp.preflight`), or — ``check=
+"connect"``, ``--check`` — that it starts and completes an MCP ``initialize`` within
+:func:`connect_timeout` (:mod:`agenttools_runtime.mcp.probe`); ``"none"`` (``--no-check``)
+checks nothing.
+
+What "can start" means follows the entry as written, after its runner: ``python -m MODULE``
+needs the interpreter and the module on its ``sys.path``; a console script by path needs the
+file, executable; a command by name (a ``script`` runner's console script, ``uvx`` for a
+portable ``uvx --from 'dist==X'`` entry, a declared ``command``) needs to be on the ``PATH``
+— of this process, the nearest thing to the one the client starts servers with. A URL server
+has nothing to start: it is not checked (reaching it is the client's business, at its time,
+with its credentials)."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from agenttools_runtime import errors
@@ -14,10 +24,22 @@ from agenttools_runtime.deploy import content
 from agenttools_runtime.deploy.resolved import ResolvedTools, ServerPlan
 from agenttools_runtime.deploy.targets import DeployTarget
 from agenttools_runtime.mcp.preflight import interpreter_paths, start_problem, version_problem
-from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.mcp.server import Environment, MCPServer
 
 Check = Literal["none", "start", "connect"]
 CONNECT_TIMEOUT = 30.0  # seconds for a server to answer initialize (a cold interpreter, uvx)
+TIMEOUT_VARIABLE = "AGENTTOOLS_CHECK_TIMEOUT"
+
+
+def connect_timeout(environ: Mapping[str, str] | None = None) -> float:
+    """Seconds ``--check`` waits for a server's answer to ``initialize``: a positive
+    ``AGENTTOOLS_CHECK_TIMEOUT`` when set, else :data:`CONNECT_TIMEOUT`."""
+    env = os.environ if environ is None else environ
+    try:
+        value = float(env.get(TIMEOUT_VARIABLE, ""))
+    except ValueError:
+        return CONNECT_TIMEOUT
+    return value if value > 0 else CONNECT_TIMEOUT
 
 
 def server_problems(
@@ -45,30 +67,55 @@ def server_problems(
 
 
 def _problem(tools: ResolvedTools, sp: ServerPlan, probed: list[str], check: Check) -> str | None:
-    server = sp.server
-    if server.is_remote:
+    return entry_problem(
+        sp.server,
+        probed,
+        check,
+        dist_info=tools.agent_tools.get(content.DIST_INFO),
+        env=_probe_env(sp),
+        secrets=sp.secrets.values(),
+    )
+
+
+def entry_problem(
+    server: MCPServer,
+    probed: Sequence[str],
+    check: Check,
+    *,
+    dist_info: str | None = None,
+    env: Mapping[str, str] | None = None,
+    secrets: Iterable[str] = (),
+) -> str | None:
+    """Why the entry of *server* (as written: after its runner) would not start, or None:
+    *check* as for :func:`server_problems`; *probed*: the ``sys.path`` discovery found its
+    environment to have; *dist_info*: the copy whose skills are deployed (its entry must
+    run that one); *env*: what the client gives it (``--check``; default its own ``env``);
+    *secrets*: values masked in what a failed ``--check`` says."""
+    if check == "none" or server.is_remote:
         return None
     python = (server.environment or Environment.current()).python
     paths = interpreter_paths(python, probed)
     reason = None
     # (a runner that starts it by name or with uvx has left module and script: not this env)
     if server.distribution and (server.module or server.script):
-        reason = version_problem(tools.agent_tools.get(content.DIST_INFO), paths, python)
+        reason = version_problem(dist_info, paths, python)
     if reason is None:
         reason = start_problem(server, paths)
     if reason is None and check == "connect":
-        reason = _connect_problem(sp)
+        reason = _connect_problem(server, dict(server.env) if env is None else env, secrets)
     return reason
 
 
-def _connect_problem(sp: ServerPlan) -> str | None:
+def _connect_problem(
+    server: MCPServer, env: Mapping[str, str], secrets: Iterable[str]
+) -> str | None:
     from agenttools_runtime.mcp.probe import ProbeFailed, probe
     from agenttools_runtime.settings.secrets import mask
 
     try:
-        probe(sp.server.command_line(), _probe_env(sp), CONNECT_TIMEOUT)
+        probe(server.command_line(), env, connect_timeout())
     except ProbeFailed as exc:
-        return str(mask(str(exc), sp.secrets))
+        return str(mask(str(exc), secrets))
     return None
 
 

@@ -23,6 +23,7 @@ from agenttools_runtime.deploy.one_client import deploy_resolved
 from agenttools_runtime.deploy.plan import Level
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.resolved import resolve
+from agenttools_runtime.deploy.server_checks import Check
 from agenttools_runtime.deploy.targets import DEFAULT, resolve_target
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning, DeploymentNotFound
 
@@ -90,19 +91,21 @@ def plan_sync(pool: Sequence[DeploymentRecord], *, prune: bool = False) -> list[
 
 
 def run_sync(items: Sequence[SyncItem], *, dry_run: bool = False, force: bool = False,
-             remove_orphans: bool = True) -> None:  # fmt: skip
+             remove_orphans: bool = True, check: Check = "start") -> None:  # fmt: skip
     """Carry out *items* (see :func:`plan_sync`) under one hold of the lock, filling in each
-    one's result; a failure of one does not stop the others. *remove_orphans* False: the
-    orphaned ones are reported as not removed (no confirmation was given)."""
+    one's result; a failure of one does not stop the others (a new version whose server
+    cannot start — *check*, see :func:`redeploy` — fails its item, the deployment as it
+    was). *remove_orphans* False: the orphaned ones are reported as not removed (no
+    confirmation was given)."""
     work = [i for i in items if i.action != SKIP]
     if dry_run or not work:
         for item in items:
-            _dry(item, force) if dry_run else _skipped(item)
+            _dry(item, force, check) if dry_run else _skipped(item)
         return
     with deployment_lock():
         for item in items:
             if item.action == UPGRADE:
-                _upgrade(item, force)
+                _upgrade(item, force, check)
             elif item.action == PRUNE:
                 _prune(item) if remove_orphans else _not_pruned(item)
             else:
@@ -116,11 +119,14 @@ def redeploy(
     dry_run: bool = False,
     search: SearchPath | None = None,
     settings: Mapping[str, Mapping[str, str]] | None = None,
+    check: Check = "start",
 ) -> Deployment | DeployPlan:
     """Deploy *record*'s tools again from what is installed now, to the same target with
     the same options (see the module docstring); *search*: from that environment instead of
     the record's (an upgraded managed environment); *settings*: new values of declared
-    settings (``configure``; the others keep theirs). Raises what resolving and deploying
+    settings (``configure``; the others keep theirs); *check*: as for
+    :func:`~agenttools_runtime.deploy.one_client.deploy` (by default a server whose new
+    entry would not start is refused, the deployment left as it was). Raises what resolving and deploying
     raise, and ``DeploymentNotFound`` for an ad hoc bundle (nothing installed to deploy it
     from)."""
     at = record.agent_tools
@@ -156,6 +162,7 @@ def redeploy(
         keep_modified=not force,
         link=bool(target.get("link")),
         settings=settings,
+        check=check,
     )
 
 
@@ -171,12 +178,12 @@ def _config_key(record: DeploymentRecord, resolved: Any) -> str | None:
 # -- carrying out one item -------------------------------------------------------------------
 
 
-def _upgrade(item: SyncItem, force: bool) -> None:
+def _upgrade(item: SyncItem, force: bool, check: Check) -> None:
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # (reported once, below)
-            outcome = redeploy(item.record, force=force)
+            outcome = redeploy(item.record, force=force, check=check)
     except AgentToolsError as exc:
         item.result, item.detail = "failed", str(exc)
         return
@@ -215,7 +222,7 @@ def _not_pruned(item: SyncItem) -> None:
     item.detail = _reason(item)
 
 
-def _dry(item: SyncItem, force: bool) -> None:
+def _dry(item: SyncItem, force: bool, check: Check) -> None:
 
     if item.action == PRUNE:
         item.result, item.detail = "would remove", _reason(item)
@@ -226,7 +233,7 @@ def _dry(item: SyncItem, force: bool) -> None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            the_plan = redeploy(item.record, force=force, dry_run=True)
+            the_plan = redeploy(item.record, force=force, dry_run=True, check=check)
     except AgentToolsError as exc:
         item.result, item.detail = "would fail", str(exc)
         return

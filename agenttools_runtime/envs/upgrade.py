@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.envs import installer as installers
@@ -25,6 +26,9 @@ from agenttools_runtime.envs.receipt import METADATA, Receipt
 from agenttools_runtime.envs.refs import references
 from agenttools_runtime.envs.requirement import InstallRequest, parse_request
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
+
+if TYPE_CHECKING:
+    from agenttools_runtime.deploy.server_checks import Check
 
 UP_TO_DATE, WOULD_UPGRADE, UPGRADED, FAILED = "up to date", "would upgrade", "upgraded", "failed"
 
@@ -72,12 +76,14 @@ class Upgrade:
 
 
 def upgrade_all(
-    given: IndexOptions, *, dry_run: bool = False, force: bool = False
+    given: IndexOptions, *, dry_run: bool = False, force: bool = False, check: Check = "start"
 ) -> list[Upgrade]:
     """Upgrade every managed environment a deployment uses (see the module docstring);
     *given*: this command's index options (their credentials are used for the recorded
     URLs); *dry_run*: resolve only and say what would change; *force*: modified skills are
-    replaced (``--force``)."""
+    replaced (``--force``); *check*: whether each server of the new version must start
+    (see :func:`~agenttools_runtime.deploy.sync.redeploy`; one that cannot keeps the
+    environment as it was)."""
     with environments_lock():
         said = recover_environments()
         for warning in said:
@@ -96,7 +102,7 @@ def upgrade_all(
                 if dry_run:
                     _plan(item, env.receipt, given)
                 else:
-                    _upgrade(item, env.receipt, given, force)
+                    _upgrade(item, env.receipt, given, force, check)
             except AgentToolsError as exc:
                 item.result, item.detail = FAILED, str(exc)
             items.append(item)
@@ -139,7 +145,9 @@ def resolve_version(receipt: Receipt, given: IndexOptions) -> str:
     return version
 
 
-def _upgrade(item: Upgrade, receipt: Receipt, given: IndexOptions, force: bool) -> None:
+def _upgrade(
+    item: Upgrade, receipt: Receipt, given: IndexOptions, force: bool, check: Check
+) -> None:
     from agenttools_runtime.deploy.sync import redeploy
 
     request = _request(receipt)
@@ -165,7 +173,7 @@ def _upgrade(item: Upgrade, receipt: Receipt, given: IndexOptions, force: bool) 
 
             with uvx_sources(tuple(receipt.index.installer_arguments("uv"))):
                 for record in item.deployments:
-                    redeploy(record, force=force, search=managed_search(new))
+                    redeploy(record, force=force, search=managed_search(new), check=check)
                     switched.append(record)
         item.warnings.extend(c.message for c in caught if isinstance(c.message, AgentToolsWarning))
     except BaseException:
@@ -186,6 +194,7 @@ def _switch_back(switched: list[DeploymentRecord], old: ManagedEnvironment) -> N
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                redeploy(record, search=managed_search(old))
+                # (back to what ran before: not refused for a check it was not made for)
+                redeploy(record, search=managed_search(old), check="none")
         except AgentToolsError:
             continue  # (left on the new environment, which a deployment then keeps)

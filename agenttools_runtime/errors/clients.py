@@ -115,7 +115,7 @@ class ConfigFileChanged(ConfigFileError):
 class MCPServerCannotStart(ClientError):
     template = (
         'The MCP server "{server}" would not start from its entry for {client_name}: {reason}. '
-        "Nothing was written (without --check the entry is written unchecked)."
+        "Nothing was written (--no-check writes it unchecked)."
     )
 
 

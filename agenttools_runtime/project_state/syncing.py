@@ -21,6 +21,7 @@ from agenttools_runtime.deploy.deployment import Deployment, remove_deployment
 from agenttools_runtime.deploy.litter import skeleton
 from agenttools_runtime.deploy.one_client import deploy_resolved
 from agenttools_runtime.deploy.plan import Level
+from agenttools_runtime.deploy.server_checks import Check
 from agenttools_runtime.envs.index import IndexOptions
 from agenttools_runtime.errors import (
     ConfigFileError,
@@ -85,9 +86,13 @@ def sync_project(
     force: bool = False,
     upgrade: Upgrade = False,
     write_project: bool = False,
+    check: Check = "start",
 ) -> SyncReport:
     """See the module docstring. *write_project*: *project*'s text goes to its file once
     its lock is made (``add``/``drop``: the file is changed only when it can be locked).
+    *check*: whether each deployment's servers must start (see
+    :func:`~agenttools_runtime.deploy.one_client.deploy`; a portable ``uvx`` entry needs
+    ``uvx`` on the PATH).
     Raises ``LockMissing``/``LockStale`` (``--locked``, ``--frozen``), ``LockInvalid``,
     ``LockFromNewerAgentTools``, ``LockedHashMismatch``, what locking and deploying raise."""
     root = project.root
@@ -119,7 +124,8 @@ def sync_project(
             if lock is not before:
                 lockwrite.write(path, lock)
         fetched = _fetch_all(lock, sources, frozen=mode == FROZEN)
-        _deploy_listed(report, project, fetched, deployments, dry_run=dry_run, force=force)
+        _deploy_listed(report, project, fetched, deployments, dry_run=dry_run, force=force,
+                       check=check)  # fmt: skip
         if not dry_run:
             sources.commit()
     report.warnings.extend(sources.said)
@@ -177,12 +183,14 @@ def _deploy_listed(
     *,
     dry_run: bool,
     force: bool,
+    check: Check,
 ) -> None:
     """Deploy every deployment of the report's lock, in the lock's order (*deployments*
     updated, and this machine's record after each)."""
     root = project.root
     for d in sorted(report.lock.deployments, key=lambda d: (d.bundle, d.client, d.scope)):
-        outcome = _deploy(project, d, fetched[d.distribution], dry_run=dry_run, force=force)
+        outcome = _deploy(project, d, fetched[d.distribution], dry_run=dry_run, force=force,
+                          check=check)  # fmt: skip
         report.warnings.extend(outcome.warnings)
         if isinstance(outcome, DeployPlan):
             action = "up to date" if outcome.unchanged else "would deploy"
@@ -260,7 +268,13 @@ def _fetch_all(lock: Lock, sources: Sources, *, frozen: bool) -> dict[str, Fetch
 
 
 def _deploy(
-    project: ProjectFile, d: LockedDeployment, fetched: Fetched, *, dry_run: bool, force: bool
+    project: ProjectFile,
+    d: LockedDeployment,
+    fetched: Fetched,
+    *,
+    dry_run: bool,
+    force: bool,
+    check: Check,
 ) -> Deployment | DeployPlan:
     target = project_target(project.root, d.client, d.scope)
     bundle = d.bundle.split("/", 1)[1]
@@ -268,7 +282,7 @@ def _deploy(
     with entries_from(fetched.index):
         tools = resolved_tools(fetched, bundle)
         return deploy_resolved(tools, target, level, runner=d.runner, dry_run=dry_run,
-                               keep_modified=not force)  # fmt: skip
+                               keep_modified=not force, check=check)  # fmt: skip
 
 
 def _pins(pins: tuple[Pin, ...]) -> str:

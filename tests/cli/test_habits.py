@@ -12,7 +12,7 @@ import pytest
 
 from agenttools_runtime.cli import main
 from agenttools_runtime.suggest import close_matches, did_you_mean
-from tests.helpers.venvs import create_venv
+from tests.helpers.venvs import create_venv, fake_site
 from tests.helpers.weather import weather
 
 
@@ -55,7 +55,7 @@ def test_did_you_mean_for_commands_choices_and_clients(
 def test_did_you_mean_for_bundles_and_servers(
     capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
 ) -> None:
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     weather(site, "1.2.0")
     path = ["--path", str(site)]
     cases = {

@@ -9,17 +9,17 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime.cli import main
-from tests.helpers.venvs import fake_distribution
+from tests.helpers.venvs import activate, fake_distribution, fake_site
 
 WEATHER = {"weather": {"module": "weather_tools.server", "env": {"WEATHER_UNITS": "metric"}}}
 
 
 @pytest.fixture
-def site(tmp_path: Path) -> Path:
-    site = tmp_path / "site"
-    site.mkdir()
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    site = fake_site(tmp_path / "site")
     fake_distribution(site, "weather-tools", servers=WEATHER)
     fake_distribution(site, "other-tools", servers={"helper": {"command": "helper-mcp"}})
+    activate(monkeypatch, site)  # (its servers' commands: console scripts there)
     return site
 
 

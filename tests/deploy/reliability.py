@@ -42,7 +42,7 @@ from agenttools_runtime import paths
 from agenttools_runtime.cli import main
 from agenttools_runtime.deploy import deployed, records, registry
 from tests.deploy.invariants import inconsistencies, orphans, snapshot, untracked_skills
-from tests.helpers.venvs import fake_distribution, skill_files
+from tests.helpers.venvs import environment_scripts, fake_distribution, fake_site, skill_files
 
 CHILD = Path(__file__).with_name("crashing_child.py")
 SKILLS = 100
@@ -135,7 +135,7 @@ class Lab:
     def __init__(self, root: Path, skills: int = SKILLS) -> None:
         self.root = root
         self.skills = skills
-        self.sites = {1: root / "site-1", 2: root / "site-2"}
+        self.sites = {1: fake_site(root / "site-1"), 2: fake_site(root / "site-2")}
         _big(self.sites[1], "1.0", skills, changed=0)
         _big(self.sites[2], "2.0", skills, changed=20)
         self.count = 0
@@ -324,8 +324,11 @@ class Lab:
         home = self.root / f"trial-{self.count}" / "home"
         state = self.root / f"trial-{self.count}" / "state"
         home.mkdir(parents=True)
-        saved = {k: os.environ.get(k) for k in ("HOME", "USERPROFILE", "AGENTTOOLS_HOME")}
+        saved = {k: os.environ.get(k) for k in ("HOME", "USERPROFILE", "AGENTTOOLS_HOME", "PATH")}
         os.environ.update(HOME=str(home), USERPROFILE=str(home), AGENTTOOLS_HOME=str(state))
+        # (the servers' command, big-mcp, is a console script of each site's environment)
+        scripts = [str(environment_scripts(site)) for site in self.sites.values()]
+        os.environ["PATH"] = os.pathsep.join([*scripts, saved["PATH"] or ""])
         try:
             yield home, state
         finally:

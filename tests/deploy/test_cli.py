@@ -12,6 +12,7 @@ import pytest
 from agenttools_runtime.cli import main
 from agenttools_runtime.clients import get_client
 from agenttools_runtime.mcp.install import read_server_entries
+from tests.helpers.venvs import fake_site
 from tests.helpers.weather import weather
 
 from .conftest import snapshot
@@ -26,7 +27,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_deploy_deployed_remove(
     capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
 ) -> None:
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     weather(site, "1.2.0")
     status, out, err = run(
         capsys, "deploy", "claude-code", "weather-tools/weather-tools", "--path", str(site)
@@ -60,7 +61,7 @@ def test_deploy_deployed_remove(
 def test_errors_are_one_line(
     capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
 ) -> None:
-    site, newer = tmp_path / "site", tmp_path / "newer"
+    site, newer = fake_site(tmp_path / "site"), fake_site(tmp_path / "newer")
     weather(site, "1.2.0")
     weather(newer, "1.3.0")
     assert (
@@ -85,7 +86,7 @@ def test_errors_are_one_line(
 def test_versions_of_distribution_skills(
     capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
 ) -> None:
-    old, new = tmp_path / "old", tmp_path / "new"
+    old, new = fake_site(tmp_path / "old"), fake_site(tmp_path / "new")
     weather(old, "1.2.0", body="Version one.")
     weather(new, "1.3.0", body="Version two.")
     skill = home / ".cursor" / "skills" / "weather-report" / "SKILL.md"
@@ -113,7 +114,7 @@ def test_versions_of_distribution_skills(
 def test_dry_run_and_json(
     capsys: pytest.CaptureFixture[str], home: Path, state: Path, tmp_path: Path
 ) -> None:
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     weather(site, "1.2.0")
     status, out, _ = run(
         capsys, "deploy", "codex", "weather-tools/weather-tools", "--path", str(site), "--dry-run"
@@ -146,7 +147,7 @@ def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_all_clients_cli(capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path) -> None:
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     weather(site, "1.2.0")
     status, out, err = run(
         capsys,
@@ -185,7 +186,7 @@ def test_conflict_names_the_shared_key_and_the_real_bundle(
 ) -> None:
     """After the bundle, its one server alone conflicts through the config key: the message
     names that key, the file and the bundle that wrote it (not the server as "deployed")."""
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     weather(site, "1.2.0")
     status, out, err = run(
         capsys, "deploy", "codex", "weather-tools/weather-tools", "--path", str(site)
@@ -217,7 +218,7 @@ def test_conflict_names_the_shared_key_and_the_real_bundle(
     status, out, err = run(capsys, "deploy", "cursor", "weather-tools/reports", "--path", str(site))
     assert status == 0, err
     assert '"weather-tools/reports" 1.2.0 is already deployed to Cursor, up to date' in out
-    newer = tmp_path / "newer"
+    newer = fake_site(tmp_path / "newer")
     weather(newer, "1.3.0")
     status, _, err = run(capsys, "deploy", "cursor", "weather-tools/reports", "--path", str(newer))
     assert status == 1

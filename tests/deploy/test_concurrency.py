@@ -17,7 +17,7 @@ import pytest
 from agenttools_runtime.clients import get_client
 from agenttools_runtime.deploy import deployed, registry
 from agenttools_runtime.mcp.install import read_server_entries
-from tests.helpers.venvs import fake_distribution, skill_files
+from tests.helpers.venvs import activate, fake_distribution, fake_site, skill_files
 
 from .invariants import inconsistencies, orphans, untracked_skills
 from .reliability import child_environment
@@ -58,9 +58,12 @@ def start(argv: list[str], pycache: Path) -> subprocess.Popen[str]:
 
 
 @pytest.mark.slow
-def test_sixteen_writers_at_once_lose_nothing(home: Path, tmp_path: Path) -> None:
-    site = tmp_path / "site"
+def test_sixteen_writers_at_once_lose_nothing(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = fake_site(tmp_path / "site")
     make_site(site)
+    activate(monkeypatch, site)  # (the servers' commands: console scripts there)
     pycache = tmp_path / "pycache"
     config = home / ".claude.json"
     config.write_text('{\n  "mcpServers": {\n    "theirs": {"command": "their-server"}\n  }\n}\n')

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.venvs import fake_distribution, skill_files
+from tests.helpers.venvs import activate, fake_distribution, fake_site, skill_files
 
 from .invariants import snapshot
 
@@ -32,7 +32,7 @@ USER_SKILL = "---\nname: mine\ndescription: Mine.\n---\n\nMy own skill.\n"
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    site = tmp_path_factory.mktemp("corrupted") / "site-packages"
+    site = fake_site(tmp_path_factory.mktemp("corrupted") / "venv")
     fake_distribution(
         site,
         "weather",
@@ -43,6 +43,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         },
     )
     return site
+
+
+@pytest.fixture(autouse=True)
+def _activated(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The servers' commands are console scripts of the site's environment: on the PATH."""
+    activate(monkeypatch, site)
 
 
 def agenttools(*argv: str | Path) -> subprocess.CompletedProcess[str]:

@@ -14,6 +14,7 @@ import pytest
 
 from agenttools_runtime.cli import main
 from agenttools_runtime.deploy import deployed
+from tests.helpers.venvs import fake_site
 from tests.helpers.weather import table, upgrade, weather
 
 TOOLS = "weather-tools/weather-tools"
@@ -32,7 +33,7 @@ def shown(capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
 
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
-    path = tmp_path / "site"
+    path = fake_site(tmp_path / "site")
     weather(path, "1.2.0")
     return path
 
@@ -112,7 +113,7 @@ def test_an_editable_install_is_read_live(
     for rel, text in skill["files"].items():
         (source / "skills" / "live-skill").mkdir(parents=True, exist_ok=True)
         (source / "skills" / "live-skill" / rel).write_text(text)
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     fake_distribution(site, "live", "0.1.0", skills={"live-skill": skill}, source_root=source)
     assert run(capsys, "deploy", "cursor", "live", "--path", str(site))[0] == 0
     assert shown(capsys) == {"cursor": "ok"}

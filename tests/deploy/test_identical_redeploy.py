@@ -17,7 +17,7 @@ import pytest
 
 from agenttools_runtime import verified
 from agenttools_runtime.cli import main
-from tests.helpers.venvs import fake_distribution, skill_files
+from tests.helpers.venvs import fake_distribution, fake_site, skill_files
 from tests.helpers.weather import upgrade, weather
 
 TOOLS = "weather-tools/weather-tools"
@@ -35,7 +35,7 @@ def settled_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
-    path = tmp_path / "site"
+    path = fake_site(tmp_path / "site")
     weather(path, "1.2.0")
     return path
 
@@ -89,7 +89,7 @@ def test_an_identical_redeploy_writes_no_file(
     verified) leaves the verified-files cache all the same; a deployment an older agenttools
     made keeps its record as that version wrote it."""
     if first == "state there":
-        other = tmp_path / "other"
+        other = fake_site(tmp_path / "other")
         weather(other, "1.2.0")
         assert main(["deploy", "cursor", TOOLS, "--path", str(other)]) == 0
     assert answer(capsys, deploy_argv(site))[0] == 0
@@ -195,11 +195,8 @@ def test_after_a_change_the_answer_is_what_is_there(
 def venv_site(root: Path) -> Path:
     """A virtual environment's layout around a site-packages directory: ``--path`` to it
     launches the bundle's servers with that environment's interpreter."""
-    site = root / "lib" / "python3.11" / "site-packages"
+    site = fake_site(root)
     weather(site, "1.2.0")
-    (root / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    (root / "bin").mkdir()
-    (root / "bin" / "python").write_text("")
     return site
 
 
@@ -250,10 +247,10 @@ def test_a_linked_dist_info_edited_where_it_leads(
     leads to keep their times."""
     store = tmp_path / "store"
     weather(store, "1.2.0")
-    site = tmp_path / "site"
-    site.mkdir()
+    site = fake_site(tmp_path / "site")
     (dist_info,) = store.glob("*.dist-info")
-    (site / dist_info.name).symlink_to(dist_info)
+    for installed in store.iterdir():  # (the package too: its server's module)
+        (site / installed.name).symlink_to(installed)
     argv = deploy_argv(site, "--upgrade")
     assert answer(capsys, argv)[0] == 0
     assert answer(capsys, argv)[1].startswith(UP_TO_DATE)

@@ -17,7 +17,13 @@ import pytest
 
 from agenttools_runtime.cli import main
 from agenttools_runtime.skills.hashing import hash_bytes
-from tests.helpers.venvs import fake_distribution, skill_files
+from tests.helpers.venvs import (
+    activate,
+    fake_distribution,
+    fake_site,
+    install_console_scripts,
+    skill_files,
+)
 from tests.helpers.wheels import sample_wheel  # noqa: F401
 
 REPO = Path(__file__).resolve().parents[2]
@@ -54,7 +60,7 @@ def test_the_same_redeploy_from_anywhere_rewrites_nothing(
     home: Path,
     sample_wheel,  # noqa: F811
 ) -> None:
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     subprocess.run(
         [*PIP_INSTALL, "--target", str(site), str(sample_wheel("weather-tools"))],
         check=True,
@@ -119,22 +125,22 @@ def differs(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 
 def test_a_new_version_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     weather(site)
     assert run(capsys, "deploy", "codex", "weather-tools", "--path", str(site))[0] == 0
-    for dist_info in site.iterdir():
+    for dist_info in site.glob("*.dist-info"):
         dist_info.rename(site / "old")
     weather(site, "2.0.0")
     printed = differs(capsys, "--path", str(site))
     assert "with another version (1.0.0 deployed, 2.0.0 installed)" in printed, printed
 
 
-def test_another_runner_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    site = tmp_path / "site"
-    dist_info = weather(site)
-    (dist_info / "entry_points.txt").write_text(
-        "[console_scripts]\nweather-mcp = weather_tools.server:main\n"
-    )
+def test_another_runner_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = fake_site(tmp_path / "site")
+    install_console_scripts(weather(site), {"weather-mcp": "weather_tools.server:main"})
+    activate(monkeypatch, site)  # (the script runner's entry runs it by name)
     assert run(capsys, "deploy", "codex", "weather-tools", "--path", str(site))[0] == 0
     printed = differs(capsys, "--path", str(site), "--runner", "script")
     assert "another --runner (python deployed, script now)" in printed, printed
@@ -144,11 +150,7 @@ def test_another_runner_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_another_interpreter_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     sites = []
     for venv in ("one", "two"):  # two environments, each with its interpreter beside it
-        root = tmp_path / venv
-        (root / "bin").mkdir(parents=True)
-        (root / "bin" / "python").write_text("")
-        (root / "pyvenv.cfg").write_text("home = /usr/bin\n")
-        sites.append(root / "lib" / "python3.99" / "site-packages")
+        sites.append(fake_site(tmp_path / venv))
         weather(sites[-1])
     assert run(capsys, "deploy", "codex", "weather-tools", "--path", str(sites[0]))[0] == 0
     printed = differs(capsys, "--path", str(sites[1]))
@@ -157,10 +159,10 @@ def test_another_interpreter_is_named(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_other_files_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     weather(site)
     assert run(capsys, "deploy", "codex", "weather-tools", "--path", str(site))[0] == 0
-    for dist_info in site.iterdir():
+    for dist_info in site.glob("*.dist-info"):
         dist_info.rename(site / "old")
     weather(site, text="Weather reports, rebuilt.")  # the same version, rebuilt
     printed = differs(capsys, "--path", str(site))
@@ -171,7 +173,7 @@ def test_other_files_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_files_changed_since_are_named(
     tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     weather(site)
     assert run(capsys, "deploy", "codex", "weather-tools", "--path", str(site))[0] == 0
     config = home / ".codex" / "config.toml"
@@ -197,7 +199,7 @@ def test_only_close_names_are_suggested_and_the_place_is_named(
     assert f"is not installed in the site-packages directory {empty}" in printed, printed
     assert f"pip install --target {empty} weather-tools" in printed
     assert "Did you mean" not in printed
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     weather(site)
     status, printed = run(capsys, "deploy", "codex", "weathr-tools", "--path", str(site))
     assert 'Did you mean "weather-tools"' in printed, printed

@@ -12,6 +12,7 @@ import pytest
 
 from agenttools_runtime import paths
 from agenttools_runtime.deploy import deploy, index
+from tests.helpers.venvs import fake_site
 
 from .conftest import bundle, inline, server
 from .invariants import inconsistencies
@@ -198,7 +199,7 @@ def test_a_change_only_to_the_log_is_still_up_to_date(
     from agenttools_runtime.deploy import deployed
     from tests.helpers.weather import weather
 
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     weather(site, "1.2.0")
     argv = ["deploy", "claude-code", "weather-tools/weather-tools", "--path", str(site)]
     assert main(argv) == 0

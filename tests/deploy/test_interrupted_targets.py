@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime.deploy import deployed
+from tests.helpers.venvs import fake_site
 from tests.helpers.weather import weather
 
 from .reliability import child_environment
@@ -39,7 +40,7 @@ def child(
 
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
-    path = tmp_path / "site"
+    path = fake_site(tmp_path / "site")
     weather(path, "1.2.0")
     return path
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.venvs import fake_distribution, skill_files
+from tests.helpers.venvs import activate, fake_distribution, fake_site, skill_files
 
 from .invariants import orphans, snapshot
 
@@ -37,7 +37,7 @@ USER_TOML = '# mine\n[mcp_servers.mine]\ncommand = "my-server"\n'
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Two distributions: ``weather`` (a server and 12 skills) and ``news`` (a server and
     one skill)."""
-    site = tmp_path_factory.mktemp("rerun") / "site-packages"
+    site = fake_site(tmp_path_factory.mktemp("rerun") / "venv")
     fake_distribution(
         site,
         "weather",
@@ -54,6 +54,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         skills={"headlines": skill_files("headlines", "Headlines.", {})},
     )
     return site
+
+
+@pytest.fixture(autouse=True)
+def _activated(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The servers' commands are console scripts of the site's environment: on the PATH."""
+    activate(monkeypatch, site)
 
 
 def agenttools(*argv: str | Path) -> subprocess.CompletedProcess[str]:

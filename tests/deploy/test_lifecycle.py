@@ -16,7 +16,7 @@ import pytest
 
 from agenttools_runtime.cli import main
 from agenttools_runtime.deploy import deployed, status
-from tests.helpers.venvs import fake_distribution, skill_files
+from tests.helpers.venvs import fake_distribution, fake_site, skill_files
 from tests.helpers.weather import table, upgrade, weather
 
 TOOLS = "weather-tools/weather-tools"
@@ -37,7 +37,7 @@ def results(out: str) -> dict[str, list[str]]:
 
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
-    path = tmp_path / "site"
+    path = fake_site(tmp_path / "site")
     weather(path, "1.2.0")
     return path
 
@@ -173,7 +173,7 @@ def test_orphaned_when_the_distribution_or_the_environment_is_gone(
     (venv / "pyvenv.cfg").write_text("home = /usr\n")
     (venv / "bin").mkdir()
     os.symlink(sys.executable, venv / "bin" / "python")
-    other = tmp_path / "other"
+    other = fake_site(tmp_path / "other")
     weather(other, "1.2.0")
     run(capsys, "deploy", "cursor", TOOLS, "--path", str(site))
     run(capsys, "deploy", "codex", TOOLS, "--path", str(other))
@@ -232,7 +232,7 @@ def test_editable_copy_is_outdated_when_the_source_changes(
     for rel, text in skill["files"].items():
         (source / "skills" / "live-skill").mkdir(parents=True, exist_ok=True)
         (source / "skills" / "live-skill" / rel).write_text(text)
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     fake_distribution(site, "live", "0.1.0", skills={"live-skill": skill}, source_root=source)
     assert run(capsys, "deploy", "cursor", "live", "--path", str(site))[0] == 0
     assert table(run(capsys, "deployed")[1])["cursor"][4] == "ok"
@@ -276,7 +276,7 @@ def test_identical_redeploy_is_no_conflict(
 def test_remove_by_selection(
     capsys: pytest.CaptureFixture[str], home: Path, site: Path, tmp_path: Path
 ) -> None:
-    other = tmp_path / "other"
+    other = fake_site(tmp_path / "other")
     fake_distribution(other, "notes", "2.0", skills={"note-taking": skill_files("note-taking")})
     for client in ("claude-code", "cursor", "codex"):
         run(capsys, "deploy", client, TOOLS, "--path", str(site))

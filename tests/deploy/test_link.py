@@ -15,7 +15,7 @@ import pytest
 
 from agenttools_runtime.cli import main
 from agenttools_runtime.deploy import deployed
-from tests.helpers.venvs import fake_distribution, skill_files
+from tests.helpers.venvs import fake_distribution, fake_site, skill_files
 from tests.helpers.weather import weather
 
 pytestmark = pytest.mark.skipif(
@@ -38,7 +38,7 @@ def editable(tmp_path: Path, version: str = "0.1.0") -> tuple[Path, Path]:
             path = source / "skills" / "live-skill" / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     for old in site.glob("live-*.dist-info"):
         shutil.rmtree(old)
     fake_distribution(site, "live", version, skills={"live-skill": skill}, source_root=source)
@@ -132,10 +132,11 @@ def test_link_is_refused_where_it_cannot_work(
     assert json.loads(out)["error"]["tag"] == "AgentSkillLinksUnsupported"
 
     # an installed copy (not an editable install) has no live source to link to
-    weather(tmp_path / "wheel-site", "1.2.0")
+    wheel_site = fake_site(tmp_path / "wheel-site")
+    weather(wheel_site, "1.2.0")
     code, _, err = run(
         capsys, "deploy", "cursor", "weather-tools/weather-tools", "--path",
-        str(tmp_path / "wheel-site"),
+        str(wheel_site),
         "--link",
     )  # fmt: skip
     assert code == 1 and "editable install" in err

@@ -21,6 +21,7 @@ import pytest
 
 from agenttools_runtime.deploy import deploy, deployed
 from agenttools_runtime.errors import MCPServerEntryExists
+from tests.helpers.venvs import fake_site
 
 from .conftest import bundle, server
 
@@ -41,7 +42,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ``weather-report`` with a data file of BIG bytes."""
     from tests.helpers.venvs import fake_distribution, skill_files
 
-    site = tmp_path_factory.mktemp("linked") / "site-packages"
+    site = fake_site(tmp_path_factory.mktemp("linked") / "venv")
     fake_distribution(
         site,
         "weather-tools",

@@ -17,7 +17,7 @@ import pytest
 from agenttools_runtime.cli import main
 from agenttools_runtime.clients import all_clients
 from agenttools_runtime.deploy import deployed
-from tests.helpers.venvs import fake_distribution, skill_files
+from tests.helpers.venvs import fake_distribution, fake_site, skill_files
 from tests.helpers.weather import weather
 
 TOOLS = "weather-tools/weather-tools"
@@ -50,7 +50,7 @@ def git_status(project: Path) -> str:
 
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
-    path = tmp_path / "site"
+    path = fake_site(tmp_path / "site")
     weather(path, "1.2.0")
     return path
 
@@ -180,7 +180,7 @@ def test_what_the_user_touched_stays(
 def test_the_last_deployment_using_a_created_file_takes_it(
     capsys: pytest.CaptureFixture[str], home: Path, site: Path, tmp_path: Path
 ) -> None:
-    other = tmp_path / "other"
+    other = fake_site(tmp_path / "other")
     fake_distribution(
         other,
         "notes",

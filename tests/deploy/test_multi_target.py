@@ -14,6 +14,7 @@ from agenttools_runtime.cli import main
 from agenttools_runtime.clients import get_client
 from agenttools_runtime.deploy import deployed
 from agenttools_runtime.mcp.install import read_server_entries
+from tests.helpers.venvs import fake_site
 from tests.helpers.weather import weather
 
 from .conftest import snapshot
@@ -36,7 +37,7 @@ def summary(out: str) -> dict[str, list[str]]:
 
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
-    path = tmp_path / "site"
+    path = fake_site(tmp_path / "site")
     weather(path, "1.2.0")
     return path
 
@@ -106,7 +107,7 @@ def test_dry_run_is_one_plan_per_client_and_changes_nothing(
 def test_one_failing_client_fails_the_command_and_the_summary_says_which(
     capsys: pytest.CaptureFixture[str], home: Path, site: Path, tmp_path: Path
 ) -> None:
-    older = tmp_path / "older"
+    older = fake_site(tmp_path / "older")
     weather(older, "1.1.0")
     assert run(capsys, "deploy", "codex", TOOLS, "--path", str(older))[0] == 0
     status, out, _ = run(

@@ -16,11 +16,12 @@ from agenttools_runtime.deploy.resolved import resolve
 from agenttools_runtime.deploy.targets import resolve_target
 from agenttools_runtime.discovery import SearchPath
 from agenttools_runtime.verified import DIRECTORY
+from tests.helpers.venvs import fake_site
 from tests.helpers.weather import weather
 
 
 def test_the_bytes_verified_are_the_bytes_written(home: Path, tmp_path: Path) -> None:
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     weather(site, "1.2.0")
     source = next(site.rglob("weather-report/SKILL.md"))
     verified = source.read_bytes()
@@ -41,7 +42,7 @@ def test_files_verified_before_are_read_when_written(
 ) -> None:
     """Warm: the stat of a file verified before stands for its hash; nothing is kept."""
     monkeypatch.setattr(verified, "RACY_NS", 0)  # (the wheel is written just before)
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     weather(site, "1.2.0")
     search = SearchPath.for_paths([site])
     (tmp_path / "agenttools-state" / "deployments").mkdir(parents=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.venvs import fake_distribution, skill_files
+from tests.helpers.venvs import activate, fake_distribution, fake_site, skill_files
 
 from .invariants import snapshot
 
@@ -27,7 +27,7 @@ MINE = "---\nname: forecast\ndescription: My own forecasts.\n---\n\nMine.\n"
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    site = tmp_path_factory.mktemp("truths") / "site-packages"
+    site = fake_site(tmp_path_factory.mktemp("truths") / "venv")
     fake_distribution(
         site,
         "weather",
@@ -35,6 +35,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         skills={"forecast": skill_files("forecast", "Forecasts.", {"notes.md": "n\n"})},
     )
     return site
+
+
+@pytest.fixture(autouse=True)
+def _activated(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The servers' commands are console scripts of the site's environment: on the PATH."""
+    activate(monkeypatch, site)
 
 
 def agenttools(*argv: str | Path) -> subprocess.CompletedProcess[str]:

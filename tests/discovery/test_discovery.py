@@ -60,7 +60,7 @@ def test_finds_only_distributions_with_a_manifest(site: Path) -> None:
         servers=WEATHER_SERVERS,
         skills={"weather-report": skill_files("weather-report")},
     )
-    (site / "weather_tools").mkdir()  # a package directory is never looked into
+    (site / "weather_tools").mkdir(exist_ok=True)  # a package directory is never looked into
     dists = find_distributions(search_for(site))
     assert [d.name for d in dists] == ["weather-tools"]
     dist = dists[0]

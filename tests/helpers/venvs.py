@@ -2,7 +2,7 @@
 
 Fake trees (unit tests; no subprocess)::
 
-    site = tmp_path / "site-packages"
+    site = fake_site(tmp_path / "venv")
     dist_info = fake_distribution(
         site, "weather-tools", "1.2.0",
         servers={"weather": {"module": "weather_tools.server"}},
@@ -13,7 +13,17 @@ Fake trees (unit tests; no subprocess)::
 
 ``fake_distribution`` writes ``<name>-<version>.dist-info`` with METADATA, RECORD and the
 agenttools manifest exactly as the build hook lays it out (skill files under
-``extra_metadata/agenttools/skills/<name>/``, hashes with ``hash_bytes``); ``write_tree``
+``extra_metadata/agenttools/skills/<name>/``, hashes with ``hash_bytes``), and what its servers
+start: a stub of each ``module`` in *site*, a stub of each ``script`` and each ``command``
+named without a directory (executable: the distribution's console scripts) in the scripts
+directory of the environment *site* belongs to (a command found on the ``PATH`` is left to
+it) — so a deploy's check that each entry can start
+passes, as it does for a real install (a ``command`` once ``activate`` put that directory on
+the ``PATH``, as activating a venv does). ``fake_site(root)`` makes *root* such an
+environment (laid out as ``python -m venv`` lays it out, its interpreter a link to this one's
+base interpreter: no subprocess) and returns its site-packages; a bare directory has no
+interpreter that imports from it, so a deploy from it refuses its ``module``/``script``
+servers (as ``deploy --path`` of a ``pip install --target`` directory does). ``write_tree``
 writes any ``{relative path: text | bytes}`` mapping (like pypa/installer's tests).
 
 Real venvs (slow tests; mark them ``@pytest.mark.slow``)::
@@ -32,6 +42,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -86,6 +97,7 @@ def fake_distribution(
     manifest: Any = None,
     raw_manifest: str | bytes | None = None,
     schema: int = 1,
+    stubs: bool = True,
 ) -> Path:
     """Write an installed distribution ``name`` into *site*; return its dist-info path.
 
@@ -94,6 +106,9 @@ def fake_distribution(
     named *name* holding everything; pass ``[]`` for none. *manifest* replaces the computed
     manifest (any JSON value); *raw_manifest* writes those bytes instead (corrupt manifests).
     Without servers, skills, manifest and raw_manifest, no manifest is written at all.
+    Stubs of what *servers* start are written too (see the module docstring): in a
+    :func:`fake_site` their entries pass a deploy's start check; ``stubs=False`` writes none
+    (a distribution whose module or script is missing).
     """
     escaped = name.replace("-", "_")
     dist_info = site / f"{escaped}-{version}.dist-info"
@@ -119,7 +134,97 @@ def fake_distribution(
             else json.dumps(data, indent=2, sort_keys=True) + "\n"
         )
     write_tree(dist_info, files)
+    if stubs:
+        _server_stubs(site, servers or {})
     return dist_info
+
+
+STUB_MODULE = '''"""A stub of a module a test distribution's MCP server declares."""\n'''
+STUB_SCRIPT = "#!/bin/sh\n# a stub of a console script a test distribution's MCP server declares\n"
+
+
+def _server_stubs(site: Path, servers: Mapping[str, Mapping[str, Any]]) -> None:
+    """What *servers* start, where their entries look for it: each ``module`` (its packages'
+    ``__init__.py`` too) in *site*, each ``script`` and bare ``command`` in the scripts
+    directory of the environment *site* belongs to (none: a bare directory has no
+    interpreter). A file that is there already is kept (a test's own module, another
+    version's stub)."""
+    scripts = environment_scripts(site)
+    for table in servers.values():
+        module = table.get("module")
+        if isinstance(module, str) and module:
+            parts = module.split(".")
+            for depth in range(1, len(parts)):
+                _write_new(site.joinpath(*parts[:depth], "__init__.py"), STUB_MODULE)
+            _write_new(site.joinpath(*parts[:-1], f"{parts[-1]}.py"), STUB_MODULE)
+        script = table.get("script")
+        command = table.get("command")
+        if isinstance(command, str) and "/" not in command and shutil.which(command) is None:
+            script = command  # (a real command — uvx, echo — is not shadowed)
+        if isinstance(script, str) and script and scripts is not None:
+            path = scripts / (f"{script}.exe" if sys.platform == "win32" else script)
+            if _write_new(path, STUB_SCRIPT):
+                path.chmod(0o755)
+
+
+def install_console_scripts(dist_info: Path, scripts: Mapping[str, str]) -> None:
+    """Give the distribution at *dist_info* console scripts (``{"weather-mcp":
+    "weather_tools.server:main"}``): its ``entry_points.txt``, and a stub of each in the
+    scripts directory of its environment (as an installer writes them)."""
+    lines = "".join(f"{name} = {target}\n" for name, target in scripts.items())
+    (dist_info / "entry_points.txt").write_text(f"[console_scripts]\n{lines}", encoding="utf-8")
+    bin_dir = environment_scripts(dist_info.parent)
+    for name in scripts if bin_dir is not None else ():
+        path = bin_dir / (f"{name}.exe" if sys.platform == "win32" else name)
+        if _write_new(path, STUB_SCRIPT):
+            path.chmod(0o755)
+
+
+def _write_new(path: Path, text: str) -> bool:
+    if path.exists():
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return True
+
+
+def environment_scripts(site: Path) -> Path | None:
+    """The scripts directory of the virtual environment *site* is the site-packages of
+    (``<root>/lib/pythonX.Y/site-packages`` or ``<root>/Lib/site-packages`` beside a
+    ``pyvenv.cfg``), or None."""
+    for root in (site.parent.parent.parent, site.parent.parent):
+        if (root / "pyvenv.cfg").is_file():
+            return root / ("Scripts" if sys.platform == "win32" else "bin")
+    return None
+
+
+def activate(monkeypatch: pytest.MonkeyPatch, site: Path) -> None:
+    """Put the scripts directory of the environment *site* belongs to first on the ``PATH``
+    (what ``source venv/bin/activate`` does to it), for this test and what it starts."""
+    scripts = environment_scripts(site)
+    assert scripts is not None, f"{site} is no environment's site-packages (see fake_site)"
+    monkeypatch.setenv("PATH", os.pathsep.join([os.fspath(scripts), os.environ.get("PATH", "")]))
+
+
+def fake_site(root: Path) -> Path:
+    """Make *root* a virtual environment as ``python -m venv --without-pip`` makes one on
+    POSIX (``pyvenv.cfg``, ``bin/python`` a link to this interpreter's base interpreter, an
+    empty site-packages), without running anything; return its site-packages. Its
+    interpreter runs and imports from it like any venv's. (On Windows: ``create_venv``.)"""
+    if sys.platform == "win32":
+        return create_venv(root).site_packages
+    venv = venv_at(root)
+    base = Path(getattr(sys, "_base_executable", sys.executable))
+    venv.site_packages.mkdir(parents=True, exist_ok=True)
+    venv.scripts.mkdir(parents=True, exist_ok=True)
+    (root / "pyvenv.cfg").write_text(
+        f"home = {base.parent}\ninclude-system-site-packages = false\n"
+        f"version = {sysconfig.get_python_version()}\n",
+        encoding="utf-8",
+    )
+    if not venv.python.exists():
+        venv.python.symlink_to(base)
+    return venv.site_packages
 
 
 def _manifest(

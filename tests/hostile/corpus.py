@@ -158,10 +158,11 @@ def snapshot(*roots: Path) -> dict[str, object]:
 def weather_site(root: Path) -> Path:
     """A site-packages directory under *root* holding ``weather-tools`` 1.0.0: server
     ``weather`` (module ``weather_tools.server``), skill ``weather-report``."""
-    from tests.helpers.venvs import fake_distribution, skill_files
+    from tests.helpers.venvs import fake_distribution, fake_site, skill_files, venv_at
 
-    site = root / "site-packages"
+    site = venv_at(root / "venv").site_packages
     if not site.is_dir():
+        fake_site(root / "venv")
         fake_distribution(
             site,
             "weather-tools",

@@ -18,7 +18,7 @@ import pytest
 from agenttools_runtime.cli import main
 from agenttools_runtime.clients import get_client
 from agenttools_runtime.detection import detect
-from tests.helpers.venvs import fake_distribution
+from tests.helpers.venvs import activate, fake_distribution, fake_site
 
 ABSENT = None  # the file does not exist
 BOM = codecs.BOM_UTF8.decode("utf-8")
@@ -99,11 +99,12 @@ CASES = [(c, i) for c, (_, texts) in CORPUS.items() for i in range(len(texts))]
 
 
 @pytest.fixture
-def site(tmp_path: Path) -> Path:
-    site = tmp_path / "site-packages"
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    site = fake_site(tmp_path / "venv")
     fake_distribution(
         site, "weather-tools", servers={"weather": {"command": "weather-mcp", "args": ["-v"]}}
     )
+    activate(monkeypatch, site)  # (its servers' commands: console scripts there)
     return site
 
 

@@ -17,6 +17,7 @@ from agenttools_runtime.errors import MCPEntryMachineSpecific, RunnerUnavailable
 from agenttools_runtime.mcp.install import read_server_entries
 from agenttools_runtime.mcp.runners import choose_runner, console_script
 from agenttools_runtime.mcp.server import Environment, MCPServer, Origin, console_scripts
+from tests.helpers.venvs import activate, fake_site, install_console_scripts
 from tests.helpers.weather import weather
 
 ENV = Environment(Path("/venv/bin/python"), Path("/venv/bin"))
@@ -110,23 +111,23 @@ def test_builtin_server_runs_as_agenttools_serve() -> None:
     assert uvx[2].startswith("agenttools[serve]==") and uvx[3:] == ["agenttools", "serve"]
 
 
-def _site(tmp_path: Path) -> Path:
-    site = tmp_path / "site"
-    dist_info = weather(site, "1.2.0")
-    (dist_info / "entry_points.txt").write_text(
-        "[console_scripts]\nweather-mcp = weather_tools.server:main\n"
-    )
+def _site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """weather-tools 1.2.0 with its console script, its environment on the PATH (the script
+    runner's entry runs it by name)."""
+    site = fake_site(tmp_path / "site")
+    install_console_scripts(weather(site, "1.2.0"), {"weather-mcp": "weather_tools.server:main"})
+    activate(monkeypatch, site)
     return site
 
 
 def test_project_deploy_writes_the_console_script_and_records_the_runner(
-    home: Path, tmp_path: Path
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from agenttools_runtime.discovery import SearchPath
 
     project = tmp_path / "project"
     project.mkdir()
-    search = SearchPath.for_paths([_site(tmp_path)])
+    search = SearchPath.for_paths([_site(tmp_path, monkeypatch)])
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no machine-specific warning
         dep = deploy("claude-code", "weather-tools/weather-tools", project=project, search=search)
@@ -144,13 +145,13 @@ def test_project_deploy_writes_the_console_script_and_records_the_runner(
 
 
 def test_project_deploy_with_runner_python_warns_that_the_file_is_machine_specific(
-    home: Path, tmp_path: Path
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from agenttools_runtime.discovery import SearchPath
 
     project = tmp_path / "project"
     project.mkdir()
-    search = SearchPath.for_paths([_site(tmp_path)])
+    search = SearchPath.for_paths([_site(tmp_path, monkeypatch)])
     with pytest.warns(MCPEntryMachineSpecific, match="machine-specific.*--runner script"):
         dep = deploy(
             "vscode",
@@ -166,9 +167,9 @@ def test_project_deploy_with_runner_python_warns_that_the_file_is_machine_specif
 
 
 def test_deploy_cli_says_what_it_chose(
-    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    site = _site(tmp_path)
+    site = _site(tmp_path, monkeypatch)
     project = tmp_path / "project"
     project.mkdir()
     status = main(
@@ -199,9 +200,9 @@ def test_deploy_cli_says_what_it_chose(
 
 
 def test_mcp_install_project_uses_the_console_script(
-    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    site = _site(tmp_path)
+    site = _site(tmp_path, monkeypatch)
     project = tmp_path / "project"
     project.mkdir()
     status = main(

@@ -23,7 +23,7 @@ from agenttools_runtime.serve import build_server, collect_skills
 from agenttools_runtime.skilluri.providers.local import LocalSkillProvider
 from agenttools_runtime.skilluri.providers.mcp import MCPSkillProvider
 from agenttools_runtime.skilluri.resolver import SkillResolver
-from tests.helpers.venvs import fake_distribution, skill_files, write_tree
+from tests.helpers.venvs import fake_distribution, fake_site, skill_files, write_tree
 
 pytest.importorskip("mcp")
 
@@ -32,7 +32,7 @@ GREETING = "---\nname: greeting\ndescription: Greet.\n---\nHello $1 from $2!\n"
 
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
-    path = tmp_path / "site-packages"
+    path = fake_site(tmp_path / "venv")
     fake_distribution(
         path,
         "weather-tools",
