@@ -102,7 +102,7 @@ def add_sync_arguments(parser: argparse.ArgumentParser) -> None:
 def add_verify_arguments(parser: argparse.ArgumentParser) -> None:
     """``verify``'s options for projects."""
     parser.add_argument("--format", choices=("text", "github"), default="text",
-                        help="github: one annotation per finding, for GitHub Actions")  # fmt: skip
+                        help="github: one GitHub Actions annotation per finding, on its file")  # fmt: skip
     parser.add_argument("--global", action="store_true", dest="global_",
                         help="the machine-wide meaning, inside a project too")  # fmt: skip
 
@@ -201,7 +201,6 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
     """``verify`` inside the project of *path*."""
     from agenttools_runtime.errors import LockMissing
     from agenttools_runtime.project_state import freshness, lockfile, machine, rawfile
-    from agenttools_runtime.project_state.filecheck import github_annotations
 
     if getattr(args, "id", None) or getattr(args, "client", None) or getattr(args, "bundle", None):
         raise UsageError("deployment ids, --client and --bundle are machine-wide: add --global")
@@ -221,8 +220,10 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
 
         checked = verify_project(root, lock)
     if args.format == "github" and not args.json:
-        if checked.findings:
-            print(github_annotations(checked.findings))
+        from agenttools_runtime.cli.annotations import error
+
+        for f in checked.findings:
+            print(error(f.message, file=f.path, line=f.line))
         print(_verify_summary(checked))
         return 0 if checked.ok else 1
     data = {"ok": checked.ok, "project": str(root), "deployments": checked.deployments,

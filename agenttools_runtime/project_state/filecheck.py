@@ -127,15 +127,3 @@ def config_digests(root: Path, lock: Lock) -> dict[str, str | None]:
                 except OSError:
                     found[entry.file] = None
     return found
-
-
-def github_annotations(findings: tuple[Finding, ...]) -> str:
-    """GitHub Actions workflow commands: one ``::error`` per finding, on its file and line."""
-    return "\n".join(
-        f"::error file={f.path},line={f.line},title=agenttools verify::{_escape(f.message)}"
-        for f in findings
-    )
-
-
-def _escape(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
