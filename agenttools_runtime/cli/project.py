@@ -199,6 +199,8 @@ def run_project_sync(args: argparse.Namespace, path: Path) -> int:
 
 def run_project_verify(args: argparse.Namespace, path: Path) -> int:
     """``verify`` inside the project of *path*."""
+    import hashlib
+
     from agenttools_runtime.errors import LockMissing
     from agenttools_runtime.project_state import freshness, lockfile, machine, rawfile
 
@@ -207,13 +209,14 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
     rawfile.read(path)  # (TOML, else FILE:LINE; what it means is the lock's business here)
     root = path.parent
     lock_path = root / lockfile.LOCK_FILE
-    lock = lockfile.read(lock_path)
-    if lock is None:
+    raw = lockfile.read_bytes(lock_path)
+    if raw is None:
         raise LockMissing(project=str(path), lock=str(lock_path))
+    lock = lockfile.loads_bytes(raw, lock_path)
     _first_line(args, f"Verifying project {root} against {lock_path.name}")
     record = machine.read(root)
     checked = None
-    if record.lock_sha256 is not None and record.lock_sha256 == freshness.lock_sha256(lock_path):
+    if record.lock_sha256 == hashlib.sha256(raw).hexdigest():
         checked = freshness.checked_by_record(root, lock, record)
     if checked is None:  # (the entries themselves, read with the config formats)
         from agenttools_runtime.project_state.verifying import verify_project
