@@ -207,6 +207,7 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
     if getattr(args, "id", None) or getattr(args, "client", None) or getattr(args, "bundle", None):
         raise UsageError("deployment ids, --client and --bundle are machine-wide: add --global")
     rawfile.read(path)  # (TOML, else FILE:LINE; what it means is the lock's business here)
+    _finish_interrupted()
     root = path.parent
     lock_path = root / lockfile.LOCK_FILE
     raw = lockfile.read_bytes(lock_path)
@@ -286,6 +287,18 @@ def _verify_summary(checked: Any) -> str:
         return (f"ok: {checked.deployments} deployment(s), {checked.files} file(s), "
                 f"{checked.entries} entr{'y' if checked.entries == 1 else 'ies'} as locked")  # fmt: skip
     return f"{len(checked.findings)} finding(s): run 'agenttools sync' (--force replaces what you changed)"
+
+
+def _finish_interrupted() -> None:
+    """What a killed deploy left (a sync's, say) is finished or undone first, as the
+    machine-wide commands do, so that verify reports the files as they now stay; the engine is
+    imported only when a journal is there."""
+    from agenttools_runtime import paths
+
+    if paths.state_paths().journals_left():
+        from agenttools_runtime.deploy.lock import finish_interrupted
+
+        finish_interrupted()
 
 
 def _load(path: Path) -> ProjectFile:

@@ -129,9 +129,9 @@ def test_add_clone_upgrade_both_and_drop(
     publishing.publish(releases.new)
     monkeypatch.chdir(repo)
     use_home(monkeypatch, tmp_path)
-    before = snapshot(repo)
+    before = snapshot(repo, tmp_path / "agenttools-state")
     assert run(capsys, "sync", "--frozen").status == 0
-    assert snapshot(repo) == before
+    assert snapshot(repo, tmp_path / "agenttools-state") == before  # (this machine's state too)
     upgraded = run(capsys, "lock", "--upgrade")
     assert upgraded.status == 0, upgraded.err
     assert 'version = "1.3.0"' in (repo / "agenttools.lock").read_text()
@@ -259,10 +259,13 @@ def test_a_sync_killed_at_a_named_point_is_finished_by_the_next(
         cwd=repo, env=env, capture_output=True, text=True, check=False, timeout=300,
     )  # fmt: skip
     assert killed.returncode == -9, killed.stderr
+    checked = run(capsys, "verify")  # the next command: what was left is finished or undone
+    assert checked.status in (0, 1) and "Traceback" not in checked.err, checked.err
+    journal = tmp_path / "agenttools-state" / "deployments" / ".journal"
+    assert not journal.is_dir() or os.listdir(journal) == []
     after = run(capsys, "sync")
     assert after.status == 0, after.err
     assert run(capsys, "verify").status == 0
-    journal = tmp_path / "agenttools-state" / "deployments" / ".journal"
     assert not journal.is_dir() or os.listdir(journal) == []
     records = tmp_path / "agenttools-state" / "deployments"
     assert len([n for n in os.listdir(records) if not n.startswith(".")]) == 2
