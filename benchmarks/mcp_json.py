@@ -23,12 +23,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from agenttools_runtime.clients import get_client
+from agenttools_runtime.mcp.formats import json_format
 from agenttools_runtime.mcp.install import (
     add_server_entry,
     install_mcp_server,
     remove_server_entry,
 )
-from agenttools_runtime.mcp.formats import json_format
 from agenttools_runtime.mcp.server import Environment, MCPServer
 
 
