@@ -26,6 +26,9 @@ STATUS_HELP = (
 )
 
 
+COMMANDS = ("verify", "sync")  # the commands register() adds
+
+
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     verify = subparsers.add_parser(
         "verify",

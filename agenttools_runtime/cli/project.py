@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from agenttools_runtime.project_state.schema import ProjectFile
 
 
+COMMANDS = ("add", "drop", "lock")  # the commands register() adds
+
+
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
     add = subparsers.add_parser(

@@ -12,6 +12,7 @@ also the one that reports errors with their line and column.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping
@@ -425,13 +426,21 @@ def _is_blank(text: str) -> bool:
     return _Scanner(text).skip(0) >= len(text)
 
 
+@functools.lru_cache(maxsize=2)
+def _parsed(text: str) -> _Document:
+    """The document of *text*, parsed once for the reads and edits of one operation (the
+    entries read, each entry set, its span before and after): a fact of the text alone, never
+    changed by its users (edits are splices of a new text). Two: an edit's before and after."""
+    return _Document(text)
+
+
 class JSONFormat:
     """JSON / JSONC editing by minimal text splice (see the module docstring)."""
 
     def read_entries(self, text: str, container: Container) -> dict[str, Any]:
         if _is_blank(text):
             return {}
-        doc = _Document(text)
+        doc = _parsed(text)
         _parent, _depth, found = doc.find_path(container.path)
         if found is None:
             return {}
@@ -456,7 +465,7 @@ class JSONFormat:
                 return rendered, False
             # keep the comments, the document goes below them
             return text.rstrip(" \t\r\n") + nl + rendered, False
-        doc = _Document(text)
+        doc = _parsed(text)
         parent, depth, found = doc.find_path(container.path)
         edits: list[tuple[int, int, str]] = []
         root_items: list[tuple[str | None, Any]] = []
@@ -508,7 +517,7 @@ class JSONFormat:
     def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]:
         if _is_blank(text):
             return text, False
-        doc = _Document(text)
+        doc = _parsed(text)
         _parent, _depth, found = doc.find_path(container.path)
         if found is None:
             return text, False
@@ -527,7 +536,7 @@ class JSONFormat:
     def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
         if _is_blank(text):
             return None
-        doc = _Document(text)
+        doc = _parsed(text)
         _parent, _depth, found = doc.find_path(container.path)
         if found is None or text[found.start] != ("[" if container.list_key else "{"):
             return None
