@@ -59,7 +59,7 @@ def test_an_identical_redeploy_parses_the_config_file_once(
 ) -> None:
     """Checking the entries, planning each entry's edit and its origin: one parse of
     ``~/.claude.json`` (often megabytes), not one per step."""
-    site = tmp_path / "site"
+    site = fake_site(tmp_path / "site")
     weather(site, "1.2.0")
     search = SearchPath.for_paths([site])
     with warnings.catch_warnings():

@@ -23,7 +23,13 @@ from hypothesis import strategies as st
 from agenttools_runtime import schema
 from agenttools_runtime.cli import main
 from agenttools_runtime.skills.hashing import hash_bytes
-from tests.helpers.venvs import SKILL_TEMPLATE, fake_distribution
+from tests.helpers.venvs import (
+    SKILL_TEMPLATE,
+    STUB_SCRIPT,
+    environment_scripts,
+    fake_distribution,
+    fake_site,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -90,17 +96,25 @@ json_values = st.recursive(
 
 @contextmanager
 def environment() -> Iterator[tuple[Path, Path]]:
-    """A site-packages directory and a home of their own, with HOME and the state there."""
+    """A virtual environment's site-packages and a home of their own, with HOME and the
+    state there; the base manifest's command, ``weather-mcp``, a console script of that
+    environment, on the PATH (so its entry can start, as the deploy checks)."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         (root / "home").mkdir()
+        site = fake_site(root / "venv")
+        scripts = environment_scripts(site)
+        assert scripts is not None
+        (scripts / "weather-mcp").write_text(STUB_SCRIPT)
+        (scripts / "weather-mcp").chmod(0o755)
         env = {
             "HOME": str(root / "home"),
             "USERPROFILE": str(root / "home"),
             "AGENTTOOLS_HOME": str(root / "state"),
+            "PATH": os.pathsep.join([str(scripts), os.environ.get("PATH", "")]),
         }
         with mock.patch.dict(os.environ, env):
-            yield root / "site", root / "home"
+            yield site, root / "home"
 
 
 def mutated(path: tuple[str | int, ...], value: Any) -> dict[str, Any]:
@@ -142,7 +156,12 @@ def test_every_field_every_json_type(
             status, printed = run(capsys, *argv, "--path", str(site))
             assert status in (0, 1), (argv, printed)
             if status == 1:
-                errors = [line for line in printed.splitlines() if line.startswith("agenttools:")]
+                # (a dry run says a refusal in its plan: "would fail: …")
+                errors = [
+                    line
+                    for line in printed.splitlines()
+                    if line.startswith(("agenttools:", "  would fail: "))
+                ]
                 if argv[0] == "show" and not errors:  # a bundle shown with its problem
                     assert "    problem: " in printed, printed
                     continue
