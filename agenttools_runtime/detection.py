@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import os
-import sys
+import shutil
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,7 +124,7 @@ def detect(
     ours = ours or _Ours.load()
     found = Detection(client)
     for name in (client.traces or {}).get("executables", ()):
-        where = which(name)
+        where = shutil.which(name)
         if where is not None:
             found.traces.append(Trace(EXECUTABLE, where, name))
     candidates = [(FOLDER, p) for p in trace_folders(client)]
@@ -201,22 +201,6 @@ class _Ours:
         if self.registry is None:
             return False
         return (self.registry / f"{registry_key(root, name)}.json").is_file()
-
-
-def which(name: str) -> str | None:
-    """``shutil.which`` without importing shutil (``clients`` start-up time): the first
-    executable *name* on ``PATH`` (with ``PATHEXT`` on Windows)."""
-    suffixes = [""]
-    if sys.platform == "win32":
-        suffixes += os.environ.get("PATHEXT", ".COM;.EXE;.BAT;.CMD").lower().split(";")
-    for directory in os.environ.get("PATH", "").split(os.pathsep):
-        if not directory:
-            continue
-        for suffix in suffixes:
-            candidate = os.path.join(directory, name + suffix)
-            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-                return candidate
-    return None
 
 
 def _shared_roots(clients: Mapping[str, Client]) -> set[str]:

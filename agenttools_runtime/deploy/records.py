@@ -254,16 +254,6 @@ def _unknown(data: Mapping[str, Any], known: Iterable[str]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k not in names}
 
 
-def new_uuid() -> str:
-    """A random (version 4) UUID, as ``str(uuid.uuid4())`` (without importing ``uuid``, which
-    brings ``platform``: a deploy's start-up)."""
-    raw = bytearray(os.urandom(16))
-    raw[6] = (raw[6] & 0x0F) | 0x40  # version 4
-    raw[8] = (raw[8] & 0x3F) | 0x80  # the RFC 4122 variant
-    h = raw.hex()
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
-
-
 def now_timestamp() -> str:
     # as datetime.now(timezone.utc).isoformat(timespec="seconds") with Z, without datetime
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

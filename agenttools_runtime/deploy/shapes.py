@@ -11,10 +11,7 @@ a number, ``1`` is not a string.
 from __future__ import annotations
 
 from collections.abc import Mapping
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 
 class Malformed(ValueError):
