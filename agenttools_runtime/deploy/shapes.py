@@ -13,9 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-
-class Malformed(ValueError):
-    """A state file's JSON is not of the shape its schema says (the message names where)."""
+from agenttools_runtime.jsonform import Malformed as Malformed
 
 
 def obj(value: object, what: str) -> dict[str, Any]:
