@@ -23,11 +23,11 @@ import json
 import os
 import shutil
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import paths
+from agenttools_runtime import jsonform, paths
 from agenttools_runtime.clients import (
     Client,
     all_clients,
@@ -48,22 +48,16 @@ _WHAT = {
 
 
 @dataclass(frozen=True, slots=True)
-class Trace:
+class Trace(jsonform.Form):
     """One sign of a client: its ``kind`` (executable, folder, config, skills) and
     ``path`` (for an executable, where ``PATH`` found it; ``name`` its command)."""
 
     kind: str
     path: str
-    name: str = ""
+    name: str = field(default="", metadata=jsonform.key(omit=""))
 
     def describe(self) -> str:
         return _WHAT[self.kind].format(name=self.name, path=self.path)
-
-    def to_json(self) -> dict[str, Any]:
-        data = {"kind": self.kind, "path": self.path}
-        if self.name:
-            data["name"] = self.name
-        return data
 
 
 class Detection:

@@ -91,10 +91,10 @@ def load(
                 continue
             if field.has_default:
                 continue
-        where = f"{what}.{field.name}"
-        value = field.load(value, where)
+        if type(value) is not field.exact:  # (a plain string, number or flag: no call)
+            value = field.load(value, f"{what}.{field.name}")
         if field.check is not None and not field.check(value):
-            raise Malformed(f"{where} is not {field.means}")
+            raise Malformed(f"{what}.{field.name} is not {field.means}")
         values[field.attr] = value
     if plan.extra is not None:
         names = plan.names | known
@@ -118,6 +118,7 @@ class _Field:
     has_default: bool
     required: bool  # absent is refused
     omit: Any
+    exact: type | None  # str, int or bool: a value of exactly that type is taken as it is
     check: Callable[[Any], bool] | None
     means: str
 
@@ -163,6 +164,7 @@ def _make_plan(cls: type) -> _Plan:
                 has_default=has_default,
                 required=not has_default and not optional,
                 omit=f.metadata.get("omit", _NEVER),
+                exact=inner if inner in _JSON_TYPES else None,
                 check=f.metadata.get("check"),
                 means=f.metadata.get("means", ""),
             )
