@@ -1,7 +1,8 @@
 """The backend the wrapping backend wraps: ``[tool.agenttools] backend`` read with tomllib
 and imported, and the hooks it has. What a ``get_requires_for_build_*`` hook process needs,
 and no more: the project's checks (``agenttools_runtime.project``) are imported only when the
-setting is unusable, to report its located problems."""
+setting is unusable, to report its located problems, and the error tree only when a
+backend cannot be loaded."""
 
 from __future__ import annotations
 
@@ -14,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import regular_files
-from agenttools_runtime.errors import BuildBackendUnavailable
-from agenttools_runtime.schema import wrapped_backend_problem
+from agenttools_runtime.backend_names import wrapped_backend_problem
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -107,6 +107,8 @@ def _usable(spec: object, paths: object) -> bool:
 
 
 def _unavailable(root: str | Path, spec: str, reason: str) -> Exception:
+    from agenttools_runtime.errors import BuildBackendUnavailable  # (only to say what failed)
+
     pyproject = os.path.join(root, PYPROJECT)
     return BuildBackendUnavailable(backend=spec, pyproject=pyproject, reason=reason)
 

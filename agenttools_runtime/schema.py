@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from agenttools_runtime import names
+from agenttools_runtime.backend_names import WRAPPING_BACKEND
 
 if TYPE_CHECKING:
     # What a key holds. "table" is one sub-table (``registry``), "table-map" a table of named
@@ -33,11 +34,6 @@ if TYPE_CHECKING:
         "table-list",
     ]
 
-# ``build-backend`` of a project built through agenttools' wrapping PEP 517 backend, which
-# reads the backend it wraps from ``backend`` (and ``backend-path``).
-WRAPPING_BACKEND = "agenttools_hook.backend"
-# A PEP 517 backend reference, as build-backend takes it: "module.path" or "module:object".
-BACKEND_REFERENCE = r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*(:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*)?$"
 
 KIND_TEXT: dict[str, str] = {
     "string": "string",
@@ -759,13 +755,3 @@ def _default_text(value: Any) -> str:
         return value if " " in value else f'`"{value}"`'  # prose defaults stay prose
 
     return f"`{json.dumps(value)}`"
-
-
-def wrapped_backend_problem(backend: str) -> str | None:
-    """Why *backend* (``[tool.agenttools] backend``) cannot be what the wrapping backend builds
-    with, else None: it must be a backend reference, and not agenttools itself."""
-    if not re.fullmatch(BACKEND_REFERENCE, backend):
-        return f'"{backend}" is not a backend ("module" or "module:object")'
-    if backend.split(":")[0].split(".")[0] == WRAPPING_BACKEND.split(".")[0]:
-        return f'"{backend}" is agenttools itself; name the backend it wraps'
-    return None

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import paths, signals
+from agenttools_runtime import fs, paths, signals
 from agenttools_runtime.clients import Client
 from agenttools_runtime.deploy import litter
 from agenttools_runtime.deploy.lock import deployment_lock
@@ -33,39 +33,51 @@ def install_entry(
     the key that no deployment wrote and that holds something else is replaced only with
     *force* (``MCPServerEntryExists``). One a deployment wrote is replaced: it is then the
     user's, which removing the deployment keeps (``MCPServerEntryModified``)."""
-    written = f'the entry "{key}" was written into {target.config_file}'
-    with _said_when_interrupted(written) as store:
+    said = Said(f'the entry "{key}" was written into {target.config_file}')
+    with _said_when_interrupted(said) as store:
         owned = any(True for _ in owners(store, key, target.config_file))
         new_dirs = paths.missing_dirs(Path(os.path.realpath(target.config_file)).parent)
         result = install_mcp_server(target, server, key=key, force=force or owned)
+        if not result.changed:
+            said.outcome = (
+                f'the entry "{key}" was already in {target.config_file}: nothing was changed'
+            )
         if result.edit is not None:  # what it created, for the uninstall to take away
             claims = litter.edit_claims(result.edit, target.client, new_dirs)
             litter.remember_claims(store.state, claims)
         return result
 
 
+@dataclass(slots=True)
+class Said:
+    """What an interruption of the edit says was done: set by the edit once it knows."""
+
+    outcome: str
+
+
 @contextlib.contextmanager
-def _said_when_interrupted(done: str) -> Iterator[Store]:
+def _said_when_interrupted(done: Said) -> Iterator[Store]:
     """The deployment lock, with SIGINT and SIGTERM held back until the edit under it is
     whole; an interruption then says what was *done* (or, before the lock was held, that
     nothing was changed)."""
     with (
-        _interrupted_says("nothing was changed"),
+        _interrupted_says(Said("nothing was changed")),
         deployment_lock() as store,
         _interrupted_says(done),
         signals.deferred(),
     ):
+        fs.checkpoint("mcp:locked")
         yield store
 
 
 @contextlib.contextmanager
-def _interrupted_says(outcome: str) -> Iterator[None]:
+def _interrupted_says(said: Said) -> Iterator[None]:
     try:
         yield
     except KeyboardInterrupt as exc:
         if isinstance(exc, signals.Interrupted) and exc.outcome:
             raise
-        raise signals.Interrupted.from_interrupt(exc, outcome) from None
+        raise signals.Interrupted.from_interrupt(exc, said.outcome) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,19 +116,27 @@ def uninstall_entry(target: MCPTarget, key: str, *, force: bool = False) -> Unin
     instead of deleting the key, and one the user changed since the deployment wrote it is
     kept (``MCPServerEntryModified``) unless *force* — and the deployment's record no longer
     lists it (a record left with nothing is deleted)."""
-    finished = f'the uninstall of the entry "{key}" from {target.config_file} was finished'
-    with _said_when_interrupted(finished) as store:
+    said = Said(f'the uninstall of the entry "{key}" from {target.config_file} was finished')
+    with _said_when_interrupted(said) as store:
         found = list(owners(store, key, target.config_file))
         if not found:
             result = uninstall_mcp_server(target, key)
             outcome = Release.REMOVE if result.removed else Release.GONE
+            if not result.removed:
+                said.outcome = (
+                    f'the entry "{key}" was not in {target.config_file}: nothing was changed'
+                )
             if result.removed:  # the file as it was before agenttools wrote it, or none
                 litter.clean_config_file(store.state, target.config_file)
             return Uninstalled(target.client, target.config_file, key, outcome.value)
         _record, newest = found[-1]
         done = release_entry(target.client, newest, force=force, hint="Use --force to remove it.")
         uids = tuple(r.uuid for r, _entry in found)
-        if done.outcome != Release.KEEP.value:
+        if done.outcome == Release.KEEP.value:
+            said.outcome = (
+                f'the entry "{key}" was kept in {target.config_file}: nothing was changed'
+            )
+        else:
             for record, entry in found:  # the config first, the records after (never the
                 rest = without_entry(record, entry)  # other way round: a crash in between
                 if rest.mcp_servers or rest.installed:  # then leaves an entry untracked)

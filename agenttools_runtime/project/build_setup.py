@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from agenttools_runtime import names, schema
+from agenttools_runtime.backend_names import WRAPPING_BACKEND, wrapped_backend_problem
 from agenttools_runtime.project.context import BASE, Checker
 from agenttools_runtime.project.keys import check_keys
 from agenttools_runtime.project.problems import MISSING_CONFIG
@@ -30,14 +31,14 @@ def check_build_setup(checker: Checker, has_config: bool) -> None:
     system = system if isinstance(system, dict) else {}
     backend = system.get("build-backend")
     config = checker.project.config if has_config else None
-    if backend == schema.WRAPPING_BACKEND:
+    if backend == WRAPPING_BACKEND:
         _check_wrapping_backend(checker, system, config)
         return
     if isinstance(config, dict) and "backend" in config:
         checker.add(
             (*BASE, "backend"),
             "UnusedBackend",
-            f'is read only by build-backend = "{schema.WRAPPING_BACKEND}"; this project '
+            f'is read only by build-backend = "{WRAPPING_BACKEND}"; this project '
             f'builds with "{backend or DEFAULT_BACKEND}"',
             "warning",
         )
@@ -68,7 +69,7 @@ def check_build_setup(checker: Checker, has_config: bool) -> None:
             ("build-system", "build-backend") if backend is not None else BASE,
             "BackendDoesNotBundle",
             f'the build backend "{wrapped}" does not bundle [tool.agenttools]; wrap it '
-            f'(build-backend = "{schema.WRAPPING_BACKEND}", and backend = "{wrapped}" in '
+            f'(build-backend = "{WRAPPING_BACKEND}", and backend = "{wrapped}" in '
             "[tool.agenttools]) or run `agenttools bundle` on every wheel it builds",
             "warning",
         )
@@ -101,7 +102,7 @@ def check_build_setup(checker: Checker, has_config: bool) -> None:
             "UnsupportedBackend",
             f'the agenttools hook runs under hatchling; set build-backend = "hatchling.build" '
             f"(found {backend!r}); for any other backend, set build-backend = "
-            f'"{schema.WRAPPING_BACKEND}" and backend = "{backend}" in [tool.agenttools]',
+            f'"{WRAPPING_BACKEND}" and backend = "{backend}" in [tool.agenttools]',
         )
 
 
@@ -121,7 +122,7 @@ def _check_wrapping_backend(checker: Checker, system: Mapping[str, Any], config:
             checker.add(
                 ("build-system", "build-backend"),
                 "MissingBackend",
-                f'"{schema.WRAPPING_BACKEND}" needs [tool.agenttools] with backend = the '
+                f'"{WRAPPING_BACKEND}" needs [tool.agenttools] with backend = the '
                 'backend that builds the project (e.g. backend = "setuptools.build_meta")',
             )
         return  # not a table: reported by check_project
@@ -130,11 +131,11 @@ def _check_wrapping_backend(checker: Checker, system: Mapping[str, Any], config:
         checker.add(
             BASE,
             "MissingBackend",
-            f'build-backend is "{schema.WRAPPING_BACKEND}", so backend must name the '
+            f'build-backend is "{WRAPPING_BACKEND}", so backend must name the '
             'backend that builds the project (e.g. backend = "setuptools.build_meta")',
         )
     elif isinstance(inner, str):
-        problem = schema.wrapped_backend_problem(inner)
+        problem = wrapped_backend_problem(inner)
         if problem is not None:
             checker.add((*BASE, "backend"), "InvalidValue", problem)
         else:

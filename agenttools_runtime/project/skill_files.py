@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from agenttools_runtime import regular_files, schema
+from agenttools_runtime import regular_files
+from agenttools_runtime.backend_names import WRAPPING_BACKEND
 from agenttools_runtime.project.context import Checker
 from agenttools_runtime.project.problems import display_path
 from agenttools_runtime.project.values import dig, is_inside
@@ -91,7 +92,7 @@ def _check_sdist_reach(checker: Checker, directory: Path) -> None:
     data = checker.project.data
     hooks = dig(data, "tool", "hatch", "build", "hooks", "agenttools")
     backend = dig(data, "build-system", "build-backend")
-    if hooks is not None or backend == schema.WRAPPING_BACKEND or not checker.build_setup:
+    if hooks is not None or backend == WRAPPING_BACKEND or not checker.build_setup:
         return  # the hook or the wrapping backend adds every skill file to the sdist
     gitignore = checker.project.root / ".gitignore"
     if not gitignore.is_file():

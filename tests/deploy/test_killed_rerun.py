@@ -232,6 +232,28 @@ def test_a_signal_during_mcp_install_and_uninstall_waits_for_the_edit_and_says_s
     assert journals(state) == []
 
 
+def test_a_signal_during_an_mcp_install_or_uninstall_that_changes_nothing_says_so(
+    site: Path, home: Path, state: Path, linked_codex: tuple[Path, Path]
+) -> None:
+    link, dotfile = linked_codex
+    install = ("mcp", "install", "codex", "weather/weather", "--path", site)
+    assert agenttools(*install).returncode == 0
+    written = dotfile.read_text()
+
+    again = signalled("TERM", "point:mcp:locked", *install)
+
+    assert again.returncode == 128 + signal.SIGTERM, again.stderr
+    assert f'the entry "weather" was already in {link}: nothing was changed' in again.stderr
+    assert dotfile.read_text() == written
+    assert agenttools("mcp", "uninstall", "codex", "weather").returncode == 0
+
+    absent = signalled("INT", "point:mcp:locked", "mcp", "uninstall", "codex", "weather")
+
+    assert absent.returncode == 128 + signal.SIGINT, absent.stderr
+    assert f'the entry "weather" was not in {link}: nothing was changed' in absent.stderr
+    assert dotfile.read_text() == USER_TOML and journals(state) == []
+
+
 def test_a_sigterm_after_a_deploy_committed_says_it_was_committed(
     site: Path, home: Path, state: Path
 ) -> None:

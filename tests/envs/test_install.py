@@ -157,6 +157,33 @@ def test_credentials_never_reach_a_file_or_the_output(
                 assert PASSWORD.encode() not in path.read_bytes(), path
 
 
+def test_credentials_from_netrc_serve_the_metadata_read_and_the_install(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    auth_index: IndexServer,
+) -> None:
+    url = auth_index.url(credentials=False)
+    refused = run(capsys, "show", "weather-tools", "--index", "--index-url", url)
+    assert refused.status == 1 and url in refused.err  # no credentials anywhere yet
+    netrc = home / ".netrc"
+    netrc.write_text(f"machine 127.0.0.1\nlogin {USER}\npassword {PASSWORD}\n")
+    netrc.chmod(0o600)  # pip, uv and agenttools read it from HOME
+
+    shown = run(capsys, "show", "weather-tools", "--index", "--index-url", url, "--json")
+    done = run(capsys, "deploy", "claude-code", "weather-tools", "--index-url", url, "--install")
+
+    assert shown.status == 0, shown.err
+    assert shown.json()["version"] == "1.2.0"
+    assert done.status == 0, done.err
+    (name,) = environments(state_of(tmp_path))
+    assert name.startswith("weather-tools-1.2.0-")
+    entry = claude_entry(home)
+    assert initialize([entry["command"], *entry["args"]], entry.get("env"))["serverInfo"]
+    for text in (shown.out, shown.err, done.out, done.err):
+        assert PASSWORD not in text
+
+
 def test_the_users_variables_are_honoured(
     capsys: pytest.CaptureFixture[str],
     home: Path,
