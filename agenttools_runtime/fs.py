@@ -23,7 +23,6 @@ import contextvars
 import errno
 import functools
 import os
-import secrets
 import shutil
 import stat
 import sys
@@ -445,7 +444,7 @@ def remove_entry(path: Path) -> None:
 def staging_path(next_to: Path) -> Path:
     """A fresh sibling path in *next_to*'s parent: ``.agenttools-staging-<uuid>``, where a
     directory is built before it is renamed into place."""
-    return next_to.parent / f"{TEMP_MARK}staging-{secrets.token_hex(16)}"
+    return next_to.parent / f"{TEMP_MARK}staging-{os.urandom(16).hex()}"
 
 
 def _rmtree_retry_readonly(func: Callable[..., object], path: str, _exc: object) -> None:
