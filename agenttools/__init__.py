@@ -39,10 +39,11 @@ _EXPORTS: dict[str, str] = {
     "project_mcp_config_location": "agenttools_runtime.clients",
     "detected_clients": "agenttools_runtime.detection",
     # skills
-    "Skill": "agenttools_runtime.skills.source",
+    "Skill": "agenttools_runtime.skills.spec",
+    "skill_from_directory": "agenttools_runtime.skills.source",
     "install_skills": "agenttools_runtime.skills.install",
     "uninstall_skills": "agenttools_runtime.skills.install",
-    "SkillSource": "agenttools_runtime.skills.source",
+    "SkillSource": "agenttools_runtime.skills.spec",
     "to_source": "agenttools_runtime.skills.source",
     "SkillInstallResult": "agenttools_runtime.skills.install",
     "SkillUninstallResult": "agenttools_runtime.skills.install",
@@ -51,6 +52,7 @@ _EXPORTS: dict[str, str] = {
     "DEFAULT_AGENT_TOOLS": "agenttools_runtime.bundles",
     "agent_tools_objects": "agenttools_runtime.bundles",
     "resolve_tools": "agenttools_runtime.bundles",
+    "skill_sources": "agenttools_runtime.skill_sources",
     "SearchPath": "agenttools_runtime.discovery",
     "find_distributions": "agenttools_runtime.discovery",
     # MCP servers

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -36,12 +36,10 @@ from agenttools_runtime.names import (
     is_item_reference,
     is_name_shaped,
 )
-from agenttools_runtime.skills.skill_md import read_skill_md
-from agenttools_runtime.skills.source import Skill, SkillSource, to_source
+from agenttools_runtime.skills.spec import Skill, SkillSource
 
 if TYPE_CHECKING:
-    # skills.source is imported where skill values are handled: listing bundles needs none
-    from agenttools_runtime.skills.source import SkillSource, SkillSpec
+    from agenttools_runtime.skills.spec import SkillSpec
 
     ToolsetType = Literal["AgentTools", "MCPServer"]
 
@@ -152,7 +150,7 @@ class AgentTools:
     @property
     def skill_names(self) -> list[str]:
         """Names as stored (``"dist/skill"``, built-in names), or the names of skill values."""
-        return [_skill_spec_name(s) for s in self.skills]
+        return [skill_spec_name(s) for s in self.skills]
 
     @property
     def qualified_name(self) -> str:
@@ -178,40 +176,21 @@ class AgentTools:
         ``DistributionServerNotFound``, ``MCPServerNotFound``, ``InvalidManifest``."""
         return [self.server(spec) for spec in self.mcp_servers]
 
-    def skill_sources(self) -> list[SkillSource]:
-        """Resolved, hashed skill sources; distribution skills verified against the manifest.
-
-        Distribution skills have identifier ``"<dist>/<name>"`` and the distribution's
-        version; built-in skills their name and the agenttools version; inline/ad hoc skills
-        the default identifier ``"<ToolsetType>:<bundle name>/<skill>"``. Raises
-        ``DistributionNotInstalled``, ``DistributionSkillNotFound``, ``BundledFileMismatch``,
-        ``BundledFileMissing``, ``AgentSkillNotFound`` and the errors of ``to_source``."""
-        return [self.skill_source(spec) for spec in self.skills]
-
-    def skill_source(self, spec: str | SkillSpec) -> SkillSource:
-        """Resolve one of this bundle's skill specifications (see :meth:`skill_sources`)."""
-        if isinstance(spec, str) and is_name_shaped(spec):
-            dist_name, _, item = spec.rpartition("/")
-            if dist_name:
-                return self._distribution(dist_name).skill_source(item)
-            return builtin_skill_source(spec)
-
-        name = _skill_spec_name(spec)
-        return to_source(spec, default_identifier=f"{self.toolset_type}:{self.name}/{name}")
-
     def server(self, spec: str | MCPServer) -> MCPServer:
         """Resolve one of this bundle's server specifications (see :meth:`servers`)."""
         if isinstance(spec, MCPServer):
             return spec
         dist_name, _, item = spec.rpartition("/")
         if dist_name:
-            return self._distribution(dist_name).server(item)
+            return self.item_distribution(dist_name).server(item)
         server = BUILTIN_SERVERS.get(spec)
         if server is None:
             raise errors.MCPServerNotFound(name=spec)
         return server
 
-    def _distribution(self, name: str) -> InstalledDistribution:
+    def item_distribution(self, name: str) -> InstalledDistribution:
+        """The installed distribution *name* of a qualified item (``"dist/item"``): this
+        bundle's own when it is that one, else looked up where the bundle was found."""
         if isinstance(
             self.location, InstalledDistribution
         ) and self.location.name == canonical_dist_name(name):
@@ -240,18 +219,6 @@ class AgentTools:
             "mcp_servers": self.server_names,
             "skills": self.skill_names,
         }
-
-
-def builtin_skill_source(name: str) -> SkillSource:
-    """The built-in skill *name*: its directory inside the agenttools package, identifier =
-    the name, version = the agenttools version. Raises ``AgentSkillNotFound`` for an unknown
-    name and ``BuiltInAgentSkillMissing`` when the package lacks the directory."""
-    if name not in BUILTIN_SKILL_NAMES:
-        raise errors.AgentSkillNotFound(name=name)
-    directory = BUILTIN_SKILLS_DIR / name
-    if not (directory / SKILL_FILE).is_file():
-        raise errors.BuiltInAgentSkillMissing(name=name, path=directory)
-    return replace(to_source(directory), identifier=name, version=__version__)
 
 
 # -- name resolution -------------------------------------------------------------------------
@@ -501,7 +468,9 @@ def _directory_or_name(spec: str | SkillSpec) -> str | SkillSpec:
     return Path(path) if os.path.isfile(os.path.join(path, SKILL_FILE)) else spec
 
 
-def _skill_spec_name(spec: str | SkillSpec | SkillSource) -> str:
+def skill_spec_name(spec: str | SkillSpec | SkillSource) -> str:
+    """The name of a skill specification as a bundle lists it: a name as given, a value's
+    name, a directory's ``SKILL.md`` name (else the directory's name)."""
     if isinstance(spec, str) and is_name_shaped(spec):
         return spec
 
@@ -514,6 +483,10 @@ def _skill_spec_name(spec: str | SkillSpec | SkillSource) -> str:
     directory = Path(os.fspath(spec))
     if directory.name == SKILL_FILE:
         directory = directory.parent
+    # the SKILL.md reader (PyYAML) is loaded for a skill directory of an ad hoc bundle only:
+    # the bundles of installed distributions name their skills, and listing them reads none
+    from agenttools_runtime.skills.skill_md import read_skill_md
+
     try:
         name = read_skill_md(directory / SKILL_FILE).frontmatter.get("name")
     except Exception:  # a name for display only; to_source reports the problem

@@ -15,40 +15,27 @@ skill files have no directory an AI client could use).
 
 from __future__ import annotations
 
-import os
-import stat
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agenttools_runtime import regular_files
 from agenttools_runtime.dist_scan import Entry as _Entry
 from agenttools_runtime.dist_scan import iter_dist_infos
 from agenttools_runtime.errors import (
     AgentToolsError,
-    BundledFileMismatch,
-    BundledFileMissing,
-    BundledFileNotRegular,
     DistributionNotInstalled,
     DistributionServerNotFound,
     DistributionSkillNotFound,
-    EditableSourceMissing,
-    InvalidDistributionSkillDefinition,
     InvalidManifest,
     ManifestError,
 )
 from agenttools_runtime.mcp.server import Environment, MCPServer, Origin
-from agenttools_runtime.names import SKILL_FILE, canonical_dist_name
+from agenttools_runtime.names import canonical_dist_name
 from agenttools_runtime.search_path import SearchPath as SearchPath  # re-exported
-from agenttools_runtime.skills.hashing import hash_bytes
-from agenttools_runtime.skills.source import SkillSource, to_source
-from agenttools_runtime.verified import VerifiedFiles
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import SkillEntry, WheelManifest, parse
-
-if TYPE_CHECKING:
-    from agenttools_runtime.skills.source import SkillSource
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,131 +100,14 @@ class InstalledDistribution:
     def skill_directory(self, name: str) -> Path:
         """Where skill *name*'s files are: the live source directory for directory skills of
         editable installs, else the wheel's copy in the dist-info."""
-        entry = self._skill_entry(name)
+        entry = self.skill_entry(name)
         if self.source_root is not None and entry.kind == "directory" and entry.path:
             return self.source_root / entry.path
         return self.skills_dir / name
 
-    def skill_source(self, name: str) -> SkillSource:
-        """The normalized source of skill *name*: identifier ``"<dist>/<name>"``, version = the
-        distribution's. Wheel copies are verified against the manifest's hashes first
-        (``BundledFileMissing`` / ``BundledFileMismatch`` naming the file); directory skills of
-        editable installs are the live source files (``InvalidDistributionSkillDefinition``
-        when their ``SKILL.md`` now has another name). Raises ``DistributionSkillNotFound``."""
-        entry = self._skill_entry(name)
-        identifier = f"{self.name}/{name}"
-        directory = self.skill_directory(name)
-        if directory != self.skills_dir / name:
-            if not directory.is_dir():  # the work tree moved or was deleted since the install
-                missing = directory if self.source_root and self.source_root.is_dir() else None
-                raise EditableSourceMissing(
-                    distribution=self.display_name,
-                    path=missing or self.source_root,
-                    command=f"pip install --force-reinstall -e <the project directory of {self.name}>",
-                )
-            live = to_source(directory)
-            if live.name != name:  # renamed in the work tree since the editable install
-                raise InvalidDistributionSkillDefinition(
-                    path=directory / SKILL_FILE,
-                    reason=f'its name is "{live.name}", declared as "{name}"',
-                )
-            return replace(live, identifier=identifier, version=self.version)
-        contents: dict[str, bytes] = {}
-        files = self._verify_skill(name, contents)
-        return SkillSource(
-            name=name,
-            description=entry.description,
-            identifier=identifier,
-            version=self.version,
-            files=_WheelFiles(directory, files),
-            manifest=dict(files),
-            directory=directory,
-            executable=frozenset(entry.executable),
-            contents=contents,
-        )
-
-    def verify_skill(self, name: str) -> dict[str, str]:
-        """Check the wheel's copy of skill *name* against the manifest; return its sorted
-        manifest (relative path → hash). Only the listed files are read, and only as regular
-        files reached without a symbolic link (``BundledFileNotRegular``): a link planted in
-        the ``.dist-info`` is never followed. Files not in the manifest are never used."""
-        return self._verify_skill(name, None)
-
-    def _verify_skill(self, name: str, contents: dict[str, bytes] | None) -> dict[str, str]:
-        """:meth:`verify_skill`, keeping in *contents* the bytes of the files it had to read
-        (those the cache of verified files does not hold): a deploy writes them as read,
-        the one read of a file never verified before (not one to hash, one to copy)."""
-        entry = self._skill_entry(name)
-        if SKILL_FILE not in entry.files:
-            raise InvalidManifest(
-                distribution=self.display_name, reason=f'skill "{name}" lists no SKILL.md'
-            )
-        # a file verified before and unchanged since (by its stat) is not read again: see
-        # agenttools_runtime/verified.py for the trade-off
-        known = VerifiedFiles(self.dist_info, name)
-        real_directories: set[str] = set()
-        try:
-            for rel, expected in entry.files.items():
-                path, info = self._regular_file(entry, rel, real_directories)
-                if not known.holds(rel, info, expected):
-                    # the file just looked at
-                    data = self._checked_bytes(entry, rel, path, info.st_size)
-                    known.add(rel, info, expected)
-                    if contents is not None:
-                        contents[rel] = data
-        finally:
-            known.save()
-        return dict(sorted(entry.files.items()))
-
-    def read_skill_file(self, name: str, rel: str) -> bytes:
-        """One listed file (*rel*, ``/``-separated) of the wheel's copy of skill *name*,
-        verified as :meth:`verify_skill` does."""
-        return self._verified_bytes(self._skill_entry(name), rel)
-
-    def _verified_bytes(
-        self, entry: SkillEntry, rel: str, real_directories: set[str] | None = None
-    ) -> bytes:
-        path, info = self._regular_file(entry, rel, real_directories)
-        return self._checked_bytes(entry, rel, path, info.st_size)
-
-    def _checked_bytes(
-        self, entry: SkillEntry, rel: str, path: str, size: int | None = None
-    ) -> bytes:
-        """The bytes of *rel* at *path* (found a regular file reached without a link, of
-        *size* bytes by its ``lstat``), checked against the manifest's hash."""
-        data = self._file_bytes(path, size)
-        if rel not in entry.files or hash_bytes(data) != entry.files[rel]:
-            raise BundledFileMismatch(path=Path(path), distribution=self.display_name)
-        return data
-
-    def _file_bytes(self, path: str, size: int | None) -> bytes:
-        """The bytes at *path*, a file found regular by its ``lstat`` (of *size* bytes);
-        ``BundledFileMissing`` if it is gone or unreadable since."""
-        try:
-            # O_NOFOLLOW: a link swapped in since the lstat is refused, not followed;
-            # O_NONBLOCK: a pipe swapped in does not hang the open (it reads as no bytes)
-            fd = os.open(path, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_BINARY)
-            try:
-                return regular_files.read_all(fd, size)
-            finally:
-                os.close(fd)
-        except OSError as exc:  # gone, or unreadable: either way not what was installed
-            raise BundledFileMissing(path=Path(path), distribution=self.display_name) from exc
-
-    def _regular_file(
-        self, entry: SkillEntry, rel: str, real_directories: set[str] | None
-    ) -> tuple[str, os.stat_result]:
-        """The path and stat of *rel* of skill *entry*, a regular file reached without a
-        symbolic link; ``BundledFileMissing`` / ``BundledFileNotRegular`` otherwise."""
-        rel_path = f"{layout.SKILLS_DIR}/{entry.name}/{rel}"
-        path, info = _without_links(self.dist_info, rel_path, real_directories)
-        if info is None:
-            raise BundledFileMissing(path=Path(path), distribution=self.display_name)
-        if not stat.S_ISREG(info.st_mode):
-            raise BundledFileNotRegular(path=Path(path), distribution=self.display_name)
-        return path, info
-
-    def _skill_entry(self, name: str) -> SkillEntry:
+    def skill_entry(self, name: str) -> SkillEntry:
+        """The manifest's entry of skill *name*; raises the distribution's problem, or
+        ``DistributionSkillNotFound``."""
         self.raise_problem()
         entry = self.manifest.skills.get(name) if self.manifest is not None else None
         if entry is None:
@@ -375,64 +245,3 @@ def _zipped_distribution(entry: _Entry, search: SearchPath) -> InstalledDistribu
         "unpacked install (pip install)",
     )
     return _from_entry(entry, search, error)
-
-
-# -- files of the wheel's copy -----------------------------------------------------------------
-
-
-class _WheelFiles(Mapping[str, Path]):
-    """The files of a wheel's skill: ``/``-separated relative path → its path under
-    *directory*, each made when it is looked up (a deploy looks up none: it writes the bytes
-    it verified; a ``Path`` for each of a thousand files was a twentieth of its own work)."""
-
-    __slots__ = ("_directory", "_rels")
-
-    def __init__(self, directory: Path, rels: Mapping[str, str]) -> None:
-        self._directory = directory
-        self._rels = rels
-
-    def __getitem__(self, rel: str) -> Path:
-        if rel not in self._rels:
-            raise KeyError(rel)
-        return self._directory.joinpath(*rel.split("/"))
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._rels)
-
-    def __len__(self) -> int:
-        return len(self._rels)
-
-    def __repr__(self) -> str:
-        return repr(dict(self))
-
-
-_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_O_BINARY = getattr(os, "O_BINARY", 0)
-_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-
-
-def _without_links(
-    base: Path, rel: str, real_directories: set[str] | None = None
-) -> tuple[str, os.stat_result | None]:
-    """``base/rel`` and its ``lstat`` when every component of *rel* is reached from *base*
-    without a symbolic link; else the first link and its ``lstat`` (not a regular file); a
-    missing component: the whole path and None. Directories found real are added to
-    *real_directories*, and those already in it are not looked at again (the files of one
-    skill share their directories: a strings walk, a fifth of the ``lstat`` calls)."""
-    parts = rel.split("/")
-    path = os.fspath(base)
-    info = None
-    for index, part in enumerate(parts):
-        path = f"{path}{os.sep}{part}"
-        last = index == len(parts) - 1
-        if not last and real_directories is not None and path in real_directories:
-            continue
-        try:
-            info = os.lstat(path)
-        except OSError:
-            return os.path.join(base, *parts), None
-        if stat.S_ISLNK(info.st_mode):
-            return path, info
-        if not last and real_directories is not None and stat.S_ISDIR(info.st_mode):
-            real_directories.add(path)
-    return path, info  # a string: a Path per file is a tenth of a fresh deploy's own work

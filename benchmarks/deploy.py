@@ -28,6 +28,7 @@ from agenttools_runtime.bundles import AgentTools
 from agenttools_runtime.deploy import deploy
 from agenttools_runtime.mcp.install import install_mcp_server, uninstall_mcp_server
 from agenttools_runtime.mcp.server import MCPServer
+from agenttools_runtime.skill_sources import skill_sources
 from agenttools_runtime.skills.install import install_skills, uninstall_skills
 
 
@@ -44,7 +45,7 @@ def main() -> None:
         ]
         servers = [MCPServer(name=f"srv-{i}", command="uvx", args=(f"srv-{i}",)) for i in (1, 2)]
         tools = AgentTools(name="bench", skills=tuple(specs), mcp_servers=tuple(servers))
-        sources = tools.skill_sources()
+        sources = skill_sources(tools)
 
         def raw() -> None:
             install_skills("claude-code", sources)

@@ -61,6 +61,10 @@ COMMAND_MODULES = (
     export,
     completion,
 )
+# The module that registers each command. argparse builds a parser for every subcommand up
+# front (a sixth of `agenttools list`'s whole process); a command line that names a command
+# builds only its module's parsers, which are all that read its arguments.
+COMMAND_OWNERS = {name: module for module in COMMAND_MODULES for name in module.COMMANDS}
 
 DESCRIPTION = (
     "Deploy the Agent Skills and MCP servers that installed Python distributions ship into AI "
@@ -75,14 +79,19 @@ EPILOG = (
 CLOSED_PIPE = 141
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command-line parser: every command of every module of ``COMMAND_MODULES``."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command-line parser: every command of every module of ``COMMAND_MODULES``; given
+    the first word of a command line that is a *command*, only the commands of the module
+    that registers it (the same parsers: their usage, help and errors do not change).
+    ``completion`` describes the whole command line and gets every command."""
+    owner = COMMAND_OWNERS.get(command) if command is not None else None
+    modules = COMMAND_MODULES if owner is None or owner is completion else (owner,)
     parser = Parser(prog="agenttools", description=DESCRIPTION, epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"agenttools {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     common = Parser(add_help=False)
     common.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
-    for module in COMMAND_MODULES:
+    for module in modules:
         module.register(subparsers, common)
     # the whole command line, for the commands that describe it (completion scripts)
     parser.set_defaults(root_parser=parser)
@@ -92,9 +101,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command *argv* (by default this process's command line) and return its exit
     status."""
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(words[0] if words else None)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 for --help/--version
         return int(exc.code or 0)
     except BrokenPipeError:  # (--help into a reader gone away)

@@ -18,6 +18,9 @@ OUTCOMES = {
 }
 
 
+COMMANDS = ("bundle",)  # the commands register() adds
+
+
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "bundle",

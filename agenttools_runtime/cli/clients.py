@@ -7,6 +7,8 @@ from typing import Any
 
 from agenttools_runtime.cli.common import HelpFormatter, emit, examples
 
+COMMANDS = ("clients",)  # the commands register() adds
+
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(

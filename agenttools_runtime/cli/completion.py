@@ -48,6 +48,9 @@ class Command(NamedTuple):
     shifting: tuple[str, ...]
 
 
+COMMANDS = ("completion",)  # the commands register() adds
+
+
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "completion",

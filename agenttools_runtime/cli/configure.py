@@ -10,6 +10,8 @@ from typing import Any
 
 from agenttools_runtime.cli.common import UsageError, emit, examples, nonempty
 
+COMMANDS = ("configure",)  # the commands register() adds
+
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     from agenttools_runtime.cli.setting_args import add_setting_arguments

@@ -30,6 +30,9 @@ TOOLS_HELP = (
 )
 
 
+COMMANDS = ("deploy", "deployed", "remove")  # the commands register() adds
+
+
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "deploy",

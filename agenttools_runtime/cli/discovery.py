@@ -25,6 +25,9 @@ NAME_HELP = (
 )
 
 
+COMMANDS = ("list", "show")  # the commands register() adds
+
+
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     list_parser = subparsers.add_parser(
         "list",

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 INSTALLERS = ("uv", "pip")
 
 
+COMMANDS = ("envs",)  # the commands register() adds
+
+
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "envs",

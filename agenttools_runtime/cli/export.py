@@ -40,6 +40,9 @@ NEXT_STEP = {
 }
 
 
+COMMANDS = ("export", "server-json")  # the commands register() adds
+
+
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "export",

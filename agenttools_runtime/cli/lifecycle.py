@@ -26,6 +26,9 @@ STATUS_HELP = (
 )
 
 
+COMMANDS = ("verify", "sync")  # the commands register() adds
+
+
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     verify = subparsers.add_parser(
         "verify",
@@ -38,7 +41,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "status 0 when every deployment checked is ok, 1 otherwise (a check for CI: the "
             "project's committed deployments are intact). Inside a project (an agenttools.toml "
             "here or above) it checks every file and entry the project's agenttools.lock lists "
-            "instead (--format github for annotations); --global keeps the meaning above there."
+            "instead; --global keeps the meaning above there. --format github prints one "
+            "GitHub Actions annotation per finding, on its file, either way."
         ),
         epilog=STATUS_HELP,
     )
@@ -263,6 +267,9 @@ def run_verify(args: argparse.Namespace) -> int:
         chosen += [r for r in items if not isinstance(r, DeploymentRecord)]  # broken ones too
     found = status.statuses(chosen, deep=True)
     ok = all(i.ok for i in found)
+    if args.format == "github" and not args.json:
+        print(_github_verify(found))
+        return 0 if ok else 1
     emit(
         args,
         {
@@ -273,6 +280,21 @@ def run_verify(args: argparse.Namespace) -> int:
         lambda: _render_verify(found),
     )
     return 0 if ok else 1
+
+
+def _github_verify(found: list[DeploymentStatus]) -> str:
+    """``--format github``: an annotation per finding (on its file), then the summary."""
+    from agenttools_runtime.cli.annotations import error
+
+    lines = []
+    for item in found:
+        record = item.record
+        what = f"{record.client} {record.toolset_name}" if record is not None else "(unreadable)"
+        for f in item.findings:
+            where = f.path if f.path is not None else item.path
+            lines.append(error(f"{f.message} ({what}, {item.uuid})", file=where))
+    lines.append(_summary_line(found, repairs=True) if found else "No deployments to verify.")
+    return "\n".join(lines)
 
 
 def _render_verify(found: list[DeploymentStatus]) -> str:

@@ -25,6 +25,9 @@ _TARGET_HELP = (
 )
 
 
+COMMANDS = ("mcp",)  # the commands register() adds
+
+
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "mcp",

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from agenttools_runtime.project_state.schema import ProjectFile
 
 
+COMMANDS = ("add", "drop", "lock")  # the commands register() adds
+
+
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
     add = subparsers.add_parser(
@@ -102,7 +105,7 @@ def add_sync_arguments(parser: argparse.ArgumentParser) -> None:
 def add_verify_arguments(parser: argparse.ArgumentParser) -> None:
     """``verify``'s options for projects."""
     parser.add_argument("--format", choices=("text", "github"), default="text",
-                        help="github: one annotation per finding, for GitHub Actions")  # fmt: skip
+                        help="github: one GitHub Actions annotation per finding, on its file")  # fmt: skip
     parser.add_argument("--global", action="store_true", dest="global_",
                         help="the machine-wide meaning, inside a project too")  # fmt: skip
 
@@ -199,30 +202,35 @@ def run_project_sync(args: argparse.Namespace, path: Path) -> int:
 
 def run_project_verify(args: argparse.Namespace, path: Path) -> int:
     """``verify`` inside the project of *path*."""
+    import hashlib
+
     from agenttools_runtime.errors import LockMissing
     from agenttools_runtime.project_state import freshness, lockfile, machine, rawfile
-    from agenttools_runtime.project_state.filecheck import github_annotations
 
     if getattr(args, "id", None) or getattr(args, "client", None) or getattr(args, "bundle", None):
         raise UsageError("deployment ids, --client and --bundle are machine-wide: add --global")
     rawfile.read(path)  # (TOML, else FILE:LINE; what it means is the lock's business here)
+    _finish_interrupted()
     root = path.parent
     lock_path = root / lockfile.LOCK_FILE
-    lock = lockfile.read(lock_path)
-    if lock is None:
+    raw = lockfile.read_bytes(lock_path)
+    if raw is None:
         raise LockMissing(project=str(path), lock=str(lock_path))
+    lock = lockfile.loads_bytes(raw, lock_path)
     _first_line(args, f"Verifying project {root} against {lock_path.name}")
     record = machine.read(root)
     checked = None
-    if record.lock_sha256 is not None and record.lock_sha256 == freshness.lock_sha256(lock_path):
+    if record.lock_sha256 == hashlib.sha256(raw).hexdigest():
         checked = freshness.checked_by_record(root, lock, record)
     if checked is None:  # (the entries themselves, read with the config formats)
         from agenttools_runtime.project_state.verifying import verify_project
 
         checked = verify_project(root, lock)
     if args.format == "github" and not args.json:
-        if checked.findings:
-            print(github_annotations(checked.findings))
+        from agenttools_runtime.cli.annotations import error
+
+        for f in checked.findings:
+            print(error(f.message, file=f.path, line=f.line))
         print(_verify_summary(checked))
         return 0 if checked.ok else 1
     data = {"ok": checked.ok, "project": str(root), "deployments": checked.deployments,
@@ -282,6 +290,18 @@ def _verify_summary(checked: Any) -> str:
         return (f"ok: {checked.deployments} deployment(s), {checked.files} file(s), "
                 f"{checked.entries} entr{'y' if checked.entries == 1 else 'ies'} as locked")  # fmt: skip
     return f"{len(checked.findings)} finding(s): run 'agenttools sync' (--force replaces what you changed)"
+
+
+def _finish_interrupted() -> None:
+    """What a killed deploy left (a sync's, say) is finished or undone first, as the
+    machine-wide commands do, so that verify reports the files as they now stay; the engine is
+    imported only when a journal is there."""
+    from agenttools_runtime import paths
+
+    if paths.state_paths().journals_left():
+        from agenttools_runtime.deploy.lock import finish_interrupted
+
+        finish_interrupted()
 
 
 def _load(path: Path) -> ProjectFile:

@@ -16,6 +16,9 @@ _TARGET_HELP = (
 )
 
 
+COMMANDS = ("skills",)  # the commands register() adds
+
+
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "skills",

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from agenttools_runtime.skilluri.resolver import SkillResolver
 
 
+COMMANDS = ("skill", "serve")  # the commands register() adds
+
+
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     skill = subparsers.add_parser(
         "skill",

@@ -12,6 +12,9 @@ if TYPE_CHECKING:
     from agenttools_runtime.project import CheckResult, Problem, Project
 
 
+COMMANDS = ("validate",)  # the commands register() adds
+
+
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "validate",

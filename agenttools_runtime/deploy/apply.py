@@ -67,7 +67,7 @@ from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
-from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.skills.spec import SkillSource
 
 CONFIG_ATTEMPTS = 3
 

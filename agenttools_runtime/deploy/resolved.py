@@ -14,7 +14,8 @@ from agenttools_runtime.bundles import resolve_tools
 from agenttools_runtime.deploy import content
 from agenttools_runtime.discovery import InstalledDistribution, SearchPath
 from agenttools_runtime.mcp.server import MCPServer
-from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.skill_sources import skill_sources
+from agenttools_runtime.skills.spec import SkillSource
 from agenttools_runtime.wheel import layout
 
 if TYPE_CHECKING:  # an alias for the type checker only
@@ -98,7 +99,7 @@ def resolve(
             raise errors.DuplicateBundleConfigKey(servers=names, name=name, key=key)
     sources: tuple[SkillSource, ...] = ()
     if not skills_disabled:
-        sources = tuple(bundle.skill_sources())
+        sources = tuple(skill_sources(bundle))
         seen: set[str] = set()
         for source in sources:
             if source.name in seen:

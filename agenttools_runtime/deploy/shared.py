@@ -23,7 +23,7 @@ from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
-from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.skills.spec import SkillSource
 
 # what a client sees in a root: a skill directory, or a link to one
 _SEEN = (DestinationState.DIRECTORY, DestinationState.LINK)

@@ -21,7 +21,7 @@ from agenttools_runtime.errors import FORCE as FORCE_HINT
 from agenttools_runtime.errors import AgentToolsError
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
-from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.skills.spec import SkillSource
 
 # The errors a decision's conflict tag names, by tag
 CONFLICT_ERRORS: dict[str, type[AgentToolsError]] = {

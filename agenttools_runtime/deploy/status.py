@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import paths
-from agenttools_runtime.bundles import BUILTIN_SERVERS, BUILTIN_SKILL_NAMES, builtin_skill_source
+from agenttools_runtime.bundles import BUILTIN_SERVERS, BUILTIN_SKILL_NAMES
 from agenttools_runtime.clients import all_clients, get_client
 from agenttools_runtime.deploy import content, drift, records
 from agenttools_runtime.deploy.drift import BROKEN, DRIFTED, OK, ORPHANED, OUTDATED, Finding
@@ -54,6 +54,7 @@ from agenttools_runtime.mcp.install import read_server_entries
 from agenttools_runtime.mcp.runners import choose_runner
 from agenttools_runtime.mcp.server import Environment
 from agenttools_runtime.names import canonical_dist_name
+from agenttools_runtime.skill_sources import builtin_skill_source, distribution_skill_source
 
 if TYPE_CHECKING:
     from agenttools_runtime.discovery import InstalledDistribution, SearchPath
@@ -328,7 +329,9 @@ class _Checker:
         if key not in self._sources:
             try:
                 if dist.source_root is not None:
-                    self._sources[key] = content.files_digest(dist.skill_source(name).manifest)
+                    self._sources[key] = content.files_digest(
+                        distribution_skill_source(dist, name).manifest
+                    )
                 else:
                     entry = dist.manifest.skills[name] if dist.manifest is not None else None
                     self._sources[key] = (

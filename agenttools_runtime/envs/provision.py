@@ -129,6 +129,83 @@ def provision(
         shutil.rmtree(staging, ignore_errors=True)
 
 
+def provision_pinned(
+    request: InstallRequest,
+    pinned: Sequence[tuple[ResolvedDistribution, Path]],
+    options: IndexOptions,
+    installer: Installer,
+) -> Provision:
+    """A virtual environment of exactly *pinned* — each distribution with its wheel file on
+    this machine, already checked against its SHA-256 — for *request* (an ``==`` pin of one
+    of them): nothing is resolved, no other version or distribution is installed, and the
+    installer checks every file's hash again (:func:`find_pinned` first finds one made
+    already). Raises ``InstallerFailed``, ``NoAgentTools``; nothing is left when it fails."""
+    assert environments_lock_held()
+    resolved = tuple(sorted((d for d, _ in pinned), key=lambda d: d.name))
+    key, ident = _pinned_key(request, resolved, options, installer)
+    version = _version_in(resolved, installer, request)
+    name = layout.environment_name(request.name, version, key)
+    path = envs_dir() / name
+    if path.exists():
+        remove_environment(path)  # (a leftover nothing journals: not usable)
+    lines = [f"{d.name} @ {file.resolve().as_uri()} --hash=sha256:{d.sha256}" for d, file in pinned]
+    entry = journal.begin(journal.INSTALL, name)
+    try:
+        fs.checkpoint("envs.create", path)
+        installers.create_venv(installer, path)
+        python = ManagedEnvironment(path, None).python
+        installers.install_pinned(installer, python, lines, options, require_hashes=True,
+                                  what=request.describe())  # fmt: skip
+        fs.checkpoint("envs.installed", path)
+        _require_agent_tools(
+            layout.site_packages(path, platform.python_version()), request.name, version
+        )
+        made = _receipt(request, options, installer, key, request.name, version, resolved, VENV,
+                        ident.source_sha256)  # fmt: skip
+        receipt.write(path, made)
+        fs.checkpoint("envs.receipt", path)
+    except BaseException:
+        _undo(path, entry)
+        raise
+    return Provision(ManagedEnvironment(path, made), created=True, entry=entry)
+
+
+def find_pinned(
+    request: InstallRequest,
+    pinned: Sequence[ResolvedDistribution],
+    options: IndexOptions,
+    installer: Installer,
+) -> ManagedEnvironment | None:
+    """The usable environment of *request* whose receipt lists exactly the distributions
+    and files *pinned* does (``name``, ``version``, ``sha256``), made by a resolution of the
+    request or by :func:`provision_pinned`; None when there is none (no index is asked)."""
+    wanted = {(d.name, d.version, d.sha256) for d in pinned}
+    plain, _ = key_of(request, options, installer.name, VENV)
+    key, _ = _pinned_key(request, pinned, options, installer)
+    busy = {j.environment for j in journal.pending() if isinstance(j, journal.EnvironmentJournal)}
+    for env in layout.environments():
+        r = env.receipt
+        if r is None or r.key not in (plain, key) or env.name in busy or r.layout != VENV:
+            continue
+        if env.python.exists() and {(d.name, d.version, d.sha256) for d in r.resolved} == wanted:
+            return env
+    return None
+
+
+def _pinned_key(
+    request: InstallRequest,
+    pinned: Sequence[ResolvedDistribution],
+    options: IndexOptions,
+    installer: Installer,
+) -> tuple[str, Identity]:
+    files = sorted(f"{d.name}=={d.version}:{d.sha256}" for d in pinned)
+    pins = hashlib.sha256("\n".join(files).encode("utf-8")).hexdigest()
+    text = f"{request.text} pinned sha256:{pins}"
+    return layout.request_key(
+        text, options.redacted(), installer.name, sys.executable, VENV
+    ), identity(request)
+
+
 def resolve(
     installer: Installer, lines: Sequence[str], options: IndexOptions, lock_file: Path, *, what: str
 ) -> None:

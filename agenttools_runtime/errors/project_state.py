@@ -15,6 +15,7 @@ __all__ = [
     "LockStale",
     "LockedBundleNotFound",
     "LockedDependenciesDiffer",
+    "LockedFileNotServed",
     "LockedHashMismatch",
     "NotInProject",
     "ProjectFileInvalid",
@@ -74,6 +75,13 @@ class LockedHashMismatch(ProjectStateError):
         "Refused: the index {index} serves {file} with SHA-256 {served}, but {lock} records "
         "{locked}. The published file changed since it was locked (a supply-chain change): "
         "check the index; 'agenttools lock --upgrade {distribution}' locks what it serves now"
+    )
+
+
+class LockedFileNotServed(ProjectStateError):
+    template = (
+        "Refused: {lock} pins the file {file} for {distribution}, and {index} does not serve "
+        "it: 'agenttools lock --upgrade {distribution}' locks what it serves now"
     )
 
 

@@ -29,8 +29,9 @@ from agenttools_runtime.project.build import load_plan
 from agenttools_runtime.project.problems import Problem
 from agenttools_runtime.project.pyproject import PYPROJECT, Project, load_project
 from agenttools_runtime.project.values import dig
+from agenttools_runtime.skill_sources import distribution_skill_source, skill_sources
 from agenttools_runtime.skills.hashing import hash_bytes
-from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.skills.spec import SkillSource
 from agenttools_runtime.wheel import archive, contents, layout
 from agenttools_runtime.wheel.manifest import BundleEntry, WheelManifest, parse
 
@@ -111,7 +112,7 @@ def _from_installed(tools: AgentTools, source: str) -> Package:
         description=tools.description or metadata.summary,
         metadata=metadata,
         servers=tuple(tools.servers()),
-        skills=tuple(_skill_of_source(s) for s in tools.skill_sources()),
+        skills=tuple(_skill_of_source(s) for s in skill_sources(tools)),
         source=source,
     )
 
@@ -274,7 +275,7 @@ def _package(
         owner, _, name = reference.rpartition("/")
         if owner and canonical_dist_name(owner) != dist:
             other = get_distribution(owner, search)
-            skills.append(_skill_of_source(other.skill_source(name)))
+            skills.append(_skill_of_source(distribution_skill_source(other, name)))
         else:
             skills.append(own_skill(name))
     for skill in skills:

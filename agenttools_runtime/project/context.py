@@ -14,7 +14,7 @@ from agenttools_runtime import names
 from agenttools_runtime.project.problems import CODES, Problem, Severity, errors_of
 from agenttools_runtime.project.pyproject import Project
 from agenttools_runtime.project.values import is_inside
-from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.skills.spec import SkillSource
 from agenttools_runtime.toml_text import KeyPath, format_key
 from agenttools_runtime.wheel.manifest import BundleEntry
 

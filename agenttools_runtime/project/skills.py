@@ -24,7 +24,8 @@ from agenttools_runtime.project.problems import CODES, Problem, display_path
 from agenttools_runtime.project.skill_files import check_skill_files
 from agenttools_runtime.project.values import is_dir, is_file, items, strings
 from agenttools_runtime.skills import skill_md
-from agenttools_runtime.skills.source import SkillSource, to_source
+from agenttools_runtime.skills.source import to_source
+from agenttools_runtime.skills.spec import SkillSource
 from agenttools_runtime.toml_text import KeyPath
 
 

@@ -6,13 +6,14 @@ list — and the :class:`Finding` and :class:`Checked` every check of a project 
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import clients
 from agenttools_runtime.project_state.lockfile import Lock, LockedDeployment
-from agenttools_runtime.skills.hashing import hash_file, is_junk
+from agenttools_runtime.regular_files import read_bytes
+from agenttools_runtime.skills.hashing import hash_bytes, is_junk
 
 MODIFIED, MISSING, UNEXPECTED, UNREADABLE = "modified", "missing", "not in the lock", "unreadable"
 
@@ -62,11 +63,11 @@ def check_files(root: Path, d: LockedDeployment, hashes: dict[str, str | None]) 
     """The findings of *d*'s skill files under *root*; *hashes* holds what was read already
     (a file two deployments list is read once)."""
     found: list[Finding] = []
-    listed = {f.path for f in d.files}
+    base = os.fspath(root)
     for item in d.files:
         if item.path not in hashes:
             try:
-                hashes[item.path] = hash_file(root / item.path)
+                hashes[item.path] = hash_bytes(read_bytes(os.path.join(base, item.path)))
             except FileNotFoundError:
                 hashes[item.path] = None
             except OSError:
@@ -78,38 +79,43 @@ def check_files(root: Path, d: LockedDeployment, hashes: dict[str, str | None]) 
             found.append(Finding(item.path, UNREADABLE, d.identity))
         elif digest != item.sha256:
             found.append(Finding(item.path, MODIFIED, d.identity))
-    for folder in sorted(_skill_folders(root, d)):
-        for path in sorted(_walk(root / folder)):
-            rel = path.relative_to(root).as_posix()
+    listed = {f.path for f in d.files}
+    for folder in skill_folders(d):
+        for rel in _walk(base, folder):
             if rel not in listed:
                 found.append(Finding(rel, UNEXPECTED, d.identity))
     return found
 
 
-def _skill_folders(root: Path, d: LockedDeployment) -> set[str]:
-    """The skill folders of *d*: under the client's project skills root, each file's first
-    directory."""
-    c = clients.get_client(d.client)
-    if c.project_skills is None:
-        return set()
-    base = clients.project_skills_location(c, root).relative_to(root).as_posix() + "/"
-    return {base + f.path[len(base) :].split("/", 1)[0] for f in d.files if f.path.startswith(base)}
+def skill_folders(d: LockedDeployment) -> list[str]:
+    """The skill folders *d* writes, from the lock alone: every folder whose ``SKILL.md``
+    it lists, but those inside another (a skill's own files may hold one), sorted."""
+    tops = sorted(f.path[: -len("/SKILL.md")] for f in d.files if f.path.endswith("/SKILL.md"))
+    folders: list[str] = []
+    for folder in tops:
+        if not any(folder.startswith(outer + "/") for outer in folders):
+            folders.append(folder)
+    return folders
 
 
-def _walk(folder: Path) -> list[Path]:
-    found: list[Path] = []
+def _walk(base: str, folder: str) -> list[str]:
+    """Every file under *base*/*folder* (junk skipped, links not followed), relative to
+    *base* with ``/``, sorted."""
+    found: list[str] = []
     try:
-        entries = list(folder.iterdir())
+        entries = list(os.scandir(os.path.join(base, folder)))
     except OSError:
         return found
     for entry in entries:
-        if is_junk(entry.name, entry.is_dir()):
+        is_dir = entry.is_dir(follow_symlinks=False)
+        if is_junk(entry.name, is_dir):
             continue
-        if entry.is_dir() and not entry.is_symlink():
-            found += _walk(entry)
+        rel = f"{folder}/{entry.name}"
+        if is_dir:
+            found += _walk(base, rel)
         else:
-            found.append(entry)
-    return found
+            found.append(rel)
+    return sorted(found)
 
 
 def config_digests(root: Path, lock: Lock) -> dict[str, str | None]:
@@ -127,15 +133,3 @@ def config_digests(root: Path, lock: Lock) -> dict[str, str | None]:
                 except OSError:
                     found[entry.file] = None
     return found
-
-
-def github_annotations(findings: tuple[Finding, ...]) -> str:
-    """GitHub Actions workflow commands: one ``::error`` per finding, on its file and line."""
-    return "\n".join(
-        f"::error file={f.path},line={f.line},title=agenttools verify::{_escape(f.message)}"
-        for f in findings
-    )
-
-
-def _escape(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")

@@ -1,12 +1,13 @@
 """Which project a command acts on: the nearest directory, from the current one up, that holds
-an ``agenttools.toml`` (as git finds ``.git``)."""
+an ``agenttools.toml`` (as git finds ``.git``): a look at each directory, nothing parsed
+(``sync``/``verify`` outside a project ask this first)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from agenttools_runtime.project_state.rawfile import PROJECT_FILE
+PROJECT_FILE = "agenttools.toml"
 
 
 def find_project_file(start: Path | None = None) -> Path | None:

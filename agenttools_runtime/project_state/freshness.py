@@ -59,7 +59,7 @@ def up_to_date(project_file: Path, *, frozen: bool = False) -> SyncReport | None
     path = root / LOCK_FILE
     try:
         data = path.read_bytes()
-        lock = lockfile.loads(data.decode("utf-8"), path)
+        lock = lockfile.loads_bytes(data, path)
         if not frozen and lock.input != rawfile.fingerprint(rawfile.read(project_file)[1]):
             return None
     except (OSError, ValueError, AgentToolsError):

@@ -162,10 +162,23 @@ def entry_digest(entry: Any) -> str:
 def read(path: Path) -> Lock | None:
     """The lock at *path*, None when there is none. Raises ``LockFromNewerAgentTools`` (a
     newer lock version), ``LockInvalid`` (anything else this version cannot read)."""
+    data = read_bytes(path)
+    return None if data is None else loads_bytes(data, path)
+
+
+def read_bytes(path: Path) -> bytes | None:
+    """The bytes of the lock at *path* (None: there is none), for a caller that also
+    hashes them (one read)."""
     try:
-        text = path.read_bytes().decode("utf-8")
+        return path.read_bytes()
     except FileNotFoundError:
         return None
+
+
+def loads_bytes(data: bytes, path: Path) -> Lock:
+    """See :func:`read`."""
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LockInvalid(path=str(path), reason=f"not UTF-8 ({exc.reason})") from None
     return loads(text, path)

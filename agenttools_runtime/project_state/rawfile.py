@@ -14,8 +14,6 @@ from typing import Any
 
 from agenttools_runtime.errors import ProjectFileInvalid
 
-PROJECT_FILE = "agenttools.toml"
-
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover

@@ -3,18 +3,22 @@ index (locking), and a managed environment of one exact version whose wheel is t
 lock names, SHA-256 checked (locking and syncing).
 
 For ``uvx`` and ``script`` runners the environment is a *metadata* one (only the wheel's
-``.dist-info``: the manifest and the skill files), for ``python`` a virtual environment. New
+``.dist-info``: the manifest and the skill files), for ``python`` a virtual environment —
+resolved when locking, and when syncing made of exactly the files the lock pins. New
 environments stay journaled until :meth:`Sources.close` commits them (a deployment uses them)
 or abandons them (the command failed, or only locked).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from packaging.requirements import Requirement
+from packaging.version import Version
 
 from agenttools_runtime.discovery import SearchPath
 from agenttools_runtime.envs import http, provision, remote
@@ -23,11 +27,18 @@ from agenttools_runtime.envs.envlock import environments_lock
 from agenttools_runtime.envs.index import DEFAULT_INDEX, IndexOptions, redact
 from agenttools_runtime.envs.installer import find_installer
 from agenttools_runtime.envs.layout import ManagedEnvironment
+from agenttools_runtime.envs.pylock import ResolvedDistribution
 from agenttools_runtime.envs.receipt import METADATA, VENV
 from agenttools_runtime.envs.requirement import parse_request
-from agenttools_runtime.errors import AgentToolsWarning, LockedHashMismatch
+from agenttools_runtime.errors import (
+    AgentToolsWarning,
+    LockedFileNotServed,
+    LockedHashMismatch,
+    RemoteHashMismatch,
+)
 from agenttools_runtime.mcp.runners import uvx_sources
-from agenttools_runtime.project_state.lockfile import Pin
+from agenttools_runtime.project_state.lockfile import LOCK_FILE as LOCK_NAME
+from agenttools_runtime.project_state.lockfile import LockedDistribution, Pin
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +118,69 @@ class Sources:
                                      served=fetched.pin.sha256, lock="agenttools.lock",
                                      locked=sha256, distribution=name)  # fmt: skip
         return fetched
+
+    def locked(self, dist: LockedDistribution, runner: str, *, index: str | None = None) -> Fetched:
+        """*dist* as the lock has it. A virtual environment (``python``) whose lock pins its
+        dependencies is made of exactly the pinned files — each found on the index by its
+        file name, checked against the locked SHA-256 (``LockedHashMismatch``; a file the
+        index no longer serves: ``LockedFileNotServed``) and installed without resolving;
+        anything else as :meth:`exact`. *index*: the locked index (else the project's)."""
+        if runner != "python" or not dist.dependencies:
+            return self.exact(dist.name, dist.pin.version, runner, sha256=dist.pin.sha256,
+                              index=index)  # fmt: skip
+        key = (dist.name, dist.pin.version, VENV)
+        if key in self._done:  # (locked in this run: the environment the lock was made from)
+            return self.exact(dist.name, dist.pin.version, runner, sha256=dist.pin.sha256)
+        options = self.options if index is None else self._locked(index)
+        request = parse_request(f"{dist.name}=={dist.pin.version}")
+        installer = find_installer(None)
+        pins = (dist.pin, *dist.dependencies)
+        wanted = [ResolvedDistribution(p.name, p.version, p.wheel, p.sha256) for p in pins]
+        found = provision.find_pinned(request, wanted, options, installer)
+        if found is not None:
+            done = provision.Provision(found, created=False)
+        else:
+            files = [self._locked_file(p, dist, options) for p in pins]
+            done = provision.provision_pinned(request, files, options, installer)
+        fetched = _fetched(done.environment, dist.name)
+        self._done[key] = (fetched, done)
+        return fetched
+
+    def _locked_file(
+        self, pin: Pin, dist: LockedDistribution, options: IndexOptions
+    ) -> tuple[ResolvedDistribution, Path]:
+        """*pin*'s wheel on this machine (from the cache, else downloaded), checked."""
+        timeout = http.timeout_from_environment()
+        version = Version(pin.version)
+        served = [
+            f for f in remote.gather_files(pin.name, options, timeout=timeout)
+            if f.filename == pin.wheel and (f.project_version or ("", None))[1] == version
+        ]  # fmt: skip
+        if not served:
+            raise LockedFileNotServed(index=options.describe(), file=pin.wheel, lock=LOCK_NAME,
+                                      distribution=dist.name)  # fmt: skip
+        item = served[0]
+        where = redact(item.source)
+        if item.sha256 is not None and item.sha256.lower() != pin.sha256:
+            raise LockedHashMismatch(index=where, file=pin.wheel, served=item.sha256.lower(),
+                                     lock=LOCK_NAME, locked=pin.sha256, distribution=dist.name)  # fmt: skip
+        try:
+            path = remote.download_wheel(
+                remote.RemoteWheel(pin.name, version, item), timeout=timeout
+            )
+        except RemoteHashMismatch as exc:
+            raise LockedHashMismatch(index=where, file=pin.wheel, served=str(exc.data["actual"]),
+                                     lock=LOCK_NAME, locked=pin.sha256, distribution=dist.name) from None  # fmt: skip
+        actual = hashlib.sha256(path.read_bytes()).hexdigest()
+        if actual != pin.sha256:
+            raise LockedHashMismatch(index=where, file=pin.wheel, served=actual, lock=LOCK_NAME,
+                                     locked=pin.sha256, distribution=dist.name)  # fmt: skip
+        local = item.local_path
+        made = ResolvedDistribution(pin.name, pin.version, pin.wheel, pin.sha256,
+                                    url=None if local is not None else redact(item.url),
+                                    path=None if local is None else str(local),
+                                    index=where if local is None else None)  # fmt: skip
+        return made, path
 
     def commit(self) -> None:
         """The deployments made use the new environments: their journals end; what no

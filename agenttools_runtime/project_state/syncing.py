@@ -2,7 +2,8 @@
 
 The lock first: written when missing or stale (``--locked`` refuses instead; ``--frozen``
 takes it as it is, unchecked). Then every locked distribution is fetched at its version, its
-wheel checked against the locked SHA-256, and every deployment made from it — project scope
+wheel checked against the locked SHA-256 (a managed environment is made of exactly the wheels
+the lock pins for it, each checked: nothing is resolved), and every deployment made from it — project scope
 into the project's files (from the lock's wheels alone: the same bytes on every machine), user
 scope into the user's. Deployments this project's earlier syncs made that the lock no longer
 lists are removed (never another deployment). A skill the user modified is kept (``force``
@@ -247,10 +248,7 @@ def _fetch_all(lock: Lock, sources: Sources, *, frozen: bool) -> dict[str, Fetch
     for dist in lock.distributions:
         if dist.name not in runners:
             continue
-        got = sources.exact(
-            dist.name, dist.pin.version, runners[dist.name], sha256=dist.pin.sha256,
-            index=dist.index if frozen else None,
-        )  # fmt: skip
+        got = sources.locked(dist, runners[dist.name], index=dist.index if frozen else None)
         if dist.dependencies and got.dependencies != dist.dependencies:
             raise LockedDependenciesDiffer(distribution=dist.name, version=dist.pin.version,
                                            resolved=_pins(got.dependencies), lock=LOCK_FILE,

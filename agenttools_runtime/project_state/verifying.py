@@ -55,12 +55,12 @@ def _entries(root: Path, d: LockedDeployment) -> list[Finding]:
             except (ConfigFileError, OSError):
                 by_file[item.file] = None
         present = by_file[item.file]
-        line = _line_of(root / item.file, item.key)
         if present is None:
             found.append(Finding(item.file, UNREADABLE, d.identity, item.key))
         elif item.key not in present:
             found.append(Finding(item.file, MISSING, d.identity, item.key))
         elif entry_digest(present[item.key]) != item.sha256:
+            line = _line_of(root / item.file, item.key)  # (read again only for a finding)
             found.append(Finding(item.file, MODIFIED, d.identity, item.key, line))
     return found
 

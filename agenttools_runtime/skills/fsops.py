@@ -64,7 +64,7 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.paths import canonical_path, canonical_path_key, case_insensitive_fs
 from agenttools_runtime.skills.hashing import DestinationState, destination_state
-from agenttools_runtime.skills.source import SkillSource
+from agenttools_runtime.skills.spec import SkillSource
 
 if TYPE_CHECKING:
     WriteAction = Literal["created", "replaced", "unchanged"]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, overload
 
-from agenttools_runtime.bundles import builtin_skill_source
+from agenttools_runtime.bundles import AgentTools
 from agenttools_runtime.clients import (
     Client,
     check_skills_root,
@@ -52,6 +52,11 @@ from agenttools_runtime.names import (
     is_skill_name,
     qualified_skill_reference,
 )
+from agenttools_runtime.skill_sources import (
+    builtin_skill_source,
+    distribution_skill_source,
+    skill_sources,
+)
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import (
     DestinationState,
@@ -59,7 +64,8 @@ from agenttools_runtime.skills.hashing import (
     destination_state,
     directory_state,
 )
-from agenttools_runtime.skills.source import Skill, SkillSource, SkillSpec, to_source
+from agenttools_runtime.skills.source import skill_from_directory, to_source
+from agenttools_runtime.skills.spec import Skill, SkillSource, SkillSpec
 
 Overwrite = Literal["none", "upgrade", "all"]
 OVERWRITE_VALUES: tuple[Overwrite, ...] = ("none", "upgrade", "all")
@@ -194,7 +200,7 @@ def install_skills(
 
     *skills* is one skill specification (a skill directory, :class:`Skill`, inline mapping,
     or :class:`SkillSource`) — then one result is returned — or a list of them, or a bundle
-    (an object with ``skill_sources()``, such as ``AgentTools``) — then a list.
+    (an ``AgentTools``, or an object with ``skill_sources()``) — then a list.
 
     *overwrite*: ``"none"`` fails with ``AgentSkillExists`` when any entry of the same name
     holds different content (checked for every skill before anything is written);
@@ -489,10 +495,12 @@ def resolve_skills_root(
 
 def _split_specs(skills: Any) -> tuple[bool, list[Any]]:
     """``(single, specs)``: a bundle or list gives many, anything else one."""
-    # Hook for bundles (``AgentTools`` and look-alikes): their resolved sources.
-    skill_sources = getattr(skills, "skill_sources", None)
-    if callable(skill_sources):
-        return False, list(skill_sources())
+    # bundles (``AgentTools`` and look-alikes): their resolved sources
+    if isinstance(skills, AgentTools):
+        return False, skill_sources(skills)
+    sources_of = getattr(skills, "skill_sources", None)
+    if callable(sources_of):
+        return False, list(sources_of())
     if isinstance(skills, (list, tuple)):
         return False, list(skills)
     return True, [skills]
@@ -518,7 +526,7 @@ def _resolve_named_skill(spec: str) -> SkillSource:
     name: a built-in skill (``AgentSkillNotFound`` for others)."""
     if "/" in spec:
         dist_name, _, item = spec.rpartition("/")
-        return get_distribution(dist_name).skill_source(check_skill_name(item))
+        return distribution_skill_source(get_distribution(dist_name), check_skill_name(item))
     return builtin_skill_source(spec)
 
 
@@ -549,13 +557,13 @@ def _name_of(item: Any) -> str:
     if isinstance(item, Mapping):
         return check_skill_name(item.get("name"))
     if isinstance(item, os.PathLike):
-        return check_skill_name(Skill.from_directory(item).name)
+        return check_skill_name(skill_from_directory(item).name)
     if isinstance(item, str):
         if is_skill_name(item):
             return item
         if qualified_skill_reference(item):
             return check_skill_name(item.rpartition("/")[2])
         if os.path.isfile(os.path.join(os.path.expanduser(item), SKILL_FILE)):
-            return check_skill_name(Skill.from_directory(item).name)
+            return check_skill_name(skill_from_directory(item).name)
         raise InvalidAgentSkillName(name=item)
     raise InvalidAgentSkill(reason=repr(item))

@@ -1,10 +1,8 @@
-"""Skill specifications and the normalized skill source they all become.
-
-A skill may be given as a skill directory (``Path``, or a ``str`` path, holding ``SKILL.md``),
-a :class:`Skill` object, or an inline mapping (``name``, ``description``, ``body`` and optional
-frontmatter keys ``license``, ``compatibility``, ``allowed-tools``, ``metadata``, other keys).
-Every form normalizes (:func:`to_source`) to a :class:`SkillSource`: validated name and
-description, identity (for upgrade decisions), version, the files to write and their manifest.
+"""Skill specifications normalized: every form of :mod:`agenttools_runtime.skills.spec`
+becomes a :class:`~agenttools_runtime.skills.spec.SkillSource` (:func:`to_source`): validated
+name and description, identity (for upgrade decisions), version, the files to write and their
+manifest. ``SKILL.md`` is read and written here (PyYAML), so what only lists bundles does not
+import this module.
 
 Directory sources are listed with :func:`~agenttools_runtime.skills.hashing.iter_source_files`
 (junk and version-control metadata skipped; links followed only while they stay inside the
@@ -17,156 +15,17 @@ import os
 import stat
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from agenttools_runtime import errors, regular_files
 from agenttools_runtime.names import SKILL_FILE, check_skill_description, check_skill_name
 from agenttools_runtime.paths import canonical_path_key
 from agenttools_runtime.skills.hashing import hash_bytes, hash_text, iter_source_files
 from agenttools_runtime.skills.skill_md import parse_skill_md, render_skill_md
+from agenttools_runtime.skills.spec import Skill, SkillSource, SkillSpec
 
-# Keys of an inline mapping that are not passed through as extra frontmatter.
-_MAPPING_KEYS = (
-    "name",
-    "description",
-    "body",
-    "license",
-    "compatibility",
-    "allowed-tools",
-    "allowed_tools",
-    "metadata",
-)
 _EXEC_BITS = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
-
-
-@dataclass(frozen=True, slots=True)
-class Skill:
-    """A skill: either a directory (``path``) or an inline definition (``body`` and
-    frontmatter fields).
-
-    When ``path`` is an existing directory holding ``SKILL.md``, that directory is the source
-    (every file of it is installed) and ``body`` is informational; otherwise ``SKILL.md`` is
-    generated from the fields. Values are validated by :func:`to_source`, not here.
-    """
-
-    name: str
-    description: str
-    body: str | None = None
-    path: Path | None = None
-    license: str | None = None
-    compatibility: str | None = None
-    allowed_tools: str | list[str] | None = None
-    metadata: Mapping[str, Any] = field(default_factory=dict)
-    extra: Mapping[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def from_directory(cls, path: Path | str | os.PathLike[str]) -> Skill:
-        """Read a skill directory (or its ``SKILL.md``): name, description, body and the
-        other frontmatter keys from ``SKILL.md``.
-
-        Raises ``AgentSkillNotFound`` when *path* does not exist, ``InvalidAgentSkill`` when
-        it is not a directory holding ``SKILL.md``, ``InvalidSkillFrontmatter`` for a
-        missing/invalid frontmatter block or a missing ``name``, ``AgentSkillUnreadable``
-        when ``SKILL.md`` cannot be read.
-        """
-        directory = _skill_directory(path)
-        skill_md = directory / SKILL_FILE
-        try:
-            data = regular_files.read_bytes(skill_md)
-        except OSError as exc:
-            raise errors.AgentSkillUnreadable(path=skill_md) from exc
-        return cls._from_skill_md(data, directory)
-
-    @classmethod
-    def _from_skill_md(cls, data: bytes, directory: Path) -> Skill:
-        """The skill of *directory* whose ``SKILL.md`` holds *data*."""
-        skill_md = directory / SKILL_FILE
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise errors.InvalidSkillFrontmatter(
-                source=skill_md, reason=f"not UTF-8 ({exc.reason})"
-            ) from None
-        document = parse_skill_md(text, str(skill_md))
-        front = dict(document.frontmatter)
-        if "name" not in front:
-            raise errors.InvalidSkillFrontmatter(
-                source=skill_md, reason='the frontmatter has no "name" key'
-            )
-        skill = cls.from_mapping({**front, "body": document.body})
-        return _replace_path(skill, directory)
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> Skill:
-        """An inline definition: ``name``, ``description``, ``body`` and optional
-        ``license``, ``compatibility``, ``allowed-tools`` (or ``allowed_tools``),
-        ``metadata`` (a mapping); any other key is kept as extra frontmatter, in order.
-
-        Raises ``InvalidAgentSkill`` for values of the wrong type.
-        """
-        if not isinstance(data, Mapping):
-            raise errors.InvalidAgentSkill(reason=repr(data))
-        name = data.get("name")
-        description = data.get("description")
-        body = data.get("body")
-        if body is not None and not isinstance(body, str):
-            raise errors.InvalidAgentSkill(reason=f'the body of "{name}" must be text')
-        for key in ("license", "compatibility"):
-            value = data.get(key)
-            if value is not None and not isinstance(value, str):
-                raise errors.InvalidAgentSkill(reason=f'"{key}" of "{name}" must be text')
-        allowed_tools = data.get("allowed-tools", data.get("allowed_tools"))
-        if allowed_tools is not None and not _is_tools(allowed_tools):
-            raise errors.InvalidAgentSkill(
-                reason=f'"allowed-tools" of "{name}" must be text or a list of text'
-            )
-        metadata = data.get("metadata") or {}
-        if not isinstance(metadata, Mapping):
-            raise errors.InvalidAgentSkill(reason=f'"metadata" of "{name}" must be a mapping')
-        extra = {str(k): v for k, v in data.items() if k not in _MAPPING_KEYS}
-        return cls(
-            name=name,  # type: ignore[arg-type]  # validated by to_source
-            description=description,  # type: ignore[arg-type]
-            body=body,
-            license=data.get("license"),
-            compatibility=data.get("compatibility"),
-            allowed_tools=list(allowed_tools) if isinstance(allowed_tools, list) else allowed_tools,
-            metadata=dict(metadata),
-            extra=extra,
-        )
-
-
-SkillSpec = Path | str | Skill | Mapping[str, "Any"]
-"""What callers may pass where a skill is accepted (``str`` is a path to a directory)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SkillSource:
-    """The normalized source of one skill (the spec's "normalized skill source").
-
-    ``files`` maps ``/``-separated relative paths (sorted) to a source ``Path`` or generated
-    ``str`` content; ``manifest`` maps the same paths to their hashes
-    (:func:`agenttools_runtime.skills.hashing.hash_bytes`). ``identifier`` is the source
-    identity: ``"<dist>/<name>"`` for distribution skills, the name for built-in skills,
-    ``"File:" + canonical_path_key(dir)`` for directories, a caller-given default (or None)
-    for inline skills. ``directory`` is the source directory when there is one (used to
-    detect source == destination). ``executable`` lists files to mark executable.
-    ``contents``: the bytes of files already read and verified against ``manifest`` (a
-    wheel's files hashed on first use), so that a deploy writes what it verified without
-    reading it again; neither compared nor shown.
-    """
-
-    name: str
-    description: str
-    identifier: str | None
-    version: str | None
-    files: Mapping[str, Path | str]
-    manifest: Mapping[str, str]
-    directory: Path | None = None
-    executable: frozenset[str] = frozenset()
-    contents: Mapping[str, bytes] = field(default_factory=dict, compare=False, repr=False)
 
 
 def to_source(
@@ -192,7 +51,7 @@ def to_source(
     if isinstance(spec, (str, os.PathLike)):  # every file read once, SKILL.md parsed from it
         skill_dir = _skill_directory(spec)
         read = _read_directory(skill_dir)
-        skill = Skill._from_skill_md(read.contents[SKILL_FILE], skill_dir)
+        skill = _skill_of_skill_md(read.contents[SKILL_FILE], skill_dir)
         name = check_skill_name(skill.name)
         description = check_skill_description(name, skill.description)
         return _directory_source(name, description, skill_dir, identifier, version, read)
@@ -216,6 +75,43 @@ def to_source(
         files={SKILL_FILE: text},
         manifest={SKILL_FILE: hash_text(text)},
     )
+
+
+def skill_from_directory(path: Path | str | os.PathLike[str]) -> Skill:
+    """Read a skill directory (or its ``SKILL.md``): name, description, body and the
+    other frontmatter keys from ``SKILL.md``.
+
+    Raises ``AgentSkillNotFound`` when *path* does not exist, ``InvalidAgentSkill`` when
+    it is not a directory holding ``SKILL.md``, ``InvalidSkillFrontmatter`` for a
+    missing/invalid frontmatter block or a missing ``name``, ``AgentSkillUnreadable``
+    when ``SKILL.md`` cannot be read.
+    """
+    directory = _skill_directory(path)
+    skill_md = directory / SKILL_FILE
+    try:
+        data = regular_files.read_bytes(skill_md)
+    except OSError as exc:
+        raise errors.AgentSkillUnreadable(path=skill_md) from exc
+    return _skill_of_skill_md(data, directory)
+
+
+def _skill_of_skill_md(data: bytes, directory: Path) -> Skill:
+    """The skill of *directory* whose ``SKILL.md`` holds *data*."""
+    skill_md = directory / SKILL_FILE
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise errors.InvalidSkillFrontmatter(
+            source=skill_md, reason=f"not UTF-8 ({exc.reason})"
+        ) from None
+    document = parse_skill_md(text, str(skill_md))
+    front = dict(document.frontmatter)
+    if "name" not in front:
+        raise errors.InvalidSkillFrontmatter(
+            source=skill_md, reason='the frontmatter has no "name" key'
+        )
+    skill = Skill.from_mapping({**front, "body": document.body})
+    return _replace_path(skill, directory)
 
 
 def directory_identifier(directory: Path | str) -> str:
@@ -333,9 +229,3 @@ def _render(skill: Skill, name: str, description: str) -> str:
 
 def _replace_path(skill: Skill, directory: Path) -> Skill:
     return replace(skill, path=directory)
-
-
-def _is_tools(value: object) -> bool:
-    return isinstance(value, str) or (
-        isinstance(value, list) and all(isinstance(v, str) for v in value)
-    )

@@ -109,3 +109,34 @@ def test_read_only_commands_leave_a_new_machine_as_it_was(
         capsys.readouterr()
     assert sorted(tmp_path.rglob("*")) == before  # (the state directory among them)
     assert not (tmp_path / "agenttools-state").exists()
+
+
+def test_each_module_lists_the_commands_it_registers() -> None:
+    from agenttools_runtime.cli import COMMAND_MODULES
+    from agenttools_runtime.cli.common import Parser
+
+    for module in COMMAND_MODULES:
+        parser = Parser(prog="agenttools")
+        subparsers = parser.add_subparsers(dest="command")
+        module.register(subparsers, Parser(add_help=False))
+        assert tuple(subparsers.choices) == module.COMMANDS, module.__name__
+
+
+def test_a_command_line_builds_only_its_module_with_the_same_parsers() -> None:
+    def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        (action,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return dict(action.choices)
+
+    def helps(parser: argparse.ArgumentParser) -> list[str]:
+        found = [parser.format_help()]
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    found.extend(helps(sub))
+        return found
+
+    every = subcommands(build_parser())
+    for name, whole in every.items():
+        alone = subcommands(build_parser(name))
+        assert (name in alone and len(alone) < len(every)) or name == "completion"
+        assert helps(alone[name]) == helps(whole), name

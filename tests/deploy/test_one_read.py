@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime import verified
-from agenttools_runtime.deploy import engine
+from agenttools_runtime.deploy import deploy, engine
 from agenttools_runtime.deploy.plan import Level
 from agenttools_runtime.deploy.resolved import resolve
 from agenttools_runtime.deploy.targets import resolve_target
 from agenttools_runtime.discovery import SearchPath
+from agenttools_runtime.mcp.formats import json_format
 from agenttools_runtime.verified import DIRECTORY
 from tests.helpers.weather import weather
 
@@ -50,3 +51,27 @@ def test_files_verified_before_are_read_when_written(
     (skill,) = resolve("weather-tools/weather-tools", search=search).skills
     assert skill.contents == {}
     assert skill == resolve("weather-tools/weather-tools", search=search).skills[0]
+
+
+def test_an_identical_redeploy_parses_the_config_file_once(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checking the entries, planning each entry's edit and its origin: one parse of
+    ``~/.claude.json`` (often megabytes), not one per step."""
+    site = tmp_path / "site"
+    weather(site, "1.2.0")
+    search = SearchPath.for_paths([site])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        deploy("claude-code", "weather-tools/weather-tools", search=search)
+        parsed: list[int] = []
+
+        class Counting(json_format._Document):
+            def __init__(self, text: str, nesting_checked: bool = False) -> None:
+                parsed.append(len(text))
+                super().__init__(text, nesting_checked)
+
+        monkeypatch.setattr(json_format, "_Document", Counting)
+        json_format._parsed.cache_clear()  # (as in a new process)
+        deploy("claude-code", "weather-tools/weather-tools", search=search, overwrite="upgrade")
+    assert parsed == [len((home / ".claude.json").read_text())]

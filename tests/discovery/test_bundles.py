@@ -14,7 +14,6 @@ from agenttools_runtime.bundles import (
     DEFAULT_AGENT_TOOLS,
     AgentTools,
     agent_tools_objects,
-    builtin_skill_source,
     distribution_bundles,
     marker_holds,
     resolve_tools,
@@ -34,7 +33,8 @@ from agenttools_runtime.errors import (
     MCPServerNotFound,
 )
 from agenttools_runtime.mcp.server import Environment, MCPServer
-from agenttools_runtime.skills.source import Skill
+from agenttools_runtime.skill_sources import builtin_skill_source, skill_sources
+from agenttools_runtime.skills.spec import Skill
 from tests.helpers.venvs import fake_distribution, skill_files, write_tree
 
 ENV = Environment(Path("/env/bin/python"), Path("/env/bin"))
@@ -149,7 +149,7 @@ def test_mapping_is_an_ad_hoc_bundle() -> None:
     assert bundle.description == "Mine"
     (server,) = bundle.servers()
     assert server.command_line() == ["echo", "hi"]
-    (source,) = bundle.skill_sources()
+    (source,) = skill_sources(bundle)
     assert source.identifier == "AgentTools:mine/hello"
     with pytest.raises(InvalidAgentToolsObject, match="unknown keys servers"):
         resolve_tools({"name": "x", "servers": []})
@@ -162,7 +162,7 @@ def test_mapping_is_an_ad_hoc_bundle() -> None:
 
 def test_ad_hoc_directory_skill_keeps_its_file_identity(tmp_path: Path) -> None:
     write_tree(tmp_path / "s", {"SKILL.md": "---\nname: s\ndescription: d\n---\n"})
-    (source,) = AgentTools("mine", skills=[tmp_path / "s"]).skill_sources()
+    (source,) = skill_sources(AgentTools("mine", skills=[tmp_path / "s"]))
     assert source.identifier is not None and source.identifier.startswith("File:")
 
 
@@ -171,7 +171,7 @@ def test_unknown_builtin_names_in_ad_hoc_bundles() -> None:
     with pytest.raises(MCPServerNotFound):
         bundle.servers()
     with pytest.raises(AgentSkillNotFound):
-        bundle.skill_sources()
+        skill_sources(bundle)
 
 
 # -- the built-in bundle ---------------------------------------------------------------------
@@ -182,7 +182,7 @@ def test_builtin_bundle() -> None:
     assert resolve_tools(BUILTIN_BUNDLE) is builtin
     (server,) = builtin.servers()
     assert server.command_line() == [sys.executable, "-m", "agenttools", "serve"]
-    (source,) = builtin.skill_sources()
+    (source,) = skill_sources(builtin)
     assert source.name == "agenttools"
     assert source.identifier == "agenttools"
     assert source.version == __version__
@@ -205,7 +205,7 @@ def test_implicit_bundle_of_a_distribution(site: Path, search: SearchPath) -> No
     assert bundle.skill_names == ["weather-tools/forecast-help", "weather-tools/weather-report"]
     (server,) = bundle.servers()
     assert server.environment == ENV
-    sources = bundle.skill_sources()
+    sources = skill_sources(bundle)
     assert [s.identifier for s in sources] == [
         "weather-tools/forecast-help",
         "weather-tools/weather-report",
@@ -229,7 +229,7 @@ def test_two_bundles_in_one_distribution(site: Path, search: SearchPath) -> None
     dev = resolve_tools("my_tools/my-tools-dev", search)
     assert dev.description == "For developers"
     assert [s.qualified_name for s in dev.servers()] == ["my-tools/tools", "my-tools/dev"]
-    sources = dev.skill_sources()
+    sources = skill_sources(dev)
     assert [s.identifier for s in sources] == [
         "my-tools/using",
         "my-tools/building",
@@ -297,7 +297,7 @@ def test_skill_of_a_missing_distribution_names_pip_install(site: Path, search: S
     bundle = resolve_tools("needs-other", search)
     assert bundle.skill_names == ["needs-other/mine", "other-dist/theirs"]
     with pytest.raises(DistributionNotInstalled) as info:
-        bundle.skill_sources()
+        skill_sources(bundle)
     assert "/env/bin/python -m pip install other-dist" in str(info.value)
 
 
@@ -309,7 +309,7 @@ def test_skill_not_declared(site: Path, search: SearchPath) -> None:
         bundles=[{"name": "liar", "skills": ["mine", "undeclared"]}],
     )
     with pytest.raises(DistributionSkillNotFound, match="undeclared"):
-        resolve_tools("liar", search).skill_sources()
+        skill_sources(resolve_tools("liar", search))
 
 
 def test_markers_filter_offered_bundles(site: Path, tmp_path: Path) -> None:
@@ -440,6 +440,6 @@ def test_ad_hoc_string_naming_a_skill_directory_is_that_directory(
     bundle = AgentTools("mine", skills=["my-skill", "agenttools"])
     assert bundle.skills == (tmp_path / "my-skill", "agenttools")
     assert bundle.skill_names == ["my-skill", "agenttools"]
-    sources = bundle.skill_sources()
+    sources = skill_sources(bundle)
     assert sources[0].directory == tmp_path / "my-skill"
     assert sources[1].identifier == "agenttools"

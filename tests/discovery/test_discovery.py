@@ -33,6 +33,7 @@ from agenttools_runtime.errors import (
     ManifestSchemaTooNew,
 )
 from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.skill_sources import distribution_skill_source
 from agenttools_runtime.wheel.layout import MANIFEST_FILE
 from agenttools_runtime.wheel.manifest import from_json
 from tests.helpers.venvs import fake_distribution, skill_files, write_tree
@@ -236,7 +237,7 @@ def test_installed_distribution_without_manifest_declares_nothing(site: Path) ->
     dist = get_distribution("plain", search_for(site))
     assert dist.manifest is None and dist.version == "3.1"
     with pytest.raises(DistributionSkillNotFound, match='"x" not found in distribution "plain"'):
-        dist.skill_source("x")
+        distribution_skill_source(dist, "x")
     with pytest.raises(DistributionServerNotFound):
         dist.server("x")
 
@@ -255,7 +256,7 @@ def test_skill_source_is_verified_and_identified(site: Path) -> None:
     skill["executable"] = ["scripts/run.sh"]
     dist_info = fake_distribution(site, "weather-tools", "1.2.0", skills={"weather-report": skill})
     dist = get_distribution("weather-tools", search_for(site))
-    source = dist.skill_source("weather-report")
+    source = distribution_skill_source(dist, "weather-report")
     skill_dir = dist_info / "extra_metadata/agenttools/skills/weather-report"
     assert source.identifier == "weather-tools/weather-report"
     assert source.version == "1.2.0"
@@ -277,7 +278,7 @@ def test_tampered_skill_file_is_refused(site: Path) -> None:
     skill_md.write_text(skill_md.read_text() + "\nrm -rf ~\n")
     dist = get_distribution("weather-tools", search_for(site))
     with pytest.raises(BundledFileMismatch) as info:
-        dist.skill_source("weather-report")
+        distribution_skill_source(dist, "weather-report")
     assert str(skill_md) in str(info.value)
     assert "pip install --force-reinstall weather-tools" in str(info.value)
 
@@ -288,7 +289,7 @@ def test_crlf_rewrite_is_not_tampering(site: Path) -> None:
     )
     skill_md = dist_info / "extra_metadata/agenttools/skills/weather-report/SKILL.md"
     skill_md.write_bytes(skill_md.read_bytes().replace(b"\n", b"\r\n"))
-    get_distribution("weather-tools", search_for(site)).skill_source("weather-report")
+    distribution_skill_source(get_distribution("weather-tools", search_for(site)), "weather-report")
 
 
 def test_missing_skill_file_is_refused(site: Path) -> None:
@@ -298,7 +299,7 @@ def test_missing_skill_file_is_refused(site: Path) -> None:
     guide.unlink()
     dist = get_distribution("weather-tools", search_for(site))
     with pytest.raises(BundledFileMissing) as info:
-        dist.skill_source("weather-report")
+        distribution_skill_source(dist, "weather-report")
     assert str(guide) in str(info.value)
 
 
@@ -310,7 +311,7 @@ def test_manifest_listing_a_path_outside_is_invalid(site: Path) -> None:
     data["skills"]["s"]["files"]["../../../../etc/passwd"] = "0" * 64
     manifest_path.write_text(json.dumps(data))
     with pytest.raises(InvalidManifest, match="etc/passwd"):
-        get_distribution("evil", search_for(site)).skill_source("s")
+        distribution_skill_source(get_distribution("evil", search_for(site)), "s")
 
 
 def test_editable_directory_skills_are_live(site: Path, tmp_path: Path) -> None:
@@ -336,14 +337,14 @@ def test_editable_directory_skills_are_live(site: Path, tmp_path: Path) -> None:
     )
     dist = get_distribution("weather-tools", search_for(site))
     assert dist.source_root == project
-    live = dist.skill_source("weather-report")
+    live = distribution_skill_source(dist, "weather-report")
     assert live.directory == project / "skills" / "weather-report"
     assert sorted(live.files) == ["SKILL.md", "notes.md"]
     assert live.description == "Live."
     assert live.identifier == "weather-tools/weather-report"
     assert live.version == "0.1"
     # inline skills have no source directory: the generated copy in the dist-info is used
-    generated = dist.skill_source("forecast-help")
+    generated = distribution_skill_source(dist, "forecast-help")
     assert generated.directory == dist.skills_dir / "forecast-help"
 
 
@@ -361,7 +362,7 @@ def test_editable_skill_renamed_in_the_work_tree_is_refused(site: Path, tmp_path
     )
     dist = get_distribution("weather-tools", search_for(site))
     with pytest.raises(InvalidDistributionSkillDefinition, match='declared as "weather-report"'):
-        dist.skill_source("weather-report")
+        distribution_skill_source(dist, "weather-report")
 
 
 def test_manifest_with_unexpected_types_is_a_problem_not_a_crash(site: Path) -> None:
@@ -396,7 +397,7 @@ def test_editable_source_moved_or_deleted_is_a_clear_error(
     dist = get_distribution("weather-tools", search_for(site))
     missing = project if deleted == "project" else project / "skills" / "weather-report"
     with pytest.raises(EditableSourceMissing) as info:
-        dist.skill_source("weather-report")
+        distribution_skill_source(dist, "weather-report")
     assert str(missing) in str(info.value)
     assert "pip install --force-reinstall -e" in str(info.value)
 
@@ -476,10 +477,10 @@ def test_a_link_planted_in_the_wheels_skill_copy_is_never_followed(
     notes.symlink_to(secret)
     dist = get_distribution("planted", search_for(site))
     with pytest.raises(BundledFileNotRegular, match="symbolic link"):
-        dist.skill_source("s")
+        distribution_skill_source(dist, "s")
     folder = dist_info / "extra_metadata/agenttools/skills/s"
     moved = tmp_path / "elsewhere"
     folder.rename(moved)
     folder.symlink_to(moved, target_is_directory=True)  # the whole folder a link
     with pytest.raises(BundledFileNotRegular):
-        dist.skill_source("s")
+        distribution_skill_source(dist, "s")

@@ -22,6 +22,7 @@ from agenttools_runtime.errors import (
     DistributionNotInstalled,
 )
 from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.skill_sources import distribution_skill_source, skill_sources
 from tests.helpers.venvs import Venv, shared_venv
 from tests.helpers.wheels import SAMPLES, build_agenttools_wheel, build_sample_wheel
 
@@ -92,7 +93,7 @@ def test_python_may_name_the_venv_directory(samples_venv: Venv) -> None:
 def test_implicit_bundle_skills_are_verified(samples_search: SearchPath) -> None:
     bundle = resolve_tools("weather-tools", samples_search)
     assert bundle.qualified_name == "weather-tools/weather-tools"
-    sources = {s.name: s for s in bundle.skill_sources()}
+    sources = {s.name: s for s in skill_sources(bundle)}
     assert sorted(sources) == ["forecast-help", "station-lookup", "weather-report"]
     report = sources["weather-report"]
     assert report.identifier == "weather-tools/weather-report"
@@ -113,7 +114,7 @@ def test_two_bundles_and_markers(samples_search: SearchPath) -> None:
     else:
         assert development.server_names == ["multi-bundle/toolkit", "multi-bundle/toolkit-dev"]
         # the cross-distribution skill resolves in the same environment
-        sources = development.skill_sources()
+        sources = skill_sources(development)
         assert sources[-1].identifier == "weather-tools/weather-report"
         assert sources[-1].version == "1.2.0"
     # the Windows twin is offered when the markers are Windows'
@@ -135,7 +136,7 @@ def test_skill_of_a_distribution_that_is_not_installed(multi_only_venv: Venv) ->
     if sys.platform == "win32":
         pytest.skip("the Windows bundle has no cross-distribution skill")
     with pytest.raises(DistributionNotInstalled) as info:
-        bundle.skill_sources()
+        skill_sources(bundle)
     assert f"{multi_only_venv.python} -m pip install weather-tools" in str(info.value)
     with pytest.raises(DistributionNotInstalled):
         resolve_tools("weather-tools/weather-tools", search)
@@ -147,13 +148,13 @@ def test_editable_install_uses_the_live_source(editable_venv: Venv) -> None:
     source_dir = SAMPLES / "weather-tools"
     assert dist.source_root is not None
     assert os.path.samefile(dist.source_root, source_dir)
-    report = dist.skill_source("weather-report")
+    report = distribution_skill_source(dist, "weather-report")
     assert report.directory is not None
     assert os.path.samefile(report.directory, source_dir / "skills" / "weather-report")
     assert report.identifier == "weather-tools/weather-report"
     assert report.version == "1.2.0"
     # inline skills have no source directory: the generated copy in the dist-info is used
-    forecast = dist.skill_source("forecast-help")
+    forecast = distribution_skill_source(dist, "forecast-help")
     assert forecast.directory == dist.skills_dir / "forecast-help"
 
 
@@ -166,7 +167,7 @@ def test_tampered_file_in_a_real_install(samples_venv: Venv, tmp_path: Path) -> 
     search = SearchPath((site,), Environment(samples_venv.python, samples_venv.scripts))
     bundle = resolve_tools("weather-tools", search)
     with pytest.raises(BundledFileMismatch) as info:
-        bundle.skill_sources()
+        skill_sources(bundle)
     assert str(script) in str(info.value)
 
 

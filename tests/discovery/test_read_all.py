@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from agenttools_runtime import discovery, regular_files
+from agenttools_runtime import discovery, installed_skills, regular_files
 from agenttools_runtime.errors import (
     BundledFileMismatch,
     BundledFileMissing,
     BundledFileNotRegular,
 )
+from agenttools_runtime.installed_skills import verify_skill
 from tests.helpers.venvs import fake_distribution, skill_files
 
 
@@ -49,13 +50,16 @@ def test_a_changed_file_is_refused_not_half_read(tmp_path: Path) -> None:
     entry = dist.manifest.skills["weather-report"] if dist.manifest else None
     assert entry is not None
     # the bytes as listed, read with the size they had: accepted
-    assert dist._checked_bytes(entry, "SKILL.md", str(skill_md), len(original)) == original
+    assert (
+        installed_skills._checked_bytes(dist, entry, "SKILL.md", str(skill_md), len(original))
+        == original
+    )
     skill_md.write_bytes(original + b"appended\n")
     with pytest.raises(BundledFileMismatch):
-        dist._checked_bytes(entry, "SKILL.md", str(skill_md), len(original))
+        installed_skills._checked_bytes(dist, entry, "SKILL.md", str(skill_md), len(original))
     skill_md.unlink()
     with pytest.raises(BundledFileMissing):
-        dist._checked_bytes(entry, "SKILL.md", str(skill_md), len(original))
+        installed_skills._checked_bytes(dist, entry, "SKILL.md", str(skill_md), len(original))
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes: POSIX")
@@ -74,7 +78,7 @@ def test_a_pipe_in_place_of_a_file_does_not_hang(tmp_path: Path) -> None:
     entry = dist.manifest.skills["weather-report"] if dist.manifest else None
     assert entry is not None
     with pytest.raises(BundledFileMismatch):
-        dist._checked_bytes(entry, "SKILL.md", str(skill_md), size)
+        installed_skills._checked_bytes(dist, entry, "SKILL.md", str(skill_md), size)
 
 
 def _swap_to_pipe(path: Path, data: bytes | None) -> int:
@@ -142,7 +146,7 @@ def test_a_file_swapped_after_its_lstat_is_refused_or_read_whole(
     skill_md = dist.skills_dir / "weather-report" / "SKILL.md"
     original = skill_md.read_bytes()
     replace, refused = SWAPS[swap]
-    found_regular = discovery.InstalledDistribution._regular_file
+    found_regular = installed_skills._regular_file
     swapped: list[object] = []
 
     def regular_then_swapped(*args: object) -> tuple[str, os.stat_result]:
@@ -151,19 +155,19 @@ def test_a_file_swapped_after_its_lstat_is_refused_or_read_whole(
             swapped.append(replace(skill_md, original))
         return path, info
 
-    monkeypatch.setattr(discovery.InstalledDistribution, "_regular_file", regular_then_swapped)
+    monkeypatch.setattr(installed_skills, "_regular_file", regular_then_swapped)
     contents: dict[str, bytes] = {}
     try:
         if refused is None:
-            dist._verify_skill("weather-report", contents)
+            installed_skills._verify_skill(dist, "weather-report", contents)
             assert swapped and contents["SKILL.md"] == original
             return
         with pytest.raises(refused):
-            dist._verify_skill("weather-report", contents)
+            installed_skills._verify_skill(dist, "weather-report", contents)
         assert swapped and "SKILL.md" not in contents
         monkeypatch.undo()
         with pytest.raises((BundledFileMismatch, BundledFileMissing, BundledFileNotRegular)):
-            dist.verify_skill("weather-report")  # (nothing cached as verified)
+            verify_skill(dist, "weather-report")  # (nothing cached as verified)
     finally:
         for writer in swapped:
             if isinstance(writer, int):

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from agenttools_runtime import discovery, paths, verified
+from agenttools_runtime import installed_skills, paths, verified
 from agenttools_runtime.discovery import InstalledDistribution, SearchPath, get_distribution
 from agenttools_runtime.errors import BundledFileMismatch
+from agenttools_runtime.installed_skills import verify_skill
 from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.skill_sources import distribution_skill_source
 from agenttools_runtime.skills import hashing
 from tests.helpers.venvs import fake_distribution, skill_files
 
@@ -59,7 +61,7 @@ def hashed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         count[0] += 1
         return real(data)
 
-    monkeypatch.setattr(discovery, "hash_bytes", counting)
+    monkeypatch.setattr(installed_skills, "hash_bytes", counting)
     return count
 
 
@@ -72,10 +74,10 @@ def test_a_verified_file_is_not_read_again(
     site: Path, state: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     count = hashed(monkeypatch)
-    dist(site).verify_skill("weather-report")
+    verify_skill(dist(site), "weather-report")
     assert count == [4]  # SKILL.md and the three others
-    dist(site).verify_skill("weather-report")
-    dist(site).skill_source("weather-report")
+    verify_skill(dist(site), "weather-report")
+    distribution_skill_source(dist(site), "weather-report")
     assert count == [4]
     (cache,) = (state / verified.DIRECTORY).iterdir()
     assert cache.suffix == ".json"
@@ -88,7 +90,7 @@ def test_a_verified_file_is_not_read_again(
 def test_a_changed_file_is_read_again(
     change: str, site: Path, state: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    dist(site).verify_skill("weather-report")
+    verify_skill(dist(site), "weather-report")
     target = skill_file(site, "references/a.md")
     before = target.stat()
     if change == "content":
@@ -108,18 +110,18 @@ def test_a_changed_file_is_read_again(
     count = hashed(monkeypatch)
     if change in ("content", "same size, time set back"):
         with pytest.raises(BundledFileMismatch):
-            dist(site).verify_skill("weather-report")
+            verify_skill(dist(site), "weather-report")
         return
-    dist(site).verify_skill("weather-report")
+    verify_skill(dist(site), "weather-report")
     assert count == ([1] if change == "replaced by an identical copy" else [4])
-    dist(site).verify_skill("weather-report")
+    verify_skill(dist(site), "weather-report")
     assert count == ([1] if change == "replaced by an identical copy" else [4])
 
 
 def test_another_manifest_is_verified_anew(
     site: Path, state: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    dist(site).verify_skill("weather-report")
+    verify_skill(dist(site), "weather-report")
     count = hashed(monkeypatch)
     info = next(site.glob("*.dist-info"))
     fake_distribution(  # the same files, another hash for one of them (a reinstalled wheel)
@@ -132,14 +134,14 @@ def test_another_manifest_is_verified_anew(
         },
     )
     assert next(site.glob("*.dist-info")) == info
-    dist(site).verify_skill("weather-report")
+    verify_skill(dist(site), "weather-report")
     assert count[0] >= 1
 
 
 def test_no_state_no_cache(site: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     count = hashed(monkeypatch)
-    dist(site).verify_skill("weather-report")
-    dist(site).verify_skill("weather-report")
+    verify_skill(dist(site), "weather-report")
+    verify_skill(dist(site), "weather-report")
     assert count == [8]  # read every time
     assert not paths.state_paths().deployments.exists()  # no state made by looking
 
@@ -151,8 +153,8 @@ def test_a_file_changed_just_before_it_was_read_is_not_recorded(
     tick without its stat showing it (git's "racily clean" entries): read every time."""
     monkeypatch.setattr(verified, "RACY_NS", 3_600 * 10**9)  # (every file here is that recent)
     count = hashed(monkeypatch)
-    dist(site).verify_skill("weather-report")
-    dist(site).verify_skill("weather-report")
+    verify_skill(dist(site), "weather-report")
+    verify_skill(dist(site), "weather-report")
     assert count == [8]
     assert all(
         verified.VerifiedFiles(info, "weather-report").files == {} for info in site.iterdir()
@@ -167,7 +169,7 @@ def test_remember_records_only_what_did_not_change_since_it_was_read(
     that was read)."""
     info = next(site.glob("*.dist-info"))
     directory = skill_file(site, "SKILL.md").parent
-    manifest = dist(site).verify_skill("weather-report")
+    manifest = verify_skill(dist(site), "weather-report")
     assert not paths.state_paths().deployments.exists()  # (no state then: nothing kept)
     paths.state_paths().deployments.mkdir(parents=True)  # (the deploy's lock made it)
     read_since = os.stat(skill_file(site, "scripts/run.sh")).st_ctime_ns + 1

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from agenttools_hook.plugin import AgentToolsBuildError, AgentToolsBuildHook
+from agenttools_runtime.skill_sources import distribution_skill_source
 from agenttools_runtime.skills.hashing import hash_bytes
 from agenttools_runtime.skills.skill_md import parse_skill_md
 from tests.helpers.wheels import (  # noqa: F401
@@ -461,7 +462,9 @@ def test_crlf_and_shebang_skill_round_trips_from_wheel_to_skills_root(tmp_path: 
     assert dist.manifest is not None
     entry = dist.manifest.skills["crlf-skill"]
     assert entry.executable == ("scripts/run.py",)
-    source = dist.skill_source("crlf-skill")  # verifies every file against the manifest
+    source = distribution_skill_source(
+        dist, "crlf-skill"
+    )  # verifies every file against the manifest
     installed = install_skills(tmp_path / "root", source)
     assert directory_state(installed.location, entry.files) is DirectoryState.UNMODIFIED
     assert (installed.location / "SKILL.md").read_bytes().count(b"\r\n") == 5

@@ -86,3 +86,53 @@ def write_project(root: Path, url: str, *clients: str, extra: str = "") -> Path:
         encoding="utf-8",
     )
     return path
+
+
+def notes_plus_wheel(factory: pytest.TempPathFactory) -> Path:
+    """``notes-plus`` 1.0: the skills-only sample under another name, depending on
+    ``plain-dist>=1.0`` (a managed environment with a dependency that can move)."""
+    import shutil
+
+    from tests.helpers.wheels import SAMPLES, _cached, build_wheel
+
+    def make(out: Path) -> None:
+        source = out.parent / ".src-notes-plus"
+        shutil.rmtree(source, ignore_errors=True)
+        shutil.copytree(SAMPLES / "skills-only", source)
+        try:
+            pyproject = source / "pyproject.toml"
+            text = pyproject.read_text(encoding="utf-8")
+            text = text.replace('name = "skills-only"', 'name = "notes-plus"')
+            text = text.replace(
+                'version = "0.1.0"', 'version = "1.0"\ndependencies = ["plain-dist>=1.0"]'
+            )
+            pyproject.write_text(text, encoding="utf-8")
+            build_wheel(source, out)
+        finally:
+            shutil.rmtree(source, ignore_errors=True)
+
+    return _cached(factory, "notes-plus-1.0", make)
+
+
+def plain_release(factory: pytest.TempPathFactory, version: str, marker: str = "") -> Path:
+    """``plain-dist`` of *version* (no agent tools); *marker* changes its bytes (another
+    file under the same name: what a tampered index serves)."""
+    import shutil
+
+    from tests.helpers.wheels import _cached, build_wheel
+
+    def make(out: Path) -> None:
+        source = out.parent / f".src-plain-{version}-{marker}"
+        shutil.rmtree(source, ignore_errors=True)
+        (source / "plain_dist").mkdir(parents=True)
+        (source / "plain_dist" / "__init__.py").write_text(f"# {marker}\n" if marker else "")
+        (source / "pyproject.toml").write_text(
+            '[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n'
+            f'[project]\nname = "plain-dist"\nversion = "{version}"\n'
+        )
+        try:
+            build_wheel(source, out)
+        finally:
+            shutil.rmtree(source, ignore_errors=True)
+
+    return _cached(factory, f"plain-dist-{version}-{marker or 'plain'}", make)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.envs import run, snapshot
+from tests.helpers.envs import environments, run, snapshot
 from tests.helpers.index_fixtures import Publishing, Releases
-from tests.project_state.conftest import git, write_project
+from tests.project_state.conftest import git, notes_plus_wheel, plain_release, write_project
 
 pytestmark = pytest.mark.slow
 
@@ -129,9 +129,9 @@ def test_add_clone_upgrade_both_and_drop(
     publishing.publish(releases.new)
     monkeypatch.chdir(repo)
     use_home(monkeypatch, tmp_path)
-    before = snapshot(repo)
+    before = snapshot(repo, tmp_path / "agenttools-state")
     assert run(capsys, "sync", "--frozen").status == 0
-    assert snapshot(repo) == before
+    assert snapshot(repo, tmp_path / "agenttools-state") == before  # (this machine's state too)
     upgraded = run(capsys, "lock", "--upgrade")
     assert upgraded.status == 0, upgraded.err
     assert 'version = "1.3.0"' in (repo / "agenttools.lock").read_text()
@@ -259,10 +259,13 @@ def test_a_sync_killed_at_a_named_point_is_finished_by_the_next(
         cwd=repo, env=env, capture_output=True, text=True, check=False, timeout=300,
     )  # fmt: skip
     assert killed.returncode == -9, killed.stderr
+    checked = run(capsys, "verify")  # the next command: what was left is finished or undone
+    assert checked.status in (0, 1) and "Traceback" not in checked.err, checked.err
+    journal = tmp_path / "agenttools-state" / "deployments" / ".journal"
+    assert not journal.is_dir() or os.listdir(journal) == []
     after = run(capsys, "sync")
     assert after.status == 0, after.err
     assert run(capsys, "verify").status == 0
-    journal = tmp_path / "agenttools-state" / "deployments" / ".journal"
     assert not journal.is_dir() or os.listdir(journal) == []
     records = tmp_path / "agenttools-state" / "deployments"
     assert len([n for n in os.listdir(records) if not n.startswith(".")]) == 2
@@ -346,7 +349,52 @@ def test_a_managed_environment_pins_its_dependencies_in_the_lock(
     )
     (repo / "agenttools.lock").write_text(lock.replace(pin, 'version = "0.0.1"', 1))
     refused = run(capsys, "sync", "--frozen", "--force")
-    assert refused.status == 1 and "resolves its dependencies to" in refused.err, refused.err
+    assert refused.status == 1, refused.err
+    assert "pins the file" in refused.err and "does not serve it" in refused.err, refused.err
+
+
+def test_a_frozen_sync_installs_exactly_the_locked_dependencies(
+    capsys: pytest.CaptureFixture[str],
+    repo: Path,
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    publishing: Publishing,
+) -> None:
+    publishing.publish(notes_plus_wheel(tmp_path_factory))
+    write_project(repo, publishing.server.url(), "claude-code",
+                  extra='\n[[bundle]]\nrequirement = "notes-plus"\nscope = "user"\nrunner = "python"\n')  # fmt: skip
+    assert run(capsys, "sync").status == 0
+    lock = (repo / "agenttools.lock").read_text()
+    assert 'name = "plain-dist"\nversion = "1.0"' in lock, lock
+    newer = plain_release(tmp_path_factory, "1.1")
+    publishing.publish(newer)  # what a resolution would pick now
+
+    # a teammate, nothing installed yet: the locked set, not what resolves today
+    teammate = tmp_path / "teammate"
+    use_home(monkeypatch, teammate)
+    frozen = run(capsys, "sync", "--frozen")
+    assert frozen.status == 0, frozen.err
+    (name,) = environments(teammate / "agenttools-state")
+    site = next((teammate / "agenttools-state" / "envs" / name).glob("lib/python*/site-packages"))
+    installed = sorted(p.name for p in site.glob("*.dist-info"))
+    assert installed == ["notes_plus-1.0.dist-info", "plain_dist-1.0.dist-info"], installed
+    assert (repo / "agenttools.lock").read_text() == lock
+    assert run(capsys, "sync", "--locked").status == 0  # (as locked: nothing to do)
+    assert environments(teammate / "agenttools-state") == [name]
+
+    # the index serves another file under the locked name: refused, nothing installed
+    tampered = plain_release(tmp_path_factory, "1.0", marker="tampered")
+    served = publishing.directory / tampered.name
+    served.unlink()
+    served.symlink_to(tampered.resolve())
+    third = tmp_path / "third"
+    use_home(monkeypatch, third)
+    refused = run(capsys, "sync", "--frozen")
+    assert refused.status == 1
+    assert "Refused: the index" in refused.err and tampered.name in refused.err
+    assert "supply-chain change" in refused.err, refused.err
+    assert environments(third / "agenttools-state") == []
 
 
 def test_a_sync_with_nothing_to_do_needs_no_index_and_writes_nothing(

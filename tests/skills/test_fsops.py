@@ -18,7 +18,8 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import DestinationState, DirectoryState, directory_state
-from agenttools_runtime.skills.source import SkillSource, to_source
+from agenttools_runtime.skills.source import to_source
+from agenttools_runtime.skills.spec import SkillSource
 from tests.helpers.skills import backups, make_skill, tree
 
 

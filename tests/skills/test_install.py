@@ -40,7 +40,8 @@ from agenttools_runtime.skills.install import (
     resolve_skills_root,
     uninstall_skills,
 )
-from agenttools_runtime.skills.source import Skill, SkillSource, to_source
+from agenttools_runtime.skills.source import skill_from_directory, to_source
+from agenttools_runtime.skills.spec import Skill, SkillSource
 from tests.helpers.skills import backups, make_skill, tree
 
 INLINE = {"name": "inline-skill", "description": "An inline skill.", "body": "Use it.\n"}
@@ -168,7 +169,7 @@ def test_every_skill_form(home: Path, src: Path, tmp_path: Path) -> None:
         [
             src / "demo-skill",  # Path
             str(src / "other-skill"),  # str path
-            Skill.from_directory(make_skill(tmp_path / "more", name="from-dir")),  # Skill (dir)
+            skill_from_directory(make_skill(tmp_path / "more", name="from-dir")),  # Skill (dir)
             generated,  # Skill (inline)
             INLINE,  # mapping
             source,  # SkillSource
@@ -723,7 +724,7 @@ def test_uninstall_name_forms(home: Path, src: Path) -> None:
     install_skills("claude-code", [src / "demo-skill", src / "other-skill", INLINE])
     results = uninstall_skills(
         "claude-code",
-        [Skill.from_directory(src / "demo-skill"), src / "other-skill", "some-dist/inline-skill"],
+        [skill_from_directory(src / "demo-skill"), src / "other-skill", "some-dist/inline-skill"],
     )
     assert [(r.name, r.removed) for r in results] == [
         ("demo-skill", True),

@@ -18,7 +18,8 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.paths import canonical_path_key
 from agenttools_runtime.skills.hashing import hash_bytes, hash_text
-from agenttools_runtime.skills.source import Skill, SkillSource, to_source
+from agenttools_runtime.skills.source import skill_from_directory, to_source
+from agenttools_runtime.skills.spec import Skill, SkillSource
 from tests.helpers.skills import make_skill
 
 
@@ -119,7 +120,7 @@ def test_inline_mapping_generates_deterministic_skill_md() -> None:
 
 def test_skill_object_with_directory_is_a_directory_source(tmp_path: Path) -> None:
     directory = make_skill(tmp_path)
-    skill = Skill.from_directory(directory)
+    skill = skill_from_directory(directory)
     assert skill.path == directory
     assert skill.body == "\nDo the thing.\n"
     assert to_source(skill, "ignored").identifier == "File:" + canonical_path_key(directory)

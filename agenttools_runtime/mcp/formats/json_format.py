@@ -12,6 +12,7 @@ also the one that reports errors with their line and column.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping
@@ -247,9 +248,17 @@ class _Document:
     def find_path(self, path: tuple[str, ...]) -> tuple[_Composite, int, _Composite | None]:
         """Walk *path*: ``(deepest existing object, number of keys found, container)``.
         The container is None when part of the path is missing; a ``null`` on the path counts
-        as missing and is remembered in ``self.null`` (it is replaced, nothing is lost)."""
+        as missing (:meth:`walk` also says where it is)."""
+        parent, depth, found, _null = self.walk(path)
+        return parent, depth, found
+
+    def walk(
+        self, path: tuple[str, ...]
+    ) -> tuple[_Composite, int, _Composite | None, _Member | None]:
+        """:meth:`find_path`, and the member whose ``null`` value ended the walk (it is
+        replaced, nothing is lost), or None. The document is not changed: documents are
+        shared by the reads and edits of one text."""
         current = self.root
-        self.null: _Member | None = None
         for depth, key in enumerate(path):
             if self.text[current.start] != "{":
                 raise StructureError(
@@ -257,14 +266,13 @@ class _Document:
                 )
             member = _last(current.members, key)
             if member is None:
-                return current, depth, None
+                return current, depth, None, None
             if self.text.startswith("null", member.value_start):
-                self.null = member
-                return current, depth, None
+                return current, depth, None, member
             if self.text[member.value_start] not in "{[":
                 raise StructureError(f'"{".".join(path[: depth + 1])}" is not an object')
             current = self.scan.composite(member.value_start)
-        return current, len(path), current
+        return current, len(path), current, None
 
     def entry_index(self, container: _Composite, spec: Container, key: str) -> list[int]:
         """Indexes of the members that are the entry *key* (the last one wins for reads)."""
@@ -425,13 +433,21 @@ def _is_blank(text: str) -> bool:
     return _Scanner(text).skip(0) >= len(text)
 
 
+@functools.lru_cache(maxsize=2)
+def _parsed(text: str) -> _Document:
+    """The document of *text*, parsed once for the reads and edits of one operation (the
+    entries read, each entry set, its span before and after): a fact of the text alone, never
+    changed by its users (edits are splices of a new text). Two: an edit's before and after."""
+    return _Document(text)
+
+
 class JSONFormat:
     """JSON / JSONC editing by minimal text splice (see the module docstring)."""
 
     def read_entries(self, text: str, container: Container) -> dict[str, Any]:
         if _is_blank(text):
             return {}
-        doc = _Document(text)
+        doc = _parsed(text)
         _parent, _depth, found = doc.find_path(container.path)
         if found is None:
             return {}
@@ -456,17 +472,17 @@ class JSONFormat:
                 return rendered, False
             # keep the comments, the document goes below them
             return text.rstrip(" \t\r\n") + nl + rendered, False
-        doc = _Document(text)
-        parent, depth, found = doc.find_path(container.path)
+        doc = _parsed(text)
+        parent, depth, found, null = doc.walk(container.path)
         edits: list[tuple[int, int, str]] = []
         root_items: list[tuple[str | None, Any]] = []
         if found is None:
             rest = container.path[depth:]
             leaf = [entry] if container.list_key else {key: entry}
-            if doc.null is not None:
+            if null is not None:
                 value = _nest(rest[1:], leaf)
-                outer = doc.own_indent(doc.null.start)
-                span = (doc.null.value_start, doc.null.value_end)
+                outer = doc.own_indent(null.start)
+                span = (null.value_start, null.value_end)
                 edits.append(
                     (*span, doc.render(value, outer, "\n" not in text[parent.start : parent.end]))
                 )
@@ -508,7 +524,7 @@ class JSONFormat:
     def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]:
         if _is_blank(text):
             return text, False
-        doc = _Document(text)
+        doc = _parsed(text)
         _parent, _depth, found = doc.find_path(container.path)
         if found is None:
             return text, False
@@ -527,7 +543,7 @@ class JSONFormat:
     def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
         if _is_blank(text):
             return None
-        doc = _Document(text)
+        doc = _parsed(text)
         _parent, _depth, found = doc.find_path(container.path)
         if found is None or text[found.start] != ("[" if container.list_key else "{"):
             return None

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from agenttools_runtime.discovery import InstalledDistribution, SearchPath, find_distributions
 from agenttools_runtime.errors import SkillProviderSkipped
+from agenttools_runtime.installed_skills import read_skill_file
 from agenttools_runtime.names import is_provider_name
 from agenttools_runtime.skilluri.providers.base import ProvidedSkill
 from agenttools_runtime.skilluri.providers.directory import DirectorySkillProvider, SkillFolder
@@ -43,7 +44,7 @@ class DistributionSkillProvider(DirectorySkillProvider):
         if self._entry(skill.name).files is None:
             return super()._read_file(skill, rel, path)
         # a regular file reached without a link, hashed as the wheel recorded it
-        return self.distribution.read_skill_file(skill.name, rel)
+        return read_skill_file(self.distribution, skill.name, rel)
 
 
 def distribution_providers(search: SearchPath | None = None) -> list[DistributionSkillProvider]:
