@@ -307,6 +307,13 @@ def project_skills_location(client: str | Client, directory: Path | str) -> Path
     return _project_location(c, c.project_skills, directory, UnsupportedSkillsClientProject)
 
 
+def check_skills_root(root: Path) -> None:
+    """A skills root holds skill folders: ``InvalidSkillsDirectory`` when it is a file or
+    itself a skill."""
+    if (os.path.lexists(root) and not root.is_dir()) or (root / "SKILL.md").exists():
+        raise errors.InvalidSkillsDirectory(path=root)
+
+
 def skill_read_locations(client: str | Client, os: str | None = None) -> list[Path]:
     """Every user-scope skills root the client reads on *os*, its own (the one agenttools
     writes) first, then the others in the client's order; roots it has none of on that OS

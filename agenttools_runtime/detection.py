@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import json
 import os
-import sys
+import shutil
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import paths
+from agenttools_runtime import jsonform, paths
 from agenttools_runtime.clients import (
     Client,
     all_clients,
@@ -48,22 +48,16 @@ _WHAT = {
 
 
 @dataclass(frozen=True, slots=True)
-class Trace:
+class Trace(jsonform.Form):
     """One sign of a client: its ``kind`` (executable, folder, config, skills) and
     ``path`` (for an executable, where ``PATH`` found it; ``name`` its command)."""
 
     kind: str
     path: str
-    name: str = ""
+    name: str = field(default="", metadata=jsonform.key(omit=""))
 
     def describe(self) -> str:
         return _WHAT[self.kind].format(name=self.name, path=self.path)
-
-    def to_json(self) -> dict[str, Any]:
-        data = {"kind": self.kind, "path": self.path}
-        if self.name:
-            data["name"] = self.name
-        return data
 
 
 class Detection:
@@ -124,7 +118,7 @@ def detect(
     ours = ours or _Ours.load()
     found = Detection(client)
     for name in (client.traces or {}).get("executables", ()):
-        where = which(name)
+        where = shutil.which(name)
         if where is not None:
             found.traces.append(Trace(EXECUTABLE, where, name))
     candidates = [(FOLDER, p) for p in trace_folders(client)]
@@ -201,22 +195,6 @@ class _Ours:
         if self.registry is None:
             return False
         return (self.registry / f"{registry_key(root, name)}.json").is_file()
-
-
-def which(name: str) -> str | None:
-    """``shutil.which`` without importing shutil (``clients`` start-up time): the first
-    executable *name* on ``PATH`` (with ``PATHEXT`` on Windows)."""
-    suffixes = [""]
-    if sys.platform == "win32":
-        suffixes += os.environ.get("PATHEXT", ".COM;.EXE;.BAT;.CMD").lower().split(";")
-    for directory in os.environ.get("PATH", "").split(os.pathsep):
-        if not directory:
-            continue
-        for suffix in suffixes:
-            candidate = os.path.join(directory, name + suffix)
-            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-                return candidate
-    return None
 
 
 def _shared_roots(clients: Mapping[str, Client]) -> set[str]:

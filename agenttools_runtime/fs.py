@@ -217,9 +217,8 @@ def write_stream_atomic(
 
 def _temp_file(path: Path) -> tuple[int, str]:
     """A new file beside *path*, ``.<name>.agenttools-<random>.tmp``, open for writing, mode
-    0600: ``tempfile.mkstemp`` without importing ``tempfile`` (and ``random``, ``shutil``…
-    with it: a deploy's start-up). Inside :func:`listing_temp_files`, its name is listed
-    before it is created."""
+    0600. Not ``tempfile.mkstemp``: inside :func:`listing_temp_files` its name is listed
+    *before* it is created (a process killed in between leaves no file the log misses)."""
     log = _temp_log.get()
     while True:
         tmp = os.path.join(
@@ -445,7 +444,7 @@ def remove_entry(path: Path) -> None:
 def staging_path(next_to: Path) -> Path:
     """A fresh sibling path in *next_to*'s parent: ``.agenttools-staging-<uuid>``, where a
     directory is built before it is renamed into place."""
-    return next_to.parent / f"{TEMP_MARK}staging-{_random_hex()}"
+    return next_to.parent / f"{TEMP_MARK}staging-{os.urandom(16).hex()}"
 
 
 def _rmtree_retry_readonly(func: Callable[..., object], path: str, _exc: object) -> None:
@@ -469,9 +468,3 @@ def sync_directory(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
-
-
-def _random_hex() -> str:
-    """128 random bits, as ``uuid.uuid4().hex`` gives them (without importing uuid, which
-    imports platform: a build hook's and the CLI's start-up)."""
-    return os.urandom(16).hex()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from agenttools_runtime.cli.common import UsageError, emit, is_terminal
 from agenttools_runtime.cli.index_options import (
@@ -17,7 +18,6 @@ from agenttools_runtime.cli.index_options import (
     split_tools,
 )
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable

@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from agenttools_runtime.cli.common import nonempty
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
     import argparse
     from typing import Any

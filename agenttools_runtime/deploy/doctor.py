@@ -60,7 +60,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs, lock, paths, verified
+from agenttools_runtime import fs, jsonform, lock, paths, verified
 from agenttools_runtime.clients import all_clients, get_client, mcp_config_location, skills_location
 from agenttools_runtime.deploy import index, journal, litter, records, registry
 from agenttools_runtime.deploy.apply import committed, config_directory
@@ -89,7 +89,7 @@ from agenttools_runtime.skills.hashing import (
 
 
 @dataclass(slots=True)
-class Finding:
+class Finding(jsonform.Form):
     """One thing doctor found; ``fixable`` says whether ``--fix`` repairs it, ``fixed``
     whether it did."""
 
@@ -98,15 +98,6 @@ class Finding:
     detail: str
     fixable: bool
     fixed: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "path": self.path,
-            "detail": self.detail,
-            "fixable": self.fixable,
-            "fixed": self.fixed,
-        }
 
     def render(self) -> str:
         mark = "fixed: " if self.fixed else ""

@@ -21,6 +21,7 @@ registry entry), ``deploy:registry-written``, ``deploy:record-written``,
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -112,7 +113,7 @@ def make_plan(
     :func:`execute_outcome`)."""
     store = store or Store.open()
     deploy_mcp, deploy_skills, found = check_target(tools, target)
-    uid = records.new_uuid()
+    uid = str(uuid.uuid4())
     servers = tools.servers if deploy_mcp else ()
     skipped = () if deploy_skills else tools.skill_names
     result = DeployPlan(uid, tools, target, level, servers, [], skipped, [], warnings=found)

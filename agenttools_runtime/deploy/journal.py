@@ -38,7 +38,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs
+from agenttools_runtime import fs, jsonform
 from agenttools_runtime.deploy import shapes
 from agenttools_runtime.mcp.origin import Origin
 from agenttools_runtime.paths import StatePaths
@@ -53,8 +53,24 @@ class Kind(str, Enum):
     SWEEP = "sweep"
 
 
+def _is_temp_entry(name: str | None) -> bool:
+    """Whether *name* is one agenttools gives a staging directory or backup beside a skills
+    root (a plain name with its mark: never a path that leads elsewhere)."""
+    return name is None or (name.startswith(fs.TEMP_MARK) and shapes.is_name(name[1:]))
+
+
+def _is_uid(uid: str | None) -> bool:
+    # (names of record directories: a path that leads elsewhere is never acted on)
+    return uid is None or uid == "" or shapes.is_name(uid)
+
+
+_NAME = jsonform.key(check=shapes.is_name, means="a file name")
+_TEMP = jsonform.key(check=_is_temp_entry, means="a staging or backup name")
+_UID = jsonform.key(check=_is_uid, means="a deployment id")
+
+
 @dataclass(frozen=True, slots=True)
-class ConfigChange:
+class ConfigChange(jsonform.Form):
     """One config file a deploy edits. ``before``/``after`` are SHA-256 digests of its bytes
     (``before`` None: the file did not exist); ``entries`` maps each key written to
     ``[prior value or None, new value]``; ``prior_copy`` names the journal file holding the
@@ -62,6 +78,7 @@ class ConfigChange:
     each replaced entry as it was (its text and the hunk of the write: a rollback of a file
     changed since puts it back byte-for-byte where it can)."""
 
+    WHAT = "a config change"
     file: str
     format: str
     container: tuple[str, ...]
@@ -69,146 +86,64 @@ class ConfigChange:
     before: str | None
     after: str
     entries: Mapping[str, tuple[Any, Any]]
-    prior_copy: str | None = None
+    prior_copy: str | None = field(default=None, metadata=_NAME)
     created_dirs: tuple[str, ...] = ()
     restore: Mapping[str, Origin] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "format": self.format,
-            "container": list(self.container),
-            "list_key": self.list_key,
-            "before": self.before,
-            "after": self.after,
-            "entries": {k: list(v) for k, v in self.entries.items()},
-            "prior_copy": self.prior_copy,
-            "created_dirs": list(self.created_dirs),
-            "restore": {k: v.to_json() for k, v in self.restore.items()},
-        }
-
-    @classmethod
-    def from_json(cls, data: object) -> ConfigChange:
-        what = "a config change"
-        change = shapes.obj(data, what)
-        entries = shapes.table(change, "entries", what)
-        if not all(type(v) is list and len(v) == 2 for v in entries.values()):
-            raise shapes.Malformed(f"{what}.entries is not an object of [before, after] pairs")
-        restore = shapes.table(change, "restore", what)
-        prior_copy = shapes.optional_text(change, "prior_copy", what)
-        if prior_copy is not None and not shapes.is_name(prior_copy):
-            raise shapes.Malformed(f"{what}.prior_copy is not a file name")
-        return cls(
-            file=shapes.text(change, "file", what),
-            format=shapes.text(change, "format", what),
-            container=tuple(shapes.texts(change, "container", what)),
-            list_key=shapes.optional_text(change, "list_key", what),
-            before=shapes.optional_text(change, "before", what),
-            after=shapes.text(change, "after", what),
-            entries={k: (v[0], v[1]) for k, v in entries.items()},
-            prior_copy=prior_copy,
-            created_dirs=tuple(shapes.texts(change, "created_dirs", what)),
-            restore={
-                k: Origin.from_json(shapes.origin(v, f"{what}.restore")) for k, v in restore.items()
-            },
-        )
-
 
 @dataclass(frozen=True, slots=True)
-class SkillChange:
+class SkillChange(jsonform.Form):
     """One skill directory a deploy writes: ``root/name`` gets the content whose manifest is
     ``manifest``, built in the staging directory ``staging`` (a name: see
     ``fsops.temp_locations``); what was there moves to the backup ``backup`` (None: nothing
     was there)."""
 
-    name: str
+    WHAT = "a skill change"
+    name: str = field(metadata=jsonform.key(check=shapes.is_name, means="a skill name"))
     root: str
     manifest: Mapping[str, str]
-    staging: str
-    backup: str | None
+    staging: str = field(metadata=_TEMP)
+    backup: str | None = field(metadata=_TEMP)
     created_dirs: tuple[str, ...] = ()
-    link: str | None = None  # deploy --link: root/name becomes a link to this directory
+    # deploy --link: root/name becomes a link to this directory
+    link: str | None = field(default=None, metadata=jsonform.key(omit=None))
 
     @property
     def directory(self) -> Path:
         return Path(self.root) / self.name
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "name": self.name,
-            "root": self.root,
-            "manifest": dict(self.manifest),
-            "staging": self.staging,
-            "backup": self.backup,
-            "created_dirs": list(self.created_dirs),
-        }
-        if self.link is not None:
-            data["link"] = self.link
-        return data
-
-    @classmethod
-    def from_json(cls, data: object) -> SkillChange:
-        what = "a skill change"
-        change = shapes.obj(data, what)
-        staging = shapes.text(change, "staging", what)
-        backup = shapes.optional_text(change, "backup", what)
-        name = shapes.text(change, "name", what)
-        if not shapes.is_name(name):
-            raise shapes.Malformed(f"{what} names the skill {name!r}, not a skill name")
-        for temp in (staging, backup):
-            # (entries beside the skills root: never a path that leads elsewhere)
-            if temp is not None and not _is_temp_entry(temp):
-                raise shapes.Malformed(f"{what} names {temp!r}, not a staging or backup name")
-        return cls(
-            name=name,
-            root=shapes.text(change, "root", what),
-            manifest=shapes.text_table(change, "manifest", what),
-            staging=staging,
-            backup=backup,
-            created_dirs=tuple(shapes.texts(change, "created_dirs", what)),
-            link=shapes.optional_text(change, "link", what),
-        )
-
 
 @dataclass(frozen=True, slots=True)
-class EntryChange:
+class EntryChange(jsonform.Form):
     """One registry entry a deploy writes, and its file's text before (None: there was none):
     all an undo needs (a committed deploy's entries are all written: nothing to redo)."""
 
-    key: str
+    WHAT = "a registry change"
+    key: str = field(metadata=jsonform.key(check=shapes.is_name, means="a registry key"))
     before: str | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "before": self.before}
-
-    @classmethod
-    def from_json(cls, data: object) -> EntryChange:
-        what = "a registry change"
-        change = shapes.obj(data, what)
-        key = shapes.text(change, "key", what)
-        if not shapes.is_name(key):
-            raise shapes.Malformed(f"{what}.key is not a registry key")
-        return cls(key, shapes.optional_text(change, "before", what))
 
 
 @dataclass(slots=True)
-class Journal:
+class Journal(jsonform.Form):
     """One operation's intent (see the module docstring). ``path`` is its file."""
 
-    path: Path
+    path: Path = field(metadata=jsonform.NOT_JSON)
     kind: Kind
-    uuid: str
+    uuid: str = field(default="", metadata=_UID)
     name: str = ""
     client: str = ""
     created: str = ""
     pid: int = 0
-    replaces: tuple[str, ...] = ()
-    owned_by: str | None = None
+    replaces: tuple[str, ...] = field(
+        default=(),
+        metadata=jsonform.key(check=lambda uids: all(map(_is_uid, uids)), means="deployment ids"),
+    )
+    owned_by: str | None = field(default=None, metadata=_UID)
     force: bool = False  # a removal with --force (entries the user changed go too)
     config: tuple[ConfigChange, ...] = ()
     skills: tuple[SkillChange, ...] = ()
     entries: tuple[EntryChange, ...] = ()
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict, metadata=jsonform.EXTRA)
 
     @property
     def side_files(self) -> list[Path]:
@@ -227,70 +162,17 @@ class Journal:
         return text
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            **self.extra,
-            "schema": JOURNAL_SCHEMA,
-            "kind": self.kind.value,
-            "uuid": self.uuid,
-            "name": self.name,
-            "client": self.client,
-            "created": self.created,
-            "pid": self.pid,
-            "replaces": list(self.replaces),
-            "owned_by": self.owned_by,
-            "force": self.force,
-            "config": [c.to_json() for c in self.config],
-            "skills": [s.to_json() for s in self.skills],
-            "entries": [e.to_json() for e in self.entries],
-        }
-
-    @classmethod
-    def from_json(cls, path: Path, data: object) -> Journal:
-        """Parse a journal; ``ValueError`` (:class:`~.shapes.Malformed`) when it is not one
-        of this schema, of the shape it says."""
-        what = "the journal"
-        journal = shapes.obj(data, what)
-        if journal.get("schema") != JOURNAL_SCHEMA or type(journal.get("schema")) is not int:
-            raise shapes.Malformed(f"unknown journal schema {journal.get('schema')!r}")
-        kind = journal.get("kind")
-        if type(kind) is not str or kind not in _KINDS:
-            raise shapes.Malformed(f"unknown journal kind {kind!r}")
-        known = {"schema", "kind", "uuid", "name", "client", "created", "pid", "replaces",
-                 "owned_by", "force", "config", "skills", "entries"}  # fmt: skip
-        uids = [
-            journal.get("uuid"),
-            journal.get("owned_by"),
-            *shapes.texts(journal, "replaces", what),
-        ]
-        for uid in uids:
-            # (names of record directories: a path that leads elsewhere is never acted on)
-            if uid is not None and uid != "" and not shapes.is_name(uid):
-                raise shapes.Malformed(f"{what} names the deployment {uid!r}, not a UUID")
-        return cls(
-            path=path,
-            kind=Kind(kind),
-            uuid=shapes.text_or(journal, "uuid", what),
-            name=shapes.text_or(journal, "name", what),
-            client=shapes.text_or(journal, "client", what),
-            created=shapes.text_or(journal, "created", what),
-            pid=shapes.integer(journal, "pid", what, 0),
-            replaces=tuple(shapes.texts(journal, "replaces", what)),
-            owned_by=shapes.optional_text(journal, "owned_by", what),
-            force=shapes.flag(journal, "force", what),
-            config=tuple(ConfigChange.from_json(c) for c in shapes.items(journal, "config", what)),
-            skills=tuple(SkillChange.from_json(c) for c in shapes.items(journal, "skills", what)),
-            entries=tuple(EntryChange.from_json(c) for c in shapes.items(journal, "entries", what)),
-            extra={k: v for k, v in journal.items() if k not in known},
-        )
+        return {**jsonform.Form.to_json(self), "schema": JOURNAL_SCHEMA}
 
 
-_KINDS = frozenset(k.value for k in Kind)
-
-
-def _is_temp_entry(name: str) -> bool:
-    """Whether *name* is one agenttools gives a staging directory or backup beside a skills
-    root (a plain name with its mark: never a path that leads elsewhere)."""
-    return name.startswith(fs.TEMP_MARK) and shapes.is_name(name[1:])
+def parse(path: Path, data: object) -> Journal:
+    """The journal *path* holds (*data*, its JSON); ``ValueError``
+    (:class:`~agenttools_runtime.jsonform.Malformed`) when it is not one of this schema, of
+    the shape it says."""
+    schema = data.get("schema") if type(data) is dict else None
+    if schema != JOURNAL_SCHEMA or type(schema) is not int:
+        raise shapes.Malformed(f"unknown journal schema {schema!r}")
+    return jsonform.load(Journal, data, "the journal", frozenset({"schema"}), path=path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,7 +269,7 @@ def pending(state: StatePaths) -> Iterator[Journal | Unreadable]:
     ):
         path = state.journals / name
         try:
-            yield Journal.from_json(path, json.loads(path.read_bytes()))
+            yield parse(path, json.loads(path.read_bytes()))
         except FileNotFoundError:
             continue
         except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:

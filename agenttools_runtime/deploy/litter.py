@@ -32,11 +32,11 @@ import contextlib
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime import fs, paths
+from agenttools_runtime import fs, jsonform, paths
 from agenttools_runtime.clients import all_clients, client_for_config_file
 from agenttools_runtime.deploy import shapes
 from agenttools_runtime.errors import AgentToolsError
@@ -64,51 +64,23 @@ FILE, KEYS, DIR = "file", "keys", "dir"
 _PROBE_KEY = "agenttools-probe"
 
 
+_OMIT_NONE = jsonform.key(omit=None)
+
+
 @dataclass(frozen=True, slots=True)
-class Claim:
+class Claim(jsonform.Form):
     """One path agenttools created: a config ``file`` (of ``client``'s format), ``keys`` it
     added to an existing config file (key paths from the document's root; ``restore``: the
     text that was there and the text agenttools leaves in its place, ``("null", "{}")``), or
     a ``dir`` (``inode``: the directory's, once it exists)."""
 
+    WHAT = "a claim"
     kind: str
     path: str
-    client: str | None = None
-    keys: tuple[tuple[str, ...], ...] = ()
-    inode: int | None = None
-    restore: tuple[str, str] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind, "path": self.path}
-        if self.client is not None:
-            data["client"] = self.client
-        if self.keys:
-            data["keys"] = [list(k) for k in self.keys]
-        if self.inode is not None:
-            data["inode"] = self.inode
-        if self.restore is not None:
-            data["restore"] = list(self.restore)
-        return data
-
-    @classmethod
-    def from_json(cls, data: object) -> Claim:
-        """Parse a claim; ``ValueError`` (:class:`~.shapes.Malformed`) when malformed."""
-        what = "a claim"
-        claim = shapes.obj(data, what)
-        keys = shapes.items(claim, "keys", what)
-        if not all(type(k) is list and all(type(p) is str for p in k) for k in keys):
-            raise shapes.Malformed(f"{what}.keys is not an array of key paths")
-        restore = shapes.texts(claim, "restore", what)
-        if restore and len(restore) != 2:
-            raise shapes.Malformed(f"{what}.restore is not a pair of strings")
-        return cls(
-            kind=shapes.text(claim, "kind", what),
-            path=shapes.text(claim, "path", what),
-            client=shapes.optional_text(claim, "client", what),
-            keys=tuple(tuple(k) for k in keys),
-            inode=shapes.optional_integer(claim, "inode", what),
-            restore=(restore[0], restore[1]) if restore else None,
-        )
+    client: str | None = field(default=None, metadata=_OMIT_NONE)
+    keys: tuple[tuple[str, ...], ...] = field(default=(), metadata=jsonform.key(omit=()))
+    inode: int | None = field(default=None, metadata=_OMIT_NONE)
+    restore: tuple[str, str] | None = field(default=None, metadata=_OMIT_NONE)
 
 
 # -- at deploy time --------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import errors, fs, paths
+from agenttools_runtime import errors, fs, jsonform, paths
 from agenttools_runtime.deploy import shapes
 from agenttools_runtime.mcp.origin import Origin
 
@@ -27,50 +27,25 @@ SCHEMA_VERSION = 1
 STAGING_PREFIX = ".staging-"
 
 
+_OMIT_NONE = jsonform.key(omit=None)
+
+
 @dataclass(frozen=True, slots=True)
-class InstalledSkill:
+class InstalledSkill(jsonform.Form):
     """One skill directory a deployment references (``registry_key`` is recorded once and
     used for release, never recomputed)."""
 
+    WHAT = "a record's skill"
     name: str
     directory: str
-    registry_key: str
+    registry_key: str = field(metadata=jsonform.key(check=shapes.is_name, means="a registry key"))
     identifier: str | None = None
     version: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
-
-    def to_json(self) -> dict[str, Any]:
-        data = dict(self.extra)
-        data.update(
-            {
-                "name": self.name,
-                "directory": self.directory,
-                "registry_key": self.registry_key,
-                "identifier": self.identifier,
-                "version": self.version,
-            }
-        )
-        return data
-
-    @classmethod
-    def from_json(cls, data: object) -> InstalledSkill:
-        what = "a record's skill"
-        skill = shapes.obj(data, what)
-        key = shapes.text(skill, "registry_key", what)
-        if not shapes.is_name(key):
-            raise shapes.Malformed(f"{what}.registry_key is not a registry key")
-        return cls(
-            name=shapes.text(skill, "name", what),
-            directory=shapes.text(skill, "directory", what),
-            registry_key=key,
-            identifier=shapes.optional_text(skill, "identifier", what),
-            version=shapes.optional_text(skill, "version", what),
-            extra=_unknown(skill, _INSTALLED_FIELDS),
-        )
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False, metadata=jsonform.EXTRA)
 
 
 @dataclass(frozen=True, slots=True)
-class ServerEntry:
+class ServerEntry(jsonform.Form):
     """One MCP config entry a deployment wrote; ``runner`` is how a module/script server's
     command was written (``python``, ``script``, ``uvx``; None for command/url servers and
     records written before runners). ``written`` is the entry as written (plain data; None
@@ -79,43 +54,14 @@ class ServerEntry:
     wrote it (the user's, replaced with ``--force``, or an identical one found there), which
     removing the deployment puts back (JSON: ``replaced``)."""
 
+    WHAT = "a record's MCP server"
     name: str
     config_key: str
     config_file: str
-    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
-    runner: str | None = None
-    written: Any = None
-    origin: Origin | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data = dict(self.extra)
-        data.update(
-            {"name": self.name, "config_key": self.config_key, "config_file": self.config_file}
-        )
-        if self.runner is not None:
-            data["runner"] = self.runner
-        if self.written is not None:
-            data["written"] = self.written
-        if self.origin is not None:
-            data["replaced"] = self.origin.to_json()
-        return data
-
-    @classmethod
-    def from_json(cls, data: object) -> ServerEntry:
-        what = "a record's MCP server"
-        entry = shapes.obj(data, what)
-        replaced = entry.get("replaced")
-        return cls(
-            shapes.text(entry, "name", what),
-            shapes.text(entry, "config_key", what),
-            shapes.text(entry, "config_file", what),
-            extra=_unknown(entry, _SERVER_FIELDS),
-            runner=shapes.optional_text(entry, "runner", what),
-            written=entry.get("written"),
-            origin=None
-            if replaced is None
-            else Origin.from_json(shapes.origin(replaced, f"{what}.replaced")),
-        )
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False, metadata=jsonform.EXTRA)
+    runner: str | None = field(default=None, metadata=_OMIT_NONE)
+    written: Any = field(default=None, metadata=_OMIT_NONE)
+    origin: Origin | None = field(default=None, metadata=jsonform.key("replaced", omit=None))
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,11 +166,13 @@ class DeploymentRecord:
             scope=shapes.optional_text(record, "scope", what),
             location_key=shapes.text(record, "location_key", what),
             mcp_servers=tuple(
-                ServerEntry.from_json(s) for s in shapes.items(record, "mcp_servers", what)
+                ServerEntry.from_json(s, f"{what}.mcp_servers[{i}]")
+                for i, s in enumerate(shapes.items(record, "mcp_servers", what))
             ),
             skills_directory=shapes.optional_text(skills, "directory", where),
             installed=tuple(
-                InstalledSkill.from_json(s) for s in shapes.items(skills, "installed", where)
+                InstalledSkill.from_json(s, f"{where}.installed[{i}]")
+                for i, s in enumerate(shapes.items(skills, "installed", where))
             ),
             skipped=tuple(shapes.texts(skills, "skipped", where)),
             not_installed=tuple(shapes.texts(skills, "not_installed", where)),
@@ -240,8 +188,6 @@ class DeploymentRecord:
 
 
 # the fields this version reads; everything else in a record is kept verbatim on rewrite
-_INSTALLED_FIELDS = frozenset({"name", "directory", "registry_key", "identifier", "version"})
-_SERVER_FIELDS = frozenset({"name", "config_key", "config_file", "runner", "written", "replaced"})
 _SKILLS_FIELDS = frozenset({"directory", "installed", "skipped", "not_installed"})
 _RECORD_FIELDS = frozenset(
     {"version", "uuid", "timestamp", "agenttools_version", "created_by", "agent_tools", "client",
@@ -252,16 +198,6 @@ _RECORD_FIELDS = frozenset(
 def _unknown(data: Mapping[str, Any], known: Iterable[str]) -> dict[str, Any]:
     names = set(known)
     return {k: v for k, v in data.items() if k not in names}
-
-
-def new_uuid() -> str:
-    """A random (version 4) UUID, as ``str(uuid.uuid4())`` (without importing ``uuid``, which
-    brings ``platform``: a deploy's start-up)."""
-    raw = bytearray(os.urandom(16))
-    raw[6] = (raw[6] & 0x0F) | 0x40  # version 4
-    raw[8] = (raw[8] & 0x3F) | 0x80  # the RFC 4122 variant
-    h = raw.hex()
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def now_timestamp() -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs, paths
+from agenttools_runtime import fs, jsonform, paths
 from agenttools_runtime.deploy import records, shapes
 from agenttools_runtime.paths import StatePaths
 from agenttools_runtime.skills import fsops
@@ -46,23 +46,34 @@ def replaced_backup(entry: RegistryEntry) -> str | None:
     return name if name == replaced_backup_name(entry.key) else None
 
 
+def _are_names(values: tuple[str, ...]) -> bool:
+    return all(map(shapes.is_name, values))
+
+
 @dataclass(frozen=True, slots=True)
-class RegistryEntry:
+class RegistryEntry(jsonform.Form):
     """One installed skill directory. ``directory`` is the path as installed (not
     case-folded); ``hashes`` the baseline manifest; ``stats`` the stat cache (see
     :func:`file_stats`; empty: none); ``extra`` unknown fields, kept."""
 
-    key: str
+    WHAT = "the registry entry"
+    key: str = field(
+        metadata=jsonform.key("registry_key", check=shapes.is_name, means="a registry key")
+    )
     directory: str
     name: str
     identifier: str | None = None
     version: str | None = None
     hashes: Mapping[str, str] = field(default_factory=dict)
     external: bool = False
-    references: tuple[str, ...] = ()
+    references: tuple[str, ...] = field(
+        default=(), metadata=jsonform.key(check=_are_names, means="deployment ids")
+    )
     timestamp: str = ""
-    stats: Mapping[str, list[int]] = field(default_factory=dict, compare=False)
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    stats: Mapping[str, list[int]] = field(
+        default_factory=dict, compare=False, metadata=jsonform.NOT_JSON
+    )
+    extra: Mapping[str, Any] = field(default_factory=dict, metadata=jsonform.EXTRA)
 
     @property
     def path(self) -> Path:
@@ -77,52 +88,19 @@ class RegistryEntry:
         return replace(self, references=refs, timestamp=records.now_timestamp())
 
     def to_json(self) -> dict[str, Any]:
-        data = dict(self.extra)
-        data.update(
-            {
-                "schema": ENTRY_SCHEMA,
-                "registry_key": self.key,
-                "directory": self.directory,
-                "name": self.name,
-                "identifier": self.identifier,
-                "version": self.version,
-                "hashes": dict(sorted(self.hashes.items())),
-                "external": self.external,
-                "references": list(self.references),
-                "timestamp": self.timestamp,
-            }
-        )
+        data = {**jsonform.Form.to_json(self), "schema": ENTRY_SCHEMA}
         if self.stats:
-            data[STATS] = {k: list(v) for k, v in sorted(self.stats.items())}
-        else:
-            data.pop(STATS, None)
+            data[STATS] = {k: list(v) for k, v in self.stats.items()}
         return data
 
     @classmethod
-    def from_json(cls, data: object) -> RegistryEntry:
+    def from_json(cls, data: object, what: str | None = None) -> RegistryEntry:
         """Parse an entry; ``ValueError`` (:class:`~.shapes.Malformed`) when it is not of
         the shape its schema says. A stat cache of the wrong shape is dropped (a cache)."""
-        what = "the registry entry"
-        entry = shapes.obj(data, what)
-        known = {"schema", "registry_key", "directory", "name", "identifier", "version",
-                 "hashes", "external", "references", "timestamp", STATS}  # fmt: skip
-        key = shapes.text(entry, "registry_key", what)
-        references = shapes.texts(entry, "references", what)
-        if not shapes.is_name(key) or not all(shapes.is_name(r) for r in references):
-            raise shapes.Malformed(f"{what} names a key or a deployment that is not one")
-        stats: dict[str, list[int]] = entry[STATS] if _is_stats(entry.get(STATS)) else {}
-        return cls(
-            key=key,
-            directory=shapes.text(entry, "directory", what),
-            name=shapes.text(entry, "name", what),
-            identifier=shapes.optional_text(entry, "identifier", what),
-            version=shapes.optional_text(entry, "version", what),
-            hashes=shapes.text_table(entry, "hashes", what),
-            external=shapes.flag(entry, "external", what),
-            references=tuple(references),
-            timestamp=shapes.text_or(entry, "timestamp", what),
-            stats=stats,
-            extra={k: v for k, v in entry.items() if k not in known},
+        stats = data.get(STATS) if type(data) is dict else None
+        known = frozenset({"schema", STATS})
+        return jsonform.load(
+            cls, data, what or cls.WHAT, known, stats=stats if _is_stats(stats) else {}
         )
 
 

@@ -1,24 +1,20 @@
 """The shape of the JSON in state files, checked before anything is trusted.
 
 Every reader of a state file (journal, index and its log, record, registry entry, ledger)
-takes its values through these functions, which return the value when it has the JSON type
-the file's schema says and raise :class:`Malformed` (a ``ValueError``) naming the field when
-it has not: a file of the wrong shape is then *unreadable* — reported by ``doctor``, never
-acted on — instead of a ``TypeError`` deep inside a command. Types are exact: ``true`` is not
-a number, ``1`` is not a string.
+takes its values through :mod:`agenttools_runtime.jsonform` (the objects that are
+dataclasses) or these functions (the parts of irregular shape), which return the value when
+it has the JSON type the file's schema says and raise :class:`Malformed` (a ``ValueError``)
+naming the field when it has not: a file of the wrong shape is then *unreadable* — reported
+by ``doctor``, never acted on — instead of a ``TypeError`` deep inside a command. Types are
+exact: ``true`` is not a number, ``1`` is not a string.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (a deploy's start-up)
-if TYPE_CHECKING:
-    from typing import Any
-
-
-class Malformed(ValueError):
-    """A state file's JSON is not of the shape its schema says (the message names where)."""
+from agenttools_runtime.jsonform import Malformed as Malformed
 
 
 def obj(value: object, what: str) -> dict[str, Any]:
@@ -50,23 +46,6 @@ def text_or(data: Mapping[str, Any], key: str, what: str, default: str = "") -> 
     """The string field *key*, or *default* when it is absent or null."""
     value = optional_text(data, key, what)
     return default if value is None else value
-
-
-def integer(data: Mapping[str, Any], key: str, what: str, default: int | None = None) -> int:
-    """The integer field *key* (*default* when absent or null and a default is given)."""
-    value = data.get(key)
-    if value is None and default is not None:
-        return default
-    if type(value) is not int:
-        raise Malformed(f"{what}.{key} is not an integer")
-    return value
-
-
-def optional_integer(data: Mapping[str, Any], key: str, what: str) -> int | None:
-    value = data.get(key)
-    if value is not None and type(value) is not int:
-        raise Malformed(f"{what}.{key} is not an integer")
-    return value
 
 
 def flag(data: Mapping[str, Any], key: str, what: str, default: bool = False) -> bool:
@@ -105,14 +84,6 @@ def table(data: Mapping[str, Any], key: str, what: str) -> dict[str, Any]:
     return obj(value, f"{what}.{key}")
 
 
-def text_table(data: Mapping[str, Any], key: str, what: str) -> dict[str, str]:
-    """The object-of-strings field *key* (empty when absent or null)."""
-    value = table(data, key, what)
-    if not all(type(v) is str for v in value.values()):
-        raise Malformed(f"{what}.{key} is not an object of strings")
-    return value
-
-
 def is_name(value: object) -> bool:
     """Whether *value* is a plain file name that is not hidden: what a record directory, a
     registry entry or a journal side file is called (never a path that leads elsewhere)."""
@@ -122,22 +93,3 @@ def is_name(value: object) -> bool:
         and not value.startswith(".")
         and not any(c in value for c in "/\\\0")
     )
-
-
-def origin(value: object, what: str) -> dict[str, Any]:
-    """An entry's origin (:class:`agenttools_runtime.mcp.origin.Origin` as JSON): its
-    ``value``, ``text`` and ``hunk`` of the types they have."""
-    data = obj(value, what)
-    if "value" not in data:
-        raise Malformed(f"{what} has no value")
-    optional_text(data, "text", what)
-    hunk = data.get("hunk")
-    if hunk is not None:
-        where = f"{what}.hunk"
-        hunk = obj(hunk, where)
-        integer(hunk, "start", where)
-        text(hunk, "before", where)
-        text(hunk, "after", where)
-        optional_integer(hunk, "lead", where)
-        optional_integer(hunk, "trail", where)
-    return data

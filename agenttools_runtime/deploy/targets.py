@@ -158,7 +158,7 @@ def resolve_target(
         if not isinstance(skills_dir, (str, os.PathLike)):
             raise errors.InvalidSkillsDirectoryOption(value=skills_dir)
         override = Path(os.path.abspath(os.path.expanduser(os.fspath(skills_dir))))
-        check_skills_root(override)
+        clients.check_skills_root(override)
         skills_root, skills_problem = override, None
 
     skill_reads: tuple[Path, ...] = ()
@@ -210,14 +210,6 @@ def _read_roots(c: Client, scope: str | None, os_name: str | None) -> tuple[Path
     except AgentToolsError:
         pass
     return ()
-
-
-def check_skills_root(root: Path) -> None:
-    """A skills root holds skill folders: it must not be a file or itself a skill."""
-    if os.path.lexists(root) and not root.is_dir():
-        raise errors.InvalidSkillsDirectory(path=root)
-    if (root / "SKILL.md").exists():
-        raise errors.InvalidSkillsDirectory(path=root)
 
 
 def _config_file_scope(

@@ -49,9 +49,6 @@ class Receipt:
     created: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
-    def resolved_version(self, name: str) -> str | None:
-        return next((d.version for d in self.resolved if d.name == name), None)
-
     def to_json(self) -> dict[str, Any]:
         return {
             **self.extra,

@@ -17,10 +17,10 @@ Texts only: the file system is :func:`agenttools_runtime.mcp.formats.edit_config
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from agenttools_runtime.jsonform import Form
 from agenttools_runtime.mcp.formats import (
     Container,
     ParseError,
@@ -34,63 +34,28 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class Hunk:
+class Hunk(Form):
     """The part of the file a write changed: ``before`` became ``after`` at ``start``. When
     the written entry's span was known, ``lead``/``trail`` say how far the hunk reaches
     before and after that span (so it is found again wherever the entry moved)."""
 
+    WHAT = "a hunk"
     start: int
     before: str
     after: str
     lead: int | None = None
     trail: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "start": self.start,
-            "before": self.before,
-            "after": self.after,
-            "lead": self.lead,
-            "trail": self.trail,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Hunk:
-        lead, trail = data.get("lead"), data.get("trail")
-        return cls(
-            start=int(data["start"]),
-            before=str(data["before"]),
-            after=str(data["after"]),
-            lead=None if lead is None else int(lead),
-            trail=None if trail is None else int(trail),
-        )
-
 
 @dataclass(frozen=True, slots=True)
-class Origin:
+class Origin(Form):
     """An entry a write replaced: its ``value`` (plain data), its exact ``text`` in the file
     (None when its span was unknown), and the ``hunk`` of the write (None: unknown)."""
 
+    WHAT = "an entry's origin"
     value: Any
     text: str | None = None
     hunk: Hunk | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "value": self.value,
-            "text": self.text,
-            "hunk": None if self.hunk is None else self.hunk.to_json(),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Origin:
-        hunk = data.get("hunk")
-        text = data.get("text")
-        return cls(
-            value=data["value"],
-            text=None if text is None else str(text),
-            hunk=None if hunk is None else Hunk.from_json(hunk),
-        )
 
 
 def capture(

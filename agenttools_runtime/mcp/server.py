@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import errors, regular_files
 from agenttools_runtime.mcp.settings import Setting
-from agenttools_runtime.wheel.manifest import SETTING_TABLES, ServerEntry, setting_table
+from agenttools_runtime.wheel.manifest import ServerEntry
 
 if TYPE_CHECKING:
     ServerKind = Literal["module", "script", "command", "url"]
@@ -268,24 +268,3 @@ class MCPServer:
             origin=origin,
             settings=entry.settings,
         )
-
-    def to_declaration(self) -> dict[str, Any]:
-        """The manifest/TOML form (inverse of :meth:`from_declaration`), without defaults."""
-        data: dict[str, Any] = {}
-        if self.description is not None:
-            data["description"] = self.description
-        data[self.kind] = getattr(self, self.kind)
-        if self.args:
-            data["args"] = list(self.args)
-        if self.env:
-            data["env"] = dict(self.env)
-        if self.url is not None:
-            data["transport"] = self.transport
-            if self.headers:
-                data["headers"] = dict(self.headers)
-        if self.config_key is not None:
-            data["config-key"] = self.config_key
-        for setting in self.settings:
-            map_key = SETTING_TABLES[setting.kind]
-            data[map_key] = {**data.get(map_key, {}), setting.name: setting_table(setting)}
-        return data

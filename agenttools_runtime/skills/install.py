@@ -23,7 +23,13 @@ from pathlib import Path
 from typing import Any, Literal, overload
 
 from agenttools_runtime.bundles import AgentTools
-from agenttools_runtime.clients import Client, get_client, project_skills_location, skills_location
+from agenttools_runtime.clients import (
+    Client,
+    check_skills_root,
+    get_client,
+    project_skills_location,
+    skills_location,
+)
 from agenttools_runtime.discovery import get_distribution
 from agenttools_runtime.errors import (
     FORCE,
@@ -480,15 +486,8 @@ def resolve_skills_root(
         else:
             root = skills_location(client)
     root = Path(os.path.abspath(os.path.expanduser(root)))
-    _check_skills_root(root)
+    check_skills_root(root)
     return SkillsRoot(root, client, project_dir)
-
-
-def _check_skills_root(root: Path) -> None:
-    if os.path.lexists(root) and not root.is_dir():
-        raise InvalidSkillsDirectory(path=root)
-    if (root / SKILL_FILE).exists():
-        raise InvalidSkillsDirectory(path=root)
 
 
 # -- specs and names -------------------------------------------------------------------------

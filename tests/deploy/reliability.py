@@ -38,7 +38,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agenttools_runtime import paths
 from agenttools_runtime.cli import main
 from agenttools_runtime.deploy import deployed, records, registry
 from tests.deploy.invariants import inconsistencies, orphans, snapshot, untracked_skills
@@ -298,14 +297,16 @@ class Lab:
     def _next_command(self, result: Result, operation: str, argv: list[str]) -> None:
         """``deployed``, then the command again unless it is done (a deploy that was
         committed is there: running it again would rightly say DeploymentExists)."""
-        journals = paths.state_paths().journals_left()
-        if operation in ("remove", "remove-all", "mcp-install"):
+        if operation in ("remove", "remove-all") and not _to_remove(operation, argv):
+            # the kill came after the removal's record went: the next command of any kind
+            # finishes what is left (a temp log of the lock, a journal that rolls forward or
+            # back); the removal runs again only if that put the deployment back
+            status, err = _cli("deployed")
+            if status == 0 and _to_remove(operation, argv):
+                status, err = _cli(*argv)
+        elif operation in ("remove", "remove-all", "mcp-install"):
             # the same command again, first: it finishes what the killed one started
-            done = not journals and (
-                (operation == "remove" and argv[1] not in _record_ids())
-                or (operation == "remove-all" and not _record_ids())
-            )
-            status, err = (0, "") if done else _cli(*argv)
+            status, err = _cli(*argv)
             if status == 0:
                 status, err = _cli("deployed")
         else:
@@ -391,6 +392,11 @@ def _cli(*argv: str) -> tuple[int, str]:
             warnings.simplefilter("ignore")
             status = main(list(argv))
     return status, err.getvalue()
+
+
+def _to_remove(operation: str, argv: list[str]) -> bool:
+    """Whether what the removal *argv* removes is still recorded."""
+    return argv[1] in _record_ids() if operation == "remove" else bool(_record_ids())
 
 
 def _record_ids() -> set[str]:

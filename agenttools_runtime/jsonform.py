@@ -1,0 +1,280 @@
+"""Frozen dataclasses to and from JSON data, field by field: the form of a state file's
+objects, written once as the dataclass.
+
+:meth:`Form.to_json` gives one key per field (its name, or the ``name`` of :func:`key`), each
+value as JSON has it: a tuple is an array, a mapping an object, a nested dataclass its
+object, an enum its value. A field whose value is its ``omit`` value is left out; the
+unknown keys a read kept (the field marked :data:`EXTRA`) come along.
+
+:meth:`Form.from_json` is the way back, and checks before it trusts: every value must have
+exactly the JSON type its field's annotation says (``true`` is not a number, ``1`` is not a
+string), and pass its ``check``, else :class:`Malformed` names the field's path (``the
+journal.config[0].after is not a string``). An absent or null field takes its default
+(None, for an optional one); one without a default is required. Each class's fields are
+read once, on first use.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, TypeVar, Union
+
+
+class Malformed(ValueError):
+    """A JSON value is not of the form its schema says (the message names where)."""
+
+
+_F = TypeVar("_F", bound="Form")
+_NEVER: Any = object()  # (no omit value: the field is always written)
+EXTRA = {"extra": True}  # metadata of the field that keeps the keys a class does not know
+NOT_JSON = {"json": False}  # metadata of a field that is not in the JSON (given on load)
+
+
+def key(
+    name: str | None = None,
+    *,
+    omit: Any = _NEVER,
+    check: Callable[[Any], bool] | None = None,
+    means: str = "",
+) -> dict[str, Any]:
+    """Field metadata: the JSON ``name`` (default: the field's), the value that is left out
+    when written (``omit=None``), and a ``check`` a value read must pass (else "… is not
+    *means*")."""
+    return {"name": name, "omit": omit, "check": check, "means": means}
+
+
+class Form:
+    """A dataclass mixin: :meth:`to_json` and :meth:`from_json` from the fields (see the
+    module docstring). ``WHAT`` names the object in messages (``"a claim"``)."""
+
+    __slots__ = ()
+    WHAT: ClassVar[str] = "the object"
+
+    def to_json(self) -> dict[str, Any]:
+        plan = _plan(type(self))
+        data: dict[str, Any] = {} if plan.extra is None else dict(getattr(self, plan.extra))
+        for field in plan.fields:
+            value = getattr(self, field.attr)
+            if field.omit is _NEVER or value != field.omit:
+                data[field.name] = field.dump(value)
+        return data
+
+    @classmethod
+    def from_json(cls: type[_F], data: object, what: str | None = None) -> _F:
+        """The object of *data*; :class:`Malformed` when it is not of this form."""
+        return load(cls, data, cls.WHAT if what is None else what)
+
+
+def load(
+    cls: type[_F], data: object, what: str, known: frozenset[str] = frozenset(), **given: Any
+) -> _F:
+    """The *cls* object of *data* (see the module docstring); *given* are fields the caller
+    supplies (not read: a field marked :data:`NOT_JSON`, or one it read itself), *known*
+    other keys it read (not kept as unknown)."""
+    if type(data) is not dict:
+        raise Malformed(f"{what} is not an object")
+    plan = _plan(cls)
+    values: dict[str, Any] = dict(given)
+    for field in plan.fields:
+        if field.attr in given:
+            continue
+        value = data.get(field.name)
+        if value is None:
+            if field.required and field.name not in data:
+                raise Malformed(f"{what} has no {field.name}")
+            if field.nullable:
+                values[field.attr] = None
+                continue
+            if field.has_default:
+                continue
+        if type(value) is not field.exact:  # (a plain string, number or flag: no call)
+            value = field.load(value, f"{what}.{field.name}")
+        if field.check is not None and not field.check(value):
+            raise Malformed(f"{what}.{field.name} is not {field.means}")
+        values[field.attr] = value
+    if plan.extra is not None:
+        names = plan.names | known
+        values[plan.extra] = {k: v for k, v in data.items() if k not in names}
+    return cls(**values)
+
+
+# -- the plan of a class ---------------------------------------------------------------------
+
+_Load = Callable[[Any, str], Any]
+_Dump = Callable[[Any], Any]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Field:
+    attr: str
+    name: str
+    load: _Load
+    dump: _Dump
+    nullable: bool  # null reads as None
+    has_default: bool
+    required: bool  # absent is refused
+    omit: Any
+    exact: type | None  # str, int or bool: a value of exactly that type is taken as it is
+    check: Callable[[Any], bool] | None
+    means: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Plan:
+    fields: tuple[_Field, ...]
+    names: frozenset[str]
+    extra: str | None
+
+
+_PLANS: dict[type, _Plan] = {}  # each class's, made on first use (a fact of the class)
+
+
+def _plan(cls: type) -> _Plan:
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _make_plan(cls)
+    return plan
+
+
+def _make_plan(cls: type) -> _Plan:
+    hints = typing.get_type_hints(cls)
+    fields: list[_Field] = []
+    extra = None
+    for f in dataclasses.fields(cls):
+        if f.metadata.get("extra"):
+            extra = f.name
+            continue
+        if not f.init or f.metadata.get("json") is False:
+            continue
+        inner, optional = _strip_none(hints[f.name])
+        has_default = (
+            f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+        )
+        fields.append(
+            _Field(
+                attr=f.name,
+                name=f.metadata.get("name") or f.name,
+                load=_loader(inner),
+                dump=_dumper(inner),
+                nullable=optional or inner is Any,
+                has_default=has_default,
+                required=not has_default and not optional,
+                omit=f.metadata.get("omit", _NEVER),
+                exact=inner if inner in _JSON_TYPES else None,
+                check=f.metadata.get("check"),
+                means=f.metadata.get("means", ""),
+            )
+        )
+    return _Plan(tuple(fields), frozenset(f.name for f in fields), extra)
+
+
+def _strip_none(hint: Any) -> tuple[Any, bool]:
+    """``(X, True)`` for ``X | None``, else ``(hint, False)``."""
+    if typing.get_origin(hint) in (Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(args) == 1:
+            return args[0], len(args) < len(typing.get_args(hint))
+    return hint, False
+
+
+_JSON_TYPES: dict[type, str] = {str: "a string", int: "an integer", bool: "true or false"}
+
+
+def _loader(hint: Any) -> _Load:
+    """The function that takes a JSON value to the *hint* type (``Malformed`` if it is not)."""
+    if hint is Any:
+        return lambda value, where: value
+    if hint in _JSON_TYPES:
+        exact, noun = hint, _JSON_TYPES[hint]
+
+        def scalar(value: Any, where: str) -> Any:
+            if type(value) is not exact:
+                raise Malformed(f"{where} is not {noun}")
+            return value
+
+        return scalar
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        members = {m.value: m for m in hint}
+        choices = ", ".join(str(v) for v in members)
+
+        def member(value: Any, where: str) -> Any:
+            if type(value) is not str or value not in members:
+                raise Malformed(f"{where} is not one of {choices}")
+            return members[value]
+
+        return member
+    if isinstance(hint, type) and issubclass(hint, Form):
+        return lambda value, where: load(hint, value, where)
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is tuple:
+        return _tuple_loader(args)
+    if origin in (dict, Mapping):
+        return _mapping_loader(args[1])
+    raise TypeError(f"no JSON form for {hint!r}")
+
+
+def _tuple_loader(args: tuple[Any, ...]) -> _Load:
+    if len(args) == 2 and args[1] is Ellipsis:
+        item = _loader(args[0])
+
+        def array(value: Any, where: str) -> Any:
+            if type(value) is not list:
+                raise Malformed(f"{where} is not an array")
+            return tuple([item(v, f"{where}[{i}]") for i, v in enumerate(value)])
+
+        return array
+    items = [_loader(a) for a in args]
+
+    def fixed(value: Any, where: str) -> Any:
+        if type(value) is not list or len(value) != len(items):
+            raise Malformed(f"{where} is not an array of {len(items)}")
+        return tuple(
+            [load(v, f"{where}[{i}]") for i, (load, v) in enumerate(zip(items, value, strict=True))]
+        )
+
+    return fixed
+
+
+def _mapping_loader(value_hint: Any) -> _Load:
+    item = None if value_hint is Any else _loader(value_hint)
+
+    def mapping(value: Any, where: str) -> Any:
+        if type(value) is not dict:
+            raise Malformed(f"{where} is not an object")
+        if item is None:
+            return value
+        return {k: item(v, f"{where}.{k}") for k, v in value.items()}
+
+    return mapping
+
+
+def _dumper(hint: Any) -> _Dump:
+    """The function that takes a *hint* value to its JSON value."""
+    if hint is Any or hint in _JSON_TYPES:
+        return _same
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return lambda value: value.value
+    if isinstance(hint, type) and issubclass(hint, Form):
+        return lambda value: value.to_json()
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is tuple:
+        dumpers = [_dumper(a) for a in args if a is not Ellipsis]
+        if all(d is _same for d in dumpers):
+            return list
+        if len(args) == 2 and args[1] is Ellipsis:
+            return lambda value: [dumpers[0](v) for v in value]
+        return lambda value: [d(v) for d, v in zip(dumpers, value, strict=True)]
+    if origin in (dict, Mapping):
+        item = _dumper(args[1])
+        if item is _same:
+            return dict
+        return lambda value: {k: item(v) for k, v in value.items()}
+    raise TypeError(f"no JSON form for {hint!r}")
+
+
+def _same(value: Any) -> Any:
+    return value
