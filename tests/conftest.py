@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,6 +55,11 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ.pop(variable, None)
     for variable, name in TOOL_CACHES.items():
         os.environ.setdefault(variable, str(cache_path(name)))
+    # the tools of this interpreter's environment (uv, uvx) on the PATH the deployed entries
+    # are checked against, whether or not the environment was activated
+    scripts = os.path.dirname(sys.executable)
+    if scripts not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = os.pathsep.join([scripts, os.environ.get("PATH", "")])
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
