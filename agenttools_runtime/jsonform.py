@@ -9,8 +9,8 @@ unknown keys a read kept (the field marked :data:`EXTRA`) come along.
 :meth:`Form.from_json` is the way back, and checks before it trusts: every value must have
 exactly the JSON type its field's annotation says (``true`` is not a number, ``1`` is not a
 string), and pass its ``check``, else :class:`Malformed` names the field's path (``the
-journal.config[0].after is not a string``). An absent or null field takes its default
-(None, for an optional one); one without a default is required. Each class's fields are
+journal.config[0].after is not a string``). An absent field takes its default; one
+without a default is required; null is read only for an optional field (as None). Each class's fields are
 read once, on first use.
 """
 
@@ -84,13 +84,16 @@ def load(
             continue
         value = data.get(field.name)
         if value is None:
-            if field.required and field.name not in data:
-                raise Malformed(f"{what} has no {field.name}")
+            if field.name not in data:
+                if field.required:
+                    raise Malformed(f"{what} has no {field.name}")
+                if field.has_default:
+                    continue
             if field.nullable:
                 values[field.attr] = None
                 continue
-            if field.has_default:
-                continue
+            # (a null where none is written is refused below, by its type: read as the
+            # default, a record's null list of entries would leave them untracked)
         if type(value) is not field.exact:  # (a plain string, number or flag: no call)
             value = field.load(value, f"{what}.{field.name}")
         if field.check is not None and not field.check(value):

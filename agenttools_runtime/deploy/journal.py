@@ -172,7 +172,11 @@ def parse(path: Path, data: object) -> Journal:
     schema = data.get("schema") if type(data) is dict else None
     if schema != JOURNAL_SCHEMA or type(schema) is not int:
         raise shapes.Malformed(f"unknown journal schema {schema!r}")
-    return jsonform.load(Journal, data, "the journal", frozenset({"schema"}), path=path)
+    journal = jsonform.load(Journal, data, "the journal", frozenset({"schema"}), path=path)
+    if journal.kind is Kind.REMOVE and not journal.uuid:
+        # (finishing it acts on the record directory it names: never on the whole folder)
+        raise shapes.Malformed("the journal of a removal names no deployment (uuid)")
+    return journal
 
 
 @dataclass(frozen=True, slots=True)

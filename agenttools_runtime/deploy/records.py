@@ -358,6 +358,10 @@ def rewrite_record(record: DeploymentRecord, deployments: Path | None = None) ->
 
 
 def delete_record(uid: str, deployments: Path | None = None) -> None:
+    """Delete the record directory of *uid*, a plain name (``ValueError`` for anything else:
+    an empty id would name the whole deployments folder)."""
+    if not shapes.is_name(uid):
+        raise ValueError(f"{uid!r} is not a deployment id")
     directory = record_dir(uid, deployments)
     if os.path.lexists(directory):
         fs.rmtree(directory)

@@ -59,17 +59,18 @@ def flag(data: Mapping[str, Any], key: str, what: str, default: bool = False) ->
 
 
 def items(data: Mapping[str, Any], key: str, what: str) -> list[Any]:
-    """The array field *key* (empty when absent or null)."""
-    value = data.get(key)
-    if value is None:
+    """The array field *key* (empty when absent; null is not an array: a record's null list
+    of entries read as none would leave them untracked)."""
+    if key not in data:
         return []
+    value = data[key]
     if type(value) is not list:
         raise Malformed(f"{what}.{key} is not an array")
     return value
 
 
 def texts(data: Mapping[str, Any], key: str, what: str) -> list[str]:
-    """The array-of-strings field *key* (empty when absent or null)."""
+    """The array-of-strings field *key* (empty when absent)."""
     value = items(data, key, what)
     if not all(type(v) is str for v in value):
         raise Malformed(f"{what}.{key} is not an array of strings")
@@ -77,11 +78,10 @@ def texts(data: Mapping[str, Any], key: str, what: str) -> list[str]:
 
 
 def table(data: Mapping[str, Any], key: str, what: str) -> dict[str, Any]:
-    """The object field *key* (empty when absent or null)."""
-    value = data.get(key)
-    if value is None:
+    """The object field *key* (empty when absent; null is not an object)."""
+    if key not in data:
         return {}
-    return obj(value, f"{what}.{key}")
+    return obj(data[key], f"{what}.{key}")
 
 
 def is_name(value: object) -> bool:

@@ -250,6 +250,13 @@ SHAPES: dict[str, Scenario] = {
     "journal: a removal of a path": _journal_of(
         {"schema": 1, "kind": "remove", "uuid": "../../home"}, "remove"
     ),
+    "journal: a removal of no deployment": _journal_of({"schema": 1, "kind": "remove"}, "remove"),
+    "journal: a removal of the empty id": _journal_of(
+        {"schema": 1, "kind": "remove", "uuid": ""}, "remove"
+    ),
+    "journal: a removal of a null id": _journal_of(
+        {"schema": 1, "kind": "remove", "uuid": None}, "remove"
+    ),
     "journal: a staging name that is a path": _journal_of(
         {
             "schema": 1,
@@ -278,6 +285,8 @@ SHAPES: dict[str, Scenario] = {
     "record: client a number": _record_field(lambda d: d.__setitem__("client", 5)),
     "record: target a list": _record_field(lambda d: d.__setitem__("target", [])),
     "record: version true": _record_field(lambda d: d.__setitem__("version", True)),
+    "record: servers null": _record_field(lambda d: d.__setitem__("mcp_servers", None)),
+    "record: skills null": _record_field(lambda d: d.__setitem__("skills", None)),
     "record: replaced of the wrong shape": _record_field(
         lambda d: d["mcp_servers"][0].__setitem__("replaced", {"text": 5})  # type: ignore[index]
     ),
