@@ -67,13 +67,16 @@ def server_problems(
 
 
 def _problem(tools: ResolvedTools, sp: ServerPlan, probed: list[str], check: Check) -> str | None:
+    env, from_environment = _probe_env(sp)
     return entry_problem(
         sp.server,
         probed,
         check,
         dist_info=tools.agent_tools.get(content.DIST_INFO),
-        env=_probe_env(sp),
-        secrets=sp.secrets.values(),
+        env=env,
+        # the secret values themselves (the plan maps each to its digest), and what the
+        # entry's references take from this environment
+        secrets=[*sp.secrets, *from_environment],
     )
 
 
@@ -119,14 +122,18 @@ def _connect_problem(
     return None
 
 
-def _probe_env(sp: ServerPlan) -> dict[str, str]:
+def _probe_env(sp: ServerPlan) -> tuple[dict[str, str], list[str]]:
     """The entry's environment as the client gives it: a reference to a variable (project
-    scope) becomes that variable's value here."""
+    scope) becomes that variable's value here; and the values so taken from this
+    environment (secrets, as far as anything may say)."""
     env = dict(sp.server.env)
+    taken: list[str] = []
     recorded: Mapping[str, Any] = sp.settings or {}
     for name, value in recorded.items():
         if isinstance(value, Mapping) and "reference" in value:
             env[name] = os.environ.get(str(value["reference"]), "")
+            taken.append(env[name])
     for name in sp.server.env_vars:
         env[name] = os.environ.get(name, "")
-    return env
+        taken.append(env[name])
+    return env, taken

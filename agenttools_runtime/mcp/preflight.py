@@ -27,6 +27,8 @@ def start_problem(server: MCPServer, search_paths: Sequence[str] | None) -> str 
         return problem
     module = args[1] if len(args) >= 2 and args[0] == "-m" and server.module else None
     if module is not None and search_paths is not None and not module_found(module, search_paths):
+        if _lookup(module, search_paths)[0]:
+            return f"the package {module} has no __main__ module: python -m cannot run it"
         return (
             f"the module {module} is not found by {command} (looked along its sys.path: "
             "is the distribution installed there?)"
@@ -48,17 +50,25 @@ def _command_problem(command: str) -> str | None:
 
 def module_found(module: str, search_paths: Sequence[str]) -> bool:
     """Whether ``python -m module`` finds *module* along *search_paths*: each package's
-    spec, then the next part within its locations — nothing is imported."""
+    spec, then the next part within its locations, and a package's ``__main__`` (what
+    ``-m`` runs of a package) — nothing is imported."""
+    found, locations = _lookup(module, search_paths)
+    return found and (locations is None or PathFinder.find_spec("__main__", locations) is not None)
+
+
+def _lookup(module: str, search_paths: Sequence[str]) -> tuple[bool, list[str] | None]:
+    """Whether *module* is found along *search_paths*, and its locations when it is a
+    package (None: a plain module)."""
     locations: list[str] | None = [p for p in search_paths if Path(p).exists()]
     for part in module.split("."):
         if locations is None:
-            return False  # a module is not a package: nothing inside it
+            return False, None  # a module is not a package: nothing inside it
         spec = PathFinder.find_spec(part, locations)
         if spec is None:
-            return False
+            return False, None
         found = spec.submodule_search_locations
         locations = None if found is None else list(found)
-    return True
+    return True, locations
 
 
 def interpreter_paths(python: Path, probed: Sequence[str]) -> Sequence[str]:

@@ -55,14 +55,18 @@ CASES = {
     "a missing script": ({"script": "no-such-script"}, "no-such-script does not exist"),
     "a script not executable": ({"script": "plain-file"}, "plain-file is not executable"),
     "a command not on the PATH": ({"command": "no-such-command-4c1d"}, "is not on the PATH"),
+    "a package without __main__": ({"module": "mainless"}, "the package mainless has no __main__"),
 }
 
 
 def broken(site: Path, server: dict[str, object]) -> None:
     """``odd-server`` 1.0.0 with the server ``odd`` and a skill, its module or script missing
-    (``stubs=False``); ``plain-file`` is there but not executable."""
+    (``stubs=False``); ``plain-file`` is there but not executable, the package ``mainless``
+    has no ``__main__``."""
     fake_distribution(site, "odd-server", "1.0.0", servers={"odd": server},
                       skills={"odd-notes": skill_files("odd-notes")}, stubs=False)  # fmt: skip
+    (site / "mainless").mkdir()
+    (site / "mainless" / "__init__.py").write_text("")  # a package python -m cannot run
     plain = scripts_of(site) / "plain-file"
     plain.write_text("#!/bin/sh\n")
     plain.chmod(0o644)
@@ -133,6 +137,16 @@ def test_one_server_of_two_that_cannot_start_refuses_the_whole_deployment(
         "good",
         "bad",
     }
+
+
+def test_a_package_with_its_main_passes(capsys: pytest.CaptureFixture[str], site: Path) -> None:
+    fake_distribution(
+        site, "runnable", "1.0.0", servers={"runnable": {"module": "runnable"}}, stubs=False
+    )
+    (site / "runnable").mkdir()
+    (site / "runnable" / "__init__.py").write_text("")
+    (site / "runnable" / "__main__.py").write_text("")
+    assert run(capsys, "deploy", "claude-code", "runnable", "--path", str(site)).status == 0
 
 
 def test_check_fails_a_server_that_never_answers_within_the_timeout(
@@ -256,3 +270,40 @@ def test_the_three_modes_are_one_choice(capsys: pytest.CaptureFixture[str]) -> N
         assert "argument --no-check: not allowed with argument --check" in both.err
         text = run(capsys, *command, "--help").out
         assert "--check" in text and "--no-check" in text, command
+
+
+# a server that fails at start-up saying its key (as a real one might: "bad key: …")
+LEAKING = "import os, sys\nsys.exit('bad key: ' + os.environ.get('LEAKY_API_KEY', ''))\n"
+
+
+def test_what_a_failed_check_says_never_holds_a_secret(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    home: Path,
+    site: Path,
+    tmp_path: Path,
+) -> None:
+    leaking = tmp_path / "leaking.py"
+    leaking.write_text(LEAKING)
+    key = {"description": "The key", "required": True, "secret": True}
+    server = {"command": sys.executable, "args": [str(leaking)], "env": {"LEAKY_API_KEY": key}}
+    fake_distribution(site, "leaky", "1.0.0", servers={"leaky": server}, schema=2)
+    secret = "sekrit-5b1e9f"
+    before = snapshot(home)
+    given = ("--env", f"LEAKY_API_KEY={secret}", "--path", str(site), "--check")
+
+    said = run(capsys, "deploy", "claude-code", "leaky", *given)
+    as_json = run(capsys, "deploy", "claude-code", "leaky", *given, "--json")
+    # at project scope the secret is a reference: the value comes from the environment
+    monkeypatch.setenv("LEAKY_API_KEY", secret)
+    project = tmp_path / "project"
+    project.mkdir()
+    referenced = run(capsys, "deploy", "claude-code", "leaky", "--path", str(site), "--check",
+                     "--project", str(project))  # fmt: skip
+
+    for ran in (said, as_json, referenced):
+        assert ran.status == 1, ran.err
+        assert secret not in ran.out + ran.err
+    assert "bad key: *****" in said.err
+    nothing_written(home, before)
+    assert list(project.iterdir()) == []
