@@ -152,6 +152,7 @@ def test_gemini_cli_project_servers_with_the_console_script(
     home: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A project-scope deploy to Gemini CLI writes ``<project>/.gemini/settings.json`` with the
     portable command (the distribution's console script by name, the default runner of a
@@ -165,6 +166,9 @@ def test_gemini_cli_project_servers_with_the_console_script(
     trusted.write_text(json.dumps({os.fspath(project): "TRUST_FOLDER"}))
     python = os.fspath(weather_venv.python)
     where = ["--project", os.fspath(project), "--python", python]
+    scripts = weather_venv.python.parent  # where the teammate's environment puts weather-mcp
+    # the environment activated, as where the client runs: the deploy checks the PATH too
+    monkeypatch.setenv("PATH", os.pathsep.join([os.fspath(scripts), os.environ["PATH"]]))
     status = main(["deploy", "gemini-cli", "weather-tools/weather", *where, "--json"])
     out = capsys.readouterr().out
     assert status == 0, out
@@ -175,7 +179,6 @@ def test_gemini_cli_project_servers_with_the_console_script(
     assert entry["command"] == "weather-mcp" and entry["args"] == []
     assert not (home / ".gemini" / "settings.json").exists()  # the user's file is not touched
 
-    scripts = weather_venv.python.parent  # where the teammate's environment puts weather-mcp
     pattern = client.connected_pattern("weather")
     assert pattern is not None
     listed = list_servers(client, home, project, until=pattern.search, path=[scripts])

@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import sys
 import tempfile
 import time
 import warnings
@@ -97,7 +98,9 @@ def bundle(name: str, version: int) -> AgentTools:
         name=name,
         skills=tuple(specs),  # type: ignore[arg-type]
         mcp_servers=tuple(
-            MCPServer(name=s, command="srv", args=(s, str(version))) for s in servers
+            # (a command that is there: a deploy checks that each server can start)
+            MCPServer(name=s, command=sys.executable, args=(s, str(version)))
+            for s in servers
         ),
     )
 
