@@ -72,11 +72,20 @@ def test_a_tree_goes_to_json_and_back() -> None:
     assert Tree.from_json(json.loads(json.dumps(data))) == tree
 
 
-def test_omitted_values_are_left_out_and_absent_or_null_fields_take_their_defaults() -> None:
+def test_omitted_values_are_left_out_and_absent_fields_take_their_defaults() -> None:
     assert "pair" not in Tree("oak", Colour.BLUE).to_json()
     assert "hidden-name" not in Tree("oak", Colour.BLUE).to_json()
-    read = Tree.from_json({"name": "oak", "colour": "blue", "tags": None, "ripe": None})
-    assert read == Tree("oak", Colour.BLUE)
+    assert Tree.from_json({"name": "oak", "colour": "blue"}) == Tree("oak", Colour.BLUE)
+    read = Tree.from_json({"name": "oak", "colour": "blue", "pair": None})
+    assert read == Tree("oak", Colour.BLUE)  # null is None for an optional field
+
+
+@pytest.mark.parametrize(("key", "message"), [("tags", "an array"), ("ripe", "true or false")])
+def test_null_is_not_the_default_of_a_field_that_is_never_null(key: str, message: str) -> None:
+    """A null where agenttools writes a value is refused, not read as the default (a
+    record's null list of entries read as none would leave them untracked)."""
+    with pytest.raises(jsonform.Malformed, match=f"the tree.{key} is not {message}"):
+        Tree.from_json({"name": "oak", "colour": "blue", key: None})
 
 
 @pytest.mark.parametrize(

@@ -77,6 +77,7 @@ def _problem(tools: ResolvedTools, sp: ServerPlan, probed: list[str], check: Che
         # the secret values themselves (the plan maps each to its digest), and what the
         # entry's references take from this environment
         secrets=[*sp.secrets, *from_environment],
+        by_script=sp.runner == "script",
     )
 
 
@@ -88,19 +89,22 @@ def entry_problem(
     dist_info: str | None = None,
     env: Mapping[str, str] | None = None,
     secrets: Iterable[str] = (),
+    by_script: bool = False,
 ) -> str | None:
     """Why the entry of *server* (as written: after its runner) would not start, or None:
     *check* as for :func:`server_problems`; *probed*: the ``sys.path`` discovery found its
     environment to have; *dist_info*: the copy whose skills are deployed (its entry must
     run that one); *env*: what the client gives it (``--check``; default its own ``env``);
-    *secrets*: values masked in what a failed ``--check`` says."""
+    *secrets*: values masked in what a failed ``--check`` says; *by_script*: the entry
+    starts the distribution's console script by name (the ``script`` runner), which runs
+    the copy its environment imports."""
     if check == "none" or server.is_remote:
         return None
     python = (server.environment or Environment.current()).python
     paths = interpreter_paths(python, probed)
     reason = None
     # (a runner that starts it by name or with uvx has left module and script: not this env)
-    if server.distribution and (server.module or server.script):
+    if server.distribution and (server.module or server.script or by_script):
         reason = version_problem(dist_info, paths, python)
     if reason is None:
         reason = start_problem(server, paths)

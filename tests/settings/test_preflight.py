@@ -84,6 +84,24 @@ def test_path_with_another_copy_than_the_interpreter_runs(
     assert not (Path.home() / ".codex" / "config.toml").exists()
 
 
+def test_path_with_another_copy_started_by_its_console_script(
+    tmp_path: Path, tmp_path_factory, capsys
+) -> None:
+    """``--path DIR --runner script``: the entry starts the console script by name, which
+    runs the copy its environment imports, not DIR's — refused as the python runner is."""
+    target = tmp_path / "target"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
+         "--target", str(target), str(wheel_v1(tmp_path_factory))],
+        check=True,
+    )  # fmt: skip
+    ran = run(capsys, "deploy", "codex", "keyed-forecast/forecast", "--path", str(target),
+              "--runner", "script", "--env", f"FORECAST_API_KEY={SECRET}")  # fmt: skip
+    assert ran.status == 1
+    assert f"it is installed in {target}, which" in ran.err and "does not import from" in ran.err
+    assert not (Path.home() / ".codex" / "config.toml").exists()
+
+
 def test_show_tools_lists_what_each_server_offers(venv, capsys) -> None:
     ran = run(capsys, "show", "keyed-forecast", "--tools", "--python", str(venv.python),
               "--env", f"forecast.FORECAST_API_KEY={SECRET}", "--json")  # fmt: skip
