@@ -171,7 +171,7 @@ def test_check_fails_a_server_that_never_answers_within_the_timeout(
     assert ran.status == 1
     (line,) = ran.err.strip().splitlines()
     assert '"quiet" would not start' in line and "no answer to initialize within 1 s" in line
-    assert took < 15  # the timeout, and stopping the server: not the default 30 s
+    assert took < 25  # the timeout and stopping the server, even loaded: not the default 30 s
     nothing_written(home, before)
     # the default check only looks: the silent server's command is there, so it is written
     assert run(capsys, "deploy", "claude-code", "quiet", "--path", str(site)).status == 0
