@@ -88,7 +88,7 @@ def interpreter_paths(python: Path, probed: Sequence[str]) -> Sequence[str]:
         return probed
     # by position, as the interpreter puts them there (the same folder may be on the path
     # again, from a .pth file: that entry stays)
-    entries = sys.path[0 if sys.flags.safe_path else 1 :]
+    entries = sys.path[0 if getattr(sys.flags, "safe_path", False) else 1 :]  # (-P: 3.11)
     given = "" if sys.flags.ignore_environment else os.environ.get("PYTHONPATH", "")
     extra = [os.path.abspath(p) for p in given.split(os.pathsep) if p]
     if extra and [os.path.abspath(p) for p in entries[: len(extra)]] == extra:
