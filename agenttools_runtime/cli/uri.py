@@ -11,12 +11,13 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import (
-    HelpFormatter,
     UsageError,
+    add_command,
     add_environment_arguments,
     emit,
     examples,
     nonempty,
+    warning_line,
 )
 from agenttools_runtime.cli.discovery import search_from_args
 
@@ -24,13 +25,11 @@ if TYPE_CHECKING:
     from agenttools_runtime.skilluri.resolver import SkillResolver
 
 
-COMMANDS = ("skill", "serve")  # the commands register() adds
-
-
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    skill = subparsers.add_parser(
+def register(subparsers: Any) -> None:
+    skill = add_command(
+        subparsers,
         "skill",
-        parents=[common],
+        run_skill,
         help="load a skill (or one of its files) by skill:// URI or name; --list them",
         description=(
             "Print the skill a URI names: skill://PROVIDER/SKILL[/PATH], or a bare SKILL "
@@ -44,7 +43,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "agenttools skill skill://weather-tools/weather-report/references/units.md",
             "agenttools skill --list --mcp docs='uvx docs-mcp'",
         ),
-        formatter_class=HelpFormatter,
     )
     skill.add_argument("uri", metavar="URI", nargs="?", help="skill:// URI or bare skill name")
     skill.add_argument(
@@ -79,11 +77,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "--no-local", action="store_true", help="leave out the local client skill directories"
     )
     add_environment_arguments(skill)
-    skill.set_defaults(handler=run_skill)
 
-    serve = subparsers.add_parser(
+    serve = add_command(
+        subparsers,
         "serve",
-        parents=[common],
+        run_serve,
         help="serve installed skills over MCP (stdio)",
         description=(
             "Run the agenttools MCP server on stdin/stdout: every skill of the installed "
@@ -100,7 +98,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "agenttools serve --include-local --project .",
             "agenttools deploy claude-code agenttools   # a client that starts it for you",
         ),
-        formatter_class=HelpFormatter,
     )
     serve.add_argument(
         "--include-local",
@@ -115,7 +112,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     serve.add_argument("--list", action="store_true", help="print what would be served and exit")
     add_environment_arguments(serve)
-    serve.set_defaults(handler=run_serve)
 
 
 def _project(args: argparse.Namespace) -> str | None:
@@ -228,8 +224,7 @@ def run_serve(args: argparse.Namespace) -> int:
     for item in caught:
         if not issubclass(item.category, AgentToolsWarning):
             continue
-        text = str(item.message)
-        print(text if text.startswith("Warning") else f"Warning: {text}", file=sys.stderr)
+        print(warning_line(item.message), file=sys.stderr)
     if args.list:
         rows = [
             {"uri": s.uri, "name": s.name, "origin": s.origin, "files": len(s.files)}
