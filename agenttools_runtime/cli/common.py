@@ -48,6 +48,14 @@ class Parser(argparse.ArgumentParser):
         super()._check_value(action, value)
 
 
+def refuse_both(args: argparse.Namespace, first: str, second: str) -> None:
+    """A usage error when the options *first* and *second* (``"--python"``, ``"--path"``)
+    are both given."""
+    given = [getattr(args, o.lstrip("-").replace("-", "_"), None) for o in (first, second)]
+    if all(given):
+        raise UsageError(f"use either {first} or {second}, not both")
+
+
 def fill_paragraphs(text: str) -> str:
     """*text* with each paragraph given as one line filled to 78 columns (broken at spaces
     only); paragraphs laid out by hand (examples) as written."""

@@ -18,6 +18,7 @@ from agenttools_runtime.cli.common import (
     examples,
     finish_interrupted_if_left,
     nonempty,
+    refuse_both,
 )
 from agenttools_runtime.cli.lifecycle import deployed_view
 from agenttools_runtime.cli.setting_args import add_setting_arguments, settings_for
@@ -224,10 +225,8 @@ def run_deploy(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.discovery import search_from_args
     from agenttools_runtime.deploy import DEFAULT
 
-    if args.no_skills and args.skills_dir:
-        raise UsageError("use either --no-skills or --skills-dir, not both")
-    if args.project and args.config:
-        raise UsageError("use either --project or --config, not both")
+    refuse_both(args, "--no-skills", "--skills-dir")
+    refuse_both(args, "--project", "--config")
     skills_dir: Any = None if args.no_skills else (args.skills_dir or DEFAULT)
     many = args.all_clients or args.detected
     if not many and args.target is None:
@@ -260,15 +259,9 @@ def _deploy(
     tools: str | None,
 ) -> int:
     """The deploy of *tools* from *search* to the clients *names* (or all, or the detected)."""
-    many = args.all_clients or args.detected
-    if tools != (args.target if many else args.tools):
-        import argparse as _argparse
-
-        args = _argparse.Namespace(**{**vars(args), ("target" if many else "tools"): tools})
-    if not many and len(names) == 1:
-        return _deploy_one(args, names[0], skills_dir, search)
-    clients = _selected_clients(args, names)
-    return _deploy_many(args, clients, skills_dir, search)
+    if not (args.all_clients or args.detected) and len(names) == 1:
+        return _deploy_one(args, names[0], tools, skills_dir, search)
+    return _deploy_many(args, _selected_clients(args, names), tools, skills_dir, search)
 
 
 def _selected_clients(args: argparse.Namespace, names: list[str]) -> dict[str, Client]:
@@ -293,7 +286,11 @@ def _selected_clients(args: argparse.Namespace, names: list[str]) -> dict[str, C
 
 
 def _deploy_one(
-    args: argparse.Namespace, target: str, skills_dir: Any, search: SearchPath | None
+    args: argparse.Namespace,
+    target: str,
+    tools: str | None,
+    skills_dir: Any,
+    search: SearchPath | None,
 ) -> int:
     from agenttools_runtime.deploy import deploy
     from agenttools_runtime.mcp.settings import terminal_ask
@@ -307,17 +304,17 @@ def _deploy_one(
         "search": search,
         "runner": args.runner,
         "link": args.link,
-        "settings": settings_for(args, search, args.tools),
+        "settings": settings_for(args, search, tools),
         "ask": None if args.dry_run else terminal_ask(),
         "check": args.check,
     }
     if args.dry_run:
         from agenttools_runtime.cli.plan_view import plan_json, render_plan
 
-        the_plan = deploy(target, args.tools, dry_run=True, **common)
+        the_plan = deploy(target, tools, dry_run=True, **common)
         emit(args, plan_json(the_plan), lambda: render_plan(the_plan))
         return 0 if the_plan.ok else 1
-    deployment = deploy(target, args.tools, **common)
+    deployment = deploy(target, tools, **common)
     data = {"ok": True, "deployment": deployment.to_json(), "undo": _undo([deployment])}
     if deployment.unchanged:
         data["result"] = "unchanged"
@@ -338,7 +335,11 @@ def _render_unchanged(d: Deployment) -> str:
 
 
 def _deploy_many(
-    args: argparse.Namespace, clients: dict[str, Client], skills_dir: Any, search: SearchPath | None
+    args: argparse.Namespace,
+    clients: dict[str, Client],
+    tools: str | None,
+    skills_dir: Any,
+    search: SearchPath | None,
 ) -> int:
     from agenttools_runtime.deploy import deploy_all
     from agenttools_runtime.deploy.deploy_plan import DeployPlan
@@ -346,7 +347,6 @@ def _deploy_many(
     from agenttools_runtime.settings.given import asked_once
     from agenttools_runtime.signals import Interrupted
 
-    tools = args.target if (args.all_clients or args.detected) else args.tools
     try:
         result = deploy_all(
             tools,

@@ -8,13 +8,13 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import (
-    UsageError,
     add_command,
     add_environment_arguments,
     columns,
     emit,
     examples,
     nonempty,
+    refuse_both,
 )
 
 if TYPE_CHECKING:
@@ -97,10 +97,9 @@ def search_from_args(args: argparse.Namespace, *, quiet: bool = False) -> Search
     agenttools runs in (installed with pipx or ``uv tool``); None: this interpreter's."""
     from agenttools_runtime.discovery import SearchPath
 
+    refuse_both(args, "--python", "--path")
     python = getattr(args, "python", None)
     paths = getattr(args, "path", None)
-    if python and paths:
-        raise UsageError("use either --python or --path, not both")
     if python:
         return SearchPath.for_python(python)
     if paths:

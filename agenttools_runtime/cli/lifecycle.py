@@ -291,8 +291,7 @@ def _github_verify(found: list[DeploymentStatus]) -> str:
 
     lines = []
     for item in found:
-        record = item.record
-        what = f"{record.client} {record.toolset_name}" if record is not None else "(unreadable)"
+        what = _what(item)
         for f in item.findings:
             where = f.path if f.path is not None else item.path
             lines.append(error(f"{f.message} ({what}, {item.uuid})", file=where))
@@ -300,13 +299,17 @@ def _github_verify(found: list[DeploymentStatus]) -> str:
     return "\n".join(lines)
 
 
+def _what(item: DeploymentStatus) -> str:
+    record = item.record
+    return f"{record.client} {record.toolset_name}" if record is not None else "(unreadable)"
+
+
 def _render_verify(found: list[DeploymentStatus]) -> str:
     if not found:
         return "No deployments to verify."
     lines = []
     for item in found:
-        record = item.record
-        what = f"{record.client} {record.toolset_name}" if record is not None else "(unreadable)"
+        what = _what(item)
         lines.append(f"{item.uuid}  {what}: {item.status}")
         lines.extend(f"  {f.state}: {f.message}" for f in item.findings)
     lines.append(_summary_line(found, repairs=True))

@@ -16,6 +16,7 @@ from agenttools_runtime.cli.common import (
     add_target_arguments,
     emit,
     nonempty,
+    refuse_both,
 )
 
 if TYPE_CHECKING:
@@ -178,8 +179,7 @@ def _target_arguments(parser: argparse.ArgumentParser) -> None:
 def _resolve_target(args: argparse.Namespace) -> MCPTarget:
     from agenttools_runtime.mcp.install import resolve_mcp_target
 
-    if args.project and args.config:
-        raise UsageError("use either --project or --config, not both")
+    refuse_both(args, "--project", "--config")
     return resolve_mcp_target(args.target, project=args.project, config=args.config)
 
 
@@ -207,7 +207,6 @@ def run_install(args: argparse.Namespace) -> int:
 
     from agenttools_runtime.cli.discovery import search_from_args
     from agenttools_runtime.deploy.mcp_entry import install_entry
-    from agenttools_runtime.errors import format_message
     from agenttools_runtime.mcp.runners import choose_runner, machine_specific_warning
 
     if args.server_json is not None:
@@ -230,10 +229,7 @@ def run_install(args: argparse.Namespace) -> int:
     warning = machine_specific_warning(choice, key, target.config_file) if project else None
     if warning is not None:
         warnings.warn(warning, stacklevel=1)
-    text = format_message("InstallMCPServer", key=result.key, config_file=result.config_file)
-    if not result.changed:
-        text += " (it was already there)"
-    text += f"\n  runs: {choice.describe()}"
+    text = f"{_installed(result)}\n  runs: {choice.describe()}"
     data = {"ok": True, **result.to_json(), "scope": target.to_json()["scope"]}
     data["launch"] = choice.to_json()
     emit(args, data, text)
@@ -295,7 +291,6 @@ def run_install_server_json(args: argparse.Namespace) -> int:
 
     from agenttools_runtime import errors
     from agenttools_runtime.deploy.mcp_entry import install_entry
-    from agenttools_runtime.errors import format_message
     from agenttools_runtime.export.server_json_in import read_server_json
     from agenttools_runtime.mcp.entries import build_entry
     from agenttools_runtime.mcp.install import resolve_mcp_target
@@ -307,8 +302,7 @@ def run_install_server_json(args: argparse.Namespace) -> int:
             "--install with --server-json is not available yet (managed environments); "
             "without it the entry runs the package's pinned uvx or npx command"
         )
-    if args.project and args.config:
-        raise UsageError("use either --project or --config, not both")
+    refuse_both(args, "--project", "--config")
     targets = [t for spec in (args.target, *args.server) for t in spec.split(",") if t]
     given = _env_values(args.env)
     described = read_server_json(Path(args.server_json))
@@ -333,11 +327,7 @@ def run_install_server_json(args: argparse.Namespace) -> int:
     for target in resolved:
         with _file_errors(target):
             results.append(install_entry(target, server, key, force=args.force))
-    lines = []
-    for result in results:
-        text = format_message("InstallMCPServer", key=result.key, config_file=result.config_file)
-        lines.append(text + ("" if result.changed else " (it was already there)"))
-    lines.append(f"  runs: {choice.describe()}")
+    lines = [*map(_installed, results), f"  runs: {choice.describe()}"]
     data = {
         "ok": True,
         "server": {"name": described.name, "version": described.version, "kind": described.kind},
@@ -346,6 +336,13 @@ def run_install_server_json(args: argparse.Namespace) -> int:
     }
     emit(args, data, "\n".join(lines))
     return 0
+
+
+def _installed(result: Any) -> str:
+    from agenttools_runtime.errors import format_message
+
+    text = format_message("InstallMCPServer", key=result.key, config_file=result.config_file)
+    return text if result.changed else f"{text} (it was already there)"
 
 
 def run_uninstall(args: argparse.Namespace) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 from typing import TYPE_CHECKING, Any
@@ -177,36 +176,27 @@ class _MCPLogLines:
 
 
 def _run_skill(args: argparse.Namespace, resolver: SkillResolver) -> int:
-    shown = _skill_output(args, resolver)
-    if isinstance(shown, bytes):  # a file: its bytes, verbatim
-        sys.stdout.flush()
-        sys.stdout.buffer.write(shown)
-        sys.stdout.buffer.flush()
-    else:
-        sys.stdout.write(shown)
-    return 0
-
-
-def _skill_output(args: argparse.Namespace, resolver: SkillResolver) -> str | bytes:
-    """What ``skill`` prints (``--list``, a URI; ``--json``): text, or a file's bytes."""
+    """Print what ``skill`` shows (``--list``, a URI; ``--json``): text, or a file's bytes."""
     if args.list:
         listing = resolver.list_skills()
-        if args.json:
-            return json.dumps({"ok": True, **listing.to_json()}, indent=2, default=str) + "\n"
-        rendered = listing.render()
-        return rendered + "\n" if rendered else ""
+        emit(args, {"ok": True, **listing.to_json()}, listing.render)
+        return 0
     arguments: str | list[str] | None = None
     if len(args.arguments) == 1:
         arguments = args.arguments[0]
     elif args.arguments:
         arguments = list(args.arguments)
     resolved = resolver.resolve(args.uri, arguments, convention=args.convention)
-    if args.json:
-        return json.dumps({"ok": True, **resolved.to_json()}, indent=2, default=str) + "\n"
     text = resolved.text
-    if text is None or resolved.kind == "reference":
-        return resolved.content
-    return text if text.endswith("\n") or not text else text + "\n"
+    if args.json:
+        emit(args, {"ok": True, **resolved.to_json()}, "")
+    elif text is None or resolved.kind == "reference":  # a file: its bytes, verbatim
+        sys.stdout.flush()
+        sys.stdout.buffer.write(resolved.content)
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+    return 0
 
 
 def run_serve(args: argparse.Namespace) -> int:
