@@ -13,7 +13,8 @@ from typing import Any
 
 from agenttools_runtime.project_state.lockfile import Lock, LockedDeployment
 from agenttools_runtime.regular_files import read_bytes
-from agenttools_runtime.skills.hashing import hash_bytes, is_junk
+from agenttools_runtime.skills.hashing import hash_bytes
+from agenttools_runtime.skills.walk import is_junk
 
 MODIFIED, MISSING, UNEXPECTED, UNREADABLE = "modified", "missing", "not in the lock", "unreadable"
 
