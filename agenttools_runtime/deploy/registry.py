@@ -26,7 +26,7 @@ from agenttools_runtime import fs, jsonform, paths
 from agenttools_runtime.deploy import records, shapes
 from agenttools_runtime.paths import StatePaths
 from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.walk import Kind, walk
+from agenttools_runtime.skills.walk import walk
 
 ENTRY_SCHEMA = 1
 STATS = "stats"
@@ -220,19 +220,15 @@ def _is_stats(value: object) -> bool:
     )
 
 
-# what a directory agenttools wrote holds (no links among them either)
-_PLAIN = frozenset({Kind.FILE, Kind.DIRECTORY, Kind.JUNK})
-
-
 def file_stats(directory: Path) -> dict[str, list[int]] | None:
     """``{relative path: [size, mtime_ns, inode]}`` of every file under *directory* (junk
     skipped); None when anything makes a byte-for-byte look necessary (a link, version-control
     metadata, something that is neither file nor directory, an unreadable directory)."""
     found: dict[str, list[int]] = {}
     for item in walk(directory):
-        if item.link is not None or item.kind not in _PLAIN:
+        if item.link is not None or item.kind not in ("file", "directory", "junk"):
             return None
-        if item.kind is Kind.FILE:
+        if item.kind == "file":
             st = item.lstat()
             found[item.rel] = [st.st_size, st.st_mtime_ns, st.st_ino]
     return found

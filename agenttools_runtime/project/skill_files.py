@@ -12,7 +12,7 @@ from agenttools_runtime.backend_names import WRAPPING_BACKEND
 from agenttools_runtime.project.context import Checker
 from agenttools_runtime.project.problems import display_path
 from agenttools_runtime.project.values import dig
-from agenttools_runtime.skills.walk import Kind, walk
+from agenttools_runtime.skills.walk import walk
 
 if TYPE_CHECKING:
     import pathspec
@@ -28,10 +28,10 @@ def check_skill_files(checker: Checker, directory: Path) -> None:
     seen: dict[str, Path] = {}
     for entry in walk(directory, follow_links=False):
         path = Path(entry.path)
-        if entry.kind is Kind.DANGLING:
+        if entry.kind == "dangling":
             where = display_path(path, root)
             checker.add(None, "BrokenLink", f"{where} is a broken link", path=path)
-        elif entry.link is not None and entry.kind is Kind.OUTSIDE:
+        elif entry.link is not None and entry.kind == "outside":
             checker.add(
                 None,
                 "UnsafeLink",
@@ -40,7 +40,7 @@ def check_skill_files(checker: Checker, directory: Path) -> None:
                 "link to files inside themselves",
                 path=path,
             )
-        elif entry.link is not None and entry.kind is Kind.LOOP:
+        elif entry.link is not None and entry.kind == "loop":
             checker.add(
                 None,
                 "UnsafeLink",
@@ -49,8 +49,8 @@ def check_skill_files(checker: Checker, directory: Path) -> None:
                 "copying the skill would never end",
                 path=path,
             )
-        elif entry.kind in (Kind.FILE, Kind.DIRECTORY, Kind.OTHER):
-            if entry.kind is Kind.OTHER:
+        elif entry.kind in ("file", "directory", "other"):
+            if entry.kind == "other":
                 checker.add(
                     None,
                     "SkillFileNotInWheel",
@@ -68,7 +68,7 @@ def check_skill_files(checker: Checker, directory: Path) -> None:
                     path=path,
                 )
             seen.setdefault(folded, path)
-            if entry.kind is Kind.FILE and ignores is not None:
+            if entry.kind == "file" and ignores is not None:
                 rel = Path(os.path.relpath(path, root)).as_posix()
                 if ignores.match_file(rel):
                     checker.add(

@@ -18,7 +18,7 @@ from hashlib import sha256
 from pathlib import Path
 
 from agenttools_runtime import errors, regular_files
-from agenttools_runtime.skills.walk import Kind, walk
+from agenttools_runtime.skills.walk import walk
 
 FileHashes = dict[str, str]  # "/"-separated relative path -> SHA-256 hex digest
 
@@ -70,13 +70,13 @@ def iter_source_files(directory: Path) -> Iterator[tuple[str, Path]]:
     files = []
     for entry in walk(directory):
         path = Path(entry.path)
-        if entry.kind is Kind.FILE:
+        if entry.kind == "file":
             files.append((entry.rel, path))
-        elif entry.kind is Kind.OUTSIDE:
+        elif entry.kind == "outside":
             raise errors.AgentSkillUnsafeLink(path=path, target=entry.link)
-        elif entry.kind in (Kind.DANGLING, Kind.UNREADABLE):
+        elif entry.kind in ("dangling", "unreadable"):
             raise errors.AgentSkillUnreadable(path=path)
-        elif entry.kind is Kind.LOOP:  # a link back up the tree would be walked forever
+        elif entry.kind == "loop":  # a link back up the tree would be walked forever
             raise errors.InvalidAgentSkill(
                 reason=f"the symbolic link {path} leads back to {entry.link}, which contains it",
                 path=str(path),
@@ -96,12 +96,12 @@ def installed_hashes(directory: Path) -> tuple[FileHashes, bool]:
     manifest: FileHashes = {}
     clean = True
     for entry in walk(directory):
-        if entry.kind is Kind.FILE:
+        if entry.kind == "file":
             try:
                 manifest[entry.rel] = hash_file(entry.path)
             except OSError:
                 clean = False
-        elif entry.kind not in (Kind.DIRECTORY, Kind.JUNK):  # never opened: not ours
+        elif entry.kind not in ("directory", "junk"):  # never opened: not ours
             clean = False
     return dict(sorted(manifest.items())), clean
 

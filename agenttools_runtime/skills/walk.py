@@ -1,7 +1,7 @@
 """Walking a skill directory: every entry once, with what it is; each caller decides.
 
 :func:`walk` yields the entries of a skill directory depth first, each directory's entries
-by name and a subdirectory's entries right after it, with a :class:`Kind`: a regular file, a
+by name and a subdirectory's entries right after it, with its :data:`Kind`: a regular file, a
 directory, something else (a named pipe, a socket, a device), version-control metadata, junk,
 or a symbolic link that leads outside, nowhere, into version-control metadata or back up into
 a directory that contains it, and a directory that cannot be listed. The walk never raises for
@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from enum import Enum
 from operator import attrgetter
 from pathlib import Path
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 JUNK_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 JUNK_DIRS = frozenset({"__pycache__"})
@@ -31,26 +30,26 @@ VCS_NAMES = frozenset({".git", ".hg", ".svn"})
 Parts = tuple[str, ...]
 
 
-class Kind(Enum):
-    """What an entry of a skill directory is (through its symbolic link, if it has one)."""
-
-    FILE = "file"  # a regular file
-    DIRECTORY = "directory"  # walked into (through a link: only when links are followed)
-    OTHER = "other"  # a named pipe, socket or device: reading it blocks or never ends
-    VCS = "vcs"  # version-control metadata, a file or a directory: never walked into
-    JUNK = "junk"  # .DS_Store, Thumbs.db, desktop.ini, __pycache__/: never walked into
-    OUTSIDE = "outside"  # a link that leads outside the walked directory
-    DANGLING = "dangling"  # a link that leads nowhere
-    INTO_VCS = "into-vcs"  # a link that leads into version-control metadata (docs -> .git)
-    LOOP = "loop"  # a link to a directory that contains it: walking it would never end
-    UNREADABLE = "unreadable"  # a directory that cannot be listed
+# What an entry of a skill directory is (through its symbolic link, if it has one):
+Kind = Literal[
+    "file",  # a regular file
+    "directory",  # walked into (through a link: only when links are followed)
+    "other",  # a named pipe, socket or device: reading it blocks or never ends
+    "vcs",  # version-control metadata, a file or a directory: never walked into
+    "junk",  # .DS_Store, Thumbs.db, desktop.ini, __pycache__/: never walked into
+    "outside",  # a link that leads outside the walked directory
+    "dangling",  # a link that leads nowhere
+    "into-vcs",  # a link that leads into version-control metadata (docs -> .git)
+    "loop",  # a link to a directory that contains it: walking it would never end
+    "unreadable",  # a directory that cannot be listed
+]
 
 
 class Entry(NamedTuple):
     """One entry of a walk: ``/``-separated *rel* from the walked directory, *path* as
     reached (through any links, unresolved), its *kind*, *link*: where a symbolic link of its
-    own leads (resolved; None when it is no link), and its listing entry (None for the
-    walked directory itself, found unreadable)."""
+    own leads (resolved; None when it is no link), and its listing entry (None for a
+    directory found unreadable)."""
 
     rel: str
     path: str
@@ -65,53 +64,46 @@ class Entry(NamedTuple):
         return self.dir_entry.stat(follow_symlinks=False)
 
 
-def is_junk(name: str, is_dir: bool) -> bool:
-    return name in JUNK_DIRS if is_dir else name in JUNK_FILES
-
-
-def is_vcs(name: str) -> bool:
-    return name.casefold() in VCS_NAMES
-
-
 def walk(directory: Path | str, *, follow_links: bool = True) -> Iterator[Entry]:
     """Every entry under *directory* (see the module docstring). A link to a directory inside
     it is walked into with *follow_links* (its entries under the link's name), else yielded
-    as a ``DIRECTORY`` with its *link* and left."""
+    as a ``"directory"`` with its *link* and left."""
     top = os.fspath(directory)
     real_top: list[Path] = []  # resolved at the first link: a tree without links needs none
 
-    def inside(link: Path) -> tuple[str, ...]:
+    def inside(link: Path) -> Parts:
         return link.parts[len(real_top[0].parts) :]
 
-    def classify(item: os.DirEntry[str], rel: str, ancestors: tuple[Parts, ...]) -> Entry:
+    def classify(item: os.DirEntry[str], ancestors: tuple[Parts, ...]) -> tuple[Kind, Path | None]:
         name = item.name
-        if is_vcs(name):
-            return Entry(rel, item.path, Kind.VCS, None, item)
+        if name.casefold() in VCS_NAMES:
+            return "vcs", None
         link = None
         if item.is_symlink():
             if not real_top:
                 real_top.append(Path(os.path.realpath(top)))
             link = Path(os.path.realpath(item.path))
             if not (link == real_top[0] or real_top[0] in link.parents):
-                return Entry(rel, item.path, Kind.OUTSIDE, link, item)
+                return "outside", link
             try:
                 item.stat()  # the target's, kept by the entry for is_dir and is_file below
             except OSError:
-                return Entry(rel, item.path, Kind.DANGLING, link, item)
-            if any(map(is_vcs, inside(link))):
-                return Entry(rel, item.path, Kind.INTO_VCS, link, item)
+                return "dangling", link
+            if any(part.casefold() in VCS_NAMES for part in inside(link)):
+                return "into-vcs", link
         try:
             is_dir = item.is_dir()
         except OSError:
             is_dir = False
-        if is_junk(name, is_dir):
-            kind = Kind.JUNK
-        elif is_dir:
-            loop = link is not None and inside(link) in ancestors
-            kind = Kind.LOOP if loop else Kind.DIRECTORY
-        else:
-            kind = Kind.FILE if item.is_file() else Kind.OTHER
-        return Entry(rel, item.path, kind, link, item)
+        if is_dir:
+            if name in JUNK_DIRS:
+                return "junk", link
+            if link is not None and inside(link) in ancestors:
+                return "loop", link
+            return "directory", link
+        if name in JUNK_FILES:
+            return "junk", link
+        return ("file" if item.is_file() else "other"), link
 
     def entries(current: str, prefix: str, ancestors: tuple[Parts, ...]) -> Iterator[Entry]:
         """*ancestors*: where *current* and the directories that contain it really are, as
@@ -120,14 +112,15 @@ def walk(directory: Path | str, *, follow_links: bool = True) -> Iterator[Entry]
             with os.scandir(current) as listing:
                 items = sorted(listing, key=attrgetter("name"))
         except OSError:
-            yield Entry(prefix[:-1], current, Kind.UNREADABLE, None, None)
+            yield Entry(prefix[:-1], current, "unreadable", None, None)
             return
         for item in items:
-            entry = classify(item, prefix + item.name, ancestors)
-            yield entry
-            if entry.kind is Kind.DIRECTORY and (entry.link is None or follow_links):
+            kind, link = classify(item, ancestors)
+            rel = prefix + item.name
+            yield Entry(rel, item.path, kind, link, item)
+            if kind == "directory" and (link is None or follow_links):
                 # below a real directory, an entry that is no link is itself real (no lookups)
-                real = inside(entry.link) if entry.link else (*ancestors[-1], item.name)
-                yield from entries(entry.path, entry.rel + "/", (*ancestors, real))
+                real = inside(link) if link else (*ancestors[-1], item.name)
+                yield from entries(item.path, rel + "/", (*ancestors, real))
 
     yield from entries(top, "", ((),))
