@@ -17,6 +17,7 @@ directory's ``scandir``; only a symbolic link is resolved and looked at.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator
 from operator import attrgetter
@@ -69,10 +70,13 @@ def walk(directory: Path | str, *, follow_links: bool = True) -> Iterator[Entry]
     it is walked into with *follow_links* (its entries under the link's name), else yielded
     as a ``"directory"`` with its *link* and left."""
     top = os.fspath(directory)
-    real_top: list[Path] = []  # resolved at the first link: a tree without links needs none
+
+    @functools.cache
+    def real_top() -> Path:  # resolved at the first link: a tree without links needs none
+        return Path(os.path.realpath(top))
 
     def inside(link: Path) -> Parts:
-        return link.parts[len(real_top[0].parts) :]
+        return link.parts[len(real_top().parts) :]
 
     def classify(item: os.DirEntry[str], ancestors: tuple[Parts, ...]) -> tuple[Kind, Path | None]:
         name = item.name
@@ -80,10 +84,8 @@ def walk(directory: Path | str, *, follow_links: bool = True) -> Iterator[Entry]
             return "vcs", None
         link = None
         if item.is_symlink():
-            if not real_top:
-                real_top.append(Path(os.path.realpath(top)))
             link = Path(os.path.realpath(item.path))
-            if not (link == real_top[0] or real_top[0] in link.parents):
+            if not (link == real_top() or real_top() in link.parents):
                 return "outside", link
             try:
                 item.stat()  # the target's, kept by the entry for is_dir and is_file below
