@@ -65,7 +65,9 @@ def iter_source_files(directory: Path) -> Iterator[tuple[str, Path]]:
 
     Symbolic links are followed when they stay inside *directory*; a link that leads outside
     raises ``AgentSkillUnsafeLink`` (a skill must be self-contained, and copying would
-    otherwise follow it anywhere on disk).
+    otherwise follow it anywhere on disk), one back up into a directory that contains it
+    ``InvalidAgentSkill``, one that leads nowhere (or a directory that cannot be listed)
+    ``AgentSkillUnreadable``.
     """
     files = []
     for entry in walk(directory):
