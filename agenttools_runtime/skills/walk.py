@@ -1,18 +1,12 @@
-"""Walking a skill directory: every entry once, with what it is; each caller decides.
+"""The one walk of a skill directory: every entry once, with its :data:`Kind`; each caller
+decides. The walk never raises for what it finds: building a skill refuses what cannot be
+copied, hashing an installed copy counts it as a modification, the stat cache gives up, the
+project check reports it — each in a few lines where it is decided.
 
-:func:`walk` yields the entries of a skill directory depth first, each directory's entries
-by name and a subdirectory's entries right after it, with its :data:`Kind`: a regular file, a
-directory, something else (a named pipe, a socket, a device), version-control metadata, junk,
-or a symbolic link that leads outside, nowhere, into version-control metadata or back up into
-a directory that contains it, and a directory that cannot be listed. The walk never raises for
-what it finds: building a skill refuses what cannot be copied, hashing an installed copy
-counts it as a modification, the stat cache gives up, the project check reports it — each in
-a few lines where it is decided.
-
+Kinds come from the directory listing: a regular file or a directory costs no system call
+beyond its directory's ``scandir``; only a symbolic link is resolved and looked at.
 Version-control metadata (``.git``, ``.hg``, ``.svn`` in any case: ``.GIT`` is the same folder
-on a case-insensitive file system) and junk directories are never walked into. Kinds come from
-the directory listing: a regular file or directory costs no system call beyond its
-directory's ``scandir``; only a symbolic link is resolved and looked at.
+on a case-insensitive file system) and junk directories are never walked into.
 """
 
 from __future__ import annotations
@@ -66,9 +60,10 @@ class Entry(NamedTuple):
 
 
 def walk(directory: Path | str, *, follow_links: bool = True) -> Iterator[Entry]:
-    """Every entry under *directory* (see the module docstring). A link to a directory inside
-    it is walked into with *follow_links* (its entries under the link's name), else yielded
-    as a ``"directory"`` with its *link* and left."""
+    """Every entry under *directory*, depth first: each directory's entries by name, a
+    subdirectory's right after it. A link to a directory inside it is walked into with
+    *follow_links* (its entries under the link's name), else yielded as a ``"directory"``
+    with its *link* and left."""
     top = os.fspath(directory)
 
     @functools.cache
