@@ -322,11 +322,9 @@ def _venv(
     version = _version_in(resolved, installer, request)
     name = layout.environment_name(request.name, version, key)
     path = envs_dir() / name
-    if path.is_dir():
-        present = layout.load(path)
-        if present.receipt is not None and present.receipt.key == key and present.python.exists():
-            return Provision(present, created=False)
-        remove_environment(path)  # (a leftover nothing journals: not usable)
+    present = _complete_at(path, key)
+    if present is not None:
+        return Provision(present, created=False)
 
     def fill() -> Receipt:
         installers.create_venv(installer, path)
@@ -372,11 +370,9 @@ def _metadata(
     dist, version, _, _ = parse_wheel_filename(wheel.name)
     name = layout.environment_name(str(dist), str(version), key)
     path = envs_dir() / name
-    if path.is_dir():
-        present = layout.load(path)
-        if present.receipt is not None and present.receipt.key == key:
-            return Provision(present, created=False)
-        remove_environment(path)
+    present = _complete_at(path, key)
+    if present is not None:
+        return Provision(present, created=False)
     from agenttools_runtime.envs.index import redact
 
     resolved = (ResolvedDistribution(str(dist), str(version), wheel.name, digest,
@@ -392,6 +388,20 @@ def _metadata(
                         None if request.kind == "index" else digest)  # fmt: skip
 
     return _create(path, replaces, fill)
+
+
+def _complete_at(path: Path, key: str) -> ManagedEnvironment | None:
+    """The complete environment of *key* at *path* (made by an earlier run of the request),
+    else None, with whatever else is there removed (a leftover nothing journals: not
+    usable)."""
+    if not path.is_dir():
+        return None
+    present = layout.load(path)
+    r = present.receipt
+    if r is not None and r.key == key and (r.layout != VENV or present.python.exists()):
+        return present
+    remove_environment(path)
+    return None
 
 
 def _create(path: Path, replaces: Sequence[str], fill: Callable[[], Receipt]) -> Provision:
