@@ -136,13 +136,15 @@ def _final_newline_as_in(text: str, spliced: str | None) -> list[str]:
     return [spliced]
 
 
+def _entries(root: Any, container: Container) -> dict[str, Any]:
+    """The entries of *container* in the parsed document *root*, as plain data."""
+    node = None if root is None else lookup(root, container.path, "a mapping")
+    return {} if node is None else entries_of(_plain(node), container, "a mapping")
+
+
 class YAMLFormat:
     def read_entries(self, text: str, container: Container) -> dict[str, Any]:
-        root = _load(text)
-        if root is None:
-            return {}
-        node = lookup(root, container.path, "a mapping")
-        return {} if node is None else entries_of(_plain(node), container, "a mapping")
+        return _entries(_load(text), container)
 
     def set_entry(
         self,
@@ -155,7 +157,7 @@ class YAMLFormat:
         root = _load(text)
         if root is not None and not isinstance(root, CommentedMap):
             raise StructureError("the top level is not a mapping")
-        existing = self.read_entries(text, container)
+        existing = _entries(root, container)  # (parsed once: ruamel is slow on a large file)
         existed = key in existing
         if existed and same_data(existing[key], _plain(dict(entry))):
             return text, True
@@ -177,7 +179,7 @@ class YAMLFormat:
             return text, False
         if not isinstance(root, CommentedMap):
             raise StructureError("the top level is not a mapping")
-        if key not in self.read_entries(text, container):
+        if key not in _entries(root, container):
             return text, False
         want = expected(_plain(root), container, key, None)
         spliced = self._splice_remove(text, root, container, key)
