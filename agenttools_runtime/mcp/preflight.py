@@ -86,9 +86,14 @@ def interpreter_paths(python: Path, probed: Sequence[str]) -> Sequence[str]:
     own = {os.path.abspath(sys.executable), os.fspath(Environment.current().python)}
     if os.path.abspath(python) not in own:
         return probed
-    given = os.environ.get("PYTHONPATH", "").split(os.pathsep)
-    only_here = {os.path.abspath(p) for p in given if p} | {os.path.abspath(sys.path[0] or ".")}
-    return [p for p in sys.path if p and os.path.abspath(p) not in only_here]
+    # by position, as the interpreter puts them there (the same folder may be on the path
+    # again, from a .pth file: that entry stays)
+    entries = sys.path[0 if getattr(sys.flags, "safe_path", False) else 1 :]  # (-P: 3.11)
+    given = "" if sys.flags.ignore_environment else os.environ.get("PYTHONPATH", "")
+    extra = [os.path.abspath(p) for p in given.split(os.pathsep) if p]
+    if extra and [os.path.abspath(p) for p in entries[: len(extra)]] == extra:
+        entries = entries[len(extra) :]
+    return [p for p in entries if p]
 
 
 def version_problem(dist_info: str | None, paths: Sequence[str], python: Path) -> str | None:
