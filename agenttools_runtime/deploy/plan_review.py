@@ -32,7 +32,8 @@ def unreadable_in_the_way(
     ``DeploymentMayBeUnreadable`` (none with ``--force``): a deploy beside one would record
     the same files twice, found only once the record is repaired. They are the *candidates*
     (those the index names for this bundle and client, unreadable now) and
-    the records the index could not read whose JSON names the same bundle and client. (One
+    the records the index could not read whose JSON names the same bundle and client, and
+    not another scope. (One
     whose JSON says nothing may be any deployment: sharing its skills is refcounting as
     ever, and an identical config entry it wrote is taken over as the user's would be.)"""
     suspects = set(candidates)
@@ -50,10 +51,13 @@ def unreadable_in_the_way(
             reason = str(exc.data.get("reason", ""))
         said = _said(path)
         tools = said.get("agent_tools")
+        where = said.get("location_key")
         same = (
             said.get("client") == target.client.id
             and isinstance(tools, dict)
             and tools.get("name") == result.tools.name
+            # (one that says another scope is not this deployment; one that says none may be)
+            and (not isinstance(where, str) or where == target.location_key)
         )
         if name in suspects or same:
             found.append(

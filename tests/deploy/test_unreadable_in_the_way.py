@@ -93,3 +93,23 @@ def test_a_repaired_record_is_the_deployment_again(
     again = run(capsys, "deploy", "claude-code", TOOLS, "--path", str(site))
     assert again.status == 0, again.err
     assert "already deployed" in again.out and len(deployed()) == 1
+
+
+def test_a_record_whose_json_names_another_scope_is_not_in_the_way(
+    capsys: pytest.CaptureFixture[str], home: Path, site: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    argv = ("deploy", "claude-code", TOOLS, "--path", str(site))
+    ran = run(capsys, *argv, "--project", str(project), "--json")
+    assert ran.status == 0, ran.err
+    record = deployments() / ran.json()["deployment"]["uuid"] / "deployment.json"
+    data = json.loads(record.read_text())
+    data["skills"] = None
+    record.write_text(json.dumps(data))
+    shutil.rmtree(deployments() / ".index")
+
+    user = run(capsys, *argv)  # (the broken record is the project's deployment, not this one)
+    assert user.status == 0, user.err
+    again = run(capsys, *argv, "--project", str(project))
+    assert again.status == 1 and f"The deployment record {record} cannot be read" in again.err
