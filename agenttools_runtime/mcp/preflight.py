@@ -87,14 +87,34 @@ def interpreter_paths(python: Path, probed: Sequence[str]) -> Sequence[str]:
         return probed
     entries = [p or os.curdir for p in sys.path]
     given = "" if sys.flags.ignore_environment else os.environ.get("PYTHONPATH", "")
-    extra = [os.path.abspath(p) for p in given.split(os.pathsep) if p]
-    # by position: the run the interpreter put there (the same folder may be on the path
-    # again, from a .pth file, as an editable install puts it: that entry stays)
-    found = [os.path.abspath(p) for p in entries]
-    for at in range(len(found) - len(extra) + 1 if extra else 0):
-        if found[at : at + len(extra)] == extra:
-            return entries[:at] + entries[at + len(extra) :]
-    return entries
+    if not given:
+        return entries
+    # (an empty or relative entry is the working directory's, as the interpreter takes it)
+    extra = {os.path.abspath(p) for p in given.split(os.pathsep)}
+    # The interpreter keeps one entry per folder, at PYTHONPATH's place: a folder it has
+    # anyway (its site-packages, a .pth file's, as an editable install puts it) stays, as
+    # the interpreter started without PYTHONPATH says.
+    anyway = _path_without_pythonpath(sys.executable)
+    if anyway is None:
+        return [p for p in entries if os.path.abspath(p) not in extra]
+    return [p for p in entries if os.path.abspath(p) not in extra - anyway]
+
+
+def _path_without_pythonpath(python: str) -> set[str] | None:
+    """The folders on *python*'s ``sys.path`` started without ``PYTHONPATH`` (None: it
+    could not say)."""
+    import json
+    import subprocess
+
+    script = "import json, sys; print(json.dumps(sys.path))"
+    try:
+        done = subprocess.run(
+            [python, "-E", "-c", script], capture_output=True, check=True, timeout=60
+        )
+        # ("" is the working directory as the start folder of -c: not the client's)
+        return {os.path.abspath(p) for p in json.loads(done.stdout) if p}
+    except (OSError, subprocess.SubprocessError, ValueError, TypeError):
+        return None
 
 
 def version_problem(dist_info: str | None, paths: Sequence[str], python: Path) -> str | None:

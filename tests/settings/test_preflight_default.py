@@ -385,3 +385,39 @@ def test_a_copy_this_process_imports_only_by_pythonpath_is_refused(
     assert ran.returncode == 1, ran.stdout + ran.stderr
     assert f"it is installed in {target}, which" in ran.stderr, ran.stderr
     assert not (home / ".claude.json").exists()
+
+
+def test_pythonpath_naming_a_folder_the_interpreter_has_anyway_keeps_it(tmp_path: Path) -> None:
+    """The interpreter keeps one entry per folder: its own site-packages (or a .pth file's
+    folder) named by ``PYTHONPATH`` too shows once, at PYTHONPATH's place, and stays on the
+    path a client's start gives it; an empty entry (the working directory) and a folder only
+    ``PYTHONPATH`` names go."""
+    import sysconfig
+
+    purelib = sysconfig.get_path("purelib")
+    only = tmp_path / "only-pythonpath"
+    only.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    script = tmp_path / "bin" / "paths.py"
+    script.parent.mkdir()
+    script.write_text(
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from agenttools_runtime.mcp.preflight import interpreter_paths\n"
+        "print(json.dumps(list(interpreter_paths(Path(sys.executable), []))))\n"
+    )
+    given = os.pathsep.join([purelib, "", str(only), purelib, ""])
+    ran = subprocess.run(
+        [sys.executable, str(script)],
+        env={**os.environ, "PYTHONPATH": given},
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    paths = [os.path.abspath(p) for p in json.loads(ran.stdout)]
+    assert purelib in paths
+    assert str(only) not in paths and str(work) not in paths
+    assert paths[0] == str(script.parent)  # (the start folder stays)
