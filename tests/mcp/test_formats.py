@@ -12,6 +12,7 @@ import pytest
 from agenttools_runtime.errors import ConfigFileUnparseable
 from agenttools_runtime.limits import MAX_NESTING
 from agenttools_runtime.mcp.formats import Container, ParseError, edit_config_file, get_format
+from agenttools_runtime.mcp.formats.base import StructureError
 from tests.mcp.samples import only_insertions
 
 ENTRY = {"type": "stdio", "command": "/venv/bin/python", "args": ["-m", "w"], "env": {}}
@@ -342,6 +343,19 @@ def test_json_error_messages_read_as_sentences() -> None:
     with pytest.raises(ParseError) as info:
         get_format("json").set_entry('{"a": "\x01"}', SERVERS, "w", ENTRY, {})
     assert info.value.describe() == "line 1, column 8: invalid control character"
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("[]", "the top level is not an object"),
+        ('{"mcpServers": []}', '"mcpServers" is not an object'),
+    ],
+)
+def test_json_structure_errors_quote_a_path_never_the_top_level(text: str, problem: str) -> None:
+    with pytest.raises(StructureError) as info:
+        get_format("json").set_entry(text, SERVERS, "w", ENTRY, {})
+    assert str(info.value) == problem
 
 
 def test_yaml_round_trip_edit_with_an_empty_list_item() -> None:

@@ -127,6 +127,11 @@ def is_entry(item: Any, list_key: str, key: str) -> bool:
     return isinstance(item, Mapping) and item.get(list_key) == key
 
 
+def where(path: tuple[str, ...]) -> str:
+    """The place *path* names in a message: the quoted dotted path, or the top level."""
+    return f'"{".".join(path)}"' if path else "the top level"
+
+
 def lookup(data: Any, path: tuple[str, ...], mapping: str) -> Any:
     """The value at *path* in parsed *data*: None when missing or null (nothing to lose, it is
     filled on set). ``StructureError`` when a part of the path is not *mapping* (the
@@ -134,8 +139,7 @@ def lookup(data: Any, path: tuple[str, ...], mapping: str) -> Any:
     node = data
     for depth, part in enumerate(path):
         if not isinstance(node, Mapping):
-            where = ".".join(path[:depth]) or "the top level"
-            raise StructureError(f'"{where}" is not {mapping}')
+            raise StructureError(f"{where(path[:depth])} is not {mapping}")
         if node.get(part) is None:
             return None
         node = node[part]
@@ -146,13 +150,12 @@ def entries_of(value: Any, container: Container, mapping: str) -> dict[str, Any]
     """The entries of the container's parsed *value*, by key (in a list, the items with a
     string *list_key*; the last of one key wins). ``StructureError`` when it is not the
     container's kind (*mapping*, as in :func:`lookup`, or a list)."""
-    where = ".".join(container.path) or "the top level"
     if container.list_key is None:
         if not isinstance(value, Mapping):
-            raise StructureError(f'"{where}" is not {mapping}')
+            raise StructureError(f"{where(container.path)} is not {mapping}")
         return dict(value)
     if not isinstance(value, list):
-        raise StructureError(f'"{where}" is not a list')
+        raise StructureError(f"{where(container.path)} is not a list")
     return {
         item[container.list_key]: item
         for item in value

@@ -29,6 +29,7 @@ from agenttools_runtime.mcp.formats.base import (
     newline,
     only_entry,
     same_data,
+    where,
 )
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -270,9 +271,7 @@ class _Document:
         current = self.root
         for depth, key in enumerate(path):
             if self.text[current.start] != "{":
-                raise StructureError(
-                    f'"{".".join(path[:depth]) or "the top level"}" is not an object'
-                )
+                raise StructureError(f"{where(path[:depth])} is not an object")
             member = _last(current.members, key)
             if member is None:
                 return current, depth, None, None
@@ -496,11 +495,9 @@ class JSONFormat:
             existed = False
         else:
             if container.list_key is None and text[found.start] != "{":
-                raise StructureError(f'"{".".join(container.path)}" is not an object')
+                raise StructureError(f"{where(container.path)} is not an object")
             if container.list_key is not None and text[found.start] != "[":
-                raise StructureError(
-                    f'"{".".join(container.path) or "the top level"}" is not a list'
-                )
+                raise StructureError(f"{where(container.path)} is not a list")
             indexes = doc.entry_index(found, container, key)
             existed = bool(indexes)
             if indexes:
