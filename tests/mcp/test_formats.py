@@ -358,6 +358,16 @@ def test_json_structure_errors_quote_a_path_never_the_top_level(text: str, probl
     assert str(info.value) == problem
 
 
+@pytest.mark.parametrize("text", ["mcpServers: [{name: x, command: y}]\n", "---\na: 1\n...\n"])
+def test_yaml_round_trip_edit_puts_the_required_keys_on_top_in_their_order(text: str) -> None:
+    """As the splice does: the edit ruamel's dumper makes keeps the defaults' order."""
+    defaults = {"name": "Local Config", "version": "1.0.0", "schema": "v1"}
+    container = Container(("mcpServers",), "name")
+    new, _ = get_format("yaml").set_entry(text, container, "w", {"command": "z"}, defaults)
+    keys = [line.split(":")[0] for line in new.splitlines() if line[:1].isalpha()]
+    assert keys[:3] == ["name", "version", "schema"], new
+
+
 def test_yaml_round_trip_edit_with_an_empty_list_item() -> None:
     """ruamel's indentation guess fails on a line holding only "-": the edit goes on."""
     text = "a:\n  -   \nextensions: {o: {cmd: x}}\n"

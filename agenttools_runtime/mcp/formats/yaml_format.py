@@ -442,9 +442,9 @@ class YAMLFormat:
         root = yaml.load(text) if text.strip() else None
         if root is None:
             root = CommentedMap()
-        for name, value in defaults.items():
-            if name not in root:
-                root.insert(0, name, _quoted(value))
+        missing = [(name, value) for name, value in defaults.items() if name not in root]
+        for at, (name, value) in enumerate(missing):  # (on top, in their order, as a splice)
+            root.insert(at, name, _quoted(value))
         node: Any = root
         for depth, part in enumerate(container.path):
             if node.get(part) is None:
