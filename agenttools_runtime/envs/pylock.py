@@ -113,14 +113,17 @@ def _package(table: Mapping[str, object], base: Path) -> ResolvedDistribution:
         raise LockFileError("a package without a name") from None
     version = str(table.get("version") or "")
     index = _text(table.get("index"))
-    wheels = table.get("wheels")
-    if isinstance(wheels, list) and wheels:
-        chosen = most_specific([w for w in wheels if isinstance(w, dict)], _wheel_name)
-        return _artifact(name, version, chosen, base, index)
-    for key in ("archive", "sdist"):
-        artifact = table.get(key)
-        if isinstance(artifact, dict):
-            return _artifact(name, version, artifact, base, index)
+    given = table.get("wheels")
+    wheels = [w for w in given if isinstance(w, dict)] if isinstance(given, list) else []
+    artifacts = (table.get(key) for key in ("archive", "sdist"))
+    built = next((a for a in artifacts if isinstance(a, dict)), None)
+    if wheels:
+        chosen = most_specific(wheels, _wheel_name)
+        # (none of its wheels installs here, a lock made elsewhere: its sdist builds)
+        if built is None or _supported(_wheel_name(chosen)):
+            return _artifact(name, version, chosen, base, index)
+    if built is not None:
+        return _artifact(name, version, built, base, index)
     directory = table.get("directory")
     if isinstance(directory, dict):
         path = _text(directory.get("path"))
@@ -168,6 +171,15 @@ def most_specific(items: Sequence[T], file_name: Callable[[T], str]) -> T:
         return min((rank.get(str(t), len(rank)) for t in tags), default=len(rank))
 
     return min(items, key=score)
+
+
+def _supported(file_name: str) -> bool:
+    """Whether the wheel *file_name* has a tag this interpreter supports."""
+    try:
+        tags = parse_wheel_filename(file_name)[3]
+    except ValueError:
+        return False
+    return any(str(tag) in _tag_ranks() for tag in tags)
 
 
 def _wheel_name(wheel: Mapping[str, object]) -> str:

@@ -143,6 +143,23 @@ def test_lock_files_of_both_installers(tmp_path: Path) -> None:
         read("[[packages", tmp_path)
 
 
+def test_a_lock_file_package_without_a_wheel_for_here_takes_its_sdist(tmp_path: Path) -> None:
+    """A lock made on another platform: its wheels do not install here, its sdist builds; a
+    wheels list of no tables is no wheels (not a crash)."""
+    head = 'lock-version = "1.0"\ncreated-by = "x"\n[[packages]]\nname = "a"\nversion = "1"\n'
+    sdist = 'sdist = {name = "a-1.tar.gz", url = "https://x.test/a-1.tar.gz"}\n'
+    elsewhere = (
+        'wheels = [{name = "a-1-cp27-cp27m-win32.whl", url = "https://x.test/w.whl"},'
+        ' {name = "a-1-xx11-none-plan9_mips.whl", url = "https://x.test/p.whl"}]\n'
+    )
+    (chosen,) = read(head + sdist + elsewhere, tmp_path)
+    assert chosen.file == "a-1.tar.gz"
+    (only,) = read(head + elsewhere, tmp_path)  # (no sdist: the most specific still)
+    assert only.file is not None and only.file.endswith(".whl")
+    (odd,) = read(head + sdist + 'wheels = ["x"]\n', tmp_path)
+    assert odd.file == "a-1.tar.gz"
+
+
 def test_the_essential_line_of_an_installer() -> None:
     uv = (
         "error: No solution found when resolving dependencies\n"
