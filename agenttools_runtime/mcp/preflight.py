@@ -43,6 +43,11 @@ def _command_problem(command: str) -> str | None:
         if not os.access(command, os.X_OK):
             return f"{command} is not executable"
         return None
+    if os.path.dirname(command):  # (never looked for on the PATH)
+        return (
+            f"{command} is a path relative to the client's working directory, not this one "
+            "(give it as an absolute path)"
+        )
     # (a relative or empty PATH entry is relative to the client's working directory, which is
     # not this one: only the absolute entries say where the client finds it)
     path = os.environ.get("PATH", "")

@@ -421,3 +421,26 @@ def test_pythonpath_naming_a_folder_the_interpreter_has_anyway_keeps_it(tmp_path
     assert purelib in paths
     assert str(only) not in paths and str(work) not in paths
     assert paths[0] == str(script.parent)  # (the start folder stays)
+
+
+def test_a_relative_command_with_a_folder_is_refused(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    home: Path,
+    site: Path,
+    tmp_path: Path,
+) -> None:
+    """``tools/x`` is found from the client's working directory, not this one: it is no
+    more found here than a command on a relative PATH entry."""
+    tools = tmp_path / "here" / "tools"
+    tools.mkdir(parents=True)
+    script = tools / "here-only-7e2a"
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    command = os.path.join("tools", "here-only-7e2a")
+    fake_distribution(site, "here", "1.0.0", servers={"here": {"command": command}})
+    monkeypatch.chdir(tmp_path / "here")
+    ran = run(capsys, "deploy", "claude-code", "here", "--path", str(site))
+    assert ran.status == 1, ran.out
+    assert f"{command} is a path relative to the client's working directory" in ran.err
+    assert not (home / ".claude.json").exists()
