@@ -152,12 +152,14 @@ def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
     except KeyboardInterrupt as exc:  # a signal deferred until the deployment was whole
         if isinstance(exc, signals.Interrupted) and exc.outcome:
             raise  # (rolled back: said by _fail)
-        raise signals.Interrupted.from_interrupt(
-            exc,
-            f"the deployment {uid} was committed ('agenttools remove {uid}' undoes it)",
-            (uid,),
-        ) from None
+        raise interrupted_after_commit(exc, uid) from None
     return found
+
+
+def interrupted_after_commit(exc: KeyboardInterrupt, uid: str) -> signals.Interrupted:
+    """What an interruption that waited until deployment *uid* was committed says."""
+    said = f"the deployment {uid} was committed ('agenttools remove {uid}' undoes it)"
+    return signals.Interrupted.from_interrupt(exc, said, (uid,))
 
 
 def _fail(store: Store, entry: Journal, exc: BaseException) -> NoReturn:
