@@ -626,9 +626,9 @@ def _check_ledger(store: Store, add: Any, fix: bool) -> None:
             "is taken away again (config files, directories agenttools created stay); it is "
             "deleted"
         )
-        add(Finding("unreadable", str(litter.ledger_path(store.state)), detail, True, fix))
+        add(Finding("unreadable", str(store.state.created), detail, True, fix))
         if fix:
-            fs.unlink(litter.ledger_path(store.state), missing_ok=True)
+            fs.unlink(store.state.created, missing_ok=True)
 
 
 _TEMP_FILE = "left by an interrupted write: deleted"

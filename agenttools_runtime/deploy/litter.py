@@ -384,10 +384,6 @@ def _ancestors(places: Iterable[Path], ledger: Mapping[str, Claim]) -> set[str]:
 # -- the ledger ------------------------------------------------------------------------------
 
 
-def ledger_path(state: StatePaths) -> Path:
-    return state.created
-
-
 def load(state: StatePaths) -> dict[str, Claim]:
     """The ledger (empty when there is none or it cannot be read: then nothing is cleaned,
     which is safe)."""
@@ -400,7 +396,7 @@ def load(state: StatePaths) -> dict[str, Claim]:
 def read(state: StatePaths) -> dict[str, Claim]:
     """The ledger; ``OSError`` / ``ValueError`` when it cannot be read (``doctor`` says so)."""
     try:
-        raw = ledger_path(state).read_bytes()
+        raw = state.created.read_bytes()
     except FileNotFoundError:
         return {}
     data = shapes.obj(json.loads(raw), "the ledger")
@@ -408,7 +404,7 @@ def read(state: StatePaths) -> dict[str, Claim]:
 
 
 def save(state: StatePaths, ledger: Mapping[str, Claim]) -> None:
-    path = ledger_path(state)
+    path = state.created
     if not ledger:
         with contextlib.suppress(OSError):
             fs.unlink(path, missing_ok=True)
