@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -307,3 +309,34 @@ def test_what_a_failed_check_says_never_holds_a_secret(
     assert "bad key: *****" in said.err
     nothing_written(home, before)
     assert list(project.iterdir()) == []
+
+
+def test_ctrl_c_while_mcp_install_check_waits_says_nothing_was_changed(
+    home: Path, site: Path, tmp_path: Path
+) -> None:
+    """SIGINT while ``--check`` waits for the server's answer: exit 130, "nothing was
+    changed", and nothing was."""
+    started = tmp_path / "started"
+    silent = tmp_path / "silent.py"
+    silent.write_text(f"from pathlib import Path\nPath({str(started)!r}).touch()\n{SILENT}")
+    fake_distribution(site, "quiet", "1.0.0",
+                      servers={"quiet": {"command": sys.executable, "args": [str(silent)]}})  # fmt: skip
+    before = snapshot(home)
+    argv = ["mcp", "install", "cursor", "quiet/quiet", "--path", str(site), "--check"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "agenttools", *argv],
+        env={**os.environ, "AGENTTOOLS_CHECK_TIMEOUT": "120"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not started.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)  # polling a condition, with a deadline
+    assert started.exists(), process.communicate(timeout=60)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert out == ""
+    assert err.strip() == "agenttools: interrupted; nothing was changed"
+    nothing_written(home, before)
