@@ -97,6 +97,9 @@ class RegistryEntry(jsonform.Form):
     def from_json(cls, data: object, what: str | None = None) -> RegistryEntry:
         """Parse an entry; ``ValueError`` (:class:`~.shapes.Malformed`) when it is not of
         the shape its schema says. A stat cache of the wrong shape is dropped (a cache)."""
+        schema = data.get("schema") if type(data) is dict else None
+        if schema != ENTRY_SCHEMA or type(schema) is not int:  # (True == 1: not a schema)
+            raise shapes.Malformed(f"unknown registry entry schema {schema!r}")
         stats = data.get(STATS) if type(data) is dict else None
         known = frozenset({"schema", STATS})
         return jsonform.load(

@@ -340,3 +340,48 @@ def test_ctrl_c_while_mcp_install_check_waits_says_nothing_was_changed(
     assert out == ""
     assert err.strip() == "agenttools: interrupted; nothing was changed"
     nothing_written(home, before)
+
+
+def test_a_command_found_only_by_a_relative_path_entry_is_refused(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    home: Path,
+    site: Path,
+    tmp_path: Path,
+) -> None:
+    """A relative PATH entry is relative to the client's working directory, not this one."""
+    tools = tmp_path / "here" / "tools"
+    tools.mkdir(parents=True)
+    script = tools / "here-only-4c1d"
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    fake_distribution(site, "here", "1.0.0", servers={"here": {"command": "here-only-4c1d"}})
+    monkeypatch.chdir(tmp_path / "here")
+    monkeypatch.setenv("PATH", os.pathsep.join(["tools", "", os.environ["PATH"]]))
+    ran = run(capsys, "deploy", "claude-code", "here", "--path", str(site))
+    assert ran.status == 1
+    assert "here-only-4c1d is not on the PATH" in ran.err
+    monkeypatch.setenv("PATH", os.pathsep.join([str(tools), os.environ["PATH"]]))
+    assert run(capsys, "deploy", "claude-code", "here", "--path", str(site)).status == 0
+
+
+def test_a_copy_this_process_imports_only_by_pythonpath_is_refused(
+    home: Path, tmp_path: Path
+) -> None:
+    """``PYTHONPATH`` is this process's, not what the client gives the entry it starts: a
+    distribution found only through it would not be imported."""
+    target = tmp_path / "target"
+    target.mkdir()
+    fake_distribution(target, "via-pythonpath", "1.0.0",
+                      servers={"served": {"module": "via_pythonpath.server"}})  # fmt: skip
+    argv = ["deploy", "claude-code", "via-pythonpath", "--path", str(target)]
+    ran = subprocess.run(
+        [sys.executable, "-m", "agenttools", *argv],
+        env={**os.environ, "PYTHONPATH": str(target)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert f"it is installed in {target}, which" in ran.stderr, ran.stderr
+    assert not (home / ".claude.json").exists()
