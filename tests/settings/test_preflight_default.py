@@ -364,24 +364,3 @@ def test_a_command_found_only_by_a_relative_path_entry_is_refused(
     monkeypatch.setenv("PATH", os.pathsep.join([str(tools), os.environ["PATH"]]))
     assert run(capsys, "deploy", "claude-code", "here", "--path", str(site)).status == 0
 
-
-def test_a_copy_this_process_imports_only_by_pythonpath_is_refused(
-    home: Path, tmp_path: Path
-) -> None:
-    """``PYTHONPATH`` is this process's, not what the client gives the entry it starts: a
-    distribution found only through it would not be imported."""
-    target = tmp_path / "target"
-    target.mkdir()
-    fake_distribution(target, "via-pythonpath", "1.0.0",
-                      servers={"served": {"module": "via_pythonpath.server"}})  # fmt: skip
-    argv = ["deploy", "claude-code", "via-pythonpath", "--path", str(target)]
-    ran = subprocess.run(
-        [sys.executable, "-m", "agenttools", *argv],
-        env={**os.environ, "PYTHONPATH": str(target)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert ran.returncode == 1, ran.stdout + ran.stderr
-    assert f"it is installed in {target}, which" in ran.stderr, ran.stderr
-    assert not (home / ".claude.json").exists()
