@@ -3,15 +3,17 @@ objects, written once as the dataclass.
 
 :meth:`Form.to_json` gives one key per field (its name, or the ``name`` of :func:`key`), each
 value as JSON has it: a tuple is an array, a mapping an object, a nested dataclass its
-object, an enum its value. A field whose value is its ``omit`` value is left out; the
-unknown keys a read kept (the field marked :data:`EXTRA`) come along.
+object, an enum or a ``Literal`` its value. A field whose value is its ``omit`` value is left
+out; the unknown keys a read kept (the field marked :data:`EXTRA`) come along. A ``name``
+``outer.inner`` puts the field in the object ``outer`` (a part of the file's shape that the
+class keeps flat); :func:`extra` ``("outer")`` keeps that object's unknown keys.
 
 :meth:`Form.from_json` is the way back, and checks before it trusts: every value must have
 exactly the JSON type its field's annotation says (``true`` is not a number, ``1`` is not a
 string), and pass its ``check``, else :class:`Malformed` names the field's path (``the
 journal.config[0].after is not a string``). An absent field takes its default; one
-without a default is required; null is read only for an optional field (as None). Each class's fields are
-read once, on first use.
+without a default is required; null is read only for an optional field (as None). An absent
+``outer`` object reads as an empty one. Each class's fields are read once, on first use.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import enum
 import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, TypeVar, Union
+from typing import Any, ClassVar, Literal, TypeVar, Union
 
 
 class Malformed(ValueError):
@@ -30,8 +32,16 @@ class Malformed(ValueError):
 
 _F = TypeVar("_F", bound="Form")
 _NEVER: Any = object()  # (no omit value: the field is always written)
-EXTRA = {"extra": True}  # metadata of the field that keeps the keys a class does not know
 NOT_JSON = {"json": False}  # metadata of a field that is not in the JSON (given on load)
+
+
+def extra(within: str | None = None) -> dict[str, Any]:
+    """Metadata of the field that keeps the keys a class does not know (of the object
+    *within*, for fields named ``within.…``)."""
+    return {"extra": True, "within": within}
+
+
+EXTRA = extra()  # (of the class's own object)
 
 
 def key(
@@ -55,12 +65,17 @@ class Form:
     WHAT: ClassVar[str] = "the object"
 
     def to_json(self) -> dict[str, Any]:
-        plan = _plan(type(self))
-        data: dict[str, Any] = {} if plan.extra is None else dict(getattr(self, plan.extra))
-        for field in plan.fields:
-            value = getattr(self, field.attr)
-            if field.omit is _NEVER or value != field.omit:
-                data[field.name] = field.dump(value)
+        data: dict[str, Any] = {}
+        for group in _plan(type(self)):
+            obj = {} if group.extra is None else dict(getattr(self, group.extra))
+            for field in group.fields:
+                value = getattr(self, field.attr)
+                if field.omit is _NEVER or value != field.omit:
+                    obj[field.name] = field.dump(value)
+            if group.within is None:
+                data = obj
+            else:
+                data[group.within] = obj
         return data
 
     @classmethod
@@ -77,32 +92,40 @@ def load(
     other keys it read (not kept as unknown)."""
     if type(data) is not dict:
         raise Malformed(f"{what} is not an object")
-    plan = _plan(cls)
     values: dict[str, Any] = dict(given)
-    for field in plan.fields:
-        if field.attr in given:
-            continue
-        value = data.get(field.name)
-        if value is None:
-            if field.name not in data:
-                if field.required:
-                    raise Malformed(f"{what} has no {field.name}")
-                if field.has_default:
-                    continue
-            if field.nullable:
-                values[field.attr] = None
+    for group in _plan(cls):
+        obj, where = data, what
+        if group.within is not None:
+            obj, where = data.get(group.within, _EMPTY), f"{what}.{group.within}"
+            if type(obj) is not dict:
+                raise Malformed(f"{where} is not an object")
+        for field in group.fields:
+            if field.attr in given:
                 continue
-            # (a null where none is written is refused below, by its type: read as the
-            # default, a record's null list of entries would leave them untracked)
-        if type(value) is not field.exact:  # (a plain string, number or flag: no call)
-            value = field.load(value, f"{what}.{field.name}")
-        if field.check is not None and not field.check(value):
-            raise Malformed(f"{what}.{field.name} is not {field.means}")
-        values[field.attr] = value
-    if plan.extra is not None:
-        names = plan.names | known
-        values[plan.extra] = {k: v for k, v in data.items() if k not in names}
+            value = obj.get(field.name)
+            if value is None:
+                if field.name not in obj:
+                    if field.required:
+                        raise Malformed(f"{where} has no {field.name}")
+                    if field.has_default:
+                        continue
+                if field.nullable:
+                    values[field.attr] = None
+                    continue
+                # (a null where none is written is refused below, by its type: read as the
+                # default, a record's null list of entries would leave them untracked)
+            if type(value) is not field.exact:  # (a plain string, number or flag: no call)
+                value = field.load(value, f"{where}.{field.name}")
+            if field.check is not None and not field.check(value):
+                raise Malformed(f"{where}.{field.name} is not {field.means}")
+            values[field.attr] = value
+        if group.extra is not None:
+            names = group.names if group.within else group.names | known
+            values[group.extra] = {k: v for k, v in obj.items() if k not in names}
     return cls(**values)
+
+
+_EMPTY: dict[str, Any] = {}  # (an absent inner object)
 
 
 # -- the plan of a class ---------------------------------------------------------------------
@@ -127,12 +150,16 @@ class _Field:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class _Plan:
+class _Group:
+    """The fields of one JSON object: the class's own (``within`` None) or one inside it."""
+
+    within: str | None
     fields: tuple[_Field, ...]
-    names: frozenset[str]
-    extra: str | None
+    names: frozenset[str]  # the keys read (the rest are unknown)
+    extra: str | None  # the attribute that keeps the unknown keys
 
 
+_Plan = tuple[_Group, ...]  # the class's own object first
 _PLANS: dict[type, _Plan] = {}  # each class's, made on first use (a fact of the class)
 
 
@@ -145,22 +172,23 @@ def _plan(cls: type) -> _Plan:
 
 def _make_plan(cls: type) -> _Plan:
     hints = typing.get_type_hints(cls)
-    fields: list[_Field] = []
-    extra = None
+    groups: dict[str | None, list[_Field]] = {None: []}
+    extras: dict[str | None, str] = {}
     for f in dataclasses.fields(cls):
         if f.metadata.get("extra"):
-            extra = f.name
+            extras[f.metadata["within"]] = f.name
             continue
         if not f.init or f.metadata.get("json") is False:
             continue
+        within, _, name = (f.metadata.get("name") or f.name).rpartition(".")
         inner, optional = _strip_none(hints[f.name])
         has_default = (
             f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
         )
-        fields.append(
+        groups.setdefault(within or None, []).append(
             _Field(
                 attr=f.name,
-                name=f.metadata.get("name") or f.name,
+                name=name,
                 load=_loader(inner),
                 dump=_dumper(inner),
                 nullable=optional or inner is Any,
@@ -172,7 +200,9 @@ def _make_plan(cls: type) -> _Plan:
                 means=f.metadata.get("means", ""),
             )
         )
-    return _Plan(tuple(fields), frozenset(f.name for f in fields), extra)
+    names = {w: frozenset(f.name for f in fields) for w, fields in groups.items()}
+    names[None] |= {w for w in groups if w is not None}
+    return tuple(_Group(w, tuple(fs), names[w], extras.get(w)) for w, fs in groups.items())
 
 
 def _strip_none(hint: Any) -> tuple[Any, bool]:
@@ -200,16 +230,10 @@ def _loader(hint: Any) -> _Load:
             return value
 
         return scalar
+    if typing.get_origin(hint) is Literal:  # (of strings)
+        return _choice({v: v for v in typing.get_args(hint)})
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
-        members = {m.value: m for m in hint}
-        choices = ", ".join(str(v) for v in members)
-
-        def member(value: Any, where: str) -> Any:
-            if type(value) is not str or value not in members:
-                raise Malformed(f"{where} is not one of {choices}")
-            return members[value]
-
-        return member
+        return _choice({m.value: m for m in hint})
     if isinstance(hint, type) and issubclass(hint, Form):
         return lambda value, where: load(hint, value, where)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
@@ -218,6 +242,18 @@ def _loader(hint: Any) -> _Load:
     if origin in (dict, Mapping):
         return _mapping_loader(args[1])
     raise TypeError(f"no JSON form for {hint!r}")
+
+
+def _choice(members: dict[str, Any]) -> _Load:
+    """The loader of a string that is one of *members* (its key), as its value."""
+    choices = ", ".join(map(str, members))
+
+    def member(value: Any, where: str) -> Any:
+        if type(value) is not str or value not in members:
+            raise Malformed(f"{where} is not one of {choices}")
+        return members[value]
+
+    return member
 
 
 def _tuple_loader(args: tuple[Any, ...]) -> _Load:
@@ -257,7 +293,7 @@ def _mapping_loader(value_hint: Any) -> _Load:
 
 def _dumper(hint: Any) -> _Dump:
     """The function that takes a *hint* value to its JSON value."""
-    if hint is Any or hint in _JSON_TYPES:
+    if hint is Any or hint in _JSON_TYPES or typing.get_origin(hint) is Literal:
         return _same
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return lambda value: value.value
