@@ -65,18 +65,7 @@ class Form:
     WHAT: ClassVar[str] = "the object"
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {}
-        for group in _plan(type(self)):
-            obj = {} if group.extra is None else dict(getattr(self, group.extra))
-            for field in group.fields:
-                value = getattr(self, field.attr)
-                if field.omit is _NEVER or value != field.omit:
-                    obj[field.name] = field.dump(value)
-            if group.within is None:
-                data = obj
-            else:
-                data[group.within] = obj
-        return data
+        return _write(self, _plan(type(self))[-1])
 
     @classmethod
     def from_json(cls: type[_F], data: object, what: str | None = None) -> _F:
@@ -128,6 +117,16 @@ def load(
 _EMPTY: dict[str, Any] = {}  # (an absent inner object)
 
 
+def _write(form: Form, group: _Group) -> dict[str, Any]:
+    data: dict[str, Any] = {} if group.extra is None else dict(getattr(form, group.extra))
+    for item in group.written:
+        if isinstance(item, _Group):
+            data[str(item.within)] = _write(form, item)
+        elif item.omit is _NEVER or getattr(form, item.attr) != item.omit:
+            data[item.name] = item.dump(getattr(form, item.attr))
+    return data
+
+
 # -- the plan of a class ---------------------------------------------------------------------
 
 _Load = Callable[[Any, str], Any]
@@ -157,9 +156,10 @@ class _Group:
     fields: tuple[_Field, ...]
     names: frozenset[str]  # the keys read (the rest are unknown)
     extra: str | None  # the attribute that keeps the unknown keys
+    written: tuple[_Field | _Group, ...]  # in order: an inner object where its first field is
 
 
-_Plan = tuple[_Group, ...]  # the class's own object first
+_Plan = tuple[_Group, ...]  # the inner objects (read first), then the class's own
 _PLANS: dict[type, _Plan] = {}  # each class's, made on first use (a fact of the class)
 
 
@@ -173,6 +173,7 @@ def _plan(cls: type) -> _Plan:
 def _make_plan(cls: type) -> _Plan:
     hints = typing.get_type_hints(cls)
     groups: dict[str | None, list[_Field]] = {None: []}
+    order: list[_Field | str] = []  # the class's own keys: a field, or an inner object's name
     extras: dict[str | None, str] = {}
     for f in dataclasses.fields(cls):
         if f.metadata.get("extra"):
@@ -180,29 +181,39 @@ def _make_plan(cls: type) -> _Plan:
             continue
         if not f.init or f.metadata.get("json") is False:
             continue
-        within, _, name = (f.metadata.get("name") or f.name).rpartition(".")
+        outer, _, name = (f.metadata.get("name") or f.name).rpartition(".")
         inner, optional = _strip_none(hints[f.name])
         has_default = (
             f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
         )
-        groups.setdefault(within or None, []).append(
-            _Field(
-                attr=f.name,
-                name=name,
-                load=_loader(inner),
-                dump=_dumper(inner),
-                nullable=optional or inner is Any,
-                has_default=has_default,
-                required=not has_default and not optional,
-                omit=f.metadata.get("omit", _NEVER),
-                exact=inner if inner in _JSON_TYPES else None,
-                check=f.metadata.get("check"),
-                means=f.metadata.get("means", ""),
-            )
+        item = _Field(
+            attr=f.name,
+            name=name,
+            load=_loader(inner),
+            dump=_dumper(inner),
+            nullable=optional or inner is Any,
+            has_default=has_default,
+            required=not has_default and not optional,
+            omit=f.metadata.get("omit", _NEVER),
+            exact=inner if inner in _JSON_TYPES else None,
+            check=f.metadata.get("check"),
+            means=f.metadata.get("means", ""),
         )
+        if not outer:
+            order.append(item)
+        elif outer not in groups:
+            order.append(outer)
+        groups.setdefault(outer or None, []).append(item)
     names = {w: frozenset(f.name for f in fields) for w, fields in groups.items()}
     names[None] |= {w for w in groups if w is not None}
-    return tuple(_Group(w, tuple(fs), names[w], extras.get(w)) for w, fs in groups.items())
+    objects = {
+        w: _Group(w, tuple(fs), names[w], extras.get(w), tuple(fs))
+        for w, fs in groups.items()
+        if w is not None
+    }
+    written = tuple(objects[i] if isinstance(i, str) else i for i in order)
+    own = _Group(None, tuple(groups[None]), names[None], extras.get(None), written)
+    return (*objects.values(), own)
 
 
 def _strip_none(hint: Any) -> tuple[Any, bool]:

@@ -130,14 +130,21 @@ class Flat(jsonform.Form):
     kind: Literal["a", "b"]
     path: str = field(metadata=jsonform.key("where.path"))
     line: int = field(default=0, metadata=jsonform.key("where.line"))
+    note: str = ""
     where_extra: Mapping[str, Any] = field(default_factory=dict, metadata=jsonform.extra("where"))
     extra: Mapping[str, Any] = field(default_factory=dict, metadata=jsonform.EXTRA)
 
 
 def test_a_dotted_name_is_a_field_of_an_inner_object() -> None:
-    flat = Flat("a", "/p", 3, where_extra={"column": 1}, extra={"later": 2})
+    flat = Flat("a", "/p", 3, "n", where_extra={"column": 1}, extra={"later": 2})
     data = flat.to_json()
-    assert data == {"later": 2, "kind": "a", "where": {"column": 1, "path": "/p", "line": 3}}
+    assert data == {
+        "later": 2,
+        "kind": "a",
+        "where": {"column": 1, "path": "/p", "line": 3},
+        "note": "n",
+    }
+    assert list(data) == ["later", "kind", "where", "note"]  # (where its first field is)
     assert Flat.from_json(json.loads(json.dumps(data))) == flat
     assert Flat.from_json({"kind": "b", "where": {"path": "/q"}}) == Flat("b", "/q")
 
