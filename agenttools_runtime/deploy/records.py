@@ -168,23 +168,16 @@ def read_record(path: Path) -> DeploymentRecord:
     ``uuid`` is not the name of its directory (a record moved or edited by hand: which of
     the two is the deployment's cannot be told)."""
     try:
-        data = json.loads(path.read_text("utf-8"))
-        record = DeploymentRecord.from_json(data)
-    except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
-        raise errors.InvalidDeploymentRecord(path=path, reason=_unreadable(exc)) from exc
+        record = DeploymentRecord.from_json(json.loads(path.read_text("utf-8")))
+    except RecursionError as exc:
+        reason = "it is nested too deeply to read"
+        raise errors.InvalidDeploymentRecord(path=path, reason=reason) from exc
+    except (OSError, ValueError) as exc:
+        raise errors.InvalidDeploymentRecord(path=path, reason=str(exc)) from exc
     if record.uuid != path.parent.name:
         reason = f"its uuid {record.uuid} is not the name of its directory"
         raise errors.InvalidDeploymentRecord(path=path, reason=reason)
     return record
-
-
-def _unreadable(exc: BaseException) -> str:
-    """Why a record cannot be read, as the end of a sentence."""
-    if isinstance(exc, KeyError):
-        return f"it has no {exc} field"
-    if isinstance(exc, RecursionError):
-        return "it is nested too deeply to read"
-    return str(exc)
 
 
 def iter_records(
