@@ -5,8 +5,9 @@ objects, written once as the dataclass.
 value as JSON has it: a tuple is an array, a mapping an object, a nested dataclass its
 object, an enum or a ``Literal`` its value. A field whose value is its ``omit`` value is left
 out; the unknown keys a read kept (the field marked :data:`EXTRA`) come along. A ``name``
-``outer.inner`` puts the field in the object ``outer`` (a part of the file's shape that the
-class keeps flat); :func:`extra` ``("outer")`` keeps that object's unknown keys.
+``outer.inner`` puts the field in the object ``outer``, written where its first field is (a
+part of the file's shape that the class keeps flat); :func:`extra` ``("outer")`` keeps that
+object's unknown keys.
 
 :meth:`Form.from_json` is the way back, and checks before it trusts: every value must have
 exactly the JSON type its field's annotation says (``true`` is not a number, ``1`` is not a
@@ -51,9 +52,9 @@ def key(
     check: Callable[[Any], bool] | None = None,
     means: str = "",
 ) -> dict[str, Any]:
-    """Field metadata: the JSON ``name`` (default: the field's), the value that is left out
-    when written (``omit=None``), and a ``check`` a value read must pass (else "… is not
-    *means*")."""
+    """Field metadata: the JSON ``name`` (default: the field's; ``outer.inner``: the key
+    ``inner`` of the object ``outer``), the value that is left out when written
+    (``omit=None``), and a ``check`` a value read must pass (else "… is not *means*")."""
     return {"name": name, "omit": omit, "check": check, "means": means}
 
 
