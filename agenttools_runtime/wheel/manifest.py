@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -26,7 +25,7 @@ if TYPE_CHECKING:
 
     Transport = Literal["stdio", "http", "sse"]  # schema.TRANSPORTS
 
-SkillKind = Literal["directory", "inline"]
+SkillKind = Literal["directory", "inline"]  # (at run time: a skill's kind is read as one of these)
 
 SCHEMA_VERSION = 2
 # The schema each version introduced, and what it added: a manifest is written with the lowest
@@ -39,7 +38,6 @@ SCHEMA_CHANGES: dict[int, str] = {
 # Deepest nesting a manifest may have (agenttools_runtime/limits.py, as for every untrusted
 # text): its own structure needs 4 levels, a server's args/env/headers a few more.
 MAX_DEPTH = MAX_NESTING
-SKILL_KINDS: tuple[SkillKind, ...] = typing.get_args(SkillKind)
 
 
 # a server's keys as a manifest carries them: its registry entry is the publishing side (the
