@@ -17,7 +17,7 @@ from agenttools_runtime.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from agenttools_runtime.discovery import SearchPath
+    from agenttools_runtime.discovery import InstalledDistribution, SearchPath
     from agenttools_runtime.mcp.install import MCPTarget
     from agenttools_runtime.mcp.server import MCPServer
 
@@ -195,19 +195,20 @@ def _resolve_target(args: argparse.Namespace) -> MCPTarget:
     return resolve_mcp_target(args.target, project=args.project, config=args.config)
 
 
-def resolve_server(spec: str, search: SearchPath | None) -> MCPServer:
-    """``dist/server`` of an installed distribution, or a bare name declared by exactly one
-    distribution. Raises ``DistributionNotInstalled``, ``DistributionServerNotFound``,
+def resolve_server(spec: str, search: SearchPath | None) -> tuple[InstalledDistribution, MCPServer]:
+    """The installed distribution and its server: ``dist/server``, or a bare name declared
+    by exactly one distribution. Raises ``DistributionNotInstalled``, ``DistributionServerNotFound``,
     ``MCPServerNameAmbiguous``, ``MCPServerNotFound``."""
     from agenttools_runtime.discovery import find_distributions, get_distribution
     from agenttools_runtime.errors import MCPServerNameAmbiguous, MCPServerNotFound
 
     if "/" in spec:
         dist_name, _, name = spec.partition("/")
-        return get_distribution(dist_name, search).server(name)
+        dist = get_distribution(dist_name, search)
+        return dist, dist.server(name)
     owners = [d for d in find_distributions(search) if d.problem is None and spec in d.server_names]
     if len(owners) == 1:
-        return owners[0].server(spec)
+        return owners[0], owners[0].server(spec)
     if owners:
         qualified = [f"{d.name}/{spec}" for d in owners]
         raise MCPServerNameAmbiguous(name=spec, names=qualified)
@@ -231,13 +232,14 @@ def run_install(args: argparse.Namespace) -> int:
         raise UsageError("give one TARGET and one SERVER (several TARGETs go with --server-json)")
     target = _resolve_target(args)
     search = search_from_args(args)
-    server = resolve_server(args.server[0], search)
+    dist, server = resolve_server(args.server[0], search)
     project = target.scope not in ("user", None)
     server = _with_settings(server, args.env, project, target.config_file)
     choice = choose_runner(server, args.runner, project=project)
     key = args.name or server.key
     probed = [] if search is None else [str(p) for p in search.paths]
-    _refuse_if_cannot_start(choice.server, key, target, probed, args.check)
+    _refuse_if_cannot_start(choice.server, key, target, probed, args.check,
+                            dist_info=str(dist.dist_info), by_script=choice.runner == "script")  # fmt: skip
     with _file_errors(target):  # (the deployment lock finishes interrupted operations first)
         result = install_entry(target, choice.server, key, force=args.force)
     warning = machine_specific_warning(choice, key, target.config_file) if project else None
@@ -260,16 +262,26 @@ def _refuse_if_cannot_start(
     probed: list[str],
     check: Any,
     secrets: list[str] | None = None,
+    *,
+    dist_info: str | None = None,
+    by_script: bool = False,
 ) -> None:
     """``MCPServerCannotStart`` when the entry to write would not start (``--check``: or
     not answer ``initialize``), before anything is written; *secrets*: values to mask
-    (default: the server's declared secret settings)."""
-    from agenttools_runtime import errors
+    (default: the server's declared secret settings); *dist_info*, *by_script*: as for
+    :func:`~agenttools_runtime.deploy.server_checks.entry_problem`. Interrupted, it says
+    that nothing was changed."""
+    from agenttools_runtime import errors, signals
     from agenttools_runtime.deploy.server_checks import entry_problem
 
     if secrets is None:
         secrets = [server.env[s.name] for s in server.settings if s.secret and s.name in server.env]
-    reason = entry_problem(server, probed, check, secrets=secrets)
+    try:
+        reason = entry_problem(
+            server, probed, check, dist_info=dist_info, secrets=secrets, by_script=by_script
+        )
+    except KeyboardInterrupt as exc:  # (--check waits for the server's answer)
+        raise signals.Interrupted.from_interrupt(exc, "nothing was changed") from None
     if reason is not None:
         raise errors.MCPServerCannotStart(
             server=key, client_name=target.client.display_name, reason=reason,
@@ -368,7 +380,7 @@ def run_uninstall(args: argparse.Namespace) -> int:
     key = args.name
     if key is None:
         key = (
-            resolve_server(args.server, search_from_args(args)).key
+            resolve_server(args.server, search_from_args(args))[1].key
             if "/" in args.server
             else args.server
         )

@@ -120,7 +120,9 @@ _ENTRY_OUTCOMES = {
 def render_removal(result: RemovalResult) -> list[str]:
     """The removal's lines: "Removed" only for what was removed; a removal that left
     something says what, and why."""
-    head = f'deployment {result.uuid} ("{result.toolset}" from {result.client})'
+    head = f"deployment {result.uuid}"
+    if result.toolset:  # (a removal's journal left by a kill may not name them)
+        head += f' ("{result.toolset}" from {result.client or "its client"})'
     if not result.removed:
         lines = [f"Not removed completely: {head}. Left (the deployment stays listed):"]
         for entry in result.left:

@@ -167,6 +167,10 @@ def make_plan(
             )
     if keep_modified:
         plan_review.keep_modified(result)
+    if not result.replaced:  # (a replaced deployment's record was read)
+        same = store.index.records_for_probe(identity, ())
+        unread = [u for u in same if store.record(u) is None]
+        result.errors.extend(plan_review.unreadable_in_the_way(result, store, unread))
     conflicts = [sp for sp in result.skills if sp.decision.action is None]
     if conflicts and tools.builtin:
         remaining = [sp for sp in result.skills if sp.decision.action is not None]

@@ -5,7 +5,10 @@ seen twice), and the user's modified skills an upgrade keeps."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from dataclasses import replace
+from pathlib import Path
 
 from agenttools_runtime import errors
 from agenttools_runtime.clients import Client, get_client
@@ -16,10 +19,62 @@ from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.deploy.targets import read_roots_by_client
 from agenttools_runtime.errors import FORCE as FORCE_HINT
-from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
+from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning, format_message
 from agenttools_runtime.mcp.entries import build_entry
 from agenttools_runtime.mcp.formats import plain
 from agenttools_runtime.mcp.install import read_server_entries
+
+
+def unreadable_in_the_way(
+    result: DeployPlan, store: Store, candidates: Iterable[str]
+) -> list[AgentToolsError]:
+    """The records that cannot be read and may be this deployment, each a
+    ``DeploymentMayBeUnreadable`` (none with ``--force``): a deploy beside one would record
+    the same files twice, found only once the record is repaired. They are the *candidates*
+    (those the index names for this bundle and client, unreadable now) and
+    the records the index could not read whose JSON names the same bundle and client. (One
+    whose JSON says nothing may be any deployment: sharing its skills is refcounting as
+    ever, and an identical config entry it wrote is taken over as the user's would be.)"""
+    suspects = set(candidates)
+    unread = suspects | (store.index.record_names - store.index.records.keys())
+    if not unread or result.level is Level.ALL:
+        return []
+    target = result.target
+    found: list[AgentToolsError] = []
+    for name in sorted(unread):
+        path = records.record_path(name, store.state.deployments)
+        try:
+            records.read_record(path)
+            continue  # (readable by now)
+        except errors.InvalidDeploymentRecord as exc:
+            reason = str(exc.data.get("reason", ""))
+        said = _said(path)
+        tools = said.get("agent_tools")
+        same = (
+            said.get("client") == target.client.id
+            and isinstance(tools, dict)
+            and tools.get("name") == result.tools.name
+        )
+        if name in suspects or same:
+            found.append(
+                errors.DeploymentMayBeUnreadable(
+                    path=path,
+                    reason=reason,
+                    name=result.tools.name,
+                    target=target.client.display_name,
+                    hint=format_message("BrokenDeploymentRecordHint", directory=path.parent),
+                )
+            )
+    return found
+
+
+def _said(path: Path) -> dict[str, object]:
+    """What the unreadable record *path* says, as far as it is a JSON object."""
+    try:
+        said = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return said if type(said) is dict else {}
 
 
 def keep_modified(result: DeployPlan) -> None:

@@ -25,6 +25,7 @@ __all__ = [
     "DeploymentExists",
     "DeploymentIdAmbiguous",
     "DeploymentLockTimeout",
+    "DeploymentMayBeUnreadable",
     "DeploymentNotFinished",
     "DeploymentNotFound",
     "DeploymentNotRemoved",
@@ -110,6 +111,18 @@ class DeploymentExists(DeployError):
     template = (
         'The agent tools "{name}" are already deployed to {target} (deployment {uuid}). '
         f"Use {UPGRADE} to replace the deployment."
+    )
+
+
+class DeploymentMayBeUnreadable(DeployError):
+    """A deployment record that cannot be read may be this deployment (it names the same
+    bundle and client, or holds one of its skills): deploying anyway would make a second
+    deployment of the same files."""
+
+    template = (
+        "The deployment record {path} cannot be read ({reason}) and may be the deployment of "
+        '"{name}" to {target}, so nothing was deployed. {hint} Or use --force to deploy '
+        "beside it."
     )
 
 

@@ -43,8 +43,12 @@ def _command_problem(command: str) -> str | None:
         if not os.access(command, os.X_OK):
             return f"{command} is not executable"
         return None
-    if shutil.which(command) is None:
-        return f"{command} is not on the PATH ({os.environ.get('PATH', '')})"
+    # (a relative or empty PATH entry is relative to the client's working directory, which is
+    # not this one: only the absolute entries say where the client finds it)
+    path = os.environ.get("PATH", "")
+    absolute = os.pathsep.join(p for p in path.split(os.pathsep) if os.path.isabs(p))
+    if shutil.which(command, path=absolute) is None:
+        return f"{command} is not on the PATH ({path})"
     return None
 
 
@@ -73,14 +77,18 @@ def _lookup(module: str, search_paths: Sequence[str]) -> tuple[bool, list[str] |
 
 def interpreter_paths(python: Path, probed: Sequence[str]) -> Sequence[str]:
     """The ``sys.path`` of *python*: this interpreter's own when it is this one, else
-    *probed* (what discovery asked it for)."""
+    *probed* (what discovery asked it for). This interpreter's is taken without what only
+    this process has: the folder it was started from (``sys.path[0]``) and ``PYTHONPATH``'s
+    entries, which a client starting the entry does not give it."""
     import sys
 
     # (by path, not by file: two venvs' interpreters are often links to one binary)
     own = {os.path.abspath(sys.executable), os.fspath(Environment.current().python)}
-    if os.path.abspath(python) in own:
-        return [p or os.curdir for p in sys.path]
-    return probed
+    if os.path.abspath(python) not in own:
+        return probed
+    given = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    only_here = {os.path.abspath(p) for p in given if p} | {os.path.abspath(sys.path[0] or ".")}
+    return [p for p in sys.path if p and os.path.abspath(p) not in only_here]
 
 
 def version_problem(dist_info: str | None, paths: Sequence[str], python: Path) -> str | None:

@@ -286,3 +286,25 @@ def test_doctor_fix_deletes_the_temp_file_a_killed_install_listed(
     findings = json.loads(fixed.stdout)["findings"]
     assert [f["fixed"] for f in findings if f["path"] == left] == [True]
     assert temp_files(home) == [] and journals(state) == []
+
+
+def test_a_killed_removal_whose_journal_names_no_bundle_is_finished_and_said_plainly(
+    site: Path, home: Path, state: Path
+) -> None:
+    """A removal's journal that does not name the bundle or client (they are optional in it):
+    the rerun finishes it and says which deployment, without an empty name."""
+    before = snapshot(home)
+    first, second = deploy_both(site)
+    killed("after:remove:journal-written@3", "remove", first)
+    directory = state / "deployments" / ".journal"
+    (name,) = [n for n in journals(state) if "-remove-" in n]
+    data = json.loads((directory / name).read_text())
+    del data["name"], data["client"]
+    (directory / name).write_text(json.dumps(data))
+
+    again = agenttools("remove", first)
+
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"Removed deployment {first}." in again.stdout.splitlines()
+    assert agenttools("remove", second).returncode == 0
+    assert_all_gone(home, state, before)

@@ -115,3 +115,20 @@ def test_show_tools_lists_what_each_server_offers(venv, capsys) -> None:
                str(venv.python))  # fmt: skip
     assert text.status == 1
     assert "problem: it did not start: it exited with status 1" in text.out
+
+
+def test_mcp_install_with_another_copy_than_the_interpreter_runs(
+    tmp_path: Path, tmp_path_factory, capsys
+) -> None:
+    """``mcp install … --path DIR`` checks which copy the entry runs, as ``deploy`` does."""
+    target = tmp_path / "target"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
+         "--target", str(target), str(wheel_v1(tmp_path_factory))],
+        check=True,
+    )  # fmt: skip
+    ran = run(capsys, "mcp", "install", "codex", "keyed-forecast/forecast", "--path",
+              str(target), "--env", f"FORECAST_API_KEY={SECRET}")  # fmt: skip
+    assert ran.status == 1
+    assert f"it is installed in {target}, which" in ran.err and "does not import from" in ran.err
+    assert not (Path.home() / ".codex" / "config.toml").exists()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -307,3 +309,79 @@ def test_what_a_failed_check_says_never_holds_a_secret(
     assert "bad key: *****" in said.err
     nothing_written(home, before)
     assert list(project.iterdir()) == []
+
+
+def test_ctrl_c_while_mcp_install_check_waits_says_nothing_was_changed(
+    home: Path, site: Path, tmp_path: Path
+) -> None:
+    """SIGINT while ``--check`` waits for the server's answer: exit 130, "nothing was
+    changed", and nothing was."""
+    started = tmp_path / "started"
+    silent = tmp_path / "silent.py"
+    silent.write_text(f"from pathlib import Path\nPath({str(started)!r}).touch()\n{SILENT}")
+    fake_distribution(site, "quiet", "1.0.0",
+                      servers={"quiet": {"command": sys.executable, "args": [str(silent)]}})  # fmt: skip
+    before = snapshot(home)
+    argv = ["mcp", "install", "cursor", "quiet/quiet", "--path", str(site), "--check"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "agenttools", *argv],
+        env={**os.environ, "AGENTTOOLS_CHECK_TIMEOUT": "120"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not started.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)  # polling a condition, with a deadline
+    assert started.exists(), process.communicate(timeout=60)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert out == ""
+    assert err.strip() == "agenttools: interrupted; nothing was changed"
+    nothing_written(home, before)
+
+
+def test_a_command_found_only_by_a_relative_path_entry_is_refused(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    home: Path,
+    site: Path,
+    tmp_path: Path,
+) -> None:
+    """A relative PATH entry is relative to the client's working directory, not this one."""
+    tools = tmp_path / "here" / "tools"
+    tools.mkdir(parents=True)
+    script = tools / "here-only-4c1d"
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    fake_distribution(site, "here", "1.0.0", servers={"here": {"command": "here-only-4c1d"}})
+    monkeypatch.chdir(tmp_path / "here")
+    monkeypatch.setenv("PATH", os.pathsep.join(["tools", "", os.environ["PATH"]]))
+    ran = run(capsys, "deploy", "claude-code", "here", "--path", str(site))
+    assert ran.status == 1
+    assert "here-only-4c1d is not on the PATH" in ran.err
+    monkeypatch.setenv("PATH", os.pathsep.join([str(tools), os.environ["PATH"]]))
+    assert run(capsys, "deploy", "claude-code", "here", "--path", str(site)).status == 0
+
+
+def test_a_copy_this_process_imports_only_by_pythonpath_is_refused(
+    home: Path, tmp_path: Path
+) -> None:
+    """``PYTHONPATH`` is this process's, not what the client gives the entry it starts: a
+    distribution found only through it would not be imported."""
+    target = tmp_path / "target"
+    target.mkdir()
+    fake_distribution(target, "via-pythonpath", "1.0.0",
+                      servers={"served": {"module": "via_pythonpath.server"}})  # fmt: skip
+    argv = ["deploy", "claude-code", "via-pythonpath", "--path", str(target)]
+    ran = subprocess.run(
+        [sys.executable, "-m", "agenttools", *argv],
+        env={**os.environ, "PYTHONPATH": str(target)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert f"it is installed in {target}, which" in ran.stderr, ran.stderr
+    assert not (home / ".claude.json").exists()
