@@ -377,7 +377,7 @@ def test_manifest_with_unexpected_types_is_a_problem_not_a_crash(site: Path) -> 
     problem = found["odd"].problem
     assert problem is not None and "skills.s.executable" in problem
     assert found["fine"].problem is None
-    with pytest.raises(InvalidManifest, match="skills.s.executable"):
+    with pytest.raises(InvalidManifest, match=r"skills\.s\.executable"):
         get_distribution("odd", search_for(site))
 
 
