@@ -79,17 +79,8 @@ class SkillReads:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SkillReads:
-        return cls(
-            user=tuple(data["user"]),
-            project=tuple(tuple(p) for p in data["project"]),
-            source=data["source"],
-            by=data.get("by", "spec"),
-            checked=data.get("checked"),
-            verified=data.get("verified"),
-            how=data.get("how"),
-            duplicates=data.get("duplicates"),
-            note=data.get("note"),
-        )
+        project = tuple(tuple(p) for p in data["project"])
+        return cls(**{**data, "user": tuple(data["user"]), "project": project})
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,34 +197,19 @@ def _load_table() -> ClientTable:
     # time than the rest of `agenttools clients`)
     with open(os.path.join(os.path.dirname(__file__), "clients.json"), encoding="utf-8") as f:
         data = json.load(f)
-    clients = [
-        Client(
-            id=row["id"],
-            name=row["name"],
-            display_name=row["display_name"],
-            aliases=tuple(row["aliases"]),
-            url=row["url"],
-            config_format=row["config_format"],
-            container=tuple(row["container"]),
-            entry_style=row["entry_style"],
-            mcp_config=row["mcp_config"],
-            project_mcp_config=_tuple(row["project_mcp_config"]),
-            skills=row["skills"],
-            project_skills=_tuple(row["project_skills"]),
-            traces=row.get("traces"),
-            skill_links=row.get("skill_links"),
-            secret_reference=row.get("secret_reference"),
-            skill_reads=None
-            if row.get("skill_reads") is None
-            else SkillReads.from_json(row["skill_reads"]),
-        )
-        for row in data["clients"]
-    ]
-    return ClientTable(clients)
+    return ClientTable([_client(row) for row in data["clients"]])
 
 
-def _tuple(value: Sequence[str] | None) -> tuple[str, ...] | None:
-    return None if value is None else tuple(value)
+def _client(row: Mapping[str, Any]) -> Client:
+    """A row of the table: its fields by name, its lists as tuples."""
+    reads = row.get("skill_reads")
+    paths = {
+        name: None if row.get(name) is None else tuple(row[name])
+        for name in ("aliases", "container", "project_mcp_config", "project_skills")
+    }
+    return Client(
+        **{**row, **paths, "skill_reads": None if reads is None else SkillReads.from_json(reads)}
+    )
 
 
 def __getattr__(name: str) -> Any:

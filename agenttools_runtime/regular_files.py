@@ -54,6 +54,12 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """Every byte of the regular file at *path* (a symbolic link is followed). Raises
     ``NotRegularFile`` for a named pipe, a device or a socket, ``IsADirectoryError`` for a
     directory, and the ``OSError`` of anything else (missing, unreadable)."""
+    return read_with_stat(path)[0]
+
+
+def read_with_stat(path: str | os.PathLike[str]) -> tuple[bytes, os.stat_result]:
+    """:func:`read_bytes`, with the ``fstat`` of the file it read (its mode, without a
+    second look at the path)."""
     fd = os.open(path, _FLAGS)
     try:
         info = os.fstat(fd)
@@ -61,7 +67,7 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
             if stat.S_ISDIR(info.st_mode):
                 raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
             raise NotRegularFile(path, info.st_mode)
-        return read_all(fd, info.st_size)
+        return read_all(fd, info.st_size), info
     finally:
         os.close(fd)
 

@@ -45,6 +45,7 @@ every process: they do not vary with the load of a shared machine).
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import statistics
@@ -53,39 +54,61 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hatchling.builders.wheel import WheelBuilder
 
 from agenttools_runtime.project import validate_project
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tests.hook.backends import Backend
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_packages"
 
 
+MODES = ("sample", "files", "backends")
+
+
 def main(argv: list[str]) -> int:
-    if argv[:1] == ["files"]:
-        before = None
-        if "--before" in argv:
-            at = argv.index("--before")
-            before = Path(argv[at + 1]).resolve()
-            argv = argv[:at] + argv[at + 2 :]
-        count = int(argv[1]) if len(argv) > 1 else 1000
-        return files(count, int(argv[2]) if len(argv) > 2 else 7, before)
-    if argv[:1] == ["backends"]:
-        before = None
-        instructions = "--instructions" in argv
-        argv = [a for a in argv if a != "--instructions"]
-        if "--before" in argv:
-            at = argv.index("--before")
-            before = Path(argv[at + 1]).resolve()
-            argv = argv[:at] + argv[at + 2 :]
-        rounds = int(argv[1]) if len(argv) > 1 else 10
-        return backends(rounds, argv[2:], before, instructions=instructions)
-    sample = argv[0] if argv else "weather-tools"
-    rounds = int(argv[1]) if len(argv) > 1 else 30
+    parser = argparse.ArgumentParser(
+        prog="benchmarks/hook.py",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    modes = parser.add_subparsers(dest="mode", metavar="MODE")
+    rounds = "rounds (default %(default)s)"
+    sample_mode = modes.add_parser("sample", help="a sample's build with and without the hook")
+    samples = sorted(p.name for p in SAMPLES.iterdir())
+    sample_mode.add_argument("sample", nargs="?", default="weather-tools", choices=samples)
+    sample_mode.add_argument("rounds", metavar="R", nargs="?", type=int, default=30, help=rounds)
+    files_mode = modes.add_parser("files", help="a bundle of N files: the hook against hatchling")
+    files_mode.add_argument(
+        "count", metavar="N", nargs="?", type=int, default=1000, help="files (default 1000)"
+    )
+    files_mode.add_argument("rounds", metavar="R", nargs="?", type=int, default=7, help=rounds)
+    backends_mode = modes.add_parser("backends", help="the wrapping backend against each alone")
+    backends_mode.add_argument("rounds", metavar="R", nargs="?", type=int, default=10, help=rounds)
+    backends_mode.add_argument("keys", metavar="KEY", nargs="*", help="only these backends")
+    backends_mode.add_argument(
+        "--instructions", action="store_true", help="count instructions (callgrind), not time"
+    )
+    for mode in (files_mode, backends_mode):
+        mode.add_argument(
+            "--before", metavar="DIR", type=Path, help="also the hook of another checkout"
+        )
+    if not argv or (argv[0] not in MODES and not argv[0].startswith("-")):
+        argv = ["sample", *argv]  # the mode of a command line that names none
+    args = parser.parse_args(argv)
+    before = args.before.resolve() if getattr(args, "before", None) else None
+    if args.mode == "files":
+        return files(args.count, args.rounds, before)
+    if args.mode == "backends":
+        return backends(args.rounds, args.keys, before, instructions=args.instructions)
+    return sample(args.sample, args.rounds)
+
+
+def sample(sample: str, rounds: int) -> int:
+    """The in-process build of *sample* with hooks off and on, and its validation alone."""
     with tempfile.TemporaryDirectory() as scratch:
         project = Path(scratch) / sample
         shutil.copytree(SAMPLES / sample, project, symlinks=True)

@@ -178,7 +178,8 @@ def write_distribution(site: Path, name: str = "big") -> Path:
         "bundles": [
             {"name": name, "implicit": True, "mcp-servers": ["srv"], "skills": sorted(skills)}
         ],
-        "mcp-servers": {"srv": {"command": "big-mcp", "args": ["serve"]}},
+        # (a command that is there: the deploy checks that its entry can start)
+        "mcp-servers": {"srv": {"command": sys.executable, "args": ["-c", "pass"]}},
         "skills": skills,
     }
     (dist_info / "extra_metadata" / "agenttools" / "manifest.json").write_text(
@@ -201,7 +202,8 @@ def small_bundle(name: str, skills: int, servers: int = 1) -> AgentTools:
         name=name,
         skills=specs,  # type: ignore[arg-type]
         mcp_servers=tuple(
-            MCPServer(name=f"{name}-srv{i}", command="srv", args=(str(i),)) for i in range(servers)
+            MCPServer(name=f"{name}-srv{i}", command=sys.executable, args=("-c", str(i)))
+            for i in range(servers)
         ),
     )
 

@@ -304,6 +304,33 @@ def test_link_loop_inside_a_skill_is_a_problem_not_a_crash(tmp_path: Path) -> No
     assert "leads back to skills/loopy, which contains it" in problem.message
 
 
+def test_a_cycle_of_links_inside_a_skill_is_a_broken_link_not_a_crash(tmp_path: Path) -> None:
+    project = write_project(tmp_path, "[tool.agenttools.skills.cycle]\n")
+    skill = project / "skills" / "cycle"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: cycle\ndescription: Cycles.\n---\n")
+    (skill / "one").symlink_to("two")
+    (skill / "two").symlink_to("one")
+    problems = [(p.code, p.path) for p in validate_project(project)]
+    assert problems == [("BrokenLink", skill / "one"), ("BrokenLink", skill / "two")]
+
+
+def test_what_a_build_leaves_out_is_not_reported_as_left_out_of_the_sdist(tmp_path: Path) -> None:
+    """Junk and version-control metadata never reach a wheel whatever .gitignore says: only
+    the skill's own files ignored by it are problems."""
+    import shutil
+
+    project = tmp_path / "sdist-gap"
+    shutil.copytree(BROKEN / "sdist-gap", project)
+    (project / ".gitignore").write_text("*.log\n.DS_Store\n__pycache__/\nconfig\n")
+    notes = project / "skills" / "notes"
+    for rel in (".DS_Store", "scripts/__pycache__/x.pyc", ".git/config", "scripts/run.py"):
+        (notes / rel).parent.mkdir(parents=True, exist_ok=True)
+        (notes / rel).write_text("x")
+    ignored = [p.path for p in validate_project(project) if p.code == "SkillFileNotInWheel"]
+    assert ignored == [notes / "debug.log"]
+
+
 def test_gitignore_that_is_not_utf8_is_still_read(tmp_path: Path) -> None:
     import shutil
 

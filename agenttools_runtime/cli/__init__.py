@@ -1,9 +1,9 @@
 """``agenttools`` / ``python -m agenttools``: the command line, one argparse parser.
 
-Each command group is a module of this package with a ``register(subparsers, common)``
-function that adds its commands (their help, options and handler); ``COMMAND_MODULES``
-lists them in the order ``agenttools --help`` shows them, and a new module is one more name
-there. Handlers import the library they need when they run: the parser is all a command's
+Each command group is a module of this package with a ``register(subparsers)`` function
+that adds its commands (their help, options and handler); ``COMMAND_MODULES`` lists them and
+their commands in the order ``agenttools --help`` shows them, and a new module is one more
+line there. Handlers import the library they need when they run: the parser is all a command's
 start-up builds. ``main(argv)`` is the one error boundary and returns the exit status: 0 ok,
 1 failure, 2 usage. Expected failures (:class:`AgentToolsError`) print their message, never
 a traceback; so does an ``OSError`` from any file operation (one line: the operation, the
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib
 import json
 import os
 import sys
@@ -23,48 +24,31 @@ import warnings
 from collections.abc import Sequence
 
 from agenttools_runtime import __version__, fs
-from agenttools_runtime.cli import (
-    bundle,
-    clients,
-    completion,
-    configure,
-    deploy,
-    discovery,
-    doctor,
-    envs,
-    export,
-    lifecycle,
-    mcp,
-    project,
-    skills,
-    uri,
-    validate,
-)
-from agenttools_runtime.cli.common import Handler, Parser, UsageError
+from agenttools_runtime.cli.common import Handler, Parser, UsageError, warning_line
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning, FileOperationFailed
 
-# The modules that register the commands, in the order --help lists them.
-COMMAND_MODULES = (
-    clients,
-    skills,
-    mcp,
-    discovery,
-    deploy,
-    configure,
-    lifecycle,
-    project,
-    doctor,
-    envs,
-    uri,
-    validate,
-    bundle,
-    export,
-    completion,
-)
-# The module that registers each command. argparse builds a parser for every subcommand up
-# front (a sixth of `agenttools list`'s whole process); a command line that names a command
-# builds only its module's parsers, which are all that read its arguments.
-COMMAND_OWNERS = {name: module for module in COMMAND_MODULES for name in module.COMMANDS}
+# The modules of this package that register the commands, and the commands each registers,
+# in the order --help lists them. argparse builds a parser for every subcommand up front (a
+# sixth of `agenttools list`'s whole process); a command line that names a command imports
+# and builds only its module, which is all that reads its arguments.
+COMMAND_MODULES = {
+    "clients": ("clients",),
+    "skills": ("skills",),
+    "mcp": ("mcp",),
+    "discovery": ("list", "show"),
+    "deploy": ("deploy", "deployed", "remove"),
+    "configure": ("configure",),
+    "lifecycle": ("verify", "sync"),
+    "project": ("add", "drop", "lock"),
+    "doctor": ("doctor",),
+    "envs": ("envs",),
+    "uri": ("skill", "serve"),
+    "validate": ("validate",),
+    "bundle": ("bundle",),
+    "export": ("export", "server-json"),
+    "completion": ("completion",),
+}
+COMMAND_OWNERS = {name: module for module, names in COMMAND_MODULES.items() for name in names}
 
 DESCRIPTION = (
     "Deploy the Agent Skills and MCP servers that installed Python distributions ship into AI "
@@ -85,14 +69,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     that registers it (the same parsers: their usage, help and errors do not change).
     ``completion`` describes the whole command line and gets every command."""
     owner = COMMAND_OWNERS.get(command) if command is not None else None
-    modules = COMMAND_MODULES if owner is None or owner is completion else (owner,)
+    modules = list(COMMAND_MODULES) if owner is None or owner == "completion" else [owner]
     parser = Parser(prog="agenttools", description=DESCRIPTION, epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"agenttools {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    common = Parser(add_help=False)
-    common.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
-    for module in modules:
-        module.register(subparsers, common)
+    for name in modules:
+        importlib.import_module(f"{__name__}.{name}").register(subparsers)
     # the whole command line, for the commands that describe it (completion scripts)
     parser.set_defaults(root_parser=parser)
     return parser
@@ -165,12 +147,13 @@ def _closed_pipe() -> int:
 def _hint(error: AgentToolsError, args: argparse.Namespace) -> str:
     """ "Did you mean" for a bundle or server name that was not found (in the environment
     the command looked in)."""
+    from agenttools_runtime.cli.discovery import search_from_args
     from agenttools_runtime.name_hints import NAME_ERRORS, hint_for
 
     if error.tag not in NAME_ERRORS:
         return ""
     try:
-        search = discovery.search_from_args(args, quiet=True)
+        search = search_from_args(args, quiet=True)
     except (AgentToolsError, UsageError):
         return ""
     return hint_for(error, search)
@@ -188,8 +171,7 @@ def _print_error(exc: AgentToolsError, as_json: bool, hint: str = "") -> None:
 
 def _print_warnings(caught: list[warnings.WarningMessage]) -> None:
     for item in caught:
-        text = str(item.message)
-        print(text if text.startswith("Warning") else f"Warning: {text}", file=sys.stderr)
+        print(warning_line(item.message), file=sys.stderr)
 
 
 def _file_error(exc: OSError) -> FileOperationFailed:

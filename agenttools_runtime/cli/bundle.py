@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli.common import UsageError, emit, nonempty
+from agenttools_runtime.cli.common import UsageError, add_command, emit, nonempty
 
 if TYPE_CHECKING:
     from agenttools_runtime.project.bundle import BundleResult
@@ -18,13 +18,12 @@ OUTCOMES = {
 }
 
 
-COMMANDS = ("bundle",)  # the commands register() adds
-
-
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser(
+def register(subparsers: Any) -> None:
+    parser = add_command(
+        subparsers,
         "bundle",
-        parents=[common],
+        run,
+        formatter_class=argparse.HelpFormatter,
         help="add a project's skills and MCP servers to a wheel built by any tool",
         description=(
             "Add the skills and MCP servers that a project's [tool.agenttools] declares to a "
@@ -59,7 +58,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         action="store_true",
         help="replace agenttools files the wheel already carries when they differ",
     )
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:

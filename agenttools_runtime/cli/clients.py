@@ -5,15 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agenttools_runtime.cli.common import HelpFormatter, emit, examples
-
-COMMANDS = ("clients",)  # the commands register() adds
+from agenttools_runtime.cli.common import add_command, columns, emit, examples
 
 
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser(
+def register(subparsers: Any) -> None:
+    parser = add_command(
+        subparsers,
         "clients",
-        parents=[common],
+        run,
         help="list supported AI clients, their files, and which are detected here",
         description=(
             "List every supported AI client: its id (use it as TARGET), what it supports "
@@ -24,7 +23,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "~/.codex/config.toml) do not count."
         ),
         epilog=examples("agenttools clients", "agenttools clients --os windows --json"),
-        formatter_class=HelpFormatter,
     )
     parser.add_argument(
         "--os",
@@ -32,7 +30,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         choices=["macos", "windows", "unix", "linux", "darwin", "win32"],
         help="show the locations for another OS (macos, windows, unix)",
     )
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,12 +72,7 @@ def _render(rows: list[dict[str, Any]]) -> str:
                 mark(r["detected"]),
             )
         )
-    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
-    lines = [
-        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
-        for row in table
-    ]
-    lines.append("")
+    lines = [*columns(table), ""]
     for r in rows:
         lines.append(f"{r['id']}:")
         lines.append(f"  mcp config:   {r['mcp_config'] or '(none on this OS)'}")

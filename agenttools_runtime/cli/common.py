@@ -1,12 +1,13 @@
-"""What the command modules share: the parser class, the argument type and the groups of
-options several commands take, and how a command prints its result."""
+"""What the command modules share: the parser class, how a command's parser is made, the
+argument type and the groups of options several commands take, and how a command prints its
+result."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from agenttools_runtime.suggest import did_you_mean
@@ -47,6 +48,14 @@ class Parser(argparse.ArgumentParser):
         super()._check_value(action, value)
 
 
+def refuse_both(args: argparse.Namespace, first: str, second: str) -> None:
+    """A usage error when the options *first* and *second* (``"--python"``, ``"--path"``)
+    are both given."""
+    given = [getattr(args, o.lstrip("-").replace("-", "_"), None) for o in (first, second)]
+    if all(given):
+        raise UsageError(f"use either {first} or {second}, not both")
+
+
 def fill_paragraphs(text: str) -> str:
     """*text* with each paragraph given as one line filled to 78 columns (broken at spaces
     only); paragraphs laid out by hand (examples) as written."""
@@ -65,8 +74,8 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 def examples(*lines: str) -> str:
-    """An epilog of example command lines (shown as written: give the parser
-    ``formatter_class=HelpFormatter``)."""
+    """An epilog of example command lines (shown as written by :class:`HelpFormatter`, the
+    formatter :func:`add_command` gives)."""
     return "examples:\n" + "\n".join(f"  {line}" for line in lines)
 
 
@@ -79,14 +88,35 @@ def nonempty(value: str) -> str:
     return value
 
 
-def help_handler(parser: argparse.ArgumentParser) -> Handler:
-    """A handler for a command group run without a subcommand: its help, exit 2."""
+def add_command(
+    subparsers: Any,
+    name: str,
+    handler: Handler,
+    *,
+    formatter_class: type[argparse.HelpFormatter] = HelpFormatter,
+    **kwargs: Any,
+) -> argparse.ArgumentParser:
+    """The parser of command *name* (its ``help``, ``description``, ``epilog`` in *kwargs*),
+    run by *handler*, taking ``--json`` as every command does."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        name, formatter_class=formatter_class, **kwargs
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    parser.set_defaults(handler=handler)
+    return parser
 
-    def handler(args: argparse.Namespace) -> int:
+
+def add_command_group(subparsers: Any, name: str, **kwargs: Any) -> Any:
+    """A command of subcommands (``mcp``, ``skills``): the subparsers to add them to; run
+    without one, it prints its help (exit 2)."""
+    parser = subparsers.add_parser(name, **kwargs)
+
+    def print_help(args: argparse.Namespace) -> int:
         parser.print_help()
         return 2
 
-    return handler
+    parser.set_defaults(handler=print_help)
+    return parser.add_subparsers(dest=f"{name}_command", metavar="COMMAND")
 
 
 def emit(args: argparse.Namespace, data: Any, text: str | Callable[[], str]) -> None:
@@ -99,33 +129,64 @@ def emit(args: argparse.Namespace, data: Any, text: str | Callable[[], str]) -> 
             print(rendered)
 
 
-def add_target_arguments(parser: argparse.ArgumentParser, *, skills_dir: bool = True) -> None:
-    """TARGET plus the options that select where a client's files are."""
+def columns(table: Sequence[Sequence[str]]) -> list[str]:
+    """The rows of *table* as lines: each cell but the last padded to its column's width,
+    two spaces apart, trailing spaces dropped."""
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]) - 1)]
+    return [
+        "  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]]).rstrip()
+        for row in table
+    ]
+
+
+def warning_line(message: Warning | str) -> str:
+    """A warning as stderr shows it: ``Warning: …``."""
+    text = str(message)
+    return text if text.startswith("Warning") else f"Warning: {text}"
+
+
+def finish_interrupted_if_left() -> None:
+    """What an interrupted operation left (its journal) is finished or undone first, so that
+    what is read is the state as it now stays; the engine is imported only when a journal is
+    there."""
+    from agenttools_runtime import paths
+
+    if paths.state_paths().journals_left():
+        from agenttools_runtime.deploy.lock import finish_interrupted
+
+        finish_interrupted()
+
+
+def add_target_arguments(
+    parser: argparse.ArgumentParser,
+    *,
+    target: str,
+    project: str,
+    config: str | None = None,
+    skills_dir: str | None = None,
+    optional: bool = False,
+) -> None:
+    """TARGET (a client; *optional*: it may be left out) and the options that select where
+    its files are, each with its help (left out when None)."""
     parser.add_argument(
-        "target",
-        type=nonempty,
-        metavar="TARGET",
-        help="client id (claude-code, cursor, codex, ...; see 'agenttools clients')",
+        "target", type=nonempty, metavar="TARGET", nargs="?" if optional else None, help=target
     )
-    parser.add_argument(
-        "--project",
-        type=nonempty,
-        metavar="DIR",
-        help="project scope: the client's files inside project directory DIR",
+    parser.add_argument("--project", type=nonempty, metavar="DIR", help=project)
+    if config is not None:
+        parser.add_argument("--config", type=nonempty, metavar="FILE", help=config)
+    if skills_dir is not None:
+        parser.add_argument("--skills-dir", type=nonempty, metavar="DIR", help=skills_dir)
+
+
+def add_overwrite_arguments(parser: argparse.ArgumentParser, *, upgrade: str, force: str) -> None:
+    """``--upgrade`` / ``--force`` (mutually exclusive) into ``args.overwrite``:
+    ``"upgrade"``, ``"all"``, else ``"none"``."""
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--upgrade", action="store_const", dest="overwrite", const="upgrade", help=upgrade
     )
-    parser.add_argument(
-        "--config",
-        type=nonempty,
-        metavar="FILE",
-        help="an explicit MCP config file instead of the client's own",
-    )
-    if skills_dir:
-        parser.add_argument(
-            "--skills-dir",
-            type=nonempty,
-            metavar="DIR",
-            help="install skills into DIR (a skills root holding skill folders)",
-        )
+    mode.add_argument("--force", action="store_const", dest="overwrite", const="all", help=force)
+    parser.set_defaults(overwrite="none")
 
 
 def add_environment_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, NamedTuple
 
-from agenttools_runtime.cli.common import HelpFormatter, UsageError, emit
+from agenttools_runtime.cli.common import UsageError, add_command, emit
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -48,13 +48,11 @@ class Command(NamedTuple):
     shifting: tuple[str, ...]
 
 
-COMMANDS = ("completion",)  # the commands register() adds
-
-
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser(
+def register(subparsers: Any) -> None:
+    parser = add_command(
+        subparsers,
         "completion",
-        parents=[common],
+        run,
         help="print the shell completion script (bash, zsh, fish)",
         description=(
             "Print the shell completion script for SHELL: commands, options, client ids, "
@@ -67,14 +65,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  zsh:   echo 'source <(agenttools completion zsh)' >> ~/.zshrc\n"
             "  fish:  agenttools completion fish > ~/.config/fish/completions/agenttools.fish"
         ),
-        formatter_class=HelpFormatter,
     )
     parser.add_argument(
         "shell", metavar="SHELL", nargs="?", choices=SHELLS, help="bash, zsh or fish"
     )
     # what the scripts call when completing: one name a line
     parser.add_argument("--names", choices=("clients", "tools", "servers"), help=argparse.SUPPRESS)
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -168,23 +164,35 @@ def render(shell: str, table: list[Command]) -> str:
     return script
 
 
-def _bash(table: list[Command], clients: str) -> str:
-    specs = []
-    kinds = []
-    for c in table:
-        specs.append(
-            f'    "{c.path}") subs="{" ".join(c.subcommands)}"; opts="{" ".join(c.options)}"; '
-            f'valopts="{" ".join(c.values)}"; kinds="{" ".join(c.positionals)}"; '
-            f'repeats={int(c.repeats)}; shifting="{" ".join(c.shifting)}";;'
+def _script(template: str, table: list[Command], clients: str, spec: str, kind: str) -> str:
+    """*template* with the client ids, a *spec* case per command path and a *kind* case per
+    option whose value completes as something (format strings of the shell's syntax)."""
+    words = ("subcommands", "options", "values", "positionals", "shifting")
+    specs = [
+        spec.format(
+            path=c.path, repeats=int(c.repeats), **{w: " ".join(getattr(c, w)) for w in words}
         )
-        for option, kind in c.values.items():
-            if kind != "none":
-                kinds.append(f'    "{c.path}|{option}") kind="{kind}";;')
+        for c in table
+    ]
+    kinds = [
+        kind.format(path=c.path, option=option, kind=value)
+        for c in table
+        for option, value in c.values.items()
+        if value != "none"
+    ]
     return (
-        _BASH.replace("@CLIENTS@", clients)
+        template.replace("@CLIENTS@", clients)
         .replace("@SPECS@", "\n".join(specs))
         .replace("@KINDS@", "\n".join(kinds))
     )
+
+
+def _bash(table: list[Command], clients: str) -> str:
+    spec = (
+        '    "{path}") subs="{subcommands}"; opts="{options}"; valopts="{values}"; '
+        'kinds="{positionals}"; repeats={repeats}; shifting="{shifting}";;'
+    )
+    return _script(_BASH, table, clients, spec, '    "{path}|{option}") kind="{kind}";;')
 
 
 _BASH = r"""# bash completion for agenttools (generated from its parser by 'agenttools completion bash')
@@ -295,25 +303,17 @@ complete -F _agenttools agenttools
 
 
 def _fish(table: list[Command], clients: str) -> str:
-    specs = []
-    kinds = []
-    for c in table:
-        specs.append(
-            f"        case '{c.path}'\n"
-            f"            set subs {' '.join(c.subcommands)}\n"
-            f"            set opts {' '.join(c.options)}\n"
-            f"            set valopts {' '.join(c.values)}\n"
-            f"            set kinds {' '.join(c.positionals)}\n"
-            f"            set repeats {int(c.repeats)}\n"
-            f"            set shifting {' '.join(c.shifting)}"
-        )
-        for option, kind in c.values.items():
-            if kind != "none":
-                kinds.append(f"        case '{c.path}|{option}'\n            echo '{kind}'")
-    return (
-        _FISH.replace("@CLIENTS@", clients)
-        .replace("@SPECS@", "\n".join(specs))
-        .replace("@KINDS@", "\n".join(kinds))
+    spec = (
+        "        case '{path}'\n"
+        "            set subs {subcommands}\n"
+        "            set opts {options}\n"
+        "            set valopts {values}\n"
+        "            set kinds {positionals}\n"
+        "            set repeats {repeats}\n"
+        "            set shifting {shifting}"
+    )
+    return _script(
+        _FISH, table, clients, spec, "        case '{path}|{option}'\n            echo '{kind}'"
     )
 
 

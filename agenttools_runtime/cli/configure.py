@@ -5,36 +5,32 @@ it was); without values, list them (a secret as ``*****``)."""
 from __future__ import annotations
 
 import argparse
-import textwrap
 from typing import Any
 
-from agenttools_runtime.cli.common import UsageError, emit, examples, nonempty
-
-COMMANDS = ("configure",)  # the commands register() adds
+from agenttools_runtime.cli.common import UsageError, add_command, emit, examples, nonempty
 
 
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+def register(subparsers: Any) -> None:
     from agenttools_runtime.cli.check_args import add_check_arguments
     from agenttools_runtime.cli.setting_args import add_setting_arguments
 
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "configure",
-        parents=[common],
+        run_configure,
         help="change the values of a deployment's server settings (API keys, options)",
-        description=textwrap.fill(
+        description=(
             "Give new values to the settings the servers of the deployment DEPLOYMENT (its "
             "id or a unique prefix, see 'agenttools deployed') declare: it is deployed again "
             "from what is installed, with the values given and every other value as it was "
             "(a secret's from the user-scope entry that holds it). Without values, list each "
-            "setting and its value (secrets as *****). See docs/settings.md.",
-            width=78,
+            "setting and its value (secrets as *****). See docs/settings.md."
         ),
         epilog=examples(
             "agenttools configure 3f2a9c1e",
             "agenttools configure 3f2a9c1e forecast.FORECAST_UNITS=imperial",
             "agenttools configure 3f2a9c1e --env-file .env",
         ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("deployment", type=nonempty, metavar="DEPLOYMENT", help="deployment id")
     parser.add_argument(
@@ -45,7 +41,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     add_setting_arguments(parser)
     add_check_arguments(parser)
-    parser.set_defaults(handler=run_configure)
 
 
 def run_configure(args: argparse.Namespace) -> int:

@@ -8,13 +8,17 @@ from typing import TYPE_CHECKING, Any
 from agenttools_runtime.cli import envs as envs_cli
 from agenttools_runtime.cli.check_args import add_check_arguments
 from agenttools_runtime.cli.common import (
-    HelpFormatter,
     UsageError,
+    add_command,
     add_environment_arguments,
+    add_overwrite_arguments,
     add_target_arguments,
+    columns,
     emit,
     examples,
+    finish_interrupted_if_left,
     nonempty,
+    refuse_both,
 )
 from agenttools_runtime.cli.lifecycle import deployed_view
 from agenttools_runtime.cli.setting_args import add_setting_arguments, settings_for
@@ -31,13 +35,11 @@ TOOLS_HELP = (
 )
 
 
-COMMANDS = ("deploy", "deployed", "remove")  # the commands register() adds
-
-
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser(
+def register(subparsers: Any) -> None:
+    parser = add_command(
+        subparsers,
         "deploy",
-        parents=[common],
+        run_deploy,
         help="deploy a bundle's MCP servers and skills into a client (tracked, reversible)",
         description=(
             "Deploy TOOLS into TARGET as one tracked deployment: each MCP server is written "
@@ -71,38 +73,29 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  agenttools deploy --all-clients                 # the built-in bundle everywhere\n"
             "  agenttools deploy claude-desktop --config ~/cfg.json --no-skills"
         ),
-        formatter_class=HelpFormatter,
         unrecognized_hint=(
             "several clients are one TARGET separated by commas: claude-code,cursor,codex"
         ),
     )
-    add_target_arguments(parser)
-    # with --all-clients / --detected there is no TARGET: the one positional given is TOOLS
-    target = _positional(parser, "target")
-    target.nargs = "?"
-    target.help = (
-        "client id, or several separated by commas (claude-code,cursor,codex); see "
-        "'agenttools clients'"
+    add_target_arguments(
+        parser,
+        target="client id, or several separated by commas (claude-code,cursor,codex); see "
+        "'agenttools clients'",
+        project="project scope: the client's files inside project directory DIR",
+        config="an explicit MCP config file instead of the client's own",
+        skills_dir="install skills into DIR (a skills root holding skill folders)",
+        # with --all-clients / --detected there is no TARGET: the one positional is TOOLS
+        optional=True,
     )
     parser.add_argument("tools", metavar="TOOLS", nargs="?", help=TOOLS_HELP)
     parser.add_argument(
         "--no-skills", action="store_true", help="deploy only the MCP servers, no skills"
     )
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument(
-        "--upgrade",
-        action="store_const",
-        dest="overwrite",
-        const="upgrade",
-        help="replace an existing deployment of the same tools and upgrade unmodified skills "
-        "from the same source",
-    )
-    mode.add_argument(
-        "--force",
-        action="store_const",
-        dest="overwrite",
-        const="all",
-        help="like --upgrade, and also replace skill directories that were modified or "
+    add_overwrite_arguments(
+        parser,
+        upgrade="replace an existing deployment of the same tools and upgrade unmodified "
+        "skills from the same source",
+        force="like --upgrade, and also replace skill directories that were modified or "
         "belong to another source, and MCP config entries that agenttools did not write or "
         "that the user changed (removing the deployment puts those entries back)",
     )
@@ -147,11 +140,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     add_check_arguments(parser)
     add_environment_arguments(parser)
     envs_cli.add_install_arguments(parser)
-    parser.set_defaults(handler=run_deploy, overwrite="none")
 
-    listing = subparsers.add_parser(
+    listing = add_command(
+        subparsers,
         "deployed",
-        parents=[common],
+        run_deployed,
         help="list the recorded deployments and their status (ok, outdated, drifted, ...)",
         description=(
             "List every recorded deployment (optionally of one CLIENT), one line each: its "
@@ -167,7 +160,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         )
         + "\n\n"
         + examples("agenttools deployed", "agenttools deployed cursor --long"),
-        formatter_class=HelpFormatter,
     )
     listing.add_argument(
         "client", type=nonempty, metavar="CLIENT", nargs="?", help="only this client's"
@@ -175,11 +167,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     listing.add_argument(
         "--long", "-l", action="store_true", help="each deployment in full, with its findings"
     )
-    listing.set_defaults(handler=run_deployed)
 
-    remove = subparsers.add_parser(
+    remove = add_command(
+        subparsers,
         "remove",
-        parents=[common],
+        run_remove,
         help="remove deployments: their config entries and the skills nothing else uses",
         description=(
             "Remove the deployment ID (its UUID or a unique prefix, see 'agenttools "
@@ -203,7 +195,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  agenttools remove --bundle weather-tools --dry-run\n"
             "  agenttools remove --all"
         ),
-        formatter_class=HelpFormatter,
     )
     remove.add_argument(
         "id", type=nonempty, metavar="ID", nargs="*", help="deployment UUID or unique prefix"
@@ -228,21 +219,14 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "them (by default they are kept, with a warning); an entry of the user's that the "
         "deployment replaced is put back either way",
     )
-    remove.set_defaults(handler=run_remove)
-
-
-def _positional(parser: argparse.ArgumentParser, dest: str) -> argparse.Action:
-    return next(a for a in parser._actions if a.dest == dest)
 
 
 def run_deploy(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.discovery import search_from_args
     from agenttools_runtime.deploy import DEFAULT
 
-    if args.no_skills and args.skills_dir:
-        raise UsageError("use either --no-skills or --skills-dir, not both")
-    if args.project and args.config:
-        raise UsageError("use either --project or --config, not both")
+    refuse_both(args, "--no-skills", "--skills-dir")
+    refuse_both(args, "--project", "--config")
     skills_dir: Any = None if args.no_skills else (args.skills_dir or DEFAULT)
     many = args.all_clients or args.detected
     if not many and args.target is None:
@@ -275,15 +259,9 @@ def _deploy(
     tools: str | None,
 ) -> int:
     """The deploy of *tools* from *search* to the clients *names* (or all, or the detected)."""
-    many = args.all_clients or args.detected
-    if tools != (args.target if many else args.tools):
-        import argparse as _argparse
-
-        args = _argparse.Namespace(**{**vars(args), ("target" if many else "tools"): tools})
-    if not many and len(names) == 1:
-        return _deploy_one(args, names[0], skills_dir, search)
-    clients = _selected_clients(args, names)
-    return _deploy_many(args, clients, skills_dir, search)
+    if not (args.all_clients or args.detected) and len(names) == 1:
+        return _deploy_one(args, names[0], tools, skills_dir, search)
+    return _deploy_many(args, _selected_clients(args, names), tools, skills_dir, search)
 
 
 def _selected_clients(args: argparse.Namespace, names: list[str]) -> dict[str, Client]:
@@ -308,7 +286,11 @@ def _selected_clients(args: argparse.Namespace, names: list[str]) -> dict[str, C
 
 
 def _deploy_one(
-    args: argparse.Namespace, target: str, skills_dir: Any, search: SearchPath | None
+    args: argparse.Namespace,
+    target: str,
+    tools: str | None,
+    skills_dir: Any,
+    search: SearchPath | None,
 ) -> int:
     from agenttools_runtime.deploy import deploy
     from agenttools_runtime.mcp.settings import terminal_ask
@@ -322,17 +304,17 @@ def _deploy_one(
         "search": search,
         "runner": args.runner,
         "link": args.link,
-        "settings": settings_for(args, search, args.tools),
+        "settings": settings_for(args, search, tools),
         "ask": None if args.dry_run else terminal_ask(),
         "check": args.check,
     }
     if args.dry_run:
         from agenttools_runtime.cli.plan_view import plan_json, render_plan
 
-        the_plan = deploy(target, args.tools, dry_run=True, **common)
+        the_plan = deploy(target, tools, dry_run=True, **common)
         emit(args, plan_json(the_plan), lambda: render_plan(the_plan))
         return 0 if the_plan.ok else 1
-    deployment = deploy(target, args.tools, **common)
+    deployment = deploy(target, tools, **common)
     data = {"ok": True, "deployment": deployment.to_json(), "undo": _undo([deployment])}
     if deployment.unchanged:
         data["result"] = "unchanged"
@@ -353,7 +335,11 @@ def _render_unchanged(d: Deployment) -> str:
 
 
 def _deploy_many(
-    args: argparse.Namespace, clients: dict[str, Client], skills_dir: Any, search: SearchPath | None
+    args: argparse.Namespace,
+    clients: dict[str, Client],
+    tools: str | None,
+    skills_dir: Any,
+    search: SearchPath | None,
 ) -> int:
     from agenttools_runtime.deploy import deploy_all
     from agenttools_runtime.deploy.deploy_plan import DeployPlan
@@ -361,7 +347,6 @@ def _deploy_many(
     from agenttools_runtime.settings.given import asked_once
     from agenttools_runtime.signals import Interrupted
 
-    tools = args.target if (args.all_clients or args.detected) else args.tools
     try:
         result = deploy_all(
             tools,
@@ -476,9 +461,7 @@ def _render_many(
     table = [("CLIENT", "RESULT", "DETAIL")] + [
         (r["client"], r["result"], r["detail"]) for r in rows
     ]
-    widths = [max(len(row[i]) for row in table) for i in range(2)]
-    lines = [f"{row[0].ljust(widths[0])}  {row[1].ljust(widths[1])}  {row[2]}".rstrip()
-             for row in table]  # fmt: skip
+    lines = columns(table)
     failed = [r["client"] for r in rows if not r["ok"]]
     done = sum(1 for r in rows if r["ok"])
     verdict = verdict or f"{done} of {len(rows)} client(s) ok"
@@ -495,11 +478,7 @@ def _undo(deployments: list[Deployment]) -> str:
 
 
 def run_deployed(args: argparse.Namespace) -> int:
-    from agenttools_runtime import paths
-    from agenttools_runtime.deploy.lock import finish_interrupted
-
-    if paths.state_paths().journals_left():  # an interrupted operation: finished first
-        finish_interrupted()
+    finish_interrupted_if_left()
     return deployed_view(args)
 
 
@@ -516,7 +495,6 @@ def run_remove(args: argparse.Namespace) -> int:
 def _remove_selected(args: argparse.Namespace) -> int:
     """``remove`` of a selection: by IDs, --client, --bundle, or --all (with --dry-run: the
     list); each removed on its own, one that fails does not stop the others."""
-    from agenttools_runtime import paths
     from agenttools_runtime.deploy import deployed
     from agenttools_runtime.deploy.selection import select
 
@@ -524,10 +502,7 @@ def _remove_selected(args: argparse.Namespace) -> int:
         raise UsageError("--all removes every deployment: give no ID, --client or --bundle")
     if not (args.id or args.client or args.bundle or args.all):
         raise UsageError("give the deployment IDs to remove, or --client, --bundle or --all")
-    if paths.state_paths().journals_left():  # what is chosen: after what recovery finishes
-        from agenttools_runtime.deploy.lock import finish_interrupted
-
-        finish_interrupted()
+    finish_interrupted_if_left()  # what is chosen: after what recovery finishes
     pool = [d.record for d in deployed()]
     chosen = select(pool, ids=args.id, client=args.client, bundle=args.bundle)
     if args.dry_run:

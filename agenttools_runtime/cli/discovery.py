@@ -8,12 +8,13 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import (
-    HelpFormatter,
-    UsageError,
+    add_command,
     add_environment_arguments,
+    columns,
     emit,
     examples,
     nonempty,
+    refuse_both,
 )
 
 if TYPE_CHECKING:
@@ -25,13 +26,11 @@ NAME_HELP = (
 )
 
 
-COMMANDS = ("list", "show")  # the commands register() adds
-
-
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    list_parser = subparsers.add_parser(
+def register(subparsers: Any) -> None:
+    list_parser = add_command(
+        subparsers,
         "list",
-        parents=[common],
+        run_list,
         help="list the agent tools bundles of the installed distributions",
         description=(
             "List every agent tools bundle that the installed distributions offer: its name "
@@ -45,7 +44,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "agenttools list --all --json",
             "agenttools list --python ~/.venvs/tools/bin/python",
         ),
-        formatter_class=HelpFormatter,
     )
     list_parser.add_argument(
         "--all", action="store_true", help="include the built-in bundle (agenttools)"
@@ -53,11 +51,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     add_environment_arguments(list_parser)
     _add_index_option(list_parser, "list the distributions of a package index or --find-links "
                       "location that ship agent tools (nothing is installed)")  # fmt: skip
-    list_parser.set_defaults(handler=run_list)
 
-    show_parser = subparsers.add_parser(
+    show_parser = add_command(
+        subparsers,
         "show",
-        parents=[common],
+        run_show,
         help="show one bundle in full: skills, their files, server command lines",
         description=(
             "Show one bundle in full: each skill's description, version and files (verified "
@@ -70,7 +68,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "agenttools show weather-tools/weather      # one server on its own",
             "agenttools show agenttools                 # the built-in bundle",
         ),
-        formatter_class=HelpFormatter,
     )
     show_parser.add_argument("name", type=nonempty, metavar="NAME", help=NAME_HELP)
     show_parser.add_argument(
@@ -85,7 +82,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     add_environment_arguments(show_parser)
     _add_index_option(show_parser, "show NAME (a distribution, 'dist==X', or a wheel file) as "
                       "the newest wheel on the package index has it (nothing is installed)")  # fmt: skip
-    show_parser.set_defaults(handler=run_show)
 
 
 def _add_index_option(parser: argparse.ArgumentParser, help_text: str) -> None:
@@ -101,10 +97,9 @@ def search_from_args(args: argparse.Namespace, *, quiet: bool = False) -> Search
     agenttools runs in (installed with pipx or ``uv tool``); None: this interpreter's."""
     from agenttools_runtime.discovery import SearchPath
 
+    refuse_both(args, "--python", "--path")
     python = getattr(args, "python", None)
     paths = getattr(args, "path", None)
-    if python and paths:
-        raise UsageError("use either --python or --path, not both")
     if python:
         return SearchPath.for_python(python)
     if paths:
@@ -190,13 +185,7 @@ def _render_list(
                 _short(row["skills"], prefix),
             )
         )
-    lines = []
-    if rows:
-        widths = [max(len(r[i]) for r in table) for i in range(3)]
-        lines = [
-            "  ".join([*(c.ljust(w) for c, w in zip(r[:3], widths, strict=True)), r[3]]).rstrip()
-            for r in table
-        ]
+    lines = columns(table) if rows else []
     if problems:
         lines.append("")
         lines.append("Distributions with problems:")

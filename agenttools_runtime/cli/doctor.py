@@ -5,15 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agenttools_runtime.cli.common import HelpFormatter, emit
-
-COMMANDS = ("doctor",)  # the commands register() adds
+from agenttools_runtime.cli.common import add_command, emit
 
 
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser(
+def register(subparsers: Any) -> None:
+    parser = add_command(
+        subparsers,
         "doctor",
-        parents=[common],
+        run_doctor,
         help="check agenttools' state for what interrupted operations left; --fix repairs it",
         description=(
             "Look for what interrupted or foreign changes left in agenttools' state: "
@@ -27,12 +26,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "copy (a backup nothing accounts for) is only reported."
         ),
         epilog="examples:\n  agenttools doctor\n  agenttools doctor --fix --json",
-        formatter_class=HelpFormatter,
     )
     parser.add_argument(
         "--fix", action="store_true", help="repair what can be repaired safely (see above)"
     )
-    parser.set_defaults(handler=run_doctor)
 
 
 def run_doctor(args: argparse.Namespace) -> int:

@@ -5,12 +5,13 @@ call in here with one line each; the work is the library's (``agenttools_runtime
 
 from __future__ import annotations
 
+import argparse
 import difflib
 import os
 import sys
 from typing import TYPE_CHECKING
 
-from agenttools_runtime.cli.common import UsageError, emit, is_terminal
+from agenttools_runtime.cli.common import UsageError, add_command, emit, is_terminal
 from agenttools_runtime.cli.index_options import (
     SPECIFIER,
     add_index_arguments,
@@ -19,20 +20,18 @@ from agenttools_runtime.cli.index_options import (
 )
 
 if TYPE_CHECKING:
-    import argparse
     from collections.abc import Callable
     from typing import Any
 
 INSTALLERS = ("uv", "pip")
 
 
-COMMANDS = ("envs",)  # the commands register() adds
-
-
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser(
+def register(subparsers: Any) -> None:
+    add_command(
+        subparsers,
         "envs",
-        parents=[common],
+        run_envs,
+        formatter_class=argparse.HelpFormatter,
         help="list the managed environments 'deploy --install' made, and who uses each",
         description=(
             "List the managed environments: the virtual environments agenttools made for "
@@ -43,7 +42,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "--fix' removes any that none uses and rebuilds broken ones from their receipts."
         ),
     )
-    parser.set_defaults(handler=run_envs)
 
 
 def add_install_arguments(parser: argparse.ArgumentParser) -> None:

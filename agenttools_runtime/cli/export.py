@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import (
-    HelpFormatter,
     UsageError,
+    add_command,
     add_environment_arguments,
     emit,
     examples,
@@ -40,13 +40,11 @@ NEXT_STEP = {
 }
 
 
-COMMANDS = ("export", "server-json")  # the commands register() adds
-
-
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser(
+def register(subparsers: Any) -> None:
+    parser = add_command(
+        subparsers,
         "export",
-        parents=[common],
+        run_export,
         help="write a bundle as an Agent Plugins plugin, a Claude Code or Codex plugin or "
         "marketplace, or a Gemini CLI extension",
         description=(
@@ -70,7 +68,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "agenttools export --format codex-marketplace . ../toolkit#toolkit -o market",
         )
         + "\n\nExit status: 0 written, 1 failure, 2 usage.",
-        formatter_class=HelpFormatter,
     )
     parser.add_argument(
         "--format",
@@ -123,11 +120,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help="replace files in DIR that this export did not write, or that changed since",
     )
     add_environment_arguments(parser)
-    parser.set_defaults(handler=run_export)
 
-    server = subparsers.add_parser(
+    server = add_command(
+        subparsers,
         "server-json",
-        parents=[common],
+        run_server_json,
         help="print (or write) the MCP registry's server.json of a project's server",
         description=(
             "Print the server.json that the MCP registry (registry.modelcontextprotocol.io) "
@@ -143,7 +140,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "agenttools server-json path/to/project -o server.json",
             "agenttools server-json --version 1.3.0   # a dynamic version",
         ),
-        formatter_class=HelpFormatter,
     )
     server.add_argument(
         "project",
@@ -166,7 +162,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         metavar="VERSION",
         help="the version to describe (default: [project].version; needed when it is dynamic)",
     )
-    server.set_defaults(handler=run_server_json)
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Any
 from agenttools_runtime.cli import envs as envs_cli
 from agenttools_runtime.cli import project as project_cli
 from agenttools_runtime.cli.check_args import add_check_arguments
-from agenttools_runtime.cli.common import HelpFormatter, UsageError, emit, is_terminal, nonempty
+from agenttools_runtime.cli.common import (
+    UsageError,
+    add_command,
+    columns,
+    emit,
+    is_terminal,
+    nonempty,
+)
 
 if TYPE_CHECKING:
     from agenttools_runtime.deploy.records import DeploymentRecord
@@ -27,13 +34,12 @@ STATUS_HELP = (
 )
 
 
-COMMANDS = ("verify", "sync")  # the commands register() adds
-
-
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    verify = subparsers.add_parser(
+def register(subparsers: Any) -> None:
+    verify = add_command(
+        subparsers,
         "verify",
-        parents=[common],
+        run_verify,
+        formatter_class=argparse.HelpFormatter,
         help="check deployed skill files and config entries for changes (exit 1 if any)",
         description=(
             "Check deployments against what agenttools wrote and what is installed: every "
@@ -52,11 +58,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     _add_selection(verify)
     project_cli.add_verify_arguments(verify)
-    verify.set_defaults(handler=run_verify)
 
-    sync = subparsers.add_parser(
+    sync = add_command(
+        subparsers,
         "sync",
-        parents=[common],
+        run_sync,
         help="upgrade outdated deployments from the installed distributions; --prune orphans",
         description=(
             "Deploy every outdated deployment again from the distribution installed now (in "
@@ -77,9 +83,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  agenttools sync --client cursor --bundle weather-tools\n"
             "  pip uninstall weather-tools && agenttools sync --prune --yes"
         ),
-        formatter_class=HelpFormatter,
     )
-    _add_selection(sync, everything=False)
+    _add_selection(sync)
     sync.add_argument(
         "--dry-run", action="store_true", help="print the plan per deployment; change nothing"
     )
@@ -95,10 +100,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     add_check_arguments(sync)
     envs_cli.add_upgrade_arguments(sync)
     project_cli.add_sync_arguments(sync)
-    sync.set_defaults(handler=run_sync)
 
 
-def _add_selection(parser: argparse.ArgumentParser, *, everything: bool = False) -> None:
+def _add_selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--client", type=nonempty, metavar="CLIENT", help="only this client's deployments"
     )
@@ -108,8 +112,6 @@ def _add_selection(parser: argparse.ArgumentParser, *, everything: bool = False)
         metavar="BUNDLE",
         help="only deployments of this bundle (dist/bundle, a distribution, or a bundle name)",
     )
-    if everything:
-        parser.add_argument("--all", action="store_true", help="every deployment")
 
 
 # -- deployed --------------------------------------------------------------------------------
@@ -147,10 +149,9 @@ def _render_table(found: list[DeploymentStatus]) -> str:
         where, bundle, version = _scope(record), record.toolset_name, _version(record)
         table.append((item.uuid[:8], record.client, where, bundle, version, item.status,
                       _first(item)))  # fmt: skip
-    widths = [max(len(line[i]) for line in table) for i in range(6)]
-    layout = "  ".join(f"{{:<{width}}}" for width in widths)
+    aligned = columns([line[:6] for line in table])  # the findings follow, not aligned
     lines = [
-        layout.format(*line[:6]).rstrip() + (f"  {line[6]}" if line[6] else "") for line in table
+        row + (f"  {line[6]}" if line[6] else "") for row, line in zip(aligned, table, strict=True)
     ]
     lines.append("")
     lines.append(_summary_line(found))
@@ -290,8 +291,7 @@ def _github_verify(found: list[DeploymentStatus]) -> str:
 
     lines = []
     for item in found:
-        record = item.record
-        what = f"{record.client} {record.toolset_name}" if record is not None else "(unreadable)"
+        what = _what(item)
         for f in item.findings:
             where = f.path if f.path is not None else item.path
             lines.append(error(f"{f.message} ({what}, {item.uuid})", file=where))
@@ -299,13 +299,17 @@ def _github_verify(found: list[DeploymentStatus]) -> str:
     return "\n".join(lines)
 
 
+def _what(item: DeploymentStatus) -> str:
+    record = item.record
+    return f"{record.client} {record.toolset_name}" if record is not None else "(unreadable)"
+
+
 def _render_verify(found: list[DeploymentStatus]) -> str:
     if not found:
         return "No deployments to verify."
     lines = []
     for item in found:
-        record = item.record
-        what = f"{record.client} {record.toolset_name}" if record is not None else "(unreadable)"
+        what = _what(item)
         lines.append(f"{item.uuid}  {what}: {item.status}")
         lines.extend(f"  {f.state}: {f.message}" for f in item.findings)
     lines.append(_summary_line(found, repairs=True))
@@ -392,12 +396,7 @@ def _render_sync(items: list[SyncItem], dry_run: bool, refusal: str) -> str:
         record = item.record
         table.append((record.uuid[:8], record.client, record.toolset_name, item.result,
                       item.detail))  # fmt: skip
-    widths = [max(len(row[i]) for row in table) for i in range(4)]
-    lines = [
-        "  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True))
-        + f"  {row[4]}".rstrip()
-        for row in table
-    ]
+    lines = columns(table)
     done: dict[str, int] = {}
     for item in items:
         done[item.result] = done.get(item.result, 0) + 1

@@ -9,11 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.check_args import add_check_arguments
 from agenttools_runtime.cli.common import (
-    HelpFormatter,
+    UsageError,
+    add_command,
+    add_command_group,
     add_environment_arguments,
+    add_target_arguments,
     emit,
-    help_handler,
     nonempty,
+    refuse_both,
 )
 
 if TYPE_CHECKING:
@@ -26,11 +29,9 @@ _TARGET_HELP = (
 )
 
 
-COMMANDS = ("mcp",)  # the commands register() adds
-
-
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser(
+def register(subparsers: Any) -> None:
+    commands = add_command_group(
+        subparsers,
         "mcp",
         help="write or remove MCP server entries in a client's config file directly (untracked)",
         description=(
@@ -41,12 +42,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "reversible deployments."
         ),
     )
-    commands = parser.add_subparsers(dest="mcp_command", metavar="COMMAND")
-    parser.set_defaults(handler=help_handler(parser))
-
-    install = commands.add_parser(
+    install = add_command(
+        commands,
         "install",
-        parents=[common],
+        run_install,
         help="write a server's entry into a client's config file",
         description=(
             "Write the entry for SERVER into the MCP config file of TARGET, in the shape that "
@@ -65,7 +64,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  agenttools mcp install codex weather-tools/weather --project .\n"
             "  agenttools mcp install vscode weather --config ~/.config/Code/User/settings.json"
         ),
-        formatter_class=HelpFormatter,
     )
     _target_arguments(install)
     install.add_argument(
@@ -119,11 +117,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     add_check_arguments(install)
     add_environment_arguments(install)
-    install.set_defaults(handler=run_install)
 
-    uninstall = commands.add_parser(
+    uninstall = add_command(
+        commands,
         "uninstall",
-        parents=[common],
+        run_uninstall,
         help="remove a server's entry from a client's config file",
         description=(
             "Remove the entry of SERVER from the MCP config file of TARGET; nothing else in "
@@ -140,7 +138,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  agenttools mcp uninstall claude-code weather\n"
             "  agenttools mcp uninstall cursor weather-tools/weather --project ."
         ),
-        formatter_class=HelpFormatter,
     )
     _target_arguments(uninstall)
     uninstall.add_argument(
@@ -158,40 +155,31 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help="also remove an entry a deployment wrote that the user changed since",
     )
     add_environment_arguments(uninstall)
-    uninstall.set_defaults(handler=run_uninstall)
 
-    listing = commands.add_parser(
+    listing = add_command(
+        commands,
         "list",
-        parents=[common],
+        run_list,
+        formatter_class=argparse.HelpFormatter,
         help="list the MCP server entries in a client's config file",
         description="List every MCP server entry in the MCP config file of TARGET.",
     )
     _target_arguments(listing)
-    listing.set_defaults(handler=run_list)
 
 
 def _target_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("target", type=nonempty, metavar="TARGET", help=_TARGET_HELP)
-    parser.add_argument(
-        "--project",
-        type=nonempty,
-        metavar="DIR",
-        help="project scope: the client's project config file inside DIR",
-    )
-    parser.add_argument(
-        "--config",
-        type=nonempty,
-        metavar="FILE",
-        help="edit FILE instead of the client's own config file (TARGET decides the entry shape)",
+    add_target_arguments(
+        parser,
+        target=_TARGET_HELP,
+        project="project scope: the client's project config file inside DIR",
+        config="edit FILE instead of the client's own config file (TARGET decides the entry shape)",
     )
 
 
 def _resolve_target(args: argparse.Namespace) -> MCPTarget:
-    from agenttools_runtime.cli.common import UsageError
     from agenttools_runtime.mcp.install import resolve_mcp_target
 
-    if args.project and args.config:
-        raise UsageError("use either --project or --config, not both")
+    refuse_both(args, "--project", "--config")
     return resolve_mcp_target(args.target, project=args.project, config=args.config)
 
 
@@ -218,10 +206,8 @@ def resolve_server(spec: str, search: SearchPath | None) -> tuple[InstalledDistr
 def run_install(args: argparse.Namespace) -> int:
     import warnings
 
-    from agenttools_runtime.cli.common import UsageError
     from agenttools_runtime.cli.discovery import search_from_args
     from agenttools_runtime.deploy.mcp_entry import install_entry
-    from agenttools_runtime.errors import format_message
     from agenttools_runtime.mcp.runners import choose_runner, machine_specific_warning
 
     if args.server_json is not None:
@@ -245,10 +231,7 @@ def run_install(args: argparse.Namespace) -> int:
     warning = machine_specific_warning(choice, key, target.config_file) if project else None
     if warning is not None:
         warnings.warn(warning, stacklevel=1)
-    text = format_message("InstallMCPServer", key=result.key, config_file=result.config_file)
-    if not result.changed:
-        text += " (it was already there)"
-    text += f"\n  runs: {choice.describe()}"
+    text = f"{_installed(result)}\n  runs: {choice.describe()}"
     data = {"ok": True, **result.to_json(), "scope": target.to_json()["scope"]}
     data["launch"] = choice.to_json()
     emit(args, data, text)
@@ -294,17 +277,23 @@ def _with_settings(server: Any, pairs: list[str], project: bool, config_file: An
     terminal); a secret is refused in project scope (``mcp install`` writes no reference:
     ``deploy`` does)."""
     from agenttools_runtime import errors
-    from agenttools_runtime.cli.common import UsageError
-    from agenttools_runtime.mcp.settings import parse_assignments, resolve_values, terminal_ask
+    from agenttools_runtime.mcp.settings import resolve_values, terminal_ask
 
-    try:
-        given = parse_assignments(pairs)
-    except ValueError as exc:
-        raise UsageError(f"--env {exc}") from None
+    given = _env_values(pairs)
     secrets = [s.name for s in server.settings if s.secret]
     if project and secrets:
         raise errors.SecretNotForProject(server=server.key, names=secrets, config_file=config_file)
     return server.configured(resolve_values(server.key, server.settings, given, terminal_ask()))
+
+
+def _env_values(pairs: list[str]) -> dict[str, str]:
+    """The ``--env NAME=VALUE`` assignments (a malformed one is a usage error)."""
+    from agenttools_runtime.mcp.settings import parse_assignments
+
+    try:
+        return parse_assignments(pairs)
+    except ValueError as exc:
+        raise UsageError(f"--env {exc}") from None
 
 
 def run_install_server_json(args: argparse.Namespace) -> int:
@@ -313,27 +302,21 @@ def run_install_server_json(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from agenttools_runtime import errors
-    from agenttools_runtime.cli.common import UsageError
     from agenttools_runtime.deploy.mcp_entry import install_entry
-    from agenttools_runtime.errors import format_message
     from agenttools_runtime.export.server_json_in import read_server_json
     from agenttools_runtime.mcp.entries import build_entry
     from agenttools_runtime.mcp.install import resolve_mcp_target
     from agenttools_runtime.mcp.runners import RunnerChoice
-    from agenttools_runtime.mcp.settings import parse_assignments, resolve_values, terminal_ask
+    from agenttools_runtime.mcp.settings import resolve_values, terminal_ask
 
     if args.install:
         raise UsageError(
             "--install with --server-json is not available yet (managed environments); "
             "without it the entry runs the package's pinned uvx or npx command"
         )
-    if args.project and args.config:
-        raise UsageError("use either --project or --config, not both")
+    refuse_both(args, "--project", "--config")
     targets = [t for spec in (args.target, *args.server) for t in spec.split(",") if t]
-    try:
-        given = parse_assignments(args.env)
-    except ValueError as exc:
-        raise UsageError(f"--env {exc}") from None
+    given = _env_values(args.env)
     described = read_server_json(Path(args.server_json))
     key = args.name or described.key
     resolved = [resolve_mcp_target(t, project=args.project, config=args.config) for t in targets]
@@ -356,11 +339,7 @@ def run_install_server_json(args: argparse.Namespace) -> int:
     for target in resolved:
         with _file_errors(target):
             results.append(install_entry(target, server, key, force=args.force))
-    lines = []
-    for result in results:
-        text = format_message("InstallMCPServer", key=result.key, config_file=result.config_file)
-        lines.append(text + ("" if result.changed else " (it was already there)"))
-    lines.append(f"  runs: {choice.describe()}")
+    lines = [*map(_installed, results), f"  runs: {choice.describe()}"]
     data = {
         "ok": True,
         "server": {"name": described.name, "version": described.version, "kind": described.kind},
@@ -369,6 +348,13 @@ def run_install_server_json(args: argparse.Namespace) -> int:
     }
     emit(args, data, "\n".join(lines))
     return 0
+
+
+def _installed(result: Any) -> str:
+    from agenttools_runtime.errors import format_message
+
+    text = format_message("InstallMCPServer", key=result.key, config_file=result.config_file)
+    return text if result.changed else f"{text} (it was already there)"
 
 
 def run_uninstall(args: argparse.Namespace) -> int:

@@ -5,30 +5,33 @@ with one line; ``--global`` keeps their machine-wide meaning). The work is the l
 
 from __future__ import annotations
 
+import argparse
 import sys
 import warnings
+from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.check_args import add_check_arguments
-from agenttools_runtime.cli.common import HelpFormatter, UsageError, emit, examples, nonempty
+from agenttools_runtime.cli.common import (
+    UsageError,
+    add_command,
+    emit,
+    examples,
+    finish_interrupted_if_left,
+    nonempty,
+)
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (start-up time)
 if TYPE_CHECKING:
-    import argparse
     from pathlib import Path
-    from typing import Any
 
     from agenttools_runtime.project_state.freshness import SyncReport
     from agenttools_runtime.project_state.schema import ProjectFile
 
 
-COMMANDS = ("add", "drop", "lock")  # the commands register() adds
-
-
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-
-    add = subparsers.add_parser(
+def register(subparsers: Any) -> None:
+    add = add_command(
+        subparsers,
         "add",
-        parents=[common],
+        run_add,
         help="add a distribution's bundle to this project's agenttools.toml, then lock and sync",
         description=(
             "Add a [[bundle]] to the agenttools.toml of the project you are in (made here "
@@ -39,7 +42,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "agenttools add weather-tools --client claude-code --client cursor",
             "agenttools add 'weather-tools>=1.2' --bundle weather-tools",
         ),
-        formatter_class=HelpFormatter,
     )
     add.add_argument("requirement", type=nonempty, metavar="DIST",
                      help="a PEP 508 requirement ('weather-tools', 'weather-tools>=1.2')")  # fmt: skip
@@ -51,11 +53,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
                      help="how its servers are written (default uvx: portable)")  # fmt: skip
     add.add_argument("--scope", choices=("project", "user"), help="default project")
     add_check_arguments(add)
-    add.set_defaults(handler=run_add)
 
-    drop = subparsers.add_parser(
+    drop = add_command(
+        subparsers,
         "drop",
-        parents=[common],
+        run_drop,
+        formatter_class=argparse.HelpFormatter,
         help="take a distribution out of this project's agenttools.toml, then lock and sync",
         description=(
             "Remove the [[bundle]] of DIST from the project's agenttools.toml, lock, and "
@@ -65,11 +68,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     drop.add_argument("name", type=nonempty, metavar="DIST", help="the distribution's name")
     add_check_arguments(drop)
-    drop.set_defaults(handler=run_drop)
 
-    lock = subparsers.add_parser(
+    lock = add_command(
+        subparsers,
         "lock",
-        parents=[common],
+        run_lock,
         help="resolve agenttools.toml into agenttools.lock (versions, wheel hashes, files)",
         description=(
             "Resolve the project's agenttools.toml against the index and write "
@@ -84,14 +87,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "agenttools lock --upgrade",
             "agenttools lock --upgrade weather-tools",
         ),
-        formatter_class=HelpFormatter,
     )
     lock.add_argument("--upgrade", nargs="*", metavar="DIST", default=None,
                       help="upgrade every distribution, or those named, to the newest allowed version")  # fmt: skip
     lock.add_argument(
         "--dry-run", action="store_true", help="print what would change; write nothing"
     )
-    lock.set_defaults(handler=run_lock)
 
 
 def add_sync_arguments(parser: argparse.ArgumentParser) -> None:
@@ -101,14 +102,17 @@ def add_sync_arguments(parser: argparse.ArgumentParser) -> None:
                        help="in a project: fail when agenttools.lock is out of date with agenttools.toml (CI)")  # fmt: skip
     group.add_argument("--frozen", action="store_true",
                        help="in a project: install from agenttools.lock as it is, without checking it")  # fmt: skip
-    parser.add_argument("--global", action="store_true", dest="global_",
-                        help="the machine-wide meaning, inside a project too")  # fmt: skip
+    _add_global(parser)
 
 
 def add_verify_arguments(parser: argparse.ArgumentParser) -> None:
     """``verify``'s options for projects."""
     parser.add_argument("--format", choices=("text", "github"), default="text",
                         help="github: one GitHub Actions annotation per finding, on its file")  # fmt: skip
+    _add_global(parser)
+
+
+def _add_global(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--global", action="store_true", dest="global_",
                         help="the machine-wide meaning, inside a project too")  # fmt: skip
 
@@ -213,7 +217,8 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
     if getattr(args, "id", None) or getattr(args, "client", None) or getattr(args, "bundle", None):
         raise UsageError("deployment ids, --client and --bundle are machine-wide: add --global")
     rawfile.read(path)  # (TOML, else FILE:LINE; what it means is the lock's business here)
-    _finish_interrupted()
+    # what a killed deploy left (a sync's, say) first: the files as they now stay
+    finish_interrupted_if_left()
     root = path.parent
     lock_path = root / lockfile.LOCK_FILE
     raw = lockfile.read_bytes(lock_path)
@@ -294,18 +299,6 @@ def _verify_summary(checked: Any) -> str:
         return (f"ok: {checked.deployments} deployment(s), {checked.files} file(s), "
                 f"{checked.entries} entr{'y' if checked.entries == 1 else 'ies'} as locked")  # fmt: skip
     return f"{len(checked.findings)} finding(s): run 'agenttools sync' (--force replaces what you changed)"
-
-
-def _finish_interrupted() -> None:
-    """What a killed deploy left (a sync's, say) is finished or undone first, as the
-    machine-wide commands do, so that verify reports the files as they now stay; the engine is
-    imported only when a journal is there."""
-    from agenttools_runtime import paths
-
-    if paths.state_paths().journals_left():
-        from agenttools_runtime.deploy.lock import finish_interrupted
-
-        finish_interrupted()
 
 
 def _load(path: Path) -> ProjectFile:

@@ -7,7 +7,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime.cli.common import HelpFormatter, emit, help_handler, nonempty
+from agenttools_runtime.cli.common import (
+    add_command,
+    add_command_group,
+    add_overwrite_arguments,
+    add_target_arguments,
+    emit,
+    nonempty,
+)
 
 _TARGET_HELP = (
     "client id, name or alias (claude-code, cursor, codex, ...; see 'agenttools clients'), "
@@ -16,11 +23,9 @@ _TARGET_HELP = (
 )
 
 
-COMMANDS = ("skills",)  # the commands register() adds
-
-
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser(
+def register(subparsers: Any) -> None:
+    commands = add_command_group(
+        subparsers,
         "skills",
         help="install or uninstall skill folders directly (untracked)",
         description=(
@@ -29,12 +34,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "'agenttools deploy' for tracked, reversible deployments."
         ),
     )
-    commands = parser.add_subparsers(dest="skills_command", metavar="COMMAND")
-    parser.set_defaults(handler=help_handler(parser))
-
-    install = commands.add_parser(
+    install = add_command(
+        commands,
         "install",
-        parents=[common],
+        run_install,
         help="copy skills into a client's skills directory",
         description=(
             "Copy each SKILL (a folder containing SKILL.md) into the skills directory of "
@@ -50,7 +53,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "  agenttools skills install claude-code ./skills/a --skills-dir /tmp/skills\n"
             "  agenttools skills install ./my-skills-root ./skills/a --force"
         ),
-        formatter_class=HelpFormatter,
     )
     _target_arguments(install)
     install.add_argument(
@@ -63,26 +65,17 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "distribution, or the name of a built-in skill"
         ),
     )
-    mode = install.add_mutually_exclusive_group()
-    mode.add_argument(
-        "--upgrade",
-        action="store_const",
-        dest="overwrite",
-        const="upgrade",
-        help="replace an existing different skill of the same name",
+    add_overwrite_arguments(
+        install,
+        upgrade="replace an existing different skill of the same name",
+        force="replace an existing different skill of the same name (same as --upgrade here)",
     )
-    mode.add_argument(
-        "--force",
-        action="store_const",
-        dest="overwrite",
-        const="all",
-        help="replace an existing different skill of the same name (same as --upgrade here)",
-    )
-    install.set_defaults(handler=run_install, overwrite="none")
 
-    uninstall = commands.add_parser(
+    uninstall = add_command(
+        commands,
         "uninstall",
-        parents=[common],
+        run_uninstall,
+        formatter_class=argparse.HelpFormatter,
         help="remove skills from a client's skills directory",
         description=(
             "Remove each NAME from the skills directory of TARGET, whether or not it was "
@@ -99,22 +92,15 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         nargs="+",
         help="a skill name (or dist/name, or a skill folder whose name is used)",
     )
-    uninstall.set_defaults(handler=run_uninstall)
 
 
 def _target_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("target", type=nonempty, metavar="TARGET", help=_TARGET_HELP)
-    parser.add_argument(
-        "--project",
-        type=nonempty,
-        metavar="DIR",
-        help="project scope: the client's skills directory inside project directory DIR",
-    )
-    parser.add_argument(
-        "--skills-dir",
-        type=nonempty,
-        metavar="DIR",
-        help="use DIR as the skills directory instead of TARGET's (TARGET still names the client)",
+    add_target_arguments(
+        parser,
+        target=_TARGET_HELP,
+        project="project scope: the client's skills directory inside project directory DIR",
+        skills_dir="use DIR as the skills directory instead of TARGET's (TARGET still names the "
+        "client)",
     )
 
 

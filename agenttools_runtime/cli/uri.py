@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import sys
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import (
-    HelpFormatter,
     UsageError,
+    add_command,
     add_environment_arguments,
     emit,
     examples,
     nonempty,
+    warning_line,
 )
 from agenttools_runtime.cli.discovery import search_from_args
 
@@ -24,13 +24,11 @@ if TYPE_CHECKING:
     from agenttools_runtime.skilluri.resolver import SkillResolver
 
 
-COMMANDS = ("skill", "serve")  # the commands register() adds
-
-
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    skill = subparsers.add_parser(
+def register(subparsers: Any) -> None:
+    skill = add_command(
+        subparsers,
         "skill",
-        parents=[common],
+        run_skill,
         help="load a skill (or one of its files) by skill:// URI or name; --list them",
         description=(
             "Print the skill a URI names: skill://PROVIDER/SKILL[/PATH], or a bare SKILL "
@@ -44,7 +42,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "agenttools skill skill://weather-tools/weather-report/references/units.md",
             "agenttools skill --list --mcp docs='uvx docs-mcp'",
         ),
-        formatter_class=HelpFormatter,
     )
     skill.add_argument("uri", metavar="URI", nargs="?", help="skill:// URI or bare skill name")
     skill.add_argument(
@@ -79,11 +76,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "--no-local", action="store_true", help="leave out the local client skill directories"
     )
     add_environment_arguments(skill)
-    skill.set_defaults(handler=run_skill)
 
-    serve = subparsers.add_parser(
+    serve = add_command(
+        subparsers,
         "serve",
-        parents=[common],
+        run_serve,
         help="serve installed skills over MCP (stdio)",
         description=(
             "Run the agenttools MCP server on stdin/stdout: every skill of the installed "
@@ -100,7 +97,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "agenttools serve --include-local --project .",
             "agenttools deploy claude-code agenttools   # a client that starts it for you",
         ),
-        formatter_class=HelpFormatter,
     )
     serve.add_argument(
         "--include-local",
@@ -115,7 +111,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     serve.add_argument("--list", action="store_true", help="print what would be served and exit")
     add_environment_arguments(serve)
-    serve.set_defaults(handler=run_serve)
 
 
 def _project(args: argparse.Namespace) -> str | None:
@@ -181,36 +176,27 @@ class _MCPLogLines:
 
 
 def _run_skill(args: argparse.Namespace, resolver: SkillResolver) -> int:
-    shown = _skill_output(args, resolver)
-    if isinstance(shown, bytes):  # a file: its bytes, verbatim
-        sys.stdout.flush()
-        sys.stdout.buffer.write(shown)
-        sys.stdout.buffer.flush()
-    else:
-        sys.stdout.write(shown)
-    return 0
-
-
-def _skill_output(args: argparse.Namespace, resolver: SkillResolver) -> str | bytes:
-    """What ``skill`` prints (``--list``, a URI; ``--json``): text, or a file's bytes."""
+    """Print what ``skill`` shows (``--list``, a URI; ``--json``): text, or a file's bytes."""
     if args.list:
         listing = resolver.list_skills()
-        if args.json:
-            return json.dumps({"ok": True, **listing.to_json()}, indent=2, default=str) + "\n"
-        rendered = listing.render()
-        return rendered + "\n" if rendered else ""
+        emit(args, {"ok": True, **listing.to_json()}, listing.render)
+        return 0
     arguments: str | list[str] | None = None
     if len(args.arguments) == 1:
         arguments = args.arguments[0]
     elif args.arguments:
         arguments = list(args.arguments)
     resolved = resolver.resolve(args.uri, arguments, convention=args.convention)
-    if args.json:
-        return json.dumps({"ok": True, **resolved.to_json()}, indent=2, default=str) + "\n"
     text = resolved.text
-    if text is None or resolved.kind == "reference":
-        return resolved.content
-    return text if text.endswith("\n") or not text else text + "\n"
+    if args.json:
+        emit(args, {"ok": True, **resolved.to_json()}, "")
+    elif text is None or resolved.kind == "reference":  # a file: its bytes, verbatim
+        sys.stdout.flush()
+        sys.stdout.buffer.write(resolved.content)
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+    return 0
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -228,8 +214,7 @@ def run_serve(args: argparse.Namespace) -> int:
     for item in caught:
         if not issubclass(item.category, AgentToolsWarning):
             continue
-        text = str(item.message)
-        print(text if text.startswith("Warning") else f"Warning: {text}", file=sys.stderr)
+        print(warning_line(item.message), file=sys.stderr)
     if args.list:
         rows = [
             {"uri": s.uri, "name": s.name, "origin": s.origin, "files": len(s.files)}

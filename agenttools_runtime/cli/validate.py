@@ -6,19 +6,18 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli.common import UsageError, emit
+from agenttools_runtime.cli.common import UsageError, add_command, emit
 
 if TYPE_CHECKING:
     from agenttools_runtime.project import CheckResult, Problem, Project
 
 
-COMMANDS = ("validate",)  # the commands register() adds
-
-
-def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    parser = subparsers.add_parser(
+def register(subparsers: Any) -> None:
+    parser = add_command(
+        subparsers,
         "validate",
-        parents=[common],
+        run,
+        formatter_class=argparse.HelpFormatter,
         help="check a project's [tool.agenttools], its skills and MCP server declarations",
         description=(
             "Check what the agenttools build hook would check, without building: "
@@ -38,7 +37,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="a project directory or a file in it (default: the current directory)",
     )
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:

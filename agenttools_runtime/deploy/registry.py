@@ -26,7 +26,7 @@ from agenttools_runtime import fs, jsonform, paths
 from agenttools_runtime.deploy import records, shapes
 from agenttools_runtime.paths import StatePaths
 from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.hashing import VCS_NAMES, is_junk
+from agenttools_runtime.skills.walk import walk
 
 ENTRY_SCHEMA = 1
 STATS = "stats"
@@ -97,6 +97,9 @@ class RegistryEntry(jsonform.Form):
     def from_json(cls, data: object, what: str | None = None) -> RegistryEntry:
         """Parse an entry; ``ValueError`` (:class:`~.shapes.Malformed`) when it is not of
         the shape its schema says. A stat cache of the wrong shape is dropped (a cache)."""
+        schema = data.get("schema") if type(data) is dict else None
+        if schema != ENTRY_SCHEMA or type(schema) is not int:  # (True == 1: not a schema)
+            raise shapes.Malformed(f"unknown registry entry schema {schema!r}")
         stats = data.get(STATS) if type(data) is dict else None
         known = frozenset({"schema", STATS})
         return jsonform.load(
@@ -225,26 +228,12 @@ def file_stats(directory: Path) -> dict[str, list[int]] | None:
     skipped); None when anything makes a byte-for-byte look necessary (a link, version-control
     metadata, something that is neither file nor directory, an unreadable directory)."""
     found: dict[str, list[int]] = {}
-    stack: list[tuple[str, str]] = [(str(directory), "")]
-    while stack:
-        current, prefix = stack.pop()
-        try:
-            entries = list(os.scandir(current))
-        except OSError:
+    for item in walk(directory):
+        if item.link is not None or item.kind not in ("file", "directory", "junk"):
             return None
-        for item in entries:
-            if item.name.casefold() in VCS_NAMES or item.is_symlink():
-                return None
-            if item.is_dir(follow_symlinks=False):
-                if not is_junk(item.name, True):
-                    stack.append((item.path, f"{prefix}{item.name}/"))
-                continue
-            if not item.is_file(follow_symlinks=False):
-                return None
-            if is_junk(item.name, False):
-                continue
-            st = item.stat(follow_symlinks=False)
-            found[f"{prefix}{item.name}"] = [st.st_size, st.st_mtime_ns, st.st_ino]
+        if item.kind == "file":
+            st = item.lstat()
+            found[item.rel] = [st.st_size, st.st_mtime_ns, st.st_ino]
     return found
 
 

@@ -18,7 +18,7 @@ import platform
 import shutil
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -149,9 +149,8 @@ def provision_pinned(
     if path.exists():
         remove_environment(path)  # (a leftover nothing journals: not usable)
     lines = [f"{d.name} @ {file.resolve().as_uri()} --hash=sha256:{d.sha256}" for d, file in pinned]
-    entry = journal.begin(journal.INSTALL, name)
-    try:
-        fs.checkpoint("envs.create", path)
+
+    def fill() -> Receipt:
         installers.create_venv(installer, path)
         python = ManagedEnvironment(path, None).python
         installers.install_pinned(installer, python, lines, options, require_hashes=True,
@@ -160,14 +159,10 @@ def provision_pinned(
         _require_agent_tools(
             layout.site_packages(path, platform.python_version()), request.name, version
         )
-        made = _receipt(request, options, installer, key, request.name, version, resolved, VENV,
+        return _receipt(request, options, installer, key, request.name, version, resolved, VENV,
                         ident.source_sha256)  # fmt: skip
-        receipt.write(path, made)
-        fs.checkpoint("envs.receipt", path)
-    except BaseException:
-        _undo(path, entry)
-        raise
-    return Provision(ManagedEnvironment(path, made), created=True, entry=entry)
+
+    return _create(path, (), fill)
 
 
 def find_pinned(
@@ -327,32 +322,24 @@ def _venv(
     version = _version_in(resolved, installer, request)
     name = layout.environment_name(request.name, version, key)
     path = envs_dir() / name
-    if path.is_dir():
-        present = layout.load(path)
-        if present.receipt is not None and present.receipt.key == key and present.python.exists():
-            return Provision(present, created=False)
-        remove_environment(path)  # (a leftover nothing journals: not usable)
-    entry = journal.begin(journal.INSTALL, name, replaces=tuple(n for n in replaces if n != name))
-    try:
-        fs.checkpoint("envs.create", path)
+    present = _complete_at(path, key)
+    if present is not None:
+        return Provision(present, created=False)
+
+    def fill() -> Receipt:
         installers.create_venv(installer, path)
         fs.checkpoint("envs.created", path)
-        env = ManagedEnvironment(path, None)
-        python = env.python
+        python = ManagedEnvironment(path, None).python
         installers.install_locked(installer, python, lock_file, options, what=request.describe())
         fs.checkpoint("envs.installed", path)
         site = layout.site_packages(path, platform.python_version())
         _require_agent_tools(site, request.name, version)
         fs.write_bytes_atomic(path / receipt.LOCK_FILE, redact_text(text).encode("utf-8"))
-        made = _receipt(
+        return _receipt(
             request, options, installer, key, request.name, version, resolved, VENV, source_sha
         )
-        receipt.write(path, made)
-        fs.checkpoint("envs.receipt", path)
-    except BaseException:
-        _undo(path, entry)
-        raise
-    return Provision(ManagedEnvironment(path, made), created=True, entry=entry)
+
+    return _create(path, replaces, fill)
 
 
 def _metadata(
@@ -383,25 +370,49 @@ def _metadata(
     dist, version, _, _ = parse_wheel_filename(wheel.name)
     name = layout.environment_name(str(dist), str(version), key)
     path = envs_dir() / name
-    if path.is_dir():
-        present = layout.load(path)
-        if present.receipt is not None and present.receipt.key == key:
-            return Provision(present, created=False)
-        remove_environment(path)
-    entry = journal.begin(journal.INSTALL, name, replaces=tuple(n for n in replaces if n != name))
-    try:
-        fs.checkpoint("envs.create", path)
+    present = _complete_at(path, key)
+    if present is not None:
+        return Provision(present, created=False)
+    from agenttools_runtime.envs.index import redact
+
+    resolved = (ResolvedDistribution(str(dist), str(version), wheel.name, digest,
+                                     url=None if url is None else redact(url),
+                                     path=str(wheel),
+                                     index=None if index is None else redact(index)),)  # fmt: skip
+
+    def fill() -> Receipt:
         site = path / layout.METADATA_SITE
         _unpack_dist_info(wheel, site)
         _require_agent_tools(site, str(dist), str(version))
-        from agenttools_runtime.envs.index import redact
-
-        resolved = (ResolvedDistribution(str(dist), str(version), wheel.name, digest,
-                                         url=None if url is None else redact(url),
-                                         path=str(wheel),
-                                         index=None if index is None else redact(index)),)  # fmt: skip
-        made = _receipt(request, options, installer, key, str(dist), str(version), resolved, METADATA,
+        return _receipt(request, options, installer, key, str(dist), str(version), resolved, METADATA,
                         None if request.kind == "index" else digest)  # fmt: skip
+
+    return _create(path, replaces, fill)
+
+
+def _complete_at(path: Path, key: str) -> ManagedEnvironment | None:
+    """The complete environment of *key* at *path* (made by an earlier run of the request),
+    else None, with whatever else is there removed (a leftover nothing journals: not
+    usable)."""
+    if not path.is_dir():
+        return None
+    present = layout.load(path)
+    r = present.receipt
+    if r is not None and r.key == key and (r.layout != VENV or present.python.exists()):
+        return present
+    remove_environment(path)
+    return None
+
+
+def _create(path: Path, replaces: Sequence[str], fill: Callable[[], Receipt]) -> Provision:
+    """A new environment at *path*: journaled (replacing *replaces*) from before it exists;
+    *fill* makes its contents and returns its receipt, whose write commits it. On any failure
+    what was made goes, and the journal with it."""
+    name = path.name
+    entry = journal.begin(journal.INSTALL, name, replaces=tuple(n for n in replaces if n != name))
+    try:
+        fs.checkpoint("envs.create", path)
+        made = fill()
         receipt.write(path, made)
         fs.checkpoint("envs.receipt", path)
     except BaseException:

@@ -8,9 +8,10 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import unquote, urlsplit
 
 from packaging.tags import sys_tags
@@ -23,6 +24,8 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
+
+T = TypeVar("T")
 
 
 _OMIT_NONE = jsonform.key(omit=None)
@@ -93,7 +96,7 @@ def _package(table: Mapping[str, object], base: Path) -> ResolvedDistribution:
     index = _text(table.get("index"))
     wheels = table.get("wheels")
     if isinstance(wheels, list) and wheels:
-        chosen = _wheel_for_here([w for w in wheels if isinstance(w, dict)])
+        chosen = most_specific([w for w in wheels if isinstance(w, dict)], _wheel_name)
         return _artifact(name, version, chosen, base, index)
     for key in ("archive", "sdist"):
         artifact = table.get(key)
@@ -131,21 +134,26 @@ def _artifact(
     )
 
 
-def _wheel_for_here(wheels: Sequence[Mapping[str, object]]) -> Mapping[str, object]:
-    """The wheel this interpreter installs: the one with the most specific tag it supports."""
-    if len(wheels) == 1:  # (an installer's lock for one interpreter: the usual case)
-        return wheels[0]
+def most_specific(items: Sequence[T], file_name: Callable[[T], str]) -> T:
+    """The item whose wheel (its *file_name*) this interpreter installs: the one with the most
+    specific tag it supports, the first on a tie; the first item when none is a wheel's."""
+    if len(items) == 1:  # (an installer's lock for one interpreter: the usual case)
+        return items[0]
     rank = _tag_ranks()
 
-    def score(wheel: Mapping[str, object]) -> int:
-        source = _text(wheel.get("name")) or _text(wheel.get("url")) or _text(wheel.get("path"))
+    def score(item: T) -> int:
         try:
-            tags = parse_wheel_filename(os.path.basename(urlsplit(source or "").path))[3]
+            tags = parse_wheel_filename(file_name(item))[3]
         except ValueError:
             return len(rank) + 1
         return min((rank.get(str(t), len(rank)) for t in tags), default=len(rank))
 
-    return min(wheels, key=score)
+    return min(items, key=score)
+
+
+def _wheel_name(wheel: Mapping[str, object]) -> str:
+    source = _text(wheel.get("name")) or _text(wheel.get("url")) or _text(wheel.get("path"))
+    return os.path.basename(urlsplit(source or "").path)
 
 
 @functools.lru_cache(maxsize=1)

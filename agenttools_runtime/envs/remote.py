@@ -15,18 +15,18 @@ import hashlib
 import io
 import os
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from packaging.requirements import Requirement
-from packaging.tags import sys_tags
-from packaging.utils import canonicalize_name, parse_wheel_filename
+from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from agenttools_runtime import fs
 from agenttools_runtime.envs import http, simple
 from agenttools_runtime.envs.index import IndexOptions, redact
+from agenttools_runtime.envs.pylock import most_specific
 from agenttools_runtime.envs.simple import IndexFile
 from agenttools_runtime.errors import (
     RemoteDistributionNotFound,
@@ -102,7 +102,11 @@ def find_wheel(requirement: Requirement, options: IndexOptions, *, timeout: floa
             index=where,
             files=", ".join(f.filename for f in by_version[version]),
         )
-    return RemoteWheel(str(canonicalize_name(requirement.name)), version, _best(wheels))
+    return RemoteWheel(
+        str(canonicalize_name(requirement.name)),
+        version,
+        most_specific(wheels, lambda item: item.filename),
+    )
 
 
 def gather_files(project: str, options: IndexOptions, *, timeout: float) -> list[IndexFile]:
@@ -232,21 +236,6 @@ def dist_info_members(wheel_file: Path) -> dict[str, bytes]:
 
 
 # -- helpers -----------------------------------------------------------------------------------
-
-
-def _best(wheels: Sequence[IndexFile]) -> IndexFile:
-    """A wheel this interpreter can install (the most specific tag first), else the first."""
-    rank = {str(tag): i for i, tag in enumerate(sys_tags())}
-    best: tuple[int, IndexFile] | None = None
-    for item in wheels:
-        try:
-            tags = parse_wheel_filename(item.filename)[3]
-        except ValueError:
-            continue
-        score = min((rank.get(str(t), len(rank)) for t in tags), default=len(rank))
-        if best is None or score < best[0]:
-            best = (score, item)
-    return wheels[0] if best is None else best[1]
 
 
 def _open_zip(source: bytes | _RangeFile, item: IndexFile) -> zipfile.ZipFile:

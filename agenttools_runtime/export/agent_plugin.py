@@ -19,11 +19,10 @@ from agenttools_runtime import errors
 from agenttools_runtime.export.common import (
     ExportedServer,
     exported_servers,
-    metadata_fields,
+    plugin_fields,
     skill_files,
 )
-from agenttools_runtime.export.naming import check_name
-from agenttools_runtime.export.output import OutputFile, Tree, json_bytes
+from agenttools_runtime.export.output import Tree, tree_of
 from agenttools_runtime.export.source import Package
 from agenttools_runtime.export.validation import check
 
@@ -40,15 +39,11 @@ def render(package: Package, *, name: str | None = None, spec_version: str | Non
     version = spec_version or DEFAULT_SPEC_VERSION
     if version not in SPEC_VERSIONS:
         raise ValueError(f"unknown Agent Plugins version {version!r}")
-    plugin_name = check_name(name or package.name, FORMAT, TITLE)
     plugin: dict[str, Any] = {
         "$schema": f"https://agent-plugins.org/schemas/{version}/plugin.schema.json",
-        "name": plugin_name,
-        "version": package.version,
-        **metadata_fields(package),
+        **plugin_fields(package, name, FORMAT, TITLE),
     }
     check(plugin, f"agent-plugins-{version}-plugin.schema.json", f"{TITLE} {version}")
-    files = {"plugin.json": OutputFile(json_bytes(plugin))}
     documents: dict[str, Any] = {"plugin.json": plugin}
     servers = exported_servers(package, TITLE)
     if servers:
@@ -57,10 +52,8 @@ def render(package: Package, *, name: str | None = None, spec_version: str | Non
             **servers_document(servers),
         }
         check(mcp, f"agent-plugins-{version}-mcp.schema.json", f"{TITLE} {version}")
-        files["mcp.json"] = OutputFile(json_bytes(mcp))
         documents["mcp.json"] = mcp
-    files.update(skill_files(package))
-    return Tree(files, documents)
+    return tree_of(documents, skill_files(package))
 
 
 def servers_document(servers: Sequence[ExportedServer]) -> dict[str, Any]:

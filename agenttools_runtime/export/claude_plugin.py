@@ -15,12 +15,11 @@ from agenttools_runtime.clients import get_client
 from agenttools_runtime.export.common import (
     ExportedServer,
     exported_servers,
-    metadata_fields,
+    plugin_fields,
     setting_keys,
     skill_files,
 )
-from agenttools_runtime.export.naming import check_name
-from agenttools_runtime.export.output import OutputFile, Tree, json_bytes
+from agenttools_runtime.export.output import Tree, tree_of
 from agenttools_runtime.export.source import Package
 from agenttools_runtime.export.validation import check
 from agenttools_runtime.mcp.entries import build_entry
@@ -35,17 +34,12 @@ SCHEMA = "claude-code-plugin-manifest.schema.json"
 def render(package: Package, *, name: str | None = None, prefix: str = "") -> Tree:
     """The plugin of *package*, its files under *prefix* (a marketplace's ``plugins/<name>/``).
     Raises ``ExportNameInvalid``, ``UnsupportedTransport``, ``ExportSchemaViolation``."""
-    plugin = manifest(package, name)
-    files = {f"{prefix}{MANIFEST}": OutputFile(json_bytes(plugin))}
-    files.update(skill_files(package, prefix))
-    return Tree(files, {f"{prefix}{MANIFEST}": plugin})
+    return tree_of({f"{prefix}{MANIFEST}": manifest(package, name)}, skill_files(package, prefix))
 
 
 def manifest(package: Package, name: str | None = None) -> dict[str, Any]:
     """``plugin.json`` of *package*, validated."""
-    plugin_name = check_name(name or package.name, FORMAT, TITLE)
-    plugin: dict[str, Any] = {"name": plugin_name, "version": package.version}
-    plugin.update(metadata_fields(package))
+    plugin = plugin_fields(package, name, FORMAT, TITLE)
     plugin.update(servers_document(exported_servers(package, TITLE)))
     check(plugin, SCHEMA, TITLE)
     return plugin

@@ -15,11 +15,10 @@ from agenttools_runtime.clients import get_client
 from agenttools_runtime.export.common import (
     ExportedServer,
     exported_servers,
-    metadata_fields,
+    plugin_fields,
     skill_files,
 )
-from agenttools_runtime.export.naming import check_name
-from agenttools_runtime.export.output import OutputFile, Tree, json_bytes
+from agenttools_runtime.export.output import OutputFile, Tree, tree_of
 from agenttools_runtime.export.source import Package
 from agenttools_runtime.export.validation import check
 from agenttools_runtime.mcp.entries import build_entry
@@ -33,9 +32,7 @@ MCP = ".mcp.json"
 def render(package: Package, *, name: str | None = None, prefix: str = "") -> Tree:
     """The plugin of *package*, its files under *prefix* (a marketplace's ``plugins/<name>/``).
     Raises ``ExportNameInvalid``, ``UnsupportedTransport``, ``ExportSchemaViolation``."""
-    plugin_name = check_name(name or package.name, FORMAT, TITLE)
-    plugin: dict[str, Any] = {"name": plugin_name, "version": package.version}
-    plugin.update(metadata_fields(package))
+    plugin = plugin_fields(package, name, FORMAT, TITLE)
     files: dict[str, OutputFile] = {}
     documents: dict[str, Any] = {}
     if package.skills:
@@ -46,12 +43,10 @@ def render(package: Package, *, name: str | None = None, prefix: str = "") -> Tr
         plugin["mcpServers"] = f"./{MCP}"
         mcp = servers_document(servers)
         check(mcp, "codex-mcp.schema.json", TITLE)
-        files[f"{prefix}{MCP}"] = OutputFile(json_bytes(mcp))
         documents[f"{prefix}{MCP}"] = mcp
     check(plugin, "codex-plugin.schema.json", TITLE)
-    files[f"{prefix}{MANIFEST}"] = OutputFile(json_bytes(plugin))
     documents[f"{prefix}{MANIFEST}"] = plugin
-    return Tree(files, documents)
+    return tree_of(documents, files)
 
 
 def servers_document(servers: Sequence[ExportedServer]) -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""What the plugin formats share: the skills as files under ``skills/``, the manifest's metadata
-fields, each server's key and portable form, and the names of the settings a user gives."""
+"""What the plugin formats share: the skills as files under ``skills/``, the manifest's name,
+version and metadata fields, each server's key and portable form, and the names of the
+settings a user gives."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from agenttools_runtime import errors
 from agenttools_runtime.export.launch import portable
+from agenttools_runtime.export.naming import check_name
 from agenttools_runtime.export.output import OutputFile
 from agenttools_runtime.export.settings import literal_values, server_settings, user_given
 from agenttools_runtime.export.source import Package
@@ -44,6 +46,14 @@ def skill_files(package: Package, prefix: str = "") -> dict[str, OutputFile]:
                 data, rel in skill.executable
             )
     return files
+
+
+def plugin_fields(package: Package, name: str | None, format_id: str, title: str) -> dict[str, Any]:
+    """The fields a plugin manifest starts with: ``name`` (*name*, else the package's;
+    ``ExportNameInvalid`` when the format does not take it), ``version`` and
+    :func:`metadata_fields`."""
+    plugin_name = check_name(name or package.name, format_id, title)
+    return {"name": plugin_name, "version": package.version, **metadata_fields(package)}
 
 
 def metadata_fields(package: Package) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from agenttools_runtime import errors
 from agenttools_runtime.clients import get_client
 from agenttools_runtime.export.common import ExportedServer, exported_servers, skill_files
 from agenttools_runtime.export.naming import check_name
-from agenttools_runtime.export.output import OutputFile, Tree, json_bytes
+from agenttools_runtime.export.output import Tree, tree_of
 from agenttools_runtime.export.source import Package
 from agenttools_runtime.export.validation import check
 from agenttools_runtime.mcp.entries import build_entry
@@ -68,6 +68,4 @@ def render(package: Package, *, name: str | None = None) -> Tree:
         extension["description"] = package.description
     extension.update(servers_document(exported_servers(package, TITLE)))
     check(extension, "gemini-extension.schema.json", TITLE)
-    files = {MANIFEST: OutputFile(json_bytes(extension))}
-    files.update(skill_files(package))
-    return Tree(files, {MANIFEST: extension})
+    return tree_of({MANIFEST: extension}, skill_files(package))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from agenttools_runtime import errors
-from agenttools_runtime.mcp.runners import choose_runner, console_script
+from agenttools_runtime.mcp.runners import choose_runner, console_script, pinned_requirement
 from agenttools_runtime.mcp.server import MCPServer
 
 
@@ -31,7 +31,6 @@ def portable(server: MCPServer, format_name: str) -> MCPServer:
         )
     if console_script(server) is not None:
         return choose_runner(server, "uvx", project=True).server
-    extras = f"[{','.join(origin.extras)}]" if origin.extras else ""
     assert server.module is not None  # a script server has its console script
-    args = ("--from", f"{origin.project}{extras}=={origin.version}", "python", "-m", server.module)
+    args = ("--from", pinned_requirement(origin), "python", "-m", server.module)
     return replace(server, module=None, script=None, command="uvx", args=(*args, *server.args))

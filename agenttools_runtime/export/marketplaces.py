@@ -7,14 +7,14 @@ author publishes, each plugin under ``plugins/<name>/`` with its exact version.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from agenttools_runtime import errors
 from agenttools_runtime.export import claude_plugin, codex_plugin
 from agenttools_runtime.export.common import metadata_fields
 from agenttools_runtime.export.naming import check_name
-from agenttools_runtime.export.output import OutputFile, Tree, json_bytes
+from agenttools_runtime.export.output import Tree, tree_of
 from agenttools_runtime.export.source import Package
 from agenttools_runtime.export.validation import check
 
@@ -26,21 +26,16 @@ def claude_marketplace(packages: Sequence[Package], *, name: str, owner: str | N
     ``ExportSourceInvalid`` (two plugins of one name) and the errors of each plugin."""
     title = "Claude Code marketplace"
     market_name = check_name(name, "claude-marketplace", title)
-    files: dict[str, OutputFile] = {}
-    documents: dict[str, Any] = {}
-    entries = []
-    for package in _unique(packages):
-        prefix = f"{PLUGINS}/{package.name}/"
-        plugin = claude_plugin.render(package, prefix=prefix)
-        files.update(plugin.files)
-        documents.update(plugin.documents)
-        entry: dict[str, Any] = {
+    plugins = _plugins(packages, claude_plugin.render)
+    entries = [
+        {
             "name": package.name,
             "source": f"./{PLUGINS}/{package.name}",
             "version": package.version,
+            **metadata_fields(package),
         }
-        entry.update(metadata_fields(package))
-        entries.append(entry)
+        for package in packages
+    ]
     market: dict[str, Any] = {
         "name": market_name,
         "owner": {"name": owner or _owner(packages) or market_name},
@@ -48,35 +43,37 @@ def claude_marketplace(packages: Sequence[Package], *, name: str, owner: str | N
         "plugins": entries,
     }
     check(market, "claude-code-marketplace.schema.json", title)
-    files[".claude-plugin/marketplace.json"] = OutputFile(json_bytes(market))
-    documents[".claude-plugin/marketplace.json"] = market
-    return Tree(files, documents)
+    return _with(plugins, ".claude-plugin/marketplace.json", market)
 
 
 def codex_marketplace(packages: Sequence[Package], *, name: str) -> Tree:
     """A Codex repository marketplace of *packages* (every plugin available to install)."""
     title = "Codex marketplace"
     market_name = check_name(name, "codex-marketplace", title)
-    files: dict[str, OutputFile] = {}
-    documents: dict[str, Any] = {}
-    entries = []
-    for package in _unique(packages):
-        prefix = f"{PLUGINS}/{package.name}/"
-        plugin = codex_plugin.render(package, prefix=prefix)
-        files.update(plugin.files)
-        documents.update(plugin.documents)
-        entries.append(
-            {
-                "name": package.name,
-                "source": {"source": "local", "path": f"./{PLUGINS}/{package.name}"},
-                "policy": {"installation": "AVAILABLE", "authentication": "ON_INSTALL"},
-            }
-        )
+    plugins = _plugins(packages, codex_plugin.render)
+    entries = [
+        {
+            "name": package.name,
+            "source": {"source": "local", "path": f"./{PLUGINS}/{package.name}"},
+            "policy": {"installation": "AVAILABLE", "authentication": "ON_INSTALL"},
+        }
+        for package in packages
+    ]
     market = {"name": market_name, "plugins": entries}
     check(market, "codex-marketplace.schema.json", title)
-    files[".agents/plugins/marketplace.json"] = OutputFile(json_bytes(market))
-    documents[".agents/plugins/marketplace.json"] = market
-    return Tree(files, documents)
+    return _with(plugins, ".agents/plugins/marketplace.json", market)
+
+
+def _plugins(packages: Sequence[Package], render: Callable[..., Tree]) -> list[Tree]:
+    """Each package's plugin, rendered under ``plugins/<name>/``."""
+    return [render(package, prefix=f"{PLUGINS}/{package.name}/") for package in _unique(packages)]
+
+
+def _with(plugins: Sequence[Tree], path: str, market: dict[str, Any]) -> Tree:
+    """The marketplace's tree: every plugin's files and the validated *market* at *path*."""
+    files = {rel: file for plugin in plugins for rel, file in plugin.files.items()}
+    documents = {rel: doc for plugin in plugins for rel, doc in plugin.documents.items()}
+    return tree_of({**documents, path: market}, files)
 
 
 def _unique(packages: Sequence[Package]) -> Sequence[Package]:

@@ -70,6 +70,13 @@ def json_bytes(value: Any) -> bytes:
     return (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
+def tree_of(documents: Mapping[str, Any], files: Mapping[str, OutputFile]) -> Tree:
+    """The tree of the validated *documents* (path → JSON value, each written as
+    :func:`json_bytes`) and the other *files*."""
+    written = {path: OutputFile(json_bytes(value)) for path, value in documents.items()}
+    return Tree({**files, **written}, dict(documents))
+
+
 def write_tree(tree: Tree, directory: Path, *, force: bool = False) -> WriteResult:
     """Write *tree* into *directory* (see the module docstring). Raises
     ``ExportOutputConflict`` listing every path in the way (nothing written), and

@@ -66,6 +66,8 @@ _GENERIC_LOCAL = (
 )
 _GENERIC_REMOTE = _typed((Field("url", "url"), _HEADERS), http="http", sse="sse")
 _PLAIN_LOCAL = (Field("command", "command"), Field("args", "args"), Field("env", "env"))
+# Cline (and Kiro, which reads Cline's entries): every entry enabled, nothing auto-approved
+_CLINE_FLAGS = (Field("disabled", Const(False)), Field("autoApprove", Const([])))
 
 STYLES: dict[str, EntryStyle] = {
     # Claude Code, Cursor, Amazon Q, Junie, Kimi, LM Studio, Augment (CLI)
@@ -86,31 +88,14 @@ STYLES: dict[str, EntryStyle] = {
     "vscode": EntryStyle(_GENERIC_LOCAL, _GENERIC_REMOTE),
     "zed": EntryStyle(_PLAIN_LOCAL, {t: (Field("url", "url"), _HEADERS) for t in ("http", "sse")}),
     "cline": EntryStyle(
-        (*_GENERIC_LOCAL, Field("disabled", Const(False)), Field("autoApprove", Const([]))),
-        _typed(
-            (
-                Field("url", "url"),
-                _HEADERS,
-                Field("disabled", Const(False)),
-                Field("autoApprove", Const([])),
-            ),
-            http="streamableHttp",
-            sse="sse",
-        ),
+        (*_GENERIC_LOCAL, *_CLINE_FLAGS),
+        _typed((Field("url", "url"), _HEADERS, *_CLINE_FLAGS), http="streamableHttp", sse="sse"),
     ),
     # Kiro: Cline's local entry; remote servers by "url" alone (its docs show no "type", and
     # its CLI reads "type" as stdio/http only, so Cline's "streamableHttp" would be refused)
     "kiro": EntryStyle(
-        (*_GENERIC_LOCAL, Field("disabled", Const(False)), Field("autoApprove", Const([]))),
-        {
-            t: (
-                Field("url", "url"),
-                _HEADERS,
-                Field("disabled", Const(False)),
-                Field("autoApprove", Const([])),
-            )
-            for t in ("http", "sse")
-        },
+        (*_GENERIC_LOCAL, *_CLINE_FLAGS),
+        {t: (Field("url", "url"), _HEADERS, *_CLINE_FLAGS) for t in ("http", "sse")},
     ),
     "copilot-cli": EntryStyle(
         (

@@ -33,6 +33,7 @@ from agenttools_runtime.clients import (
 from agenttools_runtime.lock import state_lock
 from agenttools_runtime.mcp import entries
 from agenttools_runtime.mcp.formats import (
+    ConfigFormat,
     Container,
     PlannedEdit,
     edit_config_file,
@@ -162,7 +163,7 @@ def remove_server_entry(config_file: Path, client: Client, key: str) -> bool:
     container = entries.container_for(client, config_file)
     with state_lock():
         removed, _written = edit_config_file(
-            config_file, lambda text: _swap(fmt.remove_entry(text, container, key))
+            config_file, lambda text: fmt.remove_entry(text, container, key)
         )
     return removed
 
@@ -216,11 +217,7 @@ def plan_server_entries(
     removed). Raises ``ConfigFileUnparseable``, ``ConfigFileInvalid``,
     ``UnsupportedTransport``."""
     built = {key: entries.build_entry(client, server, key, platform) for key, server in servers}
-    fmt = get_format(client.config_format)
-    container = entries.container_for(client, config_file)
-    project = client_for_config_file(config_file)
-    is_project = project is not None and project[1] is not None
-    defaults = entries.required_top_level(client, config_file, is_project)
+    fmt, container, defaults, is_project = _placement(client, config_file)
     prior: dict[str, Any] = {}
     undo: dict[str, Origin | None] = {}
     origins: dict[str, Origin | None] = {}
@@ -333,11 +330,7 @@ def _add(
     force: bool = True,
 ) -> tuple[bool, PlannedEdit | None]:
     entry = entries.build_entry(client, server, key, platform)
-    fmt = get_format(client.config_format)
-    container = entries.container_for(client, config_file)
-    project = client_for_config_file(config_file)
-    is_project = project is not None and project[1] is not None
-    defaults = entries.required_top_level(client, config_file, is_project)
+    fmt, container, defaults, is_project = _placement(client, config_file)
 
     def edit(text: str) -> tuple[str, bool]:
         # one parse: set_entry leaves the text as it is when the entry holds this data already,
@@ -357,5 +350,14 @@ def _add(
         return write_config_edit(config_file, edit, shared=is_project)
 
 
-def _swap(pair: tuple[str, bool]) -> tuple[str, bool]:
-    return pair
+def _placement(
+    client: Client, config_file: Path
+) -> tuple[ConfigFormat, Container, dict[str, Any], bool]:
+    """How *client*'s entries go into *config_file*: its format, the container, the top-level
+    keys the client requires there, and whether it is a project's file (shared: committed
+    and read by the team)."""
+    project = client_for_config_file(config_file)
+    is_project = project is not None and project[1] is not None
+    defaults = entries.required_top_level(client, config_file, is_project)
+    container = entries.container_for(client, config_file)
+    return get_format(client.config_format), container, defaults, is_project

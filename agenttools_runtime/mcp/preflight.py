@@ -77,18 +77,24 @@ def _lookup(module: str, search_paths: Sequence[str]) -> tuple[bool, list[str] |
 
 def interpreter_paths(python: Path, probed: Sequence[str]) -> Sequence[str]:
     """The ``sys.path`` of *python*: this interpreter's own when it is this one, else
-    *probed* (what discovery asked it for). This interpreter's is taken without what only
-    this process has: the folder it was started from (``sys.path[0]``) and ``PYTHONPATH``'s
-    entries, which a client starting the entry does not give it."""
+    *probed* (what discovery asked it for). This interpreter's is taken without the entries
+    ``PYTHONPATH`` put there, which a client starting the entry does not give it."""
     import sys
 
     # (by path, not by file: two venvs' interpreters are often links to one binary)
     own = {os.path.abspath(sys.executable), os.fspath(Environment.current().python)}
     if os.path.abspath(python) not in own:
         return probed
-    given = os.environ.get("PYTHONPATH", "").split(os.pathsep)
-    only_here = {os.path.abspath(p) for p in given if p} | {os.path.abspath(sys.path[0] or ".")}
-    return [p for p in sys.path if p and os.path.abspath(p) not in only_here]
+    entries = [p or os.curdir for p in sys.path]
+    given = "" if sys.flags.ignore_environment else os.environ.get("PYTHONPATH", "")
+    extra = [os.path.abspath(p) for p in given.split(os.pathsep) if p]
+    # by position: the run the interpreter put there (the same folder may be on the path
+    # again, from a .pth file, as an editable install puts it: that entry stays)
+    found = [os.path.abspath(p) for p in entries]
+    for at in range(len(found) - len(extra) + 1 if extra else 0):
+        if found[at : at + len(extra)] == extra:
+            return entries[:at] + entries[at + len(extra) :]
+    return entries
 
 
 def version_problem(dist_info: str | None, paths: Sequence[str], python: Path) -> str | None:

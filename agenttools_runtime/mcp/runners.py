@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import errors
-from agenttools_runtime.mcp.server import MCPServer
+from agenttools_runtime.mcp.server import MCPServer, Origin
 
 RUNNERS: tuple[str, ...] = ("python", "script", "uvx")
 
@@ -142,15 +142,15 @@ def choose_runner(server: MCPServer, runner: str | None, *, project: bool) -> Ru
             runner=runner,
             reason="it does not come from an installed distribution uv could install",
         )
-    extras = f"[{','.join(origin.extras)}]" if origin.extras else ""
-    args = (
-        *_uvx_sources.get(),
-        "--from",
-        f"{origin.project}{extras}=={origin.version}",
-        script,
-        *server.args,
-    )
+    args = (*_uvx_sources.get(), "--from", pinned_requirement(origin), script, *server.args)
     return RunnerChoice(_as_command(server, "uvx", args), "uvx", chosen=False)
+
+
+def pinned_requirement(origin: Origin) -> str:
+    """What ``uvx --from`` installs: the distribution with its extras, at the version the
+    server comes from (``weather-tools[cli]==1.2.0``)."""
+    extras = f"[{','.join(origin.extras)}]" if origin.extras else ""
+    return f"{origin.project}{extras}=={origin.version}"
 
 
 def machine_specific_warning(

@@ -13,7 +13,8 @@ from typing import Any
 
 from agenttools_runtime.project_state.lockfile import Lock, LockedDeployment
 from agenttools_runtime.regular_files import read_bytes
-from agenttools_runtime.skills.hashing import hash_bytes, is_junk
+from agenttools_runtime.skills.hashing import hash_bytes
+from agenttools_runtime.skills.walk import walk
 
 MODIFIED, MISSING, UNEXPECTED, UNREADABLE = "modified", "missing", "not in the lock", "unreadable"
 
@@ -99,23 +100,14 @@ def skill_folders(d: LockedDeployment) -> list[str]:
 
 
 def _walk(base: str, folder: str) -> list[str]:
-    """Every file under *base*/*folder* (junk skipped, links not followed), relative to
-    *base* with ``/``, sorted."""
-    found: list[str] = []
-    try:
-        entries = list(os.scandir(os.path.join(base, folder)))
-    except OSError:
-        return found
-    for entry in entries:
-        is_dir = entry.is_dir(follow_symlinks=False)
-        if is_junk(entry.name, is_dir):
-            continue
-        rel = f"{folder}/{entry.name}"
-        if is_dir:
-            found += _walk(base, rel)
-        else:
-            found.append(rel)
-    return sorted(found)
+    """Every entry under *base*/*folder* but the directories walked into (junk skipped, links
+    not followed, version-control metadata one entry), relative to *base* with ``/``, sorted."""
+    return sorted(
+        f"{folder}/{entry.rel}"
+        for entry in walk(os.path.join(base, folder), follow_links=False)
+        if entry.kind not in ("junk", "unreadable")
+        and not (entry.kind == "directory" and entry.link is None)
+    )
 
 
 def config_digests(root: Path, lock: Lock) -> dict[str, str | None]:

@@ -4,7 +4,7 @@ bundle; plain ``VAR=VALUE`` for a bundle of one server) and ``--env-file FILE`` 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,14 +84,6 @@ def by_server(given: Iterable[Assignment], servers: Sequence[str]) -> dict[str, 
                 f"SERVER.{item.name.rpartition('.')[2]}=VALUE with SERVER one of: {known}"
             )
     return values
-
-
-def merged(*layers: Mapping[str, str]) -> dict[str, str]:
-    """The values of *layers*, later ones winning."""
-    out: dict[str, str] = {}
-    for layer in layers:
-        out.update(layer)
-    return out
 
 
 def asked_once(ask: Ask | None) -> Ask | None:

@@ -12,19 +12,15 @@ directory makes it "Modified".
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterator, Mapping
 from enum import Enum
 from hashlib import sha256
 from pathlib import Path
 
 from agenttools_runtime import errors, regular_files
+from agenttools_runtime.skills.walk import walk
 
 FileHashes = dict[str, str]  # "/"-separated relative path -> SHA-256 hex digest
-
-JUNK_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
-JUNK_DIRS = frozenset({"__pycache__"})
-VCS_NAMES = frozenset({".git", ".hg", ".svn"})
 
 
 class DirectoryState(str, Enum):
@@ -57,13 +53,9 @@ def hash_text(text: str) -> str:
     return hash_bytes(text.encode("utf-8"))
 
 
-def hash_file(path: Path) -> str:
+def hash_file(path: str | os.PathLike[str]) -> str:
     """Hash one file. ``OSError`` propagates (callers decide what unreadable means)."""
     return hash_bytes(regular_files.read_bytes(path))
-
-
-def is_junk(name: str, is_dir: bool) -> bool:
-    return name in JUNK_DIRS if is_dir else name in JUNK_FILES
 
 
 def iter_source_files(directory: Path) -> Iterator[tuple[str, Path]]:
@@ -73,97 +65,46 @@ def iter_source_files(directory: Path) -> Iterator[tuple[str, Path]]:
 
     Symbolic links are followed when they stay inside *directory*; a link that leads outside
     raises ``AgentSkillUnsafeLink`` (a skill must be self-contained, and copying would
-    otherwise follow it anywhere on disk).
+    otherwise follow it anywhere on disk), one back up into a directory that contains it
+    ``InvalidAgentSkill``, one that leads nowhere (or a directory that cannot be listed)
+    ``AgentSkillUnreadable``.
     """
-    root_real = Path(os.path.realpath(directory))
-    # sorted by relative path ("a-b/x" before "a/x"), not by walk order
-    yield from sorted(_walk(directory, "", root_real, (root_real,)))
-
-
-def _walk(
-    directory: Path, prefix: str, root_real: Path, ancestors: tuple[Path, ...]
-) -> Iterator[tuple[str, Path]]:
-    try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
-    except OSError as exc:
-        raise errors.AgentSkillUnreadable(path=directory) from exc
-    for entry in entries:
+    files = []
+    for entry in walk(directory):
         path = Path(entry.path)
-        if _is_vcs(entry.name):
-            continue
-        if entry.is_symlink():
-            target = Path(os.path.realpath(path))
-            if not _is_within(target, root_real):
-                raise errors.AgentSkillUnsafeLink(path=path, target=target)
-            if not target.exists():
-                raise errors.AgentSkillUnreadable(path=path)
-            if _leads_into_vcs(target, root_real):  # e.g. docs -> .git: never copied
-                continue
-        is_dir = entry.is_dir(follow_symlinks=True)
-        if is_junk(entry.name, is_dir):
-            continue
-        rel = f"{prefix}{entry.name}"
-        if is_dir:
-            # below a real directory, an entry that is no link is itself real (no lookups)
-            real = target if entry.is_symlink() else ancestors[-1] / entry.name
-            if real in ancestors:  # a link back up the tree would be walked forever
-                raise errors.InvalidAgentSkill(
-                    reason=f"the symbolic link {path} leads back to {real}, which contains it",
-                    path=str(path),
-                )
-            yield from _walk(path, rel + "/", root_real, (*ancestors, real))
-        elif entry.is_file():  # a pipe or device is not skill content: reading it hangs
-            yield rel, path
+        if entry.kind == "file":
+            files.append((entry.rel, path))
+        elif entry.kind == "outside":
+            raise errors.AgentSkillUnsafeLink(path=path, target=entry.link)
+        elif entry.kind in ("dangling", "unreadable"):
+            raise errors.AgentSkillUnreadable(path=path)
+        elif entry.kind == "loop":  # a link back up the tree would be walked forever
+            raise errors.InvalidAgentSkill(
+                reason=f"the symbolic link {path} leads back to {entry.link}, which contains it",
+                path=str(path),
+            )
+    # sorted by relative path ("a-b/x" before "a/x"), not by walk order
+    yield from sorted(files)
 
 
 def installed_hashes(directory: Path) -> tuple[FileHashes, bool]:
     """Hash an installed skill directory: ``(manifest, clean)``.
 
     ``clean`` is False when the directory holds version-control metadata, an unreadable
-    file, or a link leading outside it — anything that makes it "Modified" whatever the
-    hashes say.
+    file or directory, something that is neither file nor directory, or a link leading
+    outside it, nowhere, into version-control metadata or round in a loop — anything that
+    makes it "Modified" whatever the hashes say.
     """
     manifest: FileHashes = {}
     clean = True
-    root_real = Path(os.path.realpath(directory))
-    stack: list[tuple[Path, str, tuple[Path, ...]]] = [(directory, "", (root_real,))]
-    while stack:
-        current, prefix, ancestors = stack.pop()
-        try:
-            entries = list(os.scandir(current))
-        except OSError:
-            return manifest, False
-        for entry in entries:
-            if _is_vcs(entry.name):
-                clean = False
-                continue
-            path = Path(entry.path)
+    for entry in walk(directory):
+        if entry.kind == "file":
             try:
-                is_dir = entry.is_dir(follow_symlinks=True)
-            except OSError:
-                is_dir = False
-            if is_junk(entry.name, is_dir):
-                continue
-            rel = f"{prefix}{entry.name}"
-            if entry.is_symlink():
-                target = Path(os.path.realpath(path))
-                if not _is_within(target, root_real) or _leads_into_vcs(target, root_real):
-                    clean = False
-                    continue
-            if is_dir:
-                real = Path(os.path.realpath(path))
-                if real in ancestors:  # a link loop: not something we installed
-                    clean = False
-                    continue
-                stack.append((path, rel + "/", (*ancestors, real)))
-                continue
-            if not _is_regular_file(path):  # never open a pipe or device: not ours
-                clean = False
-                continue
-            try:
-                manifest[rel] = hash_file(path)
+                manifest[entry.rel] = hash_file(entry.path)
             except OSError:
                 clean = False
+        elif entry.kind not in ("directory", "junk"):  # never opened: not ours
+            clean = False
     return dict(sorted(manifest.items())), clean
 
 
@@ -194,24 +135,3 @@ def destination_state(root: Path, name: str) -> DestinationState:
     if path.is_symlink():
         return DestinationState.LINK
     return DestinationState.DIRECTORY
-
-
-def _is_vcs(name: str) -> bool:
-    # case-folded: ".GIT" is the same directory on case-insensitive file systems
-    return name.casefold() in VCS_NAMES
-
-
-def _leads_into_vcs(target: Path, root_real: Path) -> bool:
-    """Whether a link's resolved *target* inside the skill is version-control metadata."""
-    return any(_is_vcs(part) for part in target.relative_to(root_real).parts)
-
-
-def _is_regular_file(path: Path) -> bool:
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return False
-
-
-def _is_within(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents

@@ -163,15 +163,14 @@ def _read_directory(directory: Path) -> _DirectoryFiles:
     executable: set[str] = set()
     for rel, path in iter_source_files(directory):
         try:
-            data = regular_files.read_bytes(path)
-            mode = os.stat(path).st_mode
+            data, info = regular_files.read_with_stat(path)
         except OSError as exc:
             raise errors.AgentSkillUnreadable(path=path) from exc
         files[rel] = path
         manifest[rel] = hash_bytes(data)
         contents[rel] = data
         # wheels and zips may drop modes; a shebang says "this is a script" on its own
-        if mode & _EXEC_BITS or data.startswith(b"#!"):
+        if info.st_mode & _EXEC_BITS or data.startswith(b"#!"):
             executable.add(rel)
     if SKILL_FILE not in files:
         raise errors.InvalidAgentSkill(reason=f"{directory} has no {SKILL_FILE}", path=directory)

@@ -13,11 +13,13 @@ import base64
 import concurrent.futures
 import os
 import shlex
+import sys
 import threading
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from mcp import Client, MCPError, StdioServerParameters
+from mcp.client.stdio import stdio_client
 from mcp_types import (
     CONNECTION_CLOSED,
     REQUEST_TIMEOUT,
@@ -40,6 +42,8 @@ class MCPSession:
 
     def __init__(self, server: Any, timeout: float) -> None:
         target = client_target(server)
+        if isinstance(target, StdioServerParameters):
+            target = stdio_client(target, errlog=_server_errlog())
         self.timeout = timeout
         self._client: Client | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -110,6 +114,19 @@ class MCPSession:
         if self._loop is not None and self._task is not None:
             self._loop.call_soon_threadsafe(self._task.cancel)
         self._thread.join(self.timeout)
+
+
+def _server_errlog() -> TextIO:
+    """Where a stdio server's stderr goes: this process's, as a file. (The SDK's default is
+    the ``sys.stderr`` of when it was imported, which a notebook or a test's capture may have
+    replaced by a stream with no file descriptor to give a child process.)"""
+    for stream in (sys.stderr, sys.__stderr__):
+        try:
+            if stream is not None and stream.fileno() >= 0:
+                return stream
+        except (AttributeError, OSError, ValueError):
+            continue
+    return open(os.devnull, "w")  # (the child's stderr, for its lifetime)
 
 
 def client_target(server: Any) -> Any:

@@ -21,7 +21,7 @@ from agenttools_runtime.errors import (
     SkillReferenceNotFound,
 )
 from agenttools_runtime.names import is_provider_name
-from agenttools_runtime.skills.hashing import VCS_NAMES
+from agenttools_runtime.skills.walk import VCS_NAMES
 
 SCHEME = "skill"
 MAX_REFERENCE_LENGTH = 4096

@@ -296,6 +296,8 @@ SHAPES: dict[str, Scenario] = {
     "registry: references a string": _entry_field("references", "x"),
     "registry: external a string": _entry_field("external", "no"),
     "registry: another key": _entry_field("registry_key", "0" * 64),
+    "registry: a newer schema": _entry_field("schema", 99),
+    "registry: schema true": _entry_field("schema", True),
     "ledger: an array": _ledger("[1]"),
     "ledger: paths an array": _ledger('{"schema": 1, "paths": []}'),
     "ledger: a claim of a number": _ledger('{"schema": 1, "paths": {"/x": 5}}'),

@@ -125,7 +125,7 @@ def test_junk_is_not_a_modification(installed: tuple[Path, dict[str, str]]) -> N
 
 @pytest.mark.parametrize(
     "change",
-    ["edit", "extra", "delete", "vcs-dir", "vcs-file", "outside-link", "loop", "file"],
+    ["edit", "extra", "delete", "vcs-dir", "vcs-file", "outside-link", "junk-link", "loop", "file"],
 )
 def test_modifications(tmp_path: Path, installed: tuple[Path, dict[str, str]], change: str) -> None:
     directory, manifest = installed
@@ -142,6 +142,9 @@ def test_modifications(tmp_path: Path, installed: tuple[Path, dict[str, str]], c
     elif change == "outside-link":
         (tmp_path / "o.md").write_text("a\n")
         os.symlink(tmp_path / "o.md", directory / "o.md")
+    elif change == "junk-link":  # named as junk, but a link that leads outside all the same
+        (tmp_path / "o.md").write_text("a\n")
+        os.symlink(tmp_path / "o.md", directory / ".DS_Store")
     elif change == "loop":
         os.symlink("..", directory / "r" / "up")
     elif change == "file":

@@ -1,9 +1,10 @@
 """What every config format shares: where the entries are (:class:`Container`), the
-format's protocol, the two errors a format raises, and config data compared and made plain."""
+format's protocol, the two errors a format raises, config data compared and made plain, and
+the data an edit must leave (what a format checks its splice against)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -94,6 +95,95 @@ def plain(value: Any) -> Any:
         if isinstance(value, kind):
             return kind(value)
     return None if value is None else str(value)
+
+
+def newline(text: str) -> str:
+    """The newline *text* uses (its first line's): what a splice writes."""
+    first = text.find("\n")
+    return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
+
+
+def without_final_newline(text: str) -> str:
+    for nl in ("\r\n", "\n"):
+        if text.endswith(nl):
+            return text[: -len(nl)]
+    return text
+
+
+def nest(path: Sequence[str], leaf: Any) -> Any:
+    """*leaf* under the keys of *path*, outermost first (``{"a": {"b": leaf}}``)."""
+    for key in reversed(path):
+        leaf = {key: leaf}
+    return leaf
+
+
+def only_entry(container: Container, key: str, entry: Any) -> Any:
+    """The value of a container that holds just *entry*: ``[entry]`` or ``{key: entry}``."""
+    return [entry] if container.list_key else {key: entry}
+
+
+def is_entry(item: Any, list_key: str, key: str) -> bool:
+    """Whether *item* of a list container is the entry *key*."""
+    return isinstance(item, Mapping) and item.get(list_key) == key
+
+
+def lookup(data: Any, path: tuple[str, ...], mapping: str) -> Any:
+    """The value at *path* in parsed *data*: None when missing or null (nothing to lose, it is
+    filled on set). ``StructureError`` when a part of the path is not *mapping* (the
+    format's word for one: "an object", "a table")."""
+    node = data
+    for depth, part in enumerate(path):
+        if not isinstance(node, Mapping):
+            where = ".".join(path[:depth]) or "the top level"
+            raise StructureError(f'"{where}" is not {mapping}')
+        if node.get(part) is None:
+            return None
+        node = node[part]
+    return node
+
+
+def entries_of(value: Any, container: Container, mapping: str) -> dict[str, Any]:
+    """The entries of the container's parsed *value*, by key (in a list, the items with a
+    string *list_key*; the last of one key wins). ``StructureError`` when it is not the
+    container's kind (*mapping*, as in :func:`lookup`, or a list)."""
+    where = ".".join(container.path) or "the top level"
+    if container.list_key is None:
+        if not isinstance(value, Mapping):
+            raise StructureError(f'"{where}" is not {mapping}')
+        return dict(value)
+    if not isinstance(value, list):
+        raise StructureError(f'"{where}" is not a list')
+    return {
+        item[container.list_key]: item
+        for item in value
+        if isinstance(item, Mapping) and isinstance(item.get(container.list_key), str)
+    }
+
+
+def expected(data: Any, container: Container, key: str, entry: Mapping[str, Any] | None) -> Any:
+    """Plain *data* (changed in place) as an edit must leave it: the entry *key* set to
+    *entry*, or removed (None); missing containers on the path created."""
+    data = {} if data is None else data
+    node = data
+    for depth, part in enumerate(container.path):
+        child = node.get(part)
+        if child is None:
+            child = [] if container.list_key and depth == len(container.path) - 1 else {}
+            node[part] = child
+        node = child
+    list_key = container.list_key
+    if list_key is None:
+        if entry is None:
+            node.pop(key, None)
+        else:
+            node[key] = dict(entry)
+        return data
+    items = [i for i in node if not is_entry(i, list_key, key)]
+    if entry is not None:
+        replaced = [dict(entry) if is_entry(i, list_key, key) else i for i in node]
+        items = replaced if len(items) != len(node) else [*node, dict(entry)]
+    node[:] = items
+    return data
 
 
 def _kind(value: Any) -> type:

@@ -20,7 +20,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from agenttools_runtime import limits
-from agenttools_runtime.mcp.formats.base import Container, ParseError, StructureError, same_data
+from agenttools_runtime.mcp.formats.base import (
+    Container,
+    ParseError,
+    StructureError,
+    entries_of,
+    nest,
+    newline,
+    only_entry,
+    same_data,
+)
 
 _WS = re.compile(r"[ \t\r\n]*")
 _SPACED = re.compile(r'"[ \t]*:[ \t]')
@@ -183,7 +192,7 @@ class _Document:
         trailing = self.scan.skip(self.root.end)
         if trailing < len(text):
             raise self.scan.error("unexpected content after the top-level value", trailing)
-        self.newline = "\r\n" if "\r\n" in text[: text.find("\n") + 1] else "\n"
+        self.newline = newline(text)
         # multi-line layout when the top-level value spans lines (not just a final newline)
         self.pretty = "\n" in text[self.root.start : self.root.end]
         # separators of single-line objects: as the file spells them
@@ -422,12 +431,6 @@ def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
     return "".join(reversed(pieces))
 
 
-def _nest(path: tuple[str, ...], leaf: Any) -> Any:
-    for key in reversed(path):
-        leaf = {key: leaf}
-    return leaf
-
-
 def _is_blank(text: str) -> bool:
     """Nothing but blanks and comments (a JSONC file may start as a comment block)."""
     return _Scanner(text).skip(0) >= len(text)
@@ -452,7 +455,7 @@ class JSONFormat:
         if found is None:
             return {}
         value, _ = doc.scan.value(found.start, True)
-        return _entries_of(value, container)
+        return entries_of(value, container, "an object")
 
     def set_entry(
         self,
@@ -464,8 +467,8 @@ class JSONFormat:
     ) -> tuple[str, bool]:
         entry = dict(entry)
         if _is_blank(text):
-            leaf: Any = [entry] if container.list_key else {key: entry}
-            document = {**defaults, **_nest(container.path, leaf)} if container.path else leaf
+            leaf = only_entry(container, key, entry)
+            document = {**defaults, **nest(container.path, leaf)} if container.path else leaf
             nl = "\r\n" if "\r\n" in text else "\n"
             rendered = json.dumps(document, ensure_ascii=False, indent=2).replace("\n", nl) + nl
             if text.strip(" \t\r\n") == "":
@@ -478,18 +481,18 @@ class JSONFormat:
         root_items: list[tuple[str | None, Any]] = []
         if found is None:
             rest = container.path[depth:]
-            leaf = [entry] if container.list_key else {key: entry}
+            leaf = only_entry(container, key, entry)
             if null is not None:
-                value = _nest(rest[1:], leaf)
+                value = nest(rest[1:], leaf)
                 outer = doc.own_indent(null.start)
                 span = (null.value_start, null.value_end)
                 edits.append(
                     (*span, doc.render(value, outer, "\n" not in text[parent.start : parent.end]))
                 )
             elif parent is doc.root:
-                root_items.append((rest[0], _nest(rest[1:], leaf)))
+                root_items.append((rest[0], nest(rest[1:], leaf)))
             else:
-                edits += doc.insert(parent, [(rest[0], _nest(rest[1:], leaf))])
+                edits += doc.insert(parent, [(rest[0], nest(rest[1:], leaf))])
             existed = False
         else:
             if container.list_key is None and text[found.start] != "{":
@@ -552,20 +555,6 @@ class JSONFormat:
             return None
         member = found.members[indexes[-1]]  # the one set_entry replaces
         return member.value_start, member.value_end
-
-
-def _entries_of(value: Any, container: Container) -> dict[str, Any]:
-    if container.list_key is None:
-        if not isinstance(value, dict):
-            raise StructureError(f'"{".".join(container.path)}" is not an object')
-        return dict(value)
-    if not isinstance(value, list):
-        raise StructureError(f'"{".".join(container.path) or "the top level"}" is not a list')
-    return {
-        item[container.list_key]: item
-        for item in value
-        if isinstance(item, dict) and isinstance(item.get(container.list_key), str)
-    }
 
 
 FORMAT = JSONFormat()

@@ -24,7 +24,17 @@ from tomlkit.container import OutOfOrderTableProxy
 from tomlkit.items import InlineTable, Table
 
 from agenttools_runtime import limits
-from agenttools_runtime.mcp.formats.base import Container, ParseError, StructureError, same_data
+from agenttools_runtime.mcp.formats.base import (
+    Container,
+    ParseError,
+    StructureError,
+    entries_of,
+    expected,
+    lookup,
+    newline,
+    same_data,
+    without_final_newline,
+)
 from agenttools_runtime.toml_text import scan
 
 if sys.version_info >= (3, 11):
@@ -116,11 +126,6 @@ def _content_end(text: str, start: int, stop: int) -> int:
     return end
 
 
-def _newline(text: str) -> str:
-    first = text.find("\n")
-    return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
-
-
 def _render(path: tuple[str, ...], key: str, entry: Mapping[str, Any], nl: str) -> str:
     doc = tomlkit.document()
     node: Any = doc
@@ -181,31 +186,13 @@ def _prune(data: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
     return data
 
 
-def _expected(
-    data: dict[str, Any], path: tuple[str, ...], key: str, entry: Mapping[str, Any] | None
-) -> dict[str, Any]:
-    node = data
-    for part in path:
-        node = node.setdefault(part, {})
-        if not isinstance(node, dict):
-            raise StructureError(f'"{".".join(path)}" is not a table')
-    if entry is None:
-        node.pop(key, None)
-    else:
-        node[key] = dict(entry)
-    return data
-
-
 class TOMLFormat:
     def read_entries(self, text: str, container: Container) -> dict[str, Any]:
-        found: Any = _read(text)
-        for depth, key in enumerate(container.path):
-            if key not in found:
-                return {}
-            found = found[key]
-            if not isinstance(found, dict):
-                raise StructureError(f'"{".".join(container.path[: depth + 1])}" is not a table')
-        return {k: v for k, v in found.items() if isinstance(v, dict)}
+        found = lookup(_read(text), container.path, "a table")
+        if found is None:
+            return {}
+        entries = entries_of(found, container, "a table")
+        return {k: v for k, v in entries.items() if isinstance(v, dict)}
 
     def set_entry(
         self,
@@ -220,9 +207,9 @@ class TOMLFormat:
         existed = found is not None and key in found
         if existed and found is not None and same_data(found[key].unwrap(), dict(entry)):
             return text, True
-        nl = _newline(text)
+        nl = newline(text)
         rendered = _render(container.path, key, entry, nl)
-        want = _expected(doc.unwrap(), container.path, key, entry)
+        want = expected(doc.unwrap(), container, key, entry)
         spliced = self._splice_set(text, container.path, key, rendered, nl)
         if spliced is not None and _same(spliced, want, container.path):
             return spliced, existed
@@ -233,7 +220,7 @@ class TOMLFormat:
         found = _walk(doc, container.path, create=False)
         if found is None or key not in found:
             return text, False
-        want = _expected(doc.unwrap(), container.path, key, None)
+        want = expected(doc.unwrap(), container, key, None)
         spliced = self._splice_remove(text, container.path, key)
         if spliced is not None and _same(spliced, want, container.path):
             return spliced, True
@@ -296,7 +283,7 @@ class TOMLFormat:
         result = "".join(pieces)
         if not text.endswith(("\n", "\r")) and own[-1].block_end == len(text):
             # the table was the file's end, which had no final newline: neither has the rest
-            result = _without_final_newline(result)
+            result = without_final_newline(result)
         return "" if result.strip() == "" else result
 
     def _tomlkit_set(
@@ -342,13 +329,6 @@ def _insert_position(text: str, last: _Header) -> int:
     if last.block_end < len(text):
         return last.end  # the comment block touches the next header: it heads that table
     return at
-
-
-def _without_final_newline(text: str) -> str:
-    for newline in ("\r\n", "\n"):
-        if text.endswith(newline):
-            return text[: -len(newline)]
-    return text
 
 
 def _insert_table(text: str, at: int, rendered: str, nl: str) -> str:

@@ -21,7 +21,20 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.util import load_yaml_guess_indent
 
-from agenttools_runtime.mcp.formats.base import Container, ParseError, StructureError, same_data
+from agenttools_runtime.mcp.formats.base import (
+    Container,
+    ParseError,
+    StructureError,
+    entries_of,
+    expected,
+    is_entry,
+    lookup,
+    nest,
+    newline,
+    only_entry,
+    same_data,
+    without_final_newline,
+)
 from agenttools_runtime.mcp.formats.yaml_flow import flow_item, splice
 from agenttools_runtime.mcp.formats.yaml_flow import quoted as _quoted
 from agenttools_runtime.mcp.formats.yaml_load import load as _load
@@ -64,11 +77,6 @@ def _indent(lines: list[str], prefix: str) -> list[str]:
     return [prefix + line if line.strip() else line for line in lines]
 
 
-def _newline(text: str) -> str:
-    first = text.find("\n")
-    return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
-
-
 def _seq_offset(lines: list[str]) -> int:
     """How far the file indents ``- `` under its parent key (0: "indentless")."""
     for i in range(1, len(lines)):
@@ -105,69 +113,38 @@ def _block_end(lines: list[str], first: int, col: int) -> int:
     return last + 1
 
 
+def _below_last_key(
+    lines: list[str], mapping: CommentedMap, shift: int, value: Any, offset: int, nl: str
+) -> str:
+    """*lines* with the keys of *value* added to the block mapping *mapping* (its lines
+    *shift* further down than ruamel marked them), below its last key's block."""
+    line, col = mapping.lc.key(list(mapping.keys())[-1])
+    end = _block_end(lines, line + shift, col)
+    body = _indent(_dump(value, offset, nl), " " * col)
+    return "".join([*lines[:end], *body, *lines[end:]])
+
+
 def _final_newline_as_in(text: str, spliced: str | None) -> list[str]:
     """The candidates for a splice of *text*: a file without a final newline keeps lacking
     one (the splice adds one to the last line), when the data allows."""
     if spliced is None:
         return []
     if text and not text.endswith(("\n", "\r")):
-        for newline in ("\r\n", "\n"):
-            if spliced.endswith(newline):
-                return [spliced[: -len(newline)], spliced]
+        bare = without_final_newline(spliced)
+        if bare != spliced:
+            return [bare, spliced]
     return [spliced]
 
 
-def _expected(
-    data: Any,
-    path: tuple[str, ...],
-    key: str,
-    entry: Mapping[str, Any] | None,
-    list_key: str | None,
-) -> Any:
-    data = {} if data is None else data
-    node = data
-    for depth, part in enumerate(path):
-        child = node.get(part)
-        if child is None:
-            child = [] if list_key and depth == len(path) - 1 else {}
-            node[part] = child
-        node = child
-    if list_key is None:
-        if entry is None:
-            node.pop(key, None)
-        else:
-            node[key] = dict(entry)
-        return data
-    items = [i for i in node if not (isinstance(i, dict) and i.get(list_key) == key)]
-    if entry is not None:
-        replaced = [
-            dict(entry) if isinstance(i, dict) and i.get(list_key) == key else i for i in node
-        ]
-        items = replaced if len(items) != len(node) else [*node, dict(entry)]
-    node[:] = items
-    return data
+def _entries(root: Any, container: Container) -> dict[str, Any]:
+    """The entries of *container* in the parsed document *root*, as plain data."""
+    node = None if root is None else lookup(root, container.path, "a mapping")
+    return {} if node is None else entries_of(_plain(node), container, "a mapping")
 
 
 class YAMLFormat:
     def read_entries(self, text: str, container: Container) -> dict[str, Any]:
-        root = _load(text)
-        if root is None:
-            return {}
-        node = self._container(root, container.path)
-        if node is None:
-            return {}
-        plain = _plain(node)
-        if container.list_key is None:
-            if not isinstance(plain, dict):
-                raise StructureError(f'"{".".join(container.path)}" is not a mapping')
-            return plain
-        if not isinstance(plain, list):
-            raise StructureError(f'"{".".join(container.path)}" is not a list')
-        return {
-            i[container.list_key]: i
-            for i in plain
-            if isinstance(i, dict) and isinstance(i.get(container.list_key), str)
-        }
+        return _entries(_load(text), container)
 
     def set_entry(
         self,
@@ -180,11 +157,11 @@ class YAMLFormat:
         root = _load(text)
         if root is not None and not isinstance(root, CommentedMap):
             raise StructureError("the top level is not a mapping")
-        existing = self.read_entries(text, container)
+        existing = _entries(root, container)  # (parsed once: ruamel is slow on a large file)
         existed = key in existing
         if existed and same_data(existing[key], _plain(dict(entry))):
             return text, True
-        want = _expected(_plain(root), container.path, key, entry, container.list_key)
+        want = expected(_plain(root), container, key, entry)
         for name, value in defaults.items():
             if name not in want:
                 want = {name: value, **want}
@@ -202,9 +179,9 @@ class YAMLFormat:
             return text, False
         if not isinstance(root, CommentedMap):
             raise StructureError("the top level is not a mapping")
-        if key not in self.read_entries(text, container):
+        if key not in _entries(root, container):
             return text, False
-        want = _expected(_plain(root), container.path, key, None, container.list_key)
+        want = expected(_plain(root), container, key, None)
         spliced = self._splice_remove(text, root, container, key)
         if spliced is None:  # a flow container: its text is spliced
             spliced = splice(text, container, key, None)
@@ -219,7 +196,7 @@ class YAMLFormat:
         root = _load(text)
         if not isinstance(root, CommentedMap) or not container.path:
             return None
-        node = self._container(root, container.path)
+        node = lookup(root, container.path, "a mapping")
         lines = _lines(text)
         if container.list_key is None:
             if not isinstance(node, CommentedMap) or node.fa.flow_style() or key not in node:
@@ -230,11 +207,7 @@ class YAMLFormat:
             if not isinstance(node, CommentedSeq) or node.fa.flow_style():
                 return None
             spans = self._item_spans(lines, node, 0)
-            matches = [
-                i
-                for i, v in enumerate(node)
-                if isinstance(v, Mapping) and v.get(container.list_key) == key
-            ]
+            matches = [i for i, v in enumerate(node) if is_entry(v, container.list_key, key)]
             if spans is None or not matches:
                 return None
             start, end, _dash = spans[matches[0]]  # the item set_entry replaces
@@ -244,18 +217,6 @@ class YAMLFormat:
         return offsets[start], offsets[end]
 
     # -- helpers -------------------------------------------------------------------------------
-
-    def _container(self, root: Any, path: tuple[str, ...]) -> Any:
-        node = root
-        for depth, part in enumerate(path):
-            if not isinstance(node, CommentedMap):
-                raise StructureError(
-                    f'"{".".join(path[:depth]) or "the top level"}" is not a mapping'
-                )
-            if node.get(part) is None:  # missing, or null: nothing to lose, filled on set
-                return None
-            node = node[part]
-        return node
 
     def _holds(self, text: str, want: Any) -> bool:
         try:
@@ -273,11 +234,11 @@ class YAMLFormat:
         defaults: Mapping[str, Any],
     ) -> str | None:
         lines = _lines(text)
-        nl = _newline(text)
+        nl = newline(text)
         offset = _seq_offset(lines)
         if lines and not lines[-1].endswith("\n"):
             lines[-1] += nl
-        item: Any = entry if container.list_key else {key: entry}
+        leaf = only_entry(container, key, entry)
         if not container.path:
             return None  # entries at the root: left to the round-trip edit
         if isinstance(root, CommentedMap) and not root:
@@ -289,15 +250,15 @@ class YAMLFormat:
             lines[root.lc.line : root.lc.line + 1] = comment
             root = None
         if root is None:  # empty, or only comments
-            return self._append(lines, {}, container, item, defaults, offset, nl)
+            return self._append(lines, {}, container, leaf, defaults, offset, nl)
         parent: CommentedMap = root
         empty_rest: tuple[str, ...] = ()
         for depth, part in enumerate(container.path):
             if part not in parent:  # the rest of the path is new
                 rest = Container(container.path[depth:], container.list_key)
                 if parent is root:
-                    return self._append(lines, root, rest, item, defaults, offset, nl)
-                return self._add_key(lines, root, parent, rest, item, defaults, offset, nl)
+                    return self._append(lines, root, rest, leaf, defaults, offset, nl)
+                return self._add_key(lines, root, parent, rest, leaf, defaults, offset, nl)
             if depth == len(container.path) - 1:
                 break
             child = parent[part]
@@ -320,35 +281,28 @@ class YAMLFormat:
             head = (
                 new_lines[key_line][:key_col] + match.group("head") + (match.group("comment") or "")
             )
-            if empty_rest:
-                value: Any = [item] if container.list_key else item
-                for part in reversed(empty_rest):
-                    value = {part: value}
-                body = _indent(_dump(value, offset, nl), " " * (key_col + 2))
-            else:
-                body = self._render_item(item, container, key_col + 2, key_col + offset, offset, nl)
+            if container.list_key and not empty_rest:
+                body = self._render_seq_item(entry, key_col + offset, offset, nl)
+            else:  # the entry (in the rest of the path) as the key's block
+                body = _indent(_dump(nest(empty_rest, leaf), offset, nl), " " * (key_col + 2))
             return "".join([*new_lines[:key_line], head + nl, *body, *new_lines[key_line + 1 :]])
         if container.list_key is None:
             if not isinstance(node, CommentedMap) or node.fa.flow_style():
                 return None
-            keys = list(node.keys())
-            if key in node:
-                line, col = node.lc.key(key)
-                line += shift
-                end = _block_end(new_lines, line, col)
-                body = _indent(_dump({key: entry}, offset, nl), " " * col)
-                return "".join([*new_lines[:line], *body, *new_lines[end:]])
-            line, col = node.lc.key(keys[-1])
-            end = _block_end(new_lines, line + shift, col)
-            body = _indent(_dump({key: entry}, offset, nl), " " * col)
-            return "".join([*new_lines[:end], *body, *new_lines[end:]])
+            if key not in node:
+                return _below_last_key(new_lines, node, shift, leaf, offset, nl)
+            line, col = node.lc.key(key)
+            line += shift
+            end = _block_end(new_lines, line, col)
+            body = _indent(_dump(leaf, offset, nl), " " * col)
+            return "".join([*new_lines[:line], *body, *new_lines[end:]])
         if not isinstance(node, CommentedSeq) or node.fa.flow_style():
             return None
         spans = self._item_spans(new_lines, node, shift)
         if spans is None:
             return None
         for index, value in enumerate(node):
-            if isinstance(value, Mapping) and value.get(container.list_key) == key:
+            if is_entry(value, container.list_key, key):
                 start, end, dash = spans[index]
                 body = self._render_seq_item(entry, dash, offset, nl)
                 return "".join([*new_lines[:start], *body, *new_lines[end:]])
@@ -360,8 +314,8 @@ class YAMLFormat:
         self, text: str, root: CommentedMap, container: Container, key: str
     ) -> str | None:
         lines = _lines(text)
-        node = self._container(root, container.path)
-        parent = self._container(root, container.path[:-1]) if container.path else None
+        node = lookup(root, container.path, "a mapping")
+        parent = lookup(root, container.path[:-1], "a mapping") if container.path else None
         if not isinstance(parent, CommentedMap) or not container.path:
             return None
         if container.list_key is None:
@@ -377,11 +331,7 @@ class YAMLFormat:
             spans = self._item_spans(lines, node, 0)
             if spans is None:
                 return None
-            matches = [
-                i
-                for i, v in enumerate(node)
-                if isinstance(v, Mapping) and v.get(container.list_key) == key
-            ]
+            matches = [i for i, v in enumerate(node) if is_entry(v, container.list_key, key)]
             if len(matches) != 1:
                 return None
             start, end, _dash = spans[matches[0]]
@@ -417,13 +367,6 @@ class YAMLFormat:
         first = " " * dash + "- " + body[0]
         return [first, *_indent(body[1:], " " * (dash + 2))]
 
-    def _render_item(
-        self, item: Any, container: Container, map_col: int, dash_col: int, offset: int, nl: str
-    ) -> list[str]:
-        if container.list_key:
-            return self._render_seq_item(item, dash_col, offset, nl)
-        return _indent(_dump(item, offset, nl), " " * map_col)
-
     def _defaults(
         self,
         lines: list[str],
@@ -450,41 +393,31 @@ class YAMLFormat:
         root: CommentedMap,
         parent: CommentedMap,
         rest: Container,
-        item: Any,
+        leaf: Any,
         defaults: Mapping[str, Any],
         offset: int,
         nl: str,
     ) -> str | None:
-        """Add the missing part *rest* of the container path as the last key of the block
-        mapping *parent* (not the root), below its last key's block."""
+        """Add the missing part *rest* of the container path (holding *leaf*) as the last key
+        of the block mapping *parent* (not the root), below its last key's block."""
         if not parent or parent.fa.flow_style():
             return None
-        value: Any = [item] if rest.list_key else item
-        for part in reversed(rest.path[1:]):
-            value = {part: value}
         new_lines = self._defaults(lines, root, defaults, offset, nl)
         shift = len(new_lines) - len(lines)
-        line, col = parent.lc.key(list(parent.keys())[-1])
-        end = _block_end(new_lines, line + shift, col)
-        body = _indent(_dump({rest.path[0]: value}, offset, nl), " " * col)
-        return "".join([*new_lines[:end], *body, *new_lines[end:]])
+        return _below_last_key(new_lines, parent, shift, nest(rest.path, leaf), offset, nl)
 
     def _append(
         self,
         lines: list[str],
         root: CommentedMap | dict[str, Any],
         container: Container,
-        item: Any,
+        leaf: Any,
         defaults: Mapping[str, Any],
         offset: int,
         nl: str,
     ) -> str:
-        leaf: Any = [item] if container.list_key else item
         block: dict[str, Any] = {k: v for k, v in defaults.items() if k not in root}
-        value: Any = leaf
-        for part in reversed(container.path[1:]):
-            value = {part: value}
-        block[container.path[0]] = value
+        block[container.path[0]] = nest(container.path[1:], leaf)
         return "".join([*lines, *_dump(block, offset, nl)])
 
     def _roundtrip(
@@ -524,14 +457,8 @@ class YAMLFormat:
             else:
                 node[_quoted(key)] = _quoted(entry)
         else:
-            index = next(
-                (
-                    i
-                    for i, v in enumerate(node)
-                    if isinstance(v, Mapping) and v.get(container.list_key) == key
-                ),
-                None,
-            )
+            list_key = container.list_key
+            index = next((i for i, v in enumerate(node) if is_entry(v, list_key, key)), None)
             if entry is None and index is not None:
                 del node[index]
             elif entry is not None and index is not None:
@@ -541,7 +468,7 @@ class YAMLFormat:
         out = io.StringIO()
         yaml.dump(root, out)
         # comments keep their "\r" in ruamel: one newline style, the file's
-        return out.getvalue().replace("\r\n", "\n").replace("\n", _newline(text))
+        return out.getvalue().replace("\r\n", "\n").replace("\n", newline(text))
 
 
 FORMAT = YAMLFormat()

@@ -20,7 +20,7 @@ from agenttools_runtime.errors import (
     SkillReferenceNotFound,
 )
 from agenttools_runtime.names import SKILL_FILE
-from agenttools_runtime.skills.hashing import VCS_NAMES, hash_bytes, hash_file, iter_source_files
+from agenttools_runtime.skills.hashing import hash_bytes, hash_file, iter_source_files
 from agenttools_runtime.skills.skill_md import skill_description
 from agenttools_runtime.skilluri.file_listing import file_listing_json
 from agenttools_runtime.skilluri.parse import safe_skill_path
@@ -173,19 +173,10 @@ def _read_description(directory: Path) -> str:
 
 
 def _folder_files(directory: Path) -> dict[str, Path]:
-    """The files of a skill folder (junk and VCS skipped). Regular files only: reading a named
-    pipe or a device would block or never end. Raises ``AgentSkillUnsafeLink`` and
-    ``AgentSkillUnreadable``."""
-    root = Path(os.path.realpath(directory))
-    files = {}
-    for rel, path in iter_source_files(directory):  # links inside the folder only
-        real = Path(os.path.realpath(path))
-        if root not in real.parents or not os.path.isfile(real):
-            continue
-        # no VCS metadata reached through a link (docs -> .git), as in safe_skill_path
-        if not any(part.lower() in VCS_NAMES for part in real.parts[len(root.parts) :]):
-            files[rel] = path
-    return files
+    """The files of a skill folder (junk and VCS skipped, also reached through a link).
+    Regular files only: reading a named pipe or a device would block or never end. Raises
+    ``AgentSkillUnsafeLink`` and ``AgentSkillUnreadable``."""
+    return dict(iter_source_files(directory))  # links inside the folder only
 
 
 def _folder_hashes(entry: SkillFolder) -> dict[str, str] | None:
