@@ -363,4 +363,3 @@ def test_a_command_found_only_by_a_relative_path_entry_is_refused(
     assert "here-only-4c1d is not on the PATH" in ran.err
     monkeypatch.setenv("PATH", os.pathsep.join([str(tools), os.environ["PATH"]]))
     assert run(capsys, "deploy", "claude-code", "here", "--path", str(site)).status == 0
-
