@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -120,6 +120,51 @@ def test_a_value_of_another_type_is_refused_naming_its_path(data: object, messag
         Tree.from_json(data)
     assert str(caught.value) == message
     assert isinstance(caught.value, ValueError)  # (the family every state reader catches)
+
+
+@dataclass(frozen=True, slots=True)
+class Flat(jsonform.Form):
+    """Fields kept flat that the JSON nests in an object (``where``), with its unknown keys."""
+
+    WHAT = "the flat"
+    kind: Literal["a", "b"]
+    path: str = field(metadata=jsonform.key("where.path"))
+    line: int = field(default=0, metadata=jsonform.key("where.line"))
+    note: str = ""
+    where_extra: Mapping[str, Any] = field(default_factory=dict, metadata=jsonform.extra("where"))
+    extra: Mapping[str, Any] = field(default_factory=dict, metadata=jsonform.EXTRA)
+
+
+def test_a_dotted_name_is_a_field_of_an_inner_object() -> None:
+    flat = Flat("a", "/p", 3, "n", where_extra={"column": 1}, extra={"later": 2})
+    data = flat.to_json()
+    assert data == {
+        "later": 2,
+        "kind": "a",
+        "where": {"column": 1, "path": "/p", "line": 3},
+        "note": "n",
+    }
+    assert list(data) == ["later", "kind", "where", "note"]  # (where its first field is)
+    assert Flat.from_json(json.loads(json.dumps(data))) == flat
+    assert Flat.from_json({"kind": "b", "where": {"path": "/q"}}) == Flat("b", "/q")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"kind": "c", "where": {"path": "/p"}}, "the flat.kind is not one of a, b"),
+        ({"kind": "a"}, "the flat.where has no path"),
+        ({"kind": "a", "where": None}, "the flat.where is not an object"),
+        (
+            {"kind": "a", "where": {"path": "/p", "line": "3"}},
+            "the flat.where.line is not an integer",
+        ),
+    ],
+)
+def test_an_inner_object_is_checked_naming_its_path(data: object, message: str) -> None:
+    with pytest.raises(Malformed) as caught:
+        Flat.from_json(data)
+    assert str(caught.value) == message
 
 
 def test_a_journal_is_written_as_before_and_read_back(tmp_path: Path) -> None:

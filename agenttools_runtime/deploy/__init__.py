@@ -8,8 +8,9 @@ client's skills directory, as one tracked, reversible unit (see docs/deploy.md).
 - ``target_tools`` the resolved tools as one target gets them (runners, links);
 - ``targets``  where a deployment goes (client, project, config file, skills root);
 - ``plan``     the install/release decision tables and conflict rules (pure);
-- ``apply``    the undo log;
-- ``registry`` the reference-counted skill registry, its sweep and release;
+- ``apply``    a deploy applied under its intent journal, and undone;
+- ``removal``  removal, the release decision and the sweep;
+- ``registry`` the reference-counted skill registry;
 - ``records``  deployment records;
 - ``lock``     the cross-process deployment lock, with interrupted operations recovered;
 - ``resolved`` the tools of a deploy, resolved and hashed before the lock;

@@ -46,7 +46,7 @@ from agenttools_runtime.deploy import journal, litter, records, registry
 from agenttools_runtime.deploy.journal import ConfigChange, EntryChange, Journal, Kind, SkillChange
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.registry import RegistryEntry
-from agenttools_runtime.deploy.removal import remove_recorded
+from agenttools_runtime.deploy.removal import remove_recorded, warnings_of
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import (
     AgentToolsError,
@@ -152,12 +152,14 @@ def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
     except KeyboardInterrupt as exc:  # a signal deferred until the deployment was whole
         if isinstance(exc, signals.Interrupted) and exc.outcome:
             raise  # (rolled back: said by _fail)
-        raise signals.Interrupted.from_interrupt(
-            exc,
-            f"the deployment {uid} was committed ('agenttools remove {uid}' undoes it)",
-            (uid,),
-        ) from None
+        raise interrupted_after_commit(exc, uid) from None
     return found
+
+
+def interrupted_after_commit(exc: KeyboardInterrupt, uid: str) -> signals.Interrupted:
+    """What an interruption that waited until deployment *uid* was committed says."""
+    said = f"the deployment {uid} was committed ('agenttools remove {uid}' undoes it)"
+    return signals.Interrupted.from_interrupt(exc, said, (uid,))
 
 
 def _fail(store: Store, entry: Journal, exc: BaseException) -> NoReturn:
@@ -200,7 +202,7 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
             continue  # already removed (a finish that ran before)
 
         try:
-            found.extend(remove_recorded(store, old, owned_by=new))
+            found.extend(warnings_of(remove_recorded(store, old, owned_by=new)))
         except (AgentToolsError, OSError) as exc:
             # the new deployment stands; the next command finishes the removal
             complete = False
@@ -239,11 +241,11 @@ def undo(store: Store, entry: Journal) -> tuple[list[BaseException], list[AgentT
 
 def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journal.PriorBytes]]:
     record = changes.record
-    path = journal.new_path(store.state, Kind.DEPLOY, record.uuid)
+    started = journal.begin(store.state, Kind.DEPLOY, record)
     config: list[ConfigChange] = []
     prior: list[journal.PriorBytes] = []
     if changes.config is not None and changes.config.plan.edit.changes:
-        change, copy = _config_change(path, changes.config.plan, 0)
+        change, copy = _config_change(started.path, changes.config.plan, 0)
         config.append(change)
         prior += copy
     skills: list[SkillChange] = []
@@ -281,14 +283,8 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
         EntryChange(e.key, _read_text(registry.entry_path(e.key, store.state)))
         for e in changes.entries
     )
-    entry = Journal(
-        path=path,
-        kind=Kind.DEPLOY,
-        uuid=record.uuid,
-        name=record.toolset_name,
-        client=record.client,
-        created=records.now_timestamp(),
-        pid=os.getpid(),
+    entry = replace(
+        started,
         replaces=changes.replaces,
         config=tuple(config),
         skills=tuple(skills),

@@ -5,7 +5,6 @@ JSON of ``--dry-run --json`` and as the text of ``--dry-run``."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from agenttools_runtime.deploy import plan
@@ -48,7 +47,7 @@ class DeployPlan:
         return not self.errors
 
     def to_json(self) -> dict[str, Any]:
-        config = self.target.config_file
+        config, skills = self.target.config_file, self.target.skills_root
         return {
             "ok": self.ok,
             "dry_run": True,
@@ -67,7 +66,7 @@ class DeployPlan:
                 }
                 for s in self.servers
             ],
-            "skills_directory": _str_or_none(self.target.skills_root),
+            "skills_directory": None if skills is None else str(skills),
             "skills": [s.to_json() for s in self.skills],
             "skipped": list(self.skipped),
             "not_installed": [s.source.name for s in self.not_installed],
@@ -165,7 +164,3 @@ def _describe_decision(sp: SkillPlan) -> str:
     return _ACTION_TEXT[sp.decision.action].format(
         files=f"{n} file{'' if n == 1 else 's'}", source=sp.source.directory
     )
-
-
-def _str_or_none(path: Path | None) -> str | None:
-    return None if path is None else str(path)

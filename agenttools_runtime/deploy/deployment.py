@@ -21,7 +21,7 @@ from agenttools_runtime.deploy.journal import Journal, Kind
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.ownership import EntryOutcome
 from agenttools_runtime.deploy.records import DeploymentRecord
-from agenttools_runtime.deploy.removal import remove_entries, sweep_if_needed
+from agenttools_runtime.deploy.removal import remove_recorded, sweep_if_needed, warnings_of
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import AgentToolsWarning, format_message
 
@@ -319,9 +319,9 @@ def remove_deployment(ident: str | Deployment, *, force: bool = False) -> Remova
                 # a removal of it was killed, and the recovery of this lock finished it
                 return RemovalResult(finished.uuid, finished.name, finished.client)
             found = sweep_if_needed(store)
-            done = remove_entries(store, record, force=force)  # signals wait for its end
+            done = remove_recorded(store, record, force=force)  # signals wait for its end
             removed = True
-            found.extend(o.warning for o in done if o.warning is not None)
+            found.extend(warnings_of(done))
             found.extend(sweep_if_needed(store))
     except KeyboardInterrupt as exc:
         if isinstance(exc, signals.Interrupted) and exc.outcome:

@@ -398,7 +398,7 @@ def _check_listings(
             kept = tuple(r for r in current.references if r not in extra)
             store.put_entry(replace(current, references=kept, timestamp=records.now_timestamp()))
             if not kept:  # referenced by nobody now: the release decision (which keeps a
-                release(store, entry.key, None, issue=False)  # folder nothing proves ours)
+                release(store, entry.key, None)  # folder nothing proves ours)
     if fix:
         entries[:] = list(store.entries())
 
@@ -418,7 +418,7 @@ def _check_references(store: Store, entries: list[RegistryEntry], add: Any, fix:
             )
         )
     if fix and stale:
-        sweep(store, issue=False)
+        sweep(store)
         entries[:] = list(store.entries())
 
 
@@ -626,9 +626,9 @@ def _check_ledger(store: Store, add: Any, fix: bool) -> None:
             "is taken away again (config files, directories agenttools created stay); it is "
             "deleted"
         )
-        add(Finding("unreadable", str(litter.ledger_path(store.state)), detail, True, fix))
+        add(Finding("unreadable", str(store.state.created), detail, True, fix))
         if fix:
-            fs.unlink(litter.ledger_path(store.state), missing_ok=True)
+            fs.unlink(store.state.created, missing_ok=True)
 
 
 _TEMP_FILE = "left by an interrupted write: deleted"

@@ -22,7 +22,7 @@ registry entry), ``deploy:registry-written``, ``deploy:record-written``,
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from agenttools_runtime import __version__, errors, fs, paths, signals
@@ -128,8 +128,7 @@ def make_plan(
             if target.config_file is not None
         ),
     )
-    identity = (probe.toolset_type, probe.toolset_name, probe.client, probe.location_key)
-    candidates = store.records(store.index.records_for_probe(identity, probe.config_entries))
+    candidates = store.records(store.index.records_for_probe(probe.place, probe.config_entries))
     by_id = {r.uuid: r for r in candidates}
     conflicting = plan.find_conflicts(probe, ((r.uuid, conflict_probe(r)) for r in candidates))
     if conflicting and level is Level.NONE:
@@ -168,7 +167,7 @@ def make_plan(
     if keep_modified:
         plan_review.keep_modified(result)
     if not result.replaced:  # (a replaced deployment's record was read)
-        same = store.index.records_for_probe(identity, ())
+        same = store.index.records_for_probe(probe.place, ())
         unread = [u for u in same if store.record(u) is None]
         result.errors.extend(plan_review.unreadable_in_the_way(result, store, unread))
     conflicts = [sp for sp in result.skills if sp.decision.action is None]
@@ -204,10 +203,9 @@ def _conflict_error(
     the same place, else a config key both write (named, with the file and the bundle of
     that deployment)."""
     other = conflict_probe(first)
-    same_bundle = replace(other, config_entries=frozenset()) == replace(
-        probe, config_entries=frozenset()
+    shared = (
+        frozenset() if other.place == probe.place else probe.config_entries & other.config_entries
     )
-    shared = frozenset() if same_bundle else probe.config_entries & other.config_entries
     for entry in first.mcp_servers:
         if (entry.config_key, paths.canonical_path_key(entry.config_file)) in shared:
             rename = (
@@ -273,12 +271,8 @@ def execute_outcome(
     except KeyboardInterrupt as exc:
         if not done or (isinstance(exc, signals.Interrupted) and exc.outcome):
             raise
-        uid = done[0].uuid  # the signal waited for the end of the lock: all was done
-        raise signals.Interrupted.from_interrupt(
-            exc,
-            f"the deployment {uid} was committed ('agenttools remove {uid}' undoes it)",
-            (uid,),
-        ) from None
+        # the signal waited for the end of the lock: all was done
+        raise apply.interrupted_after_commit(exc, done[0].uuid) from None
 
 
 def _execute_locked(
@@ -296,7 +290,10 @@ def _execute_locked(
         try:
             the_plan = make_plan(tools, target, level, store=store, keep_modified=keep_modified)
         except errors.DeploymentExists as exc:
-            the_plan = _identical_plan(exc, tools, target, level, store)
+            redeploy = _redeploy_plan(exc, tools, target, level, store)
+            if redeploy is None:
+                raise
+            the_plan = redeploy
         fs.checkpoint("deploy:planned")
         changes = decide(the_plan, store)
     except KeyboardInterrupt as exc:
@@ -316,42 +313,42 @@ def _execute_locked(
     return Outcome(record, found, unchanged is not None)
 
 
-def _identical_plan(
-    exc: errors.DeploymentExists,
+def _redeploy_plan(
+    conflict: AgentToolsError,
     tools: ResolvedTools,
     target: DeployTarget,
     level: Level,
     store: Store,
-) -> DeployPlan:
-    """The plan of replacing the existing deployment of the same tools (a redeploy without
-    an overwrite level), to see whether it would change anything; re-raises *exc* for any
-    other conflict (another bundle's config key) and whatever would block that plan."""
-    if level is not Level.NONE or isinstance(exc, errors.DeploymentConfigKeyTaken):
-        raise exc
+    *,
+    dry_run: bool = False,
+) -> DeployPlan | None:
+    """When *conflict*, what stops a deploy without an overwrite level, is the deployment of
+    the same tools standing there (``DeploymentExists``; not another bundle's config key):
+    the plan of replacing it, to see whether it would change anything. None for any other
+    conflict, and when that plan would be blocked or replace more than that deployment."""
+    if level is not Level.NONE or not isinstance(conflict, DeploymentExists):
+        return None
+    if isinstance(conflict, DeploymentConfigKeyTaken):
+        return None
     try:
-        the_plan = make_plan(tools, target, Level.UPGRADE, store=store)
+        upgrade = make_plan(tools, target, Level.UPGRADE, dry_run=dry_run, store=store)
     except AgentToolsError:
-        raise exc from None
-    if len(the_plan.replaced) != 1:
-        raise exc
-    return the_plan
-
-
-def identical_dry_plan(the_plan: DeployPlan, store: Store | None = None) -> DeployPlan | None:
-    """For a dry run that would fail only with ``DeploymentExists``: the plan of the
-    identical redeploy (``unchanged``) when nothing would change, else None."""
-    errors = the_plan.errors
-    if the_plan.level is not Level.NONE or len(errors) != 1:
         return None
-    if not isinstance(errors[0], DeploymentExists) or isinstance(
-        errors[0], DeploymentConfigKeyTaken
-    ):
-        return None
-    store = store or Store.open()
-    upgrade = make_plan(the_plan.tools, the_plan.target, Level.UPGRADE, dry_run=True, store=store)
     if upgrade.errors or len(upgrade.replaced) != 1:
         return None
-    if _unchanged(upgrade, decide(upgrade, store)) is None:
+    return upgrade
+
+
+def identical_dry_plan(the_plan: DeployPlan) -> DeployPlan | None:
+    """For a dry run that would fail only with ``DeploymentExists``: the plan of the
+    identical redeploy (``unchanged``) when nothing would change, else None."""
+    if len(the_plan.errors) != 1:
+        return None
+    store = Store.open()
+    upgrade = _redeploy_plan(
+        the_plan.errors[0], the_plan.tools, the_plan.target, the_plan.level, store, dry_run=True
+    )
+    if upgrade is None or _unchanged(upgrade, decide(upgrade, store)) is None:
         return None
     upgrade.unchanged = True
     return upgrade
@@ -462,7 +459,7 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
         skipped=tuple(the_plan.skipped),
         not_installed=tuple(sp.source.name for sp in the_plan.not_installed),
         timestamp=records.now_timestamp(),
-        agenttools_version=_version(),
+        agenttools_version=__version__,
         extra={litter.CREATED: [c.to_json() for c in created]} if created else {},
     )
     return apply.DeployChanges(
@@ -534,7 +531,3 @@ def _newer_kept_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
                 )
             )
     return found
-
-
-def _version() -> str:
-    return __version__

@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from agenttools_runtime import fs, paths
+from agenttools_runtime import fs, jsonform, paths
 from agenttools_runtime.deploy import records, registry, shapes
 from agenttools_runtime.paths import StatePaths
 
@@ -44,6 +45,8 @@ ENTRY_SUFFIX = ".json"
 # bytes, for a small index): replaying it costs a load a fraction of parsing the index again.
 LOG_SHARE = 4
 LOG_MIN_BYTES = 16_384
+# the links of the deployments directory, its modification time, the registry's (see stamp)
+Stamp = tuple[int, int, int]
 
 
 class SkillKeys(NamedTuple):
@@ -87,6 +90,7 @@ class RecordSummary(NamedTuple):
         return cls(str(kind), str(name), str(client), str(location), pairs)
 
 
+@dataclass(slots=True, eq=False)
 class StateIndex:
     """The index in memory: ``skills`` (registry key → :class:`SkillKeys`), ``records``
     (UUID → :class:`RecordSummary` as its JSON list), and the directory listings it was
@@ -99,31 +103,22 @@ class StateIndex:
     Loading costs one JSON parse and little more: records stay in their JSON form, and the
     lookup tables are built on the first lookup that needs them."""
 
-    def __init__(
-        self,
-        skills: dict[str, SkillKeys] | None = None,
-        records: dict[str, list[Any]] | None = None,
-        entry_names: set[str] | None = None,
-        record_names: set[str] | None = None,
-        needs_sweep: bool = False,
-        pending: set[str] | None = None,
-        stamp: list[int] | None = None,
-        dirty: bool = False,
-        generation: str | None = None,
-    ) -> None:
-        self.skills: dict[str, SkillKeys] = {} if skills is None else skills
-        self.records: dict[str, list[Any]] = {} if records is None else records
-        self.entry_names: set[str] = set() if entry_names is None else entry_names
-        self.record_names: set[str] = set() if record_names is None else record_names
-        self.needs_sweep = needs_sweep
-        self.pending: set[str] = set() if pending is None else pending
-        self.stamp = stamp
-        self.dirty = dirty
-        # the stored index this one was read from (None: made in memory), and what changed
-        # since it was read or saved, as log operations (None: only a whole write will do)
-        self.generation = generation
-        self.ops: list[list[Any]] | None = [] if generation is not None else None
-        self._table: dict[str, set[str]] | None = None
+    skills: dict[str, SkillKeys] = field(default_factory=dict)
+    records: dict[str, list[Any]] = field(default_factory=dict)
+    entry_names: set[str] = field(default_factory=set)
+    record_names: set[str] = field(default_factory=set)
+    needs_sweep: bool = False
+    pending: set[str] = field(default_factory=set)
+    stamp: Stamp | None = None
+    dirty: bool = False
+    # the stored index this one was read from (None: made in memory), and what changed
+    # since it was read or saved, as log operations (None: only a whole write will do)
+    generation: str | None = None
+    ops: list[list[Any]] | None = field(default=None, init=False)
+    _table: dict[str, set[str]] | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.ops = [] if self.generation is not None else None
 
     # -- lookups -------------------------------------------------------------------------
 
@@ -213,20 +208,13 @@ class StateIndex:
                     line = json.loads(raw)
                 except ValueError:
                     return False  # torn, and more appended after it: stop here
-                what = "an index.log line"
-                line = shapes.obj(line, what)
-                if line.get("generation") != self.generation:
+                if type(line) is dict and line.get("generation") != self.generation:
                     continue
-                pending, stamp = shapes.texts(line, "pending", what), line.get("stamp")
-                if stamp is not None and not _is_stamp(stamp):
-                    raise shapes.Malformed(f"{what} has a stamp that is not one")
-                for op in shapes.items(line, "ops", what):
-                    if type(op) is not list or not op or op[0] not in apply:
-                        raise shapes.Malformed(f"{what} holds an operation that is not one")
+                logged = LogLine.from_json(line)
+                for op in logged.ops:
                     apply[op[0]](*op[1:])
-                self.needs_sweep = shapes.flag(line, "needs_sweep", what)
-                self.pending = set(pending)
-                self.stamp = stamp
+                self.needs_sweep, self.stamp = logged.needs_sweep, logged.stamp
+                self.pending = set(logged.pending)
         finally:
             self.ops = ops
         self.dirty = False
@@ -286,46 +274,33 @@ class StateIndex:
         # compact: one string when the three keys agree (they do, but for links and
         # case-insensitive systems); listed names only where no item already implies them
         implied_entries = {k + ENTRY_SUFFIX for k in self.skills}
-        return {
-            "schema": INDEX_SCHEMA,
-            "skills": {k: _keys_json(v) for k, v in self.skills.items()},
-            "records": self.records,
-            "generation": self.generation,
-            "other_entry_names": sorted(self.entry_names - implied_entries),
-            "other_record_names": sorted(self.record_names - set(self.records)),
-            "needs_sweep": self.needs_sweep,
-            "pending": sorted(self.pending),
-            "stamp": self.stamp,
-        }
+        return StoredIndex(
+            schema=INDEX_SCHEMA,
+            skills={k: _keys_json(v) for k, v in self.skills.items()},
+            records=self.records,
+            generation=self.generation,
+            other_entry_names=tuple(sorted(self.entry_names - implied_entries)),
+            other_record_names=tuple(sorted(self.record_names - set(self.records))),
+            needs_sweep=self.needs_sweep,
+            pending=tuple(sorted(self.pending)),
+            stamp=self.stamp,
+        ).to_json()
 
     @classmethod
     def from_json(cls, data: object) -> StateIndex:
         """Parse a stored index; ``ValueError`` (:class:`~.shapes.Malformed`) when it is not
         one of this schema, every value of the type it must have (lookups trust it)."""
-        what = "the index"
-        index = shapes.obj(data, what)
-        if type(index.get("schema")) is not int or index["schema"] != INDEX_SCHEMA:
-            raise shapes.Malformed(f"unknown index schema {index.get('schema')!r}")
-        raw_skills = shapes.obj(index.get("skills"), f"{what}.skills")
-        if not all(shapes.is_name(k) and _is_keys(v) for k, v in raw_skills.items()):
-            raise shapes.Malformed(f"{what}.skills holds something that is not an entry's keys")
-        summaries = shapes.obj(index.get("records"), f"{what}.records")
-        if not all(shapes.is_name(k) and _is_summary(v) for k, v in summaries.items()):
-            raise shapes.Malformed(f"{what}.records holds something that is not a record's")
-        stamp = index.get("stamp")
-        if stamp is not None and not _is_stamp(stamp):
-            raise shapes.Malformed(f"{what}.stamp is not a stamp")
-        skills = {k: _keys_from_json(v) for k, v in raw_skills.items()}
+        stored = StoredIndex.from_json(data)
+        skills = {k: _keys_from_json(v) for k, v in stored.skills.items()}
         return cls(
             skills=skills,
-            records=summaries,
-            entry_names={k + ENTRY_SUFFIX for k in skills}
-            | set(shapes.texts(index, "other_entry_names", what)),
-            record_names=set(summaries) | set(shapes.texts(index, "other_record_names", what)),
-            needs_sweep=shapes.flag(index, "needs_sweep", what),
-            pending=set(shapes.texts(index, "pending", what)),
-            stamp=stamp,
-            generation=shapes.optional_text(index, "generation", what) or None,
+            records=dict(stored.records),
+            entry_names={k + ENTRY_SUFFIX for k in skills} | set(stored.other_entry_names),
+            record_names=set(stored.records) | set(stored.other_record_names),
+            needs_sweep=stored.needs_sweep,
+            pending=set(stored.pending),
+            stamp=stored.stamp,
+            generation=stored.generation or None,
         )
 
 
@@ -369,8 +344,53 @@ def _is_summary(raw: object) -> bool:
     )
 
 
-def _is_stamp(value: object) -> bool:
-    return type(value) is list and len(value) == 3 and all(type(v) is int for v in value)
+def _all(check: Callable[[object], bool]) -> Callable[[Mapping[str, Any]], bool]:
+    """The check of a table whose keys are names and whose values pass *check*."""
+    return lambda table: all(shapes.is_name(k) and check(v) for k, v in table.items())
+
+
+@dataclass(frozen=True, slots=True)
+class StoredIndex(jsonform.Form):
+    """``index.json``: each registry entry's keys (by registry key: one string, or three),
+    each record's summary (by UUID: :class:`RecordSummary` as a list), the names listed that
+    no item implies, and the state the log's lines also carry (see :class:`LogLine`)."""
+
+    WHAT = "the index"
+    schema: int = field(
+        metadata=jsonform.key(check=INDEX_SCHEMA.__eq__, means=f"schema {INDEX_SCHEMA}")
+    )
+    skills: Mapping[str, Any] = field(
+        metadata=jsonform.key(check=_all(_is_keys), means="registry entries' keys")
+    )
+    records: Mapping[str, Any] = field(
+        metadata=jsonform.key(check=_all(_is_summary), means="record summaries")
+    )
+    generation: str | None = None
+    other_entry_names: tuple[str, ...] = ()
+    other_record_names: tuple[str, ...] = ()
+    needs_sweep: bool = False
+    pending: tuple[str, ...] = ()
+    stamp: Stamp | None = None
+
+
+_OPS = frozenset({"+s", "-s", "+r", "-r"})
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine(jsonform.Form):
+    """One line of ``index.log``: the operations of one save, in order, and the state after
+    them (as :class:`StoredIndex` has it), for the index of ``generation``."""
+
+    WHAT = "an index.log line"
+    generation: str | None
+    ops: tuple[tuple[Any, ...], ...] = field(
+        metadata=jsonform.key(
+            check=lambda ops: all(op and op[0] in _OPS for op in ops), means="operations"
+        )
+    )
+    needs_sweep: bool = False
+    pending: tuple[str, ...] = ()
+    stamp: Stamp | None = None
 
 
 def _distinct(keys: SkillKeys) -> tuple[str, ...]:
@@ -428,13 +448,13 @@ def save(state: StatePaths, index: StateIndex) -> None:
     fs.mkdir(state.index.parent)
     index.stamp = stamp(state)
     if index.generation is not None and index.ops is not None:
-        line = {
-            "generation": index.generation,
-            "ops": index.ops,
-            "needs_sweep": index.needs_sweep,
-            "pending": sorted(index.pending),
-            "stamp": index.stamp,
-        }
+        line = LogLine(
+            index.generation,
+            tuple(map(tuple, index.ops)),
+            index.needs_sweep,
+            tuple(sorted(index.pending)),
+            index.stamp,
+        ).to_json()
         data = json.dumps(line, separators=(",", ":"), check_circular=False).encode() + b"\n"
         if _log_has_room(state, len(data)):
             fs.append_bytes(state.index_log, data)
@@ -466,7 +486,7 @@ def _log_has_room(state: StatePaths, adding: int) -> bool:
     return logged + adding <= max(LOG_MIN_BYTES, stored // LOG_SHARE)
 
 
-def stamp(state: StatePaths) -> list[int] | None:
+def stamp(state: StatePaths) -> Stamp | None:
     """What changes whenever anyone adds, removes or renames a record or a registry entry:
     the number of links of the deployments directory (one per subdirectory: per record) and
     its modification time, and the registry directory's modification time. None where the
@@ -474,14 +494,14 @@ def stamp(state: StatePaths) -> list[int] | None:
     try:
         deployments = os.stat(state.deployments)
     except FileNotFoundError:
-        return [0, 0, 0]
+        return (0, 0, 0)
     if deployments.st_nlink < 2:
         return None
     try:
         registry_mtime = os.stat(state.registry).st_mtime_ns
     except FileNotFoundError:
         registry_mtime = 0
-    return [deployments.st_nlink, deployments.st_mtime_ns, registry_mtime]
+    return (deployments.st_nlink, deployments.st_mtime_ns, registry_mtime)
 
 
 def invalidate(state: StatePaths) -> None:

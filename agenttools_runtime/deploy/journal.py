@@ -39,7 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs, jsonform
-from agenttools_runtime.deploy import shapes
+from agenttools_runtime.deploy import records, shapes
+from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.mcp.origin import Origin
 from agenttools_runtime.paths import StatePaths
 
@@ -187,9 +188,14 @@ class PriorBytes:
     data: bytes
 
 
-def new_path(state: StatePaths, kind: Kind, uid: str) -> Path:
-    """A fresh journal path; names sort in creation order (a nanosecond sequence)."""
-    return state.journals / f"{time.time_ns():020d}-{kind.value}-{uid or 'none'}{SUFFIX}"
+def begin(state: StatePaths, kind: Kind, record: DeploymentRecord | None = None) -> Journal:
+    """A new journal of *kind* (for *record*'s deployment), made by this process now, at a
+    fresh path: names sort in creation order (a nanosecond sequence)."""
+    uid, name, client = (
+        ("", "", "") if record is None else (record.uuid, record.toolset_name, record.client)
+    )
+    path = state.journals / f"{time.time_ns():020d}-{kind.value}-{uid or 'none'}{SUFFIX}"
+    return Journal(path, kind, uid, name, client, created=records.now_timestamp(), pid=os.getpid())
 
 
 def write(journal: Journal, prior: Sequence[PriorBytes] = ()) -> None:
@@ -218,11 +224,6 @@ def delete(journal: Journal) -> None:
     fs.unlink(journal.path, missing_ok=True)
     for path in journal.side_files:
         fs.unlink(path, missing_ok=True)
-
-
-def any_left(state: StatePaths) -> bool:
-    """Whether anything is in the journal directory (cheap: no journal is read)."""
-    return state.journals_left()
 
 
 def prior_bytes(journal: Journal, change: ConfigChange) -> bytes | None:
@@ -264,13 +265,9 @@ class Unreadable:
 
 def pending(state: StatePaths) -> Iterator[Journal | Unreadable]:
     """Every journal left in *state*, newest first (the order to handle them in)."""
-    try:
-        names = os.listdir(state.journals)
-    except (FileNotFoundError, NotADirectoryError):
-        return
-    for name in sorted(
-        (n for n in names if n.endswith(SUFFIX) and not n.startswith(".")), reverse=True
-    ):
+    for name in reversed(_names(state.journals)):
+        if not name.endswith(SUFFIX) or name.startswith("."):
+            continue
         path = state.journals / name
         try:
             yield parse(path, json.loads(path.read_bytes()))
@@ -299,22 +296,15 @@ def set_aside(state: StatePaths, path: Path) -> Path:
 
 def set_aside_journals(state: StatePaths) -> list[Path]:
     """The journals set aside so far."""
-    try:
-        names = os.listdir(set_aside_directory(state))
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    return [set_aside_directory(state) / n for n in sorted(names) if n.endswith(SUFFIX)]
+    directory = set_aside_directory(state)
+    return [directory / n for n in _names(directory) if n.endswith(SUFFIX)]
 
 
 def temp_logs(state: StatePaths) -> list[Path]:
     """The temp logs of lock holders that died (:func:`agenttools_runtime.fs.listing_temp_files`;
     call under the lock: the one this process writes is left out)."""
-    try:
-        names = os.listdir(state.journals)
-    except (FileNotFoundError, NotADirectoryError):
-        return []
     own = fs.current_temp_log()
-    found = (state.journals / n for n in sorted(names) if n.endswith(fs.TEMP_LOG_SUFFIX))
+    found = (state.journals / n for n in _names(state.journals) if n.endswith(fs.TEMP_LOG_SUFFIX))
     return [p for p in found if p != own]
 
 
@@ -322,13 +312,18 @@ def orphan_files(state: StatePaths) -> list[Path]:
     """Files in the journal directory that no journal names: side files of a journal whose
     writing died before the journal itself, temp files of an atomic write. (Temp logs are
     not: see :func:`temp_logs`.)"""
-    try:
-        names = os.listdir(state.journals)
-    except (FileNotFoundError, NotADirectoryError):
-        return []
+    names = _names(state.journals)
     named: set[str] = {n for n in names if n.endswith(fs.TEMP_LOG_SUFFIX)}
     for item in pending(state):
         named.add(item.path.name)
         if isinstance(item, Journal):
             named.update(p.name for p in item.side_files)
-    return sorted(state.journals / n for n in names if n not in named)
+    return [state.journals / n for n in names if n not in named]
+
+
+def _names(directory: Path) -> list[str]:
+    """The names in *directory*, sorted (none when it is not there)."""
+    try:
+        return sorted(os.listdir(directory))
+    except (FileNotFoundError, NotADirectoryError):
+        return []

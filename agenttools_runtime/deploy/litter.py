@@ -117,7 +117,7 @@ def edit_claims(
     restore = give_back(before, client, path)
     if restore is None:  # taking the entry out again gives back the text as it was
         return []
-    added = added_keys(_text(edit.before), client, path)
+    added = added_keys(before if before.strip() else "", client, path)
     return [Claim(KEYS, str(path), client.id, added, restore=restore)]
 
 
@@ -265,21 +265,15 @@ def clean_paths(state: StatePaths, files: Iterable[str], places: Iterable[Path])
         return []
     before = len(ledger)
     removed: list[str] = []
-    for path in sorted(files):
-        claim = ledger.get(path)
-        if claim is None or claim.kind == DIR:
-            continue
-        outcome = _clean_file(claim)
+    claimed = [(p, _clean_file) for p in sorted(files) if p in ledger and ledger[p].kind != DIR]
+    # (the directories innermost first)
+    claimed += [(d, _clean_dir) for d in sorted(_ancestors(places, ledger), key=len, reverse=True)]
+    for path, clean_one in claimed:
+        outcome = clean_one(ledger[path])
         if outcome is not None:
             del ledger[path]
             if outcome:
                 removed.append(path)
-    for directory in sorted(_ancestors(places, ledger), key=len, reverse=True):
-        outcome = _clean_dir(ledger[directory])
-        if outcome is not None:
-            del ledger[directory]
-            if outcome:
-                removed.append(directory)
     if len(ledger) != before:
         save(state, ledger)
     return removed
@@ -384,10 +378,6 @@ def _ancestors(places: Iterable[Path], ledger: Mapping[str, Claim]) -> set[str]:
 # -- the ledger ------------------------------------------------------------------------------
 
 
-def ledger_path(state: StatePaths) -> Path:
-    return state.created
-
-
 def load(state: StatePaths) -> dict[str, Claim]:
     """The ledger (empty when there is none or it cannot be read: then nothing is cleaned,
     which is safe)."""
@@ -400,7 +390,7 @@ def load(state: StatePaths) -> dict[str, Claim]:
 def read(state: StatePaths) -> dict[str, Claim]:
     """The ledger; ``OSError`` / ``ValueError`` when it cannot be read (``doctor`` says so)."""
     try:
-        raw = ledger_path(state).read_bytes()
+        raw = state.created.read_bytes()
     except FileNotFoundError:
         return {}
     data = shapes.obj(json.loads(raw), "the ledger")
@@ -408,7 +398,7 @@ def read(state: StatePaths) -> dict[str, Claim]:
 
 
 def save(state: StatePaths, ledger: Mapping[str, Claim]) -> None:
-    path = ledger_path(state)
+    path = state.created
     if not ledger:
         with contextlib.suppress(OSError):
             fs.unlink(path, missing_ok=True)
@@ -424,8 +414,3 @@ def save(state: StatePaths, ledger: Mapping[str, Claim]) -> None:
 
 def _has(mapping: Any, key: str) -> bool:
     return isinstance(mapping, Mapping) and key in mapping
-
-
-def _text(data: bytes) -> str:
-    text = data.removeprefix(codecs.BOM_UTF8).decode("utf-8", errors="replace")
-    return "" if text.strip() == "" else text

@@ -18,7 +18,6 @@ import warnings
 from collections.abc import Iterator
 
 from agenttools_runtime import lock, paths, signals
-from agenttools_runtime.deploy import journal
 from agenttools_runtime.deploy.recovery import recover
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.lock import lock_held
@@ -74,6 +73,6 @@ def finish_interrupted(state: paths.StatePaths | None = None) -> None:
     """Finish or roll back what interrupted processes left, if anything (taking the lock
     only then): what the low-level commands do before their own work."""
     state = state or paths.state_paths()
-    if journal.any_left(state) or _environments_left(state):
+    if state.journals_left() or _environments_left(state):
         with deployment_lock(state=state):
             pass

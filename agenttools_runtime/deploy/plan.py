@@ -103,7 +103,12 @@ class Rule:
     conflict: str | None = None
 
     def matches(self, facts: SkillFacts) -> bool:
-        return all(getattr(facts, name) == value for name, value in self.when.items())
+        return _matches(self.when, facts)
+
+
+def _matches(when: Mapping[str, object], facts: object) -> bool:
+    """Whether every fact named in *when* has the value given there (a table row's test)."""
+    return all(getattr(facts, name) == value for name, value in when.items())
 
 
 _DIR = {"destination": D.DIRECTORY}
@@ -246,10 +251,6 @@ SHADOW_RULE = Rule({}, Action.CREATE, Level.ALL, "AgentSkillShadowed")
 SHADOW_RULE_INDEX = len(INSTALL_RULES)
 
 
-def _copy_matches(when: Mapping[str, object], copy: OtherCopy) -> bool:
-    return all(getattr(copy, name) == value for name, value in when.items())
-
-
 def choose_copy(own_exists: bool, others: Sequence[OtherCopy]) -> int | None:
     """The index of the other copy the deployment uses (None: the client's own root), given
     whether anything of that name is in the own root and the other copies in the client's
@@ -257,7 +258,7 @@ def choose_copy(own_exists: bool, others: Sequence[OtherCopy]) -> int | None:
     if own_exists:
         return None
     for when in USE_OTHER_COPY:
-        matches = [i for i, copy in enumerate(others) if _copy_matches(when, copy)]
+        matches = [i for i, copy in enumerate(others) if _matches(when, copy)]
         if matches:
             return next((i for i in matches if others[i].held), matches[0])
     return None
@@ -270,7 +271,7 @@ def copy_roles(used: int | None, others: Sequence[OtherCopy]) -> tuple[CopyRole,
         if index == used:
             roles.append(CopyRole.USED)
             continue
-        roles.append(next(r for when, r in OTHER_COPY_ROLES if _copy_matches(when, copy)))
+        roles.append(next(r for when, r in OTHER_COPY_ROLES if _matches(when, copy)))
     return tuple(roles)
 
 
@@ -383,18 +384,16 @@ class ConflictProbe:
     location_key: str
     config_entries: frozenset[tuple[str, str]]
 
+    @property
+    def place(self) -> tuple[str, str, str, str]:
+        """The toolset (type and name), the client and the location key."""
+        return (self.toolset_type, self.toolset_name, self.client, self.location_key)
+
 
 def conflicts_with(probe: ConflictProbe, other: ConflictProbe) -> bool:
     """The spec's "Conflicts": the same config key in the same canonical file, or the same
     toolset (type and name) deployed to the same client and location key."""
-    if probe.config_entries & other.config_entries:
-        return True
-    return (probe.toolset_type, probe.toolset_name, probe.client, probe.location_key) == (
-        other.toolset_type,
-        other.toolset_name,
-        other.client,
-        other.location_key,
-    )
+    return bool(probe.config_entries & other.config_entries) or probe.place == other.place
 
 
 def find_conflicts(

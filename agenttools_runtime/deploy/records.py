@@ -64,9 +64,13 @@ class ServerEntry(jsonform.Form):
     origin: Origin | None = field(default=None, metadata=jsonform.key("replaced", omit=None))
 
 
-@dataclass(frozen=True, slots=True)
-class DeploymentRecord:
-    """The spec's deployment record (schema v2 there, schema 1 here), field by field:
+_SKILLS = "skills."  # (the record's "skills" object, kept flat here)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeploymentRecord(jsonform.Form):
+    """The spec's deployment record (schema v2 there, schema 1 here), field by field in the
+    order of its JSON:
 
     ``toolset`` the primary (first) server's name (absent without servers);
     ``agent_tools`` ``{"type": "AgentTools"|"MCPServer", "name", "location":
@@ -79,25 +83,30 @@ class DeploymentRecord:
     ``extra``) hold unknown fields verbatim.
     """
 
-    uuid: str
-    client: str
+    WHAT = "the record"
+    version: int = SCHEMA_VERSION
+    uuid: str = field(metadata=jsonform.key(check=shapes.is_name, means="a UUID"))
+    timestamp: str = ""
+    agenttools_version: str = ""
+    created_by: str = "deploy"
     agent_tools: Mapping[str, Any]
+    client: str
     target: Mapping[str, Any]
     scope: str | None
     location_key: str
     mcp_servers: tuple[ServerEntry, ...] = ()
-    skills_directory: str | None = None
-    installed: tuple[InstalledSkill, ...] = ()
-    skipped: tuple[str, ...] = ()
-    not_installed: tuple[str, ...] = ()
-    timestamp: str = ""
-    agenttools_version: str = ""
-    created_by: str = "deploy"
-    version: int = SCHEMA_VERSION
+    skills_directory: str | None = field(default=None, metadata=jsonform.key(_SKILLS + "directory"))
+    installed: tuple[InstalledSkill, ...] = field(
+        default=(), metadata=jsonform.key(_SKILLS + "installed")
+    )
+    skipped: tuple[str, ...] = field(default=(), metadata=jsonform.key(_SKILLS + "skipped"))
+    not_installed: tuple[str, ...] = field(
+        default=(), metadata=jsonform.key(_SKILLS + "not_installed")
+    )
     hooks: Mapping[str, Any] = field(default_factory=dict)
     meta: Mapping[str, Any] = field(default_factory=dict)
-    extra: Mapping[str, Any] = field(default_factory=dict)
-    skills_extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict, metadata=jsonform.EXTRA)
+    skills_extra: Mapping[str, Any] = field(default_factory=dict, metadata=jsonform.extra("skills"))
 
     @property
     def toolset(self) -> str | None:
@@ -113,91 +122,21 @@ class DeploymentRecord:
         return str(self.agent_tools.get("name", self.toolset or ""))
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = dict(self.extra)
-        data.update(
-            {
-                "version": self.version,
-                "uuid": self.uuid,
-                "timestamp": self.timestamp,
-                "agenttools_version": self.agenttools_version,
-                "created_by": self.created_by,
-                "agent_tools": dict(self.agent_tools),
-                "client": self.client,
-                "target": dict(self.target),
-                "scope": self.scope,
-                "location_key": self.location_key,
-                "mcp_servers": [s.to_json() for s in self.mcp_servers],
-                "skills": {
-                    **self.skills_extra,
-                    "directory": self.skills_directory,
-                    "installed": [s.to_json() for s in self.installed],
-                    "skipped": list(self.skipped),
-                    "not_installed": list(self.not_installed),
-                },
-                "hooks": dict(self.hooks),
-                "meta": dict(self.meta),
-            }
-        )
+        data = jsonform.Form.to_json(self)
         if self.toolset is not None:
             data["toolset"] = self.toolset
-        else:
-            data.pop("toolset", None)
         return data
 
     @classmethod
-    def from_json(cls, data: object) -> DeploymentRecord:
+    def from_json(cls, data: object, what: str | None = None) -> DeploymentRecord:
         """Parse a record; ``ValueError`` (:class:`~.shapes.Malformed`) on one that is not
         of the shape its schema says (every field of its type)."""
-        what = "the record"
-        record = shapes.obj(data, what)
-        version = record.get("version")
+        what = what or cls.WHAT
+        version = shapes.obj(data, what).get("version")
         if type(version) is not int or version < 1:
             raise shapes.Malformed(f"unsupported record version {version!r}")
-        uid = shapes.text(record, "uuid", what)
-        if not shapes.is_name(uid):
-            raise shapes.Malformed(f"{what}.uuid is not a UUID")
-        skills = shapes.table(record, "skills", what)
-        where = f"{what}.skills"
-        return cls(
-            uuid=uid,
-            client=shapes.text(record, "client", what),
-            agent_tools=shapes.obj(record.get("agent_tools"), f"{what}.agent_tools"),
-            target=shapes.obj(record.get("target"), f"{what}.target"),
-            scope=shapes.optional_text(record, "scope", what),
-            location_key=shapes.text(record, "location_key", what),
-            mcp_servers=tuple(
-                ServerEntry.from_json(s, f"{what}.mcp_servers[{i}]")
-                for i, s in enumerate(shapes.items(record, "mcp_servers", what))
-            ),
-            skills_directory=shapes.optional_text(skills, "directory", where),
-            installed=tuple(
-                InstalledSkill.from_json(s, f"{where}.installed[{i}]")
-                for i, s in enumerate(shapes.items(skills, "installed", where))
-            ),
-            skipped=tuple(shapes.texts(skills, "skipped", where)),
-            not_installed=tuple(shapes.texts(skills, "not_installed", where)),
-            timestamp=shapes.text_or(record, "timestamp", what),
-            agenttools_version=shapes.text_or(record, "agenttools_version", what),
-            created_by=shapes.text_or(record, "created_by", what, "deploy"),
-            version=version,
-            hooks=shapes.table(record, "hooks", what),
-            meta=shapes.table(record, "meta", what),
-            extra=_unknown(record, _RECORD_FIELDS),
-            skills_extra=_unknown(skills, _SKILLS_FIELDS),
-        )
-
-
-# the fields this version reads; everything else in a record is kept verbatim on rewrite
-_SKILLS_FIELDS = frozenset({"directory", "installed", "skipped", "not_installed"})
-_RECORD_FIELDS = frozenset(
-    {"version", "uuid", "timestamp", "agenttools_version", "created_by", "agent_tools", "client",
-     "target", "scope", "location_key", "mcp_servers", "skills", "hooks", "meta", "toolset"}
-)  # fmt: skip
-
-
-def _unknown(data: Mapping[str, Any], known: Iterable[str]) -> dict[str, Any]:
-    names = set(known)
-    return {k: v for k, v in data.items() if k not in names}
+        # (the toolset is the first server's: read from there)
+        return jsonform.load(cls, data, what, frozenset({"toolset"}))
 
 
 def now_timestamp() -> str:
@@ -229,23 +168,16 @@ def read_record(path: Path) -> DeploymentRecord:
     ``uuid`` is not the name of its directory (a record moved or edited by hand: which of
     the two is the deployment's cannot be told)."""
     try:
-        data = json.loads(path.read_text("utf-8"))
-        record = DeploymentRecord.from_json(data)
-    except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
-        raise errors.InvalidDeploymentRecord(path=path, reason=_unreadable(exc)) from exc
+        record = DeploymentRecord.from_json(json.loads(path.read_text("utf-8")))
+    except RecursionError as exc:
+        reason = "it is nested too deeply to read"
+        raise errors.InvalidDeploymentRecord(path=path, reason=reason) from exc
+    except (OSError, ValueError) as exc:
+        raise errors.InvalidDeploymentRecord(path=path, reason=str(exc)) from exc
     if record.uuid != path.parent.name:
         reason = f"its uuid {record.uuid} is not the name of its directory"
         raise errors.InvalidDeploymentRecord(path=path, reason=reason)
     return record
-
-
-def _unreadable(exc: BaseException) -> str:
-    """Why a record cannot be read, as the end of a sentence."""
-    if isinstance(exc, KeyError):
-        return f"it has no {exc} field"
-    if isinstance(exc, RecursionError):
-        return "it is nested too deeply to read"
-    return str(exc)
 
 
 def iter_records(

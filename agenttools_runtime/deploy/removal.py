@@ -17,7 +17,7 @@ for it, and always in ``doctor``.
 from __future__ import annotations
 
 import os
-import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -26,7 +26,7 @@ from agenttools_runtime.clients import Client, get_client
 from agenttools_runtime.deploy import journal, litter, plan, records, registry
 from agenttools_runtime.deploy.content import LINK
 from agenttools_runtime.deploy.journal import Journal, Kind
-from agenttools_runtime.deploy.ownership import EntryOutcome, release_entry
+from agenttools_runtime.deploy.ownership import EntryOutcome, owners, release_entry
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
 from agenttools_runtime.deploy.registry import RegistryEntry, uninstall_hint
 from agenttools_runtime.deploy.store import Store
@@ -69,11 +69,11 @@ def remove_recorded(
     *,
     owned_by: DeploymentRecord | None = None,
     force: bool = False,
-) -> list[AgentToolsWarning]:
+) -> list[Removed]:
     """Remove a deployment from recorded data only (call under the lock). With *owned_by*
     (the deployment replacing it) the config keys and skill directories that one now owns
-    are left in place. Returns the warnings (not issued); :func:`remove_entries` tells what
-    became of each config entry.
+    are left in place. Returns what became of each config entry and skill, the warnings
+    (not issued) in them (:func:`warnings_of`).
 
     Each config entry goes by the ownership rules (:mod:`.ownership`): deleted when it still
     holds what the deployment wrote, the user's entry it replaced put back instead where
@@ -82,27 +82,8 @@ def remove_recorded(
     reported with ``MCPServerNotRemoved``; the record is then kept, holding only those
     entries, so that running the removal again finishes the job instead of leaving an
     entry nobody tracks."""
-    return [o.warning for o in remove_entries(store, record, owned_by=owned_by, force=force)
-            if o.warning is not None]  # fmt: skip
-
-
-def remove_entries(
-    store: Store,
-    record: DeploymentRecord,
-    *,
-    owned_by: DeploymentRecord | None = None,
-    force: bool = False,
-) -> list[Removed]:
-    """:func:`remove_recorded`, saying what became of each config entry and skill (the
-    warnings are in them)."""
-    entry = Journal(
-        path=journal.new_path(store.state, Kind.REMOVE, record.uuid),
-        kind=Kind.REMOVE,
-        uuid=record.uuid,
-        name=record.toolset_name,
-        client=record.client,
-        created=records.now_timestamp(),
-        pid=os.getpid(),
+    entry = replace(
+        journal.begin(store.state, Kind.REMOVE, record),
         owned_by=None if owned_by is None else owned_by.uuid,
         force=force,
     )
@@ -130,11 +111,16 @@ def finish_removal(store: Store, entry: Journal) -> list[AgentToolsWarning]:
     elif os.path.lexists(records.record_dir(entry.uuid, store.state.deployments)):
         store.delete_record(entry.uuid)  # the record file went; its directory is left
     journal.delete(entry)
-    return [o.warning for o in found if o.warning is not None]
+    return warnings_of(found)
 
 
 Removed = EntryOutcome | ReleaseOutcome
 """What a removal did to one config entry or one skill."""
+
+
+def warnings_of(outcomes: Iterable[Removed]) -> list[AgentToolsWarning]:
+    """The warnings of what a removal, a release or a sweep did (not issued)."""
+    return [o.warning for o in outcomes if o.warning is not None]
 
 
 def _remove(
@@ -147,7 +133,9 @@ def _remove(
         client = None
     not_removed: list[ServerEntry] = []
     for server in record.mcp_servers:
-        if _recorded_elsewhere(store, record, server):
+        if any(
+            r.uuid != record.uuid for r, _ in owners(store, server.config_key, server.config_file)
+        ):
             # another deployment (e.g. the replacement) records this key here
             found.append(EntryOutcome(server.config_key, server.config_file, "shared"))
             continue
@@ -171,7 +159,7 @@ def _remove(
         if skill.registry_key in owned_keys:
             drop_reference(store, skill.registry_key, record.uuid)
             continue
-        outcome = release(store, skill.registry_key, record.uuid, issue=False, listed=skill)
+        outcome = release(store, skill.registry_key, record.uuid, listed=skill)
         if outcome is None:
             continue
         if outcome.warning is not None and outcome.state is plan.ReleaseState.IN_USE:
@@ -196,16 +184,6 @@ def _keep_hint(record: DeploymentRecord, server: ServerEntry) -> str:
     )
 
 
-def _recorded_elsewhere(store: Store, record: DeploymentRecord, server: ServerEntry) -> bool:
-    wanted = (server.config_key, paths.canonical_path_key(server.config_file))
-    candidates = [u for u in store.index.records_with_config_entry(wanted) if u != record.uuid]
-    for other in store.records(candidates):
-        for s in other.mcp_servers:
-            if (s.config_key, paths.canonical_path_key(s.config_file)) == wanted:
-                return True
-    return False
-
-
 # -- release ---------------------------------------------------------------------------------
 
 
@@ -215,17 +193,12 @@ def release_backup_name(key: str) -> str:
 
 
 def release(
-    store: Store,
-    key: str,
-    uid: str | None,
-    *,
-    issue: bool = True,
-    listed: InstalledSkill | None = None,
+    store: Store, key: str, uid: str | None, *, listed: InstalledSkill | None = None
 ) -> ReleaseOutcome | None:
     """The release decision for deployment *uid*'s reference to entry *key* (None: only
     prune stale references, as the sweep does; *listed*: the skill as *uid*'s record lists
-    it). Returns None when there is no entry (the directory is left alone). Warnings are
-    issued with ``warnings.warn`` when *issue*, and returned in the outcome either way.
+    it). Returns None when there is no entry (the directory is left alone); the warning (not
+    issued) is in the outcome.
 
     An unmodified directory is deleted only where more than its bytes say agenttools wrote
     it: the record that releases it lists that very directory under that key, or — released
@@ -240,7 +213,7 @@ def release(
     remaining = store.live_references(entry, exclude=() if uid is None else (uid,))
     path = entry.path
     if not remaining and entry.extra.get(LINK) is not None:
-        return _release_link(store, entry, issue)
+        return _release_link(store, entry)
     destination = destination_state(entry.root, entry.name)
     unmodified = (
         destination is DestinationState.DIRECTORY
@@ -282,8 +255,6 @@ def release(
         elif warning is not None and registry.replaced_backup(entry) is not None:
             kept = "the skill deployed there stays (it was changed since, or is not a skill)"
             warning = _put_back_replaced(entry, kept) or warning
-    if warning is not None and issue:
-        warnings.warn(warning, stacklevel=2)
     return ReleaseOutcome(entry.name, entry.directory, state, removed, warning)
 
 
@@ -326,7 +297,7 @@ def _unproven(entry: RegistryEntry, listed: InstalledSkill | None) -> str | None
     )
 
 
-def _release_link(store: Store, entry: RegistryEntry, issue: bool) -> ReleaseOutcome:
+def _release_link(store: Store, entry: RegistryEntry) -> ReleaseOutcome:
     """The last reference to a skill deployed as a link (``--link``) went: the link is
     removed as a link — never followed — while it still leads where agenttools pointed it;
     anything else there now is left alone."""
@@ -348,8 +319,6 @@ def _release_link(store: Store, entry: RegistryEntry, issue: bool) -> ReleaseOut
     if registry.replaced_backup(entry) is not None:
         kept = None if warning is None else "something else is there now"
         warning = _put_back_replaced(entry, kept) or warning
-    if warning is not None and issue:
-        warnings.warn(warning, stacklevel=3)
     return ReleaseOutcome(entry.name, entry.directory, state, removed, warning)
 
 
@@ -413,10 +382,10 @@ def sweep_if_needed(store: Store) -> list[AgentToolsWarning]:
         # (a staging record left by a crash is undone by its journal; one left by an older
         # agenttools, or by hand, comes with a state the index did not expect)
         store.remove_staging_leftovers()
-        outcomes = sweep(store, issue=False)
+        outcomes = sweep(store)
     else:
         outcomes = _release_pending(store)
-    return [o.warning for o in outcomes if o.warning is not None]
+    return warnings_of(outcomes)
 
 
 def _release_pending(store: Store) -> list[ReleaseOutcome]:
@@ -426,7 +395,7 @@ def _release_pending(store: Store) -> list[ReleaseOutcome]:
         store.index.pending.discard(key)
         store.index.dirty = True
         try:
-            outcome = release(store, key, None, issue=False)
+            outcome = release(store, key, None)
         except OSError:
             store.index.pending.add(key)
             continue
@@ -435,53 +404,40 @@ def _release_pending(store: Store) -> list[ReleaseOutcome]:
     return outcomes
 
 
-def sweep(store: Store, issue: bool = True) -> list[ReleaseOutcome]:
+def sweep(store: Store) -> list[ReleaseOutcome]:
     """Prune stale references from every entry; an entry left without references goes
     through the release decision. Entries that cannot be read or processed are skipped (and
     the next operation sweeps again)."""
-    entry = Journal(
-        path=journal.new_path(store.state, Kind.SWEEP, ""),
-        kind=Kind.SWEEP,
-        uuid="",
-        created=records.now_timestamp(),
-        pid=os.getpid(),
-    )
+    entry = journal.begin(store.state, Kind.SWEEP)
     with signals.deferred():  # (a sweep only goes forward too)
         journal.write(entry)
-        outcomes, complete = _sweep(store, issue)
-        _swept(store, complete)
-        journal.delete(entry)
-    return outcomes
-
-
-def _swept(store: Store, complete: bool) -> None:
-    store.index.needs_sweep = not complete
-    store.index.dirty = True
+        return _sweep(store, entry)
 
 
 def finish_sweep(store: Store, entry: Journal) -> list[AgentToolsWarning]:
-    outcomes, complete = _sweep(store, issue=False)
-    _swept(store, complete)
-    journal.delete(entry)
-    return [o.warning for o in outcomes if o.warning is not None]
+    return warnings_of(_sweep(store, entry))
 
 
-def _sweep(store: Store, issue: bool) -> tuple[list[ReleaseOutcome], bool]:
+def _sweep(store: Store, entry: Journal) -> list[ReleaseOutcome]:
+    """The sweep journaled as *entry*, which is deleted once it is done."""
     outcomes: list[ReleaseOutcome] = []
     complete = True
     store.index.pending.clear()  # every entry is looked at; releases add back what is kept
-    for entry in list(store.entries()):
-        remaining = store.live_references(entry)
-        if remaining and remaining == entry.references:
+    for found in list(store.entries()):
+        remaining = store.live_references(found)
+        if remaining and remaining == found.references:
             continue
         try:
             if remaining:
-                store.put_entry(replace(entry, references=remaining))
+                store.put_entry(replace(found, references=remaining))
                 continue
-            outcome = release(store, entry.key, None, issue=issue)
+            outcome = release(store, found.key, None)
         except OSError:
             complete = False
             continue  # the sweep skips what it cannot process; the next one retries
         if outcome is not None:
             outcomes.append(outcome)
-    return outcomes, complete
+    store.index.needs_sweep = not complete
+    store.index.dirty = True
+    journal.delete(entry)
+    return outcomes

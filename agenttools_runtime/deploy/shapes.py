@@ -24,40 +24,6 @@ def obj(value: object, what: str) -> dict[str, Any]:
     return value
 
 
-def text(data: Mapping[str, Any], key: str, what: str) -> str:
-    """The string field *key* (required)."""
-    value = data.get(key)
-    if type(value) is not str:
-        raise Malformed(f"{what}.{key} is not a string" if key in data else f"{what} has no {key}")
-    return value
-
-
-def optional_text(data: Mapping[str, Any], key: str, what: str) -> str | None:
-    """The string field *key*, or None when it is absent or null."""
-    value = data.get(key)
-    if value is None:
-        return None
-    if type(value) is not str:
-        raise Malformed(f"{what}.{key} is not a string")
-    return value
-
-
-def text_or(data: Mapping[str, Any], key: str, what: str, default: str = "") -> str:
-    """The string field *key*, or *default* when it is absent or null."""
-    value = optional_text(data, key, what)
-    return default if value is None else value
-
-
-def flag(data: Mapping[str, Any], key: str, what: str, default: bool = False) -> bool:
-    """The boolean field *key* (*default* when absent or null)."""
-    value = data.get(key)
-    if value is None:
-        return default
-    if type(value) is not bool:
-        raise Malformed(f"{what}.{key} is not true or false")
-    return value
-
-
 def items(data: Mapping[str, Any], key: str, what: str) -> list[Any]:
     """The array field *key* (empty when absent; null is not an array: a record's null list
     of entries read as none would leave them untracked)."""
@@ -66,14 +32,6 @@ def items(data: Mapping[str, Any], key: str, what: str) -> list[Any]:
     value = data[key]
     if type(value) is not list:
         raise Malformed(f"{what}.{key} is not an array")
-    return value
-
-
-def texts(data: Mapping[str, Any], key: str, what: str) -> list[str]:
-    """The array-of-strings field *key* (empty when absent)."""
-    value = items(data, key, what)
-    if not all(type(v) is str for v in value):
-        raise Malformed(f"{what}.{key} is not an array of strings")
     return value
 
 

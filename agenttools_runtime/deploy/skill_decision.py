@@ -159,7 +159,7 @@ def _plan_at(
         # (the destination resolved through every link: a per-skill link to the source too)
         destination_key = _directory_key(store, directory)
         same_directory = _same_or_nested(source_key, destination_key, source.directory, directory)
-        builtin = _is_within_key(source_key, store.root(_builtin_dir()).canonical)
+        builtin = _is_within_key(source_key, store.root(Path(BUILTIN_SKILLS_DIR)).canonical)
     if same_directory and entry is None:
         # the source reached through a per-skill link joins the entry of the physical dir
         entry = store.find_physical_entry(directory)
@@ -218,10 +218,6 @@ def _disk_facts(
         disk_unmodified=unmodified,
         disk_is_incoming=clean and disk == dict(source.manifest),
     ), stats
-
-
-def _builtin_dir() -> Path:
-    return Path(BUILTIN_SKILLS_DIR)
 
 
 def new_entry(sp: SkillPlan, uid: str) -> RegistryEntry:

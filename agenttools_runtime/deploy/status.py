@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import paths
 from agenttools_runtime.bundles import BUILTIN_SERVERS, BUILTIN_SKILL_NAMES
-from agenttools_runtime.clients import all_clients, get_client
+from agenttools_runtime.clients import Client, all_clients
 from agenttools_runtime.deploy import content, drift, records
 from agenttools_runtime.deploy.drift import BROKEN, DRIFTED, OK, ORPHANED, OUTDATED, Finding
 from agenttools_runtime.deploy.plan import version_older
@@ -57,7 +57,7 @@ from agenttools_runtime.names import canonical_dist_name
 from agenttools_runtime.skill_sources import builtin_skill_source, distribution_skill_source
 
 if TYPE_CHECKING:
-    from agenttools_runtime.discovery import InstalledDistribution, SearchPath
+    from agenttools_runtime.discovery import InstalledDistribution
 
 # the word shown when several apply: the first of these
 PRIORITY = (BROKEN, ORPHANED, DRIFTED, OUTDATED)
@@ -355,7 +355,7 @@ class _Checker:
             search_paths = (str(Path(dist_info).parent),)
         key = (name, search_paths, str(environment.get("python") or ""))
         if key not in self._dists:
-            search = _search(environment, search_paths)
+            search = environment_search(environment, search_paths)
             try:
                 self._dists[key] = try_get_distribution(name, search)
             except AgentToolsError:
@@ -377,7 +377,7 @@ class _Checker:
         client = all_clients().get(record.client)
         if client is None:
             return [Finding(DRIFTED, "config-file", f"unknown client {record.client}")]
-        current = self._config(server.config_file, client.id)
+        current = self._config(server.config_file, client)
         if isinstance(current, AgentToolsError):
             return [Finding(DRIFTED, "config-file", str(current), server.config_file)]
         key = server.config_key
@@ -398,7 +398,7 @@ class _Checker:
         expected = server.written
         source = "as written"
         if expected is None and self.deep:
-            expected = _entry_today(record, server, client)
+            expected = self._entry_today(record, server, client)
             source = "as the record's server would be written today"
         if expected is None:
             return found
@@ -418,54 +418,57 @@ class _Checker:
             ),
         ]
 
-    def _config(self, config_file: str, client_id: str) -> dict[str, Any] | AgentToolsError:
-
-        key = (config_file, client_id)
+    def _config(self, config_file: str, client: Client) -> dict[str, Any] | AgentToolsError:
+        key = (config_file, client.id)
         if key not in self._configs:
             try:
-                self._configs[key] = read_server_entries(Path(config_file), get_client(client_id))
+                self._configs[key] = read_server_entries(Path(config_file), client)
             except AgentToolsError as exc:
                 self._configs[key] = exc
         return self._configs[key]
 
-
-def _entry_today(record: DeploymentRecord, server: ServerEntry, client: Any) -> Any | None:
-    """The entry the record's server would be written as today (the distribution installed
-    now, the runner recorded), for records that do not hold the entry they wrote."""
-    at = record.agent_tools
-    environment = at.get(content.ENVIRONMENT) or {}
-    try:
-        if at.get("location") == "builtin":
-            declared = BUILTIN_SERVERS.get(server.name)
-        elif at.get("location") == "distribution" and at.get("distribution"):
-            search = _search(environment, tuple(environment.get("paths") or ()))
-            dist = try_get_distribution(str(at["distribution"]), search)
-            if dist is None or dist.version != at.get("distribution_version"):
+    def _entry_today(
+        self, record: DeploymentRecord, server: ServerEntry, client: Client
+    ) -> Any | None:
+        """The entry the record's server would be written as today (the distribution
+        installed now, the runner recorded), for records that do not hold the entry they
+        wrote."""
+        at = record.agent_tools
+        try:
+            if at.get("location") == "builtin":
+                declared = BUILTIN_SERVERS.get(server.name)
+            elif at.get("location") == "distribution" and at.get("distribution"):
+                environment = at.get(content.ENVIRONMENT) or {}
+                dist = self._installed(str(at["distribution"]), environment, None)
+                if dist is None or dist.version != at.get("distribution_version"):
+                    return None
+                declared = dist.server(server.name.rpartition("/")[2])
+            else:
                 return None
-            declared = dist.server(server.name.rpartition("/")[2])
-        else:
+            if declared is None:
+                return None
+            project = record.scope not in (USER_SCOPE, None)
+            choice = choose_runner(declared, server.runner, project=project)
+            return plain(build_entry(client, choice.server, server.config_key))
+        except (AgentToolsError, ValueError):
             return None
-        if declared is None:
-            return None
-        project = record.scope not in (USER_SCOPE, None)
-        choice = choose_runner(declared, server.runner, project=project)
-        return plain(build_entry(client, choice.server, server.config_key))
-    except (AgentToolsError, ValueError):
-        return None
 
 
-def _search(environment: Mapping[str, Any], search_paths: tuple[str, ...]) -> SearchPath:
-
+def environment_search(
+    environment: Mapping[str, Any], search_paths: tuple[str, ...] | None = None
+) -> SearchPath:
+    """Where discovery looks for what a record's ``environment`` (:mod:`.content`) names:
+    *search_paths* (by default the paths it lists, else this interpreter's) with its
+    interpreter and scripts (else this interpreter's)."""
+    if search_paths is None:
+        search_paths = tuple(str(p) for p in environment.get("paths") or ())
     python, scripts = environment.get("python"), environment.get("scripts")
-    if python and scripts and search_paths:  # (the common case: this interpreter not asked)
-        return SearchPath(
-            tuple(Path(p) for p in search_paths), Environment(Path(python), Path(scripts))
-        )
+    env = Environment(Path(python), Path(scripts)) if python and scripts else None
+    if env is not None and search_paths:  # (the common case: this interpreter not asked)
+        return SearchPath(tuple(Path(p) for p in search_paths), env)
     current = SearchPath.current()
-    env = Environment(Path(python), Path(scripts)) if python and scripts else current.environment
-    if not search_paths:
-        return SearchPath(current.paths, env)
-    return SearchPath(tuple(Path(p) for p in search_paths), env)
+    where = tuple(Path(p) for p in search_paths) if search_paths else current.paths
+    return SearchPath(where, current.environment if env is None else env)
 
 
 def load_all(client: str | None = None) -> list[DeploymentRecord | InvalidDeploymentRecord]:

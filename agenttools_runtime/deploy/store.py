@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agenttools_runtime import errors, fs, paths
+from agenttools_runtime import errors, paths
 from agenttools_runtime.deploy import index, records, registry
 from agenttools_runtime.deploy.index import SkillKeys, StateIndex
 from agenttools_runtime.deploy.journal import Journal
@@ -181,9 +181,6 @@ class Store:
         found = (self.record(uid) for uid in uids)
         return sorted((r for r in found if r is not None), key=lambda r: (r.timestamp, r.uuid))
 
-    def all_records(self) -> list[DeploymentRecord]:
-        return self.records(self.index.records)
-
     def publish_record(self, record: DeploymentRecord) -> None:
         records.write_record(record, self.state.deployments)
         self._cache(record)
@@ -205,7 +202,3 @@ class Store:
 
     def remove_staging_leftovers(self) -> None:
         records.remove_staging_leftovers(self.state.deployments)
-
-    def sync(self) -> None:
-        """Make the registry's names durable (one fsync of its directory)."""
-        fs.sync_directory(self.state.registry)

@@ -28,8 +28,6 @@ from agenttools_runtime.deploy.targets import DEFAULT, resolve_target
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning, DeploymentNotFound
 
 if TYPE_CHECKING:
-    from agenttools_runtime.deploy.deploy_plan import DeployPlan
-    from agenttools_runtime.deploy.deployment import Deployment
     from agenttools_runtime.deploy.status import DeploymentStatus
     from agenttools_runtime.discovery import SearchPath
 
@@ -135,7 +133,7 @@ def redeploy(
         raise DeploymentNotFound(id=f"{record.toolset_name} (an ad hoc bundle)")
     environment = at.get(content.ENVIRONMENT) or {}
     if search is None and location == "distribution":
-        search = status._search(environment, tuple(environment.get("paths") or ()))
+        search = status.environment_search(environment)
     name = None if location == "builtin" else record.toolset_name
     target = record.target
     skills_dir: Any = target.get("skills_dir") or DEFAULT

@@ -11,15 +11,12 @@ import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agenttools_runtime import errors
 from agenttools_runtime.bundles import BUILTIN_SERVERS, BUILTIN_SKILLS_DIR
 from agenttools_runtime.deploy.resolved import ResolvedTools
-from agenttools_runtime.deploy.targets import (
-    USER_SCOPE,
-    DeployTarget,
-)
+from agenttools_runtime.deploy.targets import USER_SCOPE, DeployTarget
 from agenttools_runtime.errors import (
     AgentSkillLinkNotEditable,
     AgentSkillLinksUnsupported,
@@ -29,9 +26,6 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.mcp.runners import RunnerChoice, choose_runner, machine_specific_warning
 from agenttools_runtime.mcp.server import Environment
 
-if TYPE_CHECKING:
-    pass
-
 
 def with_runner(
     resolved: ResolvedTools, where: DeployTarget, runner: str | None
@@ -39,8 +33,6 @@ def with_runner(
     """*resolved* with each server as it is written for this target (see
     :mod:`agenttools_runtime.mcp.runners`), what was chosen per config key, and the
     warnings for project files that hold a path of this machine."""
-    # runners and bundles: deploying needs them, `deployed` does not
-
     if where.config_file is None or not resolved.servers:
         return resolved, {}, []  # no MCP config here: nothing is written
     project = where.scope not in (USER_SCOPE, None)
@@ -100,7 +92,6 @@ def missing_sdk(
 ) -> AgentToolsError | None:
     """``MCPSDKMissing`` when the built-in ``agenttools`` server would be written to run in
     an interpreter without the MCP SDK (the ``[serve]`` extra): it could never start."""
-
     builtin = BUILTIN_SERVERS["agenttools"]
     for key, choice in launches.items():
         if choice.runner == "uvx" or choice.server.name != builtin.name:

@@ -14,7 +14,10 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
+
+from agenttools_runtime import jsonform
 
 # PyPI's simple index: what pip and uv use when nothing names another one
 DEFAULT_INDEX = "https://pypi.org/simple"
@@ -24,11 +27,12 @@ _USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/@
 
 
 @dataclass(frozen=True, slots=True)
-class IndexOptions:
+class IndexOptions(jsonform.Form):
     """The indexes and wheel locations one install or lookup uses. ``index_url`` None: the
     installer's default (its configuration, else PyPI); ``find_links`` are directories or
-    URLs of HTML pages of links; ``no_index``: only ``find_links``."""
+    URLs of HTML pages of links; ``no_index``: only ``find_links``. Written redacted."""
 
+    WHAT = "the index options"
     index_url: str | None = None
     extra_index_urls: tuple[str, ...] = ()
     find_links: tuple[str, ...] = ()
@@ -122,28 +126,8 @@ class IndexOptions:
             no_index=self.no_index,
         )
 
-    def to_json(self) -> dict[str, object]:
-        redacted = self.redacted()
-        return {
-            "index_url": redacted.index_url,
-            "extra_index_urls": list(redacted.extra_index_urls),
-            "find_links": list(redacted.find_links),
-            "no_index": redacted.no_index,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, object]) -> IndexOptions:
-        index = data.get("index_url")
-        extras = data.get("extra_index_urls") or ()
-        links = data.get("find_links") or ()
-        if not isinstance(extras, (list, tuple)) or not isinstance(links, (list, tuple)):
-            raise ValueError("index options: extra_index_urls and find_links must be lists")
-        return cls(
-            index_url=None if index is None else str(index),
-            extra_index_urls=tuple(str(u) for u in extras),
-            find_links=tuple(str(u) for u in links),
-            no_index=bool(data.get("no_index", False)),
-        )
+    def to_json(self) -> dict[str, Any]:
+        return jsonform.Form.to_json(self.redacted())
 
 
 def redact(url: str) -> str:

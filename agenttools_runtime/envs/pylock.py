@@ -9,7 +9,7 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 from urllib.parse import unquote, urlsplit
@@ -17,6 +17,7 @@ from urllib.parse import unquote, urlsplit
 from packaging.tags import sys_tags
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
+from agenttools_runtime import jsonform
 from agenttools_runtime.envs.index import redact
 
 if sys.version_info >= (3, 11):
@@ -27,44 +28,24 @@ else:  # pragma: no cover
 T = TypeVar("T")
 
 
+_OMIT_NONE = jsonform.key(omit=None)
+
+
 @dataclass(frozen=True, slots=True)
-class ResolvedDistribution:
+class ResolvedDistribution(jsonform.Form):
     """One distribution of an environment: ``name`` (normalized), ``version``, the file
     installed (``file``: a wheel's or archive's name; None for a directory built in place),
     its ``sha256``, and where it came from: ``url`` (credentials removed) or a local ``path``,
     and the ``index`` the lock names."""
 
+    WHAT = "a resolved distribution"
     name: str
     version: str
-    file: str | None = None
-    sha256: str | None = None
-    url: str | None = None
-    path: str | None = None
-    index: str | None = None
-
-    def to_json(self) -> dict[str, str]:
-        data = {"name": self.name, "version": self.version}
-        for key in ("file", "sha256", "url", "path", "index"):
-            value = getattr(self, key)
-            if value is not None:
-                data[key] = value
-        return data
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, object]) -> ResolvedDistribution:
-        def text(key: str) -> str | None:
-            value = data.get(key)
-            return None if value is None else str(value)
-
-        return cls(
-            name=str(data["name"]),
-            version=str(data["version"]),
-            file=text("file"),
-            sha256=text("sha256"),
-            url=text("url"),
-            path=text("path"),
-            index=text("index"),
-        )
+    file: str | None = field(default=None, metadata=_OMIT_NONE)
+    sha256: str | None = field(default=None, metadata=_OMIT_NONE)
+    url: str | None = field(default=None, metadata=_OMIT_NONE)
+    path: str | None = field(default=None, metadata=_OMIT_NONE)
+    index: str | None = field(default=None, metadata=_OMIT_NONE)
 
 
 class LockFileError(ValueError):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs
+from agenttools_runtime import fs, jsonform
 from agenttools_runtime.envs.index import IndexOptions
 from agenttools_runtime.envs.pylock import ResolvedDistribution
 from agenttools_runtime.errors import InvalidReceipt
@@ -26,73 +26,52 @@ SCHEMA = 1
 VENV, METADATA = "venv", "metadata"  # a virtual environment; only a wheel's .dist-info (uvx)
 
 
+KINDS = ("index", "wheel", "directory")  # (an install request's: envs.requirement.Kind)
+
+
 @dataclass(frozen=True, slots=True)
-class Receipt:
+class Receipt(jsonform.Form):
     """See the module docstring. ``kind`` is the request's (``index``, ``wheel``,
     ``directory``); ``layout`` :data:`VENV` or :data:`METADATA`; ``key`` the identity of the
     request (:func:`agenttools_runtime.envs.layout.request_key`) that a rerun finds it by;
-    ``source_sha256`` the hash of the wheel a file or directory request installed."""
+    ``source_sha256`` the hash of the wheel a file or directory request installed. The JSON
+    nests the interpreter (``path``, ``version``) and the installer (``name``, ``version``)."""
 
+    WHAT = "the receipt"
     requirement: str
-    kind: str
+    kind: str = field(metadata=jsonform.key(check=KINDS.__contains__, means="a request kind"))
     distribution: str
     version: str
     key: str
     index: IndexOptions
-    interpreter: str
-    python_version: str
-    installer: str
-    installer_version: str
-    resolved: tuple[ResolvedDistribution, ...] = ()
-    layout: str = VENV
+    interpreter: str = field(metadata=jsonform.key("interpreter.path"))
+    python_version: str = field(metadata=jsonform.key("interpreter.version"))
+    installer: str = field(metadata=jsonform.key("installer.name"))
+    installer_version: str = field(metadata=jsonform.key("installer.version"))
+    resolved: tuple[ResolvedDistribution, ...]
+    layout: str = field(
+        default=VENV, metadata=jsonform.key(check=(VENV, METADATA).__contains__, means="a layout")
+    )
     source_sha256: str | None = None
     created: str = ""
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict, metadata=jsonform.EXTRA)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            **self.extra,
-            "schema": SCHEMA,
-            "requirement": self.requirement,
-            "kind": self.kind,
-            "distribution": self.distribution,
-            "version": self.version,
-            "key": self.key,
-            "index": self.index.to_json(),
-            "interpreter": {"path": self.interpreter, "version": self.python_version},
-            "installer": {"name": self.installer, "version": self.installer_version},
-            "resolved": [d.to_json() for d in self.resolved],
-            "layout": self.layout,
-            "source_sha256": self.source_sha256,
-            "created": self.created,
-        }
+        return {**jsonform.Form.to_json(self), "schema": SCHEMA}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Receipt:
-        """Raises ``ValueError`` (or ``KeyError``, ``TypeError``) for a receipt of another
-        shape; a newer schema is refused."""
-        schema = data.get("schema")
-        if schema != SCHEMA:
-            raise ValueError(f"schema {schema!r}, this agenttools reads {SCHEMA}")
-        known = {"schema", "requirement", "kind", "distribution", "version", "key", "index",
-                 "interpreter", "installer", "resolved", "layout", "source_sha256", "created"}  # fmt: skip
-        return cls(
-            requirement=str(data["requirement"]),
-            kind=str(data["kind"]),
-            distribution=str(data["distribution"]),
-            version=str(data["version"]),
-            key=str(data["key"]),
-            index=IndexOptions.from_json(data["index"]),
-            interpreter=str(data["interpreter"]["path"]),
-            python_version=str(data["interpreter"]["version"]),
-            installer=str(data["installer"]["name"]),
-            installer_version=str(data["installer"]["version"]),
-            resolved=tuple(ResolvedDistribution.from_json(d) for d in data["resolved"]),
-            layout=str(data.get("layout", VENV)),
-            source_sha256=data.get("source_sha256"),
-            created=str(data.get("created", "")),
-            extra={k: v for k, v in data.items() if k not in known},
-        )
+    def from_json(cls, data: object, what: str | None = None) -> Receipt:
+        """Raises ``ValueError`` (:class:`~agenttools_runtime.jsonform.Malformed`, naming
+        the field) for a receipt of another shape than agenttools writes; a newer schema is
+        refused."""
+        what = what or cls.WHAT
+        if type(data) is not dict:
+            raise jsonform.Malformed(f"{what} is not an object")
+        if data.get("schema") != SCHEMA or type(data.get("schema")) is not int:
+            raise jsonform.Malformed(
+                f"schema {data.get('schema')!r}, this agenttools reads {SCHEMA}"
+            )
+        return jsonform.load(cls, data, what, frozenset({"schema"}))
 
 
 def read(environment: Path) -> Receipt:
@@ -108,10 +87,8 @@ def read(environment: Path) -> Receipt:
     except (OSError, ValueError) as exc:
         raise InvalidReceipt(path=str(environment), reason=str(exc)) from None
     try:
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
         return Receipt.from_json(data)
-    except (ValueError, KeyError, TypeError) as exc:
+    except ValueError as exc:
         raise InvalidReceipt(path=str(environment), reason=f"of another shape ({exc})") from None
 
 

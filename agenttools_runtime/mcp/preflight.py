@@ -82,44 +82,15 @@ def _lookup(module: str, search_paths: Sequence[str]) -> tuple[bool, list[str] |
 
 def interpreter_paths(python: Path, probed: Sequence[str]) -> Sequence[str]:
     """The ``sys.path`` of *python*: this interpreter's own when it is this one, else
-    *probed* (what discovery asked it for). This interpreter's is taken without the entries
-    ``PYTHONPATH`` put there, which a client starting the entry does not give it."""
+    *probed* (what discovery asked it for). (``PYTHONPATH`` counts, as the ``PATH`` does:
+    a client started from this shell gives its servers this environment.)"""
     import sys
 
     # (by path, not by file: two venvs' interpreters are often links to one binary)
     own = {os.path.abspath(sys.executable), os.fspath(Environment.current().python)}
-    if os.path.abspath(python) not in own:
-        return probed
-    entries = [p or os.curdir for p in sys.path]
-    given = "" if sys.flags.ignore_environment else os.environ.get("PYTHONPATH", "")
-    if not given:
-        return entries
-    # (an empty or relative entry is the working directory's, as the interpreter takes it)
-    extra = {os.path.abspath(p) for p in given.split(os.pathsep)}
-    # The interpreter keeps one entry per folder, at PYTHONPATH's place: a folder it has
-    # anyway (its site-packages, a .pth file's, as an editable install puts it) stays, as
-    # the interpreter started without PYTHONPATH says.
-    anyway = _path_without_pythonpath(sys.executable)
-    if anyway is None:
-        return [p for p in entries if os.path.abspath(p) not in extra]
-    return [p for p in entries if os.path.abspath(p) not in extra - anyway]
-
-
-def _path_without_pythonpath(python: str) -> set[str] | None:
-    """The folders on *python*'s ``sys.path`` started without ``PYTHONPATH`` (None: it
-    could not say)."""
-    import json
-    import subprocess
-
-    script = "import json, sys; print(json.dumps(sys.path))"
-    try:
-        done = subprocess.run(
-            [python, "-E", "-c", script], capture_output=True, check=True, timeout=60
-        )
-        # ("" is the working directory as the start folder of -c: not the client's)
-        return {os.path.abspath(p) for p in json.loads(done.stdout) if p}
-    except (OSError, subprocess.SubprocessError, ValueError, TypeError):
-        return None
+    if os.path.abspath(python) in own:
+        return [p or os.curdir for p in sys.path]
+    return probed
 
 
 def version_problem(dist_info: str | None, paths: Sequence[str], python: Path) -> str | None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from agenttools_runtime import names, schema
+from agenttools_runtime import jsonform, names, schema
 from agenttools_runtime.errors import InvalidManifest, ManifestSchemaTooNew
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 from agenttools_runtime.mcp.settings import Setting, SettingKind
@@ -23,8 +23,9 @@ from agenttools_runtime.mcp.settings import Setting, SettingKind
 if TYPE_CHECKING:
     from agenttools_runtime.errors import ManifestError
 
-    SkillKind = Literal["directory", "inline"]
     Transport = Literal["stdio", "http", "sse"]  # schema.TRANSPORTS
+
+SkillKind = Literal["directory", "inline"]  # (at run time: a skill's kind is read as one of these)
 
 SCHEMA_VERSION = 2
 # The schema each version introduced, and what it added: a manifest is written with the lowest
@@ -37,7 +38,6 @@ SCHEMA_CHANGES: dict[int, str] = {
 # Deepest nesting a manifest may have (agenttools_runtime/limits.py, as for every untrusted
 # text): its own structure needs 4 levels, a server's args/env/headers a few more.
 MAX_DEPTH = MAX_NESTING
-SKILL_KINDS = ("directory", "inline")
 
 
 # a server's keys as a manifest carries them: its registry entry is the publishing side (the
@@ -147,66 +147,77 @@ def setting_table(setting: Setting) -> dict[str, Any]:
     return table
 
 
-@dataclass(frozen=True, slots=True)
-class SkillEntry:
+_OMIT_NONE = jsonform.key(omit=None)
+
+
+def _is_project_path(path: str) -> bool:
+    """Relative, nothing leading out of the project (it is joined to ``source-root``)."""
+    return not (
+        path.startswith(("/", "\\")) or os.path.isabs(path) or ".." in re.split(r"[/\\]", path)
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SkillEntry(jsonform.Form):
     """One skill of the distribution and the hash of every file the wheel ships for it."""
 
-    name: str
-    description: str
-    files: Mapping[str, str]  # "/"-separated relative path -> SHA-256 (hex)
+    name: str = field(metadata=jsonform.NOT_JSON)  # (its key in the manifest's skills)
+    description: str = ""
     kind: SkillKind = "directory"
+    files: Mapping[str, str]  # "/"-separated relative path -> SHA-256 (hex)
     executable: tuple[str, ...] = ()  # sorted
-    path: str | None = None  # project-relative source directory (directory kind)
+    path: str | None = field(  # project-relative source directory (directory kind)
+        default=None,
+        metadata=jsonform.key(omit=None, check=_is_project_path, means="inside the project"),
+    )
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "description": self.description,
-            "kind": self.kind,
-            "files": dict(self.files),
-            "executable": list(self.executable),
-        }
-        if self.path is not None:
-            data["path"] = self.path
-        return data
+
+def _are_references(rule: Callable[[object], bool]) -> Callable[[Any], bool]:
+    return lambda items: all(map(rule, items))
 
 
 @dataclass(frozen=True, slots=True)
-class BundleEntry:
+class BundleEntry(jsonform.Form):
     """One bundle: server and skill references (``name`` or ``dist/name``), in order."""
 
-    name: str
+    name: str = field(metadata=jsonform.key(check=names.is_item_name, means="a bundle name"))
     implicit: bool = False
-    mcp_servers: tuple[str, ...] = ()
-    skills: tuple[str, ...] = ()
-    description: str | None = None
-    marker: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "name": self.name,
-            "implicit": self.implicit,
-            "mcp-servers": list(self.mcp_servers),
-            "skills": list(self.skills),
-        }
-        if self.description is not None:
-            data["description"] = self.description
-        if self.marker is not None:
-            data["marker"] = self.marker
-        return data
+    mcp_servers: tuple[str, ...] = field(
+        default=(),
+        metadata=jsonform.key(
+            "mcp-servers",
+            check=_are_references(names.is_item_reference),
+            means='a list of names ("name" or "dist/name")',
+        ),
+    )
+    skills: tuple[str, ...] = field(
+        default=(),
+        metadata=jsonform.key(
+            check=_are_references(names.is_skill_reference),
+            means='a list of names ("skill-name" or "dist/skill-name")',
+        ),
+    )
+    description: str | None = field(default=None, metadata=_OMIT_NONE)
+    marker: str | None = field(default=None, metadata=_OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)
-class WheelManifest:
+class WheelManifest(jsonform.Form):
     """Everything the runtime needs to list and resolve a distribution's bundles."""
 
-    distribution: str
-    version: str
+    WHAT = "the manifest"
+    distribution: str = field(
+        metadata=jsonform.key(check=names.is_dist_name, means="a distribution name")
+    )
+    version: str = field(metadata=jsonform.key(check=bool, means="a version"))
     bundles: tuple[BundleEntry, ...] = ()
-    servers: Mapping[str, ServerEntry] = field(default_factory=dict)
-    skills: Mapping[str, SkillEntry] = field(default_factory=dict)
-    root: str | None = None
-    source_root: str | None = None
-    schema: int | None = field(default=None, compare=False)  # as read; None: the lowest
+    # (the servers' tables are the schema's, and a skill's name is its key: read by parse)
+    servers: Mapping[str, ServerEntry] = field(default_factory=dict, metadata=jsonform.NOT_JSON)
+    skills: Mapping[str, SkillEntry] = field(default_factory=dict, metadata=jsonform.NOT_JSON)
+    root: str | None = field(default=None, metadata=_OMIT_NONE)
+    source_root: str | None = field(default=None, metadata=jsonform.key("source-root", omit=None))
+    # as read; None: the lowest that carries it
+    schema: int | None = field(default=None, compare=False, metadata=jsonform.NOT_JSON)
 
     @property
     def needed_schema(self) -> int:
@@ -215,19 +226,12 @@ class WheelManifest:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of ``manifest.json``."""
-        data: dict[str, Any] = {
+        return {
             "schema": self.schema or self.needed_schema,
-            "distribution": self.distribution,
-            "version": self.version,
-            "bundles": [b.to_json() for b in self.bundles],
+            **jsonform.Form.to_json(self),
             "mcp-servers": {n: s.to_json() for n, s in self.servers.items()},
             "skills": {n: s.to_json() for n, s in self.skills.items()},
         }
-        if self.root is not None:
-            data["root"] = self.root
-        if self.source_root is not None:
-            data["source-root"] = self.source_root
-        return data
 
     def declared_bundles(self, implicit_name: str) -> list[BundleEntry]:
         """The bundles this manifest declares; without a bundles list, a manifest that has
@@ -283,7 +287,7 @@ def from_json(value: object, distribution: str) -> WheelManifest:
         raise _invalid(distribution, f"it is {shape}")
     try:
         return _manifest(value, schema)
-    except _Problem as problem:
+    except (_Problem, jsonform.Malformed) as problem:
         raise _invalid(distribution, str(problem)) from None
 
 
@@ -366,14 +370,6 @@ def _invalid(distribution: str, reason: str) -> ManifestError:
 
 
 def _manifest(m: dict[str, Any], schema: int) -> WheelManifest:
-    for key in ("distribution", "version"):
-        if not isinstance(m.get(key), str) or not m[key]:
-            raise _Problem(f'"{key}" must be a non-empty string')
-    if not names.is_dist_name(m["distribution"]):
-        raise _Problem(f'"distribution": "{m["distribution"]}" is not a distribution name')
-    for key in ("source-root", "root"):
-        if key in m and not isinstance(m[key], str):
-            raise _Problem(f'"{key}" must be a string')
     servers = m.get("mcp-servers", {})
     if not isinstance(servers, dict) or not all(isinstance(v, dict) for v in servers.values()):
         raise _Problem('"mcp-servers" must map names to tables')
@@ -386,18 +382,12 @@ def _manifest(m: dict[str, Any], schema: int) -> WheelManifest:
     skills = m.get("skills", {})
     if not isinstance(skills, dict):
         raise _Problem('"skills" must map names to tables')
-    skill_entries = {n: _skill(n, s) for n, s in skills.items()}
-    bundles = m.get("bundles", [])
-    if not isinstance(bundles, list):
-        raise _Problem('"bundles" must be a list')
-    return WheelManifest(
-        distribution=m["distribution"],
-        version=m["version"],
-        bundles=tuple(_bundle(index, b) for index, b in enumerate(bundles)),
+    return jsonform.load(
+        WheelManifest,
+        m,
+        WheelManifest.WHAT,
         servers={n: ServerEntry.from_table(n, t) for n, t in servers.items()},
-        skills=skill_entries,
-        root=m.get("root"),
-        source_root=m.get("source-root"),
+        skills={n: _skill(n, s) for n, s in skills.items()},
         schema=schema,
     )
 
@@ -415,69 +405,14 @@ def _server_problem(table: Mapping[str, Any]) -> str | None:
 
 
 def _skill(name: str, skill: object) -> SkillEntry:
-    if not isinstance(skill, dict):
-        raise _Problem(f'skill "{name}" must be a table')
     if not names.is_skill_name(name):  # it names the skill's directory: nothing elsewhere
         reason = "; ".join(names.skill_name_problems(name)) or "not a skill name"
         raise _Problem(f'skill "{name}": its name is not a folder name a skill may have: {reason}')
-    files = skill.get("files")
-    if not isinstance(files, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in files.items()
-    ):
-        raise _Problem(f'skill "{name}": "files" must map paths to hashes')
-    for rel in files:
+    entry = jsonform.load(SkillEntry, skill, f"{WheelManifest.WHAT}.skills.{name}", name=name)
+    for rel in entry.files:
         if not _is_inside(rel):
             raise _Problem(f'skill "{name}" lists the file {rel}, which is not inside the skill')
-    kind = skill.get("kind", "directory")
-    if kind not in SKILL_KINDS:
-        raise _Problem(f'skill "{name}": "kind" must be "directory" or "inline"')
-    for key in ("description", "path"):
-        if key in skill and not isinstance(skill[key], str):
-            raise _Problem(f'skill "{name}": "{key}" must be a string')
-    path = skill.get("path")
-    # joined to source-root: nothing absolute, nothing leading out of it
-    if path is not None and (
-        path.startswith(("/", "\\")) or os.path.isabs(path) or ".." in re.split(r"[/\\]", path)
-    ):
-        raise _Problem(f'skill "{name}": "path" must be relative to the project, inside it')
-    executable = skill.get("executable", [])
-    if not isinstance(executable, list) or not all(isinstance(e, str) for e in executable):
-        raise _Problem(f'skill "{name}": "executable" must be a list of paths')
-    return SkillEntry(
-        name=name,
-        description=skill.get("description", ""),
-        files=dict(files),
-        kind=kind,
-        executable=tuple(executable),
-        path=path,
-    )
-
-
-def _bundle(index: int, bundle: object) -> BundleEntry:
-    if not isinstance(bundle, dict) or not isinstance(bundle.get("name"), str):
-        raise _Problem(f"bundles[{index}] must be a table with a name")
-    if not names.is_item_name(bundle["name"]):
-        raise _Problem(f'bundles[{index}]: "{bundle["name"]}" is not a bundle name')
-    for key, rule, what in (
-        ("mcp-servers", names.is_item_reference, '"name" or "dist/name"'),
-        ("skills", names.is_skill_reference, '"skill-name" or "dist/skill-name"'),
-    ):
-        items = bundle.get(key, [])
-        if not isinstance(items, list) or not all(rule(i) for i in items):
-            raise _Problem(f"bundles[{index}].{key} must be a list of names ({what})")
-    for key in ("marker", "description"):
-        if key in bundle and not isinstance(bundle[key], str):
-            raise _Problem(f"bundles[{index}].{key} must be a string")
-    if "implicit" in bundle and not isinstance(bundle["implicit"], bool):
-        raise _Problem(f"bundles[{index}].implicit must be true or false")
-    return BundleEntry(
-        name=bundle["name"],
-        implicit=bundle.get("implicit", False),
-        mcp_servers=tuple(bundle.get("mcp-servers", ())),
-        skills=tuple(bundle.get("skills", ())),
-        description=bundle.get("description"),
-        marker=bundle.get("marker"),
-    )
+    return entry
 
 
 def _is_inside(rel: str) -> bool:

@@ -138,7 +138,7 @@ def test_schema_too_new_is_a_problem(site: Path) -> None:
     [
         ([], "not a JSON object"),
         ({"schema": "1"}, "schema"),
-        ({"schema": 1, "version": "1"}, '"distribution"'),
+        ({"schema": 1, "version": "1"}, "has no distribution"),
         ({"schema": 1, "distribution": "x", "version": "1", "mcp-servers": []}, "mcp-servers"),
         (
             {"schema": 1, "distribution": "x", "version": "1", "skills": {"s": {"files": []}}},
@@ -169,15 +169,15 @@ def test_schema_too_new_is_a_problem(site: Path) -> None:
                 fragment,
             )
             for skill, fragment in (
-                ({"files": {}, "executable": "scripts/run.sh"}, '"executable"'),
-                ({"files": {}, "executable": [1]}, '"executable"'),
-                ({"files": {}, "kind": 3}, '"kind"'),
-                ({"files": {}, "kind": "zip"}, '"kind"'),
-                ({"files": {}, "path": ["skills"]}, '"path"'),
-                ({"files": {}, "description": 5}, '"description"'),
-                ({"files": {}, "path": "../outside"}, '"path"'),
-                ({"files": {}, "path": "skills\\..\\..\\x"}, '"path"'),
-                ({"files": {}, "path": "/etc"}, '"path"'),
+                ({"files": {}, "executable": "scripts/run.sh"}, "skills.s.executable"),
+                ({"files": {}, "executable": [1]}, "skills.s.executable[0]"),
+                ({"files": {}, "kind": 3}, "skills.s.kind"),
+                ({"files": {}, "kind": "zip"}, "skills.s.kind"),
+                ({"files": {}, "path": ["skills"]}, "skills.s.path"),
+                ({"files": {}, "description": 5}, "skills.s.description"),
+                ({"files": {}, "path": "../outside"}, "skills.s.path"),
+                ({"files": {}, "path": "skills\\..\\..\\x"}, "skills.s.path"),
+                ({"files": {}, "path": "/etc"}, "skills.s.path"),
             )
         ),
         (
@@ -375,9 +375,9 @@ def test_manifest_with_unexpected_types_is_a_problem_not_a_crash(site: Path) -> 
     found = {d.name: d for d in find_distributions(search_for(site))}
     assert sorted(found) == ["fine", "odd"]
     problem = found["odd"].problem
-    assert problem is not None and '"executable"' in problem
+    assert problem is not None and "skills.s.executable" in problem
     assert found["fine"].problem is None
-    with pytest.raises(InvalidManifest, match='"executable"'):
+    with pytest.raises(InvalidManifest, match=r"skills\.s\.executable"):
         get_distribution("odd", search_for(site))
 
 

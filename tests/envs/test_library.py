@@ -1,17 +1,31 @@
 """The pure parts of the managed-environment library: index options and their sources,
-credential redaction, what DIST means, PEP 751 lock files, installers' essential lines."""
+credential redaction, what DIST means, PEP 751 lock files, installers' essential lines, the
+receipt's form."""
 
 from __future__ import annotations
 
+import json
+import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from agenttools_runtime.envs import receipt
 from agenttools_runtime.envs.index import IndexOptions, redact, redact_text
 from agenttools_runtime.envs.installer import essential_line
-from agenttools_runtime.envs.pylock import LockFileError, hashed_requirements, read
+from agenttools_runtime.envs.pylock import (
+    LockFileError,
+    ResolvedDistribution,
+    hashed_requirements,
+    read,
+)
 from agenttools_runtime.envs.requirement import parse_request
-from agenttools_runtime.errors.environments import InvalidRequirement, UnsupportedRequirement
+from agenttools_runtime.errors.environments import (
+    InvalidReceipt,
+    InvalidRequirement,
+    UnsupportedRequirement,
+)
 
 
 def test_options_come_from_the_command_line_then_pip_then_uv() -> None:
@@ -177,3 +191,65 @@ def test_the_essential_line_of_an_installer() -> None:
     retry = "WARNING: Retrying (Retry(total=0)) after connection broken by 'NewConnectionError(\"http://u:pw@h/simple\")'\nERROR: No matching distribution found for x\n"
     assert "pw" not in essential_line(retry) and "connection" in essential_line(retry)
     assert essential_line("just this\n\n") == "just this"
+
+
+# -- receipts ----------------------------------------------------------------------------------
+def a_receipt() -> receipt.Receipt:
+    return receipt.Receipt(
+        requirement="weather-tools",
+        kind="index",
+        distribution="weather-tools",
+        version="1.2.0",
+        key="k" * 16,
+        index=IndexOptions(index_url="https://u:secret@h.example/simple", find_links=("/w",)),
+        interpreter="/usr/bin/python3",
+        python_version="3.11.7",
+        installer="uv",
+        installer_version="0.5.1",
+        resolved=(ResolvedDistribution("weather-tools", "1.2.0", "w.whl", "0" * 64),),
+        created="2026-12-02T06:00:00Z",
+        extra={"from-a-later-version": [1]},
+    )
+
+
+def test_a_receipt_is_written_nested_without_credentials_and_read_back(tmp_path: Path) -> None:
+    written = a_receipt()
+    receipt.write(tmp_path, written)
+    data = json.loads((tmp_path / receipt.RECEIPT_FILE).read_bytes())
+    assert data["interpreter"] == {"path": "/usr/bin/python3", "version": "3.11.7"}
+    assert data["installer"] == {"name": "uv", "version": "0.5.1"}
+    assert data["index"]["index_url"] == "https://h.example/simple"  # (never the secret)
+    assert data["resolved"] == [
+        {"name": "weather-tools", "version": "1.2.0", "file": "w.whl", "sha256": "0" * 64}
+    ]
+    assert data["schema"] == receipt.SCHEMA and data["from-a-later-version"] == [1]
+    read = receipt.read(tmp_path)
+    assert read == replace(written, index=written.index.redacted())
+    receipt.write(tmp_path, read)  # (rewritten as it was: unknown keys kept)
+    assert json.loads((tmp_path / receipt.RECEIPT_FILE).read_bytes()) == data
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"schema": True}, "schema True, this agenttools reads 1"),
+        ({"requirement": 5}, "the receipt.requirement is not a string"),
+        ({"kind": "url"}, "the receipt.kind is not a request kind"),
+        ({"layout": "conda"}, "the receipt.layout is not a layout"),
+        ({"created": None}, "the receipt.created is not a string"),
+        ({"interpreter": {"path": "/p"}}, "the receipt.interpreter has no version"),
+        ({"installer": "uv"}, "the receipt.installer is not an object"),
+        ({"index": {"find_links": None}}, "the receipt.index.find_links is not an array"),
+        ({"index": {"no_index": 1}}, "the receipt.index.no_index is not true or false"),
+        ({"resolved": [{"name": "a"}]}, "the receipt.resolved[0] has no version"),
+        ({"resolved": [{"name": "a", "version": "1", "url": 3}]}, "resolved[0].url is not"),
+    ],
+)
+def test_a_receipt_agenttools_never_writes_is_refused_naming_the_field(
+    tmp_path: Path, change: dict[str, object], reason: str
+) -> None:
+    receipt.write(tmp_path, a_receipt())
+    path = tmp_path / receipt.RECEIPT_FILE
+    path.write_text(json.dumps({**json.loads(path.read_bytes()), **change}), "utf-8")
+    with pytest.raises(InvalidReceipt, match=re.escape(reason)):
+        receipt.read(tmp_path)

@@ -365,64 +365,6 @@ def test_a_command_found_only_by_a_relative_path_entry_is_refused(
     assert run(capsys, "deploy", "claude-code", "here", "--path", str(site)).status == 0
 
 
-def test_a_copy_this_process_imports_only_by_pythonpath_is_refused(
-    home: Path, tmp_path: Path
-) -> None:
-    """``PYTHONPATH`` is this process's, not what the client gives the entry it starts: a
-    distribution found only through it would not be imported."""
-    target = tmp_path / "target"
-    target.mkdir()
-    fake_distribution(target, "via-pythonpath", "1.0.0",
-                      servers={"served": {"module": "via_pythonpath.server"}})  # fmt: skip
-    argv = ["deploy", "claude-code", "via-pythonpath", "--path", str(target)]
-    ran = subprocess.run(
-        [sys.executable, "-m", "agenttools", *argv],
-        env={**os.environ, "PYTHONPATH": str(target)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert ran.returncode == 1, ran.stdout + ran.stderr
-    assert f"it is installed in {target}, which" in ran.stderr, ran.stderr
-    assert not (home / ".claude.json").exists()
-
-
-def test_pythonpath_naming_a_folder_the_interpreter_has_anyway_keeps_it(tmp_path: Path) -> None:
-    """The interpreter keeps one entry per folder: its own site-packages (or a .pth file's
-    folder) named by ``PYTHONPATH`` too shows once, at PYTHONPATH's place, and stays on the
-    path a client's start gives it; an empty entry (the working directory) and a folder only
-    ``PYTHONPATH`` names go."""
-    import sysconfig
-
-    purelib = sysconfig.get_path("purelib")
-    only = tmp_path / "only-pythonpath"
-    only.mkdir()
-    work = tmp_path / "work"
-    work.mkdir()
-    script = tmp_path / "bin" / "paths.py"
-    script.parent.mkdir()
-    script.write_text(
-        "import json, sys\n"
-        "from pathlib import Path\n"
-        "from agenttools_runtime.mcp.preflight import interpreter_paths\n"
-        "print(json.dumps(list(interpreter_paths(Path(sys.executable), []))))\n"
-    )
-    given = os.pathsep.join([purelib, "", str(only), purelib, ""])
-    ran = subprocess.run(
-        [sys.executable, str(script)],
-        env={**os.environ, "PYTHONPATH": given},
-        cwd=work,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    paths = [os.path.abspath(p) for p in json.loads(ran.stdout)]
-    assert purelib in paths
-    assert str(only) not in paths and str(work) not in paths
-    assert paths[0] == str(script.parent)  # (the start folder stays)
-
-
 def test_a_relative_command_with_a_folder_is_refused(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
