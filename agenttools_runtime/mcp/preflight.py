@@ -108,6 +108,6 @@ def version_problem(dist_info: str | None, paths: Sequence[str], python: Path) -
             continue
     return (
         f"it is installed in {site}, which {python} does not import from: its entry would "
-        "run another copy, or none (deploy with --python of an environment that has it "
-        "installed, or --runner uvx)"
+        "run another copy, or none (give --python of an environment that has it installed, "
+        "or use --runner uvx)"
     )

@@ -131,4 +131,5 @@ def test_mcp_install_with_another_copy_than_the_interpreter_runs(
               str(target), "--env", f"FORECAST_API_KEY={SECRET}")  # fmt: skip
     assert ran.status == 1
     assert f"it is installed in {target}, which" in ran.err and "does not import from" in ran.err
+    assert "give --python of an environment" in ran.err  # (this command's options, not deploy's)
     assert not (Path.home() / ".codex" / "config.toml").exists()
