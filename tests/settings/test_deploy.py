@@ -316,13 +316,15 @@ def test_argument_placeholders_are_filled_and_kept(
 
 
 def test_a_closed_stdin_is_no_terminal_the_missing_values_are_one_error(venv) -> None:
-    """Started with its stdin closed (``<&-``: ``sys.stdin`` is None), nothing is asked."""
+    """Started with its stdin closed (``<&-``: ``sys.stdin`` is None), nothing is asked.
+    (``closerange``: where the parent's own stdin is closed, a pipe may take descriptor 0,
+    which the child has closed already.)"""
     import subprocess
 
     done = subprocess.run(
         [sys.executable, "-m", "agenttools", "deploy", "claude-code", "keyed-forecast/forecast",
          "--python", str(venv.python)],
-        capture_output=True, text=True, timeout=300, preexec_fn=lambda: os.close(0),
+        capture_output=True, text=True, timeout=300, preexec_fn=lambda: os.closerange(0, 1),
     )  # fmt: skip
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr and "FORECAST_API_KEY" in done.stderr
