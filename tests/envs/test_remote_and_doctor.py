@@ -7,13 +7,13 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import os
 import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from uv import find_uv_bin
 
 from tests.helpers.envs import claude_entry, environments, initialize, run
 from tests.helpers.index import IndexServer
@@ -132,9 +132,9 @@ def test_doctor_finds_and_repairs_managed_environments(
     )
 
     # something installed into it behind agenttools' back
-    uv = Path(os.environ.get("VIRTUAL_ENV", "")) / "bin" / "uv"
-    uv = uv if uv.is_file() else Path(__file__).resolve().parents[2] / ".venv" / "bin" / "uv"
-    subprocess.run([str(uv), "pip", "install", "--python", str(env / "bin" / "python"), str(releases.plain),
+    # the uv the test extras installed beside this interpreter, whichever venv runs the suite
+    uv = find_uv_bin()
+    subprocess.run([uv, "pip", "install", "--python", str(env / "bin" / "python"), str(releases.plain),
                     "--no-deps", "-q"], check=True)  # fmt: skip
     found = run(capsys, "doctor", "--json").json()["environments"]["findings"]
     assert [f["kind"] for f in found] == ["receipt mismatch"]
