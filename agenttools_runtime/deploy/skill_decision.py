@@ -223,43 +223,16 @@ def _disk_facts(
 def new_entry(sp: SkillPlan, uid: str) -> RegistryEntry:
     """The registry entry after *sp*'s action, referencing deployment *uid* (every "add
     reference" writes ``kept ∪ {uid}``)."""
-    action = sp.decision.action
+    source, entry, action = sp.source, sp.entry, sp.decision.action
     refs = tuple(sp.kept) if uid in sp.kept else (*sp.kept, uid)
     now = records.now_timestamp()
-    made = _new_entry(sp, action, refs, now)
-    if _replaces_foreign(sp):  # (--force: the user's, kept for the removal to put back)
-        extra = {**made.extra, registry.REPLACED: registry.replaced_backup_name(sp.key)}
-        made = replace(made, extra=extra)
-    return made
-
-
-def _replaces_foreign(sp: SkillPlan) -> bool:
-    """Whether *sp* writes over something that is the user's, which only ``--force``
-    replaces: what is not agenttools' (no entry, or one marking it external: a folder, file
-    or link of theirs), or a deployed folder the user changed since (theirs again)."""
-    action = sp.decision.action
-    if action not in (Action.REPLACE, Action.LINK):
-        return False
-    if sp.facts.destination is DestinationState.MISSING:
-        return False
-    if sp.facts.entry is EntryKind.OWNED:
-        return sp.facts.destination is DestinationState.DIRECTORY and not sp.facts.disk_unmodified
-    return sp.facts.entry in (EntryKind.NONE, EntryKind.EXTERNAL)
-
-
-# the actions after which the entry describes the source anew (what was there is replaced)
-_FRESH_ENTRY = (Action.LINK, Action.CREATE, Action.REPLACE, Action.ADOPT_EXTERNAL)
-
-
-def _new_entry(
-    sp: SkillPlan, action: Action | None, refs: tuple[str, ...], now: str
-) -> RegistryEntry:
-    source, entry = sp.source, sp.entry
     if entry is None or action in _FRESH_ENTRY:
         extra = {} if entry is None else entry.extra
         if action is Action.LINK:
             assert source.directory is not None
             extra = {**extra, content.LINK: str(source.directory)}
+        if _replaces_foreign(sp):  # (--force: the user's, kept for the removal to put back)
+            extra = {**extra, registry.REPLACED: registry.replaced_backup_name(sp.key)}
         return RegistryEntry(
             key=sp.key,
             directory=str(sp.directory),
@@ -281,6 +254,24 @@ def _new_entry(
         # a link shows its live source: it is at the version deployed now
         updated = replace(updated, version=source.version, identifier=source.identifier)
     return registry.with_stats(updated, sp.stats) if sp.stats else updated
+
+
+def _replaces_foreign(sp: SkillPlan) -> bool:
+    """Whether *sp* writes over something that is the user's, which only ``--force``
+    replaces: what is not agenttools' (no entry, or one marking it external: a folder, file
+    or link of theirs), or a deployed folder the user changed since (theirs again)."""
+    action = sp.decision.action
+    if action not in (Action.REPLACE, Action.LINK):
+        return False
+    if sp.facts.destination is DestinationState.MISSING:
+        return False
+    if sp.facts.entry is EntryKind.OWNED:
+        return sp.facts.destination is DestinationState.DIRECTORY and not sp.facts.disk_unmodified
+    return sp.facts.entry in (EntryKind.NONE, EntryKind.EXTERNAL)
+
+
+# the actions after which the entry describes the source anew (what was there is replaced)
+_FRESH_ENTRY = (Action.LINK, Action.CREATE, Action.REPLACE, Action.ADOPT_EXTERNAL)
 
 
 def _same_or_nested(
