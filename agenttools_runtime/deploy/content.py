@@ -71,30 +71,26 @@ def manifest_digest(dist_info: Path) -> str | None:
 
 def distribution_fields(dist: InstalledDistribution, search: SearchPath | None) -> dict[str, Any]:
     """What a record keeps of the distribution a bundle came from and of its environment."""
-    environment = dist.environment
     fields: dict[str, Any] = {
         DIST_INFO: str(dist.dist_info),
         MANIFEST_SHA256: manifest_digest(dist.dist_info),
     }
-    if environment is not None:
+    if dist.environment is not None:
         paths = [] if search is None else [os.path.abspath(p) for p in search.paths]
-        fields[ENVIRONMENT] = {
-            "python": str(environment.python),
-            "scripts": str(environment.scripts_dir),
-            "paths": paths,
-        }
+        fields[ENVIRONMENT] = _environment(dist.environment, paths)
     return fields
 
 
 def builtin_fields() -> dict[str, Any]:
     """What a record of the built-in bundle keeps of the environment its server runs in."""
-    environment = Environment.current()
+    return {ENVIRONMENT: _environment(Environment.current(), [])}
+
+
+def _environment(environment: Environment, paths: list[str]) -> dict[str, Any]:
     return {
-        ENVIRONMENT: {
-            "python": str(environment.python),
-            "scripts": str(environment.scripts_dir),
-            "paths": [],
-        }
+        "python": str(environment.python),
+        "scripts": str(environment.scripts_dir),
+        "paths": paths,
     }
 
 
