@@ -366,11 +366,8 @@ def version_older(incoming: str | None, installed: str | None) -> bool:
 
 
 def _dotted(version: str) -> tuple[int, ...]:
-    parts = []
-    for piece in version.split("."):
-        digits = "".join(ch for ch in piece if ch.isdigit())
-        parts.append(int(digits) if digits else 0)
-    return tuple(parts)
+    digits = ("".join(ch for ch in piece if ch.isdigit()) for piece in version.split("."))
+    return tuple(int(d) if d else 0 for d in digits)
 
 
 @dataclass(frozen=True, slots=True)
