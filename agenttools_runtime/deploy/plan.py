@@ -102,9 +102,6 @@ class Rule:
     level: Level = Level.NONE
     conflict: str | None = None
 
-    def matches(self, facts: SkillFacts) -> bool:
-        return _matches(self.when, facts)
-
 
 def _matches(when: Mapping[str, object], facts: object) -> bool:
     """Whether every fact named in *when* has the value given there (a table row's test)."""
@@ -168,7 +165,7 @@ class Decision:
 def decide_install(facts: SkillFacts, level: Level) -> Decision:
     """Apply :data:`INSTALL_RULES` (first match wins) at overwrite *level*."""
     for index, rule in enumerate(INSTALL_RULES):
-        if rule.matches(facts):
+        if _matches(rule.when, facts):
             if level >= rule.level:
                 return Decision(rule.action, None, index)
             return Decision(None, rule.conflict, index)
