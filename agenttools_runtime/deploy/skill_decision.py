@@ -101,7 +101,7 @@ def skill_plan(
     root: Path,
     replaced: tuple[str, ...],
     level: Level,
-    store: Store | None = None,
+    store: Store,
     *,
     reads: tuple[Path, ...] = (),
     client_name: str = "",
@@ -114,7 +114,6 @@ def skill_plan(
     (:func:`plan.choose_copy`), that copy is the destination; the other copies get their
     roles, and a different skill of the same name blocks the decision below --force.
     *link*: what would be written is a link to the source directory instead (``--link``)."""
-    store = store or Store.open()
     found = shared.other_copies(source, root, reads, replaced, store)
     own_exists = destination_state(root, source.name) is not DestinationState.MISSING
     used = plan.choose_copy(own_exists, [c.facts for c in found])
