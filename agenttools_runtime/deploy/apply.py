@@ -213,7 +213,6 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
         old = store.record(uid)
         if old is None:
             continue  # already removed (a finish that ran before)
-
         try:
             found.extend(warnings_of(remove_recorded(store, old, owned_by=new)))
         except (AgentToolsError, OSError) as exc:

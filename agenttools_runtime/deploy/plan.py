@@ -263,12 +263,9 @@ def choose_copy(own_exists: bool, others: Sequence[OtherCopy]) -> int | None:
 
 def copy_roles(used: int | None, others: Sequence[OtherCopy]) -> tuple[CopyRole, ...]:
     """The role of each other copy (:data:`OTHER_COPY_ROLES`) once *used* is chosen."""
-    roles = []
-    for index, copy in enumerate(others):
-        if index == used:
-            roles.append(CopyRole.USED)
-            continue
-        roles.append(next(r for when, r in OTHER_COPY_ROLES if _matches(when, copy)))
+    roles = [next(r for when, r in OTHER_COPY_ROLES if _matches(when, c)) for c in others]
+    if used is not None:
+        roles[used] = CopyRole.USED
     return tuple(roles)
 
 
