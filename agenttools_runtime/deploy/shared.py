@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import paths
-from agenttools_runtime.deploy import plan, registry
+from agenttools_runtime.deploy import registry
 from agenttools_runtime.deploy.plan import CopyKind, CopyRole, OtherCopy
 from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.deploy.store import Store
@@ -115,14 +115,6 @@ def _identical(source: SkillSource, entry: RegistryEntry | None, directory: Path
         return True
     disk, clean = hash_installed(directory)
     return clean and disk == manifest
-
-
-def roles(used: int | None, found: Sequence[FoundCopy]) -> list[OtherCopyPlan]:
-    facts = [c.facts for c in found]
-    return [
-        OtherCopyPlan(c.directory, c.facts, role)
-        for c, role in zip(found, plan.copy_roles(used, facts), strict=True)
-    ]
 
 
 # -- a new copy, seen twice by another deployment's client ------------------------------------

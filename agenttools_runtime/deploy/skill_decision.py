@@ -115,15 +115,19 @@ def skill_plan(
     roles, and a different skill of the same name blocks the decision below --force.
     *link*: what would be written is a link to the source directory instead (``--link``)."""
     found = shared.other_copies(source, root, reads, replaced, store)
+    facts = [c.facts for c in found]
     own_exists = destination_state(root, source.name) is not DestinationState.MISSING
-    used = plan.choose_copy(own_exists, [c.facts for c in found])
+    used = plan.choose_copy(own_exists, facts)
     destination = root if used is None else found[used].directory.parent
     sp = _plan_at(source, destination, replaced, level, store)
-    others = shared.roles(used, found)
-    decision = plan.decide_shadows(sp.decision, [o.role for o in others], level)
+    roles = plan.copy_roles(used, facts)
+    others = tuple(
+        OtherCopyPlan(c.directory, c.facts, r) for c, r in zip(found, roles, strict=True)
+    )
+    decision = plan.decide_shadows(sp.decision, roles, level)
     if link and decision.action is not None and decision.action.writes:
         decision = replace(decision, action=Action.LINK)  # (what is there goes to a backup)
-    return replace(sp, decision=decision, others=tuple(others), client_name=client_name)
+    return replace(sp, decision=decision, others=others, client_name=client_name)
 
 
 def _directory_key(store: Store, directory: Path) -> str:
