@@ -69,14 +69,14 @@ def manifest_digest(dist_info: Path) -> str | None:
         return None
 
 
-def distribution_fields(dist: InstalledDistribution, search: SearchPath | None) -> dict[str, Any]:
+def distribution_fields(dist: InstalledDistribution, search: SearchPath) -> dict[str, Any]:
     """What a record keeps of the distribution a bundle came from and of its environment."""
     fields: dict[str, Any] = {
         DIST_INFO: str(dist.dist_info),
         MANIFEST_SHA256: manifest_digest(dist.dist_info),
     }
     if dist.environment is not None:
-        paths = [] if search is None else [os.path.abspath(p) for p in search.paths]
+        paths = [os.path.abspath(p) for p in search.paths]
         fields[ENVIRONMENT] = _environment(dist.environment, paths)
     return fields
 

@@ -73,19 +73,12 @@ def check_target(
         # the MCP preflight: every entry can be built for this client (e.g. its transport)
         for sp in tools.servers:
             build_entry(client, sp.server, sp.key)
+    about = {"name": name, "client_name": client.display_name, "client": client.id}
     found: list[AgentToolsWarning] = []
     if tools.has_servers and not deploy_mcp:
-        found.append(
-            errors.MCPServersNotDeployed(
-                name=name, client_name=client.display_name, client=client.id
-            )
-        )
+        found.append(errors.MCPServersNotDeployed(**about))
     if tools.has_skills and not deploy_skills and not tools.builtin and not target.skills_disabled:
-        found.append(
-            errors.AgentSkillsNotDeployed(
-                name=name, client_name=client.display_name, client=client.id
-            )
-        )
+        found.append(errors.AgentSkillsNotDeployed(**about))
     return deploy_mcp, deploy_skills, found
 
 

@@ -347,12 +347,10 @@ def _keep_for_sweep(store: Store, entry: RegistryEntry) -> None:
 
 
 def _physical_directory_in_use(store: Store, entry: RegistryEntry) -> bool:
-    for other in store.physical_entries(entry.directory):
-        if other.key == entry.key:
-            continue
-        if other.external or store.live_references(other):
-            return True
-    return False
+    return any(
+        other.key != entry.key and (other.external or bool(store.live_references(other)))
+        for other in store.physical_entries(entry.directory)
+    )
 
 
 def _release_warning(
