@@ -125,10 +125,8 @@ def differences(deployed: Mapping[str, Any], new: Mapping[str, Any]) -> list[str
         return []
     found: list[str] = []
     tools_old, tools_now = _mapping(old.get("agent_tools")), _mapping(now.get("agent_tools"))
-    version_old, version_now = (
-        tools_old.get("distribution_version"),
-        tools_now.get("distribution_version"),
-    )
+    version_old = tools_old.get("distribution_version")
+    version_now = tools_now.get("distribution_version")
     if version_old != version_now:
         found.append(f"another version ({version_old} deployed, {version_now} installed)")
     env_old, env_now = _mapping(tools_old.get(ENVIRONMENT)), _mapping(tools_now.get(ENVIRONMENT))
