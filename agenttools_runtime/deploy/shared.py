@@ -88,12 +88,11 @@ def other_copies(
         if entry is not None:
             kind = CopyKind.EXTERNAL if entry.external else CopyKind.OURS
         users = store.live_references(entry) if entry is not None else []
-        leaving = kind is CopyKind.OURS and not [r for r in users if r not in replaced]
         facts = OtherCopy(
             kind,
             identical=_identical(source, entry, directory),
             directory=state is DestinationState.DIRECTORY,
-            leaving=leaving,
+            leaving=kind is CopyKind.OURS and all(r in replaced for r in users),
             held=any(r in replaced for r in users),
             same_source=(
                 kind is CopyKind.OURS
