@@ -16,16 +16,9 @@ from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.deployment import Deployment
 from agenttools_runtime.deploy.plan import Level
 from agenttools_runtime.deploy.resolved import resolve
-from agenttools_runtime.deploy.targets import (
-    DEFAULT,
-    SkillsDirOption,
-    resolve_target,
-)
+from agenttools_runtime.deploy.targets import DEFAULT, SkillsDirOption, resolve_target
 from agenttools_runtime.discovery import SearchPath
-from agenttools_runtime.errors import (
-    AgentToolsError,
-    AgentToolsWarning,
-)
+from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.signals import Interrupted
 
 if TYPE_CHECKING:
@@ -62,7 +55,6 @@ class AllClientsResult:
 
     @property
     def deployments(self) -> list[Deployment]:
-
         return [r for r in self.results.values() if isinstance(r, Deployment)]
 
     def succeeded(self, client: str) -> bool:
@@ -144,7 +136,7 @@ def deploy_all(
     skills_skipped: list[str] = []
     not_installed: list[str] = []
     conflict = False
-    passthrough: list[AgentToolsWarning] = []
+    summary: list[AgentToolsWarning] = []  # the warnings not summarized, then the summaries
     client_id = ""
     try:
         for client_id, client in table.items():
@@ -161,7 +153,7 @@ def deploy_all(
                     ask=ask,
                     check=check,
                 )
-            except errors.AgentToolsError as exc:
+            except AgentToolsError as exc:
                 tags = {e.tag for e in getattr(exc, "errors", [exc])}
                 if isinstance(exc, errors.DeploymentExists):
                     results[client_id] = Skipped(client_id, "DeploymentExists", exc)
@@ -186,10 +178,9 @@ def deploy_all(
                     if client.display_name not in not_installed:
                         not_installed.append(client.display_name)
                 elif warning.tag not in _SUMMARIZED:
-                    passthrough.append(warning)
+                    summary.append(warning)
     except KeyboardInterrupt as exc:  # SIGINT/SIGTERM: say what every client got
         raise _interrupted(exc, client_id, AllClientsResult(results, [], named), table) from None
-    summary: list[AgentToolsWarning] = list(passthrough)
     if exists:
         summary.append(errors.DeploymentsExistWarning(clients=exists))
     if skills_skipped:

@@ -165,7 +165,20 @@ def interrupted_after_commit(exc: KeyboardInterrupt, uid: str) -> signals.Interr
 def _fail(store: Store, entry: Journal, exc: BaseException) -> NoReturn:
     """Roll back an uncommitted deploy after *exc*, and raise it (an interruption as
     :class:`signals.Interrupted` saying so)."""
-    _rollback(store, entry, exc)
+    with signals.deferred():
+        failed, found = undo(store, entry)
+        # (an interruption inside an atomic write may have left its temp file)
+        remove_temp_files(written_directories(store, entry))
+        store.reload()
+        if not failed:
+            journal.delete(entry)
+    for warning in found:
+        warnings.warn(warning, stacklevel=2)
+    if failed:
+        warnings.warn(
+            DeploymentRollbackIncomplete(name=entry.name, reason="; ".join(str(e) for e in failed)),
+            stacklevel=2,
+        )
     if isinstance(exc, KeyboardInterrupt):
         raise signals.Interrupted.from_interrupt(exc, "every change was rolled back") from None
     raise exc
@@ -200,7 +213,6 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
         old = store.record(uid)
         if old is None:
             continue  # already removed (a finish that ran before)
-
         try:
             found.extend(warnings_of(remove_recorded(store, old, owned_by=new)))
         except (AgentToolsError, OSError) as exc:
@@ -240,14 +252,12 @@ def undo(store: Store, entry: Journal) -> tuple[list[BaseException], list[AgentT
 
 
 def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journal.PriorBytes]]:
-    record = changes.record
-    started = journal.begin(store.state, Kind.DEPLOY, record)
-    config: list[ConfigChange] = []
+    started = journal.begin(store.state, Kind.DEPLOY, changes.record)
+    config: tuple[ConfigChange, ...] = ()
     prior: list[journal.PriorBytes] = []
     if changes.config is not None and changes.config.plan.edit.changes:
-        change, copy = _config_change(started.path, changes.config.plan, 0)
-        config.append(change)
-        prior += copy
+        change, prior = _config_change(started.path, changes.config.plan, 0)
+        config = (change,)
     skills: list[SkillChange] = []
     created_roots: set[str] = set()
     own = changes.skills_root
@@ -286,7 +296,7 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
     entry = replace(
         started,
         replaces=changes.replaces,
-        config=tuple(config),
+        config=config,
         skills=tuple(skills),
         entries=entries,
     )
@@ -385,24 +395,6 @@ def _apply_link(store: Store, change: SkillChange) -> None:
     if change.backup is not None and os.path.lexists(path):
         fsops.move_to_backup(root, path, change.backup, store.root(root).real)
     fs.symlink(Path(change.link), path)
-
-
-def _rollback(store: Store, entry: Journal, exc: BaseException) -> None:
-
-    with signals.deferred():
-        errors, found = undo(store, entry)
-        # (an interruption inside an atomic write may have left its temp file)
-        remove_temp_files(written_directories(store, entry))
-        store.reload()
-        if not errors:
-            journal.delete(entry)
-    for warning in found:
-        warnings.warn(warning, stacklevel=3)
-    if errors:
-        warnings.warn(
-            DeploymentRollbackIncomplete(name=entry.name, reason="; ".join(str(e) for e in errors)),
-            stacklevel=3,
-        )
 
 
 def written_directories(store: Store, item: Journal) -> set[Path]:

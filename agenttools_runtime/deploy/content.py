@@ -69,32 +69,28 @@ def manifest_digest(dist_info: Path) -> str | None:
         return None
 
 
-def distribution_fields(dist: InstalledDistribution, search: SearchPath | None) -> dict[str, Any]:
+def distribution_fields(dist: InstalledDistribution, search: SearchPath) -> dict[str, Any]:
     """What a record keeps of the distribution a bundle came from and of its environment."""
-    environment = dist.environment
     fields: dict[str, Any] = {
         DIST_INFO: str(dist.dist_info),
         MANIFEST_SHA256: manifest_digest(dist.dist_info),
     }
-    if environment is not None:
-        paths = [] if search is None else [os.path.abspath(p) for p in search.paths]
-        fields[ENVIRONMENT] = {
-            "python": str(environment.python),
-            "scripts": str(environment.scripts_dir),
-            "paths": paths,
-        }
+    if dist.environment is not None:
+        paths = [os.path.abspath(p) for p in search.paths]
+        fields[ENVIRONMENT] = _environment(dist.environment, paths)
     return fields
 
 
 def builtin_fields() -> dict[str, Any]:
     """What a record of the built-in bundle keeps of the environment its server runs in."""
-    environment = Environment.current()
+    return {ENVIRONMENT: _environment(Environment.current(), [])}
+
+
+def _environment(environment: Environment, paths: list[str]) -> dict[str, Any]:
     return {
-        ENVIRONMENT: {
-            "python": str(environment.python),
-            "scripts": str(environment.scripts_dir),
-            "paths": [],
-        }
+        "python": str(environment.python),
+        "scripts": str(environment.scripts_dir),
+        "paths": paths,
     }
 
 
@@ -129,10 +125,8 @@ def differences(deployed: Mapping[str, Any], new: Mapping[str, Any]) -> list[str
         return []
     found: list[str] = []
     tools_old, tools_now = _mapping(old.get("agent_tools")), _mapping(now.get("agent_tools"))
-    version_old, version_now = (
-        tools_old.get("distribution_version"),
-        tools_now.get("distribution_version"),
-    )
+    version_old = tools_old.get("distribution_version")
+    version_now = tools_now.get("distribution_version")
     if version_old != version_now:
         found.append(f"another version ({version_old} deployed, {version_now} installed)")
     env_old, env_now = _mapping(tools_old.get(ENVIRONMENT)), _mapping(tools_now.get(ENVIRONMENT))

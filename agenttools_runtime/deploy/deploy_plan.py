@@ -117,12 +117,9 @@ class DeployPlan:
                         )
         if self.skipped:
             lines.append(f"  skills not deployed (unsupported here): {', '.join(self.skipped)}")
-        for record in self.replaced:
-            lines.append(f"  replaces deployment {record.uuid} ({record.toolset_name})")
-        for warning in self.warnings:
-            lines.append(f"  {warning}")
-        for error in self.errors:
-            lines.append(f"  would fail: {error}")
+        lines.extend(f"  replaces deployment {r.uuid} ({r.toolset_name})" for r in self.replaced)
+        lines.extend(f"  {warning}" for warning in self.warnings)
+        lines.extend(f"  would fail: {error}" for error in self.errors)
         return "\n".join(lines)
 
 

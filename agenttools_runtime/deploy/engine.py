@@ -26,14 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agenttools_runtime import __version__, errors, fs, paths, signals
-from agenttools_runtime.deploy import (
-    apply,
-    content,
-    litter,
-    plan,
-    plan_review,
-    records,
-)
+from agenttools_runtime.deploy import apply, content, litter, plan, plan_review, records
 from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Level
@@ -80,19 +73,12 @@ def check_target(
         # the MCP preflight: every entry can be built for this client (e.g. its transport)
         for sp in tools.servers:
             build_entry(client, sp.server, sp.key)
+    about = {"name": name, "client_name": client.display_name, "client": client.id}
     found: list[AgentToolsWarning] = []
     if tools.has_servers and not deploy_mcp:
-        found.append(
-            errors.MCPServersNotDeployed(
-                name=name, client_name=client.display_name, client=client.id
-            )
-        )
+        found.append(errors.MCPServersNotDeployed(**about))
     if tools.has_skills and not deploy_skills and not tools.builtin and not target.skills_disabled:
-        found.append(
-            errors.AgentSkillsNotDeployed(
-                name=name, client_name=client.display_name, client=client.id
-            )
-        )
+        found.append(errors.AgentSkillsNotDeployed(**about))
     return deploy_mcp, deploy_skills, found
 
 
@@ -182,8 +168,7 @@ def make_plan(
         assert conflict is not None
         result.errors.append(conflict)
     if result.errors and not dry_run:  # every conflict at once: config entries, skills
-        failed = list(result.errors)
-        raise failed[0] if len(failed) == 1 else AgentToolsErrors(failed)
+        raise result.errors[0] if len(result.errors) == 1 else AgentToolsErrors(result.errors)
     for sp in result.not_installed:
         if sp.decision.conflict == plan.SHADOW_RULE.conflict:
             left_out: AgentToolsWarning = errors.AgentSkillNotInstalledShadowed(
@@ -255,9 +240,10 @@ def execute_outcome(
     whether anything changed; any failure before the record is published rolls everything
     back. Without an overwrite level, the same tools already deployed there with identical
     content are no conflict: nothing is written (``unchanged``); with other content it is
-    ``DeploymentDiffers`` naming the deployed and the installed version. *keep_modified*: a skill the user modified since
-    agenttools wrote it is kept as it is (a reference to it, ``AgentSkillModifiedKept``)
-    instead of failing the deploy (what ``sync`` does without ``--force``)."""
+    ``DeploymentDiffers`` naming the deployed and the installed version. *keep_modified*: a
+    skill the user modified since agenttools wrote it is kept as it is (a reference to it,
+    ``AgentSkillModifiedKept``) instead of failing the deploy (what ``sync`` does without
+    ``--force``)."""
     check_target(tools, target)  # a target that can take nothing fails before the lock
     done: list[DeploymentRecord] = []
     try:
@@ -511,23 +497,18 @@ def _stale_backup_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
     root = the_plan.target.skills_root
     if root is None or not the_plan.skills:
         return []
-    left = stale_backups(root)
-    if not left:
-        return []
-    names = [str(p) for p in left]
-    return [errors.AgentSkillBackupsLeft(backups=names, root=root)]
+    left = [str(p) for p in stale_backups(root)]
+    return [errors.AgentSkillBackupsLeft(backups=left, root=root)] if left else []
 
 
 def _newer_kept_warnings(the_plan: DeployPlan) -> list[AgentToolsWarning]:
-    found: list[AgentToolsWarning] = []
-    for sp in the_plan.skills:
-        if sp.decision.action is Action.KEEP_NEWER and sp.entry is not None:
-            found.append(
-                errors.AgentSkillNewerVersionKept(
-                    name=sp.source.name,
-                    path=sp.directory,
-                    installed_version=sp.entry.version,
-                    version=sp.source.version,
-                )
-            )
-    return found
+    return [
+        errors.AgentSkillNewerVersionKept(
+            name=sp.source.name,
+            path=sp.directory,
+            installed_version=sp.entry.version,
+            version=sp.source.version,
+        )
+        for sp in the_plan.skills
+        if sp.decision.action is Action.KEEP_NEWER and sp.entry is not None
+    ]

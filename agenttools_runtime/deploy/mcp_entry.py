@@ -122,12 +122,12 @@ def uninstall_entry(target: MCPTarget, key: str, *, force: bool = False) -> Unin
         if not found:
             result = uninstall_mcp_server(target, key)
             outcome = Release.REMOVE if result.removed else Release.GONE
-            if not result.removed:
+            if result.removed:  # the file as it was before agenttools wrote it, or none
+                litter.clean_config_file(store.state, target.config_file)
+            else:
                 said.outcome = (
                     f'the entry "{key}" was not in {target.config_file}: nothing was changed'
                 )
-            if result.removed:  # the file as it was before agenttools wrote it, or none
-                litter.clean_config_file(store.state, target.config_file)
             return Uninstalled(target.client, target.config_file, key, outcome.value)
         _record, newest = found[-1]
         done = release_entry(target.client, newest, force=force, hint="Use --force to remove it.")

@@ -133,7 +133,7 @@ def deploy(
     rolling back every change.
     """
     level = Level.parse(overwrite)
-    client, project = _split_target(target, project)
+    client, project = target if isinstance(target, tuple) else (target, project)
 
     # reading and verifying the bundle changes nothing but a cache of verified files: SIGINT
     # or SIGTERM there leave nothing to undo, and say so
@@ -208,12 +208,3 @@ def deploy_resolved(
     return Deployment(
         outcome.record, [*notes, *outcome.warnings], launches, unchanged=outcome.unchanged
     )
-
-
-def _split_target(
-    target: str | Client | tuple[str | Client, Path | str], project: Path | str | None
-) -> tuple[str | Client, Path | str | None]:
-    if isinstance(target, tuple):
-        client, directory = target
-        return client, directory
-    return target, project

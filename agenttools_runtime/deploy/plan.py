@@ -102,9 +102,6 @@ class Rule:
     level: Level = Level.NONE
     conflict: str | None = None
 
-    def matches(self, facts: SkillFacts) -> bool:
-        return _matches(self.when, facts)
-
 
 def _matches(when: Mapping[str, object], facts: object) -> bool:
     """Whether every fact named in *when* has the value given there (a table row's test)."""
@@ -168,7 +165,7 @@ class Decision:
 def decide_install(facts: SkillFacts, level: Level) -> Decision:
     """Apply :data:`INSTALL_RULES` (first match wins) at overwrite *level*."""
     for index, rule in enumerate(INSTALL_RULES):
-        if rule.matches(facts):
+        if _matches(rule.when, facts):
             if level >= rule.level:
                 return Decision(rule.action, None, index)
             return Decision(None, rule.conflict, index)
@@ -266,12 +263,9 @@ def choose_copy(own_exists: bool, others: Sequence[OtherCopy]) -> int | None:
 
 def copy_roles(used: int | None, others: Sequence[OtherCopy]) -> tuple[CopyRole, ...]:
     """The role of each other copy (:data:`OTHER_COPY_ROLES`) once *used* is chosen."""
-    roles = []
-    for index, copy in enumerate(others):
-        if index == used:
-            roles.append(CopyRole.USED)
-            continue
-        roles.append(next(r for when, r in OTHER_COPY_ROLES if _matches(when, copy)))
+    roles = [next(r for when, r in OTHER_COPY_ROLES if _matches(when, c)) for c in others]
+    if used is not None:
+        roles[used] = CopyRole.USED
     return tuple(roles)
 
 
@@ -366,11 +360,8 @@ def version_older(incoming: str | None, installed: str | None) -> bool:
 
 
 def _dotted(version: str) -> tuple[int, ...]:
-    parts = []
-    for piece in version.split("."):
-        digits = "".join(ch for ch in piece if ch.isdigit())
-        parts.append(int(digits) if digits else 0)
-    return tuple(parts)
+    digits = ("".join(ch for ch in piece if ch.isdigit()) for piece in version.split("."))
+    return tuple(int(d) if d else 0 for d in digits)
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,10 +31,9 @@ def unreadable_in_the_way(
     """The records that cannot be read and may be this deployment, each a
     ``DeploymentMayBeUnreadable`` (none with ``--force``): a deploy beside one would record
     the same files twice, found only once the record is repaired. They are the *candidates*
-    (those the index names for this bundle and client, unreadable now) and
-    the records the index could not read whose JSON names the same bundle and client, and
-    not another scope. (One
-    whose JSON says nothing may be any deployment: sharing its skills is refcounting as
+    (those the index names for this bundle and client, unreadable now) and the records the
+    index could not read whose JSON names the same bundle and client, and not another scope.
+    (One whose JSON says nothing may be any deployment: sharing its skills is refcounting as
     ever, and an identical config entry it wrote is taken over as the user's would be.)"""
     suspects = set(candidates)
     unread = suspects | (store.index.record_names - store.index.records.keys())

@@ -252,7 +252,7 @@ def release(
         warning = _release_warning(action.warning, entry, unproven)
         if state is plan.ReleaseState.MISSING:
             warning = _put_back_replaced(entry)
-        elif warning is not None and registry.replaced_backup(entry) is not None:
+        elif warning is not None:
             kept = "the skill deployed there stays (it was changed since, or is not a skill)"
             warning = _put_back_replaced(entry, kept) or warning
     return ReleaseOutcome(entry.name, entry.directory, state, removed, warning)
@@ -316,9 +316,8 @@ def _release_link(store: Store, entry: RegistryEntry) -> ReleaseOutcome:
         state = plan.ReleaseState.FILE
         warning = errors.AgentSkillReplacedNotRemoved(name=entry.name, path=path)
     store.delete_entry(entry.key)
-    if registry.replaced_backup(entry) is not None:
-        kept = None if warning is None else "something else is there now"
-        warning = _put_back_replaced(entry, kept) or warning
+    kept = None if warning is None else "something else is there now"
+    warning = _put_back_replaced(entry, kept) or warning
     return ReleaseOutcome(entry.name, entry.directory, state, removed, warning)
 
 
@@ -348,12 +347,10 @@ def _keep_for_sweep(store: Store, entry: RegistryEntry) -> None:
 
 
 def _physical_directory_in_use(store: Store, entry: RegistryEntry) -> bool:
-    for other in store.physical_entries(entry.directory):
-        if other.key == entry.key:
-            continue
-        if other.external or store.live_references(other):
-            return True
-    return False
+    return any(
+        other.key != entry.key and (other.external or bool(store.live_references(other)))
+        for other in store.physical_entries(entry.directory)
+    )
 
 
 def _release_warning(

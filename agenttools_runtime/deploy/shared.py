@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import paths
-from agenttools_runtime.deploy import plan, registry
+from agenttools_runtime.deploy import registry
 from agenttools_runtime.deploy.plan import CopyKind, CopyRole, OtherCopy
 from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.deploy.store import Store
@@ -88,12 +88,11 @@ def other_copies(
         if entry is not None:
             kind = CopyKind.EXTERNAL if entry.external else CopyKind.OURS
         users = store.live_references(entry) if entry is not None else []
-        leaving = kind is CopyKind.OURS and not [r for r in users if r not in replaced]
         facts = OtherCopy(
             kind,
             identical=_identical(source, entry, directory),
             directory=state is DestinationState.DIRECTORY,
-            leaving=leaving,
+            leaving=kind is CopyKind.OURS and all(r in replaced for r in users),
             held=any(r in replaced for r in users),
             same_source=(
                 kind is CopyKind.OURS
@@ -115,14 +114,6 @@ def _identical(source: SkillSource, entry: RegistryEntry | None, directory: Path
         return True
     disk, clean = hash_installed(directory)
     return clean and disk == manifest
-
-
-def roles(used: int | None, found: Sequence[FoundCopy]) -> list[OtherCopyPlan]:
-    facts = [c.facts for c in found]
-    return [
-        OtherCopyPlan(c.directory, c.facts, role)
-        for c, role in zip(found, plan.copy_roles(used, facts), strict=True)
-    ]
 
 
 # -- a new copy, seen twice by another deployment's client ------------------------------------

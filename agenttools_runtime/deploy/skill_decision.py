@@ -101,7 +101,7 @@ def skill_plan(
     root: Path,
     replaced: tuple[str, ...],
     level: Level,
-    store: Store | None = None,
+    store: Store,
     *,
     reads: tuple[Path, ...] = (),
     client_name: str = "",
@@ -114,17 +114,20 @@ def skill_plan(
     (:func:`plan.choose_copy`), that copy is the destination; the other copies get their
     roles, and a different skill of the same name blocks the decision below --force.
     *link*: what would be written is a link to the source directory instead (``--link``)."""
-    store = store or Store.open()
     found = shared.other_copies(source, root, reads, replaced, store)
+    facts = [c.facts for c in found]
     own_exists = destination_state(root, source.name) is not DestinationState.MISSING
-    used = plan.choose_copy(own_exists, [c.facts for c in found])
+    used = plan.choose_copy(own_exists, facts)
     destination = root if used is None else found[used].directory.parent
     sp = _plan_at(source, destination, replaced, level, store)
-    others = shared.roles(used, found)
-    decision = plan.decide_shadows(sp.decision, [o.role for o in others], level)
+    roles = plan.copy_roles(used, facts)
+    others = tuple(
+        OtherCopyPlan(c.directory, c.facts, r) for c, r in zip(found, roles, strict=True)
+    )
+    decision = plan.decide_shadows(sp.decision, roles, level)
     if link and decision.action is not None and decision.action.writes:
         decision = replace(decision, action=Action.LINK)  # (what is there goes to a backup)
-    return replace(sp, decision=decision, others=tuple(others), client_name=client_name)
+    return replace(sp, decision=decision, others=others, client_name=client_name)
 
 
 def _directory_key(store: Store, directory: Path) -> str:
@@ -223,43 +226,16 @@ def _disk_facts(
 def new_entry(sp: SkillPlan, uid: str) -> RegistryEntry:
     """The registry entry after *sp*'s action, referencing deployment *uid* (every "add
     reference" writes ``kept ∪ {uid}``)."""
-    action = sp.decision.action
+    source, entry, action = sp.source, sp.entry, sp.decision.action
     refs = tuple(sp.kept) if uid in sp.kept else (*sp.kept, uid)
     now = records.now_timestamp()
-    made = _new_entry(sp, action, refs, now)
-    if _replaces_foreign(sp):  # (--force: the user's, kept for the removal to put back)
-        extra = {**made.extra, registry.REPLACED: registry.replaced_backup_name(sp.key)}
-        made = replace(made, extra=extra)
-    return made
-
-
-def _replaces_foreign(sp: SkillPlan) -> bool:
-    """Whether *sp* writes over something that is the user's, which only ``--force``
-    replaces: what is not agenttools' (no entry, or one marking it external: a folder, file
-    or link of theirs), or a deployed folder the user changed since (theirs again)."""
-    action = sp.decision.action
-    if action not in (Action.REPLACE, Action.LINK):
-        return False
-    if sp.facts.destination is DestinationState.MISSING:
-        return False
-    if sp.facts.entry is EntryKind.OWNED:
-        return sp.facts.destination is DestinationState.DIRECTORY and not sp.facts.disk_unmodified
-    return sp.facts.entry in (EntryKind.NONE, EntryKind.EXTERNAL)
-
-
-# the actions after which the entry describes the source anew (what was there is replaced)
-_FRESH_ENTRY = (Action.LINK, Action.CREATE, Action.REPLACE, Action.ADOPT_EXTERNAL)
-
-
-def _new_entry(
-    sp: SkillPlan, action: Action | None, refs: tuple[str, ...], now: str
-) -> RegistryEntry:
-    source, entry = sp.source, sp.entry
     if entry is None or action in _FRESH_ENTRY:
         extra = {} if entry is None else entry.extra
         if action is Action.LINK:
             assert source.directory is not None
             extra = {**extra, content.LINK: str(source.directory)}
+        if _replaces_foreign(sp):  # (--force: the user's, kept for the removal to put back)
+            extra = {**extra, registry.REPLACED: registry.replaced_backup_name(sp.key)}
         return RegistryEntry(
             key=sp.key,
             directory=str(sp.directory),
@@ -281,6 +257,24 @@ def _new_entry(
         # a link shows its live source: it is at the version deployed now
         updated = replace(updated, version=source.version, identifier=source.identifier)
     return registry.with_stats(updated, sp.stats) if sp.stats else updated
+
+
+def _replaces_foreign(sp: SkillPlan) -> bool:
+    """Whether *sp* writes over something that is the user's, which only ``--force``
+    replaces: what is not agenttools' (no entry, or one marking it external: a folder, file
+    or link of theirs), or a deployed folder the user changed since (theirs again)."""
+    action = sp.decision.action
+    if action not in (Action.REPLACE, Action.LINK):
+        return False
+    if sp.facts.destination is DestinationState.MISSING:
+        return False
+    if sp.facts.entry is EntryKind.OWNED:
+        return sp.facts.destination is DestinationState.DIRECTORY and not sp.facts.disk_unmodified
+    return sp.facts.entry in (EntryKind.NONE, EntryKind.EXTERNAL)
+
+
+# the actions after which the entry describes the source anew (what was there is replaced)
+_FRESH_ENTRY = (Action.LINK, Action.CREATE, Action.REPLACE, Action.ADOPT_EXTERNAL)
 
 
 def _same_or_nested(

@@ -11,7 +11,6 @@ import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from agenttools_runtime import errors
 from agenttools_runtime.bundles import BUILTIN_SERVERS, BUILTIN_SKILLS_DIR
@@ -25,6 +24,7 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.mcp.runners import RunnerChoice, choose_runner, machine_specific_warning
 from agenttools_runtime.mcp.server import Environment
+from agenttools_runtime.skills.spec import SkillSource
 
 
 def with_runner(
@@ -75,16 +75,15 @@ def with_links(resolved: ResolvedTools, where: DeployTarget) -> ResolvedTools:
     return replace(resolved, links=live)
 
 
-def _live_source(source: Any) -> bool:
+def _live_source(source: SkillSource) -> bool:
     """Whether a skill source is a live directory (an editable install's source tree, or a
     skill directory given as a path), not a wheel's copy inside a ``.dist-info``."""
-    directory = source.directory
-    if directory is None or not directory.is_dir():
+    if source.directory is None or not source.directory.is_dir():
         return False
-    parts = Path(directory).resolve().parts
-    if any(p.endswith(".dist-info") for p in parts):
+    directory = source.directory.resolve()
+    if any(p.endswith(".dist-info") for p in directory.parts):
         return False
-    return not Path(directory).resolve().is_relative_to(Path(BUILTIN_SKILLS_DIR))
+    return not directory.is_relative_to(Path(BUILTIN_SKILLS_DIR))
 
 
 def missing_sdk(

@@ -189,15 +189,11 @@ def resolve_target(
     )
 
 
-def read_roots_by_client(scope: str, os_name: str | None = None) -> dict[str, tuple[Path, ...]]:
+def read_roots_by_client(scope: str) -> dict[str, tuple[Path, ...]]:
     """Every client's skills roots at *scope* (``"user"`` or a project directory), by id
     (clients without skills there are left out)."""
-    found = {}
-    for c in clients.all_clients().values():
-        roots = _read_roots(c, scope, os_name)
-        if roots:
-            found[c.id] = roots
-    return found
+    every = {c.id: _read_roots(c, scope, None) for c in clients.all_clients().values()}
+    return {client: roots for client, roots in every.items() if roots}
 
 
 def _read_roots(c: Client, scope: str | None, os_name: str | None) -> tuple[Path, ...]:
