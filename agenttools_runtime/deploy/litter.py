@@ -50,6 +50,7 @@ from agenttools_runtime.mcp.formats import (
     get_format,
     read_config_text,
 )
+from agenttools_runtime.mcp.origin import common_prefix, common_suffix
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.paths import StatePaths
 
@@ -156,8 +157,8 @@ def give_back(text: str, client: Client, config_file: Path) -> tuple[str, str] |
         return None
     if not after:  # all of it goes (a TOML file of blank lines): the whole text comes back
         return text, ""
-    head = _common(text, after)
-    tail = _common(text[head:][::-1], after[head:][::-1])
+    head = common_prefix(text, after)
+    tail = common_suffix(text, after, min(len(text), len(after)) - head)
     # widen the differing part with the text around it until it is unambiguous (an added
     # "[]" would be found in every empty list), at most a line's worth either way
     for _ in range(_CONTEXT):
@@ -175,13 +176,6 @@ def give_back(text: str, client: Client, config_file: Path) -> tuple[str, str] |
 
 
 _CONTEXT = 160  # characters of surrounding text at most, to make a give-back unambiguous
-
-
-def _common(a: str, b: str) -> int:
-    """The length of the common prefix of *a* and *b*."""
-    return next(
-        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
-    )
 
 
 def _restored(text: str, client: Client, config_file: Path, restore: tuple[str, str]) -> str:
