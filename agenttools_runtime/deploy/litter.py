@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import fs, jsonform, paths
-from agenttools_runtime.clients import all_clients, client_for_config_file
+from agenttools_runtime.clients import all_clients
 from agenttools_runtime.deploy import shapes
 from agenttools_runtime.errors import AgentToolsError
 from agenttools_runtime.mcp import entries
@@ -351,11 +351,7 @@ def _without(text: str, client: Client, keys: Iterable[tuple[str, ...]]) -> str:
 
 
 def _defaults(client: Client, config_file: Path) -> dict[str, Any]:
-
-    found = client_for_config_file(config_file)
-    return entries.required_top_level(
-        client, config_file, found is not None and found[1] is not None
-    )
+    return entries.required_top_level(client, config_file, entries.is_project_file(config_file))
 
 
 def _ancestors(places: Iterable[Path], ledger: Mapping[str, Claim]) -> set[str]:

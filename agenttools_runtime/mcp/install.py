@@ -356,8 +356,7 @@ def _placement(
     """How *client*'s entries go into *config_file*: its format, the container, the top-level
     keys the client requires there, and whether it is a project's file (shared: committed
     and read by the team)."""
-    project = client_for_config_file(config_file)
-    is_project = project is not None and project[1] is not None
+    is_project = entries.is_project_file(config_file)
     defaults = entries.required_top_level(client, config_file, is_project)
     container = entries.container_for(client, config_file)
     return get_format(client.config_format), container, defaults, is_project
