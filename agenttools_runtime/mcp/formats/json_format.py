@@ -312,9 +312,7 @@ class _Document:
         nl = self.newline
         if members:
             last = members[-1]
-            indent = self.line_indent(last.start)
-            if indent is None:
-                indent = self.own_indent(last.start)
+            indent = self.own_indent(last.start)
         else:
             outer = self.own_indent(into.start)
             indent = outer + self.unit
@@ -507,11 +505,8 @@ class JSONFormat:
                 current, _ = doc.scan.value(m.value_start, True)
                 if same_data(current, entry):
                     return text, True
-                indent = doc.line_indent(m.start)
                 inline = "\n" not in text[found.start : found.end]
-                rendered = doc.render(
-                    entry, doc.own_indent(m.start) if indent is None else indent, inline
-                )
+                rendered = doc.render(entry, doc.own_indent(m.start), inline)
                 edits.append((m.value_start, m.value_end, rendered))
             else:
                 member_key = None if container.list_key else key
