@@ -198,10 +198,8 @@ class YAMLFormat:
         existed = key in existing
         if existed and same_data(existing[key], _plain(dict(entry))):
             return text, True
-        want = expected(_plain(root), container, key, entry)
-        for name, value in defaults.items():
-            if name not in want:
-                want = {name: value, **want}
+        # (the defaults a file lacks are added; same_data ignores the order of keys)
+        want = {**defaults, **expected(_plain(root), container, key, entry)}
         spliced = self._splice_set(text, root, container, key, dict(entry), defaults)
         if spliced is None and all(name in (root or {}) for name in defaults):
             spliced = splice(text, container, key, flow_item(key, entry, container.list_key))
@@ -277,15 +275,18 @@ class YAMLFormat:
             lines[root.lc.line : root.lc.line + 1] = comment
             root = None
         if root is None:  # empty, or only comments
-            return self._append(lines, {}, container, leaf, defaults, offset, nl)
+            return self._append(lines, {}, container.path, leaf, defaults, offset, nl)
+        new_lines = self._defaults(lines, root, defaults, offset, nl)
+        shift = len(new_lines) - len(lines)
         parent: CommentedMap = root
         empty_rest: tuple[str, ...] = ()
         for depth, part in enumerate(container.path):
             if part not in parent:  # the rest of the path is new
-                rest = Container(container.path[depth:], container.list_key)
-                if parent is root:
+                rest = container.path[depth:]
+                if parent is root:  # below everything
                     return self._append(lines, root, rest, leaf, defaults, offset, nl)
-                return self._add_key(lines, root, parent, rest, leaf, defaults, offset, nl)
+                # the last key of a (non-empty, block) mapping below the root
+                return _below_last_key(new_lines, parent, shift, nest(rest, leaf), offset, nl)
             if depth == len(container.path) - 1:
                 break
             child = parent[part]
@@ -297,8 +298,6 @@ class YAMLFormat:
             parent = child
         last = container.path[len(container.path) - 1 - len(empty_rest)]
         node = parent[last]
-        new_lines = self._defaults(lines, root, defaults, offset, nl)
-        shift = len(new_lines) - len(lines)
         key_line, key_col = parent.lc.key(last)
         key_line += shift
         if node is None or (isinstance(node, (CommentedMap, CommentedSeq)) and not node):
@@ -384,37 +383,18 @@ class YAMLFormat:
                 break
         return [*lines[:at], *_dump(missing, offset, nl), *lines[at:]]
 
-    def _add_key(
-        self,
-        lines: list[str],
-        root: CommentedMap,
-        parent: CommentedMap,
-        rest: Container,
-        leaf: Any,
-        defaults: Mapping[str, Any],
-        offset: int,
-        nl: str,
-    ) -> str | None:
-        """Add the missing part *rest* of the container path (holding *leaf*) as the last key
-        of the block mapping *parent* (not the root), below its last key's block."""
-        if not parent or parent.fa.flow_style():
-            return None
-        new_lines = self._defaults(lines, root, defaults, offset, nl)
-        shift = len(new_lines) - len(lines)
-        return _below_last_key(new_lines, parent, shift, nest(rest.path, leaf), offset, nl)
-
     def _append(
         self,
         lines: list[str],
         root: CommentedMap | dict[str, Any],
-        container: Container,
+        path: tuple[str, ...],
         leaf: Any,
         defaults: Mapping[str, Any],
         offset: int,
         nl: str,
     ) -> str:
         block: dict[str, Any] = {k: v for k, v in defaults.items() if k not in root}
-        block[container.path[0]] = nest(container.path[1:], leaf)
+        block[path[0]] = nest(path[1:], leaf)
         return "".join([*lines, *_dump(block, offset, nl)])
 
     def _roundtrip(
