@@ -190,7 +190,7 @@ def _set_aside_unreadable(report: DoctorReport, state: paths.StatePaths) -> None
 @contextlib.contextmanager
 def _recovered_journals(report: DoctorReport, state: paths.StatePaths) -> Iterator[None]:
     """Turn the recovery warnings of the lock into findings (fixed)."""
-    pending = [j for j in journal.pending(state)]
+    pending = list(journal.pending(state))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         yield
@@ -249,7 +249,6 @@ def _examine(store: Store, report: DoctorReport, *, fix: bool) -> None:
     _check_ledger(store, add, fix)
     if fix:
         _prune_verified_cache(store, add)
-    if fix:
         store.index = index.rebuild(store.state)
         store.index.pending = set()
         store.save()
