@@ -118,7 +118,7 @@ class PlannedEdit:
 
     @property
     def changes(self) -> bool:
-        return self.after != (self.before or b"") or (self.before is None and bool(self.after))
+        return self.after != (self.before or b"")  # (a new empty file is no change)
 
 
 def plan_edit(
