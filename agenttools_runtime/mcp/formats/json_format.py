@@ -479,20 +479,17 @@ class JSONFormat:
         parent, depth, found, null = doc.walk(container.path)
         edits: list[tuple[int, int, str]] = []
         root_items: list[tuple[str | None, Any]] = []
-        if found is None:
+        if found is None:  # the path from its first missing (or null) key on is new
             rest = container.path[depth:]
-            leaf = only_entry(container, key, entry)
+            value = nest(rest[1:], only_entry(container, key, entry))
             if null is not None:
-                value = nest(rest[1:], leaf)
-                outer = doc.own_indent(null.start)
-                span = (null.value_start, null.value_end)
-                edits.append(
-                    (*span, doc.render(value, outer, "\n" not in text[parent.start : parent.end]))
-                )
+                inline = "\n" not in text[parent.start : parent.end]
+                rendered = doc.render(value, doc.own_indent(null.start), inline)
+                edits.append((null.value_start, null.value_end, rendered))
             elif parent is doc.root:
-                root_items.append((rest[0], nest(rest[1:], leaf)))
+                root_items.append((rest[0], value))
             else:
-                edits += doc.insert(parent, [(rest[0], nest(rest[1:], leaf))])
+                edits += doc.insert(parent, [(rest[0], value)])
             existed = False
         else:
             opener, kind = ("[", "a list") if container.list_key else ("{", "an object")

@@ -83,8 +83,7 @@ def _seq_offset(lines: list[str]) -> int:
         match = _SEQ_LINE.match(lines[i])
         prev = lines[i - 1]
         if match and prev.rstrip().endswith(":"):
-            parent = len(prev) - len(prev.lstrip(" "))
-            return max(0, len(match.group(1)) - parent)
+            return max(0, len(match.group(1)) - _col(prev))
     return 2
 
 
