@@ -273,7 +273,7 @@ class _Document:
             if self.text.startswith("null", member.value_start):
                 return current, depth, None, member
             if self.text[member.value_start] not in "{[":
-                raise StructureError(f'"{".".join(path[: depth + 1])}" is not an object')
+                raise StructureError(f"{where(path[: depth + 1])} is not an object")
             current = self.scan.composite(member.value_start)
         return current, len(path), current, None
 

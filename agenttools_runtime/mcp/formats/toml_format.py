@@ -33,6 +33,7 @@ from agenttools_runtime.mcp.formats.base import (
     lookup,
     newline,
     same_data,
+    where,
     without_final_newline,
 )
 from agenttools_runtime.toml_text import scan
@@ -161,7 +162,7 @@ def _walk(
             current[key] = tomlkit.table(is_super_table=True)
         value = current[key]
         if not isinstance(value, (Table, InlineTable, OutOfOrderTableProxy)):
-            raise StructureError(f'"{".".join(path[: depth + 1])}" is not a table')
+            raise StructureError(f"{where(path[: depth + 1])} is not a table")
         current = value
     return current
 
