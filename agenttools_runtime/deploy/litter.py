@@ -297,13 +297,10 @@ def _clean_file(claim: Claim) -> bool | None:
             stripped = _without(text, client, claim.keys)
         if stripped == text or skeleton(stripped, client, path) != text:
             return None  # the user changed what we added (or it is not there): theirs now
-
-        def edit(current: str) -> tuple[str, bool]:
-            if current != text:
-                return current, False
-            return stripped, True
-
-        done, _written = edit_config_file(path, edit)
+        # (written only over the very text looked at: a change since is the user's)
+        done, _written = edit_config_file(
+            path, lambda current: (stripped, True) if current == text else (current, False)
+        )
         return True if done else None
     except (AgentToolsError, OSError, ValueError, ParseError, StructureError):
         return None
@@ -343,7 +340,6 @@ def skeleton(text: str, client: Client, config_file: Path) -> str:
 
 
 def _without(text: str, client: Client, keys: Iterable[tuple[str, ...]]) -> str:
-
     fmt = get_format(client.config_format)
     for key in keys:
         text, _ = fmt.remove_entry(text, Container(key[:-1]), key[-1])
