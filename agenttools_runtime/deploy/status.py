@@ -191,26 +191,16 @@ class _Checker:
         dist = self._installed(str(name), environment, None)
         if dist is None:
             where = f"the environment of {python}" if python else "this environment"
-            result.findings.append(
-                Finding(
-                    ORPHANED,
-                    "distribution",
-                    f'the distribution "{name}" is no longer installed in {where}',
-                    detail={"distribution": name, "python": python},
-                )
-            )
+            message = f'the distribution "{name}" is no longer installed in {where}'
+            detail = {"distribution": name, "python": python}
+            result.findings.append(Finding(ORPHANED, "distribution", message, detail=detail))
             return
         result.installed_version = dist.version
         if dist.version != deployed_version:
-            result.findings.append(
-                Finding(
-                    OUTDATED,
-                    "distribution",
-                    f"{name} {dist.version} is installed, {deployed_version} is deployed",
-                    str(dist.dist_info),
-                    {"deployed": deployed_version, "installed": dist.version},
-                )
-            )
+            message = f"{name} {dist.version} is installed, {deployed_version} is deployed"
+            detail = {"deployed": deployed_version, "installed": dist.version}
+            finding = Finding(OUTDATED, "distribution", message, str(dist.dist_info), detail)
+            result.findings.append(finding)
             return
         result.findings.extend(self._older_skills(record, dist, str(name), dist.version))
         self._compare_items(record, dist, result)
