@@ -235,10 +235,8 @@ class YAMLFormat:
         if block is None:
             return None
         start, end, _count = block
-        offsets = [0]
-        for line_text in lines:
-            offsets.append(offsets[-1] + len(line_text))
-        return offsets[start], offsets[end]
+        before = sum(map(len, lines[:start]))
+        return before, before + sum(map(len, lines[start:end]))
 
     # -- helpers -------------------------------------------------------------------------------
 
