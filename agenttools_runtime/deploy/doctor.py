@@ -190,7 +190,7 @@ def _set_aside_unreadable(report: DoctorReport, state: paths.StatePaths) -> None
 @contextlib.contextmanager
 def _recovered_journals(report: DoctorReport, state: paths.StatePaths) -> Iterator[None]:
     """Turn the recovery warnings of the lock into findings (fixed)."""
-    pending = [j for j in journal.pending(state)]
+    pending = list(journal.pending(state))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         yield
@@ -249,7 +249,6 @@ def _examine(store: Store, report: DoctorReport, *, fix: bool) -> None:
     _check_ledger(store, add, fix)
     if fix:
         _prune_verified_cache(store, add)
-    if fix:
         store.index = index.rebuild(store.state)
         store.index.pending = set()
         store.save()
@@ -317,14 +316,8 @@ def _entries(store: Store, add: Any) -> list[RegistryEntry]:
             if entry is None and name[: -len(".json")] in creating:
                 continue
             if entry is None:
-                add(
-                    Finding(
-                        "unreadable",
-                        str(directory / name),
-                        "a registry entry that cannot be read",
-                        False,
-                    )
-                )
+                detail = "a registry entry that cannot be read"
+                add(Finding("unreadable", str(directory / name), detail, False))
             else:
                 found.append(entry)
     return found
@@ -384,15 +377,8 @@ def _check_listings(
             f"skill {entry.name} ({entry.directory}) is referenced by deployments whose records "
             f"do not list it: {', '.join(extra)}; the references are dropped"
         )
-        add(
-            Finding(
-                "entry-reference",
-                str(registry.entry_path(entry.key, store.state)),
-                detail,
-                True,
-                fix,
-            )
-        )
+        where = str(registry.entry_path(entry.key, store.state))
+        add(Finding("entry-reference", where, detail, True, fix))
         if fix:
             current = store.entry(entry.key) or entry
             kept = tuple(r for r in current.references if r not in extra)
@@ -407,16 +393,12 @@ def _check_references(store: Store, entries: list[RegistryEntry], add: Any, fix:
     stale = [e for e in entries if store.live_references(e) != e.references]
     for entry in stale:
         gone = [r for r in entry.references if records.is_stale(r, store.state.deployments)]
-        add(
-            Finding(
-                "stale-reference",
-                str(registry.entry_path(entry.key, store.state)),
-                f"skill {entry.name} ({entry.directory}) is referenced by deployments whose "
-                f"records are gone: {', '.join(gone)}; a sweep drops them and releases it",
-                True,
-                fix,
-            )
+        detail = (
+            f"skill {entry.name} ({entry.directory}) is referenced by deployments whose "
+            f"records are gone: {', '.join(gone)}; a sweep drops them and releases it"
         )
+        where = str(registry.entry_path(entry.key, store.state))
+        add(Finding("stale-reference", where, detail, True, fix))
     if fix and stale:
         sweep(store)
         entries[:] = list(store.entries())
@@ -438,16 +420,11 @@ def _check_directories(
         if destination_state(entry.root, entry.name) is not DestinationState.MISSING:
             continue
         user_ids = ", ".join(r.uuid for r in listing.get(entry.key, [])) or "none"
-        add(
-            Finding(
-                "missing-directory",
-                entry.directory,
-                f"registry entry {entry.key[:12]}… of skill {entry.name} has no directory "
-                f"(deleted by hand?); deployments: {user_ids}; the entry is forgotten",
-                True,
-                fix,
-            )
+        detail = (
+            f"registry entry {entry.key[:12]}… of skill {entry.name} has no directory "
+            f"(deleted by hand?); deployments: {user_ids}; the entry is forgotten"
         )
+        add(Finding("missing-directory", entry.directory, detail, True, fix))
         if fix:
             store.delete_entry(entry.key)
             _drop_from_records(store, entry.key, listing.get(entry.key, []))
@@ -457,16 +434,11 @@ def _check_directories(
         skill = next(s for s in users[0].installed if s.registry_key == key)
         directory = Path(skill.directory)
         if destination_state(directory.parent, directory.name) is DestinationState.DIRECTORY:
-            add(
-                Finding(
-                    "untracked-directory",
-                    str(directory),
-                    f"deployment {users[0].uuid} lists it, the registry has no entry: it gets "
-                    "one marking it external (kept, never deleted by agenttools)",
-                    True,
-                    fix,
-                )
+            detail = (
+                f"deployment {users[0].uuid} lists it, the registry has no entry: it gets "
+                "one marking it external (kept, never deleted by agenttools)"
             )
+            add(Finding("untracked-directory", str(directory), detail, True, fix))
             if fix:
                 hashes, _clean = installed_hashes(directory)
                 store.put_entry(
@@ -483,16 +455,11 @@ def _check_directories(
                     )
                 )
         else:
-            add(
-                Finding(
-                    "record-skill",
-                    str(directory),
-                    f"deployment {users[0].uuid} lists skill {skill.name}, which has neither "
-                    "a registry entry nor a directory: it is dropped from the record",
-                    True,
-                    fix,
-                )
+            detail = (
+                f"deployment {users[0].uuid} lists skill {skill.name}, which has neither "
+                "a registry entry nor a directory: it is dropped from the record"
             )
+            add(Finding("record-skill", str(directory), detail, True, fix))
             if fix:
                 _drop_from_records(store, key, users)
 
@@ -540,16 +507,12 @@ def _check_backups(store: Store, roots: set[Path], add: Any, fix: bool) -> None:
             elif (redundant := _redundant_copy(store, backup)) is not None:
                 reason = f"an exact copy of {redundant}, which agenttools wrote and still holds it"
             if reason is None:
-                add(
-                    Finding(
-                        "backup",
-                        str(backup),
-                        "holds a skill directory an interrupted operation (or an older "
-                        "agenttools) moved aside; nothing proves agenttools may delete it: move "
-                        "back what you want to keep, then delete it",
-                        False,
-                    )
+                detail = (
+                    "holds a skill directory an interrupted operation (or an older "
+                    "agenttools) moved aside; nothing proves agenttools may delete it: move "
+                    "back what you want to keep, then delete it"
                 )
+                add(Finding("backup", str(backup), detail, False))
                 continue
             add(Finding("backup", str(backup), f"{reason}: deleted", True, fix))
             if fix:
@@ -579,17 +542,12 @@ def _check_staging(store: Store, roots: set[Path], add: Any, fix: bool) -> None:
             if n.startswith(records.STAGING_PREFIX)
         ]
     for path in sorted(set(found)):
-        add(
-            Finding(
-                "staging",
-                str(path),
-                "a half-built copy an interrupted write left: deleted",
-                True,
-                fix,
-            )
-        )
+        add(Finding("staging", str(path), _STAGING, True, fix))
         if fix:
             fs.remove_entry(path)
+
+
+_STAGING = "a half-built copy an interrupted write left: deleted"
 
 
 def _check_temp_files(
@@ -657,13 +615,9 @@ def _check_config_entries(all_records: list[DeploymentRecord], add: Any) -> None
             except (AgentToolsError, OSError):
                 continue
             if server.config_key not in present:
-                add(
-                    Finding(
-                        "missing-entry",
-                        server.config_file,
-                        f'deployment {record.uuid} recorded the MCP entry "{server.config_key}", '
-                        "which is not in the file (removed by hand?); redeploy with --upgrade "
-                        "or remove the deployment",
-                        False,
-                    )
+                detail = (
+                    f'deployment {record.uuid} recorded the MCP entry "{server.config_key}", '
+                    "which is not in the file (removed by hand?); redeploy with --upgrade "
+                    "or remove the deployment"
                 )
+                add(Finding("missing-entry", server.config_file, detail, False))

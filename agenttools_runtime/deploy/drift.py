@@ -57,42 +57,24 @@ def command_path(entry: Any) -> str | None:
 
 
 def skill_findings(state: paths.StatePaths, skill: InstalledSkill, deep: bool) -> list[Finding]:
-
+    """How the skill's directory differs from what its registry entry says agenttools wrote
+    (*deep*: hash its files even when their stats are as the entry cached them)."""
     directory = Path(skill.directory)
     entry = registry.load_entry(skill.registry_key, state)
     if entry is None:
-        return [
-            Finding(
-                DRIFTED,
-                "skill",
-                f'the skill "{skill.name}" has no registry entry (see agenttools doctor)',
-                str(directory),
-            )
-        ]
+        message = f'the skill "{skill.name}" has no registry entry (see agenttools doctor)'
+        return [Finding(DRIFTED, "skill", message, str(directory))]
     link = entry.extra.get(content.LINK)
     if link is not None:
         return link_findings(skill, Path(entry.directory), str(link))
     path = Path(entry.directory)
     if not os.path.lexists(path):
-        return [
-            Finding(
-                DRIFTED,
-                "skill",
-                f"the skill directory {path} is gone",
-                str(path),
-                {"skill": skill.name, "change": "missing"},
-            )
-        ]
+        return [_skill(skill, f"the skill directory {path} is gone", path, "missing")]
     if path.is_symlink() or not path.is_dir():
-        return [
-            Finding(
-                DRIFTED,
-                "skill",
-                f"{path} was replaced by something that is not the skill directory agenttools wrote",
-                str(path),
-                {"skill": skill.name, "change": "replaced"},
-            )
-        ]
+        message = (
+            f"{path} was replaced by something that is not the skill directory agenttools wrote"
+        )
+        return [_skill(skill, message, path, "replaced")]
     if not deep and registry.unmodified_by_stats(entry, path):
         return []
     disk, clean = installed_hashes(path)
@@ -114,16 +96,10 @@ def skill_findings(state: paths.StatePaths, skill: InstalledSkill, deep: bool) -
             )
         )
     if not clean:
-        found.append(
-            Finding(
-                DRIFTED,
-                "skill",
-                f"{path} holds version-control metadata, an unreadable file or a link "
-                "leading out of it",
-                str(path),
-                {"skill": skill.name, "change": "unclean"},
-            )
+        message = (
+            f"{path} holds version-control metadata, an unreadable file or a link leading out of it"
         )
+        found.append(_skill(skill, message, path, "unclean"))
     return found
 
 
@@ -133,38 +109,24 @@ def link_findings(skill: InstalledSkill, path: Path, target: str) -> list[Findin
     try:
         now = os.readlink(path)
     except OSError:
-        now = None
-    if now is None:
-        return [
-            Finding(
-                DRIFTED,
-                "skill",
-                f"the link {path} to {target} is gone or no longer a link",
-                str(path),
-                {"skill": skill.name, "change": "missing", "link": target},
-            )
-        ]
+        message = f"the link {path} to {target} is gone or no longer a link"
+        return [_skill(skill, message, path, "missing", link=target)]
     if os.path.realpath(path) != os.path.realpath(target):
-        return [
-            Finding(
-                DRIFTED,
-                "skill",
-                f"the link {path} leads to {now}, not to {target}",
-                str(path),
-                {"skill": skill.name, "change": "relinked", "link": target},
-            )
-        ]
+        message = f"the link {path} leads to {now}, not to {target}"
+        return [_skill(skill, message, path, "relinked", link=target)]
     if not os.path.isdir(path):
-        return [
-            Finding(
-                ORPHANED,
-                "skill",
-                f"the source {target} that {path} links to is gone",
-                str(path),
-                {"skill": skill.name, "change": "dangling", "link": target},
-            )
-        ]
+        message = f"the source {target} that {path} links to is gone"
+        return [_skill(skill, message, path, "dangling", ORPHANED, link=target)]
     return []
+
+
+def _skill(
+    skill: InstalledSkill, message: str, path: Path, change: str, state: str = DRIFTED, **more: str
+) -> Finding:
+    """A finding about the skill's directory (or link) as a whole."""
+    return Finding(
+        state, "skill", message, str(path), {"skill": skill.name, "change": change, **more}
+    )
 
 
 def diff(expected: Any, actual: Any, where: str = "") -> list[dict[str, Any]]:

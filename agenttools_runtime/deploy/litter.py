@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime import fs, jsonform, paths
-from agenttools_runtime.clients import all_clients, client_for_config_file
+from agenttools_runtime.clients import all_clients
 from agenttools_runtime.deploy import shapes
 from agenttools_runtime.errors import AgentToolsError
 from agenttools_runtime.mcp import entries
@@ -50,6 +50,7 @@ from agenttools_runtime.mcp.formats import (
     get_format,
     read_config_text,
 )
+from agenttools_runtime.mcp.origin import common_prefix, common_suffix
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.paths import StatePaths
 
@@ -156,8 +157,8 @@ def give_back(text: str, client: Client, config_file: Path) -> tuple[str, str] |
         return None
     if not after:  # all of it goes (a TOML file of blank lines): the whole text comes back
         return text, ""
-    head = _common(text, after)
-    tail = _common(text[head:][::-1], after[head:][::-1])
+    head = common_prefix(text, after)
+    tail = common_suffix(text, after, min(len(text), len(after)) - head)
     # widen the differing part with the text around it until it is unambiguous (an added
     # "[]" would be found in every empty list), at most a line's worth either way
     for _ in range(_CONTEXT):
@@ -175,13 +176,6 @@ def give_back(text: str, client: Client, config_file: Path) -> tuple[str, str] |
 
 
 _CONTEXT = 160  # characters of surrounding text at most, to make a give-back unambiguous
-
-
-def _common(a: str, b: str) -> int:
-    """The length of the common prefix of *a* and *b*."""
-    return next(
-        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
-    )
 
 
 def _restored(text: str, client: Client, config_file: Path, restore: tuple[str, str]) -> str:
@@ -303,13 +297,10 @@ def _clean_file(claim: Claim) -> bool | None:
             stripped = _without(text, client, claim.keys)
         if stripped == text or skeleton(stripped, client, path) != text:
             return None  # the user changed what we added (or it is not there): theirs now
-
-        def edit(current: str) -> tuple[str, bool]:
-            if current != text:
-                return current, False
-            return stripped, True
-
-        done, _written = edit_config_file(path, edit)
+        # (written only over the very text looked at: a change since is the user's)
+        done, _written = edit_config_file(
+            path, lambda current: (stripped, True) if current == text else (current, False)
+        )
         return True if done else None
     except (AgentToolsError, OSError, ValueError, ParseError, StructureError):
         return None
@@ -349,7 +340,6 @@ def skeleton(text: str, client: Client, config_file: Path) -> str:
 
 
 def _without(text: str, client: Client, keys: Iterable[tuple[str, ...]]) -> str:
-
     fmt = get_format(client.config_format)
     for key in keys:
         text, _ = fmt.remove_entry(text, Container(key[:-1]), key[-1])
@@ -357,11 +347,7 @@ def _without(text: str, client: Client, keys: Iterable[tuple[str, ...]]) -> str:
 
 
 def _defaults(client: Client, config_file: Path) -> dict[str, Any]:
-
-    found = client_for_config_file(config_file)
-    return entries.required_top_level(
-        client, config_file, found is not None and found[1] is not None
-    )
+    return entries.required_top_level(client, config_file, entries.is_project_file(config_file))
 
 
 def _ancestors(places: Iterable[Path], ledger: Mapping[str, Claim]) -> set[str]:

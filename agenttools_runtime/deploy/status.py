@@ -152,19 +152,15 @@ class _Checker:
             result.findings.extend(self._entry(record, server, result))
         return result
 
-    def _command_gone(self, server: ServerEntry, current: Any) -> Finding | None:
+    def _command_gone(self, server: ServerEntry, current: Any) -> list[Finding]:
         """An entry whose command is an absolute path that no longer exists (the server's
         interpreter or script went with its environment)."""
         command = drift.command_path(current)
         if command is None or os.path.exists(command):
-            return None
-        return Finding(
-            ORPHANED,
-            "server",
-            f'the MCP server entry "{server.config_key}" runs {command}, which is gone',
-            server.config_file,
-            {"key": server.config_key, "command": command},
-        )
+            return []
+        message = f'the MCP server entry "{server.config_key}" runs {command}, which is gone'
+        detail = {"key": server.config_key, "command": command}
+        return [Finding(ORPHANED, "server", message, server.config_file, detail)]
 
     # -- where it came from --------------------------------------------------------------
 
@@ -173,14 +169,8 @@ class _Checker:
         environment = at.get(content.ENVIRONMENT) or {}
         python = environment.get("python")
         if python and not os.path.exists(python):
-            result.findings.append(
-                Finding(
-                    ORPHANED,
-                    "environment",
-                    f"the interpreter {python} it was deployed from is gone",
-                    python,
-                )
-            )
+            message = f"the interpreter {python} it was deployed from is gone"
+            result.findings.append(Finding(ORPHANED, "environment", message, python))
             return
         location = at.get("location")
         if location == "builtin":
@@ -201,26 +191,16 @@ class _Checker:
         dist = self._installed(str(name), environment, None)
         if dist is None:
             where = f"the environment of {python}" if python else "this environment"
-            result.findings.append(
-                Finding(
-                    ORPHANED,
-                    "distribution",
-                    f'the distribution "{name}" is no longer installed in {where}',
-                    detail={"distribution": name, "python": python},
-                )
-            )
+            message = f'the distribution "{name}" is no longer installed in {where}'
+            detail = {"distribution": name, "python": python}
+            result.findings.append(Finding(ORPHANED, "distribution", message, detail=detail))
             return
         result.installed_version = dist.version
         if dist.version != deployed_version:
-            result.findings.append(
-                Finding(
-                    OUTDATED,
-                    "distribution",
-                    f"{name} {dist.version} is installed, {deployed_version} is deployed",
-                    str(dist.dist_info),
-                    {"deployed": deployed_version, "installed": dist.version},
-                )
-            )
+            message = f"{name} {dist.version} is installed, {deployed_version} is deployed"
+            detail = {"deployed": deployed_version, "installed": dist.version}
+            finding = Finding(OUTDATED, "distribution", message, str(dist.dist_info), detail)
+            result.findings.append(finding)
             return
         result.findings.extend(self._older_skills(record, dist, str(name), dist.version))
         self._compare_items(record, dist, result)
@@ -237,14 +217,10 @@ class _Checker:
             except AgentToolsError:
                 now = None
             if recorded is not None and now != recorded:
+                message = f'the declaration of the MCP server "{server.name}" changed'
+                detail = {"server": server.name}
                 result.findings.append(
-                    Finding(
-                        OUTDATED,
-                        "server",
-                        f'the declaration of the MCP server "{server.name}" changed',
-                        server.config_file,
-                        {"server": server.name},
-                    )
+                    Finding(OUTDATED, "server", message, server.config_file, detail)
                 )
         for skill in record.installed:
             recorded = skill.extra.get(content.CONTENT)
@@ -255,16 +231,11 @@ class _Checker:
                 continue
             now = self._source_digest(dist, short)
             if now is not None and now != recorded:
-                result.findings.append(
-                    Finding(
-                        OUTDATED,
-                        "skill",
-                        f'the skill "{skill.name}" of {dist.name} {dist.version} has other '
-                        "files than were deployed",
-                        skill.directory,
-                        {"skill": skill.name},
-                    )
+                message = (
+                    f'the skill "{skill.name}" of {dist.name} {dist.version} has other files '
+                    "than were deployed"
                 )
+                result.findings.append(_outdated_skill(skill, message))
 
     def _older_skills(
         self,
@@ -314,15 +285,10 @@ class _Checker:
             except AgentToolsError:
                 continue
             if now != recorded:
-                result.findings.append(
-                    Finding(
-                        OUTDATED,
-                        "skill",
-                        f'this agenttools ships another version of the built-in skill "{skill.name}"',
-                        skill.directory,
-                        {"skill": skill.name},
-                    )
+                message = (
+                    f'this agenttools ships another version of the built-in skill "{skill.name}"'
                 )
+                result.findings.append(_outdated_skill(skill, message))
 
     def _source_digest(self, dist: InstalledDistribution, name: str) -> str | None:
         key = f"{dist.dist_info}/{name}"
@@ -382,19 +348,10 @@ class _Checker:
             return [Finding(DRIFTED, "config-file", str(current), server.config_file)]
         key = server.config_key
         if key not in current:
-            return [
-                Finding(
-                    DRIFTED,
-                    "config-entry",
-                    f'the MCP server entry "{key}" is missing from {server.config_file}',
-                    server.config_file,
-                    {"key": key, "change": "missing"},
-                )
-            ]
-        found: list[Finding] = []
-        gone = self._command_gone(server, current[key])
-        if gone is not None:
-            found.append(gone)
+            message = f'the MCP server entry "{key}" is missing from {server.config_file}'
+            detail = {"key": key, "change": "missing"}
+            return [Finding(DRIFTED, "config-entry", message, server.config_file, detail)]
+        found = self._command_gone(server, current[key])
         expected = server.written
         source = "as written"
         if expected is None and self.deep:
@@ -452,6 +409,10 @@ class _Checker:
             return plain(build_entry(client, choice.server, server.config_key))
         except (AgentToolsError, ValueError):
             return None
+
+
+def _outdated_skill(skill: InstalledSkill, message: str) -> Finding:
+    return Finding(OUTDATED, "skill", message, skill.directory, {"skill": skill.name})
 
 
 def environment_search(

@@ -15,7 +15,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from agenttools_runtime import errors
-from agenttools_runtime.clients import Client
+from agenttools_runtime.clients import Client, client_for_config_file
 from agenttools_runtime.mcp.formats import Container
 from agenttools_runtime.mcp.server import MCPServer
 
@@ -235,6 +235,13 @@ def container_for(client: Client, config_file: Path | None = None) -> Container:
     if config_file is not None:
         path = LEGACY_CONTAINERS.get((client.entry_style, config_file.name), path)
     return Container(path, STYLES[client.entry_style].list_key)
+
+
+def is_project_file(config_file: Path) -> bool:
+    """Whether *config_file* is a client's project config file (shared: committed and read
+    by the team)."""
+    found = client_for_config_file(config_file)
+    return found is not None and found[1] is not None
 
 
 def required_top_level(client: Client, config_file: Path, project: bool) -> dict[str, Any]:

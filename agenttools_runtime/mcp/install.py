@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from agenttools_runtime import errors
 from agenttools_runtime.clients import (
@@ -48,8 +48,25 @@ from agenttools_runtime.mcp.origin import Origin, capture, restore
 from agenttools_runtime.mcp.server import MCPServer
 
 
+class _Shown:
+    """``to_json``: the fields a result shows (those in its ``repr``), in order, as JSON
+    values (a client by its id, a path as text)."""
+
+    __slots__ = ()
+
+    def to_json(self) -> dict[str, Any]:
+        names = [f.name for f in fields(cast(Any, self)) if f.repr]
+        return {name: _json_value(getattr(self, name)) for name in names}
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, Client):
+        return value.id
+    return str(value) if isinstance(value, Path) else value
+
+
 @dataclass(frozen=True, slots=True)
-class MCPTarget:
+class MCPTarget(_Shown):
     """Where an MCP entry goes: the client (decides the entry shape and format), the config
     file, and the scope (``"user"``, a project directory, or None when unknown)."""
 
@@ -57,16 +74,9 @@ class MCPTarget:
     config_file: Path
     scope: str | Path | None
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "client": self.client.id,
-            "config_file": str(self.config_file),
-            "scope": None if self.scope is None else str(self.scope),
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class MCPInstallResult:
+class MCPInstallResult(_Shown):
     """What ``install_mcp_server`` did; ``edit`` is the edit written (None: nothing was),
     from which what it created is claimed (not compared, not shown)."""
 
@@ -79,32 +89,13 @@ class MCPInstallResult:
     changed: bool = True  # False: the same entry was already there
     edit: PlannedEdit | None = field(default=None, compare=False, repr=False)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "client": self.client.id,
-            "config_file": str(self.config_file),
-            "key": self.key,
-            "server": self.server,
-            "created_file": self.created_file,
-            "replaced_entry": self.replaced_entry,
-            "changed": self.changed,
-        }
-
 
 @dataclass(frozen=True, slots=True)
-class MCPUninstallResult:
+class MCPUninstallResult(_Shown):
     client: Client
     config_file: Path
     key: str
     removed: bool  # False: the entry was not there ("not installed")
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "client": self.client.id,
-            "config_file": str(self.config_file),
-            "key": self.key,
-            "removed": self.removed,
-        }
 
 
 def resolve_mcp_target(
@@ -356,8 +347,7 @@ def _placement(
     """How *client*'s entries go into *config_file*: its format, the container, the top-level
     keys the client requires there, and whether it is a project's file (shared: committed
     and read by the team)."""
-    project = client_for_config_file(config_file)
-    is_project = project is not None and project[1] is not None
+    is_project = entries.is_project_file(config_file)
     defaults = entries.required_top_level(client, config_file, is_project)
     container = entries.container_for(client, config_file)
     return get_format(client.config_format), container, defaults, is_project

@@ -17,6 +17,7 @@ Texts only: the file system is :func:`agenttools_runtime.mcp.formats.edit_config
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -72,8 +73,8 @@ def capture(
         piece = after[span[0] : span[1]]
         return Origin(value, text, Hunk(span[0], piece, piece, 0, 0))
     span = fmt.entry_span(after, container, key)
-    prefix = _common_prefix(before, after)
-    suffix = _common_suffix(before, after, min(len(before), len(after)) - prefix)
+    prefix = common_prefix(before, after)
+    suffix = common_suffix(before, after, min(len(before), len(after)) - prefix)
     start, end = prefix, len(after) - suffix
     lead = trail = None
     if span is not None:  # widen to the whole written entry (the common parts around it)
@@ -121,25 +122,24 @@ def _holds(
         return False
 
 
-def _common_prefix(a: str, b: str) -> int:
-    """The length of the longest common prefix (slices compared in C: a config file may be
-    megabytes)."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[:middle] == b[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
+def common_prefix(a: str, b: str) -> int:
+    """The length of the longest common prefix of *a* and *b* (slices compared in C: a config
+    file may be megabytes)."""
+    return _longest(min(len(a), len(b)), lambda n: a[:n] == b[:n])
 
 
-def _common_suffix(a: str, b: str, limit: int) -> int:
-    """The length of the longest common suffix, at most *limit*."""
+def common_suffix(a: str, b: str, limit: int) -> int:
+    """The length of the longest common suffix of *a* and *b*, at most *limit*."""
+    return _longest(limit, lambda n: a[len(a) - n :] == b[len(b) - n :])
+
+
+def _longest(limit: int, same: Callable[[int], bool]) -> int:
+    """The largest n up to *limit* for which ``same(n)`` holds (it holds for every smaller
+    one too): a binary search."""
     low, high = 0, limit
     while low < high:
         middle = (low + high + 1) // 2
-        if a[len(a) - middle :] == b[len(b) - middle :]:
+        if same(middle):
             low = middle
         else:
             high = middle - 1

@@ -59,8 +59,7 @@ def probe(
     ]
     for reader in readers:
         reader.start()
-    deadline = time.monotonic() + timeout
-    session = _Session(process, lines, errors, deadline, timeout)
+    session = _Session(process, lines, errors, timeout)
     try:
         init = session.request(
             "initialize",
@@ -72,11 +71,11 @@ def probe(
         )
         session.notify("notifications/initialized")
         capabilities = init.get("capabilities") or {}
-        listed: dict[str, list[Mapping[str, Any]]] = {}
-        if listing:
-            for kind, method in LISTS:
-                if kind in capabilities:
-                    listed[kind] = session.all_pages(method, kind)
+        listed = {
+            kind: session.all_pages(method, kind)
+            for kind, method in LISTS
+            if listing and kind in capabilities
+        }
         return Probe(init.get("serverInfo") or {}, capabilities, listed)
     finally:
         _stop(process)
@@ -108,11 +107,10 @@ class _Session:
         process: subprocess.Popen[bytes],
         lines: queue.Queue[bytes | None],
         errors: list[bytes | None],
-        deadline: float,
         timeout: float,
     ) -> None:
         self.process, self.lines, self.errors = process, lines, errors
-        self.deadline, self.timeout, self.next_id = deadline, timeout, 0
+        self.deadline, self.timeout, self.next_id = time.monotonic() + timeout, timeout, 0
 
     def _send(self, message: Mapping[str, Any]) -> None:
         assert self.process.stdin is not None

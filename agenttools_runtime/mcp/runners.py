@@ -121,7 +121,7 @@ def choose_runner(server: MCPServer, runner: str | None, *, project: bool) -> Ru
     script = console_script(server)
     if runner is None:
         return RunnerChoice(
-            _as_script(server, script) if project and script else server,
+            _as_command(server, script, server.args) if project and script else server,
             "script" if project and script else "python",
         )
     if runner == "python":
@@ -134,7 +134,7 @@ def choose_runner(server: MCPServer, runner: str | None, *, project: bool) -> Ru
             "(declare one in [project.scripts], or use --runner python)",
         )
     if runner == "script":
-        return RunnerChoice(_as_script(server, script), "script", chosen=False)
+        return RunnerChoice(_as_command(server, script, server.args), "script", chosen=False)
     origin = server.origin
     if origin is None:
         raise errors.RunnerUnavailable(
@@ -169,11 +169,6 @@ def machine_specific_warning(
     return errors.MCPEntryMachineSpecific(
         key=key, config_file=str(config_file), command=command, hint=hint
     )
-
-
-def _as_script(server: MCPServer, script: str | None) -> MCPServer:
-    assert script is not None
-    return _as_command(server, script, server.args)
 
 
 def _as_command(server: MCPServer, command: str, args: tuple[str, ...]) -> MCPServer:

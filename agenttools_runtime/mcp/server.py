@@ -221,25 +221,16 @@ class MCPServer:
         return [command, *args]
 
     @classmethod
-    def from_declaration(
-        cls,
-        name: str,
-        table: Mapping[str, Any],
-        *,
-        distribution: str | None = None,
-        environment: Environment | None = None,
-        origin: Origin | None = None,
-    ) -> MCPServer:
-        """Build from a ``[tool.agenttools.mcp-servers.<name>]`` table (or its manifest copy,
-        which uses the same keys), checked by the same schema as the build hook checks it:
-        ``InvalidAgentToolsObject`` naming the key of the wrong type or value."""
+    def from_declaration(cls, name: str, table: Mapping[str, Any]) -> MCPServer:
+        """Build an ad hoc server from a ``[tool.agenttools.mcp-servers.<name>]`` table (or
+        its manifest copy, which uses the same keys), checked by the same schema as the build
+        hook checks it: ``InvalidAgentToolsObject`` naming the key of the wrong type or
+        value."""
         try:
             entry = ServerEntry.from_table(name, table)
         except ValueError as exc:
             raise errors.InvalidAgentToolsObject(reason=f'MCP server "{name}": {exc}') from None
-        return cls.from_entry(
-            entry, distribution=distribution, environment=environment, origin=origin
-        )
+        return cls.from_entry(entry)
 
     @classmethod
     def from_entry(

@@ -118,7 +118,7 @@ class PlannedEdit:
 
     @property
     def changes(self) -> bool:
-        return self.after != (self.before or b"") or (self.before is None and bool(self.after))
+        return self.after != (self.before or b"")  # (a new empty file is no change)
 
 
 def plan_edit(
@@ -130,7 +130,7 @@ def plan_edit(
     # the link with a file would cut the user's link and leave the real file stale
     link, path = path, Path(os.path.realpath(path))
     raw, text = read_config_text(path)
-    new_text, result = _guard(path, _bind(edit, text))
+    new_text, result = _guard(path, lambda: edit(text))
     if new_text == text:
         return PlannedEdit(path, raw, raw or b"", result)
     if raw is None and os.path.islink(link):
@@ -190,10 +190,6 @@ def _umask() -> int:
     current = os.umask(0o022)  # no other way to read it: set and restore at once
     os.umask(current)
     return current
-
-
-def _bind(edit: Callable[[str], tuple[str, R]], text: str) -> Callable[[], tuple[str, R]]:
-    return lambda: edit(text)
 
 
 def _decode(path: Path, raw: bytes) -> str:

@@ -91,9 +91,9 @@ def plain(value: Any) -> Any:
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
-    for kind in (bool, int, float, str):
-        if isinstance(value, kind):
-            return kind(value)
+    kind = _kind(value)
+    if kind in _SCALARS:
+        return kind(value)
     return None if value is None else str(value)
 
 
@@ -189,9 +189,9 @@ def expected(data: Any, container: Container, key: str, entry: Mapping[str, Any]
     return data
 
 
+_SCALARS = (bool, int, float, str)
+
+
 def _kind(value: Any) -> type:
     # parsers return subclasses (quoted YAML strings, tomlkit items): compare the base kind
-    for kind in (bool, int, float, str):
-        if isinstance(value, kind):
-            return kind
-    return type(value)
+    return next((kind for kind in _SCALARS if isinstance(value, kind)), type(value))

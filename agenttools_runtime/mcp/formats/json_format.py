@@ -255,19 +255,14 @@ class _Document:
 
     # navigation ------------------------------------------------------------------------------
 
-    def find_path(self, path: tuple[str, ...]) -> tuple[_Composite, int, _Composite | None]:
-        """Walk *path*: ``(deepest existing object, number of keys found, container)``.
-        The container is None when part of the path is missing; a ``null`` on the path counts
-        as missing (:meth:`walk` also says where it is)."""
-        parent, depth, found, _null = self.walk(path)
-        return parent, depth, found
-
     def walk(
         self, path: tuple[str, ...]
     ) -> tuple[_Composite, int, _Composite | None, _Member | None]:
-        """:meth:`find_path`, and the member whose ``null`` value ended the walk (it is
-        replaced, nothing is lost), or None. The document is not changed: documents are
-        shared by the reads and edits of one text."""
+        """Walk *path*: ``(deepest existing object, number of keys found, container, the
+        member whose null value ended the walk)``. The container is None when part of the
+        path is missing; a ``null`` on the path counts as missing (it is replaced, nothing is
+        lost), else the last item is None. The document is not changed: documents are shared
+        by the reads and edits of one text."""
         current = self.root
         for depth, key in enumerate(path):
             if self.text[current.start] != "{":
@@ -278,7 +273,7 @@ class _Document:
             if self.text.startswith("null", member.value_start):
                 return current, depth, None, member
             if self.text[member.value_start] not in "{[":
-                raise StructureError(f'"{".".join(path[: depth + 1])}" is not an object')
+                raise StructureError(f"{where(path[: depth + 1])} is not an object")
             current = self.scan.composite(member.value_start)
         return current, len(path), current, None
 
@@ -317,9 +312,7 @@ class _Document:
         nl = self.newline
         if members:
             last = members[-1]
-            indent = self.line_indent(last.start)
-            if indent is None:
-                indent = self.own_indent(last.start)
+            indent = self.own_indent(last.start)
         else:
             outer = self.own_indent(into.start)
             indent = outer + self.unit
@@ -435,6 +428,16 @@ def _is_blank(text: str) -> bool:
     return _Scanner(text).skip(0) >= len(text)
 
 
+def _found(text: str, container: Container) -> tuple[_Document, _Composite] | None:
+    """The document of *text* and the value at the container's path (None: a text of only
+    blanks and comments, or no container there)."""
+    if _is_blank(text):
+        return None
+    doc = _parsed(text)
+    found = doc.walk(container.path)[2]
+    return None if found is None else (doc, found)
+
+
 @functools.lru_cache(maxsize=2)
 def _parsed(text: str) -> _Document:
     """The document of *text*, parsed once for the reads and edits of one operation (the
@@ -447,12 +450,10 @@ class JSONFormat:
     """JSON / JSONC editing by minimal text splice (see the module docstring)."""
 
     def read_entries(self, text: str, container: Container) -> dict[str, Any]:
-        if _is_blank(text):
+        located = _found(text, container)
+        if located is None:
             return {}
-        doc = _parsed(text)
-        _parent, _depth, found = doc.find_path(container.path)
-        if found is None:
-            return {}
+        doc, found = located
         value, _ = doc.scan.value(found.start, True)
         return entries_of(value, container, "an object")
 
@@ -478,26 +479,22 @@ class JSONFormat:
         parent, depth, found, null = doc.walk(container.path)
         edits: list[tuple[int, int, str]] = []
         root_items: list[tuple[str | None, Any]] = []
-        if found is None:
+        if found is None:  # the path from its first missing (or null) key on is new
             rest = container.path[depth:]
-            leaf = only_entry(container, key, entry)
+            value = nest(rest[1:], only_entry(container, key, entry))
             if null is not None:
-                value = nest(rest[1:], leaf)
-                outer = doc.own_indent(null.start)
-                span = (null.value_start, null.value_end)
-                edits.append(
-                    (*span, doc.render(value, outer, "\n" not in text[parent.start : parent.end]))
-                )
+                inline = "\n" not in text[parent.start : parent.end]
+                rendered = doc.render(value, doc.own_indent(null.start), inline)
+                edits.append((null.value_start, null.value_end, rendered))
             elif parent is doc.root:
-                root_items.append((rest[0], nest(rest[1:], leaf)))
+                root_items.append((rest[0], value))
             else:
-                edits += doc.insert(parent, [(rest[0], nest(rest[1:], leaf))])
+                edits += doc.insert(parent, [(rest[0], value)])
             existed = False
         else:
-            if container.list_key is None and text[found.start] != "{":
-                raise StructureError(f"{where(container.path)} is not an object")
-            if container.list_key is not None and text[found.start] != "[":
-                raise StructureError(f"{where(container.path)} is not a list")
+            opener, kind = ("[", "a list") if container.list_key else ("{", "an object")
+            if text[found.start] != opener:
+                raise StructureError(f"{where(container.path)} is not {kind}")
             indexes = doc.entry_index(found, container, key)
             existed = bool(indexes)
             if indexes:
@@ -505,11 +502,8 @@ class JSONFormat:
                 current, _ = doc.scan.value(m.value_start, True)
                 if same_data(current, entry):
                     return text, True
-                indent = doc.line_indent(m.start)
                 inline = "\n" not in text[found.start : found.end]
-                rendered = doc.render(
-                    entry, doc.own_indent(m.start) if indent is None else indent, inline
-                )
+                rendered = doc.render(entry, doc.own_indent(m.start), inline)
                 edits.append((m.value_start, m.value_end, rendered))
             else:
                 member_key = None if container.list_key else key
@@ -522,31 +516,27 @@ class JSONFormat:
         return _apply(text, edits), existed
 
     def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]:
-        if _is_blank(text):
+        located = _found(text, container)
+        if located is None:
             return text, False
-        doc = _parsed(text)
-        _parent, _depth, found = doc.find_path(container.path)
-        if found is None:
-            return text, False
+        doc, found = located
         indexes = doc.entry_index(found, container, key)
         if not indexes:
             return text, False
         # remove from the last occurrence backwards, re-scanning after each (rare duplicates)
         for _ in indexes:
             doc = _Document(text, nesting_checked=True)
-            _parent, _depth, found = doc.find_path(container.path)
-            assert found is not None
-            index = doc.entry_index(found, container, key)[-1]
-            text = _apply(text, doc.remove(found, index))
+            again = doc.walk(container.path)[2]
+            assert again is not None
+            index = doc.entry_index(again, container, key)[-1]
+            text = _apply(text, doc.remove(again, index))
         return text, True
 
     def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
-        if _is_blank(text):
+        located = _found(text, container)
+        if located is None or text[located[1].start] != ("[" if container.list_key else "{"):
             return None
-        doc = _parsed(text)
-        _parent, _depth, found = doc.find_path(container.path)
-        if found is None or text[found.start] != ("[" if container.list_key else "{"):
-            return None
+        doc, found = located
         indexes = doc.entry_index(found, container, key)
         if not indexes:
             return None

@@ -33,6 +33,7 @@ from agenttools_runtime.mcp.formats.base import (
     lookup,
     newline,
     same_data,
+    where,
     without_final_newline,
 )
 from agenttools_runtime.toml_text import scan
@@ -99,6 +100,11 @@ class _Header:
     block_end: int  # start of the next header (or end of text)
 
 
+def _under(headers: list[_Header], path: tuple[str, ...]) -> list[_Header]:
+    """The headers of the table at *path* and of the tables below it, in order."""
+    return [h for h in headers if h.path[: len(path)] == path]
+
+
 def _headers(text: str) -> list[_Header]:
     """Every ``[table]`` / ``[[array]]`` header (:func:`agenttools_runtime.toml_text.scan`:
     strings, comments and the brackets of values are no headers)."""
@@ -128,12 +134,9 @@ def _content_end(text: str, start: int, stop: int) -> int:
 
 def _render(path: tuple[str, ...], key: str, entry: Mapping[str, Any], nl: str) -> str:
     doc = tomlkit.document()
-    node: Any = doc
-    for part in path:
-        table = tomlkit.table(is_super_table=True)
-        node.add(part, table)
-        node = table
-    node.add(key, _entry_table(entry, tomlkit.table()))
+    node = _walk(doc, path, create=True)
+    assert node is not None
+    node[key] = _entry_table(entry, tomlkit.table())
     return tomlkit.dumps(doc).replace("\n", nl)
 
 
@@ -159,7 +162,7 @@ def _walk(
             current[key] = tomlkit.table(is_super_table=True)
         value = current[key]
         if not isinstance(value, (Table, InlineTable, OutOfOrderTableProxy)):
-            raise StructureError(f'"{".".join(path[: depth + 1])}" is not a table')
+            raise StructureError(f"{where(path[: depth + 1])} is not a table")
         current = value
     return current
 
@@ -213,7 +216,11 @@ class TOMLFormat:
         spliced = self._splice_set(text, container.path, key, rendered, nl)
         if spliced is not None and _same(spliced, want, container.path):
             return spliced, existed
-        return self._tomlkit_set(text, container, key, entry), existed
+        found = _walk(doc, container.path, create=True)
+        assert found is not None
+        empty = tomlkit.inline_table() if isinstance(found, InlineTable) else tomlkit.table()
+        found[key] = _entry_table(entry, empty)
+        return tomlkit.dumps(doc), existed
 
     def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]:
         doc = _parse(text)
@@ -233,7 +240,7 @@ class TOMLFormat:
         table, dotted keys)."""
         _parse(text)
         entry_path = (*container.path, key)
-        own = [h for h in _headers(text) if h.path[: len(entry_path)] == entry_path]
+        own = _under(_headers(text), entry_path)
         if not own or own[0].path != entry_path:
             return None
         if any(a.block_end != b.start for a, b in itertools.pairwise(own)):
@@ -247,7 +254,7 @@ class TOMLFormat:
     ) -> str | None:
         headers = _headers(text)
         entry_path = (*path, key)
-        own = [h for h in headers if h.path[: len(entry_path)] == entry_path]
+        own = _under(headers, entry_path)
         if own:
             if own[0].path != entry_path:
                 return None
@@ -259,15 +266,14 @@ class TOMLFormat:
                 pos = h.end
             pieces.append(text[pos:])
             return "".join(pieces)
-        siblings = [h for h in headers if h.path[: len(path)] == path]
+        siblings = _under(headers, path)
         if text.strip() == "":
             return rendered
         at = _insert_position(text, siblings[-1]) if siblings else len(text)
         return _insert_table(text, at, rendered, nl)
 
     def _splice_remove(self, text: str, path: tuple[str, ...], key: str) -> str | None:
-        entry_path = (*path, key)
-        own = [h for h in _headers(text) if h.path[: len(entry_path)] == entry_path]
+        own = _under(_headers(text), (*path, key))
         if not own:
             return None
         pieces = []
@@ -285,16 +291,6 @@ class TOMLFormat:
             # the table was the file's end, which had no final newline: neither has the rest
             result = without_final_newline(result)
         return "" if result.strip() == "" else result
-
-    def _tomlkit_set(
-        self, text: str, container: Container, key: str, entry: Mapping[str, Any]
-    ) -> str:
-        doc = _parse(text)
-        found = _walk(doc, container.path, create=True)
-        assert found is not None
-        empty = tomlkit.inline_table() if isinstance(found, InlineTable) else tomlkit.table()
-        found[key] = _entry_table(entry, empty)
-        return tomlkit.dumps(doc)
 
 
 def _blank_before(text: str, start: int) -> int:

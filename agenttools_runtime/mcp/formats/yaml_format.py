@@ -83,8 +83,7 @@ def _seq_offset(lines: list[str]) -> int:
         match = _SEQ_LINE.match(lines[i])
         prev = lines[i - 1]
         if match and prev.rstrip().endswith(":"):
-            parent = len(prev) - len(prev.lstrip(" "))
-            return max(0, len(match.group(1)) - parent)
+            return max(0, len(match.group(1)) - _col(prev))
     return 2
 
 
@@ -136,6 +135,43 @@ def _final_newline_as_in(text: str, spliced: str | None) -> list[str]:
     return [spliced]
 
 
+def _item_spans(
+    lines: list[str], seq: CommentedSeq, shift: int
+) -> list[tuple[int, int, int]] | None:
+    """``(first line, end line, dash column)`` of every item of a block sequence (its lines
+    *shift* further down than ruamel marked them)."""
+    spans = []
+    for index in range(len(seq)):
+        line, col = seq.lc.item(index)
+        line += shift
+        dash = lines[line].rfind("-", 0, col + 1)
+        if dash < 0 or lines[line][:dash].strip():
+            return None
+        spans.append((line, _block_end(lines, line, dash), dash))
+    return spans
+
+
+def _entry_block(
+    lines: list[str], node: Any, container: Container, key: str
+) -> tuple[int, int, int] | None:
+    """``(first line, end line, how many entries are *key*)`` of the entry *key* in the block
+    collection *node* (in a list: the first such item, the one ``set_entry`` replaces);
+    None in flow style or when it is not there."""
+    if container.list_key is None:
+        if not isinstance(node, CommentedMap) or node.fa.flow_style() or key not in node:
+            return None
+        line, col = node.lc.key(key)
+        return line, _block_end(lines, line, col), 1
+    if not isinstance(node, CommentedSeq) or node.fa.flow_style():
+        return None
+    spans = _item_spans(lines, node, 0)
+    matches = [i for i, v in enumerate(node) if is_entry(v, container.list_key, key)]
+    if spans is None or not matches:
+        return None
+    start, end, _dash = spans[matches[0]]
+    return start, end, len(matches)
+
+
 def _entries(root: Any, container: Container) -> dict[str, Any]:
     """The entries of *container* in the parsed document *root*, as plain data."""
     node = None if root is None else lookup(root, container.path, "a mapping")
@@ -161,10 +197,8 @@ class YAMLFormat:
         existed = key in existing
         if existed and same_data(existing[key], _plain(dict(entry))):
             return text, True
-        want = expected(_plain(root), container, key, entry)
-        for name, value in defaults.items():
-            if name not in want:
-                want = {name: value, **want}
+        # (the defaults a file lacks are added; same_data ignores the order of keys)
+        want = {**defaults, **expected(_plain(root), container, key, entry)}
         spliced = self._splice_set(text, root, container, key, dict(entry), defaults)
         if spliced is None and all(name in (root or {}) for name in defaults):
             spliced = splice(text, container, key, flow_item(key, entry, container.list_key))
@@ -196,25 +230,13 @@ class YAMLFormat:
         root = _load(text)
         if not isinstance(root, CommentedMap) or not container.path:
             return None
-        node = lookup(root, container.path, "a mapping")
         lines = _lines(text)
-        if container.list_key is None:
-            if not isinstance(node, CommentedMap) or node.fa.flow_style() or key not in node:
-                return None
-            line, col = node.lc.key(key)
-            start, end = line, _block_end(lines, line, col)
-        else:
-            if not isinstance(node, CommentedSeq) or node.fa.flow_style():
-                return None
-            spans = self._item_spans(lines, node, 0)
-            matches = [i for i, v in enumerate(node) if is_entry(v, container.list_key, key)]
-            if spans is None or not matches:
-                return None
-            start, end, _dash = spans[matches[0]]  # the item set_entry replaces
-        offsets = [0]
-        for line_text in lines:
-            offsets.append(offsets[-1] + len(line_text))
-        return offsets[start], offsets[end]
+        block = _entry_block(lines, lookup(root, container.path, "a mapping"), container, key)
+        if block is None:
+            return None
+        start, end, _count = block
+        before = sum(map(len, lines[:start]))
+        return before, before + sum(map(len, lines[start:end]))
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -250,15 +272,18 @@ class YAMLFormat:
             lines[root.lc.line : root.lc.line + 1] = comment
             root = None
         if root is None:  # empty, or only comments
-            return self._append(lines, {}, container, leaf, defaults, offset, nl)
+            return self._append(lines, {}, container.path, leaf, defaults, offset, nl)
+        new_lines = self._defaults(lines, root, defaults, offset, nl)
+        shift = len(new_lines) - len(lines)
         parent: CommentedMap = root
         empty_rest: tuple[str, ...] = ()
         for depth, part in enumerate(container.path):
             if part not in parent:  # the rest of the path is new
-                rest = Container(container.path[depth:], container.list_key)
-                if parent is root:
+                rest = container.path[depth:]
+                if parent is root:  # below everything
                     return self._append(lines, root, rest, leaf, defaults, offset, nl)
-                return self._add_key(lines, root, parent, rest, leaf, defaults, offset, nl)
+                # the last key of a (non-empty, block) mapping below the root
+                return _below_last_key(new_lines, parent, shift, nest(rest, leaf), offset, nl)
             if depth == len(container.path) - 1:
                 break
             child = parent[part]
@@ -270,8 +295,6 @@ class YAMLFormat:
             parent = child
         last = container.path[len(container.path) - 1 - len(empty_rest)]
         node = parent[last]
-        new_lines = self._defaults(lines, root, defaults, offset, nl)
-        shift = len(new_lines) - len(lines)
         key_line, key_col = parent.lc.key(last)
         key_line += shift
         if node is None or (isinstance(node, (CommentedMap, CommentedSeq)) and not node):
@@ -298,17 +321,15 @@ class YAMLFormat:
             return "".join([*new_lines[:line], *body, *new_lines[end:]])
         if not isinstance(node, CommentedSeq) or node.fa.flow_style():
             return None
-        spans = self._item_spans(new_lines, node, shift)
+        spans = _item_spans(new_lines, node, shift)
         if spans is None:
             return None
-        for index, value in enumerate(node):
-            if is_entry(value, container.list_key, key):
-                start, end, dash = spans[index]
-                body = self._render_seq_item(entry, dash, offset, nl)
-                return "".join([*new_lines[:start], *body, *new_lines[end:]])
-        _start, end, dash = spans[-1]
+        index = next((i for i, v in enumerate(node) if is_entry(v, container.list_key, key)), None)
+        start, end, dash = spans[-1 if index is None else index]
+        if index is None:  # a new item, after the last one
+            start = end
         body = self._render_seq_item(entry, dash, offset, nl)
-        return "".join([*new_lines[:end], *body, *new_lines[end:]])
+        return "".join([*new_lines[:start], *body, *new_lines[end:]])
 
     def _splice_remove(
         self, text: str, root: CommentedMap, container: Container, key: str
@@ -318,26 +339,12 @@ class YAMLFormat:
         parent = lookup(root, container.path[:-1], "a mapping") if container.path else None
         if not isinstance(parent, CommentedMap) or not container.path:
             return None
-        if container.list_key is None:
-            if not isinstance(node, CommentedMap) or node.fa.flow_style():
-                return None
-            line, col = node.lc.key(key)
-            end = _block_end(lines, line, col)
-            only = len(node) == 1
-            start = line
-        else:
-            if not isinstance(node, CommentedSeq) or node.fa.flow_style():
-                return None
-            spans = self._item_spans(lines, node, 0)
-            if spans is None:
-                return None
-            matches = [i for i, v in enumerate(node) if is_entry(v, container.list_key, key)]
-            if len(matches) != 1:
-                return None
-            start, end, _dash = spans[matches[0]]
-            only = len(node) == 1
+        block = _entry_block(lines, node, container, key)
+        if block is None or block[2] != 1:
+            return None
+        start, end, _count = block
         remaining = [*lines[:start], *lines[end:]]
-        if only:  # an emptied container stays, as {} / []
+        if len(node) == 1:  # an emptied container stays, as {} / []
             key_line, key_col = parent.lc.key(container.path[-1])
             line = remaining[key_line]
             match = _EMPTY_VALUE.match(line[key_col:])
@@ -347,20 +354,6 @@ class YAMLFormat:
             empty = " []" if container.list_key else " {}"
             remaining[key_line] = line[:colon] + empty + line[colon:]
         return "".join(remaining)
-
-    def _item_spans(
-        self, lines: list[str], seq: CommentedSeq, shift: int
-    ) -> list[tuple[int, int, int]] | None:
-        """``(first line, end line, dash column)`` of every item of a block sequence."""
-        spans = []
-        for index in range(len(seq)):
-            line, col = seq.lc.item(index)
-            line += shift
-            dash = lines[line].rfind("-", 0, col + 1)
-            if dash < 0 or lines[line][:dash].strip():
-                return None
-            spans.append((line, _block_end(lines, line, dash), dash))
-        return spans
 
     def _render_seq_item(self, entry: dict[str, Any], dash: int, offset: int, nl: str) -> list[str]:
         body = _dump(entry, offset, nl)
@@ -387,37 +380,18 @@ class YAMLFormat:
                 break
         return [*lines[:at], *_dump(missing, offset, nl), *lines[at:]]
 
-    def _add_key(
-        self,
-        lines: list[str],
-        root: CommentedMap,
-        parent: CommentedMap,
-        rest: Container,
-        leaf: Any,
-        defaults: Mapping[str, Any],
-        offset: int,
-        nl: str,
-    ) -> str | None:
-        """Add the missing part *rest* of the container path (holding *leaf*) as the last key
-        of the block mapping *parent* (not the root), below its last key's block."""
-        if not parent or parent.fa.flow_style():
-            return None
-        new_lines = self._defaults(lines, root, defaults, offset, nl)
-        shift = len(new_lines) - len(lines)
-        return _below_last_key(new_lines, parent, shift, nest(rest.path, leaf), offset, nl)
-
     def _append(
         self,
         lines: list[str],
         root: CommentedMap | dict[str, Any],
-        container: Container,
+        path: tuple[str, ...],
         leaf: Any,
         defaults: Mapping[str, Any],
         offset: int,
         nl: str,
     ) -> str:
         block: dict[str, Any] = {k: v for k, v in defaults.items() if k not in root}
-        block[container.path[0]] = nest(container.path[1:], leaf)
+        block[path[0]] = nest(path[1:], leaf)
         return "".join([*lines, *_dump(block, offset, nl)])
 
     def _roundtrip(
