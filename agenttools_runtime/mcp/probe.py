@@ -59,7 +59,7 @@ def probe(
     ]
     for reader in readers:
         reader.start()
-    session = _Session(process, lines, errors, timeout)
+    session = _Session(process, lines, errors, readers[1], timeout)
     try:
         init = session.request(
             "initialize",
@@ -107,9 +107,11 @@ class _Session:
         process: subprocess.Popen[bytes],
         lines: queue.Queue[bytes | None],
         errors: list[bytes | None],
+        errors_reader: threading.Thread,
         timeout: float,
     ) -> None:
         self.process, self.lines, self.errors = process, lines, errors
+        self.errors_reader = errors_reader
         self.deadline, self.timeout, self.next_id = time.monotonic() + timeout, timeout, 0
 
     def _send(self, message: Mapping[str, Any]) -> None:
@@ -163,6 +165,8 @@ class _Session:
             code = self.process.wait(timeout=2)
         except subprocess.TimeoutExpired:
             return "it closed its output"
+        # the process has exited, but its last words may still be in the pipe
+        self.errors_reader.join(timeout=2)
         tail = (
             b"".join(e for e in self.errors if e)
             .decode("utf-8", "replace")
