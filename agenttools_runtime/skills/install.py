@@ -52,6 +52,7 @@ from agenttools_runtime.names import (
     is_skill_name,
     qualified_skill_reference,
 )
+from agenttools_runtime.paths import absolute_path
 from agenttools_runtime.skill_sources import (
     builtin_skill_source,
     distribution_skill_source,
@@ -485,7 +486,7 @@ def resolve_skills_root(
             root = project_skills_location(client, project_dir)
         else:
             root = skills_location(client)
-    root = Path(os.path.abspath(os.path.expanduser(root)))
+    root = absolute_path(root)
     check_skills_root(root)
     return SkillsRoot(root, client, project_dir)
 
