@@ -111,7 +111,7 @@ def _skill_of_skill_md(data: bytes, directory: Path) -> Skill:
             source=skill_md, reason='the frontmatter has no "name" key'
         )
     skill = Skill.from_mapping({**front, "body": document.body})
-    return _replace_path(skill, directory)
+    return replace(skill, path=directory)
 
 
 def directory_identifier(directory: Path | str) -> str:
@@ -205,7 +205,6 @@ def _directory_source(
 
 
 def _render(skill: Skill, name: str, description: str) -> str:
-
     try:
         return render_skill_md(
             name,
@@ -224,7 +223,3 @@ def _render(skill: Skill, name: str, description: str) -> str:
         raise errors.InvalidAgentSkill(
             reason=f'the frontmatter of "{name}" cannot be written: {exc}'
         ) from None
-
-
-def _replace_path(skill: Skill, directory: Path) -> Skill:
-    return replace(skill, path=directory)
