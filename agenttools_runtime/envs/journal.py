@@ -148,6 +148,12 @@ def pending(root: Path | None = None) -> Iterator[EnvironmentJournal | Unreadabl
             yield UnreadableJournal(path, str(exc))
 
 
+def busy() -> set[str]:
+    """The environments of the operations left unfinished: neither used nor removed until
+    recovery finishes them."""
+    return {j.environment for j in pending() if isinstance(j, EnvironmentJournal)}
+
+
 def any_left(root: Path | None = None) -> bool:
     """Whether anything is in the journal directory (nothing is read)."""
     try:
