@@ -15,15 +15,19 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agenttools_runtime import paths
 from agenttools_runtime.envs import receipt as receipts
 from agenttools_runtime.envs.index import IndexOptions
 from agenttools_runtime.envs.receipt import Receipt
 from agenttools_runtime.errors import InvalidReceipt
+
+if TYPE_CHECKING:
+    from packaging.version import Version
 
 TRASH_PREFIX = ".trash-"
 METADATA_SITE = "site-packages"  # a metadata-only environment's one directory
@@ -110,6 +114,26 @@ def environments(root: Path | None = None) -> Iterator[ManagedEnvironment]:
         path = root / name
         if not name.startswith(".") and path.is_dir() and not path.is_symlink():
             yield load(path)
+
+
+def newest(wanted: Callable[[str, Receipt, Version], bool]) -> ManagedEnvironment | None:
+    """The environment of the highest version among the usable ones (a receipt, and a
+    virtual environment's interpreter still there) that ``wanted(name, receipt, version)``
+    accepts; None when there is none."""
+    from packaging.version import InvalidVersion, Version
+
+    found = []
+    for env in environments():
+        r = env.receipt
+        if r is None or (r.layout == receipts.VENV and not env.python.exists()):
+            continue
+        try:
+            version = Version(r.version)
+        except InvalidVersion:
+            continue
+        if wanted(env.name, r, version):
+            found.append((version, env))
+    return max(found, key=lambda pair: pair[0])[1] if found else None
 
 
 def environment_of(location: str | os.PathLike[str] | None, root: Path | None = None) -> str | None:

@@ -84,21 +84,8 @@ def key_of(
 
 def find_existing(key: str) -> ManagedEnvironment | None:
     """The newest complete, usable environment made for *key* (no index is asked)."""
-    from packaging.version import InvalidVersion, Version
-
     busy = journal.busy()
-    found = []
-    for env in layout.environments():
-        r = env.receipt
-        if r is None or r.key != key or env.name in busy:
-            continue
-        if r.layout == VENV and not env.python.exists():
-            continue
-        try:
-            found.append((Version(r.version), env))
-        except InvalidVersion:
-            continue
-    return max(found, key=lambda pair: pair[0])[1] if found else None
+    return layout.newest(lambda name, r, _: r.key == key and name not in busy)
 
 
 def provision(
