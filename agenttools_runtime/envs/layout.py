@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from packaging.version import Version
 
 TRASH_PREFIX = ".trash-"
+STAGING = ".staging"  # resolutions and builds in progress, one directory each
 METADATA_SITE = "site-packages"  # a metadata-only environment's one directory
 
 
@@ -155,6 +156,15 @@ def trash_entries(root: Path | None = None) -> list[Path]:
         return sorted(root / n for n in os.listdir(root) if n.startswith(TRASH_PREFIX))
     except (FileNotFoundError, NotADirectoryError):
         return []
+
+
+def has_entries(directory: Path) -> bool:
+    """Whether *directory* exists and holds anything (nothing is read)."""
+    try:
+        with os.scandir(directory) as found:
+            return any(True for _ in found)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
 
 
 def directory_size(path: Path) -> int:

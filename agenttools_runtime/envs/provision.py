@@ -44,8 +44,6 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.wheel import layout as wheel_layout
 
-STAGING = ".staging"
-
 
 @dataclass(frozen=True, slots=True)
 class Provision:
@@ -516,7 +514,7 @@ def _undo(path: Path, entry: journal.EnvironmentJournal) -> None:
 
 
 def _staging() -> Path:
-    root = envs_dir() / STAGING
+    root = envs_dir() / layout.STAGING
     fs.mkdir(root)
     for old in os.listdir(root):  # under the lock: what killed processes left
         shutil.rmtree(root / old, ignore_errors=True)
