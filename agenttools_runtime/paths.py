@@ -101,25 +101,26 @@ def missing_dirs(directory: Path) -> list[Path]:
     return [Path(os.path.realpath(d)) for d in reversed(missing)]
 
 
+def absolute_path(path: Path | str | os.PathLike[str]) -> Path:
+    """*path* with ``~`` expanded, made absolute (no link resolved, nothing read)."""
+    return Path(os.path.abspath(os.path.expanduser(os.fspath(path))))
+
+
 def canonical_path(path: Path | str) -> Path:
     """The real path of the deepest existing ancestor of *path*, joined with the rest.
 
     Symbolic links are resolved only where something exists, so the result is stable before
     and after the path itself is created.
     """
-    p = Path(os.path.abspath(os.path.expanduser(os.fspath(path))))
     missing: list[str] = []
-    current = p
+    current = absolute_path(path)
     while not os.path.lexists(current):
         parent = current.parent
         if parent == current:
             break
         missing.append(current.name)
         current = parent
-    base = Path(os.path.realpath(current))
-    for part in reversed(missing):
-        base = base / part
-    return base
+    return Path(os.path.realpath(current)).joinpath(*reversed(missing))
 
 
 def case_insensitive_fs(platform: str | None = None) -> bool:

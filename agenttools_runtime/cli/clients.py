@@ -37,11 +37,10 @@ def run(args: argparse.Namespace) -> int:
     from agenttools_runtime.detection import detect_all
 
     detections = {d.client.id: d for d in detect_all()}
-    rows = []
-    for client in all_clients().values():
-        row = client.to_json(args.os)
-        row.update(detections[client.id].to_json())
-        rows.append(row)
+    rows = [
+        {**client.to_json(args.os), **detections[client.id].to_json()}
+        for client in all_clients().values()
+    ]
     emit(args, {"ok": True, "clients": rows}, lambda: _render(rows))
     return 0
 
@@ -50,8 +49,7 @@ def _render(rows: list[dict[str, Any]]) -> str:
     def mark(flag: bool) -> str:
         return "yes" if flag else "-"
 
-    header = ("CLIENT", "NAME", "MCP", "SKILLS", "PROJECT", "DETECTED")
-    table = [header]
+    table = [("CLIENT", "NAME", "MCP", "SKILLS", "PROJECT", "DETECTED")]
     for r in rows:
         mcp = r["config_format"] if r["supports_mcp"] and r["mcp_config"] else "-"
         project = "+".join(

@@ -125,11 +125,10 @@ def _walk(parser: argparse.ArgumentParser, path: tuple[str, ...], found: list[Co
                 continue
             options.extend(action.option_strings)
             if action.nargs != 0:
-                values.update(dict.fromkeys(action.option_strings, _value_kind(action)))
+                kind = _kind(action, VALUE_KINDS.get(str(action.metavar), "none"))
+                values.update(dict.fromkeys(action.option_strings, kind))
         else:
-            kind = POSITIONAL_KINDS.get(action.dest, "none")
-            if action.choices:
-                kind = "choice:" + ",".join(str(c) for c in action.choices)
+            kind = _kind(action, POSITIONAL_KINDS.get(action.dest, "none"))
             if (*path[:1], action.dest) in COMMA_LISTS:
                 kind = "clients"
             positionals.append(kind)
@@ -141,10 +140,11 @@ def _walk(parser: argparse.ArgumentParser, path: tuple[str, ...], found: list[Co
         _walk(sub, (*path, name), found)
 
 
-def _value_kind(action: argparse.Action) -> str:
+def _kind(action: argparse.Action, default: str) -> str:
+    """What *action*'s value is: one of its choices where it has them, else *default*."""
     if action.choices:
         return "choice:" + ",".join(str(c) for c in action.choices)
-    return VALUE_KINDS.get(str(action.metavar), "none")
+    return default
 
 
 # -- the scripts -----------------------------------------------------------------------------

@@ -407,9 +407,8 @@ def summary_rows(result: AllClientsResult) -> list[dict[str, Any]]:
     rows = []
     for client, item in result.results.items():
         if isinstance(item, Deployment):
-            state, detail = "deployed", f"deployment {item.uuid}"
-            if item.unchanged:
-                state = "up to date"
+            state = "up to date" if item.unchanged else "deployed"
+            detail = f"deployment {item.uuid}"
         elif isinstance(item, Skipped):
             state = _SKIPPED[item.reason]
             detail = str(item.error).splitlines()[0]

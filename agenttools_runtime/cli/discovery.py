@@ -122,13 +122,8 @@ def _active_venv_python() -> str | None:
     venv = os.environ.get("VIRTUAL_ENV")
     if not venv or os.path.realpath(venv) == os.path.realpath(sys.prefix):
         return None
-    for candidate in (
-        os.path.join(venv, "bin", "python"),
-        os.path.join(venv, "Scripts", "python.exe"),
-    ):
-        if os.path.isfile(candidate):
-            return candidate
-    return None
+    candidates = (os.path.join(venv, "bin", "python"), os.path.join(venv, "Scripts", "python.exe"))
+    return next((c for c in candidates if os.path.isfile(c)), None)
 
 
 # -- list ------------------------------------------------------------------------------------
@@ -163,12 +158,10 @@ def run_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _render_list(
-    rows: list[dict[str, Any]], problems: list[dict[str, Any]], python: str = ""
-) -> str:
+def _render_list(rows: list[dict[str, Any]], problems: list[dict[str, Any]], python: str) -> str:
     if not rows and not problems:
         return (
-            f"No agent tools bundles found in the environment of {python or sys.executable}.\n"
+            f"No agent tools bundles found in the environment of {python}.\n"
             "Installed them in another environment? Point at it: agenttools list --python "
             "PATH (or activate it: VIRTUAL_ENV is used when set). Built-in bundles: "
             "agenttools list --all"
@@ -187,8 +180,7 @@ def _render_list(
         )
     lines = columns(table) if rows else []
     if problems:
-        lines.append("")
-        lines.append("Distributions with problems:")
+        lines += ["", "Distributions with problems:"]
         lines.extend(f"  {p['display_name']} {p['version']}: {p['problem']}" for p in problems)
     return "\n".join(lines)
 

@@ -196,14 +196,16 @@ def _where(args: argparse.Namespace) -> str:
 
 def _install_command(args: argparse.Namespace) -> str:
     """The command line of this deploy with ``--install``."""
+    import shlex
+
+    from agenttools_runtime.envs.index import redact
+
     words = ["agenttools", "deploy"]
     if args.all_clients:
         words.append("--all-clients")
     elif args.detected:
         words.append("--detected")
-    for value in (args.target, args.tools):
-        if value is not None:
-            words.append(value)
+    words += [value for value in (args.target, args.tools) if value is not None]
     for option in (
         "project",
         "config",
@@ -216,10 +218,10 @@ def _install_command(args: argparse.Namespace) -> str:
     ):
         value = getattr(args, option, None)
         if value:
-            words += [f"--{option.replace('_', '-')}", _redacted(value)]
+            words += [f"--{option.replace('_', '-')}", redact(value)]
     for option in ("extra_index_url", "find_links"):
         for value in getattr(args, option, None) or ():
-            words += [f"--{option.replace('_', '-')}", _redacted(value)]
+            words += [f"--{option.replace('_', '-')}", redact(value)]
     for flag in ("no_skills", "no_index", "link"):
         if getattr(args, flag, False):
             words.append(f"--{flag.replace('_', '-')}")
@@ -228,15 +230,7 @@ def _install_command(args: argparse.Namespace) -> str:
     elif args.overwrite == "all":
         words.append("--force")
     words.append("--install")
-    import shlex
-
     return shlex.join(words)
-
-
-def _redacted(value: str) -> str:
-    from agenttools_runtime.envs.index import redact
-
-    return redact(value)
 
 
 def _dry_run(args: argparse.Namespace, request: Any) -> int:

@@ -215,8 +215,7 @@ def run_server_json(args: argparse.Namespace) -> int:
     from agenttools_runtime.export.output import json_bytes
     from agenttools_runtime.export.server_json import server_json
     from agenttools_runtime.export.source import project_version
-    from agenttools_runtime.project import PYPROJECT, ProjectInvalid, load_project
-    from agenttools_runtime.project.build import load_plan
+    from agenttools_runtime.project import PYPROJECT, ProjectInvalid, build_manifest, load_project
     from agenttools_runtime.project.problems import Problem
 
     root = Path(args.project or ".").resolve()
@@ -226,7 +225,7 @@ def run_server_json(args: argparse.Namespace) -> int:
     if isinstance(project, Problem):
         raise ProjectInvalid([project], root)
     version = args.project_version or project_version(project, str(root))
-    plan = load_plan(root, version)
+    plan = build_manifest(project, version)
     if not args.json:
         for problem in plan.warnings:
             print(f"agenttools: {problem.format(root)}", file=sys.stderr)

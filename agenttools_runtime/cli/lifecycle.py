@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import envs as envs_cli
@@ -153,8 +154,7 @@ def _render_table(found: list[DeploymentStatus]) -> str:
     lines = [
         row + (f"  {line[6]}" if line[6] else "") for row, line in zip(aligned, table, strict=True)
     ]
-    lines.append("")
-    lines.append(_summary_line(found))
+    lines += ["", _summary_line(found)]
     return "\n".join(lines)
 
 
@@ -397,9 +397,7 @@ def _render_sync(items: list[SyncItem], dry_run: bool, refusal: str) -> str:
         table.append((record.uuid[:8], record.client, record.toolset_name, item.result,
                       item.detail))  # fmt: skip
     lines = columns(table)
-    done: dict[str, int] = {}
-    for item in items:
-        done[item.result] = done.get(item.result, 0) + 1
+    done = Counter(item.result for item in items)  # (in the order first met)
     verdict = ", ".join(f"{n} {result}" for result, n in done.items())
     lines.append(f"{len(items)} deployment(s): {verdict}.")
     if refusal:

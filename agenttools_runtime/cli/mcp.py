@@ -232,8 +232,8 @@ def run_install(args: argparse.Namespace) -> int:
     if warning is not None:
         warnings.warn(warning, stacklevel=1)
     text = f"{_installed(result)}\n  runs: {choice.describe()}"
-    data = {"ok": True, **result.to_json(), "scope": target.to_json()["scope"]}
-    data["launch"] = choice.to_json()
+    data = {"ok": True, **result.to_json(), "scope": target.to_json()["scope"],
+            "launch": choice.to_json()}  # fmt: skip
     emit(args, data, text)
     return 0
 

@@ -193,8 +193,7 @@ def run_project_sync(args: argparse.Namespace, path: Path) -> int:
     (:mod:`agenttools_runtime.project_state.freshness`), else the whole sync."""
     from agenttools_runtime.project_state.freshness import up_to_date
 
-    machine_wide = args.prune or args.client or args.bundle
-    if machine_wide:
+    if args.prune or args.client or args.bundle:
         raise UsageError("--prune, --client and --bundle are machine-wide: add --global "
                          "(a project sync does all it lists)")  # fmt: skip
     if args.dry_run or args.upgrade or args.force:

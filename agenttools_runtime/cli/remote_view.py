@@ -104,7 +104,6 @@ def _render_remote(data: dict[str, Any]) -> str:
 
 
 def run_list_index(args: argparse.Namespace) -> int:
-
     from agenttools_runtime.envs import http, remote
 
     options = options_from_args(args)

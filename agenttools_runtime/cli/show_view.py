@@ -63,9 +63,7 @@ def bundle_details(bundle: AgentTools) -> dict[str, Any]:
                 "executable": sorted(source.executable),
             }
         )
-    data["mcp_servers"] = servers
-    data["skills"] = skills
-    return data
+    return {**data, "mcp_servers": servers, "skills": skills}
 
 
 def _skill_source(bundle: AgentTools, spec: str | SkillSpec) -> SkillSource:
@@ -104,9 +102,8 @@ def render_show(d: dict[str, Any]) -> str:
         lines.append(f"  installed: {location['dist_info']}")
     if d["marker"]:
         lines.append(f"  marker: {d['marker']}")
-    lines.append("")
     servers = d["mcp_servers"]
-    lines.append(f"MCP servers ({len(servers)}):" if servers else "MCP servers: none")
+    lines += ["", f"MCP servers ({len(servers)}):" if servers else "MCP servers: none"]
     for s in servers:
         lines.append(f"  {s['name']}" + (f": {s['description']}" if s.get("description") else ""))
         if s.get("problem"):
@@ -121,8 +118,7 @@ def render_show(d: dict[str, Any]) -> str:
         for setting in s.get("settings", ()):
             lines.append(f"    setting: {render_setting(setting)}")
         lines.append(f"    config key: {s['config_key']}")
-    lines.append("")
-    lines.append(f"Skills ({len(d['skills'])}):" if d["skills"] else "Skills: none")
+    lines += ["", f"Skills ({len(d['skills'])}):" if d["skills"] else "Skills: none"]
     for s in d["skills"]:
         lines.append(f"  {s['name']}")
         if s.get("problem"):

@@ -212,9 +212,8 @@ def run_serve(args: argparse.Namespace) -> int:
             search_from_args(args), include_local=args.include_local, project_dir=_project(args)
         )
     for item in caught:
-        if not issubclass(item.category, AgentToolsWarning):
-            continue
-        print(warning_line(item.message), file=sys.stderr)
+        if issubclass(item.category, AgentToolsWarning):
+            print(warning_line(item.message), file=sys.stderr)
     if args.list:
         rows = [
             {"uri": s.uri, "name": s.name, "origin": s.origin, "files": len(s.files)}

@@ -14,8 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from packaging.version import InvalidVersion, Version
-
 from agenttools_runtime.discovery import SearchPath
 from agenttools_runtime.envs import layout, provision, recovery, refs
 from agenttools_runtime.envs.envlock import environments_lock
@@ -52,20 +50,12 @@ def find_managed(request: InstallRequest) -> ManagedEnvironment | None:
     distribution that it allows (index requests only): discovery's one more place."""
     if request.kind != "index" or request.requirement is None:
         return None
-    found: list[tuple[Version, ManagedEnvironment]] = []
-    for env in layout.environments():
-        r = env.receipt
-        if r is None or r.distribution != request.name:
-            continue
-        if r.layout == VENV and not env.python.exists():
-            continue
-        try:
-            version = Version(r.version)
-        except InvalidVersion:
-            continue
-        if request.requirement.specifier.contains(version, prereleases=True):
-            found.append((version, env))
-    return max(found, key=lambda pair: pair[0])[1] if found else None
+    specifier = request.requirement.specifier
+    return layout.newest(
+        lambda _, r, version: (
+            r.distribution == request.name and specifier.contains(version, prereleases=True)
+        )
+    )
 
 
 def recover_environments() -> list[AgentToolsWarning]:

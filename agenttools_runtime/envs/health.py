@@ -53,7 +53,7 @@ class EnvironmentFinding:
 def check(refs: References | None = None) -> list[EnvironmentFinding]:
     """Every finding (nothing is changed)."""
     refs = references() if refs is None else refs
-    busy = {j.environment for j in journal.pending() if isinstance(j, journal.EnvironmentJournal)}
+    busy = journal.busy()
     found: list[EnvironmentFinding] = []
     for env in layout.environments():
         if env.name in busy:

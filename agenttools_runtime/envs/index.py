@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -77,12 +77,7 @@ class IndexOptions(jsonform.Form):
 
     def redacted(self) -> IndexOptions:
         """The same options with every credential removed: what records and output hold."""
-        return IndexOptions(
-            index_url=None if self.index_url is None else redact(self.index_url),
-            extra_index_urls=tuple(redact(u) for u in self.extra_index_urls),
-            find_links=tuple(redact(u) for u in self.find_links),
-            no_index=self.no_index,
-        )
+        return self._with_urls(redact)
 
     def describe(self) -> str:
         """Where, for messages (no credentials): ``https://host/simple`` or the find-links."""
@@ -115,14 +110,14 @@ class IndexOptions(jsonform.Form):
         known = {
             redact(u): u for u in (given.index_url, *given.extra_index_urls, *given.find_links) if u
         }
+        return self._with_urls(lambda url: known.get(url, url))
 
-        def back(url: str) -> str:
-            return known.get(url, url)
-
+    def _with_urls(self, change: Callable[[str], str]) -> IndexOptions:
+        """These options with *change* made to every index URL and find-links location."""
         return IndexOptions(
-            index_url=None if self.index_url is None else back(self.index_url),
-            extra_index_urls=tuple(back(u) for u in self.extra_index_urls),
-            find_links=tuple(back(u) for u in self.find_links),
+            index_url=None if self.index_url is None else change(self.index_url),
+            extra_index_urls=tuple(map(change, self.extra_index_urls)),
+            find_links=tuple(map(change, self.find_links)),
             no_index=self.no_index,
         )
 

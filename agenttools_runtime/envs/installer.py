@@ -108,11 +108,10 @@ def lock(
     output: Path,
     *,
     what: str,
-    python: str | None = None,
 ) -> None:
-    """Resolve *requirements* for *python* (default: this interpreter) and write the PEP 751
-    lock file *output*. *what* names the request in messages."""
-    python = python or sys.executable
+    """Resolve *requirements* for this interpreter and write the PEP 751 lock file *output*.
+    *what* names the request in messages."""
+    python = sys.executable
     spec = output.with_name(output.name + ".in")
     spec.write_text("".join(f"{line}\n" for line in requirements), encoding="utf-8")
     try:
@@ -127,9 +126,9 @@ def lock(
         spec.unlink(missing_ok=True)
 
 
-def create_venv(installer: Installer, path: Path, *, python: str | None = None) -> None:
-    """A new virtual environment at *path* (which must not exist) for *python*."""
-    python = python or sys.executable
+def create_venv(installer: Installer, path: Path) -> None:
+    """A new virtual environment at *path* (which must not exist) for this interpreter."""
+    python = sys.executable
     if installer.name == "uv":
         run(
             installer, ["venv", os.fspath(path), "--python", python, "--quiet"], "create", str(path)

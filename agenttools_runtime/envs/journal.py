@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs
-from agenttools_runtime.envs.layout import envs_dir
+from agenttools_runtime.envs.layout import envs_dir, has_entries
 
 SCHEMA = 1
 INSTALL, REBUILD = "install", "rebuild"
@@ -148,10 +148,12 @@ def pending(root: Path | None = None) -> Iterator[EnvironmentJournal | Unreadabl
             yield UnreadableJournal(path, str(exc))
 
 
+def busy() -> set[str]:
+    """The environments of the operations left unfinished: neither used nor removed until
+    recovery finishes them."""
+    return {j.environment for j in pending() if isinstance(j, EnvironmentJournal)}
+
+
 def any_left(root: Path | None = None) -> bool:
     """Whether anything is in the journal directory (nothing is read)."""
-    try:
-        with os.scandir(journal_dir(root)) as found:
-            return any(True for _ in found)
-    except (FileNotFoundError, NotADirectoryError):
-        return False
+    return has_entries(journal_dir(root))

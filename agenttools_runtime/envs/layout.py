@@ -15,9 +15,10 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agenttools_runtime import paths
 from agenttools_runtime.envs import receipt as receipts
@@ -25,7 +26,11 @@ from agenttools_runtime.envs.index import IndexOptions
 from agenttools_runtime.envs.receipt import Receipt
 from agenttools_runtime.errors import InvalidReceipt
 
+if TYPE_CHECKING:
+    from packaging.version import Version
+
 TRASH_PREFIX = ".trash-"
+STAGING = ".staging"  # resolutions and builds in progress, one directory each
 METADATA_SITE = "site-packages"  # a metadata-only environment's one directory
 
 
@@ -112,6 +117,26 @@ def environments(root: Path | None = None) -> Iterator[ManagedEnvironment]:
             yield load(path)
 
 
+def newest(wanted: Callable[[str, Receipt, Version], bool]) -> ManagedEnvironment | None:
+    """The environment of the highest version among the usable ones (a receipt, and a
+    virtual environment's interpreter still there) that ``wanted(name, receipt, version)``
+    accepts; None when there is none."""
+    from packaging.version import InvalidVersion, Version
+
+    found = []
+    for env in environments():
+        r = env.receipt
+        if r is None or (r.layout == receipts.VENV and not env.python.exists()):
+            continue
+        try:
+            version = Version(r.version)
+        except InvalidVersion:
+            continue
+        if wanted(env.name, r, version):
+            found.append((version, env))
+    return max(found, key=lambda pair: pair[0])[1] if found else None
+
+
 def environment_of(location: str | os.PathLike[str] | None, root: Path | None = None) -> str | None:
     """The name of the managed environment *location* (a path) is inside, if any."""
     if not location:
@@ -131,6 +156,15 @@ def trash_entries(root: Path | None = None) -> list[Path]:
         return sorted(root / n for n in os.listdir(root) if n.startswith(TRASH_PREFIX))
     except (FileNotFoundError, NotADirectoryError):
         return []
+
+
+def has_entries(directory: Path) -> bool:
+    """Whether *directory* exists and holds anything (nothing is read)."""
+    try:
+        with os.scandir(directory) as found:
+            return any(True for _ in found)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
 
 
 def directory_size(path: Path) -> int:

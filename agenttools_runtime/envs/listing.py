@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from agenttools_runtime.envs import layout
-from agenttools_runtime.envs.refs import References, references
+from agenttools_runtime.envs.refs import references
 
 
-def rows(refs: References | None = None, *, sizes: bool = True) -> list[dict[str, Any]]:
+def rows() -> list[dict[str, Any]]:
     """One row per environment (see the module docstring), by name."""
-    refs = references() if refs is None else refs
+    refs = references()
     found = []
     for env in layout.environments():
         r = env.receipt
@@ -29,9 +29,8 @@ def rows(refs: References | None = None, *, sizes: bool = True) -> list[dict[str
             "distributions": len(r.resolved) if r else 0,
             "deployments": refs.of(env.name),
             "problem": env.problem,
+            "size": layout.directory_size(env.path),
         }
-        if sizes:
-            row["size"] = layout.directory_size(env.path)
         found.append(row)
     return found
 

@@ -28,7 +28,7 @@ from agenttools_runtime import fs
 from agenttools_runtime.envs import installer as installers
 from agenttools_runtime.envs import journal, layout, pylock, receipt
 from agenttools_runtime.envs.envlock import environments_lock_held
-from agenttools_runtime.envs.index import IndexOptions, redact_text
+from agenttools_runtime.envs.index import IndexOptions, redact, redact_text
 from agenttools_runtime.envs.installer import Installer
 from agenttools_runtime.envs.layout import ManagedEnvironment, envs_dir
 from agenttools_runtime.envs.pylock import ResolvedDistribution
@@ -43,8 +43,6 @@ from agenttools_runtime.errors import (
     ReceiptNotReproducible,
 )
 from agenttools_runtime.wheel import layout as wheel_layout
-
-STAGING = ".staging"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,21 +82,8 @@ def key_of(
 
 def find_existing(key: str) -> ManagedEnvironment | None:
     """The newest complete, usable environment made for *key* (no index is asked)."""
-    from packaging.version import InvalidVersion, Version
-
-    busy = {j.environment for j in journal.pending() if isinstance(j, journal.EnvironmentJournal)}
-    found = []
-    for env in layout.environments():
-        r = env.receipt
-        if r is None or r.key != key or env.name in busy:
-            continue
-        if r.layout == VENV and not env.python.exists():
-            continue
-        try:
-            found.append((Version(r.version), env))
-        except InvalidVersion:
-            continue
-    return max(found, key=lambda pair: pair[0])[1] if found else None
+    busy = journal.busy()
+    return layout.newest(lambda name, r, _: r.key == key and name not in busy)
 
 
 def provision(
@@ -177,7 +162,7 @@ def find_pinned(
     wanted = {(d.name, d.version, d.sha256) for d in pinned}
     plain, _ = key_of(request, options, installer.name, VENV)
     key, _ = _pinned_key(request, pinned, options, installer)
-    busy = {j.environment for j in journal.pending() if isinstance(j, journal.EnvironmentJournal)}
+    busy = journal.busy()
     for env in layout.environments():
         r = env.receipt
         if r is None or r.key not in (plain, key) or env.name in busy or r.layout != VENV:
@@ -373,8 +358,6 @@ def _metadata(
     present = _complete_at(path, key)
     if present is not None:
         return Provision(present, created=False)
-    from agenttools_runtime.envs.index import redact
-
     resolved = (ResolvedDistribution(str(dist), str(version), wheel.name, digest,
                                      url=None if url is None else redact(url),
                                      path=str(wheel),
@@ -513,11 +496,10 @@ def _require_agent_tools(site: Path, distribution: str, version: str) -> None:
 def _unpack_dist_info(wheel: Path, site: Path) -> None:
     from agenttools_runtime.envs.remote import dist_info_members
 
-    members = dist_info_members(wheel)
-    for name, data in sorted(members.items()):
-        target = site.joinpath(*name.split("/"))
+    for name, data in sorted(dist_info_members(wheel).items()):
         if ".." in name.split("/"):
             continue
+        target = site.joinpath(*name.split("/"))
         fs.mkdir(target.parent)
         fs.write_bytes_atomic(target, data)
 
@@ -532,7 +514,7 @@ def _undo(path: Path, entry: journal.EnvironmentJournal) -> None:
 
 
 def _staging() -> Path:
-    root = envs_dir() / STAGING
+    root = envs_dir() / layout.STAGING
     fs.mkdir(root)
     for old in os.listdir(root):  # under the lock: what killed processes left
         shutil.rmtree(root / old, ignore_errors=True)

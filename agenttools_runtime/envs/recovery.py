@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-from pathlib import Path
 
 from agenttools_runtime import fs
 from agenttools_runtime.envs import journal, layout, receipt
@@ -41,7 +40,7 @@ def _empty_staging() -> None:
     """What killed processes left of their resolutions and builds (none runs: the lock)."""
     import shutil
 
-    staging = envs_dir() / ".staging"
+    staging = envs_dir() / layout.STAGING
     for name in os.listdir(staging) if staging.is_dir() else ():
         shutil.rmtree(staging / name, ignore_errors=True)
 
@@ -76,20 +75,10 @@ def _rebuild(entry: EnvironmentJournal) -> str:
 def recover_if_free() -> list[InterruptedInstallRecovered]:
     """:func:`recover` when the environments lock is free now (the deployment
     lock's own recovery calls this: it never waits for the environments lock)."""
-    staging = layout.envs_dir() / ".staging"
-    if not journal.any_left() and not layout.trash_entries() and not _nonempty(staging):
+    staging = envs_dir() / layout.STAGING
+    if not journal.any_left() and not layout.trash_entries() and not layout.has_entries(staging):
         return []
     with try_environments_lock() as taken:
         if not taken:
             return []
         return list(recover())
-
-
-def _nonempty(directory: Path) -> bool:
-    import os
-
-    try:
-        with os.scandir(directory) as found:
-            return any(True for _ in found)
-    except (FileNotFoundError, NotADirectoryError):
-        return False

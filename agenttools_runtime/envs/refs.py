@@ -134,7 +134,7 @@ def _release(
     from agenttools_runtime.envs import journal
 
     refs = references()
-    busy = {j.environment for j in journal.pending() if isinstance(j, journal.EnvironmentJournal)}
+    busy = journal.busy()
     said: list[ManagedEnvironmentRemoved | ManagedEnvironmentKept] = []
     for name in names:
         path = envs_dir() / name

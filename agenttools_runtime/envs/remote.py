@@ -214,9 +214,7 @@ def download_wheel(wheel: RemoteWheel, *, timeout: float, cache: Path | None = N
             return kept
     response = http.get(item.url, index=item.source, timeout=timeout)
     if response.status != 200:
-        raise RemoteWheelUnreadable(
-            file=item.filename, index=redact(item.source), reason=f"HTTP {response.status}"
-        )
+        raise _unreadable(item, f"HTTP {response.status}")
     return _keep_wheel(cache, item, response.body)
 
 
@@ -242,26 +240,24 @@ def _open_zip(source: bytes | _RangeFile, item: IndexFile) -> zipfile.ZipFile:
     try:
         return zipfile.ZipFile(io.BytesIO(source) if isinstance(source, bytes) else source)
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
-        raise RemoteWheelUnreadable(
-            file=item.filename, index=redact(item.source), reason=str(exc)
-        ) from None
+        raise _unreadable(item, str(exc)) from None
 
 
 def _member(archive: zipfile.ZipFile, item: IndexFile) -> bytes | None:
     with archive:
         prefix = _dist_info_prefix(archive.namelist())
         if prefix is None:
-            raise RemoteWheelUnreadable(
-                file=item.filename, index=redact(item.source), reason="no .dist-info directory"
-            )
+            raise _unreadable(item, "no .dist-info directory")
         try:
             return archive.read(prefix + layout.MANIFEST_FILE)
         except KeyError:
             return None
         except (zipfile.BadZipFile, OSError, ValueError) as exc:
-            raise RemoteWheelUnreadable(
-                file=item.filename, index=redact(item.source), reason=str(exc)
-            ) from None
+            raise _unreadable(item, str(exc)) from None
+
+
+def _unreadable(item: IndexFile, reason: str) -> RemoteWheelUnreadable:
+    return RemoteWheelUnreadable(file=item.filename, index=redact(item.source), reason=reason)
 
 
 def _dist_info_prefix(names: Iterable[str]) -> str | None:
@@ -305,7 +301,7 @@ class _RangeFile(io.RawIOBase):
         if first.status == 206:
             total = first.headers.get("content-range", "").rpartition("/")[2]
             if not total.isdigit():
-                raise self._unreadable("the server's range answer has no length")
+                raise _unreadable(item, "the server's range answer has no length")
             self._size = int(total)
             self._chunks = [(self._size - len(first.body), first.body)]
         elif first.status == 200:
@@ -313,7 +309,7 @@ class _RangeFile(io.RawIOBase):
             self._size = len(first.body)
             self._chunks = [(0, first.body)]
         else:
-            raise self._unreadable(f"HTTP {first.status}")
+            raise _unreadable(item, f"HTTP {first.status}")
         self._position = 0
 
     def _get(self, byte_range: str) -> http.Response:
@@ -322,11 +318,6 @@ class _RangeFile(io.RawIOBase):
             index=self._item.source,
             timeout=self._timeout,
             headers={"Range": byte_range, "Accept-Encoding": "identity"},
-        )
-
-    def _unreadable(self, reason: str) -> RemoteWheelUnreadable:
-        return RemoteWheelUnreadable(
-            file=self._item.filename, index=redact(self._item.source), reason=reason
         )
 
     def readable(self) -> bool:
@@ -359,6 +350,6 @@ class _RangeFile(io.RawIOBase):
         end = min(self._size, start + max(size, TAIL_BYTES)) - 1
         answer = self._get(f"bytes={start}-{end}")
         if answer.status != 206 or len(answer.body) < size:
-            raise self._unreadable(f"a range request answered HTTP {answer.status}")
+            raise _unreadable(self._item, f"a range request answered HTTP {answer.status}")
         self._chunks.append((start, answer.body))
         return answer.body[:size]

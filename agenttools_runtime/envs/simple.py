@@ -99,10 +99,8 @@ def project_names(source: str, *, index: bool, timeout: float) -> list[str]:
     if response.content_type == JSON_TYPE:
         data = _json(response, source)
         return sorted(str(canonicalize_name(p["name"])) for p in data.get("projects", ()))
-    links = _Links()
-    links.feed(response.body.decode("utf-8", "replace"))
     return sorted(
-        {str(canonicalize_name(text.strip())) for _, text, _ in links.found if text.strip()}
+        {str(canonicalize_name(text.strip())) for _, text, _ in _links(response) if text.strip()}
     )
 
 
@@ -147,23 +145,17 @@ def _files_of_page(response: http.Response, source: str) -> list[IndexFile]:
 
 def _page_files(response: http.Response, source: str) -> list[IndexFile]:
     if response.content_type == JSON_TYPE:
-        data = _json(response, source)
-        found = []
-        for item in data.get("files", ()):
-            hashes = item.get("hashes") or {}
-            found.append(
-                IndexFile(
-                    str(item["filename"]),
-                    urljoin(response.url, str(item["url"])),
-                    hashes.get("sha256"),
-                    bool(item.get("yanked", False)),
-                    source,
-                )
+        return [
+            IndexFile(
+                str(item["filename"]),
+                urljoin(response.url, str(item["url"])),
+                (item.get("hashes") or {}).get("sha256"),
+                bool(item.get("yanked", False)),
+                source,
             )
-        return found
-    links = _Links()
-    links.feed(response.body.decode("utf-8", "replace"))
-    return list(_html_files(links.found, response.url, source))
+            for item in _json(response, source).get("files", ())
+        ]
+    return list(_html_files(_links(response), response.url, source))
 
 
 def _html_files(
@@ -200,6 +192,13 @@ def _json(response: http.Response, source: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise IndexUnreachable(index=redact(source), reason="not a simple API answer")
     return data
+
+
+def _links(response: http.Response) -> list[tuple[str, str, dict[str, str | None]]]:
+    """The links of an HTML page: ``(href, text, attributes)``."""
+    links = _Links()
+    links.feed(response.body.decode("utf-8", "replace"))
+    return links.found
 
 
 def _path_of(location: str) -> str:

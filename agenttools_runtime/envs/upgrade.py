@@ -24,7 +24,7 @@ from agenttools_runtime.envs.index import IndexOptions
 from agenttools_runtime.envs.layout import ManagedEnvironment, environments
 from agenttools_runtime.envs.receipt import METADATA, Receipt
 from agenttools_runtime.envs.refs import references
-from agenttools_runtime.envs.requirement import InstallRequest, parse_request
+from agenttools_runtime.envs.requirement import parse_request
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 
 if TYPE_CHECKING:
@@ -109,14 +109,6 @@ def upgrade_all(
     return items
 
 
-def _request(receipt: Receipt) -> InstallRequest:
-    return parse_request(receipt.requirement)
-
-
-def _options(receipt: Receipt, given: IndexOptions) -> IndexOptions:
-    return receipt.index.with_credentials_of(given)
-
-
 def _plan(item: Upgrade, receipt: Receipt, given: IndexOptions) -> None:
     item.newest = resolve_version(receipt, given)
     if item.newest == receipt.version:
@@ -128,8 +120,8 @@ def _plan(item: Upgrade, receipt: Receipt, given: IndexOptions) -> None:
 
 def resolve_version(receipt: Receipt, given: IndexOptions) -> str:
     """The version of the receipt's distribution that its request resolves to now."""
-    request = _request(receipt)
-    options = _options(receipt, given)
+    request = parse_request(receipt.requirement)
+    options = receipt.index.with_credentials_of(given)
     if request.kind == "wheel":
         return request.pinned_version or receipt.version
     if receipt.layout == METADATA and request.requirement is not None:
@@ -150,11 +142,10 @@ def _upgrade(
 ) -> None:
     from agenttools_runtime.deploy.sync import redeploy
 
-    request = _request(receipt)
     installer = installers.find_installer(receipt.installer)
     done = provision.provision(
-        request,
-        _options(receipt, given),
+        parse_request(receipt.requirement),
+        receipt.index.with_credentials_of(given),
         installer,
         layout_name=receipt.layout,
         replaces=(item.environment.name,),

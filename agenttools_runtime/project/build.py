@@ -55,7 +55,6 @@ def build_manifest(
         problems = result.errors or [
             Problem(project.pyproject, None, "MissingConfig", MISSING_CONFIG)
         ]
-
         raise ProjectInvalid(problems, project.root)
     files: dict[str, Path | str] = {}
     contents: dict[str, bytes] = {}

@@ -13,7 +13,7 @@ from agenttools_runtime.backend_names import WRAPPING_BACKEND, wrapped_backend_p
 from agenttools_runtime.project.context import BASE, Checker
 from agenttools_runtime.project.keys import check_keys
 from agenttools_runtime.project.problems import MISSING_CONFIG
-from agenttools_runtime.project.values import dig, items
+from agenttools_runtime.project.values import dig, items, table
 
 DEFAULT_BACKEND = "setuptools.build_meta:__legacy__"  # PEP 517's, without build-backend
 
@@ -27,8 +27,7 @@ _REQUIREMENT_NAME_RE = re.compile(
 def check_build_setup(checker: Checker, has_config: bool) -> None:
     """The hook or the wrapping backend, and what each needs."""
     data = checker.project.data
-    system = data.get("build-system", {})
-    system = system if isinstance(system, dict) else {}
+    system = table(data.get("build-system"))
     backend = system.get("build-backend")
     config = checker.project.config if has_config else None
     if backend == WRAPPING_BACKEND:
@@ -42,17 +41,16 @@ def check_build_setup(checker: Checker, has_config: bool) -> None:
             f'builds with "{backend or DEFAULT_BACKEND}"',
             "warning",
         )
-    hatch = dig(data, "tool", "hatch")
-    build = hatch.get("build", {}) if isinstance(hatch, dict) else {}
+    build = table(dig(data, "tool", "hatch", "build"))
     global_hook = dig(build, "hooks", "agenttools")
     wheel_hook = dig(build, "targets", "wheel", "hooks", "agenttools")
     hook_enabled = global_hook is not None or wheel_hook is not None
-    for table, key in (
+    for hook, key in (
         (global_hook, ("tool", "hatch", "build", "hooks", "agenttools")),
         (wheel_hook, ("tool", "hatch", "build", "targets", "wheel", "hooks", "agenttools")),
     ):
-        if isinstance(table, dict):
-            own = {k: v for k, v in table.items() if k not in schema.HATCHLING_RESERVED_HOOK_KEYS}
+        if isinstance(hook, dict):
+            own = {k: v for k, v in hook.items() if k not in schema.HATCHLING_RESERVED_HOOK_KEYS}
             check_keys(checker, schema.HOOK_TABLE, own, key)
     if not has_config:
         if hook_enabled:
@@ -109,8 +107,7 @@ def check_build_setup(checker: Checker, has_config: bool) -> None:
 def _check_wrapping_backend(checker: Checker, system: Mapping[str, Any], config: Any) -> None:
     """``build-backend = "agenttools_hook.backend"``: it needs ``backend`` (the backend it
     wraps) and both distributions in the build requirements."""
-    requires = system.get("requires", [])
-    required = {_requirement_name(r) for r in requires if isinstance(requires, list)}
+    required = {_requirement_name(r) for r in items(system.get("requires"))}
     if "agenttools" not in required:
         checker.add(
             ("build-system", "requires"),
@@ -151,8 +148,7 @@ def _check_wrapping_backend(checker: Checker, system: Mapping[str, Any], config:
                     f'the build requirements must include "{distribution}" (backend '
                     f'"{inner}" lives there)',
                 )
-    paths = config.get("backend-path", [])
-    for index, entry in enumerate(paths if isinstance(paths, list) else []):
+    for index, entry in enumerate(items(config.get("backend-path"))):
         if isinstance(entry, str) and not checker.inside_project(checker.project.root / entry):
             checker.add(
                 (*BASE, "backend-path", index),
@@ -167,13 +163,13 @@ def _check_sources(checker: Checker, build: Any) -> None:
     away from ``.dist-info/extra_metadata/agenttools/``, where the runtime looks. The build
     hook refuses such a build; say so before."""
     wheel = dig(build, "targets", "wheel")
-    for table, key in (
+    for section, key in (
         (wheel, ("tool", "hatch", "build", "targets", "wheel", "sources")),
         (build, ("tool", "hatch", "build", "sources")),
     ):
-        if not isinstance(table, dict) or "sources" not in table:
+        if not isinstance(section, dict) or "sources" not in section:
             continue
-        moved = _moved_by_sources(table["sources"], "agenttools/manifest.json")
+        moved = _moved_by_sources(section["sources"], "agenttools/manifest.json")
         if moved is not None:
             checker.add(
                 key,

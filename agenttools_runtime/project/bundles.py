@@ -30,10 +30,7 @@ def check_bundles(checker: Checker, bundles: list[Any]) -> list[str]:
         marker = bundle.get("marker")
         if isinstance(marker, str):
             check_marker(checker, (*key, "marker"), marker)
-        servers = bundle.get("mcp-servers", [])
-        for server in servers if isinstance(servers, list) else []:
-            if not isinstance(server, str):
-                continue
+        for server in strings(bundle.get("mcp-servers")):
             if checker.check_item_name((*key, "mcp-servers"), server, "server") and (
                 server not in table(checker.project.config.get("mcp-servers"))
             ):
@@ -42,12 +39,10 @@ def check_bundles(checker: Checker, bundles: list[Any]) -> list[str]:
                     "UnknownServer",
                     f'"{server}" is not declared in [tool.agenttools.mcp-servers]',
                 )
-        skills = bundle.get("skills", [])
-        for skill in skills if isinstance(skills, list) else []:
-            if isinstance(skill, str):
-                own = _check_skill_reference(checker, (*key, "skills"), skill)
-                if own is not None and own not in local:
-                    local.append(own)
+        for skill in strings(bundle.get("skills")):
+            own = _check_skill_reference(checker, (*key, "skills"), skill)
+            if own is not None and own not in local:
+                local.append(own)
         for field_name in ("mcp-servers", "skills"):
             listed = bundle.get(field_name, [])
             if isinstance(listed, list):
@@ -85,9 +80,7 @@ def finish_bundles(checker: Checker, bundles: list[Any]) -> None:
         name = str(bundle["name"])
         marker = bundle.get("marker") if isinstance(bundle.get("marker"), str) else None
         for other_index, other_name, other_marker in seen:
-            if other_name != name:
-                continue
-            if markers_overlap(marker, other_marker):
+            if other_name == name and markers_overlap(marker, other_marker):
                 checker.add(
                     (*key, "name"),
                     "DuplicateBundleName",

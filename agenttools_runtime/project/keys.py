@@ -43,26 +43,16 @@ def check_keys(
             for required in spec.item.required:
                 if required not in item:
                     checker.add((*key, name), "MissingKey", f'needs "{required}"')
-        elif spec.kind == "setting-map" and spec.item is not None:
-            for sub, subvalue in item.items():
-                if isinstance(subvalue, dict):  # a declared setting (a string is a value)
-                    check_keys(checker, spec.item, subvalue, (*key, name, sub))
-        elif spec.kind == "table-map" and spec.item is not None:
-            for sub, subvalue in item.items():
+        elif spec.kind in ("setting-map", "table-map", "table-list") and spec.item is not None:
+            subs = enumerate(item) if spec.kind == "table-list" else item.items()
+            for sub, subvalue in subs:
                 if isinstance(subvalue, dict):
                     check_keys(checker, spec.item, subvalue, (*key, name, sub))
-                else:
+                elif spec.kind != "setting-map":  # (a string in a setting map is a value)
                     checker.add((*key, name, sub), "InvalidType", "must be a table")
-        elif spec.kind == "table-list" and spec.item is not None:
-            for index, subvalue in enumerate(item):
-                if isinstance(subvalue, dict):
-                    check_keys(checker, spec.item, subvalue, (*key, name, index))
-                else:
-                    checker.add((*key, name, index), "InvalidType", "must be a table")
 
 
 def _did_you_mean(name: str, candidates: Sequence[str]) -> str:
-
     close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.8)
     if not close:
         # a prefix or a different separator is a typo too ("body_file", "mcp_servers")

@@ -3,6 +3,8 @@ markers can both hold on one system (two bundles of one name must not)."""
 
 from __future__ import annotations
 
+import itertools
+
 from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
 
 from agenttools_runtime.project.context import Checker
@@ -62,24 +64,20 @@ def _environments() -> list[dict[str, str]]:
     ]
     machines = ["x86_64", "aarch64", "arm64", "AMD64", "ARM64"]
     implementations = [("cpython", "CPython"), ("pypy", "PyPy")]
-    envs = []
-    for platform in platforms:
-        for machine in machines:
-            for impl, impl_name in implementations:
-                for minor in range(8, 16):
-                    version = f"3.{minor}"
-                    envs.append(
-                        {
-                            **platform,
-                            "platform_machine": machine,
-                            "implementation_name": impl,
-                            "platform_python_implementation": impl_name,
-                            "python_version": version,
-                            "python_full_version": f"{version}.0",
-                            "implementation_version": f"{version}.0",
-                            "platform_release": "",
-                            "platform_version": "",
-                            "extra": "",
-                        }
-                    )
-    return envs
+    return [
+        {
+            **platform,
+            "platform_machine": machine,
+            "implementation_name": impl,
+            "platform_python_implementation": impl_name,
+            "python_version": f"3.{minor}",
+            "python_full_version": f"3.{minor}.0",
+            "implementation_version": f"3.{minor}.0",
+            "platform_release": "",
+            "platform_version": "",
+            "extra": "",
+        }
+        for platform, machine, (impl, impl_name), minor in itertools.product(
+            platforms, machines, implementations, range(8, 16)
+        )
+    ]

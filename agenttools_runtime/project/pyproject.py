@@ -7,6 +7,8 @@ import os
 import re
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -23,22 +25,19 @@ else:  # pragma: no cover
 PYPROJECT = "pyproject.toml"
 
 
+@dataclass(eq=False)
 class Project:
     """A project directory with its parsed ``pyproject.toml`` (and its text, whose lines are
     found when a problem needs one: a clean project's check never scans them)."""
 
-    def __init__(self, root: Path, data: dict[str, Any], text: str) -> None:
-        self.root = root
-        self.data = data
-        self.text = text
-        self._lines: TomlLines | None = None
+    root: Path
+    data: dict[str, Any]
+    text: str
 
-    @property
+    @cached_property
     def lines(self) -> TomlLines:
         """Where each key of ``pyproject.toml`` is."""
-        if self._lines is None:
-            self._lines = TomlLines(self.text)
-        return self._lines
+        return TomlLines(self.text)
 
     @property
     def pyproject(self) -> Path:

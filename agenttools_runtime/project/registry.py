@@ -14,12 +14,11 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import schema
 from agenttools_runtime.project.context import BASE, Checker
-from agenttools_runtime.project.values import dig, is_file
+from agenttools_runtime.project.values import dig, is_file, items, table
 from agenttools_runtime.toml_text import KeyPath
 
 MARKER = "mcp-name:"
@@ -95,12 +94,9 @@ def _check_script(checker: Checker, key: KeyPath, server: dict[str, Any]) -> boo
     exist and start this server."""
     project = checker.project
     dist = project.name
-    dynamic = dig(project.data, "project", "dynamic")
-    if not dist or (isinstance(dynamic, list) and "scripts" in dynamic):
+    if not dist or "scripts" in items(dig(project.data, "project", "dynamic")):
         return True  # known only when built
-    scripts = dig(project.data, "project", "scripts")
-    scripts = scripts if isinstance(scripts, dict) else {}
-    target = scripts.get(dist)
+    target = table(dig(project.data, "project", "scripts")).get(dist)
     module, script = server.get("module"), server.get("script")
     if script is not None and script == dist:
         return True
@@ -125,8 +121,7 @@ def _check_readme(checker: Checker, key: KeyPath, name: str) -> bool:
     """The long description holds ``mcp-name: <name>`` (as the registry looks for it)."""
     project = checker.project
     readme = dig(project.data, "project", "readme")
-    dynamic = dig(project.data, "project", "dynamic")
-    if isinstance(dynamic, list) and "readme" in dynamic:
+    if "readme" in items(dig(project.data, "project", "dynamic")):
         return True  # made by the build backend: not known here
     text: str | None = None
     where = "the long description ([project].readme)"
@@ -139,7 +134,7 @@ def _check_readme(checker: Checker, key: KeyPath, name: str) -> bool:
             path = project.root / file
             if is_file(path):
                 try:
-                    text = Path(path).read_text(encoding="utf-8", errors="replace")
+                    text = path.read_text(encoding="utf-8", errors="replace")
                 except OSError:
                     text = None
     marker = f"{MARKER} {name}"

@@ -10,7 +10,7 @@ from agenttools_runtime import schema
 from agenttools_runtime.project.context import BASE, Checker
 from agenttools_runtime.project.problems import display_path
 from agenttools_runtime.project.registry import check_registry
-from agenttools_runtime.project.values import dig, is_dir, is_file
+from agenttools_runtime.project.values import dig, is_dir, is_file, items, table
 from agenttools_runtime.toml_text import KeyPath
 
 
@@ -39,12 +39,12 @@ def check_server(checker: Checker, name: str, table: Any) -> None:
 
 
 def _check_module(checker: Checker, key: KeyPath, module: str) -> None:
-    parts = module.split(".")
     bases = _source_bases(checker)
-    rel = Path(*parts)
-    for base in bases:
-        if is_file((base / rel).with_suffix(".py")) or is_file(base / rel / "__main__.py"):
-            return
+    rel = Path(*module.split("."))
+    if any(
+        is_file((b / rel).with_suffix(".py")) or is_file(b / rel / "__main__.py") for b in bases
+    ):
+        return
     where = ", ".join(display_path(b, checker.project.root) for b in bases)
     checker.add(
         key,
@@ -66,11 +66,9 @@ def _source_bases(checker: Checker) -> list[Path]:
 
 
 def _check_script(checker: Checker, key: KeyPath, script: str) -> None:
-    dynamic = dig(checker.project.data, "project", "dynamic")
-    if isinstance(dynamic, list) and "scripts" in dynamic:
+    if "scripts" in items(dig(checker.project.data, "project", "dynamic")):
         return  # cannot be known before the build
-    scripts = dig(checker.project.data, "project", "scripts")
-    scripts = scripts if isinstance(scripts, dict) else {}
+    scripts = table(dig(checker.project.data, "project", "scripts"))
     if script not in scripts:
         known = ", ".join(sorted(scripts)) or "none"
         checker.add(

@@ -109,8 +109,7 @@ class WriteOutcome:
         self._settle()
         if self.action == "unchanged":
             return
-        if os.path.lexists(self.path):
-            fs.remove_entry(self.path)
+        _remove_if_present(self.path)
         if self.backup is not None:
             fs.rename(self.backup, self.path)
 
@@ -172,10 +171,10 @@ def write_skill(
     backup: Path | None = None
     try:
         if previous is not DestinationState.MISSING:
-            backup = _move_to_backup(root, path, backup_name or new_backup_name(), real_root)
+            backup = move_to_backup(root, path, backup_name or new_backup_name(), real_root)
         fs.rename(staging, path)
     except BaseException as exc:
-        _discard_partial(staging)
+        _remove_if_present(staging)
         if backup is not None:
             fs.rename(backup, path)
         if isinstance(exc, OSError):
@@ -218,7 +217,7 @@ def _build_staged(root: Path, source: SkillSource, staging_name: str, real_root:
     try:
         _build_into(staging, source)
     except BaseException as exc:
-        _discard_partial(staging)
+        _remove_if_present(staging)
         if isinstance(exc, OSError):
             raise AgentSkillWriteFailed(name=source.name, path=path, reason=_reason(exc)) from exc
         raise
@@ -287,7 +286,7 @@ def stage_removal(root: Path, name: str, *, backup_name: str | None = None) -> R
     if previous is DestinationState.MISSING:
         raise FileNotFoundError(str(path))
     try:
-        backup = _move_to_backup(root, path, backup_name or new_backup_name())
+        backup = move_to_backup(root, path, backup_name or new_backup_name())
     except OSError as exc:
         raise AgentSkillRemoveFailed(name=name, path=path, reason=_reason(exc)) from exc
     return Removal(name, path, previous, backup)
@@ -386,14 +385,6 @@ _BACKUP_FALLBACK_ERRNOS = frozenset({errno.EXDEV, errno.EACCES, errno.EPERM, err
 
 
 def move_to_backup(root: Path, path: Path, backup_name: str, real_root: Path | None = None) -> Path:
-    """Move ``root/<name>`` as itself to the backup *backup_name* (see
-    :func:`_move_to_backup`); returns where it went."""
-    return _move_to_backup(root, path, backup_name, real_root)
-
-
-def _move_to_backup(
-    root: Path, path: Path, backup_name: str, real_root: Path | None = None
-) -> Path:
     """Move ``root/<name>`` (as itself) to the backup *backup_name* and return its path.
 
     The backup goes next to the *real* root (so the rename stays on one volume even when the
@@ -466,7 +457,7 @@ def _temp_entries(root: Path, prefix: str) -> list[Path]:
     return sorted(found)
 
 
-def _discard_partial(path: Path) -> None:
+def _remove_if_present(path: Path) -> None:
     if os.path.lexists(path):
         fs.remove_entry(path)
 

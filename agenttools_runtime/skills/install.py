@@ -15,6 +15,7 @@ A *target* names the skills root:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
@@ -52,6 +53,7 @@ from agenttools_runtime.names import (
     is_skill_name,
     qualified_skill_reference,
 )
+from agenttools_runtime.paths import absolute_path
 from agenttools_runtime.skill_sources import (
     builtin_skill_source,
     distribution_skill_source,
@@ -290,7 +292,9 @@ def _apply(root: SkillsRoot, steps: Sequence[_Step]) -> list[SkillInstallResult]
             else:
                 actions.append("unchanged")
     except BaseException:
-        _undo(outcomes, created_dirs)
+        _roll_back(outcomes)
+        with contextlib.suppress(OSError):
+            fsops.remove_created_dirs(created_dirs)
         raise
     for outcome in outcomes:
         outcome.commit()
@@ -306,18 +310,14 @@ def _apply(root: SkillsRoot, steps: Sequence[_Step]) -> list[SkillInstallResult]
     ]
 
 
-def _undo(outcomes: Sequence[fsops.WriteOutcome], created_dirs: Sequence[Path]) -> None:
-    """Roll back written skills, newest first. One undo failing does not stop the others
-    (its backup then stays next to the root, where the user can find it)."""
-    for outcome in reversed(outcomes):
+def _roll_back(done: Sequence[fsops.WriteOutcome | fsops.Removal]) -> None:
+    """Undo written skills or staged removals, newest first. One undo failing does not stop
+    the others (its backup then stays next to the root, where the user can find it)."""
+    for step in reversed(done):
         try:
-            outcome.rollback()
+            step.rollback()
         except OSError:
             continue
-    try:
-        fsops.remove_created_dirs(created_dirs)
-    except OSError:
-        pass
 
 
 # -- uninstall -------------------------------------------------------------------------------
@@ -406,11 +406,7 @@ def _remove_all(root: Path, names: Sequence[str]) -> list[bool]:
             else:
                 removed.append(False)
     except BaseException:
-        for removal in reversed(staged):
-            try:
-                removal.rollback()
-            except OSError:  # its backup stays next to the root
-                continue
+        _roll_back(staged)
         raise
     for removal in staged:
         removal.commit()
@@ -485,7 +481,7 @@ def resolve_skills_root(
             root = project_skills_location(client, project_dir)
         else:
             root = skills_location(client)
-    root = Path(os.path.abspath(os.path.expanduser(root)))
+    root = absolute_path(root)
     check_skills_root(root)
     return SkillsRoot(root, client, project_dir)
 

@@ -26,6 +26,7 @@ the spec).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -322,7 +323,6 @@ def render_skill_md(
     extra = dict(extra or {})
     if allowed_tools is None and "allowed-tools" in extra:
         allowed_tools = extra["allowed-tools"]
-    extra.pop("allowed-tools", None)
     for key in KNOWN_KEYS:
         extra.pop(key, None)
 
@@ -401,13 +401,11 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
     except FrontmatterError as exc:
         add("InvalidSkillDefinition", exc.message, exc.line)
         return None, findings
-    scanned: list[dict[str, int]] = []
 
+    @functools.cache
     def key_lines() -> dict[str, int]:
         # scanned when a finding needs a line or a value may be in flow style
-        if not scanned:
-            scanned.append(_frontmatter_key_lines(front_lines))
-        return scanned[0]
+        return _frontmatter_key_lines(front_lines)
 
     def key_line(key: str) -> int | None:
         return key_lines().get(key)
@@ -454,15 +452,13 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
             for message in names.skill_name_problems(name, path.parent.name):
                 add("InvalidSkillName", message, key_line("name"))
             normalized = names.nfkc(name.strip())
-            if expected_name is not None and normalized != expected_name:
-                if path.parent.name == expected_name:
-                    pass  # reported as the directory mismatch above
-                else:
-                    add(
-                        "InvalidSkillName",
-                        f"Skill name '{normalized}' must match the declared name '{expected_name}'",
-                        key_line("name"),
-                    )
+            # (where the directory is named as declared, the directory mismatch above says it)
+            if expected_name not in (None, normalized, path.parent.name):
+                add(
+                    "InvalidSkillName",
+                    f"Skill name '{normalized}' must match the declared name '{expected_name}'",
+                    key_line("name"),
+                )
     if "description" not in data:
         add("InvalidSkillDefinition", "Missing required field in frontmatter: description", 2)
     # the text fields, with skills-ref's message for a value that is no string

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from agenttools_runtime import errors, regular_files
 from agenttools_runtime.names import SKILL_FILE, check_skill_description, check_skill_name
-from agenttools_runtime.paths import canonical_path_key
+from agenttools_runtime.paths import absolute_path, canonical_path_key
 from agenttools_runtime.skills.hashing import hash_bytes, hash_text, iter_source_files
 from agenttools_runtime.skills.skill_md import parse_skill_md, render_skill_md
 from agenttools_runtime.skills.spec import Skill, SkillSource, SkillSpec
@@ -111,7 +111,7 @@ def _skill_of_skill_md(data: bytes, directory: Path) -> Skill:
             source=skill_md, reason='the frontmatter has no "name" key'
         )
     skill = Skill.from_mapping({**front, "body": document.body})
-    return _replace_path(skill, directory)
+    return replace(skill, path=directory)
 
 
 def directory_identifier(directory: Path | str) -> str:
@@ -123,7 +123,7 @@ def directory_identifier(directory: Path | str) -> str:
 
 
 def _skill_directory(path: Path | str | os.PathLike[str]) -> Path:
-    directory = Path(os.path.abspath(os.path.expanduser(os.fspath(path))))
+    directory = absolute_path(path)
     if directory.name == SKILL_FILE and directory.is_file():
         directory = directory.parent
     if not directory.exists():
@@ -205,7 +205,6 @@ def _directory_source(
 
 
 def _render(skill: Skill, name: str, description: str) -> str:
-
     try:
         return render_skill_md(
             name,
@@ -224,7 +223,3 @@ def _render(skill: Skill, name: str, description: str) -> str:
         raise errors.InvalidAgentSkill(
             reason=f'the frontmatter of "{name}" cannot be written: {exc}'
         ) from None
-
-
-def _replace_path(skill: Skill, directory: Path) -> Skill:
-    return replace(skill, path=directory)

@@ -108,8 +108,8 @@ def add_members(
         existing = _bundled(archive, info)
         difference = _difference(existing, members)
         if existing and difference is None:
-            if Path(os.path.abspath(output)) != Path(os.path.abspath(wheel)):
-                _write(output, wheel, lambda fp: _copy_file(wheel, fp), atomic=atomic)
+            if os.path.abspath(output) != os.path.abspath(wheel):
+                _write(output, wheel, lambda fp: copy_file(wheel, fp), atomic=atomic)
             return "unchanged"
         if existing and not replace:
             raise errors.WheelAlreadyBundled(wheel=str(wheel), difference=difference)
@@ -304,7 +304,8 @@ def _strip_zip64(extra: bytes) -> bytes:
     return out
 
 
-def _copy_file(source: Path, fp: BinaryIO) -> None:
+def copy_file(source: Path, fp: BinaryIO) -> None:
+    """Write *source*'s bytes to *fp* (an archive that needs no change, published as it is)."""
     with open(source, "rb") as src:
         shutil.copyfileobj(src, fp)
 

@@ -71,9 +71,7 @@ def members(plan: Plan) -> tuple[Member, ...]:
         if isinstance(source, str):  # generated (an inline skill's SKILL.md)
             out.append(Member(dist_info_path(rel), source.encode("utf-8"), rel in executable))
         else:
-            data = plan.contents.get(rel)
-            if data is None:
-                data = regular_files.read_bytes(source)
+            data = plan.contents[rel] if rel in plan.contents else regular_files.read_bytes(source)
             out.append(Member(dist_info_path(rel), data, rel in executable, source))
     return tuple(out)
 

@@ -365,7 +365,6 @@ class _Problem(Exception):
 
 
 def _invalid(distribution: str, reason: str) -> ManifestError:
-
     return InvalidManifest(distribution=distribution, reason=reason)
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import gzip
 import io
 import os
-import shutil
 import tarfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import BinaryIO
 
 from agenttools_runtime import regular_files
 from agenttools_runtime.errors import InvalidSdist
-from agenttools_runtime.wheel.archive import publish
+from agenttools_runtime.wheel.archive import copy_file, publish
 from agenttools_runtime.wheel.contents import EXECUTABLE_MODE, FILE_MODE
 
 PKG_INFO = "PKG-INFO"
@@ -45,8 +44,8 @@ def add_files(sdist: Path, output: Path, files: Mapping[str, Path]) -> list[str]
                     sdist,
                     lambda fp: _rewrite(archive, entries, added, template, header, fp),
                 )
-            elif Path(os.path.abspath(output)) != Path(os.path.abspath(sdist)):
-                publish(output, sdist, lambda fp: _copy(sdist, fp))
+            elif os.path.abspath(output) != os.path.abspath(sdist):
+                publish(output, sdist, lambda fp: copy_file(sdist, fp))
     except (OSError, tarfile.TarError, EOFError) as exc:
         raise InvalidSdist(sdist=str(sdist), reason=str(exc)) from None
     return missing
@@ -94,8 +93,3 @@ def _gzip_header(sdist: Path) -> tuple[str, int]:
                 name += byte
     mtime = int.from_bytes(header[4:8], "little") if len(header) == 10 else 0
     return name.decode("latin-1") or sdist.name.removesuffix(".gz"), mtime
-
-
-def _copy(source: Path, fp: BinaryIO) -> None:
-    with open(source, "rb") as src:
-        shutil.copyfileobj(src, fp)
