@@ -58,10 +58,9 @@ def _source_bases(checker: Checker) -> list[Path]:
     """The directories a module may be under: the project, ``src``, hatchling's packages."""
     root = checker.project.root
     bases = [root, root / "src"]
-    wheel = dig(checker.project.data, "tool", "hatch", "build", "targets", "wheel") or {}
-    for package in wheel.get("packages", []) if isinstance(wheel, dict) else []:
-        if isinstance(package, str):
-            bases.append((root / package).parent)
+    wheel = table(dig(checker.project.data, "tool", "hatch", "build", "targets", "wheel"))
+    # hatchling reports a malformed packages list itself; here it only adds no base
+    bases += [(root / p).parent for p in items(wheel.get("packages")) if isinstance(p, str)]
     return list(dict.fromkeys(b for b in bases if is_dir(b)))
 
 
