@@ -192,7 +192,8 @@ def _fold(name: str) -> str:
 
 
 @cache
-def _load_table() -> ClientTable:
+def all_clients() -> ClientTable:
+    """``SUPPORTED_CLIENTS``: every client, by id."""
     # beside this module, like the built-in skills (importlib.resources costs more start-up
     # time than the rest of `agenttools clients`)
     with open(os.path.join(os.path.dirname(__file__), "clients.json"), encoding="utf-8") as f:
@@ -215,16 +216,11 @@ def _client(row: Mapping[str, Any]) -> Client:
 def __getattr__(name: str) -> Any:
     # The tables are data files read on first use, not at import (CLI start-up time).
     if name == "SUPPORTED_CLIENTS":
-        return _load_table()
+        return all_clients()
     if name == "SUPPORTED_MCP_CLIENTS":
-        table = _load_table()
+        table = all_clients()
         return {k: c for k, c in table.items() if c.supports_mcp}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def all_clients() -> ClientTable:
-    """``SUPPORTED_CLIENTS``: every client, by id."""
-    return _load_table()
 
 
 def get_client(client: str | Client) -> Client:
@@ -234,7 +230,7 @@ def get_client(client: str | Client) -> Client:
     """
     if isinstance(client, Client):
         return client
-    table = _load_table()
+    table = all_clients()
     found = table.find(client)
     if found is None:
         spellings = {k: c.id for c in table.values() for k in (c.id, c.name, *c.aliases)}
@@ -330,7 +326,7 @@ def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | Non
     project_dir)`` when the path ends with the client's project config path. ``None`` when no
     client matches."""
     key = canonical_path_key(path)
-    table = _load_table()
+    table = all_clients()
     for c in table.values():
         try:
             if canonical_path_key(mcp_config_location(c)) == key:
