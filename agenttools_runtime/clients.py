@@ -296,12 +296,9 @@ def skill_read_locations(client: str | Client, os: str | None = None) -> list[Pa
     if c.skill_reads is None:
         return [own]
     osn = normalize_os(os)
-    found = [own]
-    for spec in c.skill_reads.user:
-        parts = _resolve_location(spec, osn)
-        if parts is not None and _home_join(parts) not in found:
-            found.append(_home_join(parts))
-    return found
+    resolved = (_resolve_location(spec, osn) for spec in c.skill_reads.user)
+    found = [own, *(_home_join(parts) for parts in resolved if parts is not None)]
+    return list(dict.fromkeys(found))  # (without repeats, in order)
 
 
 def project_skill_read_locations(client: str | Client, directory: Path | str) -> list[Path]:
@@ -312,12 +309,8 @@ def project_skill_read_locations(client: str | Client, directory: Path | str) ->
     if c.skill_reads is None:
         return [own]
     base = project_directory(directory)
-    found = [own]
-    for rel in c.skill_reads.project:
-        path = base.joinpath(*rel)
-        if path not in found:
-            found.append(path)
-    return found
+    found = [own, *(base.joinpath(*rel) for rel in c.skill_reads.project)]
+    return list(dict.fromkeys(found))
 
 
 def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | None:
@@ -346,12 +339,8 @@ def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | Non
 def trace_folders(client: Client, os_name: str | None = None) -> list[Path]:
     """The folders of *client*'s ``traces`` on *os_name* (default: this machine's)."""
     osn = normalize_os(os_name)
-    found = []
-    for spec in (client.traces or {}).get("folders", ()):
-        parts = _resolve_location(spec, osn)
-        if parts is not None:
-            found.append(_home_join(parts))
-    return found
+    resolved = (_resolve_location(spec, osn) for spec in (client.traces or {}).get("folders", ()))
+    return [_home_join(parts) for parts in resolved if parts is not None]
 
 
 def _resolve_location(spec: Any, osn: OSName) -> list[str] | None:
