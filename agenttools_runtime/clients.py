@@ -218,8 +218,7 @@ def __getattr__(name: str) -> Any:
     if name == "SUPPORTED_CLIENTS":
         return all_clients()
     if name == "SUPPORTED_MCP_CLIENTS":
-        table = all_clients()
-        return {k: c for k, c in table.items() if c.supports_mcp}
+        return {k: c for k, c in all_clients().items() if c.supports_mcp}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
