@@ -86,7 +86,6 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             return
         editable = version == "editable"
         plan = self._plan(project, source_root=project.root if editable else None)
-        self._staging = Path(tempfile.mkdtemp(prefix="agenttools-build-"))
         mapping: dict[str, str] = {}
         for member in members(plan):
             # a project file is handed over as itself (hatchling's API takes paths: it reads
@@ -115,7 +114,8 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
                 build_data["force_include"][staged] = f"{dist_info}/extra_metadata/{target}"
 
     def _stage(self, target: str, data: bytes, mode: int) -> Path:
-        assert self._staging is not None
+        if self._staging is None:
+            self._staging = Path(tempfile.mkdtemp(prefix="agenttools-build-"))
         path = self._staging.joinpath(*target.split("/"))
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
@@ -172,8 +172,6 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         data = server_json_bytes(plan, project.data.get("project") or {})
         if data is None:
             return
-        if self._staging is None:
-            self._staging = Path(tempfile.mkdtemp(prefix="agenttools-build-"))
         force_include[str(self._stage(FILE_NAME, data, 0o644))] = FILE_NAME
 
     # shared ----------------------------------------------------------------------------------

@@ -358,24 +358,20 @@ def distribution_bundles(
     manifest = dist.manifest
     if dist.problem is not None or manifest is None:
         return []
-    declarations = manifest.declared_bundles(dist.display_name)
     marker_env = search.marker_environment if search is not None else None
-    result = []
-    for decl in declarations:
-        if decl.marker and not all_markers and not marker_holds(decl.marker, marker_env):
-            continue
-        result.append(
-            AgentTools(
-                name=decl.name,
-                mcp_servers=tuple(_qualify(dist.name, s) for s in decl.mcp_servers),
-                skills=tuple(_qualify(dist.name, s) for s in decl.skills),
-                description=decl.description,
-                location=dist,
-                marker=decl.marker or None,
-                search=search,
-            )
+    return [
+        AgentTools(
+            name=decl.name,
+            mcp_servers=tuple(_qualify(dist.name, s) for s in decl.mcp_servers),
+            skills=tuple(_qualify(dist.name, s) for s in decl.skills),
+            description=decl.description,
+            location=dist,
+            marker=decl.marker or None,
+            search=search,
         )
-    return result
+        for decl in manifest.declared_bundles(dist.display_name)
+        if not decl.marker or all_markers or marker_holds(decl.marker, marker_env)
+    ]
 
 
 def marker_holds(marker: str, environment: Mapping[str, str] | None = None) -> bool:
@@ -448,9 +444,6 @@ def _server_specs(bundle: str, specs: object) -> tuple[str | MCPServer, ...]:
 def _skill_specs(bundle: str, specs: object) -> tuple[str | SkillSpec, ...]:
     if isinstance(specs, (str, bytes, os.PathLike, Mapping)) or not isinstance(specs, Sequence):
         raise errors.InvalidAgentToolsObject(reason=f'the skills of "{bundle}" must be a list')
-    if all(isinstance(spec, str) for spec in specs):
-        return tuple(specs)
-
     for spec in specs:
         if not isinstance(spec, (str, os.PathLike, Skill, Mapping, SkillSource)):
             raise errors.InvalidAgentToolsObject(

@@ -192,7 +192,8 @@ def _fold(name: str) -> str:
 
 
 @cache
-def _load_table() -> ClientTable:
+def all_clients() -> ClientTable:
+    """``SUPPORTED_CLIENTS``: every client, by id."""
     # beside this module, like the built-in skills (importlib.resources costs more start-up
     # time than the rest of `agenttools clients`)
     with open(os.path.join(os.path.dirname(__file__), "clients.json"), encoding="utf-8") as f:
@@ -215,16 +216,10 @@ def _client(row: Mapping[str, Any]) -> Client:
 def __getattr__(name: str) -> Any:
     # The tables are data files read on first use, not at import (CLI start-up time).
     if name == "SUPPORTED_CLIENTS":
-        return _load_table()
+        return all_clients()
     if name == "SUPPORTED_MCP_CLIENTS":
-        table = _load_table()
-        return {k: c for k, c in table.items() if c.supports_mcp}
+        return {k: c for k, c in all_clients().items() if c.supports_mcp}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def all_clients() -> ClientTable:
-    """``SUPPORTED_CLIENTS``: every client, by id."""
-    return _load_table()
 
 
 def get_client(client: str | Client) -> Client:
@@ -234,7 +229,7 @@ def get_client(client: str | Client) -> Client:
     """
     if isinstance(client, Client):
         return client
-    table = _load_table()
+    table = all_clients()
     found = table.find(client)
     if found is None:
         spellings = {k: c.id for c in table.values() for k in (c.id, c.name, *c.aliases)}
@@ -300,12 +295,9 @@ def skill_read_locations(client: str | Client, os: str | None = None) -> list[Pa
     if c.skill_reads is None:
         return [own]
     osn = normalize_os(os)
-    found = [own]
-    for spec in c.skill_reads.user:
-        parts = _resolve_location(spec, osn)
-        if parts is not None and _home_join(parts) not in found:
-            found.append(_home_join(parts))
-    return found
+    resolved = (_resolve_location(spec, osn) for spec in c.skill_reads.user)
+    found = [own, *(_home_join(parts) for parts in resolved if parts is not None)]
+    return list(dict.fromkeys(found))  # (without repeats, in order)
 
 
 def project_skill_read_locations(client: str | Client, directory: Path | str) -> list[Path]:
@@ -316,12 +308,8 @@ def project_skill_read_locations(client: str | Client, directory: Path | str) ->
     if c.skill_reads is None:
         return [own]
     base = project_directory(directory)
-    found = [own]
-    for rel in c.skill_reads.project:
-        path = base.joinpath(*rel)
-        if path not in found:
-            found.append(path)
-    return found
+    found = [own, *(base.joinpath(*rel) for rel in c.skill_reads.project)]
+    return list(dict.fromkeys(found))
 
 
 def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | None:
@@ -330,7 +318,7 @@ def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | Non
     project_dir)`` when the path ends with the client's project config path. ``None`` when no
     client matches."""
     key = canonical_path_key(path)
-    table = _load_table()
+    table = all_clients()
     for c in table.values():
         try:
             if canonical_path_key(mcp_config_location(c)) == key:
@@ -350,12 +338,8 @@ def client_for_config_file(path: Path | str) -> tuple[Client, Path | None] | Non
 def trace_folders(client: Client, os_name: str | None = None) -> list[Path]:
     """The folders of *client*'s ``traces`` on *os_name* (default: this machine's)."""
     osn = normalize_os(os_name)
-    found = []
-    for spec in (client.traces or {}).get("folders", ()):
-        parts = _resolve_location(spec, osn)
-        if parts is not None:
-            found.append(_home_join(parts))
-    return found
+    resolved = (_resolve_location(spec, osn) for spec in (client.traces or {}).get("folders", ()))
+    return [_home_join(parts) for parts in resolved if parts is not None]
 
 
 def _resolve_location(spec: Any, osn: OSName) -> list[str] | None:

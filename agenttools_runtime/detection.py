@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -146,7 +147,6 @@ class _Ours:
 
     @classmethod
     def load(cls) -> _Ours:
-
         try:
             state = paths.state_paths()
             with open(state.created, "rb") as f:
@@ -199,12 +199,9 @@ class _Ours:
 
 def _shared_roots(clients: Mapping[str, Client]) -> set[str]:
     """User skills roots that several clients write to."""
-    seen: dict[str, int] = {}
-    for client in clients.values():
-        root = _location(skills_location, client)
-        if root is not None:
-            seen[str(root)] = seen.get(str(root), 0) + 1
-    return {root for root, n in seen.items() if n > 1}
+    roots = [_location(skills_location, client) for client in clients.values()]
+    counts = Counter(str(root) for root in roots if root is not None)
+    return {root for root, n in counts.items() if n > 1}
 
 
 def _location(locate: Any, client: Client) -> Path | None:

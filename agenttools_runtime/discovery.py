@@ -228,16 +228,13 @@ def _from_entry(
 
 
 def _zipped_distribution(entry: _Entry, search: SearchPath) -> InstalledDistribution | None:
-
     import zipfile  # (rare: only zipped entries of sys.path)
 
     assert entry.zip_file is not None
     try:
         with zipfile.ZipFile(entry.zip_file) as zf:
             zf.getinfo(f"{entry.dist_info}/{layout.MANIFEST_FILE}")
-    except KeyError:
-        return None
-    except (OSError, zipfile.BadZipFile):
+    except (KeyError, OSError, zipfile.BadZipFile):  # no manifest in it, or no zip file
         return None
     error = InvalidManifest(
         distribution=entry.key,

@@ -43,7 +43,7 @@ def wheel_skill_source(dist: InstalledDistribution, name: str) -> SkillSource:
     entry = dist.skill_entry(name)
     directory = dist.skills_dir / name
     contents: dict[str, bytes] = {}
-    files = _verify_skill(dist, name, contents)
+    files = verify_skill(dist, name, contents)
     return SkillSource(
         name=name,
         description=entry.description,
@@ -57,20 +57,17 @@ def wheel_skill_source(dist: InstalledDistribution, name: str) -> SkillSource:
     )
 
 
-def verify_skill(dist: InstalledDistribution, name: str) -> dict[str, str]:
+def verify_skill(
+    dist: InstalledDistribution, name: str, contents: dict[str, bytes] | None = None
+) -> dict[str, str]:
     """Check the wheel's copy of skill *name* against the manifest; return its sorted
     manifest (relative path → hash). Only the listed files are read, and only as regular
     files reached without a symbolic link (``BundledFileNotRegular``): a link planted in
-    the ``.dist-info`` is never followed. Files not in the manifest are never used."""
-    return _verify_skill(dist, name, None)
+    the ``.dist-info`` is never followed. Files not in the manifest are never used.
 
-
-def _verify_skill(
-    dist: InstalledDistribution, name: str, contents: dict[str, bytes] | None
-) -> dict[str, str]:
-    """:meth:`verify_skill`, keeping in *contents* the bytes of the files it had to read
-    (those the cache of verified files does not hold): a deploy writes them as read,
-    the one read of a file never verified before (not one to hash, one to copy)."""
+    *contents* keeps the bytes of the files it had to read (those the cache of verified
+    files does not hold): a deploy writes them as read, the one read of a file never
+    verified before (not one to hash, one to copy)."""
     entry = dist.skill_entry(name)
     if SKILL_FILE not in entry.files:
         raise InvalidManifest(
@@ -97,21 +94,13 @@ def _verify_skill(
 def read_skill_file(dist: InstalledDistribution, name: str, rel: str) -> bytes:
     """One listed file (*rel*, ``/``-separated) of the wheel's copy of skill *name*,
     verified as :meth:`verify_skill` does."""
-    return _verified_bytes(dist, dist.skill_entry(name), rel)
-
-
-def _verified_bytes(
-    dist: InstalledDistribution,
-    entry: SkillEntry,
-    rel: str,
-    real_directories: set[str] | None = None,
-) -> bytes:
-    path, info = _regular_file(dist, entry, rel, real_directories)
+    entry = dist.skill_entry(name)
+    path, info = _regular_file(dist, entry, rel, None)
     return _checked_bytes(dist, entry, rel, path, info.st_size)
 
 
 def _checked_bytes(
-    dist: InstalledDistribution, entry: SkillEntry, rel: str, path: str, size: int | None = None
+    dist: InstalledDistribution, entry: SkillEntry, rel: str, path: str, size: int
 ) -> bytes:
     """The bytes of *rel* at *path* (found a regular file reached without a link, of
     *size* bytes by its ``lstat``), checked against the manifest's hash."""
@@ -121,7 +110,7 @@ def _checked_bytes(
     return data
 
 
-def _file_bytes(dist: InstalledDistribution, path: str, size: int | None) -> bytes:
+def _file_bytes(dist: InstalledDistribution, path: str, size: int) -> bytes:
     """The bytes at *path*, a file found regular by its ``lstat`` (of *size* bytes);
     ``BundledFileMissing`` if it is gone or unreadable since."""
     try:

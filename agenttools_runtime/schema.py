@@ -99,10 +99,7 @@ class Table:
     required: tuple[str, ...] = ()
 
     def key(self, name: str) -> Key | None:
-        for key in self.keys:
-            if key.name == name:
-                return key
-        return None
+        return next((key for key in self.keys if key.name == name), None)
 
     @property
     def names(self) -> tuple[str, ...]:

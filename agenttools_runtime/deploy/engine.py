@@ -168,7 +168,7 @@ def make_plan(
         assert conflict is not None
         result.errors.append(conflict)
     if result.errors and not dry_run:  # every conflict at once: config entries, skills
-        raise result.errors[0] if len(result.errors) == 1 else AgentToolsErrors(result.errors)
+        raise AgentToolsErrors.of(result.errors)
     for sp in result.not_installed:
         if sp.decision.conflict == plan.SHADOW_RULE.conflict:
             left_out: AgentToolsWarning = errors.AgentSkillNotInstalledShadowed(

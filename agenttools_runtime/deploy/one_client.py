@@ -203,7 +203,7 @@ def deploy_resolved(
     if missing is not None:
         raise missing
     if cannot_start:
-        raise cannot_start[0] if len(cannot_start) == 1 else AgentToolsErrors(cannot_start)
+        raise AgentToolsErrors.of(cannot_start)
     outcome = engine.execute_outcome(tools, where, level, keep_modified=keep_modified)
     return Deployment(
         outcome.record, [*notes, *outcome.warnings], launches, unchanged=outcome.unchanged

@@ -80,6 +80,11 @@ class AgentToolsErrors(AgentToolsError):
         self.errors = list(errors)
         self.data = {}
 
+    @classmethod
+    def of(cls, errors: list[AgentToolsError]) -> AgentToolsError:
+        """The one error itself, or ``AgentToolsErrors`` holding several."""
+        return errors[0] if len(errors) == 1 else cls(errors)
+
     def __str__(self) -> str:
         return "\n".join(e.message for e in self.errors)
 

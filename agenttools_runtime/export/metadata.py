@@ -108,7 +108,4 @@ def _label(label: str) -> str:
 
 
 def _pick(urls: Mapping[str, str], labels: tuple[str, ...]) -> str | None:
-    for label in labels:
-        if urls.get(label):
-            return urls[label]
-    return None
+    return next((urls[label] for label in labels if urls.get(label)), None)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import errors, fs
+from agenttools_runtime.wheel.manifest import is_inside
 
 RECORD = ".agenttools-export.json"
 FILE_MODE = 0o644
@@ -229,22 +230,11 @@ def _previous_record(directory: Path) -> dict[str, str]:
         rel: digest
         for rel, digest in files.items()
         if isinstance(rel, str)
-        and _is_inside(rel)
+        and is_inside(rel)
         and isinstance(digest, str)
         and len(digest) == 64
         and rel != RECORD
     }
-
-
-def _is_inside(rel: str) -> bool:
-    parts = rel.split("/")
-    return (
-        bool(rel)
-        and not os.path.isabs(rel)
-        and "\\" not in rel
-        and "\0" not in rel
-        and all(p not in ("", ".", "..") for p in parts)
-    )
 
 
 def _remove_empty_parents(directory: Path, rel: str) -> None:

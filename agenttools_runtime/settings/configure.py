@@ -21,7 +21,7 @@ What a record keeps per server entry (``settings``): ``{VAR: value}`` for plain 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -283,7 +283,3 @@ def _current_entries(
 
 def _version(resolved: ResolvedTools) -> str:
     return str(resolved.agent_tools.get("distribution_version") or "this version")
-
-
-GivenValues = Mapping[str, Mapping[str, str]]
-AskFactory = Callable[[], Ask | None]

@@ -85,12 +85,10 @@ def parse_skill_uri(text: str) -> SkillURI:
             uri=text, reason="a query or fragment is not allowed (percent-encode ? and #)"
         )
     raw_path = raw_path.removesuffix("/")
-    segments: list[str] = []
-    for raw in raw_path.split("/") if raw_path else ():
-        segments.extend(_decode(raw, text).split("/"))
-    for segment in segments:
-        if segment == ".." or "\\" in segment:
-            raise SkillPathTraversal(uri=text)
+    raws = raw_path.split("/") if raw_path else ()
+    segments = [segment for raw in raws for segment in _decode(raw, text).split("/")]
+    if any(segment == ".." or "\\" in segment for segment in segments):
+        raise SkillPathTraversal(uri=text)
     if not segments:
         raise InvalidSkillURI(uri=text, reason="no skill name")
     if any(segment in ("", ".") for segment in segments):

@@ -409,12 +409,12 @@ def _skill(name: str, skill: object) -> SkillEntry:
         raise _Problem(f'skill "{name}": its name is not a folder name a skill may have: {reason}')
     entry = jsonform.load(SkillEntry, skill, f"{WheelManifest.WHAT}.skills.{name}", name=name)
     for rel in entry.files:
-        if not _is_inside(rel):
+        if not is_inside(rel):
             raise _Problem(f'skill "{name}" lists the file {rel}, which is not inside the skill')
     return entry
 
 
-def _is_inside(rel: str) -> bool:
+def is_inside(rel: str) -> bool:
     """A ``/``-separated path that stays inside its directory: relative, no ``..``, ``.`` or
     empty segment, no backslash or NUL (a separator or terminator elsewhere)."""
     parts = rel.split("/")

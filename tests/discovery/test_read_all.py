@@ -159,11 +159,11 @@ def test_a_file_swapped_after_its_lstat_is_refused_or_read_whole(
     contents: dict[str, bytes] = {}
     try:
         if refused is None:
-            installed_skills._verify_skill(dist, "weather-report", contents)
+            installed_skills.verify_skill(dist, "weather-report", contents)
             assert swapped and contents["SKILL.md"] == original
             return
         with pytest.raises(refused):
-            installed_skills._verify_skill(dist, "weather-report", contents)
+            installed_skills.verify_skill(dist, "weather-report", contents)
         assert swapped and "SKILL.md" not in contents
         monkeypatch.undo()
         with pytest.raises((BundledFileMismatch, BundledFileMissing, BundledFileNotRegular)):
