@@ -222,7 +222,10 @@ class YAMLFormat:
         for candidate in _final_newline_as_in(text, spliced):
             if self._holds(candidate, want):
                 return candidate, True
-        return self._roundtrip(text, container, key, None, {}), True
+        edited = self._roundtrip(text, container, key, None, {})
+        if not self._holds(edited, want):  # never a removal said that did not happen
+            raise StructureError(f"the entry {key!r} cannot be removed from this file's YAML")
+        return edited, True
 
     def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
         """The lines of the entry's block (a key of a block mapping, or an item of a block
@@ -426,6 +429,9 @@ class YAMLFormat:
                 node[part] = CommentedSeq() if leaf else CommentedMap()
             node = node[part]
         if container.list_key is None:
+            # a key written as a number (1:, 1.5:) is the entry its text names, as _plain reads it
+            for written in [k for k in node if not isinstance(k, str) and str(k) == key]:
+                del node[written]
             if entry is None:
                 node.pop(key, None)
             else:
