@@ -524,13 +524,14 @@ class JSONFormat:
         if not indexes:
             return text, False
         # remove from the last occurrence backwards, re-scanning after each (rare duplicates)
-        for _ in indexes:
+        while True:
+            text = _apply(text, doc.remove(found, indexes[-1]))
+            if len(indexes) == 1:
+                return text, True
             doc = _Document(text, nesting_checked=True)
             again = doc.walk(container.path)[2]
             assert again is not None
-            index = doc.entry_index(again, container, key)[-1]
-            text = _apply(text, doc.remove(again, index))
-        return text, True
+            found, indexes = again, doc.entry_index(again, container, key)
 
     def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
         located = _found(text, container)
