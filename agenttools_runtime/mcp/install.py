@@ -42,7 +42,6 @@ from agenttools_runtime.mcp.formats import (
     plan_edit,
     read_entries,
     same_data,
-    write_config_edit,
 )
 from agenttools_runtime.mcp.origin import Origin, capture, restore
 from agenttools_runtime.mcp.server import MCPServer
@@ -338,7 +337,7 @@ def _add(
         return written, existed
 
     with state_lock():
-        return write_config_edit(config_file, edit, shared=is_project)
+        return edit_config_file(config_file, edit, shared=is_project)
 
 
 def _placement(
