@@ -272,10 +272,9 @@ def install_mcp_server(
     :func:`resolve_mcp_target` and :func:`add_server_entry`."""
     resolved = _target(target, project, config)
     key = server.key if key is None else key
-    with state_lock():
-        existed, written = _add(
-            resolved.config_file, resolved.client, key, server, platform, force=force
-        )
+    existed, written = _add(
+        resolved.config_file, resolved.client, key, server, platform, force=force
+    )
     return MCPInstallResult(
         resolved.client,
         resolved.config_file,
