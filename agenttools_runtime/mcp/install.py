@@ -346,6 +346,6 @@ def _placement(
     keys the client requires there, and whether it is a project's file (shared: committed
     and read by the team)."""
     is_project = entries.is_project_file(config_file)
-    defaults = entries.required_top_level(client, config_file, is_project)
+    defaults = entries.required_top_level(client, config_file)
     container = entries.container_for(client, config_file)
     return get_format(client.config_format), container, defaults, is_project
