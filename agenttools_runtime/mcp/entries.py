@@ -224,11 +224,6 @@ REQUIRED_TOP_LEVEL: dict[str, Callable[[bool], dict[str, Any]]] = {
 }
 
 
-def entry_style(client: Client) -> EntryStyle:
-    """The style *client* writes its entries in."""
-    return STYLES[CLIENT_STYLES.get(client.id, client.entry_style)]
-
-
 def container_for(client: Client, config_file: Path | None = None) -> Container:
     """Where *client*'s entries are inside *config_file* (its table container, or a legacy
     place chosen by the file's name)."""
@@ -262,7 +257,7 @@ def build_entry(
     ``UnsupportedTransport`` when the client has no form for a remote server's transport.
     """
     key = server.key if key is None else key
-    style = entry_style(client)
+    style = STYLES[CLIENT_STYLES.get(client.id, client.entry_style)]
     if server.is_remote:
         fields = style.remote.get(server.transport)
         if fields is None:
