@@ -267,7 +267,7 @@ class _Document:
         for depth, key in enumerate(path):
             if self.text[current.start] != "{":
                 raise StructureError(f"{where(path[:depth])} is not an object")
-            member = _last(current.members, key)
+            member = next((m for m in reversed(current.members) if m.key == key), None)
             if member is None:
                 return current, depth, None, None
             if self.text.startswith("null", member.value_start):
@@ -401,13 +401,6 @@ def _check_nesting(text: str) -> None:
                 raise ParseError.at(limits.too_deep(), text, match.start())
         elif token in "]}":
             depth -= 1
-
-
-def _last(members: list[_Member], key: str) -> _Member | None:
-    for m in reversed(members):
-        if m.key == key:
-            return m
-    return None
 
 
 def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
