@@ -55,8 +55,7 @@ _BOM = codecs.BOM_UTF8
 
 def read_config_text(path: Path) -> tuple[bytes | None, str]:
     """``(raw bytes or None when missing, text without BOM)``. Raises ``ConfigFileUnparseable``
-    for a file that is not UTF-8, ``ConfigFileInvalid`` for a directory or anything else that
-    is not a regular file (reading a FIFO would wait forever, ``/dev/zero`` never end)."""
+    for a file that is not UTF-8, ``ConfigFileInvalid`` for one that is not a regular file."""
     raw = _read_config_bytes(path)
     if raw is None:
         return None, ""
