@@ -63,7 +63,7 @@ def state_lock(
         _held.reset(token)
         try:
             with contextlib.suppress(OSError):
-                remove_emptied_state(state)
+                _remove_emptied_state(state)
         finally:
             release()
 
@@ -75,12 +75,12 @@ _RECREATED = frozenset({".lock", ".index", ".verified"})
 _RECREATED_EMPTY = frozenset({".journal", ".skill-registry", ".created"})
 
 
-def remove_emptied_state(state: paths.StatePaths) -> bool:
+def _remove_emptied_state(state: paths.StatePaths) -> None:
     """Remove the state folder when it holds nothing but what agenttools makes again (no
     record, no registry entry, no journal, nothing set aside, nothing it does not know):
     the last removal, or a command that only looked, leaves no folder behind. Called by the
     holder of the lock as it lets go (the lock file goes too: a process waiting for it opens
-    it anew). True when it was removed."""
+    it anew)."""
     deployments = state.deployments
     try:
         with os.scandir(deployments) as found:
@@ -89,16 +89,16 @@ def remove_emptied_state(state: paths.StatePaths) -> bool:
                 # (each what agenttools makes there: the lock a file, the rest directories)
                 is_file = item.name == ".lock"
                 if item.name not in _RECREATED | _RECREATED_EMPTY or item.is_symlink():
-                    return False
+                    return
                 if (item.is_file() if is_file else item.is_dir()) is False:
-                    return False
+                    return
                 names.append(item.name)
         for name in _RECREATED_EMPTY.intersection(names):
             with os.scandir(deployments / name) as inside:
                 if any(True for _ in inside):
-                    return False
+                    return
     except OSError:
-        return False
+        return
     # (the state's own bookkeeping, as the lock's directory is: not through fs, whose
     # observers count and fail the changes of an operation)
     for name in sorted(set(names) - {".lock"}):
@@ -107,7 +107,6 @@ def remove_emptied_state(state: paths.StatePaths) -> bool:
     os.rmdir(deployments)
     with contextlib.suppress(OSError):  # (the state's home: only when nothing else is there)
         os.rmdir(deployments.parent)
-    return True
 
 
 POLL_SECONDS = 0.05  # (filelock's interval)

@@ -17,7 +17,6 @@ import contextlib
 import signal
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
@@ -57,13 +56,6 @@ class Interrupted(KeyboardInterrupt):
         return cls(signum, outcome, committed)
 
 
-@dataclass(slots=True)
-class Pending:
-    """The signals noted by one :func:`deferred` section, in arrival order."""
-
-    received: list[int] = field(default_factory=list)
-
-
 _DEFERRED = (signal.SIGINT, signal.SIGTERM)
 _MARK = "_agenttools_deferred"
 
@@ -83,31 +75,31 @@ def interruptible() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def deferred() -> Iterator[Pending]:
-    """Note SIGINT/SIGTERM in the block instead of acting on them; when it ends, replay the
-    first one through the handler it would have reached (``KeyboardInterrupt`` for SIGINT,
-    :class:`Interrupted` for SIGTERM under :func:`interruptible`). Nested sections defer to
-    the outermost one."""
-    pending = Pending()
+def deferred() -> Iterator[list[int]]:
+    """Note SIGINT/SIGTERM in the block instead of acting on them (yields the list of those
+    received, in arrival order); when it ends, replay the first one through the handler it
+    would have reached (``KeyboardInterrupt`` for SIGINT, :class:`Interrupted` for SIGTERM
+    under :func:`interruptible`). Nested sections defer to the outermost one."""
+    received: list[int] = []
     if not _main_thread() or getattr(signal.getsignal(signal.SIGINT), _MARK, False):
-        yield pending
+        yield received
         return
 
     def note(signum: int, frame: FrameType | None) -> None:
-        pending.received.append(signum)
+        received.append(signum)
 
     setattr(note, _MARK, True)  # an inner section sees it and defers to this one
     previous: dict[int, Handler] = {}
     for deferred_signal in _DEFERRED:
         previous[deferred_signal] = signal.signal(deferred_signal, note)
     try:
-        yield pending
+        yield received
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
     # (when the block raised, its error propagates instead: the command fails and says why)
-    if pending.received:
-        _replay(pending.received[0], previous[pending.received[0]])
+    if received:
+        _replay(received[0], previous[received[0]])
 
 
 def _replay(signum: int, handler: Handler) -> None:

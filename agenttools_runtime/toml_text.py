@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -116,10 +116,6 @@ class TomlLines:
                 counters[parts] = index
                 table = (*table, index)
             self._lines.setdefault(table, statement.line)
-
-    def items(self) -> Iterable[tuple[KeyPath, int]]:
-        """Every key path found, with its line."""
-        return self._lines.items()
 
     def line(self, key: KeyPath) -> int | None:
         """The line of *key*; else the first line of a key inside it (``[a.b.c]`` for ``a.b``

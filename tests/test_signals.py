@@ -13,10 +13,10 @@ from agenttools_runtime import lock, signals
 
 def test_a_signal_in_a_deferred_section_is_acted_on_when_it_ends() -> None:
     done = []
-    with pytest.raises(KeyboardInterrupt), signals.deferred() as pending:
+    with pytest.raises(KeyboardInterrupt), signals.deferred() as received:
         os.kill(os.getpid(), signal.SIGINT)
         done.append("the section ran to its end")
-        assert pending.received == [signal.SIGINT]
+        assert received == [signal.SIGINT]
     assert done == ["the section ran to its end"]
 
 

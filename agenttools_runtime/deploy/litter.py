@@ -347,7 +347,7 @@ def _without(text: str, client: Client, keys: Iterable[tuple[str, ...]]) -> str:
 
 
 def _defaults(client: Client, config_file: Path) -> dict[str, Any]:
-    return entries.required_top_level(client, config_file, entries.is_project_file(config_file))
+    return entries.required_top_level(client, config_file)
 
 
 def _ancestors(places: Iterable[Path], ledger: Mapping[str, Claim]) -> set[str]:

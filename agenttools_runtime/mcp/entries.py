@@ -213,19 +213,15 @@ LEGACY_CONTAINERS: dict[tuple[str, str], tuple[str, ...]] = {
     ("vscode", "settings.json"): ("mcp", "servers"),  # VS Code before mcp.json
 }
 
-# Top-level keys a client requires in the file (added when missing, never changed).
-REQUIRED_TOP_LEVEL: dict[str, Callable[[Path, bool], dict[str, Any]]] = {
-    "continue": lambda _file, block_file: {
+# Top-level keys a client requires in the file (added when missing, never changed), by
+# whether it is a project's file (Continue: a block file of its own).
+REQUIRED_TOP_LEVEL: dict[str, Callable[[bool], dict[str, Any]]] = {
+    "continue": lambda block_file: {
         "name": "agenttools" if block_file else "Local Config",
         "version": "1.0.0",
         "schema": "v1",
     },
 }
-
-
-def entry_style(client: Client) -> EntryStyle:
-    """The style *client* writes its entries in."""
-    return STYLES[CLIENT_STYLES.get(client.id, client.entry_style)]
 
 
 def container_for(client: Client, config_file: Path | None = None) -> Container:
@@ -244,11 +240,11 @@ def is_project_file(config_file: Path) -> bool:
     return found is not None and found[1] is not None
 
 
-def required_top_level(client: Client, config_file: Path, project: bool) -> dict[str, Any]:
+def required_top_level(client: Client, config_file: Path) -> dict[str, Any]:
     """Top-level keys *client* needs in *config_file* (Continue: ``name``/``version``/
     ``schema``, without which it ignores the file)."""
     make = REQUIRED_TOP_LEVEL.get(client.entry_style)
-    return {} if make is None else make(config_file, project)
+    return {} if make is None else make(is_project_file(config_file))
 
 
 def build_entry(
@@ -261,7 +257,7 @@ def build_entry(
     ``UnsupportedTransport`` when the client has no form for a remote server's transport.
     """
     key = server.key if key is None else key
-    style = entry_style(client)
+    style = STYLES[CLIENT_STYLES.get(client.id, client.entry_style)]
     if server.is_remote:
         fields = style.remote.get(server.transport)
         if fields is None:

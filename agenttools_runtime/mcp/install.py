@@ -42,7 +42,6 @@ from agenttools_runtime.mcp.formats import (
     plan_edit,
     read_entries,
     same_data,
-    write_config_edit,
 )
 from agenttools_runtime.mcp.origin import Origin, capture, restore
 from agenttools_runtime.mcp.server import MCPServer
@@ -273,10 +272,9 @@ def install_mcp_server(
     :func:`resolve_mcp_target` and :func:`add_server_entry`."""
     resolved = _target(target, project, config)
     key = server.key if key is None else key
-    with state_lock():
-        existed, written = _add(
-            resolved.config_file, resolved.client, key, server, platform, force=force
-        )
+    existed, written = _add(
+        resolved.config_file, resolved.client, key, server, platform, force=force
+    )
     return MCPInstallResult(
         resolved.client,
         resolved.config_file,
@@ -338,7 +336,7 @@ def _add(
         return written, existed
 
     with state_lock():
-        return write_config_edit(config_file, edit, shared=is_project)
+        return edit_config_file(config_file, edit, shared=is_project)
 
 
 def _placement(
@@ -348,6 +346,6 @@ def _placement(
     keys the client requires there, and whether it is a project's file (shared: committed
     and read by the team)."""
     is_project = entries.is_project_file(config_file)
-    defaults = entries.required_top_level(client, config_file, is_project)
+    defaults = entries.required_top_level(client, config_file)
     container = entries.container_for(client, config_file)
     return get_format(client.config_format), container, defaults, is_project

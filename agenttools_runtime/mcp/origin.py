@@ -67,11 +67,9 @@ def capture(
     old_span = fmt.entry_span(before, container, key)
     text = None if old_span is None else before[old_span[0] : old_span[1]]
     if before == after:  # nothing written (an identical entry): the hunk is the entry
-        span = old_span  # (the same text: not parsed again)
-        if span is None:
+        if old_span is None or text is None:
             return Origin(value, text)
-        piece = after[span[0] : span[1]]
-        return Origin(value, text, Hunk(span[0], piece, piece, 0, 0))
+        return Origin(value, text, Hunk(old_span[0], text, text, 0, 0))
     span = fmt.entry_span(after, container, key)
     prefix = common_prefix(before, after)
     suffix = common_suffix(before, after, min(len(before), len(after)) - prefix)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Sequence
 from importlib.machinery import PathFinder
 from pathlib import Path
@@ -26,13 +27,17 @@ def start_problem(server: MCPServer, search_paths: Sequence[str] | None) -> str 
     if problem is not None:
         return problem
     module = args[1] if len(args) >= 2 and args[0] == "-m" and server.module else None
-    if module is not None and search_paths is not None and not module_found(module, search_paths):
-        if _lookup(module, search_paths)[0]:
-            return f"the package {module} has no __main__ module: python -m cannot run it"
+    if module is None or search_paths is None:
+        return None
+    # what python -m finds, importing nothing: the module, or a package's __main__
+    found, locations = _lookup(module, search_paths)
+    if not found:
         return (
             f"the module {module} is not found by {command} (looked along its sys.path: "
             "is the distribution installed there?)"
         )
+    if locations is not None and PathFinder.find_spec("__main__", locations) is None:
+        return f"the package {module} has no __main__ module: python -m cannot run it"
     return None
 
 
@@ -57,17 +62,10 @@ def _command_problem(command: str) -> str | None:
     return None
 
 
-def module_found(module: str, search_paths: Sequence[str]) -> bool:
-    """Whether ``python -m module`` finds *module* along *search_paths*: each package's
-    spec, then the next part within its locations, and a package's ``__main__`` (what
-    ``-m`` runs of a package) — nothing is imported."""
-    found, locations = _lookup(module, search_paths)
-    return found and (locations is None or PathFinder.find_spec("__main__", locations) is not None)
-
-
 def _lookup(module: str, search_paths: Sequence[str]) -> tuple[bool, list[str] | None]:
-    """Whether *module* is found along *search_paths*, and its locations when it is a
-    package (None: a plain module)."""
+    """Whether *module* is found along *search_paths* (each package's spec, then the next
+    part within its locations), and its locations when it is a package (None: a plain
+    module)."""
     locations: list[str] | None = [p for p in search_paths if Path(p).exists()]
     for part in module.split("."):
         if locations is None:
@@ -84,8 +82,6 @@ def interpreter_paths(python: Path, probed: Sequence[str]) -> Sequence[str]:
     """The ``sys.path`` of *python*: this interpreter's own when it is this one, else
     *probed* (what discovery asked it for). (``PYTHONPATH`` counts, as the ``PATH`` does:
     a client started from this shell gives its servers this environment.)"""
-    import sys
-
     # (by path, not by file: two venvs' interpreters are often links to one binary)
     own = {os.path.abspath(sys.executable), os.fspath(Environment.current().python)}
     if os.path.abspath(python) in own:

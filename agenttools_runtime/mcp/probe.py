@@ -32,7 +32,6 @@ class Probe:
     resources (each as the server gave it)."""
 
     server_info: Mapping[str, Any]
-    capabilities: Mapping[str, Any]
     listed: Mapping[str, list[Mapping[str, Any]]] = field(default_factory=dict)
 
 
@@ -76,7 +75,7 @@ def probe(
             for kind, method in LISTS
             if listing and kind in capabilities
         }
-        return Probe(init.get("serverInfo") or {}, capabilities, listed)
+        return Probe(init.get("serverInfo") or {}, listed)
     finally:
         _stop(process)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from agenttools_runtime import errors, regular_files
 from agenttools_runtime.mcp.settings import Setting
+from agenttools_runtime.schema import PLACEHOLDER
 from agenttools_runtime.wheel.manifest import ServerEntry
 
 if TYPE_CHECKING:
@@ -71,8 +72,6 @@ class Origin:
 def _filled(arg: str, values: Mapping[str, str], placeholders: set[str]) -> str | None:
     """*arg* with its ``{name}`` placeholders filled in; None (left out) when one of them
     has no value."""
-    from agenttools_runtime.schema import PLACEHOLDER
-
     missing = False
 
     def value(match: re.Match[str]) -> str:

@@ -92,11 +92,8 @@ def test_containers_and_required_keys(tmp_path: Path) -> None:
     assert container_for(clients["vscode"], tmp_path / "mcp.json").path == ("servers",)
     assert container_for(clients["vscode"], tmp_path / "settings.json").path == ("mcp", "servers")
     assert container_for(clients["augment-code-ide"]).list_key == "name"
-    assert (
-        required_top_level(clients["continue"], tmp_path / "config.yaml", False)["name"]
-        == "Local Config"
-    )
-    assert (
-        required_top_level(clients["continue"], tmp_path / "a.yaml", True)["name"] == "agenttools"
-    )
-    assert required_top_level(clients["goose"], tmp_path / "config.yaml", False) == {}
+    continue_ = clients["continue"]
+    assert required_top_level(continue_, tmp_path / "config.yaml")["name"] == "Local Config"
+    block_file = tmp_path / ".continue" / "mcpServers" / "agenttools.yaml"
+    assert required_top_level(continue_, block_file)["name"] == "agenttools"
+    assert required_top_level(clients["goose"], tmp_path / "config.yaml") == {}

@@ -55,8 +55,7 @@ _BOM = codecs.BOM_UTF8
 
 def read_config_text(path: Path) -> tuple[bytes | None, str]:
     """``(raw bytes or None when missing, text without BOM)``. Raises ``ConfigFileUnparseable``
-    for a file that is not UTF-8, ``ConfigFileInvalid`` for a directory or anything else that
-    is not a regular file (reading a FIFO would wait forever, ``/dev/zero`` never end)."""
+    for a file that is not UTF-8, ``ConfigFileInvalid`` for one that is not a regular file."""
     raw = _read_config_bytes(path)
     if raw is None:
         return None, ""
@@ -74,11 +73,12 @@ def read_entries(path: Path, format_name: str, container: Container) -> dict[str
 
 def edit_config_file(
     path: Path, edit: Callable[[str], tuple[str, R]], shared: bool = False
-) -> tuple[R, bool]:
+) -> tuple[R, PlannedEdit | None]:
     """Apply *edit* (text → (new text, result)) to *path* and write the result atomically.
 
-    Returns ``(result, written)``. A missing file counts as empty text; its parent directory
-    is created only when something is written. An existing file keeps its permission bits; a
+    Returns ``(result, the edit written or None)``: its bytes before and after, from which
+    what agenttools created is claimed. A missing file counts as empty text; its parent
+    directory is created only when something is written. An existing file keeps its permission bits; a
     new one is readable by its owner only (0600: user config files hold servers' tokens),
     unless *shared* (a project's file, meant to be committed and read by the team), which
     gets the usual mode of a new file (0666 minus the umask). The file is re-read just before
@@ -87,15 +87,6 @@ def edit_config_file(
     ``ConfigFileUnparseable`` (file, line, column) and nothing is written. A symbolic link
     is followed: the file it points to is edited, the link stays.
     """
-    result, written = write_config_edit(path, edit, shared)
-    return result, written is not None
-
-
-def write_config_edit(
-    path: Path, edit: Callable[[str], tuple[str, R]], shared: bool = False
-) -> tuple[R, PlannedEdit | None]:
-    """:func:`edit_config_file`, returning the edit written (its bytes before and after:
-    what agenttools created is claimed from them) instead of whether one was."""
     for _attempt in range(2):
         planned = plan_edit(path, edit, shared)
         if not planned.changes:

@@ -267,7 +267,7 @@ class _Document:
         for depth, key in enumerate(path):
             if self.text[current.start] != "{":
                 raise StructureError(f"{where(path[:depth])} is not an object")
-            member = _last(current.members, key)
+            member = next((m for m in reversed(current.members) if m.key == key), None)
             if member is None:
                 return current, depth, None, None
             if self.text.startswith("null", member.value_start):
@@ -403,13 +403,6 @@ def _check_nesting(text: str) -> None:
             depth -= 1
 
 
-def _last(members: list[_Member], key: str) -> _Member | None:
-    for m in reversed(members):
-        if m.key == key:
-            return m
-    return None
-
-
 def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
     pieces = []
     pos = len(text)
@@ -524,13 +517,14 @@ class JSONFormat:
         if not indexes:
             return text, False
         # remove from the last occurrence backwards, re-scanning after each (rare duplicates)
-        for _ in indexes:
+        while True:
+            text = _apply(text, doc.remove(found, indexes[-1]))
+            if len(indexes) == 1:
+                return text, True
             doc = _Document(text, nesting_checked=True)
             again = doc.walk(container.path)[2]
             assert again is not None
-            index = doc.entry_index(again, container, key)[-1]
-            text = _apply(text, doc.remove(again, index))
-        return text, True
+            found, indexes = again, doc.entry_index(again, container, key)
 
     def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
         located = _found(text, container)

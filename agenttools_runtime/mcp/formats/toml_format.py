@@ -213,7 +213,7 @@ class TOMLFormat:
         nl = newline(text)
         rendered = _render(container.path, key, entry, nl)
         want = expected(doc.unwrap(), container, key, entry)
-        spliced = self._splice_set(text, container.path, key, rendered, nl)
+        spliced = _splice_set(text, container.path, key, rendered, nl)
         if spliced is not None and _same(spliced, want, container.path):
             return spliced, existed
         found = _walk(doc, container.path, create=True)
@@ -228,7 +228,7 @@ class TOMLFormat:
         if found is None or key not in found:
             return text, False
         want = expected(doc.unwrap(), container, key, None)
-        spliced = self._splice_remove(text, container.path, key)
+        spliced = _splice_remove(text, container.path, key)
         if spliced is not None and _same(spliced, want, container.path):
             return spliced, True
         del found[key]
@@ -247,50 +247,51 @@ class TOMLFormat:
             return None
         return own[0].start, own[-1].end
 
-    # -- splices ------------------------------------------------------------------------------
 
-    def _splice_set(
-        self, text: str, path: tuple[str, ...], key: str, rendered: str, nl: str
-    ) -> str | None:
-        headers = _headers(text)
-        entry_path = (*path, key)
-        own = _under(headers, entry_path)
-        if own:
-            if own[0].path != entry_path:
-                return None
-            first = own[0]
-            pieces = [text[: first.start], rendered]
-            pos = first.end
-            for h in own[1:]:
-                pieces.append(text[pos : _blank_before(text, h.start)])
-                pos = h.end
-            pieces.append(text[pos:])
-            return "".join(pieces)
-        siblings = _under(headers, path)
-        if text.strip() == "":
-            return rendered
-        at = _insert_position(text, siblings[-1]) if siblings else len(text)
-        return _insert_table(text, at, rendered, nl)
+# -- splices ----------------------------------------------------------------------------------
 
-    def _splice_remove(self, text: str, path: tuple[str, ...], key: str) -> str | None:
-        own = _under(_headers(text), (*path, key))
-        if not own:
+
+def _splice_set(text: str, path: tuple[str, ...], key: str, rendered: str, nl: str) -> str | None:
+    headers = _headers(text)
+    entry_path = (*path, key)
+    own = _under(headers, entry_path)
+    if own:
+        if own[0].path != entry_path:
             return None
-        pieces = []
-        pos = 0
-        for h in own:
-            start = _blank_before(text, h.start)
-            end = h.end
-            if start == h.start:  # no separator before it: take the one after it
-                end = _blank_after(text, end)
-            pieces.append(text[pos:start])
-            pos = end
+        first = own[0]
+        pieces = [text[: first.start], rendered]
+        pos = first.end
+        for h in own[1:]:
+            pieces.append(text[pos : _blank_before(text, h.start)])
+            pos = h.end
         pieces.append(text[pos:])
-        result = "".join(pieces)
-        if not text.endswith(("\n", "\r")) and own[-1].block_end == len(text):
-            # the table was the file's end, which had no final newline: neither has the rest
-            result = without_final_newline(result)
-        return "" if result.strip() == "" else result
+        return "".join(pieces)
+    siblings = _under(headers, path)
+    if text.strip() == "":
+        return rendered
+    at = _insert_position(text, siblings[-1]) if siblings else len(text)
+    return _insert_table(text, at, rendered, nl)
+
+
+def _splice_remove(text: str, path: tuple[str, ...], key: str) -> str | None:
+    own = _under(_headers(text), (*path, key))
+    if not own:
+        return None
+    pieces = []
+    pos = 0
+    for h in own:
+        start = _blank_before(text, h.start)
+        end = h.end
+        if start == h.start:  # no separator before it: take the one after it
+            end = _blank_after(text, end)
+        pieces.append(text[pos:start])
+        pos = end
+    pieces.append(text[pos:])
+    result = "".join(pieces)
+    if not text.endswith(("\n", "\r")) and own[-1].block_end == len(text):
+        # the table was the file's end, which had no final newline: neither has the rest
+        result = without_final_newline(result)
+    return "" if result.strip() == "" else result
 
 
 def _blank_before(text: str, start: int) -> int:

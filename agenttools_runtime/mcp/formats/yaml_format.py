@@ -199,13 +199,13 @@ class YAMLFormat:
             return text, True
         # (the defaults a file lacks are added; same_data ignores the order of keys)
         want = {**defaults, **expected(_plain(root), container, key, entry)}
-        spliced = self._splice_set(text, root, container, key, dict(entry), defaults)
+        spliced = _splice_set(text, root, container, key, dict(entry), defaults)
         if spliced is None and all(name in (root or {}) for name in defaults):
             spliced = splice(text, container, key, flow_item(key, entry, container.list_key))
         for candidate in _final_newline_as_in(text, spliced):
-            if self._holds(candidate, want):
+            if _holds(candidate, want):
                 return candidate, existed
-        return self._roundtrip(text, container, key, dict(entry), defaults), existed
+        return _roundtrip(text, container, key, dict(entry), defaults), existed
 
     def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]:
         root = _load(text)
@@ -216,14 +216,14 @@ class YAMLFormat:
         if key not in _entries(root, container):
             return text, False
         want = expected(_plain(root), container, key, None)
-        spliced = self._splice_remove(text, root, container, key)
+        spliced = _splice_remove(text, root, container, key)
         if spliced is None:  # a flow container: its text is spliced
             spliced = splice(text, container, key, None)
         for candidate in _final_newline_as_in(text, spliced):
-            if self._holds(candidate, want):
+            if _holds(candidate, want):
                 return candidate, True
-        edited = self._roundtrip(text, container, key, None, {})
-        if not self._holds(edited, want):  # never a removal said that did not happen
+        edited = _roundtrip(text, container, key, None, {})
+        if not _holds(edited, want):  # never a removal said that did not happen
             raise StructureError(f"the entry {key!r} cannot be removed from this file's YAML")
         return edited, True
 
@@ -241,214 +241,211 @@ class YAMLFormat:
         before = sum(map(len, lines[:start]))
         return before, before + sum(map(len, lines[start:end]))
 
-    # -- helpers -------------------------------------------------------------------------------
 
-    def _holds(self, text: str, want: Any) -> bool:
-        try:
-            return same_data(_plain(_load(text)), want)
-        except ParseError:
-            return False
+def _holds(text: str, want: Any) -> bool:
+    try:
+        return same_data(_plain(_load(text)), want)
+    except ParseError:
+        return False
 
-    def _splice_set(
-        self,
-        text: str,
-        root: CommentedMap | None,
-        container: Container,
-        key: str,
-        entry: dict[str, Any],
-        defaults: Mapping[str, Any],
-    ) -> str | None:
-        lines = _lines(text)
-        nl = newline(text)
-        offset = _seq_offset(lines)
-        if lines and not lines[-1].endswith("\n"):
-            lines[-1] += nl
-        leaf = only_entry(container, key, entry)
-        if not container.path:
-            return None  # entries at the root: left to the round-trip edit
-        if isinstance(root, CommentedMap) and not root:
-            # "{}" as the whole document: the line goes, its comment and the others stay
-            match = _EMPTY_FLOW_ROOT.match(lines[root.lc.line])
-            if match is None:
-                return None
-            comment = [match.group("comment") + nl] if match.group("comment") else []
-            lines[root.lc.line : root.lc.line + 1] = comment
-            root = None
-        if root is None:  # empty, or only comments
-            return self._append(lines, {}, container.path, leaf, defaults, offset, nl)
-        new_lines = self._defaults(lines, root, defaults, offset, nl)
-        shift = len(new_lines) - len(lines)
-        parent: CommentedMap = root
-        empty_rest: tuple[str, ...] = ()
-        for depth, part in enumerate(container.path):
-            if part not in parent:  # the rest of the path is new
-                rest = container.path[depth:]
-                if parent is root:  # below everything
-                    return self._append(lines, root, rest, leaf, defaults, offset, nl)
-                # the last key of a (non-empty, block) mapping below the root
-                return _below_last_key(new_lines, parent, shift, nest(rest, leaf), offset, nl)
-            if depth == len(container.path) - 1:
-                break
-            child = parent[part]
-            if child is None or (isinstance(child, CommentedMap) and not child):
-                empty_rest = container.path[depth + 1 :]  # filled below, as an empty container
-                break
-            if not isinstance(child, CommentedMap) or child.fa.flow_style():
-                return None
-            parent = child
-        last = container.path[len(container.path) - 1 - len(empty_rest)]
-        node = parent[last]
-        key_line, key_col = parent.lc.key(last)
-        key_line += shift
-        if node is None or (isinstance(node, (CommentedMap, CommentedSeq)) and not node):
-            match = _EMPTY_VALUE.match(new_lines[key_line][key_col:])
-            if match is None:
-                return None
-            head = (
-                new_lines[key_line][:key_col] + match.group("head") + (match.group("comment") or "")
-            )
-            if container.list_key and not empty_rest:
-                body = self._render_seq_item(entry, key_col + offset, offset, nl)
-            else:  # the entry (in the rest of the path) as the key's block
-                body = _indent(_dump(nest(empty_rest, leaf), offset, nl), " " * (key_col + 2))
-            return "".join([*new_lines[:key_line], head + nl, *body, *new_lines[key_line + 1 :]])
-        if container.list_key is None:
-            if not isinstance(node, CommentedMap) or node.fa.flow_style():
-                return None
-            if key not in node:
-                return _below_last_key(new_lines, node, shift, leaf, offset, nl)
-            line, col = node.lc.key(key)
-            line += shift
-            end = _block_end(new_lines, line, col)
-            body = _indent(_dump(leaf, offset, nl), " " * col)
-            return "".join([*new_lines[:line], *body, *new_lines[end:]])
-        if not isinstance(node, CommentedSeq) or node.fa.flow_style():
+
+def _splice_set(
+    text: str,
+    root: CommentedMap | None,
+    container: Container,
+    key: str,
+    entry: dict[str, Any],
+    defaults: Mapping[str, Any],
+) -> str | None:
+    lines = _lines(text)
+    nl = newline(text)
+    offset = _seq_offset(lines)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += nl
+    leaf = only_entry(container, key, entry)
+    if not container.path:
+        return None  # entries at the root: left to the round-trip edit
+    if isinstance(root, CommentedMap) and not root:
+        # "{}" as the whole document: the line goes, its comment and the others stay
+        match = _EMPTY_FLOW_ROOT.match(lines[root.lc.line])
+        if match is None:
             return None
-        spans = _item_spans(new_lines, node, shift)
-        if spans is None:
+        comment = [match.group("comment") + nl] if match.group("comment") else []
+        lines[root.lc.line : root.lc.line + 1] = comment
+        root = None
+    if root is None:  # empty, or only comments
+        return _append(lines, {}, container.path, leaf, defaults, offset, nl)
+    new_lines = _defaults(lines, root, defaults, offset, nl)
+    shift = len(new_lines) - len(lines)
+    parent: CommentedMap = root
+    empty_rest: tuple[str, ...] = ()
+    for depth, part in enumerate(container.path):
+        if part not in parent:  # the rest of the path is new
+            rest = container.path[depth:]
+            if parent is root:  # below everything
+                return _append(lines, root, rest, leaf, defaults, offset, nl)
+            # the last key of a (non-empty, block) mapping below the root
+            return _below_last_key(new_lines, parent, shift, nest(rest, leaf), offset, nl)
+        if depth == len(container.path) - 1:
+            break
+        child = parent[part]
+        if child is None or (isinstance(child, CommentedMap) and not child):
+            empty_rest = container.path[depth + 1 :]  # filled below, as an empty container
+            break
+        if not isinstance(child, CommentedMap) or child.fa.flow_style():
             return None
-        index = next((i for i, v in enumerate(node) if is_entry(v, container.list_key, key)), None)
-        start, end, dash = spans[-1 if index is None else index]
-        if index is None:  # a new item, after the last one
-            start = end
-        body = self._render_seq_item(entry, dash, offset, nl)
-        return "".join([*new_lines[:start], *body, *new_lines[end:]])
-
-    def _splice_remove(
-        self, text: str, root: CommentedMap, container: Container, key: str
-    ) -> str | None:
-        lines = _lines(text)
-        node = lookup(root, container.path, "a mapping")
-        parent = lookup(root, container.path[:-1], "a mapping") if container.path else None
-        if not isinstance(parent, CommentedMap) or not container.path:
+        parent = child
+    last = container.path[len(container.path) - 1 - len(empty_rest)]
+    node = parent[last]
+    key_line, key_col = parent.lc.key(last)
+    key_line += shift
+    if node is None or (isinstance(node, (CommentedMap, CommentedSeq)) and not node):
+        match = _EMPTY_VALUE.match(new_lines[key_line][key_col:])
+        if match is None:
             return None
-        block = _entry_block(lines, node, container, key)
-        if block is None or block[2] != 1:
+        head = new_lines[key_line][:key_col] + match.group("head") + (match.group("comment") or "")
+        if container.list_key and not empty_rest:
+            body = _render_seq_item(entry, key_col + offset, offset, nl)
+        else:  # the entry (in the rest of the path) as the key's block
+            body = _indent(_dump(nest(empty_rest, leaf), offset, nl), " " * (key_col + 2))
+        return "".join([*new_lines[:key_line], head + nl, *body, *new_lines[key_line + 1 :]])
+    if container.list_key is None:
+        if not isinstance(node, CommentedMap) or node.fa.flow_style():
             return None
-        start, end, _count = block
-        remaining = [*lines[:start], *lines[end:]]
-        if len(node) == 1:  # an emptied container stays, as {} / []
-            key_line, key_col = parent.lc.key(container.path[-1])
-            line = remaining[key_line]
-            match = _EMPTY_VALUE.match(line[key_col:])
-            if match is None:
-                return None
-            colon = key_col + match.end("head")
-            empty = " []" if container.list_key else " {}"
-            remaining[key_line] = line[:colon] + empty + line[colon:]
-        return "".join(remaining)
+        if key not in node:
+            return _below_last_key(new_lines, node, shift, leaf, offset, nl)
+        line, col = node.lc.key(key)
+        line += shift
+        end = _block_end(new_lines, line, col)
+        body = _indent(_dump(leaf, offset, nl), " " * col)
+        return "".join([*new_lines[:line], *body, *new_lines[end:]])
+    if not isinstance(node, CommentedSeq) or node.fa.flow_style():
+        return None
+    spans = _item_spans(new_lines, node, shift)
+    if spans is None:
+        return None
+    index = next((i for i, v in enumerate(node) if is_entry(v, container.list_key, key)), None)
+    start, end, dash = spans[-1 if index is None else index]
+    if index is None:  # a new item, after the last one
+        start = end
+    body = _render_seq_item(entry, dash, offset, nl)
+    return "".join([*new_lines[:start], *body, *new_lines[end:]])
 
-    def _render_seq_item(self, entry: dict[str, Any], dash: int, offset: int, nl: str) -> list[str]:
-        body = _dump(entry, offset, nl)
-        first = " " * dash + "- " + body[0]
-        return [first, *_indent(body[1:], " " * (dash + 2))]
 
-    def _defaults(
-        self,
-        lines: list[str],
-        root: CommentedMap,
-        defaults: Mapping[str, Any],
-        offset: int,
-        nl: str,
-    ) -> list[str]:
-        missing = {k: v for k, v in defaults.items() if k not in root}
-        if not missing:
-            return lines
-        at = 0  # above everything, or below a "---" document start
-        for index, line in enumerate(lines):
-            if line.startswith("---"):
-                at = index + 1
-                break
-            if not (line.startswith("%") or _is_blank_or_comment(line)):
-                break
-        return [*lines[:at], *_dump(missing, offset, nl), *lines[at:]]
+def _splice_remove(text: str, root: CommentedMap, container: Container, key: str) -> str | None:
+    lines = _lines(text)
+    node = lookup(root, container.path, "a mapping")
+    parent = lookup(root, container.path[:-1], "a mapping") if container.path else None
+    if not isinstance(parent, CommentedMap) or not container.path:
+        return None
+    block = _entry_block(lines, node, container, key)
+    if block is None or block[2] != 1:
+        return None
+    start, end, _count = block
+    remaining = [*lines[:start], *lines[end:]]
+    if len(node) == 1:  # an emptied container stays, as {} / []
+        key_line, key_col = parent.lc.key(container.path[-1])
+        line = remaining[key_line]
+        match = _EMPTY_VALUE.match(line[key_col:])
+        if match is None:
+            return None
+        colon = key_col + match.end("head")
+        empty = " []" if container.list_key else " {}"
+        remaining[key_line] = line[:colon] + empty + line[colon:]
+    return "".join(remaining)
 
-    def _append(
-        self,
-        lines: list[str],
-        root: CommentedMap | dict[str, Any],
-        path: tuple[str, ...],
-        leaf: Any,
-        defaults: Mapping[str, Any],
-        offset: int,
-        nl: str,
-    ) -> str:
-        block: dict[str, Any] = {k: v for k, v in defaults.items() if k not in root}
-        block[path[0]] = nest(path[1:], leaf)
-        return "".join([*lines, *_dump(block, offset, nl)])
 
-    def _roundtrip(
-        self,
-        text: str,
-        container: Container,
-        key: str,
-        entry: dict[str, Any] | None,
-        defaults: Mapping[str, Any],
-    ) -> str:
-        try:
-            _data, indent, block_seq = load_yaml_guess_indent(text) if text.strip() else (0, 2, 0)
-        except IndexError:  # ruamel's guess runs off a line such as "  -   " (an empty item)
-            indent, block_seq = 2, _seq_offset(_lines(text))
-        yaml = _loader()
-        yaml.width = 4096
-        offset = block_seq or 0
-        mapping = indent or 2
-        # a dash "offset" in from its key needs the item's content 2 further in, or ruamel
-        # writes "- name: x" with the item's other keys at the dash's column (invalid YAML)
-        yaml.indent(mapping=mapping, sequence=max(mapping, offset + 2), offset=offset)
-        root = yaml.load(text) if text.strip() else None
-        if root is None:
-            root = CommentedMap()
-        missing = [(name, value) for name, value in defaults.items() if name not in root]
-        for at, (name, value) in enumerate(missing):  # (on top, in their order, as a splice)
-            root.insert(at, name, _quoted(value))
-        node: Any = root
-        for depth, part in enumerate(container.path):
-            if node.get(part) is None:
-                leaf = container.list_key and depth == len(container.path) - 1
-                node[part] = CommentedSeq() if leaf else CommentedMap()
-            node = node[part]
-        if container.list_key is None:
-            # a key written as a number (1:, 1.5:) is the entry its text names, as _plain reads it
-            for written in [k for k in node if not isinstance(k, str) and str(k) == key]:
-                del node[written]
-            if entry is None:
-                node.pop(key, None)
-            else:
-                node[_quoted(key)] = _quoted(entry)
+def _render_seq_item(entry: dict[str, Any], dash: int, offset: int, nl: str) -> list[str]:
+    body = _dump(entry, offset, nl)
+    first = " " * dash + "- " + body[0]
+    return [first, *_indent(body[1:], " " * (dash + 2))]
+
+
+def _defaults(
+    lines: list[str],
+    root: CommentedMap,
+    defaults: Mapping[str, Any],
+    offset: int,
+    nl: str,
+) -> list[str]:
+    missing = {k: v for k, v in defaults.items() if k not in root}
+    if not missing:
+        return lines
+    at = 0  # above everything, or below a "---" document start
+    for index, line in enumerate(lines):
+        if line.startswith("---"):
+            at = index + 1
+            break
+        if not (line.startswith("%") or _is_blank_or_comment(line)):
+            break
+    return [*lines[:at], *_dump(missing, offset, nl), *lines[at:]]
+
+
+def _append(
+    lines: list[str],
+    root: CommentedMap | dict[str, Any],
+    path: tuple[str, ...],
+    leaf: Any,
+    defaults: Mapping[str, Any],
+    offset: int,
+    nl: str,
+) -> str:
+    block: dict[str, Any] = {k: v for k, v in defaults.items() if k not in root}
+    block[path[0]] = nest(path[1:], leaf)
+    return "".join([*lines, *_dump(block, offset, nl)])
+
+
+def _roundtrip(
+    text: str,
+    container: Container,
+    key: str,
+    entry: dict[str, Any] | None,
+    defaults: Mapping[str, Any],
+) -> str:
+    try:
+        _data, indent, block_seq = load_yaml_guess_indent(text) if text.strip() else (0, 2, 0)
+    except IndexError:  # ruamel's guess runs off a line such as "  -   " (an empty item)
+        indent, block_seq = 2, _seq_offset(_lines(text))
+    yaml = _loader()
+    yaml.width = 4096
+    offset = block_seq or 0
+    mapping = indent or 2
+    # a dash "offset" in from its key needs the item's content 2 further in, or ruamel
+    # writes "- name: x" with the item's other keys at the dash's column (invalid YAML)
+    yaml.indent(mapping=mapping, sequence=max(mapping, offset + 2), offset=offset)
+    root = yaml.load(text) if text.strip() else None
+    if root is None:
+        root = CommentedMap()
+    missing = [(name, value) for name, value in defaults.items() if name not in root]
+    for at, (name, value) in enumerate(missing):  # (on top, in their order, as a splice)
+        root.insert(at, name, _quoted(value))
+    node: Any = root
+    for depth, part in enumerate(container.path):
+        if node.get(part) is None:
+            leaf = container.list_key and depth == len(container.path) - 1
+            node[part] = CommentedSeq() if leaf else CommentedMap()
+        node = node[part]
+    if container.list_key is None:
+        # a key written as a number (1:, 1.5:) is the entry its text names, as _plain reads it
+        for written in [k for k in node if not isinstance(k, str) and str(k) == key]:
+            del node[written]
+        if entry is None:
+            node.pop(key, None)
         else:
-            list_key = container.list_key
-            index = next((i for i, v in enumerate(node) if is_entry(v, list_key, key)), None)
-            if entry is None and index is not None:
-                del node[index]
-            elif entry is not None and index is not None:
-                node[index] = _quoted(entry)
-            elif entry is not None:
-                node.append(_quoted(entry))
-        out = io.StringIO()
-        yaml.dump(root, out)
-        # comments keep their "\r" in ruamel: one newline style, the file's
-        return out.getvalue().replace("\r\n", "\n").replace("\n", newline(text))
+            node[_quoted(key)] = _quoted(entry)
+    else:
+        list_key = container.list_key
+        index = next((i for i, v in enumerate(node) if is_entry(v, list_key, key)), None)
+        if entry is None and index is not None:
+            del node[index]
+        elif entry is not None and index is not None:
+            node[index] = _quoted(entry)
+        elif entry is not None:
+            node.append(_quoted(entry))
+    out = io.StringIO()
+    yaml.dump(root, out)
+    # comments keep their "\r" in ruamel: one newline style, the file's
+    return out.getvalue().replace("\r\n", "\n").replace("\n", newline(text))
 
 
 FORMAT = YAMLFormat()
