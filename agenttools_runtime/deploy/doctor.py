@@ -382,7 +382,7 @@ def _check_listings(
         if fix:
             current = store.entry(entry.key) or entry
             kept = tuple(r for r in current.references if r not in extra)
-            store.put_entry(replace(current, references=kept, timestamp=records.now_timestamp()))
+            store.put_entry(current.with_references(kept))
             if not kept:  # referenced by nobody now: the release decision (which keeps a
                 release(store, entry.key, None)  # folder nothing proves ours)
     if fix:

@@ -228,8 +228,13 @@ def claimed_by_unreadable(names: Iterable[str], deployments: Path | None = None)
 
 def load_records(deployments: Path | None = None) -> list[DeploymentRecord]:
     """Every readable record, oldest first."""
-    records = [r for r in iter_records(deployments) if isinstance(r, DeploymentRecord)]
-    return sorted(records, key=lambda r: (r.timestamp, r.uuid))
+    return oldest_first(iter_records(deployments))
+
+
+def oldest_first(found: Iterable[object]) -> list[DeploymentRecord]:
+    """The records among *found* (errors and None left out), oldest first."""
+    readable = (r for r in found if isinstance(r, DeploymentRecord))
+    return sorted(readable, key=lambda r: (r.timestamp, r.uuid))
 
 
 def encode(record: DeploymentRecord) -> bytes:

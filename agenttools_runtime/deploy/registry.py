@@ -85,7 +85,11 @@ class RegistryEntry(jsonform.Form):
 
     def with_reference(self, uid: str) -> RegistryEntry:
         refs = self.references if uid in self.references else (*self.references, uid)
-        return replace(self, references=refs, timestamp=records.now_timestamp())
+        return self.with_references(refs)
+
+    def with_references(self, references: tuple[str, ...]) -> RegistryEntry:
+        """This entry referenced by *references* instead, timestamped now."""
+        return replace(self, references=references, timestamp=records.now_timestamp())
 
     def to_json(self) -> dict[str, Any]:
         data = {**jsonform.Form.to_json(self), "schema": ENTRY_SCHEMA}

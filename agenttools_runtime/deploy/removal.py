@@ -228,7 +228,7 @@ def release(
     warning: AgentToolsWarning | None = None
     if state is plan.ReleaseState.IN_USE:
         if remaining != entry.references:
-            store.put_entry(replace(entry, references=remaining, timestamp=records.now_timestamp()))
+            store.put_entry(entry.with_references(remaining))
         warning = errors.AgentSkillInUse(name=entry.name, path=path)
     elif action.remove_directory:
         if _physical_directory_in_use(store, entry):
@@ -327,8 +327,7 @@ def drop_reference(store: Store, key: str, uid: str) -> None:
     entry = store.entry(key)
     if entry is None or uid not in entry.references:
         return
-    refs = tuple(r for r in entry.references if r != uid)
-    store.put_entry(replace(entry, references=refs, timestamp=records.now_timestamp()))
+    store.put_entry(entry.with_references(tuple(r for r in entry.references if r != uid)))
 
 
 def _finish_interrupted_release(entry: RegistryEntry) -> None:
@@ -341,7 +340,7 @@ def _finish_interrupted_release(entry: RegistryEntry) -> None:
 
 def _keep_for_sweep(store: Store, entry: RegistryEntry) -> None:
     if entry.references:
-        store.put_entry(replace(entry, references=(), timestamp=records.now_timestamp()))
+        store.put_entry(entry.with_references(()))
     store.index.pending.add(entry.key)
     store.index.dirty = True
 
@@ -378,7 +377,7 @@ def sweep_if_needed(store: Store) -> list[AgentToolsWarning]:
     if store.index.needs_sweep:
         # (a staging record left by a crash is undone by its journal; one left by an older
         # agenttools, or by hand, comes with a state the index did not expect)
-        store.remove_staging_leftovers()
+        records.remove_staging_leftovers(store.state.deployments)
         outcomes = sweep(store)
     else:
         outcomes = _release_pending(store)
