@@ -535,12 +535,7 @@ def _redundant_copy(store: Store, backup: Path) -> str | None:
 
 def _check_staging(store: Store, roots: set[Path], add: Any, fix: bool) -> None:
     found = [p for root in sorted(roots) for p in fsops.stale_staging(root)]
-    with contextlib.suppress(FileNotFoundError):
-        found += [
-            store.state.deployments / n
-            for n in sorted(os.listdir(store.state.deployments))
-            if n.startswith(records.STAGING_PREFIX)
-        ]
+    found += records.staging_leftovers(store.state.deployments)
     for path in sorted(set(found)):
         add(Finding("staging", str(path), _STAGING, True, fix))
         if fix:

@@ -10,6 +10,7 @@ only exists after a crash (its references are stale).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -264,21 +265,22 @@ def write_record(record: DeploymentRecord, deployments: Path | None = None) -> P
     return final
 
 
-def remove_staging_leftovers(deployments: Path | None = None) -> None:
-    """Delete staging directories left by a process that died while publishing a record
-    (call under the lock, where no publish is in progress). They hold nothing but that
-    unpublished record, whose references are stale anyway. Failures are left for next time."""
-    root = deployments or paths.deployments_dir()
+def staging_leftovers(deployments: Path) -> list[Path]:
+    """The staging directories of processes that died while publishing a record (under the
+    lock, where no publish is in progress)."""
     try:
-        names = os.listdir(root)
+        names = sorted(os.listdir(deployments))
     except FileNotFoundError:
-        return
-    for name in names:
-        if name.startswith(STAGING_PREFIX):
-            try:
-                fs.rmtree(root / name)
-            except OSError:
-                pass
+        return []
+    return [deployments / n for n in names if n.startswith(STAGING_PREFIX)]
+
+
+def remove_staging_leftovers(deployments: Path) -> None:
+    """Delete the :func:`staging_leftovers`. They hold nothing but an unpublished record,
+    whose references are stale anyway. Failures are left for next time."""
+    for path in staging_leftovers(deployments):
+        with contextlib.suppress(OSError):
+            fs.rmtree(path)
 
 
 def write_record_file(record: DeploymentRecord, deployments: Path | None = None) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -193,22 +193,6 @@ def delete_entry(key: str, state: StatePaths | None = None) -> None:
     state = state or paths.state_paths()
     remove_entry(key, state)
     fs.unlink(state.index, missing_ok=True)
-
-
-def live_references(
-    entry: RegistryEntry,
-    exclude: Sequence[str] = (),
-    deployments: Path | None = None,
-    claimed: frozenset[str] = frozenset(),
-) -> tuple[str, ...]:
-    """*entry*'s references that are not stale and not in *exclude* (*claimed*: the uuids of
-    records that cannot be read, live whatever their directory: see
-    :func:`records.claimed_by_unreadable`)."""
-    return tuple(
-        r
-        for r in entry.references
-        if r not in exclude and (r in claimed or not records.is_stale(r, deployments))
-    )
 
 
 # -- the stat cache --------------------------------------------------------------------------

@@ -158,8 +158,12 @@ class Store:
         if self._claimed is None:
             unread = self.index.record_names - self.index.records.keys()
             self._claimed = records.claimed_by_unreadable(unread, self.state.deployments)
-        return registry.live_references(
-            entry, tuple(exclude), self.state.deployments, self._claimed
+        claimed, excluded = self._claimed, set(exclude)
+        return tuple(
+            r
+            for r in entry.references
+            if r not in excluded
+            and (r in claimed or not records.is_stale(r, self.state.deployments))
         )
 
     # -- records -------------------------------------------------------------------------
