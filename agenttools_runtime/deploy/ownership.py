@@ -163,5 +163,5 @@ def release_entry(client: Client, entry: ServerEntry, *, force: bool, hint: str)
 
 def without_entry(record: DeploymentRecord, entry: ServerEntry) -> DeploymentRecord:
     """*record* no longer listing *entry*."""
-    kept = tuple(s for s in record.mcp_servers if s is not entry and s != entry)
+    kept = tuple(s for s in record.mcp_servers if s != entry)
     return replace(record, mcp_servers=kept)

@@ -154,19 +154,16 @@ def _remove(
                 EntryOutcome(server.config_key, server.config_file, "failed", reason, warning)
             )
     owned_keys = {s.registry_key for s in owned_by.installed} if owned_by else set()
-    in_use_reported: set[str] = set()
     for skill in record.installed:
         if skill.registry_key in owned_keys:
             drop_reference(store, skill.registry_key, record.uuid)
             continue
+        # (once per skill: the release drops the reference, so a second listing finds none)
         outcome = release(store, skill.registry_key, record.uuid, listed=skill)
         if outcome is None:
             continue
-        if outcome.warning is not None and outcome.state is plan.ReleaseState.IN_USE:
-            # informational, once per skill, and not when a replacement removes it
-            if owned_by is not None or skill.registry_key in in_use_reported:
-                outcome = replace(outcome, warning=None)
-            in_use_reported.add(skill.registry_key)
+        if owned_by is not None and outcome.state is plan.ReleaseState.IN_USE:
+            outcome = replace(outcome, warning=None)  # informational: not for a replacement
         found.append(outcome)
     litter.clean(store.state, record)  # what agenttools created that nothing uses now
     if not_removed:
