@@ -111,19 +111,8 @@ class RegistryEntry(jsonform.Form):
         )
 
 
-def registry_dir(state: StatePaths | None = None) -> Path:
-    return (state or paths.state_paths()).registry
-
-
 def entry_path(key: str, state: StatePaths | None = None) -> Path:
-    return registry_dir(state) / f"{key}.json"
-
-
-def encode(entry: RegistryEntry) -> bytes:
-    # compact, as the index and the journal: json's C encoder (an indent takes the pure
-    # Python one, a tenth of the writes' time in a fresh deploy of 50 skills)
-    data = json.dumps(entry.to_json(), sort_keys=True, separators=(",", ":"))
-    return (data + "\n").encode("utf-8")
+    return (state or paths.state_paths()).registry / f"{key}.json"
 
 
 def decode(data: bytes) -> RegistryEntry:
@@ -137,9 +126,7 @@ def load_entry(key: str, state: StatePaths | None = None) -> RegistryEntry | Non
     key's (copied or edited by hand: it is not this key's record)."""
     try:
         entry = decode(entry_path(key, state).read_bytes())
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # nested too deep
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # (or nested too deep)
         return None
     return entry if entry.key == key else None
 
@@ -147,7 +134,7 @@ def load_entry(key: str, state: StatePaths | None = None) -> RegistryEntry | Non
 def iter_entries(state: StatePaths | None = None) -> Iterator[RegistryEntry]:
     """Every readable entry, by reading every file (O(n): doctor, tests, index rebuilds)."""
     try:
-        names = sorted(os.listdir(registry_dir(state)))
+        names = sorted(os.listdir((state or paths.state_paths()).registry))
     except FileNotFoundError:
         return
     for name in names:
@@ -167,7 +154,10 @@ def write_entry(
     deploy added; one found there after all is replaced atomically as any other."""
     path = entry_path(entry.key, state)
     fs.mkdir(path.parent)
-    data = encode(entry)
+    # compact, as the index and the journal: json's C encoder (an indent takes the pure
+    # Python one, a tenth of the writes' time in a fresh deploy of 50 skills)
+    text = json.dumps(entry.to_json(), sort_keys=True, separators=(",", ":"))
+    data = (text + "\n").encode("utf-8")
     if new and not durable:
         try:
             fs.create_bytes(path, data)
@@ -233,9 +223,3 @@ def unmodified_by_stats(entry: RegistryEntry, directory: Path) -> bool:
 def with_stats(entry: RegistryEntry, stats: dict[str, list[int]] | None) -> RegistryEntry:
     """*entry* caching *stats* (None: dropping any cache)."""
     return replace(entry, stats=stats or {})
-
-
-def uninstall_hint(root: Path, name: str) -> str:
-    """The command that force-removes a kept skill directory (the low-level uninstall, which
-    removes it whether or not it was modified)."""
-    return f'agenttools skills uninstall "{root}" {name}'

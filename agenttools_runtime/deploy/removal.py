@@ -28,7 +28,7 @@ from agenttools_runtime.deploy.content import LINK
 from agenttools_runtime.deploy.journal import Journal, Kind
 from agenttools_runtime.deploy.ownership import EntryOutcome, owners, release_entry
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
-from agenttools_runtime.deploy.registry import RegistryEntry, uninstall_hint
+from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.skills import fsops
@@ -352,13 +352,13 @@ def _physical_directory_in_use(store: Store, entry: RegistryEntry) -> bool:
 def _release_warning(
     tag: str | None, entry: RegistryEntry, reason: str | None = None
 ) -> AgentToolsWarning | None:
+    # the low-level uninstall removes a kept directory whether or not it was modified
+    hint = f'agenttools skills uninstall "{entry.root}" {entry.name}'
     if tag == "AgentSkillUnproven":
-        hint = uninstall_hint(entry.root, entry.name)
         return errors.AgentSkillUnproven(
             name=entry.name, path=entry.path, reason=reason, command=hint
         )
     if tag == "AgentSkillNotRemoved":
-        hint = uninstall_hint(entry.root, entry.name)
         return errors.AgentSkillNotRemoved(name=entry.name, path=entry.path, command=hint)
     if tag == "AgentSkillReplacedNotRemoved":
         return errors.AgentSkillReplacedNotRemoved(name=entry.name, path=entry.path)
