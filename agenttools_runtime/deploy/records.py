@@ -257,10 +257,8 @@ def write_record(record: DeploymentRecord, deployments: Path | None = None) -> P
         fs.sync_directory(root)  # the rename is the commit point: make it durable
     except BaseException:
         if os.path.lexists(staging):
-            try:
+            with contextlib.suppress(OSError):
                 fs.rmtree(staging)
-            except OSError:
-                pass
         raise
     return final
 
