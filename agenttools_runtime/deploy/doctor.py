@@ -313,9 +313,9 @@ def _entries(store: Store, add: Add) -> list[RegistryEntry]:
     }
     with contextlib.suppress(FileNotFoundError):
         for name in sorted(os.listdir(directory)):
-            if not name.endswith(".json") or name.startswith("."):
+            if not name.endswith(registry.ENTRY_SUFFIX) or name.startswith("."):
                 continue
-            key = name.removesuffix(".json")
+            key = name.removesuffix(registry.ENTRY_SUFFIX)
             entry = registry.load_entry(key, store.state)
             if entry is not None:
                 found.append(entry)

@@ -34,13 +34,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agenttools_runtime import fs, jsonform, paths
 from agenttools_runtime.deploy import records, registry, shapes
+from agenttools_runtime.deploy.registry import ENTRY_SUFFIX
 from agenttools_runtime.paths import StatePaths
 
 if TYPE_CHECKING:
     from agenttools_runtime.deploy.records import DeploymentRecord
 
 INDEX_SCHEMA = 2
-ENTRY_SUFFIX = ".json"
 # The log is folded into a new index once it is this share of the index's size (or this many
 # bytes, for a small index): replaying it costs a load a fraction of parsing the index again.
 LOG_SHARE = 4
@@ -480,7 +480,7 @@ def rebuild(
         entry_names, record_names = listings(state)
     index = StateIndex(entry_names=set(entry_names), record_names=set(record_names), dirty=True)
     for name in sorted(entry_names):
-        entry = registry.load_entry(name[: -len(ENTRY_SUFFIX)], state)
+        entry = registry.load_entry(name.removesuffix(ENTRY_SUFFIX), state)
         if entry is not None:
             index.skills[entry.key] = SkillKeys.of(entry.directory)
     for record in records.load_records(state.deployments):

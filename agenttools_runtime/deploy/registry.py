@@ -29,6 +29,7 @@ from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.walk import walk
 
 ENTRY_SCHEMA = 1
+ENTRY_SUFFIX = ".json"
 STATS = "stats"
 # the backup of what a forced deploy replaced that was not agenttools' (the user's folder,
 # file or link): kept beside the skills root under this name, put back by the last release
@@ -112,7 +113,7 @@ class RegistryEntry(jsonform.Form):
 
 
 def entry_path(key: str, state: StatePaths | None = None) -> Path:
-    return (state or paths.state_paths()).registry / f"{key}.json"
+    return (state or paths.state_paths()).registry / f"{key}{ENTRY_SUFFIX}"
 
 
 def decode(data: bytes) -> RegistryEntry:
@@ -138,8 +139,8 @@ def iter_entries(state: StatePaths | None = None) -> Iterator[RegistryEntry]:
     except FileNotFoundError:
         return
     for name in names:
-        if name.endswith(".json") and not name.startswith("."):
-            entry = load_entry(name[: -len(".json")], state)
+        if name.endswith(ENTRY_SUFFIX) and not name.startswith("."):
+            entry = load_entry(name.removesuffix(ENTRY_SUFFIX), state)
             if entry is not None:
                 yield entry
 
