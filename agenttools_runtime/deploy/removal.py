@@ -331,8 +331,7 @@ def _finish_interrupted_release(entry: RegistryEntry) -> None:
     """A backup under this entry's release name is its directory, moved aside by a release
     that was interrupted before deleting it (the entry goes only after): delete it now."""
     for backup in fsops.temp_locations(entry.root, release_backup_name(entry.key)):
-        if os.path.lexists(backup):
-            fs.remove_entry(backup)
+        fs.remove_entry(backup)
 
 
 def _keep_for_sweep(store: Store, entry: RegistryEntry) -> None:
