@@ -203,14 +203,13 @@ def iter_records(
             yield exc
 
 
-def claimed_by_unreadable(names: Iterable[str], deployments: Path | None = None) -> frozenset[str]:
+def claimed_by_unreadable(names: Iterable[str], deployments: Path) -> frozenset[str]:
     """The uuids that the records named *names* (directory names) may be, when they cannot be
     read: their directory's name and the ``uuid`` their JSON says, if it says one. A skill
     referenced by one of them is never released under it (it may still be using it)."""
-    root = deployments or paths.deployments_dir()
     found: set[str] = set()
     for name in names:
-        path = root / name / RECORD_FILE
+        path = deployments / name / RECORD_FILE
         if name.startswith(".") or not path.is_file():
             continue
         try:
