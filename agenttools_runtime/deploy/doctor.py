@@ -55,7 +55,7 @@ from __future__ import annotations
 import contextlib
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -102,6 +102,9 @@ class Finding(jsonform.Form):
     def render(self) -> str:
         mark = "fixed: " if self.fixed else ""
         return f"  {self.kind:<20} {self.path}\n  {'':<20} {mark}{self.detail}"
+
+
+Add = Callable[[Finding], None]
 
 
 @dataclass(slots=True)
@@ -257,7 +260,7 @@ def _examine(store: Store, report: DoctorReport, *, fix: bool) -> None:
 # -- the checks ------------------------------------------------------------------------------
 
 
-def _check_index(store: Store, add: Any, fix: bool) -> None:
+def _check_index(store: Store, add: Add, fix: bool) -> None:
     for path in (store.state.index, store.state.index_log):
         if os.path.lexists(path) and not (path.is_file() and not path.is_symlink()):
             # not what agenttools writes there: never removed; while it is there the index
@@ -283,7 +286,7 @@ def _check_index(store: Store, add: Any, fix: bool) -> None:
     add(Finding("index", str(store.state.index), detail, True, fix))
 
 
-def _records(store: Store, add: Any) -> list[DeploymentRecord]:
+def _records(store: Store, add: Add) -> list[DeploymentRecord]:
     found: list[DeploymentRecord] = []
     for item in records.iter_records(store.state.deployments):
         if isinstance(item, InvalidDeploymentRecord):
@@ -296,7 +299,7 @@ def _records(store: Store, add: Any) -> list[DeploymentRecord]:
     return found
 
 
-def _entries(store: Store, add: Any) -> list[RegistryEntry]:
+def _entries(store: Store, add: Add) -> list[RegistryEntry]:
     found: list[RegistryEntry] = []
     directory = store.state.registry
     # entries an interrupted deploy created (in place: torn when it was killed while writing
@@ -310,16 +313,15 @@ def _entries(store: Store, add: Any) -> list[RegistryEntry]:
     }
     with contextlib.suppress(FileNotFoundError):
         for name in sorted(os.listdir(directory)):
-            if not name.endswith(".json") or name.startswith("."):
+            if not name.endswith(registry.ENTRY_SUFFIX) or name.startswith("."):
                 continue
-            entry = registry.load_entry(name[: -len(".json")], store.state)
-            if entry is None and name[: -len(".json")] in creating:
-                continue
-            if entry is None:
+            key = name.removesuffix(registry.ENTRY_SUFFIX)
+            entry = registry.load_entry(key, store.state)
+            if entry is not None:
+                found.append(entry)
+            elif key not in creating:
                 detail = "a registry entry that cannot be read"
                 add(Finding("unreadable", str(directory / name), detail, False))
-            else:
-                found.append(entry)
     return found
 
 
@@ -327,7 +329,7 @@ def _check_listings(
     store: Store,
     entries: list[RegistryEntry],
     all_records: list[DeploymentRecord],
-    add: Any,
+    add: Add,
     fix: bool,
 ) -> None:
     """Each record against the registry, both ways: a skill it lists whose entry does not
@@ -382,14 +384,14 @@ def _check_listings(
         if fix:
             current = store.entry(entry.key) or entry
             kept = tuple(r for r in current.references if r not in extra)
-            store.put_entry(replace(current, references=kept, timestamp=records.now_timestamp()))
+            store.put_entry(current.with_references(kept))
             if not kept:  # referenced by nobody now: the release decision (which keeps a
                 release(store, entry.key, None)  # folder nothing proves ours)
     if fix:
         entries[:] = list(store.entries())
 
 
-def _check_references(store: Store, entries: list[RegistryEntry], add: Any, fix: bool) -> None:
+def _check_references(store: Store, entries: list[RegistryEntry], add: Add, fix: bool) -> None:
     stale = [e for e in entries if store.live_references(e) != e.references]
     for entry in stale:
         gone = [r for r in entry.references if records.is_stale(r, store.state.deployments)]
@@ -408,7 +410,7 @@ def _check_directories(
     store: Store,
     entries: list[RegistryEntry],
     all_records: list[DeploymentRecord],
-    add: Any,
+    add: Add,
     fix: bool,
 ) -> None:
     by_key = {e.key: e for e in entries}
@@ -481,7 +483,7 @@ def _skills_roots(entries: list[RegistryEntry], all_records: list[DeploymentReco
     return {r for r in roots if os.path.isdir(r) or os.path.isdir(paths.canonical_path(r).parent)}
 
 
-def _check_backups(store: Store, roots: set[Path], add: Any, fix: bool) -> None:
+def _check_backups(store: Store, roots: set[Path], add: Add, fix: bool) -> None:
     release_names = {release_backup_name(k): k for k in store.index.skills}
     # what a forced deploy replaced that was the user's: kept for its removal to put back
     kept = {registry.replaced_backup(e) for e in store.entries()}
@@ -533,14 +535,9 @@ def _redundant_copy(store: Store, backup: Path) -> str | None:
     return None
 
 
-def _check_staging(store: Store, roots: set[Path], add: Any, fix: bool) -> None:
+def _check_staging(store: Store, roots: set[Path], add: Add, fix: bool) -> None:
     found = [p for root in sorted(roots) for p in fsops.stale_staging(root)]
-    with contextlib.suppress(FileNotFoundError):
-        found += [
-            store.state.deployments / n
-            for n in sorted(os.listdir(store.state.deployments))
-            if n.startswith(records.STAGING_PREFIX)
-        ]
+    found += records.staging_leftovers(store.state.deployments)
     for path in sorted(set(found)):
         add(Finding("staging", str(path), _STAGING, True, fix))
         if fix:
@@ -551,7 +548,7 @@ _STAGING = "a half-built copy an interrupted write left: deleted"
 
 
 def _check_temp_files(
-    store: Store, all_records: list[DeploymentRecord], add: Any, fix: bool
+    store: Store, all_records: list[DeploymentRecord], add: Add, fix: bool
 ) -> None:
     directories = {store.state.deployments, store.state.registry, store.state.journals}
     directories.add(store.state.index.parent)
@@ -575,7 +572,7 @@ def _check_temp_files(
             fs.unlink(path, missing_ok=True)
 
 
-def _check_ledger(store: Store, add: Any, fix: bool) -> None:
+def _check_ledger(store: Store, add: Add, fix: bool) -> None:
     try:
         litter.read(store.state)
     except (OSError, ValueError, RecursionError) as exc:
@@ -597,7 +594,7 @@ def _listed_temp_files(state: paths.StatePaths) -> list[Path]:
     return [p for log in journal.temp_logs(state) for p in fs.listed_temp_files(log)]
 
 
-def _prune_verified_cache(store: Store, add: Any) -> None:
+def _prune_verified_cache(store: Store, add: Add) -> None:
     # a cache, not a problem: tidied by --fix, never reported without it
     for path in verified.stale_files(store.state.deployments):
         fs.unlink(path, missing_ok=True)
@@ -607,7 +604,7 @@ def _prune_verified_cache(store: Store, add: Any) -> None:
 _STALE_CACHE = "verified-files cache of a distribution no longer installed there: deleted"
 
 
-def _check_config_entries(all_records: list[DeploymentRecord], add: Any) -> None:
+def _check_config_entries(all_records: list[DeploymentRecord], add: Add) -> None:
     for record in all_records:
         for server in record.mcp_servers:
             try:

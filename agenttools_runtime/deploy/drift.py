@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import paths
+from agenttools_runtime import jsonform, paths
 from agenttools_runtime.deploy import content, registry
 from agenttools_runtime.deploy.records import InstalledSkill
 from agenttools_runtime.mcp.formats import same_data
@@ -25,7 +25,7 @@ STATUSES = (OK, OUTDATED, DRIFTED, ORPHANED, BROKEN)
 
 
 @dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(jsonform.Form):
     """One difference: the ``state`` it puts the deployment in, its ``kind`` (``record``,
     ``environment``, ``distribution``, ``server``, ``skill``, ``skill-file``,
     ``config-entry``, ``config-file``), a sentence, the ``path`` concerned, and data."""
@@ -34,16 +34,7 @@ class Finding:
     kind: str
     message: str
     path: str | None = None
-    detail: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "state": self.state,
-            "kind": self.kind,
-            "message": self.message,
-            "path": self.path,
-            **({"detail": dict(self.detail)} if self.detail else {}),
-        }
+    detail: Mapping[str, Any] = field(default_factory=dict, metadata=jsonform.key(omit={}))
 
 
 def command_path(entry: Any) -> str | None:

@@ -2,25 +2,25 @@
 
 ``<state>/deployments/.index/index.json`` holds, for every registry entry, the keys it is looked up
 by (its skill directory as installed, canonical and physical), and for every record what
-conflict detection and removal need (toolset, client, location key, config entries, registry
-So a deploy reads the entries and records it touches, never all of them.
+conflict detection and removal need (toolset, client, location key, config entries). So a
+deploy reads the entries and records it touches, never all of them.
 
 It is derived data, never the only copy of anything. It carries a stamp of what it was written
 against (the link count and modification time of the deployments directory, which change
 with every record added, removed or renamed, and the registry directory's modification time;
 the index lives in a directory of its own so that writing it changes neither); when the
-stamp differs, it is
-checked against the names in both directories (one listing each, no file read), and rebuilt
-from the entries and records when it is missing, unreadable, or names something that is not
-there or misses something that is (state written by an older agenttools, or by hand). A
-lookup answers *candidates*; callers confirm a hit by reading the entry or record itself, so
-a stale index can cost a miss, never a wrong answer. Each operation that changes the
-state saves it as its last write: by appending what it changed, one line, to
-``index.log`` beside it, or, once that log has grown to a quarter of the index (or the index
-was rebuilt, or the log ends in a torn line), by writing the whole index anew (a new
-*generation*) and deleting the log. Loading reads the index, then replays the log's lines of
-its generation, stopping at a torn one. Appending keeps a deploy's cost flat as deployments
-accumulate: rewriting 1,000 deployments' index was most of what they added to each deploy.
+stamp differs, it is checked against the names in both directories (one listing each, no
+file read), and rebuilt from the entries and records when it is missing, unreadable, or
+names something that is not there or misses something that is (state written by an older
+agenttools, or by hand). A lookup answers *candidates*; callers confirm a hit by reading the
+entry or record itself, so a stale index can cost a miss, never a wrong answer. Each
+operation that changes the state saves it as its last write: by appending what it changed,
+one line, to ``index.log`` beside it, or, once that log has grown to a quarter of the index
+(or the index was rebuilt, or the log ends in a torn line), by writing the whole index anew
+(a new *generation*) and deleting the log. Loading reads the index, then replays the log's
+lines of its generation, stopping at a torn one. Appending keeps a deploy's cost flat as
+deployments accumulate: rewriting 1,000 deployments' index was most of what they added to
+each deploy.
 """
 
 from __future__ import annotations
@@ -34,13 +34,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agenttools_runtime import fs, jsonform, paths
 from agenttools_runtime.deploy import records, registry, shapes
+from agenttools_runtime.deploy.registry import ENTRY_SUFFIX
 from agenttools_runtime.paths import StatePaths
 
 if TYPE_CHECKING:
     from agenttools_runtime.deploy.records import DeploymentRecord
 
 INDEX_SCHEMA = 2
-ENTRY_SUFFIX = ".json"
 # The log is folded into a new index once it is this share of the index's size (or this many
 # bytes, for a small index): replaying it costs a load a fraction of parsing the index again.
 LOG_SHARE = 4
@@ -66,34 +66,10 @@ class SkillKeys(NamedTuple):
         )
 
 
-class RecordSummary(NamedTuple):
-    """What the index keeps of one record: its toolset identity (type, name, client,
-    location key) and its config entries (config key, canonical config file key)."""
-
-    toolset_type: str
-    toolset_name: str
-    client: str
-    location_key: str
-    config_entries: tuple[tuple[str, str], ...]
-
-    @property
-    def identity(self) -> tuple[str, str, str, str]:
-        return (self.toolset_type, self.toolset_name, self.client, self.location_key)
-
-    def to_json(self) -> list[Any]:
-        return [*self.identity, [list(pair) for pair in self.config_entries]]
-
-    @classmethod
-    def from_json(cls, data: list[Any]) -> RecordSummary:
-        kind, name, client, location, entries = data[:5]
-        pairs = tuple((str(k), str(f)) for k, f in entries)
-        return cls(str(kind), str(name), str(client), str(location), pairs)
-
-
 @dataclass(slots=True, eq=False)
 class StateIndex:
     """The index in memory: ``skills`` (registry key → :class:`SkillKeys`), ``records``
-    (UUID → :class:`RecordSummary` as its JSON list), and the directory listings it was
+    (UUID → its :func:`summary <summarize>`), and the directory listings it was
     validated against (``entry_names``: registry file names, ``record_names``: non-dot names
     in the deployments directory, whether they hold a readable record or not).
     ``needs_sweep`` says stale references may exist (the stored index could not be used: the
@@ -150,10 +126,6 @@ class StateIndex:
         pair = list(entry)
         return sorted(uid for uid, raw in self.records.items() if pair in raw[4])
 
-    def summary(self, uid: str) -> RecordSummary | None:
-        raw = self.records.get(uid)
-        return None if raw is None else RecordSummary.from_json(raw)
-
     # -- changes -------------------------------------------------------------------------
 
     def put_skill(self, key: str, keys: SkillKeys) -> None:
@@ -170,10 +142,7 @@ class StateIndex:
         self.entry_names.discard(key + ENTRY_SUFFIX)
         self._changed(["-s", key])
 
-    def put_record(self, uid: str, summary: RecordSummary) -> None:
-        self._put_raw_record(uid, summary.to_json())
-
-    def _put_raw_record(self, uid: str, raw: list[Any]) -> None:
+    def put_record(self, uid: str, raw: list[Any]) -> None:
         self.records[uid] = raw
         self.record_names.add(uid)
         self._changed(["+r", uid, raw])
@@ -235,7 +204,7 @@ class StateIndex:
     def _replay_put_record(self, uid: str, raw: list[Any]) -> None:
         if not (shapes.is_name(uid) and _is_summary(raw)):
             raise ValueError("not a record summary")
-        self._put_raw_record(uid, raw)
+        self.put_record(uid, raw)
 
     def _replay_drop_record(self, uid: str) -> None:
         if not _is_str(uid):
@@ -254,14 +223,14 @@ class StateIndex:
 
     @staticmethod
     def _link(table: dict[str, set[str]], key: str, keys: SkillKeys) -> None:
-        for value in _distinct(keys):
+        for value in keys:
             table.setdefault(value, set()).add(key)
 
     def _unlink(self, key: str) -> None:
         old = self.skills.get(key)
         if old is None or self._table is None:
             return
-        for value in _distinct(old):
+        for value in old:
             found = self._table.get(value)
             if found is not None:
                 found.discard(key)
@@ -271,8 +240,7 @@ class StateIndex:
     # -- storage -------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        # compact: one string when the three keys agree (they do, but for links and
-        # case-insensitive systems); listed names only where no item already implies them
+        # compact: listed names only where no item already implies them
         implied_entries = {k + ENTRY_SUFFIX for k in self.skills}
         return StoredIndex(
             schema=INDEX_SCHEMA,
@@ -311,13 +279,9 @@ def _keys_json(keys: SkillKeys) -> str | list[str]:
 
 
 def _keys_from_json(value: str | list[str]) -> SkillKeys:
-    # tuple.__new__ directly: a load makes one for each of 1,000 entries
     if isinstance(value, str):
-        return _new_keys(SkillKeys, (value, value, value))
+        return SkillKeys(value, value, value)
     return SkillKeys(*value)
-
-
-_new_keys = tuple.__new__
 
 
 def _is_str(value: object) -> bool:
@@ -334,7 +298,7 @@ def _is_keys(value: object) -> bool:
 
 
 def _is_summary(raw: object) -> bool:
-    """A record's summary as stored (see :class:`RecordSummary`)."""
+    """A record's summary as stored (see :func:`summarize`)."""
     return (
         type(raw) is list
         and len(raw) == 5
@@ -352,7 +316,7 @@ def _all(check: Callable[[object], bool]) -> Callable[[Mapping[str, Any]], bool]
 @dataclass(frozen=True, slots=True)
 class StoredIndex(jsonform.Form):
     """``index.json``: each registry entry's keys (by registry key: one string, or three),
-    each record's summary (by UUID: :class:`RecordSummary` as a list), the names listed that
+    each record's summary (by UUID: see :func:`summarize`), the names listed that
     no item implies, and the state the log's lines also carry (see :class:`LogLine`)."""
 
     WHAT = "the index"
@@ -391,14 +355,6 @@ class LogLine(jsonform.Form):
     needs_sweep: bool = False
     pending: tuple[str, ...] = ()
     stamp: Stamp | None = None
-
-
-def _distinct(keys: SkillKeys) -> tuple[str, ...]:
-    """The different strings of *keys* (usually one: the three agree but for links)."""
-    lexical, canonical, physical = keys
-    if lexical == canonical == physical:
-        return (lexical,)
-    return tuple(dict.fromkeys(keys))
 
 
 def load(state: StatePaths) -> StateIndex:
@@ -524,23 +480,20 @@ def rebuild(
         entry_names, record_names = listings(state)
     index = StateIndex(entry_names=set(entry_names), record_names=set(record_names), dirty=True)
     for name in sorted(entry_names):
-        entry = registry.load_entry(name[: -len(ENTRY_SUFFIX)], state)
+        entry = registry.load_entry(name.removesuffix(ENTRY_SUFFIX), state)
         if entry is not None:
             index.skills[entry.key] = SkillKeys.of(entry.directory)
     for record in records.load_records(state.deployments):
-        index.records[record.uuid] = summarize(record).to_json()
+        index.records[record.uuid] = summarize(record)
     return index
 
 
-def summarize(record: DeploymentRecord) -> RecordSummary:
-    """The index's view of a :class:`~agenttools_runtime.deploy.records.DeploymentRecord`."""
-    return RecordSummary(
-        record.toolset_type,
-        record.toolset_name,
-        record.client,
-        record.location_key,
-        tuple((s.config_key, paths.canonical_path_key(s.config_file)) for s in record.mcp_servers),
-    )
+def summarize(record: DeploymentRecord) -> list[Any]:
+    """What the index keeps of one record, as stored: its toolset identity (type, name,
+    client, location key) and its config entries (``[config key, canonical config file
+    key]`` pairs)."""
+    entries = [[s.config_key, paths.canonical_path_key(s.config_file)] for s in record.mcp_servers]
+    return [record.toolset_type, record.toolset_name, record.client, record.location_key, entries]
 
 
 def lexical_key(directory: str | Path) -> str:

@@ -10,13 +10,14 @@ had before the operation beside it (``….config-<n>``). Three kinds:
     creates or replaces (the content's manifest, the names of the staging directory it is
     built in and of the backup the old entry is moved to), every registry entry it writes
     (the file's bytes before), the deployment id of the record it publishes and the
-    deployments it replaces. The changes are applied in that order; publishing the record is the commit
-    point. An interrupted deploy whose record was not published is **rolled back**; one
-    whose record was published is **finished** (backups deleted, replaced deployments
-    removed). See :mod:`agenttools_runtime.deploy.apply`.
+    deployments it replaces. The changes are applied in that order; publishing the record
+    is the commit point. An interrupted deploy whose record was not published is **rolled
+    back**; one whose record was published is **finished** (backups deleted, replaced
+    deployments removed). See :mod:`agenttools_runtime.deploy.apply`.
 ``remove``
-    The deployment being removed (and the one replacing it, if any). A removal is always **finished**: every step of it can be
-    repeated (:mod:`agenttools_runtime.deploy.removal`).
+    The deployment being removed (and the one replacing it, if any). A removal is always
+    **finished**: every step of it can be repeated
+    (:mod:`agenttools_runtime.deploy.removal`).
 ``sweep``
     The release of registry entries left without references; **finished** by sweeping
     again.

@@ -104,10 +104,11 @@ def edit_claims(
 ) -> list[Claim]:
     """What writing a first entry with *edit* creates besides the entry: a file that did
     not exist and the directories above it (*new_dirs*, when the edit is written already:
-    :func:`~agenttools_runtime.paths.missing_dirs` of its directory before it was); in one that did, the keys it
-    adds, and — when writing an entry and removing it again would not give back the text
-    byte for byte (a null container, ``[ ]``, an empty or whitespace-only file, a container
-    or required keys it adds) — the text to put back (:func:`give_back`)."""
+    :func:`~agenttools_runtime.paths.missing_dirs` of its directory before it was); in one
+    that did, the keys it adds, and — when writing an entry and removing it again would not
+    give back the text byte for byte (a null container, ``[ ]``, an empty or whitespace-only
+    file, a container or required keys it adds) — the text to put back
+    (:func:`give_back`)."""
     if not edit.changes:
         return []
     path = edit.path

@@ -25,9 +25,7 @@ from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import AgentToolsWarning
 from agenttools_runtime.mcp.entries import container_for
 from agenttools_runtime.mcp.formats import edit_config_file, get_format, plain, same_data
-from agenttools_runtime.mcp.install import (
-    Owned,
-)
+from agenttools_runtime.mcp.install import Owned
 from agenttools_runtime.mcp.origin import restore
 
 # -- deploy: what a key holds now ------------------------------------------------------------
@@ -165,5 +163,5 @@ def release_entry(client: Client, entry: ServerEntry, *, force: bool, hint: str)
 
 def without_entry(record: DeploymentRecord, entry: ServerEntry) -> DeploymentRecord:
     """*record* no longer listing *entry*."""
-    kept = tuple(s for s in record.mcp_servers if s is not entry and s != entry)
+    kept = tuple(s for s in record.mcp_servers if s != entry)
     return replace(record, mcp_servers=kept)

@@ -10,6 +10,7 @@ only exists after a crash (its references are stale).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -202,14 +203,13 @@ def iter_records(
             yield exc
 
 
-def claimed_by_unreadable(names: Iterable[str], deployments: Path | None = None) -> frozenset[str]:
+def claimed_by_unreadable(names: Iterable[str], deployments: Path) -> frozenset[str]:
     """The uuids that the records named *names* (directory names) may be, when they cannot be
     read: their directory's name and the ``uuid`` their JSON says, if it says one. A skill
     referenced by one of them is never released under it (it may still be using it)."""
-    root = deployments or paths.deployments_dir()
     found: set[str] = set()
     for name in names:
-        path = root / name / RECORD_FILE
+        path = deployments / name / RECORD_FILE
         if name.startswith(".") or not path.is_file():
             continue
         try:
@@ -228,8 +228,13 @@ def claimed_by_unreadable(names: Iterable[str], deployments: Path | None = None)
 
 def load_records(deployments: Path | None = None) -> list[DeploymentRecord]:
     """Every readable record, oldest first."""
-    records = [r for r in iter_records(deployments) if isinstance(r, DeploymentRecord)]
-    return sorted(records, key=lambda r: (r.timestamp, r.uuid))
+    return oldest_first(iter_records(deployments))
+
+
+def oldest_first(found: Iterable[object]) -> list[DeploymentRecord]:
+    """The records among *found* (errors and None left out), oldest first."""
+    readable = (r for r in found if isinstance(r, DeploymentRecord))
+    return sorted(readable, key=lambda r: (r.timestamp, r.uuid))
 
 
 def encode(record: DeploymentRecord) -> bytes:
@@ -251,29 +256,28 @@ def write_record(record: DeploymentRecord, deployments: Path | None = None) -> P
         fs.sync_directory(root)  # the rename is the commit point: make it durable
     except BaseException:
         if os.path.lexists(staging):
-            try:
+            with contextlib.suppress(OSError):
                 fs.rmtree(staging)
-            except OSError:
-                pass
         raise
     return final
 
 
-def remove_staging_leftovers(deployments: Path | None = None) -> None:
-    """Delete staging directories left by a process that died while publishing a record
-    (call under the lock, where no publish is in progress). They hold nothing but that
-    unpublished record, whose references are stale anyway. Failures are left for next time."""
-    root = deployments or paths.deployments_dir()
+def staging_leftovers(deployments: Path) -> list[Path]:
+    """The staging directories of processes that died while publishing a record (under the
+    lock, where no publish is in progress)."""
     try:
-        names = os.listdir(root)
+        names = sorted(os.listdir(deployments))
     except FileNotFoundError:
-        return
-    for name in names:
-        if name.startswith(STAGING_PREFIX):
-            try:
-                fs.rmtree(root / name)
-            except OSError:
-                pass
+        return []
+    return [deployments / n for n in names if n.startswith(STAGING_PREFIX)]
+
+
+def remove_staging_leftovers(deployments: Path) -> None:
+    """Delete the :func:`staging_leftovers`. They hold nothing but an unpublished record,
+    whose references are stale anyway. Failures are left for next time."""
+    for path in staging_leftovers(deployments):
+        with contextlib.suppress(OSError):
+            fs.rmtree(path)
 
 
 def write_record_file(record: DeploymentRecord, deployments: Path | None = None) -> None:

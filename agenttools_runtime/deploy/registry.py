@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.walk import walk
 
 ENTRY_SCHEMA = 1
+ENTRY_SUFFIX = ".json"
 STATS = "stats"
 # the backup of what a forced deploy replaced that was not agenttools' (the user's folder,
 # file or link): kept beside the skills root under this name, put back by the last release
@@ -85,7 +86,11 @@ class RegistryEntry(jsonform.Form):
 
     def with_reference(self, uid: str) -> RegistryEntry:
         refs = self.references if uid in self.references else (*self.references, uid)
-        return replace(self, references=refs, timestamp=records.now_timestamp())
+        return self.with_references(refs)
+
+    def with_references(self, references: tuple[str, ...]) -> RegistryEntry:
+        """This entry referenced by *references* instead, timestamped now."""
+        return replace(self, references=references, timestamp=records.now_timestamp())
 
     def to_json(self) -> dict[str, Any]:
         data = {**jsonform.Form.to_json(self), "schema": ENTRY_SCHEMA}
@@ -107,19 +112,8 @@ class RegistryEntry(jsonform.Form):
         )
 
 
-def registry_dir(state: StatePaths | None = None) -> Path:
-    return (state or paths.state_paths()).registry
-
-
 def entry_path(key: str, state: StatePaths | None = None) -> Path:
-    return registry_dir(state) / f"{key}.json"
-
-
-def encode(entry: RegistryEntry) -> bytes:
-    # compact, as the index and the journal: json's C encoder (an indent takes the pure
-    # Python one, a tenth of the writes' time in a fresh deploy of 50 skills)
-    data = json.dumps(entry.to_json(), sort_keys=True, separators=(",", ":"))
-    return (data + "\n").encode("utf-8")
+    return (state or paths.state_paths()).registry / f"{key}{ENTRY_SUFFIX}"
 
 
 def decode(data: bytes) -> RegistryEntry:
@@ -133,9 +127,7 @@ def load_entry(key: str, state: StatePaths | None = None) -> RegistryEntry | Non
     key's (copied or edited by hand: it is not this key's record)."""
     try:
         entry = decode(entry_path(key, state).read_bytes())
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # nested too deep
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # (or nested too deep)
         return None
     return entry if entry.key == key else None
 
@@ -143,12 +135,12 @@ def load_entry(key: str, state: StatePaths | None = None) -> RegistryEntry | Non
 def iter_entries(state: StatePaths | None = None) -> Iterator[RegistryEntry]:
     """Every readable entry, by reading every file (O(n): doctor, tests, index rebuilds)."""
     try:
-        names = sorted(os.listdir(registry_dir(state)))
+        names = sorted(os.listdir((state or paths.state_paths()).registry))
     except FileNotFoundError:
         return
     for name in names:
-        if name.endswith(".json") and not name.startswith("."):
-            entry = load_entry(name[: -len(".json")], state)
+        if name.endswith(ENTRY_SUFFIX) and not name.startswith("."):
+            entry = load_entry(name.removesuffix(ENTRY_SUFFIX), state)
             if entry is not None:
                 yield entry
 
@@ -163,7 +155,10 @@ def write_entry(
     deploy added; one found there after all is replaced atomically as any other."""
     path = entry_path(entry.key, state)
     fs.mkdir(path.parent)
-    data = encode(entry)
+    # compact, as the index and the journal: json's C encoder (an indent takes the pure
+    # Python one, a tenth of the writes' time in a fresh deploy of 50 skills)
+    text = json.dumps(entry.to_json(), sort_keys=True, separators=(",", ":"))
+    data = (text + "\n").encode("utf-8")
     if new and not durable:
         try:
             fs.create_bytes(path, data)
@@ -189,22 +184,6 @@ def delete_entry(key: str, state: StatePaths | None = None) -> None:
     state = state or paths.state_paths()
     remove_entry(key, state)
     fs.unlink(state.index, missing_ok=True)
-
-
-def live_references(
-    entry: RegistryEntry,
-    exclude: Sequence[str] = (),
-    deployments: Path | None = None,
-    claimed: frozenset[str] = frozenset(),
-) -> tuple[str, ...]:
-    """*entry*'s references that are not stale and not in *exclude* (*claimed*: the uuids of
-    records that cannot be read, live whatever their directory: see
-    :func:`records.claimed_by_unreadable`)."""
-    return tuple(
-        r
-        for r in entry.references
-        if r not in exclude and (r in claimed or not records.is_stale(r, deployments))
-    )
 
 
 # -- the stat cache --------------------------------------------------------------------------
@@ -245,9 +224,3 @@ def unmodified_by_stats(entry: RegistryEntry, directory: Path) -> bool:
 def with_stats(entry: RegistryEntry, stats: dict[str, list[int]] | None) -> RegistryEntry:
     """*entry* caching *stats* (None: dropping any cache)."""
     return replace(entry, stats=stats or {})
-
-
-def uninstall_hint(root: Path, name: str) -> str:
-    """The command that force-removes a kept skill directory (the low-level uninstall, which
-    removes it whether or not it was modified)."""
-    return f'agenttools skills uninstall "{root}" {name}'

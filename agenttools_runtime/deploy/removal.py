@@ -28,7 +28,7 @@ from agenttools_runtime.deploy.content import LINK
 from agenttools_runtime.deploy.journal import Journal, Kind
 from agenttools_runtime.deploy.ownership import EntryOutcome, owners, release_entry
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
-from agenttools_runtime.deploy.registry import RegistryEntry, uninstall_hint
+from agenttools_runtime.deploy.registry import RegistryEntry
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.skills import fsops
@@ -154,19 +154,16 @@ def _remove(
                 EntryOutcome(server.config_key, server.config_file, "failed", reason, warning)
             )
     owned_keys = {s.registry_key for s in owned_by.installed} if owned_by else set()
-    in_use_reported: set[str] = set()
     for skill in record.installed:
         if skill.registry_key in owned_keys:
             drop_reference(store, skill.registry_key, record.uuid)
             continue
+        # (once per skill: the release drops the reference, so a second listing finds none)
         outcome = release(store, skill.registry_key, record.uuid, listed=skill)
         if outcome is None:
             continue
-        if outcome.warning is not None and outcome.state is plan.ReleaseState.IN_USE:
-            # informational, once per skill, and not when a replacement removes it
-            if owned_by is not None or skill.registry_key in in_use_reported:
-                outcome = replace(outcome, warning=None)
-            in_use_reported.add(skill.registry_key)
+        if owned_by is not None and outcome.state is plan.ReleaseState.IN_USE:
+            outcome = replace(outcome, warning=None)  # informational: not for a replacement
         found.append(outcome)
     litter.clean(store.state, record)  # what agenttools created that nothing uses now
     if not_removed:
@@ -228,7 +225,7 @@ def release(
     warning: AgentToolsWarning | None = None
     if state is plan.ReleaseState.IN_USE:
         if remaining != entry.references:
-            store.put_entry(replace(entry, references=remaining, timestamp=records.now_timestamp()))
+            store.put_entry(entry.with_references(remaining))
         warning = errors.AgentSkillInUse(name=entry.name, path=path)
     elif action.remove_directory:
         if _physical_directory_in_use(store, entry):
@@ -327,21 +324,19 @@ def drop_reference(store: Store, key: str, uid: str) -> None:
     entry = store.entry(key)
     if entry is None or uid not in entry.references:
         return
-    refs = tuple(r for r in entry.references if r != uid)
-    store.put_entry(replace(entry, references=refs, timestamp=records.now_timestamp()))
+    store.put_entry(entry.with_references(tuple(r for r in entry.references if r != uid)))
 
 
 def _finish_interrupted_release(entry: RegistryEntry) -> None:
     """A backup under this entry's release name is its directory, moved aside by a release
     that was interrupted before deleting it (the entry goes only after): delete it now."""
     for backup in fsops.temp_locations(entry.root, release_backup_name(entry.key)):
-        if os.path.lexists(backup):
-            fs.remove_entry(backup)
+        fs.remove_entry(backup)
 
 
 def _keep_for_sweep(store: Store, entry: RegistryEntry) -> None:
     if entry.references:
-        store.put_entry(replace(entry, references=(), timestamp=records.now_timestamp()))
+        store.put_entry(entry.with_references(()))
     store.index.pending.add(entry.key)
     store.index.dirty = True
 
@@ -356,13 +351,13 @@ def _physical_directory_in_use(store: Store, entry: RegistryEntry) -> bool:
 def _release_warning(
     tag: str | None, entry: RegistryEntry, reason: str | None = None
 ) -> AgentToolsWarning | None:
+    # the low-level uninstall removes a kept directory whether or not it was modified
+    hint = f'agenttools skills uninstall "{entry.root}" {entry.name}'
     if tag == "AgentSkillUnproven":
-        hint = uninstall_hint(entry.root, entry.name)
         return errors.AgentSkillUnproven(
             name=entry.name, path=entry.path, reason=reason, command=hint
         )
     if tag == "AgentSkillNotRemoved":
-        hint = uninstall_hint(entry.root, entry.name)
         return errors.AgentSkillNotRemoved(name=entry.name, path=entry.path, command=hint)
     if tag == "AgentSkillReplacedNotRemoved":
         return errors.AgentSkillReplacedNotRemoved(name=entry.name, path=entry.path)
@@ -378,7 +373,7 @@ def sweep_if_needed(store: Store) -> list[AgentToolsWarning]:
     if store.index.needs_sweep:
         # (a staging record left by a crash is undone by its journal; one left by an older
         # agenttools, or by hand, comes with a state the index did not expect)
-        store.remove_staging_leftovers()
+        records.remove_staging_leftovers(store.state.deployments)
         outcomes = sweep(store)
     else:
         outcomes = _release_pending(store)

@@ -275,7 +275,6 @@ class _Checker:
         return found
 
     def _builtin(self, record: DeploymentRecord, result: DeploymentStatus) -> None:
-
         for skill in record.installed:
             recorded = skill.extra.get(content.CONTENT)
             if recorded is None or skill.name not in BUILTIN_SKILL_NAMES:
@@ -315,7 +314,6 @@ class _Checker:
     def _installed(
         self, name: str, environment: Mapping[str, Any], dist_info: str | None
     ) -> InstalledDistribution | None:
-
         search_paths = tuple(str(p) for p in environment.get("paths") or ())
         if dist_info is not None:  # the deployed .dist-info is still there: look only there
             search_paths = (str(Path(dist_info).parent),)
@@ -339,7 +337,6 @@ class _Checker:
     def _entry(
         self, record: DeploymentRecord, server: ServerEntry, result: DeploymentStatus
     ) -> list[Finding]:
-
         client = all_clients().get(record.client)
         if client is None:
             return [Finding(DRIFTED, "config-file", f"unknown client {record.client}")]
@@ -436,9 +433,7 @@ def load_all(client: str | None = None) -> list[DeploymentRecord | InvalidDeploy
     """Every record (unreadable ones as their error), oldest first; with *client* only that
     client's (unreadable ones are everyone's)."""
     items = list(records.iter_records())
-    readable = sorted(
-        (r for r in items if isinstance(r, DeploymentRecord)), key=lambda r: (r.timestamp, r.uuid)
-    )
+    readable = records.oldest_first(items)
     broken = [r for r in items if isinstance(r, InvalidDeploymentRecord)]
     if client is not None:
         readable = [r for r in readable if r.client == client]

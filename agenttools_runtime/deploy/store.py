@@ -132,9 +132,7 @@ class Store:
 
     def find_physical_entry(self, directory: Path) -> RegistryEntry | None:
         """An entry whose directory is *directory* once every link is resolved."""
-        for candidate in self.physical_entries(directory):
-            return candidate
-        return None
+        return next(self.physical_entries(directory), None)
 
     def physical_entries(self, directory: str | Path) -> Iterator[RegistryEntry]:
         physical = index.physical_key(directory)
@@ -160,8 +158,12 @@ class Store:
         if self._claimed is None:
             unread = self.index.record_names - self.index.records.keys()
             self._claimed = records.claimed_by_unreadable(unread, self.state.deployments)
-        return registry.live_references(
-            entry, tuple(exclude), self.state.deployments, self._claimed
+        claimed, excluded = self._claimed, set(exclude)
+        return tuple(
+            r
+            for r in entry.references
+            if r not in excluded
+            and (r in claimed or not records.is_stale(r, self.state.deployments))
         )
 
     # -- records -------------------------------------------------------------------------
@@ -178,8 +180,7 @@ class Store:
         return self._records[uid]
 
     def records(self, uids: Iterable[str]) -> list[DeploymentRecord]:
-        found = (self.record(uid) for uid in uids)
-        return sorted((r for r in found if r is not None), key=lambda r: (r.timestamp, r.uuid))
+        return records.oldest_first(self.record(uid) for uid in uids)
 
     def publish_record(self, record: DeploymentRecord) -> None:
         records.write_record(record, self.state.deployments)
@@ -197,8 +198,3 @@ class Store:
     def _cache(self, record: DeploymentRecord) -> None:
         self._records[record.uuid] = record
         self.index.put_record(record.uuid, index.summarize(record))
-
-    # -- housekeeping --------------------------------------------------------------------
-
-    def remove_staging_leftovers(self) -> None:
-        records.remove_staging_leftovers(self.state.deployments)
