@@ -20,7 +20,7 @@ from agenttools_runtime.cli.common import (
     nonempty,
     refuse_both,
 )
-from agenttools_runtime.cli.lifecycle import deployed_view
+from agenttools_runtime.cli.lifecycle import run_deployed
 from agenttools_runtime.cli.setting_args import add_setting_arguments, settings_for
 
 if TYPE_CHECKING:
@@ -259,9 +259,27 @@ def _deploy(
     tools: str | None,
 ) -> int:
     """The deploy of *tools* from *search* to the clients *names* (or all, or the detected)."""
-    if not (args.all_clients or args.detected) and len(names) == 1:
-        return _deploy_one(args, names[0], tools, skills_dir, search)
-    return _deploy_many(args, _selected_clients(args, names), tools, skills_dir, search)
+    from agenttools_runtime.mcp.settings import terminal_ask
+    from agenttools_runtime.settings.given import asked_once
+
+    one = not (args.all_clients or args.detected) and len(names) == 1
+    clients = None if one else _selected_clients(args, names)
+    options: dict[str, Any] = {
+        "overwrite": args.overwrite,
+        "skills_dir": skills_dir,
+        "mcp_server_name": args.name,
+        "project": args.project,
+        "search": search,
+        "runner": args.runner,
+        "link": args.link,
+        "settings": settings_for(args, search, tools),
+        "check": args.check,
+    }
+    ask = None if args.dry_run else terminal_ask()
+    if clients is None:
+        return _deploy_one(args, names[0], tools, config=args.config, ask=ask, **options)
+    # a value asked for is asked once, not once per client
+    return _deploy_many(args, clients, tools, ask=asked_once(ask), **options)
 
 
 def _selected_clients(args: argparse.Namespace, names: list[str]) -> dict[str, Client]:
@@ -285,36 +303,16 @@ def _selected_clients(args: argparse.Namespace, names: list[str]) -> dict[str, C
     return selected
 
 
-def _deploy_one(
-    args: argparse.Namespace,
-    target: str,
-    tools: str | None,
-    skills_dir: Any,
-    search: SearchPath | None,
-) -> int:
+def _deploy_one(args: argparse.Namespace, target: str, tools: str | None, **options: Any) -> int:
     from agenttools_runtime.deploy import deploy
-    from agenttools_runtime.mcp.settings import terminal_ask
 
-    common: dict[str, Any] = {
-        "overwrite": args.overwrite,
-        "skills_dir": skills_dir,
-        "mcp_server_name": args.name,
-        "project": args.project,
-        "config": args.config,
-        "search": search,
-        "runner": args.runner,
-        "link": args.link,
-        "settings": settings_for(args, search, tools),
-        "ask": None if args.dry_run else terminal_ask(),
-        "check": args.check,
-    }
     if args.dry_run:
         from agenttools_runtime.cli.plan_view import plan_json, render_plan
 
-        the_plan = deploy(target, tools, dry_run=True, **common)
+        the_plan = deploy(target, tools, dry_run=True, **options)
         emit(args, plan_json(the_plan), lambda: render_plan(the_plan))
         return 0 if the_plan.ok else 1
-    deployment = deploy(target, tools, **common)
+    deployment = deploy(target, tools, **options)
     data = {"ok": True, "deployment": deployment.to_json(), "undo": _undo([deployment])}
     if deployment.unchanged:
         data["result"] = "unchanged"
@@ -335,35 +333,20 @@ def _render_unchanged(d: Deployment) -> str:
 
 
 def _deploy_many(
-    args: argparse.Namespace,
-    clients: dict[str, Client],
-    tools: str | None,
-    skills_dir: Any,
-    search: SearchPath | None,
+    args: argparse.Namespace, clients: dict[str, Client], tools: str | None, **options: Any
 ) -> int:
     from agenttools_runtime.deploy import deploy_all
     from agenttools_runtime.deploy.deploy_plan import DeployPlan
-    from agenttools_runtime.mcp.settings import terminal_ask
-    from agenttools_runtime.settings.given import asked_once
     from agenttools_runtime.signals import Interrupted
 
     try:
         result = deploy_all(
             tools,
-            settings=settings_for(args, search, tools),
-            ask=None if args.dry_run else asked_once(terminal_ask()),
-            check=args.check,
-            overwrite=args.overwrite,
-            skills_dir=skills_dir,
-            mcp_server_name=args.name,
-            search=search,
             clients=clients,
-            project=args.project,
-            runner=args.runner,
             dry_run=args.dry_run,
             keep_going=True,
             named=not (args.all_clients or args.detected),
-            link=args.link,
+            **options,
         )
     except Interrupted as exc:  # what was done so far, then the interruption's message
         if exc.partial is not None:
@@ -476,31 +459,20 @@ def _undo(deployments: list[Deployment]) -> str:
     return "agenttools remove " + " ".join(d.uuid for d in deployments)
 
 
-def run_deployed(args: argparse.Namespace) -> int:
-    finish_interrupted_if_left()
-    return deployed_view(args)
-
-
 def run_remove(args: argparse.Namespace) -> int:
-    if args.client or args.bundle or args.all or args.dry_run:
-        return _remove_selected(args)
-    if not args.id:
-        raise UsageError("give the deployment IDs to remove, or --client, --bundle or --all")
+    """``remove`` of the IDs given, or of a selection (--client, --bundle, --all; with
+    --dry-run: the list); each removed on its own, one that fails does not stop the others."""
     from agenttools_runtime.cli.removing import remove_each
-
-    return remove_each(args, args.id, single=len(args.id) == 1)
-
-
-def _remove_selected(args: argparse.Namespace) -> int:
-    """``remove`` of a selection: by IDs, --client, --bundle, or --all (with --dry-run: the
-    list); each removed on its own, one that fails does not stop the others."""
-    from agenttools_runtime.deploy import deployed
-    from agenttools_runtime.deploy.selection import select
 
     if args.all and (args.id or args.client or args.bundle):
         raise UsageError("--all removes every deployment: give no ID, --client or --bundle")
     if not (args.id or args.client or args.bundle or args.all):
         raise UsageError("give the deployment IDs to remove, or --client, --bundle or --all")
+    if not (args.client or args.bundle or args.all or args.dry_run):
+        return remove_each(args, args.id, single=len(args.id) == 1)
+    from agenttools_runtime.deploy import deployed
+    from agenttools_runtime.deploy.selection import select
+
     finish_interrupted_if_left()  # what is chosen: after what recovery finishes
     pool = [d.record for d in deployed()]
     chosen = select(pool, ids=args.id, client=args.client, bundle=args.bundle)
@@ -517,8 +489,6 @@ def _remove_selected(args: argparse.Namespace) -> int:
             "\n".join(lines) or "No deployment matches.",
         )
         return 0
-    from agenttools_runtime.cli.removing import remove_each
-
     ids = [r.uuid for r in chosen]
     if args.all:  # a record that cannot be read is not removed: said, never passed over
         import os

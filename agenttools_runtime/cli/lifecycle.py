@@ -17,6 +17,7 @@ from agenttools_runtime.cli.common import (
     add_command,
     columns,
     emit,
+    finish_interrupted_if_left,
     is_terminal,
     nonempty,
 )
@@ -118,12 +119,14 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
 # -- deployed --------------------------------------------------------------------------------
 
 
-def deployed_view(args: argparse.Namespace) -> int:
+def run_deployed(args: argparse.Namespace) -> int:
     """``agenttools deployed``: one line per deployment with its status (``--long``: each in
-    full, with what its status is made of; ``--json``: its record and status in full)."""
+    full, with what its status is made of; ``--json``: its record and status in full), after
+    what an interrupted operation left is finished."""
     from agenttools_runtime.clients import get_client
     from agenttools_runtime.deploy import Deployment, status
 
+    finish_interrupted_if_left()
     client = None if args.client is None else get_client(args.client).id
     found = status.statuses(status.load_all(client))
     if args.json:
