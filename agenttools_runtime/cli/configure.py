@@ -7,11 +7,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agenttools_runtime.cli.common import UsageError, add_command, emit, examples, nonempty
+from agenttools_runtime.cli.common import (
+    UsageError,
+    add_check_arguments,
+    add_command,
+    emit,
+    examples,
+    nonempty,
+)
 
 
 def register(subparsers: Any) -> None:
-    from agenttools_runtime.cli.check_args import add_check_arguments
     from agenttools_runtime.cli.setting_args import add_setting_arguments
 
     parser = add_command(

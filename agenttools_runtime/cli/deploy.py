@@ -6,9 +6,9 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import envs as envs_cli
-from agenttools_runtime.cli.check_args import add_check_arguments
 from agenttools_runtime.cli.common import (
     UsageError,
+    add_check_arguments,
     add_command,
     add_environment_arguments,
     add_overwrite_arguments,

@@ -128,7 +128,7 @@ def _active_venv_python() -> str | None:
 
 # -- list ------------------------------------------------------------------------------------
 def run_list(args: argparse.Namespace) -> int:
-    if getattr(args, "from_index", False):
+    if args.from_index:
         from agenttools_runtime.cli.remote_view import run_list_index
 
         return run_list_index(args)
@@ -193,7 +193,7 @@ def _short(names: list[str], prefix: str) -> str:
 
 # -- show ------------------------------------------------------------------------------------
 def run_show(args: argparse.Namespace) -> int:
-    if getattr(args, "from_index", False):
+    if args.from_index:
         from agenttools_runtime.cli.remote_view import run_show_index
 
         return run_show_index(args)

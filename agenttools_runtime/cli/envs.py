@@ -68,8 +68,8 @@ def takes_over(args: argparse.Namespace, tools: str | None) -> bool:
     """Whether ``deploy``'s TOOLS is for this module: ``--install``, a requirement with a
     specifier, a path, or a distribution not installed where discovery looks."""
     if tools is None:
-        return bool(getattr(args, "install", False))
-    if getattr(args, "install", False) or SPECIFIER.intersection(tools):
+        return bool(args.install)
+    if args.install or SPECIFIER.intersection(tools):
         return True
     if tools.endswith(".whl") or os.sep in tools.split("/", 1)[0] or tools.startswith("."):
         return True
@@ -126,7 +126,7 @@ def run_deploy(
     text, bundle = split_tools(tools)
     request = parse_request(text)
     name = request.name if bundle is None else f"{request.name}/{bundle}"
-    metadata_only = getattr(args, "runner", None) == "uvx"
+    metadata_only = args.runner == "uvx"
     if args.dry_run:
         return _dry_run(args, request)
     if not args.install:
@@ -216,14 +216,14 @@ def _install_command(args: argparse.Namespace) -> str:
         "index_url",
         "installer",
     ):
-        value = getattr(args, option, None)
+        value = getattr(args, option)
         if value:
             words += [f"--{option.replace('_', '-')}", redact(value)]
     for option in ("extra_index_url", "find_links"):
-        for value in getattr(args, option, None) or ():
+        for value in getattr(args, option) or ():
             words += [f"--{option.replace('_', '-')}", redact(value)]
     for flag in ("no_skills", "no_index", "link"):
-        if getattr(args, flag, False):
+        if getattr(args, flag):
             words.append(f"--{flag.replace('_', '-')}")
     if args.overwrite == "upgrade":
         words.append("--upgrade")
@@ -320,12 +320,12 @@ def add_upgrade_arguments(parser: argparse.ArgumentParser) -> None:
 def sync_upgrades(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[str], bool]:
     """``sync --upgrade``'s upgrades of managed environments, before the ordinary sync: JSON
     rows, text lines (one per deployment: ``weather-tools 1.2.0 → 1.3.0``), all ok."""
-    if not getattr(args, "upgrade", False):
+    if not args.upgrade:
         return [], [], True
     from agenttools_runtime.envs.upgrade import upgrade_all
 
     items = upgrade_all(options_from_args(args), dry_run=args.dry_run, force=bool(args.force),
-                        check=getattr(args, "check", "start"))  # fmt: skip
+                        check=args.check)  # fmt: skip
     lines = [
         f"{record.client} {record.toolset_name}: {item.result}: {item.detail}"
         for item in items

@@ -41,10 +41,10 @@ def options_from_args(args: argparse.Namespace) -> Any:
     from agenttools_runtime.envs.index import IndexOptions
 
     return IndexOptions.from_sources(
-        index_url=getattr(args, "index_url", None),
-        extra_index_urls=getattr(args, "extra_index_url", None) or (),
-        find_links=getattr(args, "find_links", None) or (),
-        no_index=bool(getattr(args, "no_index", False)),
+        index_url=args.index_url,
+        extra_index_urls=args.extra_index_url or (),
+        find_links=args.find_links or (),
+        no_index=args.no_index,
     )
 
 

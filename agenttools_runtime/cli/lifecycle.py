@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import envs as envs_cli
 from agenttools_runtime.cli import project as project_cli
-from agenttools_runtime.cli.check_args import add_check_arguments
 from agenttools_runtime.cli.common import (
     UsageError,
+    add_check_arguments,
     add_command,
     columns,
     emit,
@@ -147,12 +147,10 @@ def _render_table(found: list[DeploymentStatus]) -> str:
     table = [("ID", "CLIENT", "SCOPE", "BUNDLE", "VERSION", "STATUS", "")]
     for item in found:
         record = item.record
-        if record is None:
-            table.append((item.uuid[:8], "?", "?", "?", "?", item.status, _first(item)))
-            continue
-        where, bundle, version = _scope(record), record.toolset_name, _version(record)
-        table.append((item.uuid[:8], record.client, where, bundle, version, item.status,
-                      _first(item)))  # fmt: skip
+        about = ("?",) * 4
+        if record is not None:
+            about = (record.client, _scope(record), record.toolset_name, _version(record))
+        table.append((item.uuid[:8], *about, item.status, _first(item)))
     aligned = columns([line[:6] for line in table])  # the findings follow, not aligned
     lines = [
         row + (f"  {line[6]}" if line[6] else "") for row, line in zip(aligned, table, strict=True)

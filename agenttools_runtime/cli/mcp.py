@@ -7,9 +7,9 @@ import contextlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli.check_args import add_check_arguments
 from agenttools_runtime.cli.common import (
     UsageError,
+    add_check_arguments,
     add_command,
     add_command_group,
     add_environment_arguments,

@@ -10,9 +10,9 @@ import sys
 import warnings
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli.check_args import add_check_arguments
 from agenttools_runtime.cli.common import (
     UsageError,
+    add_check_arguments,
     add_command,
     emit,
     examples,
@@ -123,7 +123,7 @@ def project_here(args: argparse.Namespace) -> Path | None:
     project are a usage error)."""
     from agenttools_runtime.project_state.finding import find_project_file
 
-    found = None if getattr(args, "global_", False) else find_project_file()
+    found = None if args.global_ else find_project_file()
     wants_project = getattr(args, "locked", False) or getattr(args, "frozen", False)
     if found is None and wants_project:
         raise UsageError("--locked and --frozen act on a project: no agenttools.toml here or above")
@@ -213,7 +213,7 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
     from agenttools_runtime.errors import LockMissing
     from agenttools_runtime.project_state import freshness, lockfile, machine, rawfile
 
-    if getattr(args, "id", None) or getattr(args, "client", None) or getattr(args, "bundle", None):
+    if args.id or args.client or args.bundle:
         raise UsageError("deployment ids, --client and --bundle are machine-wide: add --global")
     rawfile.read(path)  # (TOML, else FILE:LINE; what it means is the lock's business here)
     # what a killed deploy left (a sync's, say) first: the files as they now stay
@@ -320,4 +320,4 @@ def _require_project() -> Path:
 
 def _first_line(args: argparse.Namespace, text: str) -> None:
     """What the command acts on, first (stderr with --json, stdout's first line otherwise)."""
-    print(text, file=sys.stderr if getattr(args, "json", False) else sys.stdout, flush=True)
+    print(text, file=sys.stderr if args.json else sys.stdout, flush=True)
