@@ -15,11 +15,10 @@ from agenttools_runtime.cli.common import (
     examples,
     nonempty,
 )
+from agenttools_runtime.cli.setting_args import add_setting_arguments
 
 
 def register(subparsers: Any) -> None:
-    from agenttools_runtime.cli.setting_args import add_setting_arguments
-
     parser = add_command(
         subparsers,
         "configure",

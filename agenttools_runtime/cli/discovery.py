@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import (
@@ -16,6 +17,8 @@ from agenttools_runtime.cli.common import (
     nonempty,
     refuse_both,
 )
+from agenttools_runtime.cli.index_options import add_index_arguments
+from agenttools_runtime.cli.setting_args import add_setting_arguments
 
 if TYPE_CHECKING:
     from agenttools_runtime.discovery import SearchPath
@@ -76,8 +79,6 @@ def register(subparsers: Any) -> None:
         help="start each stdio server as a client would (30 s at most) and list the tools, "
         "prompts and resources it offers; the values of its settings with --env",
     )
-    from agenttools_runtime.cli.setting_args import add_setting_arguments
-
     add_setting_arguments(show_parser)
     add_environment_arguments(show_parser)
     _add_index_option(show_parser, "show NAME (a distribution, 'dist==X', or a wheel file) as "
@@ -85,8 +86,6 @@ def register(subparsers: Any) -> None:
 
 
 def _add_index_option(parser: argparse.ArgumentParser, help_text: str) -> None:
-    from agenttools_runtime.cli.index_options import add_index_arguments
-
     parser.add_argument("--index", action="store_true", dest="from_index", help=help_text)
     add_index_arguments(parser)
 
@@ -198,13 +197,13 @@ def run_show(args: argparse.Namespace) -> int:
 
         return run_show_index(args)
     from agenttools_runtime.bundles import resolve_tools
-
-    search = search_from_args(args)
     from agenttools_runtime.cli.show_view import bundle_details, render_show
 
+    search = search_from_args(args)
     bundle = resolve_tools(args.name, search)
     details = bundle_details(bundle)
     failed = any(item.get("problem") for item in (*details["mcp_servers"], *details["skills"]))
+    text = partial(render_show, details)
     if args.tools:
         from agenttools_runtime.cli.setting_args import settings_for
         from agenttools_runtime.cli.show_view import offered, render_offered
@@ -212,7 +211,6 @@ def run_show(args: argparse.Namespace) -> int:
         offers = offered(bundle, settings_for(args, search, args.name))
         details["offered"] = offers
         failed = failed or any(o.get("problem") for o in offers)
-        emit(args, {"ok": not failed, "bundle": details}, lambda: render_offered(offers))
-        return 1 if failed else 0
-    emit(args, {"ok": not failed, "bundle": details}, lambda: render_show(details))
+        text = partial(render_offered, offers)
+    emit(args, {"ok": not failed, "bundle": details}, text)
     return 1 if failed else 0

@@ -126,7 +126,6 @@ def run_deploy(
     text, bundle = split_tools(tools)
     request = parse_request(text)
     name = request.name if bundle is None else f"{request.name}/{bundle}"
-    metadata_only = args.runner == "uvx"
     if args.dry_run:
         return _dry_run(args, request)
     if not args.install:
@@ -136,17 +135,22 @@ def run_deploy(
             _warn(said)
             return status
         if not _ask(request):
+            from agenttools_runtime.cli.discovery import search_from_args
+            from agenttools_runtime.discovery import SearchPath
             from agenttools_runtime.errors import DistributionNotInstalledHere
 
+            search = search_from_args(args, quiet=True) or SearchPath.current()
             raise DistributionNotInstalledHere(
-                requirement=request.describe(), where=_where(args), command=_install_command(args)
+                requirement=request.describe(),
+                where=f"{search.describe()} nor in a managed environment",
+                command=_install_command(args),
             )
     done = install_and_deploy(
         request,
         lambda search: _announced(args, search, name, deploy),
         options=options_from_args(args),
         installer=args.installer,
-        metadata_only=metadata_only,
+        metadata_only=args.runner == "uvx",
     )
     _warn(done.said)
     assert isinstance(done.outcome, int)
@@ -184,14 +188,6 @@ def _ask(request: Any) -> bool:
     except EOFError:
         return False
     return answer.strip().lower() in ("y", "yes")
-
-
-def _where(args: argparse.Namespace) -> str:
-    from agenttools_runtime.cli.discovery import search_from_args
-    from agenttools_runtime.discovery import SearchPath
-
-    search = search_from_args(args, quiet=True) or SearchPath.current()
-    return f"{search.describe()} nor in a managed environment"
 
 
 def _install_command(args: argparse.Namespace) -> str:

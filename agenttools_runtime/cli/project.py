@@ -191,19 +191,20 @@ def run_lock(args: argparse.Namespace) -> int:
 def run_project_sync(args: argparse.Namespace, path: Path) -> int:
     """``sync`` inside the project of *path*: with nothing to do, said from the facts alone
     (:mod:`agenttools_runtime.project_state.freshness`), else the whole sync."""
+    from agenttools_runtime.project_state import schema
     from agenttools_runtime.project_state.freshness import up_to_date
 
     if args.prune or args.client or args.bundle:
         raise UsageError("--prune, --client and --bundle are machine-wide: add --global "
                          "(a project sync does all it lists)")  # fmt: skip
     if args.dry_run or args.upgrade or args.force:
-        return _sync(args, _load(path), "Syncing")
+        return _sync(args, schema.load(path), "Syncing")
     _first_line(args, f"Syncing project {path.parent} ({path.name})")
     report = up_to_date(path, frozen=args.frozen)
     if report is not None:
         emit(args, _sync_json(path.parent, report), lambda: _sync_text(report))
         return 0
-    return _sync(args, _load(path), "Syncing", said=True)
+    return _sync(args, schema.load(path), "Syncing", said=True)
 
 
 def run_project_verify(args: argparse.Namespace, path: Path) -> int:
@@ -298,12 +299,6 @@ def _verify_summary(checked: Any) -> str:
         return (f"ok: {checked.deployments} deployment(s), {checked.files} file(s), "
                 f"{checked.entries} entr{'y' if checked.entries == 1 else 'ies'} as locked")  # fmt: skip
     return f"{len(checked.findings)} finding(s): run 'agenttools sync' (--force replaces what you changed)"
-
-
-def _load(path: Path) -> ProjectFile:
-    from agenttools_runtime.project_state import schema
-
-    return schema.load(path)
 
 
 def _require_project() -> Path:
