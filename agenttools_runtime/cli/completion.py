@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, NamedTuple
 
-from agenttools_runtime.cli.common import UsageError, add_command, emit
+from agenttools_runtime.cli.common import UsageError, add_command, emit, examples
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -57,11 +57,10 @@ def register(subparsers: Any) -> None:
             "and the names of the installed bundles and servers (looked up when you press "
             "TAB). Load it from your shell's start-up file."
         ),
-        epilog=(
-            "examples:\n"
-            "  bash:  echo 'source <(agenttools completion bash)' >> ~/.bashrc\n"
-            "  zsh:   echo 'source <(agenttools completion zsh)' >> ~/.zshrc\n"
-            "  fish:  agenttools completion fish > ~/.config/fish/completions/agenttools.fish"
+        epilog=examples(
+            "bash:  echo 'source <(agenttools completion bash)' >> ~/.bashrc",
+            "zsh:   echo 'source <(agenttools completion zsh)' >> ~/.zshrc",
+            "fish:  agenttools completion fish > ~/.config/fish/completions/agenttools.fish",
         ),
     )
     parser.add_argument(

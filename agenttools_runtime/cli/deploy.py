@@ -59,19 +59,20 @@ def register(subparsers: Any) -> None:
             "          in a project file: a warning, the file only works on this machine)\n"
             "  script  its console script by name, found on the client's PATH (project\n"
             "          scope default when the distribution has one)\n"
-            "  uvx     uvx --from DIST==VERSION SCRIPT (uv installs the release itself)\n"
-            "\n"
-            "examples:\n"
-            "  agenttools deploy claude-code weather-tools\n"
-            "  agenttools deploy claude-code,cursor,codex weather-tools\n"
-            "  agenttools deploy --detected weather-tools --dry-run\n"
-            "  agenttools deploy cursor weather-tools/weather --project .\n"
-            "  agenttools deploy claude-code weather-tools --project . --runner uvx\n"
-            "  agenttools deploy codex weather-tools --upgrade\n"
-            "  agenttools deploy claude-code                 # the built-in agenttools bundle\n"
-            "  agenttools deploy --all-clients weather-tools   # every supported client\n"
-            "  agenttools deploy --all-clients                 # the built-in bundle everywhere\n"
-            "  agenttools deploy claude-desktop --config ~/cfg.json --no-skills"
+            "  uvx     uvx --from DIST==VERSION SCRIPT (uv installs the release itself)"
+        )
+        + "\n\n"
+        + examples(
+            "agenttools deploy claude-code weather-tools",
+            "agenttools deploy claude-code,cursor,codex weather-tools",
+            "agenttools deploy --detected weather-tools --dry-run",
+            "agenttools deploy cursor weather-tools/weather --project .",
+            "agenttools deploy claude-code weather-tools --project . --runner uvx",
+            "agenttools deploy codex weather-tools --upgrade",
+            "agenttools deploy claude-code                 # the built-in agenttools bundle",
+            "agenttools deploy --all-clients weather-tools   # every supported client",
+            "agenttools deploy --all-clients                 # the built-in bundle everywhere",
+            "agenttools deploy claude-desktop --config ~/cfg.json --no-skills",
         ),
         unrecognized_hint=(
             "several clients are one TARGET separated by commas: claude-code,cursor,codex"
@@ -188,12 +189,11 @@ def register(subparsers: Any) -> None:
             "not be removed: the deployment then stays listed, and removing it again "
             "finishes the job."
         ),
-        epilog=(
-            "examples:\n"
-            "  agenttools remove 3f2a9c1e\n"
-            "  agenttools remove --client cursor\n"
-            "  agenttools remove --bundle weather-tools --dry-run\n"
-            "  agenttools remove --all"
+        epilog=examples(
+            "agenttools remove 3f2a9c1e",
+            "agenttools remove --client cursor",
+            "agenttools remove --bundle weather-tools --dry-run",
+            "agenttools remove --all",
         ),
     )
     remove.add_argument(
@@ -316,20 +316,10 @@ def _deploy_one(args: argparse.Namespace, target: str, tools: str | None, **opti
     data = {"ok": True, "deployment": deployment.to_json(), "undo": _undo([deployment])}
     if deployment.unchanged:
         data["result"] = "unchanged"
-        emit(args, data, lambda: _render_unchanged(deployment))
-        return 0
-    emit(args, data, lambda: f"{_render(deployment)}\nUndo: {_undo([deployment])}")
+        emit(args, data, lambda: _render(deployment))
+    else:
+        emit(args, data, lambda: f"{_render(deployment)}\nUndo: {_undo([deployment])}")
     return 0
-
-
-def _render_unchanged(d: Deployment) -> str:
-    version = d.record.agent_tools.get("distribution_version")
-    what = f'"{d.toolset}"' + (f" {version}" if version else "")
-    where = f" (project {d.scope})" if d.scope not in (None, "user") else ""
-    return (
-        f"{what} is already deployed to {d.client_name}{where}, up to date "
-        f"(deployment {d.uuid}): nothing to do."
-    )
 
 
 def _deploy_many(
@@ -437,7 +427,7 @@ def _render_many(
     blocks = []
     for item in result.results.values():
         if isinstance(item, Deployment):
-            blocks.append(_render_unchanged(item) if item.unchanged else _render(item))
+            blocks.append(_render(item))
         elif not isinstance(item, Skipped):
             blocks.append(render_plan(item))
     table = [("CLIENT", "RESULT", "DETAIL")] + [
@@ -502,7 +492,15 @@ def run_remove(args: argparse.Namespace) -> int:
 
 
 def _render(d: Deployment) -> str:
+    """What was deployed, where (or, when it already was, that there was nothing to do)."""
     where = f" (project {d.scope})" if d.scope not in (None, "user") else ""
+    if d.unchanged:
+        version = d.record.agent_tools.get("distribution_version")
+        what = f'"{d.toolset}"' + (f" {version}" if version else "")
+        return (
+            f"{what} is already deployed to {d.client_name}{where}, up to date "
+            f"(deployment {d.uuid}): nothing to do."
+        )
     lines = [f'Deployed "{d.toolset}" to {d.client_name}{where} (deployment {d.uuid}).']
     for entry in d.record.mcp_servers:
         choice = d.launches.get(entry.config_key)

@@ -17,6 +17,7 @@ from agenttools_runtime.cli.common import (
     add_command,
     columns,
     emit,
+    examples,
     finish_interrupted_if_left,
     is_terminal,
     nonempty,
@@ -78,12 +79,11 @@ def register(subparsers: Any) -> None:
             "agenttools.lock instead (--locked, --frozen; docs/projects.md); --global keeps "
             "the meaning above there."
         ),
-        epilog=(
-            "examples:\n"
-            "  pip install -U weather-tools && agenttools sync\n"
-            "  agenttools sync --dry-run\n"
-            "  agenttools sync --client cursor --bundle weather-tools\n"
-            "  pip uninstall weather-tools && agenttools sync --prune --yes"
+        epilog=examples(
+            "pip install -U weather-tools && agenttools sync",
+            "agenttools sync --dry-run",
+            "agenttools sync --client cursor --bundle weather-tools",
+            "pip uninstall weather-tools && agenttools sync --prune --yes",
         ),
     )
     _add_selection(sync)

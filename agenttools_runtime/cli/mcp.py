@@ -15,6 +15,7 @@ from agenttools_runtime.cli.common import (
     add_environment_arguments,
     add_target_arguments,
     emit,
+    examples,
     nonempty,
     refuse_both,
 )
@@ -57,12 +58,11 @@ def register(subparsers: Any) -> None:
             "distribution's console script by name when there is one, so the file works on "
             "a teammate's machine (--runner chooses: python, script, uvx)."
         ),
-        epilog=(
-            "examples:\n"
-            "  agenttools mcp install claude-code weather-tools/weather\n"
-            "  agenttools mcp install cursor weather --name wx\n"
-            "  agenttools mcp install codex weather-tools/weather --project .\n"
-            "  agenttools mcp install vscode weather --config ~/.config/Code/User/settings.json"
+        epilog=examples(
+            "agenttools mcp install claude-code weather-tools/weather",
+            "agenttools mcp install cursor weather --name wx",
+            "agenttools mcp install codex weather-tools/weather --project .",
+            "agenttools mcp install vscode weather --config ~/.config/Code/User/settings.json",
         ),
     )
     _target_arguments(install)
@@ -133,10 +133,9 @@ def register(subparsers: Any) -> None:
             "entry it replaced is put back instead, one the user changed since is kept "
             "unless --force (exit status 1), and the deployment no longer lists it."
         ),
-        epilog=(
-            "examples:\n"
-            "  agenttools mcp uninstall claude-code weather\n"
-            "  agenttools mcp uninstall cursor weather-tools/weather --project ."
+        epilog=examples(
+            "agenttools mcp uninstall claude-code weather",
+            "agenttools mcp uninstall cursor weather-tools/weather --project .",
         ),
     )
     _target_arguments(uninstall)
@@ -376,7 +375,9 @@ def run_uninstall(args: argparse.Namespace) -> int:
         import warnings
 
         warnings.warn(result.warning, stacklevel=1)
-    tag = _UNINSTALLED[result.outcome]
+    # (a kept entry is not printed: the warning says it)
+    removed = result.outcome in ("removed", "restored")
+    tag = "UninstallMCPServer" if removed else "MCPServerNotInstalled"
     text = format_message(tag, key=result.key, config_file=result.config_file)
     if result.outcome == "restored":
         text += " The entry it had replaced is back as it was."
@@ -384,14 +385,6 @@ def run_uninstall(args: argparse.Namespace) -> int:
         text += f" (deployment {', '.join(result.deployments)} no longer lists it)"
     emit(args, {"ok": result.done, **result.to_json()}, "" if not result.done else text)
     return 0 if result.done else 1
-
-
-_UNINSTALLED = {
-    "removed": "UninstallMCPServer",
-    "restored": "UninstallMCPServer",
-    "absent": "MCPServerNotInstalled",
-    "kept": "MCPServerNotInstalled",  # (not printed: the warning says it)
-}
 
 
 @contextlib.contextmanager
