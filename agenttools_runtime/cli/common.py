@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
@@ -127,6 +128,12 @@ def emit(args: argparse.Namespace, data: Any, text: str | Callable[[], str]) -> 
         rendered = text() if callable(text) else text
         if rendered:
             print(rendered)
+
+
+def announce(args: argparse.Namespace, text: str) -> None:
+    """What the command acts on, before its result: stdout's first line, or stderr with
+    ``--json`` (where stdout holds only the JSON document)."""
+    print(text, file=sys.stderr if args.json else sys.stdout, flush=True)
 
 
 def columns(table: Sequence[Sequence[str]]) -> list[str]:

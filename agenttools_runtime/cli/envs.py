@@ -11,7 +11,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from agenttools_runtime.cli.common import UsageError, add_command, emit, is_terminal
+from agenttools_runtime.cli.common import UsageError, add_command, announce, emit, is_terminal
 from agenttools_runtime.cli.index_options import (
     SPECIFIER,
     add_index_arguments,
@@ -169,7 +169,7 @@ def _announced(
         what = "metadata of" if r.layout == "metadata" else "managed environment for"
         line = (f"Using the {what} {r.distribution} {r.version}: {env.path} "
                 f"({r.installer} {r.installer_version}, {len(r.resolved)} distribution(s)).")  # fmt: skip
-        print(line, file=sys.stderr if args.json else sys.stdout)
+        announce(args, line)
         from agenttools_runtime.mcp.runners import uvx_sources
 
         with uvx_sources(tuple(r.index.installer_arguments("uv"))):

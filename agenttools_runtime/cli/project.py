@@ -6,7 +6,6 @@ with one line; ``--global`` keeps their machine-wide meaning). The work is the l
 from __future__ import annotations
 
 import argparse
-import sys
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +13,7 @@ from agenttools_runtime.cli.common import (
     UsageError,
     add_check_arguments,
     add_command,
+    announce,
     emit,
     examples,
     finish_interrupted_if_left,
@@ -176,7 +176,7 @@ def run_lock(args: argparse.Namespace) -> int:
                 raise BundleNotInProject(
                     path=str(project.path), name=name, listed=listed or ["nothing"]
                 )
-    _first_line(args, f"Locking project {project.root} ({project.path.name})")
+    announce(args, f"Locking project {project.root} ({project.path.name})")
     lock, changed = lock_only(project, upgrade=upgrade, dry_run=args.dry_run)
     pins = [f"{d.name} {d.pin.version}" for d in lock.distributions]
     verb = ("would change" if args.dry_run else "written") if changed else "up to date"
@@ -199,7 +199,7 @@ def run_project_sync(args: argparse.Namespace, path: Path) -> int:
                          "(a project sync does all it lists)")  # fmt: skip
     if args.dry_run or args.upgrade or args.force:
         return _sync(args, schema.load(path), "Syncing")
-    _first_line(args, f"Syncing project {path.parent} ({path.name})")
+    announce(args, f"Syncing project {path.parent} ({path.name})")
     report = up_to_date(path, frozen=args.frozen)
     if report is not None:
         emit(args, _sync_json(path.parent, report), lambda: _sync_text(report))
@@ -225,7 +225,7 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
     if raw is None:
         raise LockMissing(project=str(path), lock=str(lock_path))
     lock = lockfile.loads_bytes(raw, lock_path)
-    _first_line(args, f"Verifying project {root} against {lock_path.name}")
+    announce(args, f"Verifying project {root} against {lock_path.name}")
     record = machine.read(root)
     checked = None
     if record.lock_sha256 == hashlib.sha256(raw).hexdigest():
@@ -261,7 +261,7 @@ def _sync(args: argparse.Namespace, project: ProjectFile, doing: str, *,
     dry = bool(getattr(args, "dry_run", False))
     if not said:
         dry_text = ", dry run" if dry else ""
-        _first_line(args, f"{doing} project {project.root} ({project.path.name}{dry_text})")
+        announce(args, f"{doing} project {project.root} ({project.path.name}{dry_text})")
     report = sync_project(project, mode=mode, dry_run=dry, force=bool(getattr(args, "force", False)),
                           upgrade=bool(getattr(args, "upgrade", False)), write_project=write_project,
                           check=getattr(args, "check", "start"))  # fmt: skip
@@ -311,8 +311,3 @@ def _require_project() -> Path:
     if found is None:
         raise NotInProject(start=os.getcwd())
     return found
-
-
-def _first_line(args: argparse.Namespace, text: str) -> None:
-    """What the command acts on, first (stderr with --json, stdout's first line otherwise)."""
-    print(text, file=sys.stderr if args.json else sys.stdout, flush=True)
