@@ -274,15 +274,8 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.format == "github" and not args.json:
         print(_github_verify(found))
         return 0 if ok else 1
-    emit(
-        args,
-        {
-            "ok": ok,
-            "deployments": [i.to_json() for i in found],
-            "summary": _counts(found),
-        },
-        lambda: _render_verify(found),
-    )
+    data = {"ok": ok, "deployments": [i.to_json() for i in found], "summary": _counts(found)}
+    emit(args, data, lambda: _render_verify(found))
     return 0 if ok else 1
 
 

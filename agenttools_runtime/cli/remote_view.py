@@ -124,9 +124,6 @@ def run_list_index(args: argparse.Namespace) -> int:
             lines += [f"  {p['distribution']}: {p['problem']}" for p in problems]
         return "\n".join(lines)
 
-    emit(
-        args,
-        {"ok": True, "index": options.describe(), "distributions": rows, "problems": problems},
-        text,
-    )
+    data = {"ok": True, "index": options.describe(), "distributions": rows, "problems": problems}
+    emit(args, data, text)
     return 0

@@ -220,17 +220,11 @@ def run_serve(args: argparse.Namespace) -> int:
             {"uri": s.uri, "name": s.name, "origin": s.origin, "files": len(s.files)}
             for s in skills
         ]
-        emit(
-            args,
-            {"ok": True, "skills": rows},
-            lambda: (
-                "\n".join(
-                    f"{r['uri']}  ({r['origin']}, {r['files']} file{'' if r['files'] == 1 else 's'})"
-                    for r in rows
-                )
-                or "No skills to serve"
-            ),
-        )
+        lines = [
+            f"{r['uri']}  ({r['origin']}, {r['files']} file{'' if r['files'] == 1 else 's'})"
+            for r in rows
+        ]
+        emit(args, {"ok": True, "skills": rows}, "\n".join(lines) or "No skills to serve")
         return 0
     server = build_server(skills)
     print(f"agenttools serve: serving {len(skills)} skills over stdio", file=sys.stderr)
