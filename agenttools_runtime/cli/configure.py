@@ -65,8 +65,8 @@ def run_configure(args: argparse.Namespace) -> int:
     if not given:
         rows = _current(record)
         lines = [f"{r['server']}.{r['name']} = {r['value']}" for r in rows]
-        emit(args, {"ok": True, "uuid": record.uuid, "settings": rows},
-             "\n".join(lines) or f"Deployment {record.uuid} has no settings.")  # fmt: skip
+        data = {"ok": True, "uuid": record.uuid, "settings": rows}
+        emit(args, data, "\n".join(lines) or f"Deployment {record.uuid} has no settings.")
         return 0
     outcome = redeploy(record, settings=given, check=args.check)
     assert isinstance(outcome, Deployment)

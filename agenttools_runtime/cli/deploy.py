@@ -471,8 +471,10 @@ def run_remove(args: argparse.Namespace) -> int:
             {"uuid": r.uuid, "client": r.client, "bundle": r.toolset_name, "scope": r.scope}
             for r in chosen
         ]
-        lines = [f'Would remove deployment {r.uuid} ("{r.toolset_name}" from {r.client}).'
-                 for r in chosen]  # fmt: skip
+        lines = [
+            f'Would remove deployment {r.uuid} ("{r.toolset_name}" from {r.client}).'
+            for r in chosen
+        ]
         emit(
             args,
             {"ok": True, "dry_run": True, "deployments": rows},

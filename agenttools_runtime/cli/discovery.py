@@ -52,8 +52,11 @@ def register(subparsers: Any) -> None:
         "--all", action="store_true", help="include the built-in bundle (agenttools)"
     )
     add_environment_arguments(list_parser)
-    _add_index_option(list_parser, "list the distributions of a package index or --find-links "
-                      "location that ship agent tools (nothing is installed)")  # fmt: skip
+    _add_index_option(
+        list_parser,
+        "list the distributions of a package index or --find-links location that ship agent "
+        "tools (nothing is installed)",
+    )
 
     show_parser = add_command(
         subparsers,
@@ -81,8 +84,11 @@ def register(subparsers: Any) -> None:
     )
     add_setting_arguments(show_parser)
     add_environment_arguments(show_parser)
-    _add_index_option(show_parser, "show NAME (a distribution, 'dist==X', or a wheel file) as "
-                      "the newest wheel on the package index has it (nothing is installed)")  # fmt: skip
+    _add_index_option(
+        show_parser,
+        "show NAME (a distribution, 'dist==X', or a wheel file) as the newest wheel on the "
+        "package index has it (nothing is installed)",
+    )
 
 
 def _add_index_option(parser: argparse.ArgumentParser, help_text: str) -> None:

@@ -39,6 +39,9 @@ def run_doctor(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.envs import doctor_environments
 
     environments, said, environments_ok = doctor_environments(args.fix)
-    emit(args, {**report.to_json(), "environments": environments},
-         lambda: "\n".join(t for t in (report.render(), said) if t))  # fmt: skip
+    emit(
+        args,
+        {**report.to_json(), "environments": environments},
+        lambda: "\n".join(t for t in (report.render(), said) if t),
+    )
     return 0 if report.ok and environments_ok else 1

@@ -167,8 +167,10 @@ def _announced(
     if env is not None and env.receipt is not None:
         r = env.receipt
         what = "metadata of" if r.layout == "metadata" else "managed environment for"
-        line = (f"Using the {what} {r.distribution} {r.version}: {env.path} "
-                f"({r.installer} {r.installer_version}, {len(r.resolved)} distribution(s)).")  # fmt: skip
+        line = (
+            f"Using the {what} {r.distribution} {r.version}: {env.path} "
+            f"({r.installer} {r.installer_version}, {len(r.resolved)} distribution(s))."
+        )
         announce(args, line)
         from agenttools_runtime.mcp.runners import uvx_sources
 
@@ -238,16 +240,25 @@ def _dry_run(args: argparse.Namespace, request: Any) -> int:
 
     existing = None if args.install else find_managed(request)
     if existing is not None and existing.receipt is not None:
-        emit(args, {"ok": True, "dry_run": True, "environment": existing.name},
-             f"Would deploy {request.describe()} from the managed environment {existing.path}.")  # fmt: skip
+        data = {"ok": True, "dry_run": True, "environment": existing.name}
+        text = f"Would deploy {request.describe()} from the managed environment {existing.path}."
+        emit(args, data, text)
         return 0
     installer = find_installer(args.installer)
     with environments_lock():
         version, resolved = provision.resolve_only(request, options_from_args(args), installer)
-    data = {"ok": True, "dry_run": True, "distribution": request.name, "version": version,
-            "resolved": [d.to_json() for d in resolved]}  # fmt: skip
-    emit(args, data, f"Would install {request.name} {version} ({len(resolved)} distributions, "
-         f"{installer.describe()}) into a managed environment and deploy it from there.")  # fmt: skip
+    data = {
+        "ok": True,
+        "dry_run": True,
+        "distribution": request.name,
+        "version": version,
+        "resolved": [d.to_json() for d in resolved],
+    }
+    text = (
+        f"Would install {request.name} {version} ({len(resolved)} distributions, "
+        f"{installer.describe()}) into a managed environment and deploy it from there."
+    )
+    emit(args, data, text)
     return 0
 
 
@@ -320,8 +331,9 @@ def sync_upgrades(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[
         return [], [], True
     from agenttools_runtime.envs.upgrade import upgrade_all
 
-    items = upgrade_all(options_from_args(args), dry_run=args.dry_run, force=bool(args.force),
-                        check=args.check)  # fmt: skip
+    items = upgrade_all(
+        options_from_args(args), dry_run=args.dry_run, force=bool(args.force), check=args.check
+    )
     lines = [
         f"{record.client} {record.toolset_name}: {item.result}: {item.detail}"
         for item in items

@@ -335,8 +335,9 @@ def run_sync(args: argparse.Namespace) -> int:
     confirmed, refusal = True, ""
     if orphans and not args.dry_run and not args.yes:
         confirmed, refusal = _confirm(orphans)
-    run_sync(items, dry_run=args.dry_run, force=args.force, remove_orphans=confirmed,
-             check=args.check)  # fmt: skip
+    run_sync(
+        items, dry_run=args.dry_run, force=args.force, remove_orphans=confirmed, check=args.check
+    )
     ok = all(i.ok for i in items) and upgrades_ok
     data: dict[str, Any] = {
         "ok": ok,
@@ -365,8 +366,7 @@ def _confirm(orphans: list[SyncItem]) -> tuple[bool, str]:
     stream = sys.stderr
     print(f"{len(orphans)} orphaned deployment(s) would be removed:", file=stream)
     for item in orphans:
-        print(f"  {item.record.uuid}  {item.record.client} {item.record.toolset_name}",
-              file=stream)  # fmt: skip
+        print(f"  {item.record.uuid}  {item.record.client} {item.record.toolset_name}", file=stream)
     print("Remove them? [y/N] ", end="", file=stream, flush=True)
     try:
         answer = sys.stdin.readline()
@@ -388,8 +388,9 @@ def _render_sync(items: list[SyncItem], dry_run: bool, refusal: str) -> str:
     table = [("ID", "CLIENT", "BUNDLE", "RESULT", "DETAIL")]
     for item in items:
         record = item.record
-        table.append((record.uuid[:8], record.client, record.toolset_name, item.result,
-                      item.detail))  # fmt: skip
+        table.append(
+            (record.uuid[:8], record.client, record.toolset_name, item.result, item.detail)
+        )
     lines = columns(table)
     done = Counter(item.result for item in items)  # (in the order first met)
     verdict = ", ".join(f"{n} {result}" for result, n in done.items())

@@ -223,16 +223,27 @@ def run_install(args: argparse.Namespace) -> int:
     choice = choose_runner(server, args.runner, project=project)
     key = args.name or server.key
     probed = [] if search is None else [str(p) for p in search.paths]
-    _refuse_if_cannot_start(choice.server, key, target, probed, args.check,
-                            dist_info=str(dist.dist_info), by_script=choice.runner == "script")  # fmt: skip
+    _refuse_if_cannot_start(
+        choice.server,
+        key,
+        target,
+        probed,
+        args.check,
+        dist_info=str(dist.dist_info),
+        by_script=choice.runner == "script",
+    )
     with _file_errors(target):  # (the deployment lock finishes interrupted operations first)
         result = install_entry(target, choice.server, key, force=args.force)
     warning = machine_specific_warning(choice, key, target.config_file) if project else None
     if warning is not None:
         warnings.warn(warning, stacklevel=1)
     text = f"{_installed(result)}\n  runs: {choice.describe()}"
-    data = {"ok": True, **result.to_json(), "scope": target.to_json()["scope"],
-            "launch": choice.to_json()}  # fmt: skip
+    data = {
+        "ok": True,
+        **result.to_json(),
+        "scope": target.to_json()["scope"],
+        "launch": choice.to_json(),
+    }
     emit(args, data, text)
     return 0
 
@@ -266,9 +277,11 @@ def _refuse_if_cannot_start(
         raise signals.Interrupted.from_interrupt(exc, "nothing was changed") from None
     if reason is not None:
         raise errors.MCPServerCannotStart(
-            server=key, client_name=target.client.display_name, reason=reason,
+            server=key,
+            client_name=target.client.display_name,
+            reason=reason,
             client=target.client.id,
-        )  # fmt: skip
+        )
 
 
 def _with_settings(server: Any, pairs: list[str], project: bool, config_file: Any) -> Any:
@@ -329,8 +342,9 @@ def run_install_server_json(args: argparse.Namespace) -> int:
             )
         build_entry(target.client, server, key)  # UnsupportedTransport before any write
     if resolved:  # (its uvx or npx on the PATH; --check: it answers, started once)
-        _refuse_if_cannot_start(server, key, resolved[0], [], args.check,
-                                [values[n] for n in secrets])  # fmt: skip
+        _refuse_if_cannot_start(
+            server, key, resolved[0], [], args.check, [values[n] for n in secrets]
+        )
     # what is printed: a secret's value never (an argument may hold one)
     shown = described.server({**values, **{n: "*****" for n in secrets}})
     choice = RunnerChoice(shown, None)

@@ -43,14 +43,32 @@ def register(subparsers: Any) -> None:
             "agenttools add 'weather-tools>=1.2' --bundle weather-tools",
         ),
     )
-    add.add_argument("requirement", type=nonempty, metavar="DIST",
-                     help="a PEP 508 requirement ('weather-tools', 'weather-tools>=1.2')")  # fmt: skip
-    add.add_argument("--client", action="append", type=nonempty, default=[],
-                     help="a client to deploy to (repeatable; default: [agenttools] clients)")  # fmt: skip
-    add.add_argument("--bundle", action="append", type=nonempty, default=[], dest="bundles",
-                     help="a bundle of the distribution (repeatable; default: its only one)")  # fmt: skip
-    add.add_argument("--runner", choices=("uvx", "script", "python"),
-                     help="how its servers are written (default uvx: portable)")  # fmt: skip
+    add.add_argument(
+        "requirement",
+        type=nonempty,
+        metavar="DIST",
+        help="a PEP 508 requirement ('weather-tools', 'weather-tools>=1.2')",
+    )
+    add.add_argument(
+        "--client",
+        action="append",
+        type=nonempty,
+        default=[],
+        help="a client to deploy to (repeatable; default: [agenttools] clients)",
+    )
+    add.add_argument(
+        "--bundle",
+        action="append",
+        type=nonempty,
+        default=[],
+        dest="bundles",
+        help="a bundle of the distribution (repeatable; default: its only one)",
+    )
+    add.add_argument(
+        "--runner",
+        choices=("uvx", "script", "python"),
+        help="how its servers are written (default uvx: portable)",
+    )
     add.add_argument("--scope", choices=("project", "user"), help="default project")
     add_check_arguments(add)
 
@@ -88,8 +106,13 @@ def register(subparsers: Any) -> None:
             "agenttools lock --upgrade weather-tools",
         ),
     )
-    lock.add_argument("--upgrade", nargs="*", metavar="DIST", default=None,
-                      help="upgrade every distribution, or those named, to the newest allowed version")  # fmt: skip
+    lock.add_argument(
+        "--upgrade",
+        nargs="*",
+        metavar="DIST",
+        default=None,
+        help="upgrade every distribution, or those named, to the newest allowed version",
+    )
     lock.add_argument(
         "--dry-run", action="store_true", help="print what would change; write nothing"
     )
@@ -98,23 +121,37 @@ def register(subparsers: Any) -> None:
 def add_sync_arguments(parser: argparse.ArgumentParser) -> None:
     """``sync``'s options for projects (its ``--check``/``--no-check`` serve both)."""
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--locked", action="store_true",
-                       help="in a project: fail when agenttools.lock is out of date with agenttools.toml (CI)")  # fmt: skip
-    group.add_argument("--frozen", action="store_true",
-                       help="in a project: install from agenttools.lock as it is, without checking it")  # fmt: skip
+    group.add_argument(
+        "--locked",
+        action="store_true",
+        help="in a project: fail when agenttools.lock is out of date with agenttools.toml (CI)",
+    )
+    group.add_argument(
+        "--frozen",
+        action="store_true",
+        help="in a project: install from agenttools.lock as it is, without checking it",
+    )
     _add_global(parser)
 
 
 def add_verify_arguments(parser: argparse.ArgumentParser) -> None:
     """``verify``'s options for projects."""
-    parser.add_argument("--format", choices=("text", "github"), default="text",
-                        help="github: one GitHub Actions annotation per finding, on its file")  # fmt: skip
+    parser.add_argument(
+        "--format",
+        choices=("text", "github"),
+        default="text",
+        help="github: one GitHub Actions annotation per finding, on its file",
+    )
     _add_global(parser)
 
 
 def _add_global(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--global", action="store_true", dest="global_",
-                        help="the machine-wide meaning, inside a project too")  # fmt: skip
+    parser.add_argument(
+        "--global",
+        action="store_true",
+        dest="global_",
+        help="the machine-wide meaning, inside a project too",
+    )
 
 
 def project_here(args: argparse.Namespace) -> Path | None:
@@ -147,8 +184,14 @@ def run_add(args: argparse.Namespace) -> int:
                 "no agenttools.toml here or above: name the clients with --client to make one"
             )
         path = Path.cwd() / PROJECT_FILE
-    project = added(path, args.requirement, clients=args.client, bundles=args.bundles,
-                    runner=args.runner, scope=args.scope)  # fmt: skip
+    project = added(
+        path,
+        args.requirement,
+        clients=args.client,
+        bundles=args.bundles,
+        runner=args.runner,
+        scope=args.scope,
+    )
     return _sync(args, project, f"Adding {args.requirement} to", write_project=True)
 
 
@@ -180,11 +223,15 @@ def run_lock(args: argparse.Namespace) -> int:
     lock, changed = lock_only(project, upgrade=upgrade, dry_run=args.dry_run)
     pins = [f"{d.name} {d.pin.version}" for d in lock.distributions]
     verb = ("would change" if args.dry_run else "written") if changed else "up to date"
-    data = {"ok": True, "project": str(project.root), "lock": verb,
-            "distributions": [d.to_data() for d in lock.distributions],
-            "deployments": len(lock.deployments)}  # fmt: skip
-    emit(args, data, f"agenttools.lock {verb}: {', '.join(pins) or 'nothing locked'}; "
-         f"{len(lock.deployments)} deployment(s)")  # fmt: skip
+    data = {
+        "ok": True,
+        "project": str(project.root),
+        "lock": verb,
+        "distributions": [d.to_data() for d in lock.distributions],
+        "deployments": len(lock.deployments),
+    }
+    locked = ", ".join(pins) or "nothing locked"
+    emit(args, data, f"agenttools.lock {verb}: {locked}; {len(lock.deployments)} deployment(s)")
     return 0
 
 
@@ -195,8 +242,10 @@ def run_project_sync(args: argparse.Namespace, path: Path) -> int:
     from agenttools_runtime.project_state.freshness import up_to_date
 
     if args.prune or args.client or args.bundle:
-        raise UsageError("--prune, --client and --bundle are machine-wide: add --global "
-                         "(a project sync does all it lists)")  # fmt: skip
+        raise UsageError(
+            "--prune, --client and --bundle are machine-wide: add --global "
+            "(a project sync does all it lists)"
+        )
     if args.dry_run or args.upgrade or args.force:
         return _sync(args, schema.load(path), "Syncing")
     announce(args, f"Syncing project {path.parent} ({path.name})")
@@ -241,9 +290,14 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
             print(error(f.message, file=f.path, line=f.line))
         print(_verify_summary(checked))
         return 0 if checked.ok else 1
-    data = {"ok": checked.ok, "project": str(root), "deployments": checked.deployments,
-            "files": checked.files, "entries": checked.entries,
-            "findings": [f.to_json() for f in checked.findings]}  # fmt: skip
+    data = {
+        "ok": checked.ok,
+        "project": str(root),
+        "deployments": checked.deployments,
+        "files": checked.files,
+        "entries": checked.entries,
+        "findings": [f.to_json() for f in checked.findings],
+    }
     lines = [f"{f.problem}: {f.message}" for f in checked.findings]
     emit(args, data, "\n".join([*lines, _verify_summary(checked)]))
     return 0 if checked.ok else 1
@@ -252,19 +306,31 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def _sync(args: argparse.Namespace, project: ProjectFile, doing: str, *,
-          write_project: bool = False, said: bool = False) -> int:  # fmt: skip
+def _sync(
+    args: argparse.Namespace,
+    project: ProjectFile,
+    doing: str,
+    *,
+    write_project: bool = False,
+    said: bool = False,
+) -> int:
     from agenttools_runtime.project_state.syncing import FROZEN, LOCKED, NORMAL, sync_project
 
+    # (add and drop have none of sync's --frozen, --locked, --dry-run, --force, --upgrade)
     frozen, locked = getattr(args, "frozen", False), getattr(args, "locked", False)
-    mode = FROZEN if frozen else LOCKED if locked else NORMAL
-    dry = bool(getattr(args, "dry_run", False))
+    dry_run = getattr(args, "dry_run", False)
     if not said:
-        dry_text = ", dry run" if dry else ""
+        dry_text = ", dry run" if dry_run else ""
         announce(args, f"{doing} project {project.root} ({project.path.name}{dry_text})")
-    report = sync_project(project, mode=mode, dry_run=dry, force=bool(getattr(args, "force", False)),
-                          upgrade=bool(getattr(args, "upgrade", False)), write_project=write_project,
-                          check=getattr(args, "check", "start"))  # fmt: skip
+    report = sync_project(
+        project,
+        mode=FROZEN if frozen else LOCKED if locked else NORMAL,
+        dry_run=dry_run,
+        force=getattr(args, "force", False),
+        upgrade=getattr(args, "upgrade", False),
+        write_project=write_project,
+        check=args.check,
+    )
     for warning in report.warnings:
         warnings.warn(warning, stacklevel=1)
     emit(args, _sync_json(project.root, report), lambda: _sync_text(report))
@@ -296,8 +362,10 @@ def _sync_text(report: SyncReport) -> str:
 
 def _verify_summary(checked: Any) -> str:
     if checked.ok:
-        return (f"ok: {checked.deployments} deployment(s), {checked.files} file(s), "
-                f"{checked.entries} entr{'y' if checked.entries == 1 else 'ies'} as locked")  # fmt: skip
+        return (
+            f"ok: {checked.deployments} deployment(s), {checked.files} file(s), "
+            f"{checked.entries} entr{'y' if checked.entries == 1 else 'ies'} as locked"
+        )
     return f"{len(checked.findings)} finding(s): run 'agenttools sync' (--force replaces what you changed)"
 
 

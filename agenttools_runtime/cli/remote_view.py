@@ -117,8 +117,10 @@ def run_list_index(args: argparse.Namespace) -> int:
         lines = ["BUNDLE  VERSION  MCP SERVERS  SKILLS"]
         for row in rows:
             for b in row["bundles"]:
-                lines.append(f"{row['distribution']}/{b['name']}  {row['version']}  "
-                             f"{', '.join(b['mcp-servers']) or '-'}  {', '.join(b['skills']) or '-'}")  # fmt: skip
+                lines.append(
+                    f"{row['distribution']}/{b['name']}  {row['version']}  "
+                    f"{', '.join(b['mcp-servers']) or '-'}  {', '.join(b['skills']) or '-'}"
+                )
         if problems:
             lines += ["", "Distributions with problems:"]
             lines += [f"  {p['distribution']}: {p['problem']}" for p in problems]
