@@ -175,14 +175,8 @@ def _render_list(rows: list[dict[str, Any]], problems: list[dict[str, Any]], pyt
     for row in rows:
         prefix = f"{row['location']['distribution']}/" if isinstance(row["location"], dict) else ""
         name = row["qualified_name"] + (" (built-in)" if row["location"] == "builtin" else "")
-        table.append(
-            (
-                name,
-                row["version"] or "",
-                _short(row["mcp_servers"], prefix),
-                _short(row["skills"], prefix),
-            )
-        )
+        servers, skills = _short(row["mcp_servers"], prefix), _short(row["skills"], prefix)
+        table.append((name, row["version"] or "", servers, skills))
     lines = columns(table) if rows else []
     if problems:
         lines += ["", "Distributions with problems:"]

@@ -88,14 +88,8 @@ def _render_remote(data: dict[str, Any]) -> str:
         )
         for server in b["mcp-servers"]:
             declaration = data["mcp_servers"].get(server.rpartition("/")[2], {})
-            how = next(
-                (
-                    f"{k} {declaration[k]}"
-                    for k in ("module", "script", "command", "url")
-                    if k in declaration
-                ),
-                "",
-            )
+            runs = [k for k in ("module", "script", "command", "url") if k in declaration]
+            how = f"{runs[0]} {declaration[runs[0]]}" if runs else ""
             lines.append(f"  MCP server {server}: {how}".rstrip())
         for skill in b["skills"]:
             about = data["skills"].get(skill.rpartition("/")[2], {})
