@@ -102,7 +102,8 @@ def names(kind: str) -> list[str]:
 
 # -- the table -------------------------------------------------------------------------------
 def commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[Command]:
-    """Every command path of *parser* (the CLI's, or its command *path*), root first."""
+    """Every command path of *parser* (the CLI's, or the parser of command *path*), root
+    first."""
     options: list[str] = []
     values: dict[str, str] = {}
     positionals: list[str] = []
