@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import envs as envs_cli
@@ -361,8 +363,6 @@ def _emit_partial(
 ) -> None:
     """The output of a multi-client deploy a signal stopped: the clients done so far and
     the command undoing every deployment committed (stdout flushed: the exit is near)."""
-    import sys
-
     rows = summary_rows(partial)
     data = {**partial.to_json(), "ok": False, "interrupted": True, "summary": rows}
     if committed:
@@ -483,8 +483,6 @@ def run_remove(args: argparse.Namespace) -> int:
         return 0
     ids = [r.uuid for r in chosen]
     if args.all:  # a record that cannot be read is not removed: said, never passed over
-        import os
-
         from agenttools_runtime.deploy.records import iter_records
         from agenttools_runtime.errors import InvalidDeploymentRecord
 

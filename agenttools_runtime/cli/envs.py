@@ -9,6 +9,7 @@ import argparse
 import difflib
 import os
 import sys
+import warnings
 from typing import TYPE_CHECKING
 
 from agenttools_runtime.cli.common import UsageError, add_command, announce, emit, is_terminal
@@ -263,8 +264,6 @@ def _dry_run(args: argparse.Namespace, request: Any) -> int:
 
 
 def _warn(said: list[Any]) -> None:
-    import warnings
-
     for warning in said:
         warnings.warn(warning, stacklevel=2)
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import (
@@ -203,8 +205,6 @@ def resolve_server(spec: str, search: SearchPath | None) -> tuple[InstalledDistr
 
 
 def run_install(args: argparse.Namespace) -> int:
-    import warnings
-
     from agenttools_runtime.cli.discovery import search_from_args
     from agenttools_runtime.deploy.mcp_entry import install_entry
     from agenttools_runtime.mcp.runners import choose_runner, machine_specific_warning
@@ -311,8 +311,6 @@ def _env_values(pairs: list[str]) -> dict[str, str]:
 def run_install_server_json(args: argparse.Namespace) -> int:
     """``mcp install TARGET… --server-json FILE``: every input resolved and every entry built
     before the first file is written, so a bad file or a missing value changes nothing."""
-    from pathlib import Path
-
     from agenttools_runtime import errors
     from agenttools_runtime.deploy.mcp_entry import install_entry
     from agenttools_runtime.export.server_json_in import read_server_json
@@ -386,8 +384,6 @@ def run_uninstall(args: argparse.Namespace) -> int:
     with _file_errors(target):  # (the deployment lock finishes interrupted operations first)
         result = uninstall_entry(target, key, force=args.force)
     if result.warning is not None:
-        import warnings
-
         warnings.warn(result.warning, stacklevel=1)
     # (a kept entry is not printed: the warning says it)
     removed = result.outcome in ("removed", "restored")

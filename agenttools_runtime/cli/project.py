@@ -6,7 +6,9 @@ with one line; ``--global`` keeps their machine-wide meaning). The work is the l
 from __future__ import annotations
 
 import argparse
+import os
 import warnings
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import (
@@ -21,8 +23,6 @@ from agenttools_runtime.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from agenttools_runtime.project_state.freshness import SyncReport
     from agenttools_runtime.project_state.schema import ProjectFile
 
@@ -177,8 +177,6 @@ def run_add(args: argparse.Namespace) -> int:
 
     path = find_project_file()
     if path is None:
-        from pathlib import Path
-
         if not args.client:
             raise UsageError(
                 "no agenttools.toml here or above: name the clients with --client to make one"
@@ -370,8 +368,6 @@ def _verify_summary(checked: Any) -> str:
 
 
 def _require_project() -> Path:
-    import os
-
     from agenttools_runtime.errors import NotInProject
     from agenttools_runtime.project_state.finding import find_project_file
 

@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import os
 import sys
+import warnings
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -201,8 +202,6 @@ def _run_skill(args: argparse.Namespace, resolver: SkillResolver) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    import warnings
-
     from agenttools_runtime.errors import AgentToolsWarning
     from agenttools_runtime.serve import build_server, collect_skills
 
