@@ -52,24 +52,10 @@ def _render(rows: list[dict[str, Any]]) -> str:
     table = [("CLIENT", "NAME", "MCP", "SKILLS", "PROJECT", "DETECTED")]
     for r in rows:
         mcp = r["config_format"] if r["supports_mcp"] and r["mcp_config"] else "-"
-        project = "+".join(
-            part
-            for part, flag in (
-                ("mcp", r["supports_project"]),
-                ("skills", r["supports_project_skills"]),
-            )
-            if flag
-        )
-        table.append(
-            (
-                r["id"],
-                r["display_name"],
-                mcp,
-                mark(bool(r["skills"])),
-                project or "-",
-                mark(r["detected"]),
-            )
-        )
+        scopes = [("mcp", r["supports_project"]), ("skills", r["supports_project_skills"])]
+        project = "+".join(part for part, flag in scopes if flag) or "-"
+        skills, detected = mark(bool(r["skills"])), mark(r["detected"])
+        table.append((r["id"], r["display_name"], mcp, skills, project, detected))
     lines = [*columns(table), ""]
     for r in rows:
         lines.append(f"{r['id']}:")

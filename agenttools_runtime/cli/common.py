@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
@@ -121,12 +122,18 @@ def add_command_group(subparsers: Any, name: str, **kwargs: Any) -> Any:
 
 def emit(args: argparse.Namespace, data: Any, text: str | Callable[[], str]) -> None:
     """Print *data* as JSON with ``--json``, else the human *text*."""
-    if getattr(args, "json", False):
+    if args.json:
         print(json.dumps(data, indent=2, default=str))
     else:
         rendered = text() if callable(text) else text
         if rendered:
             print(rendered)
+
+
+def announce(args: argparse.Namespace, text: str) -> None:
+    """What the command acts on, before its result: stdout's first line, or stderr with
+    ``--json`` (where stdout holds only the JSON document)."""
+    print(text, file=sys.stderr if args.json else sys.stdout, flush=True)
 
 
 def columns(table: Sequence[Sequence[str]]) -> list[str]:
@@ -187,6 +194,37 @@ def add_overwrite_arguments(parser: argparse.ArgumentParser, *, upgrade: str, fo
     )
     mode.add_argument("--force", action="store_const", dest="overwrite", const="all", help=force)
     parser.set_defaults(overwrite="none")
+
+
+def add_check_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--check`` / ``--no-check`` (mutually exclusive) into ``args.check``: ``"connect"``,
+    ``"none"``, else ``"start"``: the start check of every command that writes MCP server
+    entries (``deploy``, ``sync``, ``configure``, ``mcp install``, ``add``, ``drop``)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--check",
+        dest="check",
+        action="store_const",
+        const="connect",
+        help="go further than the default check that each stdio server can start: start it "
+        "as the client would and wait for its answer to MCP initialize "
+        "(AGENTTOOLS_CHECK_TIMEOUT seconds, default 30); a server that does not answer is "
+        "refused",
+    )
+    group.add_argument(
+        "--no-check",
+        dest="check",
+        action="store_const",
+        const="none",
+        help="skip the check made by default, before anything is written, that each stdio "
+        "server's entry can start: its interpreter exists and finds the module (looked up "
+        "along that environment's sys.path, not imported), its script exists and is "
+        "executable, its command is an absolute path or on the PATH (with the uvx runner: "
+        "uvx, all a portable entry needs here); URL servers have nothing to start. A "
+        "server that cannot start is refused in one line saying why, and nothing is written "
+        "(of a deploy: neither the bundle's other servers nor its skills)",
+    )
+    parser.set_defaults(check="start")
 
 
 def add_environment_arguments(parser: argparse.ArgumentParser) -> None:

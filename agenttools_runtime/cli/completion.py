@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, NamedTuple
 
-from agenttools_runtime.cli.common import UsageError, add_command, emit
+from agenttools_runtime.cli.common import UsageError, add_command, emit, examples
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -26,10 +26,9 @@ POSITIONAL_KINDS = {
     "server": "servers",
     "paths": "file",
     "skills": "dir",
-    "shell": "shell",
 }
 # what an option's value is, by its metavar (options with choices complete those)
-VALUE_KINDS = {"DIR": "dir", "FILE": "file", "PATH": "file", "WHEEL": "file"}
+VALUE_KINDS = {"DIR": "dir", "FILE": "file", "PATH": "file"}
 # positionals that take a comma-separated list
 COMMA_LISTS = {("deploy", "target")}
 # options after which a command has no TARGET: its first positional is the next one
@@ -45,7 +44,6 @@ class Command(NamedTuple):
     values: dict[str, str]  # option -> kind of its value
     positionals: list[str]  # kinds, in order
     repeats: bool  # the last positional takes several values
-    shifting: tuple[str, ...]
 
 
 def register(subparsers: Any) -> None:
@@ -59,11 +57,10 @@ def register(subparsers: Any) -> None:
             "and the names of the installed bundles and servers (looked up when you press "
             "TAB). Load it from your shell's start-up file."
         ),
-        epilog=(
-            "examples:\n"
-            "  bash:  echo 'source <(agenttools completion bash)' >> ~/.bashrc\n"
-            "  zsh:   echo 'source <(agenttools completion zsh)' >> ~/.zshrc\n"
-            "  fish:  agenttools completion fish > ~/.config/fish/completions/agenttools.fish"
+        epilog=examples(
+            "bash:  echo 'source <(agenttools completion bash)' >> ~/.bashrc",
+            "zsh:   echo 'source <(agenttools completion zsh)' >> ~/.zshrc",
+            "fish:  agenttools completion fish > ~/.config/fish/completions/agenttools.fish",
         ),
     )
     parser.add_argument(
@@ -104,14 +101,9 @@ def names(kind: str) -> list[str]:
 
 
 # -- the table -------------------------------------------------------------------------------
-def commands(parser: argparse.ArgumentParser) -> list[Command]:
-    """Every command path of *parser* (the CLI's), root first."""
-    found: list[Command] = []
-    _walk(parser, (), found)
-    return found
-
-
-def _walk(parser: argparse.ArgumentParser, path: tuple[str, ...], found: list[Command]) -> None:
+def commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[Command]:
+    """Every command path of *parser* (the CLI's, or the parser of command *path*), root
+    first."""
     options: list[str] = []
     values: dict[str, str] = {}
     positionals: list[str] = []
@@ -133,11 +125,10 @@ def _walk(parser: argparse.ArgumentParser, path: tuple[str, ...], found: list[Co
                 kind = "clients"
             positionals.append(kind)
             repeats = action.nargs in ("+", "*", argparse.REMAINDER)
-    name = " ".join(path)
-    shifting = SHIFTING_OPTIONS.get(name, ())
-    found.append(Command(name, list(children), options, values, positionals, repeats, shifting))
+    found = [Command(" ".join(path), list(children), options, values, positionals, repeats)]
     for name, sub in children.items():
-        _walk(sub, (*path, name), found)
+        found += commands(sub, (*path, name))
+    return found
 
 
 def _kind(action: argparse.Action, default: str) -> str:
@@ -167,10 +158,15 @@ def render(shell: str, table: list[Command]) -> str:
 def _script(template: str, table: list[Command], clients: str, spec: str, kind: str) -> str:
     """*template* with the client ids, a *spec* case per command path and a *kind* case per
     option whose value completes as something (format strings of the shell's syntax)."""
-    words = ("subcommands", "options", "values", "positionals", "shifting")
     specs = [
         spec.format(
-            path=c.path, repeats=int(c.repeats), **{w: " ".join(getattr(c, w)) for w in words}
+            path=c.path,
+            subcommands=" ".join(c.subcommands),
+            options=" ".join(c.options),
+            values=" ".join(c.values),  # the options that take a value
+            positionals=" ".join(c.positionals),
+            repeats=int(c.repeats),
+            shifting=" ".join(SHIFTING_OPTIONS.get(c.path, ())),
         )
         for c in table
     ]

@@ -7,13 +7,18 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agenttools_runtime.cli.common import UsageError, add_command, emit, examples, nonempty
+from agenttools_runtime.cli.common import (
+    UsageError,
+    add_check_arguments,
+    add_command,
+    emit,
+    examples,
+    nonempty,
+)
+from agenttools_runtime.cli.setting_args import add_setting_arguments
 
 
 def register(subparsers: Any) -> None:
-    from agenttools_runtime.cli.check_args import add_check_arguments
-    from agenttools_runtime.cli.setting_args import add_setting_arguments
-
     parser = add_command(
         subparsers,
         "configure",
@@ -60,8 +65,8 @@ def run_configure(args: argparse.Namespace) -> int:
     if not given:
         rows = _current(record)
         lines = [f"{r['server']}.{r['name']} = {r['value']}" for r in rows]
-        emit(args, {"ok": True, "uuid": record.uuid, "settings": rows},
-             "\n".join(lines) or f"Deployment {record.uuid} has no settings.")  # fmt: skip
+        data = {"ok": True, "uuid": record.uuid, "settings": rows}
+        emit(args, data, "\n".join(lines) or f"Deployment {record.uuid} has no settings.")
         return 0
     outcome = redeploy(record, settings=given, check=args.check)
     assert isinstance(outcome, Deployment)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import envs as envs_cli
-from agenttools_runtime.cli.check_args import add_check_arguments
 from agenttools_runtime.cli.common import (
     UsageError,
+    add_check_arguments,
     add_command,
     add_environment_arguments,
     add_overwrite_arguments,
@@ -20,7 +22,7 @@ from agenttools_runtime.cli.common import (
     nonempty,
     refuse_both,
 )
-from agenttools_runtime.cli.lifecycle import deployed_view
+from agenttools_runtime.cli.lifecycle import run_deployed
 from agenttools_runtime.cli.setting_args import add_setting_arguments, settings_for
 
 if TYPE_CHECKING:
@@ -59,19 +61,20 @@ def register(subparsers: Any) -> None:
             "          in a project file: a warning, the file only works on this machine)\n"
             "  script  its console script by name, found on the client's PATH (project\n"
             "          scope default when the distribution has one)\n"
-            "  uvx     uvx --from DIST==VERSION SCRIPT (uv installs the release itself)\n"
-            "\n"
-            "examples:\n"
-            "  agenttools deploy claude-code weather-tools\n"
-            "  agenttools deploy claude-code,cursor,codex weather-tools\n"
-            "  agenttools deploy --detected weather-tools --dry-run\n"
-            "  agenttools deploy cursor weather-tools/weather --project .\n"
-            "  agenttools deploy claude-code weather-tools --project . --runner uvx\n"
-            "  agenttools deploy codex weather-tools --upgrade\n"
-            "  agenttools deploy claude-code                 # the built-in agenttools bundle\n"
-            "  agenttools deploy --all-clients weather-tools   # every supported client\n"
-            "  agenttools deploy --all-clients                 # the built-in bundle everywhere\n"
-            "  agenttools deploy claude-desktop --config ~/cfg.json --no-skills"
+            "  uvx     uvx --from DIST==VERSION SCRIPT (uv installs the release itself)"
+        )
+        + "\n\n"
+        + examples(
+            "agenttools deploy claude-code weather-tools",
+            "agenttools deploy claude-code,cursor,codex weather-tools",
+            "agenttools deploy --detected weather-tools --dry-run",
+            "agenttools deploy cursor weather-tools/weather --project .",
+            "agenttools deploy claude-code weather-tools --project . --runner uvx",
+            "agenttools deploy codex weather-tools --upgrade",
+            "agenttools deploy claude-code                 # the built-in agenttools bundle",
+            "agenttools deploy --all-clients weather-tools   # every supported client",
+            "agenttools deploy --all-clients                 # the built-in bundle everywhere",
+            "agenttools deploy claude-desktop --config ~/cfg.json --no-skills",
         ),
         unrecognized_hint=(
             "several clients are one TARGET separated by commas: claude-code,cursor,codex"
@@ -188,12 +191,11 @@ def register(subparsers: Any) -> None:
             "not be removed: the deployment then stays listed, and removing it again "
             "finishes the job."
         ),
-        epilog=(
-            "examples:\n"
-            "  agenttools remove 3f2a9c1e\n"
-            "  agenttools remove --client cursor\n"
-            "  agenttools remove --bundle weather-tools --dry-run\n"
-            "  agenttools remove --all"
+        epilog=examples(
+            "agenttools remove 3f2a9c1e",
+            "agenttools remove --client cursor",
+            "agenttools remove --bundle weather-tools --dry-run",
+            "agenttools remove --all",
         ),
     )
     remove.add_argument(
@@ -259,9 +261,27 @@ def _deploy(
     tools: str | None,
 ) -> int:
     """The deploy of *tools* from *search* to the clients *names* (or all, or the detected)."""
-    if not (args.all_clients or args.detected) and len(names) == 1:
-        return _deploy_one(args, names[0], tools, skills_dir, search)
-    return _deploy_many(args, _selected_clients(args, names), tools, skills_dir, search)
+    from agenttools_runtime.mcp.settings import terminal_ask
+    from agenttools_runtime.settings.given import asked_once
+
+    one = not (args.all_clients or args.detected) and len(names) == 1
+    clients = None if one else _selected_clients(args, names)
+    options: dict[str, Any] = {
+        "overwrite": args.overwrite,
+        "skills_dir": skills_dir,
+        "mcp_server_name": args.name,
+        "project": args.project,
+        "search": search,
+        "runner": args.runner,
+        "link": args.link,
+        "settings": settings_for(args, search, tools),
+        "check": args.check,
+    }
+    ask = None if args.dry_run else terminal_ask()
+    if clients is None:
+        return _deploy_one(args, names[0], tools, config=args.config, ask=ask, **options)
+    # a value asked for is asked once, not once per client
+    return _deploy_many(args, clients, tools, ask=asked_once(ask), **options)
 
 
 def _selected_clients(args: argparse.Namespace, names: list[str]) -> dict[str, Client]:
@@ -285,85 +305,40 @@ def _selected_clients(args: argparse.Namespace, names: list[str]) -> dict[str, C
     return selected
 
 
-def _deploy_one(
-    args: argparse.Namespace,
-    target: str,
-    tools: str | None,
-    skills_dir: Any,
-    search: SearchPath | None,
-) -> int:
+def _deploy_one(args: argparse.Namespace, target: str, tools: str | None, **options: Any) -> int:
     from agenttools_runtime.deploy import deploy
-    from agenttools_runtime.mcp.settings import terminal_ask
 
-    common: dict[str, Any] = {
-        "overwrite": args.overwrite,
-        "skills_dir": skills_dir,
-        "mcp_server_name": args.name,
-        "project": args.project,
-        "config": args.config,
-        "search": search,
-        "runner": args.runner,
-        "link": args.link,
-        "settings": settings_for(args, search, tools),
-        "ask": None if args.dry_run else terminal_ask(),
-        "check": args.check,
-    }
     if args.dry_run:
         from agenttools_runtime.cli.plan_view import plan_json, render_plan
 
-        the_plan = deploy(target, tools, dry_run=True, **common)
+        the_plan = deploy(target, tools, dry_run=True, **options)
         emit(args, plan_json(the_plan), lambda: render_plan(the_plan))
         return 0 if the_plan.ok else 1
-    deployment = deploy(target, tools, **common)
+    deployment = deploy(target, tools, **options)
     data = {"ok": True, "deployment": deployment.to_json(), "undo": _undo([deployment])}
     if deployment.unchanged:
         data["result"] = "unchanged"
-        emit(args, data, lambda: _render_unchanged(deployment))
-        return 0
-    emit(args, data, lambda: f"{_render(deployment)}\nUndo: {_undo([deployment])}")
+        emit(args, data, lambda: _render(deployment))
+    else:
+        emit(args, data, lambda: f"{_render(deployment)}\nUndo: {_undo([deployment])}")
     return 0
 
 
-def _render_unchanged(d: Deployment) -> str:
-    version = d.record.agent_tools.get("distribution_version")
-    what = f'"{d.toolset}"' + (f" {version}" if version else "")
-    where = f" (project {d.scope})" if d.scope not in (None, "user") else ""
-    return (
-        f"{what} is already deployed to {d.client_name}{where}, up to date "
-        f"(deployment {d.uuid}): nothing to do."
-    )
-
-
 def _deploy_many(
-    args: argparse.Namespace,
-    clients: dict[str, Client],
-    tools: str | None,
-    skills_dir: Any,
-    search: SearchPath | None,
+    args: argparse.Namespace, clients: dict[str, Client], tools: str | None, **options: Any
 ) -> int:
     from agenttools_runtime.deploy import deploy_all
     from agenttools_runtime.deploy.deploy_plan import DeployPlan
-    from agenttools_runtime.mcp.settings import terminal_ask
-    from agenttools_runtime.settings.given import asked_once
     from agenttools_runtime.signals import Interrupted
 
     try:
         result = deploy_all(
             tools,
-            settings=settings_for(args, search, tools),
-            ask=None if args.dry_run else asked_once(terminal_ask()),
-            check=args.check,
-            overwrite=args.overwrite,
-            skills_dir=skills_dir,
-            mcp_server_name=args.name,
-            search=search,
             clients=clients,
-            project=args.project,
-            runner=args.runner,
             dry_run=args.dry_run,
             keep_going=True,
             named=not (args.all_clients or args.detected),
-            link=args.link,
+            **options,
         )
     except Interrupted as exc:  # what was done so far, then the interruption's message
         if exc.partial is not None:
@@ -388,8 +363,6 @@ def _emit_partial(
 ) -> None:
     """The output of a multi-client deploy a signal stopped: the clients done so far and
     the command undoing every deployment committed (stdout flushed: the exit is near)."""
-    import sys
-
     rows = summary_rows(partial)
     data = {**partial.to_json(), "ok": False, "interrupted": True, "summary": rows}
     if committed:
@@ -454,7 +427,7 @@ def _render_many(
     blocks = []
     for item in result.results.values():
         if isinstance(item, Deployment):
-            blocks.append(_render_unchanged(item) if item.unchanged else _render(item))
+            blocks.append(_render(item))
         elif not isinstance(item, Skipped):
             blocks.append(render_plan(item))
     table = [("CLIENT", "RESULT", "DETAIL")] + [
@@ -476,31 +449,20 @@ def _undo(deployments: list[Deployment]) -> str:
     return "agenttools remove " + " ".join(d.uuid for d in deployments)
 
 
-def run_deployed(args: argparse.Namespace) -> int:
-    finish_interrupted_if_left()
-    return deployed_view(args)
-
-
 def run_remove(args: argparse.Namespace) -> int:
-    if args.client or args.bundle or args.all or args.dry_run:
-        return _remove_selected(args)
-    if not args.id:
-        raise UsageError("give the deployment IDs to remove, or --client, --bundle or --all")
+    """``remove`` of the IDs given, or of a selection (--client, --bundle, --all; with
+    --dry-run: the list); each removed on its own, one that fails does not stop the others."""
     from agenttools_runtime.cli.removing import remove_each
-
-    return remove_each(args, args.id, single=len(args.id) == 1)
-
-
-def _remove_selected(args: argparse.Namespace) -> int:
-    """``remove`` of a selection: by IDs, --client, --bundle, or --all (with --dry-run: the
-    list); each removed on its own, one that fails does not stop the others."""
-    from agenttools_runtime.deploy import deployed
-    from agenttools_runtime.deploy.selection import select
 
     if args.all and (args.id or args.client or args.bundle):
         raise UsageError("--all removes every deployment: give no ID, --client or --bundle")
     if not (args.id or args.client or args.bundle or args.all):
         raise UsageError("give the deployment IDs to remove, or --client, --bundle or --all")
+    if not (args.client or args.bundle or args.all or args.dry_run):
+        return remove_each(args, args.id, single=len(args.id) == 1)
+    from agenttools_runtime.deploy import deployed
+    from agenttools_runtime.deploy.selection import select
+
     finish_interrupted_if_left()  # what is chosen: after what recovery finishes
     pool = [d.record for d in deployed()]
     chosen = select(pool, ids=args.id, client=args.client, bundle=args.bundle)
@@ -509,20 +471,18 @@ def _remove_selected(args: argparse.Namespace) -> int:
             {"uuid": r.uuid, "client": r.client, "bundle": r.toolset_name, "scope": r.scope}
             for r in chosen
         ]
-        lines = [f'Would remove deployment {r.uuid} ("{r.toolset_name}" from {r.client}).'
-                 for r in chosen]  # fmt: skip
+        lines = [
+            f'Would remove deployment {r.uuid} ("{r.toolset_name}" from {r.client}).'
+            for r in chosen
+        ]
         emit(
             args,
             {"ok": True, "dry_run": True, "deployments": rows},
             "\n".join(lines) or "No deployment matches.",
         )
         return 0
-    from agenttools_runtime.cli.removing import remove_each
-
     ids = [r.uuid for r in chosen]
     if args.all:  # a record that cannot be read is not removed: said, never passed over
-        import os
-
         from agenttools_runtime.deploy.records import iter_records
         from agenttools_runtime.errors import InvalidDeploymentRecord
 
@@ -532,7 +492,15 @@ def _remove_selected(args: argparse.Namespace) -> int:
 
 
 def _render(d: Deployment) -> str:
+    """What was deployed, where (or, when it already was, that there was nothing to do)."""
     where = f" (project {d.scope})" if d.scope not in (None, "user") else ""
+    if d.unchanged:
+        version = d.record.agent_tools.get("distribution_version")
+        what = f'"{d.toolset}"' + (f" {version}" if version else "")
+        return (
+            f"{what} is already deployed to {d.client_name}{where}, up to date "
+            f"(deployment {d.uuid}): nothing to do."
+        )
     lines = [f'Deployed "{d.toolset}" to {d.client_name}{where} (deployment {d.uuid}).']
     for entry in d.record.mcp_servers:
         choice = d.launches.get(entry.config_key)

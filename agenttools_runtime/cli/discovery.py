@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import (
@@ -16,6 +17,8 @@ from agenttools_runtime.cli.common import (
     nonempty,
     refuse_both,
 )
+from agenttools_runtime.cli.index_options import add_index_arguments
+from agenttools_runtime.cli.setting_args import add_setting_arguments
 
 if TYPE_CHECKING:
     from agenttools_runtime.discovery import SearchPath
@@ -49,8 +52,11 @@ def register(subparsers: Any) -> None:
         "--all", action="store_true", help="include the built-in bundle (agenttools)"
     )
     add_environment_arguments(list_parser)
-    _add_index_option(list_parser, "list the distributions of a package index or --find-links "
-                      "location that ship agent tools (nothing is installed)")  # fmt: skip
+    _add_index_option(
+        list_parser,
+        "list the distributions of a package index or --find-links location that ship agent "
+        "tools (nothing is installed)",
+    )
 
     show_parser = add_command(
         subparsers,
@@ -76,17 +82,16 @@ def register(subparsers: Any) -> None:
         help="start each stdio server as a client would (30 s at most) and list the tools, "
         "prompts and resources it offers; the values of its settings with --env",
     )
-    from agenttools_runtime.cli.setting_args import add_setting_arguments
-
     add_setting_arguments(show_parser)
     add_environment_arguments(show_parser)
-    _add_index_option(show_parser, "show NAME (a distribution, 'dist==X', or a wheel file) as "
-                      "the newest wheel on the package index has it (nothing is installed)")  # fmt: skip
+    _add_index_option(
+        show_parser,
+        "show NAME (a distribution, 'dist==X', or a wheel file) as the newest wheel on the "
+        "package index has it (nothing is installed)",
+    )
 
 
 def _add_index_option(parser: argparse.ArgumentParser, help_text: str) -> None:
-    from agenttools_runtime.cli.index_options import add_index_arguments
-
     parser.add_argument("--index", action="store_true", dest="from_index", help=help_text)
     add_index_arguments(parser)
 
@@ -128,7 +133,7 @@ def _active_venv_python() -> str | None:
 
 # -- list ------------------------------------------------------------------------------------
 def run_list(args: argparse.Namespace) -> int:
-    if getattr(args, "from_index", False):
+    if args.from_index:
         from agenttools_runtime.cli.remote_view import run_list_index
 
         return run_list_index(args)
@@ -170,14 +175,8 @@ def _render_list(rows: list[dict[str, Any]], problems: list[dict[str, Any]], pyt
     for row in rows:
         prefix = f"{row['location']['distribution']}/" if isinstance(row["location"], dict) else ""
         name = row["qualified_name"] + (" (built-in)" if row["location"] == "builtin" else "")
-        table.append(
-            (
-                name,
-                row["version"] or "",
-                _short(row["mcp_servers"], prefix),
-                _short(row["skills"], prefix),
-            )
-        )
+        servers, skills = _short(row["mcp_servers"], prefix), _short(row["skills"], prefix)
+        table.append((name, row["version"] or "", servers, skills))
     lines = columns(table) if rows else []
     if problems:
         lines += ["", "Distributions with problems:"]
@@ -193,18 +192,18 @@ def _short(names: list[str], prefix: str) -> str:
 
 # -- show ------------------------------------------------------------------------------------
 def run_show(args: argparse.Namespace) -> int:
-    if getattr(args, "from_index", False):
+    if args.from_index:
         from agenttools_runtime.cli.remote_view import run_show_index
 
         return run_show_index(args)
     from agenttools_runtime.bundles import resolve_tools
-
-    search = search_from_args(args)
     from agenttools_runtime.cli.show_view import bundle_details, render_show
 
+    search = search_from_args(args)
     bundle = resolve_tools(args.name, search)
     details = bundle_details(bundle)
     failed = any(item.get("problem") for item in (*details["mcp_servers"], *details["skills"]))
+    text = partial(render_show, details)
     if args.tools:
         from agenttools_runtime.cli.setting_args import settings_for
         from agenttools_runtime.cli.show_view import offered, render_offered
@@ -212,7 +211,6 @@ def run_show(args: argparse.Namespace) -> int:
         offers = offered(bundle, settings_for(args, search, args.name))
         details["offered"] = offers
         failed = failed or any(o.get("problem") for o in offers)
-        emit(args, {"ok": not failed, "bundle": details}, lambda: render_offered(offers))
-        return 1 if failed else 0
-    emit(args, {"ok": not failed, "bundle": details}, lambda: render_show(details))
+        text = partial(render_offered, offers)
+    emit(args, {"ok": not failed, "bundle": details}, text)
     return 1 if failed else 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agenttools_runtime.cli.common import add_command, emit
+from agenttools_runtime.cli.common import add_command, emit, examples
 
 
 def register(subparsers: Any) -> None:
@@ -25,7 +25,7 @@ def register(subparsers: Any) -> None:
             "the registry and the records prove safe; anything that may be someone's only "
             "copy (a backup nothing accounts for) is only reported."
         ),
-        epilog="examples:\n  agenttools doctor\n  agenttools doctor --fix --json",
+        epilog=examples("agenttools doctor", "agenttools doctor --fix --json"),
     )
     parser.add_argument(
         "--fix", action="store_true", help="repair what can be repaired safely (see above)"
@@ -39,6 +39,9 @@ def run_doctor(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.envs import doctor_environments
 
     environments, said, environments_ok = doctor_environments(args.fix)
-    emit(args, {**report.to_json(), "environments": environments},
-         lambda: "\n".join(t for t in (report.render(), said) if t))  # fmt: skip
+    emit(
+        args,
+        {**report.to_json(), "environments": environments},
+        lambda: "\n".join(t for t in (report.render(), said) if t),
+    )
     return 0 if report.ok and environments_ok else 1

@@ -9,9 +9,10 @@ import argparse
 import difflib
 import os
 import sys
+import warnings
 from typing import TYPE_CHECKING
 
-from agenttools_runtime.cli.common import UsageError, add_command, emit, is_terminal
+from agenttools_runtime.cli.common import UsageError, add_command, announce, emit, is_terminal
 from agenttools_runtime.cli.index_options import (
     SPECIFIER,
     add_index_arguments,
@@ -68,8 +69,8 @@ def takes_over(args: argparse.Namespace, tools: str | None) -> bool:
     """Whether ``deploy``'s TOOLS is for this module: ``--install``, a requirement with a
     specifier, a path, or a distribution not installed where discovery looks."""
     if tools is None:
-        return bool(getattr(args, "install", False))
-    if getattr(args, "install", False) or SPECIFIER.intersection(tools):
+        return bool(args.install)
+    if args.install or SPECIFIER.intersection(tools):
         return True
     if tools.endswith(".whl") or os.sep in tools.split("/", 1)[0] or tools.startswith("."):
         return True
@@ -126,7 +127,6 @@ def run_deploy(
     text, bundle = split_tools(tools)
     request = parse_request(text)
     name = request.name if bundle is None else f"{request.name}/{bundle}"
-    metadata_only = getattr(args, "runner", None) == "uvx"
     if args.dry_run:
         return _dry_run(args, request)
     if not args.install:
@@ -136,17 +136,22 @@ def run_deploy(
             _warn(said)
             return status
         if not _ask(request):
+            from agenttools_runtime.cli.discovery import search_from_args
+            from agenttools_runtime.discovery import SearchPath
             from agenttools_runtime.errors import DistributionNotInstalledHere
 
+            search = search_from_args(args, quiet=True) or SearchPath.current()
             raise DistributionNotInstalledHere(
-                requirement=request.describe(), where=_where(args), command=_install_command(args)
+                requirement=request.describe(),
+                where=f"{search.describe()} nor in a managed environment",
+                command=_install_command(args),
             )
     done = install_and_deploy(
         request,
         lambda search: _announced(args, search, name, deploy),
         options=options_from_args(args),
         installer=args.installer,
-        metadata_only=metadata_only,
+        metadata_only=args.runner == "uvx",
     )
     _warn(done.said)
     assert isinstance(done.outcome, int)
@@ -163,9 +168,11 @@ def _announced(
     if env is not None and env.receipt is not None:
         r = env.receipt
         what = "metadata of" if r.layout == "metadata" else "managed environment for"
-        line = (f"Using the {what} {r.distribution} {r.version}: {env.path} "
-                f"({r.installer} {r.installer_version}, {len(r.resolved)} distribution(s)).")  # fmt: skip
-        print(line, file=sys.stderr if args.json else sys.stdout)
+        line = (
+            f"Using the {what} {r.distribution} {r.version}: {env.path} "
+            f"({r.installer} {r.installer_version}, {len(r.resolved)} distribution(s))."
+        )
+        announce(args, line)
         from agenttools_runtime.mcp.runners import uvx_sources
 
         with uvx_sources(tuple(r.index.installer_arguments("uv"))):
@@ -184,14 +191,6 @@ def _ask(request: Any) -> bool:
     except EOFError:
         return False
     return answer.strip().lower() in ("y", "yes")
-
-
-def _where(args: argparse.Namespace) -> str:
-    from agenttools_runtime.cli.discovery import search_from_args
-    from agenttools_runtime.discovery import SearchPath
-
-    search = search_from_args(args, quiet=True) or SearchPath.current()
-    return f"{search.describe()} nor in a managed environment"
 
 
 def _install_command(args: argparse.Namespace) -> str:
@@ -216,14 +215,14 @@ def _install_command(args: argparse.Namespace) -> str:
         "index_url",
         "installer",
     ):
-        value = getattr(args, option, None)
+        value = getattr(args, option)
         if value:
             words += [f"--{option.replace('_', '-')}", redact(value)]
     for option in ("extra_index_url", "find_links"):
-        for value in getattr(args, option, None) or ():
+        for value in getattr(args, option) or ():
             words += [f"--{option.replace('_', '-')}", redact(value)]
     for flag in ("no_skills", "no_index", "link"):
-        if getattr(args, flag, False):
+        if getattr(args, flag):
             words.append(f"--{flag.replace('_', '-')}")
     if args.overwrite == "upgrade":
         words.append("--upgrade")
@@ -242,22 +241,29 @@ def _dry_run(args: argparse.Namespace, request: Any) -> int:
 
     existing = None if args.install else find_managed(request)
     if existing is not None and existing.receipt is not None:
-        emit(args, {"ok": True, "dry_run": True, "environment": existing.name},
-             f"Would deploy {request.describe()} from the managed environment {existing.path}.")  # fmt: skip
+        data = {"ok": True, "dry_run": True, "environment": existing.name}
+        text = f"Would deploy {request.describe()} from the managed environment {existing.path}."
+        emit(args, data, text)
         return 0
     installer = find_installer(args.installer)
     with environments_lock():
         version, resolved = provision.resolve_only(request, options_from_args(args), installer)
-    data = {"ok": True, "dry_run": True, "distribution": request.name, "version": version,
-            "resolved": [d.to_json() for d in resolved]}  # fmt: skip
-    emit(args, data, f"Would install {request.name} {version} ({len(resolved)} distributions, "
-         f"{installer.describe()}) into a managed environment and deploy it from there.")  # fmt: skip
+    data = {
+        "ok": True,
+        "dry_run": True,
+        "distribution": request.name,
+        "version": version,
+        "resolved": [d.to_json() for d in resolved],
+    }
+    text = (
+        f"Would install {request.name} {version} ({len(resolved)} distributions, "
+        f"{installer.describe()}) into a managed environment and deploy it from there."
+    )
+    emit(args, data, text)
     return 0
 
 
 def _warn(said: list[Any]) -> None:
-    import warnings
-
     for warning in said:
         warnings.warn(warning, stacklevel=2)
 
@@ -320,12 +326,13 @@ def add_upgrade_arguments(parser: argparse.ArgumentParser) -> None:
 def sync_upgrades(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[str], bool]:
     """``sync --upgrade``'s upgrades of managed environments, before the ordinary sync: JSON
     rows, text lines (one per deployment: ``weather-tools 1.2.0 → 1.3.0``), all ok."""
-    if not getattr(args, "upgrade", False):
+    if not args.upgrade:
         return [], [], True
     from agenttools_runtime.envs.upgrade import upgrade_all
 
-    items = upgrade_all(options_from_args(args), dry_run=args.dry_run, force=bool(args.force),
-                        check=getattr(args, "check", "start"))  # fmt: skip
+    items = upgrade_all(
+        options_from_args(args), dry_run=args.dry_run, force=bool(args.force), check=args.check
+    )
     lines = [
         f"{record.client} {record.toolset_name}: {item.result}: {item.detail}"
         for item in items

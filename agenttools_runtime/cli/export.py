@@ -21,15 +21,8 @@ from agenttools_runtime.cli.common import (
 if TYPE_CHECKING:
     from agenttools_runtime.export import ExportResult
 
-FORMAT_IDS = (
-    "agent-plugin",
-    "claude-plugin",
-    "codex-plugin",
-    "gemini-extension",
-    "claude-marketplace",
-    "codex-marketplace",
-)
 MARKETPLACES = ("claude-marketplace", "codex-marketplace")
+# each format --format takes (in the order --help lists them), and what to do next with it
 NEXT_STEP = {
     "agent-plugin": "",
     "claude-plugin": "claude plugin validate {dir}",
@@ -72,7 +65,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--format",
         required=True,
-        choices=FORMAT_IDS,
+        choices=tuple(NEXT_STEP),
         help="the format to write",
     )
     parser.add_argument(
@@ -174,7 +167,7 @@ def run_export(args: argparse.Namespace) -> int:
         raise UsageError("--spec-version is for --format agent-plugin")
     if args.owner and args.format != "claude-marketplace":
         raise UsageError("--owner is for --format claude-marketplace")
-    names_only = all(not _looks_like_path(s) for s in args.sources)
+    names_only = not any(s.endswith(".whl") or os.path.exists(s) for s in args.sources)
     search = search_from_args(args, quiet=not names_only)
     result = export(
         args.format,
@@ -189,10 +182,6 @@ def run_export(args: argparse.Namespace) -> int:
     )
     emit(args, {"ok": True, **result.to_json()}, lambda: _render(result))
     return 0
-
-
-def _looks_like_path(source: str) -> bool:
-    return source.endswith(".whl") or os.path.exists(source)
 
 
 def _render(result: ExportResult) -> str:

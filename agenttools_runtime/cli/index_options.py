@@ -23,17 +23,27 @@ def add_index_arguments(parser: argparse.ArgumentParser) -> None:
         "installer's own configuration)"
     )
     group.add_argument(
-        "--index-url", "-i", type=nonempty, metavar="URL",
+        "--index-url",
+        "-i",
+        type=nonempty,
+        metavar="URL",
         help="the package index (PEP 503/691 simple API)",
-    )  # fmt: skip
+    )
     group.add_argument(
-        "--extra-index-url", type=nonempty, metavar="URL", action="append",
+        "--extra-index-url",
+        type=nonempty,
+        metavar="URL",
+        action="append",
         help="another index to look in (repeatable)",
-    )  # fmt: skip
+    )
     group.add_argument(
-        "--find-links", "-f", type=nonempty, metavar="DIR|URL", action="append",
+        "--find-links",
+        "-f",
+        type=nonempty,
+        metavar="DIR|URL",
+        action="append",
         help="a directory of wheels or an HTML page of links (repeatable)",
-    )  # fmt: skip
+    )
     group.add_argument("--no-index", action="store_true", help="use only --find-links locations")
 
 
@@ -41,10 +51,10 @@ def options_from_args(args: argparse.Namespace) -> Any:
     from agenttools_runtime.envs.index import IndexOptions
 
     return IndexOptions.from_sources(
-        index_url=getattr(args, "index_url", None),
-        extra_index_urls=getattr(args, "extra_index_url", None) or (),
-        find_links=getattr(args, "find_links", None) or (),
-        no_index=bool(getattr(args, "no_index", False)),
+        index_url=args.index_url,
+        extra_index_urls=args.extra_index_url or (),
+        find_links=args.find_links or (),
+        no_index=args.no_index,
     )
 
 

@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import envs as envs_cli
 from agenttools_runtime.cli import project as project_cli
-from agenttools_runtime.cli.check_args import add_check_arguments
 from agenttools_runtime.cli.common import (
     UsageError,
+    add_check_arguments,
     add_command,
     columns,
     emit,
+    examples,
+    finish_interrupted_if_left,
     is_terminal,
     nonempty,
 )
@@ -77,12 +79,11 @@ def register(subparsers: Any) -> None:
             "agenttools.lock instead (--locked, --frozen; docs/projects.md); --global keeps "
             "the meaning above there."
         ),
-        epilog=(
-            "examples:\n"
-            "  pip install -U weather-tools && agenttools sync\n"
-            "  agenttools sync --dry-run\n"
-            "  agenttools sync --client cursor --bundle weather-tools\n"
-            "  pip uninstall weather-tools && agenttools sync --prune --yes"
+        epilog=examples(
+            "pip install -U weather-tools && agenttools sync",
+            "agenttools sync --dry-run",
+            "agenttools sync --client cursor --bundle weather-tools",
+            "pip uninstall weather-tools && agenttools sync --prune --yes",
         ),
     )
     _add_selection(sync)
@@ -118,12 +119,14 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
 # -- deployed --------------------------------------------------------------------------------
 
 
-def deployed_view(args: argparse.Namespace) -> int:
+def run_deployed(args: argparse.Namespace) -> int:
     """``agenttools deployed``: one line per deployment with its status (``--long``: each in
-    full, with what its status is made of; ``--json``: its record and status in full)."""
+    full, with what its status is made of; ``--json``: its record and status in full), after
+    what an interrupted operation left is finished."""
     from agenttools_runtime.clients import get_client
     from agenttools_runtime.deploy import Deployment, status
 
+    finish_interrupted_if_left()
     client = None if args.client is None else get_client(args.client).id
     found = status.statuses(status.load_all(client))
     if args.json:
@@ -144,12 +147,10 @@ def _render_table(found: list[DeploymentStatus]) -> str:
     table = [("ID", "CLIENT", "SCOPE", "BUNDLE", "VERSION", "STATUS", "")]
     for item in found:
         record = item.record
-        if record is None:
-            table.append((item.uuid[:8], "?", "?", "?", "?", item.status, _first(item)))
-            continue
-        where, bundle, version = _scope(record), record.toolset_name, _version(record)
-        table.append((item.uuid[:8], record.client, where, bundle, version, item.status,
-                      _first(item)))  # fmt: skip
+        about = ("?",) * 4
+        if record is not None:
+            about = (record.client, _scope(record), record.toolset_name, _version(record))
+        table.append((item.uuid[:8], *about, item.status, _first(item)))
     aligned = columns([line[:6] for line in table])  # the findings follow, not aligned
     lines = [
         row + (f"  {line[6]}" if line[6] else "") for row, line in zip(aligned, table, strict=True)
@@ -273,15 +274,8 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.format == "github" and not args.json:
         print(_github_verify(found))
         return 0 if ok else 1
-    emit(
-        args,
-        {
-            "ok": ok,
-            "deployments": [i.to_json() for i in found],
-            "summary": _counts(found),
-        },
-        lambda: _render_verify(found),
-    )
+    data = {"ok": ok, "deployments": [i.to_json() for i in found], "summary": _counts(found)}
+    emit(args, data, lambda: _render_verify(found))
     return 0 if ok else 1
 
 
@@ -341,8 +335,9 @@ def run_sync(args: argparse.Namespace) -> int:
     confirmed, refusal = True, ""
     if orphans and not args.dry_run and not args.yes:
         confirmed, refusal = _confirm(orphans)
-    run_sync(items, dry_run=args.dry_run, force=args.force, remove_orphans=confirmed,
-             check=args.check)  # fmt: skip
+    run_sync(
+        items, dry_run=args.dry_run, force=args.force, remove_orphans=confirmed, check=args.check
+    )
     ok = all(i.ok for i in items) and upgrades_ok
     data: dict[str, Any] = {
         "ok": ok,
@@ -371,8 +366,7 @@ def _confirm(orphans: list[SyncItem]) -> tuple[bool, str]:
     stream = sys.stderr
     print(f"{len(orphans)} orphaned deployment(s) would be removed:", file=stream)
     for item in orphans:
-        print(f"  {item.record.uuid}  {item.record.client} {item.record.toolset_name}",
-              file=stream)  # fmt: skip
+        print(f"  {item.record.uuid}  {item.record.client} {item.record.toolset_name}", file=stream)
     print("Remove them? [y/N] ", end="", file=stream, flush=True)
     try:
         answer = sys.stdin.readline()
@@ -394,8 +388,9 @@ def _render_sync(items: list[SyncItem], dry_run: bool, refusal: str) -> str:
     table = [("ID", "CLIENT", "BUNDLE", "RESULT", "DETAIL")]
     for item in items:
         record = item.record
-        table.append((record.uuid[:8], record.client, record.toolset_name, item.result,
-                      item.detail))  # fmt: skip
+        table.append(
+            (record.uuid[:8], record.client, record.toolset_name, item.result, item.detail)
+        )
     lines = columns(table)
     done = Counter(item.result for item in items)  # (in the order first met)
     verdict = ", ".join(f"{n} {result}" for result, n in done.items())

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli.check_args import add_check_arguments
 from agenttools_runtime.cli.common import (
     UsageError,
+    add_check_arguments,
     add_command,
     add_command_group,
     add_environment_arguments,
     add_target_arguments,
     emit,
+    examples,
     nonempty,
     refuse_both,
 )
@@ -57,12 +60,11 @@ def register(subparsers: Any) -> None:
             "distribution's console script by name when there is one, so the file works on "
             "a teammate's machine (--runner chooses: python, script, uvx)."
         ),
-        epilog=(
-            "examples:\n"
-            "  agenttools mcp install claude-code weather-tools/weather\n"
-            "  agenttools mcp install cursor weather --name wx\n"
-            "  agenttools mcp install codex weather-tools/weather --project .\n"
-            "  agenttools mcp install vscode weather --config ~/.config/Code/User/settings.json"
+        epilog=examples(
+            "agenttools mcp install claude-code weather-tools/weather",
+            "agenttools mcp install cursor weather --name wx",
+            "agenttools mcp install codex weather-tools/weather --project .",
+            "agenttools mcp install vscode weather --config ~/.config/Code/User/settings.json",
         ),
     )
     _target_arguments(install)
@@ -133,10 +135,9 @@ def register(subparsers: Any) -> None:
             "entry it replaced is put back instead, one the user changed since is kept "
             "unless --force (exit status 1), and the deployment no longer lists it."
         ),
-        epilog=(
-            "examples:\n"
-            "  agenttools mcp uninstall claude-code weather\n"
-            "  agenttools mcp uninstall cursor weather-tools/weather --project ."
+        epilog=examples(
+            "agenttools mcp uninstall claude-code weather",
+            "agenttools mcp uninstall cursor weather-tools/weather --project .",
         ),
     )
     _target_arguments(uninstall)
@@ -204,8 +205,6 @@ def resolve_server(spec: str, search: SearchPath | None) -> tuple[InstalledDistr
 
 
 def run_install(args: argparse.Namespace) -> int:
-    import warnings
-
     from agenttools_runtime.cli.discovery import search_from_args
     from agenttools_runtime.deploy.mcp_entry import install_entry
     from agenttools_runtime.mcp.runners import choose_runner, machine_specific_warning
@@ -224,16 +223,27 @@ def run_install(args: argparse.Namespace) -> int:
     choice = choose_runner(server, args.runner, project=project)
     key = args.name or server.key
     probed = [] if search is None else [str(p) for p in search.paths]
-    _refuse_if_cannot_start(choice.server, key, target, probed, args.check,
-                            dist_info=str(dist.dist_info), by_script=choice.runner == "script")  # fmt: skip
+    _refuse_if_cannot_start(
+        choice.server,
+        key,
+        target,
+        probed,
+        args.check,
+        dist_info=str(dist.dist_info),
+        by_script=choice.runner == "script",
+    )
     with _file_errors(target):  # (the deployment lock finishes interrupted operations first)
         result = install_entry(target, choice.server, key, force=args.force)
     warning = machine_specific_warning(choice, key, target.config_file) if project else None
     if warning is not None:
         warnings.warn(warning, stacklevel=1)
     text = f"{_installed(result)}\n  runs: {choice.describe()}"
-    data = {"ok": True, **result.to_json(), "scope": target.to_json()["scope"],
-            "launch": choice.to_json()}  # fmt: skip
+    data = {
+        "ok": True,
+        **result.to_json(),
+        "scope": target.to_json()["scope"],
+        "launch": choice.to_json(),
+    }
     emit(args, data, text)
     return 0
 
@@ -267,9 +277,11 @@ def _refuse_if_cannot_start(
         raise signals.Interrupted.from_interrupt(exc, "nothing was changed") from None
     if reason is not None:
         raise errors.MCPServerCannotStart(
-            server=key, client_name=target.client.display_name, reason=reason,
+            server=key,
+            client_name=target.client.display_name,
+            reason=reason,
             client=target.client.id,
-        )  # fmt: skip
+        )
 
 
 def _with_settings(server: Any, pairs: list[str], project: bool, config_file: Any) -> Any:
@@ -299,8 +311,6 @@ def _env_values(pairs: list[str]) -> dict[str, str]:
 def run_install_server_json(args: argparse.Namespace) -> int:
     """``mcp install TARGET… --server-json FILE``: every input resolved and every entry built
     before the first file is written, so a bad file or a missing value changes nothing."""
-    from pathlib import Path
-
     from agenttools_runtime import errors
     from agenttools_runtime.deploy.mcp_entry import install_entry
     from agenttools_runtime.export.server_json_in import read_server_json
@@ -330,8 +340,9 @@ def run_install_server_json(args: argparse.Namespace) -> int:
             )
         build_entry(target.client, server, key)  # UnsupportedTransport before any write
     if resolved:  # (its uvx or npx on the PATH; --check: it answers, started once)
-        _refuse_if_cannot_start(server, key, resolved[0], [], args.check,
-                                [values[n] for n in secrets])  # fmt: skip
+        _refuse_if_cannot_start(
+            server, key, resolved[0], [], args.check, [values[n] for n in secrets]
+        )
     # what is printed: a secret's value never (an argument may hold one)
     shown = described.server({**values, **{n: "*****" for n in secrets}})
     choice = RunnerChoice(shown, None)
@@ -373,10 +384,10 @@ def run_uninstall(args: argparse.Namespace) -> int:
     with _file_errors(target):  # (the deployment lock finishes interrupted operations first)
         result = uninstall_entry(target, key, force=args.force)
     if result.warning is not None:
-        import warnings
-
         warnings.warn(result.warning, stacklevel=1)
-    tag = _UNINSTALLED[result.outcome]
+    # (a kept entry is not printed: the warning says it)
+    removed = result.outcome in ("removed", "restored")
+    tag = "UninstallMCPServer" if removed else "MCPServerNotInstalled"
     text = format_message(tag, key=result.key, config_file=result.config_file)
     if result.outcome == "restored":
         text += " The entry it had replaced is back as it was."
@@ -384,14 +395,6 @@ def run_uninstall(args: argparse.Namespace) -> int:
         text += f" (deployment {', '.join(result.deployments)} no longer lists it)"
     emit(args, {"ok": result.done, **result.to_json()}, "" if not result.done else text)
     return 0 if result.done else 1
-
-
-_UNINSTALLED = {
-    "removed": "UninstallMCPServer",
-    "restored": "UninstallMCPServer",
-    "absent": "MCPServerNotInstalled",
-    "kept": "MCPServerNotInstalled",  # (not printed: the warning says it)
-}
 
 
 @contextlib.contextmanager

@@ -24,43 +24,30 @@ def plan_json(the_plan: DeployPlan) -> dict[str, Any]:
     return dict(mask(data, _secret_values(the_plan)))
 
 
-def _secret_values(the_plan: DeployPlan) -> list[str]:
-    return [v for sp in the_plan.servers for v in sp.secrets]
-
-
 def render_plan(the_plan: DeployPlan) -> str:
-    """The plan, then each server entry as it would be written into its file (a secret's
-    value as ``*****``)."""
+    """The plan, then each server entry as it would be written into its file, inside its
+    container as a new file would hold it (a secret's value as ``*****``)."""
+    from agenttools_runtime.mcp.entries import container_for
+    from agenttools_runtime.mcp.formats import get_format
     from agenttools_runtime.settings.secrets import mask
 
-    return str(mask(_render_plan(the_plan), _secret_values(the_plan)))
-
-
-def _render_plan(the_plan: DeployPlan) -> str:
     lines = [the_plan.render()]
-    config = the_plan.target.config_file
+    client, config = the_plan.target.client, the_plan.target.config_file
     for sp in the_plan.servers:
         choice = the_plan.launches.get(sp.key)
         how = f": {choice.describe()}" if choice is not None else ""
         lines.append(f'  entry "{sp.key}" as written into {config}{how}')
-        text = _entry_text(the_plan, sp)
+        fmt = get_format(client.config_format)
+        text, _ = fmt.set_entry("", container_for(client, config), sp.key, _entry(the_plan, sp), {})
         lines.extend("    " + line for line in text.rstrip("\n").splitlines())
-    return "\n".join(lines)
+    return str(mask("\n".join(lines), _secret_values(the_plan)))
+
+
+def _secret_values(the_plan: DeployPlan) -> list[str]:
+    return [v for sp in the_plan.servers for v in sp.secrets]
 
 
 def _entry(the_plan: DeployPlan, sp: Any) -> dict[str, Any]:
     from agenttools_runtime.mcp.entries import build_entry
 
     return build_entry(the_plan.target.client, sp.server, sp.key)
-
-
-def _entry_text(the_plan: DeployPlan, sp: Any) -> str:
-    """The entry in the client's file format, inside its container (as a new file would
-    hold it)."""
-    from agenttools_runtime.mcp.entries import container_for
-    from agenttools_runtime.mcp.formats import get_format
-
-    client, config = the_plan.target.client, the_plan.target.config_file
-    fmt = get_format(client.config_format)
-    text, _ = fmt.set_entry("", container_for(client, config), sp.key, _entry(the_plan, sp), {})
-    return text

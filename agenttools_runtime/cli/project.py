@@ -6,14 +6,16 @@ with one line; ``--global`` keeps their machine-wide meaning). The work is the l
 from __future__ import annotations
 
 import argparse
-import sys
+import os
 import warnings
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli.check_args import add_check_arguments
 from agenttools_runtime.cli.common import (
     UsageError,
+    add_check_arguments,
     add_command,
+    announce,
     emit,
     examples,
     finish_interrupted_if_left,
@@ -21,8 +23,6 @@ from agenttools_runtime.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from agenttools_runtime.project_state.freshness import SyncReport
     from agenttools_runtime.project_state.schema import ProjectFile
 
@@ -43,14 +43,32 @@ def register(subparsers: Any) -> None:
             "agenttools add 'weather-tools>=1.2' --bundle weather-tools",
         ),
     )
-    add.add_argument("requirement", type=nonempty, metavar="DIST",
-                     help="a PEP 508 requirement ('weather-tools', 'weather-tools>=1.2')")  # fmt: skip
-    add.add_argument("--client", action="append", type=nonempty, default=[],
-                     help="a client to deploy to (repeatable; default: [agenttools] clients)")  # fmt: skip
-    add.add_argument("--bundle", action="append", type=nonempty, default=[], dest="bundles",
-                     help="a bundle of the distribution (repeatable; default: its only one)")  # fmt: skip
-    add.add_argument("--runner", choices=("uvx", "script", "python"),
-                     help="how its servers are written (default uvx: portable)")  # fmt: skip
+    add.add_argument(
+        "requirement",
+        type=nonempty,
+        metavar="DIST",
+        help="a PEP 508 requirement ('weather-tools', 'weather-tools>=1.2')",
+    )
+    add.add_argument(
+        "--client",
+        action="append",
+        type=nonempty,
+        default=[],
+        help="a client to deploy to (repeatable; default: [agenttools] clients)",
+    )
+    add.add_argument(
+        "--bundle",
+        action="append",
+        type=nonempty,
+        default=[],
+        dest="bundles",
+        help="a bundle of the distribution (repeatable; default: its only one)",
+    )
+    add.add_argument(
+        "--runner",
+        choices=("uvx", "script", "python"),
+        help="how its servers are written (default uvx: portable)",
+    )
     add.add_argument("--scope", choices=("project", "user"), help="default project")
     add_check_arguments(add)
 
@@ -88,8 +106,13 @@ def register(subparsers: Any) -> None:
             "agenttools lock --upgrade weather-tools",
         ),
     )
-    lock.add_argument("--upgrade", nargs="*", metavar="DIST", default=None,
-                      help="upgrade every distribution, or those named, to the newest allowed version")  # fmt: skip
+    lock.add_argument(
+        "--upgrade",
+        nargs="*",
+        metavar="DIST",
+        default=None,
+        help="upgrade every distribution, or those named, to the newest allowed version",
+    )
     lock.add_argument(
         "--dry-run", action="store_true", help="print what would change; write nothing"
     )
@@ -98,23 +121,37 @@ def register(subparsers: Any) -> None:
 def add_sync_arguments(parser: argparse.ArgumentParser) -> None:
     """``sync``'s options for projects (its ``--check``/``--no-check`` serve both)."""
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--locked", action="store_true",
-                       help="in a project: fail when agenttools.lock is out of date with agenttools.toml (CI)")  # fmt: skip
-    group.add_argument("--frozen", action="store_true",
-                       help="in a project: install from agenttools.lock as it is, without checking it")  # fmt: skip
+    group.add_argument(
+        "--locked",
+        action="store_true",
+        help="in a project: fail when agenttools.lock is out of date with agenttools.toml (CI)",
+    )
+    group.add_argument(
+        "--frozen",
+        action="store_true",
+        help="in a project: install from agenttools.lock as it is, without checking it",
+    )
     _add_global(parser)
 
 
 def add_verify_arguments(parser: argparse.ArgumentParser) -> None:
     """``verify``'s options for projects."""
-    parser.add_argument("--format", choices=("text", "github"), default="text",
-                        help="github: one GitHub Actions annotation per finding, on its file")  # fmt: skip
+    parser.add_argument(
+        "--format",
+        choices=("text", "github"),
+        default="text",
+        help="github: one GitHub Actions annotation per finding, on its file",
+    )
     _add_global(parser)
 
 
 def _add_global(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--global", action="store_true", dest="global_",
-                        help="the machine-wide meaning, inside a project too")  # fmt: skip
+    parser.add_argument(
+        "--global",
+        action="store_true",
+        dest="global_",
+        help="the machine-wide meaning, inside a project too",
+    )
 
 
 def project_here(args: argparse.Namespace) -> Path | None:
@@ -123,7 +160,7 @@ def project_here(args: argparse.Namespace) -> Path | None:
     project are a usage error)."""
     from agenttools_runtime.project_state.finding import find_project_file
 
-    found = None if getattr(args, "global_", False) else find_project_file()
+    found = None if args.global_ else find_project_file()
     wants_project = getattr(args, "locked", False) or getattr(args, "frozen", False)
     if found is None and wants_project:
         raise UsageError("--locked and --frozen act on a project: no agenttools.toml here or above")
@@ -140,15 +177,19 @@ def run_add(args: argparse.Namespace) -> int:
 
     path = find_project_file()
     if path is None:
-        from pathlib import Path
-
         if not args.client:
             raise UsageError(
                 "no agenttools.toml here or above: name the clients with --client to make one"
             )
         path = Path.cwd() / PROJECT_FILE
-    project = added(path, args.requirement, clients=args.client, bundles=args.bundles,
-                    runner=args.runner, scope=args.scope)  # fmt: skip
+    project = added(
+        path,
+        args.requirement,
+        clients=args.client,
+        bundles=args.bundles,
+        runner=args.runner,
+        scope=args.scope,
+    )
     return _sync(args, project, f"Adding {args.requirement} to", write_project=True)
 
 
@@ -176,34 +217,41 @@ def run_lock(args: argparse.Namespace) -> int:
                 raise BundleNotInProject(
                     path=str(project.path), name=name, listed=listed or ["nothing"]
                 )
-    _first_line(args, f"Locking project {project.root} ({project.path.name})")
+    announce(args, f"Locking project {project.root} ({project.path.name})")
     lock, changed = lock_only(project, upgrade=upgrade, dry_run=args.dry_run)
     pins = [f"{d.name} {d.pin.version}" for d in lock.distributions]
     verb = ("would change" if args.dry_run else "written") if changed else "up to date"
-    data = {"ok": True, "project": str(project.root), "lock": verb,
-            "distributions": [d.to_data() for d in lock.distributions],
-            "deployments": len(lock.deployments)}  # fmt: skip
-    emit(args, data, f"agenttools.lock {verb}: {', '.join(pins) or 'nothing locked'}; "
-         f"{len(lock.deployments)} deployment(s)")  # fmt: skip
+    data = {
+        "ok": True,
+        "project": str(project.root),
+        "lock": verb,
+        "distributions": [d.to_data() for d in lock.distributions],
+        "deployments": len(lock.deployments),
+    }
+    locked = ", ".join(pins) or "nothing locked"
+    emit(args, data, f"agenttools.lock {verb}: {locked}; {len(lock.deployments)} deployment(s)")
     return 0
 
 
 def run_project_sync(args: argparse.Namespace, path: Path) -> int:
     """``sync`` inside the project of *path*: with nothing to do, said from the facts alone
     (:mod:`agenttools_runtime.project_state.freshness`), else the whole sync."""
+    from agenttools_runtime.project_state import schema
     from agenttools_runtime.project_state.freshness import up_to_date
 
     if args.prune or args.client or args.bundle:
-        raise UsageError("--prune, --client and --bundle are machine-wide: add --global "
-                         "(a project sync does all it lists)")  # fmt: skip
+        raise UsageError(
+            "--prune, --client and --bundle are machine-wide: add --global "
+            "(a project sync does all it lists)"
+        )
     if args.dry_run or args.upgrade or args.force:
-        return _sync(args, _load(path), "Syncing")
-    _first_line(args, f"Syncing project {path.parent} ({path.name})")
+        return _sync(args, schema.load(path), "Syncing")
+    announce(args, f"Syncing project {path.parent} ({path.name})")
     report = up_to_date(path, frozen=args.frozen)
     if report is not None:
         emit(args, _sync_json(path.parent, report), lambda: _sync_text(report))
         return 0
-    return _sync(args, _load(path), "Syncing", said=True)
+    return _sync(args, schema.load(path), "Syncing", said=True)
 
 
 def run_project_verify(args: argparse.Namespace, path: Path) -> int:
@@ -213,7 +261,7 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
     from agenttools_runtime.errors import LockMissing
     from agenttools_runtime.project_state import freshness, lockfile, machine, rawfile
 
-    if getattr(args, "id", None) or getattr(args, "client", None) or getattr(args, "bundle", None):
+    if args.id or args.client or args.bundle:
         raise UsageError("deployment ids, --client and --bundle are machine-wide: add --global")
     rawfile.read(path)  # (TOML, else FILE:LINE; what it means is the lock's business here)
     # what a killed deploy left (a sync's, say) first: the files as they now stay
@@ -224,7 +272,7 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
     if raw is None:
         raise LockMissing(project=str(path), lock=str(lock_path))
     lock = lockfile.loads_bytes(raw, lock_path)
-    _first_line(args, f"Verifying project {root} against {lock_path.name}")
+    announce(args, f"Verifying project {root} against {lock_path.name}")
     record = machine.read(root)
     checked = None
     if record.lock_sha256 == hashlib.sha256(raw).hexdigest():
@@ -240,9 +288,14 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
             print(error(f.message, file=f.path, line=f.line))
         print(_verify_summary(checked))
         return 0 if checked.ok else 1
-    data = {"ok": checked.ok, "project": str(root), "deployments": checked.deployments,
-            "files": checked.files, "entries": checked.entries,
-            "findings": [f.to_json() for f in checked.findings]}  # fmt: skip
+    data = {
+        "ok": checked.ok,
+        "project": str(root),
+        "deployments": checked.deployments,
+        "files": checked.files,
+        "entries": checked.entries,
+        "findings": [f.to_json() for f in checked.findings],
+    }
     lines = [f"{f.problem}: {f.message}" for f in checked.findings]
     emit(args, data, "\n".join([*lines, _verify_summary(checked)]))
     return 0 if checked.ok else 1
@@ -251,19 +304,31 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def _sync(args: argparse.Namespace, project: ProjectFile, doing: str, *,
-          write_project: bool = False, said: bool = False) -> int:  # fmt: skip
+def _sync(
+    args: argparse.Namespace,
+    project: ProjectFile,
+    doing: str,
+    *,
+    write_project: bool = False,
+    said: bool = False,
+) -> int:
     from agenttools_runtime.project_state.syncing import FROZEN, LOCKED, NORMAL, sync_project
 
+    # (add and drop have none of sync's --frozen, --locked, --dry-run, --force, --upgrade)
     frozen, locked = getattr(args, "frozen", False), getattr(args, "locked", False)
-    mode = FROZEN if frozen else LOCKED if locked else NORMAL
-    dry = bool(getattr(args, "dry_run", False))
+    dry_run = getattr(args, "dry_run", False)
     if not said:
-        dry_text = ", dry run" if dry else ""
-        _first_line(args, f"{doing} project {project.root} ({project.path.name}{dry_text})")
-    report = sync_project(project, mode=mode, dry_run=dry, force=bool(getattr(args, "force", False)),
-                          upgrade=bool(getattr(args, "upgrade", False)), write_project=write_project,
-                          check=getattr(args, "check", "start"))  # fmt: skip
+        dry_text = ", dry run" if dry_run else ""
+        announce(args, f"{doing} project {project.root} ({project.path.name}{dry_text})")
+    report = sync_project(
+        project,
+        mode=FROZEN if frozen else LOCKED if locked else NORMAL,
+        dry_run=dry_run,
+        force=getattr(args, "force", False),
+        upgrade=getattr(args, "upgrade", False),
+        write_project=write_project,
+        check=args.check,
+    )
     for warning in report.warnings:
         warnings.warn(warning, stacklevel=1)
     emit(args, _sync_json(project.root, report), lambda: _sync_text(report))
@@ -295,20 +360,14 @@ def _sync_text(report: SyncReport) -> str:
 
 def _verify_summary(checked: Any) -> str:
     if checked.ok:
-        return (f"ok: {checked.deployments} deployment(s), {checked.files} file(s), "
-                f"{checked.entries} entr{'y' if checked.entries == 1 else 'ies'} as locked")  # fmt: skip
+        return (
+            f"ok: {checked.deployments} deployment(s), {checked.files} file(s), "
+            f"{checked.entries} entr{'y' if checked.entries == 1 else 'ies'} as locked"
+        )
     return f"{len(checked.findings)} finding(s): run 'agenttools sync' (--force replaces what you changed)"
 
 
-def _load(path: Path) -> ProjectFile:
-    from agenttools_runtime.project_state import schema
-
-    return schema.load(path)
-
-
 def _require_project() -> Path:
-    import os
-
     from agenttools_runtime.errors import NotInProject
     from agenttools_runtime.project_state.finding import find_project_file
 
@@ -316,8 +375,3 @@ def _require_project() -> Path:
     if found is None:
         raise NotInProject(start=os.getcwd())
     return found
-
-
-def _first_line(args: argparse.Namespace, text: str) -> None:
-    """What the command acts on, first (stderr with --json, stdout's first line otherwise)."""
-    print(text, file=sys.stderr if getattr(args, "json", False) else sys.stdout, flush=True)

@@ -88,14 +88,8 @@ def _render_remote(data: dict[str, Any]) -> str:
         )
         for server in b["mcp-servers"]:
             declaration = data["mcp_servers"].get(server.rpartition("/")[2], {})
-            how = next(
-                (
-                    f"{k} {declaration[k]}"
-                    for k in ("module", "script", "command", "url")
-                    if k in declaration
-                ),
-                "",
-            )
+            runs = [k for k in ("module", "script", "command", "url") if k in declaration]
+            how = f"{runs[0]} {declaration[runs[0]]}" if runs else ""
             lines.append(f"  MCP server {server}: {how}".rstrip())
         for skill in b["skills"]:
             about = data["skills"].get(skill.rpartition("/")[2], {})
@@ -117,16 +111,15 @@ def run_list_index(args: argparse.Namespace) -> int:
         lines = ["BUNDLE  VERSION  MCP SERVERS  SKILLS"]
         for row in rows:
             for b in row["bundles"]:
-                lines.append(f"{row['distribution']}/{b['name']}  {row['version']}  "
-                             f"{', '.join(b['mcp-servers']) or '-'}  {', '.join(b['skills']) or '-'}")  # fmt: skip
+                lines.append(
+                    f"{row['distribution']}/{b['name']}  {row['version']}  "
+                    f"{', '.join(b['mcp-servers']) or '-'}  {', '.join(b['skills']) or '-'}"
+                )
         if problems:
             lines += ["", "Distributions with problems:"]
             lines += [f"  {p['distribution']}: {p['problem']}" for p in problems]
         return "\n".join(lines)
 
-    emit(
-        args,
-        {"ok": True, "index": options.describe(), "distributions": rows, "problems": problems},
-        text,
-    )
+    data = {"ok": True, "index": options.describe(), "distributions": rows, "problems": problems}
+    emit(args, data, text)
     return 0

@@ -4,6 +4,7 @@ commands that take them (``deploy``, ``configure``, ``show --tools``) parse them
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import UsageError, nonempty
@@ -37,8 +38,6 @@ def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
 
 def given_settings(args: argparse.Namespace) -> list[Any]:
     """The ``--env-file`` and ``--env`` assignments, in that order (later ones win)."""
-    from pathlib import Path
-
     from agenttools_runtime.settings.given import GivenError, parse_pairs, read_env_file
 
     try:

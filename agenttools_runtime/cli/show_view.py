@@ -194,8 +194,9 @@ def offered(bundle: AgentTools, given: Any) -> list[dict[str, Any]]:
         configured = server.configured(values)
         secrets = [values[s.name] for s in server.settings if s.secret and s.name in values]
         try:
-            result = probe(configured.command_line(), dict(configured.env), TOOLS_TIMEOUT,
-                           listing=True)  # fmt: skip
+            result = probe(
+                configured.command_line(), dict(configured.env), TOOLS_TIMEOUT, listing=True
+            )
         except ProbeFailed as exc:
             item["problem"] = str(mask(f"it did not start: {exc}", secrets))
             continue
@@ -210,9 +211,9 @@ def render_offered(offers: list[dict[str, Any]]) -> str:
     lines = []
     for item in offers:
         lines.append(item["name"])
-        if item.get("problem") or item.get("note"):
-            lines.append(f"  {'problem' if item.get('problem') else 'note'}: "
-                         f"{item.get('problem') or item.get('note')}")  # fmt: skip
+        label = "problem" if item.get("problem") else "note"
+        if item.get(label):
+            lines.append(f"  {label}: {item[label]}")
             continue
         for kind, key in (("tools", "name"), ("prompts", "name"), ("resources", "uri")):
             entries = item.get(kind, [])

@@ -13,6 +13,7 @@ from agenttools_runtime.cli.common import (
     add_overwrite_arguments,
     add_target_arguments,
     emit,
+    examples,
     nonempty,
 )
 
@@ -46,12 +47,11 @@ def register(subparsers: Any) -> None:
             "--force is given; an identical one is left as it is. If writing one skill "
             "fails, the skills already written by this command are rolled back."
         ),
-        epilog=(
-            "examples:\n"
-            "  agenttools skills install claude-code ./skills/commit-message\n"
-            "  agenttools skills install cursor ./skills/a ./skills/b --project .\n"
-            "  agenttools skills install claude-code ./skills/a --skills-dir /tmp/skills\n"
-            "  agenttools skills install ./my-skills-root ./skills/a --force"
+        epilog=examples(
+            "agenttools skills install claude-code ./skills/commit-message",
+            "agenttools skills install cursor ./skills/a ./skills/b --project .",
+            "agenttools skills install claude-code ./skills/a --skills-dir /tmp/skills",
+            "agenttools skills install ./my-skills-root ./skills/a --force",
         ),
     )
     _target_arguments(install)

@@ -7,6 +7,8 @@ import argparse
 import contextlib
 import os
 import sys
+import warnings
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import (
@@ -146,33 +148,33 @@ def run_skill(args: argparse.Namespace) -> int:
         local=not args.no_local,
     )
     # only MCP servers (--mcp) log: their log records become warnings
-    log_lines = _MCPLogLines() if args.mcp else contextlib.nullcontext()
+    log_lines = _mcp_log_lines() if args.mcp else contextlib.nullcontext()
     with resolver, log_lines:
         return _run_skill(args, resolver)
 
 
-class _MCPLogLines:
+@contextlib.contextmanager
+def _mcp_log_lines() -> Iterator[None]:
     """While it runs, the MCP SDK's log records (a broken server's output, with tracebacks)
     are one ``Warning: MCP: …`` line each on stderr, like every other problem."""
+    import logging
 
-    def __enter__(self) -> None:
-        import logging
+    class OneLine(logging.Formatter):
+        def format(self, record: logging.LogRecord) -> str:
+            return f"Warning: MCP: {record.getMessage()}"
 
-        class OneLine(logging.Formatter):
-            def format(self, record: logging.LogRecord) -> str:
-                return f"Warning: MCP: {record.getMessage()}"
-
-        self.handler = logging.StreamHandler(sys.stderr)
-        self.handler.setFormatter(OneLine())
-        self.handler.setLevel(logging.WARNING)
-        self.logger = logging.getLogger("mcp")
-        self.propagate = self.logger.propagate
-        self.logger.addHandler(self.handler)
-        self.logger.propagate = False
-
-    def __exit__(self, *exc: object) -> None:
-        self.logger.removeHandler(self.handler)
-        self.logger.propagate = self.propagate
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(OneLine())
+    handler.setLevel(logging.WARNING)
+    logger = logging.getLogger("mcp")
+    propagate = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
 
 
 def _run_skill(args: argparse.Namespace, resolver: SkillResolver) -> int:
@@ -200,8 +202,6 @@ def _run_skill(args: argparse.Namespace, resolver: SkillResolver) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    import warnings
-
     from agenttools_runtime.errors import AgentToolsWarning
     from agenttools_runtime.serve import build_server, collect_skills
 
@@ -219,17 +219,11 @@ def run_serve(args: argparse.Namespace) -> int:
             {"uri": s.uri, "name": s.name, "origin": s.origin, "files": len(s.files)}
             for s in skills
         ]
-        emit(
-            args,
-            {"ok": True, "skills": rows},
-            lambda: (
-                "\n".join(
-                    f"{r['uri']}  ({r['origin']}, {r['files']} file{'' if r['files'] == 1 else 's'})"
-                    for r in rows
-                )
-                or "No skills to serve"
-            ),
-        )
+        lines = [
+            f"{r['uri']}  ({r['origin']}, {r['files']} file{'' if r['files'] == 1 else 's'})"
+            for r in rows
+        ]
+        emit(args, {"ok": True, "skills": rows}, "\n".join(lines) or "No skills to serve")
         return 0
     server = build_server(skills)
     print(f"agenttools serve: serving {len(skills)} skills over stdio", file=sys.stderr)

@@ -167,10 +167,9 @@ def _render(
             bundles = _counted(summary["bundles"], "bundle")
             if summary["implicit_bundle"] and summary["bundles"]:
                 bundles += " (implicit)"
-            counts = ", ".join(
-                (_counted(summary["servers"], "MCP server"), _counted(summary["skills"], "skill"))
-            )
-            line += f" ({name + ': ' if name else ''}{counts}, {bundles})"
+            servers = _counted(summary["servers"], "MCP server")
+            skills = _counted(summary["skills"], "skill")
+            line += f" ({name + ': ' if name else ''}{servers}, {skills}, {bundles})"
         lines.append(line)
     if errors or warnings:
         lines.append(f"{errors} error(s), {warnings} warning(s)")
