@@ -103,25 +103,12 @@ def make_plan(
     servers = tools.servers if deploy_mcp else ()
     skipped = () if deploy_skills else tools.skill_names
     result = DeployPlan(uid, tools, target, level, servers, [], skipped, [], warnings=found)
-    probe = plan.ConflictProbe(
-        tools.toolset_type,
-        tools.name,
-        target.client.id,
-        target.location_key,
-        frozenset(
-            (s.key, paths.canonical_path_key(target.config_file))
-            for s in servers
-            if target.config_file is not None
-        ),
-    )
-    candidates = store.records(store.index.records_for_probe(probe.place, probe.config_entries))
-    by_id = {r.uuid: r for r in candidates}
-    conflicting = plan.find_conflicts(probe, ((r.uuid, conflict_probe(r)) for r in candidates))
-    if conflicting and level is Level.NONE:
-        result.errors.append(_conflict_error(probe, by_id[conflicting[0]], tools, target))
+    probe = new_probe(tools, target)
+    result.replaced = conflicting_records(store, probe)
+    if result.replaced and level is Level.NONE:
+        result.errors.append(_conflict_error(probe, result.replaced[0], tools, target))
         if not dry_run:
             raise result.errors[0]
-    result.replaced = [by_id[u] for u in conflicting]
     if servers and target.config_file is not None:
         plan_review.inspect_config(result, store)
         unusable = [
@@ -207,6 +194,29 @@ def _conflict_error(
     return errors.DeploymentExists(
         name=first.toolset_name, target=target.describe(), uuid=first.uuid, client=target.client.id
     )
+
+
+def new_probe(tools: ResolvedTools, target: DeployTarget) -> plan.ConflictProbe:
+    """What a deployment of *tools* to *target* would occupy."""
+    config_file = target.config_file
+    return plan.ConflictProbe(
+        tools.toolset_type,
+        tools.name,
+        target.client.id,
+        target.location_key,
+        frozenset(
+            (s.key, paths.canonical_path_key(config_file))
+            for s in tools.servers
+            if config_file is not None
+        ),
+    )
+
+
+def conflicting_records(store: Store, probe: plan.ConflictProbe) -> list[DeploymentRecord]:
+    """The recorded deployments that conflict with *probe* (found through the state
+    index), oldest first."""
+    candidates = store.records(store.index.records_for_probe(probe.place, probe.config_entries))
+    return [r for r in candidates if plan.conflicts_with(probe, conflict_probe(r))]
 
 
 def conflict_probe(record: DeploymentRecord) -> plan.ConflictProbe:

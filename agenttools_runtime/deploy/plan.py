@@ -8,7 +8,7 @@ decision" row by row, first match wins, so a reader can check them against the s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
@@ -385,10 +385,3 @@ def conflicts_with(probe: ConflictProbe, other: ConflictProbe) -> bool:
     """The spec's "Conflicts": the same config key in the same canonical file, or the same
     toolset (type and name) deployed to the same client and location key."""
     return bool(probe.config_entries & other.config_entries) or probe.place == other.place
-
-
-def find_conflicts(
-    probe: ConflictProbe, existing: Iterable[tuple[str, ConflictProbe]]
-) -> list[str]:
-    """The ids of the *existing* ``(id, probe)`` pairs that conflict with *probe*."""
-    return [uid for uid, other in existing if conflicts_with(probe, other)]

@@ -260,4 +260,3 @@ def test_conflicts() -> None:
     assert not plan.conflicts_with(a, probe("a", key="ka", file="/d.json", loc="/d.json"))
     # same toolset, other client
     assert not plan.conflicts_with(a, probe("a", key="ka", file="/e.json", client="zed"))
-    assert plan.find_conflicts(a, [("1", probe("b", key="ka")), ("2", probe("c"))]) == ["1"]
