@@ -36,13 +36,7 @@ from agenttools_runtime.deploy.resolved import ResolvedTools, record_verified
 from agenttools_runtime.deploy.skill_decision import new_entry, skill_plan
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.deploy.targets import DeployTarget
-from agenttools_runtime.errors import (
-    AgentToolsError,
-    AgentToolsErrors,
-    AgentToolsWarning,
-    DeploymentConfigKeyTaken,
-    DeploymentExists,
-)
+from agenttools_runtime.errors import AgentToolsError, AgentToolsErrors, AgentToolsWarning
 from agenttools_runtime.mcp.entries import build_entry
 from agenttools_runtime.mcp.install import Owned, plan_server_entries
 from agenttools_runtime.settings.secrets import redact
@@ -277,7 +271,7 @@ def _execute_locked(
     target: DeployTarget,
     level: Level,
     done: list[DeploymentRecord],
-    keep_modified: bool = False,
+    keep_modified: bool,
 ) -> Outcome:
     try:
         fs.checkpoint("deploy:locked")
@@ -322,9 +316,7 @@ def _redeploy_plan(
     the same tools standing there (``DeploymentExists``; not another bundle's config key):
     the plan of replacing it, to see whether it would change anything. None for any other
     conflict, and when that plan would be blocked or replace more than that deployment."""
-    if level is not Level.NONE or not isinstance(conflict, DeploymentExists):
-        return None
-    if isinstance(conflict, DeploymentConfigKeyTaken):
+    if level is not Level.NONE or type(conflict) is not errors.DeploymentExists:
         return None
     try:
         upgrade = make_plan(tools, target, Level.UPGRADE, dry_run=dry_run, store=store)
