@@ -23,15 +23,10 @@ from agenttools_runtime.skills.hashing import DestinationState, destination_stat
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.spec import SkillSource
 
-# The errors a decision's conflict tag names, by tag
+# The errors a decision's conflict tag names, by tag (the shadow's is built apart)
 CONFLICT_ERRORS: dict[str, type[AgentToolsError]] = {
     cls.tag: cls
-    for cls in (
-        errors.AgentSkillExists,
-        errors.AgentSkillModified,
-        errors.AgentSkillConflict,
-        errors.AgentSkillUpdate,
-    )
+    for cls in (errors.AgentSkillModified, errors.AgentSkillConflict, errors.AgentSkillUpdate)
 }
 
 
@@ -52,34 +47,26 @@ class SkillPlan:
     client_name: str = ""
 
     @property
-    def shadows(self) -> list[OtherCopyPlan]:
-        """Different skills of the same name the client also reads."""
-        return [o for o in self.others if o.role is plan.CopyRole.SHADOW]
-
-    @property
     def conflict_path(self) -> Path:
-        """Where the skill in the way is."""
-        if self.decision.conflict == plan.SHADOW_RULE.conflict and self.shadows:
-            return self.shadows[0].directory
+        """Where the skill in the way is: for a shadow, the different skill of the same name
+        the client also reads."""
+        if self.decision.conflict == plan.SHADOW_RULE.conflict:
+            shadows = (o.directory for o in self.others if o.role is plan.CopyRole.SHADOW)
+            return next(shadows, self.directory)
         return self.directory
 
     @property
     def conflict(self) -> AgentToolsError | None:
-        tag = self.decision.conflict
+        tag, name = self.decision.conflict, self.source.name
         if tag is None:
             return None
-        name = self.source.name
         if tag == plan.SHADOW_RULE.conflict:
             return errors.AgentSkillShadowed(
-                name=name,
-                path=self.conflict_path,
-                client_name=self.client_name,
-                option=FORCE_HINT,
+                name=name, path=self.conflict_path, client_name=self.client_name, option=FORCE_HINT
             )
-        cls = CONFLICT_ERRORS[tag]  # (KeyError for any other tag)
-        if tag == "AgentSkillExists":
-            return cls(name=name, path=self.directory, option=FORCE_HINT)
-        return cls(name=name, path=self.directory)
+        if tag == errors.AgentSkillExists.tag:
+            return errors.AgentSkillExists(name=name, path=self.directory, option=FORCE_HINT)
+        return CONFLICT_ERRORS[tag](name=name, path=self.directory)  # (KeyError for another)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -22,9 +22,9 @@ from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.one_client import deploy_resolved
 from agenttools_runtime.deploy.plan import Level
 from agenttools_runtime.deploy.records import DeploymentRecord
-from agenttools_runtime.deploy.resolved import resolve
+from agenttools_runtime.deploy.resolved import ResolvedTools, resolve
 from agenttools_runtime.deploy.server_checks import Check
-from agenttools_runtime.deploy.targets import DEFAULT, resolve_target
+from agenttools_runtime.deploy.targets import DEFAULT, SkillsDirOption, resolve_target
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning, DeploymentNotFound
 
 if TYPE_CHECKING:
@@ -95,8 +95,7 @@ def run_sync(items: Sequence[SyncItem], *, dry_run: bool = False, force: bool = 
     cannot start — *check*, see :func:`redeploy` — fails its item, the deployment as it
     was). *remove_orphans* False: the orphaned ones are reported as not removed (no
     confirmation was given)."""
-    work = [i for i in items if i.action != SKIP]
-    if dry_run or not work:
+    if dry_run or all(i.action == SKIP for i in items):
         for item in items:
             _dry(item, force, check) if dry_run else _skipped(item)
         return
@@ -136,7 +135,7 @@ def redeploy(
         search = status.environment_search(environment)
     name = None if location == "builtin" else record.toolset_name
     target = record.target
-    skills_dir: Any = target.get("skills_dir") or DEFAULT
+    skills_dir: SkillsDirOption = target.get("skills_dir") or DEFAULT
     if target.get("no_skills"):
         skills_dir = None  # deployed with --no-skills
     disabled = skills_dir is None
@@ -164,7 +163,7 @@ def redeploy(
     )
 
 
-def _config_key(record: DeploymentRecord, resolved: Any) -> str | None:
+def _config_key(record: DeploymentRecord, resolved: ResolvedTools) -> str | None:
     """The key a one-server deployment was written under when it is not the server's own
     (deployed with ``--name``)."""
     if len(record.mcp_servers) != 1 or len(resolved.servers) != 1:
@@ -177,7 +176,6 @@ def _config_key(record: DeploymentRecord, resolved: Any) -> str | None:
 
 
 def _upgrade(item: SyncItem, force: bool, check: Check) -> None:
-
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # (reported once, below)
@@ -201,7 +199,6 @@ def _upgrade(item: SyncItem, force: bool, check: Check) -> None:
 
 
 def _prune(item: SyncItem) -> None:
-
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", AgentToolsWarning)
@@ -221,7 +218,6 @@ def _not_pruned(item: SyncItem) -> None:
 
 
 def _dry(item: SyncItem, force: bool, check: Check) -> None:
-
     if item.action == PRUNE:
         item.result, item.detail = "would remove", _reason(item)
         return
