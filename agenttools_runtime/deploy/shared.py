@@ -30,15 +30,6 @@ _SEEN = (DestinationState.DIRECTORY, DestinationState.LINK)
 
 
 @dataclass(frozen=True, slots=True)
-class FoundCopy:
-    """A skill directory of the incoming name in another root the client reads."""
-
-    directory: Path
-    facts: OtherCopy
-    entry: RegistryEntry | None
-
-
-@dataclass(frozen=True, slots=True)
 class OtherCopyPlan:
     """Another copy and what it is to the deployment (see :class:`plan.CopyRole`)."""
 
@@ -61,15 +52,15 @@ def other_copies(
     reads: Sequence[Path],
     replaced: Sequence[str],
     store: Store,
-) -> list[FoundCopy]:
+) -> list[tuple[Path, OtherCopy]]:
     """The copies of *source*'s name in the roots of *reads* other than *own_root*, in the
-    client's order. A root that is *own_root* through a link, a copy that is the own
+    client's order, each a skill directory and what is known of it. A root that is *own_root* through a link, a copy that is the own
     directory through a link, and anything that is no skill directory (no ``SKILL.md``, a
     file, a broken link) are not other copies."""
     name = source.name
     seen = {store.root(own_root).canonical}
     own_physical: str | None = None  # a realpath walk: only when a copy is there
-    found: list[FoundCopy] = []
+    found: list[tuple[Path, OtherCopy]] = []
     for root in reads:
         keys = store.root(root)
         if keys.canonical in seen:
@@ -101,7 +92,7 @@ def other_copies(
                 and entry.identifier == source.identifier
             ),
         )
-        found.append(FoundCopy(directory, facts, entry))
+        found.append((directory, facts))
     return found
 
 

@@ -102,15 +102,13 @@ def skill_plan(
     roles, and a different skill of the same name blocks the decision below --force.
     *link*: what would be written is a link to the source directory instead (``--link``)."""
     found = shared.other_copies(source, root, reads, replaced, store)
-    facts = [c.facts for c in found]
+    facts = [f for _directory, f in found]
     own_exists = destination_state(root, source.name) is not DestinationState.MISSING
     used = plan.choose_copy(own_exists, facts)
-    destination = root if used is None else found[used].directory.parent
+    destination = root if used is None else found[used][0].parent
     sp = _plan_at(source, destination, replaced, level, store)
     roles = plan.copy_roles(used, facts)
-    others = tuple(
-        OtherCopyPlan(c.directory, c.facts, r) for c, r in zip(found, roles, strict=True)
-    )
+    others = tuple(OtherCopyPlan(d, f, r) for (d, f), r in zip(found, roles, strict=True))
     decision = plan.decide_shadows(sp.decision, roles, level)
     if link and decision.action is not None and decision.action.writes:
         decision = replace(decision, action=Action.LINK)  # (what is there goes to a backup)
