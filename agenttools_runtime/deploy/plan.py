@@ -152,15 +152,6 @@ class Decision:
     conflict: str | None
     rule: int
 
-    @property
-    def external(self) -> bool | None:
-        """The entry's ``external`` flag after the action (None: unchanged)."""
-        if self.action is Action.ADOPT_EXTERNAL:
-            return True
-        if self.action is not None and self.action.writes:
-            return False
-        return None
-
 
 def decide_install(facts: SkillFacts, level: Level) -> Decision:
     """Apply :data:`INSTALL_RULES` (first match wins) at overwrite *level*."""

@@ -166,14 +166,6 @@ def test_install_rows(facts: SkillFacts, level: Level, expected: tuple[object, o
     assert (decision.action, decision.conflict) == expected
 
 
-def test_decision_external_flag() -> None:
-    assert decide_install(SkillFacts(D.MISSING), Level.NONE).external is False
-    adopt = SkillFacts(D.DIRECTORY, EntryKind.NONE, disk_is_incoming=True)
-    assert decide_install(adopt, Level.NONE).external is True
-    ref = SkillFacts(D.DIRECTORY, EntryKind.EXTERNAL, disk_is_incoming=True)
-    assert decide_install(ref, Level.NONE).external is None
-
-
 # -- release ---------------------------------------------------------------------------------
 
 
