@@ -16,6 +16,8 @@ from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.deployment import Deployment
 from agenttools_runtime.deploy.plan import Level
 from agenttools_runtime.deploy.resolved import ResolvedTools, resolve
+from agenttools_runtime.deploy.server_checks import Check, server_problems
+from agenttools_runtime.deploy.target_tools import missing_sdk, with_links, with_runner
 from agenttools_runtime.deploy.targets import (
     DEFAULT,
     DeployTarget,
@@ -23,14 +25,12 @@ from agenttools_runtime.deploy.targets import (
     resolve_target,
 )
 from agenttools_runtime.discovery import SearchPath
+from agenttools_runtime.errors import AgentToolsErrors
+from agenttools_runtime.settings.configure import with_settings
 
 if TYPE_CHECKING:
     from agenttools_runtime.bundles import ToolsSpec
     from agenttools_runtime.mcp.settings import Ask
-from agenttools_runtime.deploy.server_checks import Check, server_problems
-from agenttools_runtime.deploy.target_tools import missing_sdk, with_links, with_runner
-from agenttools_runtime.errors import AgentToolsErrors
-from agenttools_runtime.settings.configure import with_settings
 
 Overwrite = Literal["none", "upgrade", "all"]
 
