@@ -100,11 +100,10 @@ class DeployChanges:
 
     record: DeploymentRecord
     config: ConfigWrite | None
-    skills_root: Path | None
     writes: tuple[SkillWrite, ...]
     entries: tuple[RegistryEntry, ...]
     replaces: tuple[str, ...]
-    links: tuple[SkillSource, ...] = ()  # skills that become links to their live source
+    links: tuple[SkillWrite, ...] = ()  # skills that become links to their live source
 
 
 def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
@@ -260,11 +259,9 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
         config = (change,)
     skills: list[SkillChange] = []
     created_roots: set[str] = set()
-    own = changes.skills_root
-    links = [] if own is None else [SkillWrite(own, source) for source in changes.links]
     # what a write replaces that is the user's is kept, under the name its entry says
     kept = {e.directory: registry.replaced_backup(e) for e in changes.entries}
-    for write in (*changes.writes, *links):  # (links go into the client's own skills root)
+    for write in (*changes.writes, *changes.links):
         root, source = write.root, write.source
         created: tuple[str, ...] = ()
         if str(root) not in created_roots:
@@ -277,7 +274,7 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
                 # one kept already (the user's first folder, to put back): this one is kept
                 # too, under a name of its own that doctor names until the user moves it back
                 backup = f"{backup}-{os.urandom(6).hex()}"
-        linked = source in changes.links
+        linked = write in changes.links
         skills.append(
             SkillChange(
                 source.name,

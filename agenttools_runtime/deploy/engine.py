@@ -410,7 +410,12 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
         for sp in the_plan.skills
         if sp.decision.action is not None and sp.decision.action.writes
     )
-    links = tuple(sp.source for sp in the_plan.skills if sp.decision.action is Action.LINK)
+    # (a link goes into the client's own skills root)
+    links = tuple(
+        apply.SkillWrite(sp.directory.parent, sp.source)
+        for sp in the_plan.skills
+        if sp.decision.action is Action.LINK
+    )
     entries = tuple(new_entry(sp, uid) for sp in the_plan.skills)
     installed = tuple(
         InstalledSkill(
@@ -453,7 +458,6 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
     return apply.DeployChanges(
         record=record,
         config=config,
-        skills_root=root,
         writes=writes,
         entries=entries,
         links=links,
