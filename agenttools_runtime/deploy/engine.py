@@ -22,12 +22,12 @@ registry entry), ``deploy:registry-written``, ``deploy:record-written``,
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 
 from agenttools_runtime import __version__, errors, fs, paths, signals
 from agenttools_runtime.deploy import apply, content, litter, plan, plan_review, records
 from agenttools_runtime.deploy.deploy_plan import DeployPlan
+from agenttools_runtime.deploy.deployment import Deployment
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Level
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
@@ -226,23 +226,12 @@ def conflict_probe(record: DeploymentRecord) -> plan.ConflictProbe:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What a deploy did: the ``record`` (the new deployment, or the one that stands),
-    the warnings to issue, and whether nothing had to change (``unchanged``: the same tools
-    with the same content were already deployed there)."""
-
-    record: DeploymentRecord
-    warnings: list[AgentToolsWarning]
-    unchanged: bool = False
-
-
 def execute_outcome(
     tools: ResolvedTools, target: DeployTarget, level: Level, *, keep_modified: bool = False
-) -> Outcome:
-    """Steps 4–8 under the lock: the new record, the warnings to issue (not yet issued) and
-    whether anything changed; any failure before the record is published rolls everything
-    back. Without an overwrite level, the same tools already deployed there with identical
+) -> Deployment:
+    """Steps 4–8 under the lock: the new deployment (or the one that stands), with the
+    warnings to issue (not yet issued) and whether anything changed; any failure before
+    the record is published rolls everything back. Without an overwrite level, the same tools already deployed there with identical
     content are no conflict: nothing is written (``unchanged``); with other content it is
     ``DeploymentDiffers`` naming the deployed and the installed version. *keep_modified*: a
     skill the user modified since agenttools wrote it is kept as it is (a reference to it,
@@ -252,12 +241,12 @@ def execute_outcome(
     done: list[DeploymentRecord] = []
     try:
         with deployment_lock() as store:
-            outcome = _execute_locked(store, tools, target, level, done, keep_modified)
+            deployment = _execute_locked(store, tools, target, level, done, keep_modified)
         # (a new machine's first deploy: its state is there now; a SIGTERM while the cache
         # of verified files is written says the deployment was committed, as SIGINT does)
         with signals.interruptible():
             record_verified(tools)
-        return outcome
+        return deployment
     except KeyboardInterrupt as exc:
         if not done or (isinstance(exc, signals.Interrupted) and exc.outcome):
             raise
@@ -272,7 +261,7 @@ def _execute_locked(
     level: Level,
     done: list[DeploymentRecord],
     keep_modified: bool,
-) -> Outcome:
+) -> Deployment:
     try:
         fs.checkpoint("deploy:locked")
         swept = sweep_if_needed(store)
@@ -300,7 +289,7 @@ def _execute_locked(
     done.append(record)
     found.extend(_stale_backup_warnings(the_plan))
     found.extend(_newer_kept_warnings(the_plan))
-    return Outcome(record, found, unchanged is not None)
+    return Deployment(record, found, unchanged=unchanged is not None)
 
 
 def _redeploy_plan(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
 
@@ -204,7 +205,5 @@ def deploy_resolved(
         raise missing
     if cannot_start:
         raise AgentToolsErrors.of(cannot_start)
-    outcome = engine.execute_outcome(tools, where, level, keep_modified=keep_modified)
-    return Deployment(
-        outcome.record, [*notes, *outcome.warnings], launches, unchanged=outcome.unchanged
-    )
+    done = engine.execute_outcome(tools, where, level, keep_modified=keep_modified)
+    return replace(done, warnings=[*notes, *done.warnings], launches=launches)
