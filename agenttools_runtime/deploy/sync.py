@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.deploy import content, drift, status
@@ -138,11 +138,10 @@ def redeploy(
     skills_dir: SkillsDirOption = target.get("skills_dir") or DEFAULT
     if target.get("no_skills"):
         skills_dir = None  # deployed with --no-skills
-    disabled = skills_dir is None
-    resolved = resolve(name, search=search, skills_disabled=disabled)
+    resolved = resolve(name, search=search, skills_disabled=skills_dir is None)
     key = _config_key(record, resolved)
-    if key is not None:
-        resolved = resolve(name, search=search, mcp_server_name=key, skills_disabled=disabled)
+    if key is not None:  # (what resolve(mcp_server_name=key) gives, without reading it again)
+        resolved = replace(resolved, servers=(replace(resolved.servers[0], key=key),))
     where = resolve_target(
         record.client, project=target.get("project"), config=target.get("config"),
         skills_dir=skills_dir,
