@@ -397,7 +397,7 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
     writes = tuple(
         apply.SkillWrite(sp.directory.parent, sp.source)
         for sp in the_plan.skills
-        if sp.decision.action is not None and sp.decision.action.writes
+        if sp.decision.writes
     )
     # (a link goes into the client's own skills root)
     links = tuple(

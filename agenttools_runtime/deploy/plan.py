@@ -60,10 +60,6 @@ class Action(str, Enum):
     KEEP_NEWER = "keep-newer"  # nothing written; the installed copy is newer than the source
     LINK = "link"  # a symbolic link to the live source (deploy --link; what was there backed up)
 
-    @property
-    def writes(self) -> bool:
-        return self in (Action.CREATE, Action.REPLACE)
-
 
 @dataclass(frozen=True, slots=True)
 class SkillFacts:
@@ -151,6 +147,11 @@ class Decision:
     action: Action | None
     conflict: str | None
     rule: int
+
+    @property
+    def writes(self) -> bool:
+        """Whether the source is written into the destination (a copy, not a link)."""
+        return self.action in (Action.CREATE, Action.REPLACE)
 
 
 def decide_install(facts: SkillFacts, level: Level) -> Decision:

@@ -76,9 +76,7 @@ class SkillPlan:
             "destination": self.facts.destination.value,
             "action": None if self.decision.action is None else self.decision.action.value,
             "conflict": None if self.conflict is None else self.conflict.to_json(),
-            "files": sorted(self.source.manifest)
-            if self.decision.action is not None and self.decision.action.writes
-            else [],
+            "files": sorted(self.source.manifest) if self.decision.writes else [],
             "other_copies": [o.to_json() for o in self.others],
         }
 
@@ -110,7 +108,7 @@ def skill_plan(
     roles = plan.copy_roles(used, facts)
     others = tuple(OtherCopyPlan(d, f, r) for (d, f), r in zip(found, roles, strict=True))
     decision = plan.decide_shadows(sp.decision, roles, level)
-    if link and decision.action is not None and decision.action.writes:
+    if link and decision.writes:
         decision = replace(decision, action=Action.LINK)  # (what is there goes to a backup)
     return replace(sp, decision=decision, others=others, client_name=client_name)
 
@@ -178,7 +176,7 @@ def _plan_at(
         quick = entry is not None and registry.unmodified_by_stats(entry, directory)
         facts, stats = _disk_facts(facts, source, entry, directory, quick)
         decision = plan.decide_install(facts, level)
-        if quick and decision.action is not None and decision.action.writes:
+        if quick and decision.writes:
             # about to replace what is there: look at every byte of it first
             facts, stats = _disk_facts(facts, source, entry, directory, False)
     decision = plan.decide_install(facts, level)
