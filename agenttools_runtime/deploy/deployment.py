@@ -222,9 +222,7 @@ class RemovalResult:
 def deployed(client: str | None = None) -> list[Deployment]:
     """Every recorded deployment, oldest first; with *client* (id, name or alias) only that
     client's. Unreadable records are left out. Raises ``UnknownClient``."""
-    client_id: str | None = None
-    if client is not None:
-        client_id = get_client(client).id
+    client_id = None if client is None else get_client(client).id
     return [
         Deployment(r) for r in records.load_records() if client_id is None or r.client == client_id
     ]

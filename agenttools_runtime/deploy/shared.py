@@ -136,9 +136,8 @@ def seen_twice(
     for path in created:
         root, name = path.parent, path.name
         root_key = store.root(root).canonical
-        reported: set[str] = set()
         for client, reads in sorted(scope_reads.items()):
-            if client == target_client or client in reported:
+            if client == target_client:
                 continue
             keys = [store.root(r).canonical for r in reads]
             if root_key not in keys:
@@ -150,7 +149,6 @@ def seen_twice(
                     continue  # (the common case, decided without reading the registry)
                 hit = _used_by(store, other_root, name, client, location_key)
                 if hit is not None:
-                    reported.add(client)
                     yield SeenTwice(client, name, path, other_root / name, hit)
                     break
 
