@@ -9,6 +9,7 @@ What to do about them is decided in :mod:`agenttools_runtime.deploy.plan`.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -132,7 +133,15 @@ def seen_twice(
     """For each skill directory in *created* (new copies): the other deployments (at the
     same location) whose client reads its root and uses a copy of that name in another
     root. *scope_reads* maps client ids to the roots each reads at this scope."""
-    listings: dict[Path, frozenset[str]] = {}  # each other root listed once, not 50 lexists
+
+    @functools.cache  # each other root listed once, not 50 lexists
+    def listing(root: Path) -> frozenset[str]:
+        """The names in *root* (folded where the platform's file systems ignore case)."""
+        try:
+            return frozenset(_folded(n) for n in os.listdir(root))
+        except OSError:
+            return frozenset()
+
     for path in created:
         root, name = path.parent, path.name
         root_key = store.root(root).canonical
@@ -145,24 +154,12 @@ def seen_twice(
             for other_root, other_key in zip(reads, keys, strict=True):
                 if other_key == root_key:
                     continue
-                if _folded(name) not in _listing(listings, other_root):
+                if _folded(name) not in listing(other_root):
                     continue  # (the common case, decided without reading the registry)
                 hit = _used_by(store, other_root, name, client, location_key)
                 if hit is not None:
                     yield SeenTwice(client, name, path, other_root / name, hit)
                     break
-
-
-def _listing(listings: dict[Path, frozenset[str]], root: Path) -> frozenset[str]:
-    """The names in *root* (folded where the platform's file systems ignore case)."""
-    found = listings.get(root)
-    if found is None:
-        try:
-            found = frozenset(_folded(n) for n in os.listdir(root))
-        except OSError:
-            found = frozenset()
-        listings[root] = found
-    return found
 
 
 def _folded(name: str) -> str:
