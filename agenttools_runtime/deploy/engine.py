@@ -231,12 +231,12 @@ def execute_outcome(
 ) -> Deployment:
     """Steps 4–8 under the lock: the new deployment (or the one that stands), with the
     warnings to issue (not yet issued) and whether anything changed; any failure before
-    the record is published rolls everything back. Without an overwrite level, the same tools already deployed there with identical
-    content are no conflict: nothing is written (``unchanged``); with other content it is
-    ``DeploymentDiffers`` naming the deployed and the installed version. *keep_modified*: a
-    skill the user modified since agenttools wrote it is kept as it is (a reference to it,
-    ``AgentSkillModifiedKept``) instead of failing the deploy (what ``sync`` does without
-    ``--force``)."""
+    the record is published rolls everything back. Without an overwrite level, the same
+    tools already deployed there with identical content are no conflict: nothing is
+    written (``unchanged``); with other content it is ``DeploymentDiffers`` naming the
+    deployed and the installed version. *keep_modified*: a skill the user modified since
+    agenttools wrote it is kept as it is (a reference to it, ``AgentSkillModifiedKept``)
+    instead of failing the deploy (what ``sync`` does without ``--force``)."""
     check_target(tools, target)  # a target that can take nothing fails before the lock
     done: list[DeploymentRecord] = []
     try:
