@@ -55,9 +55,10 @@ def other_copies(
     store: Store,
 ) -> list[tuple[Path, OtherCopy]]:
     """The copies of *source*'s name in the roots of *reads* other than *own_root*, in the
-    client's order, each a skill directory and what is known of it. A root that is *own_root* through a link, a copy that is the own
-    directory through a link, and anything that is no skill directory (no ``SKILL.md``, a
-    file, a broken link) are not other copies."""
+    client's order, each a skill directory and what is known of it. A root that is
+    *own_root* through a link, a copy that is the own directory through a link, and
+    anything that is no skill directory (no ``SKILL.md``, a file, a broken link) are not
+    other copies."""
     name = source.name
     seen = {store.root(own_root).canonical}
     own_physical: str | None = None  # a realpath walk: only when a copy is there

@@ -123,9 +123,9 @@ def redeploy(
     the record's (an upgraded managed environment); *settings*: new values of declared
     settings (``configure``; the others keep theirs); *check*: as for
     :func:`~agenttools_runtime.deploy.one_client.deploy` (by default a server whose new
-    entry would not start is refused, the deployment left as it was). Raises what resolving and deploying
-    raise, and ``DeploymentNotFound`` for an ad hoc bundle (nothing installed to deploy it
-    from)."""
+    entry would not start is refused, the deployment left as it was). Raises what
+    resolving and deploying raise, and ``DeploymentNotFound`` for an ad hoc bundle
+    (nothing installed to deploy it from)."""
     at = record.agent_tools
     location = at.get("location")
     if location is None:
