@@ -305,6 +305,7 @@ def _redeploy_plan(
     the same tools standing there (``DeploymentExists``; not another bundle's config key):
     the plan of replacing it, to see whether it would change anything. None for any other
     conflict, and when that plan would be blocked or replace more than that deployment."""
+    # (exactly DeploymentExists: its subclass DeploymentConfigKeyTaken is another bundle's)
     if level is not Level.NONE or type(conflict) is not errors.DeploymentExists:
         return None
     try:
