@@ -27,9 +27,9 @@ class DeployPlan:
     target: DeployTarget
     level: Level
     servers: tuple[ServerPlan, ...]
-    skills: list[SkillPlan]
     skipped: tuple[str, ...]
-    replaced: list[DeploymentRecord]
+    skills: list[SkillPlan] = field(default_factory=list)
+    replaced: list[DeploymentRecord] = field(default_factory=list)
     not_installed: list[SkillPlan] = field(default_factory=list)
     errors: list[AgentToolsError] = field(default_factory=list)
     warnings: list[AgentToolsWarning] = field(default_factory=list)

@@ -93,17 +93,16 @@ def make_plan(
     :func:`execute_outcome`)."""
     store = store or Store.open()
     deploy_mcp, deploy_skills, found = check_target(tools, target)
-    uid = str(uuid.uuid4())
     servers = tools.servers if deploy_mcp else ()
     skipped = () if deploy_skills else tools.skill_names
-    result = DeployPlan(uid, tools, target, level, servers, [], skipped, [], warnings=found)
+    result = DeployPlan(str(uuid.uuid4()), tools, target, level, servers, skipped, warnings=found)
     probe = new_probe(tools, target)
     result.replaced = conflicting_records(store, probe)
     if result.replaced and level is Level.NONE:
         result.errors.append(_conflict_error(probe, result.replaced[0], tools, target))
         if not dry_run:
             raise result.errors[0]
-    if servers and target.config_file is not None:
+    if servers:
         plan_review.inspect_config(result, store)
         unusable = [
             e
