@@ -227,7 +227,7 @@ def undo(store: Store, entry: Journal) -> tuple[list[BaseException], list[AgentT
     """Undo an uncommitted deploy (see the module docstring), newest change first. Undo
     failures are collected, not raised, so one never stops the rest; returns
     ``(errors, warnings)``."""
-    errors: list[BaseException] = []
+    failed: list[BaseException] = []
     found: list[AgentToolsWarning] = []
     steps: list[Callable[[], object]] = []
     steps += [functools.partial(_undo_entry, store, c) for c in reversed(entry.entries)]
@@ -243,8 +243,8 @@ def undo(store: Store, entry: Journal) -> tuple[list[BaseException], list[AgentT
         try:
             step()
         except Exception as exc:  # keep undoing the rest
-            errors.append(exc)
-    return errors, found
+            failed.append(exc)
+    return failed, found
 
 
 # -- the journal -----------------------------------------------------------------------------
