@@ -114,22 +114,20 @@ def make_plan(
     if deploy_skills:
         assert target.skills_root is not None
         replaced_ids = tuple(r.uuid for r in result.replaced)
-        reads = target.skill_reads
-        name = target.client.display_name
-        for source in tools.skills:
-            result.skills.append(
-                skill_plan(
-                    source,
-                    target.skills_root,
-                    replaced_ids,
-                    level,
-                    store,
-                    # (a link goes into the client's own folder: the live source, not a copy)
-                    reads=() if source.name in tools.links else reads,
-                    client_name=name,
-                    link=source.name in tools.links,
-                )
+        result.skills = [
+            skill_plan(
+                source,
+                target.skills_root,
+                replaced_ids,
+                level,
+                store,
+                # (a link goes into the client's own folder: the live source, not a copy)
+                reads=() if source.name in tools.links else target.skill_reads,
+                client_name=target.client.display_name,
+                link=source.name in tools.links,
             )
+            for source in tools.skills
+        ]
     if keep_modified:
         plan_review.keep_modified(result)
     if not result.replaced:  # (a replaced deployment's record was read)
