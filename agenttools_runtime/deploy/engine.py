@@ -271,7 +271,7 @@ def _execute_locked(
                 raise
             the_plan = redeploy
         fs.checkpoint("deploy:planned")
-        changes = decide(the_plan, store)
+        changes = decide(the_plan)
     except KeyboardInterrupt as exc:
         raise signals.Interrupted.from_interrupt(exc, "nothing was deployed") from None
     found = swept + list(the_plan.warnings)
@@ -323,7 +323,7 @@ def identical_dry_plan(the_plan: DeployPlan) -> DeployPlan | None:
     upgrade = _redeploy_plan(
         the_plan.errors[0], the_plan.tools, the_plan.target, the_plan.level, store, dry_run=True
     )
-    if upgrade is None or _unchanged(upgrade, decide(upgrade, store)) is None:
+    if upgrade is None or _unchanged(upgrade, decide(upgrade)) is None:
         return None
     upgrade.unchanged = True
     return upgrade
@@ -359,7 +359,7 @@ def _differs(
     )
 
 
-def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
+def decide(the_plan: DeployPlan) -> apply.DeployChanges:
     """Everything the plan changes: the config edit (read now, under the lock), the skill
     directories to write, the registry entries after the change, and the record."""
     target, uid = the_plan.target, the_plan.uuid

@@ -191,7 +191,7 @@ def deploy_resolved(
     cannot_start = server_problems(tools, where, check)
     if link:
         tools = with_links(tools, where)
-    missing = missing_sdk(tools, launches)
+    missing = missing_sdk(launches)
     if dry_run:
         the_plan = engine.make_plan(tools, where, level, dry_run=True, keep_modified=keep_modified)
         the_plan = engine.identical_dry_plan(the_plan) or the_plan
