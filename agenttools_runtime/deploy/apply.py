@@ -35,7 +35,7 @@ import functools
 import os
 import warnings
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from hashlib import sha256
 from pathlib import Path
 from typing import NoReturn
@@ -80,7 +80,7 @@ class ConfigWrite:
     client: Client
     servers: tuple[tuple[str, MCPServer], ...]
     plan: ConfigPlan
-    owned: Mapping[str, Owned] = field(default_factory=dict)  # see plan_server_entries
+    owned: Mapping[str, Owned]  # what the replaced deployments wrote (plan_server_entries)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +103,7 @@ class DeployChanges:
     writes: tuple[SkillWrite, ...]
     entries: tuple[RegistryEntry, ...]
     replaces: tuple[str, ...]
-    links: tuple[SkillWrite, ...] = ()  # skills that become links to their live source
+    links: tuple[SkillWrite, ...]  # skills that become links to their live source
 
 
 def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
