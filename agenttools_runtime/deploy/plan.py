@@ -26,9 +26,7 @@ class Level(IntEnum):
     ALL = 2
 
     @classmethod
-    def parse(cls, value: str | Level) -> Level:
-        if isinstance(value, Level):
-            return value
+    def parse(cls, value: str) -> Level:
         try:
             return _LEVEL_NAMES[value]
         except (KeyError, TypeError):
