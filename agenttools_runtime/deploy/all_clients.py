@@ -14,6 +14,7 @@ from agenttools_runtime import errors, signals
 from agenttools_runtime.clients import Client, all_clients
 from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.deployment import Deployment
+from agenttools_runtime.deploy.one_client import Overwrite, deploy_resolved
 from agenttools_runtime.deploy.plan import Level
 from agenttools_runtime.deploy.resolved import resolve
 from agenttools_runtime.deploy.targets import DEFAULT, SkillsDirOption, resolve_target
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from agenttools_runtime.bundles import ToolsSpec
     from agenttools_runtime.deploy.server_checks import Check
     from agenttools_runtime.mcp.settings import Ask
-from agenttools_runtime.deploy.one_client import Overwrite, deploy_resolved
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,7 @@ import functools
 import os
 import warnings
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from hashlib import sha256
 from pathlib import Path
 from typing import NoReturn
@@ -80,7 +80,7 @@ class ConfigWrite:
     client: Client
     servers: tuple[tuple[str, MCPServer], ...]
     plan: ConfigPlan
-    owned: Mapping[str, Owned] = field(default_factory=dict)  # see plan_server_entries
+    owned: Mapping[str, Owned]  # what the replaced deployments wrote (plan_server_entries)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,11 +100,10 @@ class DeployChanges:
 
     record: DeploymentRecord
     config: ConfigWrite | None
-    skills_root: Path | None
     writes: tuple[SkillWrite, ...]
     entries: tuple[RegistryEntry, ...]
     replaces: tuple[str, ...]
-    links: tuple[SkillSource, ...] = ()  # skills that become links to their live source
+    links: tuple[SkillWrite, ...]  # skills that become links to their live source
 
 
 def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
@@ -228,7 +227,7 @@ def undo(store: Store, entry: Journal) -> tuple[list[BaseException], list[AgentT
     """Undo an uncommitted deploy (see the module docstring), newest change first. Undo
     failures are collected, not raised, so one never stops the rest; returns
     ``(errors, warnings)``."""
-    errors: list[BaseException] = []
+    failed: list[BaseException] = []
     found: list[AgentToolsWarning] = []
     steps: list[Callable[[], object]] = []
     steps += [functools.partial(_undo_entry, store, c) for c in reversed(entry.entries)]
@@ -244,8 +243,8 @@ def undo(store: Store, entry: Journal) -> tuple[list[BaseException], list[AgentT
         try:
             step()
         except Exception as exc:  # keep undoing the rest
-            errors.append(exc)
-    return errors, found
+            failed.append(exc)
+    return failed, found
 
 
 # -- the journal -----------------------------------------------------------------------------
@@ -260,11 +259,9 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
         config = (change,)
     skills: list[SkillChange] = []
     created_roots: set[str] = set()
-    own = changes.skills_root
-    links = [] if own is None else [SkillWrite(own, source) for source in changes.links]
     # what a write replaces that is the user's is kept, under the name its entry says
     kept = {e.directory: registry.replaced_backup(e) for e in changes.entries}
-    for write in (*changes.writes, *links):  # (links go into the client's own skills root)
+    for write in (*changes.writes, *changes.links):
         root, source = write.root, write.source
         created: tuple[str, ...] = ()
         if str(root) not in created_roots:
@@ -277,7 +274,7 @@ def _journal(store: Store, changes: DeployChanges) -> tuple[Journal, list[journa
                 # one kept already (the user's first folder, to put back): this one is kept
                 # too, under a name of its own that doctor names until the user moves it back
                 backup = f"{backup}-{os.urandom(6).hex()}"
-        linked = source in changes.links
+        linked = write in changes.links
         skills.append(
             SkillChange(
                 source.name,

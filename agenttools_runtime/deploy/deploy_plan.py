@@ -27,9 +27,9 @@ class DeployPlan:
     target: DeployTarget
     level: Level
     servers: tuple[ServerPlan, ...]
-    skills: list[SkillPlan]
     skipped: tuple[str, ...]
-    replaced: list[DeploymentRecord]
+    skills: list[SkillPlan] = field(default_factory=list)
+    replaced: list[DeploymentRecord] = field(default_factory=list)
     not_installed: list[SkillPlan] = field(default_factory=list)
     errors: list[AgentToolsError] = field(default_factory=list)
     warnings: list[AgentToolsWarning] = field(default_factory=list)
@@ -106,7 +106,7 @@ class DeployPlan:
                         f"      (the copy in {sp.directory.parent}, which "
                         f"{t.client.display_name} also reads: nothing is written to its own folder)"
                     )
-                if sp.decision.action is not None and sp.decision.action.writes:
+                if sp.decision.writes:
                     verb = "write" if sp.decision.action is Action.CREATE else "replace with"
                     for rel in sorted(sp.source.files):
                         lines.append(f"      {verb} {sp.directory / rel}")

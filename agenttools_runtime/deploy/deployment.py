@@ -8,7 +8,7 @@ a bundle or server by name and works after the bundle's distribution was uninsta
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,7 +27,6 @@ from agenttools_runtime.errors import AgentToolsWarning, format_message
 
 if TYPE_CHECKING:
     from agenttools_runtime.bundles import AgentTools
-    from agenttools_runtime.deploy.ownership import EntryOutcome
     from agenttools_runtime.discovery import SearchPath
     from agenttools_runtime.mcp.runners import RunnerChoice
 
@@ -153,7 +152,6 @@ class Deployment:
         when it is no longer installed."""
         if self.location is None:
             return None
-
         return resolve_tools(self.toolset, search)
 
     # -- actions ---------------------------------------------------------------------------
@@ -224,9 +222,7 @@ class RemovalResult:
 def deployed(client: str | None = None) -> list[Deployment]:
     """Every recorded deployment, oldest first; with *client* (id, name or alias) only that
     client's. Unreadable records are left out. Raises ``UnknownClient``."""
-    client_id: str | None = None
-    if client is not None:
-        client_id = get_client(client).id
+    client_id = None if client is None else get_client(client).id
     return [
         Deployment(r) for r in records.load_records() if client_id is None or r.client == client_id
     ]
@@ -234,14 +230,18 @@ def deployed(client: str | None = None) -> list[Deployment]:
 
 def _find(store: Store, ident: str) -> DeploymentRecord:
     """``find_deployment`` through the index: only the matching record is read."""
-    wanted = ident.strip().lower()
-    names = [n for n in store.index.record_names if wanted and n.startswith(wanted)]
-    exact = [n for n in names if n == wanted]
-    for uid in exact or (names if len(names) == 1 else []):
-        record = store.record(uid)
-        if record is not None:
-            return record
+    names = _by_prefix(ident, store.index.record_names)
+    record = store.record(names[0]) if len(names) == 1 else None
+    if record is not None:
+        return record
     return find_deployment(ident)  # its errors: not found, ambiguous, unreadable
+
+
+def _by_prefix(ident: str, uids: Iterable[str]) -> list[str]:
+    """The ids of *uids* that are *ident* (a UUID or a prefix of one), else that start with it."""
+    wanted = ident.strip().lower()
+    found = [u for u in uids if wanted and u.startswith(wanted)]
+    return [u for u in found if u == wanted] or found
 
 
 def find_deployment(
@@ -274,14 +274,10 @@ def find_deployment(
 def _removal_recovered(store: Store, ident: str) -> Journal | None:
     """The interrupted removal of the deployment *ident* (a UUID or unique prefix) that
     recovery finished under this lock, if it did."""
-    wanted = ident.strip().lower()
-    found = [
-        j
-        for j in store.recovered
-        if j.kind is Kind.REMOVE and j.uuid and wanted and j.uuid.startswith(wanted)
-    ]
-    exact = [j for j in found if j.uuid == wanted]
-    return (exact or found)[0] if len(exact or found) == 1 else None
+    removals = [j for j in store.recovered if j.kind is Kind.REMOVE and j.uuid]
+    ids = _by_prefix(ident, [j.uuid for j in removals])
+    found = [j for j in removals if j.uuid in ids]
+    return found[0] if len(found) == 1 else None
 
 
 def _broken(exc: errors.InvalidDeploymentRecord) -> errors.BrokenDeploymentRecord:

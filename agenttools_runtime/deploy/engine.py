@@ -22,12 +22,12 @@ registry entry), ``deploy:registry-written``, ``deploy:record-written``,
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 
 from agenttools_runtime import __version__, errors, fs, paths, signals
 from agenttools_runtime.deploy import apply, content, litter, plan, plan_review, records
 from agenttools_runtime.deploy.deploy_plan import DeployPlan
+from agenttools_runtime.deploy.deployment import Deployment
 from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.plan import Action, Level
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
@@ -36,13 +36,7 @@ from agenttools_runtime.deploy.resolved import ResolvedTools, record_verified
 from agenttools_runtime.deploy.skill_decision import new_entry, skill_plan
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.deploy.targets import DeployTarget
-from agenttools_runtime.errors import (
-    AgentToolsError,
-    AgentToolsErrors,
-    AgentToolsWarning,
-    DeploymentConfigKeyTaken,
-    DeploymentExists,
-)
+from agenttools_runtime.errors import AgentToolsError, AgentToolsErrors, AgentToolsWarning
 from agenttools_runtime.mcp.entries import build_entry
 from agenttools_runtime.mcp.install import Owned, plan_server_entries
 from agenttools_runtime.settings.secrets import redact
@@ -99,30 +93,16 @@ def make_plan(
     :func:`execute_outcome`)."""
     store = store or Store.open()
     deploy_mcp, deploy_skills, found = check_target(tools, target)
-    uid = str(uuid.uuid4())
     servers = tools.servers if deploy_mcp else ()
     skipped = () if deploy_skills else tools.skill_names
-    result = DeployPlan(uid, tools, target, level, servers, [], skipped, [], warnings=found)
-    probe = plan.ConflictProbe(
-        tools.toolset_type,
-        tools.name,
-        target.client.id,
-        target.location_key,
-        frozenset(
-            (s.key, paths.canonical_path_key(target.config_file))
-            for s in servers
-            if target.config_file is not None
-        ),
-    )
-    candidates = store.records(store.index.records_for_probe(probe.place, probe.config_entries))
-    by_id = {r.uuid: r for r in candidates}
-    conflicting = plan.find_conflicts(probe, ((r.uuid, conflict_probe(r)) for r in candidates))
-    if conflicting and level is Level.NONE:
-        result.errors.append(_conflict_error(probe, by_id[conflicting[0]], tools, target))
+    result = DeployPlan(str(uuid.uuid4()), tools, target, level, servers, skipped, warnings=found)
+    probe = new_probe(tools, target)
+    result.replaced = conflicting_records(store, probe)
+    if result.replaced and level is Level.NONE:
+        result.errors.append(_conflict_error(probe, result.replaced[0], tools, target))
         if not dry_run:
             raise result.errors[0]
-    result.replaced = [by_id[u] for u in conflicting]
-    if servers and target.config_file is not None:
+    if servers:
         plan_review.inspect_config(result, store)
         unusable = [
             e
@@ -134,22 +114,20 @@ def make_plan(
     if deploy_skills:
         assert target.skills_root is not None
         replaced_ids = tuple(r.uuid for r in result.replaced)
-        reads = target.skill_reads
-        name = target.client.display_name
-        for source in tools.skills:
-            result.skills.append(
-                skill_plan(
-                    source,
-                    target.skills_root,
-                    replaced_ids,
-                    level,
-                    store,
-                    # (a link goes into the client's own folder: the live source, not a copy)
-                    reads=() if source.name in tools.links else reads,
-                    client_name=name,
-                    link=source.name in tools.links,
-                )
+        result.skills = [
+            skill_plan(
+                source,
+                target.skills_root,
+                replaced_ids,
+                level,
+                store,
+                # (a link goes into the client's own folder: the live source, not a copy)
+                reads=() if source.name in tools.links else target.skill_reads,
+                client_name=target.client.display_name,
+                link=source.name in tools.links,
             )
+            for source in tools.skills
+        ]
     if keep_modified:
         plan_review.keep_modified(result)
     if not result.replaced:  # (a replaced deployment's record was read)
@@ -209,6 +187,29 @@ def _conflict_error(
     )
 
 
+def new_probe(tools: ResolvedTools, target: DeployTarget) -> plan.ConflictProbe:
+    """What a deployment of *tools* to *target* would occupy."""
+    config_file = target.config_file
+    return plan.ConflictProbe(
+        tools.toolset_type,
+        tools.name,
+        target.client.id,
+        target.location_key,
+        frozenset(
+            (s.key, paths.canonical_path_key(config_file))
+            for s in tools.servers
+            if config_file is not None
+        ),
+    )
+
+
+def conflicting_records(store: Store, probe: plan.ConflictProbe) -> list[DeploymentRecord]:
+    """The recorded deployments that conflict with *probe* (found through the state
+    index), oldest first."""
+    candidates = store.records(store.index.records_for_probe(probe.place, probe.config_entries))
+    return [r for r in candidates if plan.conflicts_with(probe, conflict_probe(r))]
+
+
 def conflict_probe(record: DeploymentRecord) -> plan.ConflictProbe:
     """A recorded deployment's occupancy, from recorded data only."""
     return plan.ConflictProbe(
@@ -222,38 +223,27 @@ def conflict_probe(record: DeploymentRecord) -> plan.ConflictProbe:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What a deploy did: the ``record`` (the new deployment, or the one that stands),
-    the warnings to issue, and whether nothing had to change (``unchanged``: the same tools
-    with the same content were already deployed there)."""
-
-    record: DeploymentRecord
-    warnings: list[AgentToolsWarning]
-    unchanged: bool = False
-
-
 def execute_outcome(
     tools: ResolvedTools, target: DeployTarget, level: Level, *, keep_modified: bool = False
-) -> Outcome:
-    """Steps 4–8 under the lock: the new record, the warnings to issue (not yet issued) and
-    whether anything changed; any failure before the record is published rolls everything
-    back. Without an overwrite level, the same tools already deployed there with identical
-    content are no conflict: nothing is written (``unchanged``); with other content it is
-    ``DeploymentDiffers`` naming the deployed and the installed version. *keep_modified*: a
-    skill the user modified since agenttools wrote it is kept as it is (a reference to it,
-    ``AgentSkillModifiedKept``) instead of failing the deploy (what ``sync`` does without
-    ``--force``)."""
+) -> Deployment:
+    """Steps 4–8 under the lock: the new deployment (or the one that stands), with the
+    warnings to issue (not yet issued) and whether anything changed; any failure before
+    the record is published rolls everything back. Without an overwrite level, the same
+    tools already deployed there with identical content are no conflict: nothing is
+    written (``unchanged``); with other content it is ``DeploymentDiffers`` naming the
+    deployed and the installed version. *keep_modified*: a skill the user modified since
+    agenttools wrote it is kept as it is (a reference to it, ``AgentSkillModifiedKept``)
+    instead of failing the deploy (what ``sync`` does without ``--force``)."""
     check_target(tools, target)  # a target that can take nothing fails before the lock
     done: list[DeploymentRecord] = []
     try:
         with deployment_lock() as store:
-            outcome = _execute_locked(store, tools, target, level, done, keep_modified)
+            deployment = _execute_locked(store, tools, target, level, done, keep_modified)
         # (a new machine's first deploy: its state is there now; a SIGTERM while the cache
         # of verified files is written says the deployment was committed, as SIGINT does)
         with signals.interruptible():
             record_verified(tools)
-        return outcome
+        return deployment
     except KeyboardInterrupt as exc:
         if not done or (isinstance(exc, signals.Interrupted) and exc.outcome):
             raise
@@ -267,8 +257,8 @@ def _execute_locked(
     target: DeployTarget,
     level: Level,
     done: list[DeploymentRecord],
-    keep_modified: bool = False,
-) -> Outcome:
+    keep_modified: bool,
+) -> Deployment:
     try:
         fs.checkpoint("deploy:locked")
         swept = sweep_if_needed(store)
@@ -281,7 +271,7 @@ def _execute_locked(
                 raise
             the_plan = redeploy
         fs.checkpoint("deploy:planned")
-        changes = decide(the_plan, store)
+        changes = decide(the_plan)
     except KeyboardInterrupt as exc:
         raise signals.Interrupted.from_interrupt(exc, "nothing was deployed") from None
     found = swept + list(the_plan.warnings)
@@ -296,7 +286,7 @@ def _execute_locked(
     done.append(record)
     found.extend(_stale_backup_warnings(the_plan))
     found.extend(_newer_kept_warnings(the_plan))
-    return Outcome(record, found, unchanged is not None)
+    return Deployment(record, found, unchanged=unchanged is not None)
 
 
 def _redeploy_plan(
@@ -312,9 +302,8 @@ def _redeploy_plan(
     the same tools standing there (``DeploymentExists``; not another bundle's config key):
     the plan of replacing it, to see whether it would change anything. None for any other
     conflict, and when that plan would be blocked or replace more than that deployment."""
-    if level is not Level.NONE or not isinstance(conflict, DeploymentExists):
-        return None
-    if isinstance(conflict, DeploymentConfigKeyTaken):
+    # (exactly DeploymentExists: its subclass DeploymentConfigKeyTaken is another bundle's)
+    if level is not Level.NONE or type(conflict) is not errors.DeploymentExists:
         return None
     try:
         upgrade = make_plan(tools, target, Level.UPGRADE, dry_run=dry_run, store=store)
@@ -334,7 +323,7 @@ def identical_dry_plan(the_plan: DeployPlan) -> DeployPlan | None:
     upgrade = _redeploy_plan(
         the_plan.errors[0], the_plan.tools, the_plan.target, the_plan.level, store, dry_run=True
     )
-    if upgrade is None or _unchanged(upgrade, decide(upgrade, store)) is None:
+    if upgrade is None or _unchanged(upgrade, decide(upgrade)) is None:
         return None
     upgrade.unchanged = True
     return upgrade
@@ -370,7 +359,7 @@ def _differs(
     )
 
 
-def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
+def decide(the_plan: DeployPlan) -> apply.DeployChanges:
     """Everything the plan changes: the config edit (read now, under the lock), the skill
     directories to write, the registry entries after the change, and the record."""
     target, uid = the_plan.target, the_plan.uuid
@@ -406,9 +395,14 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
     writes = tuple(
         apply.SkillWrite(sp.directory.parent, sp.source)
         for sp in the_plan.skills
-        if sp.decision.action is not None and sp.decision.action.writes
+        if sp.decision.writes
     )
-    links = tuple(sp.source for sp in the_plan.skills if sp.decision.action is Action.LINK)
+    # (a link goes into the client's own skills root)
+    links = tuple(
+        apply.SkillWrite(sp.directory.parent, sp.source)
+        for sp in the_plan.skills
+        if sp.decision.action is Action.LINK
+    )
     entries = tuple(new_entry(sp, uid) for sp in the_plan.skills)
     installed = tuple(
         InstalledSkill(
@@ -451,7 +445,6 @@ def decide(the_plan: DeployPlan, store: Store) -> apply.DeployChanges:
     return apply.DeployChanges(
         record=record,
         config=config,
-        skills_root=root,
         writes=writes,
         entries=entries,
         links=links,

@@ -137,9 +137,11 @@ def uninstall_entry(target: MCPTarget, key: str, *, force: bool = False) -> Unin
                 f'the entry "{key}" was kept in {target.config_file}: nothing was changed'
             )
         else:
-            for record, entry in found:  # the config first, the records after (never the
-                rest = without_entry(record, entry)  # other way round: a crash in between
-                if rest.mcp_servers or rest.installed:  # then leaves an entry untracked)
+            # the config first, the records after (never the other way round: a crash in
+            # between then leaves an entry untracked)
+            for record, entry in found:
+                rest = without_entry(record, entry)
+                if rest.mcp_servers or rest.installed:
                     store.rewrite_record(rest)
                 else:
                     store.delete_record(record.uuid)

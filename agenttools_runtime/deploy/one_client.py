@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
 
@@ -16,6 +17,8 @@ from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.deployment import Deployment
 from agenttools_runtime.deploy.plan import Level
 from agenttools_runtime.deploy.resolved import ResolvedTools, resolve
+from agenttools_runtime.deploy.server_checks import Check, server_problems
+from agenttools_runtime.deploy.target_tools import missing_sdk, with_links, with_runner
 from agenttools_runtime.deploy.targets import (
     DEFAULT,
     DeployTarget,
@@ -23,14 +26,12 @@ from agenttools_runtime.deploy.targets import (
     resolve_target,
 )
 from agenttools_runtime.discovery import SearchPath
+from agenttools_runtime.errors import AgentToolsErrors
+from agenttools_runtime.settings.configure import with_settings
 
 if TYPE_CHECKING:
     from agenttools_runtime.bundles import ToolsSpec
     from agenttools_runtime.mcp.settings import Ask
-from agenttools_runtime.deploy.server_checks import Check, server_problems
-from agenttools_runtime.deploy.target_tools import missing_sdk, with_links, with_runner
-from agenttools_runtime.errors import AgentToolsErrors
-from agenttools_runtime.settings.configure import with_settings
 
 Overwrite = Literal["none", "upgrade", "all"]
 
@@ -190,7 +191,7 @@ def deploy_resolved(
     cannot_start = server_problems(tools, where, check)
     if link:
         tools = with_links(tools, where)
-    missing = missing_sdk(tools, launches)
+    missing = missing_sdk(launches)
     if dry_run:
         the_plan = engine.make_plan(tools, where, level, dry_run=True, keep_modified=keep_modified)
         the_plan = engine.identical_dry_plan(the_plan) or the_plan
@@ -204,7 +205,5 @@ def deploy_resolved(
         raise missing
     if cannot_start:
         raise AgentToolsErrors.of(cannot_start)
-    outcome = engine.execute_outcome(tools, where, level, keep_modified=keep_modified)
-    return Deployment(
-        outcome.record, [*notes, *outcome.warnings], launches, unchanged=outcome.unchanged
-    )
+    done = engine.execute_outcome(tools, where, level, keep_modified=keep_modified)
+    return replace(done, warnings=[*notes, *done.warnings], launches=launches)

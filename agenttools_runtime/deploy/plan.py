@@ -8,7 +8,7 @@ decision" row by row, first match wins, so a reader can check them against the s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
@@ -26,9 +26,7 @@ class Level(IntEnum):
     ALL = 2
 
     @classmethod
-    def parse(cls, value: str | Level) -> Level:
-        if isinstance(value, Level):
-            return value
+    def parse(cls, value: str) -> Level:
         try:
             return _LEVEL_NAMES[value]
         except (KeyError, TypeError):
@@ -59,10 +57,6 @@ class Action(str, Enum):
     ADOPT_EXTERNAL = "external"  # nothing written; a new entry marks the directory external
     KEEP_NEWER = "keep-newer"  # nothing written; the installed copy is newer than the source
     LINK = "link"  # a symbolic link to the live source (deploy --link; what was there backed up)
-
-    @property
-    def writes(self) -> bool:
-        return self in (Action.CREATE, Action.REPLACE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,13 +147,9 @@ class Decision:
     rule: int
 
     @property
-    def external(self) -> bool | None:
-        """The entry's ``external`` flag after the action (None: unchanged)."""
-        if self.action is Action.ADOPT_EXTERNAL:
-            return True
-        if self.action is not None and self.action.writes:
-            return False
-        return None
+    def writes(self) -> bool:
+        """Whether the source is written into the destination (a copy, not a link)."""
+        return self.action in (Action.CREATE, Action.REPLACE)
 
 
 def decide_install(facts: SkillFacts, level: Level) -> Decision:
@@ -385,10 +375,3 @@ def conflicts_with(probe: ConflictProbe, other: ConflictProbe) -> bool:
     """The spec's "Conflicts": the same config key in the same canonical file, or the same
     toolset (type and name) deployed to the same client and location key."""
     return bool(probe.config_entries & other.config_entries) or probe.place == other.place
-
-
-def find_conflicts(
-    probe: ConflictProbe, existing: Iterable[tuple[str, ConflictProbe]]
-) -> list[str]:
-    """The ids of the *existing* ``(id, probe)`` pairs that conflict with *probe*."""
-    return [uid for uid, other in existing if conflicts_with(probe, other)]

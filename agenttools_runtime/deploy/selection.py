@@ -46,14 +46,8 @@ def bundle_matches(record: DeploymentRecord, name: str) -> bool:
     wanted = name.strip()
     if wanted in (full, short):
         return True
-    wanted_dist, sep, wanted_short = wanted.rpartition("/")
     distribution = str(record.agent_tools.get("distribution") or dist)
-    if not sep:
-        return bool(distribution) and canonical_dist_name(wanted) == canonical_dist_name(
-            distribution
-        )
-    return (
-        bool(distribution)
-        and canonical_dist_name(wanted_dist) == canonical_dist_name(distribution)
-        and wanted_short == short
-    )
+    wanted_dist, sep, wanted_short = wanted.rpartition("/")
+    if not distribution or (sep and wanted_short != short):
+        return False
+    return canonical_dist_name(wanted_dist if sep else wanted) == canonical_dist_name(distribution)

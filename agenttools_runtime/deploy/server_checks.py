@@ -31,12 +31,11 @@ CONNECT_TIMEOUT = 30.0  # seconds for a server to answer initialize (a cold inte
 TIMEOUT_VARIABLE = "AGENTTOOLS_CHECK_TIMEOUT"
 
 
-def connect_timeout(environ: Mapping[str, str] | None = None) -> float:
+def connect_timeout() -> float:
     """Seconds ``--check`` waits for a server's answer to ``initialize``: a positive
     ``AGENTTOOLS_CHECK_TIMEOUT`` when set, else :data:`CONNECT_TIMEOUT`."""
-    env = os.environ if environ is None else environ
     try:
-        value = float(env.get(TIMEOUT_VARIABLE, ""))
+        value = float(os.environ.get(TIMEOUT_VARIABLE, ""))
     except ValueError:
         return CONNECT_TIMEOUT
     return value if value > 0 else CONNECT_TIMEOUT
@@ -52,8 +51,20 @@ def server_problems(
     found: list[errors.AgentToolsError] = []
     environment = tools.agent_tools.get(content.ENVIRONMENT) or {}
     probed = [str(p) for p in environment.get("paths") or ()]
+    dist_info = tools.agent_tools.get(content.DIST_INFO)
     for sp in tools.servers:
-        reason = _problem(tools, sp, probed, check)
+        env, from_environment = _probe_env(sp)
+        reason = entry_problem(
+            sp.server,
+            probed,
+            check,
+            dist_info=dist_info,
+            env=env,
+            # the secret values themselves (the plan maps each to its digest), and what the
+            # entry's references take from this environment
+            secrets=[*sp.secrets, *from_environment],
+            by_script=sp.runner == "script",
+        )
         if reason is not None:
             found.append(
                 errors.MCPServerCannotStart(
@@ -64,21 +75,6 @@ def server_problems(
                 )
             )
     return found
-
-
-def _problem(tools: ResolvedTools, sp: ServerPlan, probed: list[str], check: Check) -> str | None:
-    env, from_environment = _probe_env(sp)
-    return entry_problem(
-        sp.server,
-        probed,
-        check,
-        dist_info=tools.agent_tools.get(content.DIST_INFO),
-        env=env,
-        # the secret values themselves (the plan maps each to its digest), and what the
-        # entry's references take from this environment
-        secrets=[*sp.secrets, *from_environment],
-        by_script=sp.runner == "script",
-    )
 
 
 def entry_problem(

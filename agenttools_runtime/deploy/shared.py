@@ -9,6 +9,7 @@ What to do about them is decided in :mod:`agenttools_runtime.deploy.plan`.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -27,15 +28,6 @@ from agenttools_runtime.skills.spec import SkillSource
 
 # what a client sees in a root: a skill directory, or a link to one
 _SEEN = (DestinationState.DIRECTORY, DestinationState.LINK)
-
-
-@dataclass(frozen=True, slots=True)
-class FoundCopy:
-    """A skill directory of the incoming name in another root the client reads."""
-
-    directory: Path
-    facts: OtherCopy
-    entry: RegistryEntry | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,15 +53,16 @@ def other_copies(
     reads: Sequence[Path],
     replaced: Sequence[str],
     store: Store,
-) -> list[FoundCopy]:
+) -> list[tuple[Path, OtherCopy]]:
     """The copies of *source*'s name in the roots of *reads* other than *own_root*, in the
-    client's order. A root that is *own_root* through a link, a copy that is the own
-    directory through a link, and anything that is no skill directory (no ``SKILL.md``, a
-    file, a broken link) are not other copies."""
+    client's order, each a skill directory and what is known of it. A root that is
+    *own_root* through a link, a copy that is the own directory through a link, and
+    anything that is no skill directory (no ``SKILL.md``, a file, a broken link) are not
+    other copies."""
     name = source.name
     seen = {store.root(own_root).canonical}
     own_physical: str | None = None  # a realpath walk: only when a copy is there
-    found: list[FoundCopy] = []
+    found: list[tuple[Path, OtherCopy]] = []
     for root in reads:
         keys = store.root(root)
         if keys.canonical in seen:
@@ -101,7 +94,7 @@ def other_copies(
                 and entry.identifier == source.identifier
             ),
         )
-        found.append(FoundCopy(directory, facts, entry))
+        found.append((directory, facts))
     return found
 
 
@@ -141,13 +134,20 @@ def seen_twice(
     """For each skill directory in *created* (new copies): the other deployments (at the
     same location) whose client reads its root and uses a copy of that name in another
     root. *scope_reads* maps client ids to the roots each reads at this scope."""
-    listings: dict[Path, frozenset[str]] = {}  # each other root listed once, not 50 lexists
+
+    @functools.cache  # each other root listed once, not 50 lexists
+    def listing(root: Path) -> frozenset[str]:
+        """The names in *root* (folded where the platform's file systems ignore case)."""
+        try:
+            return frozenset(_folded(n) for n in os.listdir(root))
+        except OSError:
+            return frozenset()
+
     for path in created:
         root, name = path.parent, path.name
         root_key = store.root(root).canonical
-        reported: set[str] = set()
         for client, reads in sorted(scope_reads.items()):
-            if client == target_client or client in reported:
+            if client == target_client:
                 continue
             keys = [store.root(r).canonical for r in reads]
             if root_key not in keys:
@@ -155,25 +155,12 @@ def seen_twice(
             for other_root, other_key in zip(reads, keys, strict=True):
                 if other_key == root_key:
                     continue
-                if _folded(name) not in _listing(listings, other_root):
+                if _folded(name) not in listing(other_root):
                     continue  # (the common case, decided without reading the registry)
                 hit = _used_by(store, other_root, name, client, location_key)
                 if hit is not None:
-                    reported.add(client)
                     yield SeenTwice(client, name, path, other_root / name, hit)
                     break
-
-
-def _listing(listings: dict[Path, frozenset[str]], root: Path) -> frozenset[str]:
-    """The names in *root* (folded where the platform's file systems ignore case)."""
-    found = listings.get(root)
-    if found is None:
-        try:
-            found = frozenset(_folded(n) for n in os.listdir(root))
-        except OSError:
-            found = frozenset()
-        listings[root] = found
-    return found
 
 
 def _folded(name: str) -> str:

@@ -23,15 +23,10 @@ from agenttools_runtime.skills.hashing import DestinationState, destination_stat
 from agenttools_runtime.skills.hashing import installed_hashes as hash_installed
 from agenttools_runtime.skills.spec import SkillSource
 
-# The errors a decision's conflict tag names, by tag
+# The errors a decision's conflict tag names, by tag (the shadow's is built apart)
 CONFLICT_ERRORS: dict[str, type[AgentToolsError]] = {
     cls.tag: cls
-    for cls in (
-        errors.AgentSkillExists,
-        errors.AgentSkillModified,
-        errors.AgentSkillConflict,
-        errors.AgentSkillUpdate,
-    )
+    for cls in (errors.AgentSkillModified, errors.AgentSkillConflict, errors.AgentSkillUpdate)
 }
 
 
@@ -52,34 +47,26 @@ class SkillPlan:
     client_name: str = ""
 
     @property
-    def shadows(self) -> list[OtherCopyPlan]:
-        """Different skills of the same name the client also reads."""
-        return [o for o in self.others if o.role is plan.CopyRole.SHADOW]
-
-    @property
     def conflict_path(self) -> Path:
-        """Where the skill in the way is."""
-        if self.decision.conflict == plan.SHADOW_RULE.conflict and self.shadows:
-            return self.shadows[0].directory
+        """Where the skill in the way is: for a shadow, the different skill of the same name
+        the client also reads."""
+        if self.decision.conflict == plan.SHADOW_RULE.conflict:
+            shadows = (o.directory for o in self.others if o.role is plan.CopyRole.SHADOW)
+            return next(shadows, self.directory)
         return self.directory
 
     @property
     def conflict(self) -> AgentToolsError | None:
-        tag = self.decision.conflict
+        tag, name = self.decision.conflict, self.source.name
         if tag is None:
             return None
-        name = self.source.name
         if tag == plan.SHADOW_RULE.conflict:
             return errors.AgentSkillShadowed(
-                name=name,
-                path=self.conflict_path,
-                client_name=self.client_name,
-                option=FORCE_HINT,
+                name=name, path=self.conflict_path, client_name=self.client_name, option=FORCE_HINT
             )
-        cls = CONFLICT_ERRORS[tag]  # (KeyError for any other tag)
-        if tag == "AgentSkillExists":
-            return cls(name=name, path=self.directory, option=FORCE_HINT)
-        return cls(name=name, path=self.directory)
+        if tag == errors.AgentSkillExists.tag:
+            return errors.AgentSkillExists(name=name, path=self.directory, option=FORCE_HINT)
+        return CONFLICT_ERRORS[tag](name=name, path=self.directory)  # (KeyError for another)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -89,9 +76,7 @@ class SkillPlan:
             "destination": self.facts.destination.value,
             "action": None if self.decision.action is None else self.decision.action.value,
             "conflict": None if self.conflict is None else self.conflict.to_json(),
-            "files": sorted(self.source.manifest)
-            if self.decision.action is not None and self.decision.action.writes
-            else [],
+            "files": sorted(self.source.manifest) if self.decision.writes else [],
             "other_copies": [o.to_json() for o in self.others],
         }
 
@@ -115,17 +100,15 @@ def skill_plan(
     roles, and a different skill of the same name blocks the decision below --force.
     *link*: what would be written is a link to the source directory instead (``--link``)."""
     found = shared.other_copies(source, root, reads, replaced, store)
-    facts = [c.facts for c in found]
+    facts = [f for _directory, f in found]
     own_exists = destination_state(root, source.name) is not DestinationState.MISSING
     used = plan.choose_copy(own_exists, facts)
-    destination = root if used is None else found[used].directory.parent
+    destination = root if used is None else found[used][0].parent
     sp = _plan_at(source, destination, replaced, level, store)
     roles = plan.copy_roles(used, facts)
-    others = tuple(
-        OtherCopyPlan(c.directory, c.facts, r) for c, r in zip(found, roles, strict=True)
-    )
+    others = tuple(OtherCopyPlan(d, f, r) for (d, f), r in zip(found, roles, strict=True))
     decision = plan.decide_shadows(sp.decision, roles, level)
-    if link and decision.action is not None and decision.action.writes:
+    if link and decision.writes:
         decision = replace(decision, action=Action.LINK)  # (what is there goes to a backup)
     return replace(sp, decision=decision, others=others, client_name=client_name)
 
@@ -193,7 +176,7 @@ def _plan_at(
         quick = entry is not None and registry.unmodified_by_stats(entry, directory)
         facts, stats = _disk_facts(facts, source, entry, directory, quick)
         decision = plan.decide_install(facts, level)
-        if quick and decision.action is not None and decision.action.writes:
+        if quick and decision.writes:
             # about to replace what is there: look at every byte of it first
             facts, stats = _disk_facts(facts, source, entry, directory, False)
     decision = plan.decide_install(facts, level)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.deploy import content, drift, status
@@ -22,9 +22,9 @@ from agenttools_runtime.deploy.lock import deployment_lock
 from agenttools_runtime.deploy.one_client import deploy_resolved
 from agenttools_runtime.deploy.plan import Level
 from agenttools_runtime.deploy.records import DeploymentRecord
-from agenttools_runtime.deploy.resolved import resolve
+from agenttools_runtime.deploy.resolved import ResolvedTools, resolve
 from agenttools_runtime.deploy.server_checks import Check
-from agenttools_runtime.deploy.targets import DEFAULT, resolve_target
+from agenttools_runtime.deploy.targets import DEFAULT, SkillsDirOption, resolve_target
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning, DeploymentNotFound
 
 if TYPE_CHECKING:
@@ -95,8 +95,7 @@ def run_sync(items: Sequence[SyncItem], *, dry_run: bool = False, force: bool = 
     cannot start — *check*, see :func:`redeploy` — fails its item, the deployment as it
     was). *remove_orphans* False: the orphaned ones are reported as not removed (no
     confirmation was given)."""
-    work = [i for i in items if i.action != SKIP]
-    if dry_run or not work:
+    if dry_run or all(i.action == SKIP for i in items):
         for item in items:
             _dry(item, force, check) if dry_run else _skipped(item)
         return
@@ -124,9 +123,9 @@ def redeploy(
     the record's (an upgraded managed environment); *settings*: new values of declared
     settings (``configure``; the others keep theirs); *check*: as for
     :func:`~agenttools_runtime.deploy.one_client.deploy` (by default a server whose new
-    entry would not start is refused, the deployment left as it was). Raises what resolving and deploying
-    raise, and ``DeploymentNotFound`` for an ad hoc bundle (nothing installed to deploy it
-    from)."""
+    entry would not start is refused, the deployment left as it was). Raises what
+    resolving and deploying raise, and ``DeploymentNotFound`` for an ad hoc bundle
+    (nothing installed to deploy it from)."""
     at = record.agent_tools
     location = at.get("location")
     if location is None:
@@ -136,14 +135,13 @@ def redeploy(
         search = status.environment_search(environment)
     name = None if location == "builtin" else record.toolset_name
     target = record.target
-    skills_dir: Any = target.get("skills_dir") or DEFAULT
+    skills_dir: SkillsDirOption = target.get("skills_dir") or DEFAULT
     if target.get("no_skills"):
         skills_dir = None  # deployed with --no-skills
-    disabled = skills_dir is None
-    resolved = resolve(name, search=search, skills_disabled=disabled)
+    resolved = resolve(name, search=search, skills_disabled=skills_dir is None)
     key = _config_key(record, resolved)
-    if key is not None:
-        resolved = resolve(name, search=search, mcp_server_name=key, skills_disabled=disabled)
+    if key is not None:  # (what resolve(mcp_server_name=key) gives, without reading it again)
+        resolved = replace(resolved, servers=(replace(resolved.servers[0], key=key),))
     where = resolve_target(
         record.client, project=target.get("project"), config=target.get("config"),
         skills_dir=skills_dir,
@@ -164,7 +162,7 @@ def redeploy(
     )
 
 
-def _config_key(record: DeploymentRecord, resolved: Any) -> str | None:
+def _config_key(record: DeploymentRecord, resolved: ResolvedTools) -> str | None:
     """The key a one-server deployment was written under when it is not the server's own
     (deployed with ``--name``)."""
     if len(record.mcp_servers) != 1 or len(resolved.servers) != 1:
@@ -177,7 +175,6 @@ def _config_key(record: DeploymentRecord, resolved: Any) -> str | None:
 
 
 def _upgrade(item: SyncItem, force: bool, check: Check) -> None:
-
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # (reported once, below)
@@ -201,7 +198,6 @@ def _upgrade(item: SyncItem, force: bool, check: Check) -> None:
 
 
 def _prune(item: SyncItem) -> None:
-
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", AgentToolsWarning)
@@ -221,7 +217,6 @@ def _not_pruned(item: SyncItem) -> None:
 
 
 def _dry(item: SyncItem, force: bool, check: Check) -> None:
-
     if item.action == PRUNE:
         item.result, item.detail = "would remove", _reason(item)
         return

@@ -86,9 +86,7 @@ def _live_source(source: SkillSource) -> bool:
     return not directory.is_relative_to(Path(BUILTIN_SKILLS_DIR))
 
 
-def missing_sdk(
-    tools: ResolvedTools, launches: Mapping[str, RunnerChoice]
-) -> AgentToolsError | None:
+def missing_sdk(launches: Mapping[str, RunnerChoice]) -> AgentToolsError | None:
     """``MCPSDKMissing`` when the built-in ``agenttools`` server would be written to run in
     an interpreter without the MCP SDK (the ``[serve]`` extra): it could never start."""
     builtin = BUILTIN_SERVERS["agenttools"]

@@ -191,29 +191,12 @@ def _fill(template: str, variable: str) -> str:
 def prior_records(resolved: ResolvedTools, where: DeployTarget) -> list[DeploymentRecord]:
     """The deployments a deploy of *resolved* to *where* replaces (read unlocked: what it
     gives is a starting point, checked again under the lock), oldest first."""
-    from agenttools_runtime.deploy import plan
-    from agenttools_runtime.deploy.engine import conflict_probe
+    from agenttools_runtime.deploy import engine
     from agenttools_runtime.deploy.store import Store
 
     if not paths.state_paths().deployments.is_dir():
         return []
-    store = Store.open()
-    probe = plan.ConflictProbe(
-        resolved.toolset_type,
-        resolved.name,
-        where.client.id,
-        where.location_key,
-        frozenset(
-            (s.key, paths.canonical_path_key(where.config_file))
-            for s in resolved.servers
-            if where.config_file is not None
-        ),
-    )
-    identity = (probe.toolset_type, probe.toolset_name, probe.client, probe.location_key)
-    candidates = store.records(store.index.records_for_probe(identity, probe.config_entries))
-    by_id = {r.uuid: r for r in candidates}
-    found = plan.find_conflicts(probe, ((r.uuid, conflict_probe(r)) for r in candidates))
-    return [by_id[u] for u in found]
+    return engine.conflicting_records(Store.open(), engine.new_probe(resolved, where))
 
 
 def _recorded(

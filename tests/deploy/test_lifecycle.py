@@ -142,6 +142,21 @@ def test_sync_plans_upgrades_keeps_edits_and_says_so(
     assert run(capsys, "verify")[0] == 0
 
 
+def test_sync_keeps_the_config_key_given_with_name(
+    capsys: pytest.CaptureFixture[str], home: Path, site: Path
+) -> None:
+    code, _, err = run(capsys, "deploy", "claude-code", TOOLS, "--path", str(site), "--name", "wx")
+    assert code == 0, err
+    upgrade(site, "1.3.0")
+    code, out, err = run(capsys, "sync")
+    assert code == 0, err
+    assert results(out)["claude-code"][0] == "upgraded"
+    servers = json.loads((home / ".claude.json").read_text())["mcpServers"]
+    assert set(servers) == {"wx"}
+    [deployment] = deployed()
+    assert deployment.config_keys == ["wx"]
+
+
 def test_entry_drift_and_the_exit_status_of_verify(
     capsys: pytest.CaptureFixture[str], home: Path, site: Path
 ) -> None:

@@ -166,14 +166,6 @@ def test_install_rows(facts: SkillFacts, level: Level, expected: tuple[object, o
     assert (decision.action, decision.conflict) == expected
 
 
-def test_decision_external_flag() -> None:
-    assert decide_install(SkillFacts(D.MISSING), Level.NONE).external is False
-    adopt = SkillFacts(D.DIRECTORY, EntryKind.NONE, disk_is_incoming=True)
-    assert decide_install(adopt, Level.NONE).external is True
-    ref = SkillFacts(D.DIRECTORY, EntryKind.EXTERNAL, disk_is_incoming=True)
-    assert decide_install(ref, Level.NONE).external is None
-
-
 # -- release ---------------------------------------------------------------------------------
 
 
@@ -260,4 +252,3 @@ def test_conflicts() -> None:
     assert not plan.conflicts_with(a, probe("a", key="ka", file="/d.json", loc="/d.json"))
     # same toolset, other client
     assert not plan.conflicts_with(a, probe("a", key="ka", file="/e.json", client="zed"))
-    assert plan.find_conflicts(a, [("1", probe("b", key="ka")), ("2", probe("c"))]) == ["1"]
