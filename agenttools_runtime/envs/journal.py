@@ -50,9 +50,6 @@ class EnvironmentJournal:
     receipt: Mapping[str, Any] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
-    def describe(self) -> str:
-        return "install" if self.kind == INSTALL else "rebuild"
-
     def to_json(self) -> dict[str, Any]:
         return {
             **self.extra,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -148,6 +149,18 @@ def environment_of(location: str | os.PathLike[str] | None, root: Path | None = 
         return None
     first = relative.parts[0] if relative.parts else ""
     return first if first and not first.startswith(".") else None
+
+
+def staging_dir() -> Path:
+    return envs_dir() / STAGING
+
+
+def empty_staging() -> None:
+    """Delete what killed processes left of their resolutions and builds (call with the
+    environments lock held: then none of them runs)."""
+    root = staging_dir()
+    for name in os.listdir(root) if root.is_dir() else ():
+        shutil.rmtree(root / name, ignore_errors=True)
 
 
 def trash_entries(root: Path | None = None) -> list[Path]:

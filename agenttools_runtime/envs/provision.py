@@ -514,11 +514,8 @@ def _undo(path: Path, entry: journal.EnvironmentJournal) -> None:
 
 
 def _staging() -> Path:
-    root = envs_dir() / layout.STAGING
-    fs.mkdir(root)
-    for old in os.listdir(root):  # under the lock: what killed processes left
-        shutil.rmtree(root / old, ignore_errors=True)
-    path = root / f"{os.getpid()}-{os.urandom(4).hex()}"
+    layout.empty_staging()
+    path = layout.staging_dir() / f"{os.getpid()}-{os.urandom(4).hex()}"
     fs.mkdir(path)
     return path
 

@@ -6,7 +6,6 @@ was committed is what the deployment records say."""
 from __future__ import annotations
 
 import contextlib
-import os
 
 from agenttools_runtime import fs
 from agenttools_runtime.envs import journal, layout, receipt
@@ -28,21 +27,12 @@ def recover() -> list[InterruptedInstallRecovered]:
         journal.end(entry)
         said.append(
             InterruptedInstallRecovered(
-                operation=entry.describe(), name=entry.environment, outcome=outcome
+                operation=entry.kind, name=entry.environment, outcome=outcome
             )
         )
     empty_trash()
-    _empty_staging()
+    layout.empty_staging()
     return said
-
-
-def _empty_staging() -> None:
-    """What killed processes left of their resolutions and builds (none runs: the lock)."""
-    import shutil
-
-    staging = envs_dir() / layout.STAGING
-    for name in os.listdir(staging) if staging.is_dir() else ():
-        shutil.rmtree(staging / name, ignore_errors=True)
 
 
 def _install(entry: EnvironmentJournal) -> str:
@@ -75,10 +65,13 @@ def _rebuild(entry: EnvironmentJournal) -> str:
 def recover_if_free() -> list[InterruptedInstallRecovered]:
     """:func:`recover` when the environments lock is free now (the deployment
     lock's own recovery calls this: it never waits for the environments lock)."""
-    staging = envs_dir() / layout.STAGING
-    if not journal.any_left() and not layout.trash_entries() and not layout.has_entries(staging):
+    if (
+        not journal.any_left()
+        and not layout.trash_entries()
+        and not layout.has_entries(layout.staging_dir())
+    ):
         return []
     with try_environments_lock() as taken:
         if not taken:
             return []
-        return list(recover())
+        return recover()
