@@ -80,12 +80,6 @@ def key_of(
     ), found
 
 
-def find_existing(key: str) -> ManagedEnvironment | None:
-    """The newest complete, usable environment made for *key* (no index is asked)."""
-    busy = journal.busy()
-    return layout.newest(lambda name, r, _: r.key == key and name not in busy)
-
-
 def provision(
     request: InstallRequest,
     options: IndexOptions,
@@ -101,8 +95,9 @@ def provision(
     a new environment when it fails."""
     assert environments_lock_held()
     key, ident = key_of(request, options, installer.name, layout_name)
-    if reuse:
-        existing = find_existing(key)
+    if reuse:  # the newest complete, usable environment made for the key (no index asked)
+        busy = journal.busy()
+        existing = layout.newest(lambda name, r, _: r.key == key and name not in busy)
         if existing is not None:
             return Provision(existing, created=False)
     staging = _staging()
@@ -127,7 +122,7 @@ def provision_pinned(
     already). Raises ``InstallerFailed``, ``NoAgentTools``; nothing is left when it fails."""
     assert environments_lock_held()
     resolved = tuple(sorted((d for d, _ in pinned), key=lambda d: d.name))
-    key, ident = _pinned_key(request, resolved, options, installer)
+    key = _pinned_key(request, resolved, options, installer)
     version = _version_in(resolved, installer, request)
     name = layout.environment_name(request.name, version, key)
     path = envs_dir() / name
@@ -145,7 +140,7 @@ def provision_pinned(
             layout.site_packages(path, platform.python_version()), request.name, version
         )
         return _receipt(request, options, installer, key, request.name, version, resolved, VENV,
-                        ident.source_sha256)  # fmt: skip
+                        identity(request).source_sha256)  # fmt: skip
 
     return _create(path, (), fill)
 
@@ -161,7 +156,7 @@ def find_pinned(
     request or by :func:`provision_pinned`; None when there is none (no index is asked)."""
     wanted = {(d.name, d.version, d.sha256) for d in pinned}
     plain, _ = key_of(request, options, installer.name, VENV)
-    key, _ = _pinned_key(request, pinned, options, installer)
+    key = _pinned_key(request, pinned, options, installer)
     busy = journal.busy()
     for env in layout.environments():
         r = env.receipt
@@ -177,34 +172,11 @@ def _pinned_key(
     pinned: Sequence[ResolvedDistribution],
     options: IndexOptions,
     installer: Installer,
-) -> tuple[str, Identity]:
+) -> str:
     files = sorted(f"{d.name}=={d.version}:{d.sha256}" for d in pinned)
     pins = hashlib.sha256("\n".join(files).encode("utf-8")).hexdigest()
     text = f"{request.text} pinned sha256:{pins}"
-    return layout.request_key(
-        text, options.redacted(), installer.name, sys.executable, VENV
-    ), identity(request)
-
-
-def resolve(
-    installer: Installer, lines: Sequence[str], options: IndexOptions, lock_file: Path, *, what: str
-) -> None:
-    """The installer's lock step; when it fails and an index it was given cannot be reached,
-    that is the error (``IndexUnreachable`` naming it), not the installer's words."""
-    try:
-        installers.lock(installer, lines, options, lock_file, what=what)
-    except InstallerFailed:
-        probe(options)
-        raise
-
-
-def probe(options: IndexOptions) -> None:
-    """Raise ``IndexUnreachable`` for the first index of *options* that does not answer."""
-    from agenttools_runtime.envs import http
-
-    timeout = min(http.timeout_from_environment(), 10.0)
-    for url in options.indexes if options.index_url or options.extra_index_urls else ():
-        http.get(url.rstrip("/") + "/", index=url, timeout=timeout)
+    return layout.request_key(text, options.redacted(), installer.name, sys.executable, VENV)
 
 
 def resolve_only(
@@ -215,10 +187,7 @@ def resolve_only(
     Call with the environments lock held (the staging directory)."""
     staging = _staging()
     try:
-        line, _ = _source(request, options, installer, identity(request), staging)
-        lock_file = staging / receipt.LOCK_FILE
-        resolve(installer, [line], options, lock_file, what=request.describe())
-        resolved = _read_lock(lock_file.read_text(encoding="utf-8"), staging, installer, request)
+        _, resolved, _ = _resolve(request, options, installer, identity(request), staging)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return _version_in(resolved, installer, request), resolved
@@ -299,11 +268,7 @@ def _venv(
     staging: Path,
     replaces: Sequence[str],
 ) -> Provision:
-    line, source_sha = _source(request, options, installer, ident, staging)
-    lock_file = staging / receipt.LOCK_FILE
-    resolve(installer, [line], options, lock_file, what=request.describe())
-    text = lock_file.read_text(encoding="utf-8")
-    resolved = _read_lock(text, staging, installer, request)
+    text, resolved, source_sha = _resolve(request, options, installer, ident, staging)
     version = _version_in(resolved, installer, request)
     name = layout.environment_name(request.name, version, key)
     path = envs_dir() / name
@@ -315,6 +280,7 @@ def _venv(
         installers.create_venv(installer, path)
         fs.checkpoint("envs.created", path)
         python = ManagedEnvironment(path, None).python
+        lock_file = staging / receipt.LOCK_FILE
         installers.install_locked(installer, python, lock_file, options, what=request.describe())
         fs.checkpoint("envs.installed", path)
         site = layout.site_packages(path, platform.python_version())
@@ -338,7 +304,7 @@ def _metadata(
 ) -> Provision:
     from agenttools_runtime.envs import http, remote
 
-    index = None
+    index = url = None
     if request.kind == "index":
         assert request.requirement is not None
         timeout = http.timeout_from_environment()
@@ -347,11 +313,9 @@ def _metadata(
         index, url = found.file.source, found.file.url
         digest = _file_sha256(wheel)
     else:
-        line, digest_or_none = _source(request, options, installer, ident, staging)
-        from urllib.request import url2pathname
-
-        wheel = Path(url2pathname(line.split(" @ ", 1)[1][len("file://") :]))
-        digest, url = digest_or_none or _file_sha256(wheel), None
+        local = _local_wheel(request, options, installer, ident, staging)
+        assert local is not None
+        wheel, digest = local
     dist, version, _, _ = parse_wheel_filename(wheel.name)
     name = layout.environment_name(str(dist), str(version), key)
     path = envs_dir() / name
@@ -404,14 +368,40 @@ def _create(path: Path, replaces: Sequence[str], fill: Callable[[], Receipt]) ->
     return Provision(ManagedEnvironment(path, made), created=True, entry=entry)
 
 
-def _read_lock(
-    text: str, staging: Path, installer: Installer, request: InstallRequest
-) -> tuple[ResolvedDistribution, ...]:
+def _resolve(
+    request: InstallRequest,
+    options: IndexOptions,
+    installer: Installer,
+    ident: Identity,
+    staging: Path,
+) -> tuple[str, tuple[ResolvedDistribution, ...], str | None]:
+    """The installer's resolution of *request* into the lock file in *staging*: its text,
+    what it lists, and the hash of the wheel a file or directory request installs.
+    When the installer fails and an index it was given cannot be reached, that is the error
+    (``IndexUnreachable`` naming it), not the installer's words."""
+    local = _local_wheel(request, options, installer, ident, staging)
+    line = request.text if local is None else f"{request.name} @ {local[0].as_uri()}"
+    lock_file = staging / receipt.LOCK_FILE
     try:
-        return pylock.read(text, staging)
+        installers.lock(installer, [line], options, lock_file, what=request.describe())
+    except InstallerFailed:
+        _probe(options)
+        raise
+    text = lock_file.read_text(encoding="utf-8")
+    try:
+        return text, pylock.read(text, staging), None if local is None else local[1]
     except pylock.LockFileError as exc:
         raise InstallerFailed(installer=installer.name, action="resolve", requirement=request.describe(),
                               reason=f"its lock file cannot be read: {exc}") from None  # fmt: skip
+
+
+def _probe(options: IndexOptions) -> None:
+    """Raise ``IndexUnreachable`` for the first index of *options* that does not answer."""
+    from agenttools_runtime.envs import http
+
+    timeout = min(http.timeout_from_environment(), 10.0)
+    for url in options.indexes if options.index_url or options.extra_index_urls else ():
+        http.get(url.rstrip("/") + "/", index=url, timeout=timeout)
 
 
 def _version_in(
@@ -424,20 +414,21 @@ def _version_in(
     return version
 
 
-def _source(
+def _local_wheel(
     request: InstallRequest,
     options: IndexOptions,
     installer: Installer,
     ident: Identity,
     staging: Path,
-) -> tuple[str, str | None]:
-    """The requirement line the installer resolves, and the hash of the wheel it names (a
-    file request's, or the one built from a directory, which goes into the cache)."""
+) -> tuple[Path, str] | None:
+    """The wheel a file or directory request installs, and its hash: the file's, or the one
+    built from the directory, which goes into the cache (None: an index request)."""
     if request.kind == "index":
-        return request.text, None
+        return None
     assert request.path is not None
     if request.kind == "wheel":
-        return f"{request.name} @ {request.path.as_uri()}", ident.source_sha256
+        assert ident.source_sha256 is not None
+        return request.path, ident.source_sha256
     built = installers.build_wheel(installer, request.path, staging / "wheel", options)
     digest = _file_sha256(built)
     from agenttools_runtime.envs.remote import cache_dir
@@ -446,7 +437,7 @@ def _source(
     if not kept.is_file():
         fs.mkdir(kept.parent)
         fs.copy_file(built, kept)
-    return f"{request.name} @ {kept.as_uri()}", digest
+    return kept, digest
 
 
 def _receipt(
