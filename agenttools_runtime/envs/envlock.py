@@ -24,8 +24,8 @@ _held: contextvars.ContextVar[bool] = contextvars.ContextVar(
 )
 
 
-def lock_file(root: Path | None = None) -> Path:
-    return (envs_dir() if root is None else root) / ".lock"
+def lock_file() -> Path:
+    return envs_dir() / ".lock"
 
 
 def environments_lock_held() -> bool:

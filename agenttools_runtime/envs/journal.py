@@ -33,8 +33,8 @@ INSTALL, REBUILD = "install", "rebuild"
 SUFFIX = ".json"
 
 
-def journal_dir(root: Path | None = None) -> Path:
-    return (envs_dir() if root is None else root) / ".journal"
+def journal_dir() -> Path:
+    return envs_dir() / ".journal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,9 +126,9 @@ class UnreadableJournal:
     reason: str
 
 
-def pending(root: Path | None = None) -> Iterator[EnvironmentJournal | UnreadableJournal]:
+def pending() -> Iterator[EnvironmentJournal | UnreadableJournal]:
     """Every journal left, newest first."""
-    directory = journal_dir(root)
+    directory = journal_dir()
     try:
         names = os.listdir(directory)
     except (FileNotFoundError, NotADirectoryError):
@@ -151,6 +151,6 @@ def busy() -> set[str]:
     return {j.environment for j in pending() if isinstance(j, EnvironmentJournal)}
 
 
-def any_left(root: Path | None = None) -> bool:
+def any_left() -> bool:
     """Whether anything is in the journal directory (nothing is read)."""
-    return has_entries(journal_dir(root))
+    return has_entries(journal_dir())

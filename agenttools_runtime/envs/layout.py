@@ -105,9 +105,9 @@ def load(path: Path) -> ManagedEnvironment:
         return ManagedEnvironment(path, None, str(exc.data.get("reason")))
 
 
-def environments(root: Path | None = None) -> Iterator[ManagedEnvironment]:
+def environments() -> Iterator[ManagedEnvironment]:
     """Every environment directory, by name (dot-entries are not environments)."""
-    root = envs_dir() if root is None else root
+    root = envs_dir()
     try:
         names = sorted(os.listdir(root))
     except (FileNotFoundError, NotADirectoryError):
@@ -138,13 +138,12 @@ def newest(wanted: Callable[[str, Receipt, Version], bool]) -> ManagedEnvironmen
     return max(found, key=lambda pair: pair[0])[1] if found else None
 
 
-def environment_of(location: str | os.PathLike[str] | None, root: Path | None = None) -> str | None:
+def environment_of(location: str | os.PathLike[str] | None) -> str | None:
     """The name of the managed environment *location* (a path) is inside, if any."""
     if not location:
         return None
-    root = envs_dir() if root is None else root
     try:
-        relative = Path(os.path.abspath(location)).relative_to(os.path.abspath(root))
+        relative = Path(os.path.abspath(location)).relative_to(os.path.abspath(envs_dir()))
     except ValueError:
         return None
     first = relative.parts[0] if relative.parts else ""
@@ -163,8 +162,8 @@ def empty_staging() -> None:
         shutil.rmtree(root / name, ignore_errors=True)
 
 
-def trash_entries(root: Path | None = None) -> list[Path]:
-    root = envs_dir() if root is None else root
+def trash_entries() -> list[Path]:
+    root = envs_dir()
     try:
         return sorted(root / n for n in os.listdir(root) if n.startswith(TRASH_PREFIX))
     except (FileNotFoundError, NotADirectoryError):

@@ -33,7 +33,7 @@ from agenttools_runtime.envs.installer import Installer
 from agenttools_runtime.envs.layout import ManagedEnvironment, envs_dir
 from agenttools_runtime.envs.pylock import ResolvedDistribution
 from agenttools_runtime.envs.receipt import METADATA, VENV, Receipt
-from agenttools_runtime.envs.refs import release_unused, remove_environment
+from agenttools_runtime.envs.refs import references, release_unused, remove_environment
 from agenttools_runtime.envs.requirement import InstallRequest
 from agenttools_runtime.errors import (
     InstallerFailed,
@@ -207,8 +207,6 @@ def abandon(done: Provision) -> None:
     references it after all), and its journal with it."""
     if done.entry is None:
         return
-    from agenttools_runtime.envs.refs import references
-
     if done.environment.path.is_dir() and not references().used(done.environment.name):
         remove_environment(done.environment.path)
     journal.end(done.entry)
