@@ -27,7 +27,7 @@ from packaging.version import InvalidVersion, Version
 from agenttools_runtime.envs import journal, layout, provision
 from agenttools_runtime.envs.layout import ManagedEnvironment
 from agenttools_runtime.envs.receipt import VENV
-from agenttools_runtime.envs.refs import References, empty_trash, references, remove_environment
+from agenttools_runtime.envs.refs import empty_trash, references, remove_environment
 from agenttools_runtime.errors import AgentToolsError
 
 UNUSED, INCOMPLETE, INTERPRETER_GONE, MISMATCH, TRASH = (
@@ -50,9 +50,9 @@ class EnvironmentFinding:
                 "fixable": self.fixable}  # fmt: skip
 
 
-def check(refs: References | None = None) -> list[EnvironmentFinding]:
+def check() -> list[EnvironmentFinding]:
     """Every finding (nothing is changed)."""
-    refs = references() if refs is None else refs
+    refs = references()
     busy = journal.busy()
     found: list[EnvironmentFinding] = []
     for env in layout.environments():

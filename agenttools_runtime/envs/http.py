@@ -40,13 +40,12 @@ class Response:
         return self.headers.get("content-type", "").split(";")[0].strip().lower()
 
 
-def timeout_from_environment(environ: Mapping[str, str] | None = None) -> float:
+def timeout_from_environment() -> float:
     """Seconds to wait for an index: ``PIP_TIMEOUT`` / ``PIP_DEFAULT_TIMEOUT`` /
     ``UV_HTTP_TIMEOUT`` when set, else :data:`DEFAULT_TIMEOUT`."""
-    env = os.environ if environ is None else environ
     for name in ("PIP_TIMEOUT", "PIP_DEFAULT_TIMEOUT", "UV_HTTP_TIMEOUT"):
         try:
-            value = float(env.get(name, ""))
+            value = float(os.environ.get(name, ""))
         except ValueError:
             continue
         if value > 0:

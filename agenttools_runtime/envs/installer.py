@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,15 +39,13 @@ class Installer:
         return f"{self.name} {self.version}"
 
 
-def find_installer(
-    choice: str | None = None, environ: Mapping[str, str] | None = None
-) -> Installer:
+def find_installer(choice: str | None = None) -> Installer:
     """*choice* (``uv`` or ``pip``), or uv when it can be found, else pip. Raises
     ``InstallerUnavailable``: the one asked for (or any) cannot be run."""
     if choice is not None and choice not in INSTALLERS:
         raise InstallerUnavailable(installer=choice, reason=f"use one of {', '.join(INSTALLERS)}")
     if choice in (None, "uv"):
-        found = _uv(environ)
+        found = _uv()
         if found is not None:
             return found
         if choice == "uv":
@@ -57,11 +55,10 @@ def find_installer(
     return _pip()
 
 
-def _uv(environ: Mapping[str, str] | None) -> Installer | None:
-    env = os.environ if environ is None else environ
+def _uv() -> Installer | None:
     scripts = sysconfig.get_path("scripts")
     candidates = [os.path.join(scripts, "uv" + (".exe" if os.name == "nt" else ""))]
-    on_path = shutil.which("uv", path=env.get("PATH"))
+    on_path = shutil.which("uv")
     if on_path:
         candidates.append(on_path)
     for candidate in candidates:

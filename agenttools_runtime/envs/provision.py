@@ -212,7 +212,7 @@ def abandon(done: Provision) -> None:
     journal.end(done.entry)
 
 
-def rebuild(env: ManagedEnvironment, installer: Installer | None = None) -> ManagedEnvironment:
+def rebuild(env: ManagedEnvironment) -> ManagedEnvironment:
     """Make *env* again at its own path from its receipt: the same distributions, versions and
     files (hashes checked), with the installer it was made with. Raises
     ``ReceiptNotReproducible``, ``InstallerFailed``."""
@@ -220,7 +220,7 @@ def rebuild(env: ManagedEnvironment, installer: Installer | None = None) -> Mana
     r = env.receipt
     if r is None:
         raise ReceiptNotReproducible(name=env.name, reason=env.problem or "it has no receipt")
-    installer = installer or installers.find_installer(r.installer)
+    installer = installers.find_installer(r.installer)
     for item in r.resolved:
         if item.path is not None and not os.path.isfile(item.path):
             raise ReceiptNotReproducible(
