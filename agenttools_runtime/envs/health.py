@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from packaging.utils import canonicalize_name
@@ -46,8 +46,7 @@ class EnvironmentFinding:
     fixable: bool
 
     def to_json(self) -> dict[str, object]:
-        return {"kind": self.kind, "path": str(self.path), "message": self.message,
-                "fixable": self.fixable}  # fmt: skip
+        return {**asdict(self), "path": str(self.path)}
 
 
 def check() -> list[EnvironmentFinding]:

@@ -158,13 +158,12 @@ def find_pinned(
     plain, _ = key_of(request, options, installer.name, VENV)
     key = _pinned_key(request, pinned, options, installer)
     busy = journal.busy()
-    for env in layout.environments():
-        r = env.receipt
-        if r is None or r.key not in (plain, key) or env.name in busy or r.layout != VENV:
-            continue
-        if env.python.exists() and {(d.name, d.version, d.sha256) for d in r.resolved} == wanted:
-            return env
-    return None
+
+    def same(name: str, r: Receipt, _: object) -> bool:
+        files = {(d.name, d.version, d.sha256) for d in r.resolved}
+        return r.key in (plain, key) and name not in busy and r.layout == VENV and files == wanted
+
+    return layout.newest(same)
 
 
 def _pinned_key(
