@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs
-from agenttools_runtime.envs.layout import envs_dir, has_entries
+from agenttools_runtime.envs.layout import envs_dir
 
 SCHEMA = 1
 INSTALL, REBUILD = "install", "rebuild"
@@ -149,8 +149,3 @@ def busy() -> set[str]:
     """The environments of the operations left unfinished: neither used nor removed until
     recovery finishes them."""
     return {j.environment for j in pending() if isinstance(j, EnvironmentJournal)}
-
-
-def any_left() -> bool:
-    """Whether anything is in the journal directory (nothing is read)."""
-    return has_entries(journal_dir())

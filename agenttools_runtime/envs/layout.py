@@ -40,15 +40,13 @@ def envs_dir() -> Path:
     return paths.state_dir() / "envs"
 
 
-def request_key(
-    request: str, index: IndexOptions, installer: str, interpreter: str, layout: str
-) -> str:
-    """The identity of one request (see the module docstring)."""
+def request_key(request: str, index: IndexOptions, installer: str, layout: str) -> str:
+    """The identity of one request for this interpreter (see the module docstring)."""
     data = {
         "request": request,
-        "index": index.to_json(),
+        "index": index.to_json(),  # (credentials removed)
         "installer": installer,
-        "interpreter": interpreter,
+        "interpreter": sys.executable,
         "layout": layout,
     }
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))

@@ -71,15 +71,6 @@ def identity(request: InstallRequest) -> Identity:
     return Identity(request.text, None)
 
 
-def key_of(
-    request: InstallRequest, options: IndexOptions, installer: str, layout_name: str
-) -> tuple[str, Identity]:
-    found = identity(request)
-    return layout.request_key(
-        found.text, options.redacted(), installer, sys.executable, layout_name
-    ), found
-
-
 def provision(
     request: InstallRequest,
     options: IndexOptions,
@@ -94,7 +85,8 @@ def provision(
     ``InstallerFailed``, ``NoAgentTools``, what the index lookups raise; nothing is left of
     a new environment when it fails."""
     assert environments_lock_held()
-    key, ident = key_of(request, options, installer.name, layout_name)
+    ident = identity(request)
+    key = layout.request_key(ident.text, options, installer.name, layout_name)
     if reuse:  # the newest complete, usable environment made for the key (no index asked)
         busy = journal.busy()
         existing = layout.newest(lambda name, r, _: r.key == key and name not in busy)
@@ -133,14 +125,17 @@ def provision_pinned(
     def fill() -> Receipt:
         installers.create_venv(installer, path)
         python = ManagedEnvironment(path, None).python
-        installers.install_pinned(installer, python, lines, options, require_hashes=True,
-                                  what=request.describe())  # fmt: skip
+        installers.install_pinned(
+            installer, python, lines, options, require_hashes=True, what=request.describe()
+        )
         fs.checkpoint("envs.installed", path)
         _require_agent_tools(
             layout.site_packages(path, platform.python_version()), request.name, version
         )
-        return _receipt(request, options, installer, key, request.name, version, resolved, VENV,
-                        identity(request).source_sha256)  # fmt: skip
+        source_sha = identity(request).source_sha256
+        return _receipt(
+            request, options, installer, key, request.name, version, resolved, VENV, source_sha
+        )
 
     return _create(path, (), fill)
 
@@ -155,7 +150,7 @@ def find_pinned(
     and files *pinned* does (``name``, ``version``, ``sha256``), made by a resolution of the
     request or by :func:`provision_pinned`; None when there is none (no index is asked)."""
     wanted = {(d.name, d.version, d.sha256) for d in pinned}
-    plain, _ = key_of(request, options, installer.name, VENV)
+    plain = layout.request_key(identity(request).text, options, installer.name, VENV)
     key = _pinned_key(request, pinned, options, installer)
     busy = journal.busy()
 
@@ -175,7 +170,7 @@ def _pinned_key(
     files = sorted(f"{d.name}=={d.version}:{d.sha256}" for d in pinned)
     pins = hashlib.sha256("\n".join(files).encode("utf-8")).hexdigest()
     text = f"{request.text} pinned sha256:{pins}"
-    return layout.request_key(text, options.redacted(), installer.name, sys.executable, VENV)
+    return layout.request_key(text, options, installer.name, VENV)
 
 
 def resolve_only(
@@ -239,8 +234,10 @@ def rebuild(env: ManagedEnvironment) -> ManagedEnvironment:
             installers.create_venv(installer, env.path)
             lines, hashed = pylock.hashed_requirements(r.resolved)
             options = r.index.with_credentials_of(IndexOptions.from_sources())
-            installers.install_pinned(installer, layout.ManagedEnvironment(env.path, r).python, lines, options,
-                               require_hashes=hashed, what=r.requirement)  # fmt: skip
+            python = layout.ManagedEnvironment(env.path, r).python
+            installers.install_pinned(
+                installer, python, lines, options, require_hashes=hashed, what=r.requirement
+            )
         receipt.write(env.path, r)
     except BaseException:
         if env.path.exists() and layout.load(env.path).receipt is None:
@@ -307,29 +304,32 @@ def _metadata(
         timeout = http.timeout_from_environment()
         found = remote.find_wheel(request.requirement, options, timeout=timeout)
         wheel = remote.download_wheel(found, timeout=timeout)
-        index, url = found.file.source, found.file.url
+        index, url = redact(found.file.source), redact(found.file.url)
         digest = _file_sha256(wheel)
     else:
         local = _local_wheel(request, options, installer, ident, staging)
         assert local is not None
         wheel, digest = local
-    dist, version, _, _ = parse_wheel_filename(wheel.name)
-    name = layout.environment_name(str(dist), str(version), key)
+    dist, version = map(str, parse_wheel_filename(wheel.name)[:2])
+    name = layout.environment_name(dist, version, key)
     path = envs_dir() / name
     present = _complete_at(path, key)
     if present is not None:
         return Provision(present, created=False)
-    resolved = (ResolvedDistribution(str(dist), str(version), wheel.name, digest,
-                                     url=None if url is None else redact(url),
-                                     path=str(wheel),
-                                     index=None if index is None else redact(index)),)  # fmt: skip
+    resolved = (
+        ResolvedDistribution(
+            dist, version, wheel.name, digest, url=url, path=str(wheel), index=index
+        ),
+    )
 
     def fill() -> Receipt:
         site = path / layout.METADATA_SITE
         _unpack_dist_info(wheel, site)
-        _require_agent_tools(site, str(dist), str(version))
-        return _receipt(request, options, installer, key, str(dist), str(version), resolved, METADATA,
-                        None if request.kind == "index" else digest)  # fmt: skip
+        _require_agent_tools(site, dist, version)
+        source_sha = None if request.kind == "index" else digest
+        return _receipt(
+            request, options, installer, key, dist, version, resolved, METADATA, source_sha
+        )
 
     return _create(path, replaces, fill)
 
@@ -388,8 +388,12 @@ def _resolve(
     try:
         return text, pylock.read(text, staging), None if local is None else local[1]
     except pylock.LockFileError as exc:
-        raise InstallerFailed(installer=installer.name, action="resolve", requirement=request.describe(),
-                              reason=f"its lock file cannot be read: {exc}") from None  # fmt: skip
+        raise InstallerFailed(
+            installer=installer.name,
+            action="resolve",
+            requirement=request.describe(),
+            reason=f"its lock file cannot be read: {exc}",
+        ) from None
 
 
 def _probe(options: IndexOptions) -> None:
@@ -406,8 +410,12 @@ def _version_in(
 ) -> str:
     version = next((d.version for d in resolved if d.name == request.name), None)
     if version is None:
-        raise InstallerFailed(installer=installer.name, action="resolve", requirement=request.describe(),
-                              reason=f"{request.name} is not in the resolution")  # fmt: skip
+        raise InstallerFailed(
+            installer=installer.name,
+            action="resolve",
+            requirement=request.describe(),
+            reason=f"{request.name} is not in the resolution",
+        )
     return version
 
 

@@ -66,7 +66,7 @@ def recover_if_free() -> list[InterruptedInstallRecovered]:
     """:func:`recover` when the environments lock is free now (the deployment
     lock's own recovery calls this: it never waits for the environments lock)."""
     if (
-        not journal.any_left()
+        not layout.has_entries(journal.journal_dir())
         and not layout.trash_entries()
         and not layout.has_entries(layout.staging_dir())
     ):
