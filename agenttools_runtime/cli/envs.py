@@ -141,16 +141,15 @@ def run_deploy(
             raise DistributionNotInstalledHere(
                 requirement=request.describe(), where=_where(args), command=_install_command(args)
             )
-    done = install_and_deploy(
+    status, said = install_and_deploy(
         request,
         lambda search: _announced(args, search, name, deploy),
         options=options_from_args(args),
         installer=args.installer,
         metadata_only=metadata_only,
     )
-    _warn(done.said)
-    assert isinstance(done.outcome, int)
-    return done.outcome
+    _warn(said)
+    return status
 
 
 def _announced(
