@@ -120,14 +120,9 @@ def end(entry: EnvironmentJournal) -> None:
     fs.unlink(entry.path, missing_ok=True)
 
 
-@dataclass(frozen=True, slots=True)
-class UnreadableJournal:
-    path: Path
-    reason: str
-
-
-def pending() -> Iterator[EnvironmentJournal | UnreadableJournal]:
-    """Every journal left, newest first."""
+def pending() -> Iterator[EnvironmentJournal]:
+    """Every journal left that can be read, newest first (one that cannot is left as it is:
+    nothing says what its operation was)."""
     directory = journal_dir()
     try:
         names = os.listdir(directory)
@@ -139,13 +134,11 @@ def pending() -> Iterator[EnvironmentJournal | UnreadableJournal]:
         path = directory / name
         try:
             yield EnvironmentJournal.from_json(path, json.loads(path.read_bytes()))
-        except FileNotFoundError:
+        except (OSError, ValueError, KeyError, TypeError):
             continue
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            yield UnreadableJournal(path, str(exc))
 
 
 def busy() -> set[str]:
     """The environments of the operations left unfinished: neither used nor removed until
     recovery finishes them."""
-    return {j.environment for j in pending() if isinstance(j, EnvironmentJournal)}
+    return {j.environment for j in pending()}

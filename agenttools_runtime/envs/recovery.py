@@ -10,7 +10,7 @@ import contextlib
 from agenttools_runtime import fs
 from agenttools_runtime.envs import journal, layout, receipt
 from agenttools_runtime.envs.envlock import try_environments_lock
-from agenttools_runtime.envs.journal import INSTALL, EnvironmentJournal, UnreadableJournal
+from agenttools_runtime.envs.journal import INSTALL, EnvironmentJournal
 from agenttools_runtime.envs.layout import envs_dir
 from agenttools_runtime.envs.refs import empty_trash, references, remove_environment
 from agenttools_runtime.errors import InterruptedInstallRecovered
@@ -18,11 +18,9 @@ from agenttools_runtime.errors import InterruptedInstallRecovered
 
 def recover() -> list[InterruptedInstallRecovered]:
     """Handle every environment journal left (call with the environments lock held and the
-    deployment state consistent). An unreadable journal is left for ``doctor``."""
+    deployment state consistent)."""
     said: list[InterruptedInstallRecovered] = []
     for entry in journal.pending():
-        if isinstance(entry, UnreadableJournal):
-            continue
         outcome = _install(entry) if entry.kind == INSTALL else _rebuild(entry)
         journal.end(entry)
         said.append(
