@@ -38,6 +38,10 @@ class Installer:
     def describe(self) -> str:
         return f"{self.name} {self.version}"
 
+    def failed(self, action: str, what: str, reason: str) -> InstallerFailed:
+        """The error of this installer failing to *action* *what* (a request, a path)."""
+        return InstallerFailed(installer=self.name, action=action, requirement=what, reason=reason)
+
 
 def find_installer(choice: str | None = None) -> Installer:
     """*choice* (``uv`` or ``pip``), or uv when it can be found, else pip. Raises
@@ -177,10 +181,8 @@ def build_wheel(installer: Installer, project: Path, out_dir: Path, options: Ind
     _run(installer, args, options, "build", str(project))
     wheels = sorted(out_dir.glob("*.whl"))
     if len(wheels) != 1:
-        raise InstallerFailed(
-            installer=installer.name, action="build", requirement=str(project),
-            reason=f"expected one wheel in {out_dir}, found {len(wheels)}",
-        )  # fmt: skip
+        reason = f"expected one wheel in {out_dir}, found {len(wheels)}"
+        raise installer.failed("build", str(project), reason)
     return wheels[0]
 
 
@@ -207,20 +209,11 @@ def _run_command(installer: Installer, command: Sequence[str], action: str, what
             list(command), capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL
         )
     except OSError as exc:
-        raise InstallerFailed(
-            installer=installer.name,
-            action=action,
-            requirement=what,
-            reason=exc.strerror or str(exc),
-        ) from None
+        raise installer.failed(action, what, exc.strerror or str(exc)) from None
     if done.returncode != 0:
-        raise InstallerFailed(
-            installer=installer.name,
-            action=action,
-            requirement=what,
-            reason=essential_line(f"{done.stderr}\n{done.stdout}")
-            or f"exit status {done.returncode}",
-        )
+        output = f"{done.stderr}\n{done.stdout}"
+        reason = essential_line(output) or f"exit status {done.returncode}"
+        raise installer.failed(action, what, reason)
 
 
 def essential_line(output: str) -> str:

@@ -388,12 +388,8 @@ def _resolve(
     try:
         return text, pylock.read(text, staging), None if local is None else local[1]
     except pylock.LockFileError as exc:
-        raise InstallerFailed(
-            installer=installer.name,
-            action="resolve",
-            requirement=request.describe(),
-            reason=f"its lock file cannot be read: {exc}",
-        ) from None
+        reason = f"its lock file cannot be read: {exc}"
+        raise installer.failed("resolve", request.describe(), reason) from None
 
 
 def _probe(options: IndexOptions) -> None:
@@ -410,12 +406,8 @@ def _version_in(
 ) -> str:
     version = next((d.version for d in resolved if d.name == request.name), None)
     if version is None:
-        raise InstallerFailed(
-            installer=installer.name,
-            action="resolve",
-            requirement=request.describe(),
-            reason=f"{request.name} is not in the resolution",
-        )
+        reason = f"{request.name} is not in the resolution"
+        raise installer.failed("resolve", request.describe(), reason)
     return version
 
 

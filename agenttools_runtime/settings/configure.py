@@ -81,10 +81,10 @@ def with_settings(
         secret_names = {s.name for s in sp.server.settings if s.secret}
         before = {v: "" for n, v in kept.items() if n in secret_names}
         plans.append(replace(configured, secrets={**before, **configured.secrets}))
+        recorded = (configured.settings or {}).values()
         referenced = [
-            v["reference"] for v in (configured.settings or {}).values() if isinstance(v, Mapping)
-            and "reference" in v
-        ]  # fmt: skip
+            v["reference"] for v in recorded if isinstance(v, Mapping) and "reference" in v
+        ]
         if referenced:
             notes.append(
                 errors.SecretsFromEnvironment(
