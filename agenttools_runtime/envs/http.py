@@ -17,7 +17,7 @@ import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from email.message import Message
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit
 
 from agenttools_runtime.envs.index import redact
 from agenttools_runtime.errors import IndexAuthenticationFailed, IndexUnreachable
@@ -97,10 +97,8 @@ def _credentials(url: str) -> tuple[str, str | None]:
         return url, None
     host = parts.hostname or ""
     if "@" in parts.netloc:
-        userinfo, _, hostport = parts.netloc.rpartition("@")
-        user, _, password = userinfo.partition(":")
-        plain = urlunsplit((parts.scheme, hostport, parts.path, parts.query, parts.fragment))
-        return plain, _basic(unquote(user), unquote(password))
+        user, password = unquote(parts.username or ""), unquote(parts.password or "")
+        return redact(url), _basic(user, password)
     login = _netrc_login(host)
     return url, None if login is None else _basic(*login)
 
