@@ -168,17 +168,14 @@ def _referenced(
     if setting.kind == "env":
         template = reference.get("env")
         if template is not None:
-            return replace(server, env={**server.env, setting.name: _fill(template, variable)})
+            env = {**server.env, setting.name: template.replace("{name}", variable)}
+            return replace(server, env=env)
         return replace(server, env_vars=(*server.env_vars, variable))
     template = reference.get("headers")
     if template is not None:
-        headers = {**server.headers, setting.name: _fill(template, variable)}
+        headers = {**server.headers, setting.name: template.replace("{name}", variable)}
         return replace(server, headers=headers)
     return replace(server, header_vars={**server.header_vars, setting.name: variable})
-
-
-def _fill(template: str, variable: str) -> str:
-    return template.replace("{name}", variable)
 
 
 def prior_records(resolved: ResolvedTools, where: DeployTarget) -> list[DeploymentRecord]:
