@@ -35,6 +35,7 @@ FAMILIES = [
     errors.ConfigFileError,
     errors.DeployError,
     errors.URIError,
+    errors.SkillURISecurityError,
     errors.ProjectError,
     errors.BuildError,
     errors.PackageIndexError,

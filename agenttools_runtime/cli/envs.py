@@ -146,16 +146,15 @@ def run_deploy(
                 where=f"{search.describe()} nor in a managed environment",
                 command=_install_command(args),
             )
-    done = install_and_deploy(
+    status, said = install_and_deploy(
         request,
         lambda search: _announced(args, search, name, deploy),
         options=options_from_args(args),
         installer=args.installer,
         metadata_only=args.runner == "uvx",
     )
-    _warn(done.said)
-    assert isinstance(done.outcome, int)
-    return done.outcome
+    _warn(said)
+    return status
 
 
 def _announced(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TypeVar
 
 from agenttools_runtime.discovery import SearchPath
@@ -25,18 +24,6 @@ from agenttools_runtime.envs.requirement import InstallRequest
 from agenttools_runtime.errors import AgentToolsWarning
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class Installed:
-    """What :func:`install_and_deploy` did: the deploy's ``outcome``, the environment it
-    came from, whether that was ``created`` now, and the warnings about environments
-    (removed, kept, recovered)."""
-
-    outcome: object
-    environment: ManagedEnvironment
-    created: bool
-    said: list[AgentToolsWarning]
 
 
 def managed_search(environment: ManagedEnvironment) -> SearchPath:
@@ -80,12 +67,12 @@ def install_and_deploy(
     options: IndexOptions,
     installer: str | None = None,
     metadata_only: bool = False,
-) -> Installed:
+) -> tuple[T, list[AgentToolsWarning]]:
     """An environment for *request* (see :mod:`agenttools_runtime.envs.provision`), then
-    ``deploy(search)`` from it. A new environment is kept only when the deploy succeeded;
-    afterwards every environment that no deployment uses goes (those the deploy replaced).
-    Raises what provisioning and the deploy raise; nothing of a new environment is left
-    then."""
+    ``deploy(search)`` from it: its outcome, and the warnings about environments (removed,
+    kept, recovered). A new environment is kept only when the deploy succeeded; afterwards
+    every environment that no deployment uses goes (those the deploy replaced). Raises what
+    provisioning and the deploy raise; nothing of a new environment is left then."""
     with environments_lock():
         said = recover_environments()
         chosen = find_installer(installer)
@@ -99,7 +86,7 @@ def install_and_deploy(
             raise
         said.extend(provision.commit(done))
         said.extend(collect_unused())
-    return Installed(outcome, done.environment, done.created, said)
+    return outcome, said
 
 
 def deploy_from_managed(

@@ -24,8 +24,8 @@ _held: contextvars.ContextVar[bool] = contextvars.ContextVar(
 )
 
 
-def lock_file(root: Path | None = None) -> Path:
-    return (envs_dir() if root is None else root) / ".lock"
+def lock_file() -> Path:
+    return envs_dir() / ".lock"
 
 
 def environments_lock_held() -> bool:
@@ -34,14 +34,12 @@ def environments_lock_held() -> bool:
 
 
 @contextlib.contextmanager
-def environments_lock(timeout: float | None = None) -> Iterator[None]:
+def environments_lock() -> Iterator[None]:
     """Hold the environments lock for the block (re-entrant in one context). Raises
     ``EnvironmentsLockTimeout``."""
-    with _locked(LOCK_TIMEOUT if timeout is None else timeout) as taken:
+    with _locked(LOCK_TIMEOUT) as taken:
         if not taken:
-            raise EnvironmentsLockTimeout(
-                lock_file=str(lock_file()), timeout=timeout or LOCK_TIMEOUT
-            )
+            raise EnvironmentsLockTimeout(lock_file=str(lock_file()), timeout=LOCK_TIMEOUT)
         yield
 
 

@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from packaging.utils import canonicalize_name
@@ -27,7 +27,7 @@ from packaging.version import InvalidVersion, Version
 from agenttools_runtime.envs import journal, layout, provision
 from agenttools_runtime.envs.layout import ManagedEnvironment
 from agenttools_runtime.envs.receipt import VENV
-from agenttools_runtime.envs.refs import References, empty_trash, references, remove_environment
+from agenttools_runtime.envs.refs import empty_trash, references, remove_environment
 from agenttools_runtime.errors import AgentToolsError
 
 UNUSED, INCOMPLETE, INTERPRETER_GONE, MISMATCH, TRASH = (
@@ -46,52 +46,45 @@ class EnvironmentFinding:
     fixable: bool
 
     def to_json(self) -> dict[str, object]:
-        return {"kind": self.kind, "path": str(self.path), "message": self.message,
-                "fixable": self.fixable}  # fmt: skip
+        return {**asdict(self), "path": str(self.path)}
 
 
-def check(refs: References | None = None) -> list[EnvironmentFinding]:
+def check() -> list[EnvironmentFinding]:
     """Every finding (nothing is changed)."""
-    refs = references() if refs is None else refs
+    refs = references()
     busy = journal.busy()
-    found: list[EnvironmentFinding] = []
+    found = []
     for env in layout.environments():
-        if env.name in busy:
-            continue
-        used = refs.used(env.name)
-        if env.receipt is None:
-            found.append(EnvironmentFinding(
-                INCOMPLETE, env.path,
-                f"the managed environment {env.name} is incomplete ({env.problem})"
-                + ("; deployments use it, so it is kept" if used else ""),
-                not used,
-            ))  # fmt: skip
-            continue
-        if not used:
-            found.append(EnvironmentFinding(
-                UNUSED, env.path, f"no deployment uses the managed environment {env.name}", True
-            ))  # fmt: skip
-            continue
-        if env.receipt.layout != VENV:
-            continue
-        if not env.python.exists():
-            found.append(EnvironmentFinding(
-                INTERPRETER_GONE, env.path,
-                f"the interpreter of the managed environment {env.name} is gone "
-                f"({env.python} -> {_target(env.python)})",
-                True,
-            ))  # fmt: skip
-            continue
-        difference = mismatch(env)
-        if difference:
-            found.append(EnvironmentFinding(
-                MISMATCH, env.path,
-                f"the managed environment {env.name} does not hold what its receipt lists: {difference}",
-                True,
-            ))  # fmt: skip
+        finding = None if env.name in busy else _finding(env, refs.used(env.name))
+        if finding is not None:
+            found.append(finding)
     for entry in layout.trash_entries():
         found.append(EnvironmentFinding(TRASH, entry, f"{entry} is left from a removal", True))
     return found
+
+
+def _finding(env: ManagedEnvironment, used: bool) -> EnvironmentFinding | None:
+    name = env.name
+    if env.receipt is None:
+        kept = "; deployments use it, so it is kept" if used else ""
+        message = f"the managed environment {name} is incomplete ({env.problem}){kept}"
+        return EnvironmentFinding(INCOMPLETE, env.path, message, not used)
+    if not used:
+        message = f"no deployment uses the managed environment {name}"
+        return EnvironmentFinding(UNUSED, env.path, message, True)
+    if env.receipt.layout != VENV:
+        return None
+    if not env.python.exists():
+        message = (
+            f"the interpreter of the managed environment {name} is gone "
+            f"({env.python} -> {_target(env.python)})"
+        )
+        return EnvironmentFinding(INTERPRETER_GONE, env.path, message, True)
+    difference = mismatch(env)
+    if difference:
+        message = f"the managed environment {name} does not hold what its receipt lists: "
+        return EnvironmentFinding(MISMATCH, env.path, message + difference, True)
+    return None
 
 
 def fix(findings: list[EnvironmentFinding]) -> list[tuple[EnvironmentFinding, str]]:

@@ -17,7 +17,7 @@ import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from email.message import Message
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit
 
 from agenttools_runtime.envs.index import redact
 from agenttools_runtime.errors import IndexAuthenticationFailed, IndexUnreachable
@@ -40,13 +40,12 @@ class Response:
         return self.headers.get("content-type", "").split(";")[0].strip().lower()
 
 
-def timeout_from_environment(environ: Mapping[str, str] | None = None) -> float:
+def timeout_from_environment() -> float:
     """Seconds to wait for an index: ``PIP_TIMEOUT`` / ``PIP_DEFAULT_TIMEOUT`` /
     ``UV_HTTP_TIMEOUT`` when set, else :data:`DEFAULT_TIMEOUT`."""
-    env = os.environ if environ is None else environ
     for name in ("PIP_TIMEOUT", "PIP_DEFAULT_TIMEOUT", "UV_HTTP_TIMEOUT"):
         try:
-            value = float(env.get(name, ""))
+            value = float(os.environ.get(name, ""))
         except ValueError:
             continue
         if value > 0:
@@ -98,10 +97,8 @@ def _credentials(url: str) -> tuple[str, str | None]:
         return url, None
     host = parts.hostname or ""
     if "@" in parts.netloc:
-        userinfo, _, hostport = parts.netloc.rpartition("@")
-        user, _, password = userinfo.partition(":")
-        plain = urlunsplit((parts.scheme, hostport, parts.path, parts.query, parts.fragment))
-        return plain, _basic(unquote(user), unquote(password))
+        user, password = unquote(parts.username or ""), unquote(parts.password or "")
+        return redact(url), _basic(user, password)
     login = _netrc_login(host)
     return url, None if login is None else _basic(*login)
 

@@ -158,11 +158,8 @@ def _first(env: Mapping[str, str], *names: str) -> str | None:
 
 def _words(env: Mapping[str, str], *names: str) -> tuple[str, ...]:
     """The whitespace- (pip) or comma-separated (uv) values of the first variable set."""
-    for name in names:
-        value = env.get(name, "").strip()
-        if value:
-            return tuple(w for w in re.split(r"[\s,]+", value) if w)
-    return ()
+    value = _first(env, *names)
+    return tuple(w for w in re.split(r"[\s,]+", value) if w) if value else ()
 
 
 def _absolute_location(location: str) -> str:

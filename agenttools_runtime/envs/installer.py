@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from agenttools_runtime.errors import InstallerFailed, InstallerUnavailable
 
 INSTALLERS = ("uv", "pip")
 PIP_LOCK_VERSION = (25, 1)  # the first pip with `pip lock` (PEP 751)
+_PIP_QUIET = ("--disable-pip-version-check", "--no-input")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,16 +38,18 @@ class Installer:
     def describe(self) -> str:
         return f"{self.name} {self.version}"
 
+    def failed(self, action: str, what: str, reason: str) -> InstallerFailed:
+        """The error of this installer failing to *action* *what* (a request, a path)."""
+        return InstallerFailed(installer=self.name, action=action, requirement=what, reason=reason)
 
-def find_installer(
-    choice: str | None = None, environ: Mapping[str, str] | None = None
-) -> Installer:
+
+def find_installer(choice: str | None = None) -> Installer:
     """*choice* (``uv`` or ``pip``), or uv when it can be found, else pip. Raises
     ``InstallerUnavailable``: the one asked for (or any) cannot be run."""
     if choice is not None and choice not in INSTALLERS:
         raise InstallerUnavailable(installer=choice, reason=f"use one of {', '.join(INSTALLERS)}")
     if choice in (None, "uv"):
-        found = _uv(environ)
+        found = _uv()
         if found is not None:
             return found
         if choice == "uv":
@@ -56,11 +59,10 @@ def find_installer(
     return _pip()
 
 
-def _uv(environ: Mapping[str, str] | None) -> Installer | None:
-    env = os.environ if environ is None else environ
+def _uv() -> Installer | None:
     scripts = sysconfig.get_path("scripts")
     candidates = [os.path.join(scripts, "uv" + (".exe" if os.name == "nt" else ""))]
-    on_path = shutil.which("uv", path=env.get("PATH"))
+    on_path = shutil.which("uv")
     if on_path:
         candidates.append(on_path)
     for candidate in candidates:
@@ -119,9 +121,9 @@ def lock(
             args = ["pip", "compile", os.fspath(spec), "--format", "pylock.toml", "-o",
                     os.fspath(output), "--python", python, "--quiet", "--no-header"]  # fmt: skip
         else:
-            args = ["--python", python, "--disable-pip-version-check", "--no-input", "lock",
-                    "-r", os.fspath(spec), "-o", os.fspath(output), "--quiet"]  # fmt: skip
-        run(installer, [*args, *options.installer_arguments(installer.name)], "resolve", what)
+            args = ["--python", python, *_PIP_QUIET, "lock", "-r", os.fspath(spec), "-o",
+                    os.fspath(output), "--quiet"]  # fmt: skip
+        _run(installer, args, options, "resolve", what)
     finally:
         spec.unlink(missing_ok=True)
 
@@ -130,11 +132,9 @@ def create_venv(installer: Installer, path: Path) -> None:
     """A new virtual environment at *path* (which must not exist) for this interpreter."""
     python = sys.executable
     if installer.name == "uv":
-        run(
-            installer, ["venv", os.fspath(path), "--python", python, "--quiet"], "create", str(path)
-        )
-        return
-    command = [python, "-m", "venv", "--without-pip", os.fspath(path)]
+        command = [*installer.command, "venv", os.fspath(path), "--python", python, "--quiet"]
+    else:
+        command = [python, "-m", "venv", "--without-pip", os.fspath(path)]
     _run_command(installer, command, "create", str(path))
 
 
@@ -143,13 +143,10 @@ def install_locked(
 ) -> None:
     """Install exactly the packages of the PEP 751 *lock_file* into the environment of
     *python* (the files it names, checked against its hashes)."""
+    args = _install(installer, python, lock_file)
     if installer.name == "uv":
-        args = ["pip", "install", "--python", os.fspath(python), "-r", os.fspath(lock_file),
-                "--preview-features", "pylock", "--quiet"]  # fmt: skip
-    else:
-        args = ["--python", os.fspath(python), "--disable-pip-version-check", "--no-input",
-                "install", "-r", os.fspath(lock_file), "--quiet"]  # fmt: skip
-    run(installer, [*args, *options.installer_arguments(installer.name)], "install", what)
+        args += ["--preview-features", "pylock"]
+    _run(installer, [*args, "--quiet"], options, "install", what)
 
 
 def install_pinned(
@@ -166,15 +163,10 @@ def install_pinned(
     spec = python.parent.parent / ".agenttools-install.txt"
     spec.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     try:
-        if installer.name == "uv":
-            args = ["pip", "install", "--python", os.fspath(python), "-r", os.fspath(spec),
-                    "--no-deps", "--quiet"]  # fmt: skip
-        else:
-            args = ["--python", os.fspath(python), "--disable-pip-version-check", "--no-input",
-                    "install", "-r", os.fspath(spec), "--no-deps", "--quiet"]  # fmt: skip
+        args = [*_install(installer, python, spec), "--no-deps", "--quiet"]
         if require_hashes:
             args.append("--require-hashes")
-        run(installer, [*args, *options.installer_arguments(installer.name)], "install", what)
+        _run(installer, args, options, "install", what)
     finally:
         spec.unlink(missing_ok=True)
 
@@ -184,21 +176,31 @@ def build_wheel(installer: Installer, project: Path, out_dir: Path, options: Ind
     if installer.name == "uv":
         args = ["build", "--wheel", "--out-dir", os.fspath(out_dir), os.fspath(project), "--quiet"]
     else:
-        args = ["--disable-pip-version-check", "--no-input", "wheel", "--no-deps", "-w",
-                os.fspath(out_dir), os.fspath(project), "--quiet"]  # fmt: skip
-    run(installer, [*args, *options.installer_arguments(installer.name)], "build", str(project))
+        args = [*_PIP_QUIET, "wheel", "--no-deps", "-w", os.fspath(out_dir), os.fspath(project),
+                "--quiet"]  # fmt: skip
+    _run(installer, args, options, "build", str(project))
     wheels = sorted(out_dir.glob("*.whl"))
     if len(wheels) != 1:
-        raise InstallerFailed(
-            installer=installer.name, action="build", requirement=str(project),
-            reason=f"expected one wheel in {out_dir}, found {len(wheels)}",
-        )  # fmt: skip
+        reason = f"expected one wheel in {out_dir}, found {len(wheels)}"
+        raise installer.failed("build", str(project), reason)
     return wheels[0]
 
 
-def run(installer: Installer, args: Sequence[str], action: str, what: str) -> None:
-    """Run *installer* with *args*; ``InstallerFailed`` (its essential line) when it fails."""
-    _run_command(installer, [*installer.command, *args], action, what)
+def _install(installer: Installer, python: Path, requirements: Path) -> list[str]:
+    """The start of *installer*'s command line installing *requirements* into *python*'s
+    environment."""
+    if installer.name == "uv":
+        return ["pip", "install", "--python", os.fspath(python), "-r", os.fspath(requirements)]
+    return ["--python", os.fspath(python), *_PIP_QUIET, "install", "-r", os.fspath(requirements)]
+
+
+def _run(
+    installer: Installer, args: Sequence[str], options: IndexOptions, action: str, what: str
+) -> None:
+    """Run *installer* with *args* and the index *options*; ``InstallerFailed`` (its
+    essential line) when it fails."""
+    command = [*installer.command, *args, *options.installer_arguments(installer.name)]
+    _run_command(installer, command, action, what)
 
 
 def _run_command(installer: Installer, command: Sequence[str], action: str, what: str) -> None:
@@ -207,20 +209,11 @@ def _run_command(installer: Installer, command: Sequence[str], action: str, what
             list(command), capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL
         )
     except OSError as exc:
-        raise InstallerFailed(
-            installer=installer.name,
-            action=action,
-            requirement=what,
-            reason=exc.strerror or str(exc),
-        ) from None
+        raise installer.failed(action, what, exc.strerror or str(exc)) from None
     if done.returncode != 0:
-        raise InstallerFailed(
-            installer=installer.name,
-            action=action,
-            requirement=what,
-            reason=essential_line(f"{done.stderr}\n{done.stdout}")
-            or f"exit status {done.returncode}",
-        )
+        output = f"{done.stderr}\n{done.stdout}"
+        reason = essential_line(output) or f"exit status {done.returncode}"
+        raise installer.failed(action, what, reason)
 
 
 def essential_line(output: str) -> str:

@@ -25,73 +25,51 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs
-from agenttools_runtime.envs.layout import envs_dir, has_entries
+from agenttools_runtime import fs, jsonform
+from agenttools_runtime.envs.layout import envs_dir
 
 SCHEMA = 1
 INSTALL, REBUILD = "install", "rebuild"
 SUFFIX = ".json"
 
 
-def journal_dir(root: Path | None = None) -> Path:
-    return (envs_dir() if root is None else root) / ".journal"
+def journal_dir() -> Path:
+    return envs_dir() / ".journal"
+
+
+def _is_name(name: str) -> bool:
+    """Whether *name* can be an environment's directory name (no path, no dot-entry)."""
+    return bool(name) and "/" not in name and os.sep not in name and not name.startswith(".")
 
 
 @dataclass(frozen=True, slots=True)
-class EnvironmentJournal:
+class EnvironmentJournal(jsonform.Form):
     """One operation's intent (see the module docstring); ``path`` is its file."""
 
-    path: Path
-    kind: str
-    environment: str
-    replaces: tuple[str, ...] = ()
+    WHAT = "the journal"
+    path: Path = field(metadata=jsonform.NOT_JSON)
+    kind: str = field(metadata=jsonform.key(check=(INSTALL, REBUILD).__contains__, means="a kind"))
+    environment: str = field(metadata=jsonform.key(check=_is_name, means="an environment name"))
+    replaces: tuple[str, ...] = field(
+        default=(),
+        metadata=jsonform.key(check=lambda names: all(map(_is_name, names)), means="names"),
+    )
     pid: int = 0
     created: str = ""
-    receipt: Mapping[str, Any] | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
-
-    def describe(self) -> str:
-        return "install" if self.kind == INSTALL else "rebuild"
+    receipt: Mapping[str, Any] | None = field(default=None, metadata=jsonform.key(omit=None))
+    extra: Mapping[str, Any] = field(default_factory=dict, metadata=jsonform.EXTRA)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            **self.extra,
-            "schema": SCHEMA,
-            "kind": self.kind,
-            "environment": self.environment,
-            "replaces": list(self.replaces),
-            "pid": self.pid,
-            "created": self.created,
-            "receipt": None if self.receipt is None else dict(self.receipt),
-        }
+        return {**jsonform.Form.to_json(self), "schema": SCHEMA}
 
     @classmethod
-    def from_json(cls, path: Path, data: Mapping[str, Any]) -> EnvironmentJournal:
+    def read(cls, path: Path) -> EnvironmentJournal:
+        """The journal in the file *path*. Raises ``OSError`` and ``ValueError``."""
+        data = json.loads(path.read_bytes())
+        entry = jsonform.load(cls, data, cls.WHAT, frozenset({"schema"}), path=path)
         if data.get("schema") != SCHEMA:
             raise ValueError(f"unknown journal schema {data.get('schema')!r}")
-        kind = data.get("kind")
-        if kind not in (INSTALL, REBUILD):
-            raise ValueError(f"unknown journal kind {kind!r}")
-        environment = str(data["environment"])
-        if (
-            not environment
-            or "/" in environment
-            or os.sep in environment
-            or environment.startswith(".")
-        ):
-            raise ValueError(f"not an environment name: {environment!r}")
-        replaces = tuple(str(n) for n in data.get("replaces", ()))
-        known = {"schema", "kind", "environment", "replaces", "pid", "created", "receipt"}
-        return cls(
-            path=path,
-            kind=str(kind),
-            environment=environment,
-            replaces=tuple(n for n in replaces if n and "/" not in n and not n.startswith(".")),
-            pid=int(data.get("pid") or 0),
-            created=str(data.get("created") or ""),
-            receipt=data.get("receipt"),
-            extra={k: v for k, v in data.items() if k not in known},
-        )
+        return entry
 
 
 def begin(
@@ -123,15 +101,10 @@ def end(entry: EnvironmentJournal) -> None:
     fs.unlink(entry.path, missing_ok=True)
 
 
-@dataclass(frozen=True, slots=True)
-class UnreadableJournal:
-    path: Path
-    reason: str
-
-
-def pending(root: Path | None = None) -> Iterator[EnvironmentJournal | UnreadableJournal]:
-    """Every journal left, newest first."""
-    directory = journal_dir(root)
+def pending() -> Iterator[EnvironmentJournal]:
+    """Every journal left that can be read, newest first (one that cannot is left as it is:
+    nothing says what its operation was)."""
+    directory = journal_dir()
     try:
         names = os.listdir(directory)
     except (FileNotFoundError, NotADirectoryError):
@@ -141,19 +114,13 @@ def pending(root: Path | None = None) -> Iterator[EnvironmentJournal | Unreadabl
     ):
         path = directory / name
         try:
-            yield EnvironmentJournal.from_json(path, json.loads(path.read_bytes()))
-        except FileNotFoundError:
+            entry = EnvironmentJournal.read(path)
+        except (OSError, ValueError):
             continue
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            yield UnreadableJournal(path, str(exc))
+        yield entry
 
 
 def busy() -> set[str]:
     """The environments of the operations left unfinished: neither used nor removed until
     recovery finishes them."""
-    return {j.environment for j in pending() if isinstance(j, EnvironmentJournal)}
-
-
-def any_left(root: Path | None = None) -> bool:
-    """Whether anything is in the journal directory (nothing is read)."""
-    return has_entries(journal_dir(root))
+    return {j.environment for j in pending()}

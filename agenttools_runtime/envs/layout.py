@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -39,15 +40,13 @@ def envs_dir() -> Path:
     return paths.state_dir() / "envs"
 
 
-def request_key(
-    request: str, index: IndexOptions, installer: str, interpreter: str, layout: str
-) -> str:
-    """The identity of one request (see the module docstring)."""
+def request_key(request: str, index: IndexOptions, installer: str, layout: str) -> str:
+    """The identity of one request for this interpreter (see the module docstring)."""
     data = {
         "request": request,
-        "index": index.to_json(),
+        "index": index.to_json(),  # (credentials removed)
         "installer": installer,
-        "interpreter": interpreter,
+        "interpreter": sys.executable,
         "layout": layout,
     }
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
@@ -104,9 +103,9 @@ def load(path: Path) -> ManagedEnvironment:
         return ManagedEnvironment(path, None, str(exc.data.get("reason")))
 
 
-def environments(root: Path | None = None) -> Iterator[ManagedEnvironment]:
+def environments() -> Iterator[ManagedEnvironment]:
     """Every environment directory, by name (dot-entries are not environments)."""
-    root = envs_dir() if root is None else root
+    root = envs_dir()
     try:
         names = sorted(os.listdir(root))
     except (FileNotFoundError, NotADirectoryError):
@@ -137,21 +136,32 @@ def newest(wanted: Callable[[str, Receipt, Version], bool]) -> ManagedEnvironmen
     return max(found, key=lambda pair: pair[0])[1] if found else None
 
 
-def environment_of(location: str | os.PathLike[str] | None, root: Path | None = None) -> str | None:
+def environment_of(location: str | os.PathLike[str] | None) -> str | None:
     """The name of the managed environment *location* (a path) is inside, if any."""
     if not location:
         return None
-    root = envs_dir() if root is None else root
     try:
-        relative = Path(os.path.abspath(location)).relative_to(os.path.abspath(root))
+        relative = Path(os.path.abspath(location)).relative_to(os.path.abspath(envs_dir()))
     except ValueError:
         return None
     first = relative.parts[0] if relative.parts else ""
     return first if first and not first.startswith(".") else None
 
 
-def trash_entries(root: Path | None = None) -> list[Path]:
-    root = envs_dir() if root is None else root
+def staging_dir() -> Path:
+    return envs_dir() / STAGING
+
+
+def empty_staging() -> None:
+    """Delete what killed processes left of their resolutions and builds (call with the
+    environments lock held: then none of them runs)."""
+    root = staging_dir()
+    for name in os.listdir(root) if root.is_dir() else ():
+        shutil.rmtree(root / name, ignore_errors=True)
+
+
+def trash_entries() -> list[Path]:
+    root = envs_dir()
     try:
         return sorted(root / n for n in os.listdir(root) if n.startswith(TRASH_PREFIX))
     except (FileNotFoundError, NotADirectoryError):

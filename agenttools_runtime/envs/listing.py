@@ -37,8 +37,8 @@ def rows() -> list[dict[str, Any]]:
 
 def human_size(size: int) -> str:
     value = float(size)
-    for unit in ("B", "KB", "MB", "GB"):
-        if value < 1024 or unit == "GB":
+    for unit in ("B", "KB", "MB"):
+        if value < 1024:
             return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1024
-    return f"{size} B"
+    return f"{value:.1f} GB"

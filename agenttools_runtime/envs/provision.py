@@ -33,7 +33,7 @@ from agenttools_runtime.envs.installer import Installer
 from agenttools_runtime.envs.layout import ManagedEnvironment, envs_dir
 from agenttools_runtime.envs.pylock import ResolvedDistribution
 from agenttools_runtime.envs.receipt import METADATA, VENV, Receipt
-from agenttools_runtime.envs.refs import release_unused, remove_environment
+from agenttools_runtime.envs.refs import references, release_unused, remove_environment
 from agenttools_runtime.envs.requirement import InstallRequest
 from agenttools_runtime.errors import (
     InstallerFailed,
@@ -71,21 +71,6 @@ def identity(request: InstallRequest) -> Identity:
     return Identity(request.text, None)
 
 
-def key_of(
-    request: InstallRequest, options: IndexOptions, installer: str, layout_name: str
-) -> tuple[str, Identity]:
-    found = identity(request)
-    return layout.request_key(
-        found.text, options.redacted(), installer, sys.executable, layout_name
-    ), found
-
-
-def find_existing(key: str) -> ManagedEnvironment | None:
-    """The newest complete, usable environment made for *key* (no index is asked)."""
-    busy = journal.busy()
-    return layout.newest(lambda name, r, _: r.key == key and name not in busy)
-
-
 def provision(
     request: InstallRequest,
     options: IndexOptions,
@@ -100,9 +85,11 @@ def provision(
     ``InstallerFailed``, ``NoAgentTools``, what the index lookups raise; nothing is left of
     a new environment when it fails."""
     assert environments_lock_held()
-    key, ident = key_of(request, options, installer.name, layout_name)
-    if reuse:
-        existing = find_existing(key)
+    ident = identity(request)
+    key = layout.request_key(ident.text, options, installer.name, layout_name)
+    if reuse:  # the newest complete, usable environment made for the key (no index asked)
+        busy = journal.busy()
+        existing = layout.newest(lambda name, r, _: r.key == key and name not in busy)
         if existing is not None:
             return Provision(existing, created=False)
     staging = _staging()
@@ -127,7 +114,7 @@ def provision_pinned(
     already). Raises ``InstallerFailed``, ``NoAgentTools``; nothing is left when it fails."""
     assert environments_lock_held()
     resolved = tuple(sorted((d for d, _ in pinned), key=lambda d: d.name))
-    key, ident = _pinned_key(request, resolved, options, installer)
+    key = _pinned_key(request, resolved, options, installer)
     version = _version_in(resolved, installer, request)
     name = layout.environment_name(request.name, version, key)
     path = envs_dir() / name
@@ -138,14 +125,17 @@ def provision_pinned(
     def fill() -> Receipt:
         installers.create_venv(installer, path)
         python = ManagedEnvironment(path, None).python
-        installers.install_pinned(installer, python, lines, options, require_hashes=True,
-                                  what=request.describe())  # fmt: skip
+        installers.install_pinned(
+            installer, python, lines, options, require_hashes=True, what=request.describe()
+        )
         fs.checkpoint("envs.installed", path)
         _require_agent_tools(
             layout.site_packages(path, platform.python_version()), request.name, version
         )
-        return _receipt(request, options, installer, key, request.name, version, resolved, VENV,
-                        ident.source_sha256)  # fmt: skip
+        source_sha = identity(request).source_sha256
+        return _receipt(
+            request, options, installer, key, request.name, version, resolved, VENV, source_sha
+        )
 
     return _create(path, (), fill)
 
@@ -160,16 +150,15 @@ def find_pinned(
     and files *pinned* does (``name``, ``version``, ``sha256``), made by a resolution of the
     request or by :func:`provision_pinned`; None when there is none (no index is asked)."""
     wanted = {(d.name, d.version, d.sha256) for d in pinned}
-    plain, _ = key_of(request, options, installer.name, VENV)
-    key, _ = _pinned_key(request, pinned, options, installer)
+    plain = layout.request_key(identity(request).text, options, installer.name, VENV)
+    key = _pinned_key(request, pinned, options, installer)
     busy = journal.busy()
-    for env in layout.environments():
-        r = env.receipt
-        if r is None or r.key not in (plain, key) or env.name in busy or r.layout != VENV:
-            continue
-        if env.python.exists() and {(d.name, d.version, d.sha256) for d in r.resolved} == wanted:
-            return env
-    return None
+
+    def same(name: str, r: Receipt, _: object) -> bool:
+        files = {(d.name, d.version, d.sha256) for d in r.resolved}
+        return r.key in (plain, key) and name not in busy and r.layout == VENV and files == wanted
+
+    return layout.newest(same)
 
 
 def _pinned_key(
@@ -177,34 +166,11 @@ def _pinned_key(
     pinned: Sequence[ResolvedDistribution],
     options: IndexOptions,
     installer: Installer,
-) -> tuple[str, Identity]:
+) -> str:
     files = sorted(f"{d.name}=={d.version}:{d.sha256}" for d in pinned)
     pins = hashlib.sha256("\n".join(files).encode("utf-8")).hexdigest()
     text = f"{request.text} pinned sha256:{pins}"
-    return layout.request_key(
-        text, options.redacted(), installer.name, sys.executable, VENV
-    ), identity(request)
-
-
-def resolve(
-    installer: Installer, lines: Sequence[str], options: IndexOptions, lock_file: Path, *, what: str
-) -> None:
-    """The installer's lock step; when it fails and an index it was given cannot be reached,
-    that is the error (``IndexUnreachable`` naming it), not the installer's words."""
-    try:
-        installers.lock(installer, lines, options, lock_file, what=what)
-    except InstallerFailed:
-        probe(options)
-        raise
-
-
-def probe(options: IndexOptions) -> None:
-    """Raise ``IndexUnreachable`` for the first index of *options* that does not answer."""
-    from agenttools_runtime.envs import http
-
-    timeout = min(http.timeout_from_environment(), 10.0)
-    for url in options.indexes if options.index_url or options.extra_index_urls else ():
-        http.get(url.rstrip("/") + "/", index=url, timeout=timeout)
+    return layout.request_key(text, options, installer.name, VENV)
 
 
 def resolve_only(
@@ -215,10 +181,7 @@ def resolve_only(
     Call with the environments lock held (the staging directory)."""
     staging = _staging()
     try:
-        line, _ = _source(request, options, installer, identity(request), staging)
-        lock_file = staging / receipt.LOCK_FILE
-        resolve(installer, [line], options, lock_file, what=request.describe())
-        resolved = _read_lock(lock_file.read_text(encoding="utf-8"), staging, installer, request)
+        _, resolved, _ = _resolve(request, options, installer, identity(request), staging)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return _version_in(resolved, installer, request), resolved
@@ -238,14 +201,12 @@ def abandon(done: Provision) -> None:
     references it after all), and its journal with it."""
     if done.entry is None:
         return
-    from agenttools_runtime.envs.refs import references
-
     if done.environment.path.is_dir() and not references().used(done.environment.name):
         remove_environment(done.environment.path)
     journal.end(done.entry)
 
 
-def rebuild(env: ManagedEnvironment, installer: Installer | None = None) -> ManagedEnvironment:
+def rebuild(env: ManagedEnvironment) -> ManagedEnvironment:
     """Make *env* again at its own path from its receipt: the same distributions, versions and
     files (hashes checked), with the installer it was made with. Raises
     ``ReceiptNotReproducible``, ``InstallerFailed``."""
@@ -253,7 +214,7 @@ def rebuild(env: ManagedEnvironment, installer: Installer | None = None) -> Mana
     r = env.receipt
     if r is None:
         raise ReceiptNotReproducible(name=env.name, reason=env.problem or "it has no receipt")
-    installer = installer or installers.find_installer(r.installer)
+    installer = installers.find_installer(r.installer)
     for item in r.resolved:
         if item.path is not None and not os.path.isfile(item.path):
             raise ReceiptNotReproducible(
@@ -273,8 +234,10 @@ def rebuild(env: ManagedEnvironment, installer: Installer | None = None) -> Mana
             installers.create_venv(installer, env.path)
             lines, hashed = pylock.hashed_requirements(r.resolved)
             options = r.index.with_credentials_of(IndexOptions.from_sources())
-            installers.install_pinned(installer, layout.ManagedEnvironment(env.path, r).python, lines, options,
-                               require_hashes=hashed, what=r.requirement)  # fmt: skip
+            python = layout.ManagedEnvironment(env.path, r).python
+            installers.install_pinned(
+                installer, python, lines, options, require_hashes=hashed, what=r.requirement
+            )
         receipt.write(env.path, r)
     except BaseException:
         if env.path.exists() and layout.load(env.path).receipt is None:
@@ -299,11 +262,7 @@ def _venv(
     staging: Path,
     replaces: Sequence[str],
 ) -> Provision:
-    line, source_sha = _source(request, options, installer, ident, staging)
-    lock_file = staging / receipt.LOCK_FILE
-    resolve(installer, [line], options, lock_file, what=request.describe())
-    text = lock_file.read_text(encoding="utf-8")
-    resolved = _read_lock(text, staging, installer, request)
+    text, resolved, source_sha = _resolve(request, options, installer, ident, staging)
     version = _version_in(resolved, installer, request)
     name = layout.environment_name(request.name, version, key)
     path = envs_dir() / name
@@ -315,6 +274,7 @@ def _venv(
         installers.create_venv(installer, path)
         fs.checkpoint("envs.created", path)
         python = ManagedEnvironment(path, None).python
+        lock_file = staging / receipt.LOCK_FILE
         installers.install_locked(installer, python, lock_file, options, what=request.describe())
         fs.checkpoint("envs.installed", path)
         site = layout.site_packages(path, platform.python_version())
@@ -338,37 +298,38 @@ def _metadata(
 ) -> Provision:
     from agenttools_runtime.envs import http, remote
 
-    index = None
+    index = url = None
     if request.kind == "index":
         assert request.requirement is not None
         timeout = http.timeout_from_environment()
         found = remote.find_wheel(request.requirement, options, timeout=timeout)
         wheel = remote.download_wheel(found, timeout=timeout)
-        index, url = found.file.source, found.file.url
+        index, url = redact(found.file.source), redact(found.file.url)
         digest = _file_sha256(wheel)
     else:
-        line, digest_or_none = _source(request, options, installer, ident, staging)
-        from urllib.request import url2pathname
-
-        wheel = Path(url2pathname(line.split(" @ ", 1)[1][len("file://") :]))
-        digest, url = digest_or_none or _file_sha256(wheel), None
-    dist, version, _, _ = parse_wheel_filename(wheel.name)
-    name = layout.environment_name(str(dist), str(version), key)
+        local = _local_wheel(request, options, installer, ident, staging)
+        assert local is not None
+        wheel, digest = local
+    dist, version = map(str, parse_wheel_filename(wheel.name)[:2])
+    name = layout.environment_name(dist, version, key)
     path = envs_dir() / name
     present = _complete_at(path, key)
     if present is not None:
         return Provision(present, created=False)
-    resolved = (ResolvedDistribution(str(dist), str(version), wheel.name, digest,
-                                     url=None if url is None else redact(url),
-                                     path=str(wheel),
-                                     index=None if index is None else redact(index)),)  # fmt: skip
+    resolved = (
+        ResolvedDistribution(
+            dist, version, wheel.name, digest, url=url, path=str(wheel), index=index
+        ),
+    )
 
     def fill() -> Receipt:
         site = path / layout.METADATA_SITE
         _unpack_dist_info(wheel, site)
-        _require_agent_tools(site, str(dist), str(version))
-        return _receipt(request, options, installer, key, str(dist), str(version), resolved, METADATA,
-                        None if request.kind == "index" else digest)  # fmt: skip
+        _require_agent_tools(site, dist, version)
+        source_sha = None if request.kind == "index" else digest
+        return _receipt(
+            request, options, installer, key, dist, version, resolved, METADATA, source_sha
+        )
 
     return _create(path, replaces, fill)
 
@@ -404,14 +365,40 @@ def _create(path: Path, replaces: Sequence[str], fill: Callable[[], Receipt]) ->
     return Provision(ManagedEnvironment(path, made), created=True, entry=entry)
 
 
-def _read_lock(
-    text: str, staging: Path, installer: Installer, request: InstallRequest
-) -> tuple[ResolvedDistribution, ...]:
+def _resolve(
+    request: InstallRequest,
+    options: IndexOptions,
+    installer: Installer,
+    ident: Identity,
+    staging: Path,
+) -> tuple[str, tuple[ResolvedDistribution, ...], str | None]:
+    """The installer's resolution of *request* into the lock file in *staging*: its text,
+    what it lists, and the hash of the wheel a file or directory request installs.
+    When the installer fails and an index it was given cannot be reached, that is the error
+    (``IndexUnreachable`` naming it), not the installer's words."""
+    local = _local_wheel(request, options, installer, ident, staging)
+    line = request.text if local is None else f"{request.name} @ {local[0].as_uri()}"
+    lock_file = staging / receipt.LOCK_FILE
     try:
-        return pylock.read(text, staging)
+        installers.lock(installer, [line], options, lock_file, what=request.describe())
+    except InstallerFailed:
+        _probe(options)
+        raise
+    text = lock_file.read_text(encoding="utf-8")
+    try:
+        return text, pylock.read(text, staging), None if local is None else local[1]
     except pylock.LockFileError as exc:
-        raise InstallerFailed(installer=installer.name, action="resolve", requirement=request.describe(),
-                              reason=f"its lock file cannot be read: {exc}") from None  # fmt: skip
+        reason = f"its lock file cannot be read: {exc}"
+        raise installer.failed("resolve", request.describe(), reason) from None
+
+
+def _probe(options: IndexOptions) -> None:
+    """Raise ``IndexUnreachable`` for the first index of *options* that does not answer."""
+    from agenttools_runtime.envs import http
+
+    timeout = min(http.timeout_from_environment(), 10.0)
+    for url in options.indexes if options.index_url or options.extra_index_urls else ():
+        http.get(url.rstrip("/") + "/", index=url, timeout=timeout)
 
 
 def _version_in(
@@ -419,25 +406,26 @@ def _version_in(
 ) -> str:
     version = next((d.version for d in resolved if d.name == request.name), None)
     if version is None:
-        raise InstallerFailed(installer=installer.name, action="resolve", requirement=request.describe(),
-                              reason=f"{request.name} is not in the resolution")  # fmt: skip
+        reason = f"{request.name} is not in the resolution"
+        raise installer.failed("resolve", request.describe(), reason)
     return version
 
 
-def _source(
+def _local_wheel(
     request: InstallRequest,
     options: IndexOptions,
     installer: Installer,
     ident: Identity,
     staging: Path,
-) -> tuple[str, str | None]:
-    """The requirement line the installer resolves, and the hash of the wheel it names (a
-    file request's, or the one built from a directory, which goes into the cache)."""
+) -> tuple[Path, str] | None:
+    """The wheel a file or directory request installs, and its hash: the file's, or the one
+    built from the directory, which goes into the cache (None: an index request)."""
     if request.kind == "index":
-        return request.text, None
+        return None
     assert request.path is not None
     if request.kind == "wheel":
-        return f"{request.name} @ {request.path.as_uri()}", ident.source_sha256
+        assert ident.source_sha256 is not None
+        return request.path, ident.source_sha256
     built = installers.build_wheel(installer, request.path, staging / "wheel", options)
     digest = _file_sha256(built)
     from agenttools_runtime.envs.remote import cache_dir
@@ -446,7 +434,7 @@ def _source(
     if not kept.is_file():
         fs.mkdir(kept.parent)
         fs.copy_file(built, kept)
-    return f"{request.name} @ {kept.as_uri()}", digest
+    return kept, digest
 
 
 def _receipt(
@@ -514,11 +502,8 @@ def _undo(path: Path, entry: journal.EnvironmentJournal) -> None:
 
 
 def _staging() -> Path:
-    root = envs_dir() / layout.STAGING
-    fs.mkdir(root)
-    for old in os.listdir(root):  # under the lock: what killed processes left
-        shutil.rmtree(root / old, ignore_errors=True)
-    path = root / f"{os.getpid()}-{os.urandom(4).hex()}"
+    layout.empty_staging()
+    path = layout.staging_dir() / f"{os.getpid()}-{os.urandom(4).hex()}"
     fs.mkdir(path)
     return path
 

@@ -101,7 +101,7 @@ def _package(table: Mapping[str, object], base: Path) -> ResolvedDistribution:
     if wheels:
         chosen = most_specific(wheels, _wheel_name)
         # (none of its wheels installs here, a lock made elsewhere: its sdist builds)
-        if built is None or _supported(_wheel_name(chosen)):
+        if built is None or _rank(_wheel_name(chosen)) < len(_tag_ranks()):
             return _artifact(name, version, chosen, base, index)
     if built is not None:
         return _artifact(name, version, built, base, index)
@@ -142,25 +142,19 @@ def most_specific(items: Sequence[T], file_name: Callable[[T], str]) -> T:
     specific tag it supports, the first on a tie; the first item when none is a wheel's."""
     if len(items) == 1:  # (an installer's lock for one interpreter: the usual case)
         return items[0]
-    rank = _tag_ranks()
-
-    def score(item: T) -> int:
-        try:
-            tags = parse_wheel_filename(file_name(item))[3]
-        except ValueError:
-            return len(rank) + 1
-        return min((rank.get(str(t), len(rank)) for t in tags), default=len(rank))
-
-    return min(items, key=score)
+    return min(items, key=lambda item: _rank(file_name(item)))
 
 
-def _supported(file_name: str) -> bool:
-    """Whether the wheel *file_name* has a tag this interpreter supports."""
+def _rank(file_name: str) -> int:
+    """The rank of the most specific tag of the wheel *file_name* that this interpreter
+    supports (0: its most specific one); ``len(_tag_ranks())`` or more: none, or not a
+    wheel's name."""
+    ranks = _tag_ranks()
     try:
         tags = parse_wheel_filename(file_name)[3]
     except ValueError:
-        return False
-    return any(str(tag) in _tag_ranks() for tag in tags)
+        return len(ranks) + 1
+    return min((ranks.get(str(t), len(ranks)) for t in tags), default=len(ranks))
 
 
 def _wheel_name(wheel: Mapping[str, object]) -> str:

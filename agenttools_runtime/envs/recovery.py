@@ -6,12 +6,11 @@ was committed is what the deployment records say."""
 from __future__ import annotations
 
 import contextlib
-import os
 
 from agenttools_runtime import fs
 from agenttools_runtime.envs import journal, layout, receipt
 from agenttools_runtime.envs.envlock import try_environments_lock
-from agenttools_runtime.envs.journal import INSTALL, EnvironmentJournal, UnreadableJournal
+from agenttools_runtime.envs.journal import INSTALL, EnvironmentJournal
 from agenttools_runtime.envs.layout import envs_dir
 from agenttools_runtime.envs.refs import empty_trash, references, remove_environment
 from agenttools_runtime.errors import InterruptedInstallRecovered
@@ -19,30 +18,19 @@ from agenttools_runtime.errors import InterruptedInstallRecovered
 
 def recover() -> list[InterruptedInstallRecovered]:
     """Handle every environment journal left (call with the environments lock held and the
-    deployment state consistent). An unreadable journal is left for ``doctor``."""
+    deployment state consistent)."""
     said: list[InterruptedInstallRecovered] = []
     for entry in journal.pending():
-        if isinstance(entry, UnreadableJournal):
-            continue
         outcome = _install(entry) if entry.kind == INSTALL else _rebuild(entry)
         journal.end(entry)
         said.append(
             InterruptedInstallRecovered(
-                operation=entry.describe(), name=entry.environment, outcome=outcome
+                operation=entry.kind, name=entry.environment, outcome=outcome
             )
         )
     empty_trash()
-    _empty_staging()
+    layout.empty_staging()
     return said
-
-
-def _empty_staging() -> None:
-    """What killed processes left of their resolutions and builds (none runs: the lock)."""
-    import shutil
-
-    staging = envs_dir() / layout.STAGING
-    for name in os.listdir(staging) if staging.is_dir() else ():
-        shutil.rmtree(staging / name, ignore_errors=True)
 
 
 def _install(entry: EnvironmentJournal) -> str:
@@ -75,10 +63,13 @@ def _rebuild(entry: EnvironmentJournal) -> str:
 def recover_if_free() -> list[InterruptedInstallRecovered]:
     """:func:`recover` when the environments lock is free now (the deployment
     lock's own recovery calls this: it never waits for the environments lock)."""
-    staging = envs_dir() / layout.STAGING
-    if not journal.any_left() and not layout.trash_entries() and not layout.has_entries(staging):
+    if (
+        not layout.has_entries(journal.journal_dir())
+        and not layout.trash_entries()
+        and not layout.has_entries(layout.staging_dir())
+    ):
         return []
     with try_environments_lock() as taken:
         if not taken:
             return []
-        return list(recover())
+        return recover()

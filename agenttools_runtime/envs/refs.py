@@ -11,23 +11,28 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs
-from agenttools_runtime.envs import layout
-from agenttools_runtime.envs.envlock import environments_lock, try_environments_lock
+from agenttools_runtime.envs import journal, layout
+from agenttools_runtime.envs.envlock import (
+    environments_lock,
+    environments_lock_held,
+    try_environments_lock,
+)
 from agenttools_runtime.envs.layout import TRASH_PREFIX, environment_of, envs_dir
 from agenttools_runtime.errors import ManagedEnvironmentKept, ManagedEnvironmentRemoved
 
 
+@dataclass(frozen=True, slots=True)
 class References:
     """Who uses which environment: ``users[name]`` the deployment ids; ``unreadable`` the
     text of every record that cannot be read."""
 
-    def __init__(self, users: Mapping[str, list[str]], unreadable: list[str]) -> None:
-        self.users = users
-        self.unreadable = unreadable
+    users: Mapping[str, list[str]]
+    unreadable: list[str]
 
     def of(self, name: str) -> list[str]:
         return list(self.users.get(name, ()))
@@ -36,7 +41,7 @@ class References:
         return bool(self.users.get(name)) or any(name in text for text in self.unreadable)
 
 
-def environment_of_record(agent_tools: Mapping[str, Any], root: Path | None = None) -> str | None:
+def environment_of_record(agent_tools: Mapping[str, Any]) -> str | None:
     """The managed environment a record's bundle came from (None: another environment)."""
     environment = agent_tools.get("environment") or {}
     places = [
@@ -45,20 +50,20 @@ def environment_of_record(agent_tools: Mapping[str, Any], root: Path | None = No
         environment.get("python"),
     ]
     for place in places:
-        name = environment_of(place, root) if isinstance(place, str) else None
+        name = environment_of(place) if isinstance(place, str) else None
         if name is not None:
             return name
     return None
 
 
-def references(deployments: Path | None = None, root: Path | None = None) -> References:
+def references() -> References:
     from agenttools_runtime.deploy import records
 
     users: dict[str, list[str]] = {}
     unreadable: list[str] = []
-    for item in records.iter_records(deployments):
+    for item in records.iter_records():
         if isinstance(item, records.DeploymentRecord):
-            name = environment_of_record(item.agent_tools, root)
+            name = environment_of_record(item.agent_tools)
             if name is not None:
                 users.setdefault(name, []).append(item.uuid)
         else:
@@ -87,9 +92,9 @@ def remove_environment(path: Path) -> None:
     fs.rmtree(trash)
 
 
-def empty_trash(root: Path | None = None) -> None:
+def empty_trash() -> None:
     """Delete what an interrupted removal left in the trash."""
-    for entry in layout.trash_entries(root):
+    for entry in layout.trash_entries():
         with contextlib.suppress(OSError):
             fs.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else fs.unlink(entry)
 
@@ -116,8 +121,6 @@ def release_unused(
 
 
 def _kept_all(names: list[str]) -> list[ManagedEnvironmentRemoved | ManagedEnvironmentKept]:
-    from agenttools_runtime.envs.envlock import environments_lock_held
-
     if environments_lock_held():  # this process's own install in progress: it decides
         return []
     return [
@@ -131,8 +134,6 @@ def _kept_all(names: list[str]) -> list[ManagedEnvironmentRemoved | ManagedEnvir
 def _release(
     names: list[str], reason: str
 ) -> list[ManagedEnvironmentRemoved | ManagedEnvironmentKept]:
-    from agenttools_runtime.envs import journal
-
     refs = references()
     busy = journal.busy()
     said: list[ManagedEnvironmentRemoved | ManagedEnvironmentKept] = []

@@ -18,6 +18,7 @@ import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
@@ -25,10 +26,12 @@ from packaging.version import Version
 
 from agenttools_runtime import fs
 from agenttools_runtime.envs import http, simple
-from agenttools_runtime.envs.index import IndexOptions, redact
+from agenttools_runtime.envs.index import DEFAULT_INDEX, IndexOptions, redact
 from agenttools_runtime.envs.pylock import most_specific
 from agenttools_runtime.envs.simple import IndexFile
 from agenttools_runtime.errors import (
+    AgentToolsError,
+    IndexNotListable,
     RemoteDistributionNotFound,
     RemoteHashMismatch,
     RemoteVersionNotFound,
@@ -119,21 +122,17 @@ def gather_files(project: str, options: IndexOptions, *, timeout: float) -> list
     return found
 
 
-def read_distribution(
-    wheel: RemoteWheel, *, timeout: float, cache: Path | None = None
-) -> RemoteDistribution:
+def read_distribution(wheel: RemoteWheel, *, timeout: float) -> RemoteDistribution:
     """*wheel* with its manifest (see the module docstring). Raises ``RemoteWheelUnreadable``,
     ``RemoteHashMismatch``, a ``ManifestError`` for a manifest that cannot be used."""
-    data = manifest_bytes(wheel, timeout=timeout, cache=cache)
+    data = _manifest_bytes(wheel, timeout=timeout)
     manifest = None if data is None else parse(data, wheel.name)
     return RemoteDistribution(wheel, manifest)
 
 
-def manifest_bytes(
-    wheel: RemoteWheel, *, timeout: float, cache: Path | None = None
-) -> bytes | None:
+def _manifest_bytes(wheel: RemoteWheel, *, timeout: float) -> bytes | None:
     """The bytes of *wheel*'s ``manifest.json`` (None: it has none)."""
-    cache = cache_dir() if cache is None else cache
+    cache = cache_dir()
     item = wheel.file
     local = item.local_path
     if local is not None:
@@ -159,18 +158,14 @@ UNLISTABLE_HOSTS = frozenset({"pypi.org", "test.pypi.org", "pypi.python.org"})
 
 
 def list_index(
-    options: IndexOptions, *, timeout: float, workers: int = 8
+    options: IndexOptions, *, timeout: float
 ) -> tuple[list[RemoteDistribution], list[tuple[str, Exception]]]:
     """Every distribution on the indexes *options* names explicitly and on its find-links
-    locations whose newest wheel ships agent tools (read concurrently, *workers* at a
+    locations whose newest wheel ships agent tools (read concurrently, eight at a
     time), by name; and the names that could not be read, with why. Raises
     ``IndexNotListable`` for the public index (it holds too many projects to list), and
     for options that name no index and no location (which would mean that one)."""
     from concurrent.futures import ThreadPoolExecutor
-    from urllib.parse import urlsplit
-
-    from agenttools_runtime.envs.index import DEFAULT_INDEX
-    from agenttools_runtime.errors import AgentToolsError, IndexNotListable
 
     urls = (
         [] if options.no_index else [u for u in (options.index_url, *options.extra_index_urls) if u]
@@ -193,21 +188,21 @@ def list_index(
         except AgentToolsError as exc:
             return (name, exc)
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(one, sorted(names)))
     found = [r for r in results if isinstance(r, RemoteDistribution) and r.manifest is not None]
     failed = [r for r in results if isinstance(r, tuple)]
     return found, failed
 
 
-def download_wheel(wheel: RemoteWheel, *, timeout: float, cache: Path | None = None) -> Path:
+def download_wheel(wheel: RemoteWheel, *, timeout: float) -> Path:
     """*wheel*'s file on this machine: itself when local, else downloaded whole into the
     cache (checked against its published hash; kept for the next time)."""
     item = wheel.file
     local = item.local_path
     if local is not None:
         return local
-    cache = cache_dir() if cache is None else cache
+    cache = cache_dir()
     if item.sha256 is not None:
         kept = cache / "wheels" / item.sha256 / item.filename
         if kept.is_file():

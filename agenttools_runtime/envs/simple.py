@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
+from urllib.request import url2pathname
 
 from packaging.utils import (
     InvalidSdistFilename,
@@ -25,6 +25,7 @@ from packaging.version import Version
 
 from agenttools_runtime.envs import http
 from agenttools_runtime.envs.index import is_url, redact
+from agenttools_runtime.errors import IndexUnreachable
 
 JSON_TYPE = "application/vnd.pypi.simple.v1+json"
 ACCEPT = f"{JSON_TYPE}, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01"
@@ -62,12 +63,7 @@ class IndexFile:
     @property
     def local_path(self) -> Path | None:
         """The file on this machine, for a ``file://`` URL."""
-        parts = urlsplit(self.url)
-        if parts.scheme != "file":
-            return None
-        from urllib.request import url2pathname
-
-        return Path(url2pathname(parts.path))
+        return _file_path(self.url)
 
 
 def project_files(project: str, source: str, *, index: bool, timeout: float) -> list[IndexFile]:
@@ -108,7 +104,7 @@ def find_links_files(location: str, *, timeout: float) -> list[IndexFile]:
     """The files of a ``--find-links`` location: a local directory (its files), a local HTML
     file or an HTML page at a URL (its links)."""
     if not is_url(location) or location.startswith("file:"):
-        path = Path(_path_of(location))
+        path = _file_path(location) or Path(location)
         if path.is_dir():
             return [
                 IndexFile(entry.name, entry.resolve().as_uri(), None, False, location)
@@ -126,8 +122,6 @@ def find_links_files(location: str, *, timeout: float) -> list[IndexFile]:
 def _with_userinfo(url: str, source: str) -> str:
     """*url* with the credentials of *source* when it is on the same host (a page fetched
     with credentials links its files without them)."""
-    from urllib.parse import urlunsplit
-
     given, target = urlsplit(source), urlsplit(url)
     if "@" not in given.netloc or "@" in target.netloc:
         return url
@@ -137,52 +131,34 @@ def _with_userinfo(url: str, source: str) -> str:
 
 
 def _files_of_page(response: http.Response, source: str) -> list[IndexFile]:
-    return [
-        IndexFile(f.filename, _with_userinfo(f.url, source), f.sha256, f.yanked, f.source)
-        for f in _page_files(response, source)
-    ]
-
-
-def _page_files(response: http.Response, source: str) -> list[IndexFile]:
+    """The files a page links to: a project page of the simple API (PEP 691 JSON, else PEP 503
+    HTML) or a find-links page."""
     if response.content_type == JSON_TYPE:
         return [
             IndexFile(
                 str(item["filename"]),
-                urljoin(response.url, str(item["url"])),
+                _with_userinfo(urljoin(response.url, str(item["url"])), source),
                 (item.get("hashes") or {}).get("sha256"),
                 bool(item.get("yanked", False)),
                 source,
             )
             for item in _json(response, source).get("files", ())
         ]
-    return list(_html_files(_links(response), response.url, source))
-
-
-def _html_files(
-    found: Iterable[tuple[str, str, dict[str, str | None]]], base: str, source: str
-) -> Iterator[IndexFile]:
-    for href, _, attributes in found:
-        absolute = urljoin(base, href)
+    files = []
+    for href, _, attributes in _links(response):
+        absolute = urljoin(response.url, href)
         parts = urlsplit(absolute)
         filename = os.path.basename(parts.path)
         if not filename:
             continue
-        from urllib.parse import unquote
-
         fragment = dict(p.partition("=")[::2] for p in parts.fragment.split("&") if p)
-        url = absolute.split("#", 1)[0]
-        yield IndexFile(
-            unquote(filename),
-            url,
-            fragment.get("sha256"),
-            "data-yanked" in attributes,
-            source,
-        )
+        url = _with_userinfo(absolute.split("#", 1)[0], source)
+        yanked = "data-yanked" in attributes
+        files.append(IndexFile(unquote(filename), url, fragment.get("sha256"), yanked, source))
+    return files
 
 
 def _json(response: http.Response, source: str) -> dict[str, Any]:
-    from agenttools_runtime.errors import IndexUnreachable
-
     try:
         data = json.loads(response.body)
     except ValueError as exc:
@@ -201,12 +177,9 @@ def _links(response: http.Response) -> list[tuple[str, str, dict[str, str | None
     return links.found
 
 
-def _path_of(location: str) -> str:
-    if location.startswith("file:"):
-        from urllib.request import url2pathname
-
-        return url2pathname(urlsplit(location).path)
-    return location
+def _file_path(url: str) -> Path | None:
+    parts = urlsplit(url)
+    return Path(url2pathname(parts.path)) if parts.scheme == "file" else None
 
 
 class _Links(HTMLParser):

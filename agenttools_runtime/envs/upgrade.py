@@ -15,7 +15,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from agenttools_runtime.deploy.records import DeploymentRecord
+from agenttools_runtime.deploy.records import DeploymentRecord, load_records
 from agenttools_runtime.envs import installer as installers
 from agenttools_runtime.envs import provision
 from agenttools_runtime.envs.deploying import managed_search, recover_environments
@@ -88,9 +88,7 @@ def upgrade_all(
         said = recover_environments()
         for warning in said:
             warnings.warn(warning, stacklevel=2)
-        from agenttools_runtime.deploy import records
-
-        by_uuid = {r.uuid: r for r in records.load_records()}
+        by_uuid = {r.uuid: r for r in load_records()}
         refs = references()
         items = []
         for env in environments():

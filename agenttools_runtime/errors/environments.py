@@ -1,8 +1,7 @@
 """What getting a distribution that is not installed can run into: a package index that cannot
 be reached or does not have it, an installer that fails, a managed environment that cannot be
-made, used or trusted. Each class carries its message beside it (``template``, filled from the
-keyword fields, which are also its ``--json`` data); every URL in a field has its credentials
-removed before it gets here (:func:`agenttools_runtime.envs.index.redact`)."""
+made, used or trusted. Every URL in a field has its credentials removed before it gets here
+(:func:`agenttools_runtime.envs.index.redact`)."""
 
 from __future__ import annotations
 

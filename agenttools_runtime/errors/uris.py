@@ -56,8 +56,6 @@ class SkillProviderFailed(URIError):
 class SkillURISecurityError(URIError):
     """A ``skill://`` URI rejected for safety (traversal, NUL, a bad provider name)."""
 
-    template = "Security error: {reason}"
-
 
 class SkillPathTraversal(SkillURISecurityError):
     template = "Security error: Path traversal detected in URI"

@@ -42,14 +42,12 @@ def with_settings(
     where: DeployTarget,
     given: Mapping[str, Mapping[str, str]],
     ask: Ask | None,
-    prior: Sequence[DeploymentRecord] | None = None,
 ) -> tuple[ResolvedTools, list[AgentToolsWarning]]:
     """*resolved* with each server's settings filled in for *where* (see the module
     docstring), and the notes of values dropped. *given*: values by server name, then
-    setting name; *prior*: the deployments this one replaces (None: looked up). Raises
-    ``SettingValueInvalid`` (a value for no setting, or outside its choices),
-    ``RequiredSettingsMissing`` (one error listing every value missing for a server) and
-    ``SecretHasNoReference``."""
+    setting name. Raises ``SettingValueInvalid`` (a value for no setting, or outside its
+    choices), ``RequiredSettingsMissing`` (one error listing every value missing for a
+    server) and ``SecretHasNoReference``."""
     names = [sp.server.name for sp in resolved.servers]
     for server in given:
         if server not in names:
@@ -65,9 +63,9 @@ def with_settings(
             if given.get(sp.server.name):
                 resolve_values(sp.key, (), given[sp.server.name], None)
         return resolved, []
-    if prior is None:
-        prior = prior_records(resolved, where)
+    prior = prior_records(resolved, where)
     entries = _current_entries(where, resolved, prior)
+    version = str(resolved.agent_tools.get("distribution_version") or "this version")
     notes: list[AgentToolsWarning] = []
     plans = []
     for sp in resolved.servers:
@@ -75,19 +73,18 @@ def with_settings(
         declared = {s.name for s in sp.server.settings}
         dropped = sorted(n for n in kept if n not in declared)
         if dropped:
-            notes.append(
-                errors.SettingsDropped(server=sp.key, names=dropped, version=_version(resolved))
-            )
+            notes.append(errors.SettingsDropped(server=sp.key, names=dropped, version=version))
         values_before = {n: v for n, v in kept.items() if n in declared}
         values = {**values_before, **given.get(sp.server.name, {})}
         configured = _configured(sp, where, values, ask, prior)
         # a secret's value before (a dry run shows the entry there now): masked too
-        before = {v: "" for n, v in kept.items() if _is_secret(sp.server, n)}
+        secret_names = {s.name for s in sp.server.settings if s.secret}
+        before = {v: "" for n, v in kept.items() if n in secret_names}
         plans.append(replace(configured, secrets={**before, **configured.secrets}))
+        recorded = (configured.settings or {}).values()
         referenced = [
-            v["reference"] for v in (configured.settings or {}).values() if isinstance(v, Mapping)
-            and "reference" in v
-        ]  # fmt: skip
+            v["reference"] for v in recorded if isinstance(v, Mapping) and "reference" in v
+        ]
         if referenced:
             notes.append(
                 errors.SecretsFromEnvironment(
@@ -155,10 +152,6 @@ def _configured(
     return replace(sp, server=configured, settings=record, secrets=digests)
 
 
-def _is_secret(server: MCPServer, name: str) -> bool:
-    return any(s.secret for s in server.settings if s.name == name)
-
-
 def reference_variable(key: str, setting: Setting) -> str:
     """The environment variable a project file refers to for *setting*: its own name for
     an environment variable; ``<KEY>_<HEADER>`` (upper case, other characters ``_``) for a
@@ -175,17 +168,14 @@ def _referenced(
     if setting.kind == "env":
         template = reference.get("env")
         if template is not None:
-            return replace(server, env={**server.env, setting.name: _fill(template, variable)})
+            env = {**server.env, setting.name: template.replace("{name}", variable)}
+            return replace(server, env=env)
         return replace(server, env_vars=(*server.env_vars, variable))
     template = reference.get("headers")
     if template is not None:
-        headers = {**server.headers, setting.name: _fill(template, variable)}
+        headers = {**server.headers, setting.name: template.replace("{name}", variable)}
         return replace(server, headers=headers)
     return replace(server, header_vars={**server.header_vars, setting.name: variable})
-
-
-def _fill(template: str, variable: str) -> str:
-    return template.replace("{name}", variable)
 
 
 def prior_records(resolved: ResolvedTools, where: DeployTarget) -> list[DeploymentRecord]:
@@ -262,7 +252,3 @@ def _current_entries(
     if not wanted or where.config_file is None:
         return {}
     return read_server_entries(where.config_file, where.client)
-
-
-def _version(resolved: ResolvedTools) -> str:
-    return str(resolved.agent_tools.get("distribution_version") or "this version")
