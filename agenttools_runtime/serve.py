@@ -48,6 +48,7 @@ from agenttools_runtime.skills.skill_md import FrontmatterError, split_and_parse
 from agenttools_runtime.skilluri.arguments import substitute_skill_md
 from agenttools_runtime.skilluri.file_listing import MANIFEST_REFERENCE, digest, file_listing_json
 from agenttools_runtime.skilluri.parse import SCHEME
+from agenttools_runtime.skilluri.providers.base import ProvidedSkill
 from agenttools_runtime.skilluri.providers.builtin import BUILTIN_PROVIDER, BuiltinSkillProvider
 from agenttools_runtime.skilluri.providers.directory import DirectorySkillProvider
 from agenttools_runtime.skilluri.providers.distribution import distribution_providers
@@ -131,14 +132,21 @@ def collect_skills(
     candidates: dict[str, list[ServedSkill]] = {}
     for provider in providers:
         for provided in provider.skills():
-            served = _snapshot(provider, provided.name, provided.directory)
-            if served is not None:
-                candidates.setdefault(served.name, []).append(served)
+            try:
+                served = _snapshot(provider, provided)
+            except _NotServable as exc:
+                location = f"{provider.name}:{provided.directory}"
+                warnings.warn(
+                    SkillNotServed(skill=provided.name, location=location, reason=str(exc)),
+                    stacklevel=2,
+                )
+                continue
+            candidates.setdefault(served.name, []).append(served)
     result: list[ServedSkill] = []
     for name, found in sorted(candidates.items()):
         distinct: list[ServedSkill] = []
         for skill in found:
-            if not any(dict(skill.files) == dict(other.files) for other in distinct):
+            if not any(skill.files == other.files for other in distinct):
                 distinct.append(skill)
         if len(distinct) == 1:
             result.append(distinct[0])
@@ -156,44 +164,38 @@ def collect_skills(
     return sorted(result, key=lambda s: s.uri)
 
 
-def _snapshot(
-    provider: DirectorySkillProvider, name: str, where: Path | None
-) -> ServedSkill | None:
-    location = f"{provider.name}:{where}"
-    skill = provider.find(name)
-    assert skill is not None
+class _NotServable(Exception):
+    """Why FastMCP's client would reject a skill (the reason of ``SkillNotServed``)."""
 
-    def skip(reason: str) -> None:
-        warnings.warn(SkillNotServed(skill=name, location=location, reason=reason), stacklevel=3)
 
+def _snapshot(provider: DirectorySkillProvider, skill: ProvidedSkill) -> ServedSkill:
+    """*skill* as served, its files read once. Raises :class:`_NotServable`."""
+    name = skill.name
     try:
         if len(provider.files(skill)) > MAX_FILES:
-            skip(f"it has more than {MAX_FILES} files")
-            return None
+            raise _NotServable(f"it has more than {MAX_FILES} files")
         files = provider.contents(skill)
     except (AgentToolsError, OSError) as exc:
-        skip(str(exc))
-        return None
+        raise _NotServable(str(exc)) from None
     if sum(len(data) for data in files.values()) > MAX_BYTES:
-        skip("it is larger than 16 MiB")
-        return None
+        raise _NotServable("it is larger than 16 MiB")
     if SKILL_FILE not in files:
-        skip(f"it has no {SKILL_FILE}")
-        return None
+        raise _NotServable(f"it has no {SKILL_FILE}")
     try:
         frontmatter = wire_frontmatter(files[SKILL_FILE])
     except ValueError as exc:
-        skip(f"its {SKILL_FILE} frontmatter cannot be read as FastMCP's client reads it: {exc}")
-        return None
+        raise _NotServable(
+            f"its {SKILL_FILE} frontmatter cannot be read as FastMCP's client reads it: {exc}"
+        ) from None
     if not is_skill_name(name) or frontmatter.get("name") != name:
-        skip(f"its {SKILL_FILE} frontmatter name must be '{name}', a valid skill name")
-        return None
+        raise _NotServable(
+            f"its {SKILL_FILE} frontmatter name must be '{name}', a valid skill name"
+        )
     description = frontmatter.get("description")
     if not is_skill_description(description):
-        skip("its frontmatter has no description of 1 to 1024 characters")
-        return None
+        raise _NotServable("its frontmatter has no description of 1 to 1024 characters")
     assert isinstance(description, str)
-    return ServedSkill(name, name, provider.name, description, frontmatter, files, where)
+    return ServedSkill(name, name, provider.name, description, frontmatter, files, skill.directory)
 
 
 def wire_frontmatter(skill_md: bytes) -> dict[str, Any]:
