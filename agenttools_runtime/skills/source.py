@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import os
 import stat
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+
+import yaml
 
 from agenttools_runtime import errors, regular_files
 from agenttools_runtime.names import SKILL_FILE, check_skill_description, check_skill_name
@@ -216,10 +217,7 @@ def _render(skill: Skill, name: str, description: str) -> str:
             metadata=skill.metadata,
             extra=skill.extra,
         )
-    except Exception as exc:
-        yaml = sys.modules.get("yaml")  # loaded by then if the error is one of its
-        if yaml is None or not isinstance(exc, yaml.YAMLError):
-            raise
+    except yaml.YAMLError as exc:
         raise errors.InvalidAgentSkill(
             reason=f'the frontmatter of "{name}" cannot be written: {exc}'
         ) from None
