@@ -124,11 +124,18 @@ def split_skill_md(text: str) -> SkillMdSplit:
     return SkillMdSplit(yaml_text, text[closing.end() :], body_line, bom)
 
 
-def parse_skill_md(text: str, source: str = SKILL_FILE) -> SkillDocument:
-    """Split and parse ``SKILL.md`` text: the one reader. The frontmatter must be a YAML
-    mapping of string keys, none repeated, without aliases, nested at most
+def parse_skill_md(text: str | bytes, source: str = SKILL_FILE) -> SkillDocument:
+    """Split and parse ``SKILL.md`` text (or its UTF-8 bytes): the one reader. The frontmatter
+    must be a YAML mapping of string keys, none repeated, without aliases, nested at most
     ``limits.MAX_NESTING`` levels. Raises ``InvalidSkillFrontmatter`` (naming *source* and,
     where there is one, the line)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise errors.InvalidSkillFrontmatter(
+                source=source, reason=f"not UTF-8 ({exc.reason})"
+            ) from None
     try:
         split, data = split_and_parse(text)
     except FrontmatterError as exc:
@@ -141,13 +148,7 @@ def parse_skill_md(text: str, source: str = SKILL_FILE) -> SkillDocument:
 
 def read_skill_md(path: Path) -> SkillDocument:
     """Read and parse a ``SKILL.md`` file (UTF-8)."""
-    try:
-        text = regular_files.read_bytes(path).decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise errors.InvalidSkillFrontmatter(
-            source=path, reason=f"not UTF-8 ({exc.reason})"
-        ) from None
-    return parse_skill_md(text, str(path))
+    return parse_skill_md(regular_files.read_bytes(path), str(path))
 
 
 def split_and_parse(text: str) -> tuple[SkillMdSplit, dict[str, Any]]:
@@ -159,15 +160,6 @@ def split_and_parse(text: str) -> tuple[SkillMdSplit, dict[str, Any]]:
 
 
 def _mapping(yaml_text: str) -> dict[str, Any]:
-    data = load_frontmatter(yaml_text)
-    if data is None:  # an empty block
-        return {}
-    if not isinstance(data, dict):
-        raise FrontmatterError("SKILL.md frontmatter must be a YAML mapping", 2)
-    return data
-
-
-def load_frontmatter(yaml_text: str) -> Any:
     """The frontmatter block's YAML, read by the rules of this module (what
     :func:`parse_skill_md` reads between the fences). Raises :class:`FrontmatterError`, its
     line counted in SKILL.md (the block starts on line 2)."""
@@ -180,6 +172,10 @@ def load_frontmatter(yaml_text: str) -> Any:
     problem = shape_problem(data)
     if problem is not None:
         raise FrontmatterError(f"Invalid YAML in frontmatter: {problem}", 2)
+    if data is None:  # an empty block
+        return {}
+    if not isinstance(data, dict):
+        raise FrontmatterError("SKILL.md frontmatter must be a YAML mapping", 2)
     return data
 
 

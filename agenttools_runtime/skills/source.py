@@ -99,13 +99,7 @@ def skill_from_directory(path: Path | str | os.PathLike[str]) -> Skill:
 def _skill_of_skill_md(data: bytes, directory: Path) -> Skill:
     """The skill of *directory* whose ``SKILL.md`` holds *data*."""
     skill_md = directory / SKILL_FILE
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise errors.InvalidSkillFrontmatter(
-            source=skill_md, reason=f"not UTF-8 ({exc.reason})"
-        ) from None
-    document = parse_skill_md(text, str(skill_md))
+    document = parse_skill_md(data, str(skill_md))
     front = dict(document.frontmatter)
     if "name" not in front:
         raise errors.InvalidSkillFrontmatter(
