@@ -46,9 +46,13 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.names import SKILL_FILE, is_skill_description, is_skill_name
 from agenttools_runtime.skills.skill_md import FrontmatterError, split_and_parse
 from agenttools_runtime.skilluri.arguments import substitute_skill_md
-from agenttools_runtime.skilluri.file_listing import MANIFEST_REFERENCE, digest, file_listing_json
 from agenttools_runtime.skilluri.parse import SCHEME
-from agenttools_runtime.skilluri.providers.base import ProvidedSkill
+from agenttools_runtime.skilluri.providers.base import (
+    MANIFEST_REFERENCE,
+    ProvidedSkill,
+    digest,
+    file_listing_json,
+)
 from agenttools_runtime.skilluri.providers.builtin import BUILTIN_PROVIDER, BuiltinSkillProvider
 from agenttools_runtime.skilluri.providers.directory import DirectorySkillProvider
 from agenttools_runtime.skilluri.providers.distribution import distribution_providers

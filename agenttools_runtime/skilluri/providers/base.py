@@ -1,10 +1,14 @@
 """The provider interface of ``skill://``: a named source that lists its skills
-(:class:`ProvidedSkill`) and reads their files."""
+(:class:`ProvidedSkill`) and reads their files, and FastMCP's ``_manifest`` of a skill (the
+JSON listing of its files with sizes and digests, ``skill://{skill}/_manifest``), as every
+provider answers it and ``agenttools serve`` serves it."""
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,6 +16,9 @@ from typing import Any
 from agenttools_runtime.errors import InvalidSkillProviderName
 from agenttools_runtime.names import is_provider_name
 from agenttools_runtime.skilluri.parse import format_skill_uri
+
+# the reference that names a skill's file listing instead of one of its files
+MANIFEST_REFERENCE = "_manifest"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,3 +98,18 @@ class SkillProvider(abc.ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
+
+
+def digest(data: bytes) -> str:
+    """``sha256:<hex>`` over the raw bytes (the FastMCP / SEP-2640 digest)."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()  # raw bytes, unlike hash_bytes
+
+
+def file_listing_json(name: str, files: Mapping[str, bytes]) -> str:
+    """FastMCP's ``_manifest`` text: ``{"skill", "files": [{"path", "size", "hash"}]}``
+    sorted by path, indented by 2, exactly as ``json.dumps`` writes it there."""
+    entries = [
+        {"path": path, "size": len(data), "hash": digest(data)}
+        for path, data in sorted(files.items())
+    ]
+    return json.dumps({"skill": name, "files": entries}, indent=2)

@@ -22,9 +22,12 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.skills.hashing import hash_bytes, hash_file, iter_source_files
 from agenttools_runtime.skills.skill_md import skill_description
-from agenttools_runtime.skilluri.file_listing import file_listing_json
 from agenttools_runtime.skilluri.parse import safe_skill_path
-from agenttools_runtime.skilluri.providers.base import ProvidedSkill, SkillProvider
+from agenttools_runtime.skilluri.providers.base import (
+    ProvidedSkill,
+    SkillProvider,
+    file_listing_json,
+)
 
 
 @dataclass(frozen=True, slots=True)

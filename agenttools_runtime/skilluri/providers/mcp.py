@@ -17,9 +17,12 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.skilluri.arguments import split_arguments
-from agenttools_runtime.skilluri.file_listing import MANIFEST_REFERENCE
 from agenttools_runtime.skilluri.parse import SCHEME, is_listable
-from agenttools_runtime.skilluri.providers.base import ProvidedSkill, SkillProvider
+from agenttools_runtime.skilluri.providers.base import (
+    MANIFEST_REFERENCE,
+    ProvidedSkill,
+    SkillProvider,
+)
 
 if TYPE_CHECKING:
     from agenttools_runtime.skilluri.arguments import Convention
