@@ -107,12 +107,13 @@ class DirectorySkillProvider(SkillProvider):
         return self._skill(name) if name in self._candidates() else None
 
     def files(self, skill: ProvidedSkill) -> dict[str, Path]:
-        """Every file of *skill*: relative path → absolute path (junk and VCS skipped; for a
-        wheel's copy, exactly the files its manifest lists)."""
+        """Every file of *skill*: relative path → absolute path (junk and VCS skipped, regular
+        files only, links inside the folder only; for a wheel's copy, exactly the files its
+        manifest lists). Raises ``AgentSkillUnsafeLink`` and ``AgentSkillUnreadable``."""
         entry = self._entry(skill.name)
         if entry.files is not None:
             return {rel: entry.directory.joinpath(*rel.split("/")) for rel in sorted(entry.files)}
-        return _folder_files(entry.directory)
+        return dict(iter_source_files(entry.directory))
 
     def contents(self, skill: ProvidedSkill) -> dict[str, bytes]:
         """The bytes of every file of *skill*, each verified like :meth:`read`."""
@@ -175,17 +176,10 @@ def _read_description(directory: Path) -> str:
     return skill_description(text.decode("utf-8", errors="replace"))
 
 
-def _folder_files(directory: Path) -> dict[str, Path]:
-    """The files of a skill folder (junk and VCS skipped, also reached through a link).
-    Regular files only: reading a named pipe or a device would block or never end. Raises
-    ``AgentSkillUnsafeLink`` and ``AgentSkillUnreadable``."""
-    return dict(iter_source_files(directory))  # links inside the folder only
-
-
 def _folder_hashes(entry: SkillFolder) -> dict[str, str] | None:
     """Every file's hash; None when the folder cannot be read whole (a link leaving it, an
     unreadable file), which never counts as identical to anything."""
     try:
-        return {rel: hash_file(path) for rel, path in _folder_files(entry.directory).items()}
+        return {rel: hash_file(path) for rel, path in iter_source_files(entry.directory)}
     except (AgentToolsError, OSError):
         return None
