@@ -93,9 +93,6 @@ class ServedSkill:
     def manifest_uri(self) -> str:
         return self.file_uri(MANIFEST_REFERENCE)
 
-    def manifest_text(self) -> str:
-        return file_listing_json(self.name, self.files)
-
     def entry(self) -> dict[str, Any]:
         """The SEP-2640 skill entry: every file with its digest and size."""
         return {
@@ -274,7 +271,7 @@ def build_server(skills: Sequence[ServedSkill], name: str = SERVER_NAME) -> Any:
                 name=f"{skill.path}/{MANIFEST_REFERENCE}",
                 description=f"File listing for {skill.name}",
                 mime_type="application/json",
-                data=skill.manifest_text().encode("utf-8"),
+                data=file_listing_json(skill.name, skill.files).encode("utf-8"),
             )
         )
     return server

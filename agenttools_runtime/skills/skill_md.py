@@ -26,7 +26,6 @@ the spec).
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -397,17 +396,8 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
     except FrontmatterError as exc:
         add("InvalidSkillDefinition", exc.message, exc.line)
         return None, findings
-
-    @functools.cache
-    def key_lines() -> dict[str, int]:
-        # scanned when a finding needs a line or a value may be in flow style
-        return _frontmatter_key_lines(front_lines)
-
-    def key_line(key: str) -> int | None:
-        return key_lines().get(key)
-
-    flow = any("[" in line or "{" in line for line in front_lines)
-    for key, line in key_lines().items() if flow else ():
+    key_lines = _frontmatter_key_lines(front_lines)
+    for key, line in key_lines.items():
         value_start = front_lines[line - 2].split(":", 1)[1].strip()
         if value_start.startswith(("[", "{")):
             add(
@@ -423,7 +413,7 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
             "ClientExtensionKey",
             f"Field '{key}' is a {CLIENT_EXTENSION_KEYS[key]} extension, not part of the Agent "
             "Skills spec; other clients ignore it and skills-ref rejects it",
-            key_line(key),
+            key_lines.get(key),
             "warning",
         )
     unexpected = sorted(k for k in data if k not in ALLOWED_KEYS and k not in CLIENT_EXTENSION_KEYS)
@@ -432,7 +422,7 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
             "InvalidSkillDefinition",
             f"Unexpected fields in frontmatter: {', '.join(unexpected)}. "
             f"Only {sorted(ALLOWED_KEYS)} are allowed.",
-            key_line(unexpected[0]),
+            key_lines.get(unexpected[0]),
         )
     if "name" not in data:
         add("InvalidSkillDefinition", "Missing required field in frontmatter: name", 2)
@@ -442,18 +432,18 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
             add(
                 "InvalidSkillDefinition",
                 "Field 'name' must be a non-empty string",
-                key_line("name"),
+                key_lines.get("name"),
             )
         else:
             for message in names.skill_name_problems(name, path.parent.name):
-                add("InvalidSkillName", message, key_line("name"))
+                add("InvalidSkillName", message, key_lines.get("name"))
             normalized = names.nfkc(name.strip())
             # (where the directory is named as declared, the directory mismatch above says it)
             if expected_name not in (None, normalized, path.parent.name):
                 add(
                     "InvalidSkillName",
                     f"Skill name '{normalized}' must match the declared name '{expected_name}'",
-                    key_line("name"),
+                    key_lines.get("name"),
                 )
     if "description" not in data:
         add("InvalidSkillDefinition", "Missing required field in frontmatter: description", 2)
@@ -467,7 +457,7 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
         value = data[key]
         messages = problems(value) if isinstance(value, str) else [f"Field '{key}' {not_text}"]
         for message in messages:
-            add("InvalidSkillDefinition", message, key_line(key))
+            add("InvalidSkillDefinition", message, key_lines.get(key))
     if "allowed-tools" in data:
         tools = data["allowed-tools"]
         if isinstance(tools, list):
@@ -475,13 +465,13 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
                 add(
                     "InvalidSkillDefinition",
                     "Field 'allowed-tools' list items must all be strings",
-                    key_line("allowed-tools"),
+                    key_lines.get("allowed-tools"),
                 )
         elif not isinstance(tools, str):
             add(
                 "InvalidSkillDefinition",
                 "Field 'allowed-tools' must be either a string or a list of strings",
-                key_line("allowed-tools"),
+                key_lines.get("allowed-tools"),
             )
     if "metadata" in data:
         metadata = data["metadata"]
@@ -491,7 +481,7 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
             add(
                 "InvalidSkillDefinition",
                 "Field 'metadata' must be a mapping of string keys to string values",
-                key_line("metadata"),
+                key_lines.get("metadata"),
             )
     return data, findings
 
