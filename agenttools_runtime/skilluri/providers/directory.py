@@ -1,26 +1,20 @@
 """Skills that are folders on disk: the provider base of ``local``, distribution and built-in
-skills (first folder of a name wins, files read through :func:`safe_skill_path`, a wheel's copy
-checked against its manifest's hashes)."""
+skills (first folder of a name wins, files read through :func:`safe_skill_path`; a wheel's copy
+only the files its manifest lists)."""
 
 from __future__ import annotations
 
 import abc
 import os
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from agenttools_runtime import regular_files
-from agenttools_runtime.errors import (
-    AgentToolsError,
-    BundledFileMismatch,
-    BundledFileMissing,
-    SkillNameCollision,
-    SkillReferenceNotFound,
-)
+from agenttools_runtime.errors import AgentToolsError, SkillNameCollision, SkillReferenceNotFound
 from agenttools_runtime.names import SKILL_FILE
-from agenttools_runtime.skills.hashing import hash_bytes, hash_file, iter_source_files
+from agenttools_runtime.skills.hashing import hash_file, iter_source_files
 from agenttools_runtime.skills.skill_md import skill_description
 from agenttools_runtime.skilluri.parse import safe_skill_path
 from agenttools_runtime.skilluri.providers.base import (
@@ -35,10 +29,9 @@ class SkillFolder:
     """One folder a directory provider found for a skill name."""
 
     directory: Path
-    # the files a wheel shipped, with their manifest hashes; None: whatever is there
-    files: Mapping[str, str] | None
+    # the files a wheel shipped (its manifest lists them); None: whatever is there
+    files: frozenset[str] | None
     description: str | None = None
-    owner: str = ""  # the distribution, for BundledFile* messages
 
 
 class DirectorySkillProvider(SkillProvider):
@@ -134,18 +127,10 @@ class DirectorySkillProvider(SkillProvider):
         return self._read_file(skill, rel, path)
 
     def _read_file(self, skill: ProvidedSkill, rel: str, path: Path) -> bytes:
-        """Read one file; a wheel's copy must match the hash its manifest recorded
-        (``BundledFileMissing`` / ``BundledFileMismatch``: tampered or half uninstalled)."""
-        entry = self._entry(skill.name)
         try:
-            data = regular_files.read_bytes(path)
+            return regular_files.read_bytes(path)
         except OSError:
-            if entry.files is not None:
-                raise BundledFileMissing(path=path, distribution=entry.owner) from None
             raise SkillReferenceNotFound(reference=rel, skill=skill.name) from None
-        if entry.files is not None and hash_bytes(data) != entry.files[rel]:
-            raise BundledFileMismatch(path=path, distribution=entry.owner)
-        return data
 
     def manifest(self, skill: ProvidedSkill) -> str:
         return file_listing_json(skill.name, self.contents(skill))
