@@ -33,7 +33,6 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import quote
 
 from agenttools_runtime import __version__
 from agenttools_runtime.discovery import SearchPath
@@ -46,12 +45,12 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.names import SKILL_FILE, is_skill_description, is_skill_name
 from agenttools_runtime.skills.skill_md import FrontmatterError, split_and_parse
 from agenttools_runtime.skilluri.arguments import substitute_skill_md
-from agenttools_runtime.skilluri.parse import SCHEME
 from agenttools_runtime.skilluri.providers.base import (
     MANIFEST_REFERENCE,
     ProvidedSkill,
     digest,
     file_listing_json,
+    resource_uri,
 )
 from agenttools_runtime.skilluri.providers.builtin import BUILTIN_PROVIDER, BuiltinSkillProvider
 from agenttools_runtime.skilluri.providers.directory import DirectorySkillProvider
@@ -82,7 +81,7 @@ class ServedSkill:
     directory: Path | None = None
 
     def file_uri(self, relpath: str) -> str:
-        return f"{SCHEME}://{quote(self.path, safe='/')}/{quote(relpath, safe='/')}"
+        return resource_uri(self.path, relpath)
 
     @property
     def uri(self) -> str:

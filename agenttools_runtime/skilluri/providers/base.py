@@ -1,7 +1,8 @@
 """The provider interface of ``skill://``: a named source that lists its skills
-(:class:`ProvidedSkill`) and reads their files, and FastMCP's ``_manifest`` of a skill (the
-JSON listing of its files with sizes and digests, ``skill://{skill}/_manifest``), as every
-provider answers it and ``agenttools serve`` serves it."""
+(:class:`ProvidedSkill`) and reads their files; and FastMCP's wire format of a skill's files,
+which the MCP provider reads and ``agenttools serve`` serves: their resource URIs and the
+``_manifest`` (the JSON listing of the files with sizes and digests, as every provider answers
+``skill://{skill}/_manifest``)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from agenttools_runtime.errors import InvalidSkillProviderName
 from agenttools_runtime.names import is_provider_name
-from agenttools_runtime.skilluri.parse import format_skill_uri
+from agenttools_runtime.skilluri.parse import SCHEME, format_skill_uri
 
 # the reference that names a skill's file listing instead of one of its files
 MANIFEST_REFERENCE = "_manifest"
@@ -98,6 +100,12 @@ class SkillProvider(abc.ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
+
+
+def resource_uri(path: str, relpath: str) -> str:
+    """The FastMCP resource URI of file *relpath* of the skill at *path*:
+    ``skill://{path}/{relpath}``, percent-encoded except for its ``/``."""
+    return f"{SCHEME}://{quote(path, safe='/')}/{quote(relpath, safe='/')}"
 
 
 def digest(data: bytes) -> str:

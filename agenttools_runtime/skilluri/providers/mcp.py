@@ -6,7 +6,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
 
 from agenttools_runtime.errors import (
     AgentToolsError,
@@ -22,6 +22,7 @@ from agenttools_runtime.skilluri.providers.base import (
     MANIFEST_REFERENCE,
     ProvidedSkill,
     SkillProvider,
+    resource_uri,
 )
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class MCPSkillProvider(SkillProvider):
 
     def read(self, skill: ProvidedSkill, reference: Sequence[str]) -> bytes:
         rel = "/".join(reference)
-        uri = f"{SCHEME}://{quote(skill.path, safe='/')}/{quote(rel, safe='/')}"
+        uri = resource_uri(skill.path, rel)
         data = self._session(lambda session: session.read(uri))
         if data is None:
             raise SkillReferenceNotFound(reference=rel, skill=skill.name)
