@@ -66,7 +66,8 @@ def to_source(
     description = check_skill_description(name, skill.description)
     directory = _usable_directory(skill.path)
     if directory is not None:
-        return _directory_source(name, description, directory, identifier, version)
+        read = _read_directory(directory)
+        return _directory_source(name, description, directory, identifier, version, read)
     text = _render(skill, name, description)
     return SkillSource(
         name=name,
@@ -180,12 +181,10 @@ def _directory_source(
     directory: Path,
     identifier: str | None,
     version: str | None,
-    read: _DirectoryFiles | None = None,
+    read: _DirectoryFiles,
 ) -> SkillSource:
     """The source of a skill directory; its files' bytes, read once, go with it (a deploy or
     a build writes what was hashed, without reading it again)."""
-    if read is None:
-        read = _read_directory(directory)
     return SkillSource(
         name=name,
         description=description,

@@ -166,8 +166,7 @@ class SkillResolver:
         if local:
             resolver.register(LocalSkillProvider(project_dir=project_dir))
         if distributions:
-            shipped: list[SkillProvider] = [*distribution_providers(search)]
-            shipped.append(BuiltinSkillProvider())
+            shipped: list[SkillProvider] = [*distribution_providers(search), BuiltinSkillProvider()]
             for provider in shipped:
                 if provider.name in resolver._providers:
                     reason = f"the name is taken by an earlier provider ({provider.name})"

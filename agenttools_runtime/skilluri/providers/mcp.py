@@ -90,8 +90,7 @@ class MCPSkillProvider(SkillProvider):
         return data
 
     def manifest(self, skill: ProvidedSkill) -> str:
-        data = self.read(skill, (MANIFEST_REFERENCE,))
-        return data.decode("utf-8")
+        return self.read(skill, (MANIFEST_REFERENCE,)).decode("utf-8")
 
     def _list(self, session: MCPSession) -> list[ProvidedSkill]:
         found: dict[str, ProvidedSkill] = {}
