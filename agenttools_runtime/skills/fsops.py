@@ -29,16 +29,8 @@ keep every backup until its whole step has succeeded and undo everything otherwi
     it cannot be deleted completely); ``removal.rollback()`` moves it back. When the move
     fails nothing is deleted and ``AgentSkillRemoveFailed`` is raised.
 
-``remove_skill(root, name) -> Removal``
-    ``stage_removal`` followed by ``commit``.
-
 ``same_as_source(path, source)`` and ``check_file_paths(source)`` are the checks a write
 makes first; callers run them in a preflight before writing anything.
-
-``stale_backups(root) -> list[Path]`` lists backups an interrupted operation left behind.
-
-``ensure_root(root) -> list[Path]`` creates a skills root and returns the directories it
-created (outermost first), so a rollback can remove them again with :func:`remove_created_dirs`.
 
 Nothing here decides *whether* to write or remove (states, overwrite rules, registries): that
 is the caller's job. Names must already be validated (``names.check_skill_name``).

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from agenttools_runtime.discovery import InstalledDistribution, SearchPath, find_distributions
 from agenttools_runtime.errors import SkillProviderSkipped
-from agenttools_runtime.installed_skills import read_skill_file
+from agenttools_runtime.installed_skills import is_wheel_copy, read_skill_file
 from agenttools_runtime.names import is_provider_name
 from agenttools_runtime.skilluri.providers.base import ProvidedSkill
 from agenttools_runtime.skilluri.providers.directory import DirectorySkillProvider, SkillFolder
@@ -36,7 +36,7 @@ class DistributionSkillProvider(DirectorySkillProvider):
         for name, entry in sorted(dist.manifest.skills.items()):
             directory = dist.skill_directory(name)
             # the wheel's copy: only what it lists; the live source of an editable install: all
-            listed = frozenset(entry.files) if directory == dist.skills_dir / name else None
+            listed = frozenset(entry.files) if is_wheel_copy(dist, name) else None
             description = entry.description or None  # none recorded: read from SKILL.md
             yield name, SkillFolder(directory, listed, description)
 
