@@ -241,21 +241,21 @@ def build_server(skills: Sequence[ServedSkill], name: str = SERVER_NAME) -> Any:
 
     Raises ``MCPSDKMissing`` when the ``mcp`` package (``agenttools[serve]``) is absent.
     """
-    types = _mcp_types()
-    server = types.MCPServer(
+    MCPServer, SkillFile, SkillsExtension = _mcp_classes()
+    server = MCPServer(
         name,
         version=__version__,
         instructions=(
             "Agent Skills of the installed Python distributions. Read a skill's "
             "skill://{name}/SKILL.md resource, then the files it refers to."
         ),
-        extensions=[types.SkillsExtension(skills)],
+        extensions=[SkillsExtension(skills)],
         log_level="WARNING",
     )
     for skill in skills:
         for rel, data in sorted(skill.files.items()):
             server.add_resource(
-                types.SkillFile(
+                SkillFile(
                     uri=skill.file_uri(rel),
                     name=f"{skill.path}/{rel}",
                     description=skill.description if rel == SKILL_FILE else None,
@@ -265,7 +265,7 @@ def build_server(skills: Sequence[ServedSkill], name: str = SERVER_NAME) -> Any:
             )
         server.prompt(name=skill.path, description=skill.description)(_prompt(skill))
         server.add_resource(
-            types.SkillFile(
+            SkillFile(
                 uri=skill.manifest_uri,
                 name=f"{skill.path}/{MANIFEST_REFERENCE}",
                 description=f"File listing for {skill.name}",
@@ -297,16 +297,10 @@ def serve(
     build_server(skills).run()
 
 
-@dataclass(frozen=True)
-class _MCPTypes:
-    MCPServer: Any
-    SkillFile: Any
-    SkillsExtension: Any
-
-
 @cache
-def _mcp_types() -> _MCPTypes:
-    """The ``mcp``-based classes, defined on first use (``mcp`` is an optional extra)."""
+def _mcp_classes() -> tuple[Any, Any, Any]:
+    """``(MCPServer, SkillFile, SkillsExtension)``: the ``mcp``-based classes, defined on first
+    use (``mcp`` is an optional extra)."""
     try:
         import mcp_types
         from mcp.server.mcpserver import Extension, MCPServer, MethodBinding
@@ -370,4 +364,4 @@ def _mcp_types() -> _MCPTypes:
                 )
             return GetSkillResult(skill=entry)
 
-    return _MCPTypes(MCPServer, SkillFile, SkillsExtension)
+    return MCPServer, SkillFile, SkillsExtension
