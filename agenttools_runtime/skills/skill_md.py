@@ -54,6 +54,7 @@ _FLOW = {"[": "[...]", "{": "{...}"}
 BOM = "\ufeff"
 # The closing fence: a line of exactly "---" (searched from the start of a line).
 _CLOSING_FENCE = re.compile(r"^---\r?(?:\n|\Z)", re.MULTILINE)
+_TOO_DEEP = f"Invalid YAML in frontmatter: {too_deep(MAX_NESTING)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +166,7 @@ def _mapping(yaml_text: str) -> dict[str, Any]:
     try:
         data = yaml.load(yaml_text, Loader=_FastLoader)  # a SafeLoader subclass
     except RecursionError:  # deeper than the interpreter's stack, long before the limit
-        raise FrontmatterError(f"Invalid YAML in frontmatter: {too_deep(MAX_NESTING)}", 2) from None
+        raise FrontmatterError(_TOO_DEEP, 2) from None
     except yaml.YAMLError as exc:
         raise _yaml_error(exc, yaml_text) from None
     problem = shape_problem(data)
@@ -183,12 +184,12 @@ def _yaml_error(error: yaml.YAMLError, yaml_text: str) -> FrontmatterError:
     same wherever agenttools runs; libyaml words some errors differently."""
     problem: str = getattr(error, "problem", None) or str(error)
     if "maximum nesting depth" in problem:  # libyaml's own limit (1,000), beyond ours
-        return FrontmatterError(f"Invalid YAML in frontmatter: {too_deep(MAX_NESTING)}", 2)
+        return FrontmatterError(_TOO_DEEP, 2)
     if _FastLoader is not _Loader:
         try:
             yaml.load(yaml_text, Loader=_Loader)  # a SafeLoader subclass
         except RecursionError:
-            return FrontmatterError(f"Invalid YAML in frontmatter: {too_deep(MAX_NESTING)}", 2)
+            return FrontmatterError(_TOO_DEEP, 2)
         except yaml.YAMLError as own:
             error = own
             problem = getattr(error, "problem", None) or str(error)
