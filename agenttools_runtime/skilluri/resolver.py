@@ -170,9 +170,7 @@ class SkillResolver:
             for provider in shipped:
                 if provider.name in resolver._providers:
                     reason = f"the name is taken by an earlier provider ({provider.name})"
-                    warnings.warn(
-                        SkillProviderSkipped(provider=provider.name, reason=reason), stacklevel=2
-                    )
+                    _warn_skipped(provider, reason)
                     continue
                 resolver.register(provider)
         items = mcp_servers.items() if isinstance(mcp_servers, Mapping) else mcp_servers
@@ -236,10 +234,7 @@ class SkillResolver:
                 if located is None:
                     names.update(provider.names())
             except SkillProviderFailed as exc:  # one dead server must not hide the others
-                warnings.warn(
-                    SkillProviderSkipped(provider=provider.name, reason=exc.data["reason"]),
-                    stacklevel=2,
-                )
+                _warn_skipped(provider, exc.data["reason"])
                 continue
             if located is not None:
                 found.append(located)
@@ -303,10 +298,7 @@ class SkillResolver:
             try:
                 skills = tuple(provider.skills())
             except SkillProviderFailed as exc:
-                warnings.warn(
-                    SkillProviderSkipped(provider=provider.name, reason=exc.data["reason"]),
-                    stacklevel=2,
-                )
+                _warn_skipped(provider, exc.data["reason"])
                 groups.append(ProviderListing(provider.name, provider.kind, (), str(exc)))
                 continue
             for skill in skills:
@@ -343,3 +335,8 @@ def list_skills(
         search=search, project_dir=project_dir, mcp_servers=mcp_servers
     ) as resolver:
         return resolver.list_skills()
+
+
+def _warn_skipped(provider: SkillProvider, reason: object) -> None:
+    """``SkillProviderSkipped``, attributed to the caller of the resolver's method."""
+    warnings.warn(SkillProviderSkipped(provider=provider.name, reason=reason), stacklevel=3)
