@@ -5,6 +5,7 @@ only the files its manifest lists)."""
 from __future__ import annotations
 
 import abc
+import functools
 import os
 import warnings
 from collections.abc import Iterable, Sequence
@@ -41,30 +42,29 @@ class DirectorySkillProvider(SkillProvider):
 
     def __init__(self, name: str) -> None:
         super().__init__(name)
-        self._folders: dict[str, list[SkillFolder]] | None = None
         self._provided: dict[str, ProvidedSkill] = {}
 
     @abc.abstractmethod
     def _scan(self) -> Iterable[tuple[str, SkillFolder]]:
         """``(name, folder)`` pairs in priority order; the first of a name wins."""
 
+    @functools.cached_property
     def _candidates(self) -> dict[str, list[SkillFolder]]:
-        if self._folders is None:
-            folders: dict[str, list[SkillFolder]] = {}
-            for name, entry in self._scan():
-                folders.setdefault(name, []).append(entry)
-            self._folders = dict(sorted(folders.items()))
-        return self._folders
+        """Every folder of each name, by name (scanned on first use)."""
+        folders: dict[str, list[SkillFolder]] = {}
+        for name, entry in self._scan():
+            folders.setdefault(name, []).append(entry)
+        return dict(sorted(folders.items()))
 
     def _entry(self, name: str) -> SkillFolder:
-        return self._candidates()[name][0]
+        return self._candidates[name][0]
 
     def _skill(self, name: str) -> ProvidedSkill:
         """The skill *name* (first folder of that name), built on first use: only skills that
         are asked for cost a SKILL.md parse, and a collision is reported when it matters."""
         skill = self._provided.get(name)
         if skill is None:
-            kept, *others = self._candidates()[name]
+            kept, *others = self._candidates[name]
             if others:
                 self._duplicates(name, kept, others)
             description = kept.description
@@ -91,13 +91,13 @@ class DirectorySkillProvider(SkillProvider):
             )
 
     def skills(self) -> Sequence[ProvidedSkill]:
-        return [self._skill(name) for name in self._candidates()]
+        return [self._skill(name) for name in self._candidates]
 
     def names(self) -> list[str]:
-        return list(self._candidates())
+        return list(self._candidates)
 
     def find(self, name: str) -> ProvidedSkill | None:
-        return self._skill(name) if name in self._candidates() else None
+        return self._skill(name) if name in self._candidates else None
 
     def files(self, skill: ProvidedSkill) -> dict[str, Path]:
         """Every file of *skill*: relative path → absolute path (junk and VCS skipped, regular
