@@ -78,7 +78,7 @@ _EXPORTS: dict[str, str] = {
     "BuiltinSkillProvider": "agenttools_runtime.skilluri.providers.builtin",
     "ProvidedSkill": "agenttools_runtime.skilluri.providers.base",
     "ResolvedSkill": "agenttools_runtime.skilluri.resolver",
-    "SkillListing": "agenttools_runtime.skilluri.listing",
+    "SkillListing": "agenttools_runtime.skilluri.resolver",
     "resolve_skill": "agenttools_runtime.skilluri.resolver",
     "list_skills": "agenttools_runtime.skilluri.resolver",
     "serve": "agenttools_runtime.serve",

@@ -103,26 +103,21 @@ def _checked_bytes(
     dist: InstalledDistribution, entry: SkillEntry, rel: str, path: str, size: int
 ) -> bytes:
     """The bytes of *rel* at *path* (found a regular file reached without a link, of
-    *size* bytes by its ``lstat``), checked against the manifest's hash."""
-    data = _file_bytes(dist, path, size)
-    if rel not in entry.files or hash_bytes(data) != entry.files[rel]:
-        raise BundledFileMismatch(path=Path(path), distribution=dist.display_name)
-    return data
-
-
-def _file_bytes(dist: InstalledDistribution, path: str, size: int) -> bytes:
-    """The bytes at *path*, a file found regular by its ``lstat`` (of *size* bytes);
+    *size* bytes by its ``lstat``), checked against the manifest's hash;
     ``BundledFileMissing`` if it is gone or unreadable since."""
     try:
         # O_NOFOLLOW: a link swapped in since the lstat is refused, not followed;
         # O_NONBLOCK: a pipe swapped in does not hang the open (it reads as no bytes)
         fd = os.open(path, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_BINARY)
         try:
-            return regular_files.read_all(fd, size)
+            data = regular_files.read_all(fd, size)
         finally:
             os.close(fd)
     except OSError as exc:  # gone, or unreadable: either way not what was installed
         raise BundledFileMissing(path=Path(path), distribution=dist.display_name) from exc
+    if rel not in entry.files or hash_bytes(data) != entry.files[rel]:
+        raise BundledFileMismatch(path=Path(path), distribution=dist.display_name)
+    return data
 
 
 def _regular_file(

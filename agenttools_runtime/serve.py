@@ -33,7 +33,6 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import quote
 
 from agenttools_runtime import __version__
 from agenttools_runtime.discovery import SearchPath
@@ -46,8 +45,13 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.names import SKILL_FILE, is_skill_description, is_skill_name
 from agenttools_runtime.skills.skill_md import FrontmatterError, split_and_parse
 from agenttools_runtime.skilluri.arguments import substitute_skill_md
-from agenttools_runtime.skilluri.file_listing import MANIFEST_REFERENCE, digest, file_listing_json
-from agenttools_runtime.skilluri.parse import SCHEME
+from agenttools_runtime.skilluri.providers.base import (
+    MANIFEST_REFERENCE,
+    ProvidedSkill,
+    digest,
+    file_listing_json,
+    resource_uri,
+)
 from agenttools_runtime.skilluri.providers.builtin import BUILTIN_PROVIDER, BuiltinSkillProvider
 from agenttools_runtime.skilluri.providers.directory import DirectorySkillProvider
 from agenttools_runtime.skilluri.providers.distribution import distribution_providers
@@ -77,7 +81,7 @@ class ServedSkill:
     directory: Path | None = None
 
     def file_uri(self, relpath: str) -> str:
-        return f"{SCHEME}://{quote(self.path, safe='/')}/{quote(relpath, safe='/')}"
+        return resource_uri(self.path, relpath)
 
     @property
     def uri(self) -> str:
@@ -87,9 +91,6 @@ class ServedSkill:
     @property
     def manifest_uri(self) -> str:
         return self.file_uri(MANIFEST_REFERENCE)
-
-    def manifest_text(self) -> str:
-        return file_listing_json(self.name, self.files)
 
     def entry(self) -> dict[str, Any]:
         """The SEP-2640 skill entry: every file with its digest and size."""
@@ -131,14 +132,21 @@ def collect_skills(
     candidates: dict[str, list[ServedSkill]] = {}
     for provider in providers:
         for provided in provider.skills():
-            served = _snapshot(provider, provided.name, provided.directory)
-            if served is not None:
-                candidates.setdefault(served.name, []).append(served)
+            try:
+                served = _snapshot(provider, provided)
+            except _NotServable as exc:
+                location = f"{provider.name}:{provided.directory}"
+                warnings.warn(
+                    SkillNotServed(skill=provided.name, location=location, reason=str(exc)),
+                    stacklevel=2,
+                )
+                continue
+            candidates.setdefault(served.name, []).append(served)
     result: list[ServedSkill] = []
     for name, found in sorted(candidates.items()):
         distinct: list[ServedSkill] = []
         for skill in found:
-            if not any(dict(skill.files) == dict(other.files) for other in distinct):
+            if not any(skill.files == other.files for other in distinct):
                 distinct.append(skill)
         if len(distinct) == 1:
             result.append(distinct[0])
@@ -156,44 +164,38 @@ def collect_skills(
     return sorted(result, key=lambda s: s.uri)
 
 
-def _snapshot(
-    provider: DirectorySkillProvider, name: str, where: Path | None
-) -> ServedSkill | None:
-    location = f"{provider.name}:{where}"
-    skill = provider.find(name)
-    assert skill is not None
+class _NotServable(Exception):
+    """Why FastMCP's client would reject a skill (the reason of ``SkillNotServed``)."""
 
-    def skip(reason: str) -> None:
-        warnings.warn(SkillNotServed(skill=name, location=location, reason=reason), stacklevel=3)
 
+def _snapshot(provider: DirectorySkillProvider, skill: ProvidedSkill) -> ServedSkill:
+    """*skill* as served, its files read once. Raises :class:`_NotServable`."""
+    name = skill.name
     try:
         if len(provider.files(skill)) > MAX_FILES:
-            skip(f"it has more than {MAX_FILES} files")
-            return None
+            raise _NotServable(f"it has more than {MAX_FILES} files")
         files = provider.contents(skill)
     except (AgentToolsError, OSError) as exc:
-        skip(str(exc))
-        return None
+        raise _NotServable(str(exc)) from None
     if sum(len(data) for data in files.values()) > MAX_BYTES:
-        skip("it is larger than 16 MiB")
-        return None
+        raise _NotServable("it is larger than 16 MiB")
     if SKILL_FILE not in files:
-        skip(f"it has no {SKILL_FILE}")
-        return None
+        raise _NotServable(f"it has no {SKILL_FILE}")
     try:
         frontmatter = wire_frontmatter(files[SKILL_FILE])
     except ValueError as exc:
-        skip(f"its {SKILL_FILE} frontmatter cannot be read as FastMCP's client reads it: {exc}")
-        return None
+        raise _NotServable(
+            f"its {SKILL_FILE} frontmatter cannot be read as FastMCP's client reads it: {exc}"
+        ) from None
     if not is_skill_name(name) or frontmatter.get("name") != name:
-        skip(f"its {SKILL_FILE} frontmatter name must be '{name}', a valid skill name")
-        return None
+        raise _NotServable(
+            f"its {SKILL_FILE} frontmatter name must be '{name}', a valid skill name"
+        )
     description = frontmatter.get("description")
     if not is_skill_description(description):
-        skip("its frontmatter has no description of 1 to 1024 characters")
-        return None
+        raise _NotServable("its frontmatter has no description of 1 to 1024 characters")
     assert isinstance(description, str)
-    return ServedSkill(name, name, provider.name, description, frontmatter, files, where)
+    return ServedSkill(name, name, provider.name, description, frontmatter, files, skill.directory)
 
 
 def wire_frontmatter(skill_md: bytes) -> dict[str, Any]:
@@ -239,21 +241,21 @@ def build_server(skills: Sequence[ServedSkill], name: str = SERVER_NAME) -> Any:
 
     Raises ``MCPSDKMissing`` when the ``mcp`` package (``agenttools[serve]``) is absent.
     """
-    types = _mcp_types()
-    server = types.MCPServer(
+    MCPServer, SkillFile, SkillsExtension = _mcp_classes()
+    server = MCPServer(
         name,
         version=__version__,
         instructions=(
             "Agent Skills of the installed Python distributions. Read a skill's "
             "skill://{name}/SKILL.md resource, then the files it refers to."
         ),
-        extensions=[types.SkillsExtension(skills)],
+        extensions=[SkillsExtension(skills)],
         log_level="WARNING",
     )
     for skill in skills:
         for rel, data in sorted(skill.files.items()):
             server.add_resource(
-                types.SkillFile(
+                SkillFile(
                     uri=skill.file_uri(rel),
                     name=f"{skill.path}/{rel}",
                     description=skill.description if rel == SKILL_FILE else None,
@@ -263,12 +265,12 @@ def build_server(skills: Sequence[ServedSkill], name: str = SERVER_NAME) -> Any:
             )
         server.prompt(name=skill.path, description=skill.description)(_prompt(skill))
         server.add_resource(
-            types.SkillFile(
+            SkillFile(
                 uri=skill.manifest_uri,
                 name=f"{skill.path}/{MANIFEST_REFERENCE}",
                 description=f"File listing for {skill.name}",
                 mime_type="application/json",
-                data=skill.manifest_text().encode("utf-8"),
+                data=file_listing_json(skill.name, skill.files).encode("utf-8"),
             )
         )
     return server
@@ -295,16 +297,10 @@ def serve(
     build_server(skills).run()
 
 
-@dataclass(frozen=True)
-class _MCPTypes:
-    MCPServer: Any
-    SkillFile: Any
-    SkillsExtension: Any
-
-
 @cache
-def _mcp_types() -> _MCPTypes:
-    """The ``mcp``-based classes, defined on first use (``mcp`` is an optional extra)."""
+def _mcp_classes() -> tuple[Any, Any, Any]:
+    """``(MCPServer, SkillFile, SkillsExtension)``: the ``mcp``-based classes, defined on first
+    use (``mcp`` is an optional extra)."""
     try:
         import mcp_types
         from mcp.server.mcpserver import Extension, MCPServer, MethodBinding
@@ -368,4 +364,4 @@ def _mcp_types() -> _MCPTypes:
                 )
             return GetSkillResult(skill=entry)
 
-    return _MCPTypes(MCPServer, SkillFile, SkillsExtension)
+    return MCPServer, SkillFile, SkillsExtension

@@ -29,16 +29,8 @@ keep every backup until its whole step has succeeded and undo everything otherwi
     it cannot be deleted completely); ``removal.rollback()`` moves it back. When the move
     fails nothing is deleted and ``AgentSkillRemoveFailed`` is raised.
 
-``remove_skill(root, name) -> Removal``
-    ``stage_removal`` followed by ``commit``.
-
 ``same_as_source(path, source)`` and ``check_file_paths(source)`` are the checks a write
 makes first; callers run them in a preflight before writing anything.
-
-``stale_backups(root) -> list[Path]`` lists backups an interrupted operation left behind.
-
-``ensure_root(root) -> list[Path]`` creates a skills root and returns the directories it
-created (outermost first), so a rollback can remove them again with :func:`remove_created_dirs`.
 
 Nothing here decides *whether* to write or remove (states, overwrite rules, registries): that
 is the caller's job. Names must already be validated (``names.check_skill_name``).
@@ -167,9 +159,14 @@ def write_skill(
     check_file_paths(source)
     previous = destination_state(root, source.name)
     real_root = canonical_path(root) if real_root is None else real_root
-    staging = _build_staged(root, source, staging_name or new_staging_name(), real_root)
+    try:
+        fs.mkdir(root, parents=True, exist_ok=True)
+        staging = _make_staging_dir(root, staging_name or new_staging_name(), real_root)
+    except OSError as exc:
+        raise AgentSkillWriteFailed(name=source.name, path=path, reason=_reason(exc)) from exc
     backup: Path | None = None
     try:
+        _build_into(staging, source)
         if previous is not DestinationState.MISSING:
             backup = move_to_backup(root, path, backup_name or new_backup_name(), real_root)
         fs.rename(staging, path)
@@ -204,24 +201,6 @@ def find_temp(root: Path, name: str) -> Path | None:
     """Where the staging or backup entry *name* of *root* is (:func:`temp_locations`), if
     anywhere."""
     return next((p for p in temp_locations(root, name) if os.path.lexists(p)), None)
-
-
-def _build_staged(root: Path, source: SkillSource, staging_name: str, real_root: Path) -> Path:
-    """Build *source* complete in a staging directory; returns its path."""
-    path = root / source.name
-    try:
-        fs.mkdir(root, parents=True, exist_ok=True)
-        staging = _make_staging_dir(root, staging_name, real_root)
-    except OSError as exc:
-        raise AgentSkillWriteFailed(name=source.name, path=path, reason=_reason(exc)) from exc
-    try:
-        _build_into(staging, source)
-    except BaseException as exc:
-        _remove_if_present(staging)
-        if isinstance(exc, OSError):
-            raise AgentSkillWriteFailed(name=source.name, path=path, reason=_reason(exc)) from exc
-        raise
-    return staging
 
 
 def _make_staging_dir(root: Path, name: str, real_root: Path) -> Path:

@@ -534,9 +534,6 @@ def _check_duplicates(names: Iterable[str]) -> None:
         seen.add(name)
 
 
-# "dist/skill": a PEP 503-ish distribution name, one slash, a skill name
-
-
 def _split_names(names: Any) -> tuple[bool, list[Any]]:
     skill_names = getattr(names, "skill_names", None)
     if skill_names is not None and not isinstance(names, (str, Mapping)):

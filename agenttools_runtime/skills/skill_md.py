@@ -26,7 +26,6 @@ the spec).
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -55,6 +54,7 @@ _FLOW = {"[": "[...]", "{": "{...}"}
 BOM = "\ufeff"
 # The closing fence: a line of exactly "---" (searched from the start of a line).
 _CLOSING_FENCE = re.compile(r"^---\r?(?:\n|\Z)", re.MULTILINE)
+_TOO_DEEP = f"Invalid YAML in frontmatter: {too_deep(MAX_NESTING)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,11 +124,18 @@ def split_skill_md(text: str) -> SkillMdSplit:
     return SkillMdSplit(yaml_text, text[closing.end() :], body_line, bom)
 
 
-def parse_skill_md(text: str, source: str = SKILL_FILE) -> SkillDocument:
-    """Split and parse ``SKILL.md`` text: the one reader. The frontmatter must be a YAML
-    mapping of string keys, none repeated, without aliases, nested at most
+def parse_skill_md(text: str | bytes, source: str = SKILL_FILE) -> SkillDocument:
+    """Split and parse ``SKILL.md`` text (or its UTF-8 bytes): the one reader. The frontmatter
+    must be a YAML mapping of string keys, none repeated, without aliases, nested at most
     ``limits.MAX_NESTING`` levels. Raises ``InvalidSkillFrontmatter`` (naming *source* and,
     where there is one, the line)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise errors.InvalidSkillFrontmatter(
+                source=source, reason=f"not UTF-8 ({exc.reason})"
+            ) from None
     try:
         split, data = split_and_parse(text)
     except FrontmatterError as exc:
@@ -141,13 +148,7 @@ def parse_skill_md(text: str, source: str = SKILL_FILE) -> SkillDocument:
 
 def read_skill_md(path: Path) -> SkillDocument:
     """Read and parse a ``SKILL.md`` file (UTF-8)."""
-    try:
-        text = regular_files.read_bytes(path).decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise errors.InvalidSkillFrontmatter(
-            source=path, reason=f"not UTF-8 ({exc.reason})"
-        ) from None
-    return parse_skill_md(text, str(path))
+    return parse_skill_md(regular_files.read_bytes(path), str(path))
 
 
 def split_and_parse(text: str) -> tuple[SkillMdSplit, dict[str, Any]]:
@@ -159,27 +160,22 @@ def split_and_parse(text: str) -> tuple[SkillMdSplit, dict[str, Any]]:
 
 
 def _mapping(yaml_text: str) -> dict[str, Any]:
-    data = load_frontmatter(yaml_text)
-    if data is None:  # an empty block
-        return {}
-    if not isinstance(data, dict):
-        raise FrontmatterError("SKILL.md frontmatter must be a YAML mapping", 2)
-    return data
-
-
-def load_frontmatter(yaml_text: str) -> Any:
     """The frontmatter block's YAML, read by the rules of this module (what
     :func:`parse_skill_md` reads between the fences). Raises :class:`FrontmatterError`, its
     line counted in SKILL.md (the block starts on line 2)."""
     try:
         data = yaml.load(yaml_text, Loader=_FastLoader)  # a SafeLoader subclass
     except RecursionError:  # deeper than the interpreter's stack, long before the limit
-        raise FrontmatterError(f"Invalid YAML in frontmatter: {too_deep(MAX_NESTING)}", 2) from None
+        raise FrontmatterError(_TOO_DEEP, 2) from None
     except yaml.YAMLError as exc:
         raise _yaml_error(exc, yaml_text) from None
     problem = shape_problem(data)
     if problem is not None:
         raise FrontmatterError(f"Invalid YAML in frontmatter: {problem}", 2)
+    if data is None:  # an empty block
+        return {}
+    if not isinstance(data, dict):
+        raise FrontmatterError("SKILL.md frontmatter must be a YAML mapping", 2)
     return data
 
 
@@ -188,12 +184,12 @@ def _yaml_error(error: yaml.YAMLError, yaml_text: str) -> FrontmatterError:
     same wherever agenttools runs; libyaml words some errors differently."""
     problem: str = getattr(error, "problem", None) or str(error)
     if "maximum nesting depth" in problem:  # libyaml's own limit (1,000), beyond ours
-        return FrontmatterError(f"Invalid YAML in frontmatter: {too_deep(MAX_NESTING)}", 2)
+        return FrontmatterError(_TOO_DEEP, 2)
     if _FastLoader is not _Loader:
         try:
             yaml.load(yaml_text, Loader=_Loader)  # a SafeLoader subclass
         except RecursionError:
-            return FrontmatterError(f"Invalid YAML in frontmatter: {too_deep(MAX_NESTING)}", 2)
+            return FrontmatterError(_TOO_DEEP, 2)
         except yaml.YAMLError as own:
             error = own
             problem = getattr(error, "problem", None) or str(error)
@@ -401,17 +397,8 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
     except FrontmatterError as exc:
         add("InvalidSkillDefinition", exc.message, exc.line)
         return None, findings
-
-    @functools.cache
-    def key_lines() -> dict[str, int]:
-        # scanned when a finding needs a line or a value may be in flow style
-        return _frontmatter_key_lines(front_lines)
-
-    def key_line(key: str) -> int | None:
-        return key_lines().get(key)
-
-    flow = any("[" in line or "{" in line for line in front_lines)
-    for key, line in key_lines().items() if flow else ():
+    key_lines = _frontmatter_key_lines(front_lines)
+    for key, line in key_lines.items():
         value_start = front_lines[line - 2].split(":", 1)[1].strip()
         if value_start.startswith(("[", "{")):
             add(
@@ -427,7 +414,7 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
             "ClientExtensionKey",
             f"Field '{key}' is a {CLIENT_EXTENSION_KEYS[key]} extension, not part of the Agent "
             "Skills spec; other clients ignore it and skills-ref rejects it",
-            key_line(key),
+            key_lines.get(key),
             "warning",
         )
     unexpected = sorted(k for k in data if k not in ALLOWED_KEYS and k not in CLIENT_EXTENSION_KEYS)
@@ -436,7 +423,7 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
             "InvalidSkillDefinition",
             f"Unexpected fields in frontmatter: {', '.join(unexpected)}. "
             f"Only {sorted(ALLOWED_KEYS)} are allowed.",
-            key_line(unexpected[0]),
+            key_lines.get(unexpected[0]),
         )
     if "name" not in data:
         add("InvalidSkillDefinition", "Missing required field in frontmatter: name", 2)
@@ -446,18 +433,18 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
             add(
                 "InvalidSkillDefinition",
                 "Field 'name' must be a non-empty string",
-                key_line("name"),
+                key_lines.get("name"),
             )
         else:
             for message in names.skill_name_problems(name, path.parent.name):
-                add("InvalidSkillName", message, key_line("name"))
+                add("InvalidSkillName", message, key_lines.get("name"))
             normalized = names.nfkc(name.strip())
             # (where the directory is named as declared, the directory mismatch above says it)
             if expected_name not in (None, normalized, path.parent.name):
                 add(
                     "InvalidSkillName",
                     f"Skill name '{normalized}' must match the declared name '{expected_name}'",
-                    key_line("name"),
+                    key_lines.get("name"),
                 )
     if "description" not in data:
         add("InvalidSkillDefinition", "Missing required field in frontmatter: description", 2)
@@ -471,7 +458,7 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
         value = data[key]
         messages = problems(value) if isinstance(value, str) else [f"Field '{key}' {not_text}"]
         for message in messages:
-            add("InvalidSkillDefinition", message, key_line(key))
+            add("InvalidSkillDefinition", message, key_lines.get(key))
     if "allowed-tools" in data:
         tools = data["allowed-tools"]
         if isinstance(tools, list):
@@ -479,13 +466,13 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
                 add(
                     "InvalidSkillDefinition",
                     "Field 'allowed-tools' list items must all be strings",
-                    key_line("allowed-tools"),
+                    key_lines.get("allowed-tools"),
                 )
         elif not isinstance(tools, str):
             add(
                 "InvalidSkillDefinition",
                 "Field 'allowed-tools' must be either a string or a list of strings",
-                key_line("allowed-tools"),
+                key_lines.get("allowed-tools"),
             )
     if "metadata" in data:
         metadata = data["metadata"]
@@ -495,7 +482,7 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
             add(
                 "InvalidSkillDefinition",
                 "Field 'metadata' must be a mapping of string keys to string values",
-                key_line("metadata"),
+                key_lines.get("metadata"),
             )
     return data, findings
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import os
 import stat
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+
+import yaml
 
 from agenttools_runtime import errors, regular_files
 from agenttools_runtime.names import SKILL_FILE, check_skill_description, check_skill_name
@@ -65,7 +66,8 @@ def to_source(
     description = check_skill_description(name, skill.description)
     directory = _usable_directory(skill.path)
     if directory is not None:
-        return _directory_source(name, description, directory, identifier, version)
+        read = _read_directory(directory)
+        return _directory_source(name, description, directory, identifier, version, read)
     text = _render(skill, name, description)
     return SkillSource(
         name=name,
@@ -98,13 +100,7 @@ def skill_from_directory(path: Path | str | os.PathLike[str]) -> Skill:
 def _skill_of_skill_md(data: bytes, directory: Path) -> Skill:
     """The skill of *directory* whose ``SKILL.md`` holds *data*."""
     skill_md = directory / SKILL_FILE
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise errors.InvalidSkillFrontmatter(
-            source=skill_md, reason=f"not UTF-8 ({exc.reason})"
-        ) from None
-    document = parse_skill_md(text, str(skill_md))
+    document = parse_skill_md(data, str(skill_md))
     front = dict(document.frontmatter)
     if "name" not in front:
         raise errors.InvalidSkillFrontmatter(
@@ -185,12 +181,10 @@ def _directory_source(
     directory: Path,
     identifier: str | None,
     version: str | None,
-    read: _DirectoryFiles | None = None,
+    read: _DirectoryFiles,
 ) -> SkillSource:
     """The source of a skill directory; its files' bytes, read once, go with it (a deploy or
     a build writes what was hashed, without reading it again)."""
-    if read is None:
-        read = _read_directory(directory)
     return SkillSource(
         name=name,
         description=description,
@@ -216,10 +210,7 @@ def _render(skill: Skill, name: str, description: str) -> str:
             metadata=skill.metadata,
             extra=skill.extra,
         )
-    except Exception as exc:
-        yaml = sys.modules.get("yaml")  # loaded by then if the error is one of its
-        if yaml is None or not isinstance(exc, yaml.YAMLError):
-            raise
+    except yaml.YAMLError as exc:
         raise errors.InvalidAgentSkill(
             reason=f'the frontmatter of "{name}" cannot be written: {exc}'
         ) from None

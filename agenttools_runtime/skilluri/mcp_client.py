@@ -15,7 +15,7 @@ import os
 import shlex
 import sys
 import threading
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TextIO, TypeVar
 
 from mcp import Client, MCPError, StdioServerParameters
@@ -136,7 +136,8 @@ def client_target(server: Any) -> Any:
         if server.url is not None:
             return server.url
         command, args = server.launch()
-        return StdioServerParameters(command=command, args=args, env=_server_env(server.env))
+        env = {**os.environ, **server.env} if server.env else None
+        return StdioServerParameters(command=command, args=args, env=env)
     if isinstance(server, str):
         if server.startswith(("http://", "https://")):
             return server
@@ -159,12 +160,6 @@ def split_command(command: str, posix: bool = os.name != "nt") -> list[str]:
     lexer.whitespace_split = True
     lexer.commenters = ""
     return [w[1:-1] if len(w) > 1 and w[0] == w[-1] == '"' else w for w in lexer]
-
-
-def _server_env(extra: Mapping[str, str]) -> dict[str, str] | None:
-    if not extra:
-        return None
-    return {**os.environ, **extra}
 
 
 async def _paginate(method: Callable[..., Awaitable[Any]], field: str) -> list[Any]:

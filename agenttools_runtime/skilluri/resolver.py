@@ -1,12 +1,14 @@
 """Resolving ``skill://`` URIs against providers in priority order: the default providers, a
-bare name's collisions, SKILL.md with arguments, a reference file or the ``_manifest``."""
+bare name's collisions, SKILL.md with arguments, a reference file or the ``_manifest``; and the
+listing of every skill, grouped by provider in priority order (the scheme document's
+"Available skills" text and its JSON form)."""
 
 from __future__ import annotations
 
 import base64
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -22,10 +24,12 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.names import SKILL_FILE, canonical_dist_name
 from agenttools_runtime.skilluri.arguments import check_convention, substitute_skill_md
-from agenttools_runtime.skilluri.file_listing import MANIFEST_REFERENCE
-from agenttools_runtime.skilluri.listing import ProviderListing, SkillListing
 from agenttools_runtime.skilluri.parse import SkillURI, format_skill_uri, parse_skill_uri
-from agenttools_runtime.skilluri.providers.base import ProvidedSkill, SkillProvider
+from agenttools_runtime.skilluri.providers.base import (
+    MANIFEST_REFERENCE,
+    ProvidedSkill,
+    SkillProvider,
+)
 from agenttools_runtime.skilluri.providers.builtin import BuiltinSkillProvider
 from agenttools_runtime.skilluri.providers.distribution import distribution_providers
 from agenttools_runtime.skilluri.providers.local import LocalSkillProvider
@@ -85,6 +89,57 @@ class ResolvedSkill:
         return data
 
 
+@dataclass(frozen=True, slots=True)
+class ProviderListing:
+    name: str
+    kind: str
+    skills: tuple[ProvidedSkill, ...]
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SkillListing:
+    """Every provider's skills, in priority order. ``winners`` maps each name to the
+    provider a bare name resolves to."""
+
+    providers: tuple[ProviderListing, ...]
+    winners: Mapping[str, str] = field(default_factory=dict)
+
+    def render(self) -> str:
+        """The scheme document's "Available skills" text, grouped by provider."""
+        groups = [p for p in self.providers if p.skills]
+        if not groups:
+            return "No skills available"
+        lines = ["Available skills:"]
+        for group in groups:
+            count = len(group.skills)
+            lines += ["", f"## {group.name} ({count} skill{'' if count == 1 else 's'})"]
+            for skill in group.skills:
+                description = " ".join(skill.description.split())  # one line per skill
+                lines.append(f"- **{skill.name}**: {description}".rstrip())
+                lines.append(f"  URI: `{skill.uri}`")
+                winner = self.winners.get(skill.name)
+                if winner is not None and winner != group.name:
+                    lines.append(f"  Shadowed: the bare name '{skill.name}' resolves to {winner}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "providers": [
+                {
+                    "name": p.name,
+                    "kind": p.kind,
+                    "error": p.error,
+                    "skills": [
+                        {**s.to_json(), "resolves_bare_name": self.winners.get(s.name) == p.name}
+                        for s in p.skills
+                    ],
+                }
+                for p in self.providers
+            ]
+        }
+
+
 class SkillResolver:
     """Resolves ``skill://`` URIs against providers in priority (registration) order."""
 
@@ -111,14 +166,11 @@ class SkillResolver:
         if local:
             resolver.register(LocalSkillProvider(project_dir=project_dir))
         if distributions:
-            shipped: list[SkillProvider] = [*distribution_providers(search)]
-            shipped.append(BuiltinSkillProvider())
+            shipped: list[SkillProvider] = [*distribution_providers(search), BuiltinSkillProvider()]
             for provider in shipped:
                 if provider.name in resolver._providers:
                     reason = f"the name is taken by an earlier provider ({provider.name})"
-                    warnings.warn(
-                        SkillProviderSkipped(provider=provider.name, reason=reason), stacklevel=2
-                    )
+                    _warn_skipped(provider, reason)
                     continue
                 resolver.register(provider)
         items = mcp_servers.items() if isinstance(mcp_servers, Mapping) else mcp_servers
@@ -182,10 +234,7 @@ class SkillResolver:
                 if located is None:
                     names.update(provider.names())
             except SkillProviderFailed as exc:  # one dead server must not hide the others
-                warnings.warn(
-                    SkillProviderSkipped(provider=provider.name, reason=exc.data["reason"]),
-                    stacklevel=2,
-                )
+                _warn_skipped(provider, exc.data["reason"])
                 continue
             if located is not None:
                 found.append(located)
@@ -249,10 +298,7 @@ class SkillResolver:
             try:
                 skills = tuple(provider.skills())
             except SkillProviderFailed as exc:
-                warnings.warn(
-                    SkillProviderSkipped(provider=provider.name, reason=exc.data["reason"]),
-                    stacklevel=2,
-                )
+                _warn_skipped(provider, exc.data["reason"])
                 groups.append(ProviderListing(provider.name, provider.kind, (), str(exc)))
                 continue
             for skill in skills:
@@ -289,3 +335,8 @@ def list_skills(
         search=search, project_dir=project_dir, mcp_servers=mcp_servers
     ) as resolver:
         return resolver.list_skills()
+
+
+def _warn_skipped(provider: SkillProvider, reason: object) -> None:
+    """``SkillProviderSkipped``, attributed to the caller of the resolver's method."""
+    warnings.warn(SkillProviderSkipped(provider=provider.name, reason=reason), stacklevel=3)

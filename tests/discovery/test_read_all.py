@@ -1,4 +1,4 @@
-"""How a wheel's skill file is read (``regular_files.read_all``, ``_file_bytes``): one ``read``
+"""How a wheel's skill file is read (``regular_files.read_all``, ``_checked_bytes``): one ``read``
 of the size its ``lstat`` gave plus a byte, and on to the end whenever the file is not that
 size any more — never a prefix taken for the whole, never a hang on a pipe swapped in."""
 

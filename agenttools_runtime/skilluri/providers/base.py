@@ -1,17 +1,26 @@
 """The provider interface of ``skill://``: a named source that lists its skills
-(:class:`ProvidedSkill`) and reads their files."""
+(:class:`ProvidedSkill`) and reads their files; and FastMCP's wire format of a skill's files,
+which the MCP provider reads and ``agenttools serve`` serves: their resource URIs and the
+``_manifest`` (the JSON listing of the files with sizes and digests, as every provider answers
+``skill://{skill}/_manifest``)."""
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from agenttools_runtime.errors import InvalidSkillProviderName
 from agenttools_runtime.names import is_provider_name
-from agenttools_runtime.skilluri.parse import format_skill_uri
+from agenttools_runtime.skilluri.parse import SCHEME, format_skill_uri
+
+# the reference that names a skill's file listing instead of one of its files
+MANIFEST_REFERENCE = "_manifest"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,3 +100,24 @@ class SkillProvider(abc.ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
+
+
+def resource_uri(path: str, relpath: str) -> str:
+    """The FastMCP resource URI of file *relpath* of the skill at *path*:
+    ``skill://{path}/{relpath}``, percent-encoded except for its ``/``."""
+    return f"{SCHEME}://{quote(path, safe='/')}/{quote(relpath, safe='/')}"
+
+
+def digest(data: bytes) -> str:
+    """``sha256:<hex>`` over the raw bytes (the FastMCP / SEP-2640 digest)."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()  # raw bytes, unlike hash_bytes
+
+
+def file_listing_json(name: str, files: Mapping[str, bytes]) -> str:
+    """FastMCP's ``_manifest`` text: ``{"skill", "files": [{"path", "size", "hash"}]}``
+    sorted by path, indented by 2, exactly as ``json.dumps`` writes it there."""
+    entries = [
+        {"path": path, "size": len(data), "hash": digest(data)}
+        for path, data in sorted(files.items())
+    ]
+    return json.dumps({"skill": name, "files": entries}, indent=2)

@@ -1,30 +1,28 @@
 """Skills that are folders on disk: the provider base of ``local``, distribution and built-in
-skills (first folder of a name wins, files read through :func:`safe_skill_path`, a wheel's copy
-checked against its manifest's hashes)."""
+skills (first folder of a name wins, files read through :func:`safe_skill_path`; a wheel's copy
+only the files its manifest lists)."""
 
 from __future__ import annotations
 
 import abc
+import functools
 import os
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from agenttools_runtime import regular_files
-from agenttools_runtime.errors import (
-    AgentToolsError,
-    BundledFileMismatch,
-    BundledFileMissing,
-    SkillNameCollision,
-    SkillReferenceNotFound,
-)
+from agenttools_runtime.errors import AgentToolsError, SkillNameCollision, SkillReferenceNotFound
 from agenttools_runtime.names import SKILL_FILE
-from agenttools_runtime.skills.hashing import hash_bytes, hash_file, iter_source_files
+from agenttools_runtime.skills.hashing import hash_file, iter_source_files
 from agenttools_runtime.skills.skill_md import skill_description
-from agenttools_runtime.skilluri.file_listing import file_listing_json
 from agenttools_runtime.skilluri.parse import safe_skill_path
-from agenttools_runtime.skilluri.providers.base import ProvidedSkill, SkillProvider
+from agenttools_runtime.skilluri.providers.base import (
+    ProvidedSkill,
+    SkillProvider,
+    file_listing_json,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,10 +30,9 @@ class SkillFolder:
     """One folder a directory provider found for a skill name."""
 
     directory: Path
-    # the files a wheel shipped, with their manifest hashes; None: whatever is there
-    files: Mapping[str, str] | None
+    # the files a wheel shipped (its manifest lists them); None: whatever is there
+    files: frozenset[str] | None
     description: str | None = None
-    owner: str = ""  # the distribution, for BundledFile* messages
 
 
 class DirectorySkillProvider(SkillProvider):
@@ -45,30 +42,29 @@ class DirectorySkillProvider(SkillProvider):
 
     def __init__(self, name: str) -> None:
         super().__init__(name)
-        self._folders: dict[str, list[SkillFolder]] | None = None
         self._provided: dict[str, ProvidedSkill] = {}
 
     @abc.abstractmethod
     def _scan(self) -> Iterable[tuple[str, SkillFolder]]:
         """``(name, folder)`` pairs in priority order; the first of a name wins."""
 
+    @functools.cached_property
     def _candidates(self) -> dict[str, list[SkillFolder]]:
-        if self._folders is None:
-            folders: dict[str, list[SkillFolder]] = {}
-            for name, entry in self._scan():
-                folders.setdefault(name, []).append(entry)
-            self._folders = dict(sorted(folders.items()))
-        return self._folders
+        """Every folder of each name, by name (scanned on first use)."""
+        folders: dict[str, list[SkillFolder]] = {}
+        for name, entry in self._scan():
+            folders.setdefault(name, []).append(entry)
+        return dict(sorted(folders.items()))
 
     def _entry(self, name: str) -> SkillFolder:
-        return self._candidates()[name][0]
+        return self._candidates[name][0]
 
     def _skill(self, name: str) -> ProvidedSkill:
         """The skill *name* (first folder of that name), built on first use: only skills that
         are asked for cost a SKILL.md parse, and a collision is reported when it matters."""
         skill = self._provided.get(name)
         if skill is None:
-            kept, *others = self._candidates()[name]
+            kept, *others = self._candidates[name]
             if others:
                 self._duplicates(name, kept, others)
             description = kept.description
@@ -95,21 +91,22 @@ class DirectorySkillProvider(SkillProvider):
             )
 
     def skills(self) -> Sequence[ProvidedSkill]:
-        return [self._skill(name) for name in self._candidates()]
+        return [self._skill(name) for name in self._candidates]
 
     def names(self) -> list[str]:
-        return list(self._candidates())
+        return list(self._candidates)
 
     def find(self, name: str) -> ProvidedSkill | None:
-        return self._skill(name) if name in self._candidates() else None
+        return self._skill(name) if name in self._candidates else None
 
     def files(self, skill: ProvidedSkill) -> dict[str, Path]:
-        """Every file of *skill*: relative path → absolute path (junk and VCS skipped; for a
-        wheel's copy, exactly the files its manifest lists)."""
+        """Every file of *skill*: relative path → absolute path (junk and VCS skipped, regular
+        files only, links inside the folder only; for a wheel's copy, exactly the files its
+        manifest lists). Raises ``AgentSkillUnsafeLink`` and ``AgentSkillUnreadable``."""
         entry = self._entry(skill.name)
         if entry.files is not None:
             return {rel: entry.directory.joinpath(*rel.split("/")) for rel in sorted(entry.files)}
-        return _folder_files(entry.directory)
+        return dict(iter_source_files(entry.directory))
 
     def contents(self, skill: ProvidedSkill) -> dict[str, bytes]:
         """The bytes of every file of *skill*, each verified like :meth:`read`."""
@@ -130,18 +127,10 @@ class DirectorySkillProvider(SkillProvider):
         return self._read_file(skill, rel, path)
 
     def _read_file(self, skill: ProvidedSkill, rel: str, path: Path) -> bytes:
-        """Read one file; a wheel's copy must match the hash its manifest recorded
-        (``BundledFileMissing`` / ``BundledFileMismatch``: tampered or half uninstalled)."""
-        entry = self._entry(skill.name)
         try:
-            data = regular_files.read_bytes(path)
+            return regular_files.read_bytes(path)
         except OSError:
-            if entry.files is not None:
-                raise BundledFileMissing(path=path, distribution=entry.owner) from None
             raise SkillReferenceNotFound(reference=rel, skill=skill.name) from None
-        if entry.files is not None and hash_bytes(data) != entry.files[rel]:
-            raise BundledFileMismatch(path=path, distribution=entry.owner)
-        return data
 
     def manifest(self, skill: ProvidedSkill) -> str:
         return file_listing_json(skill.name, self.contents(skill))
@@ -172,17 +161,10 @@ def _read_description(directory: Path) -> str:
     return skill_description(text.decode("utf-8", errors="replace"))
 
 
-def _folder_files(directory: Path) -> dict[str, Path]:
-    """The files of a skill folder (junk and VCS skipped, also reached through a link).
-    Regular files only: reading a named pipe or a device would block or never end. Raises
-    ``AgentSkillUnsafeLink`` and ``AgentSkillUnreadable``."""
-    return dict(iter_source_files(directory))  # links inside the folder only
-
-
 def _folder_hashes(entry: SkillFolder) -> dict[str, str] | None:
     """Every file's hash; None when the folder cannot be read whole (a link leaving it, an
     unreadable file), which never counts as identical to anything."""
     try:
-        return {rel: hash_file(path) for rel, path in _folder_files(entry.directory).items()}
+        return {rel: hash_file(path) for rel, path in iter_source_files(entry.directory)}
     except (AgentToolsError, OSError):
         return None

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from agenttools_runtime.discovery import InstalledDistribution, SearchPath, find_distributions
 from agenttools_runtime.errors import SkillProviderSkipped
-from agenttools_runtime.installed_skills import read_skill_file
+from agenttools_runtime.installed_skills import is_wheel_copy, read_skill_file
 from agenttools_runtime.names import is_provider_name
 from agenttools_runtime.skilluri.providers.base import ProvidedSkill
 from agenttools_runtime.skilluri.providers.directory import DirectorySkillProvider, SkillFolder
@@ -36,14 +36,16 @@ class DistributionSkillProvider(DirectorySkillProvider):
         for name, entry in sorted(dist.manifest.skills.items()):
             directory = dist.skill_directory(name)
             # the wheel's copy: only what it lists; the live source of an editable install: all
-            listed = dict(entry.files) if directory == dist.skills_dir / name else None
+            listed = frozenset(entry.files) if is_wheel_copy(dist, name) else None
             description = entry.description or None  # none recorded: read from SKILL.md
-            yield name, SkillFolder(directory, listed, description, dist.display_name)
+            yield name, SkillFolder(directory, listed, description)
 
     def _read_file(self, skill: ProvidedSkill, rel: str, path: Path) -> bytes:
         if self._entry(skill.name).files is None:
             return super()._read_file(skill, rel, path)
-        # a regular file reached without a link, hashed as the wheel recorded it
+        # the wheel's copy: a regular file reached without a link, which must match the hash
+        # its manifest recorded (BundledFileMissing / BundledFileMismatch: tampered or half
+        # uninstalled)
         return read_skill_file(self.distribution, skill.name, rel)
 
 

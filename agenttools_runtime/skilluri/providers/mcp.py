@@ -6,7 +6,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
 
 from agenttools_runtime.errors import (
     AgentToolsError,
@@ -17,9 +17,13 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.names import SKILL_FILE
 from agenttools_runtime.skilluri.arguments import split_arguments
-from agenttools_runtime.skilluri.file_listing import MANIFEST_REFERENCE
 from agenttools_runtime.skilluri.parse import SCHEME, is_listable
-from agenttools_runtime.skilluri.providers.base import ProvidedSkill, SkillProvider
+from agenttools_runtime.skilluri.providers.base import (
+    MANIFEST_REFERENCE,
+    ProvidedSkill,
+    SkillProvider,
+    resource_uri,
+)
 
 if TYPE_CHECKING:
     from agenttools_runtime.skilluri.arguments import Convention
@@ -79,15 +83,14 @@ class MCPSkillProvider(SkillProvider):
 
     def read(self, skill: ProvidedSkill, reference: Sequence[str]) -> bytes:
         rel = "/".join(reference)
-        uri = f"{SCHEME}://{quote(skill.path, safe='/')}/{quote(rel, safe='/')}"
+        uri = resource_uri(skill.path, rel)
         data = self._session(lambda session: session.read(uri))
         if data is None:
             raise SkillReferenceNotFound(reference=rel, skill=skill.name)
         return data
 
     def manifest(self, skill: ProvidedSkill) -> str:
-        data = self.read(skill, (MANIFEST_REFERENCE,))
-        return data.decode("utf-8")
+        return self.read(skill, (MANIFEST_REFERENCE,)).decode("utf-8")
 
     def _list(self, session: MCPSession) -> list[ProvidedSkill]:
         found: dict[str, ProvidedSkill] = {}
