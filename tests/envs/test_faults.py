@@ -300,3 +300,25 @@ def test_killed_during_an_upgrade_the_deployment_keeps_working(
         initialize([entry["command"], *entry["args"]], entry.get("env"))["serverInfo"]["name"]
         == "weather"
     )
+
+
+@pytest.mark.parametrize("first", ["envs", "deployed"])
+def test_killed_once_an_upgrade_is_committed_whichever_command_comes_next_removes_the_old_one(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    publishing: Publishing,
+    releases: Releases,
+    first: str,
+) -> None:
+    install = ("deploy", "claude-code", "weather-tools", "-i", publishing.server.url(), "--install")
+    assert run(capsys, *install).status == 0
+    publishing.publish(releases.new)
+    # the new deployment's record is in place; the one it replaces is not removed yet
+    kill_at("deploy:record-written", "sync", "--upgrade")
+    assert run(capsys, first, "--json").status == 0
+    after = run(capsys, "envs", "--json")
+    names = [e["name"] for e in after.json()["environments"]]
+    assert len(names) == 1 and names[0].startswith("weather-tools-1.3.0-"), names
+    assert leftovers(state_of(tmp_path)) == []
+    assert claude_entry(home)["command"].startswith(str(state_of(tmp_path) / "envs" / names[0]))
