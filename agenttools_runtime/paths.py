@@ -72,17 +72,31 @@ class StatePaths:
     def journals_left(self) -> bool:
         """Whether anything is in the journal directory: what an interrupted operation left
         (cheap: nothing is read; ``deploy/journal.py`` reads them)."""
-        try:
-            with os.scandir(self.journals) as found:
-                return any(True for _ in found)
-        except (FileNotFoundError, NotADirectoryError):
-            return False
+        return _has_entries(self.journals)
+
+    def environment_journals_left(self) -> bool:
+        """Whether ``<state>/envs/.journal`` holds anything: what an interrupted operation on
+        a managed environment left (``envs/journal.py`` reads them)."""
+        return _has_entries(self.deployments.parent / "envs" / ".journal")
+
+    def interrupted_left(self) -> bool:
+        """Whether an interrupted operation left a journal, of a deployment or of a managed
+        environment: what ``deploy.lock.finish_interrupted`` finishes or undoes."""
+        return self.journals_left() or self.environment_journals_left()
 
     @property
     def created(self) -> Path:
         """The ledger of paths agenttools created (``deploy/litter.py``); a directory of its
         own, so writing it does not change the deployments directory (the index's stamp)."""
         return self.deployments / ".created" / "paths.json"
+
+
+def _has_entries(directory: Path) -> bool:
+    try:
+        with os.scandir(directory) as found:
+            return any(True for _ in found)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
 
 
 def state_paths(deployments: Path | None = None) -> StatePaths:

@@ -153,12 +153,12 @@ def warning_line(message: Warning | str) -> str:
 
 
 def finish_interrupted_if_left() -> None:
-    """What an interrupted operation left (its journal) is finished or undone first, so that
-    what is read is the state as it now stays; the engine is imported only when a journal is
-    there."""
+    """What an interrupted operation left (its journal: of a deployment or of a managed
+    environment) is finished or undone first, so that what is read is the state as it now
+    stays; the engine is imported only when a journal is there."""
     from agenttools_runtime import paths
 
-    if paths.state_paths().journals_left():
+    if paths.state_paths().interrupted_left():
         from agenttools_runtime.deploy.lock import finish_interrupted
 
         finish_interrupted()

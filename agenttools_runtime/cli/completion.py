@@ -25,6 +25,7 @@ POSITIONAL_KINDS = {
     "name": "tools",
     "server": "servers",
     "paths": "file",
+    "wheel": "file",
     "skills": "dir",
 }
 # what an option's value is, by its metavar (options with choices complete those)

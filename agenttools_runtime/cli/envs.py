@@ -12,7 +12,14 @@ import sys
 import warnings
 from typing import TYPE_CHECKING
 
-from agenttools_runtime.cli.common import UsageError, add_command, announce, emit, is_terminal
+from agenttools_runtime.cli.common import (
+    UsageError,
+    add_command,
+    announce,
+    emit,
+    finish_interrupted_if_left,
+    is_terminal,
+)
 from agenttools_runtime.cli.index_options import (
     SPECIFIER,
     add_index_arguments,
@@ -274,6 +281,8 @@ def run_envs(args: argparse.Namespace) -> int:
     from agenttools_runtime.envs.listing import human_size, rows
     from agenttools_runtime.envs.recovery import recover_if_free
 
+    # the deployment state first: what its records say decides an interrupted install
+    finish_interrupted_if_left()
     _warn(recover_if_free())
     found = rows()
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import os
 import warnings
 from collections.abc import Iterator
 
@@ -47,7 +46,7 @@ def deployment_lock(
             if state.journals_left():  # what recovery handles is there
                 for warning in recover(store):
                     warnings.warn(warning, stacklevel=3)
-            if _environments_left(state):  # an interrupted install of a managed environment
+            if state.environment_journals_left():  # an interrupted managed-environment install
                 from agenttools_runtime.envs.recovery import recover_if_free
 
                 for warning in recover_if_free():
@@ -60,19 +59,10 @@ def deployment_lock(
                 store.save()
 
 
-def _environments_left(state: paths.StatePaths) -> bool:
-    """Whether ``<state>/envs/.journal`` holds anything (cheap: nothing is read)."""
-    try:
-        with os.scandir(state.deployments.parent / "envs" / ".journal") as found:
-            return any(True for _ in found)
-    except (FileNotFoundError, NotADirectoryError):
-        return False
-
-
 def finish_interrupted(state: paths.StatePaths | None = None) -> None:
     """Finish or roll back what interrupted processes left, if anything (taking the lock
     only then): what the low-level commands do before their own work."""
     state = state or paths.state_paths()
-    if state.journals_left() or _environments_left(state):
+    if state.interrupted_left():
         with deployment_lock(state=state):
             pass

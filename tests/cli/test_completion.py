@@ -96,6 +96,7 @@ def test_the_table_is_the_parser() -> None:
     assert deploy.values["--project"] == "dir" and deploy.values["--python"] == "file"
     assert table["mcp install"].positionals == ["client", "servers"]
     assert table["validate"].repeats
+    assert table["bundle"].positionals == ["file"]
     text = script("bash")
     for command in table.values():
         assert f'    "{command.path}") subs=' in text
@@ -125,6 +126,23 @@ def test_bash_completes(env: dict[str, str], tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     for (line, expected), got in zip(CASES.items(), done.stdout.splitlines(), strict=True):
         assert sorted(got.split()) == sorted(expected), line
+
+
+def test_bash_completes_the_wheel_of_bundle(tmp_path: Path) -> None:
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist" / "weather_tools-1.2.0-py3-none-any.whl").write_bytes(b"")
+    path = tmp_path / "complete.bash"
+    path.write_text(script("bash"))
+    line = (
+        f"source {path}; COMP_WORDS=(agenttools bundle dist/w); COMP_CWORD=2; COMPREPLY=(); "
+        '_agenttools; printf "%s\\n" "${COMPREPLY[@]}"'
+    )
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.fspath(tmp_path)}
+    done = subprocess.run(
+        ["bash", "-c", line], capture_output=True, text=True, env=env, cwd=tmp_path, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["dist/weather_tools-1.2.0-py3-none-any.whl"]
 
 
 @pytest.mark.slow

@@ -240,6 +240,28 @@ def test_killed_during_creation_the_next_command_removes_it(
     )
 
 
+@pytest.mark.parametrize(
+    "command", [["deployed"], ["remove", "--all", "--dry-run"], ["verify"]], ids=" ".join
+)
+def test_killed_during_creation_a_command_that_reads_deployments_removes_it_first(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    old_index: IndexServer,
+    command: list[str],
+) -> None:
+    install = ("deploy", "claude-code", "weather-tools", "-i", old_index.url(), "--install")
+    kill_at("envs.installed", *install)
+    assert environments(state_of(tmp_path)) != []
+    project = tmp_path / "project"  # (verify inside a project: the project's verify)
+    project.mkdir()
+    (project / "agenttools.toml").write_text('[agenttools]\nclients = ["claude-code"]\n')
+    monkeypatch.chdir(project)
+    done = run(capsys, *command)
+    assert "An interrupted install of weather-tools-1.2.0-" in done.err
+    assert environments(state_of(tmp_path)) == [] and leftovers(state_of(tmp_path)) == []
+
+
 @pytest.mark.parametrize("point", ["envs.receipt", "envs.remove"])
 def test_killed_during_an_upgrade_the_deployment_keeps_working(
     capsys: pytest.CaptureFixture[str],
@@ -278,3 +300,25 @@ def test_killed_during_an_upgrade_the_deployment_keeps_working(
         initialize([entry["command"], *entry["args"]], entry.get("env"))["serverInfo"]["name"]
         == "weather"
     )
+
+
+@pytest.mark.parametrize("first", ["envs", "deployed"])
+def test_killed_once_an_upgrade_is_committed_whichever_command_comes_next_removes_the_old_one(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    publishing: Publishing,
+    releases: Releases,
+    first: str,
+) -> None:
+    install = ("deploy", "claude-code", "weather-tools", "-i", publishing.server.url(), "--install")
+    assert run(capsys, *install).status == 0
+    publishing.publish(releases.new)
+    # the new deployment's record is in place; the one it replaces is not removed yet
+    kill_at("deploy:record-written", "sync", "--upgrade")
+    assert run(capsys, first, "--json").status == 0
+    after = run(capsys, "envs", "--json")
+    names = [e["name"] for e in after.json()["environments"]]
+    assert len(names) == 1 and names[0].startswith("weather-tools-1.3.0-"), names
+    assert leftovers(state_of(tmp_path)) == []
+    assert claude_entry(home)["command"].startswith(str(state_of(tmp_path) / "envs" / names[0]))
