@@ -23,7 +23,7 @@ from agenttools_runtime.deploy.ownership import EntryOutcome
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.removal import remove_recorded, sweep_if_needed, warnings_of
 from agenttools_runtime.deploy.store import Store
-from agenttools_runtime.errors import AgentToolsWarning, format_message
+from agenttools_runtime.errors import AgentToolsWarning, broken_record_hint
 
 if TYPE_CHECKING:
     from agenttools_runtime.bundles import AgentTools
@@ -282,7 +282,7 @@ def _removal_recovered(store: Store, ident: str) -> Journal | None:
 
 def _broken(exc: errors.InvalidDeploymentRecord) -> errors.BrokenDeploymentRecord:
     path = Path(str(exc.data.get("path", "")))
-    hint = format_message("BrokenDeploymentRecordHint", directory=path.parent)
+    hint = broken_record_hint(path)
     return errors.BrokenDeploymentRecord(path=path, reason=exc.data.get("reason", ""), hint=hint)
 
 
