@@ -320,13 +320,9 @@ def remove_deployment(ident: str | Deployment, *, force: bool = False) -> Remova
             found.extend(warnings_of(done))
             found.extend(sweep_if_needed(store))
     except KeyboardInterrupt as exc:
-        if isinstance(exc, signals.Interrupted) and exc.outcome:
-            raise
         what = "was removed" if removed else "was not removed"
         committed = (record.uuid,) if removed else ()
-        raise signals.Interrupted.from_interrupt(
-            exc, f"the deployment {uid} {what}", committed
-        ) from None
+        raise signals.with_outcome(exc, f"the deployment {uid} {what}", committed) from None
     from agenttools_runtime.envs.refs import release_record  # its managed environment, if last
 
     found.extend(release_record(record.agent_tools))
