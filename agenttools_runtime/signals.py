@@ -56,6 +56,16 @@ class Interrupted(KeyboardInterrupt):
         return cls(signum, outcome, committed)
 
 
+def with_outcome(
+    exc: KeyboardInterrupt, outcome: str, committed: tuple[str, ...] = ()
+) -> Interrupted:
+    """*exc* itself when it already says its outcome (an inner step said where it stopped),
+    else the same interruption with *outcome*."""
+    if isinstance(exc, Interrupted) and exc.outcome:
+        return exc
+    return Interrupted.from_interrupt(exc, outcome, committed)
+
+
 _DEFERRED = (signal.SIGINT, signal.SIGTERM)
 _MARK = "_agenttools_deferred"
 

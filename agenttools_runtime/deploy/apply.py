@@ -149,16 +149,15 @@ def run(store: Store, changes: DeployChanges) -> list[AgentToolsWarning]:
             except Exception as exc:  # the deployment stands; the journal stays to finish it
                 found.append(errors.DeploymentNotFinished(uuid=uid, reason=str(exc)))
     except KeyboardInterrupt as exc:  # a signal deferred until the deployment was whole
-        if isinstance(exc, signals.Interrupted) and exc.outcome:
-            raise  # (rolled back: said by _fail)
         raise interrupted_after_commit(exc, uid) from None
     return found
 
 
 def interrupted_after_commit(exc: KeyboardInterrupt, uid: str) -> signals.Interrupted:
-    """What an interruption that waited until deployment *uid* was committed says."""
+    """What an interruption that waited until deployment *uid* was committed says (unless
+    it says already that it was rolled back: ``_fail``)."""
     said = f"the deployment {uid} was committed ('agenttools remove {uid}' undoes it)"
-    return signals.Interrupted.from_interrupt(exc, said, (uid,))
+    return signals.with_outcome(exc, said, (uid,))
 
 
 def _fail(store: Store, entry: Journal, exc: BaseException) -> NoReturn:

@@ -23,7 +23,7 @@ from agenttools_runtime.deploy.ownership import EntryOutcome
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.removal import remove_recorded, sweep_if_needed, warnings_of
 from agenttools_runtime.deploy.store import Store
-from agenttools_runtime.errors import AgentToolsWarning, format_message
+from agenttools_runtime.errors import AgentToolsWarning, broken_record_hint
 
 if TYPE_CHECKING:
     from agenttools_runtime.bundles import AgentTools
@@ -282,7 +282,7 @@ def _removal_recovered(store: Store, ident: str) -> Journal | None:
 
 def _broken(exc: errors.InvalidDeploymentRecord) -> errors.BrokenDeploymentRecord:
     path = Path(str(exc.data.get("path", "")))
-    hint = format_message("BrokenDeploymentRecordHint", directory=path.parent)
+    hint = broken_record_hint(path)
     return errors.BrokenDeploymentRecord(path=path, reason=exc.data.get("reason", ""), hint=hint)
 
 
@@ -320,13 +320,9 @@ def remove_deployment(ident: str | Deployment, *, force: bool = False) -> Remova
             found.extend(warnings_of(done))
             found.extend(sweep_if_needed(store))
     except KeyboardInterrupt as exc:
-        if isinstance(exc, signals.Interrupted) and exc.outcome:
-            raise
         what = "was removed" if removed else "was not removed"
         committed = (record.uuid,) if removed else ()
-        raise signals.Interrupted.from_interrupt(
-            exc, f"the deployment {uid} {what}", committed
-        ) from None
+        raise signals.with_outcome(exc, f"the deployment {uid} {what}", committed) from None
     from agenttools_runtime.envs.refs import release_record  # its managed environment, if last
 
     found.extend(release_record(record.agent_tools))

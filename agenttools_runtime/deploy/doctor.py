@@ -75,7 +75,7 @@ from agenttools_runtime.errors import (
     InterruptedOperationRecovered,
     InvalidDeploymentRecord,
     StateRecoveryFailed,
-    format_message,
+    broken_record_hint,
 )
 from agenttools_runtime.mcp.install import read_server_entries
 from agenttools_runtime.skills import fsops
@@ -291,7 +291,7 @@ def _records(store: Store, add: Add) -> list[DeploymentRecord]:
     for item in records.iter_records(store.state.deployments):
         if isinstance(item, InvalidDeploymentRecord):
             path = Path(str(item.data.get("path", "")))
-            hint = format_message("BrokenDeploymentRecordHint", directory=path.parent)
+            hint = broken_record_hint(path)
             # (its skills stay referenced: never deleted while it may be using them)
             add(Finding("unreadable", str(path), f"{item}. {hint}", False))
         else:

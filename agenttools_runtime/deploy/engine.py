@@ -245,7 +245,7 @@ def execute_outcome(
             record_verified(tools)
         return deployment
     except KeyboardInterrupt as exc:
-        if not done or (isinstance(exc, signals.Interrupted) and exc.outcome):
+        if not done:
             raise
         # the signal waited for the end of the lock: all was done
         raise apply.interrupted_after_commit(exc, done[0].uuid) from None

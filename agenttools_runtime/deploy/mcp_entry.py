@@ -75,9 +75,7 @@ def _interrupted_says(said: Said) -> Iterator[None]:
     try:
         yield
     except KeyboardInterrupt as exc:
-        if isinstance(exc, signals.Interrupted) and exc.outcome:
-            raise
-        raise signals.Interrupted.from_interrupt(exc, said.outcome) from None
+        raise signals.with_outcome(exc, said.outcome) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,8 @@ from agenttools_runtime.deploy.deploy_plan import DeployPlan
 from agenttools_runtime.deploy.deployment import Deployment
 from agenttools_runtime.deploy.plan import Level
 from agenttools_runtime.deploy.resolved import ResolvedTools, resolve
-from agenttools_runtime.deploy.server_checks import Check, server_problems
-from agenttools_runtime.deploy.target_tools import missing_sdk, with_links, with_runner
+from agenttools_runtime.deploy.server_checks import Check, missing_sdk, server_problems
+from agenttools_runtime.deploy.target_tools import with_links, with_runner
 from agenttools_runtime.deploy.targets import (
     DEFAULT,
     DeployTarget,

@@ -19,7 +19,7 @@ from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.deploy.store import Store
 from agenttools_runtime.deploy.targets import read_roots_by_client
 from agenttools_runtime.errors import FORCE as FORCE_HINT
-from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning, format_message
+from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning, broken_record_hint
 from agenttools_runtime.mcp.entries import build_entry
 from agenttools_runtime.mcp.formats import plain
 from agenttools_runtime.mcp.install import read_server_entries
@@ -65,7 +65,7 @@ def unreadable_in_the_way(
                     reason=reason,
                     name=result.tools.name,
                     target=target.client.display_name,
-                    hint=format_message("BrokenDeploymentRecordHint", directory=path.parent),
+                    hint=broken_record_hint(path),
                 )
             )
     return found

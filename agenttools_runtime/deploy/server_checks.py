@@ -11,19 +11,27 @@ file, executable; a command by name (a ``script`` runner's console script, ``uvx
 portable ``uvx --from 'dist==X'`` entry, a declared ``command``) needs to be on the ``PATH``
 — of this process, the nearest thing to the one the client starts servers with. A URL server
 has nothing to start: it is not checked (reaching it is the client's business, at its time,
-with its credentials)."""
+with its credentials).
+
+Whatever *check* is, the built-in ``agenttools`` server is not written to run in an
+interpreter without the MCP SDK (:func:`missing_sdk`)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Literal
 
 from agenttools_runtime import errors
+from agenttools_runtime.bundles import BUILTIN_SERVERS
 from agenttools_runtime.deploy import content
 from agenttools_runtime.deploy.resolved import ResolvedTools, ServerPlan
 from agenttools_runtime.deploy.targets import DeployTarget
 from agenttools_runtime.mcp.preflight import interpreter_paths, start_problem, version_problem
+from agenttools_runtime.mcp.runners import RunnerChoice
 from agenttools_runtime.mcp.server import Environment, MCPServer
 
 Check = Literal["none", "start", "connect"]
@@ -137,3 +145,36 @@ def _probe_env(sp: ServerPlan) -> tuple[dict[str, str], list[str]]:
         env[name] = os.environ.get(name, "")
         taken.append(env[name])
     return env, taken
+
+
+def missing_sdk(launches: Mapping[str, RunnerChoice]) -> errors.AgentToolsError | None:
+    """``MCPSDKMissing`` when the built-in ``agenttools`` server would be written to run in
+    an interpreter without the MCP SDK (the ``[serve]`` extra): it could never start."""
+    builtin = BUILTIN_SERVERS["agenttools"]
+    for key, choice in launches.items():
+        if choice.runner == "uvx" or choice.server.name != builtin.name:
+            continue  # uvx installs agenttools[serve] itself
+        if choice.server.origin != builtin.origin:
+            continue
+        python = (choice.server.environment or Environment.current()).python
+        if not has_mcp_sdk(python):
+            return errors.MCPSDKMissing(
+                feature=f'The built-in "agenttools" MCP server (config key "{key}", run by '
+                f"{python})"
+            )
+    return None
+
+
+def has_mcp_sdk(python: Path) -> bool:
+    """Whether the interpreter *python* can import the MCP SDK (``mcp``), without importing
+    it here (a subprocess for another interpreter)."""
+    if os.path.abspath(python) == os.path.abspath(sys.executable):
+        return importlib.util.find_spec("mcp") is not None
+    import subprocess  # (only when another interpreter is asked)
+
+    probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('mcp') is None)"
+    try:
+        done = subprocess.run([os.fspath(python), "-c", probe], capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0

@@ -175,8 +175,7 @@ def _plan_at(
     if destination is DestinationState.DIRECTORY and not same_directory:
         quick = entry is not None and registry.unmodified_by_stats(entry, directory)
         facts, stats = _disk_facts(facts, source, entry, directory, quick)
-        decision = plan.decide_install(facts, level)
-        if quick and decision.writes:
+        if quick and plan.decide_install(facts, level).writes:
             # about to replace what is there: look at every byte of it first
             facts, stats = _disk_facts(facts, source, entry, directory, False)
     decision = plan.decide_install(facts, level)

@@ -47,7 +47,7 @@ from agenttools_runtime.deploy.plan import version_older
 from agenttools_runtime.deploy.records import DeploymentRecord, InstalledSkill, ServerEntry
 from agenttools_runtime.deploy.targets import USER_SCOPE
 from agenttools_runtime.discovery import SearchPath, try_get_distribution
-from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord, format_message
+from agenttools_runtime.errors import AgentToolsError, InvalidDeploymentRecord, broken_record_hint
 from agenttools_runtime.mcp.entries import build_entry
 from agenttools_runtime.mcp.formats import plain
 from agenttools_runtime.mcp.install import read_server_entries
@@ -114,7 +114,7 @@ def statuses(
         if isinstance(item, InvalidDeploymentRecord):
             where = str(item.data.get("path", ""))
             # what can be done about it (the same advice as remove's and doctor's)
-            hint = format_message("BrokenDeploymentRecordHint", directory=Path(where).parent)
+            hint = broken_record_hint(Path(where))
             found.append(
                 DeploymentStatus(
                     Path(where).parent.name,

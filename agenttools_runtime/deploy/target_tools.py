@@ -1,29 +1,21 @@
 """Resolved tools as one target gets them: each server as it is written there (its runner,
-:mod:`agenttools_runtime.mcp.runners`), the skills of an editable install as links
-(``--link``), and the check that the built-in server's interpreter has the MCP SDK."""
+:mod:`agenttools_runtime.mcp.runners`), and the skills of an editable install as links
+(``--link``)."""
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import subprocess
-import sys
-from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from agenttools_runtime import errors
-from agenttools_runtime.bundles import BUILTIN_SERVERS, BUILTIN_SKILLS_DIR
+from agenttools_runtime.bundles import BUILTIN_SKILLS_DIR
 from agenttools_runtime.deploy.resolved import ResolvedTools
 from agenttools_runtime.deploy.targets import USER_SCOPE, DeployTarget
 from agenttools_runtime.errors import (
     AgentSkillLinkNotEditable,
     AgentSkillLinksUnsupported,
-    AgentToolsError,
     AgentToolsWarning,
 )
 from agenttools_runtime.mcp.runners import RunnerChoice, choose_runner, machine_specific_warning
-from agenttools_runtime.mcp.server import Environment
 from agenttools_runtime.skills.spec import SkillSource
 
 
@@ -84,34 +76,3 @@ def _live_source(source: SkillSource) -> bool:
     if any(p.endswith(".dist-info") for p in directory.parts):
         return False
     return not directory.is_relative_to(Path(BUILTIN_SKILLS_DIR))
-
-
-def missing_sdk(launches: Mapping[str, RunnerChoice]) -> AgentToolsError | None:
-    """``MCPSDKMissing`` when the built-in ``agenttools`` server would be written to run in
-    an interpreter without the MCP SDK (the ``[serve]`` extra): it could never start."""
-    builtin = BUILTIN_SERVERS["agenttools"]
-    for key, choice in launches.items():
-        if choice.runner == "uvx" or choice.server.name != builtin.name:
-            continue  # uvx installs agenttools[serve] itself
-        if choice.server.origin != builtin.origin:
-            continue
-        python = (choice.server.environment or Environment.current()).python
-        if not has_mcp_sdk(python):
-            return errors.MCPSDKMissing(
-                feature=f'The built-in "agenttools" MCP server (config key "{key}", run by '
-                f"{python})"
-            )
-    return None
-
-
-def has_mcp_sdk(python: Path) -> bool:
-    """Whether the interpreter *python* can import the MCP SDK (``mcp``), without importing
-    it here (a subprocess for another interpreter)."""
-    if os.path.abspath(python) == os.path.abspath(sys.executable):
-        return importlib.util.find_spec("mcp") is not None
-    probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('mcp') is None)"
-    try:
-        done = subprocess.run([os.fspath(python), "-c", probe], capture_output=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0

@@ -12,7 +12,7 @@ import pytest
 
 from agenttools_runtime.bundles import BUILTIN_SERVERS, AgentTools
 from agenttools_runtime.deploy import deploy
-from agenttools_runtime.deploy.target_tools import has_mcp_sdk
+from agenttools_runtime.deploy.server_checks import has_mcp_sdk
 from agenttools_runtime.errors import MCPSDKMissing
 from agenttools_runtime.mcp.server import Environment
 from tests.helpers.venvs import create_venv
