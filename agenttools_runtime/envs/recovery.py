@@ -14,6 +14,7 @@ from agenttools_runtime.envs.journal import INSTALL, EnvironmentJournal
 from agenttools_runtime.envs.layout import envs_dir
 from agenttools_runtime.envs.refs import empty_trash, references, remove_environment
 from agenttools_runtime.errors import InterruptedInstallRecovered
+from agenttools_runtime.paths import has_entries
 
 
 def recover() -> list[InterruptedInstallRecovered]:
@@ -64,9 +65,9 @@ def recover_if_free() -> list[InterruptedInstallRecovered]:
     """:func:`recover` when the environments lock is free now (the deployment
     lock's own recovery calls this: it never waits for the environments lock)."""
     if (
-        not layout.has_entries(journal.journal_dir())
+        not has_entries(journal.journal_dir())
         and not layout.trash_entries()
-        and not layout.has_entries(layout.staging_dir())
+        and not has_entries(layout.staging_dir())
     ):
         return []
     with try_environments_lock() as taken:
