@@ -1,11 +1,14 @@
 """Finishing or undoing environment operations a process did not live to complete (see
 :mod:`agenttools_runtime.envs.journal`). Runs with the environments lock held, after the
 deployment state was recovered (the deployment lock's own recovery), since whether an install
-was committed is what the deployment records say."""
+was committed is what the deployment records say. A journal that cannot be read is left as it
+is, with the environments it names (``journal.busy``): one warning says so, once per process
+(a command may recover more than once)."""
 
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 
 from agenttools_runtime import fs
 from agenttools_runtime.envs import journal, layout, receipt
@@ -13,15 +16,32 @@ from agenttools_runtime.envs.envlock import try_environments_lock
 from agenttools_runtime.envs.journal import INSTALL, EnvironmentJournal
 from agenttools_runtime.envs.layout import envs_dir
 from agenttools_runtime.envs.refs import empty_trash, references, remove_environment
-from agenttools_runtime.errors import InterruptedInstallRecovered
+from agenttools_runtime.errors import (
+    AgentToolsWarning,
+    EnvironmentJournalUnreadable,
+    InterruptedInstallRecovered,
+)
 from agenttools_runtime.paths import has_entries
 
+_warned: set[Path] = set()  # the journals that cannot be read this process has warned about
 
-def recover() -> list[InterruptedInstallRecovered]:
+
+def recover() -> list[AgentToolsWarning]:
     """Handle every environment journal left (call with the environments lock held and the
     deployment state consistent)."""
-    said: list[InterruptedInstallRecovered] = []
+    said: list[AgentToolsWarning] = []
     for entry in journal.pending():
+        if isinstance(entry, journal.Unreadable):
+            if entry.path not in _warned:
+                _warned.add(entry.path)
+                said.append(
+                    EnvironmentJournalUnreadable(
+                        journal=entry.path,
+                        reason=entry.reason,
+                        kept=journal.what_it_keeps(entry.path),
+                    )
+                )
+            continue
         outcome = _install(entry) if entry.kind == INSTALL else _rebuild(entry)
         journal.end(entry)
         said.append(
@@ -61,7 +81,7 @@ def _rebuild(entry: EnvironmentJournal) -> str:
     return "stopped; 'agenttools doctor --fix' rebuilds it"
 
 
-def recover_if_free() -> list[InterruptedInstallRecovered]:
+def recover_if_free() -> list[AgentToolsWarning]:
     """:func:`recover` when the environments lock is free now (the deployment
     lock's own recovery calls this: it never waits for the environments lock)."""
     if (
