@@ -168,20 +168,18 @@ def what_it_keeps(path: Path) -> str:
     return f"the managed environments it names are kept while it is there: {', '.join(names)}"
 
 
+def kept_by_unreadable() -> set[str]:
+    """The environments the journals that cannot be read (set aside or not) name."""
+    found = [i.path for i in pending() if isinstance(i, Unreadable)] + set_aside_journals()
+    return {name for path in found for name in named_by(path)}
+
+
 def busy() -> set[str]:
     """The environments of the operations left unfinished, and those a journal that cannot
-    be read names (set aside or not): neither used nor removed until recovery finishes them
-    (or the user deletes that journal)."""
-    found: set[str] = set()
-    unreadable = set_aside_journals()
-    for item in pending():
-        if isinstance(item, Unreadable):
-            unreadable.append(item.path)
-        else:
-            found.add(item.environment)
-    for path in unreadable:
-        found.update(named_by(path))
-    return found
+    be read names: neither used nor removed until recovery finishes them (or the user deletes
+    that journal)."""
+    unfinished = {j.environment for j in pending() if isinstance(j, EnvironmentJournal)}
+    return unfinished | kept_by_unreadable()
 
 
 def _names(directory: Path) -> list[str]:

@@ -30,6 +30,7 @@ def recover() -> list[AgentToolsWarning]:
     """Handle every environment journal left (call with the environments lock held and the
     deployment state consistent)."""
     said: list[AgentToolsWarning] = []
+    kept = journal.kept_by_unreadable()
     for entry in journal.pending():
         if isinstance(entry, journal.Unreadable):
             if entry.path not in _warned:
@@ -42,7 +43,7 @@ def recover() -> list[AgentToolsWarning]:
                     )
                 )
             continue
-        outcome = _install(entry) if entry.kind == INSTALL else _rebuild(entry)
+        outcome = _install(entry, kept) if entry.kind == INSTALL else _rebuild(entry, kept)
         journal.end(entry)
         said.append(
             InterruptedInstallRecovered(
@@ -54,24 +55,32 @@ def recover() -> list[AgentToolsWarning]:
     return said
 
 
-def _install(entry: EnvironmentJournal) -> str:
+# (what a journal that cannot be read names is never removed: what it was about is unknown)
+_KEPT = "stopped; the environment is kept as it is: a journal that cannot be read names it"
+
+
+def _install(entry: EnvironmentJournal, kept: set[str]) -> str:
     refs = references()
     new = envs_dir() / entry.environment
     if refs.used(entry.environment) and new.is_dir() and layout.load(new).receipt is not None:
         for name in entry.replaces:
             old = envs_dir() / name
-            if not refs.used(name) and old.is_dir():
+            if not refs.used(name) and name not in kept and old.is_dir():
                 remove_environment(old)
         return "finished"
+    if entry.environment in kept:
+        return _KEPT
     if new.is_dir() and not refs.used(entry.environment):
         remove_environment(new)
     return "rolled back (nothing of it is left)"
 
 
-def _rebuild(entry: EnvironmentJournal) -> str:
+def _rebuild(entry: EnvironmentJournal, kept: set[str]) -> str:
     path = envs_dir() / entry.environment
     if path.is_dir() and layout.load(path).receipt is not None:
         return "finished"
+    if entry.environment in kept:
+        return _KEPT
     if path.is_dir():
         remove_environment(path)
     if entry.receipt is not None:

@@ -411,3 +411,24 @@ def test_an_unreadable_journal_that_names_no_environment(tmp_path: Path) -> None
     kinds = [f["kind"] for f in json.loads(found.stdout)["environments"]["findings"]]
     assert kinds == ["unreadable journal"]
     assert journal.read_bytes() == b"["
+
+
+def test_recovery_removes_no_environment_an_unreadable_journal_names(
+    home: Path, tmp_path: Path, old_index: IndexServer
+) -> None:
+    kill_at("envs.installed", "deploy", "claude-code", "weather-tools", "-i", old_index.url(),
+            "--install")  # fmt: skip
+    state = state_of(tmp_path)
+    (name,) = environments(state)
+    (readable,) = (state / "envs" / ".journal").iterdir()
+    unreadable = readable.with_name(f"{'9' * 20}-install-{name}.json")
+    unreadable.write_bytes(b"\xff")
+
+    done = agenttools("envs")
+    assert done.returncode == 0, done.stderr
+    # the journal that can be read is handled; what the other names stays as it is
+    assert f"An interrupted install of {name} was stopped; the environment is kept" in done.stderr
+    assert not readable.exists() and unreadable.read_bytes() == b"\xff"
+    assert environments(state) == [name]
+    assert agenttools("doctor", "--fix").returncode == 1
+    assert environments(state) == [name]
