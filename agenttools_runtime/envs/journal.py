@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs, jsonform
-from agenttools_runtime.envs import layout
 from agenttools_runtime.envs.layout import envs_dir
 
 SCHEMA = 1
@@ -157,7 +156,7 @@ def named_by(path: Path) -> list[str]:
     text = path.name
     with contextlib.suppress(OSError):
         text += "\n" + path.read_text("utf-8", "replace")
-    return [env.name for env in layout.environments() if env.name in text]
+    return [n for n in _names(envs_dir()) if not n.startswith(".") and n in text]
 
 
 def what_it_keeps(path: Path) -> str:
