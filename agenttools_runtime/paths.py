@@ -72,12 +72,12 @@ class StatePaths:
     def journals_left(self) -> bool:
         """Whether anything is in the journal directory: what an interrupted operation left
         (cheap: nothing is read; ``deploy/journal.py`` reads them)."""
-        return _has_entries(self.journals)
+        return has_entries(self.journals)
 
     def environment_journals_left(self) -> bool:
         """Whether ``<state>/envs/.journal`` holds anything: what an interrupted operation on
         a managed environment left (``envs/journal.py`` reads them)."""
-        return _has_entries(self.deployments.parent / "envs" / ".journal")
+        return has_entries(self.deployments.parent / "envs" / ".journal")
 
     def interrupted_left(self) -> bool:
         """Whether an interrupted operation left a journal, of a deployment or of a managed
@@ -91,7 +91,8 @@ class StatePaths:
         return self.deployments / ".created" / "paths.json"
 
 
-def _has_entries(directory: Path) -> bool:
+def has_entries(directory: Path) -> bool:
+    """Whether *directory* exists and holds anything (nothing is read)."""
     try:
         with os.scandir(directory) as found:
             return any(True for _ in found)

@@ -12,7 +12,15 @@
     the distributions installed are not the ones the receipt lists (something was installed
     into it or taken out) — rebuilt from its receipt;
 ``trash``
-    what an interrupted removal left — deleted.
+    what an interrupted removal left — deleted;
+``unreadable journal``
+    a journal that cannot be read (nothing is done from it; the environments it names are
+    kept) — moved to ``.journal-set-aside/``;
+``set-aside journal``
+    one moved there — reported until the user deletes it (it keeps those environments).
+
+The environments an operation in progress (or a journal that cannot be read) names are not
+looked at: nothing of them is removed.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from agenttools_runtime.errors import AgentToolsError
 UNUSED, INCOMPLETE, INTERPRETER_GONE, MISMATCH, TRASH = (
     "unused", "incomplete", "interpreter gone", "receipt mismatch", "trash",
 )  # fmt: skip
+UNREADABLE_JOURNAL, SET_ASIDE_JOURNAL = "unreadable journal", "set-aside journal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +69,20 @@ def check() -> list[EnvironmentFinding]:
             found.append(finding)
     for entry in layout.trash_entries():
         found.append(EnvironmentFinding(TRASH, entry, f"{entry} is left from a removal", True))
+    for item in journal.pending():
+        if isinstance(item, journal.Unreadable):
+            message = (
+                f"the journal {item.path} cannot be read ({item.reason}): nothing is done "
+                f"from it, and {journal.what_it_keeps(item.path)}; --fix sets it aside"
+            )
+            found.append(EnvironmentFinding(UNREADABLE_JOURNAL, item.path, message, True))
+    for path in journal.set_aside_journals():
+        message = (
+            f"the journal {path} could not be read and was set aside by 'agenttools doctor "
+            f"--fix'; nothing was done from it, and {journal.what_it_keeps(path)}: look at "
+            "it, then delete it"
+        )
+        found.append(EnvironmentFinding(SET_ASIDE_JOURNAL, path, message, False))
     return found
 
 
@@ -104,6 +127,9 @@ def fix(findings: list[EnvironmentFinding]) -> list[tuple[EnvironmentFinding, st
             elif finding.kind == TRASH:
                 empty_trash()
                 done.append((finding, "deleted"))
+            elif finding.kind == UNREADABLE_JOURNAL:
+                moved = journal.set_aside(finding.path)
+                done.append((finding, f"set aside as {moved}"))
         except (AgentToolsError, OSError) as exc:
             done.append((finding, f"not fixed: {exc}"))
     return done

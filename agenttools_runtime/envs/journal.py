@@ -13,10 +13,17 @@ undoes it (:mod:`agenttools_runtime.envs.recovery`). Two kinds:
 ``rebuild``
     An environment is being made again at its own path from its receipt (``receipt``, kept
     here): one left without a receipt gets it back, so that ``doctor`` finds it again.
+
+A journal that cannot be read (not JSON, not of this shape, a name that is a path) is never
+acted on: nothing says what its operation was. Recovery warns about it and leaves it, and it
+keeps every environment whose name its file name or its bytes hold from being used or removed
+(the rule of a deployment record that cannot be read, ``refs.py``); ``doctor --fix`` moves it
+to ``.journal-set-aside/``, where it keeps them until the user deletes it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -35,6 +42,11 @@ SUFFIX = ".json"
 
 def journal_dir() -> Path:
     return envs_dir() / ".journal"
+
+
+def set_aside_dir() -> Path:
+    """Where ``doctor --fix`` moves the journals that cannot be read."""
+    return envs_dir() / ".journal-set-aside"
 
 
 def _is_name(name: str) -> bool:
@@ -101,26 +113,77 @@ def end(entry: EnvironmentJournal) -> None:
     fs.unlink(entry.path, missing_ok=True)
 
 
-def pending() -> Iterator[EnvironmentJournal]:
-    """Every journal left that can be read, newest first (one that cannot is left as it is:
-    nothing says what its operation was)."""
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A journal file that cannot be read, and why (see the module docstring)."""
+
+    path: Path
+    reason: str
+
+
+def pending() -> Iterator[EnvironmentJournal | Unreadable]:
+    """Every journal left, newest first."""
     directory = journal_dir()
-    try:
-        names = os.listdir(directory)
-    except (FileNotFoundError, NotADirectoryError):
-        return
-    for name in sorted(
-        (n for n in names if n.endswith(SUFFIX) and not n.startswith(".")), reverse=True
-    ):
+    for name in reversed(_names(directory)):
+        if not name.endswith(SUFFIX) or name.startswith("."):
+            continue
         path = directory / name
         try:
-            entry = EnvironmentJournal.read(path)
-        except (OSError, ValueError):
+            yield EnvironmentJournal.read(path)
+        except FileNotFoundError:
             continue
-        yield entry
+        except (OSError, ValueError, RecursionError) as exc:
+            yield Unreadable(path, str(exc) or type(exc).__name__)
+
+
+def set_aside(path: Path) -> Path:
+    """Move the journal *path* that cannot be read to :func:`set_aside_dir` (environments
+    lock held); where it went."""
+    target = set_aside_dir() / path.name
+    fs.mkdir(target.parent)
+    fs.rename(path, target)
+    return target
+
+
+def set_aside_journals() -> list[Path]:
+    directory = set_aside_dir()
+    return [directory / n for n in _names(directory) if not n.startswith(".")]
+
+
+def named_by(path: Path) -> list[str]:
+    """The environments there are whose names the file name or the bytes of the journal
+    *path* hold: what a journal that cannot be read may be about."""
+    text = path.name
+    with contextlib.suppress(OSError):
+        text += "\n" + path.read_text("utf-8", "replace")
+    return [n for n in _names(envs_dir()) if not n.startswith(".") and n in text]
+
+
+def what_it_keeps(path: Path) -> str:
+    """For messages: the environments the journal *path* that cannot be read keeps."""
+    names = named_by(path)
+    if not names:
+        return "it names no managed environment there is"
+    return f"the managed environments it names are kept while it is there: {', '.join(names)}"
+
+
+def kept_by_unreadable() -> set[str]:
+    """The environments the journals that cannot be read (set aside or not) name."""
+    found = [i.path for i in pending() if isinstance(i, Unreadable)] + set_aside_journals()
+    return {name for path in found for name in named_by(path)}
 
 
 def busy() -> set[str]:
-    """The environments of the operations left unfinished: neither used nor removed until
-    recovery finishes them."""
-    return {j.environment for j in pending()}
+    """The environments of the operations left unfinished, and those a journal that cannot
+    be read names: neither used nor removed until recovery finishes them (or the user deletes
+    that journal)."""
+    unfinished = {j.environment for j in pending() if isinstance(j, EnvironmentJournal)}
+    return unfinished | kept_by_unreadable()
+
+
+def _names(directory: Path) -> list[str]:
+    """The names in *directory*, sorted (none when it is not there)."""
+    try:
+        return sorted(os.listdir(directory))
+    except (FileNotFoundError, NotADirectoryError):
+        return []

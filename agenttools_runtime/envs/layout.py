@@ -168,15 +168,6 @@ def trash_entries() -> list[Path]:
         return []
 
 
-def has_entries(directory: Path) -> bool:
-    """Whether *directory* exists and holds anything (nothing is read)."""
-    try:
-        with os.scandir(directory) as found:
-            return any(True for _ in found)
-    except (FileNotFoundError, NotADirectoryError):
-        return False
-
-
 def directory_size(path: Path) -> int:
     """Bytes of every file under *path* (links not followed)."""
     total = 0

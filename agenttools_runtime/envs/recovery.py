@@ -1,11 +1,14 @@
 """Finishing or undoing environment operations a process did not live to complete (see
 :mod:`agenttools_runtime.envs.journal`). Runs with the environments lock held, after the
 deployment state was recovered (the deployment lock's own recovery), since whether an install
-was committed is what the deployment records say."""
+was committed is what the deployment records say. A journal that cannot be read is left as it
+is, with the environments it names (``journal.busy``): one warning says so, once per process
+(a command may recover more than once)."""
 
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 
 from agenttools_runtime import fs
 from agenttools_runtime.envs import journal, layout, receipt
@@ -13,15 +16,34 @@ from agenttools_runtime.envs.envlock import try_environments_lock
 from agenttools_runtime.envs.journal import INSTALL, EnvironmentJournal
 from agenttools_runtime.envs.layout import envs_dir
 from agenttools_runtime.envs.refs import empty_trash, references, remove_environment
-from agenttools_runtime.errors import InterruptedInstallRecovered
+from agenttools_runtime.errors import (
+    AgentToolsWarning,
+    EnvironmentJournalUnreadable,
+    InterruptedInstallRecovered,
+)
+from agenttools_runtime.paths import has_entries
+
+_warned: set[Path] = set()  # the journals that cannot be read this process has warned about
 
 
-def recover() -> list[InterruptedInstallRecovered]:
+def recover() -> list[AgentToolsWarning]:
     """Handle every environment journal left (call with the environments lock held and the
     deployment state consistent)."""
-    said: list[InterruptedInstallRecovered] = []
+    said: list[AgentToolsWarning] = []
+    kept = journal.kept_by_unreadable()
     for entry in journal.pending():
-        outcome = _install(entry) if entry.kind == INSTALL else _rebuild(entry)
+        if isinstance(entry, journal.Unreadable):
+            if entry.path not in _warned:
+                _warned.add(entry.path)
+                said.append(
+                    EnvironmentJournalUnreadable(
+                        journal=entry.path,
+                        reason=entry.reason,
+                        kept=journal.what_it_keeps(entry.path),
+                    )
+                )
+            continue
+        outcome = _install(entry, kept) if entry.kind == INSTALL else _rebuild(entry, kept)
         journal.end(entry)
         said.append(
             InterruptedInstallRecovered(
@@ -33,24 +55,32 @@ def recover() -> list[InterruptedInstallRecovered]:
     return said
 
 
-def _install(entry: EnvironmentJournal) -> str:
+# (what a journal that cannot be read names is never removed: what it was about is unknown)
+_KEPT = "stopped; the environment is kept as it is: a journal that cannot be read names it"
+
+
+def _install(entry: EnvironmentJournal, kept: set[str]) -> str:
     refs = references()
     new = envs_dir() / entry.environment
     if refs.used(entry.environment) and new.is_dir() and layout.load(new).receipt is not None:
         for name in entry.replaces:
             old = envs_dir() / name
-            if not refs.used(name) and old.is_dir():
+            if not refs.used(name) and name not in kept and old.is_dir():
                 remove_environment(old)
         return "finished"
+    if entry.environment in kept:
+        return _KEPT
     if new.is_dir() and not refs.used(entry.environment):
         remove_environment(new)
     return "rolled back (nothing of it is left)"
 
 
-def _rebuild(entry: EnvironmentJournal) -> str:
+def _rebuild(entry: EnvironmentJournal, kept: set[str]) -> str:
     path = envs_dir() / entry.environment
     if path.is_dir() and layout.load(path).receipt is not None:
         return "finished"
+    if entry.environment in kept:
+        return _KEPT
     if path.is_dir():
         remove_environment(path)
     if entry.receipt is not None:
@@ -60,13 +90,13 @@ def _rebuild(entry: EnvironmentJournal) -> str:
     return "stopped; 'agenttools doctor --fix' rebuilds it"
 
 
-def recover_if_free() -> list[InterruptedInstallRecovered]:
+def recover_if_free() -> list[AgentToolsWarning]:
     """:func:`recover` when the environments lock is free now (the deployment
     lock's own recovery calls this: it never waits for the environments lock)."""
     if (
-        not layout.has_entries(journal.journal_dir())
+        not has_entries(journal.journal_dir())
         and not layout.trash_entries()
-        and not layout.has_entries(layout.staging_dir())
+        and not has_entries(layout.staging_dir())
     ):
         return []
     with try_environments_lock() as taken:

@@ -9,6 +9,7 @@ from agenttools_runtime.errors.base import AgentToolsError, AgentToolsWarning
 
 __all__ = [
     "DistributionNotInstalledHere",
+    "EnvironmentJournalUnreadable",
     "EnvironmentsLockTimeout",
     "IndexAuthenticationFailed",
     "IndexNotListable",
@@ -154,3 +155,10 @@ class ManagedEnvironmentKept(AgentToolsWarning):
 
 class InterruptedInstallRecovered(AgentToolsWarning):
     template = "An interrupted {operation} of {name} was {outcome}"
+
+
+class EnvironmentJournalUnreadable(AgentToolsWarning):
+    template = (
+        "The managed-environment journal {journal} cannot be read ({reason}), so nothing is "
+        "done from it and {kept}; 'agenttools doctor --fix' sets it aside"
+    )

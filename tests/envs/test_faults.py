@@ -7,9 +7,11 @@ upgrading an environment, followed by the next command."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -322,3 +324,111 @@ def test_killed_once_an_upgrade_is_committed_whichever_command_comes_next_remove
     assert len(names) == 1 and names[0].startswith("weather-tools-1.3.0-"), names
     assert leftovers(state_of(tmp_path)) == []
     assert claude_entry(home)["command"].startswith(str(state_of(tmp_path) / "envs" / names[0]))
+
+
+# -- a journal that cannot be read -------------------------------------------------------------
+
+
+def _damaged(field: str, value: object) -> Callable[[bytes], bytes]:
+    def damage(data: bytes) -> bytes:
+        return json.dumps({**json.loads(data), field: value}).encode()
+
+    return damage
+
+
+DAMAGES: dict[str, Callable[[bytes], bytes]] = {
+    "not JSON": lambda data: b"\xff" + data[:40],
+    "a wrong type": _damaged("pid", "1234"),
+    "an unknown kind": _damaged("kind", "transmogrify"),
+    "a path in replaces": _damaged("replaces", ["../../home"]),
+}
+
+
+def agenttools(*argv: str) -> subprocess.CompletedProcess[str]:
+    """``agenttools ARGV`` in a process of its own (what warns once per process is seen)."""
+    return subprocess.run([sys.executable, "-m", "agenttools", *argv], capture_output=True,
+                          text=True, timeout=600, env=dict(os.environ))  # fmt: skip
+
+
+@pytest.mark.parametrize("damage", list(DAMAGES))
+def test_an_unreadable_journal_is_reported_and_keeps_its_environment(
+    home: Path, tmp_path: Path, old_index: IndexServer, damage: str
+) -> None:
+    kill_at("envs.receipt", "deploy", "claude-code", "weather-tools", "-i", old_index.url(),
+            "--install")  # fmt: skip
+    state = state_of(tmp_path)
+    (name,) = environments(state)
+    (journal,) = (state / "envs" / ".journal").iterdir()
+    journal.write_bytes(DAMAGES[damage](journal.read_bytes()))
+    damaged = journal.read_bytes()
+
+    # every command says so, once, and leaves the journal and its environment alone
+    for argv in (["envs", "--json"], ["deployed"], ["remove", "--all"]):
+        done = agenttools(*argv)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.count(str(journal)) == 1, done.stderr
+        assert "cannot be read" in done.stderr and name in done.stderr
+        assert "'agenttools doctor --fix' sets it aside" in done.stderr
+        assert environments(state) == [name] and journal.read_bytes() == damaged
+
+    # doctor names it; --fix sets it aside (never deletes it, nor the environment it names)
+    found = agenttools("doctor", "--json")
+    assert found.returncode == 1
+    (finding,) = json.loads(found.stdout)["environments"]["findings"]
+    assert finding["kind"] == "unreadable journal" and finding["path"] == str(journal)
+    assert finding["fixable"] and name in finding["message"]
+    fixed = agenttools("doctor", "--fix", "--json")
+    assert fixed.returncode == 1 and fixed.stderr.count(str(journal)) == 1, fixed.stderr
+    aside = state / "envs" / ".journal-set-aside" / journal.name
+    assert aside.read_bytes() == damaged and not journal.exists()
+    environments_report = json.loads(fixed.stdout)["environments"]
+    assert [f["kind"] for f in environments_report["fixed"]] == ["unreadable journal"]
+    (left,) = environments_report["remaining"]
+    assert left["kind"] == "set-aside journal" and not left["fixable"]
+    assert environments(state) == [name] and leftovers(state) == []
+
+    # set aside, it is reported by doctor only, and still keeps the environment
+    done = agenttools("envs")
+    assert done.returncode == 0 and "cannot be read" not in done.stderr
+    assert agenttools("doctor", "--fix").returncode == 1
+    assert environments(state) == [name]
+    # once the user has deleted it, the environment no deployment uses goes
+    aside.unlink()
+    assert agenttools("doctor", "--fix").returncode == 0
+    assert environments(state) == []
+
+
+def test_an_unreadable_journal_that_names_no_environment(tmp_path: Path) -> None:
+    journal = state_of(tmp_path) / "envs" / ".journal" / "00000000000000000001-x.json"
+    journal.parent.mkdir(parents=True)
+    journal.write_bytes(b"[")
+    done = agenttools("envs")
+    assert done.returncode == 0
+    assert done.stderr.count(str(journal)) == 1, done.stderr
+    assert "it names no managed environment there is" in done.stderr
+    found = agenttools("doctor", "--json")
+    assert found.returncode == 1
+    kinds = [f["kind"] for f in json.loads(found.stdout)["environments"]["findings"]]
+    assert kinds == ["unreadable journal"]
+    assert journal.read_bytes() == b"["
+
+
+def test_recovery_removes_no_environment_an_unreadable_journal_names(
+    home: Path, tmp_path: Path, old_index: IndexServer
+) -> None:
+    kill_at("envs.installed", "deploy", "claude-code", "weather-tools", "-i", old_index.url(),
+            "--install")  # fmt: skip
+    state = state_of(tmp_path)
+    (name,) = environments(state)
+    (readable,) = (state / "envs" / ".journal").iterdir()
+    unreadable = readable.with_name(f"{'9' * 20}-install-{name}.json")
+    unreadable.write_bytes(b"\xff")
+
+    done = agenttools("envs")
+    assert done.returncode == 0, done.stderr
+    # the journal that can be read is handled; what the other names stays as it is
+    assert f"An interrupted install of {name} was stopped; the environment is kept" in done.stderr
+    assert not readable.exists() and unreadable.read_bytes() == b"\xff"
+    assert environments(state) == [name]
+    assert agenttools("doctor", "--fix").returncode == 1
+    assert environments(state) == [name]
