@@ -170,8 +170,10 @@ def _print_error(exc: AgentToolsError, as_json: bool, hint: str = "") -> None:
 
 
 def _print_warnings(caught: list[warnings.WarningMessage]) -> None:
-    for item in caught:
-        print(warning_line(item.message), file=sys.stderr)
+    # a command may meet the same state twice (doctor --fix recovers before and after its
+    # fixes): a line already printed is not printed again
+    for line in dict.fromkeys(warning_line(item.message) for item in caught):
+        print(line, file=sys.stderr)
 
 
 def _file_error(exc: OSError) -> FileOperationFailed:

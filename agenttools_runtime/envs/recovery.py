@@ -2,13 +2,12 @@
 :mod:`agenttools_runtime.envs.journal`). Runs with the environments lock held, after the
 deployment state was recovered (the deployment lock's own recovery), since whether an install
 was committed is what the deployment records say. A journal that cannot be read is left as it
-is, with the environments it names (``journal.busy``): one warning says so, once per process
-(a command may recover more than once)."""
+is, with the environments it names (``journal.busy``): a warning says so each time
+(the command line prints a warning it was given twice once)."""
 
 from __future__ import annotations
 
 import contextlib
-from pathlib import Path
 
 from agenttools_runtime import fs
 from agenttools_runtime.envs import journal, layout, receipt
@@ -23,8 +22,6 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.paths import has_entries
 
-_warned: set[Path] = set()  # the journals that cannot be read this process has warned about
-
 
 def recover() -> list[AgentToolsWarning]:
     """Handle every environment journal left (call with the environments lock held and the
@@ -33,15 +30,13 @@ def recover() -> list[AgentToolsWarning]:
     kept = journal.kept_by_unreadable()
     for entry in journal.pending():
         if isinstance(entry, journal.Unreadable):
-            if entry.path not in _warned:
-                _warned.add(entry.path)
-                said.append(
-                    EnvironmentJournalUnreadable(
-                        journal=entry.path,
-                        reason=entry.reason,
-                        kept=journal.what_it_keeps(entry.path),
-                    )
+            said.append(
+                EnvironmentJournalUnreadable(
+                    journal=entry.path,
+                    reason=entry.reason,
+                    kept=journal.what_it_keeps(entry.path),
                 )
+            )
             continue
         outcome = _install(entry, kept) if entry.kind == INSTALL else _rebuild(entry, kept)
         journal.end(entry)
