@@ -65,9 +65,6 @@ FILE, KEYS, DIR = "file", "keys", "dir"
 _PROBE_KEY = "agenttools-probe"
 
 
-_OMIT_NONE = jsonform.key(omit=None)
-
-
 @dataclass(frozen=True, slots=True)
 class Claim(jsonform.Form):
     """One path agenttools created: a config ``file`` (of ``client``'s format), ``keys`` it
@@ -78,10 +75,10 @@ class Claim(jsonform.Form):
     WHAT = "a claim"
     kind: str
     path: str
-    client: str | None = field(default=None, metadata=_OMIT_NONE)
+    client: str | None = field(default=None, metadata=jsonform.OMIT_NONE)
     keys: tuple[tuple[str, ...], ...] = field(default=(), metadata=jsonform.key(omit=()))
-    inode: int | None = field(default=None, metadata=_OMIT_NONE)
-    restore: tuple[str, str] | None = field(default=None, metadata=_OMIT_NONE)
+    inode: int | None = field(default=None, metadata=jsonform.OMIT_NONE)
+    restore: tuple[str, str] | None = field(default=None, metadata=jsonform.OMIT_NONE)
 
 
 # -- at deploy time --------------------------------------------------------------------------
