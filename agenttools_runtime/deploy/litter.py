@@ -127,9 +127,8 @@ def added_keys(text: str, client: Client, config_file: Path) -> tuple[tuple[str,
     container = entries.container_for(client, config_file)
     try:
         top = fmt.read_entries(text, Container(()))
-        added: list[tuple[str, ...]] = [
-            (key,) for key in _defaults(client, config_file) if not _has(top, key)
-        ]
+        required = entries.required_top_level(client, config_file)
+        added: list[tuple[str, ...]] = [(key,) for key in required if not _has(top, key)]
         for depth in range(len(container.path)):
             level = fmt.read_entries(text, Container(container.path[:depth]))
             if not _has(level, container.path[depth]):
@@ -332,7 +331,8 @@ def skeleton(text: str, client: Client, config_file: Path) -> str:
     fmt = get_format(client.config_format)
     container = entries.container_for(client, config_file)
     probe = entries.build_entry(client, MCPServer(name=_PROBE_KEY, command="probe"), _PROBE_KEY)
-    text, _ = fmt.set_entry(text, container, _PROBE_KEY, probe, _defaults(client, config_file))
+    required = entries.required_top_level(client, config_file)
+    text, _ = fmt.set_entry(text, container, _PROBE_KEY, probe, required)
     text, _ = fmt.remove_entry(text, container, _PROBE_KEY)
     return text
 
@@ -342,10 +342,6 @@ def _without(text: str, client: Client, keys: Iterable[tuple[str, ...]]) -> str:
     for key in keys:
         text, _ = fmt.remove_entry(text, Container(key[:-1]), key[-1])
     return text
-
-
-def _defaults(client: Client, config_file: Path) -> dict[str, Any]:
-    return entries.required_top_level(client, config_file)
 
 
 def _ancestors(places: Iterable[Path], ledger: Mapping[str, Claim]) -> set[str]:
