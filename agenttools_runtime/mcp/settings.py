@@ -116,15 +116,3 @@ def terminal_ask() -> Ask | None:
         return sys.stdin.readline().rstrip("\r\n")
 
     return ask
-
-
-def parse_assignments(pairs: Sequence[str]) -> dict[str, str]:
-    """``NAME=VALUE`` strings (``--env``) as a mapping; ``ValueError`` naming one without
-    ``=`` or a name."""
-    values: dict[str, str] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise ValueError(f"{pair!r} is not NAME=VALUE")
-        values[name] = value
-    return values
