@@ -50,7 +50,7 @@ from agenttools_runtime.mcp.formats import (
     get_format,
     read_config_text,
 )
-from agenttools_runtime.mcp.origin import common_prefix, common_suffix
+from agenttools_runtime.mcp.origin import common_ends
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.paths import StatePaths
 
@@ -154,8 +154,7 @@ def give_back(text: str, client: Client, config_file: Path) -> tuple[str, str] |
         return None
     if not after:  # all of it goes (a TOML file of blank lines): the whole text comes back
         return text, ""
-    head = common_prefix(text, after)
-    tail = common_suffix(text, after, min(len(text), len(after)) - head)
+    head, tail = common_ends(text, after)
     # widen the differing part with the text around it until it is unambiguous (an added
     # "[]" would be found in every empty list), at most a line's worth either way
     for _ in range(_CONTEXT):
