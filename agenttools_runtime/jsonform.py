@@ -58,6 +58,9 @@ def key(
     return {"name": name, "omit": omit, "check": check, "means": means}
 
 
+OMIT_NONE = key(omit=None)  # (an optional field, left out while None)
+
+
 class Form:
     """A dataclass mixin: :meth:`to_json` and :meth:`from_json` from the fields (see the
     module docstring). ``WHAT`` names the object in messages (``"a claim"``)."""

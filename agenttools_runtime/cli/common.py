@@ -9,7 +9,7 @@ import json
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import Any
 
 from agenttools_runtime.suggest import did_you_mean
 
@@ -243,9 +243,3 @@ def add_environment_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         help="discover the distributions in this site-packages directory (repeatable)",
     )
-
-
-def is_terminal(*streams: TextIO | None) -> bool:
-    """Whether every one of *streams* is a terminal (a stream is None in a process started
-    with it closed)."""
-    return all(s is not None and s.isatty() for s in streams)

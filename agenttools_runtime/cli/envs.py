@@ -18,7 +18,6 @@ from agenttools_runtime.cli.common import (
     announce,
     emit,
     finish_interrupted_if_left,
-    is_terminal,
 )
 from agenttools_runtime.cli.index_options import (
     SPECIFIER,
@@ -187,6 +186,8 @@ def _announced(
 
 
 def _ask(request: Any) -> bool:
+    from agenttools_runtime.mcp.settings import is_terminal
+
     if not is_terminal(sys.stdin, sys.stdout):
         return False
     try:

@@ -19,7 +19,6 @@ from agenttools_runtime.cli.common import (
     emit,
     examples,
     finish_interrupted_if_left,
-    is_terminal,
     nonempty,
 )
 
@@ -361,6 +360,8 @@ def run_sync(args: argparse.Namespace) -> int:
 def _confirm(orphans: list[SyncItem]) -> tuple[bool, str]:
     """Ask on a terminal whether to remove the orphaned deployments; never when stdin is
     not one (then they are not removed, and the reason says how to confirm)."""
+    from agenttools_runtime.mcp.settings import is_terminal
+
     if not is_terminal(sys.stdin):
         return False, "stdin is not a terminal, so nothing was asked: confirm with --yes"
     stream = sys.stderr

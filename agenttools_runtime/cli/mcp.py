@@ -300,12 +300,13 @@ def _with_settings(server: Any, pairs: list[str], project: bool, config_file: An
 
 def _env_values(pairs: list[str]) -> dict[str, str]:
     """The ``--env NAME=VALUE`` assignments (a malformed one is a usage error)."""
-    from agenttools_runtime.mcp.settings import parse_assignments
-
-    try:
-        return parse_assignments(pairs)
-    except ValueError as exc:
-        raise UsageError(f"--env {exc}") from None
+    values: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--env {pair!r} is not NAME=VALUE")
+        values[name] = value
+    return values
 
 
 def run_install_server_json(args: argparse.Namespace) -> int:

@@ -301,7 +301,6 @@ def _records(store: Store, add: Add) -> list[DeploymentRecord]:
 
 def _entries(store: Store, add: Add) -> list[RegistryEntry]:
     found: list[RegistryEntry] = []
-    directory = store.state.registry
     # entries an interrupted deploy created (in place: torn when it was killed while writing
     # one) are its journal's to delete, reported with it
     creating = {
@@ -311,17 +310,13 @@ def _entries(store: Store, add: Add) -> list[RegistryEntry]:
         for change in item.entries
         if change.before is None
     }
-    with contextlib.suppress(FileNotFoundError):
-        for name in sorted(os.listdir(directory)):
-            if not name.endswith(registry.ENTRY_SUFFIX) or name.startswith("."):
-                continue
-            key = name.removesuffix(registry.ENTRY_SUFFIX)
-            entry = registry.load_entry(key, store.state)
-            if entry is not None:
-                found.append(entry)
-            elif key not in creating:
-                detail = "a registry entry that cannot be read"
-                add(Finding("unreadable", str(directory / name), detail, False))
+    for key in registry.entry_keys(store.state):
+        entry = registry.load_entry(key, store.state)
+        if entry is not None:
+            found.append(entry)
+        elif key not in creating:
+            path = registry.entry_path(key, store.state)
+            add(Finding("unreadable", str(path), "a registry entry that cannot be read", False))
     return found
 
 

@@ -108,7 +108,7 @@ class SkillChange(jsonform.Form):
     backup: str | None = field(metadata=_TEMP)
     created_dirs: tuple[str, ...] = ()
     # deploy --link: root/name becomes a link to this directory
-    link: str | None = field(default=None, metadata=jsonform.key(omit=None))
+    link: str | None = field(default=None, metadata=jsonform.OMIT_NONE)
 
     @property
     def directory(self) -> Path:

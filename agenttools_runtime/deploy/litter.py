@@ -50,7 +50,7 @@ from agenttools_runtime.mcp.formats import (
     get_format,
     read_config_text,
 )
-from agenttools_runtime.mcp.origin import common_prefix, common_suffix
+from agenttools_runtime.mcp.origin import common_ends
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.paths import StatePaths
 
@@ -65,9 +65,6 @@ FILE, KEYS, DIR = "file", "keys", "dir"
 _PROBE_KEY = "agenttools-probe"
 
 
-_OMIT_NONE = jsonform.key(omit=None)
-
-
 @dataclass(frozen=True, slots=True)
 class Claim(jsonform.Form):
     """One path agenttools created: a config ``file`` (of ``client``'s format), ``keys`` it
@@ -78,10 +75,10 @@ class Claim(jsonform.Form):
     WHAT = "a claim"
     kind: str
     path: str
-    client: str | None = field(default=None, metadata=_OMIT_NONE)
+    client: str | None = field(default=None, metadata=jsonform.OMIT_NONE)
     keys: tuple[tuple[str, ...], ...] = field(default=(), metadata=jsonform.key(omit=()))
-    inode: int | None = field(default=None, metadata=_OMIT_NONE)
-    restore: tuple[str, str] | None = field(default=None, metadata=_OMIT_NONE)
+    inode: int | None = field(default=None, metadata=jsonform.OMIT_NONE)
+    restore: tuple[str, str] | None = field(default=None, metadata=jsonform.OMIT_NONE)
 
 
 # -- at deploy time --------------------------------------------------------------------------
@@ -130,9 +127,8 @@ def added_keys(text: str, client: Client, config_file: Path) -> tuple[tuple[str,
     container = entries.container_for(client, config_file)
     try:
         top = fmt.read_entries(text, Container(()))
-        added: list[tuple[str, ...]] = [
-            (key,) for key in _defaults(client, config_file) if not _has(top, key)
-        ]
+        required = entries.required_top_level(client, config_file)
+        added: list[tuple[str, ...]] = [(key,) for key in required if not _has(top, key)]
         for depth in range(len(container.path)):
             level = fmt.read_entries(text, Container(container.path[:depth]))
             if not _has(level, container.path[depth]):
@@ -158,8 +154,7 @@ def give_back(text: str, client: Client, config_file: Path) -> tuple[str, str] |
         return None
     if not after:  # all of it goes (a TOML file of blank lines): the whole text comes back
         return text, ""
-    head = common_prefix(text, after)
-    tail = common_suffix(text, after, min(len(text), len(after)) - head)
+    head, tail = common_ends(text, after)
     # widen the differing part with the text around it until it is unambiguous (an added
     # "[]" would be found in every empty list), at most a line's worth either way
     for _ in range(_CONTEXT):
@@ -335,7 +330,8 @@ def skeleton(text: str, client: Client, config_file: Path) -> str:
     fmt = get_format(client.config_format)
     container = entries.container_for(client, config_file)
     probe = entries.build_entry(client, MCPServer(name=_PROBE_KEY, command="probe"), _PROBE_KEY)
-    text, _ = fmt.set_entry(text, container, _PROBE_KEY, probe, _defaults(client, config_file))
+    required = entries.required_top_level(client, config_file)
+    text, _ = fmt.set_entry(text, container, _PROBE_KEY, probe, required)
     text, _ = fmt.remove_entry(text, container, _PROBE_KEY)
     return text
 
@@ -345,10 +341,6 @@ def _without(text: str, client: Client, keys: Iterable[tuple[str, ...]]) -> str:
     for key in keys:
         text, _ = fmt.remove_entry(text, Container(key[:-1]), key[-1])
     return text
-
-
-def _defaults(client: Client, config_file: Path) -> dict[str, Any]:
-    return entries.required_top_level(client, config_file)
 
 
 def _ancestors(places: Iterable[Path], ledger: Mapping[str, Claim]) -> set[str]:

@@ -28,9 +28,6 @@ SCHEMA_VERSION = 1
 STAGING_PREFIX = ".staging-"
 
 
-_OMIT_NONE = jsonform.key(omit=None)
-
-
 @dataclass(frozen=True, slots=True)
 class InstalledSkill(jsonform.Form):
     """One skill directory a deployment references (``registry_key`` is recorded once and
@@ -60,8 +57,8 @@ class ServerEntry(jsonform.Form):
     config_key: str
     config_file: str
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, metadata=jsonform.EXTRA)
-    runner: str | None = field(default=None, metadata=_OMIT_NONE)
-    written: Any = field(default=None, metadata=_OMIT_NONE)
+    runner: str | None = field(default=None, metadata=jsonform.OMIT_NONE)
+    written: Any = field(default=None, metadata=jsonform.OMIT_NONE)
     origin: Origin | None = field(default=None, metadata=jsonform.key("replaced", omit=None))
 
 

@@ -132,17 +132,25 @@ def load_entry(key: str, state: StatePaths | None = None) -> RegistryEntry | Non
     return entry if entry.key == key else None
 
 
-def iter_entries(state: StatePaths | None = None) -> Iterator[RegistryEntry]:
-    """Every readable entry, by reading every file (O(n): doctor, tests, index rebuilds)."""
+def entry_keys(state: StatePaths | None = None) -> list[str]:
+    """The keys of the entry files, in the order of their names (none without a registry)."""
     try:
         names = sorted(os.listdir((state or paths.state_paths()).registry))
     except FileNotFoundError:
-        return
-    for name in names:
-        if name.endswith(ENTRY_SUFFIX) and not name.startswith("."):
-            entry = load_entry(name.removesuffix(ENTRY_SUFFIX), state)
-            if entry is not None:
-                yield entry
+        return []
+    return [
+        n.removesuffix(ENTRY_SUFFIX)
+        for n in names
+        if n.endswith(ENTRY_SUFFIX) and not n.startswith(".")
+    ]
+
+
+def iter_entries(state: StatePaths | None = None) -> Iterator[RegistryEntry]:
+    """Every readable entry, by reading every file (O(n))."""
+    for key in entry_keys(state):
+        entry = load_entry(key, state)
+        if entry is not None:
+            yield entry
 
 
 def write_entry(

@@ -71,8 +71,7 @@ def capture(
             return Origin(value, text)
         return Origin(value, text, Hunk(old_span[0], text, text, 0, 0))
     span = fmt.entry_span(after, container, key)
-    prefix = common_prefix(before, after)
-    suffix = common_suffix(before, after, min(len(before), len(after)) - prefix)
+    prefix, suffix = common_ends(before, after)
     start, end = prefix, len(after) - suffix
     lead = trail = None
     if span is not None:  # widen to the whole written entry (the common parts around it)
@@ -120,15 +119,12 @@ def _holds(
         return False
 
 
-def common_prefix(a: str, b: str) -> int:
-    """The length of the longest common prefix of *a* and *b* (slices compared in C: a config
-    file may be megabytes)."""
-    return _longest(min(len(a), len(b)), lambda n: a[:n] == b[:n])
-
-
-def common_suffix(a: str, b: str, limit: int) -> int:
-    """The length of the longest common suffix of *a* and *b*, at most *limit*."""
-    return _longest(limit, lambda n: a[len(a) - n :] == b[len(b) - n :])
+def common_ends(a: str, b: str) -> tuple[int, int]:
+    """The lengths of the longest common prefix of *a* and *b* and of the longest common
+    suffix of what follows it (slices compared in C: a config file may be megabytes)."""
+    prefix = _longest(min(len(a), len(b)), lambda n: a[:n] == b[:n])
+    limit = min(len(a), len(b)) - prefix
+    return prefix, _longest(limit, lambda n: a[len(a) - n :] == b[len(b) - n :])
 
 
 def _longest(limit: int, same: Callable[[int], bool]) -> int:

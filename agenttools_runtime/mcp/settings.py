@@ -13,7 +13,7 @@ import getpass
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TextIO
 
 from agenttools_runtime import errors
 
@@ -91,11 +91,16 @@ def resolve_values(
     return values
 
 
+def is_terminal(*streams: TextIO | None) -> bool:
+    """Whether every one of *streams* is a terminal (a stream is None in a process started
+    with it closed)."""
+    return all(s is not None and s.isatty() for s in streams)
+
+
 def terminal_ask() -> Ask | None:
     """A prompt on the terminal (a secret without echo), or None when stdin or stderr is
     not a terminal (a script, CI): then nothing is asked."""
-    # (a stream may be None: a process started with its stdin closed)
-    if not all(s is not None and s.isatty() for s in (sys.stdin, sys.stderr)):
+    if not is_terminal(sys.stdin, sys.stderr):
         return None
 
     def ask(setting: Setting) -> str:
@@ -111,15 +116,3 @@ def terminal_ask() -> Ask | None:
         return sys.stdin.readline().rstrip("\r\n")
 
     return ask
-
-
-def parse_assignments(pairs: Sequence[str]) -> dict[str, str]:
-    """``NAME=VALUE`` strings (``--env``) as a mapping; ``ValueError`` naming one without
-    ``=`` or a name."""
-    values: dict[str, str] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise ValueError(f"{pair!r} is not NAME=VALUE")
-        values[name] = value
-    return values

@@ -184,7 +184,7 @@ def _umask() -> int:
 
 
 def _decode(path: Path, raw: bytes) -> str:
-    body = raw[len(_BOM) :] if raw.startswith(_BOM) else raw
+    body = raw.removeprefix(_BOM)
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError as exc:
