@@ -299,12 +299,15 @@ def _with_settings(server: Any, pairs: list[str], project: bool, config_file: An
 
 
 def _env_values(pairs: list[str]) -> dict[str, str]:
-    """The ``--env NAME=VALUE`` assignments (a malformed one is a usage error)."""
+    """The ``--env NAME=VALUE`` assignments (a malformed one is a usage error that never
+    shows a value: it may be a secret)."""
     values: dict[str, str] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
-        if not sep or not name:
+        if not sep:
             raise UsageError(f"--env {pair!r} is not NAME=VALUE")
+        if not name:
+            raise UsageError("--env: an assignment without a name (=VALUE) is not NAME=VALUE")
         values[name] = value
     return values
 
