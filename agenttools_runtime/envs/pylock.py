@@ -28,9 +28,6 @@ else:  # pragma: no cover
 T = TypeVar("T")
 
 
-_OMIT_NONE = jsonform.key(omit=None)
-
-
 @dataclass(frozen=True, slots=True)
 class ResolvedDistribution(jsonform.Form):
     """One distribution of an environment: ``name`` (normalized), ``version``, the file
@@ -41,11 +38,11 @@ class ResolvedDistribution(jsonform.Form):
     WHAT = "a resolved distribution"
     name: str
     version: str
-    file: str | None = field(default=None, metadata=_OMIT_NONE)
-    sha256: str | None = field(default=None, metadata=_OMIT_NONE)
-    url: str | None = field(default=None, metadata=_OMIT_NONE)
-    path: str | None = field(default=None, metadata=_OMIT_NONE)
-    index: str | None = field(default=None, metadata=_OMIT_NONE)
+    file: str | None = field(default=None, metadata=jsonform.OMIT_NONE)
+    sha256: str | None = field(default=None, metadata=jsonform.OMIT_NONE)
+    url: str | None = field(default=None, metadata=jsonform.OMIT_NONE)
+    path: str | None = field(default=None, metadata=jsonform.OMIT_NONE)
+    index: str | None = field(default=None, metadata=jsonform.OMIT_NONE)
 
 
 class LockFileError(ValueError):
