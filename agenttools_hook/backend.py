@@ -41,21 +41,15 @@ __all__ = [
 
 
 def get_requires_for_build_wheel(config_settings: ConfigSettings = None) -> list[str]:
-    return _run(
-        lambda: delegate.get_requires(_root(), "get_requires_for_build_wheel", config_settings)
-    )
+    return _requires("get_requires_for_build_wheel", config_settings)
 
 
 def get_requires_for_build_sdist(config_settings: ConfigSettings = None) -> list[str]:
-    return _run(
-        lambda: delegate.get_requires(_root(), "get_requires_for_build_sdist", config_settings)
-    )
+    return _requires("get_requires_for_build_sdist", config_settings)
 
 
 def get_requires_for_build_editable(config_settings: ConfigSettings = None) -> list[str]:
-    return _run(
-        lambda: delegate.get_requires(_root(), "get_requires_for_build_editable", config_settings)
-    )
+    return _requires("get_requires_for_build_editable", config_settings)
 
 
 def build_wheel(
@@ -63,18 +57,7 @@ def build_wheel(
     config_settings: ConfigSettings = None,
     metadata_directory: str | None = None,
 ) -> str:
-    from agenttools_hook import wrapping  # (see the module's docstring)
-
-    return _run(
-        lambda: wrapping.build_wheel(
-            _root(),
-            wheel_directory,
-            config_settings,
-            metadata_directory,
-            editable=False,
-            warn=_warn,
-        )
-    )
+    return _build(wheel_directory, config_settings, metadata_directory, editable=False)
 
 
 def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) -> str:
@@ -88,37 +71,19 @@ def _build_editable(
     config_settings: ConfigSettings = None,
     metadata_directory: str | None = None,
 ) -> str:
-    from agenttools_hook import wrapping  # (see the module's docstring)
-
-    return _run(
-        lambda: wrapping.build_wheel(
-            _root(), wheel_directory, config_settings, metadata_directory, editable=True, warn=_warn
-        )
-    )
+    return _build(wheel_directory, config_settings, metadata_directory, editable=True)
 
 
 def _prepare_metadata_for_build_wheel(
     metadata_directory: str, config_settings: ConfigSettings = None
 ) -> str:
-    from agenttools_hook import wrapping  # (see the module's docstring)
-
-    return _run(
-        lambda: wrapping.prepare_metadata(
-            _root(), metadata_directory, config_settings, editable=False, warn=_warn
-        )
-    )
+    return _prepare_metadata(metadata_directory, config_settings, editable=False)
 
 
 def _prepare_metadata_for_build_editable(
     metadata_directory: str, config_settings: ConfigSettings = None
 ) -> str:
-    from agenttools_hook import wrapping  # (see the module's docstring)
-
-    return _run(
-        lambda: wrapping.prepare_metadata(
-            _root(), metadata_directory, config_settings, editable=True, warn=_warn
-        )
-    )
+    return _prepare_metadata(metadata_directory, config_settings, editable=True)
 
 
 _OPTIONAL: dict[str, Callable[..., str]] = {
@@ -135,6 +100,43 @@ def __getattr__(name: str) -> Any:
     if hook is None or not _run(lambda: delegate.has_hook(_root(), name)):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return hook
+
+
+def _requires(hook: str, config_settings: ConfigSettings) -> list[str]:
+    return _run(lambda: delegate.get_requires(_root(), hook, config_settings))
+
+
+def _build(
+    wheel_directory: str,
+    config_settings: ConfigSettings,
+    metadata_directory: str | None,
+    *,
+    editable: bool,
+) -> str:
+    from agenttools_hook import wrapping  # (see the module's docstring)
+
+    return _run(
+        lambda: wrapping.build_wheel(
+            _root(),
+            wheel_directory,
+            config_settings,
+            metadata_directory,
+            editable=editable,
+            warn=_warn,
+        )
+    )
+
+
+def _prepare_metadata(
+    metadata_directory: str, config_settings: ConfigSettings, *, editable: bool
+) -> str:
+    from agenttools_hook import wrapping  # (see the module's docstring)
+
+    return _run(
+        lambda: wrapping.prepare_metadata(
+            _root(), metadata_directory, config_settings, editable=editable, warn=_warn
+        )
+    )
 
 
 def _root() -> Path:

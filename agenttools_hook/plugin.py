@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # imported when a build runs: hatchling loads this module for
 
 __all__ = ["AgentToolsBuildError", "AgentToolsBuildHook"]
 
-MANIFEST = layout.extra_metadata_target(layout.MANIFEST)
+MANIFEST = f"{layout.AGENTTOOLS}/{layout.MANIFEST}"  # its extra_metadata target
 
 
 class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]

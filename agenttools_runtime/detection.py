@@ -61,19 +61,14 @@ class Trace(jsonform.Form):
         return _WHAT[self.kind].format(name=self.name, path=self.path)
 
 
+@dataclass(eq=False)
 class Detection:
     """Whether *client* is installed here: the ``traces`` found, and the ``ignored`` paths
     that exist but only because agenttools created them."""
 
-    def __init__(
-        self,
-        client: Client,
-        traces: list[Trace] | None = None,
-        ignored: list[Trace] | None = None,
-    ) -> None:
-        self.client = client
-        self.traces: list[Trace] = [] if traces is None else traces
-        self.ignored: list[Trace] = [] if ignored is None else ignored
+    client: Client
+    traces: list[Trace] = field(default_factory=list)
+    ignored: list[Trace] = field(default_factory=list)
 
     @property
     def detected(self) -> bool:

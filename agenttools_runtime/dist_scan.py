@@ -61,13 +61,11 @@ def iter_dist_infos(paths: Iterable[str | os.PathLike[str]], only: str | None) -
                 is_egg = True
             else:
                 continue
-            project, _, version = name[: name.rindex(".")].partition("-")
-            key = canonical_dist_name(project)
-            if key in seen or (only is not None and key != only):
-                continue
-            seen.add(key)
-            # an egg-info shadows like any other but never carries a manifest
-            yield Entry(key, version.partition("-")[0], prefix + name, None, is_egg)
+            found = _first_of_name(name[: name.rindex(".")], seen, only)
+            if found is not None:
+                # an egg-info shadows like any other but never carries a manifest
+                key, version = found
+                yield Entry(key, version.partition("-")[0], prefix + name, None, is_egg)
 
 
 def iter_zip(archive: str, seen: set[str], only: str | None) -> Iterator[Entry]:
@@ -82,9 +80,17 @@ def iter_zip(archive: str, seen: set[str], only: str | None) -> Iterator[Entry]:
     for top in tops:
         if not top.endswith(".dist-info"):
             continue
-        project, _, version = top[: -len(".dist-info")].partition("-")
-        key = canonical_dist_name(project)
-        if key in seen or (only is not None and key != only):
-            continue
-        seen.add(key)
-        yield Entry(key, version, top, zip_file=archive)
+        found = _first_of_name(top[: -len(".dist-info")], seen, only)
+        if found is not None:
+            yield Entry(*found, top, zip_file=archive)
+
+
+def _first_of_name(stem: str, seen: set[str], only: str | None) -> tuple[str, str] | None:
+    """The normalized name and the version of a metadata directory's *stem*
+    (``name-version``) when it is the first of that name (and the one asked for, if any)."""
+    project, _, version = stem.partition("-")
+    key = canonical_dist_name(project)
+    if key in seen or (only is not None and key != only):
+        return None
+    seen.add(key)
+    return key, version

@@ -567,6 +567,7 @@ BUNDLE = Table(
             example="\"sys_platform != 'win32'\"",
         ),
     ),
+    required=("name",),
 )
 
 # Backends by their top-level module -> the distribution that provides them (data: the
@@ -667,8 +668,6 @@ def _table_schema(table: Table) -> dict[str, Any]:
         "additionalProperties": False,
         "properties": properties,
     }
-    if table is BUNDLE:
-        schema["required"] = ["name"]
     if table.required:
         schema["required"] = list(table.required)
     if table is SERVER:

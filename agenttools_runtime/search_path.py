@@ -66,7 +66,7 @@ class SearchPath:
         """Ask that interpreter for its ``sys.path`` once (a subprocess; nothing is imported
         into it but the standard library). Raises ``InvalidPythonEnvironment`` when it cannot
         be run or answers nonsense."""
-        executable = Path(os.path.abspath(os.path.expanduser(os.fspath(python))))
+        executable = _absolute(python)
         if executable.is_dir():  # a venv directory: its interpreter
             for candidate in (executable / "bin" / "python", executable / "Scripts" / "python.exe"):
                 if candidate.is_file():
@@ -112,7 +112,7 @@ class SearchPath:
     def for_paths(cls, paths: Sequence[Path | str]) -> SearchPath:
         """Explicit site-packages directories. Servers start with the interpreter of the
         environment the first directory belongs to (found next to it), else this one."""
-        resolved = tuple(Path(os.path.abspath(os.path.expanduser(os.fspath(p)))) for p in paths)
+        resolved = tuple(_absolute(p) for p in paths)
         environment = None
         for path in resolved:
             environment = _environment_of_site_packages(path)
@@ -142,19 +142,18 @@ class SearchPath:
         return f"{self.environment.python} -m pip install {name}"
 
 
+def _absolute(path: Path | str) -> Path:
+    """*path* with ``~`` expanded, made absolute and normalized (``..`` folded)."""
+    return Path(os.path.abspath(os.path.expanduser(path)))
+
+
 def _environment_of_site_packages(path: Path) -> Environment | None:
-    for marker, candidate in environment_candidates(path):
-        if marker.is_file() and candidate.exists():
-            return Environment(candidate, candidate.parent)
+    """The virtual environment a site-packages directory *path* belongs to: the first prefix
+    with a ``pyvenv.cfg`` and an interpreter, of <prefix>/lib/pythonX.Y/site-packages
+    (POSIX) or <prefix>/Lib/site-packages (Windows)."""
+    for prefix in (path.parent.parent.parent, path.parent.parent):
+        for scripts, python in (("bin", "python"), ("Scripts", "python.exe")):
+            candidate = prefix / scripts / python
+            if (prefix / "pyvenv.cfg").is_file() and candidate.exists():
+                return Environment(candidate, candidate.parent)
     return None
-
-
-def environment_candidates(path: Path) -> list[tuple[Path, Path]]:
-    """Where the environment a site-packages directory *path* belongs to is looked for, in
-    order: ``(pyvenv.cfg, interpreter)``."""
-    # <prefix>/lib/pythonX.Y/site-packages (POSIX) or <prefix>/Lib/site-packages (Windows)
-    return [
-        (prefix / "pyvenv.cfg", prefix / scripts / python)
-        for prefix in (path.parent.parent.parent, path.parent.parent)
-        for scripts, python in (("bin", "python"), ("Scripts", "python.exe"))
-    ]

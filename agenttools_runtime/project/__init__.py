@@ -4,7 +4,7 @@ first), each with its file, line, code and a sentence that starts with the key i
 
 from agenttools_runtime.project.build import BuildPlan, build_manifest
 from agenttools_runtime.project.check import check_project, validate_project
-from agenttools_runtime.project.context import CheckResult, SkillDeclaration
+from agenttools_runtime.project.context import CheckResult
 from agenttools_runtime.project.invalid import ProjectInvalid
 from agenttools_runtime.project.problems import (
     CODES,
@@ -20,7 +20,7 @@ from agenttools_runtime.project.pyproject import (
     load_project,
 )
 from agenttools_runtime.project.skills import check_skill_md
-from agenttools_runtime.toml_text import TomlLines, format_key
+from agenttools_runtime.toml_text import TomlLines
 
 __all__ = [
     "CODES",
@@ -31,7 +31,6 @@ __all__ = [
     "Problem",
     "Project",
     "ProjectInvalid",
-    "SkillDeclaration",
     "TomlLines",
     "build_manifest",
     "check_project",
@@ -39,7 +38,6 @@ __all__ = [
     "display_path",
     "errors_of",
     "find_project_root",
-    "format_key",
     "load_project",
     "validate_project",
 ]

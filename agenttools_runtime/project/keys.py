@@ -9,7 +9,6 @@ from typing import Any
 
 from agenttools_runtime import schema
 from agenttools_runtime.project.context import Checker
-from agenttools_runtime.schema import type_problem as type_problem  # (one definition)
 from agenttools_runtime.toml_text import KeyPath
 
 
@@ -32,7 +31,7 @@ def check_keys(
             hint = _did_you_mean(name, table.names)
             checker.add((*key, name), "UnknownKey", f'unknown key "{name}"{hint}')
             continue
-        problem = type_problem(spec, item)
+        problem = schema.type_problem(spec, item)
         if problem:
             checker.add((*key, name), "InvalidType", problem)
         elif spec.choices and item not in spec.choices:

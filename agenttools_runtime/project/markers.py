@@ -4,6 +4,7 @@ markers can both hold on one system (two bundles of one name must not)."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 
 from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
 
@@ -20,7 +21,7 @@ def check_marker(checker: Checker, key: KeyPath, marker: str) -> None:
         checker.add(key, "InvalidMarker", f'"{marker}" is not a PEP 508 marker: {first}')
         return
     try:
-        parsed.evaluate(_environments()[0])
+        parsed.evaluate(next(_environments()))
     except UndefinedEnvironmentName as exc:  # e.g. dependency_groups: lock files only
         checker.add(
             key,
@@ -54,9 +55,10 @@ def _holds(marker: Marker | None, environment: dict[str, str]) -> bool:
         return False
 
 
-def _environments() -> list[dict[str, str]]:
+def _environments() -> Iterator[dict[str, str]]:
     """Every combination of the platforms, interpreters and versions a wheel realistically
-    meets: the environments over which two markers are tested for overlap."""
+    meets, made one at a time: the environments over which two markers are tested for
+    overlap (the first is enough to tell whether a marker evaluates at all)."""
     platforms = [
         {"sys_platform": "linux", "platform_system": "Linux", "os_name": "posix"},
         {"sys_platform": "darwin", "platform_system": "Darwin", "os_name": "posix"},
@@ -64,7 +66,7 @@ def _environments() -> list[dict[str, str]]:
     ]
     machines = ["x86_64", "aarch64", "arm64", "AMD64", "ARM64"]
     implementations = [("cpython", "CPython"), ("pypy", "PyPy")]
-    return [
+    return (
         {
             **platform,
             "platform_machine": machine,
@@ -80,4 +82,4 @@ def _environments() -> list[dict[str, str]]:
         for platform, machine, (impl, impl_name), minor in itertools.product(
             platforms, machines, implementations, range(8, 16)
         )
-    ]
+    )

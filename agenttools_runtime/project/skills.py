@@ -19,7 +19,6 @@ from agenttools_runtime.project.context import (
     Checker,
     SkillDeclaration,
 )
-from agenttools_runtime.project.keys import type_problem
 from agenttools_runtime.project.problems import CODES, Problem, display_path
 from agenttools_runtime.project.skill_files import check_skill_files
 from agenttools_runtime.project.values import is_dir, is_file, items, strings
@@ -154,7 +153,7 @@ def _check_inline_skill(
     frontmatter: dict[str, Any] = {"name": name, "description": description, "body": body}
     for k, v in table.items():
         spec = schema.SKILL.key(k)
-        if spec is not None and type_problem(spec, v):
+        if spec is not None and schema.type_problem(spec, v):
             return  # reported by check_keys
         if k in schema.CLIENT_EXTENSION_KEYS or (spec is not None and k not in frontmatter):
             frontmatter.setdefault(k, v)

@@ -52,5 +52,4 @@ def is_dir(path: Path) -> bool:
 
 def is_inside(path: Path, root: Path) -> bool:
     """Whether *path* is *root* or below it, lexically (the caller resolves links)."""
-    path, root = Path(os.path.abspath(path)), Path(os.path.abspath(root))
-    return path == root or root in path.parents
+    return Path(os.path.abspath(path)).is_relative_to(os.path.abspath(root))

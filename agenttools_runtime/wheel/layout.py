@@ -32,9 +32,3 @@ def skill_file(skill: str, rel: str) -> str:
     """One file of a skill, relative to the agenttools directory: ``skills/<skill>/<rel>``
     (*rel* is ``/``-separated)."""
     return f"{SKILLS}/{skill}/{rel}"
-
-
-def extra_metadata_target(path: str) -> str:
-    """The hatchling ``extra_metadata`` target of *path* (relative to the agenttools
-    directory): ``agenttools/<path>``."""
-    return f"{AGENTTOOLS}/{path}"
