@@ -147,9 +147,6 @@ def setting_table(setting: Setting) -> dict[str, Any]:
     return table
 
 
-_OMIT_NONE = jsonform.key(omit=None)
-
-
 def _is_project_path(path: str) -> bool:
     """Relative, nothing leading out of the project (it is joined to ``source-root``)."""
     return not (
@@ -197,8 +194,8 @@ class BundleEntry(jsonform.Form):
             means='a list of names ("skill-name" or "dist/skill-name")',
         ),
     )
-    description: str | None = field(default=None, metadata=_OMIT_NONE)
-    marker: str | None = field(default=None, metadata=_OMIT_NONE)
+    description: str | None = field(default=None, metadata=jsonform.OMIT_NONE)
+    marker: str | None = field(default=None, metadata=jsonform.OMIT_NONE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +211,7 @@ class WheelManifest(jsonform.Form):
     # (the servers' tables are the schema's, and a skill's name is its key: read by parse)
     servers: Mapping[str, ServerEntry] = field(default_factory=dict, metadata=jsonform.NOT_JSON)
     skills: Mapping[str, SkillEntry] = field(default_factory=dict, metadata=jsonform.NOT_JSON)
-    root: str | None = field(default=None, metadata=_OMIT_NONE)
+    root: str | None = field(default=None, metadata=jsonform.OMIT_NONE)
     source_root: str | None = field(default=None, metadata=jsonform.key("source-root", omit=None))
     # as read; None: the lowest that carries it
     schema: int | None = field(default=None, compare=False, metadata=jsonform.NOT_JSON)
