@@ -289,3 +289,30 @@ def test_a_special_state_file_is_never_waited_for(site: Path, state: Path, patte
         (("deployed",), ("doctor",), deploy), STATE_FILES[pattern], strict=True
     ):
         agenttools(*argv, expect=status)
+
+
+# -- a project's lock, and what the machine recorded of it ---------------------------------------
+@pytest.fixture
+def agenttools_project(tmp_path: Path, home: Path) -> Path:
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "agenttools.toml").write_text('[agenttools]\nclients = ["claude-code"]\n')
+    return root
+
+
+def test_a_special_project_lock_is_refused(agenttools_project: Path) -> None:
+    make_special(agenttools_project / "agenttools.lock", "named-pipe")
+    for argv in (("verify",), ("sync",), ("sync", "--frozen"), ("lock",)):
+        printed = agenttools(*argv, cwd=agenttools_project)
+        assert f"agenttools.lock: it is {SAYS['named-pipe']}" in printed, (argv, printed)
+    assert (agenttools_project / "agenttools.lock").is_fifo()
+
+
+def test_a_special_machine_record_of_a_project_is_as_if_unreadable(
+    agenttools_project: Path, state: Path
+) -> None:
+    agenttools("sync", cwd=agenttools_project, expect=0)
+    (record,) = (state / "projects").iterdir()
+    make_special(record, "named-pipe")
+    agenttools("sync", cwd=agenttools_project, expect=0)
+    assert record.is_file()  # (written anew)
