@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, ParamSpec, TypeVar
 
+from agenttools_runtime import regular_files
+
 if TYPE_CHECKING:
     _P = ParamSpec("_P")
     _R = TypeVar("_R")
@@ -308,7 +310,7 @@ def listed_temp_files(log: Path) -> list[Path]:
     """The temp files *log* lists that are still there and carry a temp file's name (an
     entry torn by a kill, or any other name, is left out)."""
     try:
-        data = log.read_bytes()
+        data = regular_files.read_bytes(log)
     except OSError:
         return []
     found: list[Path] = []

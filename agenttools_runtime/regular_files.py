@@ -1,4 +1,5 @@
-"""Reading a file of a project, a wheel or a client's config: a regular file, or an error.
+"""Reading a file of a project, a wheel, a client's config or the state: a regular file, or
+an error.
 
 A path names whatever is there: a named pipe waits for a writer that never comes (``open``
 and ``read`` block forever), ``/dev/zero`` or ``/dev/urandom`` never end, a socket or a

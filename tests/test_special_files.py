@@ -2,7 +2,9 @@
 project's (``pyproject.toml``, a ``body-file``, a ``SKILL.md``, a skill file) under ``validate``
 and the build hook, an installed wheel's (the manifest, a skill file) under ``list``, ``show``,
 ``deploy`` and ``mcp install``, a skill folder's under ``skills install``, and a client's
-config file (JSON, TOML, YAML) under ``mcp install|uninstall|list`` and ``deploy``. Reading a
+config file (JSON, TOML, YAML) under ``mcp install|uninstall|list`` and ``deploy``, and the
+state's own files (journals of deployments and of managed environments, the records, the
+registry, the index and its log, the ledger, receipts) under any command. Reading a
 pipe waits forever and ``/dev/zero`` never ends: every command here is a real process that must
 end within the deadline, with one clear error naming the file (or, for a file agenttools does
 not read, as if it were not special)."""
@@ -217,3 +219,100 @@ def test_a_special_config_file_is_never_read(
         assert f"it is {kind}, not a regular file" in printed, (argv, printed)
         assert printed.count("\n") == 1, printed
     assert config.is_symlink() if special == "dev-zero" else config.is_fifo()
+
+
+# -- the state: journals, records, the registry, the index, receipts -----------------------------
+@pytest.fixture
+def state(tmp_path: Path, home: Path) -> Path:
+    return tmp_path / "agenttools-state"
+
+
+def test_a_special_deployment_journal_stops_every_command_until_set_aside(state: Path) -> None:
+    journal = state / "deployments" / ".journal" / "00000000000000000001-deploy.json"
+    make_special(journal, "named-pipe")
+    printed = agenttools("deployed")
+    assert "could not be finished: it cannot be read" in printed, printed
+    assert SAYS["named-pipe"] in printed, printed
+    assert SAYS["named-pipe"] in agenttools("doctor")
+    assert "set aside" in agenttools("doctor", "--fix")
+    assert (state / "deployments" / ".journal-set-aside" / journal.name).is_fifo()
+    assert "No deployments." in agenttools("deployed", expect=0)
+    assert "set aside" in agenttools("doctor")  # (read again, without waiting)
+
+
+def test_a_special_temp_log_in_the_journal_directory_is_not_read(state: Path) -> None:
+    make_special(state / "deployments" / ".journal" / "1-000000000000.temps", "named-pipe")
+    assert "No deployments." in agenttools("deployed", expect=0)
+    agenttools("doctor", "--fix", expect=0)
+
+
+def test_a_special_environment_journal_is_warned_about_and_kept(state: Path) -> None:
+    journal = state / "envs" / ".journal" / "00000000000000000001-install-weather.json"
+    make_special(journal, "named-pipe")
+    printed = agenttools("deployed", expect=0)
+    assert "No deployments." in printed and "Warning: The managed-environment journal" in printed
+    assert SAYS["named-pipe"] in printed, printed
+    assert journal.is_fifo()
+    assert SAYS["named-pipe"] in agenttools("doctor")
+    agenttools("doctor", "--fix")
+    assert (state / "envs" / ".journal-set-aside" / journal.name).is_fifo()
+    agenttools("doctor", expect=1)  # (the set-aside journal is read again, without waiting)
+
+
+def test_a_special_receipt_makes_an_incomplete_environment(state: Path) -> None:
+    make_special(state / "envs" / "weather" / "agenttools-receipt.json", "named-pipe")
+    assert SAYS["named-pipe"] in agenttools("envs", expect=0)
+    assert "the managed environment weather is incomplete" in agenttools("doctor")
+
+
+STATE_FILES = {
+    # relative to the deployments directory after one deploy -> the status of deployed,
+    # doctor and the same deploy again with it a named pipe (each as for a file not readable)
+    ".skill-registry/*": (0, 1, 1),  # no entry: the skill shows drifted, is not overwritten
+    ".index/index.json": (0, 1, 0),  # rebuilt; doctor: it cannot be stored
+    ".index/index.log": (0, 1, 0),
+    ".created/paths.json": (0, 1, 0),  # the ledger: doctor says it cannot be read
+    "*/deployment.json": (0, 1, 1),  # a record: deploy says it cannot be read
+    ".lock": (0, 0, 0),  # locked, never read
+}
+
+
+@pytest.mark.parametrize("pattern", STATE_FILES)
+def test_a_special_state_file_is_never_waited_for(site: Path, state: Path, pattern: str) -> None:
+    deploy = ("deploy", "claude-code", "weather-tools", "--path", str(site))
+    agenttools(*deploy, expect=0)
+    deployments = state / "deployments"
+    found = sorted(deployments.glob(pattern)) or [deployments / pattern]  # (no log yet)
+    for path in found:
+        make_special(path, "named-pipe")
+    for argv, status in zip(
+        (("deployed",), ("doctor",), deploy), STATE_FILES[pattern], strict=True
+    ):
+        agenttools(*argv, expect=status)
+
+
+# -- a project's lock, and what the machine recorded of it ---------------------------------------
+@pytest.fixture
+def agenttools_project(tmp_path: Path, home: Path) -> Path:
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "agenttools.toml").write_text('[agenttools]\nclients = ["claude-code"]\n')
+    return root
+
+
+def test_a_special_project_lock_is_refused(agenttools_project: Path) -> None:
+    make_special(agenttools_project / "agenttools.lock", "named-pipe")
+    for argv in (("verify",), ("sync",), ("sync", "--frozen"), ("lock",)):
+        printed = agenttools(*argv, cwd=agenttools_project)
+        assert f"agenttools.lock: it is {SAYS['named-pipe']}" in printed, (argv, printed)
+    assert (agenttools_project / "agenttools.lock").is_fifo()
+
+
+def test_a_special_machine_record_of_a_project_is_as_if_unreadable(
+    agenttools_project: Path, state: Path
+) -> None:
+    agenttools("sync", cwd=agenttools_project, expect=0)
+    (record,) = (state / "projects").iterdir()
+    make_special(record, "named-pipe")
+    agenttools("sync", cwd=agenttools_project, expect=0)
+    assert record.is_file()  # (written anew)

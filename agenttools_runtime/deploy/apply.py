@@ -40,7 +40,7 @@ from hashlib import sha256
 from pathlib import Path
 from typing import NoReturn
 
-from agenttools_runtime import errors, fs, paths, signals
+from agenttools_runtime import errors, fs, paths, regular_files, signals
 from agenttools_runtime.clients import Client
 from agenttools_runtime.deploy import journal, litter, records, registry
 from agenttools_runtime.deploy.journal import ConfigChange, EntryChange, Journal, Kind, SkillChange
@@ -540,7 +540,7 @@ def _digest(data: bytes | None) -> str | None:
 
 def _read_bytes(path: Path) -> bytes | None:
     try:
-        return path.read_bytes()
+        return regular_files.read_bytes(path)
     except FileNotFoundError:
         return None
 

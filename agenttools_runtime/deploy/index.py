@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from agenttools_runtime import fs, jsonform, paths
+from agenttools_runtime import fs, jsonform, paths, regular_files
 from agenttools_runtime.deploy import records, registry, shapes
 from agenttools_runtime.deploy.registry import ENTRY_SUFFIX
 from agenttools_runtime.paths import StatePaths
@@ -384,9 +384,9 @@ def read_stored(state: StatePaths) -> StateIndex | None:
     None when it is missing or unreadable. One whose log ends in a torn line is returned as
     far as the log goes, to be written whole by its next save."""
     try:
-        index = StateIndex.from_json(json.loads(state.index.read_bytes()))
+        index = StateIndex.from_json(json.loads(regular_files.read_bytes(state.index)))
         try:
-            log = state.index_log.read_bytes()
+            log = regular_files.read_bytes(state.index_log)
         except FileNotFoundError:
             return index
         if index.generation is None or not index.replay(log):

@@ -39,7 +39,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs, jsonform
+from agenttools_runtime import fs, jsonform, regular_files
 from agenttools_runtime.deploy import records, shapes
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.mcp.origin import Origin
@@ -230,7 +230,7 @@ def delete(journal: Journal) -> None:
 def prior_bytes(journal: Journal, change: ConfigChange) -> bytes | None:
     if change.prior_copy is None:
         return None
-    return (journal.path.parent / change.prior_copy).read_bytes()
+    return regular_files.read_bytes(journal.path.parent / change.prior_copy)
 
 
 def copy_problem(journal: Journal, change: ConfigChange) -> str | None:
@@ -245,7 +245,7 @@ def copy_problem(journal: Journal, change: ConfigChange) -> str | None:
         return f"the journal keeps no copy of {change.file} as it was"
     copy = journal.path.parent / change.prior_copy
     try:
-        data = copy.read_bytes()
+        data = regular_files.read_bytes(copy)
     except OSError as exc:
         return f"the copy {copy} of {change.file} as it was cannot be read ({exc.strerror or exc})"
     if hashlib.sha256(data).hexdigest() != change.before:
@@ -271,7 +271,7 @@ def pending(state: StatePaths) -> Iterator[Journal | Unreadable]:
             continue
         path = state.journals / name
         try:
-            yield parse(path, json.loads(path.read_bytes()))
+            yield parse(path, json.loads(regular_files.read_bytes(path)))
         except FileNotFoundError:
             continue
         except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime import fs, jsonform, paths
+from agenttools_runtime import fs, jsonform, paths, regular_files
 from agenttools_runtime.clients import all_clients
 from agenttools_runtime.deploy import shapes
 from agenttools_runtime.errors import AgentToolsError
@@ -369,7 +369,7 @@ def load(state: StatePaths) -> dict[str, Claim]:
 def read(state: StatePaths) -> dict[str, Claim]:
     """The ledger; ``OSError`` / ``ValueError`` when it cannot be read (``doctor`` says so)."""
     try:
-        raw = state.created.read_bytes()
+        raw = regular_files.read_bytes(state.created)
     except FileNotFoundError:
         return {}
     data = shapes.obj(json.loads(raw), "the ledger")

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from agenttools_runtime import errors
+from agenttools_runtime import errors, regular_files
 from agenttools_runtime.clients import Client, get_client
 from agenttools_runtime.deploy import ownership, plan, records, shared
 from agenttools_runtime.deploy.deploy_plan import DeployPlan
@@ -74,7 +74,7 @@ def unreadable_in_the_way(
 def _said(path: Path) -> dict[str, object]:
     """What the unreadable record *path* says, as far as it is a JSON object."""
     try:
-        said = json.loads(path.read_bytes())
+        said = json.loads(regular_files.read_bytes(path))
     except (OSError, ValueError, RecursionError):
         return {}
     return said if type(said) is dict else {}

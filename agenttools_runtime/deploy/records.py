@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import errors, fs, jsonform, paths
+from agenttools_runtime import errors, fs, jsonform, paths, regular_files
 from agenttools_runtime.deploy import shapes
 from agenttools_runtime.mcp.origin import Origin
 
@@ -166,7 +166,9 @@ def read_record(path: Path) -> DeploymentRecord:
     ``uuid`` is not the name of its directory (a record moved or edited by hand: which of
     the two is the deployment's cannot be told)."""
     try:
-        record = DeploymentRecord.from_json(json.loads(path.read_text("utf-8")))
+        record = DeploymentRecord.from_json(
+            json.loads(regular_files.read_bytes(path).decode("utf-8"))
+        )
     except RecursionError as exc:
         reason = "it is nested too deeply to read"
         raise errors.InvalidDeploymentRecord(path=path, reason=reason) from exc
@@ -215,7 +217,7 @@ def claimed_by_unreadable(names: Iterable[str], deployments: Path) -> frozenset[
         except errors.InvalidDeploymentRecord:
             found.add(name)
         try:
-            said = json.loads(path.read_bytes())
+            said = json.loads(regular_files.read_bytes(path))
         except (OSError, ValueError, RecursionError):
             continue
         if type(said) is dict and shapes.is_name(said.get("uuid")):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs, jsonform, paths
+from agenttools_runtime import fs, jsonform, paths, regular_files
 from agenttools_runtime.deploy import records, shapes
 from agenttools_runtime.paths import StatePaths
 from agenttools_runtime.skills import fsops
@@ -126,7 +126,7 @@ def load_entry(key: str, state: StatePaths | None = None) -> RegistryEntry | Non
     entry is skipped, never overwritten by the sweep) — also when it says it is another
     key's (copied or edited by hand: it is not this key's record)."""
     try:
-        entry = decode(entry_path(key, state).read_bytes())
+        entry = decode(regular_files.read_bytes(entry_path(key, state)))
     except (OSError, ValueError, KeyError, TypeError, RecursionError):  # (or nested too deep)
         return None
     return entry if entry.key == key else None

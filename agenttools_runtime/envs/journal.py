@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs, jsonform
+from agenttools_runtime import fs, jsonform, regular_files
 from agenttools_runtime.envs.layout import envs_dir
 
 SCHEMA = 1
@@ -77,7 +77,7 @@ class EnvironmentJournal(jsonform.Form):
     @classmethod
     def read(cls, path: Path) -> EnvironmentJournal:
         """The journal in the file *path*. Raises ``OSError`` and ``ValueError``."""
-        data = json.loads(path.read_bytes())
+        data = json.loads(regular_files.read_bytes(path))
         entry = jsonform.load(cls, data, cls.WHAT, frozenset({"schema"}), path=path)
         if data.get("schema") != SCHEMA:
             raise ValueError(f"unknown journal schema {data.get('schema')!r}")
@@ -155,7 +155,7 @@ def named_by(path: Path) -> list[str]:
     *path* hold: what a journal that cannot be read may be about."""
     text = path.name
     with contextlib.suppress(OSError):
-        text += "\n" + path.read_text("utf-8", "replace")
+        text += "\n" + regular_files.read_bytes(path).decode("utf-8", "replace")
     return [n for n in _names(envs_dir()) if not n.startswith(".") and n in text]
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs, jsonform
+from agenttools_runtime import fs, jsonform, regular_files
 from agenttools_runtime.envs.index import IndexOptions
 from agenttools_runtime.envs.pylock import ResolvedDistribution
 from agenttools_runtime.errors import InvalidReceipt
@@ -79,7 +79,7 @@ def read(environment: Path) -> Receipt:
     (missing: an incomplete environment; unreadable; of another shape)."""
     path = environment / RECEIPT_FILE
     try:
-        data = json.loads(path.read_bytes())
+        data = json.loads(regular_files.read_bytes(path))
     except FileNotFoundError:
         raise InvalidReceipt(
             path=str(environment), reason="it has no receipt (incomplete)"

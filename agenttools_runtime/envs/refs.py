@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs
+from agenttools_runtime import fs, regular_files
 from agenttools_runtime.envs import journal, layout
 from agenttools_runtime.envs.envlock import (
     environments_lock,
@@ -68,7 +68,8 @@ def references() -> References:
                 users.setdefault(name, []).append(item.uuid)
         else:
             try:
-                unreadable.append(Path(str(item.data.get("path"))).read_text("utf-8", "replace"))
+                record = regular_files.read_bytes(str(item.data.get("path")))
+                unreadable.append(record.decode("utf-8", "replace"))
             except OSError:
                 unreadable.append("")  # (a record not even readable as text: names nothing)
     return References(users, unreadable)

@@ -24,7 +24,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from agenttools_runtime import fs
+from agenttools_runtime import fs, regular_files
 from agenttools_runtime.envs import http, simple
 from agenttools_runtime.envs.index import DEFAULT_INDEX, IndexOptions, redact
 from agenttools_runtime.envs.pylock import most_specific
@@ -140,7 +140,7 @@ def _manifest_bytes(wheel: RemoteWheel, *, timeout: float) -> bytes | None:
     cached = None if item.sha256 is None else cache / "manifests" / f"{item.sha256}.json"
     if cached is not None:
         try:
-            data = cached.read_bytes()
+            data = regular_files.read_bytes(cached)
         except OSError:
             pass
         else:

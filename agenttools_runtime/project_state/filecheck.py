@@ -121,7 +121,7 @@ def config_digests(root: Path, lock: Lock) -> dict[str, str | None]:
         for entry in d.entries:
             if entry.file not in found:
                 try:
-                    found[entry.file] = hashlib.sha256((root / entry.file).read_bytes()).hexdigest()
+                    found[entry.file] = hashlib.sha256(read_bytes(root / entry.file)).hexdigest()
                 except OSError:
                     found[entry.file] = None
     return found

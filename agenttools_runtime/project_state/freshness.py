@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import paths
+from agenttools_runtime import paths, regular_files
 from agenttools_runtime.errors import AgentToolsError, AgentToolsWarning
 from agenttools_runtime.project_state import lockfile, machine, rawfile
 from agenttools_runtime.project_state.filecheck import Checked, check_files, config_digests
@@ -58,7 +58,7 @@ def up_to_date(project_file: Path, *, frozen: bool = False) -> SyncReport | None
     root = project_file.parent
     path = root / LOCK_FILE
     try:
-        data = path.read_bytes()
+        data = regular_files.read_bytes(path)
         lock = lockfile.loads_bytes(data, path)
         if not frozen and lock.input != rawfile.fingerprint(rawfile.read(project_file)[1]):
             return None
@@ -99,6 +99,6 @@ def checked_by_record(root: Path, lock: Lock, record: machine.ProjectRecord) -> 
 def lock_sha256(path: Path) -> str | None:
     """The SHA-256 of the lock file's bytes (what a machine record says it applied)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return hashlib.sha256(regular_files.read_bytes(path)).hexdigest()
     except OSError:
         return None

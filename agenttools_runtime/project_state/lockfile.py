@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import __version__
+from agenttools_runtime import __version__, regular_files
 from agenttools_runtime.errors import LockFromNewerAgentTools, LockInvalid
 
 if sys.version_info >= (3, 11):
@@ -170,7 +170,7 @@ def read_bytes(path: Path) -> bytes | None:
     """The bytes of the lock at *path* (None: there is none), for a caller that also
     hashes them (one read)."""
     try:
-        return path.read_bytes()
+        return regular_files.read_bytes(path)
     except FileNotFoundError:
         return None
 

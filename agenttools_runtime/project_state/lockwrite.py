@@ -9,7 +9,7 @@ from typing import Any
 
 import tomlkit
 
-from agenttools_runtime import fs
+from agenttools_runtime import fs, regular_files
 from agenttools_runtime.project_state.lockfile import Lock
 
 HEADER = (
@@ -38,7 +38,7 @@ def write(path: Path, lock: Lock) -> bool:
     """Write the lock atomically unless *path* holds these bytes already; whether it wrote."""
     data = dumps(lock).encode("utf-8")
     try:
-        if path.read_bytes() == data:
+        if regular_files.read_bytes(path) == data:
             return False
     except FileNotFoundError:
         pass

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agenttools_runtime import fs, paths
+from agenttools_runtime import fs, paths, regular_files
 
 SCHEMA = 1
 
@@ -41,7 +41,7 @@ def read(root: Path) -> ProjectRecord:
     """The record of the project at *root* (an empty one when there is none, or it cannot be
     read: a sync then removes nothing it cannot prove its own)."""
     try:
-        data = json.loads(record_path(root).read_bytes())
+        data = json.loads(regular_files.read_bytes(record_path(root)))
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             raise ValueError("another shape")
         deployments = data.get("deployments") or {}

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from agenttools_runtime import regular_files
 from agenttools_runtime.errors import ProjectFileInvalid
 
 if sys.version_info >= (3, 11):
@@ -22,7 +23,7 @@ else:  # pragma: no cover
 
 def read(path: Path) -> tuple[str, dict[str, Any]]:
     """The text of *path* and its data. Raises ``ProjectFileInvalid``, ``OSError``."""
-    text = path.read_bytes().decode("utf-8", errors="replace")
+    text = regular_files.read_bytes(path).decode("utf-8", errors="replace")
     return text, loads(text, path)
 
 

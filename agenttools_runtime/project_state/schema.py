@@ -16,6 +16,7 @@ from typing import Any
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
+from agenttools_runtime import regular_files
 from agenttools_runtime.errors import ProjectFileInvalid
 from agenttools_runtime.project_state import finding, rawfile
 from agenttools_runtime.suggest import did_you_mean
@@ -111,7 +112,7 @@ class ProjectFile:
 def load(path: Path) -> ProjectFile:
     """Read and validate *path*. Raises ``ProjectFileInvalid`` (every problem, with its line)
     or ``OSError``."""
-    text = path.read_bytes().decode("utf-8", errors="replace")
+    text = regular_files.read_bytes(path).decode("utf-8", errors="replace")
     return parse(text, path)
 
 
