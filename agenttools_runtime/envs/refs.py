@@ -68,7 +68,7 @@ def references() -> References:
                 users.setdefault(name, []).append(item.uuid)
         else:
             try:
-                unreadable.append(Path(str(item.data.get("path"))).read_text("utf-8", "replace"))
+                unreadable.append(item.path.read_text("utf-8", "replace"))
             except OSError:
                 unreadable.append("")  # (a record not even readable as text: names nothing)
     return References(users, unreadable)
