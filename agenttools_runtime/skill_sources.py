@@ -1,7 +1,9 @@
 """Every skill a bundle names, resolved to its :class:`SkillSource`: distribution skills (the
 wheel's verified copy, or the live source of an editable install), built-in skills, and the
 skill values of ad hoc bundles. This is where ``SKILL.md`` files are read (deploys, exports,
-``skills install``); listing bundles does not import it.
+``skills install``); listing bundles does not import it. Its reader (PyYAML, a sixth of
+``show``'s start-up) is imported only where a ``SKILL.md`` is read: a wheel's verified copy
+takes its description from the manifest.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from agenttools_runtime.bundles import (
 from agenttools_runtime.discovery import InstalledDistribution
 from agenttools_runtime.installed_skills import is_wheel_copy, wheel_skill_source
 from agenttools_runtime.names import SKILL_FILE, is_name_shaped
-from agenttools_runtime.skills.source import to_source
 from agenttools_runtime.skills.spec import SkillSource
 
 if TYPE_CHECKING:
@@ -45,6 +46,8 @@ def skill_source(bundle: AgentTools, spec: str | SkillSpec) -> SkillSource:
         if dist_name:
             return distribution_skill_source(bundle.item_distribution(dist_name), item)
         return builtin_skill_source(spec)
+    from agenttools_runtime.skills.source import to_source
+
     name = skill_spec_name(spec)
     return to_source(spec, default_identifier=f"{bundle.toolset_type}:{bundle.name}/{name}")
 
@@ -65,6 +68,8 @@ def distribution_skill_source(dist: InstalledDistribution, name: str) -> SkillSo
             path=missing or dist.source_root,
             command=f"pip install --force-reinstall -e <the project directory of {dist.name}>",
         )
+    from agenttools_runtime.skills.source import to_source
+
     live = to_source(directory)
     if live.name != name:  # renamed in the work tree since the editable install
         raise errors.InvalidDistributionSkillDefinition(
@@ -83,4 +88,6 @@ def builtin_skill_source(name: str) -> SkillSource:
     directory = BUILTIN_SKILLS_DIR / name
     if not (directory / SKILL_FILE).is_file():
         raise errors.BuiltInAgentSkillMissing(name=name, path=directory)
+    from agenttools_runtime.skills.source import to_source
+
     return replace(to_source(directory), identifier=name, version=__version__)

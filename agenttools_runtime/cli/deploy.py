@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -487,7 +486,7 @@ def run_remove(args: argparse.Namespace) -> int:
         from agenttools_runtime.errors import InvalidDeploymentRecord
 
         broken = (i for i in iter_records() if isinstance(i, InvalidDeploymentRecord))
-        ids += [os.path.basename(os.path.dirname(str(e.data.get("path")))) for e in broken]
+        ids += [e.path.parent.name for e in broken]
     return remove_each(args, ids)
 
 

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from agenttools_runtime.bundles import AgentTools
-    from agenttools_runtime.skills.spec import SkillSource, SkillSpec
 
 
 def bundle_details(bundle: AgentTools) -> dict[str, Any]:
@@ -16,6 +15,7 @@ def bundle_details(bundle: AgentTools) -> dict[str, Any]:
     its ``problem`` instead of raising."""
     from agenttools_runtime import __version__
     from agenttools_runtime.errors import AgentToolsError
+    from agenttools_runtime.skill_sources import skill_source
 
     data = bundle.to_json()
     if isinstance(data["location"], dict):
@@ -47,7 +47,7 @@ def bundle_details(bundle: AgentTools) -> dict[str, Any]:
     skills: list[dict[str, Any]] = []
     for skill_spec, name in zip(bundle.skills, bundle.skill_names, strict=True):
         try:
-            source = _skill_source(bundle, skill_spec)
+            source = skill_source(bundle, skill_spec)
         except AgentToolsError as exc:
             skills.append({"name": name, "problem": str(exc)})
             continue
@@ -64,23 +64,6 @@ def bundle_details(bundle: AgentTools) -> dict[str, Any]:
             }
         )
     return {**data, "mcp_servers": servers, "skills": skills}
-
-
-def _skill_source(bundle: AgentTools, spec: str | SkillSpec) -> SkillSource:
-    """A distribution's skill from the wheel's verified copy, its description from the
-    manifest; any other skill (built in, an editable install's live source, a value) through
-    :func:`~agenttools_runtime.skill_sources.skill_source`, which reads its ``SKILL.md``: the
-    reader (PyYAML, a sixth of ``show``'s start-up) is loaded only for those."""
-    from agenttools_runtime.installed_skills import is_wheel_copy, wheel_skill_source
-    from agenttools_runtime.names import is_name_shaped
-
-    if isinstance(spec, str) and is_name_shaped(spec):
-        dist_name, _, item = spec.rpartition("/")
-        if dist_name and is_wheel_copy(dist := bundle.item_distribution(dist_name), item):
-            return wheel_skill_source(dist, item)
-    from agenttools_runtime.skill_sources import skill_source
-
-    return skill_source(bundle, spec)
 
 
 def render_show(d: dict[str, Any]) -> str:

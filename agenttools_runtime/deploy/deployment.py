@@ -260,9 +260,9 @@ def find_deployment(
         if candidates is None and ident:
             for item in records.iter_records():
                 # a record that exists but cannot be read: say so, rather than "not found"
-                if isinstance(item, errors.InvalidDeploymentRecord) and Path(
-                    str(item.data.get("path", ""))
-                ).parent.name.startswith(ident.lower()):
+                if isinstance(
+                    item, errors.InvalidDeploymentRecord
+                ) and item.path.parent.name.startswith(ident.lower()):
                     raise item
         raise errors.DeploymentNotFound(id=ident)
     if len(matches) > 1:
@@ -281,9 +281,10 @@ def _removal_recovered(store: Store, ident: str) -> Journal | None:
 
 
 def _broken(exc: errors.InvalidDeploymentRecord) -> errors.BrokenDeploymentRecord:
-    path = Path(str(exc.data.get("path", "")))
-    hint = broken_record_hint(path)
-    return errors.BrokenDeploymentRecord(path=path, reason=exc.data.get("reason", ""), hint=hint)
+    hint = broken_record_hint(exc.path)
+    return errors.BrokenDeploymentRecord(
+        path=exc.path, reason=exc.data.get("reason", ""), hint=hint
+    )
 
 
 def remove_deployment(ident: str | Deployment, *, force: bool = False) -> RemovalResult:

@@ -290,10 +290,9 @@ def _records(store: Store, add: Add) -> list[DeploymentRecord]:
     found: list[DeploymentRecord] = []
     for item in records.iter_records(store.state.deployments):
         if isinstance(item, InvalidDeploymentRecord):
-            path = Path(str(item.data.get("path", "")))
-            hint = broken_record_hint(path)
+            hint = broken_record_hint(item.path)
             # (its skills stay referenced: never deleted while it may be using them)
-            add(Finding("unreadable", str(path), f"{item}. {hint}", False))
+            add(Finding("unreadable", str(item.path), f"{item}. {hint}", False))
         else:
             found.append(item)
     return found

@@ -112,12 +112,12 @@ def statuses(
     found = []
     for item in items:
         if isinstance(item, InvalidDeploymentRecord):
-            where = str(item.data.get("path", ""))
+            where = str(item.path)
             # what can be done about it (the same advice as remove's and doctor's)
-            hint = broken_record_hint(Path(where))
+            hint = broken_record_hint(item.path)
             found.append(
                 DeploymentStatus(
-                    Path(where).parent.name,
+                    item.path.parent.name,
                     None,
                     [Finding(BROKEN, "record", f"{item}. {hint}", where)],
                     path=where,

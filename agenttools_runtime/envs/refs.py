@@ -68,7 +68,7 @@ def references() -> References:
                 users.setdefault(name, []).append(item.uuid)
         else:
             try:
-                record = regular_files.read_bytes(str(item.data.get("path")))
+                record = regular_files.read_bytes(item.path)
                 unreadable.append(record.decode("utf-8", "replace"))
             except OSError:
                 unreadable.append("")  # (a record not even readable as text: names nothing)

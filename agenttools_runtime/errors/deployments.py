@@ -3,6 +3,8 @@ deploy, a redeploy or a removal gives about what it skipped, kept or left."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from agenttools_runtime.errors.base import FORCE, UPGRADE, AgentToolsError, AgentToolsWarning
 
 __all__ = [
@@ -161,6 +163,11 @@ class DeploymentLockTimeout(DeployError):
 
 class InvalidDeploymentRecord(DeployError):
     template = "The deployment record {path} cannot be read: {reason}"
+
+    @property
+    def path(self) -> Path:
+        """The record file; its directory is named after the deployment's uuid."""
+        return Path(str(self.data["path"]))
 
 
 class BrokenDeploymentRecord(InvalidDeploymentRecord):
