@@ -169,11 +169,11 @@ def report(
         print(f"  {name:36s} {median:7.1f} {unit:2s}  {ratio:30.2f}×  {to_floor:11.2f}×{verdict}")
 
 
-def user_environment(root: Path, code: Path) -> tuple[Path, dict[str, str]]:
+def user_environment(root: Path, code: Path, *requirements: str) -> tuple[Path, dict[str, str]]:
     """A fresh virtual environment in *root* (``venv``, cleared if there) where pip installed
-    the agenttools of *code* and its dependencies, with the small distribution beside them:
-    its interpreter, and the environment of the processes measured (``HOME`` and
-    ``AGENTTOOLS_HOME`` in *root*, nothing on ``PYTHONPATH``)."""
+    the agenttools of *code* and its dependencies (and *requirements*): its interpreter, and
+    the environment of the processes measured (``HOME`` and ``AGENTTOOLS_HOME`` in *root*,
+    nothing on ``PYTHONPATH``)."""
     venv = root / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
     python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
@@ -182,19 +182,8 @@ def user_environment(root: Path, code: Path) -> tuple[Path, dict[str, str]]:
         for k, v in os.environ.items()
         if k not in ("PYTHONPATH", "PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE", "VIRTUAL_ENV")
     }
-    install = [str(python), "-m", "pip", "install", "-q", str(code)]
+    install = [str(python), "-m", "pip", "install", "-q", str(code), *requirements]
     subprocess.run(install, env={**env, "PIP_CACHE_DIR": str(cache_path("pip"))}, check=True)
-    skill = "---\nname: {0}\ndescription: A benchmark skill.\n---\n\nBody.\n"
-    fake_distribution(
-        site_packages(python),
-        "bench-tools",
-        servers={"bench": {"module": "bench_tools.server", "description": "A server."}},
-        skills={
-            name: {"description": "A benchmark skill.", "files": {"SKILL.md": skill.format(name)}}
-            for name in ("bench-one", "bench-two")
-        },
-        bundles=[{"name": "bench", "mcp-servers": ["bench"], "skills": ["bench-one", "bench-two"]}],
-    )
     home = root / "home"
     home.mkdir(exist_ok=True)
     env.update(HOME=str(home), USERPROFILE=str(home), AGENTTOOLS_HOME=str(root / "state"))
@@ -211,6 +200,21 @@ def site_packages(python: Path) -> Path:
     return Path(answer(python, "import sysconfig; print(sysconfig.get_path('purelib'))"))
 
 
+def install_small_distribution(site: Path) -> None:
+    """One MCP server and two skills, in one bundle, installed in *site*."""
+    skill = "---\nname: {0}\ndescription: A benchmark skill.\n---\n\nBody.\n"
+    fake_distribution(
+        site,
+        "bench-tools",
+        servers={"bench": {"module": "bench_tools.server", "description": "A server."}},
+        skills={
+            name: {"description": "A benchmark skill.", "files": {"SKILL.md": skill.format(name)}}
+            for name in ("bench-one", "bench-two")
+        },
+        bundles=[{"name": "bench", "mcp-servers": ["bench"], "skills": ["bench-one", "bench-two"]}],
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=20)
@@ -224,6 +228,7 @@ def main() -> None:
     rounds = 1 if args.instructions and args.rounds == parser.get_default("rounds") else args.rounds
     with tempfile.TemporaryDirectory(prefix="agenttools-startup-") as name:
         python, env = user_environment(Path(name), (args.code or REPO).resolve())
+        install_small_distribution(site_packages(python))
         table = baselines(python)
         targets = {}
         for argv in (["--help"], ["list"], ["show", "bench-tools/bench"], ["clients"]):
