@@ -6,10 +6,14 @@ against ``python -m pip --version`` measured in the same run (the harness of
 The state is real: ``--dists`` fake installed distributions (``tests/helpers/venvs``), each
 with one MCP server and one skill, deployed through the library to ``--clients`` clients
 until there are ``--deployments`` deployments, under a temporary ``HOME`` and
-``AGENTTOOLS_HOME`` (built by this checkout's code, also with ``--code``).
+``AGENTTOOLS_HOME`` (built by this checkout's code, also with ``--code``). The distributions
+are installed in the environment of ``benchmarks/startup.py`` — a fresh virtual environment
+where pip installed the agenttools measured (this checkout's, or ``--code``'s) — and every
+process measured runs with its interpreter.
 
 ``--keep DIR`` builds the state in DIR, or uses the one an earlier run built there (building
-1,000 deployments takes minutes).
+1,000 deployments takes minutes); the environment is made afresh in DIR on every run, the
+same distributions at the same place.
 
 ``--instructions`` counts each whole process's instructions with valgrind's callgrind instead
 of timing it (one round: the count does not move with the machine's load).
@@ -30,22 +34,21 @@ from pathlib import Path
 
 from startup import (
     REPO,
+    answer,
     baselines,
     cli_variants,
     cpu_seconds,
     instructions,
     measure,
     report,
-    test_environment,
+    site_packages,
+    user_environment,
 )
 
 
-def build_state(site: Path, deployments: int, dists: int, clients: int) -> None:
-    """*deployments* deployments of distributions installed in *site*, into the HOME and
-    AGENTTOOLS_HOME of this process."""
-    from agenttools_runtime.clients import all_clients
-    from agenttools_runtime.deploy import deploy
-    from agenttools_runtime.discovery import SearchPath
+def install_dists(site: Path, dists: int) -> list[str]:
+    """*dists* distributions installed in *site*, each with one MCP server and one skill:
+    their names."""
     from tests.helpers.venvs import fake_distribution, skill_files
 
     names = [f"tools-{i:03d}" for i in range(dists)]
@@ -57,13 +60,23 @@ def build_state(site: Path, deployments: int, dists: int, clients: int) -> None:
             servers={f"{name}-server": {"module": f"{name.replace('-', '_')}.server"}},
             skills={f"{name}-skill": skill_files(f"{name}-skill")},
         )
+    return names
+
+
+def build_state(site: Path, names: list[str], deployments: int, clients: int) -> None:
+    """*deployments* deployments of the distributions *names* installed in *site*, into the
+    HOME and AGENTTOOLS_HOME of this process."""
+    from agenttools_runtime.clients import all_clients
+    from agenttools_runtime.deploy import deploy
+    from agenttools_runtime.discovery import SearchPath
+
     search = SearchPath.for_paths([site])
     targets = [
         c.id for c in all_clients().values() if c.supports_skills and c.mcp_config is not None
     ][:clients]
     pairs = [(name, client) for name in names for client in targets][:deployments]
     if len(pairs) < deployments:
-        raise SystemExit(f"{dists} distributions × {len(targets)} clients < {deployments}")
+        raise SystemExit(f"{len(names)} distributions × {len(targets)} clients < {deployments}")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, client in pairs:
@@ -85,29 +98,28 @@ def main() -> None:
     if args.instructions:
         args.rounds = 1 if args.rounds == parser.get_default("rounds") else args.rounds
     with tempfile.TemporaryDirectory(prefix="agenttools-deployed-") as name:
-        tmp = Path(name)
-        env = test_environment(tmp, args.code and args.code.resolve())
-        state = args.keep.resolve() if args.keep else tmp
-        homes = {"HOME": state / "home", "USERPROFILE": state / "home"}
-        env.update({k: str(v) for k, v in homes.items()}, AGENTTOOLS_HOME=str(state / "state"))
+        root = args.keep.resolve() if args.keep else Path(name)
+        python, env = user_environment(root, (args.code or REPO).resolve())
         os.environ.update({k: env[k] for k in ("HOME", "USERPROFILE", "AGENTTOOLS_HOME")})
-        if not (state / "state").is_dir():
-            (state / "home").mkdir(parents=True, exist_ok=True)
+        site = site_packages(python)
+        names = install_dists(site, args.dists)
+        if not (root / "state").is_dir():
             started = time.perf_counter()
-            build_state(state / "dists", args.deployments, args.dists, args.clients)
+            build_state(site, names, args.deployments, args.clients)
             seconds = time.perf_counter() - started
             print(f"built {args.deployments} deployments in {seconds:.0f} s")
-        table = baselines()
+        table = baselines(python)
         targets = {}
         for argv in (["deployed"], ["deployed", "--json"], ["verify"]):
-            found = cli_variants(argv)
+            found = cli_variants(python, argv)
             table.update(found)
             if argv == ["deployed"]:
                 targets.update(dict.fromkeys(found, 0.5))
         count = instructions if args.instructions else cpu_seconds
-        times = measure(table, env, args.rounds, count)
+        times = measure(table, env, args.rounds, count, root / "home")
+        pip = answer(python, "import pip; print(pip.__version__)")
     what = "instructions (callgrind)" if args.instructions else "CPU time (user + system)"
-    print(f"agenttools from {args.code or REPO}; Python {sys.version.split()[0]}")
+    print(f"agenttools from {args.code or REPO}; Python {sys.version.split()[0]}, pip {pip}")
     print(f"{args.rounds} rounds; {what}; {args.deployments} deployments")
     report(times, targets, "M" if args.instructions else "ms")
 

@@ -1,8 +1,9 @@
 """The cost of the start check every deploy makes by default: ``agenttools deploy`` as a whole
 process with the default check against the same deploy with ``--no-check``, in the same run.
 
-The bundle is one distribution in a virtual environment's site-packages (laid out as ``python
--m venv`` lays it out, its interpreter a link to this one's): S skills and four stdio servers
+The bundle is one distribution in the site-packages of a fresh virtual environment where pip
+installed this checkout (that of ``benchmarks/startup.py``, whose interpreter runs every
+process measured, in the temporary ``HOME``): S skills and four stdio servers
 — two ``module`` servers (each a spec lookup along the environment's ``sys.path``), a
 ``script`` server (its console script in the environment's ``bin``) and a ``command`` by
 absolute path — deployed to Claude Code under a temporary ``HOME`` and ``AGENTTOOLS_HOME``.
@@ -19,7 +20,6 @@ Run: ``python benchmarks/preflight.py [--rounds R] [--skills S] [--instructions]
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import subprocess
@@ -30,8 +30,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from benchmarks.startup import cpu_seconds, instructions  # noqa: E402
-from tests.helpers.venvs import fake_distribution, fake_site, skill_files  # noqa: E402
+from benchmarks.startup import (  # noqa: E402
+    cpu_seconds,
+    instructions,
+    site_packages,
+    user_environment,
+)
+from tests.helpers.venvs import fake_distribution, skill_files  # noqa: E402
 
 BASELINE = "python -m pip --version"
 
@@ -46,7 +51,9 @@ def main() -> None:
     rounds = 1 if options.instructions else options.rounds
     with tempfile.TemporaryDirectory(prefix="agenttools-preflight-") as name:
         tmp = Path(name)
-        site = fake_site(tmp / "venv")
+        python, env = user_environment(tmp, REPO)
+        home = Path(env["HOME"])
+        site = site_packages(python)
         server = tmp / "server.py"
         server.write_text("import sys\nsys.stdin.read()\n")
         fake_distribution(
@@ -61,38 +68,29 @@ def main() -> None:
             },
             skills={f"skill-{i}": skill_files(f"skill-{i}") for i in range(options.skills)},
         )
-        (tmp / "home").mkdir()
-        env = {
-            **os.environ,
-            "HOME": str(tmp / "home"),
-            "USERPROFILE": str(tmp / "home"),
-            "AGENTTOOLS_HOME": str(tmp / "state"),
-            "PYTHONPYCACHEPREFIX": str(tmp / "pycache"),
-        }
-        env.pop("VIRTUAL_ENV", None)
-        deploy = [sys.executable, "-m", "agenttools", "deploy", "claude-code", "bench-tools",
+        deploy = [str(python), "-m", "agenttools", "deploy", "claude-code", "bench-tools",
                   "--path", str(site)]  # fmt: skip
         table = {
             "deploy (default check)": deploy,
             "deploy --no-check": [*deploy, "--no-check"],
-            BASELINE: [sys.executable, "-m", "pip", "--version"],
+            BASELINE: [str(python), "-m", "pip", "--version"],
         }
-        remove = [sys.executable, "-m", "agenttools", "remove", "--all"]
+        remove = [str(python), "-m", "agenttools", "remove", "--all"]
 
         def once(command: list[str]) -> float:
-            figure = count(command, env)
+            figure = count(command, env, home)
             if command[3:4] == ["deploy"]:
-                done = subprocess.run(remove, env=env, capture_output=True, check=False)
+                done = subprocess.run(remove, env=env, cwd=home, capture_output=True, check=False)
                 if done.returncode != 0:
                     raise SystemExit(f"remove --all failed: {done.stderr.decode()}")
             return figure
 
         for command in table.values():  # warm-up: bytecode written, files in the page cache
             once(command)
-        done = subprocess.run(deploy, env=env, capture_output=True, check=False)
+        done = subprocess.run(deploy, env=env, cwd=home, capture_output=True, check=False)
         if done.returncode != 0:  # (a refused deploy would be measured as one that wrote)
             raise SystemExit(f"the deploy failed: {done.stderr.decode()}")
-        subprocess.run(remove, env=env, capture_output=True, check=True)
+        subprocess.run(remove, env=env, cwd=home, capture_output=True, check=True)
         times: dict[str, list[float]] = {label: [] for label in table}
         order = list(table)
         shuffle = random.Random(26)

@@ -13,6 +13,9 @@ with ``uvx`` runners, its lock made once; whole processes timed, R rounds, inter
 - verify: ``agenttools verify`` of a project whose skills hold 16 MB, against ``sha256sum -c``
   over the same files (<= 1.5x).
 
+Every process runs with the interpreter of a fresh virtual environment (that of
+``benchmarks/startup.py``: pip installed this checkout there, and uv for the ``uvx`` runners).
+
 Run: ``python benchmarks/project.py [R]`` (R = 5 by default).
 """
 
@@ -25,16 +28,15 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.startup import REPO, user_environment
 from tests.helpers.index import INSTALLER_VARIABLES, IndexServer, isolated_installer_environment
 from tests.helpers.wheels import SAMPLES, build_wheel
 
-PYTHON = sys.executable
-AGENTTOOLS = [PYTHON, "-m", "agenttools"]
 CLIENTS = ("claude-code", "gemini-cli", "opencode")
 BUNDLES = (("weather-tools", None), ("skills-only", None), ("team-notes", None))
 GENERATED = (".mcp.json", ".gemini", ".claude", ".agents", ".opencode", "opencode.json")
@@ -49,9 +51,10 @@ def main() -> None:
         served.mkdir()
         for wheel in _wheels(work):
             (served / wheel.name).symlink_to(wheel)
+        python, user = user_environment(work / "user", REPO, "uv")
         server = IndexServer([served], work / "server")
         try:
-            results = _measure(work, server.url(), rounds)
+            results = _measure(work, server.url(), rounds, python, user)
         finally:
             server.stop()
     print(f"rounds: {rounds} (medians, whole processes)")
@@ -60,8 +63,12 @@ def main() -> None:
               f"ratio {ours / theirs:.2f}x")  # fmt: skip
 
 
-def _measure(work: Path, url: str, rounds: int) -> list[tuple[str, float, float, str]]:
+def _measure(
+    work: Path, url: str, rounds: int, python: Path, user: Mapping[str, str]
+) -> list[tuple[str, float, float, str]]:
+    """The figures, with *python* and the environment variables *user*."""
     times: dict[str, list[float]] = {}
+    agenttools = [str(python), "-m", "agenttools"]
 
     def timed(key: str, steps: Sequence[Sequence[str]], env: dict[str, str], cwd: Path) -> None:
         start = time.perf_counter()
@@ -73,26 +80,28 @@ def _measure(work: Path, url: str, rounds: int) -> list[tuple[str, float, float,
 
     project = _project(work / "project", url, [(d, b, CLIENTS) for d, b in BUNDLES])
     big = _project(work / "big", url, [("big-skills", None, ("claude-code",))])
-    env = _fresh(work / "machine")
+    env = _fresh(work / "machine", user)
     for root in (project, big):
-        _run([*AGENTTOOLS, "sync"], env, root)  # the lock, the files, this machine's state
+        _run([*agenttools, "sync"], env, root)  # the lock, the files, this machine's state
     checks = big / "checks.sha256"
     checks.write_text(_checksums(big), encoding="utf-8")
     deploys = [
-        [*AGENTTOOLS, "deploy", client, dist if bundle is None else f"{dist}/{bundle}", "--install",
+        [*agenttools, "deploy", client, dist if bundle is None else f"{dist}/{bundle}", "--install",
          "--runner", "uvx", "--project", ".", "-i", url]
         for dist, bundle in BUNDLES for client in CLIENTS
     ]  # fmt: skip
     for i in range(-1, rounds):  # round -1 warms the caches and the byte-code
-        timed("up-to-date", [[*AGENTTOOLS, "sync", "--locked"]], env, project)
-        timed("pip-version", [[PYTHON, "-m", "pip", "--version"]], env, project)
+        timed("up-to-date", [[*agenttools, "sync", "--locked"]], env, project)
+        timed("pip-version", [[str(python), "-m", "pip", "--version"]], env, project)
         _clear(project)
-        timed("fresh", [[*AGENTTOOLS, "sync", "--locked"]], _fresh(work / f"{i}-ours"), project)
+        timed(
+            "fresh", [[*agenttools, "sync", "--locked"]], _fresh(work / f"{i}-ours", user), project
+        )
         _clear(project)
-        timed("one-by-one", deploys, _fresh(work / f"{i}-theirs"), project)
+        timed("one-by-one", deploys, _fresh(work / f"{i}-theirs", user), project)
         _clear(project)
-        _run([*AGENTTOOLS, "sync", "--locked"], env, project)  # (back to up to date)
-        timed("verify", [[*AGENTTOOLS, "verify"]], env, big)
+        _run([*agenttools, "sync", "--locked"], env, project)  # (back to up to date)
+        timed("verify", [[*agenttools, "verify"]], env, big)
         timed("sha256sum", [["sha256sum", "--quiet", "-c", str(checks)]], env, big)
     median = {k: statistics.median(v[1:]) for k, v in times.items()}  # (without the warm-up)
     return [
@@ -142,11 +151,10 @@ def _run(argv: Sequence[str], env: dict[str, str], cwd: Path) -> None:
         raise RuntimeError(f"{' '.join(argv)}: {done.stdout}\n{done.stderr}")
 
 
-def _fresh(root: Path) -> dict[str, str]:
-    """A new HOME and state; the installers' own configuration switched off."""
+def _fresh(root: Path, user: Mapping[str, str]) -> dict[str, str]:
+    """*user* with a new HOME and state; the installers' own configuration switched off."""
     (root / "home").mkdir(parents=True)
-    env = {k: v for k, v in os.environ.items() if k not in INSTALLER_VARIABLES}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = {k: v for k, v in user.items() if k not in INSTALLER_VARIABLES}
     env.update(isolated_installer_environment(root))
     env["AGENTTOOLS_CACHE_DIR"] = str(root.parent / "agenttools-cache")  # (the wheels: warm)
     env.update(HOME=str(root / "home"), AGENTTOOLS_HOME=str(root / "state"))
