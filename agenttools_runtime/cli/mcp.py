@@ -300,14 +300,14 @@ def _with_settings(server: Any, pairs: list[str], project: bool, config_file: An
 
 def _env_values(pairs: list[str]) -> dict[str, str]:
     """The ``--env NAME=VALUE`` assignments (a malformed one is a usage error that never
-    shows a value: it may be a secret)."""
+    shows its text: it may be a secret)."""
+    from agenttools_runtime.settings.given import malformed_assignment
+
     values: dict[str, str] = {}
-    for pair in pairs:
+    for number, pair in enumerate(pairs, 1):
         name, sep, value = pair.partition("=")
-        if not sep:
-            raise UsageError(f"--env {pair!r} is not NAME=VALUE")
-        if not name:
-            raise UsageError("--env: an assignment without a name (=VALUE) is not NAME=VALUE")
+        if not sep or not name:
+            raise UsageError(malformed_assignment("--env", number))
         values[name] = value
     return values
 

@@ -27,15 +27,20 @@ class GivenError(ValueError):
 
 
 def parse_pairs(pairs: Sequence[str], source: str = "--env") -> list[Assignment]:
-    """``NAME=VALUE`` strings as assignments; :class:`GivenError` naming one without ``=`` or
-    a name (never its value: it may be a secret)."""
+    """``NAME=VALUE`` strings as assignments; :class:`GivenError` for one without ``=`` or a
+    name, by its position (never its text: a value typed without its name may be a secret)."""
     found = []
-    for pair in pairs:
+    for number, pair in enumerate(pairs, 1):
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise GivenError(f"{source}: {name.strip() or '(empty)'} is not NAME=VALUE")
+            raise GivenError(malformed_assignment(source, number))
         found.append(Assignment(name.strip(), value, source))
     return found
+
+
+def malformed_assignment(source: str, number: int) -> str:
+    """The message for the *number*-th ``NAME=VALUE`` of *source* that is not one."""
+    return f"{source} #{number} is not NAME=VALUE (its text is not shown: it may hold a secret)"
 
 
 def read_env_file(path: Path) -> list[Assignment]:

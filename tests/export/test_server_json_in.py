@@ -176,14 +176,15 @@ def test_a_value_that_does_not_fit_is_refused(
     assert not (home / ".claude.json").exists()
 
 
+@pytest.mark.parametrize("given", [f"={SECRET}", SECRET])
 def test_an_assignment_without_a_name_never_shows_its_value(
-    tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str], given: str
 ) -> None:
     path = _write(tmp_path, NPM)
-    argv = ["mcp", "install", "claude-code", "--server-json", str(path), "--env", f"={SECRET}"]
+    argv = ["mcp", "install", "claude-code", "--server-json", str(path), "--env", given]
     assert main(argv) == 2
     out = capsys.readouterr()
-    assert "without a name" in out.err and SECRET not in out.out + out.err
+    assert "#1 is not NAME=VALUE" in out.err and SECRET not in out.out + out.err
     assert not (home / ".claude.json").exists()
 
 

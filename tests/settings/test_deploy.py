@@ -156,6 +156,25 @@ def test_missing_required_values_are_one_error_and_choices_are_checked(venv, cap
     out.assert_no_secret()
 
 
+def test_a_value_given_without_its_name_is_never_shown(venv, capsys) -> None:
+    # the secret typed where NAME=VALUE belongs, or after a bare "=": refused by position
+    out = Outputs(capsys, venv.python)
+    for given in (SECRET, f"={SECRET}"):
+        ran = out(
+            "deploy", "claude-code", "keyed-forecast/forecast", "--env", "A=b", "--env", given
+        )
+        assert ran.status in (1, 2) and "--env #2 is not NAME=VALUE" in ran.err, ran.err
+    assert not user_config("claude-code").exists()
+    deployed = out(
+        "deploy", "claude-code", "keyed-forecast/forecast", "--env", f"FORECAST_API_KEY={SECRET}"
+    )
+    assert deployed.status == 0, deployed.err
+    (uid,) = [d["uuid"] for d in out("deployed", "--json").json()["deployments"]]
+    ran = out("configure", uid, SECRET)
+    assert ran.status in (1, 2) and "value #1 is not NAME=VALUE" in ran.err, ran.err
+    out.assert_no_secret()
+
+
 def test_env_file_and_asked_on_a_terminal(venv, tmp_path: Path, capsys) -> None:
     env_file = tmp_path / ".env"
     env_file.write_text(
