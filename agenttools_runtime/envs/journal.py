@@ -27,7 +27,7 @@ import contextlib
 import json
 import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -167,9 +167,10 @@ def what_it_keeps(path: Path) -> str:
     return f"the managed environments it names are kept while it is there: {', '.join(names)}"
 
 
-def kept_by_unreadable() -> set[str]:
-    """The environments the journals that cannot be read (set aside or not) name."""
-    found = [i.path for i in pending() if isinstance(i, Unreadable)] + set_aside_journals()
+def kept_by_unreadable(entries: Iterable[EnvironmentJournal | Unreadable]) -> set[str]:
+    """The environments named by the journals of *entries* (what :func:`pending` gave) that
+    cannot be read, and by those set aside."""
+    found = [i.path for i in entries if isinstance(i, Unreadable)] + set_aside_journals()
     return {name for path in found for name in named_by(path)}
 
 
@@ -177,8 +178,9 @@ def busy() -> set[str]:
     """The environments of the operations left unfinished, and those a journal that cannot
     be read names: neither used nor removed until recovery finishes them (or the user deletes
     that journal)."""
-    unfinished = {j.environment for j in pending() if isinstance(j, EnvironmentJournal)}
-    return unfinished | kept_by_unreadable()
+    entries = list(pending())
+    unfinished = {j.environment for j in entries if isinstance(j, EnvironmentJournal)}
+    return unfinished | kept_by_unreadable(entries)
 
 
 def _names(directory: Path) -> list[str]:

@@ -27,8 +27,9 @@ def recover() -> list[AgentToolsWarning]:
     """Handle every environment journal left (call with the environments lock held and the
     deployment state consistent)."""
     said: list[AgentToolsWarning] = []
-    kept = journal.kept_by_unreadable()
-    for entry in journal.pending():
+    entries = list(journal.pending())
+    kept = journal.kept_by_unreadable(entries)
+    for entry in entries:
         if isinstance(entry, journal.Unreadable):
             said.append(
                 EnvironmentJournalUnreadable(
