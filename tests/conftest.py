@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -60,6 +61,10 @@ def pytest_configure(config: pytest.Config) -> None:
     scripts = os.path.dirname(sys.executable)
     if scripts not in os.environ.get("PATH", "").split(os.pathsep):
         os.environ["PATH"] = os.pathsep.join([scripts, os.environ.get("PATH", "")])
+    # Ctrl-C as a terminal gives it, here and in every process a test starts: a suite run in
+    # the background of a shell without job control starts with SIGINT ignored, which its
+    # children would inherit (the tests that interrupt a command would see it ignored)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
