@@ -237,7 +237,6 @@ _agenttools_complete_kind() {
         ;;
     file) COMPREPLY=($(compgen -f -- "$cur")); compopt -o filenames 2>/dev/null ;;
     dir) COMPREPLY=($(compgen -d -- "$cur")); compopt -o filenames 2>/dev/null ;;
-    shell) _agenttools_words "$cur" bash zsh fish ;;
     choice:*)
         words="${1#choice:}"
         _agenttools_words "$cur" ${words//,/ }
@@ -344,8 +343,6 @@ function __agenttools_complete_kind
             __fish_complete_path $cur
         case dir
             __fish_complete_directories $cur
-        case shell
-            string join \n bash zsh fish
         case 'choice:*'
             string split ',' -- (string replace 'choice:' '' -- $kind)
     end
