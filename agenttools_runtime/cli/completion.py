@@ -27,6 +27,7 @@ POSITIONAL_KINDS = {
     "paths": "file",
     "wheel": "file",
     "skills": "dir",
+    "project": "dir",
 }
 # what an option's value is, by its metavar (options with choices complete those)
 VALUE_KINDS = {"DIR": "dir", "FILE": "file", "PATH": "file"}

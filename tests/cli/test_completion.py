@@ -97,6 +97,7 @@ def test_the_table_is_the_parser() -> None:
     assert table["mcp install"].positionals == ["client", "servers"]
     assert table["validate"].repeats
     assert table["bundle"].positionals == ["file"]
+    assert table["server-json"].positionals == ["dir"]
     text = script("bash")
     for command in table.values():
         assert f'    "{command.path}") subs=' in text
