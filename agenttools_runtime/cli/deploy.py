@@ -264,8 +264,8 @@ def _deploy(
     from agenttools_runtime.mcp.settings import terminal_ask
     from agenttools_runtime.settings.given import asked_once
 
-    one = not (args.all_clients or args.detected) and len(names) == 1
-    clients = None if one else _selected_clients(args, names)
+    # (names is empty with --all-clients or --detected)
+    clients = None if len(names) == 1 else _selected_clients(args, names)
     options: dict[str, Any] = {
         "overwrite": args.overwrite,
         "skills_dir": skills_dir,
