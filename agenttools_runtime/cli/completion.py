@@ -69,7 +69,7 @@ def register(subparsers: Any) -> None:
         "shell", metavar="SHELL", nargs="?", choices=SHELLS, help="bash, zsh or fish"
     )
     # what the scripts call when completing: one name a line
-    parser.add_argument("--names", choices=("clients", "tools", "servers"), help=argparse.SUPPRESS)
+    parser.add_argument("--names", choices=("tools", "servers"), help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,15 +84,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def names(kind: str) -> list[str]:
-    """Client ids, the names TOOLS accepts, or server names, for the completion scripts
-    (never an error: a broken environment just completes nothing)."""
-    from agenttools_runtime.errors import AgentToolsError
-
-    if kind == "clients":
-        from agenttools_runtime.clients import all_clients
-
-        return list(all_clients())
+    """The names TOOLS accepts, or server names, for the completion scripts (never an
+    error: a broken environment just completes nothing)."""
     from agenttools_runtime.cli.discovery import search_from_args
+    from agenttools_runtime.errors import AgentToolsError
     from agenttools_runtime.name_hints import installed_names, server_names
 
     lookup = server_names if kind == "servers" else installed_names

@@ -103,9 +103,12 @@ def test_the_table_is_the_parser() -> None:
         assert f'    "{command.path}") subs=' in text
 
 
-def test_names_for_the_scripts(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["completion", "--names", "clients"]) == 0
-    assert "claude-code" in capsys.readouterr().out.split()
+def test_names_for_the_scripts(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    assert main(["completion", "--names", "tools"]) == 0
+    assert "agenttools" in capsys.readouterr().out.split()  # (the built-in bundle)
     assert main(["completion"]) == 2
 
 
