@@ -133,16 +133,14 @@ def run_deployed(args: argparse.Namespace) -> int:
             {**(Deployment(i.record).to_json() if i.record else {}), **i.to_json()} for i in found
         ]
         emit(args, {"ok": True, "deployments": shown, "summary": _counts(found)}, "")
-    elif args.long:
-        emit(args, {}, lambda: _render_long(found))
+    elif not found:
+        print("No deployments.")
     else:
-        emit(args, {}, lambda: _render_table(found))
+        print(_render_long(found) if args.long else _render_table(found))
     return 0
 
 
 def _render_table(found: list[DeploymentStatus]) -> str:
-    if not found:
-        return "No deployments."
     table = [("ID", "CLIENT", "SCOPE", "BUNDLE", "VERSION", "STATUS", "")]
     for item in found:
         record = item.record
@@ -159,8 +157,6 @@ def _render_table(found: list[DeploymentStatus]) -> str:
 
 
 def _render_long(found: list[DeploymentStatus]) -> str:
-    if not found:
-        return "No deployments."
     from agenttools_runtime.deploy import Deployment
 
     blocks = []
