@@ -22,6 +22,7 @@ POSITIONAL_KINDS = {
     "target": "client",
     "client": "client",
     "tools": "tools",
+    "sources": "tools",  # (export: the installed names; a wheel or directory is typed)
     "name": "tools",
     "server": "servers",
     "paths": "file",

@@ -39,6 +39,10 @@ CASES = {
     "agenttools deploy --detected weather-tools/r": ["weather-tools/reports"],
     "agenttools mcp install cursor weath": ["weather-tools/weather", "weather"],
     "agenttools show weather-tools/w": ["weather-tools/weather", "weather-tools/weather-tools"],
+    "agenttools export --format claude-marketplace weather-tools/r weather-tools/w": [
+        "weather-tools/weather",
+        "weather-tools/weather-tools",
+    ],
 }
 
 
@@ -98,6 +102,7 @@ def test_the_table_is_the_parser() -> None:
     assert table["validate"].repeats
     assert table["bundle"].positionals == ["file"]
     assert table["server-json"].positionals == ["dir"]
+    assert table["export"].positionals == ["tools"] and table["export"].repeats
     text = script("bash")
     for command in table.values():
         assert f'    "{command.path}") subs=' in text
