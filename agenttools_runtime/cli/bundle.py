@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import UsageError, add_command, emit, nonempty
+from agenttools_runtime.names import SKILL_FILE
 
 if TYPE_CHECKING:
     from agenttools_runtime.project.bundle import BundleResult
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _render(result: BundleResult) -> str:
-    skills = sum(1 for f in result.files if f.endswith("/SKILL.md"))
+    skills = sum(1 for f in result.files if f.endswith(f"/{SKILL_FILE}"))
     return (
         f"{result.wheel}: {OUTCOMES[result.outcome]} of {result.distribution} {result.version} "
         f"({len(result.files)} files: the manifest and {skills} skills)"

@@ -22,11 +22,13 @@ POSITIONAL_KINDS = {
     "target": "client",
     "client": "client",
     "tools": "tools",
+    "sources": "tools",  # (export: the installed names; a wheel or directory is typed)
     "name": "tools",
     "server": "servers",
     "paths": "file",
     "wheel": "file",
     "skills": "dir",
+    "project": "dir",
 }
 # what an option's value is, by its metavar (options with choices complete those)
 VALUE_KINDS = {"DIR": "dir", "FILE": "file", "PATH": "file"}
@@ -68,7 +70,7 @@ def register(subparsers: Any) -> None:
         "shell", metavar="SHELL", nargs="?", choices=SHELLS, help="bash, zsh or fish"
     )
     # what the scripts call when completing: one name a line
-    parser.add_argument("--names", choices=("clients", "tools", "servers"), help=argparse.SUPPRESS)
+    parser.add_argument("--names", choices=("tools", "servers"), help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,15 +85,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def names(kind: str) -> list[str]:
-    """Client ids, the names TOOLS accepts, or server names, for the completion scripts
-    (never an error: a broken environment just completes nothing)."""
-    from agenttools_runtime.errors import AgentToolsError
-
-    if kind == "clients":
-        from agenttools_runtime.clients import all_clients
-
-        return list(all_clients())
+    """The names TOOLS accepts, or server names, for the completion scripts (never an
+    error: a broken environment just completes nothing)."""
     from agenttools_runtime.cli.discovery import search_from_args
+    from agenttools_runtime.errors import AgentToolsError
     from agenttools_runtime.name_hints import installed_names, server_names
 
     lookup = server_names if kind == "servers" else installed_names
@@ -237,7 +234,6 @@ _agenttools_complete_kind() {
         ;;
     file) COMPREPLY=($(compgen -f -- "$cur")); compopt -o filenames 2>/dev/null ;;
     dir) COMPREPLY=($(compgen -d -- "$cur")); compopt -o filenames 2>/dev/null ;;
-    shell) _agenttools_words "$cur" bash zsh fish ;;
     choice:*)
         words="${1#choice:}"
         _agenttools_words "$cur" ${words//,/ }
@@ -344,8 +340,6 @@ function __agenttools_complete_kind
             __fish_complete_path $cur
         case dir
             __fish_complete_directories $cur
-        case shell
-            string join \n bash zsh fish
         case 'choice:*'
             string split ',' -- (string replace 'choice:' '' -- $kind)
     end

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import envs as envs_cli
@@ -263,8 +264,8 @@ def _deploy(
     from agenttools_runtime.mcp.settings import terminal_ask
     from agenttools_runtime.settings.given import asked_once
 
-    one = not (args.all_clients or args.detected) and len(names) == 1
-    clients = None if one else _selected_clients(args, names)
+    # (names is empty with --all-clients or --detected)
+    clients = None if len(names) == 1 else _selected_clients(args, names)
     options: dict[str, Any] = {
         "overwrite": args.overwrite,
         "skills_dir": skills_dir,
@@ -314,12 +315,13 @@ def _deploy_one(args: argparse.Namespace, target: str, tools: str | None, **opti
         emit(args, plan_json(the_plan), lambda: render_plan(the_plan))
         return 0 if the_plan.ok else 1
     deployment = deploy(target, tools, **options)
-    data = {"ok": True, "deployment": deployment.to_json(), "undo": _undo([deployment])}
+    undo = _undo([deployment.uuid])
+    data = {"ok": True, "deployment": deployment.to_json(), "undo": undo}
     if deployment.unchanged:
         data["result"] = "unchanged"
         emit(args, data, lambda: _render(deployment))
     else:
-        emit(args, data, lambda: f"{_render(deployment)}\nUndo: {_undo([deployment])}")
+        emit(args, data, lambda: f"{_render(deployment)}\nUndo: {undo}")
     return 0
 
 
@@ -351,9 +353,10 @@ def _deploy_many(
         if isinstance(item, DeployPlan):
             data["results"][client] = plan_json(item)
     data["summary"] = rows
-    if result.deployments:
-        data["undo"] = _undo(result.deployments)
-    emit(args, data, lambda: _render_many(result, rows))
+    undo = _undo([d.uuid for d in result.deployments])
+    if undo:
+        data["undo"] = undo
+    emit(args, data, lambda: _render_many(result, rows, undo))
     return 0 if result.ok else 1
 
 
@@ -364,10 +367,11 @@ def _emit_partial(
     the command undoing every deployment committed (stdout flushed: the exit is near)."""
     rows = summary_rows(partial)
     data = {**partial.to_json(), "ok": False, "interrupted": True, "summary": rows}
-    if committed:
-        data["undo"] = "agenttools remove " + " ".join(committed)
+    undo = _undo(committed)
+    if undo:
+        data["undo"] = undo
     verdict = "Interrupted (stderr says what became of the other clients)"
-    emit(args, data, lambda: _render_many(partial, rows, verdict, committed))
+    emit(args, data, lambda: _render_many(partial, rows, undo, verdict))
     sys.stdout.flush()
 
 
@@ -417,8 +421,8 @@ def _plan_summary(the_plan: DeployPlan) -> str:
 def _render_many(
     result: AllClientsResult,
     rows: list[dict[str, Any]],
+    undo: str,
     verdict: str = "",
-    committed: tuple[str, ...] | None = None,
 ) -> str:
     from agenttools_runtime.cli.plan_view import render_plan
     from agenttools_runtime.deploy import Deployment, Skipped
@@ -437,15 +441,14 @@ def _render_many(
     done = sum(1 for r in rows if r["ok"])
     verdict = verdict or f"{done} of {len(rows)} client(s) ok"
     lines.append(verdict + (f"; not done: {', '.join(failed)}" if failed else "") + ".")
-    if committed:
-        lines.append(f"Undo: agenttools remove {' '.join(committed)}")
-    elif committed is None and result.deployments:
-        lines.append(f"Undo: {_undo(result.deployments)}")
+    if undo:
+        lines.append(f"Undo: {undo}")
     return "\n\n".join([*blocks, "\n".join(lines)])
 
 
-def _undo(deployments: list[Deployment]) -> str:
-    return "agenttools remove " + " ".join(d.uuid for d in deployments)
+def _undo(uuids: Sequence[str]) -> str:
+    """The command that removes the deployments *uuids* ("" for none)."""
+    return "agenttools remove " + " ".join(uuids) if uuids else ""
 
 
 def run_remove(args: argparse.Namespace) -> int:

@@ -87,7 +87,7 @@ def takes_over(args: argparse.Namespace, tools: str | None) -> bool:
     first = tools.split("/", 1)[0]
     if first == "agenttools" or is_installed(first, search):
         return False
-    return _managed_or_absent(first) and not _close_to_installed(first, search)
+    return _managed_or_absent(first, search) and not _close_to_installed(first, search)
 
 
 def _close_to_installed(name: str, search: Any) -> bool:
@@ -99,14 +99,14 @@ def _close_to_installed(name: str, search: Any) -> bool:
     return bool(difflib.get_close_matches(name, names, n=1, cutoff=0.8))
 
 
-def _managed_or_absent(name: str) -> bool:
-    """Whether *name* is no server name of the current environment either (a unique server
+def _managed_or_absent(name: str, search: Any) -> bool:
+    """Whether *name* is no server name of the environment *search* either (a unique server
     name deploys that server: the normal path)."""
     from agenttools_runtime.bundles import resolve_tools
     from agenttools_runtime.errors import AgentToolsError
 
     try:
-        resolve_tools(name, None)
+        resolve_tools(name, search)
     except AgentToolsError:
         return True
     return False

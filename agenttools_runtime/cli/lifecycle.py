@@ -133,16 +133,14 @@ def run_deployed(args: argparse.Namespace) -> int:
             {**(Deployment(i.record).to_json() if i.record else {}), **i.to_json()} for i in found
         ]
         emit(args, {"ok": True, "deployments": shown, "summary": _counts(found)}, "")
-    elif args.long:
-        emit(args, {}, lambda: _render_long(found))
+    elif not found:
+        print("No deployments.")
     else:
-        emit(args, {}, lambda: _render_table(found))
+        print(_render_long(found) if args.long else _render_table(found))
     return 0
 
 
 def _render_table(found: list[DeploymentStatus]) -> str:
-    if not found:
-        return "No deployments."
     table = [("ID", "CLIENT", "SCOPE", "BUNDLE", "VERSION", "STATUS", "")]
     for item in found:
         record = item.record
@@ -159,8 +157,6 @@ def _render_table(found: list[DeploymentStatus]) -> str:
 
 
 def _render_long(found: list[DeploymentStatus]) -> str:
-    if not found:
-        return "No deployments."
     from agenttools_runtime.deploy import Deployment
 
     blocks = []
@@ -258,11 +254,10 @@ def run_verify(args: argparse.Namespace) -> int:
     if project is not None:  # inside a project: its lock, not the machine's deployments
         return project_cli.run_project_verify(args, project)
     from agenttools_runtime.deploy import status
-    from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.deploy.records import DeploymentRecord
     from agenttools_runtime.deploy.selection import select
 
-    finish_interrupted()
+    finish_interrupted_if_left()
     items = status.load_all()
     readable = [r for r in items if isinstance(r, DeploymentRecord)]
     chosen: list[Any] = select(readable, ids=args.id, client=args.client, bundle=args.bundle)
@@ -317,7 +312,6 @@ def run_sync(args: argparse.Namespace) -> int:
     if project is not None:  # inside a project: make the machine match its lock
         return project_cli.run_project_sync(args, project)
     from agenttools_runtime.deploy import status
-    from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.deploy.records import DeploymentRecord
     from agenttools_runtime.deploy.selection import select
     from agenttools_runtime.deploy.sync import PRUNE, plan_sync, run_sync
@@ -325,7 +319,7 @@ def run_sync(args: argparse.Namespace) -> int:
     if args.yes and not args.prune:
         raise UsageError("--yes confirms --prune; give --prune too")
     if not args.dry_run:
-        finish_interrupted()
+        finish_interrupted_if_left()
     upgrades, upgraded, upgrades_ok = envs_cli.sync_upgrades(args)  # managed environments
     pool = [r for r in status.load_all() if isinstance(r, DeploymentRecord)]
     chosen = select(pool, client=args.client, bundle=args.bundle)

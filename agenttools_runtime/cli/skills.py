@@ -14,6 +14,7 @@ from agenttools_runtime.cli.common import (
     add_target_arguments,
     emit,
     examples,
+    finish_interrupted_if_left,
     nonempty,
 )
 
@@ -112,10 +113,9 @@ def _target(text: str) -> Any:
 
 
 def run_install(args: argparse.Namespace) -> int:
-    from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.skills.install import install_skills
 
-    finish_interrupted()
+    finish_interrupted_if_left()
     results = install_skills(
         _target(args.target),
         list(args.skills),
@@ -129,10 +129,9 @@ def run_install(args: argparse.Namespace) -> int:
 
 
 def run_uninstall(args: argparse.Namespace) -> int:
-    from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.skills.install import uninstall_skills
 
-    finish_interrupted()
+    finish_interrupted_if_left()
     results = uninstall_skills(
         _target(args.target), list(args.names), project=args.project, skills_dir=args.skills_dir
     )

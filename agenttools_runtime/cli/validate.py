@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli.common import UsageError, add_command, emit
+from agenttools_runtime.names import SKILL_FILE
 
 if TYPE_CHECKING:
     from agenttools_runtime.project import CheckResult, Problem, Project
@@ -40,7 +41,6 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agenttools_runtime.names import SKILL_FILE
     from agenttools_runtime.project import (
         PYPROJECT,
         Problem,
@@ -119,9 +119,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _skill_directory(path: Path) -> Path | None:
     path = path.resolve()
-    if path.is_file() and path.name == "SKILL.md":
+    if path.is_file() and path.name == SKILL_FILE:
         return path.parent
-    if path.is_dir() and (path / "SKILL.md").is_file():
+    if path.is_dir() and (path / SKILL_FILE).is_file():
         return path
     return None
 

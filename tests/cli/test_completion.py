@@ -39,6 +39,10 @@ CASES = {
     "agenttools deploy --detected weather-tools/r": ["weather-tools/reports"],
     "agenttools mcp install cursor weath": ["weather-tools/weather", "weather"],
     "agenttools show weather-tools/w": ["weather-tools/weather", "weather-tools/weather-tools"],
+    "agenttools export --format claude-marketplace weather-tools/r weather-tools/w": [
+        "weather-tools/weather",
+        "weather-tools/weather-tools",
+    ],
 }
 
 
@@ -97,14 +101,19 @@ def test_the_table_is_the_parser() -> None:
     assert table["mcp install"].positionals == ["client", "servers"]
     assert table["validate"].repeats
     assert table["bundle"].positionals == ["file"]
+    assert table["server-json"].positionals == ["dir"]
+    assert table["export"].positionals == ["tools"] and table["export"].repeats
     text = script("bash")
     for command in table.values():
         assert f'    "{command.path}") subs=' in text
 
 
-def test_names_for_the_scripts(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["completion", "--names", "clients"]) == 0
-    assert "claude-code" in capsys.readouterr().out.split()
+def test_names_for_the_scripts(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    assert main(["completion", "--names", "tools"]) == 0
+    assert "agenttools" in capsys.readouterr().out.split()  # (the built-in bundle)
     assert main(["completion"]) == 2
 
 

@@ -224,3 +224,16 @@ def test_conflict_names_the_shared_key_and_the_real_bundle(
     assert status == 1
     assert 'The agent tools "weather-tools/reports" are already deployed to Cursor' in err
     assert "with another version (1.2.0 deployed, 1.3.0 installed)" in err
+
+
+def test_a_unique_server_name_deploys_from_the_environment_given(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+) -> None:
+    # "weather" is no distribution but the one server of weather-tools in --path: the
+    # ordinary deploy of that server, not an offer to install a distribution "weather"
+    site = fake_site(tmp_path / "site")
+    weather(site, "1.2.0")
+    status, out, err = run(capsys, "deploy", "claude-code", "weather", "--path", str(site))
+    assert status == 0, err
+    assert 'Deployed "weather-tools/weather" to Claude Code' in out
+    assert "weather" in read_server_entries(home / ".claude.json", get_client("claude-code"))
