@@ -164,12 +164,10 @@ def _conflict_error(
     """What the conflict with the recorded deployment *first* is: the same bundle deployed to
     the same place, else a config key both write (named, with the file and the bundle of
     that deployment)."""
-    other = conflict_probe(first)
-    shared = (
-        frozenset() if other.place == probe.place else probe.config_entries & other.config_entries
-    )
+    # (the same place: the same bundle there, whatever keys both write)
+    taken = frozenset() if conflict_probe(first).place == probe.place else probe.config_entries
     for entry in first.mcp_servers:
-        if (entry.config_key, paths.canonical_path_key(entry.config_file)) in shared:
+        if (entry.config_key, paths.canonical_path_key(entry.config_file)) in taken:
             rename = (
                 ", or --name KEY to write it under another key" if len(tools.servers) == 1 else ""
             )
