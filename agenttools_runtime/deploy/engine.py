@@ -80,9 +80,9 @@ def make_plan(
     tools: ResolvedTools,
     target: DeployTarget,
     level: Level,
+    store: Store,
     *,
     dry_run: bool = False,
-    store: Store | None = None,
     keep_modified: bool = False,
 ) -> DeployPlan:
     """Compute the plan (read-only). Outside a dry run, blocking errors raise: conflicting
@@ -91,7 +91,6 @@ def make_plan(
     *store* is the locked operation's (a dry run reads the state unlocked). *keep_modified*:
     a skill of a replaced deployment that the user modified is kept (see
     :func:`execute_outcome`)."""
-    store = store or Store.open()
     deploy_mcp, deploy_skills, found = check_target(tools, target)
     servers = tools.servers if deploy_mcp else ()
     skipped = () if deploy_skills else tools.skill_names
@@ -165,12 +164,10 @@ def _conflict_error(
     """What the conflict with the recorded deployment *first* is: the same bundle deployed to
     the same place, else a config key both write (named, with the file and the bundle of
     that deployment)."""
-    other = conflict_probe(first)
-    shared = (
-        frozenset() if other.place == probe.place else probe.config_entries & other.config_entries
-    )
+    # (the same place: the same bundle there, whatever keys both write)
+    taken = frozenset() if conflict_probe(first).place == probe.place else probe.config_entries
     for entry in first.mcp_servers:
-        if (entry.config_key, paths.canonical_path_key(entry.config_file)) in shared:
+        if (entry.config_key, paths.canonical_path_key(entry.config_file)) in taken:
             rename = (
                 ", or --name KEY to write it under another key" if len(tools.servers) == 1 else ""
             )
@@ -264,7 +261,7 @@ def _execute_locked(
         swept = sweep_if_needed(store)
         fs.checkpoint("deploy:swept")
         try:
-            the_plan = make_plan(tools, target, level, store=store, keep_modified=keep_modified)
+            the_plan = make_plan(tools, target, level, store, keep_modified=keep_modified)
         except errors.DeploymentExists as exc:
             redeploy = _redeploy_plan(exc, tools, target, level, store)
             if redeploy is None:
@@ -295,8 +292,6 @@ def _redeploy_plan(
     target: DeployTarget,
     level: Level,
     store: Store,
-    *,
-    dry_run: bool = False,
 ) -> DeployPlan | None:
     """When *conflict*, what stops a deploy without an overwrite level, is the deployment of
     the same tools standing there (``DeploymentExists``; not another bundle's config key):
@@ -306,7 +301,7 @@ def _redeploy_plan(
     if level is not Level.NONE or type(conflict) is not errors.DeploymentExists:
         return None
     try:
-        upgrade = make_plan(tools, target, Level.UPGRADE, dry_run=dry_run, store=store)
+        upgrade = make_plan(tools, target, Level.UPGRADE, store)
     except AgentToolsError:
         return None
     if upgrade.errors or len(upgrade.replaced) != 1:
@@ -314,17 +309,19 @@ def _redeploy_plan(
     return upgrade
 
 
-def identical_dry_plan(the_plan: DeployPlan) -> DeployPlan | None:
-    """For a dry run that would fail only with ``DeploymentExists``: the plan of the
-    identical redeploy (``unchanged``) when nothing would change, else None."""
-    if len(the_plan.errors) != 1:
-        return None
+def dry_plan(
+    tools: ResolvedTools, target: DeployTarget, level: Level, *, keep_modified: bool = False
+) -> DeployPlan:
+    """The plan of a dry run (the state read unlocked), or, when it would fail only with
+    ``DeploymentExists`` and the identical redeploy would change nothing, the plan of that
+    redeploy (``unchanged``)."""
     store = Store.open()
-    upgrade = _redeploy_plan(
-        the_plan.errors[0], the_plan.tools, the_plan.target, the_plan.level, store, dry_run=True
-    )
+    the_plan = make_plan(tools, target, level, store, dry_run=True, keep_modified=keep_modified)
+    if len(the_plan.errors) != 1:
+        return the_plan
+    upgrade = _redeploy_plan(the_plan.errors[0], tools, target, level, store)
     if upgrade is None or _unchanged(upgrade, decide(upgrade)) is None:
-        return None
+        return the_plan
     upgrade.unchanged = True
     return upgrade
 

@@ -193,8 +193,7 @@ def deploy_resolved(
         tools = with_links(tools, where)
     missing = missing_sdk(launches)
     if dry_run:
-        the_plan = engine.make_plan(tools, where, level, dry_run=True, keep_modified=keep_modified)
-        the_plan = engine.identical_dry_plan(the_plan) or the_plan
+        the_plan = engine.dry_plan(tools, where, level, keep_modified=keep_modified)
         the_plan.warnings.extend(notes)
         the_plan.launches = launches
         if missing is not None:

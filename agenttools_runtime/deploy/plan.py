@@ -140,11 +140,10 @@ INSTALL_RULES: tuple[Rule, ...] = (
 @dataclass(frozen=True, slots=True)
 class Decision:
     """The outcome for one skill: an ``action`` to take, or the ``conflict`` tag that
-    blocks it at this overwrite level. ``rule`` is the index of the matching row."""
+    blocks it at this overwrite level."""
 
     action: Action | None
     conflict: str | None
-    rule: int
 
     @property
     def writes(self) -> bool:
@@ -154,11 +153,11 @@ class Decision:
 
 def decide_install(facts: SkillFacts, level: Level) -> Decision:
     """Apply :data:`INSTALL_RULES` (first match wins) at overwrite *level*."""
-    for index, rule in enumerate(INSTALL_RULES):
+    for rule in INSTALL_RULES:
         if _matches(rule.when, facts):
             if level >= rule.level:
-                return Decision(rule.action, None, index)
-            return Decision(None, rule.conflict, index)
+                return Decision(rule.action, None)
+            return Decision(None, rule.conflict)
     raise AssertionError(f"no install rule matches {facts}")  # the table is exhaustive
 
 
@@ -235,7 +234,6 @@ OTHER_COPY_ROLES: tuple[tuple[Mapping[str, object], CopyRole], ...] = (
 # it from the client, or be hidden by it (which one depends on the client). Nothing of it is
 # changed either way, so --force deploys anyway (with a warning) instead of replacing it.
 SHADOW_RULE = Rule({}, Action.CREATE, Level.ALL, "AgentSkillShadowed")
-SHADOW_RULE_INDEX = len(INSTALL_RULES)
 
 
 def choose_copy(own_exists: bool, others: Sequence[OtherCopy]) -> int | None:
@@ -265,7 +263,7 @@ def decide_shadows(decision: Decision, roles: Sequence[CopyRole], level: Level) 
     comes first)."""
     if decision.action is None or CopyRole.SHADOW not in roles or level >= SHADOW_RULE.level:
         return decision
-    return Decision(None, SHADOW_RULE.conflict, SHADOW_RULE_INDEX)
+    return Decision(None, SHADOW_RULE.conflict)
 
 
 # -- release decision ------------------------------------------------------------------------

@@ -90,7 +90,7 @@ def keep_modified(result: DeployPlan) -> None:
             continue
         if not replaced & set(sp.entry.references):
             continue  # not this deployment's own skill: a conflict as ever
-        keep = Decision(Action.ADD_REFERENCE, None, sp.decision.rule)
+        keep = Decision(Action.ADD_REFERENCE, None)
         result.skills[index] = replace(sp, decision=keep)
         result.kept_modified.append(sp.source.name)
         result.warnings.append(

@@ -106,7 +106,6 @@ def resolve_target(
     project: Path | str | None = None,
     config: Path | str | None = None,
     skills_dir: SkillsDirOption = DEFAULT,
-    os_name: str | None = None,
 ) -> DeployTarget:
     """Resolve a deploy target. Raises ``UnknownClient``, ``InvalidProjectDirectory`` (a
     project that is not a directory), ``InvalidSkillsDirectory`` (a ``skills_dir`` that is
@@ -125,7 +124,7 @@ def resolve_target(
     if config is not None:
         config_path = Path(os.path.abspath(os.path.expanduser(os.fspath(config))))
         config_file = config_path
-        scope, skills_root, skills_problem = _config_file_scope(c, config_path, os_name)
+        scope, skills_root, skills_problem = _config_file_scope(c, config_path)
         if scope is not None and scope != USER_SCOPE:
             project_dir = Path(scope)
     elif project is not None:
@@ -142,11 +141,11 @@ def resolve_target(
     else:
         scope = USER_SCOPE
         try:
-            config_file = clients.mcp_config_location(c, os_name)
+            config_file = clients.mcp_config_location(c)
         except (UnsupportedMCPClient, UnknownInstallLocation) as exc:
             mcp_problem = exc
         try:
-            skills_root = clients.skills_location(c, os_name)
+            skills_root = clients.skills_location(c)
         except (UnsupportedSkillsClient, UnknownSkillsLocation) as exc:
             skills_problem = exc
 
@@ -165,7 +164,7 @@ def resolve_target(
     if skills_root is not None:
         skill_reads = (skills_root,)
         if override is None:
-            skill_reads = _read_roots(c, scope, os_name) or skill_reads
+            skill_reads = _read_roots(c, scope) or skill_reads
     if scope == USER_SCOPE:
         location_key = USER_SCOPE
     elif scope is not None:
@@ -192,15 +191,15 @@ def resolve_target(
 def read_roots_by_client(scope: str) -> dict[str, tuple[Path, ...]]:
     """Every client's skills roots at *scope* (``"user"`` or a project directory), by id
     (clients without skills there are left out)."""
-    every = {c.id: _read_roots(c, scope, None) for c in clients.all_clients().values()}
+    every = {c.id: _read_roots(c, scope) for c in clients.all_clients().values()}
     return {client: roots for client, roots in every.items() if roots}
 
 
-def _read_roots(c: Client, scope: str | None, os_name: str | None) -> tuple[Path, ...]:
+def _read_roots(c: Client, scope: str | None) -> tuple[Path, ...]:
     """The skills roots *c* reads at *scope* (the client table's ``skill_reads``)."""
     try:
         if scope == USER_SCOPE:
-            return tuple(clients.skill_read_locations(c, os_name))
+            return tuple(clients.skill_read_locations(c))
         if scope is not None:
             return tuple(clients.project_skill_read_locations(c, scope))
     except AgentToolsError:
@@ -209,15 +208,15 @@ def _read_roots(c: Client, scope: str | None, os_name: str | None) -> tuple[Path
 
 
 def _config_file_scope(
-    c: Client, config_file: Path, os_name: str | None
+    c: Client, config_file: Path
 ) -> tuple[str | None, Path | None, AgentToolsError | None]:
     """Scope and skills root of an explicit config file: exact matches only, never guessed
     from the file's format."""
     key = paths.canonical_path_key(config_file)
     try:
-        if paths.canonical_path_key(clients.mcp_config_location(c, os_name)) == key:
+        if paths.canonical_path_key(clients.mcp_config_location(c)) == key:
             try:
-                return USER_SCOPE, clients.skills_location(c, os_name), None
+                return USER_SCOPE, clients.skills_location(c), None
             except (UnsupportedSkillsClient, UnknownSkillsLocation) as exc:
                 return USER_SCOPE, None, exc
     except (UnsupportedMCPClient, UnknownInstallLocation):

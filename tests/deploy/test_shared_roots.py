@@ -141,14 +141,14 @@ def test_every_kind_of_copy_gets_one_role() -> None:
 
 @pytest.mark.parametrize("level", list(Level))
 def test_a_shadow_blocks_below_force_and_a_conflict_stays_first(level: Level) -> None:
-    create = Decision(Action.CREATE, None, 2)
+    create = Decision(Action.CREATE, None)
     shadowed = decide_shadows(create, [CopyRole.SHADOW], level)
     if level >= SHADOW_RULE.level:
         assert shadowed == create
     else:
         assert (shadowed.action, shadowed.conflict) == (None, "AgentSkillShadowed")
     assert decide_shadows(create, [CopyRole.DUPLICATE, CopyRole.LEAVING], level) == create
-    refused = Decision(None, "AgentSkillModified", 13)
+    refused = Decision(None, "AgentSkillModified")
     assert decide_shadows(refused, [CopyRole.SHADOW], level) == refused
 
 

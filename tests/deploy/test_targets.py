@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agenttools_runtime import paths
+from agenttools_runtime import clients, paths
 from agenttools_runtime.deploy.targets import resolve_target
 from agenttools_runtime.errors import (
     InvalidProjectDirectory,
@@ -26,10 +26,13 @@ def test_user_scope(home: Path) -> None:
     assert t.mcp_problem is None and t.skills_problem is None
 
 
-def test_unsupported_components_are_problems_not_errors(home: Path) -> None:
+def test_unsupported_components_are_problems_not_errors(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     t = resolve_target("lm-studio")
     assert t.skills_root is None and isinstance(t.skills_problem, UnsupportedSkillsClient)
-    t = resolve_target("claude-desktop", os_name="unix")
+    monkeypatch.setattr(clients, "normalize_os", lambda os_name=None: "unix")
+    t = resolve_target("claude-desktop")
     assert t.config_file is None and isinstance(t.mcp_problem, UnknownInstallLocation)
 
 
