@@ -213,7 +213,7 @@ def wire_frontmatter(skill_md: bytes) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise ValueError("SKILL.md is not UTF-8") from None
     try:
-        value = split_and_parse(text)[1]
+        value = split_and_parse(text).frontmatter
     except FrontmatterError as exc:
         raise ValueError(exc.message) from None
     if not _is_json(value):
