@@ -84,7 +84,6 @@ class SkillsRoot:
 
     path: Path
     client: Client | None = None
-    project: Path | None = None
 
     @property
     def client_display_name(self) -> str | None:
@@ -483,7 +482,7 @@ def resolve_skills_root(
             root = skills_location(client)
     root = absolute_path(root)
     check_skills_root(root)
-    return SkillsRoot(root, client, project_dir)
+    return SkillsRoot(root, client)
 
 
 # -- specs and names -------------------------------------------------------------------------
