@@ -101,12 +101,11 @@ def _skill_of_skill_md(data: bytes, directory: Path) -> Skill:
     """The skill of *directory* whose ``SKILL.md`` holds *data*."""
     skill_md = directory / SKILL_FILE
     document = parse_skill_md(data, str(skill_md))
-    front = dict(document.frontmatter)
-    if "name" not in front:
+    if "name" not in document.frontmatter:
         raise errors.InvalidSkillFrontmatter(
             source=skill_md, reason='the frontmatter has no "name" key'
         )
-    skill = Skill.from_mapping({**front, "body": document.body})
+    skill = Skill.from_mapping({**document.frontmatter, "body": document.body})
     return replace(skill, path=directory)
 
 
