@@ -250,7 +250,7 @@ def _preflight(root: Path, sources: Sequence[SkillSource], overwrite: Overwrite)
         state = destination_state(root, source.name)
         if state is DestinationState.MISSING:
             steps.append(_Step(source, write=True))
-        elif _identical(root, source, state):
+        elif directory_state(path, source.manifest) is DirectoryState.UNMODIFIED:
             steps.append(_Step(source, write=False))
         elif overwrite == "none":
             conflicts.append(AgentSkillExists(name=source.name, path=path, option=FORCE))
@@ -261,12 +261,6 @@ def _preflight(root: Path, sources: Sequence[SkillSource], overwrite: Overwrite)
     if conflicts:
         raise AgentToolsErrors(conflicts)
     return steps
-
-
-def _identical(root: Path, source: SkillSource, state: DestinationState) -> bool:
-    if state not in (DestinationState.DIRECTORY, DestinationState.LINK):
-        return False
-    return directory_state(root / source.name, source.manifest) is DirectoryState.UNMODIFIED
 
 
 def _apply(root: SkillsRoot, steps: Sequence[_Step]) -> list[SkillInstallResult]:
@@ -399,7 +393,8 @@ def _remove_all(root: Path, names: Sequence[str]) -> list[bool]:
     removed: list[bool] = []
     try:
         for name in names:
-            if _is_installed_skill(root, name):
+            # a directory holding SKILL.md, or a link to one (never a file or a dangling link)
+            if (root / name / SKILL_FILE).is_file():
                 staged.append(fsops.stage_removal(root, name))
                 removed.append(True)
             else:
@@ -423,13 +418,6 @@ def warn_stale_backups(root: Path) -> None:
             AgentSkillBackupsLeft(backups=[str(p) for p in found], root=root),
             stacklevel=3,
         )
-
-
-def _is_installed_skill(root: Path, name: str) -> bool:
-    state = destination_state(root, name)
-    if state not in (DestinationState.DIRECTORY, DestinationState.LINK):
-        return False
-    return (root / name / SKILL_FILE).is_file()
 
 
 # -- targets ---------------------------------------------------------------------------------
