@@ -109,11 +109,6 @@ def _skill_of_skill_md(data: bytes, directory: Path) -> Skill:
     return replace(skill, path=directory)
 
 
-def directory_identifier(directory: Path | str) -> str:
-    """The identity of a directory source: ``"File:" + canonical_path_key(directory)``."""
-    return "File:" + canonical_path_key(directory)
-
-
 # -- helpers ---------------------------------------------------------------------------------
 
 
@@ -187,7 +182,7 @@ def _directory_source(
     return SkillSource(
         name=name,
         description=description,
-        identifier=identifier if identifier is not None else directory_identifier(directory),
+        identifier=f"File:{canonical_path_key(directory)}" if identifier is None else identifier,
         version=version,
         files=dict(read.files),
         manifest=read.manifest,
