@@ -45,7 +45,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from agenttools_runtime import fs, paths, regular_files
 from agenttools_runtime.errors import (
@@ -57,8 +57,7 @@ from agenttools_runtime.errors import (
 from agenttools_runtime.paths import canonical_path, canonical_path_key, case_insensitive_fs
 from agenttools_runtime.skills.spec import SkillSource
 
-if TYPE_CHECKING:
-    WriteAction = Literal["created", "replaced", "unchanged"]
+WriteAction = Literal["created", "replaced", "unchanged"]
 
 BACKUP_PREFIX = f"{fs.TEMP_MARK}backup-"
 # a backup kept on purpose: what a forced deploy replaced that was the user's, which the

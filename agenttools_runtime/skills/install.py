@@ -75,8 +75,6 @@ OVERWRITE_VALUES: tuple[Overwrite, ...] = ("none", "upgrade", "all")
 SkillsTarget = str | Client | os.PathLike[str] | tuple[str | Client, str | os.PathLike[str]]
 """A client, ``(client, project_dir)``, or a skills root path."""
 
-InstallAction = Literal["created", "replaced", "unchanged"]
-
 
 @dataclass(frozen=True)
 class SkillsRoot:
@@ -102,7 +100,7 @@ class SkillInstallResult:
     location: Path
     client: str | None
     client_display_name: str | None
-    action: InstallAction
+    action: fsops.WriteAction
 
     @property
     def message(self) -> str:
@@ -266,7 +264,7 @@ def _preflight(root: Path, sources: Sequence[SkillSource], overwrite: Overwrite)
 def _apply(root: SkillsRoot, steps: Sequence[_Step]) -> list[SkillInstallResult]:
     created_dirs: list[Path] = []
     outcomes: list[fsops.WriteOutcome] = []
-    actions: list[InstallAction] = []
+    actions: list[fsops.WriteAction] = []
     writes = [step for step in steps if step.write]
     if writes:
         try:
