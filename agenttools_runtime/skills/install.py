@@ -434,18 +434,16 @@ def resolve_skills_root(
     directory.
     """
     client: Client | None = None
-    project_dir: Path | None = None
     root: Path | None = None
     if isinstance(target, tuple):
         if len(target) != 2:
             raise InvalidSkillsDirectory(path=repr(target))
-        client_spec, project_spec = target
         if project is not None:
             raise InvalidSkillsDirectory(
                 path=f"{target!r} (a project is given both in the target and as project=)"
             )
-        client = get_client(client_spec)
-        project_dir = Path(project_spec)
+        client = get_client(target[0])
+        project = Path(target[1])
     elif isinstance(target, os.PathLike):
         if project is not None:
             raise InvalidSkillsDirectory(
@@ -454,18 +452,16 @@ def resolve_skills_root(
         root = Path(os.fspath(target))
     elif isinstance(target, (str, Client)):
         client = get_client(target)
-        project_dir = None if project is None else Path(project)
     else:
         raise InvalidSkillsDirectory(path=repr(target))
 
     if skills_dir is not None:
         root = Path(skills_dir)
-    elif root is None:
-        assert client is not None
-        if project_dir is not None:
-            root = project_skills_location(client, project_dir)
-        else:
-            root = skills_location(client)
+    elif client is not None and project is not None:
+        root = project_skills_location(client, Path(project))
+    elif client is not None:
+        root = skills_location(client)
+    assert root is not None
     root = absolute_path(root)
     check_skills_root(root)
     return SkillsRoot(root, client)
