@@ -118,7 +118,8 @@ def parse_skill_md(text: str | bytes, source: str = SKILL_FILE) -> SkillDocument
                 source=source, reason=f"not UTF-8 ({exc.reason})"
             ) from None
     try:
-        return split_and_parse(text)
+        yaml_text, body = split_skill_md(text)
+        return SkillDocument(_mapping(yaml_text), body)
     except FrontmatterError as exc:
         where = source if exc.line is None else f"{source}:{exc.line}"
         raise errors.InvalidSkillFrontmatter(source=where, reason=exc.message) from None
@@ -127,14 +128,6 @@ def parse_skill_md(text: str | bytes, source: str = SKILL_FILE) -> SkillDocument
 def read_skill_md(path: Path) -> SkillDocument:
     """Read and parse a ``SKILL.md`` file (UTF-8)."""
     return parse_skill_md(regular_files.read_bytes(path), str(path))
-
-
-def split_and_parse(text: str) -> SkillDocument:
-    """SKILL.md *text* split at its fences and its frontmatter parsed into a mapping, by the
-    rules of this module's docstring: what :func:`parse_skill_md` and every lenient reading
-    call. Raises :class:`FrontmatterError`."""
-    yaml_text, body = split_skill_md(text)
-    return SkillDocument(_mapping(yaml_text), body)
 
 
 def _mapping(yaml_text: str) -> dict[str, Any]:
@@ -259,8 +252,8 @@ def split_skill_text(text: str) -> tuple[str, str]:
 def skill_frontmatter(text: str) -> dict[str, Any]:
     """The frontmatter mapping of SKILL.md text, ``{}`` when absent or unparseable."""
     try:
-        return split_and_parse(text).frontmatter
-    except FrontmatterError:
+        return parse_skill_md(text).frontmatter
+    except errors.InvalidSkillFrontmatter:
         return {}
 
 
