@@ -95,7 +95,7 @@ def read_skill_file(dist: InstalledDistribution, name: str, rel: str) -> bytes:
     """One listed file (*rel*, ``/``-separated) of the wheel's copy of skill *name*,
     verified as :meth:`verify_skill` does."""
     entry = dist.skill_entry(name)
-    path, info = _regular_file(dist, entry, rel, None)
+    path, info = _regular_file(dist, entry, rel, set())
     return _checked_bytes(dist, entry, rel, path, info.st_size)
 
 
@@ -121,7 +121,7 @@ def _checked_bytes(
 
 
 def _regular_file(
-    dist: InstalledDistribution, entry: SkillEntry, rel: str, real_directories: set[str] | None
+    dist: InstalledDistribution, entry: SkillEntry, rel: str, real_directories: set[str]
 ) -> tuple[str, os.stat_result]:
     """The path and stat of *rel* of skill *entry*, a regular file reached without a
     symbolic link; ``BundledFileMissing`` / ``BundledFileNotRegular`` otherwise."""
@@ -169,7 +169,7 @@ _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 def _without_links(
-    base: Path, rel: str, real_directories: set[str] | None = None
+    base: Path, rel: str, real_directories: set[str]
 ) -> tuple[str, os.stat_result | None]:
     """``base/rel`` and its ``lstat`` when every component of *rel* is reached from *base*
     without a symbolic link; else the first link and its ``lstat`` (not a regular file); a
@@ -182,7 +182,7 @@ def _without_links(
     for index, part in enumerate(parts):
         path = f"{path}{os.sep}{part}"
         last = index == len(parts) - 1
-        if not last and real_directories is not None and path in real_directories:
+        if not last and path in real_directories:
             continue
         try:
             info = os.lstat(path)
@@ -190,6 +190,6 @@ def _without_links(
             return os.path.join(base, *parts), None
         if stat.S_ISLNK(info.st_mode):
             return path, info
-        if not last and real_directories is not None and stat.S_ISDIR(info.st_mode):
+        if not last and stat.S_ISDIR(info.st_mode):
             real_directories.add(path)
     return path, info  # a string: a Path per file is a tenth of a fresh deploy's own work

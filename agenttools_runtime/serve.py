@@ -38,12 +38,13 @@ from agenttools_runtime import __version__
 from agenttools_runtime.discovery import SearchPath
 from agenttools_runtime.errors import (
     AgentToolsError,
+    InvalidSkillFrontmatter,
     MCPSDKMissing,
     ServedSkillsNamespaced,
     SkillNotServed,
 )
 from agenttools_runtime.names import SKILL_FILE, is_skill_description, is_skill_name
-from agenttools_runtime.skills.skill_md import FrontmatterError, split_and_parse
+from agenttools_runtime.skills.skill_md import parse_skill_md
 from agenttools_runtime.skilluri.arguments import substitute_skill_md
 from agenttools_runtime.skilluri.providers.base import (
     MANIFEST_REFERENCE,
@@ -213,9 +214,9 @@ def wire_frontmatter(skill_md: bytes) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise ValueError("SKILL.md is not UTF-8") from None
     try:
-        value = split_and_parse(text)[1]
-    except FrontmatterError as exc:
-        raise ValueError(exc.message) from None
+        value = parse_skill_md(text).frontmatter
+    except InvalidSkillFrontmatter as exc:
+        raise ValueError(exc.data["reason"]) from None
     if not _is_json(value):
         raise ValueError("it holds values that are not JSON (dates, ...); quote them")
     return value

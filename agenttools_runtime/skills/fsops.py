@@ -45,7 +45,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from agenttools_runtime import fs, paths, regular_files
 from agenttools_runtime.errors import (
@@ -55,11 +55,9 @@ from agenttools_runtime.errors import (
     InvalidAgentSkill,
 )
 from agenttools_runtime.paths import canonical_path, canonical_path_key, case_insensitive_fs
-from agenttools_runtime.skills.hashing import DestinationState, destination_state
 from agenttools_runtime.skills.spec import SkillSource
 
-if TYPE_CHECKING:
-    WriteAction = Literal["created", "replaced", "unchanged"]
+WriteAction = Literal["created", "replaced", "unchanged"]
 
 BACKUP_PREFIX = f"{fs.TEMP_MARK}backup-"
 # a backup kept on purpose: what a forced deploy replaced that was the user's, which the
@@ -76,14 +74,12 @@ class AlreadySettled(RuntimeError):
 class WriteOutcome:
     """The result of writing one skill directory: pending until ``commit()``/``rollback()``.
 
-    ``previous`` is what was at ``path`` before (``Missing`` for a fresh create); ``backup``
-    the path it was moved to (``None`` unless replaced).
+    ``backup`` is the path what was at ``path`` before was moved to (``None`` unless replaced).
     """
 
     name: str
     path: Path
     action: WriteAction
-    previous: DestinationState
     backup: Path | None = None
     settled: bool = field(default=False, compare=False)
 
@@ -117,7 +113,6 @@ class Removal:
 
     name: str
     path: Path
-    previous: DestinationState
     backup: Path
     settled: bool = field(default=False, compare=False)
 
@@ -155,9 +150,9 @@ def write_skill(
     """
     path = root / source.name
     if same_as_source(path, source, real_root):
-        return WriteOutcome(source.name, path, "unchanged", destination_state(root, source.name))
+        return WriteOutcome(source.name, path, "unchanged")
     check_file_paths(source)
-    previous = destination_state(root, source.name)
+    replacing = os.path.lexists(path)
     real_root = canonical_path(root) if real_root is None else real_root
     try:
         fs.mkdir(root, parents=True, exist_ok=True)
@@ -167,7 +162,7 @@ def write_skill(
     backup: Path | None = None
     try:
         _build_into(staging, source)
-        if previous is not DestinationState.MISSING:
+        if replacing:
             backup = move_to_backup(root, path, backup_name or new_backup_name(), real_root)
         fs.rename(staging, path)
     except BaseException as exc:
@@ -178,7 +173,7 @@ def write_skill(
             raise AgentSkillWriteFailed(name=source.name, path=path, reason=_reason(exc)) from exc
         raise
     action: WriteAction = "created" if backup is None else "replaced"
-    return WriteOutcome(source.name, path, action, previous, backup)
+    return WriteOutcome(source.name, path, action, backup)
 
 
 def new_staging_name() -> str:
@@ -261,14 +256,13 @@ def stage_removal(root: Path, name: str, *, backup_name: str | None = None) -> R
     the move fails (then nothing was changed).
     """
     path = root / name
-    previous = destination_state(root, name)
-    if previous is DestinationState.MISSING:
+    if not os.path.lexists(path):
         raise FileNotFoundError(str(path))
     try:
         backup = move_to_backup(root, path, backup_name or new_backup_name())
     except OSError as exc:
         raise AgentSkillRemoveFailed(name=name, path=path, reason=_reason(exc)) from exc
-    return Removal(name, path, previous, backup)
+    return Removal(name, path, backup)
 
 
 def remove_skill(root: Path, name: str, *, backup_name: str | None = None) -> Removal:

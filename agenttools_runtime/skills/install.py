@@ -75,8 +75,6 @@ OVERWRITE_VALUES: tuple[Overwrite, ...] = ("none", "upgrade", "all")
 SkillsTarget = str | Client | os.PathLike[str] | tuple[str | Client, str | os.PathLike[str]]
 """A client, ``(client, project_dir)``, or a skills root path."""
 
-InstallAction = Literal["created", "replaced", "unchanged"]
-
 
 @dataclass(frozen=True)
 class SkillsRoot:
@@ -84,7 +82,6 @@ class SkillsRoot:
 
     path: Path
     client: Client | None = None
-    project: Path | None = None
 
     @property
     def client_display_name(self) -> str | None:
@@ -103,7 +100,7 @@ class SkillInstallResult:
     location: Path
     client: str | None
     client_display_name: str | None
-    action: InstallAction
+    action: fsops.WriteAction
 
     @property
     def message(self) -> str:
@@ -251,7 +248,7 @@ def _preflight(root: Path, sources: Sequence[SkillSource], overwrite: Overwrite)
         state = destination_state(root, source.name)
         if state is DestinationState.MISSING:
             steps.append(_Step(source, write=True))
-        elif _identical(root, source, state):
+        elif directory_state(path, source.manifest) is DirectoryState.UNMODIFIED:
             steps.append(_Step(source, write=False))
         elif overwrite == "none":
             conflicts.append(AgentSkillExists(name=source.name, path=path, option=FORCE))
@@ -264,16 +261,10 @@ def _preflight(root: Path, sources: Sequence[SkillSource], overwrite: Overwrite)
     return steps
 
 
-def _identical(root: Path, source: SkillSource, state: DestinationState) -> bool:
-    if state not in (DestinationState.DIRECTORY, DestinationState.LINK):
-        return False
-    return directory_state(root / source.name, source.manifest) is DirectoryState.UNMODIFIED
-
-
 def _apply(root: SkillsRoot, steps: Sequence[_Step]) -> list[SkillInstallResult]:
     created_dirs: list[Path] = []
     outcomes: list[fsops.WriteOutcome] = []
-    actions: list[InstallAction] = []
+    actions: list[fsops.WriteAction] = []
     writes = [step for step in steps if step.write]
     if writes:
         try:
@@ -400,7 +391,8 @@ def _remove_all(root: Path, names: Sequence[str]) -> list[bool]:
     removed: list[bool] = []
     try:
         for name in names:
-            if _is_installed_skill(root, name):
+            # a directory holding SKILL.md, or a link to one (never a file or a dangling link)
+            if (root / name / SKILL_FILE).is_file():
                 staged.append(fsops.stage_removal(root, name))
                 removed.append(True)
             else:
@@ -426,13 +418,6 @@ def warn_stale_backups(root: Path) -> None:
         )
 
 
-def _is_installed_skill(root: Path, name: str) -> bool:
-    state = destination_state(root, name)
-    if state not in (DestinationState.DIRECTORY, DestinationState.LINK):
-        return False
-    return (root / name / SKILL_FILE).is_file()
-
-
 # -- targets ---------------------------------------------------------------------------------
 
 
@@ -449,18 +434,16 @@ def resolve_skills_root(
     directory.
     """
     client: Client | None = None
-    project_dir: Path | None = None
     root: Path | None = None
     if isinstance(target, tuple):
         if len(target) != 2:
             raise InvalidSkillsDirectory(path=repr(target))
-        client_spec, project_spec = target
         if project is not None:
             raise InvalidSkillsDirectory(
                 path=f"{target!r} (a project is given both in the target and as project=)"
             )
-        client = get_client(client_spec)
-        project_dir = Path(project_spec)
+        client = get_client(target[0])
+        project = Path(target[1])
     elif isinstance(target, os.PathLike):
         if project is not None:
             raise InvalidSkillsDirectory(
@@ -469,21 +452,19 @@ def resolve_skills_root(
         root = Path(os.fspath(target))
     elif isinstance(target, (str, Client)):
         client = get_client(target)
-        project_dir = None if project is None else Path(project)
     else:
         raise InvalidSkillsDirectory(path=repr(target))
 
     if skills_dir is not None:
         root = Path(skills_dir)
-    elif root is None:
-        assert client is not None
-        if project_dir is not None:
-            root = project_skills_location(client, project_dir)
-        else:
-            root = skills_location(client)
+    elif client is not None and project is not None:
+        root = project_skills_location(client, Path(project))
+    elif client is not None:
+        root = skills_location(client)
+    assert root is not None
     root = absolute_path(root)
     check_skills_root(root)
-    return SkillsRoot(root, client, project_dir)
+    return SkillsRoot(root, client)
 
 
 # -- specs and names -------------------------------------------------------------------------

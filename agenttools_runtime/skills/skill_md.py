@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -69,16 +69,10 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class SkillDocument:
-    """A parsed ``SKILL.md``: its frontmatter mapping, body text, where the body starts, the
-    frontmatter block as written and whether a byte order mark preceded it (``source``, its
-    name in messages, is not compared)."""
+    """A parsed ``SKILL.md``: its frontmatter mapping and its body text."""
 
     frontmatter: dict[str, Any]
     body: str
-    body_line: int = 1
-    source: str = field(default=SKILL_FILE, compare=False)
-    frontmatter_text: str = ""
-    bom: bool = False
 
 
 class FrontmatterError(ValueError):
@@ -91,25 +85,13 @@ class FrontmatterError(ValueError):
         self.line = line
 
 
-@dataclass(frozen=True, slots=True)
-class SkillMdSplit:
-    """SKILL.md text cut at its fences: the frontmatter YAML, the body, the line where the body
-    starts, and whether a byte order mark was skipped."""
-
-    frontmatter_text: str
-    body: str
-    body_line: int
-    bom: bool
-
-
-def split_skill_md(text: str) -> SkillMdSplit:
-    """Cut SKILL.md *text* at its ``---`` fences (the rules of this module's docstring).
+def split_skill_md(text: str) -> tuple[str, str]:
+    """Cut SKILL.md *text* at its ``---`` fences (the rules of this module's docstring):
+    ``(the frontmatter YAML, the body)``.
 
     Raises :class:`FrontmatterError` when the text does not start with a fence or the block
     is not closed."""
-    bom = text.startswith(BOM)
-    if bom:
-        text = text[1:]
+    text = text.removeprefix(BOM)
     first_end = text.find("\n")
     first = text if first_end < 0 else text[:first_end]
     if first.removesuffix("\r") != "---":
@@ -120,8 +102,7 @@ def split_skill_md(text: str) -> SkillMdSplit:
         raise FrontmatterError("SKILL.md frontmatter not properly closed with ---", 1)
     # the YAML without the line break that ends its last line
     yaml_text = text[opened : max(opened, closing.start() - 1)].removesuffix("\r")
-    body_line = text.count("\n", 0, closing.end()) + 1
-    return SkillMdSplit(yaml_text, text[closing.end() :], body_line, bom)
+    return yaml_text, text[closing.end() :]
 
 
 def parse_skill_md(text: str | bytes, source: str = SKILL_FILE) -> SkillDocument:
@@ -137,26 +118,16 @@ def parse_skill_md(text: str | bytes, source: str = SKILL_FILE) -> SkillDocument
                 source=source, reason=f"not UTF-8 ({exc.reason})"
             ) from None
     try:
-        split, data = split_and_parse(text)
+        yaml_text, body = split_skill_md(text)
+        return SkillDocument(_mapping(yaml_text), body)
     except FrontmatterError as exc:
         where = source if exc.line is None else f"{source}:{exc.line}"
         raise errors.InvalidSkillFrontmatter(source=where, reason=exc.message) from None
-    return SkillDocument(
-        data, split.body, split.body_line, source, split.frontmatter_text, split.bom
-    )
 
 
 def read_skill_md(path: Path) -> SkillDocument:
     """Read and parse a ``SKILL.md`` file (UTF-8)."""
     return parse_skill_md(regular_files.read_bytes(path), str(path))
-
-
-def split_and_parse(text: str) -> tuple[SkillMdSplit, dict[str, Any]]:
-    """SKILL.md *text* split at its fences and its frontmatter parsed into a mapping, by the
-    rules of this module's docstring: what :func:`parse_skill_md` and every lenient reading
-    call. Raises :class:`FrontmatterError`."""
-    split = split_skill_md(text)
-    return split, _mapping(split.frontmatter_text)
 
 
 def _mapping(yaml_text: str) -> dict[str, Any]:
@@ -272,7 +243,7 @@ def _refuse_aliases(root: Any) -> None:
 def split_skill_text(text: str) -> tuple[str, str]:
     """``(frontmatter block verbatim, body)``; an empty block when there is none."""
     try:
-        body = split_skill_md(text).body
+        body = split_skill_md(text)[1]
     except FrontmatterError:  # no frontmatter block: all of it is the body
         return "", text
     return text[: len(text) - len(body)], body  # the body is the text's tail
@@ -281,8 +252,8 @@ def split_skill_text(text: str) -> tuple[str, str]:
 def skill_frontmatter(text: str) -> dict[str, Any]:
     """The frontmatter mapping of SKILL.md text, ``{}`` when absent or unparseable."""
     try:
-        return split_and_parse(text)[1]
-    except FrontmatterError:
+        return parse_skill_md(text).frontmatter
+    except errors.InvalidSkillFrontmatter:
         return {}
 
 
@@ -384,16 +355,16 @@ def check(path: Path, expected_name: str | None) -> tuple[dict[str, Any] | None,
         )
         return None, findings
     try:
-        split = split_skill_md(text)
+        yaml_text = split_skill_md(text)[0]
     except FrontmatterError as exc:
         add("InvalidSkillDefinition", exc.message, exc.line)
         return None, findings
-    front_lines = split.frontmatter_text.split("\n") if split.frontmatter_text else []
+    front_lines = yaml_text.split("\n") if yaml_text else []
     for offset, text_line in enumerate(front_lines):
         if "---" in text_line:
             add("SkillFrontmatterDashes", DASHES_MESSAGE, offset + 2)
     try:
-        data = _mapping(split.frontmatter_text)
+        data = _mapping(yaml_text)
     except FrontmatterError as exc:
         add("InvalidSkillDefinition", exc.message, exc.line)
         return None, findings

@@ -101,18 +101,12 @@ def _skill_of_skill_md(data: bytes, directory: Path) -> Skill:
     """The skill of *directory* whose ``SKILL.md`` holds *data*."""
     skill_md = directory / SKILL_FILE
     document = parse_skill_md(data, str(skill_md))
-    front = dict(document.frontmatter)
-    if "name" not in front:
+    if "name" not in document.frontmatter:
         raise errors.InvalidSkillFrontmatter(
             source=skill_md, reason='the frontmatter has no "name" key'
         )
-    skill = Skill.from_mapping({**front, "body": document.body})
+    skill = Skill.from_mapping({**document.frontmatter, "body": document.body})
     return replace(skill, path=directory)
-
-
-def directory_identifier(directory: Path | str) -> str:
-    """The identity of a directory source: ``"File:" + canonical_path_key(directory)``."""
-    return "File:" + canonical_path_key(directory)
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -188,7 +182,7 @@ def _directory_source(
     return SkillSource(
         name=name,
         description=description,
-        identifier=identifier if identifier is not None else directory_identifier(directory),
+        identifier=f"File:{canonical_path_key(directory)}" if identifier is None else identifier,
         version=version,
         files=dict(read.files),
         manifest=read.manifest,

@@ -233,11 +233,10 @@ class SkillResolver:
                 located = provider.locate(parsed.path)
                 if located is None:
                     names.update(provider.names())
+                else:
+                    found.append(located)
             except SkillProviderFailed as exc:  # one dead server must not hide the others
                 _warn_skipped(provider, exc.data["reason"])
-                continue
-            if located is not None:
-                found.append(located)
         if not found:
             available = ", ".join(sorted(names)) or "(none)"
             raise SkillNotFound(skill=parsed.skill, available=available)

@@ -17,7 +17,7 @@ from agenttools_runtime.errors import (
     InvalidAgentSkill,
 )
 from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.hashing import DestinationState, DirectoryState, directory_state
+from agenttools_runtime.skills.hashing import DirectoryState, directory_state
 from agenttools_runtime.skills.source import to_source
 from agenttools_runtime.skills.spec import SkillSource
 from tests.helpers.skills import backups, make_skill, tree
@@ -45,11 +45,7 @@ def test_create_writes_every_file_and_exec_bits(source_dir: Path, root: Path) ->
     tool.chmod(0o755)
     source = to_source(source_dir)
     outcome = fsops.write_skill(root, source)
-    assert (outcome.action, outcome.previous, outcome.backup) == (
-        "created",
-        DestinationState.MISSING,
-        None,
-    )
+    assert (outcome.action, outcome.backup) == ("created", None)
     installed = root / "demo-skill"
     assert tree(installed) == tree(source_dir)
     assert os.access(installed / "scripts" / "run.sh", os.X_OK)
@@ -80,7 +76,6 @@ def test_replace_directory_keeps_backup_until_commit(source_dir: Path, root: Pat
     old = make_skill(root, files={"old.txt": "old\n"})
     outcome = fsops.write_skill(root, to_source(source_dir))
     assert outcome.action == "replaced"
-    assert outcome.previous is DestinationState.DIRECTORY
     assert outcome.backup is not None and outcome.backup.parent == root.parent
     assert outcome.backup.name.startswith(".agenttools-backup-")
     assert (outcome.backup / "old.txt").read_text() == "old\n"
@@ -120,7 +115,7 @@ def test_link_dangling_and_file_entries_are_replaced_as_themselves(
     else:
         entry.write_text("a file\n")
     outcome = fsops.write_skill(root, to_source(source_dir))
-    assert outcome.previous.value == {"link": "Link", "dangling": "Dangling", "file": "File"}[kind]
+    assert outcome.action == "replaced"
     assert not entry.is_symlink() and entry.is_dir()
     assert tree(entry) == tree(source_dir)
     # never written through: the link's target is untouched
@@ -220,8 +215,7 @@ def test_remove_entries_as_themselves(root: Path, tmp_path: Path, kind: str) -> 
         entry.symlink_to(tmp_path / "gone")
     else:
         entry.write_text("x")
-    removal = fsops.remove_skill(root, "demo-skill")
-    assert removal.previous.value.lower() == kind
+    fsops.remove_skill(root, "demo-skill")
     assert not os.path.lexists(entry)
     assert (target / "keep.txt").read_text() == "keep\n"
     assert backups(root) == []

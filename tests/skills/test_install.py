@@ -149,10 +149,9 @@ def test_target_errors(src: Path, home: Path, target: Any, error: type[Exception
 def test_resolve_skills_root_forms(home: Path, tmp_path: Path) -> None:
     assert resolve_skills_root("zed").path == home / ".agents" / "skills"
     root = resolve_skills_root(("vscode", tmp_path))
-    assert (root.path, root.client and root.client.id, root.project) == (
+    assert (root.path, root.client and root.client.id) == (
         tmp_path / ".github" / "skills",
         "vscode",
-        tmp_path,
     )
     with pytest.raises(InvalidSkillsDirectory):
         resolve_skills_root(("vscode", tmp_path), project=tmp_path)

@@ -22,33 +22,25 @@ from agenttools_runtime.skills.skill_md import (
 
 def test_split_and_parse() -> None:
     text = "---\nname: a\ndescription: b\n---\n\n# Body\n"
-    split = split_skill_md(text)
-    assert (split.frontmatter_text, split.body, split.body_line, split.bom) == (
-        "name: a\ndescription: b",
-        "\n# Body\n",
-        5,
-        False,
-    )
+    assert split_skill_md(text) == ("name: a\ndescription: b", "\n# Body\n")
     doc = parse_skill_md(text)
     assert doc.frontmatter == {"name": "a", "description": "b"}
     assert doc.body == "\n# Body\n"
-    assert doc.body_line == 5
 
 
 # -- the rules, one test each --------------------------------------------------------------
 
 
-def test_a_byte_order_mark_is_skipped_and_recorded() -> None:
+def test_a_byte_order_mark_is_skipped() -> None:
     doc = parse_skill_md("\ufeff---\nname: a\ndescription: b\n---\nx\n")
     assert doc.frontmatter == {"name": "a", "description": "b"}
-    assert doc.bom and doc.body == "x\n"
-    assert not parse_skill_md("---\nname: a\n---\n").bom
+    assert doc.body == "x\n"
 
 
 def test_crlf_lines_are_lines() -> None:
     doc = parse_skill_md("---\r\nname: a\r\ndescription: |\r\n  one\r\n  two\r\n---\r\nx\r\n")
     assert doc.frontmatter == {"name": "a", "description": "one\ntwo"}
-    assert (doc.body, doc.body_line) == ("x\r\n", 7)
+    assert doc.body == "x\r\n"
 
 
 def test_fences_are_lines_of_exactly_three_dashes() -> None:
