@@ -18,11 +18,6 @@ import platformdirs
 STATE_ENV = "AGENTTOOLS_HOME"
 
 
-def home() -> Path:
-    """The user's home directory, read now (``HOME`` / ``USERPROFILE``)."""
-    return Path.home()
-
-
 def state_dir() -> Path:
     """``$AGENTTOOLS_HOME`` if set, else the platform's per-user data directory."""
     override = os.environ.get(STATE_ENV)
@@ -74,10 +69,20 @@ class StatePaths:
         (cheap: nothing is read; ``deploy/journal.py`` reads them)."""
         return has_entries(self.journals)
 
+    @property
+    def environments(self) -> Path:
+        """``<state>/envs``: the managed environments (``envs/layout.py``)."""
+        return self.deployments.parent / "envs"
+
+    @property
+    def environment_journals(self) -> Path:
+        """The intent journals of operations on managed environments (``envs/journal.py``)."""
+        return self.environments / ".journal"
+
     def environment_journals_left(self) -> bool:
-        """Whether ``<state>/envs/.journal`` holds anything: what an interrupted operation on
-        a managed environment left (``envs/journal.py`` reads them)."""
-        return has_entries(self.deployments.parent / "envs" / ".journal")
+        """Whether the environment journal directory holds anything: what an interrupted
+        operation on a managed environment left (``envs/journal.py`` reads them)."""
+        return has_entries(self.environment_journals)
 
     def interrupted_left(self) -> bool:
         """Whether an interrupted operation left a journal, of a deployment or of a managed
