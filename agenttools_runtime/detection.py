@@ -39,6 +39,7 @@ from agenttools_runtime.clients import (
     trace_folders,
 )
 from agenttools_runtime.errors import AgentToolsError
+from agenttools_runtime.fs import TEMP_MARK
 from agenttools_runtime.paths import registry_key
 
 EXECUTABLE, FOLDER, CONFIG, SKILLS = "executable", "folder", "config", "skills"
@@ -176,7 +177,7 @@ class _Ours:
             return True
         for name in names:
             child = os.path.join(real, name)
-            if name.startswith(".agenttools-"):
+            if name.startswith(TEMP_MARK):
                 continue  # a staging or backup directory of an operation
             if child in self.created:
                 if not self.only_ours(Path(child)):
