@@ -294,17 +294,16 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
     dist = get_distribution(dist_name, search)  # DistributionNotInstalled / problems raise
     offered = distribution_bundles(dist, search)
     # two bundles may share a name when their markers exclude each other: the offered one wins
-    for matches in (
-        lambda b: b.name == item,
-        lambda b: canonical_dist_name(b.name) == canonical_dist_name(item),
-    ):
-        found = [b for b in offered if matches(b)]
-        if found:
-            return found[0]
+    wanted = canonical_dist_name(item)
+    found = next((b for b in offered if b.name == item), None) or next(
+        (b for b in offered if canonical_dist_name(b.name) == wanted), None
+    )
+    if found is not None:
+        return found
     # a bundle named explicitly whose marker is false here is an error, never silently
     # replaced by a server of the same name
     for bundle in distribution_bundles(dist, search, all_markers=True):
-        if canonical_dist_name(bundle.name) == canonical_dist_name(item):
+        if canonical_dist_name(bundle.name) == wanted:
             raise errors.AgentToolsNotForEnvironment(
                 name=bundle.name,
                 distribution=dist.display_name,

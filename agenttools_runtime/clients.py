@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from agenttools_runtime import errors
 from agenttools_runtime.errors import (
@@ -34,6 +34,8 @@ from agenttools_runtime.suggest import did_you_mean
 if TYPE_CHECKING:
     OSName = Literal["macos", "windows", "unix"]
     ConfigFormat = Literal["json", "toml", "yaml"]
+
+_T = TypeVar("_T")
 
 _OS_ALIASES: dict[str, OSName] = {
     "macos": "macos", "macosx": "macos", "darwin": "macos", "mac": "macos", "osx": "macos",
@@ -151,11 +153,11 @@ class Client:
             "supports_project": self.supports_project,
             "supports_skills": self.supports_skills,
             "supports_project_skills": self.supports_project_skills,
-            "mcp_config": _maybe(lambda: str(mcp_config_location(self, osn))),
+            "mcp_config": located(lambda: str(mcp_config_location(self, osn))),
             "project_mcp_config": _join(self.project_mcp_config),
-            "skills": _maybe(lambda: str(skills_location(self, osn))),
+            "skills": located(lambda: str(skills_location(self, osn))),
             "project_skills": _join(self.project_skills),
-            "skill_reads": _maybe(lambda: [str(p) for p in skill_read_locations(self, osn)]),
+            "skill_reads": located(lambda: [str(p) for p in skill_read_locations(self, osn)]),
             "project_skill_reads": (
                 None if self.skill_reads is None else [_join(p) for p in self.skill_reads.project]
             ),
@@ -398,8 +400,10 @@ def _join(parts: Sequence[str] | None) -> str | None:
     return None if parts is None else "/".join(parts)
 
 
-def _maybe(fn: Any) -> Any:
+def located(locate: Callable[[], _T]) -> _T | None:
+    """What *locate* returns, or None where the client has no such location (it raised an
+    ``AgentToolsError``: unsupported, or unknown on that OS)."""
     try:
-        return fn()
-    except AgentToolsError:  # an unsupported location is shown as null
+        return locate()
+    except AgentToolsError:
         return None

@@ -25,6 +25,7 @@ import shutil
 from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +33,13 @@ from agenttools_runtime import jsonform, paths
 from agenttools_runtime.clients import (
     Client,
     all_clients,
+    located,
     mcp_config_location,
     skills_location,
     trace_folders,
 )
 from agenttools_runtime.errors import AgentToolsError
+from agenttools_runtime.fs import TEMP_MARK
 from agenttools_runtime.paths import registry_key
 
 EXECUTABLE, FOLDER, CONFIG, SKILLS = "executable", "folder", "config", "skills"
@@ -92,11 +95,11 @@ class Detection:
         }
 
 
-def detect_all(clients: Mapping[str, Client] | None = None) -> list[Detection]:
-    """A :class:`Detection` for every client (or each of *clients*), in table order."""
-    table = all_clients() if clients is None else clients
+def detect_all() -> list[Detection]:
+    """A :class:`Detection` for every client, in table order."""
+    table = all_clients()
     ours = _Ours.load()
-    shared = _shared_roots(all_clients())
+    shared = _shared_roots(table)
     return [detect(c, ours=ours, shared_roots=shared) for c in table.values()]
 
 
@@ -118,10 +121,10 @@ def detect(
         if where is not None:
             found.traces.append(Trace(EXECUTABLE, where, name))
     candidates = [(FOLDER, p) for p in trace_folders(client)]
-    config = _location(mcp_config_location, client)
+    config = located(partial(mcp_config_location, client))
     if config is not None:
         candidates.append((CONFIG, config))
-    root = _location(skills_location, client)
+    root = located(partial(skills_location, client))
     if root is not None and str(root) not in shared_roots:
         candidates.append((SKILLS, root))
     for kind, path in candidates:
@@ -174,7 +177,7 @@ class _Ours:
             return True
         for name in names:
             child = os.path.join(real, name)
-            if name.startswith(".agenttools-"):
+            if name.startswith(TEMP_MARK):
                 continue  # a staging or backup directory of an operation
             if child in self.created:
                 if not self.only_ours(Path(child)):
@@ -194,14 +197,6 @@ class _Ours:
 
 def _shared_roots(clients: Mapping[str, Client]) -> set[str]:
     """User skills roots that several clients write to."""
-    roots = [_location(skills_location, client) for client in clients.values()]
+    roots = [located(partial(skills_location, client)) for client in clients.values()]
     counts = Counter(str(root) for root in roots if root is not None)
     return {root for root, n in counts.items() if n > 1}
-
-
-def _location(locate: Any, client: Client) -> Path | None:
-    try:
-        found: Path = locate(client)
-    except AgentToolsError:
-        return None
-    return found

@@ -4,9 +4,8 @@ Writes, renames, deletions, directory creation and mode changes of skill directo
 files, registry entries and deployment records all call the functions here. That gives one
 place to make writes atomic, and one place where tests can make the k-th mutation fail or
 observe named points of an operation (:func:`checkpoint`) without monkeypatching internals:
-
-    with fs.inject(fail_at=3):          # the third mutation raises OSError
-        deploy(...)
+:func:`observe` calls an observer before each of them (``tests/helpers/faults.py`` counts
+them and fails one).
 
 The observer is held in a :class:`contextvars.ContextVar`, so it is scoped to the ``with``
 block (and the thread/task it runs in); there is no module-level mutable state.
@@ -20,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import errno
 import functools
 import os
 import shutil
@@ -45,38 +43,6 @@ _observer: contextvars.ContextVar[Observer | None] = contextvars.ContextVar(
 )
 
 
-class FaultInjector:
-    """Counts mutations; raises ``OSError`` at the ``fail_at``-th one (1-based) and/or at
-    the checkpoint named ``fail_at_checkpoint``. ``log`` lists every (operation, path) seen."""
-
-    def __init__(
-        self,
-        fail_at: int | None = None,
-        fail_at_checkpoint: str | None = None,
-        exception: Callable[[str, Path], BaseException] | None = None,
-    ) -> None:
-        self.fail_at = fail_at
-        self.fail_at_checkpoint = fail_at_checkpoint
-        self.exception = exception
-        self.log: list[tuple[str, Path]] = []
-        self.count = 0
-
-    def __call__(self, operation: str, path: Path) -> None:
-        self.log.append((operation, path))
-        if operation.startswith("checkpoint:"):
-            if operation == f"checkpoint:{self.fail_at_checkpoint}":
-                raise self._error(operation, path)
-            return
-        self.count += 1
-        if self.fail_at is not None and self.count == self.fail_at:
-            raise self._error(operation, path)
-
-    def _error(self, operation: str, path: Path) -> BaseException:
-        if self.exception is not None:
-            return self.exception(operation, path)
-        return OSError(errno.EIO, f"injected failure at {operation}", str(path))
-
-
 @contextlib.contextmanager
 def observe(observer: Observer) -> Iterator[Observer]:
     """Run the block with *observer* called before every mutation."""
@@ -85,18 +51,6 @@ def observe(observer: Observer) -> Iterator[Observer]:
         yield observer
     finally:
         _observer.reset(token)
-
-
-@contextlib.contextmanager
-def inject(
-    fail_at: int | None = None,
-    fail_at_checkpoint: str | None = None,
-    exception: Callable[[str, Path], BaseException] | None = None,
-) -> Iterator[FaultInjector]:
-    """Make the ``fail_at``-th mutation (or the named checkpoint) of the block fail."""
-    injector = FaultInjector(fail_at, fail_at_checkpoint, exception)
-    with observe(injector):
-        yield injector
 
 
 def checkpoint(name: str, path: Path | str = "") -> None:

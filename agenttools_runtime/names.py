@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from typing import TypeGuard
 
 from agenttools_runtime.dist_scan import canonical_dist_name as canonical_dist_name
 from agenttools_runtime.errors import InvalidAgentSkillDescription, InvalidAgentSkillName
@@ -26,7 +27,7 @@ MAX_DESCRIPTION_LENGTH = 1024
 MAX_COMPATIBILITY_LENGTH = 500
 
 
-def is_skill_name(name: object) -> bool:
+def is_skill_name(name: object) -> TypeGuard[str]:
     """1–64 lowercase ASCII letters, digits and single inner hyphens."""
     return (
         isinstance(name, str)
@@ -42,7 +43,6 @@ def check_skill_name(name: object) -> str:
     """
     if not is_skill_name(name):
         raise InvalidAgentSkillName(name=name)
-    assert isinstance(name, str)
     return name
 
 
@@ -93,7 +93,7 @@ def nfkc(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
 
 
-def is_skill_description(description: object) -> bool:
+def is_skill_description(description: object) -> TypeGuard[str]:
     return (
         isinstance(description, str)
         and description.strip() != ""
@@ -106,7 +106,6 @@ def check_skill_description(name: str, description: object) -> str:
     ``InvalidAgentSkillDescription`` (clients skip skills without one)."""
     if not is_skill_description(description):
         raise InvalidAgentSkillDescription(name=name)
-    assert isinstance(description, str)
     return description
 
 

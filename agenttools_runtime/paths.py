@@ -18,11 +18,6 @@ import platformdirs
 STATE_ENV = "AGENTTOOLS_HOME"
 
 
-def home() -> Path:
-    """The user's home directory, read now (``HOME`` / ``USERPROFILE``)."""
-    return Path.home()
-
-
 def state_dir() -> Path:
     """``$AGENTTOOLS_HOME`` if set, else the platform's per-user data directory."""
     override = os.environ.get(STATE_ENV)
@@ -74,10 +69,20 @@ class StatePaths:
         (cheap: nothing is read; ``deploy/journal.py`` reads them)."""
         return has_entries(self.journals)
 
+    @property
+    def environments(self) -> Path:
+        """``<state>/envs``: the managed environments (``envs/layout.py``)."""
+        return self.deployments.parent / "envs"
+
+    @property
+    def environment_journals(self) -> Path:
+        """The intent journals of operations on managed environments (``envs/journal.py``)."""
+        return self.environments / ".journal"
+
     def environment_journals_left(self) -> bool:
-        """Whether ``<state>/envs/.journal`` holds anything: what an interrupted operation on
-        a managed environment left (``envs/journal.py`` reads them)."""
-        return has_entries(self.deployments.parent / "envs" / ".journal")
+        """Whether the environment journal directory holds anything: what an interrupted
+        operation on a managed environment left (``envs/journal.py`` reads them)."""
+        return has_entries(self.environment_journals)
 
     def interrupted_left(self) -> bool:
         """Whether an interrupted operation left a journal, of a deployment or of a managed
@@ -138,28 +143,27 @@ def canonical_path(path: Path | str) -> Path:
     return Path(os.path.realpath(current)).joinpath(*reversed(missing))
 
 
-def case_insensitive_fs(platform: str | None = None) -> bool:
+def case_insensitive_fs() -> bool:
     """Windows and macOS file systems are case-insensitive by default."""
-    platform = sys.platform if platform is None else platform
-    return platform == "win32" or platform == "darwin"
+    return sys.platform == "win32" or sys.platform == "darwin"
 
 
-def canonical_path_key(path: Path | str, platform: str | None = None) -> str:
+def canonical_path_key(path: Path | str) -> str:
     """Comparison form of :func:`canonical_path`: ``/``-separated, case-folded where the
     platform's file systems are case-insensitive."""
     text = canonical_path(path).as_posix()
-    if case_insensitive_fs(platform):
+    if case_insensitive_fs():
         text = text.casefold()
     return text
 
 
-def registry_key(skills_root: Path | str, name: str, platform: str | None = None) -> str:
+def registry_key(skills_root: Path | str, name: str) -> str:
     """SHA-256 of ``canonical_path_key(root) + "/" + name``: one skill directory's key.
 
     Computed once before anything is created and then recorded; release uses the recorded
     key, never a recomputed one.
     """
-    return registry_key_for(canonical_path_key(skills_root, platform), name)
+    return registry_key_for(canonical_path_key(skills_root), name)
 
 
 def registry_key_for(root_key: str, name: str) -> str:

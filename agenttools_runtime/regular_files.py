@@ -91,18 +91,16 @@ def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "a special file")
 
 
-def read_all(fd: int, size: int | None) -> bytes:
-    """Every byte of the open file *fd*. With *size* (its stat size), one ``read`` asks
-    for a byte more than that: *size* bytes back is the whole file, and anything else (a
-    file changed since, a file system whose reads come short) is read on to its end. A
-    deploy reads every file of a wheel's skills: a buffered file object costs four more
-    system calls a file (``fstat`` twice, ``ioctl``, ``lseek``) and a second ``read``."""
-    chunks: list[bytes] = []
-    if size is not None:
-        data = os.read(fd, size + 1)
-        if len(data) == size or not data:
-            return data
-        chunks.append(data)
+def read_all(fd: int, size: int) -> bytes:
+    """Every byte of the open file *fd*, whose stat size was *size*. One ``read`` asks for a
+    byte more than that: *size* bytes back is the whole file, and anything else (a file
+    changed since, a file system whose reads come short) is read on to its end. A deploy
+    reads every file of a wheel's skills: a buffered file object costs four more system
+    calls a file (``fstat`` twice, ``ioctl``, ``lseek``) and a second ``read``."""
+    data = os.read(fd, size + 1)
+    if len(data) == size or not data:
+        return data
+    chunks = [data]
     while chunk := os.read(fd, 1 << 20):
         chunks.append(chunk)
     return b"".join(chunks)

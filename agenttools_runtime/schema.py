@@ -183,7 +183,6 @@ SETTING = Table(
         Key("choices", "string-list", "The only values allowed.", default=[]),
     ),
 )
-SETTING_KEYS = frozenset(SETTING.names)
 
 SERVER = Table(
     "tool.agenttools.mcp-servers.<name>",
@@ -680,7 +679,8 @@ def _table_schema(table: Table) -> dict[str, Any]:
 
 def _key_schema(key: Key) -> dict[str, Any]:
     string: dict[str, Any] = {"type": "string", **(key.text.json() if key.text else {})}
-    schemas: dict[str, dict[str, Any]] = {
+    item = {} if key.item is None else _table_schema(key.item)
+    schema: dict[str, Any] = {
         "string": string,
         "string-list": {"type": "array", "items": string},
         "string-map": {"type": "object", "additionalProperties": string},
@@ -689,30 +689,14 @@ def _key_schema(key: Key) -> dict[str, Any]:
             "type": "object",
             "additionalProperties": {"type": ["string", "number", "boolean"]},
         },
+        "setting-map": {"type": "object", "additionalProperties": {"oneOf": [string, item]}},
         "boolean": {"type": "boolean"},
-    }
-    if key.kind == "setting-map":
-        assert key.item is not None
-        schema: dict[str, Any] = {
-            "type": "object",
-            "additionalProperties": {"oneOf": [string, _table_schema(key.item)]},
-        }
-    elif key.kind == "table":
-        assert key.item is not None
-        schema = _table_schema(key.item)
-    elif key.kind == "table-map":
-        assert key.item is not None
-        schema = {
-            "type": "object",
-            "additionalProperties": _table_schema(key.item),
-        }
-        if key.names is not None:
-            schema["propertyNames"] = key.names.json()
-    elif key.kind == "table-list":
-        assert key.item is not None
-        schema = {"type": "array", "items": _table_schema(key.item)}
-    else:
-        schema = dict(schemas[key.kind])
+        "table": item,
+        "table-map": {"type": "object", "additionalProperties": item},
+        "table-list": {"type": "array", "items": item},
+    }[key.kind]
+    if key.kind == "table-map" and key.names is not None:
+        schema["propertyNames"] = key.names.json()
     schema["description"] = key.doc
     if key.choices:
         schema["enum"] = list(key.choices)

@@ -31,17 +31,13 @@ class Interrupted(KeyboardInterrupt):
     caller to print)."""
 
     def __init__(
-        self,
-        signum: int = int(signal.SIGINT),
-        outcome: str = "",
-        committed: tuple[str, ...] = (),
-        partial: Any = None,
+        self, signum: int = int(signal.SIGINT), outcome: str = "", committed: tuple[str, ...] = ()
     ) -> None:
         super().__init__(signum, outcome)
         self.signum: int = int(signum)
         self.outcome = outcome
         self.committed = committed
-        self.partial = partial
+        self.partial: Any = None
 
     @property
     def exit_status(self) -> int:

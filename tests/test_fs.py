@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime import fs
+from tests.helpers.faults import inject
 
 
 def test_write_bytes_atomic_creates_and_replaces(tmp_path: Path) -> None:
@@ -37,7 +38,7 @@ def test_failed_write_leaves_original_and_no_temp_file(tmp_path: Path) -> None:
     tmp_path.mkdir()
     target = tmp_path / "config.json"
     target.write_bytes(b"original")
-    with fs.inject(fail_at=1) as injector, pytest.raises(OSError) as info:
+    with inject(fail_at=1) as injector, pytest.raises(OSError) as info:
         fs.write_bytes_atomic(target, b"new")
     assert info.value.errno == errno.EIO
     assert injector.log == [("write", target)]
@@ -46,7 +47,7 @@ def test_failed_write_leaves_original_and_no_temp_file(tmp_path: Path) -> None:
 
 
 def test_inject_counts_mutations_and_checkpoints(tmp_path: Path) -> None:
-    with fs.inject(fail_at=3) as injector:
+    with inject(fail_at=3) as injector:
         fs.mkdir(tmp_path / "a")
         fs.write_bytes(tmp_path / "a" / "f", b"x")
         fs.checkpoint("between")  # checkpoints are not counted as mutations
@@ -61,7 +62,7 @@ def test_inject_counts_mutations_and_checkpoints(tmp_path: Path) -> None:
 
 
 def test_inject_fails_at_named_checkpoint() -> None:
-    with fs.inject(fail_at_checkpoint="after-config"), pytest.raises(OSError):
+    with inject(fail_at_checkpoint="after-config"), pytest.raises(OSError):
         fs.checkpoint("before-config")
         fs.checkpoint("after-config")
 

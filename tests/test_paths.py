@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,22 +42,23 @@ def test_canonical_path_resolves_links_of_existing_ancestors(tmp_path: Path) -> 
     )
 
 
-def test_canonical_path_key_case_folds_on_case_insensitive_platforms(tmp_path: Path) -> None:
+def test_canonical_path_key_case_folds_on_case_insensitive_platforms(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     p = tmp_path / "Skills" / "MyDir"
-    assert (
-        paths.canonical_path_key(p, platform="darwin")
-        == paths.canonical_path_key(p, platform="darwin").casefold()
-    )
-    assert "MyDir" in paths.canonical_path_key(p, platform="linux")
-    assert paths.registry_key(p, "x", platform="win32") == paths.registry_key(
-        tmp_path / "skills" / "mydir", "x", platform="win32"
-    )
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert paths.canonical_path_key(p) == paths.canonical_path_key(p).casefold()
+    monkeypatch.setattr(sys, "platform", "win32")
+    assert paths.registry_key(p, "x") == paths.registry_key(tmp_path / "skills" / "mydir", "x")
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert "MyDir" in paths.canonical_path_key(p)
 
 
-def test_registry_key_is_sha256_of_root_and_name(tmp_path: Path) -> None:
+def test_registry_key_is_sha256_of_root_and_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "platform", "linux")
     root = tmp_path / "skills"
-    expected = hashlib.sha256(
-        (paths.canonical_path_key(root, "linux") + "/weather").encode()
-    ).hexdigest()
-    assert paths.registry_key(root, "weather", platform="linux") == expected
+    expected = hashlib.sha256((paths.canonical_path_key(root) + "/weather").encode()).hexdigest()
+    assert paths.registry_key(root, "weather") == expected
     assert paths.registry_key(root, "weather") != paths.registry_key(root, "other")

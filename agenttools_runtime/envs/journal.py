@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs, jsonform, regular_files
+from agenttools_runtime import fs, jsonform, paths, regular_files
 from agenttools_runtime.envs.layout import envs_dir
 
 SCHEMA = 1
@@ -41,7 +41,7 @@ SUFFIX = ".json"
 
 
 def journal_dir() -> Path:
-    return envs_dir() / ".journal"
+    return paths.state_paths().environment_journals
 
 
 def set_aside_dir() -> Path:

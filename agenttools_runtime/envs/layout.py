@@ -37,7 +37,7 @@ METADATA_SITE = "site-packages"  # a metadata-only environment's one directory
 
 def envs_dir() -> Path:
     """``<state>/envs`` (``$AGENTTOOLS_HOME/envs``)."""
-    return paths.state_dir() / "envs"
+    return paths.state_paths().environments
 
 
 def request_key(request: str, index: IndexOptions, installer: str, layout: str) -> str:

@@ -20,6 +20,7 @@ from agenttools_runtime.errors import (
     AgentToolsError,
     MCPServerNotRemoved,
 )
+from tests.helpers.faults import inject
 
 from .conftest import bundle, inline, server, snapshot, write_skill
 
@@ -74,7 +75,7 @@ def test_a_failure_after_the_config_file_restores_its_exact_bytes(
     _config, tools = prepare(home, sources)
     before = snapshot(home, state)
     with (
-        fs.inject(fail_at_checkpoint="deploy:mcp-written"),
+        inject(fail_at_checkpoint="deploy:mcp-written"),
         pytest.raises(OSError, match="injected"),
     ):
         deploy("claude-code", tools, overwrite="all")
@@ -87,7 +88,7 @@ def test_a_failure_after_the_skills_restores_the_replaced_directory(
     _config, tools = prepare(home, sources)
     before = snapshot(home, state)
     with (
-        fs.inject(fail_at_checkpoint="deploy:registry-written"),
+        inject(fail_at_checkpoint="deploy:registry-written"),
         pytest.raises(OSError, match="injected"),
     ):
         deploy("claude-code", tools, overwrite="all")
@@ -103,7 +104,7 @@ def test_a_crash_like_interrupt_rolls_back_too(home: Path, state: Path, sources:
         return KeyboardInterrupt()
 
     with (
-        fs.inject(fail_at_checkpoint="deploy:skills-written", exception=interrupt),
+        inject(fail_at_checkpoint="deploy:skills-written", exception=interrupt),
         pytest.raises(KeyboardInterrupt),
     ):
         deploy("claude-code", tools, overwrite="all")
@@ -158,7 +159,7 @@ def test_an_entry_edited_by_someone_else_is_left_and_reported_on_rollback(
 
 
 def count_mutations(run) -> int:  # type: ignore[no-untyped-def]
-    with fs.inject() as injector:
+    with inject() as injector:
         run()
     return injector.count
 
@@ -196,7 +197,7 @@ def test_every_single_mutation_failure_rolls_back_to_the_exact_prior_bytes(
         before = snapshot(home, state)
         assert len(before) == len(clean)
         try:
-            with warnings.catch_warnings(record=True), fs.inject(fail_at=k):
+            with warnings.catch_warnings(record=True), inject(fail_at=k):
                 # failures in the clean-up after publishing are warnings (backup not removed,
                 # replaced deployment not removed completely)
                 warnings.simplefilter("always")
@@ -257,7 +258,7 @@ def test_a_removal_interrupted_at_any_mutation_completes_when_run_again(
     home, _state, uid = setup(tmp_path / "clean")
     with warnings.catch_warnings(record=True):
         warnings.simplefilter("always")
-        with fs.inject() as injector:
+        with inject() as injector:
             remove_deployment(uid)
     expected = outcome(tmp_path / "clean", home)
     assert expected[1] == ["other"] and expected[2] == [("shared", 1)]
@@ -269,7 +270,7 @@ def test_a_removal_interrupted_at_any_mutation_completes_when_run_again(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                with fs.inject(fail_at=k):
+                with inject(fail_at=k):
                     remove_deployment(uid)
             except (OSError, AgentToolsError):
                 pass

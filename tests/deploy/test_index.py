@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from agenttools_runtime import fs, paths
+from agenttools_runtime import paths
 from agenttools_runtime.deploy import deploy, deployed, index, records, registry
 from agenttools_runtime.errors import AgentSkillInUse, DeploymentExists
+from tests.helpers.faults import inject
 
 from .conftest import bundle, inline, server, write_skill
 from .invariants import inconsistencies
@@ -87,7 +88,7 @@ def test_a_record_added_behind_the_index_is_seen(home: Path, state: Path) -> Non
 def test_an_identical_redeploy_writes_nothing_and_keeps_the_id(home: Path, state: Path) -> None:
     tools = bundle("same", [inline("a"), inline("b")], [server("s")])
     first = deploy("claude-code", tools)
-    with fs.inject() as counter:
+    with inject() as counter:
         again = deploy("claude-code", tools, overwrite="upgrade")
     assert counter.count == 0, counter.log
     assert again.uuid == first.uuid

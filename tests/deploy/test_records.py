@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from agenttools_runtime import fs
 from agenttools_runtime.deploy import deploy, records
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.errors import InvalidDeploymentRecord
+from tests.helpers.faults import inject
 
 from .conftest import bundle, inline, server
 
@@ -114,7 +114,7 @@ def test_unreadable_and_future_records(state: Path, tmp_path: Path) -> None:
 
 
 def test_publishing_is_a_rename_of_a_staging_directory(home: Path, state: Path) -> None:
-    with fs.inject() as injector:
+    with inject() as injector:
         dep = deploy("cursor", bundle("b", [inline("s")]))
     ops = [
         (op, p)
@@ -129,7 +129,7 @@ def test_publishing_is_a_rename_of_a_staging_directory(home: Path, state: Path) 
 
 
 def test_a_failed_publish_leaves_no_staging_directory(home: Path, state: Path) -> None:
-    with fs.inject(fail_at_checkpoint="deploy:registry-written"), pytest.raises(OSError):
+    with inject(fail_at_checkpoint="deploy:registry-written"), pytest.raises(OSError):
         deploy("cursor", bundle("b", [inline("s")]))
     assert not (state / "deployments").exists()  # rolled back: nothing, not even the folder
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from agenttools_runtime import fs
 from tests.helpers.envs import claude_entry, environments, initialize, leftovers, run, snapshot
+from tests.helpers.faults import inject
 from tests.helpers.index import IndexServer, SilentServer, plain_wheel
 from tests.helpers.index_fixtures import Publishing, Releases
 from tests.helpers.wheels import REPO, build_wheel
@@ -152,7 +152,7 @@ def test_a_full_disk(
     def full(operation: str, path: Path) -> BaseException:
         return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
 
-    with fs.inject(fail_at_checkpoint="envs.installed", exception=full):
+    with inject(fail_at_checkpoint="envs.installed", exception=full):
         line = unchanged_by(
             capsys,
             tmp_path,

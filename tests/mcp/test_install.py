@@ -27,6 +27,7 @@ from agenttools_runtime.mcp.install import (
     uninstall_mcp_server,
 )
 from agenttools_runtime.mcp.server import Environment, MCPServer
+from tests.helpers.faults import inject
 from tests.mcp.samples import BROKEN, existing_text, only_insertions
 
 CLIENTS = sorted(all_clients().values(), key=lambda c: c.id)
@@ -274,7 +275,7 @@ def test_repeated_concurrent_changes_fail_clearly(tmp_path: Path) -> None:
 def test_failed_write_leaves_the_file(tmp_path: Path) -> None:
     path = tmp_path / "mcp.json"
     path.write_text('{"a": 1}')
-    with fs.inject(fail_at=1), pytest.raises(OSError):
+    with inject(fail_at=1), pytest.raises(OSError):
         add_server_entry(path, all_clients()["cursor"], "weather", SERVER)
     assert path.read_text() == '{"a": 1}'
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".mcp.json")]

@@ -20,6 +20,7 @@ from agenttools_runtime.skills import fsops
 from agenttools_runtime.skills.hashing import DirectoryState, directory_state
 from agenttools_runtime.skills.source import to_source
 from agenttools_runtime.skills.spec import SkillSource
+from tests.helpers.faults import inject
 from tests.helpers.skills import backups, make_skill, tree
 
 
@@ -133,7 +134,7 @@ def test_link_dangling_and_file_entries_are_replaced_as_themselves(
 def test_failed_replace_restores_previous_entry(source_dir: Path, root: Path) -> None:
     make_skill(root, files={"old.txt": "old\n"})
     before = tree(root / "demo-skill")
-    with fs.inject(fail_at=4), pytest.raises(AgentSkillWriteFailed) as info:
+    with inject(fail_at=4), pytest.raises(AgentSkillWriteFailed) as info:
         fsops.write_skill(root, to_source(source_dir))
     assert "rolled back" in str(info.value)
     assert tree(root / "demo-skill") == before
@@ -142,7 +143,7 @@ def test_failed_replace_restores_previous_entry(source_dir: Path, root: Path) ->
 
 def test_failed_create_leaves_nothing(source_dir: Path, root: Path) -> None:
     root.mkdir(parents=True)
-    with fs.inject(fail_at=3), pytest.raises(AgentSkillWriteFailed):
+    with inject(fail_at=3), pytest.raises(AgentSkillWriteFailed):
         fsops.write_skill(root, to_source(source_dir))
     assert list(root.iterdir()) == []
 
@@ -164,7 +165,7 @@ def test_source_equal_to_destination_is_a_no_op(tmp_path: Path) -> None:
     root = tmp_path / "skills"
     directory = make_skill(root)
     before = tree(directory)
-    with fs.inject() as log:
+    with inject() as log:
         outcome = fsops.write_skill(root, to_source(directory))
     assert outcome.action == "unchanged"
     assert log.count == 0
@@ -241,7 +242,7 @@ def test_remove_missing_raises(root: Path) -> None:
 def test_failed_move_deletes_nothing(root: Path) -> None:
     make_skill(root)
     before = tree(root / "demo-skill")
-    with fs.inject(fail_at=1), pytest.raises(AgentSkillRemoveFailed):
+    with inject(fail_at=1), pytest.raises(AgentSkillRemoveFailed):
         fsops.remove_skill(root, "demo-skill")
     assert tree(root / "demo-skill") == before
 
@@ -249,7 +250,7 @@ def test_failed_move_deletes_nothing(root: Path) -> None:
 def test_backup_that_cannot_be_deleted_warns(root: Path) -> None:
     make_skill(root)
     removal = fsops.stage_removal(root, "demo-skill")
-    with fs.inject(fail_at=1), pytest.warns(AgentSkillBackupNotRemoved):
+    with inject(fail_at=1), pytest.warns(AgentSkillBackupNotRemoved):
         removal.commit()
     assert removal.backup.exists()
 

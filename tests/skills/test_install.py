@@ -42,6 +42,7 @@ from agenttools_runtime.skills.install import (
 )
 from agenttools_runtime.skills.source import skill_from_directory, to_source
 from agenttools_runtime.skills.spec import Skill, SkillSource
+from tests.helpers.faults import inject
 from tests.helpers.skills import backups, make_skill, tree
 
 INLINE = {"name": "inline-skill", "description": "An inline skill.", "body": "Use it.\n"}
@@ -322,7 +323,7 @@ def test_identical_content_is_a_no_op(home: Path, src: Path, overwrite: Any) -> 
     first = install_skills("claude-code", [src / "demo-skill", INLINE])
     installed = first[0].location
     marker_time = os.stat(installed / "SKILL.md").st_mtime_ns
-    with fs.inject() as log:
+    with inject() as log:
         again = install_skills("claude-code", [src / "demo-skill", INLINE], overwrite)
     assert [r.action for r in again] == ["unchanged", "unchanged"]
     assert log.count == 0
@@ -424,7 +425,7 @@ def test_generated_skill_md_is_byte_identical(tmp_path: Path) -> None:
 
 def test_source_equal_to_destination(home: Path, src: Path) -> None:
     before = tree(src / "demo-skill")
-    with fs.inject() as log:
+    with inject() as log:
         result = install_skills(src, src / "demo-skill", "all")
     assert result.action == "unchanged"
     assert log.count == 0
@@ -511,7 +512,7 @@ def test_injected_failure_at_every_mutation_restores_everything(home: Path, src:
     specs = [src / "demo-skill", src / "other-skill"]
     fail_at = 1
     while True:  # fail the 1st, 2nd, ... mutation until the writes get through
-        with fs.inject(fail_at=fail_at), warnings.catch_warnings(record=True) as caught:
+        with inject(fail_at=fail_at), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
                 install_skills("claude-code", specs, "upgrade")
@@ -546,7 +547,7 @@ def test_backup_not_deleted_is_a_warning(home: Path, src: Path) -> None:
 
 
 def test_root_that_cannot_be_created_is_a_clean_error(home: Path, src: Path) -> None:
-    with fs.inject(fail_at=1), pytest.raises(AgentSkillWriteFailed) as info:
+    with inject(fail_at=1), pytest.raises(AgentSkillWriteFailed) as info:
         install_skills("claude-code", src / "demo-skill")
     assert "demo-skill" in str(info.value)
     assert not (home / ".claude").exists()
@@ -751,7 +752,7 @@ def test_uninstall_failure_puts_earlier_removals_back(home: Path, src: Path) -> 
     install_skills("claude-code", [src / "demo-skill", src / "other-skill"])
     root = claude_root(home)
     before = {p.name: tree(p) for p in root.iterdir()}
-    with fs.inject(fail_at=2), pytest.raises(AgentSkillRemoveFailed):
+    with inject(fail_at=2), pytest.raises(AgentSkillRemoveFailed):
         uninstall_skills("claude-code", ["demo-skill", "other-skill"])
     assert {p.name: tree(p) for p in root.iterdir()} == before
     assert backups(root) == []

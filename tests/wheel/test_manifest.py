@@ -266,7 +266,7 @@ def test_a_server_key_of_any_json_type_is_typed_or_refused(key: str, kind: str) 
     entry = manifest.servers["weather"]
     # (a table in env or headers is a declared setting: keys it does not know are ignored)
     known = {
-        k: {n: {s: v for s, v in t.items() if s in schema.SETTING_KEYS} if isinstance(t, dict)
+        k: {n: {s: v for s, v in t.items() if s in schema.SETTING.names} if isinstance(t, dict)
             else t for n, t in value.items()} if k in ("env", "headers") else value
         for k, value in server.items()
         if k != "registry"  # (the publishing side: it stays out of typed manifests)
