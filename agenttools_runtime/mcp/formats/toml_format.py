@@ -57,7 +57,7 @@ def _read(text: str) -> dict[str, Any]:
     except RecursionError:
         error = ParseError(limits.too_deep(), 0, 0)
     else:
-        problem = limits.shape_problem(data)
+        problem = _shape_problem(data)
         if problem is None:
             return data
         error = ParseError(problem, 0, 0)
@@ -80,7 +80,7 @@ def _parse(text: str) -> tomlkit.TOMLDocument:
         raise ParseError(message, exc.line, exc.col + 1) from None
     except RecursionError:  # a tomlkit without its own depth limit (before 0.13.3)
         raise ParseError(limits.too_deep(), 0, 0) from None
-    problem = limits.shape_problem(document)  # dotted keys nest too
+    problem = _shape_problem(document)  # dotted keys nest too
     if problem is not None:
         raise ParseError(problem, 0, 0)
     # tomlkit accepts some text that is not TOML (an unknown escape such as "\e"); the
@@ -90,6 +90,12 @@ def _parse(text: str) -> tomlkit.TOMLDocument:
     except tomllib.TOMLDecodeError as exc:
         raise _decode_error(exc) from None
     return document
+
+
+def _shape_problem(data: Any) -> str | None:
+    """Why parsed *data* is beyond the limits: only its nesting can be (TOML has no aliases,
+    so it holds no more values than its text spells out, however many that is)."""
+    return limits.shape_problem(data, max_values=sys.maxsize)
 
 
 @dataclass(slots=True)
