@@ -12,8 +12,9 @@ from agenttools_runtime.settings.secrets import is_digest, matches
 
 
 class ConfigFormat(Protocol):
-    """Text in, text out. ``set_entry``/``remove_entry`` return the new text (the same
-    string when nothing changes) and whether the entry was there before."""
+    """What a format module (``json_format``, ``toml_format``, ``yaml_format``) provides:
+    text in, text out. ``set_entry``/``remove_entry`` return the new text (the same string
+    when nothing changes) and whether the entry was there before."""
 
     def read_entries(self, text: str, container: Container) -> dict[str, Any]: ...
 

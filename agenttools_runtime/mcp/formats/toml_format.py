@@ -195,63 +195,64 @@ def _prune(data: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
     return data
 
 
-class TOMLFormat:
-    def read_entries(self, text: str, container: Container) -> dict[str, Any]:
-        found = lookup(_read(text), container.path, "a table")
-        if found is None:
-            return {}
-        entries = entries_of(found, container, "a table")
-        return {k: v for k, v in entries.items() if isinstance(v, dict)}
+def read_entries(text: str, container: Container) -> dict[str, Any]:
+    found = lookup(_read(text), container.path, "a table")
+    if found is None:
+        return {}
+    entries = entries_of(found, container, "a table")
+    return {k: v for k, v in entries.items() if isinstance(v, dict)}
 
-    def set_entry(
-        self,
-        text: str,
-        container: Container,
-        key: str,
-        entry: Mapping[str, Any],
-        defaults: Mapping[str, Any],
-    ) -> tuple[str, bool]:
-        doc = _parse(text)
-        found = _walk(doc, container.path, create=False)
-        existed = found is not None and key in found
-        if existed and found is not None and same_data(found[key].unwrap(), dict(entry)):
-            return text, True
-        nl = newline(text)
-        rendered = _render(container.path, key, entry, nl)
-        want = expected(doc.unwrap(), container, key, entry)
-        spliced = _splice_set(text, container.path, key, rendered, nl)
-        if spliced is not None and _same(spliced, want, container.path):
-            return spliced, existed
-        found = _walk(doc, container.path, create=True)
-        assert found is not None
-        empty = tomlkit.inline_table() if isinstance(found, InlineTable) else tomlkit.table()
-        found[key] = _entry_table(entry, empty)
-        return tomlkit.dumps(doc), existed
 
-    def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]:
-        doc = _parse(text)
-        found = _walk(doc, container.path, create=False)
-        if found is None or key not in found:
-            return text, False
-        want = expected(doc.unwrap(), container, key, None)
-        spliced = _splice_remove(text, container.path, key)
-        if spliced is not None and _same(spliced, want, container.path):
-            return spliced, True
-        del found[key]
-        return tomlkit.dumps(doc), True
+def set_entry(
+    text: str,
+    container: Container,
+    key: str,
+    entry: Mapping[str, Any],
+    defaults: Mapping[str, Any],
+) -> tuple[str, bool]:
+    doc = _parse(text)
+    found = _walk(doc, container.path, create=False)
+    existed = found is not None and key in found
+    if existed and found is not None and same_data(found[key].unwrap(), dict(entry)):
+        return text, True
+    nl = newline(text)
+    rendered = _render(container.path, key, entry, nl)
+    want = expected(doc.unwrap(), container, key, entry)
+    spliced = _splice_set(text, container.path, key, rendered, nl)
+    if spliced is not None and _same(spliced, want, container.path):
+        return spliced, existed
+    found = _walk(doc, container.path, create=True)
+    assert found is not None
+    empty = tomlkit.inline_table() if isinstance(found, InlineTable) else tomlkit.table()
+    found[key] = _entry_table(entry, empty)
+    return tomlkit.dumps(doc), existed
 
-    def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
-        """The entry's ``[table]`` and its sub-tables, when they follow each other (the
-        lines ``set_entry`` replaces); None for an entry written another way (an inline
-        table, dotted keys)."""
-        _parse(text)
-        entry_path = (*container.path, key)
-        own = _under(_headers(text), entry_path)
-        if not own or own[0].path != entry_path:
-            return None
-        if any(a.block_end != b.start for a, b in itertools.pairwise(own)):
-            return None
-        return own[0].start, own[-1].end
+
+def remove_entry(text: str, container: Container, key: str) -> tuple[str, bool]:
+    doc = _parse(text)
+    found = _walk(doc, container.path, create=False)
+    if found is None or key not in found:
+        return text, False
+    want = expected(doc.unwrap(), container, key, None)
+    spliced = _splice_remove(text, container.path, key)
+    if spliced is not None and _same(spliced, want, container.path):
+        return spliced, True
+    del found[key]
+    return tomlkit.dumps(doc), True
+
+
+def entry_span(text: str, container: Container, key: str) -> tuple[int, int] | None:
+    """The entry's ``[table]`` and its sub-tables, when they follow each other (the
+    lines ``set_entry`` replaces); None for an entry written another way (an inline
+    table, dotted keys)."""
+    _parse(text)
+    entry_path = (*container.path, key)
+    own = _under(_headers(text), entry_path)
+    if not own or own[0].path != entry_path:
+        return None
+    if any(a.block_end != b.start for a, b in itertools.pairwise(own)):
+        return None
+    return own[0].start, own[-1].end
 
 
 # -- splices ----------------------------------------------------------------------------------
@@ -347,6 +348,3 @@ def _insert_table(text: str, at: int, rendered: str, nl: str) -> str:
     elif bare_end:
         piece = piece[: -len(nl)]
     return before + piece + after
-
-
-FORMAT = TOMLFormat()
