@@ -184,12 +184,12 @@ class _Document:
             _check_nesting(text)
         self.text = text
         self.scan = _Scanner(text)
-        self.root_start = self.scan.skip(0)
-        if self.root_start >= len(text):
-            raise self.scan.error("expected a value", self.root_start)
-        if text[self.root_start] not in "{[":
+        start = self.scan.skip(0)
+        if start >= len(text):
+            raise self.scan.error("expected a value", start)
+        if text[start] not in "{[":
             raise StructureError("the top level is not a JSON object")
-        self.root = self.scan.composite(self.root_start)
+        self.root = self.scan.composite(start)
         trailing = self.scan.skip(self.root.end)
         if trailing < len(text):
             raise self.scan.error("unexpected content after the top-level value", trailing)
