@@ -111,6 +111,12 @@ def without_final_newline(text: str) -> str:
     return text
 
 
+def is_blank_or_comment(line: str) -> bool:
+    """Whether *line* holds nothing but blanks, or a ``#`` comment (TOML, YAML)."""
+    stripped = line.strip()
+    return not stripped or stripped.startswith("#")
+
+
 def nest(path: Sequence[str], leaf: Any) -> Any:
     """*leaf* under the keys of *path*, outermost first (``{"a": {"b": leaf}}``)."""
     for key in reversed(path):

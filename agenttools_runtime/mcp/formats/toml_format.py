@@ -30,6 +30,7 @@ from agenttools_runtime.mcp.formats.base import (
     StructureError,
     entries_of,
     expected,
+    is_blank_or_comment,
     lookup,
     newline,
     same_data,
@@ -131,8 +132,7 @@ def _content_end(text: str, start: int, stop: int) -> int:
     while pos < stop:
         nl = text.find("\n", pos)
         line_end = stop if nl < 0 or nl >= stop else nl + 1
-        stripped = text[pos:line_end].strip()
-        if stripped and not stripped.startswith("#"):
+        if not is_blank_or_comment(text[pos:line_end]):
             end = line_end
         pos = line_end
     return end

@@ -27,6 +27,7 @@ from agenttools_runtime.mcp.formats.base import (
     StructureError,
     entries_of,
     expected,
+    is_blank_or_comment,
     is_entry,
     lookup,
     nest,
@@ -89,11 +90,6 @@ def _seq_offset(lines: list[str]) -> int:
 
 def _col(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
-
-
-def _is_blank_or_comment(line: str) -> bool:
-    stripped = line.strip()
-    return not stripped or stripped.startswith("#")
 
 
 def _block_end(lines: list[str], first: int, col: int) -> int:
@@ -377,7 +373,7 @@ def _defaults(
         if line.startswith("---"):
             at = index + 1
             break
-        if not (line.startswith("%") or _is_blank_or_comment(line)):
+        if not (line.startswith("%") or is_blank_or_comment(line)):
             break
     return [*lines[:at], *_dump(missing, offset, nl), *lines[at:]]
 
