@@ -203,17 +203,13 @@ class _Document:
     # layout ---------------------------------------------------------------------------------
 
     def _indent_unit(self) -> str:
+        """The whitespace before the first top-level member that has only whitespace before
+        it on its line ("  " when none has)."""
         for m in self.root.members:
-            indent = self.line_indent(m.start)
-            if indent:
-                return indent
+            prefix = self.text[self.text.rfind("\n", 0, m.start) + 1 : m.start]
+            if prefix and prefix.strip(" \t") == "":
+                return prefix
         return "  "
-
-    def line_indent(self, pos: int) -> str | None:
-        """The whitespace before *pos* on its line, or None when something else precedes it."""
-        line_start = self.text.rfind("\n", 0, pos) + 1
-        prefix = self.text[line_start:pos]
-        return prefix if prefix.strip(" \t") == "" else None
 
     def own_indent(self, pos: int) -> str:
         """The indentation of the line *pos* is on."""
