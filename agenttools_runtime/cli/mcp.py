@@ -378,13 +378,9 @@ def run_uninstall(args: argparse.Namespace) -> int:
     from agenttools_runtime.errors import format_message
 
     target = _resolve_target(args)
-    key = args.name
-    if key is None:
-        key = (
-            resolve_server(args.server, search_from_args(args))[1].key
-            if "/" in args.server
-            else args.server
-        )
+    key = args.name or args.server
+    if args.name is None and "/" in args.server:
+        key = resolve_server(args.server, search_from_args(args))[1].key
     with _file_errors(target):  # (the deployment lock finishes interrupted operations first)
         result = uninstall_entry(target, key, force=args.force)
     if result.warning is not None:

@@ -42,11 +42,6 @@ class Setting:
         """Whether the author gave the value, so it is written as it is (never a secret)."""
         return self.value is not None and not self.secret
 
-    @property
-    def label(self) -> str:
-        """What a prompt shows: the name, and the description when there is one."""
-        return f"{self.name} ({self.description})" if self.description else self.name
-
 
 Ask = Callable[[Setting], str]
 
@@ -109,7 +104,8 @@ def terminal_ask() -> Ask | None:
             hints.append("/".join(setting.choices))
         if setting.default:
             hints.append(f"default {setting.default}")
-        prompt = setting.label + (f" [{', '.join(hints)}]" if hints else "") + ": "
+        label = f"{setting.name} ({setting.description})" if setting.description else setting.name
+        prompt = label + (f" [{', '.join(hints)}]" if hints else "") + ": "
         if setting.secret:
             return getpass.getpass(prompt, stream=sys.stderr)
         print(prompt, end="", file=sys.stderr, flush=True)

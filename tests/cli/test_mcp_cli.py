@@ -53,6 +53,25 @@ def test_install_list_uninstall(home: Path, site: Path, capsys: pytest.CaptureFi
     assert status == 0 and json.loads(out)["removed"] is False
 
 
+def test_uninstall_of_dist_server_takes_its_config_key(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = fake_site(tmp_path / "site")
+    keyed = {"keyed": {"command": "keyed-mcp", "config-key": "kd"}}
+    fake_distribution(site, "keyed-tools", servers=keyed)
+    activate(monkeypatch, site)
+    assert run(capsys, "mcp", "install", "cursor", "keyed-tools/keyed", "--path", str(site))[0] == 0
+    config = home / ".cursor" / "mcp.json"
+    assert list(json.loads(config.read_text())["mcpServers"]) == ["kd"]
+    argv = ("mcp", "uninstall", "cursor", "keyed-tools/keyed", "--path", str(site), "--json")
+    status, out, _ = run(capsys, *argv, "--name", "keyed")  # --name wins: not installed
+    assert status == 0 and json.loads(out)["key"] == "keyed" and not json.loads(out)["removed"]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0 and json.loads(out)["key"] == "kd" and json.loads(out)["removed"]
+    status, out, _ = run(capsys, "mcp", "uninstall", "cursor", "kd", "--json")  # a bare key
+    assert status == 0 and json.loads(out)["key"] == "kd" and not json.loads(out)["removed"]
+
+
 def test_bare_name_and_key_override(
     home: Path, site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

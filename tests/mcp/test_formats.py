@@ -163,6 +163,13 @@ def test_toml_corpus_round_trips(name: str) -> None:
     assert removed and restored == original
 
 
+def test_toml_of_many_values_is_read() -> None:
+    # TOML has no aliases: a large file is not refused as a YAML "billion laughs" (JSON's
+    # is not either); only its nesting is limited
+    text = '[mcp_servers.o]\ncommand = "x"\n\n[other]\nbig = [' + ",".join("1" * 100_001) + "]\n"
+    assert get_format("toml").read_entries(text, CODEX) == {"o": {"command": "x"}}
+
+
 GOOSE = Container(("extensions",))
 GOOSE_ENTRY = {"name": "weather", "cmd": "/venv/bin/python", "args": ["-m", "w"], "enabled": True}
 YAML_CORPUS = {

@@ -18,7 +18,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from agenttools_runtime import errors, fs, regular_files
 from agenttools_runtime.mcp.formats.base import ConfigFormat as ConfigFormat
@@ -28,9 +28,14 @@ from agenttools_runtime.mcp.formats.base import StructureError as StructureError
 from agenttools_runtime.mcp.formats.base import plain as plain
 from agenttools_runtime.mcp.formats.base import same_data as same_data
 
+if TYPE_CHECKING:  # each format module is a ConfigFormat
+    from agenttools_runtime.mcp.formats import json_format, toml_format, yaml_format
+
+    _MODULES: tuple[ConfigFormat, ...] = (json_format, toml_format, yaml_format)
+
 R = TypeVar("R")
 
-# format name -> the module whose FORMAT reads and edits it, imported on first use: a command
+# format name -> the module that reads and edits it, imported on first use: a command
 # that only meets JSON files never loads tomlkit or ruamel.yaml
 _FORMAT_MODULES = {
     "json": "agenttools_runtime.mcp.formats.json_format",
@@ -40,12 +45,12 @@ _FORMAT_MODULES = {
 
 
 def get_format(name: str) -> ConfigFormat:
-    """The format module for ``json`` (JSON and JSONC), ``toml`` or ``yaml``."""
+    """The format module for ``json`` (JSON and JSONC), ``toml`` or ``yaml``: its functions
+    are those of :class:`ConfigFormat`."""
     module = _FORMAT_MODULES.get(name)
     if module is None:
         raise ValueError(f"unknown config format {name!r}")
-    found: ConfigFormat = importlib.import_module(module).FORMAT
-    return found
+    return cast(ConfigFormat, importlib.import_module(module))
 
 
 # -- the file layer --------------------------------------------------------------------------

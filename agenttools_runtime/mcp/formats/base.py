@@ -12,8 +12,9 @@ from agenttools_runtime.settings.secrets import is_digest, matches
 
 
 class ConfigFormat(Protocol):
-    """Text in, text out. ``set_entry``/``remove_entry`` return the new text (the same
-    string when nothing changes) and whether the entry was there before."""
+    """What a format module (``json_format``, ``toml_format``, ``yaml_format``) provides:
+    text in, text out. ``set_entry``/``remove_entry`` return the new text (the same string
+    when nothing changes) and whether the entry was there before."""
 
     def read_entries(self, text: str, container: Container) -> dict[str, Any]: ...
 
@@ -108,6 +109,12 @@ def without_final_newline(text: str) -> str:
         if text.endswith(nl):
             return text[: -len(nl)]
     return text
+
+
+def is_blank_or_comment(line: str) -> bool:
+    """Whether *line* holds nothing but blanks, or a ``#`` comment (TOML, YAML)."""
+    stripped = line.strip()
+    return not stripped or stripped.startswith("#")
 
 
 def nest(path: Sequence[str], leaf: Any) -> Any:

@@ -184,12 +184,12 @@ class _Document:
             _check_nesting(text)
         self.text = text
         self.scan = _Scanner(text)
-        self.root_start = self.scan.skip(0)
-        if self.root_start >= len(text):
-            raise self.scan.error("expected a value", self.root_start)
-        if text[self.root_start] not in "{[":
+        start = self.scan.skip(0)
+        if start >= len(text):
+            raise self.scan.error("expected a value", start)
+        if text[start] not in "{[":
             raise StructureError("the top level is not a JSON object")
-        self.root = self.scan.composite(self.root_start)
+        self.root = self.scan.composite(start)
         trailing = self.scan.skip(self.root.end)
         if trailing < len(text):
             raise self.scan.error("unexpected content after the top-level value", trailing)
@@ -203,17 +203,13 @@ class _Document:
     # layout ---------------------------------------------------------------------------------
 
     def _indent_unit(self) -> str:
+        """The whitespace before the first top-level member that has only whitespace before
+        it on its line ("  " when none has)."""
         for m in self.root.members:
-            indent = self.line_indent(m.start)
-            if indent:
-                return indent
+            prefix = self.text[self.text.rfind("\n", 0, m.start) + 1 : m.start]
+            if prefix and prefix.strip(" \t") == "":
+                return prefix
         return "  "
-
-    def line_indent(self, pos: int) -> str | None:
-        """The whitespace before *pos* on its line, or None when something else precedes it."""
-        line_start = self.text.rfind("\n", 0, pos) + 1
-        prefix = self.text[line_start:pos]
-        return prefix if prefix.strip(" \t") == "" else None
 
     def own_indent(self, pos: int) -> str:
         """The indentation of the line *pos* is on."""
@@ -439,103 +435,99 @@ def _parsed(text: str) -> _Document:
     return _Document(text)
 
 
-class JSONFormat:
-    """JSON / JSONC editing by minimal text splice (see the module docstring)."""
+def read_entries(text: str, container: Container) -> dict[str, Any]:
+    located = _found(text, container)
+    if located is None:
+        return {}
+    doc, found = located
+    value, _ = doc.scan.value(found.start, True)
+    return entries_of(value, container, "an object")
 
-    def read_entries(self, text: str, container: Container) -> dict[str, Any]:
-        located = _found(text, container)
-        if located is None:
-            return {}
-        doc, found = located
-        value, _ = doc.scan.value(found.start, True)
-        return entries_of(value, container, "an object")
 
-    def set_entry(
-        self,
-        text: str,
-        container: Container,
-        key: str,
-        entry: Mapping[str, Any],
-        defaults: Mapping[str, Any],
-    ) -> tuple[str, bool]:
-        entry = dict(entry)
-        if _is_blank(text):
-            leaf = only_entry(container, key, entry)
-            document = {**defaults, **nest(container.path, leaf)} if container.path else leaf
-            nl = "\r\n" if "\r\n" in text else "\n"
-            rendered = json.dumps(document, ensure_ascii=False, indent=2).replace("\n", nl) + nl
-            if text.strip(" \t\r\n") == "":
-                return rendered, False
-            # keep the comments, the document goes below them
-            return text.rstrip(" \t\r\n") + nl + rendered, False
-        doc = _parsed(text)
-        parent, depth, found, null = doc.walk(container.path)
-        edits: list[tuple[int, int, str]] = []
-        root_items: list[tuple[str | None, Any]] = []
-        if found is None:  # the path from its first missing (or null) key on is new
-            rest = container.path[depth:]
-            value = nest(rest[1:], only_entry(container, key, entry))
-            if null is not None:
-                inline = "\n" not in text[parent.start : parent.end]
-                rendered = doc.render(value, doc.own_indent(null.start), inline)
-                edits.append((null.value_start, null.value_end, rendered))
-            elif parent is doc.root:
-                root_items.append((rest[0], value))
-            else:
-                edits += doc.insert(parent, [(rest[0], value)])
-            existed = False
+def set_entry(
+    text: str,
+    container: Container,
+    key: str,
+    entry: Mapping[str, Any],
+    defaults: Mapping[str, Any],
+) -> tuple[str, bool]:
+    entry = dict(entry)
+    if _is_blank(text):
+        leaf = only_entry(container, key, entry)
+        document = {**defaults, **nest(container.path, leaf)} if container.path else leaf
+        nl = "\r\n" if "\r\n" in text else "\n"
+        rendered = json.dumps(document, ensure_ascii=False, indent=2).replace("\n", nl) + nl
+        if text.strip(" \t\r\n") == "":
+            return rendered, False
+        # keep the comments, the document goes below them
+        return text.rstrip(" \t\r\n") + nl + rendered, False
+    doc = _parsed(text)
+    parent, depth, found, null = doc.walk(container.path)
+    edits: list[tuple[int, int, str]] = []
+    root_items: list[tuple[str | None, Any]] = []
+    if found is None:  # the path from its first missing (or null) key on is new
+        rest = container.path[depth:]
+        value = nest(rest[1:], only_entry(container, key, entry))
+        if null is not None:
+            inline = "\n" not in text[parent.start : parent.end]
+            rendered = doc.render(value, doc.own_indent(null.start), inline)
+            edits.append((null.value_start, null.value_end, rendered))
+        elif parent is doc.root:
+            root_items.append((rest[0], value))
         else:
-            opener, kind = ("[", "a list") if container.list_key else ("{", "an object")
-            if text[found.start] != opener:
-                raise StructureError(f"{where(container.path)} is not {kind}")
-            indexes = doc.entry_index(found, container, key)
-            existed = bool(indexes)
-            if indexes:
-                m = found.members[indexes[-1]]
-                current, _ = doc.scan.value(m.value_start, True)
-                if same_data(current, entry):
-                    return text, True
-                inline = "\n" not in text[found.start : found.end]
-                rendered = doc.render(entry, doc.own_indent(m.start), inline)
-                edits.append((m.value_start, m.value_end, rendered))
-            else:
-                member_key = None if container.list_key else key
-                edits += doc.insert(found, [(member_key, entry)])
-        if container.path and defaults and doc.text[doc.root.start] == "{":
-            present = {m.key for m in doc.root.members}
-            root_items += [(k, v) for k, v in defaults.items() if k not in present]
-        if root_items:  # one edit: the members share the comma after the last value
-            edits += doc.insert(doc.root, root_items)
-        return _apply(text, edits), existed
-
-    def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]:
-        located = _found(text, container)
-        if located is None:
-            return text, False
-        doc, found = located
+            edits += doc.insert(parent, [(rest[0], value)])
+        existed = False
+    else:
+        opener, kind = ("[", "a list") if container.list_key else ("{", "an object")
+        if text[found.start] != opener:
+            raise StructureError(f"{where(container.path)} is not {kind}")
         indexes = doc.entry_index(found, container, key)
-        if not indexes:
-            return text, False
-        # remove from the last occurrence backwards, re-scanning after each (rare duplicates)
-        while True:
-            text = _apply(text, doc.remove(found, indexes[-1]))
-            if len(indexes) == 1:
+        existed = bool(indexes)
+        if indexes:
+            m = found.members[indexes[-1]]
+            current, _ = doc.scan.value(m.value_start, True)
+            if same_data(current, entry):
                 return text, True
-            doc = _Document(text, nesting_checked=True)
-            again = doc.walk(container.path)[2]
-            assert again is not None
-            found, indexes = again, doc.entry_index(again, container, key)
-
-    def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
-        located = _found(text, container)
-        if located is None or text[located[1].start] != ("[" if container.list_key else "{"):
-            return None
-        doc, found = located
-        indexes = doc.entry_index(found, container, key)
-        if not indexes:
-            return None
-        member = found.members[indexes[-1]]  # the one set_entry replaces
-        return member.value_start, member.value_end
+            inline = "\n" not in text[found.start : found.end]
+            rendered = doc.render(entry, doc.own_indent(m.start), inline)
+            edits.append((m.value_start, m.value_end, rendered))
+        else:
+            member_key = None if container.list_key else key
+            edits += doc.insert(found, [(member_key, entry)])
+    if container.path and defaults and doc.text[doc.root.start] == "{":
+        present = {m.key for m in doc.root.members}
+        root_items += [(k, v) for k, v in defaults.items() if k not in present]
+    if root_items:  # one edit: the members share the comma after the last value
+        edits += doc.insert(doc.root, root_items)
+    return _apply(text, edits), existed
 
 
-FORMAT = JSONFormat()
+def remove_entry(text: str, container: Container, key: str) -> tuple[str, bool]:
+    located = _found(text, container)
+    if located is None:
+        return text, False
+    doc, found = located
+    indexes = doc.entry_index(found, container, key)
+    if not indexes:
+        return text, False
+    # remove from the last occurrence backwards, re-scanning after each (rare duplicates)
+    while True:
+        text = _apply(text, doc.remove(found, indexes[-1]))
+        if len(indexes) == 1:
+            return text, True
+        doc = _Document(text, nesting_checked=True)
+        again = doc.walk(container.path)[2]
+        assert again is not None
+        found, indexes = again, doc.entry_index(again, container, key)
+
+
+def entry_span(text: str, container: Container, key: str) -> tuple[int, int] | None:
+    located = _found(text, container)
+    if located is None or text[located[1].start] != ("[" if container.list_key else "{"):
+        return None
+    doc, found = located
+    indexes = doc.entry_index(found, container, key)
+    if not indexes:
+        return None
+    member = found.members[indexes[-1]]  # the one set_entry replaces
+    return member.value_start, member.value_end

@@ -30,6 +30,7 @@ from agenttools_runtime.mcp.formats.base import (
     StructureError,
     entries_of,
     expected,
+    is_blank_or_comment,
     lookup,
     newline,
     same_data,
@@ -57,7 +58,7 @@ def _read(text: str) -> dict[str, Any]:
     except RecursionError:
         error = ParseError(limits.too_deep(), 0, 0)
     else:
-        problem = limits.shape_problem(data)
+        problem = _shape_problem(data)
         if problem is None:
             return data
         error = ParseError(problem, 0, 0)
@@ -80,7 +81,7 @@ def _parse(text: str) -> tomlkit.TOMLDocument:
         raise ParseError(message, exc.line, exc.col + 1) from None
     except RecursionError:  # a tomlkit without its own depth limit (before 0.13.3)
         raise ParseError(limits.too_deep(), 0, 0) from None
-    problem = limits.shape_problem(document)  # dotted keys nest too
+    problem = _shape_problem(document)  # dotted keys nest too
     if problem is not None:
         raise ParseError(problem, 0, 0)
     # tomlkit accepts some text that is not TOML (an unknown escape such as "\e"); the
@@ -90,6 +91,12 @@ def _parse(text: str) -> tomlkit.TOMLDocument:
     except tomllib.TOMLDecodeError as exc:
         raise _decode_error(exc) from None
     return document
+
+
+def _shape_problem(data: Any) -> str | None:
+    """Why parsed *data* is beyond the limits: only its nesting can be (TOML has no aliases,
+    so it holds no more values than its text spells out, however many that is)."""
+    return limits.shape_problem(data, max_values=sys.maxsize)
 
 
 @dataclass(slots=True)
@@ -125,8 +132,7 @@ def _content_end(text: str, start: int, stop: int) -> int:
     while pos < stop:
         nl = text.find("\n", pos)
         line_end = stop if nl < 0 or nl >= stop else nl + 1
-        stripped = text[pos:line_end].strip()
-        if stripped and not stripped.startswith("#"):
+        if not is_blank_or_comment(text[pos:line_end]):
             end = line_end
         pos = line_end
     return end
@@ -189,63 +195,64 @@ def _prune(data: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
     return data
 
 
-class TOMLFormat:
-    def read_entries(self, text: str, container: Container) -> dict[str, Any]:
-        found = lookup(_read(text), container.path, "a table")
-        if found is None:
-            return {}
-        entries = entries_of(found, container, "a table")
-        return {k: v for k, v in entries.items() if isinstance(v, dict)}
+def read_entries(text: str, container: Container) -> dict[str, Any]:
+    found = lookup(_read(text), container.path, "a table")
+    if found is None:
+        return {}
+    entries = entries_of(found, container, "a table")
+    return {k: v for k, v in entries.items() if isinstance(v, dict)}
 
-    def set_entry(
-        self,
-        text: str,
-        container: Container,
-        key: str,
-        entry: Mapping[str, Any],
-        defaults: Mapping[str, Any],
-    ) -> tuple[str, bool]:
-        doc = _parse(text)
-        found = _walk(doc, container.path, create=False)
-        existed = found is not None and key in found
-        if existed and found is not None and same_data(found[key].unwrap(), dict(entry)):
-            return text, True
-        nl = newline(text)
-        rendered = _render(container.path, key, entry, nl)
-        want = expected(doc.unwrap(), container, key, entry)
-        spliced = _splice_set(text, container.path, key, rendered, nl)
-        if spliced is not None and _same(spliced, want, container.path):
-            return spliced, existed
-        found = _walk(doc, container.path, create=True)
-        assert found is not None
-        empty = tomlkit.inline_table() if isinstance(found, InlineTable) else tomlkit.table()
-        found[key] = _entry_table(entry, empty)
-        return tomlkit.dumps(doc), existed
 
-    def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]:
-        doc = _parse(text)
-        found = _walk(doc, container.path, create=False)
-        if found is None or key not in found:
-            return text, False
-        want = expected(doc.unwrap(), container, key, None)
-        spliced = _splice_remove(text, container.path, key)
-        if spliced is not None and _same(spliced, want, container.path):
-            return spliced, True
-        del found[key]
-        return tomlkit.dumps(doc), True
+def set_entry(
+    text: str,
+    container: Container,
+    key: str,
+    entry: Mapping[str, Any],
+    defaults: Mapping[str, Any],
+) -> tuple[str, bool]:
+    doc = _parse(text)
+    found = _walk(doc, container.path, create=False)
+    existed = found is not None and key in found
+    if existed and found is not None and same_data(found[key].unwrap(), dict(entry)):
+        return text, True
+    nl = newline(text)
+    rendered = _render(container.path, key, entry, nl)
+    want = expected(doc.unwrap(), container, key, entry)
+    spliced = _splice_set(text, container.path, key, rendered, nl)
+    if spliced is not None and _same(spliced, want, container.path):
+        return spliced, existed
+    found = _walk(doc, container.path, create=True)
+    assert found is not None
+    empty = tomlkit.inline_table() if isinstance(found, InlineTable) else tomlkit.table()
+    found[key] = _entry_table(entry, empty)
+    return tomlkit.dumps(doc), existed
 
-    def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
-        """The entry's ``[table]`` and its sub-tables, when they follow each other (the
-        lines ``set_entry`` replaces); None for an entry written another way (an inline
-        table, dotted keys)."""
-        _parse(text)
-        entry_path = (*container.path, key)
-        own = _under(_headers(text), entry_path)
-        if not own or own[0].path != entry_path:
-            return None
-        if any(a.block_end != b.start for a, b in itertools.pairwise(own)):
-            return None
-        return own[0].start, own[-1].end
+
+def remove_entry(text: str, container: Container, key: str) -> tuple[str, bool]:
+    doc = _parse(text)
+    found = _walk(doc, container.path, create=False)
+    if found is None or key not in found:
+        return text, False
+    want = expected(doc.unwrap(), container, key, None)
+    spliced = _splice_remove(text, container.path, key)
+    if spliced is not None and _same(spliced, want, container.path):
+        return spliced, True
+    del found[key]
+    return tomlkit.dumps(doc), True
+
+
+def entry_span(text: str, container: Container, key: str) -> tuple[int, int] | None:
+    """The entry's ``[table]`` and its sub-tables, when they follow each other (the
+    lines ``set_entry`` replaces); None for an entry written another way (an inline
+    table, dotted keys)."""
+    _parse(text)
+    entry_path = (*container.path, key)
+    own = _under(_headers(text), entry_path)
+    if not own or own[0].path != entry_path:
+        return None
+    if any(a.block_end != b.start for a, b in itertools.pairwise(own)):
+        return None
+    return own[0].start, own[-1].end
 
 
 # -- splices ----------------------------------------------------------------------------------
@@ -341,6 +348,3 @@ def _insert_table(text: str, at: int, rendered: str, nl: str) -> str:
     elif bare_end:
         piece = piece[: -len(nl)]
     return before + piece + after
-
-
-FORMAT = TOMLFormat()

@@ -27,6 +27,7 @@ from agenttools_runtime.mcp.formats.base import (
     StructureError,
     entries_of,
     expected,
+    is_blank_or_comment,
     is_entry,
     lookup,
     nest,
@@ -89,11 +90,6 @@ def _seq_offset(lines: list[str]) -> int:
 
 def _col(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
-
-
-def _is_blank_or_comment(line: str) -> bool:
-    stripped = line.strip()
-    return not stripped or stripped.startswith("#")
 
 
 def _block_end(lines: list[str], first: int, col: int) -> int:
@@ -178,68 +174,69 @@ def _entries(root: Any, container: Container) -> dict[str, Any]:
     return {} if node is None else entries_of(_plain(node), container, "a mapping")
 
 
-class YAMLFormat:
-    def read_entries(self, text: str, container: Container) -> dict[str, Any]:
-        return _entries(_load(text), container)
+def read_entries(text: str, container: Container) -> dict[str, Any]:
+    return _entries(_load(text), container)
 
-    def set_entry(
-        self,
-        text: str,
-        container: Container,
-        key: str,
-        entry: Mapping[str, Any],
-        defaults: Mapping[str, Any],
-    ) -> tuple[str, bool]:
-        root = _load(text)
-        if root is not None and not isinstance(root, CommentedMap):
-            raise StructureError("the top level is not a mapping")
-        existing = _entries(root, container)  # (parsed once: ruamel is slow on a large file)
-        existed = key in existing
-        if existed and same_data(existing[key], _plain(dict(entry))):
-            return text, True
-        # (the defaults a file lacks are added; same_data ignores the order of keys)
-        want = {**defaults, **expected(_plain(root), container, key, entry)}
-        spliced = _splice_set(text, root, container, key, dict(entry), defaults)
-        if spliced is None and all(name in (root or {}) for name in defaults):
-            spliced = splice(text, container, key, flow_item(key, entry, container.list_key))
-        for candidate in _final_newline_as_in(text, spliced):
-            if _holds(candidate, want):
-                return candidate, existed
-        return _roundtrip(text, container, key, dict(entry), defaults), existed
 
-    def remove_entry(self, text: str, container: Container, key: str) -> tuple[str, bool]:
-        root = _load(text)
-        if root is None:
-            return text, False
-        if not isinstance(root, CommentedMap):
-            raise StructureError("the top level is not a mapping")
-        if key not in _entries(root, container):
-            return text, False
-        want = expected(_plain(root), container, key, None)
-        spliced = _splice_remove(text, root, container, key)
-        if spliced is None:  # a flow container: its text is spliced
-            spliced = splice(text, container, key, None)
-        for candidate in _final_newline_as_in(text, spliced):
-            if _holds(candidate, want):
-                return candidate, True
-        edited = _roundtrip(text, container, key, None, {})
-        if not _holds(edited, want):  # never a removal said that did not happen
-            raise StructureError(f"the entry {key!r} cannot be removed from this file's YAML")
-        return edited, True
+def set_entry(
+    text: str,
+    container: Container,
+    key: str,
+    entry: Mapping[str, Any],
+    defaults: Mapping[str, Any],
+) -> tuple[str, bool]:
+    root = _load(text)
+    if root is not None and not isinstance(root, CommentedMap):
+        raise StructureError("the top level is not a mapping")
+    existing = _entries(root, container)  # (parsed once: ruamel is slow on a large file)
+    existed = key in existing
+    if existed and same_data(existing[key], _plain(dict(entry))):
+        return text, True
+    # (the defaults a file lacks are added; same_data ignores the order of keys)
+    want = {**defaults, **expected(_plain(root), container, key, entry)}
+    spliced = _splice_set(text, root, container, key, dict(entry), defaults)
+    if spliced is None and all(name in (root or {}) for name in defaults):
+        spliced = splice(text, container, key, flow_item(key, entry, container.list_key))
+    for candidate in _final_newline_as_in(text, spliced):
+        if _holds(candidate, want):
+            return candidate, existed
+    return _roundtrip(text, container, key, dict(entry), defaults), existed
 
-    def entry_span(self, text: str, container: Container, key: str) -> tuple[int, int] | None:
-        """The lines of the entry's block (a key of a block mapping, or an item of a block
-        sequence: what ``set_entry`` replaces); None in flow style or at the root."""
-        root = _load(text)
-        if not isinstance(root, CommentedMap) or not container.path:
-            return None
-        lines = _lines(text)
-        block = _entry_block(lines, lookup(root, container.path, "a mapping"), container, key)
-        if block is None:
-            return None
-        start, end, _count = block
-        before = sum(map(len, lines[:start]))
-        return before, before + sum(map(len, lines[start:end]))
+
+def remove_entry(text: str, container: Container, key: str) -> tuple[str, bool]:
+    root = _load(text)
+    if root is None:
+        return text, False
+    if not isinstance(root, CommentedMap):
+        raise StructureError("the top level is not a mapping")
+    if key not in _entries(root, container):
+        return text, False
+    want = expected(_plain(root), container, key, None)
+    spliced = _splice_remove(text, root, container, key)
+    if spliced is None:  # a flow container: its text is spliced
+        spliced = splice(text, container, key, None)
+    for candidate in _final_newline_as_in(text, spliced):
+        if _holds(candidate, want):
+            return candidate, True
+    edited = _roundtrip(text, container, key, None, {})
+    if not _holds(edited, want):  # never a removal said that did not happen
+        raise StructureError(f"the entry {key!r} cannot be removed from this file's YAML")
+    return edited, True
+
+
+def entry_span(text: str, container: Container, key: str) -> tuple[int, int] | None:
+    """The lines of the entry's block (a key of a block mapping, or an item of a block
+    sequence: what ``set_entry`` replaces); None in flow style or at the root."""
+    root = _load(text)
+    if not isinstance(root, CommentedMap) or not container.path:
+        return None
+    lines = _lines(text)
+    block = _entry_block(lines, lookup(root, container.path, "a mapping"), container, key)
+    if block is None:
+        return None
+    start, end, _count = block
+    before = sum(map(len, lines[:start]))
+    return before, before + sum(map(len, lines[start:end]))
 
 
 def _holds(text: str, want: Any) -> bool:
@@ -376,7 +373,7 @@ def _defaults(
         if line.startswith("---"):
             at = index + 1
             break
-        if not (line.startswith("%") or _is_blank_or_comment(line)):
+        if not (line.startswith("%") or is_blank_or_comment(line)):
             break
     return [*lines[:at], *_dump(missing, offset, nl), *lines[at:]]
 
@@ -446,6 +443,3 @@ def _roundtrip(
     yaml.dump(root, out)
     # comments keep their "\r" in ruamel: one newline style, the file's
     return out.getvalue().replace("\r\n", "\n").replace("\n", newline(text))
-
-
-FORMAT = YAMLFormat()
