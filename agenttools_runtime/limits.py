@@ -19,17 +19,20 @@ MAX_NESTING = 100
 MAX_VALUES = 100_000
 
 
-def shape_problem(value: object, max_nesting: int = MAX_NESTING) -> str | None:
+def shape_problem(
+    value: object, max_nesting: int = MAX_NESTING, max_values: int = MAX_VALUES
+) -> str | None:
     """Why parsed *value* (mappings, lists, scalars) is beyond the limits (``"nested more
-    than 100 levels deep"``), else None. Iterative, and it stops at the first excess: a value
+    than 100 levels deep"``), else None; a format without aliases passes ``sys.maxsize`` as
+    *max_values*. Iterative, and it stops at the first excess: a value
     that contains itself (a recursive YAML alias) is too deep, not an endless walk."""
     stack: list[tuple[object, int]] = [(value, 0)]
     count = 0
     while stack:
         item, depth = stack.pop()
         count += 1
-        if count > MAX_VALUES:
-            return f"more than {MAX_VALUES:,} values once its aliases are expanded"
+        if count > max_values:
+            return f"more than {max_values:,} values once its aliases are expanded"
         if isinstance(item, Mapping):
             children = list(item.values())
         elif isinstance(item, (list, tuple)):
