@@ -356,6 +356,8 @@ def uninstall_skills(
     *names* is a skill name, or anything that has one (a :class:`Skill`, a skill directory
     ``Path``, an inline mapping, a qualified ``"dist/skill"`` name — its item name is used),
     a list of those (then a list of results), or a bundle (an object with ``skill_names``).
+    A ``str`` that is a skill directory names that directory's skill even when it also looks
+    like a name, as for :func:`install_skills`, so the same argument undoes the install.
     Every name is validated before any path is built (``InvalidAgentSkillName``), so the
     root itself or anything outside it can never be removed.
 
@@ -483,17 +485,21 @@ def _split_specs(skills: Any) -> tuple[bool, list[Any]]:
     return True, [skills]
 
 
+def _is_skill_directory(text: str) -> bool:
+    """Whether a ``str`` argument is a skill directory (or its ``SKILL.md``): then it is one
+    for install and uninstall alike, whatever name it also looks like."""
+    path = os.path.expanduser(text)
+    return os.path.isfile(os.path.join(path, SKILL_FILE)) or (
+        os.path.basename(path) == SKILL_FILE and os.path.isfile(path)
+    )
+
+
 def _to_source(spec: Any) -> SkillSource:
     """Normalize one install spec. A ``str`` is a skill directory when it is one; otherwise a
     bare valid name is a built-in skill and a non-existing ``dist/skill`` a distribution's."""
-    if isinstance(spec, str):
+    if isinstance(spec, str) and not _is_skill_directory(spec):
         path = os.path.expanduser(spec)
-        is_skill_dir = os.path.isfile(os.path.join(path, SKILL_FILE)) or (
-            os.path.basename(path) == SKILL_FILE and os.path.isfile(path)
-        )
-        if not is_skill_dir and (
-            is_skill_name(spec) or (qualified_skill_reference(spec) and not os.path.lexists(path))
-        ):
+        if is_skill_name(spec) or (qualified_skill_reference(spec) and not os.path.lexists(path)):
             return _resolve_named_skill(spec)
     return to_source(spec)
 
@@ -533,11 +539,12 @@ def _name_of(item: Any) -> str:
     if isinstance(item, os.PathLike):
         return check_skill_name(skill_from_directory(item).name)
     if isinstance(item, str):
+        # a skill directory first, as install_skills reads the same argument
+        if _is_skill_directory(item):
+            return check_skill_name(skill_from_directory(item).name)
         if is_skill_name(item):
             return item
         if qualified_skill_reference(item):
             return check_skill_name(item.rpartition("/")[2])
-        if os.path.isfile(os.path.join(os.path.expanduser(item), SKILL_FILE)):
-            return check_skill_name(skill_from_directory(item).name)
         raise InvalidAgentSkillName(name=item)
     raise InvalidAgentSkill(reason=repr(item))
