@@ -60,12 +60,7 @@ from agenttools_runtime.skill_sources import (
     skill_sources,
 )
 from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.hashing import (
-    DestinationState,
-    DirectoryState,
-    destination_state,
-    directory_state,
-)
+from agenttools_runtime.skills.hashing import DirectoryState, directory_state
 from agenttools_runtime.skills.source import skill_from_directory, to_source
 from agenttools_runtime.skills.spec import Skill, SkillSource, SkillSpec
 
@@ -242,18 +237,14 @@ def _preflight(root: Path, sources: Sequence[SkillSource], overwrite: Overwrite)
     for source in sources:
         fsops.check_file_paths(source)
         path = root / source.name
-        if fsops.same_as_source(path, source):
-            steps.append(_Step(source, write=False))
-            continue
-        state = destination_state(root, source.name)
-        if state is DestinationState.MISSING:
-            steps.append(_Step(source, write=True))
-        elif directory_state(path, source.manifest) is DirectoryState.UNMODIFIED:
-            steps.append(_Step(source, write=False))
-        elif overwrite == "none":
+        if fsops.same_as_source(path, source):  # the source is the destination: unmodified
+            state = DirectoryState.UNMODIFIED
+        else:
+            state = directory_state(path, source.manifest)
+        if state is DirectoryState.MODIFIED and overwrite == "none":
             conflicts.append(AgentSkillExists(name=source.name, path=path, option=FORCE))
         else:
-            steps.append(_Step(source, write=True))
+            steps.append(_Step(source, write=state is not DirectoryState.UNMODIFIED))
     if len(conflicts) == 1:
         raise conflicts[0]
     if conflicts:
