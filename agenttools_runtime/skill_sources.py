@@ -8,6 +8,7 @@ takes its description from the manifest.
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -48,6 +49,8 @@ def skill_source(bundle: AgentTools, spec: str | SkillSpec) -> SkillSource:
         return builtin_skill_source(spec)
     from agenttools_runtime.skills.source import to_source
 
+    if isinstance(spec, (str, os.PathLike)):  # a directory: identified by its path
+        return to_source(spec)
     name = skill_spec_name(spec)
     return to_source(spec, default_identifier=f"{bundle.toolset_type}:{bundle.name}/{name}")
 

@@ -60,12 +60,7 @@ from agenttools_runtime.skill_sources import (
     skill_sources,
 )
 from agenttools_runtime.skills import fsops
-from agenttools_runtime.skills.hashing import (
-    DestinationState,
-    DirectoryState,
-    destination_state,
-    directory_state,
-)
+from agenttools_runtime.skills.hashing import DirectoryState, directory_state
 from agenttools_runtime.skills.source import skill_from_directory, to_source
 from agenttools_runtime.skills.spec import Skill, SkillSource, SkillSpec
 
@@ -242,18 +237,14 @@ def _preflight(root: Path, sources: Sequence[SkillSource], overwrite: Overwrite)
     for source in sources:
         fsops.check_file_paths(source)
         path = root / source.name
-        if fsops.same_as_source(path, source):
-            steps.append(_Step(source, write=False))
-            continue
-        state = destination_state(root, source.name)
-        if state is DestinationState.MISSING:
-            steps.append(_Step(source, write=True))
-        elif directory_state(path, source.manifest) is DirectoryState.UNMODIFIED:
-            steps.append(_Step(source, write=False))
-        elif overwrite == "none":
+        if fsops.same_as_source(path, source):  # the source is the destination: unmodified
+            state = DirectoryState.UNMODIFIED
+        else:
+            state = directory_state(path, source.manifest)
+        if state is DirectoryState.MODIFIED and overwrite == "none":
             conflicts.append(AgentSkillExists(name=source.name, path=path, option=FORCE))
         else:
-            steps.append(_Step(source, write=True))
+            steps.append(_Step(source, write=state is not DirectoryState.UNMODIFIED))
     if len(conflicts) == 1:
         raise conflicts[0]
     if conflicts:
@@ -356,6 +347,8 @@ def uninstall_skills(
     *names* is a skill name, or anything that has one (a :class:`Skill`, a skill directory
     ``Path``, an inline mapping, a qualified ``"dist/skill"`` name — its item name is used),
     a list of those (then a list of results), or a bundle (an object with ``skill_names``).
+    A ``str`` that is a skill directory names that directory's skill even when it also looks
+    like a name, as for :func:`install_skills`, so the same argument undoes the install.
     Every name is validated before any path is built (``InvalidAgentSkillName``), so the
     root itself or anything outside it can never be removed.
 
@@ -483,17 +476,21 @@ def _split_specs(skills: Any) -> tuple[bool, list[Any]]:
     return True, [skills]
 
 
+def _is_skill_directory(text: str) -> bool:
+    """Whether a ``str`` argument is a skill directory (or its ``SKILL.md``): then it is one
+    for install and uninstall alike, whatever name it also looks like."""
+    path = os.path.expanduser(text)
+    return os.path.isfile(os.path.join(path, SKILL_FILE)) or (
+        os.path.basename(path) == SKILL_FILE and os.path.isfile(path)
+    )
+
+
 def _to_source(spec: Any) -> SkillSource:
     """Normalize one install spec. A ``str`` is a skill directory when it is one; otherwise a
     bare valid name is a built-in skill and a non-existing ``dist/skill`` a distribution's."""
-    if isinstance(spec, str):
+    if isinstance(spec, str) and not _is_skill_directory(spec):
         path = os.path.expanduser(spec)
-        is_skill_dir = os.path.isfile(os.path.join(path, SKILL_FILE)) or (
-            os.path.basename(path) == SKILL_FILE and os.path.isfile(path)
-        )
-        if not is_skill_dir and (
-            is_skill_name(spec) or (qualified_skill_reference(spec) and not os.path.lexists(path))
-        ):
+        if is_skill_name(spec) or (qualified_skill_reference(spec) and not os.path.lexists(path)):
             return _resolve_named_skill(spec)
     return to_source(spec)
 
@@ -533,11 +530,12 @@ def _name_of(item: Any) -> str:
     if isinstance(item, os.PathLike):
         return check_skill_name(skill_from_directory(item).name)
     if isinstance(item, str):
+        # a skill directory first, as install_skills reads the same argument
+        if _is_skill_directory(item):
+            return check_skill_name(skill_from_directory(item).name)
         if is_skill_name(item):
             return item
         if qualified_skill_reference(item):
             return check_skill_name(item.rpartition("/")[2])
-        if os.path.isfile(os.path.join(os.path.expanduser(item), SKILL_FILE)):
-            return check_skill_name(skill_from_directory(item).name)
         raise InvalidAgentSkillName(name=item)
     raise InvalidAgentSkill(reason=repr(item))

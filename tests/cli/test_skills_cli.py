@@ -96,6 +96,25 @@ def test_project_and_skills_dir(
     assert not (home / ".agents").exists()
 
 
+def test_uninstall_of_a_skill_folder_undoes_its_install(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # src/x holds the skill "y"; an installed skill "x" of another origin must stay
+    root = home / ".claude" / "skills"
+    other = make_skill(root, name="x", description="Someone else's.")
+    before = tree(other)
+    folder = make_skill(tmp_path / "src", name="y")
+    folder.rename(tmp_path / "src" / "x")
+    monkeypatch.chdir(tmp_path)
+    for argument in ("src/x", "src/x/SKILL.md"):
+        status, out, _ = run(capsys, "skills", "install", "claude-code", argument)
+        assert status == 0 and out.endswith(f"{root / 'y'}\n")
+        status, out, _ = run(capsys, "skills", "uninstall", "claude-code", argument)
+        assert (status, out) == (0, 'Successfully uninstalled agent skill "y" for Claude Code.\n')
+        assert sorted(p.name for p in root.iterdir()) == ["x"]
+        assert tree(other) == before
+
+
 def test_path_target(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = tmp_path / "root"
     status, out, _ = run(capsys, "skills", "install", str(root), str(SAMPLE_SKILL))
