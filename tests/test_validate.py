@@ -31,8 +31,9 @@ SAMPLES = REPO / "sample_packages"
 BROKEN = SAMPLES / "broken"
 BROKEN_PROJECTS = sorted(p.parent for p in BROKEN.rglob("expected.txt"))
 
-# Problems no committed fixture can show (they need an unreadable file or no project).
-NOT_IN_FIXTURES = {"NoProject", "UnreadableProject", "NothingDeclared"}
+# Problems no committed fixture can show (they need an unreadable file or no project, or a
+# file of 100,000 values: test_a_file_of_too_many_values_is_not_called_too_deep writes one).
+NOT_IN_FIXTURES = {"NoProject", "UnreadableProject", "NothingDeclared", "TooManyValues"}
 
 
 @pytest.mark.parametrize("name", ["weather-tools", "multi-bundle", "skills-only", "keyed-forecast"])
@@ -355,6 +356,16 @@ def test_odd_values_are_problems_not_crashes(
     (tmp_path / "pyproject.toml").write_text("[tool.hatch.build.hooks.agenttools]\n" + text)
     found = [p.code for p in errors_of(validate_project(tmp_path))]
     assert set(codes or ["UnknownScript"]) <= set(found)
+
+
+def test_a_file_of_too_many_values_is_not_called_too_deep(tmp_path: Path) -> None:
+    """Bug: every value beyond ``limits.shape_problem`` was "nested more than 100 levels
+    deep", so was a flat array of 100,000 values (a TOML file has no aliases to expand)."""
+    (tmp_path / "pyproject.toml").write_text("a = [" + "1," * 100_000 + "]\n")
+    assert [p.format(tmp_path) for p in validate_project(tmp_path)] == [
+        "pyproject.toml: TooManyValues: pyproject.toml holds more than 100,000 values; "
+        "agenttools reads no further"
+    ]
 
 
 # -- SKILL.md --------------------------------------------------------------------------------
