@@ -51,16 +51,10 @@ def read_info(wheel: Path) -> WheelInfo:
         return _info(archive, wheel)
 
 
-def bundled_files(wheel: Path) -> dict[str, bytes]:
-    """The agenttools files *wheel* already carries: ``.dist-info``-relative path -> bytes."""
-    with _open(wheel) as archive:
-        return _bundled(archive, _info(archive, wheel))
-
-
 @dataclass(frozen=True, slots=True)
 class WheelContents:
     """What ``agenttools export`` reads of a wheel: its :class:`WheelInfo`, the agenttools
-    files it carries (as :func:`bundled_files` gives them), its ``METADATA`` and its
+    files it carries (``.dist-info``-relative path -> bytes), its ``METADATA`` and its
     ``entry_points.txt`` (empty when it has none)."""
 
     info: WheelInfo
