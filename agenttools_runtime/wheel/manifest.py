@@ -27,14 +27,11 @@ if TYPE_CHECKING:
 
 SkillKind = Literal["directory", "inline"]  # (at run time: a skill's kind is read as one of these)
 
-SCHEMA_VERSION = 2
-# The schema each version introduced, and what it added: a manifest is written with the lowest
+# The schemas and what each added (1: the first schema; 2: declared settings, a table, not a
+# string, as a value of a server's env or headers): a manifest is written with the lowest
 # schema that carries what it holds, so that a wheel without declared settings stays readable
 # by an agenttools of schema 1.
-SCHEMA_CHANGES: dict[int, str] = {
-    1: "the first schema",
-    2: "declared settings: a table (not a string) as a value of a server's env or headers",
-}
+SCHEMA_VERSION = 2
 # Deepest nesting a manifest may have (agenttools_runtime/limits.py, as for every untrusted
 # text): its own structure needs 4 levels, a server's args/env/headers a few more.
 MAX_DEPTH = MAX_NESTING
@@ -68,12 +65,6 @@ class ServerEntry:
     # the declared settings of env and headers (tables, not strings), in table order; the
     # literal values stay in env and headers
     settings: tuple[Setting, ...] = ()
-
-    @property
-    def setting_names(self) -> tuple[str, ...]:
-        """The names of the declared settings (environment variables, then headers): what
-        a user gives at deploy time, and what a lock or a record may keep (never a value)."""
-        return tuple(s.name for s in self.settings)
 
     @classmethod
     def from_table(cls, name: str, table: Mapping[str, Any]) -> ServerEntry:
@@ -218,7 +209,7 @@ class WheelManifest(jsonform.Form):
 
     @property
     def needed_schema(self) -> int:
-        """The lowest schema that carries this manifest (see :data:`SCHEMA_CHANGES`)."""
+        """The lowest schema that carries this manifest (see :data:`SCHEMA_VERSION`)."""
         return 2 if any(s.settings for s in self.servers.values()) else 1
 
     def to_json(self) -> dict[str, Any]:

@@ -39,7 +39,7 @@ def test_the_wheel_carries_the_declared_settings_typed(tmp_path_factory) -> None
     manifest = parse(data, "keyed-forecast")
     forecast, alerts = manifest.servers["forecast"], manifest.servers["alerts"]
     assert forecast.env == {"FORECAST_REGION": "eu"}
-    assert forecast.setting_names == ("FORECAST_API_KEY", "FORECAST_UNITS")
+    assert tuple(s.name for s in forecast.settings) == ("FORECAST_API_KEY", "FORECAST_UNITS")
     units = forecast.settings[1]
     assert (units.choices, units.default, units.required, units.secret) == (
         ("metric", "imperial"),
