@@ -360,12 +360,14 @@ def _manifest(m: dict[str, Any], schema: int) -> WheelManifest:
     servers = m.get("mcp-servers", {})
     if not isinstance(servers, dict) or not all(isinstance(v, dict) for v in servers.values()):
         raise _Problem('"mcp-servers" must map names to tables')
+    entries: dict[str, ServerEntry] = {}
     for name, table in servers.items():
         if not names.is_item_name(name):
             raise _Problem(f'"mcp-servers": "{name}" is not a server name')
-        problem = _server_problem(table)
-        if problem is not None:
-            raise _Problem(f'server "{name}": {problem}')
+        try:
+            entries[name] = ServerEntry.from_table(name, table)
+        except ValueError as problem:
+            raise _Problem(f'server "{name}": {problem}') from None
     skills = m.get("skills", {})
     if not isinstance(skills, dict):
         raise _Problem('"skills" must map names to tables')
@@ -373,7 +375,7 @@ def _manifest(m: dict[str, Any], schema: int) -> WheelManifest:
         WheelManifest,
         m,
         WheelManifest.WHAT,
-        servers={n: ServerEntry.from_table(n, t) for n, t in servers.items()},
+        servers=entries,
         skills={n: _skill(n, s) for n, s in skills.items()},
         schema=schema,
     )
