@@ -192,8 +192,8 @@ def test_path_argument_may_be_any_file_of_the_project() -> None:
 def test_manifest_is_deterministic() -> None:
     one = build_manifest(loaded_project(SAMPLES / "multi-bundle"), "0.3.0")
     two = build_manifest(loaded_project(SAMPLES / "multi-bundle"), "0.3.0")
-    assert one.manifest_bytes() == two.manifest_bytes()
-    assert one.manifest_bytes().endswith(b"}\n")
+    assert one.manifest.to_bytes() == two.manifest.to_bytes()
+    assert one.manifest.to_bytes().endswith(b"}\n")
 
 
 def test_symlink_inside_the_skill_is_fine(tmp_path: Path) -> None:

@@ -33,9 +33,6 @@ class BuildPlan:
     contents: Mapping[str, bytes] = field(default_factory=dict, compare=False, repr=False)
     registries: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # server.json
 
-    def manifest_bytes(self) -> bytes:
-        return self.manifest.to_bytes()
-
 
 def build_manifest(
     project: Project,
