@@ -59,13 +59,13 @@ def build_manifest(
     for name, skill in result.skills.items():
         skills[name] = SkillEntry(
             name=name,
-            description=skill.description,
+            description=skill.source.description,
             kind=skill.kind,
             files=dict(skill.source.manifest),
             executable=tuple(sorted(skill.source.executable)),
             path=skill.path,
         )
-        for rel, source in skill.files.items():
+        for rel, source in skill.source.files.items():
             files[layout.skill_file(name, rel)] = source
             if rel in skill.source.contents:
                 contents[layout.skill_file(name, rel)] = skill.source.contents[rel]

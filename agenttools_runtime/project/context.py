@@ -5,7 +5,6 @@ locates a problem at the line of its key."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -35,18 +34,6 @@ class SkillDeclaration:
     source: SkillSource
     path: str | None = None  # project-relative directory (directory kind)
     sources: tuple[Path, ...] = ()  # project files it is built from (for the sdist)
-
-    @property
-    def name(self) -> str:
-        return self.source.name
-
-    @property
-    def description(self) -> str:
-        return self.source.description
-
-    @property
-    def files(self) -> Mapping[str, Path | str]:
-        return self.source.files
 
 
 class CheckResult:
