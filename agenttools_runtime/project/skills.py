@@ -47,12 +47,6 @@ def check_root(checker: Checker, config: Mapping[str, Any]) -> str:
     return root
 
 
-def report_name(checker: Checker, key: KeyPath, name: str) -> None:
-    """Every way *name* breaks the Agent Skills naming rules."""
-    for message in names.skill_name_problems(name):
-        checker.add(key, "InvalidSkillName", message)
-
-
 def check_skill(checker: Checker, name: str, table: Any) -> None:
     """One declared skill (*table*: its ``[tool.agenttools.skills]`` entry, None when only a
     bundle lists it); a usable one is recorded in ``checker.result.skills``."""
