@@ -10,7 +10,7 @@ from typing import Any
 
 from agenttools_runtime import names, schema
 from agenttools_runtime.backend_names import WRAPPING_BACKEND, wrapped_backend_problem
-from agenttools_runtime.project.context import BASE, Checker
+from agenttools_runtime.project.context import BASE, HOOK, WHEEL_HOOK, Checker
 from agenttools_runtime.project.keys import check_keys
 from agenttools_runtime.project.problems import MISSING_CONFIG
 from agenttools_runtime.project.values import dig, items, table
@@ -42,24 +42,15 @@ def check_build_setup(checker: Checker, has_config: bool) -> None:
             "warning",
         )
     build = table(dig(data, "tool", "hatch", "build"))
-    global_hook = dig(build, "hooks", "agenttools")
-    wheel_hook = dig(build, "targets", "wheel", "hooks", "agenttools")
+    global_hook, wheel_hook = dig(data, *HOOK), dig(data, *WHEEL_HOOK)
     hook_enabled = global_hook is not None or wheel_hook is not None
-    for hook, key in (
-        (global_hook, ("tool", "hatch", "build", "hooks", "agenttools")),
-        (wheel_hook, ("tool", "hatch", "build", "targets", "wheel", "hooks", "agenttools")),
-    ):
+    for hook, key in ((global_hook, HOOK), (wheel_hook, WHEEL_HOOK)):
         if isinstance(hook, dict):
             own = {k: v for k, v in hook.items() if k not in schema.HATCHLING_RESERVED_HOOK_KEYS}
             check_keys(checker, schema.HOOK_TABLE, own, key)
     if not has_config:
         if hook_enabled:
-            checker.add(
-                ("tool", "hatch", "build", "hooks", "agenttools"),
-                "MissingConfig",
-                MISSING_CONFIG,
-                "warning",
-            )
+            checker.add(HOOK, "MissingConfig", MISSING_CONFIG, "warning")
         return
     if not hook_enabled and backend != "hatchling.build":
         wrapped = backend or DEFAULT_BACKEND
@@ -80,7 +71,7 @@ def check_build_setup(checker: Checker, has_config: bool) -> None:
         )
     elif global_hook is None:
         checker.add(
-            ("tool", "hatch", "build", "targets", "wheel", "hooks", "agenttools"),
+            WHEEL_HOOK,
             "HookWheelOnly",
             "the hook runs for the wheel only, so the sdist may lack the skill sources and "
             "a wheel built from it would differ; use [tool.hatch.build.hooks.agenttools]",

@@ -18,6 +18,9 @@ from agenttools_runtime.toml_text import KeyPath, format_key
 from agenttools_runtime.wheel.manifest import BundleEntry
 
 BASE: KeyPath = ("tool", "agenttools")
+# the hatchling hook's tables: for every target, and for the wheel only
+HOOK = ("tool", "hatch", "build", "hooks", "agenttools")
+WHEEL_HOOK = ("tool", "hatch", "build", "targets", "wheel", "hooks", "agenttools")
 DEFAULT_ROOT = "skills"
 NUL_MESSAGE = "contains a NUL character, which no file name can hold"
 
