@@ -13,13 +13,13 @@ from agenttools_runtime.project import (
     CODES,
     Project,
     ProjectInvalid,
-    TomlLines,
     build_manifest,
     check_skill_md,
     errors_of,
     load_project,
     validate_project,
 )
+from agenttools_runtime.toml_text import TomlLines
 
 if sys.version_info >= (3, 11):
     import tomllib
