@@ -153,10 +153,8 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         plan = self._plan(project, source_root=None)
         root = project.root
         force_include = build_data.setdefault("force_include", {})
-        # hatchling pre-fills pyproject.toml; keep it even if a future version does not
-        if str(root / "pyproject.toml") not in force_include:
-            force_include[str(root / "pyproject.toml")] = "pyproject.toml"
-        for source in plan.sources:
+        # (hatchling pre-fills pyproject.toml; kept even if a future version does not)
+        for source in (root / "pyproject.toml", *plan.sources):
             rel = Path(os.path.relpath(source, root)).as_posix()
             force_include.setdefault(str(source), rel)
         self._include_server_json(plan, project, force_include)
