@@ -275,7 +275,7 @@ def from_json(value: object, distribution: str) -> WheelManifest:
         raise _invalid(distribution, f"it is {shape}")
     try:
         return _manifest(value, schema)
-    except (_Problem, jsonform.Malformed) as problem:
+    except jsonform.Malformed as problem:
         raise _invalid(distribution, str(problem)) from None
 
 
@@ -348,10 +348,7 @@ EVOLUTION_RULE = (
 
 
 # -- reading ---------------------------------------------------------------------------------
-class _Problem(Exception):
-    """A structural problem, as the text that follows "cannot be used: "."""
-
-
+# (a structural problem is raised as a jsonform.Malformed: its text follows "cannot be used: ")
 def _invalid(distribution: str, reason: str) -> ManifestError:
     return InvalidManifest(distribution=distribution, reason=reason)
 
@@ -359,18 +356,18 @@ def _invalid(distribution: str, reason: str) -> ManifestError:
 def _manifest(m: dict[str, Any], schema: int) -> WheelManifest:
     servers = m.get("mcp-servers", {})
     if not isinstance(servers, dict) or not all(isinstance(v, dict) for v in servers.values()):
-        raise _Problem('"mcp-servers" must map names to tables')
+        raise jsonform.Malformed('"mcp-servers" must map names to tables')
     entries: dict[str, ServerEntry] = {}
     for name, table in servers.items():
         if not names.is_item_name(name):
-            raise _Problem(f'"mcp-servers": "{name}" is not a server name')
+            raise jsonform.Malformed(f'"mcp-servers": "{name}" is not a server name')
         try:
             entries[name] = ServerEntry.from_table(name, table)
         except ValueError as problem:
-            raise _Problem(f'server "{name}": {problem}') from None
+            raise jsonform.Malformed(f'server "{name}": {problem}') from None
     skills = m.get("skills", {})
     if not isinstance(skills, dict):
-        raise _Problem('"skills" must map names to tables')
+        raise jsonform.Malformed('"skills" must map names to tables')
     return jsonform.load(
         WheelManifest,
         m,
@@ -396,11 +393,15 @@ def _server_problem(table: Mapping[str, Any]) -> str | None:
 def _skill(name: str, skill: object) -> SkillEntry:
     if not names.is_skill_name(name):  # it names the skill's directory: nothing elsewhere
         reason = "; ".join(names.skill_name_problems(name)) or "not a skill name"
-        raise _Problem(f'skill "{name}": its name is not a folder name a skill may have: {reason}')
+        raise jsonform.Malformed(
+            f'skill "{name}": its name is not a folder name a skill may have: {reason}'
+        )
     entry = jsonform.load(SkillEntry, skill, f"{WheelManifest.WHAT}.skills.{name}", name=name)
     for rel in entry.files:
         if not is_inside(rel):
-            raise _Problem(f'skill "{name}" lists the file {rel}, which is not inside the skill')
+            raise jsonform.Malformed(
+                f'skill "{name}" lists the file {rel}, which is not inside the skill'
+            )
     return entry
 
 
