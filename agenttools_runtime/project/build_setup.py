@@ -80,11 +80,7 @@ def check_build_setup(checker: Checker, has_config: bool) -> None:
     _check_sources(checker, build)
     requires = items(system.get("requires"))
     if hook_enabled and not any(_requirement_name(r) == "agenttools" for r in requires):
-        checker.add(
-            ("build-system", "requires"),
-            "BuildRequirementMissing",
-            'the build requirements must include "agenttools" (the hook lives there)',
-        )
+        _missing_requirement(checker, "agenttools", "the hook")
     if hook_enabled and backend != "hatchling.build":
         checker.add(
             ("build-system", "build-backend"),
@@ -100,11 +96,7 @@ def _check_wrapping_backend(checker: Checker, system: Mapping[str, Any], config:
     wraps) and both distributions in the build requirements."""
     required = {_requirement_name(r) for r in items(system.get("requires"))}
     if "agenttools" not in required:
-        checker.add(
-            ("build-system", "requires"),
-            "BuildRequirementMissing",
-            'the build requirements must include "agenttools" (the build backend lives there)',
-        )
+        _missing_requirement(checker, "agenttools", "the build backend")
     if not isinstance(config, dict):
         if config is None:
             checker.add(
@@ -133,12 +125,7 @@ def _check_wrapping_backend(checker: Checker, system: Mapping[str, Any], config:
                 and not config.get("backend-path")
                 and names.canonical_dist_name(distribution) not in required
             ):
-                checker.add(
-                    ("build-system", "requires"),
-                    "BuildRequirementMissing",
-                    f'the build requirements must include "{distribution}" (backend '
-                    f'"{inner}" lives there)',
-                )
+                _missing_requirement(checker, distribution, f'backend "{inner}"')
     for index, entry in enumerate(items(config.get("backend-path"))):
         if isinstance(entry, str) and not checker.inside_project(checker.project.root / entry):
             checker.add(
@@ -199,6 +186,15 @@ def _moved_by_sources(sources: Any, target: str) -> str | None:
             continue
         return moved if moved != target else None
     return None
+
+
+def _missing_requirement(checker: Checker, distribution: str, what: str) -> None:
+    """``build-system.requires`` lacks *distribution*, where *what* lives."""
+    checker.add(
+        ("build-system", "requires"),
+        "BuildRequirementMissing",
+        f'the build requirements must include "{distribution}" ({what} lives there)',
+    )
 
 
 def _requirement_name(requirement: object) -> str | None:
