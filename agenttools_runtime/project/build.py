@@ -48,7 +48,7 @@ def build_manifest(
     :class:`ProjectInvalid` listing every error (warnings are in the plan).
     """
     result = check_project(project, build_setup=build_setup)
-    if result.errors or not result.has_config or project.name is None:
+    if result.errors or project.config is None or project.name is None:
         problems = result.errors or [
             Problem(project.pyproject, None, "MissingConfig", MISSING_CONFIG)
         ]

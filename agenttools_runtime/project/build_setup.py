@@ -24,12 +24,12 @@ _REQUIREMENT_NAME_RE = re.compile(
 )
 
 
-def check_build_setup(checker: Checker, has_config: bool) -> None:
+def check_build_setup(checker: Checker) -> None:
     """The hook or the wrapping backend, and what each needs."""
     data = checker.project.data
     system = table(data.get("build-system"))
     backend = system.get("build-backend")
-    config = checker.project.config if has_config else None
+    config = checker.project.config
     if backend == WRAPPING_BACKEND:
         _check_wrapping_backend(checker, system, config)
         return
@@ -48,7 +48,7 @@ def check_build_setup(checker: Checker, has_config: bool) -> None:
         if isinstance(hook, dict):
             own = {k: v for k, v in hook.items() if k not in schema.HATCHLING_RESERVED_HOOK_KEYS}
             check_keys(checker, schema.HOOK_TABLE, own, key)
-    if not has_config:
+    if config is None:
         if hook_enabled:
             checker.add(HOOK, "MissingConfig", MISSING_CONFIG, "warning")
         return

@@ -29,10 +29,9 @@ def check_project(project: Project, *, build_setup: bool = True) -> CheckResult:
     result = checker.result
     config = project.config
     if build_setup:
-        check_build_setup(checker, config is not None)
+        check_build_setup(checker)
     if config is None:
         return result
-    result.has_config = True
     if not isinstance(config, dict):
         checker.add(BASE, "InvalidType", "must be a table")
         return result

@@ -49,7 +49,6 @@ class CheckResult:
         self.registries: dict[str, dict[str, Any]] = {}  # server -> its registry table
         self.skills: dict[str, SkillDeclaration] = {}
         self.bundles: list[BundleEntry] = []
-        self.has_config = False
         self.checked: set[Path] = set()  # real skill directories whose SKILL.md was checked
 
     @property
