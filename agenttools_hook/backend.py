@@ -19,17 +19,18 @@ import the build's work (the project's checks, the wheel rewrite) when they run.
 
 from __future__ import annotations
 
+import functools
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 from agenttools_hook import delegate
+from agenttools_hook.delegate import ConfigSettings
 from agenttools_hook.errors import AgentToolsBuildError
 from agenttools_runtime.errors import AgentToolsError
 
 T = TypeVar("T")
-ConfigSettings = Mapping[str, Any] | None
 
 __all__ = [
     "build_sdist",
@@ -66,33 +67,6 @@ def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) ->
     return _run(lambda: wrapping.build_sdist(_root(), sdist_directory, config_settings, warn=_warn))
 
 
-def _build_editable(
-    wheel_directory: str,
-    config_settings: ConfigSettings = None,
-    metadata_directory: str | None = None,
-) -> str:
-    return _build(wheel_directory, config_settings, metadata_directory, editable=True)
-
-
-def _prepare_metadata_for_build_wheel(
-    metadata_directory: str, config_settings: ConfigSettings = None
-) -> str:
-    return _prepare_metadata(metadata_directory, config_settings, editable=False)
-
-
-def _prepare_metadata_for_build_editable(
-    metadata_directory: str, config_settings: ConfigSettings = None
-) -> str:
-    return _prepare_metadata(metadata_directory, config_settings, editable=True)
-
-
-_OPTIONAL: dict[str, Callable[..., str]] = {
-    "build_editable": _build_editable,
-    "prepare_metadata_for_build_wheel": _prepare_metadata_for_build_wheel,
-    "prepare_metadata_for_build_editable": _prepare_metadata_for_build_editable,
-}
-
-
 def __getattr__(name: str) -> Any:
     """The optional hooks, present when the wrapped backend has them (frontends test with
     ``hasattr`` and fall back, e.g. to metadata from a built wheel)."""
@@ -108,8 +82,8 @@ def _requires(hook: str, config_settings: ConfigSettings) -> list[str]:
 
 def _build(
     wheel_directory: str,
-    config_settings: ConfigSettings,
-    metadata_directory: str | None,
+    config_settings: ConfigSettings = None,
+    metadata_directory: str | None = None,
     *,
     editable: bool,
 ) -> str:
@@ -128,7 +102,7 @@ def _build(
 
 
 def _prepare_metadata(
-    metadata_directory: str, config_settings: ConfigSettings, *, editable: bool
+    metadata_directory: str, config_settings: ConfigSettings = None, *, editable: bool
 ) -> str:
     from agenttools_hook import wrapping  # (see the module's docstring)
 
@@ -137,6 +111,14 @@ def _prepare_metadata(
             _root(), metadata_directory, config_settings, editable=editable, warn=_warn
         )
     )
+
+
+# the optional hooks (see __getattr__), each taking the arguments PEP 517 and PEP 660 give it
+_OPTIONAL: dict[str, Callable[..., str]] = {
+    "build_editable": functools.partial(_build, editable=True),
+    "prepare_metadata_for_build_wheel": functools.partial(_prepare_metadata, editable=False),
+    "prepare_metadata_for_build_editable": functools.partial(_prepare_metadata, editable=True),
+}
 
 
 def _root() -> Path:

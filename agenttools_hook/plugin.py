@@ -153,10 +153,8 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         plan = self._plan(project, source_root=None)
         root = project.root
         force_include = build_data.setdefault("force_include", {})
-        # hatchling pre-fills pyproject.toml; keep it even if a future version does not
-        if str(root / "pyproject.toml") not in force_include:
-            force_include[str(root / "pyproject.toml")] = "pyproject.toml"
-        for source in plan.sources:
+        # (hatchling pre-fills pyproject.toml; kept even if a future version does not)
+        for source in (root / "pyproject.toml", *plan.sources):
             rel = Path(os.path.relpath(source, root)).as_posix()
             force_include.setdefault(str(source), rel)
         self._include_server_json(plan, project, force_include)
@@ -179,7 +177,7 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         """The loaded project, or None (with a message) when ``[tool.agenttools]`` is absent."""
         from agenttools_runtime.project import MISSING_CONFIG, Problem, load_project
 
-        config = getattr(self.metadata, "config", None) if self.metadata is not None else None
+        config = getattr(self.metadata, "config", None)  # (no metadata: a hook made by a test)
         project = load_project(Path(self.root), config)
         if isinstance(project, Problem):
             raise AgentToolsBuildError(project.format(Path(self.root))) from None
@@ -191,7 +189,8 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     def _plan(self, project: Project, source_root: Path | None) -> BuildPlan:
         from agenttools_runtime.project import ProjectInvalid, build_manifest
 
-        version = self._version()
+        metadata: Any = self.metadata  # (None for a hook constructed directly: tests)
+        version = "0" if metadata is None else str(metadata.version)
         try:
             plan = build_manifest(project, version, source_root=source_root)
         except ProjectInvalid as exc:
@@ -199,11 +198,6 @@ class AgentToolsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         for problem in plan.warnings:
             self._warn(problem.format(project.root))
         return plan
-
-    def _version(self) -> str:
-        # a hook constructed directly (tests) may have no project metadata
-        metadata: Any = self.metadata
-        return "0" if metadata is None else str(metadata.version)
 
     def _warn(self, message: str) -> None:
         app = getattr(self, "app", None)

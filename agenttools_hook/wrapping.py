@@ -101,15 +101,12 @@ def build_sdist(
     """The wrapped backend's sdist, completed with the files a wheel build needs."""
     backend = load_backend(root)
     plan = _plan(root, editable=False, warn=warn)
-    files = {PYPROJECT: root / PYPROJECT}
-    for source in plan.sources:
-        files[Path(os.path.relpath(source, root)).as_posix()] = source
+    sources = [root / PYPROJECT, *plan.sources]
     for path in backend_setting(root)[1]:  # an in-tree backend builds the wheel too
         for directory, subdirectories, names in os.walk(root / path):
             subdirectories[:] = sorted(d for d in subdirectories if d != "__pycache__")
-            for file in names:
-                source = Path(directory) / file
-                files[Path(os.path.relpath(source, root)).as_posix()] = source
+            sources += [Path(directory) / file for file in names]
+    files = {Path(os.path.relpath(source, root)).as_posix(): source for source in sources}
     with tempfile.TemporaryDirectory(prefix="agenttools-sdist-") as scratch:
         name = str(backend.build_sdist(scratch, config_settings))
         registry = _server_json(plan, root, name, Path(scratch))

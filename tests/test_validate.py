@@ -13,13 +13,13 @@ from agenttools_runtime.project import (
     CODES,
     Project,
     ProjectInvalid,
-    TomlLines,
     build_manifest,
     check_skill_md,
     errors_of,
     load_project,
     validate_project,
 )
+from agenttools_runtime.toml_text import TomlLines
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -31,8 +31,9 @@ SAMPLES = REPO / "sample_packages"
 BROKEN = SAMPLES / "broken"
 BROKEN_PROJECTS = sorted(p.parent for p in BROKEN.rglob("expected.txt"))
 
-# Problems no committed fixture can show (they need an unreadable file or no project).
-NOT_IN_FIXTURES = {"NoProject", "UnreadableProject", "NothingDeclared"}
+# Problems no committed fixture can show (they need an unreadable file or no project, or a
+# file of 100,000 values: test_a_file_of_too_many_values_is_not_called_too_deep writes one).
+NOT_IN_FIXTURES = {"NoProject", "UnreadableProject", "NothingDeclared", "TooManyValues"}
 
 
 @pytest.mark.parametrize("name", ["weather-tools", "multi-bundle", "skills-only", "keyed-forecast"])
@@ -191,8 +192,8 @@ def test_path_argument_may_be_any_file_of_the_project() -> None:
 def test_manifest_is_deterministic() -> None:
     one = build_manifest(loaded_project(SAMPLES / "multi-bundle"), "0.3.0")
     two = build_manifest(loaded_project(SAMPLES / "multi-bundle"), "0.3.0")
-    assert one.manifest_bytes() == two.manifest_bytes()
-    assert one.manifest_bytes().endswith(b"}\n")
+    assert one.manifest.to_bytes() == two.manifest.to_bytes()
+    assert one.manifest.to_bytes().endswith(b"}\n")
 
 
 def test_symlink_inside_the_skill_is_fine(tmp_path: Path) -> None:
@@ -355,6 +356,16 @@ def test_odd_values_are_problems_not_crashes(
     (tmp_path / "pyproject.toml").write_text("[tool.hatch.build.hooks.agenttools]\n" + text)
     found = [p.code for p in errors_of(validate_project(tmp_path))]
     assert set(codes or ["UnknownScript"]) <= set(found)
+
+
+def test_a_file_of_too_many_values_is_not_called_too_deep(tmp_path: Path) -> None:
+    """Bug: every value beyond ``limits.shape_problem`` was "nested more than 100 levels
+    deep", so was a flat array of 100,000 values (a TOML file has no aliases to expand)."""
+    (tmp_path / "pyproject.toml").write_text("a = [" + "1," * 100_000 + "]\n")
+    assert [p.format(tmp_path) for p in validate_project(tmp_path)] == [
+        "pyproject.toml: TooManyValues: pyproject.toml holds more than 100,000 values; "
+        "agenttools reads no further"
+    ]
 
 
 # -- SKILL.md --------------------------------------------------------------------------------

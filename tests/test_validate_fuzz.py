@@ -392,7 +392,7 @@ def test_validate_gives_located_problems_never_a_traceback(
         except ProjectInvalid as exc:  # only MissingConfig: a table that declares nothing
             assert {p.code for p in exc.problems} == {"MissingConfig"}
         else:
-            json.loads(plan.manifest_bytes())  # the manifest the wheel carries is JSON
+            json.loads(plan.manifest.to_bytes())  # the manifest the wheel carries is JSON
 
 
 def test_the_toml_writer_covers_every_type() -> None:

@@ -20,7 +20,6 @@ from agenttools_runtime.project.pyproject import (
     load_project,
 )
 from agenttools_runtime.project.skills import check_skill_md
-from agenttools_runtime.toml_text import TomlLines
 
 __all__ = [
     "CODES",
@@ -31,7 +30,6 @@ __all__ = [
     "Problem",
     "Project",
     "ProjectInvalid",
-    "TomlLines",
     "build_manifest",
     "check_project",
     "check_skill_md",

@@ -33,9 +33,6 @@ class BuildPlan:
     contents: Mapping[str, bytes] = field(default_factory=dict, compare=False, repr=False)
     registries: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # server.json
 
-    def manifest_bytes(self) -> bytes:
-        return self.manifest.to_bytes()
-
 
 def build_manifest(
     project: Project,
@@ -51,7 +48,7 @@ def build_manifest(
     :class:`ProjectInvalid` listing every error (warnings are in the plan).
     """
     result = check_project(project, build_setup=build_setup)
-    if result.errors or not result.has_config or project.name is None:
+    if result.errors or project.config is None or project.name is None:
         problems = result.errors or [
             Problem(project.pyproject, None, "MissingConfig", MISSING_CONFIG)
         ]
@@ -62,13 +59,13 @@ def build_manifest(
     for name, skill in result.skills.items():
         skills[name] = SkillEntry(
             name=name,
-            description=skill.description,
+            description=skill.source.description,
             kind=skill.kind,
             files=dict(skill.source.manifest),
             executable=tuple(sorted(skill.source.executable)),
             path=skill.path,
         )
-        for rel, source in skill.files.items():
+        for rel, source in skill.source.files.items():
             files[layout.skill_file(name, rel)] = source
             if rel in skill.source.contents:
                 contents[layout.skill_file(name, rel)] = skill.source.contents[rel]

@@ -10,7 +10,7 @@ from typing import Any
 
 from agenttools_runtime import names, schema
 from agenttools_runtime.backend_names import WRAPPING_BACKEND, wrapped_backend_problem
-from agenttools_runtime.project.context import BASE, Checker
+from agenttools_runtime.project.context import BASE, HOOK, WHEEL_HOOK, Checker
 from agenttools_runtime.project.keys import check_keys
 from agenttools_runtime.project.problems import MISSING_CONFIG
 from agenttools_runtime.project.values import dig, items, table
@@ -24,12 +24,12 @@ _REQUIREMENT_NAME_RE = re.compile(
 )
 
 
-def check_build_setup(checker: Checker, has_config: bool) -> None:
+def check_build_setup(checker: Checker) -> None:
     """The hook or the wrapping backend, and what each needs."""
     data = checker.project.data
     system = table(data.get("build-system"))
     backend = system.get("build-backend")
-    config = checker.project.config if has_config else None
+    config = checker.project.config
     if backend == WRAPPING_BACKEND:
         _check_wrapping_backend(checker, system, config)
         return
@@ -42,24 +42,15 @@ def check_build_setup(checker: Checker, has_config: bool) -> None:
             "warning",
         )
     build = table(dig(data, "tool", "hatch", "build"))
-    global_hook = dig(build, "hooks", "agenttools")
-    wheel_hook = dig(build, "targets", "wheel", "hooks", "agenttools")
+    global_hook, wheel_hook = dig(data, *HOOK), dig(data, *WHEEL_HOOK)
     hook_enabled = global_hook is not None or wheel_hook is not None
-    for hook, key in (
-        (global_hook, ("tool", "hatch", "build", "hooks", "agenttools")),
-        (wheel_hook, ("tool", "hatch", "build", "targets", "wheel", "hooks", "agenttools")),
-    ):
+    for hook, key in ((global_hook, HOOK), (wheel_hook, WHEEL_HOOK)):
         if isinstance(hook, dict):
             own = {k: v for k, v in hook.items() if k not in schema.HATCHLING_RESERVED_HOOK_KEYS}
             check_keys(checker, schema.HOOK_TABLE, own, key)
-    if not has_config:
+    if config is None:
         if hook_enabled:
-            checker.add(
-                ("tool", "hatch", "build", "hooks", "agenttools"),
-                "MissingConfig",
-                MISSING_CONFIG,
-                "warning",
-            )
+            checker.add(HOOK, "MissingConfig", MISSING_CONFIG, "warning")
         return
     if not hook_enabled and backend != "hatchling.build":
         wrapped = backend or DEFAULT_BACKEND
@@ -80,7 +71,7 @@ def check_build_setup(checker: Checker, has_config: bool) -> None:
         )
     elif global_hook is None:
         checker.add(
-            ("tool", "hatch", "build", "targets", "wheel", "hooks", "agenttools"),
+            WHEEL_HOOK,
             "HookWheelOnly",
             "the hook runs for the wheel only, so the sdist may lack the skill sources and "
             "a wheel built from it would differ; use [tool.hatch.build.hooks.agenttools]",
@@ -89,11 +80,7 @@ def check_build_setup(checker: Checker, has_config: bool) -> None:
     _check_sources(checker, build)
     requires = items(system.get("requires"))
     if hook_enabled and not any(_requirement_name(r) == "agenttools" for r in requires):
-        checker.add(
-            ("build-system", "requires"),
-            "BuildRequirementMissing",
-            'the build requirements must include "agenttools" (the hook lives there)',
-        )
+        _missing_requirement(checker, "agenttools", "the hook")
     if hook_enabled and backend != "hatchling.build":
         checker.add(
             ("build-system", "build-backend"),
@@ -109,11 +96,7 @@ def _check_wrapping_backend(checker: Checker, system: Mapping[str, Any], config:
     wraps) and both distributions in the build requirements."""
     required = {_requirement_name(r) for r in items(system.get("requires"))}
     if "agenttools" not in required:
-        checker.add(
-            ("build-system", "requires"),
-            "BuildRequirementMissing",
-            'the build requirements must include "agenttools" (the build backend lives there)',
-        )
+        _missing_requirement(checker, "agenttools", "the build backend")
     if not isinstance(config, dict):
         if config is None:
             checker.add(
@@ -142,12 +125,7 @@ def _check_wrapping_backend(checker: Checker, system: Mapping[str, Any], config:
                 and not config.get("backend-path")
                 and names.canonical_dist_name(distribution) not in required
             ):
-                checker.add(
-                    ("build-system", "requires"),
-                    "BuildRequirementMissing",
-                    f'the build requirements must include "{distribution}" (backend '
-                    f'"{inner}" lives there)',
-                )
+                _missing_requirement(checker, distribution, f'backend "{inner}"')
     for index, entry in enumerate(items(config.get("backend-path"))):
         if isinstance(entry, str) and not checker.inside_project(checker.project.root / entry):
             checker.add(
@@ -208,6 +186,15 @@ def _moved_by_sources(sources: Any, target: str) -> str | None:
             continue
         return moved if moved != target else None
     return None
+
+
+def _missing_requirement(checker: Checker, distribution: str, what: str) -> None:
+    """``build-system.requires`` lacks *distribution*, where *what* lives."""
+    checker.add(
+        ("build-system", "requires"),
+        "BuildRequirementMissing",
+        f'the build requirements must include "{distribution}" ({what} lives there)',
+    )
 
 
 def _requirement_name(requirement: object) -> str | None:

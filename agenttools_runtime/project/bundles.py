@@ -44,17 +44,14 @@ def check_bundles(checker: Checker, bundles: list[Any]) -> list[str]:
             if own is not None and own not in local:
                 local.append(own)
         for field_name in ("mcp-servers", "skills"):
-            listed = bundle.get(field_name, [])
-            if isinstance(listed, list):
-                for item in sorted(
-                    {i for i in listed if isinstance(i, str) and listed.count(i) > 1}
-                ):
-                    checker.add(
-                        (*key, field_name),
-                        "DuplicateItem",
-                        f'"{item}" is listed more than once',
-                        "warning",
-                    )
+            listed = strings(bundle.get(field_name))
+            for item in sorted({i for i in listed if listed.count(i) > 1}):
+                checker.add(
+                    (*key, field_name),
+                    "DuplicateItem",
+                    f'"{item}" is listed more than once',
+                    "warning",
+                )
     return local
 
 

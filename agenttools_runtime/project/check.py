@@ -18,8 +18,8 @@ from agenttools_runtime.project.skills import (
     check_root,
     check_skill,
     check_undeclared_skills,
-    report_name,
 )
+from agenttools_runtime.project.values import items, table
 
 
 def check_project(project: Project, *, build_setup: bool = True) -> CheckResult:
@@ -29,10 +29,9 @@ def check_project(project: Project, *, build_setup: bool = True) -> CheckResult:
     result = checker.result
     config = project.config
     if build_setup:
-        check_build_setup(checker, config is not None)
+        check_build_setup(checker)
     if config is None:
         return result
-    result.has_config = True
     if not isinstance(config, dict):
         checker.add(BASE, "InvalidType", "must be a table")
         return result
@@ -40,24 +39,20 @@ def check_project(project: Project, *, build_setup: bool = True) -> CheckResult:
     if not project.name:
         checker.add(("project", "name"), "MissingProjectName", "the project needs a name")
     result.root = check_root(checker, config)
-    servers = config.get("mcp-servers", {})
-    if isinstance(servers, dict):
-        for name, table in servers.items():
-            check_server(checker, name, table)
-    skills = config.get("skills", {})
-    declared = list(skills) if isinstance(skills, dict) else []
-    bundles = config.get("bundles", [])
-    if isinstance(bundles, list):
-        declared += check_bundles(checker, bundles)
+    for name, server in table(config.get("mcp-servers")).items():
+        check_server(checker, name, server)
+    skills = table(config.get("skills"))
+    bundles = items(config.get("bundles"))
+    declared = [*skills, *check_bundles(checker, bundles)]
     for name in dict.fromkeys(declared if checker.root_ok else ()):
         if name not in result.skills and names.is_skill_name(name):
-            table = skills.get(name) if isinstance(skills, dict) else None
-            check_skill(checker, name, table)
-    for name in skills if isinstance(skills, dict) else ():
+            check_skill(checker, name, skills.get(name))
+    for name in skills:
         if not names.is_skill_name(name):
-            report_name(checker, (*BASE, "skills", name), name)
+            for message in names.skill_name_problems(name):
+                checker.add((*BASE, "skills", name), "InvalidSkillName", message)
     check_undeclared_skills(checker, declared)
-    finish_bundles(checker, bundles if isinstance(bundles, list) else [])
+    finish_bundles(checker, bundles)
     result.problems.sort(key=problem_order)
     return result
 

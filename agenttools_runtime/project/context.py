@@ -5,7 +5,6 @@ locates a problem at the line of its key."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -19,6 +18,9 @@ from agenttools_runtime.toml_text import KeyPath, format_key
 from agenttools_runtime.wheel.manifest import BundleEntry
 
 BASE: KeyPath = ("tool", "agenttools")
+# the hatchling hook's tables: for every target, and for the wheel only
+HOOK = ("tool", "hatch", "build", "hooks", "agenttools")
+WHEEL_HOOK = ("tool", "hatch", "build", "targets", "wheel", "hooks", "agenttools")
 DEFAULT_ROOT = "skills"
 NUL_MESSAGE = "contains a NUL character, which no file name can hold"
 
@@ -36,18 +38,6 @@ class SkillDeclaration:
     path: str | None = None  # project-relative directory (directory kind)
     sources: tuple[Path, ...] = ()  # project files it is built from (for the sdist)
 
-    @property
-    def name(self) -> str:
-        return self.source.name
-
-    @property
-    def description(self) -> str:
-        return self.source.description
-
-    @property
-    def files(self) -> Mapping[str, Path | str]:
-        return self.source.files
-
 
 class CheckResult:
     """Problems found, and what was declared (complete only when there are no errors)."""
@@ -59,7 +49,6 @@ class CheckResult:
         self.registries: dict[str, dict[str, Any]] = {}  # server -> its registry table
         self.skills: dict[str, SkillDeclaration] = {}
         self.bundles: list[BundleEntry] = []
-        self.has_config = False
         self.checked: set[Path] = set()  # real skill directories whose SKILL.md was checked
 
     @property

@@ -24,6 +24,7 @@ CODES: dict[str, tuple[Severity, str]] = {
     "UnreadableProject": ("error", "pyproject.toml cannot be read"),
     "InvalidTOML": ("error", "pyproject.toml is not valid TOML"),
     "NestingTooDeep": ("error", "pyproject.toml nests values more than 100 levels deep"),
+    "TooManyValues": ("error", "pyproject.toml holds more than 100,000 values"),
     "MissingProjectName": ("error", "[project] has no name"),
     "MissingConfig": ("warning", "the hook is enabled but [tool.agenttools] is missing"),
     "HookNotEnabled": ("error", "[tool.agenttools] exists but the build hook is not enabled"),

@@ -86,8 +86,12 @@ def load_project(root: Path, data: Mapping[str, Any] | None = None) -> Project |
             return Problem(path, line, "InvalidTOML", f"{PYPROJECT} is not valid TOML: {exc}")
         except RecursionError:  # arrays or inline tables nested beyond what tomllib recurses
             return _too_deep(path, text)
-    if limits.shape_problem(data) is not None:  # dotted keys nest without recursing
+    shape = limits.shape_problem(data)
+    if shape == limits.too_deep():  # dotted keys nest without recursing
         return _too_deep(path, text)
+    if shape is not None:  # too many values (a TOML file has no aliases to expand)
+        reason = f"holds more than {limits.MAX_VALUES:,} values; agenttools reads no further"
+        return Problem(path, None, "TooManyValues", f"{PYPROJECT} {reason}")
     return Project(root, dict(data), text)
 
 

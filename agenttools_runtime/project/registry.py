@@ -13,12 +13,13 @@
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
 from agenttools_runtime import schema
 from agenttools_runtime.project.context import BASE, Checker
-from agenttools_runtime.project.values import dig, is_file, items, table
+from agenttools_runtime.project.values import dig, items, table
 from agenttools_runtime.toml_text import KeyPath
 
 MARKER = "mcp-name:"
@@ -132,7 +133,7 @@ def _check_readme(checker: Checker, key: KeyPath, name: str) -> bool:
         if isinstance(file, str):
             where = file
             path = project.root / file
-            if is_file(path):
+            if os.path.isfile(path):
                 try:
                     text = path.read_text(encoding="utf-8", errors="replace")
                 except OSError:

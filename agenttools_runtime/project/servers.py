@@ -3,6 +3,7 @@ project's source tree, a script among ``[project.scripts]``, an http(s) URL."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ from agenttools_runtime import schema
 from agenttools_runtime.project.context import BASE, Checker
 from agenttools_runtime.project.problems import display_path
 from agenttools_runtime.project.registry import check_registry
-from agenttools_runtime.project.values import dig, is_dir, is_file, items, table
+from agenttools_runtime.project.values import dig, items, table
 from agenttools_runtime.toml_text import KeyPath
 
 
@@ -42,7 +43,8 @@ def _check_module(checker: Checker, key: KeyPath, module: str) -> None:
     bases = _source_bases(checker)
     rel = Path(*module.split("."))
     if any(
-        is_file((b / rel).with_suffix(".py")) or is_file(b / rel / "__main__.py") for b in bases
+        os.path.isfile((b / rel).with_suffix(".py")) or os.path.isfile(b / rel / "__main__.py")
+        for b in bases
     ):
         return
     where = ", ".join(display_path(b, checker.project.root) for b in bases)
@@ -61,7 +63,7 @@ def _source_bases(checker: Checker) -> list[Path]:
     wheel = table(dig(checker.project.data, "tool", "hatch", "build", "targets", "wheel"))
     # hatchling reports a malformed packages list itself; here it only adds no base
     bases += [(root / p).parent for p in items(wheel.get("packages")) if isinstance(p, str)]
-    return list(dict.fromkeys(b for b in bases if is_dir(b)))
+    return list(dict.fromkeys(b for b in bases if os.path.isdir(b)))
 
 
 def _check_script(checker: Checker, key: KeyPath, script: str) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from agenttools_runtime import regular_files
 from agenttools_runtime.backend_names import WRAPPING_BACKEND
-from agenttools_runtime.project.context import Checker
+from agenttools_runtime.project.context import HOOK, Checker
 from agenttools_runtime.project.problems import display_path
 from agenttools_runtime.project.values import dig
 from agenttools_runtime.skills.walk import walk
@@ -85,7 +85,7 @@ def _sdist_ignores(checker: Checker) -> pathspec.GitIgnoreSpec | None:
     """With the hook off for the sdist, the ``.gitignore`` whose skill files never reach it,
     nor a wheel built from it."""
     data = checker.project.data
-    hooks = dig(data, "tool", "hatch", "build", "hooks", "agenttools")
+    hooks = dig(data, *HOOK)
     backend = dig(data, "build-system", "build-backend")
     if hooks is not None or backend == WRAPPING_BACKEND or not checker.build_setup:
         return None  # the hook or the wrapping backend adds every skill file to the sdist

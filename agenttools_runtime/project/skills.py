@@ -21,7 +21,7 @@ from agenttools_runtime.project.context import (
 )
 from agenttools_runtime.project.problems import CODES, Problem, display_path
 from agenttools_runtime.project.skill_files import check_skill_files
-from agenttools_runtime.project.values import is_dir, is_file, items, strings
+from agenttools_runtime.project.values import items, strings
 from agenttools_runtime.skills import skill_md
 from agenttools_runtime.skills.source import to_source
 from agenttools_runtime.skills.spec import SkillSource
@@ -47,12 +47,6 @@ def check_root(checker: Checker, config: Mapping[str, Any]) -> str:
     return root
 
 
-def report_name(checker: Checker, key: KeyPath, name: str) -> None:
-    """Every way *name* breaks the Agent Skills naming rules."""
-    for message in names.skill_name_problems(name):
-        checker.add(key, "InvalidSkillName", message)
-
-
 def check_skill(checker: Checker, name: str, table: Any) -> None:
     """One declared skill (*table*: its ``[tool.agenttools.skills]`` entry, None when only a
     bundle lists it); a usable one is recorded in ``checker.result.skills``."""
@@ -60,7 +54,7 @@ def check_skill(checker: Checker, name: str, table: Any) -> None:
     root = checker.project.root
     directory = root / checker.result.root / name
     main_file = directory / SKILL_FILE
-    has_dir = is_file(main_file)
+    has_dir = os.path.isfile(main_file)
     inline = isinstance(table, dict) and any(
         k in table for k in ("description", "body", "body-file")
     )
@@ -83,7 +77,7 @@ def check_skill(checker: Checker, name: str, table: Any) -> None:
             f"{display_path(main_file, root)} cannot be read ({special})"
             if special
             else f"{display_path(directory, root)} has no {SKILL_FILE}"
-            if is_dir(directory)
+            if os.path.isdir(directory)
             else f"there is no {display_path(main_file, root)}"
         )
         checker.add(
@@ -96,7 +90,7 @@ def check_skill(checker: Checker, name: str, table: Any) -> None:
 def check_undeclared_skills(checker: Checker, declared: Sequence[str]) -> None:
     """A skill directory under ``root`` that no table or bundle declares is not bundled."""
     root = checker.project.root / checker.result.root
-    if not checker.root_ok or not is_dir(root):
+    if not checker.root_ok or not os.path.isdir(root):
         return
     for child in sorted(root.iterdir()):
         if (child / SKILL_FILE).is_file() and child.name not in declared:

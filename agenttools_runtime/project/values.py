@@ -1,5 +1,7 @@
 """Reading the checked file's values defensively: a value of any TOML type where another was
-expected is reported once, by the key checks, and everything else reads it as nothing."""
+expected is reported once, by the key checks, and everything else reads it as nothing. (A path
+the file names is looked up with ``os.path.isfile``/``isdir``: False, never an error, for a
+name too long or a NUL, where ``Path.is_file`` raises.)"""
 
 from __future__ import annotations
 
@@ -31,23 +33,6 @@ def table(value: Any) -> dict[str, Any]:
 def strings(value: Any) -> list[str]:
     """The string items of a TOML array (a bundle's ``skills``, ``mcp-servers``)."""
     return [item for item in items(value) if isinstance(item, str)]
-
-
-def is_file(path: Path) -> bool:
-    """``Path.is_file``, and False for a path the system cannot look up at all (a name too
-    long, a NUL: values of the file being checked)."""
-    try:
-        return path.is_file()
-    except (OSError, ValueError):
-        return False
-
-
-def is_dir(path: Path) -> bool:
-    """``Path.is_dir``, and False for a path the system cannot look up at all."""
-    try:
-        return path.is_dir()
-    except (OSError, ValueError):
-        return False
 
 
 def is_inside(path: Path, root: Path) -> bool:

@@ -51,16 +51,10 @@ def read_info(wheel: Path) -> WheelInfo:
         return _info(archive, wheel)
 
 
-def bundled_files(wheel: Path) -> dict[str, bytes]:
-    """The agenttools files *wheel* already carries: ``.dist-info``-relative path -> bytes."""
-    with _open(wheel) as archive:
-        return _bundled(archive, _info(archive, wheel))
-
-
 @dataclass(frozen=True, slots=True)
 class WheelContents:
     """What ``agenttools export`` reads of a wheel: its :class:`WheelInfo`, the agenttools
-    files it carries (as :func:`bundled_files` gives them), its ``METADATA`` and its
+    files it carries (``.dist-info``-relative path -> bytes), its ``METADATA`` and its
     ``entry_points.txt`` (empty when it has none)."""
 
     info: WheelInfo
@@ -310,14 +304,11 @@ def copy_file(source: Path, fp: BinaryIO) -> None:
         shutil.copyfileobj(src, fp)
 
 
-def publish(
-    output: Path, like: Path, write: Callable[[BinaryIO], None], *, durable: bool = True
-) -> None:
-    """Write *output* atomically with the permissions of *like* (the input archive); fsynced
-    unless not *durable* (a build's new artifact: a crash leaves no wheel, or the old one,
-    and the build runs again; a wheel rewritten in place must survive a power cut)."""
+def publish(output: Path, like: Path, write: Callable[[BinaryIO], None]) -> None:
+    """Write *output* atomically with the permissions of *like* (the input archive), and
+    fsynced: a wheel or sdist rewritten in place must survive a power cut."""
     fs.mkdir(output.parent)
-    fs.write_stream_atomic(output, write, stat.S_IMODE(os.stat(like).st_mode), durable=durable)
+    fs.write_stream_atomic(output, write, stat.S_IMODE(os.stat(like).st_mode))
 
 
 def _write(output: Path, like: Path, write: Callable[[BinaryIO], None], *, atomic: bool) -> None:

@@ -29,8 +29,6 @@ class Plan(Protocol):
     @property
     def contents(self) -> Mapping[str, bytes]: ...
 
-    def manifest_bytes(self) -> bytes: ...
-
 
 # zip permission bits of what we add: what hatchling and installers normalize to
 FILE_MODE = 0o644
@@ -61,7 +59,7 @@ def members(plan: Plan) -> tuple[Member, ...]:
     with the bytes the checks read (``plan.contents``; a file without them is read now).
 
     Raises ``OSError`` when such a file cannot be read (it was readable when checked)."""
-    out = [Member(dist_info_path(layout.MANIFEST), plan.manifest_bytes())]
+    out = [Member(layout.MANIFEST_FILE, plan.manifest.to_bytes())]
     executable = {
         layout.skill_file(name, rel)
         for name, skill in plan.manifest.skills.items()

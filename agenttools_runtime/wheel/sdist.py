@@ -53,7 +53,7 @@ def add_files(sdist: Path, output: Path, files: Mapping[str, Path]) -> list[str]
 
 def _top_directory(entries: list[tarfile.TarInfo], sdist: Path) -> str:
     tops = {e.name.split("/")[0] for e in entries}
-    if len(tops) != 1 or not entries:
+    if len(tops) != 1:  # (none, for an empty archive)
         reason = "its files are not all in one top-level directory"
         raise InvalidSdist(sdist=str(sdist), reason=reason)
     return tops.pop()

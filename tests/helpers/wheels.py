@@ -164,6 +164,15 @@ def plugin_manager():  # type: ignore[no-untyped-def]
     return manager
 
 
+def manifest_bytes(wheel: Path) -> bytes:
+    """The ``manifest.json`` *wheel* carries, as its bytes."""
+    with zipfile.ZipFile(wheel) as archive:
+        (name,) = [
+            n for n in archive.namelist() if n.endswith("/extra_metadata/agenttools/manifest.json")
+        ]
+        return archive.read(name)
+
+
 def wheel_skill_files(wheel: Path, skill: str) -> dict[str, bytes]:
     prefix_marker = f"extra_metadata/agenttools/skills/{skill}/"
     out = {}

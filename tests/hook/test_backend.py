@@ -22,6 +22,7 @@ import pytest
 from agenttools_runtime.cli import main
 from agenttools_runtime.skills.hashing import hash_bytes
 from tests.helpers.venvs import Venv, create_venv
+from tests.helpers.wheels import manifest_bytes
 from tests.hook.backends import (
     BACKENDS,
     Backend,
@@ -120,12 +121,6 @@ def checked_manifest(wheel: Path) -> dict[str, Any]:
             for rel in entry["executable"]:
                 assert archive.getinfo(prefix + rel).external_attr >> 16 & 0o111, rel
     return manifest
-
-
-def manifest_bytes(wheel: Path) -> bytes:
-    with zipfile.ZipFile(wheel) as archive:
-        (name,) = [n for n in archive.namelist() if n.endswith(f"{AGENTTOOLS}/manifest.json")]
-        return archive.read(name)
 
 
 def deploy_and_check(

@@ -10,13 +10,12 @@ import os
 import shutil
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.venvs import create_venv
-from tests.helpers.wheels import SAMPLES, build_wheel
+from tests.helpers.wheels import SAMPLES, build_wheel, manifest_bytes
 from tests.hook import backends
 
 pytestmark = pytest.mark.slow
@@ -46,12 +45,6 @@ def copy_sample(name: str, tmp_path: Path) -> Path:
     project = tmp_path / name
     shutil.copytree(SAMPLES / name, project, symlinks=True)
     return project
-
-
-def manifest_bytes(wheel: Path) -> bytes:
-    with zipfile.ZipFile(wheel) as archive:
-        (member,) = [n for n in archive.namelist() if n.endswith(f"{EXTRA}/manifest.json")]
-        return archive.read(member)
 
 
 def test_pip_wheel_with_build_isolation(wheelhouse: Path, tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from tests.helpers.wheels import (  # noqa: F401
     SAMPLES,
     build_sdist,
     build_wheel,
+    manifest_bytes,
     sample_sdist,
     sample_wheel,
 )
@@ -141,15 +142,9 @@ def test_build_writes_nothing_into_the_source_tree_or_output(tmp_path: Path) -> 
 
 
 def test_builds_are_byte_identical(tmp_path: Path, sample_wheel) -> None:  # noqa: F811
-    first = manifest_bytes_of(sample_wheel("weather-tools"))
-    second = manifest_bytes_of(build_wheel(SAMPLES / "weather-tools", tmp_path))
+    first = manifest_bytes(sample_wheel("weather-tools"))
+    second = manifest_bytes(build_wheel(SAMPLES / "weather-tools", tmp_path))
     assert first == second
-
-
-def manifest_bytes_of(wheel: Path) -> bytes:
-    archive, dist_info = read_wheel(wheel)
-    with archive:
-        return archive.read(f"{dist_info}/{EXTRA}/manifest.json")
 
 
 # -- the other samples -----------------------------------------------------------------------
@@ -212,7 +207,7 @@ def test_sdist_round_trip_gives_a_byte_identical_manifest(
     ):
         assert f"{top}/{rel}" in names
     wheel = build_wheel(tmp_path / top, tmp_path / "dist")
-    assert manifest_bytes_of(wheel) == manifest_bytes_of(sample_wheel("weather-tools"))
+    assert manifest_bytes(wheel) == manifest_bytes(sample_wheel("weather-tools"))
     archive_, dist_info = read_wheel(wheel)
     with archive_:
         info = archive_.getinfo(f"{dist_info}/{EXTRA}/skills/weather-report/scripts/report.py")

@@ -126,7 +126,7 @@ def test_build_wheel_adds_the_manifest_with_the_built_version(
     out.mkdir()
     name = backend.build_wheel(str(out))
     assert sorted(p.name for p in out.iterdir()) == [name]  # nothing staged next to it
-    files = archive.bundled_files(out / name)
+    files = archive.read_contents(out / name).bundled
     manifest = json.loads(files["extra_metadata/agenttools/manifest.json"])
     assert manifest["version"] == "2.0.dev1" and "source-root" not in manifest
     assert sorted(files) == [
@@ -149,7 +149,7 @@ def test_prepared_metadata_matches_the_wheel(
         for p in (dist_info / "extra_metadata").rglob("*")
         if p.is_file()
     }
-    assert prepared == archive.bundled_files(out / name)
+    assert prepared == archive.read_contents(out / name).bundled
 
 
 def test_build_editable_records_the_live_sources(
@@ -160,7 +160,7 @@ def test_build_editable_records_the_live_sources(
     out.mkdir()
     name = backend.build_editable(str(out))
     manifest = json.loads(
-        archive.bundled_files(out / name)["extra_metadata/agenttools/manifest.json"]
+        archive.read_contents(out / name).bundled["extra_metadata/agenttools/manifest.json"]
     )
     assert manifest["source-root"] == str(project)
     metadata = tmp_path / "metadata"
@@ -207,7 +207,8 @@ def test_optional_hooks_exist_exactly_when_the_wrapped_backend_has_them(
     assert set(backend._OPTIONAL) == set(delegate.OPTIONAL_HOOKS)
     out = tmp_path / "dist"
     out.mkdir()
-    assert archive.bundled_files(out / backend.build_wheel(str(out)))  # module:object works
+    wheel = out / backend.build_wheel(str(out))
+    assert archive.read_contents(wheel).bundled  # module:object works
 
 
 @pytest.mark.parametrize(

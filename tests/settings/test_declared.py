@@ -6,23 +6,15 @@ from __future__ import annotations
 
 import json
 import shutil
-import zipfile
 from pathlib import Path
 
 import pytest
 
 from agenttools_runtime.errors import ManifestSchemaTooNew
-from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import SCHEMA_VERSION, from_json, parse
 from tests.helpers.envs import run
-from tests.helpers.wheels import build_sample_wheel
+from tests.helpers.wheels import build_sample_wheel, manifest_bytes
 from tests.settings.sample import SAMPLE, venv_with, wheel_v1
-
-
-def manifest_bytes(wheel: Path) -> bytes:
-    with zipfile.ZipFile(wheel) as archive:
-        (member,) = [n for n in archive.namelist() if n.endswith(f"/{layout.MANIFEST_FILE}")]
-        return archive.read(member)
 
 
 def test_the_wheel_carries_the_declared_settings_typed(tmp_path_factory) -> None:
@@ -39,7 +31,7 @@ def test_the_wheel_carries_the_declared_settings_typed(tmp_path_factory) -> None
     manifest = parse(data, "keyed-forecast")
     forecast, alerts = manifest.servers["forecast"], manifest.servers["alerts"]
     assert forecast.env == {"FORECAST_REGION": "eu"}
-    assert forecast.setting_names == ("FORECAST_API_KEY", "FORECAST_UNITS")
+    assert tuple(s.name for s in forecast.settings) == ("FORECAST_API_KEY", "FORECAST_UNITS")
     units = forecast.settings[1]
     assert (units.choices, units.default, units.required, units.secret) == (
         ("metric", "imperial"),

@@ -133,7 +133,7 @@ def test_other_agenttools_files_are_refused_unless_replaced(tmp_path: Path) -> N
     assert "not declared: extra_metadata/agenttools/skills/a/scripts/run.sh" in str(caught.value)
     assert wheel.read_bytes() == before
     assert archive.add_members(wheel, wheel, changed, replace=True) == "replaced"
-    assert archive.bundled_files(wheel) == {m.path: m.data for m in changed}
+    assert archive.read_contents(wheel).bundled == {m.path: m.data for m in changed}
     paths = [row[0] for row in record_rows(wheel)]
     assert f"{DIST_INFO}/extra_metadata/agenttools/skills/a/scripts/run.sh" not in paths
     assert len(paths) == len(set(paths)) == 6
