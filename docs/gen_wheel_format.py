@@ -1,6 +1,5 @@
 """Generate docs/wheel-format.md from the one definition of the wheel contract
-(agenttools_runtime/wheel/manifest.py and wheel/layout.py) and what each of its keys means
-(``fields``: tests/wheel/test_manifest.py fails when a key the writer writes is not there).
+(agenttools_runtime/wheel/manifest.py and wheel/layout.py).
 
     python docs/gen_wheel_format.py          # rewrite docs/wheel-format.md
     python docs/gen_wheel_format.py --check  # exit 1 if it is out of date
@@ -67,132 +66,15 @@ def example() -> bytes:
     ).to_bytes()
 
 
-# How the manifest changes between agenttools versions (the page quotes it).
-EVOLUTION_RULE = (
-    "A reader ignores a key it does not know, at every level (a later agenttools may add "
-    "optional keys that an earlier one can do without); a key it knows must have the type "
-    "documented here, or the manifest is refused. A change that an earlier reader would "
-    "misread (a key whose absence or new meaning changes what gets deployed, a type that "
-    "changes) raises `schema` instead, and a reader refuses a manifest whose `schema` is "
-    'higher than the one it reads, with `ManifestSchemaTooNew` ("built by a newer '
-    'agenttools"), rather than guess. A reader of schema N reads every schema from 1 to N.'
-)
-
-
-def fields() -> dict[str, tuple[tuple[str, str, str], ...]]:
-    """Each object of the manifest -> its (key, type, meaning); agenttools_runtime/wheel/
-    manifest.py's parse and to_json implement them, tests/wheel/test_manifest.py holds them
-    together. A server's keys, types and meaning are the schema's (schema.SERVER)."""
-    from agenttools_runtime import schema
-    from agenttools_runtime.wheel.manifest import MANIFEST_KEYS, SCHEMA_VERSION
-
-    return {
-        "manifest": (
-            (
-                "schema",
-                "integer",
-                "`1`, or `2` when a server declares settings (the lowest "
-                "that carries the manifest, so wheels without settings stay readable by "
-                f"agenttools of schema 1); this agenttools reads 1 to {SCHEMA_VERSION}. A reader "
-                'refuses a higher schema (`ManifestSchemaTooNew`: "built by a newer agenttools"); '
-                "see the evolution rule.",
-            ),
-            (
-                "distribution",
-                "string",
-                "`[project].name` as written (a PEP 508 name); compare "
-                "after PEP 503 normalization.",
-            ),
-            ("version", "string", "the distribution's version."),
-            ("root", "string, optional", "`[tool.agenttools].root`."),
-            (
-                "source-root",
-                "string, optional",
-                "only in editable installs: the absolute project "
-                "directory. A directory skill's live files are `<source-root>/<path>`.",
-            ),
-            (
-                "bundles",
-                "list of bundles",
-                "in declaration order. Without "
-                '`[[tool.agenttools.bundles]]`, one bundle with `"implicit": true`, named after the '
-                "normalized distribution name, holding every server (table order) and skill (table "
-                "order).",
-            ),
-            (
-                "mcp-servers",
-                "table of servers",
-                "server name (non-blank, no `/`) → its "
-                "`[tool.agenttools.mcp-servers.<name>]` table as written (the keys given, no "
-                "defaults filled in).",
-            ),
-            (
-                "skills",
-                "table of skills",
-                "skill name (the Agent Skills rule: 1–64 of `a-z`, "
-                "`0-9` and single inner hyphens) → the skill.",
-            ),
-        ),
-        "bundle": (
-            ("name", "string", "the bundle name (non-blank, no `/`)."),
-            ("implicit", "boolean", "true for the one bundle made when none is declared."),
-            (
-                "mcp-servers",
-                "list of strings",
-                "server references: `name` (this distribution's) or `dist/name`.",
-            ),
-            (
-                "skills",
-                "list of strings",
-                "skill references: a skill name, or `dist/skill-name` for another distribution's.",
-            ),
-            ("description", "string, optional", "present only when given."),
-            (
-                "marker",
-                "string, optional",
-                "a PEP 508 environment marker; the bundle is offered "
-                "only where it holds. Present only when given.",
-            ),
-        ),
-        "skill": (
-            ("description", "string", "the skill's description."),
-            ("kind", "string", "`directory` or `inline` (a generated `SKILL.md`)."),
-            (
-                "path",
-                "string, optional",
-                "directory kind only: the project-relative source "
-                "directory (relative, never leaving the project).",
-            ),
-            (
-                "files",
-                "table of strings",
-                "every `/`-separated relative path the wheel ships "
-                "(inside the skill directory: no `..`, no absolute path, no empty segment) → its "
-                "SHA-256.",
-            ),
-            (
-                "executable",
-                "list of strings",
-                "the files an install makes executable: any "
-                "execute bit in the source, or a first line starting with `#!` (always present, "
-                "sorted).",
-            ),
-        ),
-        "server": tuple(
-            (
-                key.name,
-                schema.KIND_TEXT[key.kind]
-                + (" (" + " / ".join(f"`{c}`" for c in key.choices) + ")" if key.choices else ""),
-                key.doc,
-            )
-            for key in MANIFEST_KEYS
-        ),
-    }
-
-
 def generate() -> str:
     from agenttools_runtime.wheel import layout
-    from agenttools_runtime.wheel.manifest import MAX_DEPTH, SCHEMA_VERSION
+    from agenttools_runtime.wheel.manifest import (
+        EVOLUTION_RULE,
+        FIELDS,
+        MAX_DEPTH,
+        SCHEMA_VERSION,
+        SERVER_FIELDS,
+    )
 
     lines = [
         "# What the build hook puts into a wheel",
@@ -232,9 +114,9 @@ def generate() -> str:
         "skill": "A skill",
         "server": "A server (the keys of `[tool.agenttools.mcp-servers.<name>]`)",
     }
-    for kind, rows in fields().items():
+    for kind, fields in {**FIELDS, "server": SERVER_FIELDS}.items():
         lines += [f"### {titles[kind]}", "", "| key | type | meaning |", "|---|---|---|"]
-        lines += [f"| `{key}` | {type_} | {meaning} |" for key, type_, meaning in rows]
+        lines += [f"| `{key}` | {type_} | {meaning} |" for key, type_, meaning in fields]
         lines.append("")
     lines += [
         "## Reading rules",

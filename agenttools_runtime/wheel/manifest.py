@@ -2,8 +2,8 @@
 one writer (:meth:`WheelManifest.to_bytes`, used by the build plan) and its one reader
 (:func:`parse`, used by discovery), with the same naming and path rules on both sides.
 
-``docs/wheel-format.md`` is generated from this module (``docs/gen_wheel_format.py``, which
-holds what each key means); a test fails when the page is stale or a written key is not on it.
+``docs/wheel-format.md`` is generated from this module (``docs/gen_wheel_format.py``); a test
+fails when the page is stale.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ MAX_DEPTH = MAX_NESTING
 
 # a server's keys as a manifest carries them: its registry entry is the publishing side (the
 # server.json beside the wheel), not how the server starts, and stays out of the manifest
-MANIFEST_KEYS = tuple(key for key in schema.SERVER.keys if key.name != "registry")
+_MANIFEST_KEYS = tuple(key for key in schema.SERVER.keys if key.name != "registry")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +76,7 @@ class ServerEntry:
             raise ValueError(problem)
         fields: dict[str, Any] = {}
         settings: list[Setting] = []
-        for spec in MANIFEST_KEYS:
+        for spec in _MANIFEST_KEYS:
             if spec.name in table:
                 value = table[spec.name]
                 if spec.kind == "string-list":
@@ -93,7 +93,7 @@ class ServerEntry:
     def to_json(self) -> dict[str, Any]:
         """The table: the keys given, as the schema spells them."""
         data: dict[str, Any] = {}
-        for spec in MANIFEST_KEYS:
+        for spec in _MANIFEST_KEYS:
             value = getattr(self, spec.name.replace("-", "_"))
             if value is not None:
                 data[spec.name] = list(value) if isinstance(value, tuple) else value
@@ -277,6 +277,74 @@ def from_json(value: object, distribution: str) -> WheelManifest:
         return _manifest(value, schema)
     except jsonform.Malformed as problem:
         raise _invalid(distribution, str(problem)) from None
+
+
+# -- the documented fields (docs/wheel-format.md is generated from these) ----------------------
+# object -> (key, type, meaning); parse and to_json implement them, a test holds them together
+FIELDS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "manifest": (
+        ("schema", "integer", "`1`, or `2` when a server declares settings (the lowest "
+         "that carries the manifest, so wheels without settings stay readable by "
+         f"agenttools of schema 1); this agenttools reads 1 to {SCHEMA_VERSION}. A reader "
+         "refuses a higher schema (`ManifestSchemaTooNew`: \"built by a newer agenttools\"); "
+         "see the evolution rule."),
+        ("distribution", "string", "`[project].name` as written (a PEP 508 name); compare "
+         "after PEP 503 normalization."),
+        ("version", "string", "the distribution's version."),
+        ("root", "string, optional", "`[tool.agenttools].root`."),
+        ("source-root", "string, optional", "only in editable installs: the absolute project "
+         "directory. A directory skill's live files are `<source-root>/<path>`."),
+        ("bundles", "list of bundles", "in declaration order. Without "
+         "`[[tool.agenttools.bundles]]`, one bundle with `\"implicit\": true`, named after the "
+         "normalized distribution name, holding every server (table order) and skill (table "
+         "order)."),
+        ("mcp-servers", "table of servers", "server name (non-blank, no `/`) → its "
+         "`[tool.agenttools.mcp-servers.<name>]` table as written (the keys given, no "
+         "defaults filled in)."),
+        ("skills", "table of skills", "skill name (the Agent Skills rule: 1–64 of `a-z`, "
+         "`0-9` and single inner hyphens) → the skill."),
+    ),
+    "bundle": (
+        ("name", "string", "the bundle name (non-blank, no `/`)."),
+        ("implicit", "boolean", "true for the one bundle made when none is declared."),
+        ("mcp-servers", "list of strings", "server references: `name` (this distribution's) "
+         "or `dist/name`."),
+        ("skills", "list of strings", "skill references: a skill name, or `dist/skill-name` "
+         "for another distribution's."),
+        ("description", "string, optional", "present only when given."),
+        ("marker", "string, optional", "a PEP 508 environment marker; the bundle is offered "
+         "only where it holds. Present only when given."),
+    ),
+    "skill": (
+        ("description", "string", "the skill's description."),
+        ("kind", "string", "`directory` or `inline` (a generated `SKILL.md`)."),
+        ("path", "string, optional", "directory kind only: the project-relative source "
+         "directory (relative, never leaving the project)."),
+        ("files", "table of strings", "every `/`-separated relative path the wheel ships "
+         "(inside the skill directory: no `..`, no absolute path, no empty segment) → its "
+         "SHA-256."),
+        ("executable", "list of strings", "the files an install makes executable: any "
+         "execute bit in the source, or a first line starting with `#!` (always present, "
+         "sorted)."),
+    ),
+}  # fmt: skip
+# a server's keys, types and meaning are the schema's (agenttools_runtime/schema.py: SERVER)
+SERVER_FIELDS: tuple[tuple[str, str, str], ...] = tuple(
+    (key.name, schema.KIND_TEXT[key.kind] + (" (" + " / ".join(f"`{c}`" for c in key.choices)
+     + ")" if key.choices else ""), key.doc)
+    for key in _MANIFEST_KEYS
+)  # fmt: skip
+
+# How the manifest changes between agenttools versions (docs/wheel-format.md quotes it).
+EVOLUTION_RULE = (
+    "A reader ignores a key it does not know, at every level (a later agenttools may add "
+    "optional keys that an earlier one can do without); a key it knows must have the type "
+    "documented here, or the manifest is refused. A change that an earlier reader would "
+    "misread (a key whose absence or new meaning changes what gets deployed, a type that "
+    "changes) raises `schema` instead, and a reader refuses a manifest whose `schema` is "
+    'higher than the one it reads, with `ManifestSchemaTooNew` ("built by a newer '
+    'agenttools"), rather than guess. A reader of schema N reads every schema from 1 to N.'
+)
 
 
 # -- reading ---------------------------------------------------------------------------------

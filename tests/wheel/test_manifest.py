@@ -9,7 +9,6 @@ import re
 import sys
 import zipfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,8 +19,10 @@ from agenttools_runtime.errors import InvalidManifest, ManifestError, ManifestSc
 from agenttools_runtime.schema import SERVER
 from agenttools_runtime.wheel import layout
 from agenttools_runtime.wheel.manifest import (
+    FIELDS,
     MAX_DEPTH,
     SCHEMA_VERSION,
+    SERVER_FIELDS,
     BundleEntry,
     ServerEntry,
     SkillEntry,
@@ -153,28 +154,27 @@ def test_every_manifest_the_hook_writes_parses(name: str, sample_wheel) -> None:
     assert manifest.schema == manifest.needed_schema  # the lowest schema that carries it
 
 
-def gen_wheel_format() -> ModuleType:
-    """docs/gen_wheel_format.py, the page's generator (which holds what each key means)."""
+def test_every_key_written_is_documented() -> None:
+    documented = {kind: {key for key, _, _ in fields} for kind, fields in FIELDS.items()}
     sys.path.insert(0, str(REPO / "docs"))
     try:
         import gen_wheel_format
     finally:
         sys.path.pop(0)
-    return gen_wheel_format
-
-
-def test_every_key_written_is_documented() -> None:
-    generator = gen_wheel_format()
-    documented = {kind: {key for key, _, _ in rows} for kind, rows in generator.fields().items()}
-    full = json.loads(generator.example())
+    full = json.loads(gen_wheel_format.example())
     assert set(full) == documented["manifest"]
     assert {k for b in full["bundles"] for k in b} == documented["bundle"]
     assert {k for s in full["skills"].values() for k in s} == documented["skill"]
 
 
 def test_wheel_format_page_is_generated_and_current() -> None:
+    sys.path.insert(0, str(REPO / "docs"))
+    try:
+        import gen_wheel_format
+    finally:
+        sys.path.pop(0)
     page = (REPO / "docs" / "wheel-format.md").read_text(encoding="utf-8")
-    assert page == gen_wheel_format().generate(), "run: python docs/gen_wheel_format.py"
+    assert page == gen_wheel_format.generate(), "run: python docs/gen_wheel_format.py"
 
 
 DEEP_LIST: list[object] = []
@@ -342,4 +342,4 @@ def test_newer_schema_says_built_by_a_newer_agenttools() -> None:
 
 
 def test_every_server_key_is_documented() -> None:
-    assert [key for key, _, _ in gen_wheel_format().fields()["server"]] == SERVER_KEYS
+    assert [key for key, _, _ in SERVER_FIELDS] == SERVER_KEYS
