@@ -187,6 +187,38 @@ def test_stale_references_are_swept_and_a_missing_config_entry_reported(
     two.remove()
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize("special", ["named-pipe", "directory"])
+def test_a_record_that_is_no_regular_file_is_unreadable_never_gone(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str], special: str
+) -> None:
+    """A ``deployment.json`` that is a named pipe (or a directory) is a record that cannot be
+    read, not a crashed write: listed as broken, reported by doctor, and its skills are
+    never released under it."""
+    dep = deploy("cursor", bundle("b", [inline("kept")]))
+    path = records.record_path(dep.uuid)
+    path.unlink()
+    if special == "named-pipe":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    assert not records.is_stale(dep.uuid)
+    assert main(["deployed"]) == 0
+    out = capsys.readouterr().out
+    assert f"{dep.uuid[:8]}  ?" in out and "broken" in out, out
+    report = diagnose()
+    assert "stale-reference" not in kinds(report)
+    (finding,) = [f for f in report.findings if f.kind == "unreadable"]
+    assert finding.path == str(path)
+    if special == "named-pipe":
+        assert "a named pipe, not a regular file" in finding.detail
+    fixed = diagnose(fix=True)
+    assert [f.kind for f in fixed.problems] == ["unreadable"]
+    assert (home / ".cursor" / "skills" / "kept" / "SKILL.md").is_file()
+    (entry,) = registry.iter_entries()
+    assert entry.references == (dep.uuid,)
+
+
 def test_an_unreadable_journal_stops_writers_and_doctor_shows_it(
     home: Path, state: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
