@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 from agenttools_runtime.envs.layout import envs_dir
 from agenttools_runtime.errors import EnvironmentsLockTimeout
+from agenttools_runtime.lock import file_lock
 
 LOCK_TIMEOUT = 600.0  # an install may take minutes; another waits for it
 
@@ -59,19 +59,5 @@ def _locked(timeout: float) -> Iterator[bool]:
     if _held.get():
         yield True
         return
-    from filelock import FileLock, Timeout
-
-    path = lock_file()
-    os.makedirs(path.parent, exist_ok=True)
-    lock = FileLock(os.fspath(path), timeout=timeout)
-    try:
-        lock.acquire()
-    except Timeout:
-        yield False
-        return
-    token = _held.set(True)
-    try:
-        yield True
-    finally:
-        _held.reset(token)
-        lock.release()
+    with file_lock(lock_file(), timeout, _held) as taken:
+        yield taken
