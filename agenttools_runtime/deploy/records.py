@@ -291,14 +291,6 @@ def write_record_file(record: DeploymentRecord, deployments: Path | None = None)
     fs.write_bytes_atomic(record_path(record.uuid, deployments), encode(record))
 
 
-def rewrite_record(record: DeploymentRecord, deployments: Path | None = None) -> None:
-    """Replace an existing record's file outside an operation; the state index is rebuilt on
-    next use."""
-    state = paths.state_paths(deployments)
-    write_record_file(record, state.deployments)
-    fs.unlink(state.index, missing_ok=True)
-
-
 def delete_record(uid: str, deployments: Path | None = None) -> None:
     """Delete the record directory of *uid*, a plain name (``ValueError`` for anything else:
     an empty id would name the whole deployments folder)."""

@@ -13,6 +13,7 @@ from agenttools_runtime import paths
 from agenttools_runtime.deploy import deploy, lock
 from agenttools_runtime.errors import DeploymentLockTimeout
 from agenttools_runtime.lock import lock_held
+from tests.helpers.state import iter_entries
 
 from .conftest import bundle, inline, snapshot
 
@@ -150,7 +151,7 @@ def test_concurrent_deploys_from_several_processes_keep_every_reference(home: Pa
     serializes them, so the registry entry ends with every deployment's reference."""
     import os
 
-    from agenttools_runtime.deploy import deployed, registry
+    from agenttools_runtime.deploy import deployed
 
     clients = ["codex", "goose", "zed", "codex"]
     procs = [
@@ -167,7 +168,7 @@ def test_concurrent_deploys_from_several_processes_keep_every_reference(home: Pa
         assert proc.returncode == 0, err
     uuids = sorted(d.uuid for d in deployed())
     assert len(uuids) == len(clients)
-    (entry,) = [e for e in registry.iter_entries() if e.name == "raced"]
+    (entry,) = [e for e in iter_entries() if e.name == "raced"]
     assert sorted(entry.references) == uuids
     root = home / ".agents" / "skills"
     assert sorted(os.listdir(root)) == sorted(
