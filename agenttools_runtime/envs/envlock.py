@@ -37,7 +37,10 @@ def environments_lock_held() -> bool:
 def environments_lock() -> Iterator[None]:
     """Hold the environments lock for the block (re-entrant in one context). Raises
     ``EnvironmentsLockTimeout``."""
-    with _locked(LOCK_TIMEOUT) as taken:
+    if _held.get():
+        yield
+        return
+    with file_lock(lock_file(), LOCK_TIMEOUT, _held) as taken:
         if not taken:
             raise EnvironmentsLockTimeout(lock_file=str(lock_file()), timeout=LOCK_TIMEOUT)
         yield
@@ -50,14 +53,5 @@ def try_environments_lock() -> Iterator[bool]:
     if _held.get():
         yield False  # the enclosing block's operation is not ours to recover or collect
         return
-    with _locked(0.0) as taken:
-        yield taken
-
-
-@contextlib.contextmanager
-def _locked(timeout: float) -> Iterator[bool]:
-    if _held.get():
-        yield True
-        return
-    with file_lock(lock_file(), timeout, _held) as taken:
+    with file_lock(lock_file(), 0.0, _held) as taken:
         yield taken
