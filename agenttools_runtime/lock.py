@@ -10,7 +10,8 @@ each other) and a :class:`filelock.FileLock` (``LockFileEx``) on Windows, acquir
 context: thread or task) does not deadlock: a :class:`contextvars.ContextVar` says the lock is
 already held, and the inner block just runs. While it is held, SIGTERM unwinds the operation
 like Ctrl-C does (:func:`agenttools_runtime.signals.interruptible`), so it is rolled back
-instead of cut short.
+instead of cut short. The lock over managed environments (:mod:`agenttools_runtime.envs.envlock`)
+is a lock of the same kind (:func:`file_lock`) on a file of its own.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from agenttools_runtime import errors, fs, paths, signals
 
@@ -47,25 +49,37 @@ def state_lock(
         yield False
         return
     state = state or paths.state_paths()
-    lock_file = state.lock
-    # the lock's own directory is not a change to undo or to fail on purpose: not through fs
-    os.makedirs(lock_file.parent, exist_ok=True)
     seconds = LOCK_TIMEOUT if timeout is None else timeout
-    release = _acquire(str(lock_file), seconds)
-    if release is None:
-        raise errors.DeploymentLockTimeout(lock_file=str(lock_file), timeout=seconds)
-    token = _held.set(True)
-    try:
-        # (the temp files of its atomic writes are listed: killed, the next holder deletes them)
-        with signals.interruptible(), fs.listing_temp_files(fs.new_temp_log(state.journals)):
-            yield True
-    finally:
-        _held.reset(token)
+    with file_lock(state.lock, seconds, _held) as taken:
+        if not taken:
+            raise errors.DeploymentLockTimeout(lock_file=str(state.lock), timeout=seconds)
         try:
+            # (the temp files of its atomic writes are listed: killed, the next holder
+            # deletes them)
+            with signals.interruptible(), fs.listing_temp_files(fs.new_temp_log(state.journals)):
+                yield True
+        finally:
             with contextlib.suppress(OSError):
                 _remove_emptied_state(state)
-        finally:
-            release()
+
+
+@contextlib.contextmanager
+def file_lock(path: Path, timeout: float, held: contextvars.ContextVar[bool]) -> Iterator[bool]:
+    """Hold the exclusive lock of the file *path* for the block, *held* set in this context
+    meanwhile; yields False (and holds nothing) when another process held it for longer
+    than *timeout* seconds."""
+    # the lock's own directory is not a change to undo or to fail on purpose: not through fs
+    os.makedirs(path.parent, exist_ok=True)
+    release = _acquire(str(path), timeout)
+    if release is None:
+        yield False
+        return
+    token = held.set(True)
+    try:
+        yield True
+    finally:
+        held.reset(token)
+        release()
 
 
 # What the deployments directory holds that agenttools makes again when it needs it, when

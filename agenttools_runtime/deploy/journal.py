@@ -24,6 +24,8 @@ had before the operation beside it (``….config-<n>``). Three kinds:
 
 Journals nest (a deploy's replaced deployments are removed under journals of their own), so
 the next locked command handles them newest first (:mod:`agenttools_runtime.deploy.recovery`).
+The journals of managed environments (:mod:`agenttools_runtime.envs.journal`) are files of the
+same form, named, written and listed by the same functions here.
 """
 
 from __future__ import annotations
@@ -33,11 +35,11 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from agenttools_runtime import fs, jsonform, regular_files
 from agenttools_runtime.deploy import records, shapes
@@ -189,17 +191,31 @@ class PriorBytes:
     data: bytes
 
 
+def new_path(directory: Path, kind: str, name: str) -> Path:
+    """A fresh journal path in *directory*, ``<sequence>-<kind>-<name>.json``: names sort in
+    creation order (a nanosecond sequence)."""
+    return directory / f"{time.time_ns():020d}-{kind}-{name}{SUFFIX}"
+
+
 def begin(state: StatePaths, kind: Kind, record: DeploymentRecord | None = None) -> Journal:
-    """A new journal of *kind* (for *record*'s deployment), made by this process now, at a
-    fresh path: names sort in creation order (a nanosecond sequence)."""
+    """A new journal of *kind* (for *record*'s deployment), made by this process now."""
     uid, name, client = (
         ("", "", "") if record is None else (record.uuid, record.toolset_name, record.client)
     )
-    path = state.journals / f"{time.time_ns():020d}-{kind.value}-{uid or 'none'}{SUFFIX}"
+    path = new_path(state.journals, kind.value, uid or "none")
     return Journal(path, kind, uid, name, client, created=records.now_timestamp(), pid=os.getpid())
 
 
-def write(journal: Journal, prior: Sequence[PriorBytes] = ()) -> None:
+class Intent(Protocol):
+    """What :func:`write` writes: a journal of deployments or of managed environments."""
+
+    @property
+    def path(self) -> Path: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+def write(journal: Intent, prior: Sequence[PriorBytes] = ()) -> None:
     """Write the journal durably (side files first: the journal's presence is the intent).
     When that fails, what was written of it is removed again."""
     directory = journal.path.parent
@@ -266,12 +282,24 @@ class Unreadable:
 
 def pending(state: StatePaths) -> Iterator[Journal | Unreadable]:
     """Every journal left in *state*, newest first (the order to handle them in)."""
-    for name in reversed(_names(state.journals)):
+    return pending_in(
+        state.journals, lambda path: parse(path, json.loads(regular_files.read_bytes(path)))
+    )
+
+
+T = TypeVar("T")
+
+
+def pending_in(directory: Path, read: Callable[[Path], T]) -> Iterator[T | Unreadable]:
+    """Every journal file in *directory* (by its suffix, dot-files skipped), newest first, as
+    *read* makes it, or as :class:`Unreadable` when *read* raises (one gone meanwhile is
+    skipped)."""
+    for name in reversed(names(directory)):
         if not name.endswith(SUFFIX) or name.startswith("."):
             continue
-        path = state.journals / name
+        path = directory / name
         try:
-            yield parse(path, json.loads(regular_files.read_bytes(path)))
+            yield read(path)
         except FileNotFoundError:
             continue
         except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
@@ -298,14 +326,14 @@ def set_aside(state: StatePaths, path: Path) -> Path:
 def set_aside_journals(state: StatePaths) -> list[Path]:
     """The journals set aside so far."""
     directory = set_aside_directory(state)
-    return [directory / n for n in _names(directory) if n.endswith(SUFFIX)]
+    return [directory / n for n in names(directory) if n.endswith(SUFFIX)]
 
 
 def temp_logs(state: StatePaths) -> list[Path]:
     """The temp logs of lock holders that died (:func:`agenttools_runtime.fs.listing_temp_files`;
     call under the lock: the one this process writes is left out)."""
     own = fs.current_temp_log()
-    found = (state.journals / n for n in _names(state.journals) if n.endswith(fs.TEMP_LOG_SUFFIX))
+    found = (state.journals / n for n in names(state.journals) if n.endswith(fs.TEMP_LOG_SUFFIX))
     return [p for p in found if p != own]
 
 
@@ -313,16 +341,16 @@ def orphan_files(state: StatePaths) -> list[Path]:
     """Files in the journal directory that no journal names: side files of a journal whose
     writing died before the journal itself, temp files of an atomic write. (Temp logs are
     not: see :func:`temp_logs`.)"""
-    names = _names(state.journals)
-    named: set[str] = {n for n in names if n.endswith(fs.TEMP_LOG_SUFFIX)}
+    listed = names(state.journals)
+    named: set[str] = {n for n in listed if n.endswith(fs.TEMP_LOG_SUFFIX)}
     for item in pending(state):
         named.add(item.path.name)
         if isinstance(item, Journal):
             named.update(p.name for p in item.side_files)
-    return [state.journals / n for n in names if n not in named]
+    return [state.journals / n for n in listed if n not in named]
 
 
-def _names(directory: Path) -> list[str]:
+def names(directory: Path) -> list[str]:
     """The names in *directory*, sorted (none when it is not there)."""
     try:
         return sorted(os.listdir(directory))

@@ -19,9 +19,6 @@ from collections.abc import Iterator
 from agenttools_runtime import lock, paths, signals
 from agenttools_runtime.deploy.recovery import recover
 from agenttools_runtime.deploy.store import Store
-from agenttools_runtime.lock import lock_held
-
-__all__ = ["deployment_lock", "finish_interrupted", "lock_held"]
 
 _store: contextvars.ContextVar[Store | None] = contextvars.ContextVar(
     "agenttools_deployment_store", default=None

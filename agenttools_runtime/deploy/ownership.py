@@ -85,14 +85,6 @@ class Release(str, enum.Enum):
     GONE = "absent"  # no longer in the file: nothing to do (the origin, if any, is dropped)
 
 
-def release_decision(present: bool, unmodified: bool, has_origin: bool, force: bool) -> Release:
-    if not present:
-        return Release.GONE
-    if not unmodified and not force:
-        return Release.KEEP
-    return Release.RESTORE if has_origin else Release.REMOVE
-
-
 @dataclass(frozen=True, slots=True)
 class EntryOutcome:
     """What a removal did to one recorded entry (``outcome`` a :class:`Release` value, or
@@ -131,21 +123,18 @@ def release_entry(client: Client, entry: ServerEntry, *, force: bool, hint: str)
 
     def edit(text: str) -> tuple[str, Release]:
         current = fmt.read_entries(text, container)
-        present = entry.config_key in current
+        if entry.config_key not in current:
+            return text, Release.GONE
         # the deployment's only while it holds what the record says was written: a record
         # that does not say (edited by hand) proves nothing, and the entry stays
-        unmodified = (
-            present
-            and entry.written is not None
-            and same_data(plain(current[entry.config_key]), entry.written)
+        unmodified = entry.written is not None and same_data(
+            plain(current[entry.config_key]), entry.written
         )
-        action = release_decision(present, unmodified, entry.origin is not None, force)
-        if action is Release.REMOVE:
-            text = fmt.remove_entry(text, container, entry.config_key)[0]
-        elif action is Release.RESTORE:
-            assert entry.origin is not None
-            text = restore(fmt, container, entry.config_key, text, entry.origin)
-        return text, action
+        if not unmodified and not force:
+            return text, Release.KEEP
+        if entry.origin is None:
+            return fmt.remove_entry(text, container, entry.config_key)[0], Release.REMOVE
+        return restore(fmt, container, entry.config_key, text, entry.origin), Release.RESTORE
 
     action, _written = edit_config_file(path, edit)
     warning: AgentToolsWarning | None = None

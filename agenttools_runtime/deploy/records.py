@@ -152,8 +152,15 @@ def record_path(uid: str, deployments: Path | None = None) -> Path:
 
 def is_stale(uid: str, deployments: Path | None = None) -> bool:
     """A reference is stale when its deployment directory or its ``deployment.json`` is
-    missing. A record that exists but does not parse is *not* stale."""
-    return not os.path.isfile(record_path(uid, deployments))
+    missing. A record that exists but does not parse, or is no regular file (a named pipe, a
+    directory), is *not* stale."""
+    return not _present(record_path(uid, deployments))
+
+
+def _present(path: Path) -> bool:
+    """Whether anything is at the record file *path*: only a crashed write leaves nothing
+    (whatever is there is a record, readable or not)."""
+    return os.path.lexists(path)
 
 
 def has_deployments(deployments: Path | None = None) -> bool:
@@ -194,7 +201,7 @@ def iter_records(
         if name.startswith("."):
             continue
         path = root / name / RECORD_FILE
-        if not path.is_file():
+        if not _present(path):
             continue  # a crashed write; its references are stale
         try:
             yield read_record(path)
@@ -209,7 +216,7 @@ def claimed_by_unreadable(names: Iterable[str], deployments: Path) -> frozenset[
     found: set[str] = set()
     for name in names:
         path = deployments / name / RECORD_FILE
-        if name.startswith(".") or not path.is_file():
+        if name.startswith(".") or not _present(path):
             continue
         try:
             read_record(path)
@@ -282,14 +289,6 @@ def remove_staging_leftovers(deployments: Path) -> None:
 def write_record_file(record: DeploymentRecord, deployments: Path | None = None) -> None:
     """Replace an existing record's file atomically and durably (unknown fields kept)."""
     fs.write_bytes_atomic(record_path(record.uuid, deployments), encode(record))
-
-
-def rewrite_record(record: DeploymentRecord, deployments: Path | None = None) -> None:
-    """Replace an existing record's file outside an operation; the state index is rebuilt on
-    next use."""
-    state = paths.state_paths(deployments)
-    write_record_file(record, state.deployments)
-    fs.unlink(state.index, missing_ok=True)
 
 
 def delete_record(uid: str, deployments: Path | None = None) -> None:

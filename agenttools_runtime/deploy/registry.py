@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -145,14 +145,6 @@ def entry_keys(state: StatePaths | None = None) -> list[str]:
     ]
 
 
-def iter_entries(state: StatePaths | None = None) -> Iterator[RegistryEntry]:
-    """Every readable entry, by reading every file (O(n))."""
-    for key in entry_keys(state):
-        entry = load_entry(key, state)
-        if entry is not None:
-            yield entry
-
-
 def write_entry(
     entry: RegistryEntry, state: StatePaths, *, durable: bool = False, new: bool = False
 ) -> None:
@@ -178,20 +170,6 @@ def write_entry(
 
 def remove_entry(key: str, state: StatePaths) -> None:
     fs.unlink(entry_path(key, state), missing_ok=True)
-
-
-def save_entry(entry: RegistryEntry, state: StatePaths | None = None) -> None:
-    """Write an entry outside an operation (durably); the index is rebuilt on next use."""
-    state = state or paths.state_paths()
-    write_entry(entry, state, durable=True)
-    fs.unlink(state.index, missing_ok=True)
-
-
-def delete_entry(key: str, state: StatePaths | None = None) -> None:
-    """Delete an entry outside an operation; the index is rebuilt on next use."""
-    state = state or paths.state_paths()
-    remove_entry(key, state)
-    fs.unlink(state.index, missing_ok=True)
 
 
 # -- the stat cache --------------------------------------------------------------------------

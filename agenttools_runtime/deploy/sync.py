@@ -88,8 +88,14 @@ def plan_sync(pool: Sequence[DeploymentRecord], *, prune: bool = False) -> list[
     return found
 
 
-def run_sync(items: Sequence[SyncItem], *, dry_run: bool = False, force: bool = False,
-             remove_orphans: bool = True, check: Check = "start") -> None:  # fmt: skip
+def run_sync(
+    items: Sequence[SyncItem],
+    *,
+    dry_run: bool = False,
+    force: bool = False,
+    remove_orphans: bool = True,
+    check: Check = "start",
+) -> None:
     """Carry out *items* (see :func:`plan_sync`) under one hold of the lock, filling in each
     one's result; a failure of one does not stop the others (a new version whose server
     cannot start — *check*, see :func:`redeploy` — fails its item, the deployment as it
@@ -97,14 +103,16 @@ def run_sync(items: Sequence[SyncItem], *, dry_run: bool = False, force: bool = 
     confirmation was given)."""
     if dry_run or all(i.action == SKIP for i in items):
         for item in items:
-            _dry(item, force, check) if dry_run else _skipped(item)
+            _dry(item, force, check)  # (each a skip, when not a dry run)
         return
     with deployment_lock():
         for item in items:
             if item.action == UPGRADE:
                 _upgrade(item, force, check)
+            elif item.action == PRUNE and remove_orphans:
+                _prune(item)
             elif item.action == PRUNE:
-                _prune(item) if remove_orphans else _not_pruned(item)
+                item.result, item.detail = "not removed", _reason(item)
             else:
                 _skipped(item)
 
@@ -143,9 +151,11 @@ def redeploy(
     if key is not None:  # (what resolve(mcp_server_name=key) gives, without reading it again)
         resolved = replace(resolved, servers=(replace(resolved.servers[0], key=key),))
     where = resolve_target(
-        record.client, project=target.get("project"), config=target.get("config"),
+        record.client,
+        project=target.get("project"),
+        config=target.get("config"),
         skills_dir=skills_dir,
-    )  # fmt: skip
+    )
     runners = {s.runner for s in record.mcp_servers}
     runner = runners.pop() if len(runners) == 1 else None
     level = Level.ALL if force else Level.UPGRADE
@@ -209,11 +219,6 @@ def _prune(item: SyncItem) -> None:
     for warning in item.warnings:
         warnings.warn(warning, stacklevel=3)
     item.result, item.detail = "removed", _reason(item)
-
-
-def _not_pruned(item: SyncItem) -> None:
-    item.result = "not removed"
-    item.detail = _reason(item)
 
 
 def _dry(item: SyncItem, force: bool, check: Check) -> None:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 from agenttools_runtime.envs.layout import envs_dir
 from agenttools_runtime.errors import EnvironmentsLockTimeout
+from agenttools_runtime.lock import file_lock
 
 LOCK_TIMEOUT = 600.0  # an install may take minutes; another waits for it
 
@@ -37,7 +37,10 @@ def environments_lock_held() -> bool:
 def environments_lock() -> Iterator[None]:
     """Hold the environments lock for the block (re-entrant in one context). Raises
     ``EnvironmentsLockTimeout``."""
-    with _locked(LOCK_TIMEOUT) as taken:
+    if _held.get():
+        yield
+        return
+    with file_lock(lock_file(), LOCK_TIMEOUT, _held) as taken:
         if not taken:
             raise EnvironmentsLockTimeout(lock_file=str(lock_file()), timeout=LOCK_TIMEOUT)
         yield
@@ -50,28 +53,5 @@ def try_environments_lock() -> Iterator[bool]:
     if _held.get():
         yield False  # the enclosing block's operation is not ours to recover or collect
         return
-    with _locked(0.0) as taken:
+    with file_lock(lock_file(), 0.0, _held) as taken:
         yield taken
-
-
-@contextlib.contextmanager
-def _locked(timeout: float) -> Iterator[bool]:
-    if _held.get():
-        yield True
-        return
-    from filelock import FileLock, Timeout
-
-    path = lock_file()
-    os.makedirs(path.parent, exist_ok=True)
-    lock = FileLock(os.fspath(path), timeout=timeout)
-    try:
-        lock.acquire()
-    except Timeout:
-        yield False
-        return
-    token = _held.set(True)
-    try:
-        yield True
-    finally:
-        _held.reset(token)
-        lock.release()

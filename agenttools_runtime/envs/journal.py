@@ -1,6 +1,7 @@
 """Intent journals of environment operations, ``<state>/envs/.journal/<sequence>-<kind>-<name>
 .json``: written (atomically, fsynced) before the operation changes anything, deleted when it
-is done, with the rules of the deployment journals (``deploy/journal.py``): under the
+is done, files of the form and with the rules of the deployment journals
+(:mod:`agenttools_runtime.deploy.journal`, which names, writes and lists them): under the
 environments lock every journal is of a process that is gone, and the next command finishes or
 undoes it (:mod:`agenttools_runtime.envs.recovery`). Two kinds:
 
@@ -26,18 +27,19 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import fs, jsonform, paths, regular_files
+from agenttools_runtime.deploy import records
+from agenttools_runtime.deploy.journal import Unreadable as Unreadable  # (this module's too)
+from agenttools_runtime.deploy.journal import names, new_path, pending_in, write
 from agenttools_runtime.envs.layout import envs_dir
 
 SCHEMA = 1
 INSTALL, REBUILD = "install", "rebuild"
-SUFFIX = ".json"
 
 
 def journal_dir() -> Path:
@@ -92,19 +94,16 @@ def begin(
     receipt: Mapping[str, Any] | None = None,
 ) -> EnvironmentJournal:
     """Write a new journal durably and return it."""
-    directory = journal_dir()
     entry = EnvironmentJournal(
-        path=directory / f"{time.time_ns():020d}-{kind}-{environment}{SUFFIX}",
+        path=new_path(journal_dir(), kind, environment),
         kind=kind,
         environment=environment,
         replaces=replaces,
         pid=os.getpid(),
-        created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        created=records.now_timestamp(),
         receipt=receipt,
     )
-    fs.mkdir(directory)
-    data = json.dumps(entry.to_json(), sort_keys=True, separators=(",", ":"))
-    fs.write_bytes_atomic(entry.path, data.encode("utf-8"))
+    write(entry)
     return entry
 
 
@@ -113,27 +112,10 @@ def end(entry: EnvironmentJournal) -> None:
     fs.unlink(entry.path, missing_ok=True)
 
 
-@dataclass(frozen=True, slots=True)
-class Unreadable:
-    """A journal file that cannot be read, and why (see the module docstring)."""
-
-    path: Path
-    reason: str
-
-
 def pending() -> Iterator[EnvironmentJournal | Unreadable]:
-    """Every journal left, newest first."""
-    directory = journal_dir()
-    for name in reversed(_names(directory)):
-        if not name.endswith(SUFFIX) or name.startswith("."):
-            continue
-        path = directory / name
-        try:
-            yield EnvironmentJournal.read(path)
-        except FileNotFoundError:
-            continue
-        except (OSError, ValueError, RecursionError) as exc:
-            yield Unreadable(path, str(exc) or type(exc).__name__)
+    """Every journal left, newest first (one that cannot be read as :class:`Unreadable`: see
+    the module docstring)."""
+    return pending_in(journal_dir(), EnvironmentJournal.read)
 
 
 def set_aside(path: Path) -> Path:
@@ -147,7 +129,7 @@ def set_aside(path: Path) -> Path:
 
 def set_aside_journals() -> list[Path]:
     directory = set_aside_dir()
-    return [directory / n for n in _names(directory) if not n.startswith(".")]
+    return [directory / n for n in names(directory) if not n.startswith(".")]
 
 
 def named_by(path: Path) -> list[str]:
@@ -156,7 +138,7 @@ def named_by(path: Path) -> list[str]:
     text = path.name
     with contextlib.suppress(OSError):
         text += "\n" + regular_files.read_bytes(path).decode("utf-8", "replace")
-    return [n for n in _names(envs_dir()) if not n.startswith(".") and n in text]
+    return [n for n in names(envs_dir()) if not n.startswith(".") and n in text]
 
 
 def what_it_keeps(path: Path) -> str:
@@ -181,11 +163,3 @@ def busy() -> set[str]:
     entries = list(pending())
     unfinished = {j.environment for j in entries if isinstance(j, EnvironmentJournal)}
     return unfinished | kept_by_unreadable(entries)
-
-
-def _names(directory: Path) -> list[str]:
-    """The names in *directory*, sorted (none when it is not there)."""
-    try:
-        return sorted(os.listdir(directory))
-    except (FileNotFoundError, NotADirectoryError):
-        return []

@@ -11,9 +11,10 @@ from pathlib import Path
 
 from agenttools_runtime import paths
 from agenttools_runtime.clients import get_client
-from agenttools_runtime.deploy import index, records, registry
+from agenttools_runtime.deploy import index, records
 from agenttools_runtime.mcp.install import read_server_entries
 from agenttools_runtime.skills import fsops
+from tests.helpers.state import iter_entries
 
 
 def inconsistencies(state_dir: Path) -> list[str]:
@@ -24,7 +25,7 @@ def inconsistencies(state_dir: Path) -> list[str]:
         found.append(f"unfinished journals: {sorted(p.name for p in state.journals.iterdir())}")
     all_records = records.load_records(state.deployments)
     uuids = {r.uuid for r in all_records}
-    entries = {e.key: e for e in registry.iter_entries(state)}
+    entries = {e.key: e for e in iter_entries(state)}
     for record in all_records:
         for skill in record.installed:
             entry = entries.get(skill.registry_key)
@@ -77,7 +78,7 @@ def untracked_skills(
 ) -> list[str]:
     """Skill directories in *roots* that no registry entry holds and no user put there."""
     state = paths.state_paths(state_dir / "deployments")
-    tracked = {os.path.realpath(e.directory) for e in registry.iter_entries(state)}
+    tracked = {os.path.realpath(e.directory) for e in iter_entries(state)}
     mine = set(users)
     found: list[str] = []
     for root in roots:

@@ -39,8 +39,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agenttools_runtime.cli import main
-from agenttools_runtime.deploy import deployed, records, registry
+from agenttools_runtime.deploy import deployed, records
 from tests.deploy.invariants import inconsistencies, orphans, snapshot, untracked_skills
+from tests.helpers.state import iter_entries
 from tests.helpers.venvs import environment_scripts, fake_distribution, fake_site, skill_files
 
 CHILD = Path(__file__).with_name("crashing_child.py")
@@ -210,7 +211,7 @@ class Lab:
             result.lost += [f"changed {p}" for p in sorted(start) if end.get(p) != start[p]]
             result.lost += [f"left {p}" for p in sorted(set(end) - set(start))]
             result.orphans += orphans(home, state)
-            if list(registry.iter_entries()) or records.load_records():
+            if list(iter_entries()) or records.load_records():
                 result.lost.append("registry entries or records left after removing everything")
         return result
 

@@ -21,6 +21,7 @@ from agenttools_runtime.errors import (
     MCPServerNotRemoved,
 )
 from tests.helpers.faults import inject
+from tests.helpers.state import iter_entries
 
 from .conftest import bundle, inline, server, snapshot, write_skill
 
@@ -224,7 +225,7 @@ def test_a_removal_interrupted_at_any_mutation_completes_when_run_again(
 ) -> None:
     """Removal has no undo: each of its steps is safe to repeat. Fail the k-th mutation of a
     removal, run it again: the end state is the same as an uninterrupted removal."""
-    from agenttools_runtime.deploy import registry, remove_deployment
+    from agenttools_runtime.deploy import remove_deployment
     from agenttools_runtime.errors import DeploymentNotFound
 
     def setup(root: Path) -> tuple[Path, Path, str]:
@@ -252,7 +253,7 @@ def test_a_removal_interrupted_at_any_mutation_completes_when_run_again(
             if not (backup_warned and ".agenttools-backup-" in p)
         }
         toolsets = [d.toolset for d in deployed()]
-        entries = sorted((e.name, len(e.references)) for e in registry.iter_entries())
+        entries = sorted((e.name, len(e.references)) for e in iter_entries())
         return files, toolsets, entries
 
     home, _state, uid = setup(tmp_path / "clean")

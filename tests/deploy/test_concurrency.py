@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime.clients import get_client
-from agenttools_runtime.deploy import deployed, registry
+from agenttools_runtime.deploy import deployed
 from agenttools_runtime.mcp.install import read_server_entries
+from tests.helpers.state import iter_entries
 from tests.helpers.venvs import activate, fake_distribution, fake_site, skill_files
 
 from .invariants import inconsistencies, orphans, untracked_skills
@@ -128,6 +129,6 @@ def test_sixteen_writers_at_once_lose_nothing(
         assert f"srv-{i}" not in entries and not (root / f"own-{i}").exists()
     for name in installed_skills:
         assert (root / name / "SKILL.md").read_text().endswith("Mine.\n")
-    (shared,) = [e for e in registry.iter_entries() if e.name == "shared"]
+    (shared,) = [e for e in iter_entries() if e.name == "shared"]
     assert sorted(shared.references) == sorted(d.uuid for d in deployed())
     json.dumps(entries)  # the config file parses as the client reads it

@@ -19,6 +19,7 @@ import pytest
 
 from agenttools_runtime.deploy import deploy, deployed, records, registry
 from agenttools_runtime.errors import InterruptedOperationRecovered
+from tests.helpers.state import iter_entries
 
 from .conftest import bundle, inline, server, write_skill
 
@@ -92,7 +93,7 @@ def test_a_deploy_killed_at_any_point_leaves_a_consistent_state(
     other = deploy("claude-code", bundle("other", [shared]))
     old = deploy("claude-code", bundle("big", [shared, inline("old-only")], [server("first")]))
     root = home / ".claude" / "skills"
-    before = {e.key: e for e in registry.iter_entries()}
+    before = {e.key: e for e in iter_entries()}
 
     script = CHILD.format(repo=str(REPO), point=point, after=after, shared=str(shared))
     proc = subprocess.run([sys.executable, "-c", script], env=dict(os.environ), timeout=120)
@@ -134,7 +135,7 @@ def test_a_deploy_killed_at_any_point_leaves_a_consistent_state(
         new.remove()
         other.remove()
     assert json.loads(config.read_text())["mcpServers"] == {"theirs": {"command": "x"}}
-    assert list(registry.iter_entries()) == []
+    assert list(iter_entries()) == []
     assert deployed() == []
     left = sorted(p.name for p in root.iterdir()) if root.exists() else []
     assert left == [], (point, left)

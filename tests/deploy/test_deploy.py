@@ -27,6 +27,7 @@ from agenttools_runtime.errors import (
     UnsupportedSkillsClient,
 )
 from agenttools_runtime.mcp.install import read_server_entries
+from tests.helpers.state import rewrite_record, save_entry
 
 from .conftest import bundle, inline, server, snapshot, write_skill
 
@@ -137,7 +138,7 @@ def test_removal_keeps_keys_another_deployment_records(home: Path, tmp_path: Pat
 
     forged = records.read_record(records.record_path(b.uuid))
     forged = replace(forged, mcp_servers=a.record.mcp_servers)
-    records.rewrite_record(forged)
+    rewrite_record(forged)
     a.remove()
     assert "k" in entries(config, "cursor")
 
@@ -348,7 +349,7 @@ def test_builtin_skill_upgrades_without_upgrade_level(home: Path) -> None:
 
     entry = registry.load_entry(key)
     assert entry is not None
-    registry.save_entry(replace(entry, hashes=installed_hashes(skill)[0], version="0.0.1"))
+    save_entry(replace(entry, hashes=installed_hashes(skill)[0], version="0.0.1"))
     second = deploy("vscode")  # shares ~/.copilot/skills; no overwrite level given
     assert "Old body." not in (skill / "SKILL.md").read_text()
     after = registry.load_entry(key)

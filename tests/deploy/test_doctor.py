@@ -14,8 +14,9 @@ import pytest
 
 from agenttools_runtime import fs
 from agenttools_runtime.cli import main
-from agenttools_runtime.deploy import deploy, deployed, records, registry
+from agenttools_runtime.deploy import deploy, deployed, records
 from agenttools_runtime.deploy.doctor import diagnose
+from tests.helpers.state import delete_entry, iter_entries
 
 from .conftest import bundle, inline, server
 from .invariants import inconsistencies, orphans
@@ -154,8 +155,8 @@ def test_registry_entries_and_records_out_of_step_with_the_disk(home: Path, stat
     root = home / ".cursor" / "skills"
     by_name = {s.name: s for s in dep.record.installed}
     shutil.rmtree(root / "gone")  # the user deleted a deployed skill
-    registry.delete_entry(by_name["untracked"].registry_key)  # an entry lost
-    registry.delete_entry(by_name["neither"].registry_key)
+    delete_entry(by_name["untracked"].registry_key)  # an entry lost
+    delete_entry(by_name["neither"].registry_key)
     shutil.rmtree(root / "neither")
     report = diagnose()
     assert kinds(report) == ["index", "missing-directory", "record-skill", "untracked-directory"]
@@ -163,11 +164,11 @@ def test_registry_entries_and_records_out_of_step_with_the_disk(home: Path, stat
     assert diagnose().findings == []
     record = records.read_record(records.record_path(dep.uuid))
     assert sorted(s.name for s in record.installed) == ["untracked"]
-    (entry,) = registry.iter_entries()
+    (entry,) = iter_entries()
     assert entry.name == "untracked" and entry.external  # kept, never deleted
     dep.remove()
     assert (root / "untracked" / "SKILL.md").exists()
-    assert list(registry.iter_entries()) == [] and deployed() == []
+    assert list(iter_entries()) == [] and deployed() == []
 
 
 def test_stale_references_are_swept_and_a_missing_config_entry_reported(
@@ -185,6 +186,38 @@ def test_stale_references_are_swept_and_a_missing_config_entry_reported(
     assert not (home / ".cursor" / "skills" / "s1").exists()
     assert (home / ".cursor" / "skills" / "s2").exists()
     two.remove()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize("special", ["named-pipe", "directory"])
+def test_a_record_that_is_no_regular_file_is_unreadable_never_gone(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str], special: str
+) -> None:
+    """A ``deployment.json`` that is a named pipe (or a directory) is a record that cannot be
+    read, not a crashed write: listed as broken, reported by doctor, and its skills are
+    never released under it."""
+    dep = deploy("cursor", bundle("b", [inline("kept")]))
+    path = records.record_path(dep.uuid)
+    path.unlink()
+    if special == "named-pipe":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    assert not records.is_stale(dep.uuid)
+    assert main(["deployed"]) == 0
+    out = capsys.readouterr().out
+    assert f"{dep.uuid[:8]}  ?" in out and "broken" in out, out
+    report = diagnose()
+    assert "stale-reference" not in kinds(report)
+    (finding,) = [f for f in report.findings if f.kind == "unreadable"]
+    assert finding.path == str(path)
+    if special == "named-pipe":
+        assert "a named pipe, not a regular file" in finding.detail
+    fixed = diagnose(fix=True)
+    assert [f.kind for f in fixed.problems] == ["unreadable"]
+    assert (home / ".cursor" / "skills" / "kept" / "SKILL.md").is_file()
+    (entry,) = iter_entries()
+    assert entry.references == (dep.uuid,)
 
 
 def test_an_unreadable_journal_stops_writers_and_doctor_shows_it(

@@ -11,6 +11,7 @@ import pytest
 from agenttools_runtime import paths
 from agenttools_runtime.deploy import apply, deploy, registry
 from agenttools_runtime.errors import AgentToolsError, InterruptedOperationRecovered
+from tests.helpers.state import iter_entries
 
 from .conftest import bundle, inline
 
@@ -20,7 +21,7 @@ def test_an_entry_that_is_not_utf8_crashes_no_deploy(
     home: Path, state: Path, garbage: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     deploy("codex", bundle("one", [inline("a")]))
-    [entry] = list(registry.iter_entries())
+    [entry] = list(iter_entries())
     path = registry.entry_path(entry.key, paths.state_paths())
     path.write_bytes(garbage)
     with pytest.raises(AgentToolsError):
@@ -77,14 +78,14 @@ def test_a_new_entry_left_by_a_killed_deploy_is_undone(home: Path, state: Path, 
     from .invariants import inconsistencies
 
     deploy("codex", bundle("one", [inline("a")]))
-    before = {e.key for e in registry.iter_entries()}
+    before = {e.key for e in iter_entries()}
     _killed_child(tear)
     state_paths = paths.state_paths()
     names = {p.name for p in state_paths.registry.iterdir()}
     assert len(names) == len(before) + 1  # the new entry, created in place
     with pytest.warns(InterruptedOperationRecovered):  # the entry deleted, torn or whole
         deploy("codex", bundle("three", [inline("d")]))
-    assert {e.key for e in registry.iter_entries()} - before == {
+    assert {e.key for e in iter_entries()} - before == {
         s.registry_key for d in deployed() for s in d.record.installed
     } - before
     assert len(deployed()) == 2

@@ -16,6 +16,7 @@ from agenttools_runtime import paths
 from agenttools_runtime.deploy import deploy, deployed, index, records, registry
 from agenttools_runtime.errors import AgentSkillInUse, DeploymentExists
 from tests.helpers.faults import inject
+from tests.helpers.state import iter_entries
 
 from .conftest import bundle, inline, server, write_skill
 from .invariants import inconsistencies
@@ -50,13 +51,13 @@ def test_state_written_without_an_index_keeps_working(home: Path, state: Path) -
     two = deploy("goose", bundle("two", [shared]))
     state_paths = paths.state_paths()
     shutil.rmtree(state_paths.index.parent)  # as an earlier agenttools left it: no index
-    for entry in registry.iter_entries():  # and entries without the stat cache
+    for entry in iter_entries():  # and entries without the stat cache
         data = json.loads(registry.entry_path(entry.key).read_text())
         data.pop("stats", None)
         registry.entry_path(entry.key).write_text(json.dumps(data))
     three = deploy("zed", bundle("three", [shared]))  # the same directory, found by key
     assert state_paths.index.exists()
-    (entry,) = registry.iter_entries()
+    (entry,) = iter_entries()
     assert sorted(entry.references) == sorted([one.uuid, two.uuid, three.uuid])
     with pytest.warns(AgentSkillInUse):
         one.remove()
@@ -70,7 +71,7 @@ def test_a_corrupt_index_is_rebuilt(home: Path, state: Path) -> None:
     dep = deploy("cursor", bundle("b", [inline("x")]))
     paths.state_paths().index.write_text("{")
     other = deploy("cursor", bundle("c", [inline("x")]))  # the shared entry is found
-    (entry,) = registry.iter_entries()
+    (entry,) = iter_entries()
     assert sorted(entry.references) == sorted([dep.uuid, other.uuid])
     assert json.loads(paths.state_paths().index.read_text())["schema"] == index.INDEX_SCHEMA
 

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from agenttools_runtime import paths
-from agenttools_runtime.deploy import deploy, index, registry
+from agenttools_runtime.deploy import deploy, index
 from agenttools_runtime.errors import AgentSkillInUse
+from tests.helpers.state import iter_entries
 
 from .conftest import bundle, inline, server
 from .invariants import inconsistencies
@@ -124,11 +125,11 @@ def test_a_new_registry_entry_is_created_in_place(
     shared = inline("shared")
     one = deploy("codex", bundle("one", [shared, inline("own")]))
     assert ".skill-registry" not in atomic  # two new entries: created in place
-    assert len(list(registry.iter_entries())) == 2
+    assert len(list(iter_entries())) == 2
     two = deploy("goose", bundle("two", [shared]))  # goose reads codex's root: a reference added
     assert atomic.count(".skill-registry") == 1  # the existing entry: replaced atomically
     with pytest.warns(AgentSkillInUse):  # (one still uses "shared")
         two.remove()
     one.remove()
-    assert list(registry.iter_entries()) == []
+    assert list(iter_entries()) == []
     assert inconsistencies(state) == []

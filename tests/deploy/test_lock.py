@@ -12,6 +12,8 @@ import pytest
 from agenttools_runtime import paths
 from agenttools_runtime.deploy import deploy, lock
 from agenttools_runtime.errors import DeploymentLockTimeout
+from agenttools_runtime.lock import lock_held
+from tests.helpers.state import iter_entries
 
 from .conftest import bundle, inline, snapshot
 
@@ -24,8 +26,8 @@ with FileLock(sys.argv[1]):
 """
 
 
-def hold_lock(seconds: float) -> subprocess.Popen[str]:
-    lock_file = paths.state_paths().lock
+def hold_lock(seconds: float, lock_file: Path | None = None) -> subprocess.Popen[str]:
+    lock_file = lock_file or paths.state_paths().lock
     lock_file.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.Popen(
         [sys.executable, "-c", HOLDER, str(lock_file), str(seconds)],
@@ -38,13 +40,13 @@ def hold_lock(seconds: float) -> subprocess.Popen[str]:
 
 
 def test_nested_use_in_one_process_does_not_deadlock() -> None:
-    assert not lock.lock_held()
+    assert not lock_held()
     with lock.deployment_lock(timeout=1):
-        assert lock.lock_held()
+        assert lock_held()
         with lock.deployment_lock(timeout=1):
-            assert lock.lock_held()
-        assert lock.lock_held()
-    assert not lock.lock_held()
+            assert lock_held()
+        assert lock_held()
+    assert not lock_held()
     # (nothing deployed: the state folder it made for the lock goes as the lock is let go)
     assert not paths.state_paths().lock.parent.exists()
 
@@ -64,6 +66,35 @@ def test_another_process_holding_the_lock_times_out() -> None:
         proc.wait()
     with lock.deployment_lock(timeout=5):  # free again
         pass
+
+
+def test_the_environments_lock_is_another_processes_lock_too(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The environments lock (a lock of the same kind as the state lock, on a file of its
+    own) excludes another process holding it, is tried without waiting, and is re-entrant."""
+    from agenttools_runtime.envs import envlock
+    from agenttools_runtime.errors import EnvironmentsLockTimeout
+
+    monkeypatch.setattr(envlock, "LOCK_TIMEOUT", 0.3)
+    proc = hold_lock(30, envlock.lock_file())
+    try:
+        with envlock.try_environments_lock() as taken:
+            assert not taken and not envlock.environments_lock_held()
+        with pytest.raises(EnvironmentsLockTimeout), envlock.environments_lock():
+            pass
+        with lock.deployment_lock(timeout=1):  # (another file)
+            pass
+    finally:
+        proc.kill()
+        proc.wait()
+    with envlock.environments_lock():
+        assert envlock.environments_lock_held()
+        with envlock.try_environments_lock() as taken:
+            assert not taken  # (the enclosing block's)
+        with envlock.environments_lock():
+            pass
+    assert not envlock.environments_lock_held()
 
 
 def test_deploy_waits_for_the_lock_and_changes_nothing_on_timeout(
@@ -120,7 +151,7 @@ def test_concurrent_deploys_from_several_processes_keep_every_reference(home: Pa
     serializes them, so the registry entry ends with every deployment's reference."""
     import os
 
-    from agenttools_runtime.deploy import deployed, registry
+    from agenttools_runtime.deploy import deployed
 
     clients = ["codex", "goose", "zed", "codex"]
     procs = [
@@ -137,7 +168,7 @@ def test_concurrent_deploys_from_several_processes_keep_every_reference(home: Pa
         assert proc.returncode == 0, err
     uuids = sorted(d.uuid for d in deployed())
     assert len(uuids) == len(clients)
-    (entry,) = [e for e in registry.iter_entries() if e.name == "raced"]
+    (entry,) = [e for e in iter_entries() if e.name == "raced"]
     assert sorted(entry.references) == uuids
     root = home / ".agents" / "skills"
     assert sorted(os.listdir(root)) == sorted(

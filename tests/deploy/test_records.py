@@ -11,6 +11,7 @@ from agenttools_runtime.deploy import deploy, records
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.errors import InvalidDeploymentRecord
 from tests.helpers.faults import inject
+from tests.helpers.state import rewrite_record
 
 from .conftest import bundle, inline, server
 
@@ -72,7 +73,7 @@ def test_unknown_fields_are_kept_when_read_and_rewritten(home: Path, state: Path
         "from_the_future": {"x": [1, 2]},
         "installed": "a top-level name this version only uses inside skills",
     }
-    records.rewrite_record(record)
+    rewrite_record(record)
     again = json.loads(path.read_text())
     assert again["from_the_future"] == {"x": [1, 2]}
     assert again["installed"] == data["installed"]

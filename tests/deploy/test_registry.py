@@ -12,6 +12,7 @@ import pytest
 from agenttools_runtime import paths
 from agenttools_runtime.deploy import deploy, registry
 from agenttools_runtime.errors import AgentSkillExists, AgentSkillInUse
+from tests.helpers.state import iter_entries, save_entry
 
 from .conftest import bundle, inline, write_skill
 
@@ -43,7 +44,7 @@ def test_entry_file_and_fields(home: Path, state: Path) -> None:
     # the stat cache: what agenttools wrote, file by file
     assert set(entry.stats) == {"SKILL.md"}
     assert entry.stats["SKILL.md"][0] == (root / "entry-skill" / "SKILL.md").stat().st_size
-    registry.save_entry(entry)
+    save_entry(entry)
     assert json.loads(path.read_text())["future"] is True
 
 
@@ -71,7 +72,7 @@ def test_an_entry_is_found_by_directory_when_the_root_now_goes_through_a_link(
     (home / ".cursor").mkdir()
     (home / ".cursor" / "skills").symlink_to(real)
     second = deploy("cursor", bundle("two", [inline("found")]))
-    entries = list(registry.iter_entries())
+    entries = list(iter_entries())
     assert len(entries) == 1
     assert sorted(entries[0].references) == sorted([first.uuid, second.uuid])
     with pytest.warns(AgentSkillInUse):
@@ -147,7 +148,7 @@ def test_a_source_inside_its_destination_is_refused(home: Path, tmp_path: Path) 
     nested = write_skill(root / "outer" / "inner", name="outer")
     with pytest.raises(InvalidAgentSkill, match="contain each other"):
         deploy("cursor", bundle("b", [nested]), skills_dir=root)
-    assert sweep() == [] and list(registry.iter_entries()) == []
+    assert sweep() == [] and list(iter_entries()) == []
 
 
 def test_a_same_source_through_a_per_skill_link_joins_the_physical_entry(
@@ -164,7 +165,7 @@ def test_a_same_source_through_a_per_skill_link_joins_the_physical_entry(
     claude_root.mkdir(parents=True)
     (claude_root / "shared-dir").symlink_to(physical)
     claude = deploy("claude-code", bundle("c", [physical]))
-    entries = list(registry.iter_entries())
+    entries = list(iter_entries())
     assert len(entries) == 1 and entries[0].directory == str(physical)
     assert sorted(entries[0].references) == sorted([codex.uuid, claude.uuid])
     assert claude.record.installed[0].registry_key == entries[0].key
@@ -174,7 +175,7 @@ def test_a_same_source_through_a_per_skill_link_joins_the_physical_entry(
     claude.remove()
     assert not physical.exists()
     assert os.path.islink(claude_root / "shared-dir")  # the user's link is left alone
-    assert list(registry.iter_entries()) == []
+    assert list(iter_entries()) == []
 
 
 def test_a_directory_another_entry_marks_external_outlives_its_owner_until_the_sweep(
@@ -192,7 +193,7 @@ def test_a_directory_another_entry_marks_external_outlives_its_owner_until_the_s
     (claude_root / "both").symlink_to(physical)
     # the bundle names the directory itself, reached through the link: adopted as external
     claude = deploy("claude-code", bundle("c", [claude_root / "both"]))
-    (external,) = registry.iter_entries()
+    (external,) = iter_entries()
     assert external.external and external.directory == str(claude_root / "both")
     # Codex's deploy of other content replaces the directory with --force: now owned
     codex = deploy("codex", bundle("b", [write_skill(sources / "both")]), overwrite="all")
@@ -208,7 +209,7 @@ def test_a_directory_another_entry_marks_external_outlives_its_owner_until_the_s
     # released by the sweep at the end of the removal, and what Codex's --force replaced
     # (the user's folder) put back
     assert (physical / "SKILL.md").read_text().endswith("user's\n")
-    assert list(registry.iter_entries()) == []
+    assert list(iter_entries()) == []
 
 
 def test_release_keeps_links_files_and_dangling_links_the_user_put_in_place(
@@ -245,4 +246,4 @@ def test_release_keeps_links_files_and_dangling_links_the_user_put_in_place(
     assert (root / "as-file").read_text() == "a file now\n"
     assert os.path.islink(root / "dangling")
     assert not os.path.lexists(root / "gone")
-    assert list(registry.iter_entries()) == []
+    assert list(iter_entries()) == []

@@ -38,6 +38,7 @@ from agenttools_runtime.errors import (
     AgentSkillShadowedWarning,
 )
 from agenttools_runtime.skills.install import install_skills
+from tests.helpers.state import iter_entries
 
 from .conftest import bundle, inline, snapshot
 
@@ -72,7 +73,7 @@ def seen_by(client: str, *, project: Path | None = None) -> dict[str, list[Path]
 
 
 def entries() -> list[registry.RegistryEntry]:
-    return list(registry.iter_entries())
+    return list(iter_entries())
 
 
 # -- the pure tables ---------------------------------------------------------------------------

@@ -38,12 +38,13 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from agenttools_runtime import fs
 from agenttools_runtime.bundles import AgentTools
 from agenttools_runtime.clients import get_client, mcp_config_location
-from agenttools_runtime.deploy import deploy, deployed, records, registry, remove_deployment
+from agenttools_runtime.deploy import deploy, deployed, records, remove_deployment
 from agenttools_runtime.deploy.lock import finish_interrupted
 from agenttools_runtime.errors import AgentToolsError
 from agenttools_runtime.mcp.install import read_server_entries
 from agenttools_runtime.mcp.server import MCPServer
 from agenttools_runtime.skills.install import install_skills, uninstall_skills
+from tests.helpers.state import iter_entries
 
 from .invariants import inconsistencies, orphans
 
@@ -316,7 +317,7 @@ class DeploymentState(RuleBasedStateMachine):
                 assert quietly(diagnose, fix=True).ok
             for deployment in deployed():
                 quietly(remove_deployment, deployment.uuid)
-            assert list(registry.iter_entries()) == []
+            assert list(iter_entries()) == []
             assert orphans(self.home, self.state) == []
             self.nothing_of_the_user_changed()
             self._given_back()
