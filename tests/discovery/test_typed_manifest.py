@@ -17,7 +17,7 @@ from unittest import mock
 
 import pytest
 import tomlkit
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from agenttools_runtime import schema
@@ -138,6 +138,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(path=st.sampled_from(FIELDS), value=json_values)
+# (settings without a value given: one left out, one written as its default)
+@example(path=("mcp-servers", "weather", "env"), value={"A": {}, "B": {"default": "b"}})
 def test_every_field_every_json_type(
     path: tuple[str | int, ...], value: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -177,7 +179,17 @@ def test_every_field_every_json_type(
                 entry = tomlkit.parse(config.read_text("utf-8")).unwrap()["mcp_servers"][key]
                 assert entry["command"] == declared["command"]
                 assert entry.get("args", []) == declared.get("args", [])
-                assert entry.get("env", {}) == declared.get("env", {})
+                assert entry.get("env", {}) == written_env(declared.get("env", {}))
+
+
+def written_env(declared: dict[str, Any]) -> dict[str, Any]:
+    """The env an install writes for *declared* with no value given: the literal values, and
+    each setting (a table) as its default, or left out when it has none (docs/settings.md)."""
+    return {
+        name: value["default"] if isinstance(value, dict) else value
+        for name, value in declared.items()
+        if not isinstance(value, dict) or "default" in value
+    }
 
 
 @pytest.mark.parametrize(
