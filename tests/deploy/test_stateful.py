@@ -52,6 +52,7 @@ settings.register_profile(
     "ci",
     max_examples=8,
     stateful_step_count=12,
+    derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
