@@ -26,7 +26,7 @@ from agenttools_runtime.export import (
 )
 from agenttools_runtime.export.naming import suggest
 from agenttools_runtime.export.output import Tree, WriteResult, write_tree
-from agenttools_runtime.export.source import Package, packages
+from agenttools_runtime.export.source import Package, load_package
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +65,6 @@ class ExportResult:
     format: str
     packages: tuple[Package, ...]
     written: WriteResult
-    tree: Tree
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -127,7 +126,7 @@ def export(
     marketplace's default name is *output*'s directory name, made kebab-case. Raises the
     errors of :func:`~.source.load_package`, of the format (``ExportNameInvalid``,
     ``ExportUnsupported``, ``ExportSchemaViolation``) and ``ExportOutputConflict``."""
-    loaded = tuple(packages(sources, bundle=bundle, search=search))
+    loaded = tuple(load_package(s, bundle=bundle, search=search) for s in sources)
     default_name = suggest(Path(output).resolve().name)
     tree = render(
         format_id,
@@ -137,4 +136,4 @@ def export(
         spec_version=spec_version,
         default_name=default_name,
     )
-    return ExportResult(format_id, loaded, write_tree(tree, output, force=force), tree)
+    return ExportResult(format_id, loaded, write_tree(tree, output, force=force))

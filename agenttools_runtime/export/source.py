@@ -15,7 +15,7 @@ distribution as installed. Nothing is imported, built or installed.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -293,10 +293,3 @@ def _package(
         skills=tuple(skills),
         source=source,
     )
-
-
-def packages(
-    sources: Sequence[str], *, bundle: str | None = None, search: SearchPath | None = None
-) -> list[Package]:
-    """:func:`load_package` of each of *sources*, in order."""
-    return [load_package(s, bundle=bundle, search=search) for s in sources]
