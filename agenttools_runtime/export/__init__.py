@@ -37,23 +37,19 @@ class Format:
     id: str
     title: str
     marketplace: bool
-    judge: str  # the client command that reads it (docs and --help)
 
 
 FORMATS: dict[str, Format] = {
     f.id: f
     for f in (
-        Format("agent-plugin", "Agent Plugins plugin", False, "any Agent Plugins client"),
-        Format("claude-plugin", "Claude Code plugin", False, "claude plugin validate DIR"),
-        Format("codex-plugin", "Codex plugin", False, "a Codex marketplace"),
-        Format("gemini-extension", "Gemini CLI extension", False, "gemini extensions link DIR"),
-        Format(
-            "claude-marketplace",
-            "Claude Code marketplace",
-            True,
-            "claude plugin marketplace add DIR",
-        ),
-        Format("codex-marketplace", "Codex marketplace", True, "codex plugin marketplace add DIR"),
+        # (each with the client command that reads it)
+        Format("agent-plugin", "Agent Plugins plugin", False),  # any Agent Plugins client
+        Format("claude-plugin", "Claude Code plugin", False),  # claude plugin validate DIR
+        Format("codex-plugin", "Codex plugin", False),  # a Codex marketplace
+        Format("gemini-extension", "Gemini CLI extension", False),  # gemini extensions link DIR
+        # claude plugin marketplace add DIR:
+        Format("claude-marketplace", "Claude Code marketplace", True),
+        Format("codex-marketplace", "Codex marketplace", True),  # codex plugin marketplace add DIR
     )
 }
 
