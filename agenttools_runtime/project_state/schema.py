@@ -78,14 +78,13 @@ TABLES: tuple[tuple[str, str, tuple[Key, ...]], ...] = (
 @dataclass(frozen=True, slots=True)
 class BundleSpec:
     """One ``[[bundle]]``: its requirement, the bundle names asked for (empty: the
-    distribution's only one), its clients, runner and scope, and the line it starts on."""
+    distribution's only one), its clients, runner and scope."""
 
     requirement: Requirement
     bundles: tuple[str, ...]
     clients: tuple[str, ...]
     runner: str
     scope: str
-    line: int
 
     @property
     def distribution(self) -> str:
@@ -321,5 +320,4 @@ def _bundle(
         clients=tuple(ids),
         runner=runner,
         scope=scope,
-        line=problems.lines.line(where) or 1,
     )
