@@ -168,7 +168,7 @@ def read(path: Path) -> Lock | None:
 
 def read_bytes(path: Path) -> bytes | None:
     """The bytes of the lock at *path* (None: there is none), for a caller that also
-    hashes them (one read)."""
+    hashes or compares them (one read)."""
     try:
         return regular_files.read_bytes(path)
     except FileNotFoundError:
