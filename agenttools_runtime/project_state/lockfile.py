@@ -35,9 +35,6 @@ else:  # pragma: no cover
 
 LOCK_FILE = "agenttools.lock"
 LOCK_VERSION = 1
-HEADER = (
-    "This file is written by 'agenttools lock' from agenttools.toml: commit it, do not edit it."
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +143,6 @@ class Lock:
     input: str
     distributions: tuple[LockedDistribution, ...] = ()
     deployments: tuple[LockedDeployment, ...] = ()
-    version: int = LOCK_VERSION
 
     def distribution(self, name: str) -> LockedDistribution | None:
         return next((d for d in self.distributions if d.name == name), None)
@@ -218,8 +214,8 @@ def _tables(data: Mapping[str, Any], name: str) -> list[Mapping[str, Any]]:
     return found
 
 
-def _text(data: Mapping[str, Any], name: str, default: str | None = None) -> str:
-    value = data.get(name, default)
+def _text(data: Mapping[str, Any], name: str) -> str:
+    value = data.get(name)
     if not isinstance(value, str):
         raise ValueError(f'"{name}" is missing or not a string')
     return value

@@ -10,7 +10,7 @@ from typing import Any
 import tomlkit
 
 from agenttools_runtime import fs
-from agenttools_runtime.project_state.lockfile import Lock, read_bytes
+from agenttools_runtime.project_state.lockfile import LOCK_VERSION, Lock, read_bytes
 
 HEADER = (
     "This file is written by 'agenttools lock' from agenttools.toml: commit it, do not edit it."
@@ -21,7 +21,7 @@ def dumps(lock: Lock) -> str:
     """The lock's text: sorted, the same lock always the same bytes."""
     doc = tomlkit.document()
     doc.add(tomlkit.comment(HEADER))
-    doc.add("version", lock.version)
+    doc.add("version", LOCK_VERSION)
     doc.add("input", lock.input)
     distributions = sorted(lock.distributions, key=lambda d: d.name)
     deployments = sorted(lock.deployments, key=lambda d: (d.bundle, d.client, d.scope))
