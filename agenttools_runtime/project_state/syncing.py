@@ -73,7 +73,7 @@ def lock_only(
     previous = lockfile.read(path)
     with Sources(index_options(project)) as sources:
         lock = lock_project(project, previous, sources, upgrade=upgrade)
-    changed = previous is None or lockwrite.dumps(previous) != lockwrite.dumps(lock)
+    changed = _changed(previous, lock)
     if not dry_run and changed:
         lockwrite.write(path, lock)
     return lock, changed
@@ -113,7 +113,7 @@ def sync_project(
         before = lock
         if relock or lock is None:
             lock = lock_project(project, lock, sources, upgrade=upgrade)
-            changed = before is None or lockwrite.dumps(before) != lockwrite.dumps(lock)
+            changed = _changed(before, lock)
             lock_action = ("would write" if dry_run else "written") if changed else "up to date"
         report = SyncReport(lock, lock_action)
         deployments = dict(record.deployments)
@@ -140,6 +140,11 @@ def sync_project(
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+
+def _changed(before: Lock | None, lock: Lock) -> bool:
+    """Whether *lock* is other bytes than the lock *before* (None: there was none)."""
+    return before is None or lockwrite.dumps(before) != lockwrite.dumps(lock)
 
 
 def _remove_unlisted(
