@@ -161,20 +161,28 @@ class Sources:
                                       distribution=dist.name)  # fmt: skip
         item = served[0]
         where = redact(item.source)
+
+        def mismatch(served: str) -> LockedHashMismatch:
+            return LockedHashMismatch(
+                index=where,
+                file=pin.wheel,
+                served=served,
+                lock=LOCK_NAME,
+                locked=pin.sha256,
+                distribution=dist.name,
+            )
+
         if item.sha256 is not None and item.sha256.lower() != pin.sha256:
-            raise LockedHashMismatch(index=where, file=pin.wheel, served=item.sha256.lower(),
-                                     lock=LOCK_NAME, locked=pin.sha256, distribution=dist.name)  # fmt: skip
+            raise mismatch(item.sha256.lower())
         try:
             path = remote.download_wheel(
                 remote.RemoteWheel(pin.name, version, item), timeout=timeout
             )
         except RemoteHashMismatch as exc:
-            raise LockedHashMismatch(index=where, file=pin.wheel, served=str(exc.data["actual"]),
-                                     lock=LOCK_NAME, locked=pin.sha256, distribution=dist.name) from None  # fmt: skip
+            raise mismatch(str(exc.data["actual"])) from None
         actual = hashlib.sha256(path.read_bytes()).hexdigest()
         if actual != pin.sha256:
-            raise LockedHashMismatch(index=where, file=pin.wheel, served=actual, lock=LOCK_NAME,
-                                     locked=pin.sha256, distribution=dist.name)  # fmt: skip
+            raise mismatch(actual)
         local = item.local_path
         made = ResolvedDistribution(pin.name, pin.version, pin.wheel, pin.sha256,
                                     url=None if local is not None else redact(item.url),
