@@ -33,8 +33,8 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.mcp.install import read_server_entries, remove_server_entry
 from agenttools_runtime.project_state import lockfile, lockwrite, machine
-from agenttools_runtime.project_state.filecheck import config_digests
-from agenttools_runtime.project_state.freshness import Action, SyncReport, lock_sha256
+from agenttools_runtime.project_state.filecheck import config_digests, file_sha256
+from agenttools_runtime.project_state.freshness import Action, SyncReport
 from agenttools_runtime.project_state.lockfile import (
     LOCK_FILE,
     Lock,
@@ -133,7 +133,7 @@ def sync_project(
     if not dry_run:
         report.checked = verify_project(root, lock)
         ok = report.checked.ok
-        applied = machine.ProjectRecord(str(root), lock_sha256(path) if ok else None, deployments,
+        applied = machine.ProjectRecord(str(root), file_sha256(path) if ok else None, deployments,
                                         config_digests(root, lock) if ok else {})  # fmt: skip
         machine.write(applied, root)
     return report
