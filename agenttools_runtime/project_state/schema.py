@@ -18,11 +18,10 @@ from packaging.utils import canonicalize_name
 
 from agenttools_runtime import regular_files
 from agenttools_runtime.errors import ProjectFileInvalid
-from agenttools_runtime.project_state import finding, rawfile
+from agenttools_runtime.project_state import rawfile
 from agenttools_runtime.suggest import did_you_mean
 from agenttools_runtime.toml_text import KeyPath, TomlLines, format_key
 
-PROJECT_FILE = finding.PROJECT_FILE
 RUNNERS = ("uvx", "script", "python")
 PORTABLE_RUNNERS = ("uvx", "script")
 SCOPES = ("project", "user")

@@ -37,8 +37,7 @@ from agenttools_runtime.errors import (
     RemoteHashMismatch,
 )
 from agenttools_runtime.mcp.runners import uvx_sources
-from agenttools_runtime.project_state.lockfile import LOCK_FILE as LOCK_NAME
-from agenttools_runtime.project_state.lockfile import LockedDistribution, Pin
+from agenttools_runtime.project_state.lockfile import LOCK_FILE, LockedDistribution, Pin
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +114,7 @@ class Sources:
             self._done[key] = (fetched, done)
         if sha256 is not None and fetched.pin.sha256 != sha256:
             raise LockedHashMismatch(index=fetched.index or DEFAULT_INDEX, file=fetched.pin.wheel,
-                                     served=fetched.pin.sha256, lock="agenttools.lock",
+                                     served=fetched.pin.sha256, lock=LOCK_FILE,
                                      locked=sha256, distribution=name)  # fmt: skip
         return fetched
 
@@ -157,7 +156,7 @@ class Sources:
             if f.filename == pin.wheel and (f.project_version or ("", None))[1] == version
         ]  # fmt: skip
         if not served:
-            raise LockedFileNotServed(index=options.describe(), file=pin.wheel, lock=LOCK_NAME,
+            raise LockedFileNotServed(index=options.describe(), file=pin.wheel, lock=LOCK_FILE,
                                       distribution=dist.name)  # fmt: skip
         item = served[0]
         where = redact(item.source)
@@ -167,7 +166,7 @@ class Sources:
                 index=where,
                 file=pin.wheel,
                 served=served,
-                lock=LOCK_NAME,
+                lock=LOCK_FILE,
                 locked=pin.sha256,
                 distribution=dist.name,
             )
