@@ -21,7 +21,7 @@ import hashlib
 import json
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +47,7 @@ class Pin:
     sha256: str
 
     def to_data(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "version": self.version,
-            "wheel": self.wheel,
-            "sha256": self.sha256,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +101,7 @@ class LockedFile:
     sha256: str
 
     def to_data(self) -> dict[str, Any]:
-        return {"path": self.path, "sha256": self.sha256}
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
