@@ -22,7 +22,7 @@ import os
 import re
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -64,7 +64,7 @@ class RegistryServer:
     url: str | None = None
     transport: Transport = "stdio"
     headers: tuple[tuple[str, str], ...] = ()
-    settings: tuple[Setting, ...] = field(default=())
+    settings: tuple[Setting, ...] = ()
 
     @property
     def key(self) -> str:
