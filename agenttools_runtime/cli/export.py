@@ -21,7 +21,6 @@ from agenttools_runtime.cli.common import (
 if TYPE_CHECKING:
     from agenttools_runtime.export import ExportResult
 
-MARKETPLACES = ("claude-marketplace", "codex-marketplace")
 # each format --format takes (in the order --help lists them), and what to do next with it
 NEXT_STEP = {
     "agent-plugin": "",
@@ -159,9 +158,9 @@ def register(subparsers: Any) -> None:
 
 def run_export(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.discovery import search_from_args
-    from agenttools_runtime.export import export
+    from agenttools_runtime.export import FORMATS, export
 
-    if args.format not in MARKETPLACES and len(args.sources) != 1:
+    if not FORMATS[args.format].marketplace and len(args.sources) != 1:
         raise UsageError(f"--format {args.format} takes one SOURCE (a marketplace takes several)")
     if args.spec_version and args.format != "agent-plugin":
         raise UsageError("--spec-version is for --format agent-plugin")

@@ -172,8 +172,7 @@ def project_here(args: argparse.Namespace) -> Path | None:
 
 def run_add(args: argparse.Namespace) -> int:
     from agenttools_runtime.project_state.editing import added
-    from agenttools_runtime.project_state.finding import find_project_file
-    from agenttools_runtime.project_state.schema import PROJECT_FILE
+    from agenttools_runtime.project_state.finding import PROJECT_FILE, find_project_file
 
     path = find_project_file()
     if path is None:

@@ -26,7 +26,7 @@ from agenttools_runtime.export import (
 )
 from agenttools_runtime.export.naming import suggest
 from agenttools_runtime.export.output import Tree, WriteResult, write_tree
-from agenttools_runtime.export.source import Package, packages
+from agenttools_runtime.export.source import Package, load_package
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,23 +37,19 @@ class Format:
     id: str
     title: str
     marketplace: bool
-    judge: str  # the client command that reads it (docs and --help)
 
 
 FORMATS: dict[str, Format] = {
     f.id: f
     for f in (
-        Format("agent-plugin", "Agent Plugins plugin", False, "any Agent Plugins client"),
-        Format("claude-plugin", "Claude Code plugin", False, "claude plugin validate DIR"),
-        Format("codex-plugin", "Codex plugin", False, "a Codex marketplace"),
-        Format("gemini-extension", "Gemini CLI extension", False, "gemini extensions link DIR"),
-        Format(
-            "claude-marketplace",
-            "Claude Code marketplace",
-            True,
-            "claude plugin marketplace add DIR",
-        ),
-        Format("codex-marketplace", "Codex marketplace", True, "codex plugin marketplace add DIR"),
+        # (each with the client command that reads it)
+        Format("agent-plugin", "Agent Plugins plugin", False),  # any Agent Plugins client
+        Format("claude-plugin", "Claude Code plugin", False),  # claude plugin validate DIR
+        Format("codex-plugin", "Codex plugin", False),  # a Codex marketplace
+        Format("gemini-extension", "Gemini CLI extension", False),  # gemini extensions link DIR
+        # claude plugin marketplace add DIR:
+        Format("claude-marketplace", "Claude Code marketplace", True),
+        Format("codex-marketplace", "Codex marketplace", True),  # codex plugin marketplace add DIR
     )
 }
 
@@ -65,7 +61,6 @@ class ExportResult:
     format: str
     packages: tuple[Package, ...]
     written: WriteResult
-    tree: Tree
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -127,7 +122,7 @@ def export(
     marketplace's default name is *output*'s directory name, made kebab-case. Raises the
     errors of :func:`~.source.load_package`, of the format (``ExportNameInvalid``,
     ``ExportUnsupported``, ``ExportSchemaViolation``) and ``ExportOutputConflict``."""
-    loaded = tuple(packages(sources, bundle=bundle, search=search))
+    loaded = tuple(load_package(s, bundle=bundle, search=search) for s in sources)
     default_name = suggest(Path(output).resolve().name)
     tree = render(
         format_id,
@@ -137,4 +132,4 @@ def export(
         spec_version=spec_version,
         default_name=default_name,
     )
-    return ExportResult(format_id, loaded, write_tree(tree, output, force=force), tree)
+    return ExportResult(format_id, loaded, write_tree(tree, output, force=force))

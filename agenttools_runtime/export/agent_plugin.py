@@ -59,11 +59,11 @@ def render(package: Package, *, name: str | None = None, spec_version: str | Non
 def servers_document(servers: Sequence[ExportedServer]) -> dict[str, Any]:
     """``mcpServers`` of ``mcp.json``; a setting the user gives is left out with an
     ``ExportSettingNotExported`` warning (the format has nowhere to ask for it)."""
-    return {"mcpServers": {s.key: _server(s.key, s) for s in servers}}
+    return {"mcpServers": {s.key: _server(s) for s in servers}}
 
 
-def _server(key: str, exported: ExportedServer) -> dict[str, Any]:
-    server = exported.server
+def _server(exported: ExportedServer) -> dict[str, Any]:
+    key, server = exported.key, exported.server
     for setting in exported.settings:
         warnings.warn(
             errors.ExportSettingNotExported(

@@ -34,15 +34,10 @@ SCHEMA = "claude-code-plugin-manifest.schema.json"
 def render(package: Package, *, name: str | None = None, prefix: str = "") -> Tree:
     """The plugin of *package*, its files under *prefix* (a marketplace's ``plugins/<name>/``).
     Raises ``ExportNameInvalid``, ``UnsupportedTransport``, ``ExportSchemaViolation``."""
-    return tree_of({f"{prefix}{MANIFEST}": manifest(package, name)}, skill_files(package, prefix))
-
-
-def manifest(package: Package, name: str | None = None) -> dict[str, Any]:
-    """``plugin.json`` of *package*, validated."""
     plugin = plugin_fields(package, name, FORMAT, TITLE)
     plugin.update(servers_document(exported_servers(package, TITLE)))
     check(plugin, SCHEMA, TITLE)
-    return plugin
+    return tree_of({f"{prefix}{MANIFEST}": plugin}, skill_files(package, prefix))
 
 
 def servers_document(servers: Sequence[ExportedServer]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from agenttools_runtime.export.common import (
     plugin_fields,
     skill_files,
 )
-from agenttools_runtime.export.output import OutputFile, Tree, tree_of
+from agenttools_runtime.export.output import Tree, tree_of
 from agenttools_runtime.export.source import Package
 from agenttools_runtime.export.validation import check
 from agenttools_runtime.mcp.entries import build_entry
@@ -33,11 +33,10 @@ def render(package: Package, *, name: str | None = None, prefix: str = "") -> Tr
     """The plugin of *package*, its files under *prefix* (a marketplace's ``plugins/<name>/``).
     Raises ``ExportNameInvalid``, ``UnsupportedTransport``, ``ExportSchemaViolation``."""
     plugin = plugin_fields(package, name, FORMAT, TITLE)
-    files: dict[str, OutputFile] = {}
+    files = skill_files(package, prefix)
     documents: dict[str, Any] = {}
     if package.skills:
         plugin["skills"] = "./skills/"
-        files.update(skill_files(package, prefix))
     servers = exported_servers(package, TITLE)
     if servers:
         plugin["mcpServers"] = f"./{MCP}"

@@ -5,6 +5,7 @@ settings a user gives."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -102,9 +103,7 @@ def setting_keys(servers: Iterable[ExportedServer]) -> dict[tuple[str, str], str
     name when no other server has one of that name, else ``<server key>_<name>``; only
     letters, digits and ``_`` (what Claude Code's ``userConfig`` keys allow)."""
     pairs = [(s.key, setting.name) for s in servers for setting in s.settings]
-    counts: dict[str, int] = {}
-    for _, name in pairs:
-        counts[name] = counts.get(name, 0) + 1
+    counts = Counter(name for _, name in pairs)
     keys = {}
     for server_key, name in pairs:
         key = name if counts[name] == 1 else f"{server_key}_{name}"

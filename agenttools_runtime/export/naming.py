@@ -18,13 +18,12 @@ class NameRule:
 
     pattern: str
     says: str
-    max_length: int = MAX_LENGTH
 
     def problem(self, name: str) -> str | None:
         if not name:
             return "it is empty"
-        if len(name) > self.max_length:
-            return f"it is longer than {self.max_length} characters"
+        if len(name) > MAX_LENGTH:
+            return f"it is longer than {MAX_LENGTH} characters"
         if re.fullmatch(self.pattern, name) is None:
             return self.says
         return None
@@ -33,6 +32,11 @@ class NameRule:
 KEBAB = NameRule(
     r"[a-z0-9]+(?:-[a-z0-9]+)*",
     "it must be kebab-case: lowercase letters, digits and single hyphens between them",
+)
+# Codex 0.171: the name is a directory of its plugin cache and half of NAME@MARKETPLACE
+CODEX = NameRule(
+    r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?",
+    "it must be letters, digits, '.', '_' and '-', starting and ending with a letter or digit",
 )
 RULES: dict[str, NameRule] = {
     # Agent Plugins 1.0.0/1.1.0 §5.5 (the schema's pattern)
@@ -45,15 +49,8 @@ RULES: dict[str, NameRule] = {
     # ("the Claude.ai marketplace sync requires kebab-case")
     "claude-plugin": KEBAB,
     "claude-marketplace": KEBAB,
-    # Codex 0.171: the name is a directory of its plugin cache and half of NAME@MARKETPLACE
-    "codex-plugin": NameRule(
-        r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?",
-        "it must be letters, digits, '.', '_' and '-', starting and ending with a letter or digit",
-    ),
-    "codex-marketplace": NameRule(
-        r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?",
-        "it must be letters, digits, '.', '_' and '-', starting and ending with a letter or digit",
-    ),
+    "codex-plugin": CODEX,
+    "codex-marketplace": CODEX,
     # Gemini CLI 0.61: "Only letters (a-z, A-Z), numbers (0-9), and dashes (-) are allowed."
     "gemini-extension": NameRule(
         r"[A-Za-z0-9-]+", "only letters (a-z, A-Z), digits (0-9) and dashes (-) are allowed"

@@ -41,7 +41,7 @@ class OutputFile:
 @dataclass(frozen=True, slots=True)
 class Tree:
     """What one export writes: ``/``-separated relative paths → files, and the documents
-    that were validated (path → JSON value), for ``--json`` and tests."""
+    that were validated (path → JSON value), which a marketplace takes from its plugins."""
 
     files: Mapping[str, OutputFile]
     documents: Mapping[str, Any] = field(default_factory=dict, compare=False)

@@ -22,7 +22,7 @@ import os
 import re
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -64,7 +64,7 @@ class RegistryServer:
     url: str | None = None
     transport: Transport = "stdio"
     headers: tuple[tuple[str, str], ...] = ()
-    settings: tuple[Setting, ...] = field(default=())
+    settings: tuple[Setting, ...] = ()
 
     @property
     def key(self) -> str:
@@ -243,25 +243,15 @@ class _Reader:
         for index, item in enumerate(items or ()):
             place = f"{where}/{index}"
             self.variables(place, item)
-            value = item.get("value")
-            if item["type"] == "named":
-                flag = item["name"]
-                self.text(f"{place}/name", flag, r"-{1,2}[A-Za-z0-9][A-Za-z0-9._-]*")
-                if value is None and not (item.get("isRequired") or "default" in item):
-                    out.append(flag)  # a flag without a value
-                    continue
-                if value is None:
-                    self.setting(place, flag.lstrip("-"), item, "arg")
-                    value = "{" + _ident(flag.lstrip("-")) + "}"
-                self.text(f"{place}/value", value)
-                out.append(f"{flag}={value}")
+            if item["type"] != "named":  # (the schema requires a valueHint without a value)
+                out.append(self.value(place, item, item.get("valueHint", ""), "arg"))
                 continue
-            if value is None:
-                hint = item["valueHint"]
-                self.setting(place, hint, item, "arg")
-                value = "{" + _ident(hint) + "}"
-            self.text(f"{place}/value", value)
-            out.append(value)
+            flag = item["name"]
+            self.text(f"{place}/name", flag, r"-{1,2}[A-Za-z0-9][A-Za-z0-9._-]*")
+            if item.get("value") is None and not (item.get("isRequired") or "default" in item):
+                out.append(flag)  # a flag without a value
+                continue
+            out.append(f"{flag}={self.value(place, item, flag.lstrip('-'), 'arg')}")
         return out
 
     def pairs(self, where: str, items: Any, kind: SettingKind) -> tuple[tuple[str, str], ...]:
@@ -272,13 +262,17 @@ class _Reader:
             key = item["name"]
             self.text(f"{place}/name", key, pattern, what="a name")
             self.variables(place, item)
-            value = item.get("value")
-            if value is None:
-                self.setting(place, key, item, kind)
-                value = "{" + _ident(key) + "}"
-            self.text(f"{place}/value", value)
-            out.append((key, value))
+            out.append((key, self.value(place, item, key, kind)))
         return tuple(out)
+
+    def value(self, where: str, item: dict[str, Any], name: str, kind: SettingKind) -> str:
+        """*item*'s value, else the ``{placeholder}`` of the input *name* it then declares."""
+        value = item.get("value")
+        if value is None:
+            self.setting(where, name, item, kind)
+            value = "{" + _ident(name) + "}"
+        self.text(f"{where}/value", value)
+        return value
 
     def variables(self, where: str, item: dict[str, Any]) -> None:
         for variable, spec in (item.get("variables") or {}).items():

@@ -15,7 +15,7 @@ distribution as installed. Nothing is imported, built or installed.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,7 +28,7 @@ from agenttools_runtime.names import SKILL_FILE, canonical_dist_name
 from agenttools_runtime.project.build import load_plan
 from agenttools_runtime.project.problems import Problem
 from agenttools_runtime.project.pyproject import PYPROJECT, Project, load_project
-from agenttools_runtime.project.values import dig
+from agenttools_runtime.project.values import dig, table
 from agenttools_runtime.skill_sources import distribution_skill_source, skill_sources
 from agenttools_runtime.skills.hashing import hash_bytes
 from agenttools_runtime.skills.spec import SkillSource
@@ -180,14 +180,11 @@ def _from_project(
     plan = load_plan(root, version)
     manifest = plan.manifest
     chosen = _choose_bundle(manifest, bundle, source)
-    scripts = dig(project.data, "project", "scripts")
+    scripts = table(dig(project.data, "project", "scripts"))
     origin = Origin(
         manifest.distribution,
         version,
-        {
-            name: str(target).split(":", 1)[0].strip()
-            for name, target in (scripts.items() if isinstance(scripts, dict) else ())
-        },
+        {name: str(target).split(":", 1)[0].strip() for name, target in scripts.items()},
     )
     members = {m.path: m for m in contents.members(plan)}  # the files the wheel would carry
 
@@ -199,8 +196,7 @@ def _from_project(
         executable = frozenset(rel for rel, member in own.items() if member.executable)
         return ExportSkill(name, entry.description, files, executable)
 
-    project_table = dig(project.data, "project")
-    metadata = from_pyproject(project_table if isinstance(project_table, dict) else {})
+    metadata = from_pyproject(table(dig(project.data, "project")))
     return _package(manifest, chosen, origin, metadata, skill, search, source)
 
 
@@ -293,10 +289,3 @@ def _package(
         skills=tuple(skills),
         source=source,
     )
-
-
-def packages(
-    sources: Sequence[str], *, bundle: str | None = None, search: SearchPath | None = None
-) -> list[Package]:
-    """:func:`load_package` of each of *sources*, in order."""
-    return [load_package(s, bundle=bundle, search=search) for s in sources]

@@ -120,8 +120,13 @@ def config_digests(root: Path, lock: Lock) -> dict[str, str | None]:
             continue
         for entry in d.entries:
             if entry.file not in found:
-                try:
-                    found[entry.file] = hashlib.sha256(read_bytes(root / entry.file)).hexdigest()
-                except OSError:
-                    found[entry.file] = None
+                found[entry.file] = file_sha256(root / entry.file)
     return found
+
+
+def file_sha256(path: Path) -> str | None:
+    """The SHA-256 of the bytes of the file at *path* (None: missing or unreadable)."""
+    try:
+        return hashlib.sha256(read_bytes(path)).hexdigest()
+    except OSError:
+        return None

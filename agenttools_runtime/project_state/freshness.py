@@ -94,11 +94,3 @@ def checked_by_record(root: Path, lock: Lock, record: machine.ProjectRecord) -> 
     files = sum(len(d.files) for d in project)
     entries = sum(len(d.entries) for d in project)
     return Checked((), len(lock.deployments), files, entries)
-
-
-def lock_sha256(path: Path) -> str | None:
-    """The SHA-256 of the lock file's bytes (what a machine record says it applied)."""
-    try:
-        return hashlib.sha256(regular_files.read_bytes(path)).hexdigest()
-    except OSError:
-        return None

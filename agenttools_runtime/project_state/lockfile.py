@@ -21,7 +21,7 @@ import hashlib
 import json
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +35,6 @@ else:  # pragma: no cover
 
 LOCK_FILE = "agenttools.lock"
 LOCK_VERSION = 1
-HEADER = (
-    "This file is written by 'agenttools lock' from agenttools.toml: commit it, do not edit it."
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +47,7 @@ class Pin:
     sha256: str
 
     def to_data(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "version": self.version,
-            "wheel": self.wheel,
-            "sha256": self.sha256,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +101,7 @@ class LockedFile:
     sha256: str
 
     def to_data(self) -> dict[str, Any]:
-        return {"path": self.path, "sha256": self.sha256}
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +138,6 @@ class Lock:
     input: str
     distributions: tuple[LockedDistribution, ...] = ()
     deployments: tuple[LockedDeployment, ...] = ()
-    version: int = LOCK_VERSION
 
     def distribution(self, name: str) -> LockedDistribution | None:
         return next((d for d in self.distributions if d.name == name), None)
@@ -168,7 +159,7 @@ def read(path: Path) -> Lock | None:
 
 def read_bytes(path: Path) -> bytes | None:
     """The bytes of the lock at *path* (None: there is none), for a caller that also
-    hashes them (one read)."""
+    hashes or compares them (one read)."""
     try:
         return regular_files.read_bytes(path)
     except FileNotFoundError:
@@ -218,8 +209,8 @@ def _tables(data: Mapping[str, Any], name: str) -> list[Mapping[str, Any]]:
     return found
 
 
-def _text(data: Mapping[str, Any], name: str, default: str | None = None) -> str:
-    value = data.get(name, default)
+def _text(data: Mapping[str, Any], name: str) -> str:
+    value = data.get(name)
     if not isinstance(value, str):
         raise ValueError(f'"{name}" is missing or not a string')
     return value

@@ -9,8 +9,8 @@ from typing import Any
 
 import tomlkit
 
-from agenttools_runtime import fs, regular_files
-from agenttools_runtime.project_state.lockfile import Lock
+from agenttools_runtime import fs
+from agenttools_runtime.project_state.lockfile import LOCK_VERSION, Lock, read_bytes
 
 HEADER = (
     "This file is written by 'agenttools lock' from agenttools.toml: commit it, do not edit it."
@@ -21,7 +21,7 @@ def dumps(lock: Lock) -> str:
     """The lock's text: sorted, the same lock always the same bytes."""
     doc = tomlkit.document()
     doc.add(tomlkit.comment(HEADER))
-    doc.add("version", lock.version)
+    doc.add("version", LOCK_VERSION)
     doc.add("input", lock.input)
     distributions = sorted(lock.distributions, key=lambda d: d.name)
     deployments = sorted(lock.deployments, key=lambda d: (d.bundle, d.client, d.scope))
@@ -37,11 +37,8 @@ def dumps(lock: Lock) -> str:
 def write(path: Path, lock: Lock) -> bool:
     """Write the lock atomically unless *path* holds these bytes already; whether it wrote."""
     data = dumps(lock).encode("utf-8")
-    try:
-        if regular_files.read_bytes(path) == data:
-            return False
-    except FileNotFoundError:
-        pass
+    if read_bytes(path) == data:
+        return False
     fs.write_bytes_atomic(path, data)
     return True
 

@@ -45,12 +45,10 @@ def read(root: Path) -> ProjectRecord:
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             raise ValueError("another shape")
         deployments = data.get("deployments") or {}
-        if not isinstance(deployments, dict):
+        configs = data.get("config_files") or {}
+        if not isinstance(deployments, dict) or not isinstance(configs, dict):
             raise ValueError("another shape")
         lock = data.get("lock_sha256")
-        configs = data.get("config_files") or {}
-        if not isinstance(configs, dict):
-            raise ValueError("another shape")
         return ProjectRecord(str(root), lock if isinstance(lock, str) else None,
                              {str(k): str(v) for k, v in deployments.items()},
                              {str(k): None if v is None else str(v) for k, v in configs.items()})  # fmt: skip

@@ -18,11 +18,10 @@ from packaging.utils import canonicalize_name
 
 from agenttools_runtime import regular_files
 from agenttools_runtime.errors import ProjectFileInvalid
-from agenttools_runtime.project_state import finding, rawfile
+from agenttools_runtime.project_state import rawfile
 from agenttools_runtime.suggest import did_you_mean
 from agenttools_runtime.toml_text import KeyPath, TomlLines, format_key
 
-PROJECT_FILE = finding.PROJECT_FILE
 RUNNERS = ("uvx", "script", "python")
 PORTABLE_RUNNERS = ("uvx", "script")
 SCOPES = ("project", "user")
@@ -78,14 +77,13 @@ TABLES: tuple[tuple[str, str, tuple[Key, ...]], ...] = (
 @dataclass(frozen=True, slots=True)
 class BundleSpec:
     """One ``[[bundle]]``: its requirement, the bundle names asked for (empty: the
-    distribution's only one), its clients, runner and scope, and the line it starts on."""
+    distribution's only one), its clients, runner and scope."""
 
     requirement: Requirement
     bundles: tuple[str, ...]
     clients: tuple[str, ...]
     runner: str
     scope: str
-    line: int
 
     @property
     def distribution(self) -> str:
@@ -321,5 +319,4 @@ def _bundle(
         clients=tuple(ids),
         runner=runner,
         scope=scope,
-        line=problems.lines.line(where) or 1,
     )

@@ -37,8 +37,7 @@ from agenttools_runtime.errors import (
     RemoteHashMismatch,
 )
 from agenttools_runtime.mcp.runners import uvx_sources
-from agenttools_runtime.project_state.lockfile import LOCK_FILE as LOCK_NAME
-from agenttools_runtime.project_state.lockfile import LockedDistribution, Pin
+from agenttools_runtime.project_state.lockfile import LOCK_FILE, LockedDistribution, Pin
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +114,7 @@ class Sources:
             self._done[key] = (fetched, done)
         if sha256 is not None and fetched.pin.sha256 != sha256:
             raise LockedHashMismatch(index=fetched.index or DEFAULT_INDEX, file=fetched.pin.wheel,
-                                     served=fetched.pin.sha256, lock="agenttools.lock",
+                                     served=fetched.pin.sha256, lock=LOCK_FILE,
                                      locked=sha256, distribution=name)  # fmt: skip
         return fetched
 
@@ -157,24 +156,32 @@ class Sources:
             if f.filename == pin.wheel and (f.project_version or ("", None))[1] == version
         ]  # fmt: skip
         if not served:
-            raise LockedFileNotServed(index=options.describe(), file=pin.wheel, lock=LOCK_NAME,
+            raise LockedFileNotServed(index=options.describe(), file=pin.wheel, lock=LOCK_FILE,
                                       distribution=dist.name)  # fmt: skip
         item = served[0]
         where = redact(item.source)
+
+        def mismatch(served: str) -> LockedHashMismatch:
+            return LockedHashMismatch(
+                index=where,
+                file=pin.wheel,
+                served=served,
+                lock=LOCK_FILE,
+                locked=pin.sha256,
+                distribution=dist.name,
+            )
+
         if item.sha256 is not None and item.sha256.lower() != pin.sha256:
-            raise LockedHashMismatch(index=where, file=pin.wheel, served=item.sha256.lower(),
-                                     lock=LOCK_NAME, locked=pin.sha256, distribution=dist.name)  # fmt: skip
+            raise mismatch(item.sha256.lower())
         try:
             path = remote.download_wheel(
                 remote.RemoteWheel(pin.name, version, item), timeout=timeout
             )
         except RemoteHashMismatch as exc:
-            raise LockedHashMismatch(index=where, file=pin.wheel, served=str(exc.data["actual"]),
-                                     lock=LOCK_NAME, locked=pin.sha256, distribution=dist.name) from None  # fmt: skip
+            raise mismatch(str(exc.data["actual"])) from None
         actual = hashlib.sha256(path.read_bytes()).hexdigest()
         if actual != pin.sha256:
-            raise LockedHashMismatch(index=where, file=pin.wheel, served=actual, lock=LOCK_NAME,
-                                     locked=pin.sha256, distribution=dist.name)  # fmt: skip
+            raise mismatch(actual)
         local = item.local_path
         made = ResolvedDistribution(pin.name, pin.version, pin.wheel, pin.sha256,
                                     url=None if local is not None else redact(item.url),

@@ -33,8 +33,8 @@ from agenttools_runtime.errors import (
 )
 from agenttools_runtime.mcp.install import read_server_entries, remove_server_entry
 from agenttools_runtime.project_state import lockfile, lockwrite, machine
-from agenttools_runtime.project_state.filecheck import config_digests
-from agenttools_runtime.project_state.freshness import Action, SyncReport, lock_sha256
+from agenttools_runtime.project_state.filecheck import config_digests, file_sha256
+from agenttools_runtime.project_state.freshness import Action, SyncReport
 from agenttools_runtime.project_state.lockfile import (
     LOCK_FILE,
     Lock,
@@ -73,7 +73,7 @@ def lock_only(
     previous = lockfile.read(path)
     with Sources(index_options(project)) as sources:
         lock = lock_project(project, previous, sources, upgrade=upgrade)
-    changed = previous is None or lockwrite.dumps(previous) != lockwrite.dumps(lock)
+    changed = _changed(previous, lock)
     if not dry_run and changed:
         lockwrite.write(path, lock)
     return lock, changed
@@ -113,7 +113,7 @@ def sync_project(
         before = lock
         if relock or lock is None:
             lock = lock_project(project, lock, sources, upgrade=upgrade)
-            changed = before is None or lockwrite.dumps(before) != lockwrite.dumps(lock)
+            changed = _changed(before, lock)
             lock_action = ("would write" if dry_run else "written") if changed else "up to date"
         report = SyncReport(lock, lock_action)
         deployments = dict(record.deployments)
@@ -133,13 +133,18 @@ def sync_project(
     if not dry_run:
         report.checked = verify_project(root, lock)
         ok = report.checked.ok
-        applied = machine.ProjectRecord(str(root), lock_sha256(path) if ok else None, deployments,
+        applied = machine.ProjectRecord(str(root), file_sha256(path) if ok else None, deployments,
                                         config_digests(root, lock) if ok else {})  # fmt: skip
         machine.write(applied, root)
     return report
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+
+def _changed(before: Lock | None, lock: Lock) -> bool:
+    """Whether *lock* is other bytes than the lock *before* (None: there was none)."""
+    return before is None or lockwrite.dumps(before) != lockwrite.dumps(lock)
 
 
 def _remove_unlisted(
