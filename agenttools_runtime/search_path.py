@@ -154,6 +154,6 @@ def _environment_of_site_packages(path: Path) -> Environment | None:
     for prefix in (path.parent.parent.parent, path.parent.parent):
         for scripts, python in (("bin", "python"), ("Scripts", "python.exe")):
             candidate = prefix / scripts / python
-            if (prefix / "pyvenv.cfg").is_file() and candidate.exists():
+            if (prefix / "pyvenv.cfg").is_file() and candidate.is_file():
                 return Environment(candidate, candidate.parent)
     return None
