@@ -21,6 +21,8 @@ from agenttools_runtime.cli.index_options import add_index_arguments
 from agenttools_runtime.cli.setting_args import add_setting_arguments
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from agenttools_runtime.discovery import SearchPath
 
 NAME_HELP = (
@@ -121,14 +123,15 @@ def search_from_args(args: argparse.Namespace, *, quiet: bool = False) -> Search
     return None
 
 
-def _active_venv_python() -> str | None:
+def _active_venv_python() -> Path | None:
     """The interpreter of ``$VIRTUAL_ENV`` when it is set and is not this interpreter's
     environment (None otherwise, or when it holds no interpreter)."""
+    from agenttools_runtime.search_path import venv_python
+
     venv = os.environ.get("VIRTUAL_ENV")
     if not venv or os.path.realpath(venv) == os.path.realpath(sys.prefix):
         return None
-    candidates = (os.path.join(venv, "bin", "python"), os.path.join(venv, "Scripts", "python.exe"))
-    return next((c for c in candidates if os.path.isfile(c)), None)
+    return venv_python(venv)
 
 
 # -- list ------------------------------------------------------------------------------------
