@@ -21,8 +21,6 @@ from agenttools_runtime.cli.index_options import add_index_arguments
 from agenttools_runtime.cli.setting_args import add_setting_arguments
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from agenttools_runtime.discovery import SearchPath
 
 NAME_HELP = (
@@ -103,6 +101,7 @@ def search_from_args(args: argparse.Namespace, *, quiet: bool = False) -> Search
     environment (``VIRTUAL_ENV``, said on stderr unless *quiet*) when it is not the one
     agenttools runs in (installed with pipx or ``uv tool``); None: this interpreter's."""
     from agenttools_runtime.discovery import SearchPath
+    from agenttools_runtime.search_path import venv_python
 
     refuse_both(args, "--python", "--path")
     python = getattr(args, "python", None)
@@ -111,27 +110,19 @@ def search_from_args(args: argparse.Namespace, *, quiet: bool = False) -> Search
         return SearchPath.for_python(python)
     if paths:
         return SearchPath.for_paths(paths)
-    venv_python = _active_venv_python()
-    if venv_python is not None:
-        if not quiet:
-            print(
-                f"agenttools: using the active virtual environment {os.environ['VIRTUAL_ENV']} "
-                "(VIRTUAL_ENV); --python PATH chooses another",
-                file=sys.stderr,
-            )
-        return SearchPath.for_python(venv_python)
-    return None
-
-
-def _active_venv_python() -> Path | None:
-    """The interpreter of ``$VIRTUAL_ENV`` when it is set and is not this interpreter's
-    environment (None otherwise, or when it holds no interpreter)."""
-    from agenttools_runtime.search_path import venv_python
-
     venv = os.environ.get("VIRTUAL_ENV")
     if not venv or os.path.realpath(venv) == os.path.realpath(sys.prefix):
         return None
-    return venv_python(venv)
+    interpreter = venv_python(venv)
+    if interpreter is None:  # (a venv without an interpreter: this one's, quietly)
+        return None
+    if not quiet:
+        print(
+            f"agenttools: using the active virtual environment {venv} "
+            "(VIRTUAL_ENV); --python PATH chooses another",
+            file=sys.stderr,
+        )
+    return SearchPath.for_python(interpreter)
 
 
 # -- list ------------------------------------------------------------------------------------
