@@ -287,7 +287,10 @@ def _resolve_name(name: str, search: SearchPath | None) -> AgentTools:
         # package does not hide a server of the same name
         if dist is not None and (dist.manifest is not None or dist.problem is not None):
             return _single_bundle(dist, search)
-        return _unique_server(name, search)
+        owner = server_owner(name, search)
+        if owner is None:
+            raise errors.AgentToolsNotFound(name=name, environment=_where(search))
+        return wrap_server(owner.server(name), owner)
     dist_name, _, item = name.partition("/")
     if not dist_name or not item or "/" in item:
         raise errors.AgentToolsNotFound(name=name, environment=_where(search))
@@ -332,14 +335,14 @@ def _single_bundle(dist: InstalledDistribution, search: SearchPath | None) -> Ag
     )
 
 
-def _unique_server(name: str, search: SearchPath | None) -> AgentTools:
+def server_owner(name: str, search: SearchPath | None) -> InstalledDistribution | None:
+    """The one installed distribution (without a problem) that declares the MCP server
+    *name*, or None if none does. Raises ``MCPServerNameAmbiguous`` if several do."""
     owners = [d for d in find_distributions(search) if d.problem is None and name in d.server_names]
-    if len(owners) == 1:
-        return wrap_server(owners[0].server(name), owners[0])
-    if owners:
+    if len(owners) > 1:
         qualified = [f"{d.name}/{name}" for d in owners]
         raise errors.MCPServerNameAmbiguous(name=name, names=qualified)
-    raise errors.AgentToolsNotFound(name=name, environment=_where(search))
+    return owners[0] if owners else None
 
 
 def _where(search: SearchPath | None) -> str:

@@ -58,6 +58,14 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     return read_with_stat(path)[0]
 
 
+def read_bytes_if_present(path: str | os.PathLike[str]) -> bytes | None:
+    """:func:`read_bytes`, None when nothing is at *path* (``FileNotFoundError``)."""
+    try:
+        return read_bytes(path)
+    except FileNotFoundError:
+        return None
+
+
 def read_with_stat(path: str | os.PathLike[str]) -> tuple[bytes, os.stat_result]:
     """:func:`read_bytes`, with the ``fstat`` of the file it read (its mode, without a
     second look at the path)."""

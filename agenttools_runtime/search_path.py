@@ -68,16 +68,14 @@ class SearchPath:
         be run or answers nonsense."""
         executable = _absolute(python)
         if executable.is_dir():  # a venv directory: its interpreter
-            for candidate in (executable / "bin" / "python", executable / "Scripts" / "python.exe"):
-                if candidate.is_file():
-                    executable = candidate
-                    break
-            else:
+            interpreter = venv_python(executable)
+            if interpreter is None:
                 raise errors.InvalidPythonEnvironment(
                     python=executable,
                     reason="a directory without bin/python or Scripts/python.exe (not a virtual "
                     "environment)",
                 )
+            executable = interpreter
         import subprocess  # (rare: only --python runs an interpreter)
 
         try:
@@ -142,6 +140,13 @@ class SearchPath:
         return f"{self.environment.python} -m pip install {name}"
 
 
+def venv_python(venv: Path | str) -> Path | None:
+    """The interpreter of the virtual environment *venv*: its ``bin/python`` (POSIX) or
+    ``Scripts/python.exe`` (Windows) file; None when it has neither."""
+    candidates = (Path(venv, "bin", "python"), Path(venv, "Scripts", "python.exe"))
+    return next((c for c in candidates if os.path.isfile(c)), None)
+
+
 def _absolute(path: Path | str) -> Path:
     """*path* with ``~`` expanded, made absolute and normalized (``..`` folded)."""
     return Path(os.path.abspath(os.path.expanduser(path)))
@@ -152,8 +157,7 @@ def _environment_of_site_packages(path: Path) -> Environment | None:
     with a ``pyvenv.cfg`` and an interpreter, of <prefix>/lib/pythonX.Y/site-packages
     (POSIX) or <prefix>/Lib/site-packages (Windows)."""
     for prefix in (path.parent.parent.parent, path.parent.parent):
-        for scripts, python in (("bin", "python"), ("Scripts", "python.exe")):
-            candidate = prefix / scripts / python
-            if (prefix / "pyvenv.cfg").is_file() and candidate.exists():
-                return Environment(candidate, candidate.parent)
+        python = venv_python(prefix) if (prefix / "pyvenv.cfg").is_file() else None
+        if python is not None:
+            return Environment(python, python.parent)
     return None

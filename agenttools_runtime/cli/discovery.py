@@ -101,6 +101,7 @@ def search_from_args(args: argparse.Namespace, *, quiet: bool = False) -> Search
     environment (``VIRTUAL_ENV``, said on stderr unless *quiet*) when it is not the one
     agenttools runs in (installed with pipx or ``uv tool``); None: this interpreter's."""
     from agenttools_runtime.discovery import SearchPath
+    from agenttools_runtime.search_path import venv_python
 
     refuse_both(args, "--python", "--path")
     python = getattr(args, "python", None)
@@ -109,26 +110,19 @@ def search_from_args(args: argparse.Namespace, *, quiet: bool = False) -> Search
         return SearchPath.for_python(python)
     if paths:
         return SearchPath.for_paths(paths)
-    venv_python = _active_venv_python()
-    if venv_python is not None:
-        if not quiet:
-            print(
-                f"agenttools: using the active virtual environment {os.environ['VIRTUAL_ENV']} "
-                "(VIRTUAL_ENV); --python PATH chooses another",
-                file=sys.stderr,
-            )
-        return SearchPath.for_python(venv_python)
-    return None
-
-
-def _active_venv_python() -> str | None:
-    """The interpreter of ``$VIRTUAL_ENV`` when it is set and is not this interpreter's
-    environment (None otherwise, or when it holds no interpreter)."""
     venv = os.environ.get("VIRTUAL_ENV")
     if not venv or os.path.realpath(venv) == os.path.realpath(sys.prefix):
         return None
-    candidates = (os.path.join(venv, "bin", "python"), os.path.join(venv, "Scripts", "python.exe"))
-    return next((c for c in candidates if os.path.isfile(c)), None)
+    interpreter = venv_python(venv)
+    if interpreter is None:  # (a venv without an interpreter: this one's, quietly)
+        return None
+    if not quiet:
+        print(
+            f"agenttools: using the active virtual environment {venv} "
+            "(VIRTUAL_ENV); --python PATH chooses another",
+            file=sys.stderr,
+        )
+    return SearchPath.for_python(interpreter)
 
 
 # -- list ------------------------------------------------------------------------------------

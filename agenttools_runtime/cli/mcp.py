@@ -188,20 +188,18 @@ def resolve_server(spec: str, search: SearchPath | None) -> tuple[InstalledDistr
     """The installed distribution and its server: ``dist/server``, or a bare name declared
     by exactly one distribution. Raises ``DistributionNotInstalled``, ``DistributionServerNotFound``,
     ``MCPServerNameAmbiguous``, ``MCPServerNotFound``."""
-    from agenttools_runtime.discovery import find_distributions, get_distribution
-    from agenttools_runtime.errors import MCPServerNameAmbiguous, MCPServerNotFound
+    from agenttools_runtime.bundles import server_owner
+    from agenttools_runtime.discovery import get_distribution
+    from agenttools_runtime.errors import MCPServerNotFound
 
     if "/" in spec:
         dist_name, _, name = spec.partition("/")
         dist = get_distribution(dist_name, search)
         return dist, dist.server(name)
-    owners = [d for d in find_distributions(search) if d.problem is None and spec in d.server_names]
-    if len(owners) == 1:
-        return owners[0], owners[0].server(spec)
-    if owners:
-        qualified = [f"{d.name}/{spec}" for d in owners]
-        raise MCPServerNameAmbiguous(name=spec, names=qualified)
-    raise MCPServerNotFound(name=spec)
+    owner = server_owner(spec, search)
+    if owner is None:
+        raise MCPServerNotFound(name=spec)
+    return owner, owner.server(spec)
 
 
 def run_install(args: argparse.Namespace) -> int:

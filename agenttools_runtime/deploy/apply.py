@@ -474,7 +474,7 @@ def _undo_config(entry: Journal, change: ConfigChange, found: list[AgentToolsWar
     # the journal names the file a link points to (dotfiles in a repository); a journal of
     # an older agenttools may name the link: its target is what is restored, the link stays
     path = Path(os.path.realpath(change.file))
-    current = _digest(_read_bytes(path))
+    current = _digest(regular_files.read_bytes_if_present(path))
     if current == change.before:
         return  # our write never happened
     if current == change.after:  # nobody changed it since our write: the exact prior bytes
@@ -538,15 +538,8 @@ def _digest(data: bytes | None) -> str | None:
     return None if data is None else sha256(data).hexdigest()
 
 
-def _read_bytes(path: Path) -> bytes | None:
-    try:
-        return regular_files.read_bytes(path)
-    except FileNotFoundError:
-        return None
-
-
 def _read_text(path: Path) -> str | None:
     # surrogateescape: an entry that is not UTF-8 (unreadable, so replaced) is journaled
     # as it is, and its undo writes back the very bytes
-    data = _read_bytes(path)
+    data = regular_files.read_bytes_if_present(path)
     return None if data is None else data.decode("utf-8", "surrogateescape")

@@ -282,9 +282,7 @@ def _removal_recovered(store: Store, ident: str) -> Journal | None:
 
 def _broken(exc: errors.InvalidDeploymentRecord) -> errors.BrokenDeploymentRecord:
     hint = broken_record_hint(exc.path)
-    return errors.BrokenDeploymentRecord(
-        path=exc.path, reason=exc.data.get("reason", ""), hint=hint
-    )
+    return errors.BrokenDeploymentRecord(path=exc.path, reason=exc.reason, hint=hint)
 
 
 def remove_deployment(ident: str | Deployment, *, force: bool = False) -> RemovalResult:

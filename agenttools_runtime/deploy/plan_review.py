@@ -47,7 +47,7 @@ def unreadable_in_the_way(
             records.read_record(path)
             continue  # (readable by now)
         except errors.InvalidDeploymentRecord as exc:
-            reason = str(exc.data.get("reason", ""))
+            reason = exc.reason
         said = _said(path)
         tools = said.get("agent_tools")
         where = said.get("location_key")

@@ -169,6 +169,11 @@ class InvalidDeploymentRecord(DeployError):
         """The record file; its directory is named after the deployment's uuid."""
         return Path(str(self.data["path"]))
 
+    @property
+    def reason(self) -> str:
+        """Why it cannot be read."""
+        return str(self.data["reason"])
+
 
 class BrokenDeploymentRecord(InvalidDeploymentRecord):
     """A removal asked for a deployment whose record cannot be read: nothing is removed, and

@@ -434,6 +434,17 @@ def test_search_path_for_paths_finds_the_venv_interpreter(tmp_path: Path) -> Non
     assert SearchPath.for_paths([tmp_path]).environment == Environment.current()
 
 
+def test_search_path_for_paths_wants_an_interpreter_file(tmp_path: Path) -> None:
+    """A directory where a venv's interpreter would be is no interpreter: its servers
+    start with this one, as outside a venv (not with a directory as the command)."""
+    venv = tmp_path / "venv"
+    site = venv / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (venv / "bin" / "python").mkdir(parents=True)
+    assert SearchPath.for_paths([site]).environment == Environment.current()
+
+
 def test_search_path_for_python_asks_the_interpreter_once() -> None:
     search = SearchPath.for_python(sys.executable)
     assert search.environment.python == Path(sys.executable)

@@ -166,9 +166,7 @@ def _read_config_bytes(path: Path) -> bytes | None:
     directory or anything else that is not a regular file (a named pipe would wait forever,
     ``/dev/zero`` never end)."""
     try:
-        return regular_files.read_bytes(path)
-    except FileNotFoundError:
-        return None
+        return regular_files.read_bytes_if_present(path)
     except IsADirectoryError:
         raise errors.ConfigFileInvalid(file=path, reason="it is a directory") from None
     except regular_files.NotRegularFile as exc:
