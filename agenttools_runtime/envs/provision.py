@@ -94,9 +94,12 @@ def provision(
             return Provision(existing, created=False)
     staging = _staging()
     try:
-        if layout_name == METADATA:
-            return _metadata(request, options, installer, key, ident, staging, replaces)
-        return _venv(request, options, installer, key, ident, staging, replaces)
+        build = _metadata if layout_name == METADATA else _venv
+        path, fill = build(request, options, installer, key, ident, staging)
+        present = _complete_at(path, key)
+        if present is not None:
+            return Provision(present, created=False)
+        return _create(path, replaces, fill)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -260,15 +263,12 @@ def _venv(
     key: str,
     ident: Identity,
     staging: Path,
-    replaces: Sequence[str],
-) -> Provision:
+) -> tuple[Path, Callable[[], Receipt]]:
+    """Where the virtual environment of *request* goes, resolved now (the lock file in
+    *staging*), and what fills it there."""
     text, resolved, source_sha = _resolve(request, options, installer, ident, staging)
     version = _version_in(resolved, installer, request)
-    name = layout.environment_name(request.name, version, key)
-    path = envs_dir() / name
-    present = _complete_at(path, key)
-    if present is not None:
-        return Provision(present, created=False)
+    path = envs_dir() / layout.environment_name(request.name, version, key)
 
     def fill() -> Receipt:
         installers.create_venv(installer, path)
@@ -284,7 +284,7 @@ def _venv(
             request, options, installer, key, request.name, version, resolved, VENV, source_sha
         )
 
-    return _create(path, replaces, fill)
+    return path, fill
 
 
 def _metadata(
@@ -294,8 +294,9 @@ def _metadata(
     key: str,
     ident: Identity,
     staging: Path,
-    replaces: Sequence[str],
-) -> Provision:
+) -> tuple[Path, Callable[[], Receipt]]:
+    """Where the metadata environment of *request* goes, its wheel found (downloaded into
+    the cache, or built), and what fills it there."""
     from agenttools_runtime.envs import http, remote
 
     index = url = None
@@ -311,11 +312,7 @@ def _metadata(
         assert local is not None
         wheel, digest = local
     dist, version = map(str, parse_wheel_filename(wheel.name)[:2])
-    name = layout.environment_name(dist, version, key)
-    path = envs_dir() / name
-    present = _complete_at(path, key)
-    if present is not None:
-        return Provision(present, created=False)
+    path = envs_dir() / layout.environment_name(dist, version, key)
     resolved = (
         ResolvedDistribution(
             dist, version, wheel.name, digest, url=url, path=str(wheel), index=index
@@ -331,7 +328,7 @@ def _metadata(
             request, options, installer, key, dist, version, resolved, METADATA, source_sha
         )
 
-    return _create(path, replaces, fill)
+    return path, fill
 
 
 def _complete_at(path: Path, key: str) -> ManagedEnvironment | None:
