@@ -88,9 +88,10 @@ def find_wheel(requirement: Requirement, options: IndexOptions, *, timeout: floa
             by_version.setdefault(pv[1], []).append(item)
     pinned = any(s.operator in ("==", "===") for s in requirement.specifier)
     allowed = [
-        v for v in requirement.specifier.filter(by_version)
+        v
+        for v in requirement.specifier.filter(by_version)
         if pinned or not all(f.yanked for f in by_version[v])
-    ]  # fmt: skip
+    ]
     if not allowed:
         shown = ", ".join(str(v) for v in sorted(by_version)) or "none"
         raise RemoteVersionNotFound(
