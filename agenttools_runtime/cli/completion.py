@@ -30,8 +30,9 @@ POSITIONAL_KINDS = {
     "skills": "dir",
     "project": "dir",
 }
-# what an option's value is, by its metavar (options with choices complete those)
-VALUE_KINDS = {"DIR": "dir", "FILE": "file", "PATH": "file"}
+# what an option's value is, by its metavar as the help shows it (options with choices
+# complete those)
+VALUE_KINDS = {"DIR": "dir", "OUTDIR": "dir", "FILE": "file", "PATH": "file", "CLIENT": "client"}
 # positionals that take a comma-separated list
 COMMA_LISTS = {("deploy", "target")}
 # options after which a command has no TARGET: its first positional is the next one
@@ -115,7 +116,8 @@ def commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> lis
                 continue
             options.extend(action.option_strings)
             if action.nargs != 0:
-                kind = _kind(action, VALUE_KINDS.get(str(action.metavar), "none"))
+                metavar = action.metavar or action.dest.upper()  # (argparse's default)
+                kind = _kind(action, VALUE_KINDS.get(str(metavar), "none"))
                 values.update(dict.fromkeys(action.option_strings, kind))
         else:
             kind = _kind(action, POSITIONAL_KINDS.get(action.dest, "none"))

@@ -13,6 +13,7 @@ from agenttools_runtime.cli.common import (
     add_command,
     emit,
     examples,
+    finish_interrupted_if_left,
     nonempty,
 )
 from agenttools_runtime.cli.setting_args import add_setting_arguments
@@ -51,11 +52,10 @@ def register(subparsers: Any) -> None:
 def run_configure(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.setting_args import given_settings
     from agenttools_runtime.deploy.deployment import Deployment, find_deployment
-    from agenttools_runtime.deploy.lock import finish_interrupted
     from agenttools_runtime.deploy.sync import redeploy
     from agenttools_runtime.settings.given import GivenError, by_server, parse_pairs
 
-    finish_interrupted()
+    finish_interrupted_if_left()
     record = find_deployment(args.deployment)
     servers = [e.name.rpartition("/")[2] for e in record.mcp_servers]
     try:

@@ -201,10 +201,13 @@ def _ask(request: Any) -> bool:
 
 
 def _install_command(args: argparse.Namespace) -> str:
-    """The command line of this deploy with ``--install``."""
+    """The command line of this deploy with ``--install``: credentials out of the URLs, and
+    the values of ``--env`` masked (whether one is a secret is for the bundle, not installed,
+    to say)."""
     import shlex
 
     from agenttools_runtime.envs.index import redact
+    from agenttools_runtime.settings.secrets import MARK
 
     words = ["agenttools", "deploy"]
     if args.all_clients:
@@ -225,16 +228,20 @@ def _install_command(args: argparse.Namespace) -> str:
         value = getattr(args, option)
         if value:
             words += [f"--{option.replace('_', '-')}", redact(value)]
-    for option in ("extra_index_url", "find_links"):
+    for option in ("extra_index_url", "find_links", "env_file"):
         for value in getattr(args, option) or ():
             words += [f"--{option.replace('_', '-')}", redact(value)]
-    for flag in ("no_skills", "no_index", "link"):
+    for assignment in args.env:
+        words += ["--env", f"{assignment.partition('=')[0]}={MARK}"]
+    for flag in ("no_skills", "no_index", "link", "json"):
         if getattr(args, flag):
             words.append(f"--{flag.replace('_', '-')}")
     if args.overwrite == "upgrade":
         words.append("--upgrade")
     elif args.overwrite == "all":
         words.append("--force")
+    if args.check != "start":
+        words.append("--check" if args.check == "connect" else "--no-check")
     words.append("--install")
     return shlex.join(words)
 

@@ -308,6 +308,8 @@ def _render_verify(found: list[DeploymentStatus]) -> str:
 
 
 def run_sync(args: argparse.Namespace) -> int:
+    if args.yes and not args.prune:  # (a project sync asks nothing: nor there)
+        raise UsageError("--yes confirms --prune; give --prune too")
     project = project_cli.project_here(args)
     if project is not None:  # inside a project: make the machine match its lock
         return project_cli.run_project_sync(args, project)
@@ -316,8 +318,6 @@ def run_sync(args: argparse.Namespace) -> int:
     from agenttools_runtime.deploy.selection import select
     from agenttools_runtime.deploy.sync import PRUNE, plan_sync, run_sync
 
-    if args.yes and not args.prune:
-        raise UsageError("--yes confirms --prune; give --prune too")
     if not args.dry_run:
         finish_interrupted_if_left()
     upgrades, upgraded, upgrades_ok = envs_cli.sync_upgrades(args)  # managed environments

@@ -38,9 +38,11 @@ from agenttools_runtime.envs.receipt import VENV
 from agenttools_runtime.envs.refs import empty_trash, references, remove_environment
 from agenttools_runtime.errors import AgentToolsError
 
-UNUSED, INCOMPLETE, INTERPRETER_GONE, MISMATCH, TRASH = (
-    "unused", "incomplete", "interpreter gone", "receipt mismatch", "trash",
-)  # fmt: skip
+UNUSED = "unused"
+INCOMPLETE = "incomplete"
+INTERPRETER_GONE = "interpreter gone"
+MISMATCH = "receipt mismatch"
+TRASH = "trash"
 UNREADABLE_JOURNAL, SET_ASIDE_JOURNAL = "unreadable journal", "set-aside journal"
 
 

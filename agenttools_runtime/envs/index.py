@@ -46,13 +46,12 @@ class IndexOptions(jsonform.Form):
         extra_index_urls: Sequence[str] = (),
         find_links: Sequence[str] = (),
         no_index: bool = False,
-        environ: Mapping[str, str] | None = None,
     ) -> IndexOptions:
         """The options given, each one not given taken from the environment variables
         ``PIP_INDEX_URL``, ``PIP_EXTRA_INDEX_URL``, ``PIP_FIND_LINKS``, ``PIP_NO_INDEX``, then
         ``UV_DEFAULT_INDEX`` / ``UV_INDEX_URL``, ``UV_INDEX`` / ``UV_EXTRA_INDEX_URL``,
         ``UV_FIND_LINKS``, ``UV_NO_INDEX``. Local ``find_links`` directories become absolute."""
-        env = os.environ if environ is None else environ
+        env = os.environ
         index = index_url or _first(env, "PIP_INDEX_URL", "UV_DEFAULT_INDEX", "UV_INDEX_URL")
         extras = tuple(extra_index_urls) or _words(
             env, "PIP_EXTRA_INDEX_URL", "UV_INDEX", "UV_EXTRA_INDEX_URL"

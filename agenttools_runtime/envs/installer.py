@@ -116,13 +116,13 @@ def lock(
     python = sys.executable
     spec = output.with_name(output.name + ".in")
     spec.write_text("".join(f"{line}\n" for line in requirements), encoding="utf-8")
+    source, out = os.fspath(spec), os.fspath(output)
     try:
         if installer.name == "uv":
-            args = ["pip", "compile", os.fspath(spec), "--format", "pylock.toml", "-o",
-                    os.fspath(output), "--python", python, "--quiet", "--no-header"]  # fmt: skip
+            args = ["pip", "compile", source, "--format", "pylock.toml", "-o", out]
+            args += ["--python", python, "--quiet", "--no-header"]
         else:
-            args = ["--python", python, *_PIP_QUIET, "lock", "-r", os.fspath(spec), "-o",
-                    os.fspath(output), "--quiet"]  # fmt: skip
+            args = ["--python", python, *_PIP_QUIET, "lock", "-r", source, "-o", out, "--quiet"]
         _run(installer, args, options, "resolve", what)
     finally:
         spec.unlink(missing_ok=True)
@@ -173,11 +173,11 @@ def install_pinned(
 
 def build_wheel(installer: Installer, project: Path, out_dir: Path, options: IndexOptions) -> Path:
     """Build *project*'s wheel into *out_dir* (an empty directory); its path."""
+    out, source = os.fspath(out_dir), os.fspath(project)
     if installer.name == "uv":
-        args = ["build", "--wheel", "--out-dir", os.fspath(out_dir), os.fspath(project), "--quiet"]
+        args = ["build", "--wheel", "--out-dir", out, source, "--quiet"]
     else:
-        args = [*_PIP_QUIET, "wheel", "--no-deps", "-w", os.fspath(out_dir), os.fspath(project),
-                "--quiet"]  # fmt: skip
+        args = [*_PIP_QUIET, "wheel", "--no-deps", "-w", out, source, "--quiet"]
     _run(installer, args, options, "build", str(project))
     wheels = sorted(out_dir.glob("*.whl"))
     if len(wheels) != 1:
@@ -234,8 +234,11 @@ def essential_line(output: str) -> str:
             break
     if not text:
         errors = [ln.strip() for ln in lines if ln.strip().lower().startswith("error:")]
-        causes = [ln.strip().split(":", 1)[1].strip() for ln in lines
-                  if ln.strip().lower().startswith(("caused by:", "cause:"))]  # fmt: skip
+        causes = [
+            ln.strip().split(":", 1)[1].strip()
+            for ln in lines
+            if ln.strip().lower().startswith(("caused by:", "cause:"))
+        ]
         connection = [ln.strip() for ln in lines if "Retrying" in ln and "connection" in ln.lower()]
         if connection:
             text = connection[-1]

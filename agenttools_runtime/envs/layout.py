@@ -53,8 +53,9 @@ def request_key(request: str, index: IndexOptions, installer: str, layout: str) 
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
 
 
-def environment_name(distribution: str, version: str, key: str) -> str:
-    return f"{distribution}-{version}-{key}"
+def environment_path(distribution: str, version: str, key: str) -> Path:
+    """Where the environment of *distribution* *version* made for *key* goes."""
+    return envs_dir() / f"{distribution}-{version}-{key}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from agenttools_runtime.envs import journal, layout, pylock, receipt
 from agenttools_runtime.envs.envlock import environments_lock_held
 from agenttools_runtime.envs.index import IndexOptions, redact, redact_text
 from agenttools_runtime.envs.installer import Installer
-from agenttools_runtime.envs.layout import ManagedEnvironment, envs_dir
+from agenttools_runtime.envs.layout import ManagedEnvironment
 from agenttools_runtime.envs.pylock import ResolvedDistribution
 from agenttools_runtime.envs.receipt import METADATA, VENV, Receipt
 from agenttools_runtime.envs.refs import references, release_unused, remove_environment
@@ -94,9 +94,12 @@ def provision(
             return Provision(existing, created=False)
     staging = _staging()
     try:
-        if layout_name == METADATA:
-            return _metadata(request, options, installer, key, ident, staging, replaces)
-        return _venv(request, options, installer, key, ident, staging, replaces)
+        build = _metadata if layout_name == METADATA else _venv
+        path, fill = build(request, options, installer, key, ident, staging)
+        present = _complete_at(path, key)
+        if present is not None:
+            return Provision(present, created=False)
+        return _create(path, replaces, fill)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -116,8 +119,7 @@ def provision_pinned(
     resolved = tuple(sorted((d for d, _ in pinned), key=lambda d: d.name))
     key = _pinned_key(request, resolved, options, installer)
     version = _version_in(resolved, installer, request)
-    name = layout.environment_name(request.name, version, key)
-    path = envs_dir() / name
+    path = layout.environment_path(request.name, version, key)
     if path.exists():
         remove_environment(path)  # (a leftover nothing journals: not usable)
     lines = [f"{d.name} @ {file.resolve().as_uri()} --hash=sha256:{d.sha256}" for d, file in pinned]
@@ -129,9 +131,7 @@ def provision_pinned(
             installer, python, lines, options, require_hashes=True, what=request.describe()
         )
         fs.checkpoint("envs.installed", path)
-        _require_agent_tools(
-            layout.site_packages(path, platform.python_version()), request.name, version
-        )
+        _require_agent_tools(layout.site_packages(path), request.name, version)
         source_sha = identity(request).source_sha256
         return _receipt(
             request, options, installer, key, request.name, version, resolved, VENV, source_sha
@@ -260,15 +260,12 @@ def _venv(
     key: str,
     ident: Identity,
     staging: Path,
-    replaces: Sequence[str],
-) -> Provision:
+) -> tuple[Path, Callable[[], Receipt]]:
+    """Where the virtual environment of *request* goes, resolved now (the lock file in
+    *staging*), and what fills it there."""
     text, resolved, source_sha = _resolve(request, options, installer, ident, staging)
     version = _version_in(resolved, installer, request)
-    name = layout.environment_name(request.name, version, key)
-    path = envs_dir() / name
-    present = _complete_at(path, key)
-    if present is not None:
-        return Provision(present, created=False)
+    path = layout.environment_path(request.name, version, key)
 
     def fill() -> Receipt:
         installers.create_venv(installer, path)
@@ -277,14 +274,13 @@ def _venv(
         lock_file = staging / receipt.LOCK_FILE
         installers.install_locked(installer, python, lock_file, options, what=request.describe())
         fs.checkpoint("envs.installed", path)
-        site = layout.site_packages(path, platform.python_version())
-        _require_agent_tools(site, request.name, version)
+        _require_agent_tools(layout.site_packages(path), request.name, version)
         fs.write_bytes_atomic(path / receipt.LOCK_FILE, redact_text(text).encode("utf-8"))
         return _receipt(
             request, options, installer, key, request.name, version, resolved, VENV, source_sha
         )
 
-    return _create(path, replaces, fill)
+    return path, fill
 
 
 def _metadata(
@@ -294,8 +290,9 @@ def _metadata(
     key: str,
     ident: Identity,
     staging: Path,
-    replaces: Sequence[str],
-) -> Provision:
+) -> tuple[Path, Callable[[], Receipt]]:
+    """Where the metadata environment of *request* goes, its wheel found (downloaded into
+    the cache, or built), and what fills it there."""
     from agenttools_runtime.envs import http, remote
 
     index = url = None
@@ -311,11 +308,7 @@ def _metadata(
         assert local is not None
         wheel, digest = local
     dist, version = map(str, parse_wheel_filename(wheel.name)[:2])
-    name = layout.environment_name(dist, version, key)
-    path = envs_dir() / name
-    present = _complete_at(path, key)
-    if present is not None:
-        return Provision(present, created=False)
+    path = layout.environment_path(dist, version, key)
     resolved = (
         ResolvedDistribution(
             dist, version, wheel.name, digest, url=url, path=str(wheel), index=index
@@ -331,7 +324,7 @@ def _metadata(
             request, options, installer, key, dist, version, resolved, METADATA, source_sha
         )
 
-    return _create(path, replaces, fill)
+    return path, fill
 
 
 def _complete_at(path: Path, key: str) -> ManagedEnvironment | None:

@@ -77,7 +77,7 @@ def find_wheel(requirement: Requirement, options: IndexOptions, *, timeout: floa
     (not yanked unless pinned with ``==``; pre-releases as PEP 440 says), and its wheel — one
     for this interpreter when there are several. Raises ``RemoteDistributionNotFound``,
     ``RemoteVersionNotFound``, ``RemoteWheelNotFound`` and what :func:`http.get` raises."""
-    files = gather_files(requirement.name, options, timeout=timeout)
+    files = simple.project_files(requirement.name, options, timeout=timeout)
     where = options.describe()
     if not files:
         raise RemoteDistributionNotFound(distribution=requirement.name, index=where)
@@ -88,9 +88,10 @@ def find_wheel(requirement: Requirement, options: IndexOptions, *, timeout: floa
             by_version.setdefault(pv[1], []).append(item)
     pinned = any(s.operator in ("==", "===") for s in requirement.specifier)
     allowed = [
-        v for v in requirement.specifier.filter(by_version)
+        v
+        for v in requirement.specifier.filter(by_version)
         if pinned or not all(f.yanked for f in by_version[v])
-    ]  # fmt: skip
+    ]
     if not allowed:
         shown = ", ".join(str(v) for v in sorted(by_version)) or "none"
         raise RemoteVersionNotFound(
@@ -110,16 +111,6 @@ def find_wheel(requirement: Requirement, options: IndexOptions, *, timeout: floa
         version,
         most_specific(wheels, lambda item: item.filename),
     )
-
-
-def gather_files(project: str, options: IndexOptions, *, timeout: float) -> list[IndexFile]:
-    """Every file of *project* on every index and find-links location, in that order."""
-    found: list[IndexFile] = []
-    for url in options.indexes:
-        found += simple.project_files(project, url, index=True, timeout=timeout)
-    for location in options.find_links:
-        found += simple.project_files(project, location, index=False, timeout=timeout)
-    return found
 
 
 def read_distribution(wheel: RemoteWheel, *, timeout: float) -> RemoteDistribution:

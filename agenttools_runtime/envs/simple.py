@@ -24,7 +24,7 @@ from packaging.utils import (
 from packaging.version import Version
 
 from agenttools_runtime.envs import http
-from agenttools_runtime.envs.index import is_url, redact
+from agenttools_runtime.envs.index import IndexOptions, is_url, redact
 from agenttools_runtime.errors import IndexUnreachable
 
 JSON_TYPE = "application/vnd.pypi.simple.v1+json"
@@ -66,38 +66,32 @@ class IndexFile:
         return _file_path(self.url)
 
 
-def project_files(project: str, source: str, *, index: bool, timeout: float) -> list[IndexFile]:
-    """The files of *project* at *source*: an index URL (its ``/<project>/`` page) when
-    *index*, else a find-links location. An index without the project gives ``[]``."""
+def project_files(project: str, options: IndexOptions, *, timeout: float) -> list[IndexFile]:
+    """Every file of *project* on every index of *options* (its ``/<project>/`` page; an
+    index without the project has none) and find-links location, in that order."""
     name = canonicalize_name(project)
-    if index:
-        url = source.rstrip("/") + f"/{name}/"
-        response = http.get(url, index=source, timeout=timeout, headers={"Accept": ACCEPT})
-        if response.status != 200:
-            return []
-        files = _files_of_page(response, source)
-    else:
-        files = find_links_files(source, timeout=timeout)
+    files: list[IndexFile] = []
+    for url in options.indexes:
+        response = _page(url.rstrip("/") + f"/{name}/", url, timeout)
+        files += [] if response is None else _files_of_page(response, url)
+    for location in options.find_links:
+        files += find_links_files(location, timeout=timeout)
     return [f for f in files if (pv := f.project_version) is not None and pv[0] == name]
 
 
-def project_names(source: str, *, index: bool, timeout: float) -> list[str]:
+def project_names(source: str, *, index: bool, timeout: float) -> set[str]:
     """Every project at *source* (an index's root page; a find-links location's files)."""
     if not index:
-        names = {
+        return {
             pv[0] for f in find_links_files(source, timeout=timeout) if (pv := f.project_version)
         }
-        return sorted(names)
-    url = source.rstrip("/") + "/"
-    response = http.get(url, index=source, timeout=timeout, headers={"Accept": ACCEPT})
-    if response.status != 200:
-        return []
+    response = _page(source.rstrip("/") + "/", source, timeout)
+    if response is None:
+        return set()
     if response.content_type == JSON_TYPE:
         data = _json(response, source)
-        return sorted(str(canonicalize_name(p["name"])) for p in data.get("projects", ()))
-    return sorted(
-        {str(canonicalize_name(text.strip())) for _, text, _ in _links(response) if text.strip()}
-    )
+        return {str(canonicalize_name(p["name"])) for p in data.get("projects", ())}
+    return {str(canonicalize_name(text.strip())) for _, text, _ in _links(response) if text.strip()}
 
 
 def find_links_files(location: str, *, timeout: float) -> list[IndexFile]:
@@ -117,6 +111,12 @@ def find_links_files(location: str, *, timeout: float) -> list[IndexFile]:
     if response.status != 200:
         return []
     return _files_of_page(response, location)
+
+
+def _page(url: str, source: str, timeout: float) -> http.Response | None:
+    """The simple API page at *url* of the index *source* (None: not there)."""
+    response = http.get(url, index=source, timeout=timeout, headers={"Accept": ACCEPT})
+    return response if response.status == 200 else None
 
 
 def _with_userinfo(url: str, source: str) -> str:

@@ -57,6 +57,11 @@ class Upgrade:
         r = self.environment.receipt
         return r.distribution if r is not None else self.environment.name
 
+    def done(self, result: str) -> None:
+        """*result*, said in the detail: the version, and the one it moves to."""
+        moves = "" if result == UP_TO_DATE else f" → {self.newest}"
+        self.result, self.detail = result, f"{self.distribution} {self.current}{moves}"
+
     def to_json(self) -> dict[str, object]:
         return {
             "environment": self.environment.name,
@@ -109,11 +114,7 @@ def upgrade_all(
 
 def _plan(item: Upgrade, receipt: Receipt, given: IndexOptions) -> None:
     item.newest = resolve_version(receipt, given)
-    if item.newest == receipt.version:
-        item.result, item.detail = UP_TO_DATE, f"{receipt.distribution} {receipt.version}"
-    else:
-        item.result = WOULD_UPGRADE
-        item.detail = f"{receipt.distribution} {receipt.version} → {item.newest}"
+    item.done(UP_TO_DATE if item.newest == receipt.version else WOULD_UPGRADE)
 
 
 def resolve_version(receipt: Receipt, given: IndexOptions) -> str:
@@ -152,7 +153,7 @@ def _upgrade(
     new = done.environment
     item.newest = new.receipt.version if new.receipt is not None else None
     if new.name == item.environment.name:
-        item.result, item.detail = UP_TO_DATE, f"{receipt.distribution} {receipt.version}"
+        item.done(UP_TO_DATE)
         return
     switched: list[DeploymentRecord] = []
     try:
@@ -171,8 +172,7 @@ def _upgrade(
         raise
     item.warnings.extend(provision.commit(done))
     item.new_environment = new.name
-    item.result = UPGRADED
-    item.detail = f"{receipt.distribution} {receipt.version} → {item.newest}"
+    item.done(UPGRADED)
 
 
 def _switch_back(switched: list[DeploymentRecord], old: ManagedEnvironment) -> None:

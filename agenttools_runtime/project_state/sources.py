@@ -21,7 +21,7 @@ from packaging.requirements import Requirement
 from packaging.version import Version
 
 from agenttools_runtime.discovery import SearchPath
-from agenttools_runtime.envs import http, provision, remote
+from agenttools_runtime.envs import http, provision, remote, simple
 from agenttools_runtime.envs.deploying import collect_unused, managed_search, recover_environments
 from agenttools_runtime.envs.envlock import environments_lock
 from agenttools_runtime.envs.index import DEFAULT_INDEX, IndexOptions, redact
@@ -152,7 +152,7 @@ class Sources:
         timeout = http.timeout_from_environment()
         version = Version(pin.version)
         served = [
-            f for f in remote.gather_files(pin.name, options, timeout=timeout)
+            f for f in simple.project_files(pin.name, options, timeout=timeout)
             if f.filename == pin.wheel and (f.project_version or ("", None))[1] == version
         ]  # fmt: skip
         if not served:

@@ -31,6 +31,8 @@ CASES = {
     "agenttools mcp install gem": ["gemini-cli"],
     "agenttools completion ": ["bash", "zsh", "fish"],
     "agenttools clients --os w": ["windows", "win32"],
+    "agenttools sync --client cu": ["cursor"],
+    "agenttools add --client gem": ["gemini-cli"],
     "agenttools deploy cursor weather-tools/": [
         "weather-tools/reports",
         "weather-tools/weather-tools",
@@ -101,6 +103,9 @@ def test_the_table_is_the_parser() -> None:
     assert table["mcp install"].positionals == ["client", "servers"]
     assert table["validate"].repeats
     assert table["bundle"].positionals == ["file"]
+    assert table["bundle"].values["-o"] == table["bundle"].values["--outdir"] == "dir"
+    for path in ("remove", "verify", "sync", "add"):  # (add's --client has no metavar)
+        assert table[path].values["--client"] == "client", path
     assert table["server-json"].positionals == ["dir"]
     assert table["export"].positionals == ["tools"] and table["export"].repeats
     text = script("bash")

@@ -356,3 +356,15 @@ def test_prune_asks_on_a_terminal(
     else:
         assert proc.returncode == 1 and len(deployed()) == 1
         assert b"Orphaned deployments were not removed: not confirmed." in out
+
+
+def test_yes_without_prune_is_refused_inside_a_project_too(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A project sync asks nothing, so ``--yes`` confirms nothing there either: refused as
+    outside one, not taken silently."""
+    (tmp_path / "agenttools.toml").write_text('[agenttools]\nclients = ["cursor"]\n')
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "sync", "--yes")
+    assert code == 2 and "--yes confirms --prune; give --prune too" in err
+    assert run(capsys, "sync")[0] == 0  # (the same project, without --yes)

@@ -183,6 +183,29 @@ def test_not_installed_and_not_asked_names_the_command(
     )
 
 
+def test_the_command_named_is_the_users_with_install(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The options that change what the deploy does stay in the command named (the start
+    check, the settings' values and files, --json); a value given with --env is masked, since
+    only the bundle, not installed, says whether it is a secret."""
+    env_file = tmp_path / "weather.env"
+    env_file.write_text("FORECAST_UNITS=metric\n", encoding="utf-8")
+    argv = ("deploy", "claude-code", "weather-tools", "--env", "FORECAST_API_KEY=s3cret")
+    line = unchanged_by(capsys, tmp_path, *argv, "--env-file", str(env_file), "--no-check")
+    assert "s3cret" not in line
+    assert line.endswith(
+        f"agenttools deploy claude-code weather-tools --env-file {env_file} "
+        "--env 'FORECAST_API_KEY=*****' --no-check --install"
+    )
+    done = run(capsys, *argv, "--check", "--json")
+    assert done.status == 1 and "s3cret" not in done.out
+    assert json.loads(done.out)["error"]["command"] == (
+        "agenttools deploy claude-code weather-tools --env 'FORECAST_API_KEY=*****' --json "
+        "--check --install"
+    )
+
+
 def test_a_wheel_without_agent_tools_shown(
     capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
 ) -> None:

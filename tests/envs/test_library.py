@@ -27,34 +27,52 @@ from agenttools_runtime.errors.environments import (
     UnsupportedRequirement,
 )
 
+INDEX_VARIABLES = (
+    "PIP_INDEX_URL",
+    "PIP_EXTRA_INDEX_URL",
+    "PIP_FIND_LINKS",
+    "PIP_NO_INDEX",
+    "UV_DEFAULT_INDEX",
+    "UV_INDEX_URL",
+    "UV_INDEX",
+    "UV_EXTRA_INDEX_URL",
+    "UV_FIND_LINKS",
+    "UV_NO_INDEX",
+)
 
-def test_options_come_from_the_command_line_then_pip_then_uv() -> None:
-    env = {
-        "PIP_INDEX_URL": "https://pip.example/simple",
-        "UV_DEFAULT_INDEX": "https://uv.example/simple",
-        "PIP_EXTRA_INDEX_URL": "https://a.example/simple  https://b.example/simple",
-        "UV_FIND_LINKS": "/wheels/one,/wheels/two",
-        "UV_NO_INDEX": "1",
-    }
-    found = IndexOptions.from_sources(environ=env)
+
+@pytest.fixture(autouse=True)
+def no_index_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """None of pip's and uv's index variables is set (the tests set theirs)."""
+    for name in INDEX_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_options_come_from_the_command_line_then_pip_then_uv(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert IndexOptions.from_sources().indexes == ("https://pypi.org/simple",)
+    monkeypatch.setenv("UV_INDEX_URL", "https://old.example/simple")
+    assert IndexOptions.from_sources().index_url == "https://old.example/simple"
+    monkeypatch.setenv("PIP_INDEX_URL", "https://pip.example/simple")
+    monkeypatch.setenv("UV_DEFAULT_INDEX", "https://uv.example/simple")
+    monkeypatch.setenv("PIP_EXTRA_INDEX_URL", "https://a.example/simple  https://b.example/simple")
+    monkeypatch.setenv("UV_FIND_LINKS", "/wheels/one,/wheels/two")
+    monkeypatch.setenv("UV_NO_INDEX", "1")
+    found = IndexOptions.from_sources()
     assert found.index_url == "https://pip.example/simple"
     assert found.extra_index_urls == ("https://a.example/simple", "https://b.example/simple")
     assert found.find_links == ("/wheels/one", "/wheels/two")
     assert found.no_index and found.indexes == ()
-    given = IndexOptions.from_sources(index_url="https://cli.example/simple", environ=env)
+    given = IndexOptions.from_sources(index_url="https://cli.example/simple")
     assert given.index_url == "https://cli.example/simple"
-    uv_only = IndexOptions.from_sources(environ={"UV_INDEX_URL": "https://old.example/simple"})
-    assert uv_only.index_url == "https://old.example/simple"
-    assert IndexOptions.from_sources(environ={}).indexes == ("https://pypi.org/simple",)
 
 
 def test_relative_find_links_become_absolute(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    found = IndexOptions.from_sources(
-        find_links=["wheels", "https://h.example/links.html"], environ={}
-    )
+    found = IndexOptions.from_sources(find_links=["wheels", "https://h.example/links.html"])
     assert found.find_links == (str(tmp_path / "wheels"), "https://h.example/links.html")
 
 
@@ -69,7 +87,6 @@ def test_credentials_are_removed_from_urls_options_and_text() -> None:
     options = IndexOptions.from_sources(
         index_url="https://u:secret@h.example/simple",
         extra_index_urls=["https://v:other@i.example/simple"],
-        environ={},
     )
     assert "secret" not in repr(options.to_json()) and "other" not in options.describe()
     assert options.installer_arguments("uv")[:2] == [
