@@ -206,6 +206,7 @@ def _install_command(args: argparse.Namespace) -> str:
     to say)."""
     import shlex
 
+    from agenttools_runtime.cli.setting_args import env_assignments
     from agenttools_runtime.envs.index import redact
     from agenttools_runtime.settings.secrets import MARK
 
@@ -231,8 +232,8 @@ def _install_command(args: argparse.Namespace) -> str:
     for option in ("extra_index_url", "find_links", "env_file"):
         for value in getattr(args, option) or ():
             words += [f"--{option.replace('_', '-')}", redact(value)]
-    for assignment in args.env:
-        words += ["--env", f"{assignment.partition('=')[0]}={MARK}"]
+    for assignment in env_assignments(args):  # (a malformed one is refused, never shown)
+        words += ["--env", f"{assignment.name}={MARK}"]
     for flag in ("no_skills", "no_index", "link", "json"):
         if getattr(args, flag):
             words.append(f"--{flag.replace('_', '-')}")

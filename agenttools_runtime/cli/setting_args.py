@@ -38,11 +38,22 @@ def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
 
 def given_settings(args: argparse.Namespace) -> list[Any]:
     """The ``--env-file`` and ``--env`` assignments, in that order (later ones win)."""
-    from agenttools_runtime.settings.given import GivenError, parse_pairs, read_env_file
+    from agenttools_runtime.settings.given import GivenError, read_env_file
 
     try:
         found = [a for f in args.env_file for a in read_env_file(Path(f))]
-        return found + parse_pairs(args.env)
+    except GivenError as exc:
+        raise UsageError(str(exc)) from None
+    return found + env_assignments(args)
+
+
+def env_assignments(args: argparse.Namespace) -> list[Any]:
+    """The ``--env`` assignments; a usage error names one that is not ``NAME=VALUE`` by its
+    position, never its text."""
+    from agenttools_runtime.settings.given import GivenError, parse_pairs
+
+    try:
+        return parse_pairs(args.env)
     except GivenError as exc:
         raise UsageError(str(exc)) from None
 

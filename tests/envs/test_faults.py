@@ -206,6 +206,17 @@ def test_the_command_named_is_the_users_with_install(
     )
 
 
+@pytest.mark.parametrize("given", ["s3cret", "=s3cret", " =s3cret"])
+def test_a_malformed_env_is_refused_before_a_command_is_named(
+    capsys: pytest.CaptureFixture[str], given: str
+) -> None:
+    """A value typed without its name is never shown, not even in the command named."""
+    done = run(capsys, "deploy", "claude-code", "weather-tools", "--env", "A=1", "--env", given)
+    assert done.status == 2
+    assert "s3cret" not in done.out + done.err
+    assert "--env #2 is not NAME=VALUE" in done.err
+
+
 def test_a_wheel_without_agent_tools_shown(
     capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
 ) -> None:
