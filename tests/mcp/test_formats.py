@@ -170,6 +170,30 @@ def test_toml_of_many_values_is_read() -> None:
     assert get_format("toml").read_entries(text, CODEX) == {"o": {"command": "x"}}
 
 
+def test_toml_entry_of_dotted_keys_is_replaced() -> None:
+    # the entry is dotted keys of [mcp_servers]: a [mcp_servers.weather] table spliced after
+    # them redefines it (tomlkit says so with a bare TOMLKitError); the edit is made another way
+    fmt = get_format("toml")
+    text = '[mcp_servers]\nweather.command = "old"\nother = { command = "o" }\n'
+    new, existed = fmt.set_entry(text, CODEX, "weather", CODEX_ENTRY, {})
+    assert existed
+    assert fmt.read_entries(new, CODEX) == {"weather": CODEX_ENTRY, "other": {"command": "o"}}
+    assert fmt.remove_entry(text, CODEX, "weather")[1]
+
+
+def test_toml_table_redefining_dotted_keys_is_a_located_parse_error() -> None:
+    text = '[mcp_servers]\nweather.command = "old"\n[mcp_servers.weather]\nargs = []\n'
+    fmt = get_format("toml")
+    for edit in (
+        lambda: fmt.read_entries(text, CODEX),
+        lambda: fmt.set_entry(text, CODEX, "w", {"command": "x"}, {}),
+        lambda: fmt.remove_entry(text, CODEX, "weather"),
+    ):
+        with pytest.raises(ParseError) as info:
+            edit()
+        assert info.value.line == 3
+
+
 GOOSE = Container(("extensions",))
 GOOSE_ENTRY = {"name": "weather", "cmd": "/venv/bin/python", "args": ["-m", "w"], "enabled": True}
 YAML_CORPUS = {

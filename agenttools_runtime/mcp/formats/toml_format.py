@@ -81,16 +81,25 @@ def _parse(text: str) -> tomlkit.TOMLDocument:
         raise ParseError(message, exc.line, exc.col + 1) from None
     except RecursionError:  # a tomlkit without its own depth limit (before 0.13.3)
         raise ParseError(limits.too_deep(), 0, 0) from None
+    except tomlkit.exceptions.TOMLKitError as exc:  # "Redefinition of an existing table"
+        # has no position: the standard reader's error, located, when it rejects the text too
+        _check_standard(text)
+        raise ParseError(str(exc), 0, 0) from None
     problem = _shape_problem(document)  # dotted keys nest too
     if problem is not None:
         raise ParseError(problem, 0, 0)
     # tomlkit accepts some text that is not TOML (an unknown escape such as "\e"); the
     # standard reader decides, so that a file a client would reject is never rewritten
+    _check_standard(text)
+    return document
+
+
+def _check_standard(text: str) -> None:
+    """Raise the standard reader's error for *text* when it rejects it."""
     try:
         tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _decode_error(exc) from None
-    return document
 
 
 def _shape_problem(data: Any) -> str | None:
