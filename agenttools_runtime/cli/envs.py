@@ -101,12 +101,15 @@ def _close_to_installed(name: str, search: Any) -> bool:
 
 def _managed_or_absent(name: str, search: Any) -> bool:
     """Whether *name* is no server name of the environment *search* either (a unique server
-    name deploys that server: the normal path)."""
+    name deploys that server, and one that several distributions declare is said to be
+    ambiguous: the normal path)."""
     from agenttools_runtime.bundles import resolve_tools
-    from agenttools_runtime.errors import AgentToolsError
+    from agenttools_runtime.errors import AgentToolsError, MCPServerNameAmbiguous
 
     try:
         resolve_tools(name, search)
+    except MCPServerNameAmbiguous:
+        return False
     except AgentToolsError:
         return True
     return False

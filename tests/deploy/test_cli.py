@@ -12,7 +12,7 @@ import pytest
 from agenttools_runtime.cli import main
 from agenttools_runtime.clients import get_client
 from agenttools_runtime.mcp.install import read_server_entries
-from tests.helpers.venvs import fake_site
+from tests.helpers.venvs import fake_distribution, fake_site
 from tests.helpers.weather import weather
 
 from .conftest import snapshot
@@ -237,3 +237,22 @@ def test_a_unique_server_name_deploys_from_the_environment_given(
     assert status == 0, err
     assert 'Deployed "weather-tools/weather" to Claude Code' in out
     assert "weather" in read_server_entries(home / ".claude.json", get_client("claude-code"))
+
+
+@pytest.mark.parametrize("dry_run", [[], ["--dry-run"]])
+def test_an_ambiguous_server_name_of_the_environment_given_is_said_to_be_ambiguous(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, dry_run: list[str]
+) -> None:
+    # two distributions in --path declare "weather": the ambiguity names both, never an
+    # offer to install (or, with --dry-run, a look-up in an index of) a distribution "weather"
+    site = fake_site(tmp_path / "site")
+    weather(site, "1.2.0")
+    fake_distribution(site, "other-weather", servers={"weather": {"module": "other.server"}})
+    status, out, err = run(
+        capsys, "deploy", "claude-code", "weather", "--path", str(site), *dry_run
+    )
+    assert (status, out) == (1, "")
+    assert 'Several installed distributions declare an MCP server named "weather"' in err
+    assert "other-weather/weather, weather-tools/weather" in err
+    assert "--install" not in err
+    assert not (home / ".claude.json").exists()

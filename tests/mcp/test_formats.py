@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+import tomlkit
 
 from agenttools_runtime.errors import ConfigFileUnparseable
 from agenttools_runtime.limits import MAX_NESTING
@@ -168,6 +169,68 @@ def test_toml_of_many_values_is_read() -> None:
     # is not either); only its nesting is limited
     text = '[mcp_servers.o]\ncommand = "x"\n\n[other]\nbig = [' + ",".join("1" * 100_001) + "]\n"
     assert get_format("toml").read_entries(text, CODEX) == {"o": {"command": "x"}}
+
+
+def test_toml_entry_of_dotted_keys_is_replaced() -> None:
+    # the entry is dotted keys of [mcp_servers]: a [mcp_servers.weather] table spliced after
+    # them redefines it (tomlkit says so with a bare TOMLKitError); the edit is made another way
+    fmt = get_format("toml")
+    text = '[mcp_servers]\nweather.command = "old"\nother = { command = "o" }\n'
+    new, existed = fmt.set_entry(text, CODEX, "weather", CODEX_ENTRY, {})
+    assert existed
+    assert fmt.read_entries(new, CODEX) == {"weather": CODEX_ENTRY, "other": {"command": "o"}}
+    assert fmt.remove_entry(text, CODEX, "weather")[1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'mcp_servers.weather.command = "old"\nmodel = "o3"\n',
+        'mcp_servers.weather.command = "old"\nmcp_servers.other.command = "o"\n',
+        'a.b = 1\nmcp_servers.weather.command = "old"\na.c = 2\n',
+    ],
+)
+def test_toml_edit_never_moves_other_keys(text: str) -> None:
+    # the entry is dotted keys of the root, and root keys follow it: written back as a
+    # [mcp_servers.weather] table, those keys would be read as the entry's ("model" a key
+    # of the server, not Codex's model); the file is refused, never rewritten so
+    fmt = get_format("toml")
+    for edit in (
+        lambda: fmt.set_entry(text, CODEX, "weather", CODEX_ENTRY, {}),
+        lambda: fmt.remove_entry(text, CODEX, "weather"),
+    ):
+        try:
+            new, _ = edit()
+        except StructureError:
+            continue
+        data = tomlkit.parse(new).unwrap()
+        before = tomlkit.parse(text).unwrap()
+        servers = data.pop("mcp_servers", {})
+        assert set(servers) - {"weather"} == set(before.pop("mcp_servers")) - {"weather"}
+        assert servers.get("weather", CODEX_ENTRY) == CODEX_ENTRY
+        assert data == before
+
+
+def test_toml_of_nan_is_edited() -> None:
+    # nan is not == nan: an edit is checked with nan the same as itself, never refused
+    fmt = get_format("toml")
+    text = "[a]\nx = [1, nan]\n"
+    new, _ = fmt.set_entry(text, CODEX, "weather", CODEX_ENTRY, {})
+    assert only_insertions(text, new)
+    assert fmt.remove_entry(new, CODEX, "weather") == (text, True)
+
+
+def test_toml_table_redefining_dotted_keys_is_a_located_parse_error() -> None:
+    text = '[mcp_servers]\nweather.command = "old"\n[mcp_servers.weather]\nargs = []\n'
+    fmt = get_format("toml")
+    for edit in (
+        lambda: fmt.read_entries(text, CODEX),
+        lambda: fmt.set_entry(text, CODEX, "w", {"command": "x"}, {}),
+        lambda: fmt.remove_entry(text, CODEX, "weather"),
+    ):
+        with pytest.raises(ParseError) as info:
+            edit()
+        assert info.value.line == 3
 
 
 GOOSE = Container(("extensions",))

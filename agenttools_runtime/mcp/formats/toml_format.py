@@ -11,6 +11,7 @@ data with the one entry changed.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import sys
 from collections.abc import Mapping
@@ -81,16 +82,25 @@ def _parse(text: str) -> tomlkit.TOMLDocument:
         raise ParseError(message, exc.line, exc.col + 1) from None
     except RecursionError:  # a tomlkit without its own depth limit (before 0.13.3)
         raise ParseError(limits.too_deep(), 0, 0) from None
+    except tomlkit.exceptions.TOMLKitError as exc:  # "Redefinition of an existing table"
+        # has no position: the standard reader's error, located, when it rejects the text too
+        _check_standard(text)
+        raise ParseError(str(exc), 0, 0) from None
     problem = _shape_problem(document)  # dotted keys nest too
     if problem is not None:
         raise ParseError(problem, 0, 0)
     # tomlkit accepts some text that is not TOML (an unknown escape such as "\e"); the
     # standard reader decides, so that a file a client would reject is never rewritten
+    _check_standard(text)
+    return document
+
+
+def _check_standard(text: str) -> None:
+    """Raise the standard reader's error for *text* when it rejects it."""
     try:
         tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _decode_error(exc) from None
-    return document
 
 
 def _shape_problem(data: Any) -> str | None:
@@ -174,12 +184,17 @@ def _walk(
 
 
 def _same(text: str, want: dict[str, Any], path: tuple[str, ...]) -> bool:
-    """Does *text* parse to *want* (an emptied container may be there or not)?"""
+    """Does *text* parse to *want* (an emptied container may be there or not)? Compared as
+    JSON text, so that a ``nan`` is the same as itself (``==`` says it is not)."""
     try:
         data = _parse(text).unwrap()
     except ParseError:
         return False
-    return _prune(data, path) == _prune(want, path)
+    return _as_json(_prune(data, path)) == _as_json(_prune(want, path))
+
+
+def _as_json(data: dict[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, default=str)
 
 
 def _prune(data: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
@@ -225,7 +240,7 @@ def set_entry(
     assert found is not None
     empty = tomlkit.inline_table() if isinstance(found, InlineTable) else tomlkit.table()
     found[key] = _entry_table(entry, empty)
-    return tomlkit.dumps(doc), existed
+    return _dumped(doc, want, container.path, key), existed
 
 
 def remove_entry(text: str, container: Container, key: str) -> tuple[str, bool]:
@@ -238,7 +253,19 @@ def remove_entry(text: str, container: Container, key: str) -> tuple[str, bool]:
     if spliced is not None and _same(spliced, want, container.path):
         return spliced, True
     del found[key]
-    return tomlkit.dumps(doc), True
+    return _dumped(doc, want, container.path, key), True
+
+
+def _dumped(
+    doc: tomlkit.TOMLDocument, want: dict[str, Any], path: tuple[str, ...], key: str
+) -> str:
+    """The text of the edited *doc*, when it reads as *want*: tomlkit writes an entry of
+    dotted root keys back as a table, under which the root keys that followed it would be
+    read (``model`` becoming a key of the server)."""
+    text = tomlkit.dumps(doc)
+    if not _same(text, want, path):
+        raise StructureError(f"the entry {key!r} cannot be edited without moving other keys")
+    return text
 
 
 def entry_span(text: str, container: Container, key: str) -> tuple[int, int] | None:
