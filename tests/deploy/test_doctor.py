@@ -16,6 +16,7 @@ from agenttools_runtime import fs
 from agenttools_runtime.cli import main
 from agenttools_runtime.deploy import deploy, deployed, records
 from agenttools_runtime.deploy.doctor import diagnose
+from agenttools_runtime.errors import DeploymentNotFinished
 from tests.helpers.state import delete_entry, iter_entries
 
 from .conftest import bundle, inline, server
@@ -218,6 +219,43 @@ def test_a_record_that_is_no_regular_file_is_unreadable_never_gone(
     assert (home / ".cursor" / "skills" / "kept" / "SKILL.md").is_file()
     (entry,) = iter_entries()
     assert entry.references == (dep.uuid,)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize("replacing", [False, True])
+def test_a_journaled_deploy_whose_record_is_no_regular_file_is_never_rolled_back(
+    home: Path, state: Path, replacing: bool
+) -> None:
+    """A deploy that died after its commit (the record's rename) leaves its journal; when its
+    ``deployment.json`` is then a named pipe, the deployment still stands: the next command
+    never rolls it back (deleting its skills and config entries), nor removes the deployment
+    it replaces without its record to tell what it took over."""
+    if replacing:
+        deploy("cursor", bundle("b", [inline("kept", "old\n")], [server("srv")]))
+    tools = bundle("b", [inline("kept", "new\n")], [server("srv")])
+
+    def fail(operation: str, path: Path) -> None:
+        if operation == "checkpoint:deploy:record-written":
+            raise OSError("injected")
+
+    with fs.observe(fail), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        dep = deploy("cursor", tools, overwrite="upgrade")
+    assert DeploymentNotFinished in [w.category for w in caught]
+    path = records.record_path(dep.uuid)
+    path.unlink()
+    os.mkfifo(path)
+    (finding,) = [f for f in diagnose().findings if f.kind == "journal"]
+    assert finding.detail.endswith(": would be finished"), finding.detail
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        diagnose(fix=True)
+    skill = home / ".cursor" / "skills" / "kept" / "SKILL.md"
+    assert skill.read_text().endswith("new\n")
+    assert "srv" in json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]
+    assert os.path.lexists(path)
+    # (the replaced deployment waits, with the journal, until the record can be read)
+    assert len(list((state / "deployments" / ".journal").glob("*-deploy-*.json"))) == replacing
 
 
 def test_an_unreadable_journal_stops_writers_and_doctor_shows_it(
