@@ -179,7 +179,10 @@ def read_record(path: Path) -> DeploymentRecord:
     except RecursionError as exc:
         reason = "it is nested too deeply to read"
         raise errors.InvalidDeploymentRecord(path=path, reason=reason) from exc
-    except (OSError, ValueError) as exc:
+    except OSError as exc:  # (its strerror: the message names the file already)
+        reason = exc.strerror or str(exc)
+        raise errors.InvalidDeploymentRecord(path=path, reason=reason) from exc
+    except ValueError as exc:
         raise errors.InvalidDeploymentRecord(path=path, reason=str(exc)) from exc
     if record.uuid != path.parent.name:
         reason = f"its uuid {record.uuid} is not the name of its directory"

@@ -208,17 +208,34 @@ def test_a_record_that_is_no_regular_file_is_unreadable_never_gone(
     assert main(["deployed"]) == 0
     out = capsys.readouterr().out
     assert f"{dep.uuid[:8]}  ?" in out and "broken" in out, out
+    # the message names the file once, then what is wrong with it
+    why = "it is a named pipe, not a regular file" if special == "named-pipe" else "Is a directory"
+    said = f"The deployment record {path} cannot be read: {why}. Repair the file"
+    assert said in out and out.count(str(path)) == 1, out
     report = diagnose()
     assert "stale-reference" not in kinds(report)
     (finding,) = [f for f in report.findings if f.kind == "unreadable"]
     assert finding.path == str(path)
-    if special == "named-pipe":
-        assert "a named pipe, not a regular file" in finding.detail
+    assert finding.detail.startswith(said), finding.detail
     fixed = diagnose(fix=True)
     assert [f.kind for f in fixed.problems] == ["unreadable"]
     assert (home / ".cursor" / "skills" / "kept" / "SKILL.md").is_file()
     (entry,) = iter_entries()
     assert entry.references == (dep.uuid,)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_ledger_that_is_a_named_pipe_is_named_once(home: Path, state: Path) -> None:
+    deploy("cursor", bundle("b", [inline("kept")]))
+    ledger = state / "deployments" / ".created" / "paths.json"
+    ledger.unlink()
+    os.mkfifo(ledger)
+    (finding,) = [f for f in diagnose().findings if f.path == str(ledger)]
+    assert finding.kind == "unreadable"
+    assert finding.detail.startswith(
+        "the ledger of what agenttools created cannot be read (it is a named pipe, not a "
+        "regular file): nothing it lists is taken away again"
+    ), finding.detail
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
