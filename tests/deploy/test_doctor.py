@@ -163,7 +163,7 @@ def test_registry_entries_and_records_out_of_step_with_the_disk(home: Path, stat
     assert kinds(report) == ["index", "missing-directory", "record-skill", "untracked-directory"]
     assert diagnose(fix=True).ok
     assert diagnose().findings == []
-    record = records.read_record(records.record_path(dep.uuid))
+    record = records.read_record(records.record_path(dep.uuid, state / "deployments"))
     assert sorted(s.name for s in record.installed) == ["untracked"]
     (entry,) = iter_entries()
     assert entry.name == "untracked" and entry.external  # kept, never deleted
@@ -177,7 +177,7 @@ def test_stale_references_are_swept_and_a_missing_config_entry_reported(
 ) -> None:
     one = deploy("cursor", bundle("one", [inline("s1")], [server("a")]))
     two = deploy("cursor", bundle("two", [inline("s2")], [server("b")]))
-    shutil.rmtree(records.record_dir(one.uuid))  # a record deleted by hand
+    shutil.rmtree(records.record_dir(one.uuid, state / "deployments"))  # a record deleted by hand
     config = home / ".cursor" / "mcp.json"
     config.write_text(config.read_text().replace('"b"', '"renamed"'))
     report = diagnose()
@@ -198,13 +198,13 @@ def test_a_record_that_is_no_regular_file_is_unreadable_never_gone(
     read, not a crashed write: listed as broken, reported by doctor, and its skills are
     never released under it."""
     dep = deploy("cursor", bundle("b", [inline("kept")]))
-    path = records.record_path(dep.uuid)
+    path = records.record_path(dep.uuid, state / "deployments")
     path.unlink()
     if special == "named-pipe":
         os.mkfifo(path)
     else:
         path.mkdir()
-    assert not records.is_stale(dep.uuid)
+    assert not records.is_stale(dep.uuid, state / "deployments")
     assert main(["deployed"]) == 0
     out = capsys.readouterr().out
     assert f"{dep.uuid[:8]}  ?" in out and "broken" in out, out
@@ -259,7 +259,7 @@ def test_a_journaled_deploy_whose_record_is_no_regular_file_is_never_rolled_back
         warnings.simplefilter("always")
         dep = deploy("cursor", tools, overwrite="upgrade")
     assert DeploymentNotFinished in [w.category for w in caught]
-    path = records.record_path(dep.uuid)
+    path = records.record_path(dep.uuid, state / "deployments")
     path.unlink()
     os.mkfifo(path)
     (finding,) = [f for f in diagnose().findings if f.kind == "journal"]
