@@ -257,6 +257,7 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
     """``verify`` inside the project of *path*."""
     import hashlib
 
+    from agenttools_runtime import regular_files
     from agenttools_runtime.errors import LockMissing
     from agenttools_runtime.project_state import freshness, lockfile, machine, rawfile
 
@@ -267,7 +268,7 @@ def run_project_verify(args: argparse.Namespace, path: Path) -> int:
     finish_interrupted_if_left()
     root = path.parent
     lock_path = root / lockfile.LOCK_FILE
-    raw = lockfile.read_bytes(lock_path)
+    raw = regular_files.read_bytes_if_present(lock_path)
     if raw is None:
         raise LockMissing(project=str(path), lock=str(lock_path))
     lock = lockfile.loads_bytes(raw, lock_path)

@@ -183,8 +183,9 @@ def _fail(store: Store, entry: Journal, exc: BaseException) -> NoReturn:
 
 
 def committed(store: Store, entry: Journal) -> bool:
-    """A deploy is committed once its record is published."""
-    return records.record_path(entry.uuid, store.state.deployments).is_file()
+    """A deploy is committed once its record is published (whatever is at the record's path
+    then, even a record that cannot be read: only a crashed write leaves nothing there)."""
+    return not records.is_stale(entry.uuid, store.state.deployments)
 
 
 def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
@@ -211,6 +212,12 @@ def finish(store: Store, entry: Journal) -> list[AgentToolsWarning]:
         old = store.record(uid)
         if old is None:
             continue  # already removed (a finish that ran before)
+        if new is None:
+            # its record cannot be read: what it took over from the old one is unknown
+            complete = False
+            reason = f"the record of the deployment {entry.uuid} cannot be read"
+            found.append(errors.DeploymentNotRemoved(uuid=uid, reason=reason))
+            continue
         try:
             found.extend(warnings_of(remove_recorded(store, old, owned_by=new)))
         except (AgentToolsError, OSError) as exc:

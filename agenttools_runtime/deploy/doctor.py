@@ -570,8 +570,10 @@ def _check_ledger(store: Store, add: Add, fix: bool) -> None:
     try:
         litter.read(store.state)
     except (OSError, ValueError, RecursionError) as exc:
+        # (an OSError's strerror: the finding names the file already)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         detail = (
-            f"the ledger of what agenttools created cannot be read ({exc}): nothing it lists "
+            f"the ledger of what agenttools created cannot be read ({reason}): nothing it lists "
             "is taken away again (config files, directories agenttools created stay); it is "
             "deleted"
         )

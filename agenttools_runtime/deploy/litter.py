@@ -368,9 +368,8 @@ def load(state: StatePaths) -> dict[str, Claim]:
 
 def read(state: StatePaths) -> dict[str, Claim]:
     """The ledger; ``OSError`` / ``ValueError`` when it cannot be read (``doctor`` says so)."""
-    try:
-        raw = regular_files.read_bytes(state.created)
-    except FileNotFoundError:
+    raw = regular_files.read_bytes_if_present(state.created)
+    if raw is None:
         return {}
     data = shapes.obj(json.loads(raw), "the ledger")
     return {k: Claim.from_json(v) for k, v in shapes.table(data, "paths", "the ledger").items()}

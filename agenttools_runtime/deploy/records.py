@@ -142,15 +142,15 @@ def now_timestamp() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-def record_dir(uid: str, deployments: Path | None = None) -> Path:
-    return (deployments or paths.deployments_dir()) / uid
+def record_dir(uid: str, deployments: Path) -> Path:
+    return deployments / uid
 
 
-def record_path(uid: str, deployments: Path | None = None) -> Path:
+def record_path(uid: str, deployments: Path) -> Path:
     return record_dir(uid, deployments) / RECORD_FILE
 
 
-def is_stale(uid: str, deployments: Path | None = None) -> bool:
+def is_stale(uid: str, deployments: Path) -> bool:
     """A reference is stale when its deployment directory or its ``deployment.json`` is
     missing. A record that exists but does not parse, or is no regular file (a named pipe, a
     directory), is *not* stale."""
@@ -179,7 +179,10 @@ def read_record(path: Path) -> DeploymentRecord:
     except RecursionError as exc:
         reason = "it is nested too deeply to read"
         raise errors.InvalidDeploymentRecord(path=path, reason=reason) from exc
-    except (OSError, ValueError) as exc:
+    except OSError as exc:  # (its strerror: the message names the file already)
+        reason = exc.strerror or str(exc)
+        raise errors.InvalidDeploymentRecord(path=path, reason=reason) from exc
+    except ValueError as exc:
         raise errors.InvalidDeploymentRecord(path=path, reason=str(exc)) from exc
     if record.uuid != path.parent.name:
         reason = f"its uuid {record.uuid} is not the name of its directory"
@@ -247,19 +250,18 @@ def encode(record: DeploymentRecord) -> bytes:
     return (json.dumps(record.to_json(), indent=2, sort_keys=True) + "\n").encode("utf-8")
 
 
-def write_record(record: DeploymentRecord, deployments: Path | None = None) -> Path:
+def write_record(record: DeploymentRecord, deployments: Path) -> Path:
     """Publish *record*: write it into a staging directory, then rename that to the UUID
     directory. Returns the UUID directory. A leftover staging directory is removed on
     failure where possible."""
-    root = deployments or paths.deployments_dir()
-    fs.mkdir(root)
-    staging = root / f"{STAGING_PREFIX}{record.uuid}"
-    final = root / record.uuid
+    fs.mkdir(deployments)
+    staging = deployments / f"{STAGING_PREFIX}{record.uuid}"
+    final = deployments / record.uuid
     try:
         fs.mkdir(staging)
         fs.write_bytes_atomic(staging / RECORD_FILE, encode(record))
         fs.rename(staging, final)
-        fs.sync_directory(root)  # the rename is the commit point: make it durable
+        fs.sync_directory(deployments)  # the rename is the commit point: make it durable
     except BaseException:
         if os.path.lexists(staging):
             with contextlib.suppress(OSError):
@@ -286,12 +288,12 @@ def remove_staging_leftovers(deployments: Path) -> None:
             fs.rmtree(path)
 
 
-def write_record_file(record: DeploymentRecord, deployments: Path | None = None) -> None:
+def write_record_file(record: DeploymentRecord, deployments: Path) -> None:
     """Replace an existing record's file atomically and durably (unknown fields kept)."""
     fs.write_bytes_atomic(record_path(record.uuid, deployments), encode(record))
 
 
-def delete_record(uid: str, deployments: Path | None = None) -> None:
+def delete_record(uid: str, deployments: Path) -> None:
     """Delete the record directory of *uid*, a plain name (``ValueError`` for anything else:
     an empty id would name the whole deployments folder)."""
     if not shapes.is_name(uid):

@@ -153,17 +153,8 @@ def entry_digest(entry: Any) -> str:
 def read(path: Path) -> Lock | None:
     """The lock at *path*, None when there is none. Raises ``LockFromNewerAgentTools`` (a
     newer lock version), ``LockInvalid`` (anything else this version cannot read)."""
-    data = read_bytes(path)
+    data = regular_files.read_bytes_if_present(path)
     return None if data is None else loads_bytes(data, path)
-
-
-def read_bytes(path: Path) -> bytes | None:
-    """The bytes of the lock at *path* (None: there is none), for a caller that also
-    hashes or compares them (one read)."""
-    try:
-        return regular_files.read_bytes(path)
-    except FileNotFoundError:
-        return None
 
 
 def loads_bytes(data: bytes, path: Path) -> Lock:

@@ -9,8 +9,8 @@ from typing import Any
 
 import tomlkit
 
-from agenttools_runtime import fs
-from agenttools_runtime.project_state.lockfile import LOCK_VERSION, Lock, read_bytes
+from agenttools_runtime import fs, regular_files
+from agenttools_runtime.project_state.lockfile import LOCK_VERSION, Lock
 
 HEADER = (
     "This file is written by 'agenttools lock' from agenttools.toml: commit it, do not edit it."
@@ -37,7 +37,7 @@ def dumps(lock: Lock) -> str:
 def write(path: Path, lock: Lock) -> bool:
     """Write the lock atomically unless *path* holds these bytes already; whether it wrote."""
     data = dumps(lock).encode("utf-8")
-    if read_bytes(path) == data:
+    if regular_files.read_bytes_if_present(path) == data:
         return False
     fs.write_bytes_atomic(path, data)
     return True

@@ -101,11 +101,16 @@ def test_a_deploy_killed_at_any_point_leaves_a_consistent_state(
 
     # every entry that a surviving deployment used is still referenced by one with a record
     for key, entry in before.items():
-        if all(r == old.uuid or records.is_stale(r) for r in entry.references):
+        if all(
+            r == old.uuid or records.is_stale(r, state / "deployments") for r in entry.references
+        ):
             continue  # only the replaced deployment used it: it was being released
         now = registry.load_entry(key)
         assert now is not None, f"{entry.name} lost its entry at {point}"
-        assert any(not records.is_stale(r) for r in now.references), (entry.name, point)
+        assert any(not records.is_stale(r, state / "deployments") for r in now.references), (
+            entry.name,
+            point,
+        )
         assert (Path(now.directory) / "SKILL.md").exists()
     # every record's config entries are in the (parseable) config file
     servers = json.loads(config.read_text())["mcpServers"]

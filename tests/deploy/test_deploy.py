@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from agenttools_runtime import paths
 from agenttools_runtime.clients import get_client
 from agenttools_runtime.deploy import deploy, deployed
 from agenttools_runtime.errors import (
@@ -136,7 +137,7 @@ def test_removal_keeps_keys_another_deployment_records(home: Path, tmp_path: Pat
     assert a.uuid != b.uuid
     from agenttools_runtime.deploy import records
 
-    forged = records.read_record(records.record_path(b.uuid))
+    forged = records.read_record(records.record_path(b.uuid, paths.deployments_dir()))
     forged = replace(forged, mcp_servers=a.record.mcp_servers)
     rewrite_record(forged)
     a.remove()

@@ -16,6 +16,7 @@ from agenttools_runtime import fs
 from agenttools_runtime.cli import main
 from agenttools_runtime.deploy import deploy, deployed, records
 from agenttools_runtime.deploy.doctor import diagnose
+from agenttools_runtime.errors import DeploymentNotFinished
 from tests.helpers.state import delete_entry, iter_entries
 
 from .conftest import bundle, inline, server
@@ -162,7 +163,7 @@ def test_registry_entries_and_records_out_of_step_with_the_disk(home: Path, stat
     assert kinds(report) == ["index", "missing-directory", "record-skill", "untracked-directory"]
     assert diagnose(fix=True).ok
     assert diagnose().findings == []
-    record = records.read_record(records.record_path(dep.uuid))
+    record = records.read_record(records.record_path(dep.uuid, state / "deployments"))
     assert sorted(s.name for s in record.installed) == ["untracked"]
     (entry,) = iter_entries()
     assert entry.name == "untracked" and entry.external  # kept, never deleted
@@ -176,7 +177,7 @@ def test_stale_references_are_swept_and_a_missing_config_entry_reported(
 ) -> None:
     one = deploy("cursor", bundle("one", [inline("s1")], [server("a")]))
     two = deploy("cursor", bundle("two", [inline("s2")], [server("b")]))
-    shutil.rmtree(records.record_dir(one.uuid))  # a record deleted by hand
+    shutil.rmtree(records.record_dir(one.uuid, state / "deployments"))  # a record deleted by hand
     config = home / ".cursor" / "mcp.json"
     config.write_text(config.read_text().replace('"b"', '"renamed"'))
     report = diagnose()
@@ -197,27 +198,81 @@ def test_a_record_that_is_no_regular_file_is_unreadable_never_gone(
     read, not a crashed write: listed as broken, reported by doctor, and its skills are
     never released under it."""
     dep = deploy("cursor", bundle("b", [inline("kept")]))
-    path = records.record_path(dep.uuid)
+    path = records.record_path(dep.uuid, state / "deployments")
     path.unlink()
     if special == "named-pipe":
         os.mkfifo(path)
     else:
         path.mkdir()
-    assert not records.is_stale(dep.uuid)
+    assert not records.is_stale(dep.uuid, state / "deployments")
     assert main(["deployed"]) == 0
     out = capsys.readouterr().out
     assert f"{dep.uuid[:8]}  ?" in out and "broken" in out, out
+    # the message names the file once, then what is wrong with it
+    why = "it is a named pipe, not a regular file" if special == "named-pipe" else "Is a directory"
+    said = f"The deployment record {path} cannot be read: {why}. Repair the file"
+    assert said in out and out.count(str(path)) == 1, out
     report = diagnose()
     assert "stale-reference" not in kinds(report)
     (finding,) = [f for f in report.findings if f.kind == "unreadable"]
     assert finding.path == str(path)
-    if special == "named-pipe":
-        assert "a named pipe, not a regular file" in finding.detail
+    assert finding.detail.startswith(said), finding.detail
     fixed = diagnose(fix=True)
     assert [f.kind for f in fixed.problems] == ["unreadable"]
     assert (home / ".cursor" / "skills" / "kept" / "SKILL.md").is_file()
     (entry,) = iter_entries()
     assert entry.references == (dep.uuid,)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_ledger_that_is_a_named_pipe_is_named_once(home: Path, state: Path) -> None:
+    deploy("cursor", bundle("b", [inline("kept")]))
+    ledger = state / "deployments" / ".created" / "paths.json"
+    ledger.unlink()
+    os.mkfifo(ledger)
+    (finding,) = [f for f in diagnose().findings if f.path == str(ledger)]
+    assert finding.kind == "unreadable"
+    assert finding.detail.startswith(
+        "the ledger of what agenttools created cannot be read (it is a named pipe, not a "
+        "regular file): nothing it lists is taken away again"
+    ), finding.detail
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize("replacing", [False, True])
+def test_a_journaled_deploy_whose_record_is_no_regular_file_is_never_rolled_back(
+    home: Path, state: Path, replacing: bool
+) -> None:
+    """A deploy that died after its commit (the record's rename) leaves its journal; when its
+    ``deployment.json`` is then a named pipe, the deployment still stands: the next command
+    never rolls it back (deleting its skills and config entries), nor removes the deployment
+    it replaces without its record to tell what it took over."""
+    if replacing:
+        deploy("cursor", bundle("b", [inline("kept", "old\n")], [server("srv")]))
+    tools = bundle("b", [inline("kept", "new\n")], [server("srv")])
+
+    def fail(operation: str, path: Path) -> None:
+        if operation == "checkpoint:deploy:record-written":
+            raise OSError("injected")
+
+    with fs.observe(fail), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        dep = deploy("cursor", tools, overwrite="upgrade")
+    assert DeploymentNotFinished in [w.category for w in caught]
+    path = records.record_path(dep.uuid, state / "deployments")
+    path.unlink()
+    os.mkfifo(path)
+    (finding,) = [f for f in diagnose().findings if f.kind == "journal"]
+    assert finding.detail.endswith(": would be finished"), finding.detail
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        diagnose(fix=True)
+    skill = home / ".cursor" / "skills" / "kept" / "SKILL.md"
+    assert skill.read_text().endswith("new\n")
+    assert "srv" in json.loads((home / ".cursor" / "mcp.json").read_text())["mcpServers"]
+    assert os.path.lexists(path)
+    # (the replaced deployment waits, with the journal, until the record can be read)
+    assert len(list((state / "deployments" / ".journal").glob("*-deploy-*.json"))) == replacing
 
 
 def test_an_unreadable_journal_stops_writers_and_doctor_shows_it(

@@ -78,10 +78,10 @@ def test_a_corrupt_index_is_rebuilt(home: Path, state: Path) -> None:
 
 def test_a_record_added_behind_the_index_is_seen(home: Path, state: Path) -> None:
     dep = deploy("cursor", bundle("b", [inline("x")], [server("s")]))
-    copy = records.read_record(records.record_path(dep.uuid))
-    shutil.rmtree(records.record_dir(dep.uuid))
+    copy = records.read_record(records.record_path(dep.uuid, state / "deployments"))
+    shutil.rmtree(records.record_dir(dep.uuid, state / "deployments"))
     deployed_uuid = "00000000-0000-4000-8000-000000000000"
-    records.write_record(replace(copy, uuid=deployed_uuid))
+    records.write_record(replace(copy, uuid=deployed_uuid), state / "deployments")
     with pytest.raises(DeploymentExists):
         deploy("cursor", bundle("b", [inline("x")], [server("s")]))
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from agenttools_runtime import paths
 from agenttools_runtime.cli import main
 from agenttools_runtime.clients import Client, get_client, mcp_config_location
 from agenttools_runtime.deploy import deploy, deployed
@@ -195,7 +196,8 @@ def test_an_identical_entry_is_kept_and_left_by_the_removal(fmt: Format) -> None
     first_bytes = config.read_bytes()
     from agenttools_runtime.deploy import records
 
-    records.delete_record(first.uuid)  # the record went (by hand): the entry is nobody's
+    # the record went (by hand): the entry is nobody's
+    records.delete_record(first.uuid, paths.deployments_dir())
     plan = deploy(fmt.client, WEATHER, dry_run=True)
     assert plan.to_json()["mcp_servers"][0]["existing"] == "identical" and plan.ok
     with warnings.catch_warnings():
@@ -371,7 +373,7 @@ def test_a_broken_record_is_listed_and_says_what_can_be_done(
     status, out, err = cli(capsys, "deploy", "claude-code", "weather-tools", "--path", str(site))
     assert status == 0, err
     uid = out["deployment"]["uuid"]
-    path = records.record_path(uid)
+    path = records.record_path(uid, paths.deployments_dir())
     path.write_text('{"version": 1, "uuid": ', encoding="utf-8")
     skill = home / ".claude" / "skills" / "weather-report"
     config = home / ".claude.json"

@@ -136,11 +136,13 @@ def test_a_failed_publish_leaves_no_staging_directory(home: Path, state: Path) -
 
 
 def test_staleness(state: Path) -> None:
-    assert records.is_stale("nope")
+    assert records.is_stale("nope", state / "deployments")
     (state / "deployments" / "half").mkdir(parents=True)
-    assert records.is_stale("half")  # a crashed write: directory without deployment.json
+    assert records.is_stale(
+        "half", state / "deployments"
+    )  # a crashed write: directory without deployment.json
     (state / "deployments" / "half" / "deployment.json").write_text("garbage")
-    assert not records.is_stale("half")  # exists but unreadable: not stale
+    assert not records.is_stale("half", state / "deployments")  # exists but unreadable: not stale
     assert list(records.load_records()) == []
 
 

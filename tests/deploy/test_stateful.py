@@ -278,7 +278,7 @@ class DeploymentState(RuleBasedStateMachine):
             self.leaked.add((victim.client, server.config_key))
             if server.origin is not None:  # the user's entry it held goes with it, by hand
                 self.user_entries.pop((victim.client, server.config_key), None)
-        shutil.rmtree(records.record_dir(victim.uuid))
+        shutil.rmtree(records.record_dir(victim.uuid, self.state / "deployments"))
         self.hand_deleted = True
 
     # -- invariants ----------------------------------------------------------------------
