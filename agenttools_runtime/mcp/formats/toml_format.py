@@ -10,6 +10,8 @@ data with the one entry changed.
 
 from __future__ import annotations
 
+import copy
+import functools
 import itertools
 import json
 import re
@@ -51,11 +53,12 @@ _TOMLLIB_POSITION = re.compile(r" \(at line (\d+), column (\d+)\)$")
 
 def _read(text: str) -> dict[str, Any]:
     """The data of *text* by the standard reader alone (reading needs no round-trip
-    document): what :func:`_parse` decides, with the same errors and limits."""
+    document): what :func:`_parse` decides, with the same errors and limits. Shared with
+    the other reads and the edits of the text (:func:`_loaded`): never changed here."""
     try:
-        data: dict[str, Any] = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        error = _decode_error(exc)
+        data = _loaded(text)
+    except ParseError as exc:
+        error = exc
     except RecursionError:
         error = ParseError(limits.too_deep(), 0, 0)
     else:
@@ -74,7 +77,26 @@ def _decode_error(exc: tomllib.TOMLDecodeError) -> ParseError:
     return ParseError(_TOMLLIB_POSITION.sub("", message), line, column)
 
 
+# Each text an operation meets is parsed once by each reader, as the JSON format does
+# (``json_format._parsed``): a parse is a fact of the text alone, never changed by its users
+# (an edit splices a new text, or edits a document of its own: :func:`_own`). Two of each:
+# an edit's before and after. What is parsed:
+# - the file: by tomlkit (the document an edit walks and renders from) and by the standard
+#   reader (the reads, and the validity check: a file a client would reject is never
+#   rewritten);
+# - each edit's result, by both again (:func:`_same`): the splice must read as the old data
+#   with the one entry changed, and parse for tomlkit too, or the next edit could not read
+#   it. ``deploy`` also sets a probe entry and removes it (``deploy.litter.skeleton``: what
+#   the write adds besides the entry): its before is the file, its after a new text, and
+#   the removal's result (most often) the file again.
+# - only where no splice can make the edit (dotted keys, an inline-table container): the
+#   file once more by tomlkit (:func:`_own`).
+
+
+@functools.lru_cache(maxsize=2)
 def _parse(text: str) -> tomlkit.TOMLDocument:
+    """The round-trip document of *text*, once it is valid TOML (both readers accept it)
+    within the limits."""
     try:
         document = tomlkit.parse(text)
     except tomlkit.exceptions.ParseError as exc:
@@ -84,23 +106,26 @@ def _parse(text: str) -> tomlkit.TOMLDocument:
         raise ParseError(limits.too_deep(), 0, 0) from None
     except tomlkit.exceptions.TOMLKitError as exc:  # "Redefinition of an existing table"
         # has no position: the standard reader's error, located, when it rejects the text too
-        _check_standard(text)
+        _loaded(text)
         raise ParseError(str(exc), 0, 0) from None
     problem = _shape_problem(document)  # dotted keys nest too
     if problem is not None:
         raise ParseError(problem, 0, 0)
     # tomlkit accepts some text that is not TOML (an unknown escape such as "\e"); the
     # standard reader decides, so that a file a client would reject is never rewritten
-    _check_standard(text)
+    _loaded(text)
     return document
 
 
-def _check_standard(text: str) -> None:
-    """Raise the standard reader's error for *text* when it rejects it."""
+@functools.lru_cache(maxsize=2)
+def _loaded(text: str) -> dict[str, Any]:
+    """The data of *text* by the standard reader; its error (a ``ParseError``) when it
+    rejects the text."""
     try:
-        tomllib.loads(text)
+        data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _decode_error(exc) from None
+    return data
 
 
 def _shape_problem(data: Any) -> str | None:
@@ -215,7 +240,8 @@ def read_entries(text: str, container: Container) -> dict[str, Any]:
     if found is None:
         return {}
     entries = entries_of(found, container, "a table")
-    return {k: v for k, v in entries.items() if isinstance(v, dict)}
+    # a copy: the data read is shared with the other reads and edits of the text
+    return copy.deepcopy({k: v for k, v in entries.items() if isinstance(v, dict)})
 
 
 def set_entry(
@@ -236,6 +262,7 @@ def set_entry(
     spliced = _splice_set(text, container.path, key, rendered, nl)
     if spliced is not None and _same(spliced, want, container.path):
         return spliced, existed
+    doc = _own(text)
     found = _walk(doc, container.path, create=True)
     assert found is not None
     empty = tomlkit.inline_table() if isinstance(found, InlineTable) else tomlkit.table()
@@ -252,8 +279,18 @@ def remove_entry(text: str, container: Container, key: str) -> tuple[str, bool]:
     spliced = _splice_remove(text, container.path, key)
     if spliced is not None and _same(spliced, want, container.path):
         return spliced, True
+    doc = _own(text)
+    found = _walk(doc, container.path, create=False)
+    assert found is not None
     del found[key]
     return _dumped(doc, want, container.path, key), True
+
+
+def _own(text: str) -> tomlkit.TOMLDocument:
+    """A document of the valid *text* for tomlkit to edit, where no splice can make the
+    edit (an inline-table container, dotted keys): parsed again, as the one :func:`_parse`
+    keeps is shared by the reads and edits of the text."""
+    return tomlkit.parse(text)
 
 
 def _dumped(
