@@ -303,7 +303,9 @@ def pending_in(directory: Path, read: Callable[[Path], T]) -> Iterator[T | Unrea
         except FileNotFoundError:
             continue
         except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
-            yield Unreadable(path, str(exc) or type(exc).__name__)
+            # (an OSError's strerror: every message names the file already)
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            yield Unreadable(path, reason or type(exc).__name__)
 
 
 def set_aside_directory(state: StatePaths) -> Path:
