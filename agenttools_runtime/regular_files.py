@@ -39,7 +39,7 @@ class NotRegularFile(OSError):
 
     def __init__(self, filename: str | os.PathLike[str], mode: int) -> None:
         self.mode = mode
-        self.kind = _kind(mode)
+        self.kind = kind(mode)
         super().__init__(
             errno.EINVAL, f"it is {self.kind}, not a regular file", os.fspath(filename)
         )
@@ -90,10 +90,10 @@ def problem(path: str | os.PathLike[str]) -> str | None:
         return None
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None
-    return f"it is {_kind(mode)}, not a regular file"
+    return f"it is {kind(mode)}, not a regular file"
 
 
-def _kind(mode: int) -> str:
+def kind(mode: int) -> str:
     """What a file of *mode* (``st_mode``, neither regular nor a directory) is, for messages:
     ``a named pipe``."""
     return next((name for test, name in _KINDS if test(mode)), "a special file")

@@ -231,9 +231,12 @@ def test_a_special_deployment_journal_stops_every_command_until_set_aside(state:
     journal = state / "deployments" / ".journal" / "00000000000000000001-deploy.json"
     make_special(journal, "named-pipe")
     printed = agenttools("deployed")
-    assert "could not be finished: it cannot be read" in printed, printed
-    assert SAYS["named-pipe"] in printed, printed
-    assert SAYS["named-pipe"] in agenttools("doctor")
+    # (the journal named once, then what is wrong with it)
+    said = "could not be finished: it cannot be read (it is a named pipe, not a regular file)"
+    assert said in printed and printed.count(str(journal)) == 1, printed
+    printed = agenttools("doctor")
+    said = "a journal that cannot be read: it is a named pipe, not a regular file; nothing"
+    assert said in printed and printed.count(str(journal)) == 1, printed
     assert "set aside" in agenttools("doctor", "--fix")
     assert (state / "deployments" / ".journal-set-aside" / journal.name).is_fifo()
     assert "No deployments." in agenttools("deployed", expect=0)
@@ -251,12 +254,74 @@ def test_a_special_environment_journal_is_warned_about_and_kept(state: Path) -> 
     make_special(journal, "named-pipe")
     printed = agenttools("deployed", expect=0)
     assert "No deployments." in printed and "Warning: The managed-environment journal" in printed
-    assert SAYS["named-pipe"] in printed, printed
+    said = "cannot be read (it is a named pipe, not a regular file), so nothing"
+    assert said in printed and printed.count(str(journal)) == 1, printed
     assert journal.is_fifo()
     assert SAYS["named-pipe"] in agenttools("doctor")
     agenttools("doctor", "--fix")
     assert (state / "envs" / ".journal-set-aside" / journal.name).is_fifo()
     agenttools("doctor", expect=1)  # (the set-aside journal is read again, without waiting)
+
+
+def make_not_a_directory(path: Path, kind: str) -> None:
+    if path.is_dir():
+        shutil.rmtree(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "named-pipe":
+        os.mkfifo(path)
+    elif kind == "file":
+        path.write_text("the user's\n")
+    else:
+        path.symlink_to(path.parent / "nowhere")
+
+
+NOT_A_DIRECTORY = {
+    "named-pipe": "a named pipe",
+    "file": "a regular file",
+    "dangling-link": "a symbolic link to nothing",
+}
+
+
+@pytest.mark.parametrize("kind", NOT_A_DIRECTORY)
+def test_a_journal_directory_that_is_no_directory_stops_changes_until_set_aside(
+    site: Path, state: Path, kind: str
+) -> None:
+    """Bug: remove failed with 'Cannot create the directory …/.journal: File exists' (and
+    lost the index), doctor said No problems found."""
+    deploy = ("deploy", "claude-code", "weather-tools", "--path", str(site))
+    agenttools(*deploy, expect=0)
+    journals = state / "deployments" / ".journal"
+    make_not_a_directory(journals, kind)
+    index = (state / "deployments" / ".index" / "index.json").read_bytes()
+    said = f"{journals}, where agenttools keeps the journals of its operations, is "
+    said += f"{NOT_A_DIRECTORY[kind]}, not a directory: nothing is changed while it is there."
+    for argv in (("remove", "--all"), (*deploy, "--upgrade")):
+        printed = agenttools(*argv)
+        assert said in printed and "'agenttools doctor --fix'" in printed, printed
+    assert (state / "deployments" / ".index" / "index.json").read_bytes() == index
+    assert "1 ok" in agenttools("deployed", expect=0)
+    printed = agenttools("doctor")
+    assert f"is {NOT_A_DIRECTORY[kind]}, not the directory of agenttools' journals" in printed
+    assert "--fix sets it aside" in printed, printed
+    assert "set aside as" in agenttools("doctor", "--fix", expect=0)
+    aside = state / "deployments" / ".journal-set-aside" / ".journal"
+    assert aside.is_fifo() if kind == "named-pipe" else os.path.lexists(aside)
+    if kind == "file":
+        assert aside.read_text() == "the user's\n"
+    agenttools("remove", "--all", expect=0)
+    assert "No deployments." in agenttools("deployed", expect=0)
+
+
+def test_an_environment_journal_directory_that_is_no_directory_is_set_aside(
+    site: Path, state: Path
+) -> None:
+    agenttools("deploy", "claude-code", "weather-tools", "--path", str(site), expect=0)
+    journals = state / "envs" / ".journal"
+    make_not_a_directory(journals, "named-pipe")
+    assert "a named pipe, not the directory of agenttools' journals" in agenttools("doctor")
+    agenttools("doctor", "--fix", expect=0)
+    assert (state / "envs" / ".journal-set-aside" / ".journal").is_fifo()
+    agenttools("doctor", expect=0)
 
 
 def test_a_special_receipt_makes_an_incomplete_environment(state: Path) -> None:

@@ -34,6 +34,7 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,7 +42,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from agenttools_runtime import fs, jsonform, regular_files
+from agenttools_runtime import errors, fs, jsonform, regular_files
 from agenttools_runtime.deploy import records, shapes
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.mcp.origin import Origin
@@ -217,8 +218,10 @@ class Intent(Protocol):
 
 def write(journal: Intent, prior: Sequence[PriorBytes] = ()) -> None:
     """Write the journal durably (side files first: the journal's presence is the intent).
-    When that fails, what was written of it is removed again."""
+    When that fails, what was written of it is removed again. Raises
+    ``JournalDirectoryUnusable`` when something else than a directory is where it goes."""
     directory = journal.path.parent
+    check_directory(directory)
     written: list[Path] = []
     try:
         fs.mkdir(directory)
@@ -272,6 +275,39 @@ def copy_problem(journal: Journal, change: ConfigChange) -> str | None:
     return None
 
 
+def directory_problem(directory: Path) -> str | None:
+    """What is at the journal directory *directory* when it is not a directory (nor a link
+    to one), for messages: ``a named pipe``, ``a regular file``, ``a symbolic link to
+    nothing``; None when it is one, or nothing is there."""
+    try:
+        mode = os.stat(directory).st_mode
+    except FileNotFoundError:
+        return "a symbolic link to nothing" if os.path.islink(directory) else None
+    except OSError:
+        return None  # (then creating it says why it cannot be)
+    if stat.S_ISDIR(mode):
+        return None
+    what = "a regular file" if stat.S_ISREG(mode) else regular_files.kind(mode)
+    return f"a symbolic link to {what}" if os.path.islink(directory) else what
+
+
+def directory_set_aside(directory: Path) -> Path:
+    """Where ``doctor --fix`` moves the journal directory *directory* (of deployments or of
+    managed environments) that is not a directory: beside the journals it sets aside."""
+    return directory.with_name(".journal-set-aside") / directory.name
+
+
+def check_directory(directory: Path) -> None:
+    """Raise ``JournalDirectoryUnusable`` when something else than a directory is at the
+    journal directory *directory*: no operation can be journaled (never removed: it is not
+    agenttools')."""
+    what = directory_problem(directory)
+    if what is not None:
+        raise errors.JournalDirectoryUnusable(
+            path=directory, what=what, set_aside=directory_set_aside(directory)
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Unreadable:
     """A journal file that cannot be parsed (reported by ``doctor``, never acted on)."""
@@ -303,7 +339,9 @@ def pending_in(directory: Path, read: Callable[[Path], T]) -> Iterator[T | Unrea
         except FileNotFoundError:
             continue
         except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
-            yield Unreadable(path, str(exc) or type(exc).__name__)
+            # (an OSError's strerror: every message names the file already)
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            yield Unreadable(path, reason or type(exc).__name__)
 
 
 def set_aside_directory(state: StatePaths) -> Path:

@@ -17,6 +17,7 @@ import warnings
 from collections.abc import Iterator
 
 from agenttools_runtime import lock, paths, signals
+from agenttools_runtime.deploy import journal
 from agenttools_runtime.deploy.recovery import recover
 from agenttools_runtime.deploy.store import Store
 
@@ -30,7 +31,8 @@ def deployment_lock(
     timeout: float | None = None, state: paths.StatePaths | None = None
 ) -> Iterator[Store]:
     """Hold the state lock for the block, with interrupted operations handled first.
-    Raises ``DeploymentLockTimeout`` and ``StateRecoveryFailed``."""
+    Raises ``DeploymentLockTimeout`` and ``StateRecoveryFailed`` (``JournalDirectoryUnusable``
+    before anything is done, when the journal directory is not a directory)."""
     current = _store.get()
     if current is not None:
         yield current
@@ -40,6 +42,7 @@ def deployment_lock(
         store = Store.open(state)
         token = _store.set(store)
         try:
+            journal.check_directory(state.journals)
             if state.journals_left():  # what recovery handles is there
                 for warning in recover(store):
                     warnings.warn(warning, stacklevel=3)

@@ -39,6 +39,7 @@ __all__ = [
     "InvalidMCPServerNameOption",
     "InvalidOverwriteOption",
     "InvalidSkillsDirectoryOption",
+    "JournalDirectoryUnusable",
     "MCPServersNotDeployed",
     "RunnerUnavailable",
     "StateRecoveryFailed",
@@ -186,6 +187,14 @@ class StateRecoveryFailed(DeployError):
     template = (
         "An interrupted agenttools operation ({journal}) could not be finished: {reason}. Fix "
         "the cause and run the command again; 'agenttools doctor' shows what is left."
+    )
+
+
+class JournalDirectoryUnusable(StateRecoveryFailed):
+    template = (
+        "{path}, where agenttools keeps the journals of its operations, is {what}, not a "
+        "directory: nothing is changed while it is there. Run 'agenttools doctor --fix' to "
+        "move it to {set_aside}, or move it away yourself."
     )
 
 
