@@ -64,11 +64,14 @@ def get(
     ``IndexUnreachable`` (no answer, a time-out, a server error) and
     ``IndexAuthenticationFailed`` (401, 403)."""
     plain, authorization = _credentials(url)
-    request = urllib.request.Request(plain, headers={"User-Agent": USER_AGENT, **(headers or {})})
-    if authorization is not None:
-        # not sent on to where a redirect leads (another host)
-        request.add_unredirected_header("Authorization", authorization)
     try:
+        # (a location that is not a URL is refused here, as a ValueError)
+        request = urllib.request.Request(
+            plain, headers={"User-Agent": USER_AGENT, **(headers or {})}
+        )
+        if authorization is not None:
+            # not sent on to where a redirect leads (another host)
+            request.add_unredirected_header("Authorization", authorization)
         with urllib.request.urlopen(request, timeout=timeout) as answer:
             return Response(answer.geturl(), answer.status, _headers(answer.headers), answer.read())
     except urllib.error.HTTPError as exc:

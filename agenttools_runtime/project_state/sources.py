@@ -24,7 +24,7 @@ from agenttools_runtime.discovery import SearchPath
 from agenttools_runtime.envs import http, provision, remote, simple
 from agenttools_runtime.envs.deploying import collect_unused, managed_search, recover_environments
 from agenttools_runtime.envs.envlock import environments_lock
-from agenttools_runtime.envs.index import DEFAULT_INDEX, IndexOptions, redact
+from agenttools_runtime.envs.index import DEFAULT_INDEX, IndexOptions, is_url, redact
 from agenttools_runtime.envs.installer import find_installer
 from agenttools_runtime.envs.layout import ManagedEnvironment
 from agenttools_runtime.envs.pylock import ResolvedDistribution
@@ -198,8 +198,16 @@ class Sources:
         self.said.extend(collect_unused())
 
     def _locked(self, index: str) -> IndexOptions:
+        """The options to fetch from the locked source *index*: a find-links location (a
+        local directory or ``file:`` URL, or a location the options given name as find-links)
+        as find-links with no index, anything else as the index."""
         given = IndexOptions.from_sources()
-        return IndexOptions(index_url=index).with_credentials_of(given)
+        links = {redact(f) for f in given.find_links}
+        if not is_url(index) or index.startswith("file:") or index in links:
+            locked = IndexOptions(find_links=(index,), no_index=True)
+        else:
+            locked = IndexOptions(index_url=index)
+        return locked.with_credentials_of(given)
 
 
 @contextmanager
