@@ -230,7 +230,9 @@ def test_toml_table_redefining_dotted_keys_is_a_located_parse_error() -> None:
     ):
         with pytest.raises(ParseError) as info:
             edit()
-        assert info.value.line == 3
+        # located at the redefining header: by the standard reader where tomlkit gives no
+        # position (0.15.2), by tomlkit at the line after it where it does (0.15.3)
+        assert info.value.line in (3, 4), info.value
 
 
 GOOSE = Container(("extensions",))
