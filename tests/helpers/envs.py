@@ -37,6 +37,16 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> Ran:
     return Ran(status, captured.out, captured.err)
 
 
+def use_home(monkeypatch: pytest.MonkeyPatch, base: Path) -> Path:
+    """Another machine: HOME and the state directory under *base*."""
+    home = base / "home"
+    home.mkdir(parents=True, exist_ok=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("USERPROFILE", str(home))
+    monkeypatch.setenv("AGENTTOOLS_HOME", str(base / "agenttools-state"))
+    return home
+
+
 def snapshot(*roots: Path) -> dict[str, bytes | str]:
     """Every file (bytes) and link (target) under *roots*, but locks and the caches."""
     found: dict[str, bytes | str] = {}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.envs import run
+from tests.helpers.envs import run, use_home
 from tests.helpers.wheels import build_wheel
 
 pytestmark = pytest.mark.slow
@@ -18,13 +18,6 @@ pytestmark = pytest.mark.slow
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_packages" / "skills-only"
 LINKS = ("PIP_FIND_LINKS", "UV_FIND_LINKS")
 NO_INDEX = ("PIP_NO_INDEX", "UV_NO_INDEX")
-
-
-def use_home(monkeypatch: pytest.MonkeyPatch, base: Path) -> None:
-    (base / "home").mkdir(parents=True)
-    monkeypatch.setenv("HOME", str(base / "home"))
-    monkeypatch.setenv("USERPROFILE", str(base / "home"))
-    monkeypatch.setenv("AGENTTOOLS_HOME", str(base / "agenttools-state"))
 
 
 def test_a_frozen_sync_of_a_lock_from_find_links_fetches_from_them(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.envs import environments, run, snapshot
+from tests.helpers.envs import environments, run, snapshot, use_home
 from tests.helpers.index_fixtures import Publishing, Releases
 from tests.project_state.conftest import git, notes_plus_wheel, plain_release, write_project
 
@@ -31,16 +31,6 @@ COMMITTED = (
     ".agents/skills",
 )
 CHILD = Path(__file__).resolve().parents[1] / "deploy" / "crashing_child.py"
-
-
-def use_home(monkeypatch: pytest.MonkeyPatch, base: Path) -> Path:
-    """Another machine: HOME and the state directory under *base*."""
-    home = base / "home"
-    home.mkdir(parents=True, exist_ok=True)
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("USERPROFILE", str(home))
-    monkeypatch.setenv("AGENTTOOLS_HOME", str(base / "agenttools-state"))
-    return home
 
 
 def generated(root: Path) -> list[str]:
