@@ -136,6 +136,25 @@ def announce(args: argparse.Namespace, text: str) -> None:
     print(text, file=sys.stderr if args.json else sys.stdout, flush=True)
 
 
+def ask_yes_no(question: str) -> bool | None:
+    """*question* asked on the terminal, followed by ``[y/N]``, on stderr (stdout holds only
+    a command's result, its JSON with ``--json``): True for ``y`` or ``yes`` in any case,
+    False for any other answer, an empty one, end of input or a read error. None, with
+    nothing asked, when stdin or stderr is not a terminal (a script, CI, a redirected stderr
+    where the question would go unseen). Ctrl-C while it waits interrupts the command
+    (``KeyboardInterrupt``), as anywhere else: it is no answer to go on with."""
+    from agenttools_runtime.mcp.settings import is_terminal
+
+    if not is_terminal(sys.stdin, sys.stderr):
+        return None
+    print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
+    try:
+        answer = sys.stdin.readline()
+    except OSError:
+        answer = ""
+    return answer.strip().lower() in ("y", "yes")
+
+
 def columns(table: Sequence[Sequence[str]]) -> list[str]:
     """The rows of *table* as lines: each cell but the last padded to its column's width,
     two spaces apart, trailing spaces dropped."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
-import sys
 import warnings
 from typing import TYPE_CHECKING
 
@@ -16,6 +15,7 @@ from agenttools_runtime.cli.common import (
     UsageError,
     add_command,
     announce,
+    ask_yes_no,
     emit,
     finish_interrupted_if_left,
 )
@@ -189,18 +189,12 @@ def _announced(
 
 
 def _ask(request: Any) -> bool:
-    from agenttools_runtime.mcp.settings import is_terminal
-
-    if not is_terminal(sys.stdin, sys.stdout):
-        return False
-    try:
-        answer = input(
+    return bool(
+        ask_yes_no(
             f"{request.describe()} is not installed. Install it into a managed environment "
-            "and deploy it from there? [y/N] "
+            "and deploy it from there?"
         )
-    except EOFError:
-        return False
-    return answer.strip().lower() in ("y", "yes")
+    )
 
 
 def _install_command(args: argparse.Namespace) -> str:
