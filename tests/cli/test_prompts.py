@@ -78,3 +78,15 @@ def test_end_of_input_at_the_question_is_no(argv: list[str], orphaned: str) -> N
     data = json.loads(done.stdout)
     assert done.status == 1 and data["ok"] is False
     assert len(deployed()) == 1
+
+
+def test_sync_asks_nothing_when_stderr_is_not_a_terminal(orphaned: str) -> None:
+    """``sync --prune 2>log`` on a terminal: the question would go to the log, unseen, and
+    the command wait for its answer; it is not asked (and said so), as without a terminal.
+    (It was asked whenever stdin was a terminal.)"""
+    done = run_on_terminal(SYNC, terminal=("stdin",), answer=b"y\n")
+    assert done.asked_on == "", done
+    data = json.loads(done.stdout)
+    assert done.status == 1 and [r["result"] for r in data["results"]] == ["not removed"]
+    assert data["not_removed"].startswith("stdin or stderr is not a terminal")
+    assert len(deployed()) == 1
