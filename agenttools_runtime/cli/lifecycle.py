@@ -358,12 +358,9 @@ def _confirm(orphans: list[SyncItem]) -> tuple[bool, str]:
         f"\n  {item.record.uuid}  {item.record.client} {item.record.toolset_name}"
         for item in orphans
     )
-    try:
-        answer = ask_yes_no(
-            f"{len(orphans)} orphaned deployment(s) would be removed:{listed}\nRemove them?"
-        )
-    except KeyboardInterrupt:
-        answer = False
+    answer = ask_yes_no(
+        f"{len(orphans)} orphaned deployment(s) would be removed:{listed}\nRemove them?"
+    )
     if answer is None:
         return False, "stdin or stderr is not a terminal, so nothing was asked: confirm with --yes"
     if answer:

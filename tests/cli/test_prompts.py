@@ -90,3 +90,14 @@ def test_sync_asks_nothing_when_stderr_is_not_a_terminal(orphaned: str) -> None:
     assert done.status == 1 and [r["result"] for r in data["results"]] == ["not removed"]
     assert data["not_removed"].startswith("stdin or stderr is not a terminal")
     assert len(deployed()) == 1
+
+
+@pytest.mark.parametrize("argv", [DEPLOY, SYNC], ids=["deploy", "sync"])
+def test_ctrl_c_at_the_question_interrupts_the_command(argv: list[str], orphaned: str) -> None:
+    """Ctrl-C while a question waits stops the command there (exit 130), as anywhere else:
+    ``sync`` does none of its other work either. (``sync`` took it for a no and went on.)"""
+    done = run_on_terminal(argv, terminal=("stdin", "stderr"), answer=None)
+    assert done.asked_on == "terminal", done
+    assert done.status == 130 and "agenttools: interrupted" in done.terminal, done
+    assert "Traceback" not in done.terminal and done.stdout == ""
+    assert len(deployed()) == 1
