@@ -25,12 +25,11 @@ from agenttools_runtime.cli.index_options import (
     options_from_args,
     split_tools,
 )
+from agenttools_runtime.envs.installer_names import INSTALLERS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
-
-INSTALLERS = ("uv", "pip")
 
 
 def register(subparsers: Any) -> None:
