@@ -8,7 +8,8 @@ import argparse
 import json
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from agenttools_runtime.suggest import did_you_mean
@@ -163,6 +164,13 @@ def columns(table: Sequence[Sequence[str]]) -> list[str]:
         "  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]]).rstrip()
         for row in table
     ]
+
+
+def warn_all(said: Iterable[Warning]) -> None:
+    """Each of *said* (what the library returned rather than warned) as a warning of the
+    command: printed on stderr as every warning is, ``Warning: …``, when it ends."""
+    for warning in said:
+        warnings.warn(warning, stacklevel=2)
 
 
 def warning_line(message: Warning | str) -> str:
