@@ -22,6 +22,7 @@ from agenttools_runtime.cli.common import (
     refuse_both,
 )
 from agenttools_runtime.cli.setting_args import env_assignments
+from agenttools_runtime.mcp.runner_names import RUNNERS
 
 if TYPE_CHECKING:
     from agenttools_runtime.discovery import InstalledDistribution, SearchPath
@@ -108,7 +109,7 @@ def register(subparsers: Any) -> None:
     )
     install.add_argument(
         "--runner",
-        choices=("python", "script", "uvx"),
+        choices=RUNNERS,
         help="how a module/script server is started: the absolute interpreter (python), its "
         "console script by name (script), or uvx --from DIST==VERSION SCRIPT (uvx); "
         "default: script in project scope when there is one, else python",
