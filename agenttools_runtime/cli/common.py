@@ -8,7 +8,8 @@ import argparse
 import json
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from agenttools_runtime.suggest import did_you_mean
@@ -136,6 +137,25 @@ def announce(args: argparse.Namespace, text: str) -> None:
     print(text, file=sys.stderr if args.json else sys.stdout, flush=True)
 
 
+def ask_yes_no(question: str) -> bool | None:
+    """*question* asked on the terminal, followed by ``[y/N]``, on stderr (stdout holds only
+    a command's result, its JSON with ``--json``): True for ``y`` or ``yes`` in any case,
+    False for any other answer, an empty one, end of input or a read error. None, with
+    nothing asked, when stdin or stderr is not a terminal (a script, CI, a redirected stderr
+    where the question would go unseen). Ctrl-C while it waits interrupts the command
+    (``KeyboardInterrupt``), as anywhere else: it is no answer to go on with."""
+    from agenttools_runtime.mcp.settings import is_terminal
+
+    if not is_terminal(sys.stdin, sys.stderr):
+        return None
+    print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
+    try:
+        answer = sys.stdin.readline()
+    except OSError:
+        answer = ""
+    return answer.strip().lower() in ("y", "yes")
+
+
 def columns(table: Sequence[Sequence[str]]) -> list[str]:
     """The rows of *table* as lines: each cell but the last padded to its column's width,
     two spaces apart, trailing spaces dropped."""
@@ -144,6 +164,13 @@ def columns(table: Sequence[Sequence[str]]) -> list[str]:
         "  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]]).rstrip()
         for row in table
     ]
+
+
+def warn_all(said: Iterable[Warning]) -> None:
+    """Each of *said* (what the library returned rather than warned) as a warning of the
+    command: printed on stderr as every warning is, ``Warning: …``, when it ends."""
+    for warning in said:
+        warnings.warn(warning, stacklevel=2)
 
 
 def warning_line(message: Warning | str) -> str:

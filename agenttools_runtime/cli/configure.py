@@ -8,7 +8,6 @@ import argparse
 from typing import Any
 
 from agenttools_runtime.cli.common import (
-    UsageError,
     add_check_arguments,
     add_command,
     emit,
@@ -50,18 +49,16 @@ def register(subparsers: Any) -> None:
 
 
 def run_configure(args: argparse.Namespace) -> int:
-    from agenttools_runtime.cli.setting_args import given_settings
+    from agenttools_runtime.cli.setting_args import given_as_usage_error, given_settings
     from agenttools_runtime.deploy.deployment import Deployment, find_deployment
     from agenttools_runtime.deploy.sync import redeploy
-    from agenttools_runtime.settings.given import GivenError, by_server, parse_pairs
+    from agenttools_runtime.settings.given import by_server, parse_pairs
 
     finish_interrupted_if_left()
     record = find_deployment(args.deployment)
     servers = [e.name.rpartition("/")[2] for e in record.mcp_servers]
-    try:
+    with given_as_usage_error():
         given = by_server([*given_settings(args), *parse_pairs(args.values, "value")], servers)
-    except GivenError as exc:
-        raise UsageError(str(exc)) from None
     if not given:
         rows = _current(record)
         lines = [f"{r['server']}.{r['name']} = {r['value']}" for r in rows]

@@ -24,6 +24,7 @@ from agenttools_runtime.cli.common import (
 )
 from agenttools_runtime.cli.lifecycle import run_deployed
 from agenttools_runtime.cli.setting_args import add_setting_arguments, settings_for
+from agenttools_runtime.mcp.runner_names import RUNNERS
 
 if TYPE_CHECKING:
     from agenttools_runtime.clients import Client
@@ -123,7 +124,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--runner",
-        choices=("python", "script", "uvx"),
+        choices=RUNNERS,
         help="how module/script servers are started from the config file (see below; "
         "default: script in project scope when there is one, else python)",
     )

@@ -8,16 +8,16 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
-import sys
-import warnings
 from typing import TYPE_CHECKING
 
 from agenttools_runtime.cli.common import (
     UsageError,
     add_command,
     announce,
+    ask_yes_no,
     emit,
     finish_interrupted_if_left,
+    warn_all,
 )
 from agenttools_runtime.cli.index_options import (
     SPECIFIER,
@@ -25,12 +25,11 @@ from agenttools_runtime.cli.index_options import (
     options_from_args,
     split_tools,
 )
+from agenttools_runtime.envs.installer_names import INSTALLERS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
-
-INSTALLERS = ("uv", "pip")
 
 
 def register(subparsers: Any) -> None:
@@ -142,7 +141,7 @@ def run_deploy(
         existing = find_managed(request)
         if existing is not None:
             status, said = deploy_from_managed(existing, lambda search: deploy(search, name))
-            _warn(said)
+            warn_all(said)
             return status
         if not _ask(request):
             from agenttools_runtime.cli.discovery import search_from_args
@@ -162,7 +161,7 @@ def run_deploy(
         installer=args.installer,
         metadata_only=args.runner == "uvx",
     )
-    _warn(said)
+    warn_all(said)
     return status
 
 
@@ -189,18 +188,12 @@ def _announced(
 
 
 def _ask(request: Any) -> bool:
-    from agenttools_runtime.mcp.settings import is_terminal
-
-    if not is_terminal(sys.stdin, sys.stdout):
-        return False
-    try:
-        answer = input(
+    return bool(
+        ask_yes_no(
             f"{request.describe()} is not installed. Install it into a managed environment "
-            "and deploy it from there? [y/N] "
+            "and deploy it from there?"
         )
-    except EOFError:
-        return False
-    return answer.strip().lower() in ("y", "yes")
+    )
 
 
 def _install_command(args: argparse.Namespace) -> str:
@@ -281,11 +274,6 @@ def _dry_run(args: argparse.Namespace, request: Any) -> int:
     return 0
 
 
-def _warn(said: list[Any]) -> None:
-    for warning in said:
-        warnings.warn(warning, stacklevel=2)
-
-
 # -- envs ----------------------------------------------------------------------------------
 
 
@@ -295,7 +283,7 @@ def run_envs(args: argparse.Namespace) -> int:
 
     # the deployment state first: what its records say decides an interrupted install
     finish_interrupted_if_left()
-    _warn(recover_if_free())
+    warn_all(recover_if_free())
     found = rows()
 
     def text() -> str:
@@ -360,7 +348,7 @@ def sync_upgrades(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[
     ]
     if items:
         lines.append("")
-    _warn([w for i in items for w in i.warnings])
+    warn_all([w for i in items for w in i.warnings])
     return [i.to_json() for i in items], lines, all(i.ok for i in items)
 
 
@@ -379,7 +367,7 @@ def doctor_environments(fix: bool) -> tuple[dict[str, Any], str, bool]:
         if fix:
             from agenttools_runtime.envs.deploying import recover_environments
 
-            _warn(recover_environments())
+            warn_all(recover_environments())
         findings = health.check()
         done = health.fix(findings) if fix else []
         remaining = health.check() if fix else findings

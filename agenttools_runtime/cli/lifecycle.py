@@ -5,7 +5,6 @@ their files were edited."""
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +14,7 @@ from agenttools_runtime.cli.common import (
     UsageError,
     add_check_arguments,
     add_command,
+    ask_yes_no,
     columns,
     emit,
     examples,
@@ -72,11 +72,11 @@ def register(subparsers: Any) -> None:
             "options): the --upgrade path, so a skill you modified is kept and reported "
             "unless --force. With --prune, orphaned deployments (their distribution was "
             "uninstalled or their environment deleted) are removed; that asks first on a "
-            "terminal, and needs --yes when stdin is not one. One lock for the whole run, "
-            "one summary at the end. Exit status 0 when everything was done. Inside a project "
-            "(an agenttools.toml here or above) it makes this machine match the project's "
-            "agenttools.lock instead (--locked, --frozen; docs/projects.md); --global keeps "
-            "the meaning above there."
+            "terminal, and needs --yes when stdin or stderr is not one. One lock for the "
+            "whole run, one summary at the end. Exit status 0 when everything was done. "
+            "Inside a project (an agenttools.toml here or above) it makes this machine match "
+            "the project's agenttools.lock instead (--locked, --frozen; docs/projects.md); "
+            "--global keeps the meaning above there."
         ),
         epilog=examples(
             "pip install -U weather-tools && agenttools sync",
@@ -352,22 +352,18 @@ def run_sync(args: argparse.Namespace) -> int:
 
 
 def _confirm(orphans: list[SyncItem]) -> tuple[bool, str]:
-    """Ask on a terminal whether to remove the orphaned deployments; never when stdin is
-    not one (then they are not removed, and the reason says how to confirm)."""
-    from agenttools_runtime.mcp.settings import is_terminal
-
-    if not is_terminal(sys.stdin):
-        return False, "stdin is not a terminal, so nothing was asked: confirm with --yes"
-    stream = sys.stderr
-    print(f"{len(orphans)} orphaned deployment(s) would be removed:", file=stream)
-    for item in orphans:
-        print(f"  {item.record.uuid}  {item.record.client} {item.record.toolset_name}", file=stream)
-    print("Remove them? [y/N] ", end="", file=stream, flush=True)
-    try:
-        answer = sys.stdin.readline()
-    except (OSError, KeyboardInterrupt):
-        answer = ""
-    if answer.strip().lower() in ("y", "yes"):
+    """Ask on a terminal whether to remove the orphaned deployments; never when stdin or
+    stderr is not one (then they are not removed, and the reason says how to confirm)."""
+    listed = "".join(
+        f"\n  {item.record.uuid}  {item.record.client} {item.record.toolset_name}"
+        for item in orphans
+    )
+    answer = ask_yes_no(
+        f"{len(orphans)} orphaned deployment(s) would be removed:{listed}\nRemove them?"
+    )
+    if answer is None:
+        return False, "stdin or stderr is not a terminal, so nothing was asked: confirm with --yes"
+    if answer:
         return True, ""
     return False, "not confirmed"
 

@@ -21,6 +21,8 @@ from agenttools_runtime.cli.common import (
     nonempty,
     refuse_both,
 )
+from agenttools_runtime.cli.setting_args import env_assignments
+from agenttools_runtime.mcp.runner_names import RUNNERS
 
 if TYPE_CHECKING:
     from agenttools_runtime.discovery import InstalledDistribution, SearchPath
@@ -107,7 +109,7 @@ def register(subparsers: Any) -> None:
     )
     install.add_argument(
         "--runner",
-        choices=("python", "script", "uvx"),
+        choices=RUNNERS,
         help="how a module/script server is started: the absolute interpreter (python), its "
         "console script by name (script), or uvx --from DIST==VERSION SCRIPT (uvx); "
         "default: script in project scope when there is one, else python",
@@ -217,7 +219,7 @@ def run_install(args: argparse.Namespace) -> int:
     search = search_from_args(args)
     dist, server = resolve_server(args.server[0], search)
     project = target.scope not in ("user", None)
-    server = _with_settings(server, args.env, project, target.config_file)
+    server = _with_settings(server, _env_values(args), project, target.config_file)
     choice = choose_runner(server, args.runner, project=project)
     key = args.name or server.key
     probed = [] if search is None else [str(p) for p in search.paths]
@@ -282,32 +284,24 @@ def _refuse_if_cannot_start(
         )
 
 
-def _with_settings(server: Any, pairs: list[str], project: bool, config_file: Any) -> Any:
+def _with_settings(server: Any, given: dict[str, str], project: bool, config_file: Any) -> Any:
     """*server* with the values of its declared settings (``--env NAME=VALUE``, asked on a
     terminal); a secret is refused in project scope (``mcp install`` writes no reference:
     ``deploy`` does)."""
     from agenttools_runtime import errors
     from agenttools_runtime.mcp.settings import resolve_values, terminal_ask
 
-    given = _env_values(pairs)
     secrets = [s.name for s in server.settings if s.secret]
     if project and secrets:
         raise errors.SecretNotForProject(server=server.key, names=secrets, config_file=config_file)
     return server.configured(resolve_values(server.key, server.settings, given, terminal_ask()))
 
 
-def _env_values(pairs: list[str]) -> dict[str, str]:
-    """The ``--env NAME=VALUE`` assignments (a malformed one is a usage error that never
-    shows its text: it may be a secret)."""
-    from agenttools_runtime.settings.given import malformed_assignment
-
-    values: dict[str, str] = {}
-    for number, pair in enumerate(pairs, 1):
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise UsageError(malformed_assignment("--env", number))
-        values[name] = value
-    return values
+def _env_values(args: argparse.Namespace) -> dict[str, str]:
+    """The ``--env NAME=VALUE`` values by name, read as every command reads them
+    (:func:`env_assignments`: a malformed one is a usage error that never shows its text, it
+    may be a secret); a later one wins."""
+    return {a.name: a.value for a in env_assignments(args)}
 
 
 def run_install_server_json(args: argparse.Namespace) -> int:
@@ -328,7 +322,7 @@ def run_install_server_json(args: argparse.Namespace) -> int:
         )
     refuse_both(args, "--project", "--config")
     targets = [t for spec in (args.target, *args.server) for t in spec.split(",") if t]
-    given = _env_values(args.env)
+    given = _env_values(args)
     described = read_server_json(Path(args.server_json))
     key = args.name or described.key
     resolved = [resolve_mcp_target(t, project=args.project, config=args.config) for t in targets]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +19,7 @@ from agenttools_runtime.cli.common import (
     examples,
     finish_interrupted_if_left,
     nonempty,
+    warn_all,
 )
 
 if TYPE_CHECKING:
@@ -329,8 +329,7 @@ def _sync(
         write_project=write_project,
         check=args.check,
     )
-    for warning in report.warnings:
-        warnings.warn(warning, stacklevel=1)
+    warn_all(report.warnings)
     emit(args, _sync_json(project.root, report), lambda: _sync_text(report))
     return 0 if report.ok else 1
 

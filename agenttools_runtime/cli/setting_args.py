@@ -1,9 +1,12 @@
 """``--env`` / ``--env-file``: the values of the settings a bundle's servers declare, as the
-commands that take them (``deploy``, ``configure``, ``show --tools``) parse them."""
+commands that take them (``deploy``, ``configure``, ``show --tools``; ``mcp install``'s
+``--env``) parse them."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,24 +41,20 @@ def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
 
 def given_settings(args: argparse.Namespace) -> list[Any]:
     """The ``--env-file`` and ``--env`` assignments, in that order (later ones win)."""
-    from agenttools_runtime.settings.given import GivenError, read_env_file
+    from agenttools_runtime.settings.given import read_env_file
 
-    try:
+    with given_as_usage_error():
         found = [a for f in args.env_file for a in read_env_file(Path(f))]
-    except GivenError as exc:
-        raise UsageError(str(exc)) from None
     return found + env_assignments(args)
 
 
 def env_assignments(args: argparse.Namespace) -> list[Any]:
     """The ``--env`` assignments; a usage error names one that is not ``NAME=VALUE`` by its
     position, never its text."""
-    from agenttools_runtime.settings.given import GivenError, parse_pairs
+    from agenttools_runtime.settings.given import parse_pairs
 
-    try:
+    with given_as_usage_error():
         return parse_pairs(args.env)
-    except GivenError as exc:
-        raise UsageError(str(exc)) from None
 
 
 def settings_for(args: argparse.Namespace, search: SearchPath | None, tools: str | None) -> Any:
@@ -64,10 +63,21 @@ def settings_for(args: argparse.Namespace, search: SearchPath | None, tools: str
     if not given:
         return {}
     from agenttools_runtime.bundles import resolve_tools
-    from agenttools_runtime.settings.given import GivenError, by_server
+    from agenttools_runtime.settings.given import by_server
 
     bundle = resolve_tools(tools, search)
-    try:
+    with given_as_usage_error():
         return by_server(given, [s.name for s in bundle.servers()])
+
+
+@contextlib.contextmanager
+def given_as_usage_error() -> Iterator[None]:
+    """A :class:`~agenttools_runtime.settings.given.GivenError` inside (a value that is not
+    ``NAME=VALUE``, an ``--env-file`` that cannot be read, a name of no server) as the usage
+    error it is (exit 2), with its message."""
+    from agenttools_runtime.settings.given import GivenError
+
+    try:
+        yield
     except GivenError as exc:
         raise UsageError(str(exc)) from None

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agenttools_runtime.envs.index import IndexOptions, redact_text
+from agenttools_runtime.envs.installer_names import INSTALLERS
 from agenttools_runtime.errors import InstallerFailed, InstallerUnavailable
 
-INSTALLERS = ("uv", "pip")
 PIP_LOCK_VERSION = (25, 1)  # the first pip with `pip lock` (PEP 751)
 _PIP_QUIET = ("--disable-pip-version-check", "--no-input")
 

@@ -29,9 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import errors
+from agenttools_runtime.mcp.runner_names import RUNNERS
 from agenttools_runtime.mcp.server import MCPServer, Origin
-
-RUNNERS: tuple[str, ...] = ("python", "script", "uvx")
 
 _SAYS = {
     "python": "the absolute path in its environment, on this machine only",

@@ -160,3 +160,30 @@ def test_an_env_assignment_without_a_name_never_shows_its_value(
     status, out, err = run(capsys, *argv, "--env", given)
     assert status == 2 and "#1 is not NAME=VALUE" in err and secret not in out + err
     assert not (home / ".claude.json").exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["deploy", "claude-code", "units-tools/units-tools"],
+        ["mcp", "install", "claude-code", "units-tools/units"],
+    ],
+    ids=["deploy", "mcp install"],
+)
+def test_env_assignments_are_read_alike_by_deploy_and_mcp_install(
+    home: Path, site: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """One reading of ``--env NAME=VALUE`` for every command: the name without the spaces
+    around it, the value as given; a name of spaces is no name. (``mcp install`` took
+    " UNITS" for a setting of that name, and " " for a name.)"""
+    units = {"choices": ["metric", "imperial"], "default": "metric"}
+    server = {"module": "weather_tools.server", "env": {"UNITS": units}}
+    fake_distribution(site, "units-tools", servers={"units": server}, schema=2)
+    where = ["--path", str(site)]
+    status, _, err = run(capsys, *argv, *where, "--env", " UNITS =imperial")
+    assert status == 0, err
+    (entry,) = json.loads((home / ".claude.json").read_text())["mcpServers"].values()
+    assert entry["env"] == {"UNITS": "imperial"}
+    status, out, err = run(capsys, *argv, *where, "--env", " =sk-NEVER-PRINTED-8", "--force")
+    assert status == 2 and "--env #1 is not NAME=VALUE" in err
+    assert "sk-NEVER-PRINTED-8" not in out + err

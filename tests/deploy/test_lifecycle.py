@@ -208,7 +208,7 @@ def test_orphaned_when_the_distribution_or_the_environment_is_gone(
     assert code == 0 and [r[0] for r in results(out).values()] == ["skipped"] * 2
     assert "--prune removes it" in out
     code, out, _ = run(capsys, "sync", "--prune")
-    assert code == 1 and "stdin is not a terminal" in out
+    assert code == 1 and "stdin or stderr is not a terminal" in out
     assert [r[0] for r in results(out).values()] == ["not removed"] * 2
     assert len(deployed()) == 2
     assert run(capsys, "sync", "--yes")[0] == 2  # --yes confirms --prune only
@@ -326,36 +326,24 @@ def test_remove_by_selection(
 def test_prune_asks_on_a_terminal(
     capsys: pytest.CaptureFixture[str], home: Path, site: Path, answer: bytes, removed: bool
 ) -> None:
-    import pty
-    import subprocess
+    from tests.helpers.terminal import run_on_terminal
 
     run(capsys, "deploy", "cursor", TOOLS, "--path", str(site))
     shutil.rmtree(next(site.glob("weather_tools-*.dist-info")))  # pip uninstall
     (dep,) = deployed()
-    leader, follower = pty.openpty()
-    try:
-        # stdin is a terminal: sync asks on stderr and reads the answer
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "agenttools", "sync", "--prune"],
-            stdin=follower,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        os.write(leader, answer)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        os.close(leader)
-        os.close(follower)
-    assert f"1 orphaned deployment(s) would be removed:\n  {dep.uuid}  cursor {TOOLS}" in (
-        err.decode()
+    # stdin and stderr are a terminal: sync asks on stderr and reads the answer
+    done = run_on_terminal(["sync", "--prune"], terminal=("stdin", "stderr"), answer=answer)
+    assert done.asked_on == "terminal"
+    assert f"1 orphaned deployment(s) would be removed:\r\n  {dep.uuid}  cursor {TOOLS}" in (
+        done.terminal
     )
-    assert "Remove them? [y/N] " in err.decode()
+    assert "Remove them? [y/N] " in done.terminal
     if removed:
-        assert proc.returncode == 0 and deployed() == [] and b"removed" in out
+        assert done.status == 0 and deployed() == [] and "removed" in done.stdout
         assert not (home / ".cursor").exists()
     else:
-        assert proc.returncode == 1 and len(deployed()) == 1
-        assert b"Orphaned deployments were not removed: not confirmed." in out
+        assert done.status == 1 and len(deployed()) == 1
+        assert "Orphaned deployments were not removed: not confirmed." in done.stdout
 
 
 def test_yes_without_prune_is_refused_inside_a_project_too(

@@ -289,41 +289,14 @@ def test_runner_uvx_keeps_no_environment_and_its_entry_runs(
 
 
 def test_on_a_terminal_it_asks(home: Path, tmp_path: Path, old_index: IndexServer) -> None:
-    import pty
-    import select
-    import subprocess
-    import time
+    from tests.helpers.terminal import STREAMS, run_on_terminal
 
-    def ask(answer: bytes) -> tuple[int, str]:
-        master, slave = pty.openpty()
-        command = [sys.executable, "-m", "agenttools", "deploy", "claude-code", "weather-tools",
-                   "-i", old_index.url()]  # fmt: skip
-        process = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave)
-        os.close(slave)
-        seen, answered, end = b"", False, time.monotonic() + 300
-        while time.monotonic() < end:
-            ready, _, _ = select.select([master], [], [], 1)
-            if ready:
-                try:
-                    chunk = os.read(master, 4096)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                seen += chunk
-            if not answered and b"[y/N]" in seen:
-                os.write(master, answer + b"\n")
-                answered = True
-            if process.poll() is not None and not ready:
-                break
-        os.close(master)
-        return process.wait(timeout=60), seen.decode(errors="replace")
-
-    status, output = ask(b"n")
-    assert status == 1 and "Install it into a managed environment" in output
-    assert "--install" in output and environments(state_of(tmp_path)) == []
-    status, output = ask(b"y")
-    assert status == 0, output
+    argv = ["deploy", "claude-code", "weather-tools", "-i", old_index.url()]
+    done = run_on_terminal(argv, terminal=STREAMS, answer=b"n\n", deadline=300)
+    assert done.status == 1 and "Install it into a managed environment" in done.terminal
+    assert "--install" in done.terminal and environments(state_of(tmp_path)) == []
+    done = run_on_terminal(argv, terminal=STREAMS, answer=b"y\n", deadline=300)
+    assert done.status == 0, done.terminal
     assert len(environments(state_of(tmp_path))) == 1
 
 
