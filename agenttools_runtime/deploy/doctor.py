@@ -11,8 +11,8 @@ finding                what it is                                       ``--fix`
                        match the SHA-256 it recorded)                   restored)
 ``unreadable``         a journal that does not parse, or is not of its  set it aside, never
                        schema's shape; something else than a directory  acted on
-                       where journals go (a file, a named pipe, a link
-                       to nothing)
+                       where deployment journals go (a file, a named
+                       pipe, a link to nothing)
 ``set-aside``          a journal ``--fix`` set aside                    (reported)
 ``index``              the state index is missing, stale or corrupt     rebuild it
 ``record-reference``   a record lists a skill whose entry does not      add the reference
@@ -172,7 +172,7 @@ def diagnose(*, fix: bool = False, state: paths.StatePaths | None = None) -> Doc
             pass  # a journal that cannot be handled: named below, nothing repaired on top of it
     with lock.state_lock(state=state):
         store = Store.open(state)
-        _check_journal_directories(state, report.findings.append, False)
+        _check_journal_directory(state, report.findings.append, False)
         for item in journal.pending(state):
             report.findings.append(_journal_finding(store, item))
         _examine(store, report, fix=False)
@@ -183,7 +183,7 @@ def _set_aside_unreadable(report: DoctorReport, state: paths.StatePaths) -> None
     """Move the journals that cannot be read out of the way: what they would have undone is
     unknown, so nothing is done from them (and every command stops on them until then)."""
     with lock.state_lock(state=state):
-        _check_journal_directories(state, report.findings.append, True)
+        _check_journal_directory(state, report.findings.append, True)
         for item in journal.pending(state):
             if isinstance(item, Unreadable):
                 moved = journal.set_aside(state, item.path)
@@ -194,39 +194,33 @@ def _set_aside_unreadable(report: DoctorReport, state: paths.StatePaths) -> None
                 report.findings.append(Finding("journal", str(item.path), detail, True, True))
 
 
-def _check_journal_directories(state: paths.StatePaths, add: Add, fix: bool) -> None:
-    """Something else than a directory where the journals of deployments or of managed
-    environments go: nothing can be journaled, so every command that changes them stops on
-    it. It is not agenttools': --fix moves it beside the journals it sets aside, never over
-    anything there."""
-    for directory in (state.journals, state.environment_journals):
-        what = journal.directory_problem(directory)
-        if what is None:
-            continue
-        target = journal.directory_set_aside(directory)
-        detail = (
-            f"is {what}, not the directory of agenttools' journals: every command that "
-            "changes the state stops on it"
-        )
-        if os.path.lexists(target):
-            add(Finding("unreadable", str(directory), f"{detail}; move it away", False))
-            continue
-        if not fix:
-            add(Finding("unreadable", str(directory), f"{detail}: --fix sets it aside", True))
-            continue
-        try:
-            fs.mkdir(target.parent)
-            fs.rename(directory, target)
-        except OSError as exc:
-            reason = exc.strerror or str(exc)
-            detail += f"; it could not be set aside ({reason}): move it away"
-            add(Finding("unreadable", str(directory), detail, False))
-        else:
-            add(
-                Finding(
-                    "unreadable", str(directory), f"{detail}: set aside as {target}", True, True
-                )
-            )
+def _check_journal_directory(state: paths.StatePaths, add: Add, fix: bool) -> None:
+    """Something else than a directory where the journals of deployments go: nothing can be
+    journaled, so every command that changes the state stops on it. It is not agenttools':
+    --fix moves it beside the journals it sets aside, never over anything there. (That of
+    the managed environments is theirs: ``envs/health.py``.)"""
+    directory = state.journals
+    what = journal.directory_problem(directory)
+    if what is None:
+        return
+    detail = (
+        f"is {what}, not the directory of agenttools' journals: every command that "
+        "changes the state stops on it"
+    )
+    if os.path.lexists(journal.directory_set_aside(directory)):
+        add(Finding("unreadable", str(directory), f"{detail}; move it away", False))
+        return
+    if not fix:
+        add(Finding("unreadable", str(directory), f"{detail}: --fix sets it aside", True))
+        return
+    try:
+        target = journal.set_aside_unusable_directory(directory)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        detail += f"; it could not be set aside ({reason}): move it away"
+        add(Finding("unreadable", str(directory), detail, False))
+    else:
+        add(Finding("unreadable", str(directory), f"{detail}: set aside as {target}", True, True))
 
 
 @contextlib.contextmanager

@@ -297,6 +297,16 @@ def directory_set_aside(directory: Path) -> Path:
     return directory.with_name(".journal-set-aside") / directory.name
 
 
+def set_aside_unusable_directory(directory: Path) -> Path:
+    """Move what is at the journal directory *directory* when it is not a directory (see
+    :func:`directory_problem`) to :func:`directory_set_aside` (call under the lock of those
+    journals); returns where it went."""
+    target = directory_set_aside(directory)
+    fs.mkdir(target.parent)
+    fs.rename(directory, target)
+    return target
+
+
 def check_directory(directory: Path) -> None:
     """Raise ``JournalDirectoryUnusable`` when something else than a directory is at the
     journal directory *directory*: no operation can be journaled (never removed: it is not

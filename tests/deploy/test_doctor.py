@@ -309,3 +309,33 @@ def test_something_else_where_the_index_goes_is_reported_and_left(
     two = deploy("codex", bundle("two", [inline("b")]))
     assert {d.uuid for d in deployed()} == {one.uuid, two.uuid}
     assert inconsistencies(state) == []
+
+
+@pytest.mark.parametrize("deployed_before", [False, True], ids=["never-deployed", "deployed"])
+def test_an_environment_journal_directory_that_is_no_directory_is_an_environment_finding(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str], deployed_before: bool
+) -> None:
+    """Bug: on a machine that never deployed, doctor said No problems found (it looked at
+    nothing without a deployments directory); with one, the finding was in the deployments'
+    part of the report, not the managed environments'."""
+    if deployed_before:
+        deploy("cursor", bundle("b", [inline("one")]))
+    journals = state / "envs" / ".journal"
+    journals.parent.mkdir(parents=True, exist_ok=True)
+    journals.write_text("the user's\n")
+    assert main(["doctor", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["findings"] == []
+    (finding,) = data["environments"]["findings"]
+    assert finding["kind"] == "unusable journal directory" and finding["fixable"]
+    assert finding["path"] == str(journals)
+    assert main(["doctor"]) == 1
+    printed = capsys.readouterr().out
+    assert "is a regular file, not the directory of agenttools' journals" in printed, printed
+    assert "--fix sets it aside" in printed
+    assert main(["doctor", "--fix"]) == 0
+    assert "set aside as" in capsys.readouterr().out
+    assert (state / "envs" / ".journal-set-aside" / ".journal").read_text() == "the user's\n"
+    assert not os.path.lexists(journals)
+    assert (state / "deployments").exists() is deployed_before
+    assert main(["doctor"]) == 0
