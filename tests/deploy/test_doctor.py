@@ -339,3 +339,44 @@ def test_an_environment_journal_directory_that_is_no_directory_is_an_environment
     assert not os.path.lexists(journals)
     assert (state / "deployments").exists() is deployed_before
     assert main(["doctor"]) == 0
+
+
+@pytest.mark.parametrize("taken", ["journal", "side file"])
+def test_a_journal_set_aside_never_replaces_one_set_aside_before(
+    home: Path, state: Path, taken: str
+) -> None:
+    """Bug: --fix renamed an unreadable journal (and its side files) over a file of the same
+    name already set aside: the evidence kept there was lost."""
+    deploy("cursor", bundle("b", [inline("one")]))
+    journals = state / "deployments" / ".journal"
+    (journals / "00000000000000000001-deploy-x.json").write_text("{not json")
+    (journals / "00000000000000000001-deploy-x.config-0").write_text("new copy\n")
+    aside = state / "deployments" / ".journal-set-aside"
+    aside.mkdir()
+    earlier = {"journal": "00000000000000000001-deploy-x.json", "side file": ""}[taken]
+    earlier = aside / (earlier or "00000000000000000001-deploy-x.config-0")
+    earlier.write_text("set aside before\n")
+    report = diagnose(fix=True)
+    assert earlier.read_text() == "set aside before\n"
+    moved = aside / "00000000000000000001-deploy-x.1.json"
+    assert moved.read_text() == "{not json"
+    assert (aside / "00000000000000000001-deploy-x.1.config-0").read_text() == "new copy\n"
+    assert sorted(os.listdir(journals)) == []
+    assert any(f.kind == "journal" and str(moved) in f.detail for f in report.findings)
+    assert str(moved) in [f.path for f in report.findings if f.kind == "set-aside"]
+
+
+def test_an_environment_journal_set_aside_never_replaces_one_set_aside_before(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = state / "envs" / ".journal" / "00000000000000000001-install-weather.json"
+    journal.parent.mkdir(parents=True)
+    journal.write_text("[")
+    earlier = state / "envs" / ".journal-set-aside" / journal.name
+    earlier.parent.mkdir()
+    earlier.write_text("set aside before\n")
+    assert main(["doctor", "--fix"]) == 1  # (both set aside: reported until deleted)
+    moved = earlier.with_name("00000000000000000001-install-weather.1.json")
+    assert f"set aside as {moved}" in capsys.readouterr().out
+    assert earlier.read_text() == "set aside before\n" and moved.read_text() == "["
+    assert not journal.exists()
