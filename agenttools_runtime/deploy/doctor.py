@@ -133,10 +133,13 @@ class DoctorReport:
             "findings": [f.to_json() for f in self.findings],
         }
 
-    def render(self) -> str:
+    def render(self, *, more: bool = False) -> str:
+        """The text report; with *more* (findings of the managed environments follow), an
+        empty one does not say that no problems were found."""
         lines = [f"agenttools doctor: {self.state}"]
         if not self.findings:
-            lines.append("  No problems found.")
+            if not more:
+                lines.append("  No problems found.")
             return "\n".join(lines)
         lines += [f.render() for f in self.findings]
         fixable = [f for f in self.problems if f.fixable]

@@ -380,3 +380,26 @@ def test_an_environment_journal_set_aside_never_replaces_one_set_aside_before(
     assert f"set aside as {moved}" in capsys.readouterr().out
     assert earlier.read_text() == "set aside before\n" and moved.read_text() == "["
     assert not journal.exists()
+
+
+def test_doctor_says_all_is_well_only_when_the_environments_are_well_too(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bug: with nothing wrong in the deployments but a problem of the managed environments,
+    doctor printed 'No problems found.' above it, and its JSON said "ok": true (exit
+    status 1)."""
+    deploy("cursor", bundle("b", [inline("one")]))
+    journal = state / "envs" / ".journal" / "00000000000000000001-install-weather.json"
+    journal.parent.mkdir(parents=True)
+    journal.write_text("[")
+    assert main(["doctor", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["findings"] == [] and data["ok"] is False
+    assert main(["doctor"]) == 1
+    printed = capsys.readouterr().out
+    assert "No problems found" not in printed and f"the journal {journal}" in printed, printed
+    journal.unlink()
+    assert main(["doctor", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"] is True
+    assert main(["doctor"]) == 0
+    assert "No problems found." in capsys.readouterr().out
