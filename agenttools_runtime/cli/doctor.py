@@ -39,9 +39,10 @@ def run_doctor(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.envs import doctor_environments
 
     environments, said, environments_ok = doctor_environments(args.fix)
+    ok = report.ok and environments_ok  # (the JSON's "ok" too: the whole answer)
     emit(
         args,
-        {**report.to_json(), "environments": environments},
-        lambda: "\n".join(t for t in (report.render(), said) if t),
+        {**report.to_json(), "ok": ok, "environments": environments},
+        lambda: "\n".join(t for t in (report.render(more=bool(said)), said) if t),
     )
-    return 0 if report.ok and environments_ok else 1
+    return 0 if ok else 1

@@ -11,8 +11,8 @@ finding                what it is                                       ``--fix`
                        match the SHA-256 it recorded)                   restored)
 ``unreadable``         a journal that does not parse, or is not of its  set it aside, never
                        schema's shape; something else than a directory  acted on
-                       where journals go (a file, a named pipe, a link
-                       to nothing)
+                       where deployment journals go (a file, a named
+                       pipe, a link to nothing)
 ``set-aside``          a journal ``--fix`` set aside                    (reported)
 ``index``              the state index is missing, stale or corrupt     rebuild it
 ``record-reference``   a record lists a skill whose entry does not      add the reference
@@ -133,10 +133,13 @@ class DoctorReport:
             "findings": [f.to_json() for f in self.findings],
         }
 
-    def render(self) -> str:
+    def render(self, *, more: bool = False) -> str:
+        """The text report; with *more* (findings of the managed environments follow), an
+        empty one does not say that no problems were found."""
         lines = [f"agenttools doctor: {self.state}"]
         if not self.findings:
-            lines.append("  No problems found.")
+            if not more:
+                lines.append("  No problems found.")
             return "\n".join(lines)
         lines += [f.render() for f in self.findings]
         fixable = [f for f in self.problems if f.fixable]
@@ -156,7 +159,8 @@ def diagnose(*, fix: bool = False, state: paths.StatePaths | None = None) -> Doc
     report = DoctorReport(state.deployments.parent, fix=fix)
     if not state.deployments.exists():
         # no state (nothing deployed): only what may be left beside the clients' skills roots
-        _check_backups(Store.open(state), _skills_roots([], []), report.findings.append, False)
+        look = _Look(Store.open(state), report.findings.append, fix=False)
+        _check_backups(look, _skills_roots(look))
         return report
     if fix:
         _set_aside_unreadable(report, state)
@@ -172,7 +176,7 @@ def diagnose(*, fix: bool = False, state: paths.StatePaths | None = None) -> Doc
             pass  # a journal that cannot be handled: named below, nothing repaired on top of it
     with lock.state_lock(state=state):
         store = Store.open(state)
-        _check_journal_directories(state, report.findings.append, False)
+        _check_journal_directory(state, report.findings.append, False)
         for item in journal.pending(state):
             report.findings.append(_journal_finding(store, item))
         _examine(store, report, fix=False)
@@ -183,7 +187,7 @@ def _set_aside_unreadable(report: DoctorReport, state: paths.StatePaths) -> None
     """Move the journals that cannot be read out of the way: what they would have undone is
     unknown, so nothing is done from them (and every command stops on them until then)."""
     with lock.state_lock(state=state):
-        _check_journal_directories(state, report.findings.append, True)
+        _check_journal_directory(state, report.findings.append, True)
         for item in journal.pending(state):
             if isinstance(item, Unreadable):
                 moved = journal.set_aside(state, item.path)
@@ -194,39 +198,33 @@ def _set_aside_unreadable(report: DoctorReport, state: paths.StatePaths) -> None
                 report.findings.append(Finding("journal", str(item.path), detail, True, True))
 
 
-def _check_journal_directories(state: paths.StatePaths, add: Add, fix: bool) -> None:
-    """Something else than a directory where the journals of deployments or of managed
-    environments go: nothing can be journaled, so every command that changes them stops on
-    it. It is not agenttools': --fix moves it beside the journals it sets aside, never over
-    anything there."""
-    for directory in (state.journals, state.environment_journals):
-        what = journal.directory_problem(directory)
-        if what is None:
-            continue
-        target = journal.directory_set_aside(directory)
-        detail = (
-            f"is {what}, not the directory of agenttools' journals: every command that "
-            "changes the state stops on it"
-        )
-        if os.path.lexists(target):
-            add(Finding("unreadable", str(directory), f"{detail}; move it away", False))
-            continue
-        if not fix:
-            add(Finding("unreadable", str(directory), f"{detail}: --fix sets it aside", True))
-            continue
-        try:
-            fs.mkdir(target.parent)
-            fs.rename(directory, target)
-        except OSError as exc:
-            reason = exc.strerror or str(exc)
-            detail += f"; it could not be set aside ({reason}): move it away"
-            add(Finding("unreadable", str(directory), detail, False))
-        else:
-            add(
-                Finding(
-                    "unreadable", str(directory), f"{detail}: set aside as {target}", True, True
-                )
-            )
+def _check_journal_directory(state: paths.StatePaths, add: Add, fix: bool) -> None:
+    """Something else than a directory where the journals of deployments go: nothing can be
+    journaled, so every command that changes the state stops on it. It is not agenttools':
+    --fix moves it beside the journals it sets aside, never over anything there. (That of
+    the managed environments is theirs: ``envs/health.py``.)"""
+    directory = state.journals
+    what = journal.directory_problem(directory)
+    if what is None:
+        return
+    detail = (
+        f"is {what}, not the directory of agenttools' journals: every command that "
+        "changes the state stops on it"
+    )
+    if os.path.lexists(journal.directory_set_aside(directory)):
+        add(Finding("unreadable", str(directory), f"{detail}; move it away", False))
+        return
+    if not fix:
+        add(Finding("unreadable", str(directory), f"{detail}: --fix sets it aside", True))
+        return
+    try:
+        target = journal.set_aside_unusable_directory(directory)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        detail += f"; it could not be set aside ({reason}): move it away"
+        add(Finding("unreadable", str(directory), detail, False))
+    else:
+        add(Finding("unreadable", str(directory), f"{detail}: set aside as {target}", True, True))
 
 
 @contextlib.contextmanager
@@ -269,28 +267,41 @@ def _journal_finding(store: Store, item: Journal | Unreadable) -> Finding:
     return Finding("journal", str(item.path), f"an interrupted {item.describe()}: {what}", True)
 
 
+@dataclass(slots=True)
+class _Look:
+    """What the checks of one look at the state share: the store, where their findings go
+    (``add``), whether they repair (``fix``), and the records and registry entries read
+    (read again by a check that changes the entries)."""
+
+    store: Store
+    add: Add
+    fix: bool
+    records: list[DeploymentRecord] = field(default_factory=list)
+    entries: list[RegistryEntry] = field(default_factory=list)
+
+
 def _examine(store: Store, report: DoctorReport, *, fix: bool) -> None:
-    add = report.findings.append
+    look = _Look(store, report.findings.append, fix)
     for path in journal.set_aside_journals(store.state):
         detail = (
             "a journal that could not be read, set aside by 'agenttools doctor --fix'; nothing "
             "was done from it: look at it, then delete it"
         )
-        add(Finding("set-aside", str(path), detail, False))
-    _check_index(store, add, fix)
-    all_records = _records(store, add)
-    entries = _entries(store, add)
-    _check_listings(store, entries, all_records, add, fix)
-    _check_references(store, entries, add, fix)
-    _check_directories(store, entries, all_records, add, fix)
-    roots = _skills_roots(entries, all_records)
-    _check_backups(store, roots, add, fix)
-    _check_staging(store, roots, add, fix)
-    _check_temp_files(store, all_records, add, fix)
-    _check_config_entries(all_records, add)
-    _check_ledger(store, add, fix)
+        look.add(Finding("set-aside", str(path), detail, False))
+    _check_index(look)
+    look.records = _records(look)
+    look.entries = _entries(look)
+    _check_listings(look)
+    _check_references(look)
+    _check_directories(look)
+    roots = _skills_roots(look)
+    _check_backups(look, roots)
+    _check_staging(look, roots)
+    _check_temp_files(look)
+    _check_config_entries(look)
+    _check_ledger(look)
     if fix:
-        _prune_verified_cache(store, add)
+        _prune_verified_cache(look)
         store.index = index.rebuild(store.state)
         store.index.pending = set()
         store.save()
@@ -299,7 +310,8 @@ def _examine(store: Store, report: DoctorReport, *, fix: bool) -> None:
 # -- the checks ------------------------------------------------------------------------------
 
 
-def _check_index(store: Store, add: Add, fix: bool) -> None:
+def _check_index(look: _Look) -> None:
+    store, add = look.store, look.add
     for path in (store.state.index, store.state.index_log):
         if os.path.lexists(path) and not (path.is_file() and not path.is_symlink()):
             # not what agenttools writes there: never removed; while it is there the index
@@ -322,22 +334,23 @@ def _check_index(store: Store, add: Add, fix: bool) -> None:
         detail = "the state index does not match the entries and records: it is rebuilt"
     else:
         return
-    add(Finding("index", str(store.state.index), detail, True, fix))
+    add(Finding("index", str(store.state.index), detail, True, look.fix))
 
 
-def _records(store: Store, add: Add) -> list[DeploymentRecord]:
+def _records(look: _Look) -> list[DeploymentRecord]:
     found: list[DeploymentRecord] = []
-    for item in records.iter_records(store.state.deployments):
+    for item in records.iter_records(look.store.state.deployments):
         if isinstance(item, InvalidDeploymentRecord):
             hint = broken_record_hint(item.path)
             # (its skills stay referenced: never deleted while it may be using them)
-            add(Finding("unreadable", str(item.path), f"{item}. {hint}", False))
+            look.add(Finding("unreadable", str(item.path), f"{item}. {hint}", False))
         else:
             found.append(item)
     return found
 
 
-def _entries(store: Store, add: Add) -> list[RegistryEntry]:
+def _entries(look: _Look) -> list[RegistryEntry]:
+    store, add = look.store, look.add
     found: list[RegistryEntry] = []
     # entries an interrupted deploy created (in place: torn when it was killed while writing
     # one) are its journal's to delete, reported with it
@@ -358,19 +371,14 @@ def _entries(store: Store, add: Add) -> list[RegistryEntry]:
     return found
 
 
-def _check_listings(
-    store: Store,
-    entries: list[RegistryEntry],
-    all_records: list[DeploymentRecord],
-    add: Add,
-    fix: bool,
-) -> None:
+def _check_listings(look: _Look) -> None:
     """Each record against the registry, both ways: a skill it lists whose entry does not
     reference it (or names another directory), an entry that references a record which
     does not list it, a config entry the record does not say what it wrote of."""
-    by_key = {e.key: e for e in entries}
+    store, add, fix = look.store, look.add, look.fix
+    by_key = {e.key: e for e in look.entries}
     listed: set[tuple[str, str]] = set()
-    for record in all_records:
+    for record in look.records:
         for skill in record.installed:
             listed.add((skill.registry_key, record.uuid))
             entry = by_key.get(skill.registry_key)
@@ -403,8 +411,8 @@ def _check_listings(
                     "removing the deployment keeps it"
                 )
                 add(Finding("record-entry", server.config_file, detail, False))
-    live = {r.uuid for r in all_records}
-    for entry in entries:
+    live = {r.uuid for r in look.records}
+    for entry in look.entries:
         extra = [r for r in entry.references if r in live and (entry.key, r) not in listed]
         if not extra:
             continue
@@ -421,11 +429,12 @@ def _check_listings(
             if not kept:  # referenced by nobody now: the release decision (which keeps a
                 release(store, entry.key, None)  # folder nothing proves ours)
     if fix:
-        entries[:] = list(store.entries())
+        look.entries = list(store.entries())
 
 
-def _check_references(store: Store, entries: list[RegistryEntry], add: Add, fix: bool) -> None:
-    stale = [e for e in entries if store.live_references(e) != e.references]
+def _check_references(look: _Look) -> None:
+    store = look.store
+    stale = [e for e in look.entries if store.live_references(e) != e.references]
     for entry in stale:
         gone = [r for r in entry.references if records.is_stale(r, store.state.deployments)]
         detail = (
@@ -433,25 +442,20 @@ def _check_references(store: Store, entries: list[RegistryEntry], add: Add, fix:
             f"records are gone: {', '.join(gone)}; a sweep drops them and releases it"
         )
         where = str(registry.entry_path(entry.key, store.state))
-        add(Finding("stale-reference", where, detail, True, fix))
-    if fix and stale:
+        look.add(Finding("stale-reference", where, detail, True, look.fix))
+    if look.fix and stale:
         sweep(store)
-        entries[:] = list(store.entries())
+        look.entries = list(store.entries())
 
 
-def _check_directories(
-    store: Store,
-    entries: list[RegistryEntry],
-    all_records: list[DeploymentRecord],
-    add: Add,
-    fix: bool,
-) -> None:
-    by_key = {e.key: e for e in entries}
+def _check_directories(look: _Look) -> None:
+    store, add, fix = look.store, look.add, look.fix
+    by_key = {e.key: e for e in look.entries}
     listing: dict[str, list[DeploymentRecord]] = {}
-    for record in all_records:
+    for record in look.records:
         for skill in record.installed:
             listing.setdefault(skill.registry_key, []).append(record)
-    for entry in entries:
+    for entry in look.entries:
         if destination_state(entry.root, entry.name) is not DestinationState.MISSING:
             continue
         user_ids = ", ".join(r.uuid for r in listing.get(entry.key, [])) or "none"
@@ -507,16 +511,17 @@ def _drop_from_records(store: Store, key: str, users: list[DeploymentRecord]) ->
             store.rewrite_record(replace(current, installed=kept))
 
 
-def _skills_roots(entries: list[RegistryEntry], all_records: list[DeploymentRecord]) -> set[Path]:
-    roots = {e.root for e in entries}
-    roots |= {Path(r.skills_directory) for r in all_records if r.skills_directory}
+def _skills_roots(look: _Look) -> set[Path]:
+    roots = {e.root for e in look.entries}
+    roots |= {Path(r.skills_directory) for r in look.records if r.skills_directory}
     for client in all_clients().values():
         with contextlib.suppress(AgentToolsError, OSError):
             roots.add(skills_location(client))
     return {r for r in roots if os.path.isdir(r) or os.path.isdir(paths.canonical_path(r).parent)}
 
 
-def _check_backups(store: Store, roots: set[Path], add: Add, fix: bool) -> None:
+def _check_backups(look: _Look, roots: set[Path]) -> None:
+    store, add, fix = look.store, look.add, look.fix
     release_names = {release_backup_name(k): k for k in store.index.skills}
     # what a forced deploy replaced that was the user's: kept for its removal to put back
     kept = {registry.replaced_backup(e) for e in store.entries()}
@@ -568,26 +573,24 @@ def _redundant_copy(store: Store, backup: Path) -> str | None:
     return None
 
 
-def _check_staging(store: Store, roots: set[Path], add: Add, fix: bool) -> None:
+def _check_staging(look: _Look, roots: set[Path]) -> None:
     found = [p for root in sorted(roots) for p in fsops.stale_staging(root)]
-    found += records.staging_leftovers(store.state.deployments)
+    found += records.staging_leftovers(look.store.state.deployments)
     for path in sorted(set(found)):
-        add(Finding("staging", str(path), _STAGING, True, fix))
-        if fix:
+        look.add(Finding("staging", str(path), _STAGING, True, look.fix))
+        if look.fix:
             fs.remove_entry(path)
 
 
 _STAGING = "a half-built copy an interrupted write left: deleted"
 
 
-def _check_temp_files(
-    store: Store, all_records: list[DeploymentRecord], add: Add, fix: bool
-) -> None:
-    directories = {store.state.deployments, store.state.registry, store.state.journals}
-    directories.add(store.state.index.parent)
-    directories.add(store.state.deployments.parent / "cache")  # the CLI's caches (lean_cache)
-    directories |= {records.record_dir(r.uuid, store.state.deployments) for r in all_records}
-    configs = {Path(s.config_file) for r in all_records for s in r.mcp_servers}
+def _check_temp_files(look: _Look) -> None:
+    state = look.store.state
+    directories = {state.deployments, state.registry, state.journals, state.index.parent}
+    directories.add(state.deployments.parent / "cache")  # the CLI's caches (lean_cache)
+    directories |= {records.record_dir(r.uuid, state.deployments) for r in look.records}
+    configs = {Path(s.config_file) for r in look.records for s in r.mcp_servers}
     for client in all_clients().values():
         with contextlib.suppress(AgentToolsError, OSError):
             configs.add(mcp_config_location(client))
@@ -597,17 +600,18 @@ def _check_temp_files(
     for directory in sorted(directories):
         with contextlib.suppress(OSError):
             found += [directory / n for n in sorted(os.listdir(directory)) if fs.is_temp_name(n)]
-    found += [p for p in journal.orphan_files(store.state) if p not in found]
-    found += [p for p in _listed_temp_files(store.state) if p not in found]
+    found += [p for p in journal.orphan_files(state) if p not in found]
+    found += [p for p in _listed_temp_files(state) if p not in found]
     for path in found:
-        add(Finding("temp-file", str(path), _TEMP_FILE, True, fix))
-        if fix:
+        look.add(Finding("temp-file", str(path), _TEMP_FILE, True, look.fix))
+        if look.fix:
             fs.unlink(path, missing_ok=True)
 
 
-def _check_ledger(store: Store, add: Add, fix: bool) -> None:
+def _check_ledger(look: _Look) -> None:
+    state = look.store.state
     try:
-        litter.read(store.state)
+        litter.read(state)
     except (OSError, ValueError, RecursionError) as exc:
         # (an OSError's strerror: the finding names the file already)
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
@@ -616,9 +620,9 @@ def _check_ledger(store: Store, add: Add, fix: bool) -> None:
             "is taken away again (config files, directories agenttools created stay); it is "
             "deleted"
         )
-        add(Finding("unreadable", str(store.state.created), detail, True, fix))
-        if fix:
-            fs.unlink(store.state.created, missing_ok=True)
+        look.add(Finding("unreadable", str(state.created), detail, True, look.fix))
+        if look.fix:
+            fs.unlink(state.created, missing_ok=True)
 
 
 _TEMP_FILE = "left by an interrupted write: deleted"
@@ -629,18 +633,18 @@ def _listed_temp_files(state: paths.StatePaths) -> list[Path]:
     return [p for log in journal.temp_logs(state) for p in fs.listed_temp_files(log)]
 
 
-def _prune_verified_cache(store: Store, add: Add) -> None:
+def _prune_verified_cache(look: _Look) -> None:
     # a cache, not a problem: tidied by --fix, never reported without it
-    for path in verified.stale_files(store.state.deployments):
+    for path in verified.stale_files(look.store.state.deployments):
         fs.unlink(path, missing_ok=True)
-        add(Finding("stale-cache", str(path), _STALE_CACHE, True, True))
+        look.add(Finding("stale-cache", str(path), _STALE_CACHE, True, True))
 
 
 _STALE_CACHE = "verified-files cache of a distribution no longer installed there: deleted"
 
 
-def _check_config_entries(all_records: list[DeploymentRecord], add: Add) -> None:
-    for record in all_records:
+def _check_config_entries(look: _Look) -> None:
+    for record in look.records:
         for server in record.mcp_servers:
             try:
                 present = read_server_entries(Path(server.config_file), get_client(record.client))
@@ -652,4 +656,4 @@ def _check_config_entries(all_records: list[DeploymentRecord], add: Add) -> None
                     "which is not in the file (removed by hand?); redeploy with --upgrade "
                     "or remove the deployment"
                 )
-                add(Finding("missing-entry", server.config_file, detail, False))
+                look.add(Finding("missing-entry", server.config_file, detail, False))

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import stat
@@ -297,6 +298,16 @@ def directory_set_aside(directory: Path) -> Path:
     return directory.with_name(".journal-set-aside") / directory.name
 
 
+def set_aside_unusable_directory(directory: Path) -> Path:
+    """Move what is at the journal directory *directory* when it is not a directory (see
+    :func:`directory_problem`) to :func:`directory_set_aside` (call under the lock of those
+    journals); returns where it went."""
+    target = directory_set_aside(directory)
+    fs.mkdir(target.parent)
+    rename_new(directory, target)
+    return target
+
+
 def check_directory(directory: Path) -> None:
     """Raise ``JournalDirectoryUnusable`` when something else than a directory is at the
     journal directory *directory*: no operation can be journaled (never removed: it is not
@@ -351,14 +362,48 @@ def set_aside_directory(state: StatePaths) -> Path:
 
 def set_aside(state: StatePaths, path: Path) -> Path:
     """Move the journal *path* that cannot be read, and the side files beside it that carry
-    its name, out of the journal directory (call under the lock); returns where it went."""
-    target = set_aside_directory(state)
-    fs.mkdir(target)
+    its name, out of the journal directory (call under the lock), never over anything set
+    aside before (:func:`move_aside`); returns where it went."""
     stem = path.name[: -len(SUFFIX)] if path.name.endswith(SUFFIX) else path.name
-    for name in sorted(os.listdir(path.parent)):
-        if name == path.name or name.startswith(f"{stem}.config-"):
-            fs.rename(path.parent / name, target / name)
-    return target / path.name
+    moving = [n for n in names(path.parent) if n == path.name or n.startswith(f"{stem}.config-")]
+    return move_aside(path.parent, moving, stem, set_aside_directory(state))[path.name]
+
+
+def move_aside(directory: Path, moving: Sequence[str], stem: str, target: Path) -> dict[str, Path]:
+    """Move the entries *moving* of *directory* (names that start with *stem*: a journal and
+    its side files) into the directory *target*, never over anything there: when a name is
+    taken, ``<stem>.<n>`` takes the place of the stem in every one of them, for the first n
+    that leaves all of them free. Where each went, by its name."""
+    fs.mkdir(target)
+    for n in itertools.count():
+        moved = {
+            name: target / (f"{stem}.{n}{name[len(stem) :]}" if n else name) for name in moving
+        }
+        if not any(os.path.lexists(path) for path in moved.values()):
+            break
+    for name, path in moved.items():
+        rename_new(directory / name, path)
+    return moved
+
+
+def rename_new(source: Path, target: Path) -> None:
+    """Move *source* (a file, directory or link, as itself) to *target*, never over anything
+    there: ``FileExistsError`` when something is. The name is taken first, exclusively (an
+    empty directory for a directory, else an empty file), then *source* replaces that."""
+    directory = stat.S_ISDIR(os.lstat(source).st_mode)
+    if directory:
+        fs.mkdir(target, parents=False, exist_ok=False)
+    else:
+        fs.create_bytes(target, b"")
+    try:
+        fs.replace(source, target)
+    except BaseException:
+        # (only the empty one taken above is there)
+        if directory:
+            fs.rmdir(target)
+        else:
+            fs.unlink(target)
+        raise
 
 
 def set_aside_journals(state: StatePaths) -> list[Path]:

@@ -13,6 +13,10 @@
     into it or taken out) — rebuilt from its receipt;
 ``trash``
     what an interrupted removal left — deleted;
+``unusable journal directory``
+    something else than a directory where the journals go (a file, a named pipe, a link to
+    nothing: not agenttools'), so every command that changes an environment stops on it —
+    moved to ``.journal-set-aside/.journal``, never over anything there;
 ``unreadable journal``
     a journal that cannot be read (nothing is done from it; the environments it names are
     kept) — moved to ``.journal-set-aside/``;
@@ -32,6 +36,11 @@ from pathlib import Path
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from agenttools_runtime.deploy.journal import (
+    directory_problem,
+    directory_set_aside,
+    set_aside_unusable_directory,
+)
 from agenttools_runtime.envs import journal, layout, provision
 from agenttools_runtime.envs.layout import ManagedEnvironment
 from agenttools_runtime.envs.receipt import VENV
@@ -44,6 +53,7 @@ INTERPRETER_GONE = "interpreter gone"
 MISMATCH = "receipt mismatch"
 TRASH = "trash"
 UNREADABLE_JOURNAL, SET_ASIDE_JOURNAL = "unreadable journal", "set-aside journal"
+JOURNAL_DIRECTORY = "unusable journal directory"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +81,10 @@ def check() -> list[EnvironmentFinding]:
             found.append(finding)
     for entry in layout.trash_entries():
         found.append(EnvironmentFinding(TRASH, entry, f"{entry} is left from a removal", True))
+    directory = journal.journal_dir()
+    what = directory_problem(directory)
+    if what is not None:
+        found.append(_journal_directory_finding(directory, what))
     for item in journal.pending():
         if isinstance(item, journal.Unreadable):
             message = (
@@ -86,6 +100,16 @@ def check() -> list[EnvironmentFinding]:
         )
         found.append(EnvironmentFinding(SET_ASIDE_JOURNAL, path, message, False))
     return found
+
+
+def _journal_directory_finding(directory: Path, what: str) -> EnvironmentFinding:
+    message = (
+        f"{directory} is {what}, not the directory of agenttools' journals: every command "
+        "that changes the managed environments stops on it"
+    )
+    if os.path.lexists(directory_set_aside(directory)):
+        return EnvironmentFinding(JOURNAL_DIRECTORY, directory, f"{message}; move it away", False)
+    return EnvironmentFinding(JOURNAL_DIRECTORY, directory, f"{message}: --fix sets it aside", True)
 
 
 def _finding(env: ManagedEnvironment, used: bool) -> EnvironmentFinding | None:
@@ -129,6 +153,9 @@ def fix(findings: list[EnvironmentFinding]) -> list[tuple[EnvironmentFinding, st
             elif finding.kind == TRASH:
                 empty_trash()
                 done.append((finding, "deleted"))
+            elif finding.kind == JOURNAL_DIRECTORY:
+                moved = set_aside_unusable_directory(finding.path)
+                done.append((finding, f"set aside as {moved}"))
             elif finding.kind == UNREADABLE_JOURNAL:
                 moved = journal.set_aside(finding.path)
                 done.append((finding, f"set aside as {moved}"))

@@ -34,8 +34,8 @@ from typing import Any
 
 from agenttools_runtime import fs, jsonform, paths, regular_files
 from agenttools_runtime.deploy import records
+from agenttools_runtime.deploy.journal import SUFFIX, move_aside, names, new_path, pending_in, write
 from agenttools_runtime.deploy.journal import Unreadable as Unreadable  # (this module's too)
-from agenttools_runtime.deploy.journal import names, new_path, pending_in, write
 from agenttools_runtime.envs.layout import envs_dir
 
 SCHEMA = 1
@@ -120,11 +120,10 @@ def pending() -> Iterator[EnvironmentJournal | Unreadable]:
 
 def set_aside(path: Path) -> Path:
     """Move the journal *path* that cannot be read to :func:`set_aside_dir` (environments
-    lock held); where it went."""
-    target = set_aside_dir() / path.name
-    fs.mkdir(target.parent)
-    fs.rename(path, target)
-    return target
+    lock held), never over one set aside before (then as ``<stem>.<n>.json``); where it
+    went."""
+    stem = path.name[: -len(SUFFIX)] if path.name.endswith(SUFFIX) else path.name
+    return move_aside(path.parent, [path.name], stem, set_aside_dir())[path.name]
 
 
 def set_aside_journals() -> list[Path]:

@@ -309,3 +309,97 @@ def test_something_else_where_the_index_goes_is_reported_and_left(
     two = deploy("codex", bundle("two", [inline("b")]))
     assert {d.uuid for d in deployed()} == {one.uuid, two.uuid}
     assert inconsistencies(state) == []
+
+
+@pytest.mark.parametrize("deployed_before", [False, True], ids=["never-deployed", "deployed"])
+def test_an_environment_journal_directory_that_is_no_directory_is_an_environment_finding(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str], deployed_before: bool
+) -> None:
+    """Bug: on a machine that never deployed, doctor said No problems found (it looked at
+    nothing without a deployments directory); with one, the finding was in the deployments'
+    part of the report, not the managed environments'."""
+    if deployed_before:
+        deploy("cursor", bundle("b", [inline("one")]))
+    journals = state / "envs" / ".journal"
+    journals.parent.mkdir(parents=True, exist_ok=True)
+    journals.write_text("the user's\n")
+    assert main(["doctor", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["findings"] == []
+    (finding,) = data["environments"]["findings"]
+    assert finding["kind"] == "unusable journal directory" and finding["fixable"]
+    assert finding["path"] == str(journals)
+    assert main(["doctor"]) == 1
+    printed = capsys.readouterr().out
+    assert "is a regular file, not the directory of agenttools' journals" in printed, printed
+    assert "--fix sets it aside" in printed
+    assert main(["doctor", "--fix"]) == 0
+    assert "set aside as" in capsys.readouterr().out
+    assert (state / "envs" / ".journal-set-aside" / ".journal").read_text() == "the user's\n"
+    assert not os.path.lexists(journals)
+    assert (state / "deployments").exists() is deployed_before
+    assert main(["doctor"]) == 0
+
+
+@pytest.mark.parametrize("taken", ["journal", "side file"])
+def test_a_journal_set_aside_never_replaces_one_set_aside_before(
+    home: Path, state: Path, taken: str
+) -> None:
+    """Bug: --fix renamed an unreadable journal (and its side files) over a file of the same
+    name already set aside: the evidence kept there was lost."""
+    deploy("cursor", bundle("b", [inline("one")]))
+    journals = state / "deployments" / ".journal"
+    (journals / "00000000000000000001-deploy-x.json").write_text("{not json")
+    (journals / "00000000000000000001-deploy-x.config-0").write_text("new copy\n")
+    aside = state / "deployments" / ".journal-set-aside"
+    aside.mkdir()
+    earlier = {"journal": "00000000000000000001-deploy-x.json", "side file": ""}[taken]
+    earlier = aside / (earlier or "00000000000000000001-deploy-x.config-0")
+    earlier.write_text("set aside before\n")
+    report = diagnose(fix=True)
+    assert earlier.read_text() == "set aside before\n"
+    moved = aside / "00000000000000000001-deploy-x.1.json"
+    assert moved.read_text() == "{not json"
+    assert (aside / "00000000000000000001-deploy-x.1.config-0").read_text() == "new copy\n"
+    assert sorted(os.listdir(journals)) == []
+    assert any(f.kind == "journal" and str(moved) in f.detail for f in report.findings)
+    assert str(moved) in [f.path for f in report.findings if f.kind == "set-aside"]
+
+
+def test_an_environment_journal_set_aside_never_replaces_one_set_aside_before(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = state / "envs" / ".journal" / "00000000000000000001-install-weather.json"
+    journal.parent.mkdir(parents=True)
+    journal.write_text("[")
+    earlier = state / "envs" / ".journal-set-aside" / journal.name
+    earlier.parent.mkdir()
+    earlier.write_text("set aside before\n")
+    assert main(["doctor", "--fix"]) == 1  # (both set aside: reported until deleted)
+    moved = earlier.with_name("00000000000000000001-install-weather.1.json")
+    assert f"set aside as {moved}" in capsys.readouterr().out
+    assert earlier.read_text() == "set aside before\n" and moved.read_text() == "["
+    assert not journal.exists()
+
+
+def test_doctor_says_all_is_well_only_when_the_environments_are_well_too(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bug: with nothing wrong in the deployments but a problem of the managed environments,
+    doctor printed 'No problems found.' above it, and its JSON said "ok": true (exit
+    status 1)."""
+    deploy("cursor", bundle("b", [inline("one")]))
+    journal = state / "envs" / ".journal" / "00000000000000000001-install-weather.json"
+    journal.parent.mkdir(parents=True)
+    journal.write_text("[")
+    assert main(["doctor", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["findings"] == [] and data["ok"] is False
+    assert main(["doctor"]) == 1
+    printed = capsys.readouterr().out
+    assert "No problems found" not in printed and f"the journal {journal}" in printed, printed
+    journal.unlink()
+    assert main(["doctor", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"] is True
+    assert main(["doctor"]) == 0
+    assert "No problems found." in capsys.readouterr().out
