@@ -139,9 +139,12 @@ def _manifest_bytes(wheel: RemoteWheel, *, timeout: float) -> bytes | None:
     archive = _RangeFile(item, timeout)
     found = _member(_open_zip(archive, item), item)
     if archive.whole is not None:  # the server sent it all: keep the wheel
-        _keep_wheel(cache, item, archive.whole)
+        try:
+            _keep_wheel(cache, item, archive.whole)
+        except OSError:
+            pass  # (the manifest is read already: an unwritable cache costs a later download)
     if cached is not None:
-        _write(cached, found or b"")
+        _write_if_possible(cached, found or b"")
     return found
 
 
@@ -188,7 +191,9 @@ def list_index(
 
 def download_wheel(wheel: RemoteWheel, *, timeout: float) -> Path:
     """*wheel*'s file on this machine: itself when local, else downloaded whole into the
-    cache (checked against its published hash; kept for the next time)."""
+    cache (checked against its published hash; kept for the next time). Raises
+    ``RemoteHashMismatch``, ``RemoteWheelUnreadable``, what :func:`http.get` raises, and the
+    ``OSError`` of a cache the download cannot be written into (the file is used from there)."""
     item = wheel.file
     local = item.local_path
     if local is not None:
@@ -255,6 +260,9 @@ def _dist_info_prefix(names: Iterable[str]) -> str | None:
 
 
 def _keep_wheel(cache: Path, item: IndexFile, data: bytes) -> Path:
+    """*data*, the whole file of *item*, checked against its published hash and kept in the
+    cache: its path there. Raises ``RemoteHashMismatch``, and ``OSError`` when it cannot be
+    written."""
     actual = hashlib.sha256(data).hexdigest()
     if item.sha256 is not None and actual != item.sha256.lower():
         raise RemoteHashMismatch(
@@ -262,11 +270,12 @@ def _keep_wheel(cache: Path, item: IndexFile, data: bytes) -> Path:
         )
     path = cache / "wheels" / actual / item.filename
     if not path.is_file():
-        _write(path, data)
+        fs.mkdir(path.parent)
+        fs.write_bytes_atomic(path, data)
     return path
 
 
-def _write(path: Path, data: bytes) -> None:
+def _write_if_possible(path: Path, data: bytes) -> None:
     try:
         fs.mkdir(path.parent)
         fs.write_bytes_atomic(path, data)
