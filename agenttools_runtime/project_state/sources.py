@@ -11,7 +11,6 @@ or abandons them (the command failed, or only locked).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -148,7 +147,8 @@ class Sources:
     def _locked_file(
         self, pin: Pin, dist: LockedDistribution, options: IndexOptions
     ) -> tuple[ResolvedDistribution, Path]:
-        """*pin*'s wheel on this machine (from the cache, else downloaded), checked."""
+        """*pin*'s wheel on this machine (:func:`remote.download_wheel`: its hash checked there
+        against the published one), which must be the locked file."""
         timeout = http.timeout_from_environment()
         version = Version(pin.version)
         served = [
@@ -173,21 +173,20 @@ class Sources:
 
         if item.sha256 is not None and item.sha256.lower() != pin.sha256:
             raise mismatch(item.sha256.lower())
-        try:
-            path = remote.download_wheel(
+        try:  # (the file's hash is checked there, against the published one)
+            wheel = remote.download_wheel(
                 remote.RemoteWheel(pin.name, version, item), timeout=timeout
             )
         except RemoteHashMismatch as exc:
             raise mismatch(str(exc.data["actual"])) from None
-        actual = hashlib.sha256(path.read_bytes()).hexdigest()
-        if actual != pin.sha256:
-            raise mismatch(actual)
+        if wheel.sha256 != pin.sha256:
+            raise mismatch(wheel.sha256)
         local = item.local_path
         made = ResolvedDistribution(pin.name, pin.version, pin.wheel, pin.sha256,
                                     url=None if local is not None else redact(item.url),
                                     path=None if local is None else str(local),
                                     index=where if local is None else None)  # fmt: skip
-        return made, path
+        return made, wheel.path
 
     def commit(self) -> None:
         """The deployments made use the new environments: their journals end; what no
