@@ -36,18 +36,26 @@ from agenttools_runtime.errors import (
     RemoteHashMismatch,
 )
 from agenttools_runtime.mcp.runners import uvx_sources
-from agenttools_runtime.project_state.lockfile import LOCK_FILE, LockedDistribution, Pin
+from agenttools_runtime.project_state.lockfile import (
+    FIND_LINKS,
+    LOCK_FILE,
+    SIMPLE_API,
+    LockedDistribution,
+    Pin,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Fetched:
     """One distribution at its locked version: the environment, its pin (the wheel the
-    environment was made from), the index it came from (no credentials), its dependencies'
+    environment was made from), the source it came from (no credentials) and the kind of
+    that source (``SIMPLE_API`` or ``FIND_LINKS``; None with no source), its dependencies'
     pins (virtual environments only)."""
 
     environment: ManagedEnvironment
     pin: Pin
     index: str | None
+    index_kind: str | None
     dependencies: tuple[Pin, ...] = ()
 
     @property
@@ -89,17 +97,24 @@ class Sources:
         )
         return str(found.version)
 
-    def exact(self, name: str, version: str, runner: str, *, sha256: str | None = None,
-              index: str | None = None) -> Fetched:  # fmt: skip
+    def exact(
+        self,
+        name: str,
+        version: str,
+        runner: str,
+        *,
+        sha256: str | None = None,
+        options: IndexOptions | None = None,
+    ) -> Fetched:
         """The environment of *name* == *version* for *runner*; with *sha256* (the lock's),
-        its wheel must be that file: ``LockedHashMismatch`` otherwise. *index*: the locked
-        index to fetch from (else the project's options)."""
+        its wheel must be that file: ``LockedHashMismatch`` otherwise. *options*: where to
+        fetch from (else the project's options)."""
         layout_name = VENV if runner == "python" else METADATA
         key = (name, version, layout_name)
         if key in self._done:
             fetched = self._done[key][0]
         else:
-            options = self.options if index is None else self._locked(index)
+            options = self.options if options is None else options
             request = parse_request(f"{name}=={version}")
             done = provision.provision(
                 request, options, find_installer(None), layout_name=layout_name
@@ -117,19 +132,21 @@ class Sources:
                                      locked=sha256, distribution=name)  # fmt: skip
         return fetched
 
-    def locked(self, dist: LockedDistribution, runner: str, *, index: str | None = None) -> Fetched:
+    def locked(self, dist: LockedDistribution, runner: str, *, frozen: bool = False) -> Fetched:
         """*dist* as the lock has it. A virtual environment (``python``) whose lock pins its
         dependencies is made of exactly the pinned files — each found on the index by its
         file name, checked against the locked SHA-256 (``LockedHashMismatch``; a file the
         index no longer serves: ``LockedFileNotServed``) and installed without resolving;
-        anything else as :meth:`exact`. *index*: the locked index (else the project's)."""
+        anything else as :meth:`exact`. *frozen*: fetched from the source the lock names
+        (:meth:`_locked_source`), else from the project's options."""
+        options = self._locked_source(dist) if frozen else self.options
         if runner != "python" or not dist.dependencies:
-            return self.exact(dist.name, dist.pin.version, runner, sha256=dist.pin.sha256,
-                              index=index)  # fmt: skip
+            return self.exact(
+                dist.name, dist.pin.version, runner, sha256=dist.pin.sha256, options=options
+            )
         key = (dist.name, dist.pin.version, VENV)
         if key in self._done:  # (locked in this run: the environment the lock was made from)
             return self.exact(dist.name, dist.pin.version, runner, sha256=dist.pin.sha256)
-        options = self.options if index is None else self._locked(index)
         request = parse_request(f"{dist.name}=={dist.pin.version}")
         installer = find_installer(None)
         pins = (dist.pin, *dist.dependencies)
@@ -196,13 +213,22 @@ class Sources:
         self._committed = True
         self.said.extend(collect_unused())
 
-    def _locked(self, index: str) -> IndexOptions:
-        """The options to fetch from the locked source *index*: a find-links location (a
-        local directory or ``file:`` URL, or a location the options given name as find-links)
-        as find-links with no index, anything else as the index."""
+    def _locked_source(self, dist: LockedDistribution) -> IndexOptions:
+        """The options to fetch *dist* from the source its lock names (none named: the
+        project's options): a find-links location as find-links with no index, a simple-API
+        index as the index, as its ``index-kind`` says. A lock that does not say (from an
+        earlier agenttools): a local directory or ``file:`` URL, or a location the options
+        given name as find-links, is find-links, anything else an index."""
+        index = dist.index
+        if index is None:
+            return self.options
         given = IndexOptions.from_sources()
-        links = {redact(f) for f in given.find_links}
-        if not is_url(index) or index.startswith("file:") or index in links:
+        kind = dist.index_kind
+        if kind is None:
+            links = {redact(f) for f in given.find_links}
+            local = not is_url(index) or index.startswith("file:")
+            kind = FIND_LINKS if local or index in links else SIMPLE_API
+        if kind == FIND_LINKS:
             locked = IndexOptions(find_links=(index,), no_index=True)
         else:
             locked = IndexOptions(index_url=index)
@@ -210,11 +236,16 @@ class Sources:
 
 
 @contextmanager
-def entries_from(index: str | None) -> Iterator[None]:
-    """``uvx`` entries written in the block install from *index* (the locked one; nothing
-    for the default index), so that they are the same on every machine."""
+def entries_from(fetched: Fetched) -> Iterator[None]:
+    """``uvx`` entries written in the block install from the source *fetched* came from (the
+    locked one): ``--find-links LOCATION`` for a find-links location, ``--default-index URL``
+    for an index (nothing for the default index), so that they are the same on every
+    machine."""
+    index = fetched.index
     arguments: tuple[str, ...] = ()
-    if index is not None and index.rstrip("/") != DEFAULT_INDEX.rstrip("/"):
+    if index is not None and fetched.index_kind == FIND_LINKS:
+        arguments = ("--find-links", redact(index))
+    elif index is not None and index.rstrip("/") != DEFAULT_INDEX.rstrip("/"):
         arguments = ("--default-index", redact(index))
     with uvx_sources(arguments):
         yield
@@ -229,5 +260,9 @@ def _fetched(environment: ManagedEnvironment, name: str) -> Fetched:
         for d in sorted(r.resolved, key=lambda d: d.name)
         if d.name != name and d.file and d.sha256
     )
-    return Fetched(environment, Pin(name, r.version, own.file or "", own.sha256 or ""),
-                   own.index or r.index.index_url, pins if r.layout == VENV else ())  # fmt: skip
+    index = own.index or r.index.index_url
+    kind = None
+    if index is not None:  # (one of the find-links the environment was made with, or an index)
+        kind = FIND_LINKS if index in r.index.find_links else SIMPLE_API
+    pin = Pin(name, r.version, own.file or "", own.sha256 or "")
+    return Fetched(environment, pin, index, kind, pins if r.layout == VENV else ())
