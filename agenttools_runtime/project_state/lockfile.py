@@ -96,8 +96,12 @@ class LockedEntry:
     settings: tuple[str, ...] = ()
 
     def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"file": self.file, "key": self.key, "server": self.server,
-                                "sha256": self.sha256}  # fmt: skip
+        data: dict[str, Any] = {
+            "file": self.file,
+            "key": self.key,
+            "server": self.server,
+            "sha256": self.sha256,
+        }
         if self.settings:
             data["settings"] = list(self.settings)
         return data
@@ -133,8 +137,13 @@ class LockedDeployment:
         return f"{self.client} {self.scope} {self.bundle}"
 
     def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"bundle": self.bundle, "distribution": self.distribution,
-                                "client": self.client, "scope": self.scope, "runner": self.runner}  # fmt: skip
+        data: dict[str, Any] = {
+            "bundle": self.bundle,
+            "distribution": self.distribution,
+            "client": self.client,
+            "scope": self.scope,
+            "runner": self.runner,
+        }
         if self.entries:
             data["entry"] = [e.to_data() for e in self.entries]
         if self.files:
@@ -185,8 +194,9 @@ def loads(text: str, path: Path) -> Lock:
         raise LockInvalid(path=str(path), reason=f"not valid TOML ({exc})") from None
     version = data.get("version")
     if isinstance(version, int) and not isinstance(version, bool) and version > LOCK_VERSION:
-        raise LockFromNewerAgentTools(path=str(path), version=version, agenttools=__version__,
-                                      supported=LOCK_VERSION)  # fmt: skip
+        raise LockFromNewerAgentTools(
+            path=str(path), version=version, agenttools=__version__, supported=LOCK_VERSION
+        )
     if version != LOCK_VERSION:
         raise LockInvalid(
             path=str(path), reason=f"version {version!r} (this agenttools reads {LOCK_VERSION})"

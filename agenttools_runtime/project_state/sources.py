@@ -122,14 +122,20 @@ class Sources:
             fetched = _fetched(done.environment, name)
             if sha256 is not None and fetched.pin.sha256 != sha256 and not done.created:
                 # (an environment made earlier from another file: fetch again, checked)
-                done = provision.provision(request, options, find_installer(None),
-                                           layout_name=layout_name, reuse=False)  # fmt: skip
+                done = provision.provision(
+                    request, options, find_installer(None), layout_name=layout_name, reuse=False
+                )
                 fetched = _fetched(done.environment, name)
             self._done[key] = (fetched, done)
         if sha256 is not None and fetched.pin.sha256 != sha256:
-            raise LockedHashMismatch(index=fetched.index or DEFAULT_INDEX, file=fetched.pin.wheel,
-                                     served=fetched.pin.sha256, lock=LOCK_FILE,
-                                     locked=sha256, distribution=name)  # fmt: skip
+            raise LockedHashMismatch(
+                index=fetched.index or DEFAULT_INDEX,
+                file=fetched.pin.wheel,
+                served=fetched.pin.sha256,
+                lock=LOCK_FILE,
+                locked=sha256,
+                distribution=name,
+            )
         return fetched
 
     def locked(self, dist: LockedDistribution, runner: str, *, frozen: bool = False) -> Fetched:
@@ -169,12 +175,14 @@ class Sources:
         timeout = http.timeout_from_environment()
         version = Version(pin.version)
         served = [
-            f for f in simple.project_files(pin.name, options, timeout=timeout)
+            f
+            for f in simple.project_files(pin.name, options, timeout=timeout)
             if f.filename == pin.wheel and (f.project_version or ("", None))[1] == version
-        ]  # fmt: skip
+        ]
         if not served:
-            raise LockedFileNotServed(index=options.describe(), file=pin.wheel, lock=LOCK_FILE,
-                                      distribution=dist.name)  # fmt: skip
+            raise LockedFileNotServed(
+                index=options.describe(), file=pin.wheel, lock=LOCK_FILE, distribution=dist.name
+            )
         item = served[0]
         where = redact(item.source)
 
@@ -199,10 +207,15 @@ class Sources:
         if wheel.sha256 != pin.sha256:
             raise mismatch(wheel.sha256)
         local = item.local_path
-        made = ResolvedDistribution(pin.name, pin.version, pin.wheel, pin.sha256,
-                                    url=None if local is not None else redact(item.url),
-                                    path=None if local is None else str(local),
-                                    index=where if local is None else None)  # fmt: skip
+        made = ResolvedDistribution(
+            pin.name,
+            pin.version,
+            pin.wheel,
+            pin.sha256,
+            url=None if local is not None else redact(item.url),
+            path=None if local is None else str(local),
+            index=where if local is None else None,
+        )
         return made, wheel.path
 
     def commit(self) -> None:
