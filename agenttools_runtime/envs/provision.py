@@ -300,9 +300,9 @@ def _metadata(
         assert request.requirement is not None
         timeout = http.timeout_from_environment()
         found = remote.find_wheel(request.requirement, options, timeout=timeout)
-        wheel = remote.download_wheel(found, timeout=timeout)
+        downloaded = remote.download_wheel(found, timeout=timeout)  # (its hash checked)
+        wheel, digest = downloaded.path, downloaded.sha256
         index, url = redact(found.file.source), redact(found.file.url)
-        digest = _file_sha256(wheel)
     else:
         local = _local_wheel(request, options, installer, ident, staging)
         assert local is not None

@@ -55,6 +55,15 @@ class RemoteWheel:
 
 
 @dataclass(frozen=True, slots=True)
+class WheelFile:
+    """A wheel's file on this machine and its SHA-256 (checked against the one its index
+    publishes, when it publishes one)."""
+
+    path: Path
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
 class RemoteDistribution:
     """A wheel and its agenttools manifest (None: it ships no agent tools)."""
 
@@ -139,9 +148,12 @@ def _manifest_bytes(wheel: RemoteWheel, *, timeout: float) -> bytes | None:
     archive = _RangeFile(item, timeout)
     found = _member(_open_zip(archive, item), item)
     if archive.whole is not None:  # the server sent it all: keep the wheel
-        _keep_wheel(cache, item, archive.whole)
+        try:
+            _keep_wheel(cache, item, archive.whole)
+        except OSError:
+            pass  # (the manifest is read already: an unwritable cache costs a later download)
     if cached is not None:
-        _write(cached, found or b"")
+        _write_if_possible(cached, found or b"")
     return found
 
 
@@ -186,18 +198,29 @@ def list_index(
     return found, failed
 
 
-def download_wheel(wheel: RemoteWheel, *, timeout: float) -> Path:
-    """*wheel*'s file on this machine: itself when local, else downloaded whole into the
-    cache (checked against its published hash; kept for the next time)."""
+def download_wheel(wheel: RemoteWheel, *, timeout: float) -> WheelFile:
+    """*wheel*'s file on this machine and its SHA-256: itself when local, else the one kept
+    in the cache, else downloaded whole into the cache (kept for the next time). The file's
+    hash is checked here, once, whichever way it came: a local file or a download that does
+    not match the published hash raises ``RemoteHashMismatch``; a kept one that does not is
+    downloaded again. Raises also ``RemoteWheelUnreadable``, what :func:`http.get` raises,
+    and the ``OSError`` of a local file that cannot be read or of a cache the download cannot
+    be written into (the file is used from there)."""
     item = wheel.file
     local = item.local_path
     if local is not None:
-        return local
+        return WheelFile(local, _checked(item, regular_files.read_bytes(local)))
     cache = cache_dir()
     if item.sha256 is not None:
-        kept = cache / "wheels" / item.sha256 / item.filename
-        if kept.is_file():
-            return kept
+        published = item.sha256.lower()
+        kept = cache / "wheels" / published / item.filename
+        try:
+            data = regular_files.read_bytes(kept)
+        except OSError:
+            pass  # (not kept, or not readable: downloaded)
+        else:
+            if hashlib.sha256(data).hexdigest() == published:
+                return WheelFile(kept, published)
     response = http.get(item.url, index=item.source, timeout=timeout)
     if response.status != 200:
         raise _unreadable(item, f"HTTP {response.status}")
@@ -254,19 +277,29 @@ def _dist_info_prefix(names: Iterable[str]) -> str | None:
     return None
 
 
-def _keep_wheel(cache: Path, item: IndexFile, data: bytes) -> Path:
+def _keep_wheel(cache: Path, item: IndexFile, data: bytes) -> WheelFile:
+    """*data*, the whole file of *item*, checked against its published hash and kept in the
+    cache, keyed by its hash. Raises ``RemoteHashMismatch``, and ``OSError`` when it cannot be
+    written."""
+    actual = _checked(item, data)
+    path = cache / "wheels" / actual / item.filename
+    fs.mkdir(path.parent)
+    fs.write_bytes_atomic(path, data)  # (also over a kept file that no longer has its hash)
+    return WheelFile(path, actual)
+
+
+def _checked(item: IndexFile, data: bytes) -> str:
+    """The SHA-256 of *data*, the file of *item*: ``RemoteHashMismatch`` when its index
+    publishes another."""
     actual = hashlib.sha256(data).hexdigest()
     if item.sha256 is not None and actual != item.sha256.lower():
         raise RemoteHashMismatch(
             file=item.filename, index=redact(item.source), expected=item.sha256, actual=actual
         )
-    path = cache / "wheels" / actual / item.filename
-    if not path.is_file():
-        _write(path, data)
-    return path
+    return actual
 
 
-def _write(path: Path, data: bytes) -> None:
+def _write_if_possible(path: Path, data: bytes) -> None:
     try:
         fs.mkdir(path.parent)
         fs.write_bytes_atomic(path, data)

@@ -3,9 +3,10 @@ writes — TOML, versioned, deterministic (the same lock is the same bytes) and 
 it diffs well.
 
 - ``[[distribution]]``: each distribution's exact version, the wheel's file name and SHA-256
-  (not a mirror's URL), the index it was found on (no credentials), and for managed
-  environments the pins of every dependency (``[[distribution.dependency]]``, from the
-  installer's PEP 751 lock);
+  (not a mirror's URL), the source it was found on (``index``, no credentials) and its kind
+  (``index-kind``: a simple-API index, PEP 751's ``packages.index``, or a ``--find-links``
+  location, which PEP 751 has no name for), and for managed environments the pins of every
+  dependency (``[[distribution.dependency]]``, from the installer's PEP 751 lock);
 - ``[[deployment]]``: each bundle × client: scope and runner, every config entry
   (``[[deployment.entry]]``: file, key, SHA-256 of the entry, the names of the server's
   declared settings — never their values) and every skill file (``[[deployment.file]]``)
@@ -36,6 +37,11 @@ else:  # pragma: no cover
 LOCK_FILE = "agenttools.lock"
 LOCK_VERSION = 1
 
+# the kinds of source a distribution's ``index`` is (its ``index-kind``)
+SIMPLE_API = "simple-api"  # an index of the simple repository API (PEP 503, PEP 691)
+FIND_LINKS = "find-links"  # a --find-links location: a directory, or a page of links
+INDEX_KINDS = (SIMPLE_API, FIND_LINKS)
+
 
 @dataclass(frozen=True, slots=True)
 class Pin:
@@ -53,12 +59,15 @@ class Pin:
 @dataclass(frozen=True, slots=True)
 class LockedDistribution:
     """A ``[[bundle]]``'s distribution as locked: its requirement as the file asked, the pin,
-    the index it was found on (None: the default), and its dependencies' pins."""
+    the source it was found on (None: the default index), its dependencies' pins, and the
+    kind of that source (:data:`INDEX_KINDS`; None: not recorded, a lock of an earlier
+    agenttools)."""
 
     requirement: str
     pin: Pin
     index: str | None = None
     dependencies: tuple[Pin, ...] = ()
+    index_kind: str | None = None
 
     @property
     def name(self) -> str:
@@ -68,6 +77,8 @@ class LockedDistribution:
         data: dict[str, Any] = {"requirement": self.requirement, **self.pin.to_data()}
         if self.index is not None:
             data["index"] = self.index
+        if self.index_kind is not None:
+            data["index-kind"] = self.index_kind
         if self.dependencies:
             data["dependency"] = [d.to_data() for d in self.dependencies]
         return data
@@ -85,8 +96,12 @@ class LockedEntry:
     settings: tuple[str, ...] = ()
 
     def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"file": self.file, "key": self.key, "server": self.server,
-                                "sha256": self.sha256}  # fmt: skip
+        data: dict[str, Any] = {
+            "file": self.file,
+            "key": self.key,
+            "server": self.server,
+            "sha256": self.sha256,
+        }
         if self.settings:
             data["settings"] = list(self.settings)
         return data
@@ -122,8 +137,13 @@ class LockedDeployment:
         return f"{self.client} {self.scope} {self.bundle}"
 
     def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"bundle": self.bundle, "distribution": self.distribution,
-                                "client": self.client, "scope": self.scope, "runner": self.runner}  # fmt: skip
+        data: dict[str, Any] = {
+            "bundle": self.bundle,
+            "distribution": self.distribution,
+            "client": self.client,
+            "scope": self.scope,
+            "runner": self.runner,
+        }
         if self.entries:
             data["entry"] = [e.to_data() for e in self.entries]
         if self.files:
@@ -174,8 +194,9 @@ def loads(text: str, path: Path) -> Lock:
         raise LockInvalid(path=str(path), reason=f"not valid TOML ({exc})") from None
     version = data.get("version")
     if isinstance(version, int) and not isinstance(version, bool) and version > LOCK_VERSION:
-        raise LockFromNewerAgentTools(path=str(path), version=version, agenttools=__version__,
-                                      supported=LOCK_VERSION)  # fmt: skip
+        raise LockFromNewerAgentTools(
+            path=str(path), version=version, agenttools=__version__, supported=LOCK_VERSION
+        )
     if version != LOCK_VERSION:
         raise LockInvalid(
             path=str(path), reason=f"version {version!r} (this agenttools reads {LOCK_VERSION})"
@@ -216,11 +237,15 @@ def _pin(data: Mapping[str, Any]) -> Pin:
 
 def _distribution(data: Mapping[str, Any]) -> LockedDistribution:
     index = data.get("index")
+    kind = data.get("index-kind")
+    if kind is not None and kind not in INDEX_KINDS:
+        raise ValueError(f'index-kind "{kind}" is neither {" nor ".join(INDEX_KINDS)}')
     return LockedDistribution(
         requirement=_text(data, "requirement"),
         pin=_pin(data),
         index=None if index is None else str(index),
         dependencies=tuple(_pin(d) for d in _tables(data, "dependency")),
+        index_kind=kind,
     )
 
 

@@ -55,7 +55,11 @@ def lock_project(
         fetched = _fetch(spec, previous, sources, upgrade)
         distributions.append(
             LockedDistribution(
-                str(spec.requirement), fetched.pin, fetched.index, fetched.dependencies
+                str(spec.requirement),
+                fetched.pin,
+                fetched.index,
+                fetched.dependencies,
+                index_kind=fetched.index_kind,
             )
         )
         for bundle in bundle_names(spec, fetched):
@@ -145,7 +149,7 @@ def _deployment(
                             client=target.client.id, scope=spec.scope, runner=spec.runner)  # fmt: skip
     if spec.scope == "user":
         return made  # (machine-local: recorded by each machine's deployment, not here)
-    with entries_from(fetched.index):
+    with entries_from(fetched):
         tools, _, _ = with_runner(resolved_tools(fetched, bundle), target, spec.runner)
     base = target.project or root
     entries: list[LockedEntry] = []

@@ -11,7 +11,6 @@ or abandons them (the command failed, or only locked).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -37,18 +36,26 @@ from agenttools_runtime.errors import (
     RemoteHashMismatch,
 )
 from agenttools_runtime.mcp.runners import uvx_sources
-from agenttools_runtime.project_state.lockfile import LOCK_FILE, LockedDistribution, Pin
+from agenttools_runtime.project_state.lockfile import (
+    FIND_LINKS,
+    LOCK_FILE,
+    SIMPLE_API,
+    LockedDistribution,
+    Pin,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Fetched:
     """One distribution at its locked version: the environment, its pin (the wheel the
-    environment was made from), the index it came from (no credentials), its dependencies'
+    environment was made from), the source it came from (no credentials) and the kind of
+    that source (``SIMPLE_API`` or ``FIND_LINKS``; None with no source), its dependencies'
     pins (virtual environments only)."""
 
     environment: ManagedEnvironment
     pin: Pin
     index: str | None
+    index_kind: str | None
     dependencies: tuple[Pin, ...] = ()
 
     @property
@@ -90,17 +97,24 @@ class Sources:
         )
         return str(found.version)
 
-    def exact(self, name: str, version: str, runner: str, *, sha256: str | None = None,
-              index: str | None = None) -> Fetched:  # fmt: skip
+    def exact(
+        self,
+        name: str,
+        version: str,
+        runner: str,
+        *,
+        sha256: str | None = None,
+        options: IndexOptions | None = None,
+    ) -> Fetched:
         """The environment of *name* == *version* for *runner*; with *sha256* (the lock's),
-        its wheel must be that file: ``LockedHashMismatch`` otherwise. *index*: the locked
-        index to fetch from (else the project's options)."""
+        its wheel must be that file: ``LockedHashMismatch`` otherwise. *options*: where to
+        fetch from (else the project's options)."""
         layout_name = VENV if runner == "python" else METADATA
         key = (name, version, layout_name)
         if key in self._done:
             fetched = self._done[key][0]
         else:
-            options = self.options if index is None else self._locked(index)
+            options = self.options if options is None else options
             request = parse_request(f"{name}=={version}")
             done = provision.provision(
                 request, options, find_installer(None), layout_name=layout_name
@@ -108,29 +122,37 @@ class Sources:
             fetched = _fetched(done.environment, name)
             if sha256 is not None and fetched.pin.sha256 != sha256 and not done.created:
                 # (an environment made earlier from another file: fetch again, checked)
-                done = provision.provision(request, options, find_installer(None),
-                                           layout_name=layout_name, reuse=False)  # fmt: skip
+                done = provision.provision(
+                    request, options, find_installer(None), layout_name=layout_name, reuse=False
+                )
                 fetched = _fetched(done.environment, name)
             self._done[key] = (fetched, done)
         if sha256 is not None and fetched.pin.sha256 != sha256:
-            raise LockedHashMismatch(index=fetched.index or DEFAULT_INDEX, file=fetched.pin.wheel,
-                                     served=fetched.pin.sha256, lock=LOCK_FILE,
-                                     locked=sha256, distribution=name)  # fmt: skip
+            raise LockedHashMismatch(
+                index=fetched.index or DEFAULT_INDEX,
+                file=fetched.pin.wheel,
+                served=fetched.pin.sha256,
+                lock=LOCK_FILE,
+                locked=sha256,
+                distribution=name,
+            )
         return fetched
 
-    def locked(self, dist: LockedDistribution, runner: str, *, index: str | None = None) -> Fetched:
+    def locked(self, dist: LockedDistribution, runner: str, *, frozen: bool = False) -> Fetched:
         """*dist* as the lock has it. A virtual environment (``python``) whose lock pins its
         dependencies is made of exactly the pinned files — each found on the index by its
         file name, checked against the locked SHA-256 (``LockedHashMismatch``; a file the
         index no longer serves: ``LockedFileNotServed``) and installed without resolving;
-        anything else as :meth:`exact`. *index*: the locked index (else the project's)."""
+        anything else as :meth:`exact`. *frozen*: fetched from the source the lock names
+        (:meth:`_locked_source`), else from the project's options."""
+        options = self._locked_source(dist) if frozen else self.options
         if runner != "python" or not dist.dependencies:
-            return self.exact(dist.name, dist.pin.version, runner, sha256=dist.pin.sha256,
-                              index=index)  # fmt: skip
+            return self.exact(
+                dist.name, dist.pin.version, runner, sha256=dist.pin.sha256, options=options
+            )
         key = (dist.name, dist.pin.version, VENV)
         if key in self._done:  # (locked in this run: the environment the lock was made from)
             return self.exact(dist.name, dist.pin.version, runner, sha256=dist.pin.sha256)
-        options = self.options if index is None else self._locked(index)
         request = parse_request(f"{dist.name}=={dist.pin.version}")
         installer = find_installer(None)
         pins = (dist.pin, *dist.dependencies)
@@ -148,16 +170,19 @@ class Sources:
     def _locked_file(
         self, pin: Pin, dist: LockedDistribution, options: IndexOptions
     ) -> tuple[ResolvedDistribution, Path]:
-        """*pin*'s wheel on this machine (from the cache, else downloaded), checked."""
+        """*pin*'s wheel on this machine (:func:`remote.download_wheel`: its hash checked there
+        against the published one), which must be the locked file."""
         timeout = http.timeout_from_environment()
         version = Version(pin.version)
         served = [
-            f for f in simple.project_files(pin.name, options, timeout=timeout)
+            f
+            for f in simple.project_files(pin.name, options, timeout=timeout)
             if f.filename == pin.wheel and (f.project_version or ("", None))[1] == version
-        ]  # fmt: skip
+        ]
         if not served:
-            raise LockedFileNotServed(index=options.describe(), file=pin.wheel, lock=LOCK_FILE,
-                                      distribution=dist.name)  # fmt: skip
+            raise LockedFileNotServed(
+                index=options.describe(), file=pin.wheel, lock=LOCK_FILE, distribution=dist.name
+            )
         item = served[0]
         where = redact(item.source)
 
@@ -173,21 +198,25 @@ class Sources:
 
         if item.sha256 is not None and item.sha256.lower() != pin.sha256:
             raise mismatch(item.sha256.lower())
-        try:
-            path = remote.download_wheel(
+        try:  # (the file's hash is checked there, against the published one)
+            wheel = remote.download_wheel(
                 remote.RemoteWheel(pin.name, version, item), timeout=timeout
             )
         except RemoteHashMismatch as exc:
             raise mismatch(str(exc.data["actual"])) from None
-        actual = hashlib.sha256(path.read_bytes()).hexdigest()
-        if actual != pin.sha256:
-            raise mismatch(actual)
+        if wheel.sha256 != pin.sha256:
+            raise mismatch(wheel.sha256)
         local = item.local_path
-        made = ResolvedDistribution(pin.name, pin.version, pin.wheel, pin.sha256,
-                                    url=None if local is not None else redact(item.url),
-                                    path=None if local is None else str(local),
-                                    index=where if local is None else None)  # fmt: skip
-        return made, path
+        made = ResolvedDistribution(
+            pin.name,
+            pin.version,
+            pin.wheel,
+            pin.sha256,
+            url=None if local is not None else redact(item.url),
+            path=None if local is None else str(local),
+            index=where if local is None else None,
+        )
+        return made, wheel.path
 
     def commit(self) -> None:
         """The deployments made use the new environments: their journals end; what no
@@ -197,13 +226,22 @@ class Sources:
         self._committed = True
         self.said.extend(collect_unused())
 
-    def _locked(self, index: str) -> IndexOptions:
-        """The options to fetch from the locked source *index*: a find-links location (a
-        local directory or ``file:`` URL, or a location the options given name as find-links)
-        as find-links with no index, anything else as the index."""
+    def _locked_source(self, dist: LockedDistribution) -> IndexOptions:
+        """The options to fetch *dist* from the source its lock names (none named: the
+        project's options): a find-links location as find-links with no index, a simple-API
+        index as the index, as its ``index-kind`` says. A lock that does not say (from an
+        earlier agenttools): a local directory or ``file:`` URL, or a location the options
+        given name as find-links, is find-links, anything else an index."""
+        index = dist.index
+        if index is None:
+            return self.options
         given = IndexOptions.from_sources()
-        links = {redact(f) for f in given.find_links}
-        if not is_url(index) or index.startswith("file:") or index in links:
+        kind = dist.index_kind
+        if kind is None:
+            links = {redact(f) for f in given.find_links}
+            local = not is_url(index) or index.startswith("file:")
+            kind = FIND_LINKS if local or index in links else SIMPLE_API
+        if kind == FIND_LINKS:
             locked = IndexOptions(find_links=(index,), no_index=True)
         else:
             locked = IndexOptions(index_url=index)
@@ -211,11 +249,16 @@ class Sources:
 
 
 @contextmanager
-def entries_from(index: str | None) -> Iterator[None]:
-    """``uvx`` entries written in the block install from *index* (the locked one; nothing
-    for the default index), so that they are the same on every machine."""
+def entries_from(fetched: Fetched) -> Iterator[None]:
+    """``uvx`` entries written in the block install from the source *fetched* came from (the
+    locked one): ``--find-links LOCATION`` for a find-links location, ``--default-index URL``
+    for an index (nothing for the default index), so that they are the same on every
+    machine."""
+    index = fetched.index
     arguments: tuple[str, ...] = ()
-    if index is not None and index.rstrip("/") != DEFAULT_INDEX.rstrip("/"):
+    if index is not None and fetched.index_kind == FIND_LINKS:
+        arguments = ("--find-links", redact(index))
+    elif index is not None and index.rstrip("/") != DEFAULT_INDEX.rstrip("/"):
         arguments = ("--default-index", redact(index))
     with uvx_sources(arguments):
         yield
@@ -230,5 +273,9 @@ def _fetched(environment: ManagedEnvironment, name: str) -> Fetched:
         for d in sorted(r.resolved, key=lambda d: d.name)
         if d.name != name and d.file and d.sha256
     )
-    return Fetched(environment, Pin(name, r.version, own.file or "", own.sha256 or ""),
-                   own.index or r.index.index_url, pins if r.layout == VENV else ())  # fmt: skip
+    index = own.index or r.index.index_url
+    kind = None
+    if index is not None:  # (one of the find-links the environment was made with, or an index)
+        kind = FIND_LINKS if index in r.index.find_links else SIMPLE_API
+    pin = Pin(name, r.version, own.file or "", own.sha256 or "")
+    return Fetched(environment, pin, index, kind, pins if r.layout == VENV else ())

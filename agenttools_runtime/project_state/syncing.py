@@ -261,7 +261,7 @@ def _fetch_all(lock: Lock, sources: Sources, *, frozen: bool) -> dict[str, Fetch
     for dist in lock.distributions:
         if dist.name not in runners:
             continue
-        got = sources.locked(dist, runners[dist.name], index=dist.index if frozen else None)
+        got = sources.locked(dist, runners[dist.name], frozen=frozen)
         if dist.dependencies and got.dependencies != dist.dependencies:
             raise LockedDependenciesDiffer(distribution=dist.name, version=dist.pin.version,
                                            resolved=_pins(got.dependencies), lock=LOCK_FILE,
@@ -282,7 +282,7 @@ def _deploy(
     target = project_target(project.root, d.client, d.scope)
     bundle = d.bundle.split("/", 1)[1]
     level = Level.parse("all" if force else "upgrade")
-    with entries_from(fetched.index):
+    with entries_from(fetched):
         tools = resolved_tools(fetched, bundle)
         return deploy_resolved(tools, target, level, runner=d.runner, dry_run=dry_run,
                                keep_modified=not force, check=check)  # fmt: skip

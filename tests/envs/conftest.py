@@ -15,6 +15,7 @@ from tests.helpers.index_fixtures import (  # noqa: F401 (fixtures)
     isolated_installers,
     old_index,
     old_only,
+    plain_http,
     publishing,
     releases,
     wheelhouse,

@@ -4,12 +4,8 @@ managed environments: unused, interpreter gone, receipt mismatch — found, then
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import subprocess
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -55,20 +51,6 @@ def pinned_sha(capsys: pytest.CaptureFixture[str], url: str) -> str:
         "sha256"
     ]
     return found
-
-
-@pytest.fixture
-def plain_http(wheelhouse: Path) -> Iterator[str]:
-    """The wheelhouse behind Python's http.server: a page of links, and no HTTP ranges."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(wheelhouse))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_a_server_without_ranges_and_find_links(

@@ -1,12 +1,16 @@
 """The session fixtures of managed-environment tests (tests/envs, and the real-client test of
 a managed environment): real indexes on loopback (pypiserver, one behind basic auth), a
-``--find-links`` wheelhouse, real ``weather-tools`` wheels in 1.2.0 and 1.3.0 (a skill
+``--find-links`` wheelhouse (also served as a page of links by Python's http.server, which
+serves no ranges: ``plain_http``), real ``weather-tools`` wheels in 1.2.0 and 1.3.0 (a skill
 changed), and installer configuration isolated in every test that uses them. Import the
 fixtures a module needs (``from tests.helpers.index_fixtures import old_index  # noqa: F401``)
 or all of them into a ``conftest.py``."""
 
 from __future__ import annotations
 
+import functools
+import http.server
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +60,20 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory, releases: Releases) -> 
         skills_only,
     ]
     return package_directory(tmp_path_factory, "wheelhouse", wheels)
+
+
+@pytest.fixture
+def plain_http(wheelhouse: Path) -> Iterator[str]:
+    """The wheelhouse behind Python's http.server: a page of links, and no HTTP ranges."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(wheelhouse))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 @pytest.fixture(scope="session")

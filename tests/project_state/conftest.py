@@ -14,6 +14,7 @@ from tests.helpers.index_fixtures import (  # noqa: F401 (fixtures)
     index,
     isolated_installers,
     old_only,
+    plain_http,
     publishing,
     releases,
     wheelhouse,

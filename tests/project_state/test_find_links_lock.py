@@ -1,10 +1,13 @@
-"""A project locked from a ``--find-links`` directory with no index (pip's and uv's
-environment variables): the lock names the directory as the wheel's source, and a frozen sync
-on another machine fetches it from there as find-links, not as a simple-API index; a location
+"""A project locked from a ``--find-links`` location with no index (pip's and uv's environment
+variables), a directory or a page of links over HTTP: the lock names the location as the
+wheel's source and records that it is find-links (a lock without that record, from an earlier
+agenttools, is read as before), a frozen sync on another machine fetches it from there as
+find-links, not as a simple-API index, and ``uvx`` entries say ``--find-links``; a location
 that is not a URL is a clear error, not a traceback."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -20,7 +23,23 @@ LINKS = ("PIP_FIND_LINKS", "UV_FIND_LINKS")
 NO_INDEX = ("PIP_NO_INDEX", "UV_NO_INDEX")
 
 
+def clone_of(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Another machine: a copy of the project's agenttools.toml and lock, its own HOME and
+    state, no find-links configured, nothing deployed; the current directory."""
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    for name in ("agenttools.toml", "agenttools.lock"):
+        shutil.copy(repo / name, clone / name)
+    for name in (*LINKS, *NO_INDEX):
+        monkeypatch.delenv(name)
+    use_home(monkeypatch, tmp_path / "teammate")
+    monkeypatch.chdir(clone)
+    return clone
+
+
+@pytest.mark.parametrize("kind_recorded", [True, False], ids=["this-lock", "earlier-lock"])
 def test_a_frozen_sync_of_a_lock_from_find_links_fetches_from_them(
+    kind_recorded: bool,
     capsys: pytest.CaptureFixture[str],
     repo: Path,
     tmp_path: Path,
@@ -39,17 +58,13 @@ def test_a_frozen_sync_of_a_lock_from_find_links_fetches_from_them(
     )
     locked = run(capsys, "lock")
     assert locked.status == 0, locked.err
-    assert f'index = "{wheels}"' in (repo / "agenttools.lock").read_text()
+    lock = repo / "agenttools.lock"
+    text = lock.read_text(encoding="utf-8")
+    assert f'index = "{wheels}"\nindex-kind = "find-links"\n' in text
+    if not kind_recorded:  # (what an earlier agenttools wrote: the kind is inferred)
+        lock.write_text(text.replace('index-kind = "find-links"\n', ""), encoding="utf-8")
 
-    # another machine: another HOME and state, no find-links configured, nothing deployed
-    clone = tmp_path / "clone"
-    clone.mkdir()
-    for name in ("agenttools.toml", "agenttools.lock"):
-        shutil.copy(repo / name, clone / name)
-    for name in (*LINKS, *NO_INDEX):
-        monkeypatch.delenv(name)
-    use_home(monkeypatch, tmp_path / "teammate")
-    monkeypatch.chdir(clone)
+    clone = clone_of(repo, tmp_path, monkeypatch)
     frozen = run(capsys, "sync", "--frozen")
     assert frozen.status == 0, frozen.err
     assert "Traceback" not in frozen.err
@@ -76,3 +91,41 @@ def test_an_index_that_is_not_a_url_is_a_clear_error(
     assert "Traceback" not in locked.err
     assert "/not/a/url" in locked.err and "unknown url type" in locked.err
     assert not (repo / "agenttools.lock").exists()
+
+
+def test_a_lock_from_a_page_of_links_over_http_syncs_frozen_elsewhere(
+    capsys: pytest.CaptureFixture[str],
+    repo: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    plain_http: str,
+) -> None:
+    for name in LINKS:
+        monkeypatch.setenv(name, plain_http)
+    for name in NO_INDEX:
+        monkeypatch.setenv(name, "1")
+    use_home(monkeypatch, tmp_path / "me")
+    (repo / "agenttools.toml").write_text(
+        '[agenttools]\nclients = ["claude-code"]\nrunner = "uvx"\n\n'
+        '[[bundle]]\nrequirement = "weather-tools"\n',
+        encoding="utf-8",
+    )
+    synced = run(capsys, "sync")
+    assert synced.status == 0, synced.err
+    text = (repo / "agenttools.lock").read_text(encoding="utf-8")
+    assert f'index = "{plain_http}"\nindex-kind = "find-links"\n' in text
+    entry = json.loads((repo / ".mcp.json").read_text(encoding="utf-8"))["mcpServers"]["weather"]
+    assert entry["args"] == [
+        "--find-links",
+        plain_http,
+        "--from",
+        "weather-tools==1.3.0",
+        "weather-mcp",
+    ]
+
+    # another machine, whose find-links do not name the page: fetched from it as find-links
+    clone = clone_of(repo, tmp_path, monkeypatch)
+    frozen = run(capsys, "sync", "--frozen")
+    assert frozen.status == 0, frozen.err
+    assert (clone / ".mcp.json").read_bytes() == (repo / ".mcp.json").read_bytes()
+    assert run(capsys, "verify").status == 0

@@ -14,6 +14,7 @@ from agenttools_runtime.errors import LockInvalid, ProjectFileInvalid
 from agenttools_runtime.project_state import editing, lockfile, lockwrite, schema
 from agenttools_runtime.project_state.finding import find_project_file
 from agenttools_runtime.project_state.lockfile import (
+    SIMPLE_API,
     Lock,
     LockedDeployment,
     LockedDistribution,
@@ -109,8 +110,10 @@ def lock_of(*files: str) -> Lock:
         tuple(LockedFile(f, "c" * 64) for f in files),
     )  # fmt: skip
     dep = Pin("mcp", "2.3.0", "mcp-2.3.0-py3-none-any.whl", "d" * 64)
-    return Lock("sha256:" + "e" * 64, (LockedDistribution("weather-tools>=1.2", pin, "https://i/simple/", (dep,)),),
-                (deployment,))  # fmt: skip
+    distribution = LockedDistribution(
+        "weather-tools>=1.2", pin, "https://i/simple/", (dep,), index_kind=SIMPLE_API
+    )
+    return Lock("sha256:" + "e" * 64, (distribution,), (deployment,))
 
 
 def test_the_lock_is_deterministic_round_trips_and_names_only_project_paths(tmp_path: Path) -> None:
@@ -123,6 +126,14 @@ def test_the_lock_is_deterministic_round_trips_and_names_only_project_paths(tmp_
     assert again is not None and lockwrite.dumps(again) == text
     assert again.deployments[0].entries[0].settings == ("WEATHER_UNITS",)
     assert again.distributions[0].dependencies[0].name == "mcp"
+    assert again.distributions[0].index_kind == SIMPLE_API
+    assert 'index = "https://i/simple/"\nindex-kind = "simple-api"\n' in text
+    earlier = lockfile.loads(text.replace('index-kind = "simple-api"\n', ""), path)
+    assert earlier.distributions[0].index_kind is None  # (not recorded: inferred when syncing)
+    with pytest.raises(
+        LockInvalid, match='index-kind "mirror" is neither simple-api nor find-links'
+    ):
+        lockfile.loads(text.replace('"simple-api"', '"mirror"'), path)
     for bad in ("../outside", "/etc/passwd", "C:/x"):
         with pytest.raises(LockInvalid, match="is not a path inside the project"):
             lockfile.loads(lockwrite.dumps(lock_of(bad)), path)
