@@ -23,19 +23,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from agenttools_hook.delegate import PYPROJECT, ConfigSettings, backend_setting, load_backend
-from agenttools_runtime.project.build import BuildPlan, for_artifact, load_plan
+from agenttools_runtime.project.build import BuildPlan, build_manifest, for_artifact, read_project
+from agenttools_runtime.project.pyproject import Project
 from agenttools_runtime.wheel import archive, contents, sdist
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 Warn = Callable[[str], None]
 
@@ -53,7 +48,7 @@ def build_wheel(
     wrapped backend builds into a new hidden directory in *wheel_directory*, where the wheel
     with the files added is written and then moved into place; the directory is removed."""
     backend = load_backend(root)
-    plan = _plan(root, editable=editable, warn=warn)
+    plan = _plan(read_project(root), editable=editable, warn=warn)
     hook = backend.build_editable if editable else backend.build_wheel
     scratch = _new_directory(wheel_directory)
     try:
@@ -80,7 +75,7 @@ def prepare_metadata(
 ) -> str:
     """The wrapped backend's ``.dist-info`` with agenttools' files written into it."""
     backend = load_backend(root)
-    plan = _plan(root, editable=editable, warn=warn)
+    plan = _plan(read_project(root), editable=editable, warn=warn)
     hook = (
         backend.prepare_metadata_for_build_editable
         if editable
@@ -100,7 +95,8 @@ def build_sdist(
 ) -> str:
     """The wrapped backend's sdist, completed with the files a wheel build needs."""
     backend = load_backend(root)
-    plan = _plan(root, editable=False, warn=warn)
+    project = read_project(root)
+    plan = _plan(project, editable=False, warn=warn)
     sources = [root / PYPROJECT, *plan.sources]
     for path in backend_setting(root)[1]:  # an in-tree backend builds the wheel too
         for directory, subdirectories, names in os.walk(root / path):
@@ -109,7 +105,7 @@ def build_sdist(
     files = {Path(os.path.relpath(source, root)).as_posix(): source for source in sources}
     with tempfile.TemporaryDirectory(prefix="agenttools-sdist-") as scratch:
         name = str(backend.build_sdist(scratch, config_settings))
-        registry = _server_json(plan, root, name, Path(scratch))
+        registry = _server_json(plan, project, name, Path(scratch))
         if registry is not None:
             files[registry.name] = registry
         added = sdist.add_files(Path(scratch) / name, Path(sdist_directory) / name, files)
@@ -119,7 +115,7 @@ def build_sdist(
 
 
 # -- helpers ------------------------------------------------------------------------------------
-def _server_json(plan: BuildPlan, root: Path, sdist_name: str, scratch: Path) -> Path | None:
+def _server_json(plan: BuildPlan, project: Project, sdist_name: str, scratch: Path) -> Path | None:
     """The MCP registry's server.json for the version the sdist's name gives (written into
     *scratch*), when a server declares a registry entry."""
     if not plan.registries:
@@ -128,10 +124,9 @@ def _server_json(plan: BuildPlan, root: Path, sdist_name: str, scratch: Path) ->
 
     stem = sdist_name.removesuffix(".tar.gz")
     dist, _, version = stem.rpartition("-")
-    plan = for_artifact(plan, dist, version, artifact=scratch / sdist_name, project=root)
-    with open(root / PYPROJECT, "rb") as file:
-        project = tomllib.load(file).get("project", {})
-    data = server_json_bytes(plan, project)
+    artifact = scratch / sdist_name
+    plan = for_artifact(plan, dist, version, artifact=artifact, project=project.root)
+    data = server_json_bytes(plan, project.data.get("project") or {})
     if data is None:
         return None
     path = scratch / FILE_NAME
@@ -139,10 +134,10 @@ def _server_json(plan: BuildPlan, root: Path, sdist_name: str, scratch: Path) ->
     return path
 
 
-def _plan(root: Path, *, editable: bool, warn: Warn) -> BuildPlan:
-    plan = load_plan(root, "0", source_root=root if editable else None)
+def _plan(project: Project, *, editable: bool, warn: Warn) -> BuildPlan:
+    plan = build_manifest(project, "0", source_root=project.root if editable else None)
     for problem in plan.warnings:
-        warn(f"agenttools: {problem.format(root)}")
+        warn(f"agenttools: {problem.format(project.root)}")
     return plan
 
 

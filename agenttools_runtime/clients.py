@@ -38,10 +38,19 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 
 _OS_ALIASES: dict[str, OSName] = {
-    "macos": "macos", "macosx": "macos", "darwin": "macos", "mac": "macos", "osx": "macos",
-    "windows": "windows", "win32": "windows", "win": "windows", "nt": "windows",
-    "unix": "unix", "linux": "unix", "posix": "unix",
-}  # fmt: skip
+    "macos": "macos",
+    "macosx": "macos",
+    "darwin": "macos",
+    "mac": "macos",
+    "osx": "macos",
+    "windows": "windows",
+    "win32": "windows",
+    "win": "windows",
+    "nt": "windows",
+    "unix": "unix",
+    "linux": "unix",
+    "posix": "unix",
+}
 OS_DISPLAY: dict[OSName, str] = {"macos": "macOS", "windows": "Windows", "unix": "Unix"}
 
 

@@ -173,9 +173,10 @@ def _snapshot(provider: DirectorySkillProvider, skill: ProvidedSkill) -> ServedS
     """*skill* as served, its files read once. Raises :class:`_NotServable`."""
     name = skill.name
     try:
-        if len(provider.files(skill)) > MAX_FILES:
+        listed = provider.files(skill)
+        if len(listed) > MAX_FILES:
             raise _NotServable(f"it has more than {MAX_FILES} files")
-        files = provider.contents(skill)
+        files = provider.contents(skill, listed)
     except (AgentToolsError, OSError) as exc:
         raise _NotServable(str(exc)) from None
     if sum(len(data) for data in files.values()) > MAX_BYTES:
@@ -195,7 +196,6 @@ def _snapshot(provider: DirectorySkillProvider, skill: ProvidedSkill) -> ServedS
     description = frontmatter.get("description")
     if not is_skill_description(description):
         raise _NotServable("its frontmatter has no description of 1 to 1024 characters")
-    assert isinstance(description, str)
     return ServedSkill(name, name, provider.name, description, frontmatter, files, skill.directory)
 
 

@@ -238,10 +238,11 @@ def _find(store: Store, ident: str) -> DeploymentRecord:
 
 
 def _by_prefix(ident: str, uids: Iterable[str]) -> list[str]:
-    """The ids of *uids* that are *ident* (a UUID or a prefix of one), else that start with it."""
+    """The ids of *uids* that are *ident* (a UUID or a prefix of one), else that start with it:
+    in any case (UUIDs are case-insensitive on input)."""
     wanted = ident.strip().lower()
-    found = [u for u in uids if wanted and u.startswith(wanted)]
-    return [u for u in found if u == wanted] or found
+    found = [u for u in uids if wanted and u.lower().startswith(wanted)]
+    return [u for u in found if u.lower() == wanted] or found
 
 
 def find_deployment(
@@ -252,21 +253,18 @@ def find_deployment(
     read."""
     ident = ident.strip()
     pool = records.load_records() if candidates is None else list(candidates)
-    exact = [r for r in pool if r.uuid == ident]
-    if exact:
-        return exact[0]
-    matches = [r for r in pool if ident and r.uuid.startswith(ident.lower())]
+    ids = _by_prefix(ident, [r.uuid for r in pool])
+    matches = [r for r in pool if r.uuid in ids]
     if not matches:
-        if candidates is None and ident:
+        if candidates is None:
             for item in records.iter_records():
                 # a record that exists but cannot be read: say so, rather than "not found"
-                if isinstance(
-                    item, errors.InvalidDeploymentRecord
-                ) and item.path.parent.name.startswith(ident.lower()):
+                if isinstance(item, errors.InvalidDeploymentRecord) and _by_prefix(
+                    ident, [item.path.parent.name]
+                ):
                     raise item
         raise errors.DeploymentNotFound(id=ident)
     if len(matches) > 1:
-        ids = [r.uuid for r in matches]
         raise errors.DeploymentIdAmbiguous(id=ident, ids=ids)
     return matches[0]
 

@@ -90,14 +90,22 @@ def planned_claims(
     """What a deploy is about to create: for its config edit (*config*: the planned edit),
     what :func:`edit_claims` says; for a skills root it writes into (*skills_root*), the
     directories of it that do not exist yet."""
-    claims = [] if config is None else edit_claims(config.edit, client)
+    claims = []
+    if config is not None:
+        # one entry that was not there: what the edit adds is read from the text it writes
+        new = [key for key, (prior, _entry) in config.entries.items() if prior is None]
+        new_key = new[0] if len(new) == len(config.entries) == 1 else None
+        claims = edit_claims(config.edit, client, new_key=new_key)
     if skills_root is not None:
         claims += [Claim(DIR, str(d)) for d in paths.missing_dirs(skills_root)]
     return claims
 
 
 def edit_claims(
-    edit: PlannedEdit, client: Client, new_dirs: Iterable[Path] | None = None
+    edit: PlannedEdit,
+    client: Client,
+    new_dirs: Iterable[Path] | None = None,
+    new_key: str | None = None,
 ) -> list[Claim]:
     """What writing a first entry with *edit* creates besides the entry: a file that did
     not exist and the directories above it (*new_dirs*, when the edit is written already:
@@ -105,15 +113,18 @@ def edit_claims(
     that did, the keys it adds, and — when writing an entry and removing it again would not
     give back the text byte for byte (a null container, ``[ ]``, an empty or whitespace-only
     file, a container or required keys it adds) — the text to put back
-    (:func:`give_back`)."""
+    (:func:`give_back`). *new_key*: the key of the one entry *edit* writes, when the file did
+    not hold it; that entry is then the one removed again (from the text written, which the
+    edit has parsed already), rather than a probe entry written and removed."""
     if not edit.changes:
         return []
     path = edit.path
     if edit.before is None:
         dirs = paths.missing_dirs(path.parent) if new_dirs is None else new_dirs
         return [Claim(FILE, str(path), client.id)] + [Claim(DIR, str(d)) for d in dirs]
-    before = edit.before.removeprefix(codecs.BOM_UTF8).decode("utf-8", errors="replace")
-    restore = give_back(before, client, path)
+    before = _decoded(edit.before)
+    written = None if new_key is None else (_decoded(edit.after), new_key)
+    restore = give_back(before, client, path, written)
     if restore is None:  # taking the entry out again gives back the text as it was
         return []
     added = added_keys(before if before.strip() else "", client, path)
@@ -139,15 +150,21 @@ def added_keys(text: str, client: Client, config_file: Path) -> tuple[tuple[str,
     return tuple(added)
 
 
-def give_back(text: str, client: Client, config_file: Path) -> tuple[str, str] | None:
+def give_back(
+    text: str, client: Client, config_file: Path, written: tuple[str, str] | None = None
+) -> tuple[str, str] | None:
     """When writing an entry into *text* and removing it again leaves another text (a null
     container becomes ``{}``, ``[ ]`` becomes ``[]``, an empty or whitespace-only file a
     document, a missing container or required key is added): the part of *text* that
     differs and what stands there instead, as ``(before, after)`` — with enough of the text
     around them that *after* occurs once in what agenttools leaves — so the last removal
-    can put *text* back byte for byte. None when nothing would differ."""
+    can put *text* back byte for byte. None when nothing would differ. *written*: ``(the
+    text, key)`` of an entry written into *text* already, to remove (see :func:`skeleton`)."""
     try:
-        after = skeleton(text, client, config_file)
+        if written is None:
+            after = skeleton(text, client, config_file)
+        else:
+            after = _left(written[0], client, config_file, written[1])
     except Exception:  # a document of another shape: claim nothing (cleaning stays safe)
         return None
     if after == text:
@@ -332,7 +349,13 @@ def skeleton(text: str, client: Client, config_file: Path) -> str:
     probe = entries.build_entry(client, MCPServer(name=_PROBE_KEY, command="probe"), _PROBE_KEY)
     required = entries.required_top_level(client, config_file)
     text, _ = fmt.set_entry(text, container, _PROBE_KEY, probe, required)
-    text, _ = fmt.remove_entry(text, container, _PROBE_KEY)
+    return _left(text, client, config_file, _PROBE_KEY)
+
+
+def _left(text: str, client: Client, config_file: Path, key: str) -> str:
+    """*text*, which holds the entry *key* agenttools wrote into it, without that entry."""
+    container = entries.container_for(client, config_file)
+    text, _ = get_format(client.config_format).remove_entry(text, container, key)
     return text
 
 
@@ -388,6 +411,10 @@ def save(state: StatePaths, ledger: Mapping[str, Claim]) -> None:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+
+def _decoded(raw: bytes) -> str:
+    return raw.removeprefix(codecs.BOM_UTF8).decode("utf-8", errors="replace")
 
 
 def _has(mapping: Any, key: str) -> bool:

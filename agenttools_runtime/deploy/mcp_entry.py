@@ -43,7 +43,8 @@ def install_entry(
                 f'the entry "{key}" was already in {target.config_file}: nothing was changed'
             )
         if result.edit is not None:  # what it created, for the uninstall to take away
-            claims = litter.edit_claims(result.edit, target.client, new_dirs)
+            new_key = None if result.replaced_entry else key
+            claims = litter.edit_claims(result.edit, target.client, new_dirs, new_key)
             litter.remember_claims(store.state, claims)
         return result
 

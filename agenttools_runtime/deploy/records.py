@@ -154,13 +154,8 @@ def is_stale(uid: str, deployments: Path) -> bool:
     """A reference is stale when its deployment directory or its ``deployment.json`` is
     missing. A record that exists but does not parse, or is no regular file (a named pipe, a
     directory), is *not* stale."""
-    return not _present(record_path(uid, deployments))
-
-
-def _present(path: Path) -> bool:
-    """Whether anything is at the record file *path*: only a crashed write leaves nothing
-    (whatever is there is a record, readable or not)."""
-    return os.path.lexists(path)
+    # (only a crashed write leaves nothing: whatever is there is a record, readable or not)
+    return not os.path.lexists(record_path(uid, deployments))
 
 
 def has_deployments(deployments: Path | None = None) -> bool:
@@ -204,7 +199,7 @@ def iter_records(
         if name.startswith("."):
             continue
         path = root / name / RECORD_FILE
-        if not _present(path):
+        if not os.path.lexists(path):
             continue  # a crashed write; its references are stale
         try:
             yield read_record(path)
@@ -219,8 +214,8 @@ def claimed_by_unreadable(names: Iterable[str], deployments: Path) -> frozenset[
     found: set[str] = set()
     for name in names:
         path = deployments / name / RECORD_FILE
-        if name.startswith(".") or not _present(path):
-            continue
+        if name.startswith(".") or not os.path.lexists(path):
+            continue  # (nothing there: a crashed write, its references stale)
         try:
             read_record(path)
             continue

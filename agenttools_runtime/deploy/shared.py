@@ -76,7 +76,7 @@ def other_copies(
             own_physical = os.path.realpath(own_root / name)
         if os.path.realpath(directory) == own_physical:
             continue
-        entry = store.find_entry(root, name, paths.registry_key_for(keys.canonical, name))
+        entry = store.entry_at(root, name)
         kind = CopyKind.FOREIGN
         if entry is not None:
             kind = CopyKind.EXTERNAL if entry.external else CopyKind.OURS
@@ -172,8 +172,7 @@ def _used_by(store: Store, root: Path, name: str, client: str, location_key: str
     ``root/name`` (its id), if there is one."""
     if not os.path.lexists(root / name):
         return None  # (the common case, decided without reading the registry)
-    key = paths.registry_key_for(store.root(root).canonical, name)
-    entry = store.find_entry(root, name, key)
+    entry = store.entry_at(root, name)
     if entry is None:
         return None
     for uid in store.live_references(entry):

@@ -135,9 +135,7 @@ def _plan_at(
 ) -> SkillPlan:
     """The install decision for *source* in *root*."""
     directory = root / source.name
-    root_keys = store.root(root)
-    key = paths.registry_key_for(root_keys.canonical, source.name)
-    entry = store.find_entry(root, source.name, key)
+    entry = store.entry_at(root, source.name)
     destination = destination_state(root, source.name)
     same_directory = builtin = False
     if source.directory is not None:
@@ -149,8 +147,7 @@ def _plan_at(
     if same_directory and entry is None:
         # the source reached through a per-skill link joins the entry of the physical dir
         entry = store.find_physical_entry(directory)
-    if entry is not None:
-        key = entry.key
+    key = store.entry_key(root, source.name) if entry is None else entry.key
     kept = store.live_references(entry) if entry is not None else ()
     live = tuple(r for r in kept if r not in replaced)
     kind = EntryKind.NONE

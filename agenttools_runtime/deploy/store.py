@@ -114,10 +114,16 @@ class Store:
             return root.skill(path.name)
         return SkillKeys.of(directory)
 
-    def find_entry(self, skills_root: Path, name: str, key: str) -> RegistryEntry | None:
-        """By key, failing that by skill directory: an entry whose directory is the same skill
-        of the same (link-resolved) skills root. A per-skill link is a different directory."""
-        entry = self.entry(key)
+    def entry_key(self, skills_root: Path, name: str) -> str:
+        """The registry key of the skill *name* in *skills_root*
+        (:func:`~agenttools_runtime.paths.registry_key`, from the root's keys)."""
+        return paths.registry_key_for(self.root(skills_root).canonical, name)
+
+    def entry_at(self, skills_root: Path, name: str) -> RegistryEntry | None:
+        """The entry of the skill *name* in *skills_root*: by its key (:meth:`entry_key`),
+        failing that by skill directory: an entry whose directory is the same skill of the
+        same (link-resolved) skills root. A per-skill link is a different directory."""
+        entry = self.entry(self.entry_key(skills_root, name))
         if entry is not None:
             return entry
         root = self.root(skills_root)

@@ -98,10 +98,17 @@ def load_plan(
     files to a wheel built by anything). Raises
     :class:`~agenttools_runtime.project.ProjectInvalid` listing every error, each located.
     """
+    project = read_project(root)
+    return build_manifest(project, version, source_root=source_root, build_setup=build_setup)
+
+
+def read_project(root: Path) -> Project:
+    """:func:`~agenttools_runtime.project.load_project`, a ``pyproject.toml`` that cannot be
+    read or parsed raised as :class:`~agenttools_runtime.project.ProjectInvalid`."""
     project = load_project(root)
     if isinstance(project, Problem):
         raise ProjectInvalid([project], project.path.parent)
-    return build_manifest(project, version, source_root=source_root, build_setup=build_setup)
+    return project
 
 
 def for_artifact(

@@ -137,6 +137,38 @@ def test_a_null_or_flow_container_gets_its_bytes_back(
     assert files(home) == before
 
 
+@pytest.mark.parametrize(
+    ("client", "relative", "original"),
+    [
+        ("goose", ".config/goose/config.yaml", "# mine\nextensions: ~  # later\nx: 1\n"),
+        ("goose", ".config/goose/config.yaml", "extensions: {a: {type: builtin}}  # flow\n"),
+        ("zed", ".config/zed/settings.json", '{"context_servers": null}\n'),
+        ("codex", ".codex/config.toml", "# mine\nmodel = 'o3'\n\n[profiles.fast]\nx = 1"),
+        ("opencode", ".config/opencode/opencode.json", '{"theme": "x"}'),
+    ],
+)
+def test_mcp_install_and_uninstall_give_the_bytes_back(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    site: Path,
+    client: str,
+    relative: str,
+    original: str,
+) -> None:
+    """What the write of the one entry adds is read from the text it wrote (no probe)."""
+    config = home / relative
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(original)
+    code, _, err = run(
+        capsys, "mcp", "install", client, "weather-tools/weather", "--path", str(site)
+    )
+    assert code == 0, err
+    assert "weather" in config.read_text()
+    code, _, err = run(capsys, "mcp", "uninstall", client, "weather")
+    assert code == 0, err
+    assert config.read_text() == original
+
+
 def test_a_null_container_the_user_filled_stays(
     capsys: pytest.CaptureFixture[str], home: Path, site: Path
 ) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -154,6 +156,28 @@ def test_removing_an_unreadable_record_says_so(home: Path, state: Path) -> None:
     with pytest.raises(InvalidDeploymentRecord, match=dep.uuid):
         remove_deployment(dep.uuid[:8])
     assert (home / ".cursor" / "skills" / "s").is_dir()
+
+
+def test_a_record_named_in_capitals_is_found_by_a_prefix_in_any_case(
+    home: Path, state: Path
+) -> None:
+    """UUIDs are case-insensitive on input (RFC 9562): a record whose name agenttools did not
+    give (in capitals) is found by a prefix as by its whole name, in either case, by
+    ``remove`` as by ``verify`` (it was found by its exact name only)."""
+    from agenttools_runtime.deploy import remove_deployment
+    from agenttools_runtime.deploy.selection import select
+
+    dep = deploy("cursor", bundle("b", [], [server("one")]))
+    record = records.read_record(state / "deployments" / dep.uuid / "deployment.json")
+    named = replace(record, uuid=dep.uuid.upper())
+    shutil.rmtree(state / "deployments" / dep.uuid)
+    (state / "deployments" / named.uuid).mkdir()
+    rewrite_record(named)
+    pool = records.load_records()
+    for ident in (dep.uuid[:8], named.uuid[:8], dep.uuid, named.uuid):
+        assert select(pool, ids=[ident]) == [named]
+    assert remove_deployment(dep.uuid[:8]).removed
+    assert records.load_records() == []
 
 
 def test_removing_on_a_machine_without_deployments_creates_nothing(state: Path) -> None:

@@ -15,9 +15,10 @@ import pytest
 import tomlkit
 
 from agenttools_runtime.deploy import deploy
+from agenttools_runtime.deploy.mcp_entry import install_entry
 from agenttools_runtime.discovery import SearchPath
 from agenttools_runtime.mcp.formats import toml_format
-from agenttools_runtime.mcp.install import install_mcp_server
+from agenttools_runtime.mcp.install import install_mcp_server, resolve_mcp_target
 from agenttools_runtime.mcp.server import MCPServer
 from tests.helpers.venvs import fake_site
 from tests.helpers.weather import weather
@@ -73,11 +74,32 @@ def test_mcp_install_parses_each_text_once(home: Path, monkeypatch: pytest.Monke
     }
 
 
+def test_the_mcp_install_command_parses_each_text_once(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``agenttools mcp install``: also what the write adds besides the entry, for the
+    uninstall to take away (the entry removed again from the text written)."""
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(CONFIG)
+    parsed = counting(monkeypatch)
+    server = MCPServer("docs", url="https://docs.example.org/mcp")
+    install_entry(resolve_mcp_target("codex"), server, "docs")
+    after = config.read_text()
+    assert after != CONFIG
+    assert parsed == {
+        ("tomlkit", CONFIG): 1,
+        ("tomllib", CONFIG): 1,
+        ("tomlkit", after): 1,
+        ("tomllib", after): 1,
+    }
+
+
 def test_deploy_codex_parses_each_text_once(
     home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Planning the entry, what the write adds besides it (a probe entry set and removed
-    again), the identical redeploy: each text once."""
+    """Planning the entry, what the write adds besides it (the entry removed again from the
+    text written: the file's text back), the identical redeploy: each text once."""
     config = home / ".codex" / "config.toml"
     config.parent.mkdir()
     config.write_text(CONFIG)
@@ -90,8 +112,12 @@ def test_deploy_codex_parses_each_text_once(
         deploy("codex", "weather-tools/weather-tools", search=search)
     after = config.read_text()
     assert after != CONFIG
-    assert set(parsed.values()) == {1}, parsed
-    assert {text for _parser, text in parsed} >= {CONFIG, after}
+    assert parsed == {
+        ("tomlkit", CONFIG): 1,
+        ("tomllib", CONFIG): 1,
+        ("tomlkit", after): 1,
+        ("tomllib", after): 1,
+    }
     parsed.clear()
     forget()
     with warnings.catch_warnings():

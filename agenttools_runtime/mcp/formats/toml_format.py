@@ -86,9 +86,10 @@ def _decode_error(exc: tomllib.TOMLDecodeError) -> ParseError:
 #   rewritten);
 # - each edit's result, by both again (:func:`_same`): the splice must read as the old data
 #   with the one entry changed, and parse for tomlkit too, or the next edit could not read
-#   it. ``deploy`` also sets a probe entry and removes it (``deploy.litter.skeleton``: what
-#   the write adds besides the entry): its before is the file, its after a new text, and
-#   the removal's result (most often) the file again.
+#   it. ``deploy`` and ``mcp install`` also remove the entry from that result again
+#   (``deploy.litter``: what the write adds besides the entry), which gives (most often)
+#   the file again: no new text. Only where the edit replaced an entry or wrote several is
+#   a probe entry set and removed (``deploy.litter.skeleton``): one new text.
 # - only where no splice can make the edit (dotted keys, an inline-table container): the
 #   file once more by tomlkit (:func:`_own`).
 

@@ -8,7 +8,7 @@ import abc
 import functools
 import os
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,9 +108,13 @@ class DirectorySkillProvider(SkillProvider):
             return {rel: entry.directory.joinpath(*rel.split("/")) for rel in sorted(entry.files)}
         return dict(iter_source_files(entry.directory))
 
-    def contents(self, skill: ProvidedSkill) -> dict[str, bytes]:
-        """The bytes of every file of *skill*, each verified like :meth:`read`."""
-        return {rel: self._read_file(skill, rel, path) for rel, path in self.files(skill).items()}
+    def contents(
+        self, skill: ProvidedSkill, files: Mapping[str, Path] | None = None
+    ) -> dict[str, bytes]:
+        """The bytes of every file of *skill* (*files*: its :meth:`files`, listed already),
+        each verified like :meth:`read`."""
+        listed = self.files(skill) if files is None else files
+        return {rel: self._read_file(skill, rel, path) for rel, path in listed.items()}
 
     def read(self, skill: ProvidedSkill, reference: Sequence[str]) -> bytes:
         entry = self._entry(skill.name)
