@@ -292,6 +292,16 @@ def directory_problem(directory: Path) -> str | None:
     return f"a symbolic link to {what}" if os.path.islink(directory) else what
 
 
+def directory_problem_detail(what: str, holding: str, changing: str) -> str:
+    """How ``doctor`` says that something else than a directory (*what*, as
+    :func:`directory_problem` names it) is where the directory of *holding* goes, so that
+    every command that changes *changing* stops on it (the path is said before it)."""
+    return (
+        f"is {what}, not the directory of {holding}: every command that changes {changing} "
+        "stops on it"
+    )
+
+
 def directory_set_aside(directory: Path) -> Path:
     """Where ``doctor --fix`` moves the journal directory *directory* (of deployments or of
     managed environments) that is not a directory: beside the journals it sets aside."""

@@ -38,6 +38,7 @@ from packaging.version import InvalidVersion, Version
 
 from agenttools_runtime.deploy.journal import (
     directory_problem,
+    directory_problem_detail,
     directory_set_aside,
     set_aside_unusable_directory,
 )
@@ -103,10 +104,8 @@ def check() -> list[EnvironmentFinding]:
 
 
 def _journal_directory_finding(directory: Path, what: str) -> EnvironmentFinding:
-    message = (
-        f"{directory} is {what}, not the directory of agenttools' journals: every command "
-        "that changes the managed environments stops on it"
-    )
+    detail = directory_problem_detail(what, "agenttools' journals", "the managed environments")
+    message = f"{directory} {detail}"
     if os.path.lexists(directory_set_aside(directory)):
         return EnvironmentFinding(JOURNAL_DIRECTORY, directory, f"{message}; move it away", False)
     return EnvironmentFinding(JOURNAL_DIRECTORY, directory, f"{message}: --fix sets it aside", True)
