@@ -14,6 +14,7 @@ from agenttools_runtime.cli.common import (
     UsageError,
     add_check_arguments,
     add_command,
+    add_selection_arguments,
     ask_yes_no,
     columns,
     emit,
@@ -58,7 +59,7 @@ def register(subparsers: Any) -> None:
     verify.add_argument(
         "id", type=nonempty, metavar="ID", nargs="*", help="deployment UUID or unique prefix"
     )
-    _add_selection(verify)
+    add_selection_arguments(verify)
     project_cli.add_verify_arguments(verify)
 
     sync = add_command(
@@ -85,7 +86,7 @@ def register(subparsers: Any) -> None:
             "pip uninstall weather-tools && agenttools sync --prune --yes",
         ),
     )
-    _add_selection(sync)
+    add_selection_arguments(sync)
     sync.add_argument(
         "--dry-run", action="store_true", help="print the plan per deployment; change nothing"
     )
@@ -101,18 +102,6 @@ def register(subparsers: Any) -> None:
     add_check_arguments(sync)
     envs_cli.add_upgrade_arguments(sync)
     project_cli.add_sync_arguments(sync)
-
-
-def _add_selection(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--client", type=nonempty, metavar="CLIENT", help="only this client's deployments"
-    )
-    parser.add_argument(
-        "--bundle",
-        type=nonempty,
-        metavar="BUNDLE",
-        help="only deployments of this bundle (dist/bundle, a distribution, or a bundle name)",
-    )
 
 
 # -- deployed --------------------------------------------------------------------------------
