@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agenttools_runtime.cli.common import UsageError, add_command, emit, nonempty
+from agenttools_runtime.cli.common import UsageError, add_command, emit, nonempty, warn_all
 from agenttools_runtime.names import SKILL_FILE
 
 if TYPE_CHECKING:
@@ -74,9 +73,7 @@ def run(args: argparse.Namespace) -> int:
     result = bundle_wheel(
         wheel, project, Path(args.outdir) if args.outdir else None, force=args.force
     )
-    if not args.json:
-        for warning in result.warnings:
-            print(f"agenttools: {warning}", file=sys.stderr)
+    warn_all(result.warnings)
     emit(args, {"ok": True, **result.to_json()}, lambda: _render(result))
     return 0
 

@@ -223,6 +223,21 @@ def add_overwrite_arguments(parser: argparse.ArgumentParser, *, upgrade: str, fo
     parser.set_defaults(overwrite="none")
 
 
+BUNDLE_FORMS = "(dist/bundle, a distribution, or a bundle name)"
+
+
+def add_selection_arguments(
+    parser: argparse.ArgumentParser,
+    *,
+    client: str = "only this client's deployments",
+    bundle: str = f"only deployments of this bundle {BUNDLE_FORMS}",
+) -> None:
+    """``--client CLIENT`` / ``--bundle BUNDLE``: the deployments a command acts on
+    (``verify``, ``sync``, ``remove``), *client* and *bundle* their help."""
+    parser.add_argument("--client", type=nonempty, metavar="CLIENT", help=client)
+    parser.add_argument("--bundle", type=nonempty, metavar="BUNDLE", help=bundle)
+
+
 def add_check_arguments(parser: argparse.ArgumentParser) -> None:
     """``--check`` / ``--no-check`` (mutually exclusive) into ``args.check``: ``"connect"``,
     ``"none"``, else ``"start"``: the start check of every command that writes MCP server

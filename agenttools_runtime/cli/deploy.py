@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 from agenttools_runtime.cli import envs as envs_cli
 from agenttools_runtime.cli.common import (
+    BUNDLE_FORMS,
     UsageError,
     add_check_arguments,
     add_command,
     add_environment_arguments,
     add_overwrite_arguments,
+    add_selection_arguments,
     add_target_arguments,
     columns,
     emit,
@@ -202,14 +204,10 @@ def register(subparsers: Any) -> None:
     remove.add_argument(
         "id", type=nonempty, metavar="ID", nargs="*", help="deployment UUID or unique prefix"
     )
-    remove.add_argument(
-        "--client", type=nonempty, metavar="CLIENT", help="every deployment of this client"
-    )
-    remove.add_argument(
-        "--bundle",
-        type=nonempty,
-        metavar="BUNDLE",
-        help="every deployment of this bundle (dist/bundle, a distribution, or a bundle name)",
+    add_selection_arguments(
+        remove,
+        client="every deployment of this client",
+        bundle=f"every deployment of this bundle {BUNDLE_FORMS}",
     )
     remove.add_argument("--all", action="store_true", help="every deployment")
     remove.add_argument(

@@ -6,6 +6,7 @@ call in here with one line each; the work is the library's (``agenttools_runtime
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import os
 from typing import TYPE_CHECKING
@@ -357,14 +358,18 @@ def sync_upgrades(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[
 
 def doctor_environments(fix: bool) -> tuple[dict[str, Any], str, bool]:
     """The managed environments' part of ``doctor``: JSON, text, whether all is well."""
+    from agenttools_runtime.deploy.journal import directory_problem
     from agenttools_runtime.envs import health
     from agenttools_runtime.envs.envlock import environments_lock
     from agenttools_runtime.envs.layout import envs_dir
 
-    if not envs_dir().is_dir():  # no environment ever made: nothing to check, nothing created
+    if not os.path.lexists(envs_dir()):  # no environment ever made: nothing to check or create
         return {"findings": [], "fixed": [], "remaining": []}, "", True
-    with environments_lock():
-        if fix:
+    # Something else than a directory there holds no lock file: no command can change the
+    # environments while it is, and health.check finds only it.
+    usable = directory_problem(envs_dir()) is None
+    with environments_lock() if usable else contextlib.nullcontext():
+        if fix and usable:
             from agenttools_runtime.envs.deploying import recover_environments
 
             warn_all(recover_environments())

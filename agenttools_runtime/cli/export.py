@@ -16,6 +16,7 @@ from agenttools_runtime.cli.common import (
     emit,
     examples,
     nonempty,
+    warn_all,
 )
 
 if TYPE_CHECKING:
@@ -214,9 +215,7 @@ def run_server_json(args: argparse.Namespace) -> int:
         raise ProjectInvalid([project], root)
     version = args.project_version or project_version(project, str(root))
     plan = build_manifest(project, version)
-    if not args.json:
-        for problem in plan.warnings:
-            print(f"agenttools: {problem.format(root)}", file=sys.stderr)
+    warn_all(errors.ProjectWarning(problem=p.format(root)) for p in plan.warnings)
     document = server_json(plan, project.data.get("project") or {})
     if document is None:
         raise errors.ServerJsonUnavailable(project=str(root / PYPROJECT))

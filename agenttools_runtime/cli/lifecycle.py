@@ -14,6 +14,7 @@ from agenttools_runtime.cli.common import (
     UsageError,
     add_check_arguments,
     add_command,
+    add_selection_arguments,
     ask_yes_no,
     columns,
     emit,
@@ -58,7 +59,7 @@ def register(subparsers: Any) -> None:
     verify.add_argument(
         "id", type=nonempty, metavar="ID", nargs="*", help="deployment UUID or unique prefix"
     )
-    _add_selection(verify)
+    add_selection_arguments(verify)
     project_cli.add_verify_arguments(verify)
 
     sync = add_command(
@@ -85,7 +86,7 @@ def register(subparsers: Any) -> None:
             "pip uninstall weather-tools && agenttools sync --prune --yes",
         ),
     )
-    _add_selection(sync)
+    add_selection_arguments(sync)
     sync.add_argument(
         "--dry-run", action="store_true", help="print the plan per deployment; change nothing"
     )
@@ -101,18 +102,6 @@ def register(subparsers: Any) -> None:
     add_check_arguments(sync)
     envs_cli.add_upgrade_arguments(sync)
     project_cli.add_sync_arguments(sync)
-
-
-def _add_selection(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--client", type=nonempty, metavar="CLIENT", help="only this client's deployments"
-    )
-    parser.add_argument(
-        "--bundle",
-        type=nonempty,
-        metavar="BUNDLE",
-        help="only deployments of this bundle (dist/bundle, a distribution, or a bundle name)",
-    )
 
 
 # -- deployed --------------------------------------------------------------------------------
@@ -313,21 +302,20 @@ def run_sync(args: argparse.Namespace) -> int:
     project = project_cli.project_here(args)
     if project is not None:  # inside a project: make the machine match its lock
         return project_cli.run_project_sync(args, project)
-    from agenttools_runtime.deploy import status
-    from agenttools_runtime.deploy.records import DeploymentRecord
-    from agenttools_runtime.deploy.selection import select
-    from agenttools_runtime.deploy.sync import PRUNE, plan_sync, run_sync
+    from agenttools_runtime.deploy.sync import PRUNE, run_sync
 
     if not args.dry_run:
         finish_interrupted_if_left()
-    upgrades, upgraded, upgrades_ok = envs_cli.sync_upgrades(args)  # managed environments
-    pool = [r for r in status.load_all() if isinstance(r, DeploymentRecord)]
-    chosen = select(pool, client=args.client, bundle=args.bundle)
-    items = plan_sync(chosen, prune=args.prune)
+    # Every question before any change: the orphans are asked about before the upgrades.
+    items = _plan_sync(args)
     orphans = [i for i in items if i.action == PRUNE]
     confirmed, refusal = True, ""
     if orphans and not args.dry_run and not args.yes:
         confirmed, refusal = _confirm(orphans)
+    upgrades, upgraded, upgrades_ok = envs_cli.sync_upgrades(args)  # managed environments
+    if args.upgrade and not args.dry_run:  # (deployed again from new environments: new records)
+        asked = None if args.yes else {i.record.uuid for i in orphans}
+        items = _plan_sync(args, asked=asked)
     run_sync(
         items, dry_run=args.dry_run, force=args.force, remove_orphans=confirmed, check=args.check
     )
@@ -349,6 +337,22 @@ def run_sync(args: argparse.Namespace) -> int:
                 row["plan"] = plan_json(item.plan)
     emit(args, data, lambda: "\n".join([*upgraded, _render_sync(items, args.dry_run, refusal)]))
     return 0 if ok else 1
+
+
+def _plan_sync(args: argparse.Namespace, asked: set[str] | None = None) -> list[SyncItem]:
+    """What ``sync`` does with the deployments chosen; *asked*: the orphans the user was
+    asked about — one orphaned since is left (the next sync asks about it)."""
+    from agenttools_runtime.deploy import status
+    from agenttools_runtime.deploy.records import DeploymentRecord
+    from agenttools_runtime.deploy.selection import select
+    from agenttools_runtime.deploy.sync import PRUNE, SKIP, plan_sync
+
+    pool = [r for r in status.load_all() if isinstance(r, DeploymentRecord)]
+    items = plan_sync(select(pool, client=args.client, bundle=args.bundle), prune=args.prune)
+    for item in items:
+        if asked is not None and item.action == PRUNE and item.record.uuid not in asked:
+            item.action = SKIP
+    return items
 
 
 def _confirm(orphans: list[SyncItem]) -> tuple[bool, str]:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -232,8 +230,7 @@ def run_install(args: argparse.Namespace) -> int:
         dist_info=str(dist.dist_info),
         by_script=choice.runner == "script",
     )
-    with _file_errors(target):  # (the deployment lock finishes interrupted operations first)
-        result = install_entry(target, choice.server, key, force=args.force)
+    result = install_entry(target, choice.server, key, force=args.force)
     warning = machine_specific_warning(choice, key, target.config_file) if project else None
     if warning is not None:
         warnings.warn(warning, stacklevel=1)
@@ -344,8 +341,7 @@ def run_install_server_json(args: argparse.Namespace) -> int:
     choice = RunnerChoice(shown, None)
     results = []
     for target in resolved:
-        with _file_errors(target):
-            results.append(install_entry(target, server, key, force=args.force))
+        results.append(install_entry(target, server, key, force=args.force))
     lines = [*map(_installed, results), f"  runs: {choice.describe()}"]
     data = {
         "ok": True,
@@ -373,8 +369,7 @@ def run_uninstall(args: argparse.Namespace) -> int:
     key = args.name or args.server
     if args.name is None and "/" in args.server:
         key = resolve_server(args.server, search_from_args(args))[1].key
-    with _file_errors(target):  # (the deployment lock finishes interrupted operations first)
-        result = uninstall_entry(target, key, force=args.force)
+    result = uninstall_entry(target, key, force=args.force)
     if result.warning is not None:
         warnings.warn(result.warning, stacklevel=1)
     # (a kept entry is not printed: the warning says it)
@@ -389,25 +384,11 @@ def run_uninstall(args: argparse.Namespace) -> int:
     return 0 if result.done else 1
 
 
-@contextlib.contextmanager
-def _file_errors(target: MCPTarget) -> Iterator[None]:
-    """A file system failure (permissions, a directory in the way) is a user's problem to fix:
-    one line naming the file, not a traceback."""
-    from agenttools_runtime.errors import ConfigFileInvalid
-
-    try:
-        yield
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise ConfigFileInvalid(file=target.config_file, reason=reason) from exc
-
-
 def run_list(args: argparse.Namespace) -> int:
     from agenttools_runtime.mcp.install import read_server_entries
 
     target = _resolve_target(args)
-    with _file_errors(target):
-        entries = read_server_entries(target.config_file, target.client)
+    entries = read_server_entries(target.config_file, target.client)
     data = {"ok": True, **target.to_json(), "entries": entries}
     emit(args, data, lambda: _render_list(target, entries))
     return 0

@@ -207,10 +207,7 @@ def _check_journal_directory(state: paths.StatePaths, add: Add, fix: bool) -> No
     what = journal.directory_problem(directory)
     if what is None:
         return
-    detail = (
-        f"is {what}, not the directory of agenttools' journals: every command that "
-        "changes the state stops on it"
-    )
+    detail = journal.directory_problem_detail(what, "agenttools' journals", "the state")
     if os.path.lexists(journal.directory_set_aside(directory)):
         add(Finding("unreadable", str(directory), f"{detail}; move it away", False))
         return

@@ -277,9 +277,10 @@ def copy_problem(journal: Journal, change: ConfigChange) -> str | None:
 
 
 def directory_problem(directory: Path) -> str | None:
-    """What is at the journal directory *directory* when it is not a directory (nor a link
-    to one), for messages: ``a named pipe``, ``a regular file``, ``a symbolic link to
-    nothing``; None when it is one, or nothing is there."""
+    """What is at *directory* (a journal directory, or that of the managed environments)
+    when it is not a directory (nor a link to one), for messages: ``a named pipe``, ``a
+    regular file``, ``a symbolic link to nothing``; None when it is one, or nothing is
+    there."""
     try:
         mode = os.stat(directory).st_mode
     except FileNotFoundError:
@@ -292,16 +293,28 @@ def directory_problem(directory: Path) -> str | None:
     return f"a symbolic link to {what}" if os.path.islink(directory) else what
 
 
+def directory_problem_detail(what: str, holding: str, changing: str) -> str:
+    """How ``doctor`` says that something else than a directory (*what*, as
+    :func:`directory_problem` names it) is where the directory of *holding* goes, so that
+    every command that changes *changing* stops on it (the path is said before it)."""
+    return (
+        f"is {what}, not the directory of {holding}: every command that changes {changing} "
+        "stops on it"
+    )
+
+
 def directory_set_aside(directory: Path) -> Path:
-    """Where ``doctor --fix`` moves the journal directory *directory* (of deployments or of
-    managed environments) that is not a directory: beside the journals it sets aside."""
-    return directory.with_name(".journal-set-aside") / directory.name
+    """Where ``doctor --fix`` moves what is at *directory* (a journal directory of
+    deployments or of managed environments, or the managed environments' own) when it is
+    not a directory: ``<name>-set-aside/<name>`` beside it, so that of a journal directory
+    goes beside the journals it sets aside (``.journal-set-aside/.journal``)."""
+    return directory.with_name(f"{directory.name}-set-aside") / directory.name
 
 
 def set_aside_unusable_directory(directory: Path) -> Path:
-    """Move what is at the journal directory *directory* when it is not a directory (see
-    :func:`directory_problem`) to :func:`directory_set_aside` (call under the lock of those
-    journals); returns where it went."""
+    """Move what is at *directory* when it is not a directory (see
+    :func:`directory_problem`) to :func:`directory_set_aside`, never over anything there
+    (call under the lock of what it holds, when it can be taken); returns where it went."""
     target = directory_set_aside(directory)
     fs.mkdir(target.parent)
     rename_new(directory, target)

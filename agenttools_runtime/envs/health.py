@@ -13,6 +13,11 @@
     into it or taken out) — rebuilt from its receipt;
 ``trash``
     what an interrupted removal left — deleted;
+``unusable environments directory``
+    something else than a directory at ``<state>/envs`` itself (a file, a named pipe, a link
+    to nothing: not agenttools'), so every command that makes or changes an environment
+    stops on it and nothing else can be looked at — moved to ``<state>/envs-set-aside/envs``,
+    never over anything there;
 ``unusable journal directory``
     something else than a directory where the journals go (a file, a named pipe, a link to
     nothing: not agenttools'), so every command that changes an environment stops on it —
@@ -38,6 +43,7 @@ from packaging.version import InvalidVersion, Version
 
 from agenttools_runtime.deploy.journal import (
     directory_problem,
+    directory_problem_detail,
     directory_set_aside,
     set_aside_unusable_directory,
 )
@@ -54,6 +60,7 @@ MISMATCH = "receipt mismatch"
 TRASH = "trash"
 UNREADABLE_JOURNAL, SET_ASIDE_JOURNAL = "unreadable journal", "set-aside journal"
 JOURNAL_DIRECTORY = "unusable journal directory"
+ENVIRONMENTS_DIRECTORY = "unusable environments directory"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +79,10 @@ class EnvironmentFinding:
 
 def check() -> list[EnvironmentFinding]:
     """Every finding (nothing is changed)."""
+    root = layout.envs_dir()
+    what = directory_problem(root)
+    if what is not None:  # (everything else would be in it)
+        return [_directory_finding(ENVIRONMENTS_DIRECTORY, root, what, "managed environments")]
     refs = references()
     busy = journal.busy()
     found = []
@@ -84,7 +95,7 @@ def check() -> list[EnvironmentFinding]:
     directory = journal.journal_dir()
     what = directory_problem(directory)
     if what is not None:
-        found.append(_journal_directory_finding(directory, what))
+        found.append(_directory_finding(JOURNAL_DIRECTORY, directory, what, "journals"))
     for item in journal.pending():
         if isinstance(item, journal.Unreadable):
             message = (
@@ -102,14 +113,14 @@ def check() -> list[EnvironmentFinding]:
     return found
 
 
-def _journal_directory_finding(directory: Path, what: str) -> EnvironmentFinding:
-    message = (
-        f"{directory} is {what}, not the directory of agenttools' journals: every command "
-        "that changes the managed environments stops on it"
-    )
+def _directory_finding(kind: str, directory: Path, what: str, holding: str) -> EnvironmentFinding:
+    """Something else than a directory where agenttools' *holding* go: set aside by --fix,
+    unless something is where it would go."""
+    detail = directory_problem_detail(what, f"agenttools' {holding}", "the managed environments")
+    message = f"{directory} {detail}"
     if os.path.lexists(directory_set_aside(directory)):
-        return EnvironmentFinding(JOURNAL_DIRECTORY, directory, f"{message}; move it away", False)
-    return EnvironmentFinding(JOURNAL_DIRECTORY, directory, f"{message}: --fix sets it aside", True)
+        return EnvironmentFinding(kind, directory, f"{message}; move it away", False)
+    return EnvironmentFinding(kind, directory, f"{message}: --fix sets it aside", True)
 
 
 def _finding(env: ManagedEnvironment, used: bool) -> EnvironmentFinding | None:
@@ -153,7 +164,7 @@ def fix(findings: list[EnvironmentFinding]) -> list[tuple[EnvironmentFinding, st
             elif finding.kind == TRASH:
                 empty_trash()
                 done.append((finding, "deleted"))
-            elif finding.kind == JOURNAL_DIRECTORY:
+            elif finding.kind in (JOURNAL_DIRECTORY, ENVIRONMENTS_DIRECTORY):
                 moved = set_aside_unusable_directory(finding.path)
                 done.append((finding, f"set aside as {moved}"))
             elif finding.kind == UNREADABLE_JOURNAL:

@@ -3,7 +3,7 @@ agenttools cannot add its files to, or a wrapped build backend that cannot be lo
 
 from __future__ import annotations
 
-from agenttools_runtime.errors.base import AgentToolsError
+from agenttools_runtime.errors.base import AgentToolsError, AgentToolsWarning
 
 __all__ = [
     "BuildBackendUnavailable",
@@ -12,6 +12,7 @@ __all__ = [
     "InvalidSdist",
     "InvalidWheel",
     "ProjectError",
+    "ProjectWarning",
     "WheelAlreadyBundled",
     "WheelProjectMismatch",
 ]
@@ -26,6 +27,13 @@ class InvalidProject(ProjectError):
     builds the report)."""
 
     template = "{report}"
+
+
+class ProjectWarning(AgentToolsWarning):
+    """A warning of the project's check (``path:line: warning: code: message``), said by a
+    command that goes on with the project (``bundle``, ``server-json``)."""
+
+    template = "{problem}"
 
 
 class BuildError(AgentToolsError):

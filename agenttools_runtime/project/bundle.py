@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from agenttools_runtime.errors import ProjectWarning
 from agenttools_runtime.project.build import for_artifact, load_plan
 from agenttools_runtime.wheel import archive, contents
 
@@ -21,7 +22,7 @@ class BundleResult:
     version: str
     outcome: archive.Outcome
     files: tuple[str, ...]  # .dist-info-relative paths of the agenttools files
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[ProjectWarning, ...] = ()  # the project's (its check's warnings)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -30,7 +31,7 @@ class BundleResult:
             "version": self.version,
             "outcome": self.outcome,
             "files": list(self.files),
-            "warnings": list(self.warnings),
+            "warnings": [str(w) for w in self.warnings],
         }
 
 
@@ -56,5 +57,5 @@ def bundle_wheel(
         version=info.version,
         outcome=outcome,
         files=tuple(f"{info.dist_info}/{m.path}" for m in members),
-        warnings=tuple(p.format(project) for p in plan.warnings),
+        warnings=tuple(ProjectWarning(problem=p.format(project)) for p in plan.warnings),
     )

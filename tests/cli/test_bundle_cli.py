@@ -146,6 +146,29 @@ def test_the_build_setup_is_not_checked(
     assert status == 0, err
 
 
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_the_projects_warnings_are_warnings_on_stderr(
+    plain_wheel: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], as_json: bool
+) -> None:
+    """Bug: they were printed as 'agenttools: …' (the prefix of an error), and not at all
+    with --json, where every other command prints its warnings as 'Warning: …' on stderr."""
+    project = tmp_path / "weather-tools"
+    shutil.copytree(SAMPLES / "weather-tools", project)
+    (project / "skills" / "extra").mkdir()
+    skill = "---\nname: extra\ndescription: Nobody declares it.\n---\nBody\n"
+    (project / "skills" / "extra" / "SKILL.md").write_text(skill)
+    json_flag = ["--json"] if as_json else []
+    status, out, err = run(
+        capsys, "bundle", str(plain_wheel), "--project", str(project), *json_flag
+    )
+    assert status == 0, err
+    warning = "skills/extra/SKILL.md:1: warning: UndeclaredSkill: skills/extra holds a SKILL.md"
+    assert err.startswith(f"Warning: {warning}"), err
+    if as_json:
+        (said,) = json.loads(out)["warnings"]
+        assert said.startswith(warning)
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

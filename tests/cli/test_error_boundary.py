@@ -116,11 +116,9 @@ def test_mcp_install_into_an_immutable_config(home: Path, state: Path, site: Pat
     config = home / ".claude.json"
     config.write_text("{}\n")
     before = snapshot(home, state)
-    with immutable(config):
+    with immutable(config) as code:
         done = agenttools("mcp", "install", "claude-code", "weather-tools/weather", "--path", site)
-        assert done.returncode == 1, done
-        assert done.stderr.startswith(f"agenttools: Cannot edit {config}: "), done.stderr
-        assert done.stderr.endswith("; it was not changed.\n"), done.stderr
+        assert_one_line_refusal(done, f"agenttools: Cannot write {config}: ", f"({code})")
         assert snapshot(home, state) == before
 
 
@@ -273,8 +271,7 @@ def test_mcp_install_on_a_read_only_file_system(home: Path, state: Path, site: P
     stderr, status = done.stderr.rsplit("status=", 1)
     assert status.strip() == "1", done.stderr
     assert stderr == (
-        f"agenttools: Cannot edit {codex / 'config.toml'}: Read-only file system; "
-        "it was not changed.\n"
+        f"agenttools: Cannot write {codex / 'config.toml'}: Read-only file system (EROFS).\n"
     )
     assert (home / "before.txt").read_text() == (home / "after.txt").read_text()
 

@@ -148,7 +148,49 @@ def test_file_system_errors_are_one_line(
         "--path",
         str(site),
     )
-    assert status == 1 and "Cannot edit" in err and "Traceback" not in err
+    assert status == 1 and "Traceback" not in err
+    assert err == f"agenttools: Cannot access {blocker / 'mcp.json'}: Not a directory (ENOTDIR).\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["install", "cursor", "weather", "--path", "{site}"],
+        ["uninstall", "cursor", "weather"],
+        ["list", "cursor"],
+    ],
+    ids=["install", "uninstall", "list"],
+)
+def test_a_file_system_error_names_the_path_it_is_about(
+    home: Path,
+    site: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+) -> None:
+    """Bug: any file-system error of mcp install, uninstall and list was said as
+    ConfigFileInvalid, 'Cannot edit <the client's config file>: …; it was not changed.', so a
+    file where agenttools' state directory goes was blamed on the config file (and list
+    said 'edit'); the CLI's general handler names the path and the operation
+    (FileOperationFailed), as every other command does."""
+    state = tmp_path / "state"
+    monkeypatch.setenv("AGENTTOOLS_HOME", str(state))
+    state.mkdir()
+    (state / "deployments").write_text("not a directory\n")
+    config = home / ".cursor" / "mcp.json"
+    config.parent.mkdir()
+    config.write_text('{"mcpServers": {"weather": {"command": "x"}}}\n')
+    if argv[0] == "list":  # (a read: the config file's parent is a file)
+        config = tmp_path / "not-a-dir" / "mcp.json"
+        config.parent.write_text("")
+        argv = [*argv, "--config", str(config)]
+    given = [a.format(site=site) for a in argv]
+    status, out, _ = run(capsys, "mcp", *given, "--json")
+    error = json.loads(out)["error"]
+    assert status == 1 and error["tag"] == "FileOperationFailed", error
+    gone_wrong = config if argv[0] == "list" else state / "deployments"
+    assert error["path"] == str(gone_wrong) and "Cannot edit" not in error["message"]
 
 
 @pytest.mark.parametrize("given", ["=sk-NEVER-PRINTED-7", "sk-NEVER-PRINTED-7"])

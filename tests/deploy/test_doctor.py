@@ -341,6 +341,62 @@ def test_an_environment_journal_directory_that_is_no_directory_is_an_environment
     assert main(["doctor"]) == 0
 
 
+def _make_something_else(path: Path, what: str) -> None:
+    if what == "regular file":
+        path.write_text("the user's\n")
+    elif what == "named pipe":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(path.with_name("nowhere"))
+
+
+def _same_thing(path: Path, what: str) -> bool:
+    if what == "regular file":
+        return path.read_text() == "the user's\n"
+    if what == "named pipe":
+        return path.is_fifo()
+    return path.is_symlink() and os.readlink(path) == str(path.parent.with_name("nowhere"))
+
+
+@pytest.mark.parametrize("what", ["regular file", "named pipe", "symbolic link to nothing"])
+def test_an_environments_directory_that_is_no_directory_is_an_environment_finding(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str], what: str
+) -> None:
+    """Bug: with something else than a directory at <state>/envs, where every command that
+    makes a managed environment stops, doctor said No problems found."""
+    envs = state / "envs"
+    state.mkdir(parents=True)
+    _make_something_else(envs, what)
+    assert main(["doctor", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert not data["ok"] and data["findings"] == []
+    (finding,) = data["environments"]["findings"]
+    assert finding["kind"] == "unusable environments directory" and finding["fixable"]
+    assert finding["path"] == str(envs)
+    assert main(["doctor"]) == 1
+    printed = capsys.readouterr().out
+    assert f"{envs} is a {what}, not the directory of agenttools' managed environments" in printed
+    assert "--fix sets it aside" in printed and "No problems found." not in printed
+    assert main(["doctor", "--fix"]) == 0
+    aside = state / "envs-set-aside" / "envs"
+    assert f"set aside as {aside}" in capsys.readouterr().out
+    assert _same_thing(aside, what) and not os.path.lexists(envs)
+    assert main(["doctor"]) == 0
+
+
+def test_an_environments_directory_is_never_set_aside_over_one_set_aside_before(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    earlier = state / "envs-set-aside" / "envs"
+    earlier.parent.mkdir(parents=True)
+    earlier.write_text("set aside before\n")
+    (state / "envs").write_text("the user's\n")
+    assert main(["doctor", "--fix"]) == 1
+    assert "move it away (not fixable)" in capsys.readouterr().out
+    assert earlier.read_text() == "set aside before\n"
+    assert (state / "envs").read_text() == "the user's\n"
+
+
 @pytest.mark.parametrize("taken", ["journal", "side file"])
 def test_a_journal_set_aside_never_replaces_one_set_aside_before(
     home: Path, state: Path, taken: str

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import pytest
 from tests.helpers.envs import claude_entry, environments, initialize, leftovers, run
 from tests.helpers.index import IndexServer
 from tests.helpers.index_fixtures import PASSWORD, USER, Publishing, Releases
+from tests.helpers.venvs import fake_distribution, fake_site, skill_files
 from tests.helpers.wheels import SAMPLES
 
 pytestmark = pytest.mark.slow
@@ -114,6 +116,49 @@ def test_sync_upgrade_moves_skills_and_environment_and_keeps_modified_skills(
     assert f"Removed the managed environment {old}" in done.err
     again = run(capsys, "sync", "--upgrade", "--json")
     assert again.json()["upgrades"][0]["result"] == "up to date"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
+@pytest.mark.parametrize("answer", [None, b"n\n"], ids=["ctrl-c", "no"])
+def test_sync_upgrade_prune_asks_before_it_upgrades(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    publishing: Publishing,
+    releases: Releases,
+    answer: bytes | None,
+) -> None:
+    """Bug: ``sync --upgrade --prune`` upgraded the managed environments before it asked
+    whether to remove the orphaned deployments, so Ctrl-C at the question (or no) came
+    after the upgrades were made."""
+    from tests.helpers.terminal import run_on_terminal
+
+    url = publishing.server.url()
+    assert run(capsys, "deploy", "claude-code", "weather-tools", "-i", url, "--install").status == 0
+    (old,) = environments(state_of(tmp_path))
+    site = fake_site(tmp_path / "venv")
+    skill = {"gone-skill": skill_files("gone-skill")}
+    dist_info = fake_distribution(site, "gone-tools", skills=skill)
+    assert run(capsys, "deploy", "cursor", "gone-tools", "--path", str(site)).status == 0
+    shutil.rmtree(dist_info)  # pip uninstall: the cursor deployment is orphaned
+    publishing.publish(releases.new)
+    report = home / ".claude" / "skills" / "weather-report" / "SKILL.md"
+    before = report.read_text()
+
+    done = run_on_terminal(
+        ["sync", "--upgrade", "--prune"], terminal=("stdin", "stderr"), answer=answer
+    )
+    assert done.asked_on == "terminal", done
+    assert "Remove them? [y/N] " in done.terminal
+    if answer is None:  # interrupted at the question: nothing was changed
+        assert done.status != 0
+        assert environments(state_of(tmp_path)) == [old] and report.read_text() == before
+    else:  # upgraded after the answer; the orphan kept
+        assert done.status == 1, done
+        (new,) = environments(state_of(tmp_path))
+        assert new.startswith("weather-tools-1.3.0-") and "Changed in 1.3.0" in report.read_text()
+        assert "Orphaned deployments were not removed: not confirmed." in done.stdout
+    assert (home / ".cursor" / "skills" / "gone-skill" / "SKILL.md").is_file()
 
 
 def test_credentials_never_reach_a_file_or_the_output(

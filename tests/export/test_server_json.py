@@ -137,6 +137,24 @@ def test_written_to_a_file_and_for_another_version(
     assert out.read_bytes().endswith(b"}\n")
 
 
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_the_projects_warnings_are_warnings_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], as_json: bool
+) -> None:
+    """Bug: they were printed as 'agenttools: …' (the prefix of an error), and not at all
+    with --json, where every other command prints its warnings as 'Warning: …' on stderr."""
+    project = make_project(tmp_path / "p")
+    (project / "skills" / "extra").mkdir(parents=True)
+    skill = "---\nname: extra\ndescription: Nobody declares it.\n---\nBody\n"
+    (project / "skills" / "extra" / "SKILL.md").write_text(skill)
+    assert main(["server-json", str(project), *(["--json"] if as_json else [])]) == 0
+    out, err = capsys.readouterr()
+    document = json.loads(out)
+    assert (document["server"] if as_json else document)["name"] == "io.github.example/regdemo"
+    warning = "skills/extra/SKILL.md:1: warning: UndeclaredSkill: skills/extra holds a SKILL.md"
+    assert err.startswith(f"Warning: {warning}"), err
+
+
 def test_a_project_without_a_registry_entry_says_how_to_declare_one(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
