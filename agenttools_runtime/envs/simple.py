@@ -23,6 +23,7 @@ from packaging.utils import (
 )
 from packaging.version import Version
 
+from agenttools_runtime import regular_files
 from agenttools_runtime.envs import http
 from agenttools_runtime.envs.index import IndexOptions, is_url, redact
 from agenttools_runtime.errors import IndexUnreachable
@@ -95,28 +96,43 @@ def project_names(source: str, *, index: bool, timeout: float) -> set[str]:
 
 
 def find_links_files(location: str, *, timeout: float) -> list[IndexFile]:
-    """The files of a ``--find-links`` location: a local directory (its files), a local HTML
-    file or an HTML page at a URL (its links)."""
-    if not is_url(location) or location.startswith("file:"):
-        path = _file_path(location) or Path(location)
-        if path.is_dir():
-            return [
-                IndexFile(entry.name, entry.resolve().as_uri(), None, False, location)
-                for entry in sorted(path.iterdir())
-                if entry.is_file()
-            ]
-        if not path.is_file():
-            return []
-    response = http.get(location, index=location, timeout=timeout)
-    if response.status != 200:
+    """The files of a ``--find-links`` location, the kinds pip and uv both read: a local
+    directory (its files) or a local HTML file (its links, relative ones to the file), each
+    given as a path or a ``file:`` URL, or an HTML page at an ``http(s)`` URL (its links).
+    A local location that is not there, or a page the server does not have, has none.
+    Raises ``IndexUnreachable`` for a local file that cannot be read, and what
+    :func:`http.get` raises."""
+    if is_url(location) and not location.startswith("file:"):
+        response = http.get(location, index=location, timeout=timeout)
+        return _files_of_page(response, location) if response.status == 200 else []
+    path = _file_path(location) or Path(location)
+    if path.is_dir():
+        return [
+            IndexFile(entry.name, entry.resolve().as_uri(), None, False, location)
+            for entry in sorted(path.iterdir())
+            if entry.is_file()
+        ]
+    if not path.is_file():
         return []
-    return _files_of_page(response, location)
+    return _files_of_page(_local_page(path, location), location)
 
 
 def _page(url: str, source: str, timeout: float) -> http.Response | None:
     """The simple API page at *url* of the index *source* (None: not there)."""
     response = http.get(url, index=source, timeout=timeout, headers={"Accept": ACCEPT})
     return response if response.status == 200 else None
+
+
+def _local_page(path: Path, location: str) -> http.Response:
+    """The local HTML file *path* (the find-links *location*) as the page it is: its links are
+    relative to its own ``file:`` URL. (Not read through :func:`http.get`: urllib gives a
+    ``file:`` answer no status, and a plain path is no URL.)"""
+    try:
+        body = regular_files.read_bytes(path)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise IndexUnreachable(index=redact(location), reason=reason) from None
+    return http.Response(path.absolute().as_uri(), 200, {"content-type": "text/html"}, body)
 
 
 def _with_userinfo(url: str, source: str) -> str:
