@@ -6,6 +6,7 @@ of links over HTTP — read by agenttools itself (``show --index``, ``list --ind
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from pathlib import Path
 from urllib.parse import quote
@@ -13,6 +14,7 @@ from urllib.parse import quote
 import pytest
 
 from tests.helpers.envs import environments, run
+from tests.helpers.index import IndexServer
 from tests.helpers.index_fixtures import Releases
 
 pytestmark = pytest.mark.slow
@@ -86,3 +88,64 @@ def test_a_local_wheel_whose_page_publishes_another_hash_is_refused(
     assert done.status == 0, done.err
     assert len(environments(state)) == 1
     assert (home / ".claude" / "skills" / "weather-report" / "SKILL.md").is_file()
+
+
+def resolved_sources(state: Path) -> dict[str, str | None]:
+    """``{distribution: the source its receipt names}`` of the one environment in *state*."""
+    (name,) = environments(state)
+    data = json.loads((state / "envs" / name / "agenttools-receipt.json").read_text())
+    return {d["name"]: d.get("index") for d in data["resolved"]}
+
+
+@pytest.mark.parametrize("installer", ["uv", "pip"])
+def test_a_receipt_names_the_find_links_a_wheel_came_from_beside_an_index(
+    installer: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    old_index: IndexServer,
+    releases: Releases,
+) -> None:
+    # the index has 1.2.0 and every dependency; the find-links 1.3.0 only
+    links = tmp_path / "links"
+    links.mkdir()
+    (links / releases.new.name).symlink_to(releases.new.resolve())
+    url = old_index.url()
+    done = run(
+        capsys,
+        "deploy",
+        "claude-code",
+        "weather-tools",
+        "-i",
+        url,
+        "--find-links",
+        str(links),
+        "--installer",
+        installer,
+        "--install",
+    )
+    assert done.status == 0, done.err
+    sources = resolved_sources(tmp_path / "agenttools-state")
+    assert sources.pop("weather-tools") == str(links)
+    assert len(sources) > 10 and set(sources.values()) == {url}
+
+
+def test_a_receipt_names_the_extra_index_a_wheel_came_from(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    old_index: IndexServer,
+    index: IndexServer,
+) -> None:
+    # (skills-only is on the extra index only)
+    done = run(
+        capsys,
+        "deploy",
+        "claude-code",
+        "skills-only",
+        "-i",
+        old_index.url(),
+        "--extra-index-url",
+        index.url(),
+        "--install",
+    )
+    assert done.status == 0, done.err
+    assert resolved_sources(tmp_path / "agenttools-state") == {"skills-only": index.url()}
