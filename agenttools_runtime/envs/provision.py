@@ -276,8 +276,9 @@ def _venv(
         fs.checkpoint("envs.installed", path)
         _require_agent_tools(layout.site_packages(path), request.name, version)
         fs.write_bytes_atomic(path / receipt.LOCK_FILE, redact_text(text).encode("utf-8"))
+        sourced = _with_sources(resolved, options)
         return _receipt(
-            request, options, installer, key, request.name, version, resolved, VENV, source_sha
+            request, options, installer, key, request.name, version, sourced, VENV, source_sha
         )
 
     return path, fill
@@ -383,6 +384,17 @@ def _resolve(
     except pylock.LockFileError as exc:
         reason = f"its lock file cannot be read: {exc}"
         raise installer.failed("resolve", request.describe(), reason) from None
+
+
+def _with_sources(
+    resolved: tuple[ResolvedDistribution, ...], options: IndexOptions
+) -> tuple[ResolvedDistribution, ...]:
+    """*resolved* with the find-links location or index each file came from, which the
+    installer's lock does not say (:func:`simple.with_sources`): what a project's lock names
+    and a frozen sync fetches from."""
+    from agenttools_runtime.envs import http, simple
+
+    return simple.with_sources(resolved, options, timeout=http.timeout_from_environment())
 
 
 def _probe(options: IndexOptions) -> None:

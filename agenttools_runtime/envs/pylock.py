@@ -33,7 +33,9 @@ class ResolvedDistribution(jsonform.Form):
     """One distribution of an environment: ``name`` (normalized), ``version``, the file
     installed (``file``: a wheel's or archive's name; None for a directory built in place),
     its ``sha256``, and where it came from: ``url`` (credentials removed) or a local ``path``,
-    and the ``index`` the lock names."""
+    and the source that served it (``index``: an index or a find-links location, no
+    credentials) — the lock's ``packages.index`` when it names one, which pip's and uv's do
+    not (``simple.with_sources`` finds it then)."""
 
     WHAT = "a resolved distribution"
     name: str

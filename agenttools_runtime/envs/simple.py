@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -23,8 +24,10 @@ from packaging.utils import (
 )
 from packaging.version import Version
 
+from agenttools_runtime import regular_files
 from agenttools_runtime.envs import http
-from agenttools_runtime.envs.index import IndexOptions, is_url, redact
+from agenttools_runtime.envs.index import DEFAULT_INDEX, IndexOptions, is_url, redact
+from agenttools_runtime.envs.pylock import ResolvedDistribution
 from agenttools_runtime.errors import IndexUnreachable
 
 JSON_TYPE = "application/vnd.pypi.simple.v1+json"
@@ -95,28 +98,97 @@ def project_names(source: str, *, index: bool, timeout: float) -> set[str]:
 
 
 def find_links_files(location: str, *, timeout: float) -> list[IndexFile]:
-    """The files of a ``--find-links`` location: a local directory (its files), a local HTML
-    file or an HTML page at a URL (its links)."""
-    if not is_url(location) or location.startswith("file:"):
-        path = _file_path(location) or Path(location)
-        if path.is_dir():
-            return [
-                IndexFile(entry.name, entry.resolve().as_uri(), None, False, location)
-                for entry in sorted(path.iterdir())
-                if entry.is_file()
-            ]
-        if not path.is_file():
-            return []
-    response = http.get(location, index=location, timeout=timeout)
-    if response.status != 200:
+    """The files of a ``--find-links`` location, the kinds pip and uv both read: a local
+    directory (its files) or a local HTML file (its links, relative ones to the file), each
+    given as a path or a ``file:`` URL, or an HTML page at an ``http(s)`` URL (its links).
+    A local location that is not there, or a page the server does not have, has none.
+    Raises ``IndexUnreachable`` for a local file that cannot be read, and what
+    :func:`http.get` raises."""
+    if is_url(location) and not location.startswith("file:"):
+        response = http.get(location, index=location, timeout=timeout)
+        return _files_of_page(response, location) if response.status == 200 else []
+    path = _file_path(location) or Path(location)
+    if path.is_dir():
+        return [
+            IndexFile(entry.name, entry.resolve().as_uri(), None, False, location)
+            for entry in sorted(path.iterdir())
+            if entry.is_file()
+        ]
+    if not path.is_file():
         return []
-    return _files_of_page(response, location)
+    return _files_of_page(_local_page(path, location), location)
+
+
+def with_sources(
+    resolved: Sequence[ResolvedDistribution], options: IndexOptions, *, timeout: float
+) -> tuple[ResolvedDistribution, ...]:
+    """*resolved*, an installer's resolution from *options*, with the source of each file
+    that came from one as its ``index`` (no credentials): the first find-links location
+    that lists that very file (its URL, its local path, or its name with the hash published
+    there), else, for a file at a URL, the index: ``options.index_url`` when it is the only
+    one, else the first of the indexes whose page of the project lists the file. (The PEP
+    751 lock pip and uv write names no ``packages.index``, and a wheel from find-links looks
+    like any other.) A file no source lists, or whose ``index`` is known, is as it was."""
+    listed = [(where, find_links_files(where, timeout=timeout)) for where in options.find_links]
+    found = []
+    for item in resolved:
+        source = None
+        if item.index is None and item.file is not None:
+            source = next((w for w, files in listed if _lists(files, item)), None)
+            if source is None and item.url is not None:
+                source = _index_of(item, options, timeout)
+        found.append(item if source is None else replace(item, index=redact(source)))
+    return tuple(found)
+
+
+def _index_of(item: ResolvedDistribution, options: IndexOptions, timeout: float) -> str | None:
+    """The index of *options* that *item*, a file at a URL, came from (None: not known)."""
+    if not options.extra_index_urls or options.no_index:
+        return None if options.no_index else options.index_url
+    for url in options.indexes:
+        response = _page(url.rstrip("/") + f"/{item.name}/", url, timeout)
+        if response is not None and _lists(_files_of_page(response, url), item):
+            return None if url == DEFAULT_INDEX and options.index_url is None else url
+    return None
+
+
+def _lists(files: Sequence[IndexFile], item: ResolvedDistribution) -> bool:
+    """Whether *files* holds *item*'s file: its name with the hash published for it, or,
+    none published, at the same local path or URL."""
+    for f in files:
+        if f.filename != item.file:
+            continue
+        if f.sha256 is not None and item.sha256 is not None:
+            same = f.sha256.lower() == item.sha256.lower()
+        elif f.local_path is not None:
+            same = item.path is not None and _same_path(f.local_path, Path(item.path))
+        else:
+            same = item.url is not None and redact(f.url) == item.url
+        if same:
+            return True
+    return False
+
+
+def _same_path(one: Path, other: Path) -> bool:
+    return os.path.realpath(one) == os.path.realpath(other)
 
 
 def _page(url: str, source: str, timeout: float) -> http.Response | None:
     """The simple API page at *url* of the index *source* (None: not there)."""
     response = http.get(url, index=source, timeout=timeout, headers={"Accept": ACCEPT})
     return response if response.status == 200 else None
+
+
+def _local_page(path: Path, location: str) -> http.Response:
+    """The local HTML file *path* (the find-links *location*) as the page it is: its links are
+    relative to its own ``file:`` URL. (Not read through :func:`http.get`: urllib gives a
+    ``file:`` answer no status, and a plain path is no URL.)"""
+    try:
+        body = regular_files.read_bytes(path)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise IndexUnreachable(index=redact(location), reason=reason) from None
+    return http.Response(path.absolute().as_uri(), 200, {"content-type": "text/html"}, body)
 
 
 def _with_userinfo(url: str, source: str) -> str:

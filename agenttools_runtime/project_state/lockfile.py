@@ -6,7 +6,8 @@ it diffs well.
   (not a mirror's URL), the source it was found on (``index``, no credentials) and its kind
   (``index-kind``: a simple-API index, PEP 751's ``packages.index``, or a ``--find-links``
   location, which PEP 751 has no name for), and for managed environments the pins of every
-  dependency (``[[distribution.dependency]]``, from the installer's PEP 751 lock);
+  dependency (``[[distribution.dependency]]``, from the installer's PEP 751 lock; its own
+  ``index`` and ``index-kind`` when it came from another source than its distribution);
 - ``[[deployment]]``: each bundle × client: scope and runner, every config entry
   (``[[deployment.entry]]``: file, key, SHA-256 of the entry, the names of the server's
   declared settings — never their values) and every skill file (``[[deployment.file]]``)
@@ -22,11 +23,12 @@ import hashlib
 import json
 import sys
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import __version__, regular_files
+from agenttools_runtime.envs.index import DEFAULT_INDEX
 from agenttools_runtime.errors import LockFromNewerAgentTools, LockInvalid
 
 if sys.version_info >= (3, 11):
@@ -45,15 +47,26 @@ INDEX_KINDS = (SIMPLE_API, FIND_LINKS)
 
 @dataclass(frozen=True, slots=True)
 class Pin:
-    """One distribution at one version, from one wheel file with its SHA-256."""
+    """One distribution at one version, from one wheel file with its SHA-256; for a
+    dependency, also the source that file is fetched from and its kind (as a
+    :class:`LockedDistribution` has them; a distribution's own pin has them there). The
+    source is where the file is, not what it is: two pins of one file are equal."""
 
     name: str
     version: str
     wheel: str
     sha256: str
+    index: str | None = field(default=None, compare=False)
+    index_kind: str | None = field(default=None, compare=False)
 
     def to_data(self) -> dict[str, Any]:
-        return asdict(self)
+        """The pin's file (its source is its distribution's to write)."""
+        return {
+            "name": self.name,
+            "version": self.version,
+            "wheel": self.wheel,
+            "sha256": self.sha256,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,12 +88,18 @@ class LockedDistribution:
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {"requirement": self.requirement, **self.pin.to_data()}
-        if self.index is not None:
-            data["index"] = self.index
-        if self.index_kind is not None:
-            data["index-kind"] = self.index_kind
+        data.update(_source_data(self.index, self.index_kind))
         if self.dependencies:
-            data["dependency"] = [d.to_data() for d in self.dependencies]
+            data["dependency"] = [self._dependency_data(d) for d in self.dependencies]
+        return data
+
+    def _dependency_data(self, pin: Pin) -> dict[str, Any]:
+        """A dependency's table: its source only when it is not the distribution's."""
+        data = pin.to_data()
+        if (pin.index, pin.index_kind) != (self.index, self.index_kind):
+            # (the default index named, since no index means the distribution's)
+            index = DEFAULT_INDEX if pin.index is None else pin.index
+            data.update(_source_data(index, pin.index_kind or SIMPLE_API))
         return data
 
 
@@ -211,6 +230,14 @@ def loads(text: str, path: Path) -> Lock:
         raise LockInvalid(path=str(path), reason=str(exc)) from None
 
 
+def _source_data(index: str | None, kind: str | None) -> dict[str, str]:
+    """A source's keys: ``index``, ``index-kind``, each when there is one."""
+    data = {} if index is None else {"index": index}
+    if kind is not None:
+        data["index-kind"] = kind
+    return data
+
+
 # -- reading ---------------------------------------------------------------------------------
 
 
@@ -235,18 +262,30 @@ def _pin(data: Mapping[str, Any]) -> Pin:
     return Pin(_text(data, "name"), _text(data, "version"), _text(data, "wheel"), digest)
 
 
+def _dependency(data: Mapping[str, Any], source: tuple[str | None, str | None]) -> Pin:
+    """A dependency's pin: from its own source when it names one, else from *source*."""
+    index, kind = _source(data) if "index" in data else source
+    return replace(_pin(data), index=index, index_kind=kind)
+
+
 def _distribution(data: Mapping[str, Any]) -> LockedDistribution:
+    index, kind = _source(data)
+    return LockedDistribution(
+        requirement=_text(data, "requirement"),
+        pin=_pin(data),
+        index=index,
+        dependencies=tuple(_dependency(d, (index, kind)) for d in _tables(data, "dependency")),
+        index_kind=kind,
+    )
+
+
+def _source(data: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """A table's ``index`` and ``index-kind``."""
     index = data.get("index")
     kind = data.get("index-kind")
     if kind is not None and kind not in INDEX_KINDS:
         raise ValueError(f'index-kind "{kind}" is neither {" nor ".join(INDEX_KINDS)}')
-    return LockedDistribution(
-        requirement=_text(data, "requirement"),
-        pin=_pin(data),
-        index=None if index is None else str(index),
-        dependencies=tuple(_pin(d) for d in _tables(data, "dependency")),
-        index_kind=kind,
-    )
+    return None if index is None else str(index), kind
 
 
 def _deployment(data: Mapping[str, Any]) -> LockedDeployment:

@@ -145,7 +145,7 @@ class Sources:
         index no longer serves: ``LockedFileNotServed``) and installed without resolving;
         anything else as :meth:`exact`. *frozen*: fetched from the source the lock names
         (:meth:`_locked_source`), else from the project's options."""
-        options = self._locked_source(dist) if frozen else self.options
+        options = self._locked_source(dist.index, dist.index_kind) if frozen else self.options
         if runner != "python" or not dist.dependencies:
             return self.exact(
                 dist.name, dist.pin.version, runner, sha256=dist.pin.sha256, options=options
@@ -161,7 +161,10 @@ class Sources:
         if found is not None:
             done = provision.Provision(found, created=False)
         else:
-            files = [self._locked_file(p, dist, options) for p in pins]
+            files = [self._locked_file(dist.pin, dist, options)]
+            for pin in dist.dependencies:  # (frozen: each from its own source, as locked)
+                where = self._locked_source(pin.index, pin.index_kind) if frozen else options
+                files.append(self._locked_file(pin, dist, where))
             done = provision.provision_pinned(request, files, options, installer)
         fetched = _fetched(done.environment, dist.name)
         self._done[key] = (fetched, done)
@@ -214,7 +217,7 @@ class Sources:
             pin.sha256,
             url=None if local is not None else redact(item.url),
             path=None if local is None else str(local),
-            index=where if local is None else None,
+            index=where,
         )
         return made, wheel.path
 
@@ -226,17 +229,16 @@ class Sources:
         self._committed = True
         self.said.extend(collect_unused())
 
-    def _locked_source(self, dist: LockedDistribution) -> IndexOptions:
-        """The options to fetch *dist* from the source its lock names (none named: the
-        project's options): a find-links location as find-links with no index, a simple-API
-        index as the index, as its ``index-kind`` says. A lock that does not say (from an
-        earlier agenttools): a local directory or ``file:`` URL, or a location the options
-        given name as find-links, is find-links, anything else an index."""
-        index = dist.index
+    def _locked_source(self, index: str | None, kind: str | None) -> IndexOptions:
+        """The options to fetch a locked file from the source the lock names for it,
+        *index* of the kind *kind* (none named: the project's options): a find-links
+        location as find-links with no index, a simple-API index as the index. A lock that
+        does not say the kind (from an earlier agenttools): a local directory or ``file:``
+        URL, or a location the options given name as find-links, is find-links, anything
+        else an index."""
         if index is None:
             return self.options
         given = IndexOptions.from_sources()
-        kind = dist.index_kind
         if kind is None:
             links = {redact(f) for f in given.find_links}
             local = not is_url(index) or index.startswith("file:")
@@ -268,14 +270,20 @@ def _fetched(environment: ManagedEnvironment, name: str) -> Fetched:
     r = environment.receipt
     assert r is not None
     own = next((d for d in r.resolved if d.name == name), r.resolved[0])
+
+    def source(d: ResolvedDistribution) -> tuple[str | None, str | None]:
+        """Where *d*'s file came from, as its receipt says (one made before it said: the
+        index of the environment's options), and the kind of that source."""
+        index = d.index or r.index.index_url
+        if index is None:
+            return None, None
+        # (one of the find-links the environment was made with, or an index)
+        return index, FIND_LINKS if index in r.index.find_links else SIMPLE_API
+
     pins = tuple(
-        Pin(d.name, d.version, d.file or "", d.sha256 or "")
+        Pin(d.name, d.version, d.file or "", d.sha256 or "", *source(d))
         for d in sorted(r.resolved, key=lambda d: d.name)
         if d.name != name and d.file and d.sha256
     )
-    index = own.index or r.index.index_url
-    kind = None
-    if index is not None:  # (one of the find-links the environment was made with, or an index)
-        kind = FIND_LINKS if index in r.index.find_links else SIMPLE_API
     pin = Pin(name, r.version, own.file or "", own.sha256 or "")
-    return Fetched(environment, pin, index, kind, pins if r.layout == VENV else ())
+    return Fetched(environment, pin, *source(own), pins if r.layout == VENV else ())

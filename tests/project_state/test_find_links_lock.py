@@ -3,7 +3,9 @@ variables), a directory or a page of links over HTTP: the lock names the locatio
 wheel's source and records that it is find-links (a lock without that record, from an earlier
 agenttools, is read as before), a frozen sync on another machine fetches it from there as
 find-links, not as a simple-API index, and ``uvx`` entries say ``--find-links``; a location
-that is not a URL is a clear error, not a traceback."""
+that is not a URL is a clear error, not a traceback. With an index and find-links both, a
+virtual environment's lock names for each wheel the one it came from, and a frozen sync
+fetches each from there."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.envs import run, use_home
+from tests.helpers.envs import environments, run, use_home
+from tests.helpers.index_fixtures import Publishing, Releases
 from tests.helpers.wheels import build_wheel
 
 pytestmark = pytest.mark.slow
@@ -31,7 +34,7 @@ def clone_of(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pat
     for name in ("agenttools.toml", "agenttools.lock"):
         shutil.copy(repo / name, clone / name)
     for name in (*LINKS, *NO_INDEX):
-        monkeypatch.delenv(name)
+        monkeypatch.delenv(name, raising=False)
     use_home(monkeypatch, tmp_path / "teammate")
     monkeypatch.chdir(clone)
     return clone
@@ -129,3 +132,42 @@ def test_a_lock_from_a_page_of_links_over_http_syncs_frozen_elsewhere(
     assert frozen.status == 0, frozen.err
     assert (clone / ".mcp.json").read_bytes() == (repo / ".mcp.json").read_bytes()
     assert run(capsys, "verify").status == 0
+
+
+def test_a_venv_lock_names_find_links_for_a_wheel_from_them_beside_an_index(
+    capsys: pytest.CaptureFixture[str],
+    repo: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    publishing: Publishing,
+    releases: Releases,
+) -> None:
+    # the index has weather-tools 1.2.0 and its dependencies; the find-links 1.3.0 only
+    links = tmp_path / "links"
+    links.mkdir()
+    (links / releases.new.name).symlink_to(releases.new.resolve())
+    for name in LINKS:
+        monkeypatch.setenv(name, str(links))
+    use_home(monkeypatch, tmp_path / "me")
+    url = publishing.server.url()
+    (repo / "agenttools.toml").write_text(
+        f'[agenttools]\nclients = ["claude-code"]\nindex-url = "{url}"\n\n'
+        '[[bundle]]\nrequirement = "weather-tools"\nscope = "user"\nrunner = "python"\n',
+        encoding="utf-8",
+    )
+    synced = run(capsys, "sync")
+    assert synced.status == 0, synced.err
+    text = (repo / "agenttools.lock").read_text(encoding="utf-8")
+    own, *dependencies = text.split("[[distribution.dependency]]")
+    assert f'version = "1.3.0"\nwheel = "{releases.new.name}"' in own, own
+    assert f'index = "{links}"\nindex-kind = "find-links"\n' in own, own
+    assert len(dependencies) > 10  # (the MCP SDK and what it needs: from the index, each)
+    for table in dependencies:
+        assert f'index = "{url}"\nindex-kind = "simple-api"\n' in table, table
+
+    # another machine, no find-links of its own: each file from where the lock says
+    clone_of(repo, tmp_path, monkeypatch)
+    frozen = run(capsys, "sync", "--frozen")
+    assert frozen.status == 0, frozen.err
+    (name,) = environments(tmp_path / "teammate" / "agenttools-state")
+    assert name.startswith("weather-tools-1.3.0-")

@@ -14,6 +14,7 @@ from agenttools_runtime.errors import LockInvalid, ProjectFileInvalid
 from agenttools_runtime.project_state import editing, lockfile, lockwrite, schema
 from agenttools_runtime.project_state.finding import find_project_file
 from agenttools_runtime.project_state.lockfile import (
+    FIND_LINKS,
     SIMPLE_API,
     Lock,
     LockedDeployment,
@@ -109,9 +110,12 @@ def lock_of(*files: str) -> Lock:
         (LockedEntry(".mcp.json", "weather", "b" * 64, "weather-tools/weather", ("WEATHER_UNITS",)),),
         tuple(LockedFile(f, "c" * 64) for f in files),
     )  # fmt: skip
-    dep = Pin("mcp", "2.3.0", "mcp-2.3.0-py3-none-any.whl", "d" * 64)
+    index = "https://i/simple/"
+    dep = Pin("mcp", "2.3.0", "mcp-2.3.0-py3-none-any.whl", "d" * 64, index, SIMPLE_API)
+    # (a dependency from another source than its distribution's)
+    linked = Pin("plain-dist", "1.0", "plain_dist-1.0-py3-none-any.whl", "f" * 64, "/w", FIND_LINKS)
     distribution = LockedDistribution(
-        "weather-tools>=1.2", pin, "https://i/simple/", (dep,), index_kind=SIMPLE_API
+        "weather-tools>=1.2", pin, index, (dep, linked), index_kind=SIMPLE_API
     )
     return Lock("sha256:" + "e" * 64, (distribution,), (deployment,))
 
@@ -128,6 +132,11 @@ def test_the_lock_is_deterministic_round_trips_and_names_only_project_paths(tmp_
     assert again.distributions[0].dependencies[0].name == "mcp"
     assert again.distributions[0].index_kind == SIMPLE_API
     assert 'index = "https://i/simple/"\nindex-kind = "simple-api"\n' in text
+    # a dependency's source is written only when it is not its distribution's
+    assert text.count('index = "https://i/simple/"') == 1
+    assert 'f"\nindex = "/w"\nindex-kind = "find-links"\n' in text
+    sources = [(d.index, d.index_kind) for d in again.distributions[0].dependencies]
+    assert sources == [("https://i/simple/", SIMPLE_API), ("/w", FIND_LINKS)]
     earlier = lockfile.loads(text.replace('index-kind = "simple-api"\n', ""), path)
     assert earlier.distributions[0].index_kind is None  # (not recorded: inferred when syncing)
     with pytest.raises(
