@@ -283,57 +283,101 @@ def from_json(value: object, distribution: str) -> WheelManifest:
 # object -> (key, type, meaning); parse and to_json implement them, a test holds them together
 FIELDS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "manifest": (
-        ("schema", "integer", "`1`, or `2` when a server declares settings (the lowest "
-         "that carries the manifest, so wheels without settings stay readable by "
-         f"agenttools of schema 1); this agenttools reads 1 to {SCHEMA_VERSION}. A reader "
-         "refuses a higher schema (`ManifestSchemaTooNew`: \"built by a newer agenttools\"); "
-         "see the evolution rule."),
-        ("distribution", "string", "`[project].name` as written (a PEP 508 name); compare "
-         "after PEP 503 normalization."),
+        (
+            "schema",
+            "integer",
+            "`1`, or `2` when a server declares settings (the lowest that carries the manifest, "
+            "so wheels without settings stay readable by agenttools of schema 1); this "
+            f"agenttools reads 1 to {SCHEMA_VERSION}. A reader refuses a higher schema "
+            '(`ManifestSchemaTooNew`: "built by a newer agenttools"); see the evolution rule.',
+        ),
+        (
+            "distribution",
+            "string",
+            "`[project].name` as written (a PEP 508 name); compare after PEP 503 normalization.",
+        ),
         ("version", "string", "the distribution's version."),
         ("root", "string, optional", "`[tool.agenttools].root`."),
-        ("source-root", "string, optional", "only in editable installs: the absolute project "
-         "directory. A directory skill's live files are `<source-root>/<path>`."),
-        ("bundles", "list of bundles", "in declaration order. Without "
-         "`[[tool.agenttools.bundles]]`, one bundle with `\"implicit\": true`, named after the "
-         "normalized distribution name, holding every server (table order) and skill (table "
-         "order)."),
-        ("mcp-servers", "table of servers", "server name (non-blank, no `/`) → its "
-         "`[tool.agenttools.mcp-servers.<name>]` table as written (the keys given, no "
-         "defaults filled in)."),
-        ("skills", "table of skills", "skill name (the Agent Skills rule: 1–64 of `a-z`, "
-         "`0-9` and single inner hyphens) → the skill."),
+        (
+            "source-root",
+            "string, optional",
+            "only in editable installs: the absolute project directory. A directory skill's "
+            "live files are `<source-root>/<path>`.",
+        ),
+        (
+            "bundles",
+            "list of bundles",
+            "in declaration order. Without `[[tool.agenttools.bundles]]`, one bundle with "
+            '`"implicit": true`, named after the normalized distribution name, holding every '
+            "server (table order) and skill (table order).",
+        ),
+        (
+            "mcp-servers",
+            "table of servers",
+            "server name (non-blank, no `/`) → its `[tool.agenttools.mcp-servers.<name>]` table "
+            "as written (the keys given, no defaults filled in).",
+        ),
+        (
+            "skills",
+            "table of skills",
+            "skill name (the Agent Skills rule: 1–64 of `a-z`, `0-9` and single inner hyphens) "
+            "→ the skill.",
+        ),
     ),
     "bundle": (
         ("name", "string", "the bundle name (non-blank, no `/`)."),
         ("implicit", "boolean", "true for the one bundle made when none is declared."),
-        ("mcp-servers", "list of strings", "server references: `name` (this distribution's) "
-         "or `dist/name`."),
-        ("skills", "list of strings", "skill references: a skill name, or `dist/skill-name` "
-         "for another distribution's."),
+        (
+            "mcp-servers",
+            "list of strings",
+            "server references: `name` (this distribution's) or `dist/name`.",
+        ),
+        (
+            "skills",
+            "list of strings",
+            "skill references: a skill name, or `dist/skill-name` for another distribution's.",
+        ),
         ("description", "string, optional", "present only when given."),
-        ("marker", "string, optional", "a PEP 508 environment marker; the bundle is offered "
-         "only where it holds. Present only when given."),
+        (
+            "marker",
+            "string, optional",
+            "a PEP 508 environment marker; the bundle is offered only where it holds. Present "
+            "only when given.",
+        ),
     ),
     "skill": (
         ("description", "string", "the skill's description."),
         ("kind", "string", "`directory` or `inline` (a generated `SKILL.md`)."),
-        ("path", "string, optional", "directory kind only: the project-relative source "
-         "directory (relative, never leaving the project)."),
-        ("files", "table of strings", "every `/`-separated relative path the wheel ships "
-         "(inside the skill directory: no `..`, no absolute path, no empty segment) → its "
-         "SHA-256."),
-        ("executable", "list of strings", "the files an install makes executable: any "
-         "execute bit in the source, or a first line starting with `#!` (always present, "
-         "sorted)."),
+        (
+            "path",
+            "string, optional",
+            "directory kind only: the project-relative source directory (relative, never "
+            "leaving the project).",
+        ),
+        (
+            "files",
+            "table of strings",
+            "every `/`-separated relative path the wheel ships (inside the skill directory: no "
+            "`..`, no absolute path, no empty segment) → its SHA-256.",
+        ),
+        (
+            "executable",
+            "list of strings",
+            "the files an install makes executable: any execute bit in the source, or a first "
+            "line starting with `#!` (always present, sorted).",
+        ),
     ),
-}  # fmt: skip
+}
 # a server's keys, types and meaning are the schema's (agenttools_runtime/schema.py: SERVER)
 SERVER_FIELDS: tuple[tuple[str, str, str], ...] = tuple(
-    (key.name, schema.KIND_TEXT[key.kind] + (" (" + " / ".join(f"`{c}`" for c in key.choices)
-     + ")" if key.choices else ""), key.doc)
+    (
+        key.name,
+        schema.KIND_TEXT[key.kind]
+        + (" (" + " / ".join(f"`{c}`" for c in key.choices) + ")" if key.choices else ""),
+        key.doc,
+    )
     for key in _MANIFEST_KEYS
-)  # fmt: skip
+)
 
 # How the manifest changes between agenttools versions (docs/wheel-format.md quotes it).
 EVOLUTION_RULE = (
