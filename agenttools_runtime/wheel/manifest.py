@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -19,6 +18,7 @@ from agenttools_runtime import jsonform, names, schema
 from agenttools_runtime.errors import InvalidManifest, ManifestSchemaTooNew
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 from agenttools_runtime.mcp.settings import Setting, SettingKind
+from agenttools_runtime.project_paths import is_project_path
 
 if TYPE_CHECKING:
     from agenttools_runtime.errors import ManifestError
@@ -138,13 +138,6 @@ def setting_table(setting: Setting) -> dict[str, Any]:
     return table
 
 
-def _is_project_path(path: str) -> bool:
-    """Relative, nothing leading out of the project (it is joined to ``source-root``)."""
-    return not (
-        path.startswith(("/", "\\")) or os.path.isabs(path) or ".." in re.split(r"[/\\]", path)
-    )
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SkillEntry(jsonform.Form):
     """One skill of the distribution and the hash of every file the wheel ships for it."""
@@ -156,7 +149,8 @@ class SkillEntry(jsonform.Form):
     executable: tuple[str, ...] = ()  # sorted
     path: str | None = field(  # project-relative source directory (directory kind)
         default=None,
-        metadata=jsonform.key(omit=None, check=_is_project_path, means="inside the project"),
+        # (it is joined to source-root: the rule the project's checks apply to root)
+        metadata=jsonform.key(omit=None, check=is_project_path, means="inside the project"),
     )
 
 
