@@ -608,6 +608,28 @@ def test_a_root_validation_accepts_gives_a_manifest_the_reader_accepts(
     )
 
 
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param("a\\b.md", id="backslash"), pytest.param("c:notes.md", id="drive")],
+)
+@POSIX_NAME
+def test_a_skill_file_name_the_readers_refuse_is_a_problem_at_the_file(
+    tmp_path: Path, name: str
+) -> None:
+    """Before, it validated and built; reading the wheel's manifest refused a backslash, and
+    installing the skill refused a drive ("c:"): every deploy failed."""
+    project = write_project(tmp_path / "p", "[tool.agenttools.skills.tiny]\n")
+    (project / "skills" / "tiny").mkdir(parents=True)
+    (project / "skills" / "tiny" / "SKILL.md").write_text(TINY_SKILL)
+    (project / "skills" / "tiny" / name).write_text("Notes.\n")
+    expected = (
+        f"skills/tiny/{name}: SkillFileNotInWheel: skills/tiny/{name} cannot be put into a wheel: "
+    )
+    assert [p.format(project)[: len(expected)] for p in validate_project(project)] == [expected]
+    with pytest.raises(ProjectInvalid, match=re.escape(expected)):
+        build_manifest(loaded_project(project), "1.0")
+
+
 # -- helpers ---------------------------------------------------------------------------------
 
 

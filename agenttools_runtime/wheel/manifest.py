@@ -9,7 +9,6 @@ fails when the page is stale.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -18,7 +17,7 @@ from agenttools_runtime import jsonform, names, schema
 from agenttools_runtime.errors import InvalidManifest, ManifestSchemaTooNew
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 from agenttools_runtime.mcp.settings import Setting, SettingKind
-from agenttools_runtime.project_paths import is_project_path
+from agenttools_runtime.project_paths import is_project_path, is_skill_file_path
 
 if TYPE_CHECKING:
     from agenttools_runtime.errors import ManifestError
@@ -352,7 +351,8 @@ FIELDS: dict[str, tuple[tuple[str, str, str], ...]] = {
             "files",
             "table of strings",
             "every `/`-separated relative path the wheel ships (inside the skill directory: no "
-            "`..`, no absolute path, no empty segment) → its SHA-256.",
+            "empty, `.` or `..` segment, so no absolute path; no backslash, no leading drive "
+            "such as `c:`, no NUL) → its SHA-256.",
         ),
         (
             "executable",
@@ -436,21 +436,8 @@ def _skill(name: str, skill: object) -> SkillEntry:
         )
     entry = jsonform.load(SkillEntry, skill, f"{WheelManifest.WHAT}.skills.{name}", name=name)
     for rel in entry.files:
-        if not is_inside(rel):
+        if not is_skill_file_path(rel):
             raise jsonform.Malformed(
                 f'skill "{name}" lists the file {rel}, which is not inside the skill'
             )
     return entry
-
-
-def is_inside(rel: str) -> bool:
-    """A ``/``-separated path that stays inside its directory: relative, no ``..``, ``.`` or
-    empty segment, no backslash or NUL (a separator or terminator elsewhere)."""
-    parts = rel.split("/")
-    return (
-        bool(rel)
-        and not os.path.isabs(rel)
-        and "\\" not in rel
-        and "\0" not in rel
-        and all(p not in ("", ".", "..") for p in parts)
-    )
