@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 
 from agenttools_runtime import regular_files
 from agenttools_runtime.backend_names import wrapped_backend_problem
+from agenttools_runtime.project_paths import is_project_path
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -94,15 +94,12 @@ def backend_setting(root: str | Path) -> tuple[str, list[str]]:
 
 def _usable(spec: object, paths: object) -> bool:
     """What validation accepts, asked before anything else is checked: a backend to wrap,
-    and relative backend-path directories that stay in the project."""
+    and backend-path directories that follow the rule of a project's paths."""
     return (
         isinstance(spec, str)
         and wrapped_backend_problem(spec) is None
         and isinstance(paths, list)
-        and all(
-            isinstance(p, str) and p and not os.path.isabs(p) and ".." not in re.split(r"[/\\]", p)
-            for p in paths
-        )
+        and all(isinstance(p, str) and is_project_path(p) for p in paths)
     )
 
 

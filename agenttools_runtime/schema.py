@@ -590,7 +590,8 @@ AGENTTOOLS = Table(
         Key(
             "root",
             "string",
-            "The project-relative directory holding skill directories.",
+            "The project-relative directory holding skill directories (no leading `/` or "
+            "`\\`, no `..` part).",
             default="skills",
         ),
         Key(
@@ -615,7 +616,8 @@ AGENTTOOLS = Table(
             "backend-path",
             "string-list",
             "Project-relative directories to import `backend` from (an in-tree backend), as "
-            "`build-system.backend-path` does for `build-backend`.",
+            "`build-system.backend-path` does for `build-backend` (each not empty, no leading "
+            "`/` or `\\`, no `..` part).",
             default=[],
         ),
     ),

@@ -3,6 +3,7 @@ broken sample's expected report, SKILL.md rules with skills-ref's wording, lines
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -20,6 +21,7 @@ from agenttools_runtime.project import (
     validate_project,
 )
 from agenttools_runtime.toml_text import TomlLines
+from agenttools_runtime.wheel import manifest
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -519,6 +521,113 @@ def test_a_gitignored_skill_file_is_fine_with_the_wrapping_backend(tmp_path: Pat
     project = make_project(tmp_path / "p", BACKENDS["flit-core"])
     (project / ".gitignore").write_text("*.sh\n")
     assert validate_project(project) == []
+
+
+# -- project-relative paths: validation refuses what the manifest reader would ---------------
+
+# a file name only POSIX can hold (on Windows a backslash separates, and "\x" is the drive's root)
+POSIX_NAME = pytest.mark.skipif(sys.platform == "win32", reason="a file name with a backslash")
+TINY_SKILL = "---\nname: tiny\ndescription: Tiny.\n---\n\nBody.\n"
+
+
+@pytest.mark.parametrize(
+    "root",
+    [
+        pytest.param("\\skills", marks=POSIX_NAME, id="backslash-leading"),
+        pytest.param("skills\\..\\skills", marks=POSIX_NAME, id="backslash-dotdot"),
+        pytest.param("/skills", id="slash-leading"),
+        pytest.param("../skills", id="dotdot"),
+    ],
+)
+def test_a_root_the_manifest_reader_refuses_fails_validate_at_the_root_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], root: str
+) -> None:
+    """Before, a root such as "\\skills" (on POSIX a directory of the project) passed: the
+    wheel built, and every deploy of it failed reading the manifest (its skill's path)."""
+    from agenttools_runtime.cli import main
+
+    project = write_project(
+        tmp_path / "p",
+        f"""
+        [tool.agenttools]
+        root = '{root}'
+
+        [tool.agenttools.skills.tiny]
+        """,
+    )
+    if not os.path.isabs(root):  # (nothing is made outside the temporary directory)
+        (project / root / "tiny").mkdir(parents=True)
+        (project / root / "tiny" / "SKILL.md").write_text(TINY_SKILL)
+    lines = (project / "pyproject.toml").read_text().splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if text.startswith("root ="))
+    expected = (
+        f'pyproject.toml:{line}: PathOutsideProject: tool.agenttools.root: "{root}" must be a '
+        "directory inside the project"
+    )
+    assert any(p.format(project).startswith(expected) for p in validate_project(project))
+    assert main(["validate", str(project)]) == 1
+    out = capsys.readouterr().out
+    assert expected in out, out
+    with pytest.raises(ProjectInvalid, match=re.escape(expected.split(": ", 1)[1])):
+        build_manifest(loaded_project(project), "1.0")
+
+
+@pytest.mark.parametrize(
+    "root",
+    [
+        "skills",
+        "./skills",
+        "other/../skills",
+        pytest.param("sk\\ills", marks=POSIX_NAME, id="inner-backslash"),
+        "{project}/skills",
+    ],
+)
+def test_a_root_validation_accepts_gives_a_manifest_the_reader_accepts(
+    tmp_path: Path, root: str
+) -> None:
+    project = tmp_path / "p"
+    root = root.format(project=project.as_posix())
+    write_project(
+        project,
+        f"""
+        [tool.agenttools]
+        root = '{root}'
+
+        [tool.agenttools.skills.tiny]
+        """,
+    )
+    (project / "other").mkdir()
+    (project / root / "tiny").mkdir(parents=True)
+    (project / root / "tiny" / "SKILL.md").write_text(TINY_SKILL)
+    assert validate_project(project) == []
+    built = build_manifest(loaded_project(project), "1.0").manifest
+    read = manifest.parse(built.to_bytes(), "demo")
+    assert (
+        read.skills["tiny"].path
+        == Path(os.path.relpath(project / root / "tiny", project)).as_posix()
+    )
+
+
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param("a\\b.md", id="backslash"), pytest.param("c:notes.md", id="drive")],
+)
+@POSIX_NAME
+def test_a_skill_file_name_the_readers_refuse_is_a_problem_at_the_file(
+    tmp_path: Path, name: str
+) -> None:
+    """Before, it validated and built; reading the wheel's manifest refused a backslash, and
+    installing the skill refused a drive ("c:"): every deploy failed."""
+    project = write_project(tmp_path / "p", "[tool.agenttools.skills.tiny]\n")
+    (project / "skills" / "tiny").mkdir(parents=True)
+    (project / "skills" / "tiny" / "SKILL.md").write_text(TINY_SKILL)
+    (project / "skills" / "tiny" / name).write_text("Notes.\n")
+    expected = (
+        f"skills/tiny/{name}: SkillFileNotInWheel: skills/tiny/{name} cannot be put into a wheel: "
+    )
+    assert [p.format(project)[: len(expected)] for p in validate_project(project)] == [expected]
+    with pytest.raises(ProjectInvalid, match=re.escape(expected)):
+        build_manifest(loaded_project(project), "1.0")
 
 
 # -- helpers ---------------------------------------------------------------------------------

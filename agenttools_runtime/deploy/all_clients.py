@@ -85,14 +85,24 @@ class AllClientsResult:
 
 
 _UNSUPPORTED = (
-    "UnknownInstallLocation", "UnsupportedMCPClient", "UnsupportedMCPClientProject",
-    "UnsupportedSkillsClient", "UnsupportedSkillsClientProject", "UnknownSkillsLocation",
-    "NoSkillsLocation", "UnsupportedTransport", "AgentToolsNothingToDeploy",
+    "UnknownInstallLocation",
+    "UnsupportedMCPClient",
+    "UnsupportedMCPClientProject",
+    "UnsupportedSkillsClient",
+    "UnsupportedSkillsClientProject",
+    "UnknownSkillsLocation",
+    "NoSkillsLocation",
+    "UnsupportedTransport",
+    "AgentToolsNothingToDeploy",
     "AgentSkillLinksUnsupported",
-)  # fmt: skip
+)
 
-_SKILL_CONFLICTS = ("AgentSkillConflict", "AgentSkillModified", "AgentSkillExists",
-                    "AgentSkillUpdate")  # fmt: skip
+_SKILL_CONFLICTS = (
+    "AgentSkillConflict",
+    "AgentSkillModified",
+    "AgentSkillExists",
+    "AgentSkillUpdate",
+)
 
 # per-client warnings that are quieted and summarized once
 _SUMMARIZED = ("AgentSkillsNotDeployed", "MCPServersNotDeployed", "AgentSkillNotInstalled")
@@ -204,8 +214,11 @@ def _interrupted(
     every client already done, what became of *current*, the clients not reached and the
     command that undoes what was committed; ``partial`` holds the results so far."""
     committed = getattr(exc, "committed", ())
-    deployed = [f"{c} ({d.uuid})" for c, d in partial.results.items()
-                if isinstance(d, Deployment) and not d.unchanged]  # fmt: skip
+    deployed = [
+        f"{c} ({d.uuid})"
+        for c, d in partial.results.items()
+        if isinstance(d, Deployment) and not d.unchanged
+    ]
     deployed.extend(f"{current} ({uid})" for uid in committed)
     parts = [f"deployed to {', '.join(deployed)}"] if deployed else []
     same = [c for c, d in partial.results.items() if isinstance(d, Deployment) and d.unchanged]

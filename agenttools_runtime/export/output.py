@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from agenttools_runtime import errors, fs
-from agenttools_runtime.wheel.manifest import is_inside
+from agenttools_runtime.project_paths import is_skill_file_path
 
 RECORD = ".agenttools-export.json"
 FILE_MODE = 0o644
@@ -230,7 +230,7 @@ def _previous_record(directory: Path) -> dict[str, str]:
         rel: digest
         for rel, digest in files.items()
         if isinstance(rel, str)
-        and is_inside(rel)
+        and is_skill_file_path(rel)
         and isinstance(digest, str)
         and len(digest) == 64
         and rel != RECORD

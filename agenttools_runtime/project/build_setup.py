@@ -14,6 +14,7 @@ from agenttools_runtime.project.context import BASE, HOOK, WHEEL_HOOK, Checker
 from agenttools_runtime.project.keys import check_keys
 from agenttools_runtime.project.problems import MISSING_CONFIG
 from agenttools_runtime.project.values import dig, items, table
+from agenttools_runtime.project_paths import RULE, is_project_path
 
 DEFAULT_BACKEND = "setuptools.build_meta:__legacy__"  # PEP 517's, without build-backend
 
@@ -127,12 +128,15 @@ def _check_wrapping_backend(checker: Checker, system: Mapping[str, Any], config:
             ):
                 _missing_requirement(checker, distribution, f'backend "{inner}"')
     for index, entry in enumerate(items(config.get("backend-path"))):
-        if isinstance(entry, str) and not checker.inside_project(checker.project.root / entry):
-            checker.add(
-                (*BASE, "backend-path", index),
-                "PathOutsideProject",
-                f'"{entry}" must be a directory inside the project',
-            )
+        if not isinstance(entry, str):
+            continue  # (reported by check_keys)
+        if not checker.inside_project(checker.project.root / entry):
+            problem = f'"{entry}" must be a directory inside the project'
+        elif not is_project_path(entry):  # the wrapping backend refuses it
+            problem = f'"{entry}" must be a directory inside the project, {RULE}'
+        else:
+            continue
+        checker.add((*BASE, "backend-path", index), "PathOutsideProject", problem)
 
 
 def _check_sources(checker: Checker, build: Any) -> None:

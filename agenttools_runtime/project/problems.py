@@ -37,7 +37,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "UnknownKey": ("error", "a key the schema does not know (with a did-you-mean)"),
     "InvalidType": ("error", "a value of the wrong type"),
     "InvalidValue": ("error", "a value outside its choices"),
-    "PathOutsideProject": ("error", "root or body-file leads outside the project"),
+    "PathOutsideProject": (
+        "error",
+        "root, backend-path or body-file leads outside the project, or is not relative to it",
+    ),
     "InvalidItemName": ("error", "a server, bundle or skill reference name that is not allowed"),
     "InvalidServer": ("error", "a server without exactly one launch key, or with keys that clash"),
     "InvalidModule": ("error", "module is not a dotted module path"),

@@ -12,6 +12,7 @@ from agenttools_runtime.backend_names import WRAPPING_BACKEND
 from agenttools_runtime.project.context import HOOK, Checker
 from agenttools_runtime.project.problems import display_path
 from agenttools_runtime.project.values import dig
+from agenttools_runtime.project_paths import is_skill_file_path
 from agenttools_runtime.skills.walk import walk
 
 if TYPE_CHECKING:
@@ -56,6 +57,15 @@ def check_skill_files(checker: Checker, directory: Path) -> None:
                     "SkillFileNotInWheel",
                     f"{display_path(path, root)} is not a regular file and cannot be put "
                     "into a wheel",
+                    path=path,
+                )
+            if entry.kind == "file" and not is_skill_file_path(entry.rel):
+                checker.add(
+                    None,
+                    "SkillFileNotInWheel",
+                    f"{display_path(path, root)} cannot be put into a wheel: its name holds "
+                    'a backslash (a separator on Windows) or starts with a drive ("c:"), '
+                    "which deploys refuse; rename it",
                     path=path,
                 )
             folded = entry.rel.casefold()

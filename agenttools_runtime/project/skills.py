@@ -22,6 +22,7 @@ from agenttools_runtime.project.context import (
 from agenttools_runtime.project.problems import CODES, Problem, display_path
 from agenttools_runtime.project.skill_files import check_skill_files
 from agenttools_runtime.project.values import items, strings
+from agenttools_runtime.project_paths import RULE, is_project_path
 from agenttools_runtime.skills import skill_md
 from agenttools_runtime.skills.source import to_source
 from agenttools_runtime.skills.spec import SkillSource
@@ -43,6 +44,14 @@ def check_root(checker: Checker, config: Mapping[str, Any]) -> str:
             (*BASE, "root"),
             "PathOutsideProject",
             f'"{root}" must be a directory inside the project, so that the sdist carries it',
+        )
+    elif not is_project_path(_manifest_path(checker.project.root, checker.project.root / root)):
+        # (what each directory skill's manifest path starts with: the reader refuses it)
+        checker.root_ok = False
+        checker.add(
+            (*BASE, "root"),
+            "PathOutsideProject",
+            f'"{root}" must be a directory inside the project, {RULE}',
         )
     return root
 
@@ -219,7 +228,7 @@ def _check_directory_skill(
     source = _to_source(checker, None, directory, path=directory / SKILL_FILE)
     if source is None:
         return
-    rel_dir = Path(os.path.relpath(directory, root)).as_posix()
+    rel_dir = _manifest_path(root, directory)
     sources = tuple(p for p in source.files.values() if isinstance(p, Path))
     checker.result.skills[name] = SkillDeclaration("directory", source, rel_dir, sources)
 
@@ -230,3 +239,8 @@ def _bundle_reference(checker: Checker, skill: str) -> KeyPath:
         if isinstance(bundle, dict) and skill in strings(bundle.get("skills")):
             return (*BASE, "bundles", index, "skills")
     return (*BASE, "skills", skill)
+
+
+def _manifest_path(project: Path, directory: Path) -> str:
+    """*directory* as the manifest records a skill's: relative to *project*, ``/``-separated."""
+    return Path(os.path.relpath(directory, project)).as_posix()

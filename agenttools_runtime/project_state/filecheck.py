@@ -42,8 +42,14 @@ class Finding:
         }[self.problem] + f" ({self.deployment})"
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "key": self.key, "problem": self.problem, "line": self.line,
-                "deployment": self.deployment, "message": self.message}  # fmt: skip
+        return {
+            "path": self.path,
+            "key": self.key,
+            "problem": self.problem,
+            "line": self.line,
+            "deployment": self.deployment,
+            "message": self.message,
+        }
 
 
 @dataclass(frozen=True, slots=True)

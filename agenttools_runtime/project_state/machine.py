@@ -27,9 +27,13 @@ class ProjectRecord:
     config_files: Mapping[str, str | None] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
-        return {"schema": SCHEMA, "project": self.project, "lock_sha256": self.lock_sha256,
-                "deployments": dict(sorted(self.deployments.items())),
-                "config_files": dict(sorted(self.config_files.items()))}  # fmt: skip
+        return {
+            "schema": SCHEMA,
+            "project": self.project,
+            "lock_sha256": self.lock_sha256,
+            "deployments": dict(sorted(self.deployments.items())),
+            "config_files": dict(sorted(self.config_files.items())),
+        }
 
 
 def record_path(root: Path) -> Path:
@@ -49,9 +53,12 @@ def read(root: Path) -> ProjectRecord:
         if not isinstance(deployments, dict) or not isinstance(configs, dict):
             raise ValueError("another shape")
         lock = data.get("lock_sha256")
-        return ProjectRecord(str(root), lock if isinstance(lock, str) else None,
-                             {str(k): str(v) for k, v in deployments.items()},
-                             {str(k): None if v is None else str(v) for k, v in configs.items()})  # fmt: skip
+        return ProjectRecord(
+            str(root),
+            lock if isinstance(lock, str) else None,
+            {str(k): str(v) for k, v in deployments.items()},
+            {str(k): None if v is None else str(v) for k, v in configs.items()},
+        )
     except (OSError, ValueError):
         return ProjectRecord(str(root))
 

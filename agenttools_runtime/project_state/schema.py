@@ -41,32 +41,65 @@ class Key:
 
 
 TOP_KEYS = (
-    Key("clients", "array", "The clients every bundle is deployed to (ids as 'agenttools "
-        "clients' lists them), unless a bundle names its own."),
-    Key("index-url", "string", "The package index to resolve and download from (a simple "
-        "index URL, no credentials: give those by PIP_INDEX_URL or netrc). Default: pip's "
-        "and uv's own configuration, else PyPI."),
+    Key(
+        "clients",
+        "array",
+        "The clients every bundle is deployed to (ids as 'agenttools clients' lists them), "
+        "unless a bundle names its own.",
+    ),
+    Key(
+        "index-url",
+        "string",
+        "The package index to resolve and download from (a simple index URL, no credentials: "
+        "give those by PIP_INDEX_URL or netrc). Default: pip's and uv's own configuration, "
+        "else PyPI.",
+    ),
     Key("extra-index-urls", "array", "More indexes, looked in after index-url."),
-    Key("runner", "string", "How module and script servers are written into project-scope "
-        "config files, unless a bundle says: 'uvx' (a pinned 'uvx --from DIST==X' line, "
-        "portable) or 'script' (the console script, found on the client's PATH).",
-        choices=PORTABLE_RUNNERS, default="uvx"),
-)  # fmt: skip
+    Key(
+        "runner",
+        "string",
+        "How module and script servers are written into project-scope config files, unless a "
+        "bundle says: 'uvx' (a pinned 'uvx --from DIST==X' line, portable) or 'script' (the "
+        "console script, found on the client's PATH).",
+        choices=PORTABLE_RUNNERS,
+        default="uvx",
+    ),
+)
 
 BUNDLE_KEYS = (
-    Key("requirement", "string", "The distribution and the versions allowed (PEP 508: "
-        "'weather-tools>=1.2').", required=True),
-    Key("bundles", "array", "The bundles of that distribution to deploy. Default: its only "
-        "bundle (an error when it has several)."),
-    Key("clients", "array", "The clients this bundle is deployed to, instead of [agenttools] "
-        "clients."),
-    Key("runner", "string", "As [agenttools] runner, for this bundle; 'python' (its managed "
-        "environment's interpreter, a path of this machine) only with scope = 'user'.",
-        choices=RUNNERS),
-    Key("scope", "string", "'project': into the project's own files (committed, the same "
-        "on every machine); 'user': into each teammate's user-scope files (machine-local).",
-        choices=SCOPES, default="project"),
-)  # fmt: skip
+    Key(
+        "requirement",
+        "string",
+        "The distribution and the versions allowed (PEP 508: 'weather-tools>=1.2').",
+        required=True,
+    ),
+    Key(
+        "bundles",
+        "array",
+        "The bundles of that distribution to deploy. Default: its only bundle (an error when "
+        "it has several).",
+    ),
+    Key(
+        "clients",
+        "array",
+        "The clients this bundle is deployed to, instead of [agenttools] clients.",
+    ),
+    Key(
+        "runner",
+        "string",
+        "As [agenttools] runner, for this bundle; 'python' (its managed environment's "
+        "interpreter, a path of this machine) only with scope = 'user'.",
+        choices=RUNNERS,
+    ),
+    Key(
+        "scope",
+        "string",
+        "'project': into the project's own files (committed, the same on every machine); "
+        "'user': into each teammate's user-scope files (machine-local).",
+        choices=SCOPES,
+        default="project",
+    ),
+)
 
 TABLES: tuple[tuple[str, str, tuple[Key, ...]], ...] = (
     ("agenttools", "table", TOP_KEYS),
@@ -177,8 +210,11 @@ def json_schema() -> dict[str, Any]:
             if key.default is not None:
                 prop["default"] = key.default
             properties[key.name] = prop
-        out: dict[str, Any] = {"type": "object", "additionalProperties": False,
-                               "properties": properties}  # fmt: skip
+        out: dict[str, Any] = {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": properties,
+        }
         required = [k.name for k in keys if k.required]
         if required:
             out["required"] = required

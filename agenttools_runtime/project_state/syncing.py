@@ -125,16 +125,21 @@ def sync_project(
             if lock is not before:
                 lockwrite.write(path, lock)
         fetched = _fetch_all(lock, sources, frozen=mode == FROZEN)
-        _deploy_listed(report, project, fetched, deployments, dry_run=dry_run, force=force,
-                       check=check)  # fmt: skip
+        _deploy_listed(
+            report, project, fetched, deployments, dry_run=dry_run, force=force, check=check
+        )
         if not dry_run:
             sources.commit()
     report.warnings.extend(sources.said)
     if not dry_run:
         report.checked = verify_project(root, lock)
         ok = report.checked.ok
-        applied = machine.ProjectRecord(str(root), file_sha256(path) if ok else None, deployments,
-                                        config_digests(root, lock) if ok else {})  # fmt: skip
+        applied = machine.ProjectRecord(
+            str(root),
+            file_sha256(path) if ok else None,
+            deployments,
+            config_digests(root, lock) if ok else {},
+        )
         machine.write(applied, root)
     return report
 
@@ -195,8 +200,9 @@ def _deploy_listed(
     updated, and this machine's record after each)."""
     root = project.root
     for d in sorted(report.lock.deployments, key=lambda d: (d.bundle, d.client, d.scope)):
-        outcome = _deploy(project, d, fetched[d.distribution], dry_run=dry_run, force=force,
-                          check=check)  # fmt: skip
+        outcome = _deploy(
+            project, d, fetched[d.distribution], dry_run=dry_run, force=force, check=check
+        )
         report.warnings.extend(outcome.warnings)
         if isinstance(outcome, DeployPlan):
             action = "up to date" if outcome.unchanged else "would deploy"
@@ -263,9 +269,13 @@ def _fetch_all(lock: Lock, sources: Sources, *, frozen: bool) -> dict[str, Fetch
             continue
         got = sources.locked(dist, runners[dist.name], frozen=frozen)
         if dist.dependencies and got.dependencies != dist.dependencies:
-            raise LockedDependenciesDiffer(distribution=dist.name, version=dist.pin.version,
-                                           resolved=_pins(got.dependencies), lock=LOCK_FILE,
-                                           locked=_pins(dist.dependencies))  # fmt: skip
+            raise LockedDependenciesDiffer(
+                distribution=dist.name,
+                version=dist.pin.version,
+                resolved=_pins(got.dependencies),
+                lock=LOCK_FILE,
+                locked=_pins(dist.dependencies),
+            )
         fetched[dist.name] = got
     return fetched
 
@@ -284,8 +294,15 @@ def _deploy(
     level = Level.parse("all" if force else "upgrade")
     with entries_from(fetched):
         tools = resolved_tools(fetched, bundle)
-        return deploy_resolved(tools, target, level, runner=d.runner, dry_run=dry_run,
-                               keep_modified=not force, check=check)  # fmt: skip
+        return deploy_resolved(
+            tools,
+            target,
+            level,
+            runner=d.runner,
+            dry_run=dry_run,
+            keep_modified=not force,
+            check=check,
+        )
 
 
 def _pins(pins: tuple[Pin, ...]) -> str:

@@ -55,6 +55,7 @@ from agenttools_runtime.errors import (
     InvalidAgentSkill,
 )
 from agenttools_runtime.paths import canonical_path, canonical_path_key, case_insensitive_fs
+from agenttools_runtime.project_paths import is_skill_file_path
 from agenttools_runtime.skills.spec import SkillSource
 
 WriteAction = Literal["created", "replaced", "unchanged"]
@@ -338,15 +339,7 @@ def check_file_paths(source: SkillSource) -> None:
     """Raise ``InvalidAgentSkill`` for a file path that could leave the skill directory."""
     # Sources built from wheel manifests are data from elsewhere: no path may leave the skill.
     for rel in source.files:
-        # split, not a PurePosixPath per file (which collapses "a//b", "a/./b", "a/": here
-        # they leave an empty or "." part, refused)
-        if (
-            not rel
-            or rel.startswith("/")
-            or "\\" in rel
-            or (len(rel) > 1 and rel[1] == ":")
-            or any(part in ("", ".", "..") for part in rel.split("/"))
-        ):
+        if not is_skill_file_path(rel):  # the rule of the manifest reader and the checks
             raise InvalidAgentSkill(
                 reason=f'the file path "{rel}" of skill "{source.name}" is unsafe'
             )

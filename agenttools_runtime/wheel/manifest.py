@@ -9,8 +9,6 @@ fails when the page is stale.
 from __future__ import annotations
 
 import json
-import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -19,6 +17,7 @@ from agenttools_runtime import jsonform, names, schema
 from agenttools_runtime.errors import InvalidManifest, ManifestSchemaTooNew
 from agenttools_runtime.limits import MAX_NESTING, shape_problem, too_deep
 from agenttools_runtime.mcp.settings import Setting, SettingKind
+from agenttools_runtime.project_paths import is_project_path, is_skill_file_path
 
 if TYPE_CHECKING:
     from agenttools_runtime.errors import ManifestError
@@ -138,13 +137,6 @@ def setting_table(setting: Setting) -> dict[str, Any]:
     return table
 
 
-def _is_project_path(path: str) -> bool:
-    """Relative, nothing leading out of the project (it is joined to ``source-root``)."""
-    return not (
-        path.startswith(("/", "\\")) or os.path.isabs(path) or ".." in re.split(r"[/\\]", path)
-    )
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SkillEntry(jsonform.Form):
     """One skill of the distribution and the hash of every file the wheel ships for it."""
@@ -156,7 +148,8 @@ class SkillEntry(jsonform.Form):
     executable: tuple[str, ...] = ()  # sorted
     path: str | None = field(  # project-relative source directory (directory kind)
         default=None,
-        metadata=jsonform.key(omit=None, check=_is_project_path, means="inside the project"),
+        # (it is joined to source-root: the rule the project's checks apply to root)
+        metadata=jsonform.key(omit=None, check=is_project_path, means="inside the project"),
     )
 
 
@@ -283,57 +276,102 @@ def from_json(value: object, distribution: str) -> WheelManifest:
 # object -> (key, type, meaning); parse and to_json implement them, a test holds them together
 FIELDS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "manifest": (
-        ("schema", "integer", "`1`, or `2` when a server declares settings (the lowest "
-         "that carries the manifest, so wheels without settings stay readable by "
-         f"agenttools of schema 1); this agenttools reads 1 to {SCHEMA_VERSION}. A reader "
-         "refuses a higher schema (`ManifestSchemaTooNew`: \"built by a newer agenttools\"); "
-         "see the evolution rule."),
-        ("distribution", "string", "`[project].name` as written (a PEP 508 name); compare "
-         "after PEP 503 normalization."),
+        (
+            "schema",
+            "integer",
+            "`1`, or `2` when a server declares settings (the lowest that carries the manifest, "
+            "so wheels without settings stay readable by agenttools of schema 1); this "
+            f"agenttools reads 1 to {SCHEMA_VERSION}. A reader refuses a higher schema "
+            '(`ManifestSchemaTooNew`: "built by a newer agenttools"); see the evolution rule.',
+        ),
+        (
+            "distribution",
+            "string",
+            "`[project].name` as written (a PEP 508 name); compare after PEP 503 normalization.",
+        ),
         ("version", "string", "the distribution's version."),
         ("root", "string, optional", "`[tool.agenttools].root`."),
-        ("source-root", "string, optional", "only in editable installs: the absolute project "
-         "directory. A directory skill's live files are `<source-root>/<path>`."),
-        ("bundles", "list of bundles", "in declaration order. Without "
-         "`[[tool.agenttools.bundles]]`, one bundle with `\"implicit\": true`, named after the "
-         "normalized distribution name, holding every server (table order) and skill (table "
-         "order)."),
-        ("mcp-servers", "table of servers", "server name (non-blank, no `/`) → its "
-         "`[tool.agenttools.mcp-servers.<name>]` table as written (the keys given, no "
-         "defaults filled in)."),
-        ("skills", "table of skills", "skill name (the Agent Skills rule: 1–64 of `a-z`, "
-         "`0-9` and single inner hyphens) → the skill."),
+        (
+            "source-root",
+            "string, optional",
+            "only in editable installs: the absolute project directory. A directory skill's "
+            "live files are `<source-root>/<path>`.",
+        ),
+        (
+            "bundles",
+            "list of bundles",
+            "in declaration order. Without `[[tool.agenttools.bundles]]`, one bundle with "
+            '`"implicit": true`, named after the normalized distribution name, holding every '
+            "server (table order) and skill (table order).",
+        ),
+        (
+            "mcp-servers",
+            "table of servers",
+            "server name (non-blank, no `/`) → its `[tool.agenttools.mcp-servers.<name>]` table "
+            "as written (the keys given, no defaults filled in).",
+        ),
+        (
+            "skills",
+            "table of skills",
+            "skill name (the Agent Skills rule: 1–64 of `a-z`, `0-9` and single inner hyphens) "
+            "→ the skill.",
+        ),
     ),
     "bundle": (
         ("name", "string", "the bundle name (non-blank, no `/`)."),
         ("implicit", "boolean", "true for the one bundle made when none is declared."),
-        ("mcp-servers", "list of strings", "server references: `name` (this distribution's) "
-         "or `dist/name`."),
-        ("skills", "list of strings", "skill references: a skill name, or `dist/skill-name` "
-         "for another distribution's."),
+        (
+            "mcp-servers",
+            "list of strings",
+            "server references: `name` (this distribution's) or `dist/name`.",
+        ),
+        (
+            "skills",
+            "list of strings",
+            "skill references: a skill name, or `dist/skill-name` for another distribution's.",
+        ),
         ("description", "string, optional", "present only when given."),
-        ("marker", "string, optional", "a PEP 508 environment marker; the bundle is offered "
-         "only where it holds. Present only when given."),
+        (
+            "marker",
+            "string, optional",
+            "a PEP 508 environment marker; the bundle is offered only where it holds. Present "
+            "only when given.",
+        ),
     ),
     "skill": (
         ("description", "string", "the skill's description."),
         ("kind", "string", "`directory` or `inline` (a generated `SKILL.md`)."),
-        ("path", "string, optional", "directory kind only: the project-relative source "
-         "directory (relative, never leaving the project)."),
-        ("files", "table of strings", "every `/`-separated relative path the wheel ships "
-         "(inside the skill directory: no `..`, no absolute path, no empty segment) → its "
-         "SHA-256."),
-        ("executable", "list of strings", "the files an install makes executable: any "
-         "execute bit in the source, or a first line starting with `#!` (always present, "
-         "sorted)."),
+        (
+            "path",
+            "string, optional",
+            "directory kind only: the project-relative source directory (relative, never "
+            "leaving the project).",
+        ),
+        (
+            "files",
+            "table of strings",
+            "every `/`-separated relative path the wheel ships (inside the skill directory: no "
+            "empty, `.` or `..` segment, so no absolute path; no backslash, no leading drive "
+            "such as `c:`, no NUL) → its SHA-256.",
+        ),
+        (
+            "executable",
+            "list of strings",
+            "the files an install makes executable: any execute bit in the source, or a first "
+            "line starting with `#!` (always present, sorted).",
+        ),
     ),
-}  # fmt: skip
+}
 # a server's keys, types and meaning are the schema's (agenttools_runtime/schema.py: SERVER)
 SERVER_FIELDS: tuple[tuple[str, str, str], ...] = tuple(
-    (key.name, schema.KIND_TEXT[key.kind] + (" (" + " / ".join(f"`{c}`" for c in key.choices)
-     + ")" if key.choices else ""), key.doc)
+    (
+        key.name,
+        schema.KIND_TEXT[key.kind]
+        + (" (" + " / ".join(f"`{c}`" for c in key.choices) + ")" if key.choices else ""),
+        key.doc,
+    )
     for key in _MANIFEST_KEYS
-)  # fmt: skip
+)
 
 # How the manifest changes between agenttools versions (docs/wheel-format.md quotes it).
 EVOLUTION_RULE = (
@@ -398,21 +436,8 @@ def _skill(name: str, skill: object) -> SkillEntry:
         )
     entry = jsonform.load(SkillEntry, skill, f"{WheelManifest.WHAT}.skills.{name}", name=name)
     for rel in entry.files:
-        if not is_inside(rel):
+        if not is_skill_file_path(rel):
             raise jsonform.Malformed(
                 f'skill "{name}" lists the file {rel}, which is not inside the skill'
             )
     return entry
-
-
-def is_inside(rel: str) -> bool:
-    """A ``/``-separated path that stays inside its directory: relative, no ``..``, ``.`` or
-    empty segment, no backslash or NUL (a separator or terminator elsewhere)."""
-    parts = rel.split("/")
-    return (
-        bool(rel)
-        and not os.path.isabs(rel)
-        and "\\" not in rel
-        and "\0" not in rel
-        and all(p not in ("", ".", "..") for p in parts)
-    )

@@ -6,7 +6,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import shutil
+import sys
 import tarfile
 import zipfile
 from pathlib import Path
@@ -296,6 +298,28 @@ def test_broken_project_fails_the_sdist_too(tmp_path: Path) -> None:
     shutil.copytree(SAMPLES / "broken" / "outside-root", project)
     with pytest.raises(AgentToolsBuildError, match="PathOutsideProject"):
         build_sdist(project, tmp_path / "dist")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a file name with a backslash")
+def test_a_backslash_leading_root_fails_the_hatchling_build(tmp_path: Path) -> None:
+    """Before, the wheel built with the skill's path "\\skills/tiny", which the manifest
+    reader refuses: every deploy of the wheel failed."""
+    project = tmp_path / "p"
+    (project / "\\skills" / "tiny").mkdir(parents=True)
+    (project / "\\skills" / "tiny" / "SKILL.md").write_text(
+        "---\nname: tiny\ndescription: Tiny.\n---\n\nBody.\n"
+    )
+    (project / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["hatchling", "agenttools"]\nbuild-backend = "hatchling.build"\n'
+        '\n[project]\nname = "demo"\nversion = "1.0"\n\n[tool.hatch.build.hooks.agenttools]\n'
+        "[tool.hatch.build.targets.wheel]\nbypass-selection = true\n\n"
+        "[tool.agenttools]\nroot = '\\skills'\n\n[tool.agenttools.skills.tiny]\n"
+    )
+    message = 'PathOutsideProject: tool.agenttools.root: "\\skills" must be a directory inside'
+    for build in (build_wheel, build_sdist):
+        with pytest.raises(AgentToolsBuildError, match=re.escape(message)):
+            build(project, tmp_path / "dist")
+    assert not list((tmp_path / "dist").iterdir())
 
 
 # -- the hook constructed directly -------------------------------------------------------------

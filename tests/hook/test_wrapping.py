@@ -6,6 +6,7 @@ hooks present exactly when the wrapped backend has them, and every failure a cle
 from __future__ import annotations
 
 import json
+import re
 import sys
 import tarfile
 import zipfile
@@ -269,6 +270,73 @@ def test_an_unusable_backend_setting_is_a_clear_error(
         assert message.format(root=project) in str(caught.value)
         assert caught.value.__traceback__ is not None
         assert caught.value.__cause__ is None and caught.value.__suppress_context__
+
+
+# a file name only POSIX can hold (on Windows a backslash separates, and "\x" is the drive's root)
+POSIX_NAME = pytest.mark.skipif(sys.platform == "win32", reason="a file name with a backslash")
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        pytest.param("_other/../_build", id="dotdot-inside"),
+        pytest.param("{root}/_build", id="absolute-inside"),
+        pytest.param("", id="empty"),
+        pytest.param("\\_build", marks=POSIX_NAME, id="backslash-leading"),
+    ],
+)
+def test_a_backend_path_the_backend_refuses_is_a_located_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry: str
+) -> None:
+    """Before, validation took these (each names a directory of the project) and the
+    hooks then refused them with "backend must name the backend to wrap", or imported
+    from a directory validation had not looked at."""
+    from agenttools_runtime.project import validate_project
+
+    project = make_project(tmp_path / "p", monkeypatch)
+    (project / "_other").mkdir()
+    entry = entry.format(root=project.as_posix())
+    if entry.startswith("\\"):  # the backend is there too: only the rule refuses it
+        (project / entry).mkdir()
+        (project / entry / "tinyback.py").write_text((project / "_build/tinyback.py").read_text())
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace('["_build"]', f"['{entry}']"))
+    message = (
+        f'PathOutsideProject: tool.agenttools.backend-path[0]: "{entry}" must be a directory '
+        "inside the project"
+    )
+    assert any(message in p.format(project) for p in validate_project(project))
+    for hook in (backend.get_requires_for_build_wheel, backend.get_requires_for_build_sdist):
+        with pytest.raises(AgentToolsBuildError, match=re.escape(message)):
+            hook()
+
+
+@pytest.mark.parametrize(
+    "root",
+    [
+        pytest.param("\\skills", marks=POSIX_NAME, id="backslash-leading"),
+        pytest.param("skills\\..\\skills", marks=POSIX_NAME, id="backslash-dotdot"),
+    ],
+)
+def test_a_root_the_manifest_reader_refuses_fails_the_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, root: str
+) -> None:
+    """Before, the wheel built, and deploying it failed: "the manifest.skills.tiny-skill.path
+    is not inside the project"."""
+    project = make_project(tmp_path / "p", monkeypatch)
+    (project / "skills").rename(project / root)
+    pyproject = project / "pyproject.toml"
+    text = pyproject.read_text().replace(
+        "[tool.agenttools]\n", f"[tool.agenttools]\nroot = '{root}'\n"
+    )
+    pyproject.write_text(text)
+    out = tmp_path / "dist"
+    out.mkdir()
+    message = f'PathOutsideProject: tool.agenttools.root: "{root}" must be a directory inside'
+    for hook in (backend.build_wheel, backend.build_sdist):
+        with pytest.raises(AgentToolsBuildError, match=re.escape(message)):
+            hook(str(out))
+    assert list(out.iterdir()) == []
 
 
 def test_a_broken_project_fails_before_the_wrapped_backend_builds(

@@ -195,7 +195,9 @@ def test_source_inside_destination_and_vice_versa_fail(tmp_path: Path) -> None:
     assert not (outer / "inner-root").exists()
 
 
-@pytest.mark.parametrize("rel", ["../evil", "/abs", "a/../../b", "a\\b", "C:/x", "a//b", "./a"])
+@pytest.mark.parametrize(
+    "rel", ["../evil", "/abs", "a/../../b", "a\\b", "C:/x", "c:x", "a//b", "./a", "a\0b", ""]
+)
 def test_unsafe_file_paths_are_refused(root: Path, rel: str) -> None:
     source = SkillSource("x", "d", None, None, {"SKILL.md": "s", rel: "evil"}, {})
     with pytest.raises(InvalidAgentSkill):

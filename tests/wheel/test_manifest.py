@@ -195,6 +195,7 @@ def minimal(**changes: object) -> dict[str, object]:
         (minimal(skills={"s": {"files": {"a/../../b": "0"}}}), "not inside the skill"),
         (minimal(skills={"s": {"files": {"/etc/passwd": "0"}}}), "not inside the skill"),
         (minimal(skills={"s": {"files": {"a\\..\\b": "0"}}}), "not inside the skill"),
+        (minimal(skills={"s": {"files": {"c:notes.md": "0"}}}), "not inside the skill"),
         (minimal(distribution="-bad-"), "not a distribution name"),
         (minimal(bundles=[{"name": "b", "skills": ["Bad_Skill"]}]), "bundles[0].skills"),
         (minimal(**{"mcp-servers": {"s": {"args": DEEP_LIST}}}), "nested more than"),
