@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import event, given
+from hypothesis import given
 from hypothesis import strategies as st
 
 from agenttools_runtime.cli import main
@@ -185,7 +185,6 @@ def round_trip(home: Path, client: str, text: str, write_argv: list[str], undo: 
     write(home, client, text)
     before = tree(home)
     status = cli(*write_argv)
-    event(f"{client}: {'written' if status == 0 else 'refused'}")
     if status != 0:  # refused (not parseable, not a mapping): left as it was
         assert tree(home) == before, (client, text)
         return
