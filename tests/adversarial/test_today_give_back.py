@@ -15,6 +15,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -333,3 +334,102 @@ def test_a_yaml_text_the_reader_takes_is_never_written_unparsable(client: str, s
     with own_home() as home:
         install = ["mcp", "install", client, "weather-tools/weather", "--path", str(site)]
         round_trip(home, client, text, install, ["mcp", "uninstall", client, "weather"])
+
+
+# -- the writes that still learn from a probe entry, and the ones around them ----------------
+
+TWO_SERVERS = {
+    "weather": {"command": "weather-mcp", "env": {"UNITS": "metric"}},
+    "alerts": {"command": "alerts-mcp", "args": ["--quiet"]},
+}
+EDGES = [
+    ("claude-code", BOM + '{\r\n  "mcpServers": null\r\n}\r\n'),
+    ("zed", '// mine\n{\n  "context_servers": { } // none\n}   \n'),
+    ("codex", "model = 'o3'   \r\n\r\n"),
+    ("goose", "extensions: ~\nx: 1"),
+    ("continue", "mcpServers: [ ]\n"),
+]
+EDGE_IDS = [f"{c}-{i}" for i, (c, _) in enumerate(EDGES)]
+
+
+@pytest.fixture(scope="module")
+def two_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    site = fake_site(tmp_path_factory.mktemp("venv2"))
+    fake_distribution(site, "storm-tools", servers=TWO_SERVERS)
+    scripts = environment_scripts(site)
+    assert scripts is not None
+    saved = os.environ["PATH"]
+    os.environ["PATH"] = os.pathsep.join([str(scripts), saved])
+    yield site
+    os.environ["PATH"] = saved
+
+
+@pytest.mark.parametrize(("client", "text"), EDGES, ids=EDGE_IDS)
+def test_a_deploy_of_two_servers_at_once_gives_the_file_back(
+    client: str, text: str, two_servers: Path
+) -> None:
+    with own_home() as home:
+        deploy = ["deploy", client, "storm-tools", "--no-skills", "--path", str(two_servers)]
+        round_trip(home, client, text, deploy, ["remove", "--all"])
+
+
+@pytest.mark.parametrize(("client", "text"), EDGES, ids=EDGE_IDS)
+def test_an_upgraded_deployment_gives_the_file_back_when_removed(
+    client: str, text: str, tmp_path: Path
+) -> None:
+    """Deployed at 1.0, upgraded to 2.0 whose entry differs (replaced: the write that still
+    learns from a probe entry), removed."""
+    site = fake_site(tmp_path / "venv")
+    fake_distribution(site, "weather-tools", "1.0.0", servers={"weather": {"command": "w-mcp"}})
+    scripts = environment_scripts(site)
+    assert scripts is not None
+    with own_home() as home:
+        write(home, client, text)
+        before = tree(home)
+        deploy = ["deploy", client, "weather-tools", "--no-skills", "--path", str(site)]
+        saved = os.environ["PATH"]
+        os.environ["PATH"] = os.pathsep.join([str(scripts), saved])
+        try:
+            assert cli(*deploy) == 0
+            first = (home / CLIENTS[client][0]).read_bytes()
+            shutil.rmtree(site / "weather_tools-1.0.0.dist-info")  # pip install -U
+            server = {"command": "w-mcp", "args": ["--v2"], "env": {"NEW": "1"}}
+            fake_distribution(site, "weather-tools", "2.0.0", servers={"weather": server})
+            assert cli(*deploy, "--upgrade") == 0
+            assert (home / CLIENTS[client][0]).read_bytes() != first  # replaced
+            assert cli("remove", "--all") == 0
+        finally:
+            os.environ["PATH"] = saved
+        assert tree(home) == before
+
+
+def test_the_users_entry_replaced_with_force_comes_back_with_the_null_beside_it(
+    site: Path,
+) -> None:
+    """A file with the user's own ``weather`` entry in a YAML list, and another container
+    null: deploy --force, then remove: the user's entry as it was, byte for byte."""
+    text = "name: mine\nversion: 1.0.0\nschema: v1\nmcpServers:\n  - name: weather  # mine\n    command: old\nmodels: ~\n"
+    with own_home() as home:
+        config = write(home, "continue", text)
+        deploy = ["deploy", "continue", "weather-tools", "--no-skills", "--path", str(site)]
+        assert cli(*deploy) == 1  # the user's entry: a conflict without --force
+        assert config.read_text() == text
+        assert cli(*deploy, "--force") == 0
+        assert "old" not in config.read_text()
+        assert cli("remove", "--all") == 0
+        assert config.read_text() == text
+
+
+def test_a_linked_config_file_gets_its_bytes_back_and_stays_a_link(site: Path) -> None:
+    with own_home() as home:
+        real = home / "dotfiles" / "claude.json"
+        real.parent.mkdir()
+        real.write_bytes(b'{"mcpServers": null}\r\n')
+        (home / ".claude.json").symlink_to(real)
+        before = tree(home)
+        deploy = ["deploy", "claude-code", "weather-tools", "--no-skills", "--path", str(site)]
+        assert cli(*deploy) == 0
+        assert b"weather" in real.read_bytes()
+        assert cli("remove", "--all") == 0
+        assert tree(home) == before
+        assert os.readlink(home / ".claude.json") == str(real)
