@@ -236,6 +236,12 @@ CASES = [
     ("goose", "---\nextensions: { }\n...\n"),
     ("continue", "mcpServers: [ ]   # mine\r\nname: x\r\n"),
     ("continue", BOM + "name: mine\nversion: 0.1\nschema: v1\nmcpServers: null\n"),
+    *[(c, BOM + ws) for c in ("zed", "codex", "goose", "continue") for ws in ("\r\n", " \t ")],
+    ("codex", "# only a comment, no newline"),
+    ("goose", "# only a comment\r\n\r\n"),
+    ("zed", "/* only a comment */"),
+    ("opencode", '{"mcp": {}, "mcp": null}'),  # a duplicate key: the last one counts
+    ("claude-code", '{"mcpServers": null, "mcpServers": {}}'),
 ]
 
 
