@@ -439,3 +439,22 @@ def test_a_linked_config_file_gets_its_bytes_back_and_stays_a_link(site: Path) -
         assert cli("remove", "--all") == 0
         assert tree(home) == before
         assert os.readlink(home / ".claude.json") == str(real)
+
+
+@pytest.mark.parametrize("client", ["claude-code", "codex", "goose", "continue"])
+def test_an_identical_entry_the_user_wrote_is_still_there_after_remove(
+    client: str, site: Path
+) -> None:
+    """The user's file already holds exactly the entry a deploy would write (copied from a
+    teammate's): the deploy changes nothing, and its removal must not take the user's
+    entry away."""
+    with own_home() as home:
+        deploy = ["deploy", client, "weather-tools", "--no-skills", "--path", str(site)]
+        assert cli(*deploy) == 0
+        written = (home / CLIENTS[client][0]).read_bytes()
+    with own_home() as home:
+        config = write(home, client, written.decode("utf-8"))
+        assert cli(*deploy) == 0
+        assert config.read_bytes() == written
+        assert cli("remove", "--all") == 0
+        assert config.read_bytes() == written
