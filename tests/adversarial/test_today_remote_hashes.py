@@ -101,3 +101,25 @@ def test_a_true_hash_reads_the_manifest_by_ranges(
     status, out, err = show(capsys, index.url)  # type: ignore[attr-defined]
     assert status == 0, err
     assert "changelog-entry" in out
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the published sha256 is joined into the cache path unchecked "
+    "(<cache>/manifests/<sha256>.json, envs/remote.py _manifest_bytes, written by "
+    "_write_if_possible before anything is parsed or checked): a link "
+    "'skills_only-0.1.0-py3-none-any.whl#sha256=../../…/HOME/.claude' makes 'show "
+    "skills-only --index' replace ~/.claude.json with the wheel's manifest.json, bytes the "
+    "index chose",
+)
+def test_a_published_hash_that_is_a_path_writes_nothing_there(
+    isolated_installers: None,  # noqa: F811
+    index: type[_Index],
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+) -> None:
+    config = home / ".claude.json"
+    config.write_text('{"numStartups": 3, "mcpServers": {}}\n')
+    index.fragment = "sha256=" + "../" * 40 + str(home / ".claude").lstrip("/")
+    show(capsys, index.url)  # type: ignore[attr-defined]
+    assert config.read_text() == '{"numStartups": 3, "mcpServers": {}}\n'
