@@ -496,3 +496,24 @@ def main_status(argv: list[str]) -> int:
         return cli(*argv)
     except Exception as exc:  # (main() lets it through: python -m agenttools prints it)
         raise AssertionError(f"{argv}: a traceback: {exc!r}") from exc
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="mcp install goose (and deploy goose) into '<<: {extensions: {}}\\n' (a YAML merge "
+    "key) ends in a traceback, TypeError: cannot unpack non-iterable NoneType object "
+    "(yaml_format._splice_set: parent.lc.key(last) is None), where a file it cannot edit "
+    "is a clear ConfigFileInvalid; the file is left as it was",
+)
+@pytest.mark.parametrize("command", ["mcp install", "deploy"])
+def test_a_yaml_merge_key_is_a_clear_error_not_a_traceback(command: str, site: Path) -> None:
+    text = "<<: {extensions: {}}\n"
+    if command == "deploy":
+        argv = ["deploy", "goose", "weather-tools", "--no-skills", "--path", str(site)]
+    else:
+        argv = ["mcp", "install", "goose", "weather-tools/weather", "--path", str(site)]
+    with own_home() as home:
+        write(home, "goose", text)
+        before = tree(home)
+        assert main_status(argv) in (0, 1)
+        assert tree(home) == before or main_status(["remove", "--all"]) == 0
