@@ -501,13 +501,23 @@ def main_status(argv: list[str]) -> int:
 @pytest.mark.xfail(
     strict=True,
     reason="mcp install goose (and deploy goose) into '<<: {extensions: {}}\\n' (a YAML merge "
-    "key) ends in a traceback, TypeError: cannot unpack non-iterable NoneType object "
+    "key; also one inside the container, or an '!!omap' container) ends in a traceback, TypeError: cannot unpack non-iterable NoneType object "
     "(yaml_format._splice_set: parent.lc.key(last) is None), where a file it cannot edit "
     "is a clear ConfigFileInvalid; the file is left as it was",
 )
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<<: {extensions: {}}\n",
+        "extensions:\n  <<: {o: {cmd: x}}\n",
+        "extensions: !!omap\n- a: 1\n",
+    ],
+    ids=["merge-key", "merge-key-inside", "omap"],
+)
 @pytest.mark.parametrize("command", ["mcp install", "deploy"])
-def test_a_yaml_merge_key_is_a_clear_error_not_a_traceback(command: str, site: Path) -> None:
-    text = "<<: {extensions: {}}\n"
+def test_a_yaml_merge_key_is_a_clear_error_not_a_traceback(
+    command: str, text: str, site: Path
+) -> None:
     if command == "deploy":
         argv = ["deploy", "goose", "weather-tools", "--no-skills", "--path", str(site)]
     else:
