@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -246,3 +248,27 @@ def test_ok_and_the_exit_status_agree_in_every_state_along_the_way(
         for path in aside.iterdir():
             path.unlink()
     assert doctor(capsys)[0] == 0
+
+
+@pytest.mark.parametrize("part", ["deployments", "envs"])
+def test_a_named_pipe_named_like_a_journal_never_hangs_doctor(
+    deployed_once: Path, state: Path, part: str
+) -> None:
+    """Opened, a named pipe with no writer waits forever: doctor must not open it, and
+    --fix moves it aside as itself (run as a process, with a deadline)."""
+    journals = deployed_once if part == "deployments" else state / "envs" / ".journal"
+    journals.mkdir(parents=True, exist_ok=True)
+    name = JOURNAL if part == "deployments" else ENV_JOURNAL
+    os.mkfifo(journals / name)
+    for argv in (["doctor"], ["doctor", "--fix"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "agenttools", *argv, "--json"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert "Traceback" not in done.stderr, done.stderr
+        assert json.loads(done.stdout)["ok"] is (done.returncode == 0)
+    assert not os.path.lexists(journals / name)
+    (moved,) = (state / part / ".journal-set-aside").glob(name)
+    assert moved.is_fifo()
