@@ -527,3 +527,29 @@ def test_a_yaml_merge_key_is_a_clear_error_not_a_traceback(
         before = tree(home)
         assert main_status(argv) in (0, 1)
         assert tree(home) == before or main_status(["remove", "--all"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("client", "relative", "text"),
+    [
+        ("claude-code", ".mcp.json", BOM + '{\r\n  "mcpServers": null\r\n}\r\n'),
+        ("claude-code", ".mcp.json", "  \n"),
+        ("vscode", ".vscode/mcp.json", '{\n  "servers": { }, // mine\n  "inputs": []\n}'),
+        ("claude-code", ".mcp.json", '{"mcpServers": {}}   '),
+    ],
+    ids=["bom-crlf-null", "white-space", "jsonc-spaced", "trailing-blanks"],
+)
+def test_a_project_file_gets_its_bytes_back(
+    client: str, relative: str, text: str, site: Path, tmp_path: Path
+) -> None:
+    with own_home():
+        project = tmp_path / "project"
+        config = project / relative
+        config.parent.mkdir(parents=True)
+        config.write_bytes(text.encode("utf-8"))
+        before = tree(project)
+        deploy = ["deploy", client, "weather-tools", "--no-skills", "--project", str(project)]
+        assert cli(*deploy, "--runner", "python", "--path", str(site)) == 0
+        assert config.read_bytes() != text.encode("utf-8")
+        assert cli("remove", "--all") == 0
+        assert tree(project) == before
