@@ -1,0 +1,1 @@
+"""Adversarial tests of the day's changes (regression tests once they pass)."""
