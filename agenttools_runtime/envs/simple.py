@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from html.parser import HTMLParser
@@ -28,9 +29,10 @@ from agenttools_runtime import regular_files
 from agenttools_runtime.envs import http
 from agenttools_runtime.envs.index import DEFAULT_INDEX, IndexOptions, is_url, redact
 from agenttools_runtime.envs.pylock import ResolvedDistribution
-from agenttools_runtime.errors import IndexUnreachable
+from agenttools_runtime.errors import IndexFileInvalid, IndexUnreachable
 
 JSON_TYPE = "application/vnd.pypi.simple.v1+json"
+_SHA256 = re.compile("[0-9a-fA-F]{64}")
 ACCEPT = f"{JSON_TYPE}, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.01"
 
 
@@ -207,7 +209,7 @@ def _files_of_page(response: http.Response, source: str) -> list[IndexFile]:
     HTML) or a find-links page."""
     if response.content_type == JSON_TYPE:
         return [
-            IndexFile(
+            _listed(
                 str(item["filename"]),
                 _with_userinfo(urljoin(response.url, str(item["url"])), source),
                 (item.get("hashes") or {}).get("sha256"),
@@ -215,19 +217,39 @@ def _files_of_page(response: http.Response, source: str) -> list[IndexFile]:
                 source,
             )
             for item in _json(response, source).get("files", ())
+            if _is_file_name(str(item["filename"]))
         ]
     files = []
     for href, _, attributes in _links(response):
         absolute = urljoin(response.url, href)
         parts = urlsplit(absolute)
-        filename = os.path.basename(parts.path)
-        if not filename:
+        filename = unquote(os.path.basename(parts.path))
+        if not _is_file_name(filename):  # (a link to a directory, or no file's name)
             continue
         fragment = dict(p.partition("=")[::2] for p in parts.fragment.split("&") if p)
         url = _with_userinfo(absolute.split("#", 1)[0], source)
         yanked = "data-yanked" in attributes
-        files.append(IndexFile(unquote(filename), url, fragment.get("sha256"), yanked, source))
+        files.append(_listed(filename, url, fragment.get("sha256"), yanked, source))
     return files
+
+
+def _listed(filename: str, url: str, sha256: object, yanked: bool, source: str) -> IndexFile:
+    """A file a page lists, its hash in lower case. The hash becomes a path in the cache
+    (``wheels/<sha256>/``, ``manifests/<sha256>.json``): one that is not 64 hexadecimal
+    digits is ``IndexFileInvalid``."""
+    if sha256 is not None and not (isinstance(sha256, str) and _SHA256.fullmatch(sha256)):
+        raise IndexFileInvalid(
+            index=redact(source),
+            file=filename,
+            problem=f"a sha256 that is not a SHA-256 digest (64 hexadecimal digits): {sha256!r}",
+        )
+    return IndexFile(filename, url, None if sha256 is None else sha256.lower(), yanked, source)
+
+
+def _is_file_name(name: str) -> bool:
+    """Whether *name* (as a page gives it, unquoted) names one file: it is joined to the
+    cache's paths (``wheels/<sha256>/<name>``)."""
+    return name not in ("", ".", "..") and not any(c in name for c in "/\\\0")
 
 
 def _json(response: http.Response, source: str) -> dict[str, Any]:

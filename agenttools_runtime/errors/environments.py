@@ -12,6 +12,7 @@ __all__ = [
     "EnvironmentJournalUnreadable",
     "EnvironmentsLockTimeout",
     "IndexAuthenticationFailed",
+    "IndexFileInvalid",
     "IndexNotListable",
     "IndexUnreachable",
     "InstallerFailed",
@@ -89,6 +90,13 @@ class RemoteHashMismatch(PackageIndexError):
 
 class RemoteWheelUnreadable(PackageIndexError):
     template = "Cannot read the wheel {file} from {index}: {reason}"
+
+
+class IndexFileInvalid(PackageIndexError):
+    """A file the index lists with a name or a published hash that no real index gives: the
+    file is never fetched, and nothing is written under that name or hash."""
+
+    template = "The package index {index} lists the file {file!r} with {problem}"
 
 
 # -- requirements and installers ---------------------------------------------------------------

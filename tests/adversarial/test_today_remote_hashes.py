@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import http.server
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from agenttools_runtime.envs.simple import JSON_TYPE
 from tests.helpers.envs import run
 from tests.helpers.index_fixtures import isolated_installers  # noqa: F401 (a fixture)
 from tests.helpers.wheels import SAMPLES, build_wheel
@@ -29,9 +31,16 @@ class _Index(http.server.BaseHTTPRequestHandler):
     wheel: bytes = b""
     filename: str = ""
     fragment: str = ""
+    json_form = False  # the project page as PEP 691 JSON, not PEP 503 HTML
 
     def do_GET(self) -> None:
-        if self.path.rstrip("/") == "/simple/skills-only":
+        if self.path.rstrip("/") == "/simple/skills-only" and self.json_form:
+            name, _, published = self.fragment.partition("=")
+            listed = {"filename": self.filename, "url": f"/files/{self.filename}"}
+            page = {"meta": {"api-version": "1.0"}, "name": "skills-only", "files": [listed]}
+            listed["hashes"] = {name: published}
+            self._send(200, json.dumps(page).encode(), JSON_TYPE)
+        elif self.path.rstrip("/") == "/simple/skills-only":
             link = f'<a href="/files/{self.filename}#{self.fragment}">{self.filename}</a>'
             self._send(200, f"<html><body>{link}</body></html>".encode(), "text/html")
         elif self.path == f"/files/{self.filename}":
@@ -91,35 +100,46 @@ def show(capsys: pytest.CaptureFixture[str], url: str) -> tuple[int, str, str]:
     return done.status, done.out, done.err
 
 
+@pytest.mark.parametrize("json_form", [False, True], ids=["html", "json"])
 def test_a_true_hash_reads_the_manifest_by_ranges(
     isolated_installers: None,  # noqa: F811
     index: type[_Index],
     capsys: pytest.CaptureFixture[str],
+    json_form: bool,
 ) -> None:
     """(The server and the range reading work: the test below means what it says.)"""
+    index.json_form = json_form
     index.fragment = "sha256=" + hashlib.sha256(index.wheel).hexdigest()
     status, out, err = show(capsys, index.url)  # type: ignore[attr-defined]
     assert status == 0, err
     assert "changelog-entry" in out
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the published sha256 is joined into the cache path unchecked "
-    "(<cache>/manifests/<sha256>.json, envs/remote.py _manifest_bytes, written by "
-    "_write_if_possible before anything is parsed or checked): a link "
-    "'skills_only-0.1.0-py3-none-any.whl#sha256=../../…/HOME/.claude' makes 'show "
-    "skills-only --index' replace ~/.claude.json with the wheel's manifest.json, bytes the "
-    "index chose",
+@pytest.mark.parametrize(
+    "published",
+    ["path", "x" * 64, "abc", "a" * 63 + "/"],
+    ids=["a path", "64 letters", "too short", "a slash"],
 )
-def test_a_published_hash_that_is_a_path_writes_nothing_there(
+@pytest.mark.parametrize("json_form", [False, True], ids=["html", "json"])
+def test_a_published_hash_that_is_not_one_writes_nothing_and_says_so(
     isolated_installers: None,  # noqa: F811
     index: type[_Index],
     capsys: pytest.CaptureFixture[str],
     home: Path,
+    published: str,
+    json_form: bool,
 ) -> None:
+    """A link 'skills_only-0.1.0-py3-none-any.whl#sha256=../../…/HOME/.claude' made ``show
+    --index`` replace ~/.claude.json with the wheel's manifest.json (the published hash was
+    joined into the cache path ``manifests/<sha256>.json`` unchecked)."""
     config = home / ".claude.json"
     config.write_text('{"numStartups": 3, "mcpServers": {}}\n')
-    index.fragment = "sha256=" + "../" * 40 + str(home / ".claude").lstrip("/")
-    show(capsys, index.url)  # type: ignore[attr-defined]
+    if published == "path":
+        published = "../" * 40 + str(home / ".claude").lstrip("/")
+    index.fragment = "sha256=" + published
+    index.json_form = json_form
+    status, out, _ = show(capsys, index.url)  # type: ignore[attr-defined]
     assert config.read_text() == '{"numStartups": 3, "mcpServers": {}}\n'
+    assert status == 1
+    assert "IndexFileInvalid" in out
+    assert "is not a SHA-256 digest" in out
