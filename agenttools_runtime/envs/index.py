@@ -23,6 +23,8 @@ from agenttools_runtime import jsonform
 DEFAULT_INDEX = "https://pypi.org/simple"
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
+# uv's variables whose indexes may be named (``UV_INDEX=corp=https://host/simple``)
+_NAMED_INDEXES = frozenset({"UV_DEFAULT_INDEX", "UV_INDEX"})
 _USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/@\s]+)@")
 
 
@@ -50,7 +52,8 @@ class IndexOptions(jsonform.Form):
         """The options given, each one not given taken from the environment variables
         ``PIP_INDEX_URL``, ``PIP_EXTRA_INDEX_URL``, ``PIP_FIND_LINKS``, ``PIP_NO_INDEX``, then
         ``UV_DEFAULT_INDEX`` / ``UV_INDEX_URL``, ``UV_INDEX`` / ``UV_EXTRA_INDEX_URL``,
-        ``UV_FIND_LINKS``, ``UV_NO_INDEX``. Local ``find_links`` directories become absolute."""
+        ``UV_FIND_LINKS``, ``UV_NO_INDEX`` (uv's ``name=url`` in ``UV_DEFAULT_INDEX`` and
+        ``UV_INDEX``: the URL). Local ``find_links`` directories become absolute."""
         env = os.environ
         index = index_url or _first(env, "PIP_INDEX_URL", "UV_DEFAULT_INDEX", "UV_INDEX_URL")
         extras = tuple(extra_index_urls) or _words(
@@ -126,13 +129,13 @@ class IndexOptions(jsonform.Form):
 
 def redact(url: str) -> str:
     """*url* without its user information (``https://user:pw@host/x`` -> ``https://host/x``);
-    anything that is not a URL with a host is returned as it is."""
+    anything that is not a URL with a host is returned as :func:`redact_text` returns it."""
     try:
         parts = urlsplit(url)
     except ValueError:
         return redact_text(url)
     if "@" not in parts.netloc:
-        return url
+        return redact_text(url)  # (not a URL with a host: a credential in it is masked)
     host = parts.netloc.rpartition("@")[2]
     return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
 
@@ -148,17 +151,40 @@ def is_url(location: str) -> bool:
 
 
 def _first(env: Mapping[str, str], *names: str) -> str | None:
-    for name in names:
-        value = env.get(name, "").strip()
-        if value:
-            return value
-    return None
+    """The value of the first variable set, as a URL (:func:`_url_of`)."""
+    found = _first_set(env, names)
+    return None if found is None else _url_of(*found)
 
 
 def _words(env: Mapping[str, str], *names: str) -> tuple[str, ...]:
-    """The whitespace- (pip) or comma-separated (uv) values of the first variable set."""
-    value = _first(env, *names)
-    return tuple(w for w in re.split(r"[\s,]+", value) if w) if value else ()
+    """The whitespace- (pip) or comma-separated (uv) values of the first variable set, each
+    as a URL (:func:`_url_of`)."""
+    found = _first_set(env, names)
+    if found is None:
+        return ()
+    variable, value = found
+    return tuple(_url_of(variable, w) for w in re.split(r"[\s,]+", value) if w)
+
+
+def _first_set(env: Mapping[str, str], names: Sequence[str]) -> tuple[str, str] | None:
+    """``(variable, value)`` of the first of *names* set to something."""
+    for name in names:
+        value = env.get(name, "").strip()
+        if value:
+            return name, value
+    return None
+
+
+def _url_of(variable: str, value: str) -> str:
+    """*value* of *variable* without the name uv's index variables allow (``UV_INDEX`` and
+    ``UV_DEFAULT_INDEX`` take ``name=url``, uv's rule: a part before the first ``=`` without
+    a ``:``), a name that only uv's own configuration refers to: pip and agenttools' own
+    requests take the URL."""
+    if variable in _NAMED_INDEXES:
+        name, equals, url = value.partition("=")
+        if equals and ":" not in name:
+            return url
+    return value
 
 
 def _absolute_location(location: str) -> str:

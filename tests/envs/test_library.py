@@ -68,6 +68,18 @@ def test_options_come_from_the_command_line_then_pip_then_uv(
     assert given.index_url == "https://cli.example/simple"
 
 
+def test_a_named_uv_index_is_its_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (uv's NAME=URL in UV_DEFAULT_INDEX and UV_INDEX; a name has no ":")
+    monkeypatch.setenv("UV_DEFAULT_INDEX", "corp=https://u:secret@h.example/simple")
+    monkeypatch.setenv("UV_INDEX", "a=https://a.example/simple https://b.example/x=y")
+    found = IndexOptions.from_sources()
+    assert found.index_url == "https://u:secret@h.example/simple"
+    assert found.extra_index_urls == ("https://a.example/simple", "https://b.example/x=y")
+    assert "secret" not in repr(found.to_json()) and "secret" not in found.describe()
+    monkeypatch.setenv("PIP_INDEX_URL", "https://pip.example/simple?a=b")
+    assert IndexOptions.from_sources().index_url == "https://pip.example/simple?a=b"
+
+
 def test_relative_find_links_become_absolute(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -82,6 +94,7 @@ def test_credentials_are_removed_from_urls_options_and_text() -> None:
     )
     assert redact("https://__token__@host.example/simple") == "https://host.example/simple"
     assert redact("/local/dir") == "/local/dir"
+    assert "secret" not in redact("corp=https://u:secret@h.example/simple")  # (not a URL)
     text = "Failed to fetch https://u:secret@h.example/simple/x/ and http://tok@h2/y"
     assert "secret" not in redact_text(text) and "tok@" not in redact_text(text)
     options = IndexOptions.from_sources(
