@@ -25,7 +25,9 @@ DEFAULT_INDEX = "https://pypi.org/simple"
 _TRUE = frozenset({"1", "true", "yes", "on"})
 # uv's variables whose indexes may be named (``UV_INDEX=corp=https://host/simple``)
 _NAMED_INDEXES = frozenset({"UV_DEFAULT_INDEX", "UV_INDEX"})
-_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/@\s]+)@")
+# (user information ends at the last "@" before the host: pip and uv take "p@ss" of
+# https://user:p@ss@host as the password)
+_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/?#\s]+)@")
 
 
 @dataclass(frozen=True, slots=True)

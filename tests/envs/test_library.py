@@ -97,6 +97,9 @@ def test_credentials_are_removed_from_urls_options_and_text() -> None:
     assert "secret" not in redact("corp=https://u:secret@h.example/simple")  # (not a URL)
     text = "Failed to fetch https://u:secret@h.example/simple/x/ and http://tok@h2/y"
     assert "secret" not in redact_text(text) and "tok@" not in redact_text(text)
+    unquoted = "at https://user:p@ss-word@h.example/simple/ and a@b.example"
+    assert redact_text(unquoted) == "at https://***@h.example/simple/ and a@b.example"
+    assert redact("https://user:p@ss-word@h.example/simple/") == "https://h.example/simple/"
     options = IndexOptions.from_sources(
         index_url="https://u:secret@h.example/simple",
         extra_index_urls=["https://v:other@i.example/simple"],
