@@ -148,7 +148,11 @@ def redact_text(text: str) -> str:
 
 
 def is_url(location: str) -> bool:
-    """Whether *location* is a URL (``scheme://…``) rather than a local path."""
+    """Whether *location* is a URL (``scheme://…``, or ``file:`` followed by any number of
+    slashes: pip and uv take ``file:/srv/wheels`` as ``file:///srv/wheels``) rather than a
+    local path."""
+    if location[:5].lower() == "file:":
+        return True
     return "://" in location and bool(urlsplit(location).scheme)
 
 

@@ -86,6 +86,9 @@ def test_relative_find_links_become_absolute(
     monkeypatch.chdir(tmp_path)
     found = IndexOptions.from_sources(find_links=["wheels", "https://h.example/links.html"])
     assert found.find_links == (str(tmp_path / "wheels"), "https://h.example/links.html")
+    # (file: with one slash is a URL, for pip and uv alike)
+    urls = ["file:/srv/wheels", "file:///srv/wheels"]
+    assert IndexOptions.from_sources(find_links=urls).find_links == tuple(urls)
 
 
 def test_credentials_are_removed_from_urls_options_and_text() -> None:
