@@ -25,6 +25,8 @@ DEFAULT_INDEX = "https://pypi.org/simple"
 _TRUE = frozenset({"1", "true", "yes", "on"})
 # uv's variables whose indexes may be named (``UV_INDEX=corp=https://host/simple``)
 _NAMED_INDEXES = frozenset({"UV_DEFAULT_INDEX", "UV_INDEX"})
+# what uv takes for an index name: ASCII letters, digits, "-", "_" and "."
+_INDEX_NAME = re.compile(r"[A-Za-z0-9._-]+")
 # (user information ends at the last "@" before the host: pip and uv take "p@ss" of
 # https://user:p@ss@host as the password)
 _USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/?#\s]+)@")
@@ -183,12 +185,12 @@ def _first_set(env: Mapping[str, str], names: Sequence[str]) -> tuple[str, str] 
 
 def _url_of(variable: str, value: str) -> str:
     """*value* of *variable* without the name uv's index variables allow (``UV_INDEX`` and
-    ``UV_DEFAULT_INDEX`` take ``name=url``, uv's rule: a part before the first ``=`` without
-    a ``:``), a name that only uv's own configuration refers to: pip and agenttools' own
-    requests take the URL."""
+    ``UV_DEFAULT_INDEX`` take ``name=url``: uv's rule, the part before the first ``=`` when
+    it is an index name), a name that only uv's own configuration refers to: pip and
+    agenttools' own requests take the URL."""
     if variable in _NAMED_INDEXES:
         name, equals, url = value.partition("=")
-        if equals and ":" not in name:
+        if equals and _INDEX_NAME.fullmatch(name):
             return url
     return value
 

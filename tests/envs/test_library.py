@@ -69,12 +69,16 @@ def test_options_come_from_the_command_line_then_pip_then_uv(
 
 
 def test_a_named_uv_index_is_its_url(monkeypatch: pytest.MonkeyPatch) -> None:
-    # (uv's NAME=URL in UV_DEFAULT_INDEX and UV_INDEX; a name has no ":")
+    # (uv's NAME=URL in UV_DEFAULT_INDEX and UV_INDEX; a name is letters, digits, - _ .)
     monkeypatch.setenv("UV_DEFAULT_INDEX", "corp=https://u:secret@h.example/simple")
-    monkeypatch.setenv("UV_INDEX", "a=https://a.example/simple https://b.example/x=y")
+    monkeypatch.setenv("UV_INDEX", "a.b=https://a.example/simple https://b.example/x=y /s/a=b")
     found = IndexOptions.from_sources()
     assert found.index_url == "https://u:secret@h.example/simple"
-    assert found.extra_index_urls == ("https://a.example/simple", "https://b.example/x=y")
+    assert found.extra_index_urls == (
+        "https://a.example/simple",
+        "https://b.example/x=y",
+        "/s/a=b",
+    )
     assert "secret" not in repr(found.to_json()) and "secret" not in found.describe()
     monkeypatch.setenv("PIP_INDEX_URL", "https://pip.example/simple?a=b")
     assert IndexOptions.from_sources().index_url == "https://pip.example/simple?a=b"
