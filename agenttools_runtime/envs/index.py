@@ -57,7 +57,8 @@ class IndexOptions(jsonform.Form):
         ``PIP_INDEX_URL``, ``PIP_EXTRA_INDEX_URL``, ``PIP_FIND_LINKS``, ``PIP_NO_INDEX``, then
         ``UV_DEFAULT_INDEX`` / ``UV_INDEX_URL``, ``UV_INDEX`` / ``UV_EXTRA_INDEX_URL``,
         ``UV_FIND_LINKS``, ``UV_NO_INDEX`` (uv's ``name=url`` in ``UV_DEFAULT_INDEX`` and
-        ``UV_INDEX``: the URL). Local ``find_links`` directories become absolute."""
+        ``UV_INDEX``: the URL). A local path (an index that is a local simple-API tree, a
+        ``find_links`` directory or page) becomes absolute."""
         env = os.environ
         index = index_url or _first(env, "PIP_INDEX_URL", "UV_DEFAULT_INDEX", "UV_INDEX_URL")
         extras = tuple(extra_index_urls) or _words(
@@ -68,8 +69,8 @@ class IndexOptions(jsonform.Form):
             env.get(name, "").strip().lower() in _TRUE for name in ("PIP_NO_INDEX", "UV_NO_INDEX")
         )
         return cls(
-            index_url=index or None,
-            extra_index_urls=tuple(dict.fromkeys(extras)),
+            index_url=_absolute_location(index) if index else None,
+            extra_index_urls=tuple(dict.fromkeys(_absolute_location(e) for e in extras)),
             find_links=tuple(dict.fromkeys(_absolute_location(f) for f in links)),
             no_index=off,
         )

@@ -1,6 +1,6 @@
 """The files a package index offers: its simple API (PEP 691 JSON, else PEP 503 HTML) for one
-project or for the list of projects, at an ``http(s)`` URL or in a local tree at a ``file:``
-URL (its pages ``index.html`` files, :func:`http.get`), and ``--find-links`` locations (a
+project or for the list of projects, at an ``http(s)`` URL or in a local tree (a ``file:``
+URL or a path; its pages ``index.html`` files, :func:`http.get`), and ``--find-links`` locations (a
 directory of files, or an HTML page of links). Only reading: nothing is downloaded here but
 the pages.
 """
@@ -86,15 +86,15 @@ def project_files(project: str, options: IndexOptions, *, timeout: float) -> lis
 
 def project_names(source: str, *, index: bool, timeout: float) -> set[str]:
     """Every project at *source* (an index's root page; a find-links location's files). A
-    local simple-API tree (a ``file:`` index) without a root ``index.html`` has the projects
-    of its directories with one, the pages pip and uv read."""
+    local simple-API tree (a ``file:`` URL or a path) without a root ``index.html`` has the
+    projects of its directories with one, the pages pip and uv read."""
     if not index:
         return {
             pv[0] for f in find_links_files(source, timeout=timeout) if (pv := f.project_version)
         }
     response = _page(source.rstrip("/") + "/", source, timeout)
     if response is None:
-        tree = _file_path(source)
+        tree = _file_path(source) or (None if is_url(source) else Path(source))
         if tree is None or not tree.is_dir():
             return set()
         return {

@@ -5,6 +5,7 @@ receipt's form."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -90,6 +91,10 @@ def test_relative_find_links_become_absolute(
     monkeypatch.chdir(tmp_path)
     found = IndexOptions.from_sources(find_links=["wheels", "https://h.example/links.html"])
     assert found.find_links == (str(tmp_path / "wheels"), "https://h.example/links.html")
+    # (an index that is a path is a local tree, made absolute too)
+    tree = IndexOptions.from_sources(index_url="simple", extra_index_urls=["~/more"])
+    assert tree.index_url == str(tmp_path / "simple")
+    assert tree.extra_index_urls == (os.path.expanduser("~/more"),)
     # (file: with one slash is a URL, for pip and uv alike)
     urls = ["file:/srv/wheels", "file:///srv/wheels"]
     assert IndexOptions.from_sources(find_links=urls).find_links == tuple(urls)

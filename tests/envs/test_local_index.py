@@ -2,12 +2,14 @@
 or ``PIP_INDEX_URL`` / ``UV_DEFAULT_INDEX`` set to one), read by agenttools itself as pip and
 uv read it: a project's page is ``<index>/<project>/index.html`` (a directory of wheels
 without one is no page, for pip and uv alike), its links relative to it; ``file:/path`` (one
-slash) is the same URL. ``list --index`` reads the tree's own ``index.html``, else its
+slash) is the same URL, and a path to the tree (absolute or not) the same tree, for pip and uv
+alike. ``list --index`` reads the tree's own ``index.html``, else its
 project directories."""
 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 from pathlib import Path
 from urllib.parse import quote
@@ -52,7 +54,16 @@ def tree(tmp_path: Path, wheelhouse: Path) -> Path:
     return simple_tree(tmp_path / "tree", sorted(wheelhouse.iterdir()))
 
 
-@pytest.mark.parametrize("spelling", ["file-url", "one-slash", "variable"])
+SPELLINGS = {
+    "file-url": lambda tree: tree.as_uri(),
+    "one-slash": lambda tree: f"file:{tree}",
+    "path": str,
+    "relative-path": lambda tree: os.path.relpath(tree),
+    "variable": lambda tree: tree.as_uri(),
+}
+
+
+@pytest.mark.parametrize("spelling", list(SPELLINGS))
 def test_a_local_simple_tree_is_read_as_an_index(
     spelling: str,
     capsys: pytest.CaptureFixture[str],
@@ -60,14 +71,17 @@ def test_a_local_simple_tree_is_read_as_an_index(
     tree: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    url = tree.as_uri() if spelling != "one-slash" else f"file:{tree}"
+    monkeypatch.chdir(tmp_path)
+    url = SPELLINGS[spelling](tree)
     given: tuple[str, ...] = ("--index-url", url)
     if spelling == "variable":
         monkeypatch.setenv("PIP_INDEX_URL", url)
         given = ()
     shown = run(capsys, "show", "weather-tools", "--index", *given, "--json")
     assert shown.status == 0, shown.err
-    assert shown.json()["version"] == "1.3.0" and shown.json()["index"] == url
+    # (a path as given is made absolute, as a find-links path is)
+    absolute = str(tree) if spelling == "relative-path" else url
+    assert shown.json()["version"] == "1.3.0" and shown.json()["index"] == absolute
     listed = run(capsys, "list", "--index", *given, "--json")
     assert listed.status == 0, listed.err
     rows = {r["distribution"]: r["version"] for r in listed.json()["distributions"]}
