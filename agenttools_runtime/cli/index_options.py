@@ -27,7 +27,8 @@ def add_index_arguments(parser: argparse.ArgumentParser) -> None:
         "-i",
         type=nonempty,
         metavar="URL",
-        help="the package index (PEP 503/691 simple API)",
+        help="the package index (PEP 503/691 simple API), or a local tree of one (a file: URL "
+        "or a path)",
     )
     group.add_argument(
         "--extra-index-url",

@@ -1,6 +1,7 @@
 """agenttools' own requests to package indexes (``show --index``, ``list --index``): GET with
-credentials from the URL or ``~/.netrc``, a time-out, and HTTP ranges. Installs never go
-through here: the installer does its own requests.
+credentials from the URL or ``~/.netrc``, a time-out, and HTTP ranges; a ``file:`` URL or a
+path read from disk the way pip and uv read a local index. Installs never go through here: the
+installer does its own requests.
 
 Every failure is one :class:`~agenttools_runtime.errors.environments.IndexUnreachable` (or
 ``IndexAuthenticationFailed``) naming the index without its credentials; a 404 is an answer
@@ -17,9 +18,12 @@ import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from email.message import Message
+from pathlib import Path
 from urllib.parse import unquote, urlsplit
+from urllib.request import url2pathname
 
-from agenttools_runtime.envs.index import redact
+from agenttools_runtime import regular_files
+from agenttools_runtime.envs.index import is_url, redact
 from agenttools_runtime.errors import IndexAuthenticationFailed, IndexUnreachable
 
 DEFAULT_TIMEOUT = 15.0
@@ -62,10 +66,12 @@ def get(
 ) -> Response:
     """GET *url*; *index* names, in messages, the index or location it belongs to. Raises
     ``IndexUnreachable`` (no answer, a time-out, a server error) and
-    ``IndexAuthenticationFailed`` (401, 403)."""
+    ``IndexAuthenticationFailed`` (401, 403). A ``file:`` URL or a local path:
+    :func:`_local`."""
+    if not is_url(url) or urlsplit(url).scheme == "file":
+        return _local(url, index)
     plain, authorization = _credentials(url)
     try:
-        # (a location that is not a URL is refused here, as a ValueError)
         request = urllib.request.Request(
             plain, headers={"User-Agent": USER_AGENT, **(headers or {})}
         )
@@ -90,6 +96,25 @@ def get(
         else:
             text = getattr(reason, "strerror", None) or str(reason)
         raise IndexUnreachable(index=redact(index), reason=text) from None
+
+
+def _local(location: str, index: str) -> Response:
+    """The file a ``file:`` URL or a path names, as pip and uv read a local index (urllib
+    gives a ``file:`` answer no status, and opens no directory): a directory answers with
+    its ``index.html`` (a project's page of a local simple-API tree; an HTML page for both,
+    never PEP 691 JSON), a file with its bytes, nothing there with 404. Raises
+    ``IndexUnreachable`` for one that cannot be read."""
+    path = Path(url2pathname(urlsplit(location).path) if is_url(location) else location)
+    if path.is_dir():
+        path = path / "index.html"
+    try:
+        body = regular_files.read_bytes(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return Response(path.as_uri(), 404, {}, b"")
+    except OSError as exc:
+        raise IndexUnreachable(index=redact(index), reason=exc.strerror or str(exc)) from None
+    kind = "text/html" if path.suffix.lower() in (".html", ".htm") else "application/octet-stream"
+    return Response(path.as_uri(), 200, {"content-type": kind}, body)
 
 
 def _credentials(url: str) -> tuple[str, str | None]:

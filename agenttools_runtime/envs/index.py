@@ -23,7 +23,13 @@ from agenttools_runtime import jsonform
 DEFAULT_INDEX = "https://pypi.org/simple"
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
-_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/@\s]+)@")
+# uv's variables whose indexes may be named (``UV_INDEX=corp=https://host/simple``)
+_NAMED_INDEXES = frozenset({"UV_DEFAULT_INDEX", "UV_INDEX"})
+# what uv takes for an index name: ASCII letters, digits, "-", "_" and "."
+_INDEX_NAME = re.compile(r"[A-Za-z0-9._-]+")
+# (user information ends at the last "@" before the host: pip and uv take "p@ss" of
+# https://user:p@ss@host as the password)
+_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/?#\s]+)@")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +56,9 @@ class IndexOptions(jsonform.Form):
         """The options given, each one not given taken from the environment variables
         ``PIP_INDEX_URL``, ``PIP_EXTRA_INDEX_URL``, ``PIP_FIND_LINKS``, ``PIP_NO_INDEX``, then
         ``UV_DEFAULT_INDEX`` / ``UV_INDEX_URL``, ``UV_INDEX`` / ``UV_EXTRA_INDEX_URL``,
-        ``UV_FIND_LINKS``, ``UV_NO_INDEX``. Local ``find_links`` directories become absolute."""
+        ``UV_FIND_LINKS``, ``UV_NO_INDEX`` (uv's ``name=url`` in ``UV_DEFAULT_INDEX`` and
+        ``UV_INDEX``: the URL). A local path (an index that is a local simple-API tree, a
+        ``find_links`` directory or page) becomes absolute."""
         env = os.environ
         index = index_url or _first(env, "PIP_INDEX_URL", "UV_DEFAULT_INDEX", "UV_INDEX_URL")
         extras = tuple(extra_index_urls) or _words(
@@ -61,8 +69,8 @@ class IndexOptions(jsonform.Form):
             env.get(name, "").strip().lower() in _TRUE for name in ("PIP_NO_INDEX", "UV_NO_INDEX")
         )
         return cls(
-            index_url=index or None,
-            extra_index_urls=tuple(dict.fromkeys(extras)),
+            index_url=_absolute_location(index) if index else None,
+            extra_index_urls=tuple(dict.fromkeys(_absolute_location(e) for e in extras)),
             find_links=tuple(dict.fromkeys(_absolute_location(f) for f in links)),
             no_index=off,
         )
@@ -126,13 +134,13 @@ class IndexOptions(jsonform.Form):
 
 def redact(url: str) -> str:
     """*url* without its user information (``https://user:pw@host/x`` -> ``https://host/x``);
-    anything that is not a URL with a host is returned as it is."""
+    anything that is not a URL with a host is returned as :func:`redact_text` returns it."""
     try:
         parts = urlsplit(url)
     except ValueError:
         return redact_text(url)
     if "@" not in parts.netloc:
-        return url
+        return redact_text(url)  # (not a URL with a host: a credential in it is masked)
     host = parts.netloc.rpartition("@")[2]
     return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
 
@@ -143,22 +151,49 @@ def redact_text(text: str) -> str:
 
 
 def is_url(location: str) -> bool:
-    """Whether *location* is a URL (``scheme://…``) rather than a local path."""
+    """Whether *location* is a URL (``scheme://…``, or ``file:`` followed by any number of
+    slashes: pip and uv take ``file:/srv/wheels`` as ``file:///srv/wheels``) rather than a
+    local path."""
+    if location[:5].lower() == "file:":
+        return True
     return "://" in location and bool(urlsplit(location).scheme)
 
 
 def _first(env: Mapping[str, str], *names: str) -> str | None:
-    for name in names:
-        value = env.get(name, "").strip()
-        if value:
-            return value
-    return None
+    """The value of the first variable set, as a URL (:func:`_url_of`)."""
+    found = _first_set(env, names)
+    return None if found is None else _url_of(*found)
 
 
 def _words(env: Mapping[str, str], *names: str) -> tuple[str, ...]:
-    """The whitespace- (pip) or comma-separated (uv) values of the first variable set."""
-    value = _first(env, *names)
-    return tuple(w for w in re.split(r"[\s,]+", value) if w) if value else ()
+    """The whitespace- (pip) or comma-separated (uv) values of the first variable set, each
+    as a URL (:func:`_url_of`)."""
+    found = _first_set(env, names)
+    if found is None:
+        return ()
+    variable, value = found
+    return tuple(_url_of(variable, w) for w in re.split(r"[\s,]+", value) if w)
+
+
+def _first_set(env: Mapping[str, str], names: Sequence[str]) -> tuple[str, str] | None:
+    """``(variable, value)`` of the first of *names* set to something."""
+    for name in names:
+        value = env.get(name, "").strip()
+        if value:
+            return name, value
+    return None
+
+
+def _url_of(variable: str, value: str) -> str:
+    """*value* of *variable* without the name uv's index variables allow (``UV_INDEX`` and
+    ``UV_DEFAULT_INDEX`` take ``name=url``: uv's rule, the part before the first ``=`` when
+    it is an index name), a name that only uv's own configuration refers to: pip and
+    agenttools' own requests take the URL."""
+    if variable in _NAMED_INDEXES:
+        name, equals, url = value.partition("=")
+        if equals and _INDEX_NAME.fullmatch(name):
+            return url
+    return value
 
 
 def _absolute_location(location: str) -> str:

@@ -1,6 +1,8 @@
 """The files a package index offers: its simple API (PEP 691 JSON, else PEP 503 HTML) for one
-project or for the list of projects, and ``--find-links`` locations (a directory of files, or
-an HTML page of links). Only reading: nothing is downloaded here but the pages.
+project or for the list of projects, at an ``http(s)`` URL or in a local tree (a ``file:``
+URL or a path; its pages ``index.html`` files, :func:`http.get`), and ``--find-links`` locations (a
+directory of files, or an HTML page of links). Only reading: nothing is downloaded here but
+the pages.
 """
 
 from __future__ import annotations
@@ -85,14 +87,21 @@ def project_files(project: str, options: IndexOptions, *, timeout: float) -> lis
 
 
 def project_names(source: str, *, index: bool, timeout: float) -> set[str]:
-    """Every project at *source* (an index's root page; a find-links location's files)."""
+    """Every project at *source* (an index's root page; a find-links location's files). A
+    local simple-API tree (a ``file:`` URL or a path) without a root ``index.html`` has the
+    projects of its directories with one, the pages pip and uv read."""
     if not index:
         return {
             pv[0] for f in find_links_files(source, timeout=timeout) if (pv := f.project_version)
         }
     response = _page(source.rstrip("/") + "/", source, timeout)
     if response is None:
-        return set()
+        tree = _file_path(source) or (None if is_url(source) else Path(source))
+        if tree is None or not tree.is_dir():
+            return set()
+        return {
+            str(canonicalize_name(d.name)) for d in tree.iterdir() if (d / "index.html").is_file()
+        }
     if response.content_type == JSON_TYPE:
         data = _json(response, source)
         return {str(canonicalize_name(p["name"])) for p in data.get("projects", ())}
@@ -183,8 +192,8 @@ def _page(url: str, source: str, timeout: float) -> http.Response | None:
 
 def _local_page(path: Path, location: str) -> http.Response:
     """The local HTML file *path* (the find-links *location*) as the page it is: its links are
-    relative to its own ``file:`` URL. (Not read through :func:`http.get`: urllib gives a
-    ``file:`` answer no status, and a plain path is no URL.)"""
+    relative to its own ``file:`` URL. (Not read through :func:`http.get`: a plain path is no
+    URL.)"""
     try:
         body = regular_files.read_bytes(path)
     except OSError as exc:

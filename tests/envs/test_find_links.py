@@ -1,7 +1,8 @@
 """``--find-links`` locations, each of the kinds pip and uv accept: a local directory of wheels,
-a local HTML page of links (relative ones too), either by path or by ``file:`` URL, and a page
-of links over HTTP — read by agenttools itself (``show --index``, ``list --index``, the
-``uvx`` runner's wheel); a local wheel such a page publishes another hash for is refused."""
+a local HTML page of links (relative ones too), either by path or by ``file:`` URL (one slash,
+``file:/path``, too), and a page of links over HTTP — read by agenttools itself (``show
+--index``, ``list --index``, the ``uvx`` runner's wheel); a local wheel such a page publishes
+another hash for is refused."""
 
 from __future__ import annotations
 
@@ -19,7 +20,15 @@ from tests.helpers.index_fixtures import Releases
 
 pytestmark = pytest.mark.slow
 
-KINDS = ["directory", "directory-url", "html-file", "html-file-url", "http-page"]
+KINDS = [
+    "directory",
+    "directory-url",
+    "directory-url-one-slash",
+    "html-file",
+    "html-file-url",
+    "html-file-url-one-slash",
+    "http-page",
+]
 
 
 def page_of_links(page: Path, wheels: list[Path], fragment: str = "") -> Path:
@@ -37,10 +46,12 @@ def location(kind: str, tmp_path: Path, wheelhouse: Path, plain_http: str) -> st
     """The wheelhouse as a find-links location of *kind*."""
     if kind == "http-page":
         return plain_http
-    if kind.startswith("directory"):
-        return wheelhouse.as_uri() if kind.endswith("-url") else str(wheelhouse)
-    page = page_of_links(tmp_path / "pages" / "links.html", sorted(wheelhouse.iterdir()))
-    return page.as_uri() if kind.endswith("-url") else str(page)
+    where = wheelhouse
+    if not kind.startswith("directory"):
+        where = page_of_links(tmp_path / "pages" / "links.html", sorted(wheelhouse.iterdir()))
+    if kind.endswith("-one-slash"):  # (file:/path, which pip and uv take too)
+        return f"file:{where}"
+    return where.as_uri() if kind.endswith("-url") else str(where)
 
 
 @pytest.mark.parametrize("kind", KINDS)

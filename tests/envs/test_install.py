@@ -202,6 +202,40 @@ def test_credentials_never_reach_a_file_or_the_output(
                 assert PASSWORD.encode() not in path.read_bytes(), path
 
 
+def files_holding(root: Path, secret: str) -> list[Path]:
+    """Every regular file under *root* holding *secret*, but the index server's own."""
+    found = []
+    for directory, _, files in os.walk(root):
+        for file in files:
+            path = Path(directory) / file
+            if "htpasswd" in file or "pypiserver" in file or path.is_symlink():
+                continue
+            if path.is_file() and secret.encode() in path.read_bytes():
+                found.append(path)
+    return found
+
+
+def test_a_named_uv_index_with_credentials_is_read_and_recorded_without_them(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    auth_index: IndexServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # uv's form NAME=URL: agenttools reads the URL, and pip gets it without the name
+    monkeypatch.setenv("UV_DEFAULT_INDEX", f"corp={auth_index.url()}")
+    shown = run(capsys, "show", "weather-tools", "--index", "--json")
+    done = run(capsys, "deploy", "claude-code", "weather-tools", "--installer", "pip", "--install")
+    assert shown.status == 0, shown.err
+    assert shown.json()["index"] == auth_index.url(credentials=False)
+    assert done.status == 0, done.err
+    (name,) = environments(state_of(tmp_path))
+    assert receipt_of(tmp_path, name)["index"]["index_url"] == auth_index.url(credentials=False)  # type: ignore[index]
+    for text in (shown.out, shown.err, done.out, done.err):
+        assert PASSWORD not in text
+    assert files_holding(tmp_path, PASSWORD) == []
+
+
 def test_credentials_from_netrc_serve_the_metadata_read_and_the_install(
     capsys: pytest.CaptureFixture[str],
     home: Path,

@@ -5,6 +5,7 @@ receipt's form."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -68,12 +69,35 @@ def test_options_come_from_the_command_line_then_pip_then_uv(
     assert given.index_url == "https://cli.example/simple"
 
 
+def test_a_named_uv_index_is_its_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (uv's NAME=URL in UV_DEFAULT_INDEX and UV_INDEX; a name is letters, digits, - _ .)
+    monkeypatch.setenv("UV_DEFAULT_INDEX", "corp=https://u:secret@h.example/simple")
+    monkeypatch.setenv("UV_INDEX", "a.b=https://a.example/simple https://b.example/x=y /s/a=b")
+    found = IndexOptions.from_sources()
+    assert found.index_url == "https://u:secret@h.example/simple"
+    assert found.extra_index_urls == (
+        "https://a.example/simple",
+        "https://b.example/x=y",
+        "/s/a=b",
+    )
+    assert "secret" not in repr(found.to_json()) and "secret" not in found.describe()
+    monkeypatch.setenv("PIP_INDEX_URL", "https://pip.example/simple?a=b")
+    assert IndexOptions.from_sources().index_url == "https://pip.example/simple?a=b"
+
+
 def test_relative_find_links_become_absolute(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     found = IndexOptions.from_sources(find_links=["wheels", "https://h.example/links.html"])
     assert found.find_links == (str(tmp_path / "wheels"), "https://h.example/links.html")
+    # (an index that is a path is a local tree, made absolute too)
+    tree = IndexOptions.from_sources(index_url="simple", extra_index_urls=["~/more"])
+    assert tree.index_url == str(tmp_path / "simple")
+    assert tree.extra_index_urls == (os.path.expanduser("~/more"),)
+    # (file: with one slash is a URL, for pip and uv alike)
+    urls = ["file:/srv/wheels", "file:///srv/wheels"]
+    assert IndexOptions.from_sources(find_links=urls).find_links == tuple(urls)
 
 
 def test_credentials_are_removed_from_urls_options_and_text() -> None:
@@ -82,8 +106,12 @@ def test_credentials_are_removed_from_urls_options_and_text() -> None:
     )
     assert redact("https://__token__@host.example/simple") == "https://host.example/simple"
     assert redact("/local/dir") == "/local/dir"
+    assert "secret" not in redact("corp=https://u:secret@h.example/simple")  # (not a URL)
     text = "Failed to fetch https://u:secret@h.example/simple/x/ and http://tok@h2/y"
     assert "secret" not in redact_text(text) and "tok@" not in redact_text(text)
+    unquoted = "at https://user:p@ss-word@h.example/simple/ and a@b.example"
+    assert redact_text(unquoted) == "at https://***@h.example/simple/ and a@b.example"
+    assert redact("https://user:p@ss-word@h.example/simple/") == "https://h.example/simple/"
     options = IndexOptions.from_sources(
         index_url="https://u:secret@h.example/simple",
         extra_index_urls=["https://v:other@i.example/simple"],

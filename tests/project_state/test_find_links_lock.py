@@ -2,8 +2,8 @@
 variables), a directory or a page of links over HTTP: the lock names the location as the
 wheel's source and records that it is find-links (a lock without that record, from an earlier
 agenttools, is read as before), a frozen sync on another machine fetches it from there as
-find-links, not as a simple-API index, and ``uvx`` entries say ``--find-links``; a location
-that is not a URL is a clear error, not a traceback. With an index and find-links both, a
+find-links, not as a simple-API index, and ``uvx`` entries say ``--find-links``; an index
+path with no tree there is a clear error, not a traceback. With an index and find-links both, a
 virtual environment's lock names for each wheel the one it came from, and a frozen sync
 fetches each from there."""
 
@@ -76,7 +76,7 @@ def test_a_frozen_sync_of_a_lock_from_find_links_fetches_from_them(
     assert run(capsys, "verify").status == 0
 
 
-def test_an_index_that_is_not_a_url_is_a_clear_error(
+def test_an_index_path_with_no_tree_there_is_a_clear_error(
     capsys: pytest.CaptureFixture[str],
     repo: Path,
     tmp_path: Path,
@@ -92,7 +92,8 @@ def test_an_index_that_is_not_a_url_is_a_clear_error(
     locked = run(capsys, "lock")
     assert locked.status == 1, locked.out + locked.err
     assert "Traceback" not in locked.err
-    assert "/not/a/url" in locked.err and "unknown url type" in locked.err
+    # (a path is a local simple-API tree for pip and uv, and for agenttools' own reads)
+    assert "No distribution named skills-only on /not/a/url" in locked.err, locked.err
     assert not (repo / "agenttools.lock").exists()
 
 
