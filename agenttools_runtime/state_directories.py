@@ -2,8 +2,10 @@
 than a directory (a file, a named pipe, a link to nothing: not agenttools', so never removed).
 
 Every command reads or locks in the state directory and the deployments directory; every
-command that changes the deployment state writes in the others. ``agenttools doctor`` reports
-what is at one of them, and ``--fix`` sets it aside (``<name>-set-aside/<name>`` beside it).
+command that changes the deployment state writes in the others, and stops before it does when
+one is something else (``StateDirectoryUnusable``: :func:`check`). ``agenttools doctor``
+reports what is at one of them, and ``--fix`` sets it aside (``<name>-set-aside/<name>``
+beside it).
 The journal directories are checked where journals are written (``deploy/journal.py``).
 """
 
@@ -14,7 +16,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from agenttools_runtime import regular_files
+from agenttools_runtime import errors, regular_files
 from agenttools_runtime.paths import StatePaths
 
 # how many of :func:`directories` (the first) every command reads, or takes the lock in
@@ -66,6 +68,19 @@ def unusable(state: StatePaths, *, outer: bool = False) -> list[Unusable]:
         if what is not None:
             found.append(Unusable(directory, what))
     return found
+
+
+def check(state: StatePaths, *, outer: bool = False) -> None:
+    """Raise ``StateDirectoryUnusable`` for the first (outermost) of the state directories
+    (with *outer*, of the :data:`OUTER` ones) that is something else than a directory."""
+    for found in unusable(state, outer=outer):
+        path = found.path
+        raise errors.StateDirectoryUnusable(
+            path=path,
+            what=found.what,
+            holding=found.directory.holding,
+            set_aside=directory_set_aside(path),
+        )
 
 
 def directory_problem(directory: Path) -> str | None:
