@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from agenttools_runtime import errors, fs, paths, signals
+from agenttools_runtime import errors, fs, paths, signals, state_directories
 
 LOCK_TIMEOUT = 60.0
 
@@ -44,12 +44,14 @@ def state_lock(
 ) -> Iterator[bool]:
     """Hold the state lock for the block; yields True when this block took it (False when an
     enclosing block of this context already holds it). Raises ``DeploymentLockTimeout`` when
-    another process holds it for longer than *timeout* seconds (default :data:`LOCK_TIMEOUT`)."""
+    another process holds it for longer than *timeout* seconds (default :data:`LOCK_TIMEOUT`),
+    ``StateDirectoryUnusable`` when something else than a directory is where it goes."""
     if _held.get():
         yield False
         return
     state = state or paths.state_paths()
     seconds = LOCK_TIMEOUT if timeout is None else timeout
+    state_directories.check(state, outer=True)  # (the lock's: said as what is there instead)
     with file_lock(state.lock, seconds, _held) as taken:
         if not taken:
             raise errors.DeploymentLockTimeout(lock_file=str(state.lock), timeout=seconds)

@@ -37,8 +37,8 @@ class StatePaths:
 
     ``deployments`` holds one directory per record; the dot-entries beside them are skipped
     by record scans (older versions included): ``.skill-registry/`` (one file per skill
-    directory), ``.index/index.json`` (the lookup index), ``.journal/`` (intent journals of
-    operations in progress) and ``.lock``.
+    directory), ``.index/index.json`` (the lookup index), ``.verified/`` (a cache),
+    ``.journal/`` (intent journals of operations in progress), ``.created/`` and ``.lock``.
     """
 
     deployments: Path
@@ -55,6 +55,11 @@ class StatePaths:
     def index_log(self) -> Path:
         """The changes made since ``index`` was written (agenttools_runtime/deploy/index.py)."""
         return self.deployments / ".index" / "index.log"
+
+    @property
+    def verified(self) -> Path:
+        """The cache of verified wheel files (``verified.py``)."""
+        return self.deployments / ".verified"
 
     @property
     def journals(self) -> Path:

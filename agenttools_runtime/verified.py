@@ -36,7 +36,7 @@ from pathlib import Path
 
 from agenttools_runtime import fs, paths
 
-DIRECTORY = ".verified"  # in the deployments directory, beside .index and .skill-registry
+DIRECTORY = ".verified"  # in the deployments directory (paths.StatePaths.verified)
 # a file that changed this close before it was read is not recorded: 2 s, the coarsest
 # timestamps a file system keeps (FAT's)
 RACY_NS = 2_000_000_000
@@ -50,7 +50,7 @@ class VerifiedFiles:
     def __init__(self, dist_info: Path, skill: str, read_since_ns: int | None = None) -> None:
         state = paths.state_paths()
         key = hashlib.sha256(f"{os.fspath(dist_info)}\0{skill}".encode()).hexdigest()[:32]
-        self.path = os.path.join(state.deployments, DIRECTORY, f"{key}.json")
+        self.path = os.path.join(state.verified, f"{key}.json")
         self.dist_info = os.fspath(dist_info)
         self.files: dict[str, list[object]] = {}
         self.changed = False
@@ -121,7 +121,7 @@ def stale_files(deployments: Path) -> list[Path]:
     were (or that do not say where: written before they did), for ``doctor --fix`` to delete:
     uninstalling a distribution does not ask agenttools, so nothing else forgets them. Deleting
     one costs at most one more read of the files it held."""
-    directory = deployments / DIRECTORY
+    directory = paths.state_paths(deployments).verified
     try:
         names = sorted(n for n in os.listdir(directory) if n.endswith(".json"))
     except OSError:

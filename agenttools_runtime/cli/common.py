@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from agenttools_runtime.errors import ProjectWarning
 from agenttools_runtime.suggest import did_you_mean
 
 Handler = Callable[[argparse.Namespace], int]
@@ -174,8 +175,9 @@ def warn_all(said: Iterable[Warning]) -> None:
 
 
 def warning_line(message: Warning | str) -> str:
-    """A warning as stderr shows it: ``Warning: …``."""
-    text = str(message)
+    """A warning as stderr shows it: ``Warning: …`` (a project's warning without the
+    ``warning:`` of its check's line: said once)."""
+    text = message.without_severity if isinstance(message, ProjectWarning) else str(message)
     return text if text.startswith("Warning") else f"Warning: {text}"
 
 

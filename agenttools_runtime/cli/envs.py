@@ -358,10 +358,10 @@ def sync_upgrades(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[
 
 def doctor_environments(fix: bool) -> tuple[dict[str, Any], str, bool]:
     """The managed environments' part of ``doctor``: JSON, text, whether all is well."""
-    from agenttools_runtime.deploy.journal import directory_problem
     from agenttools_runtime.envs import health
     from agenttools_runtime.envs.envlock import environments_lock
     from agenttools_runtime.envs.layout import envs_dir
+    from agenttools_runtime.state_directories import directory_problem
 
     if not os.path.lexists(envs_dir()):  # no environment ever made: nothing to check or create
         return {"findings": [], "fixed": [], "remaining": []}, "", True

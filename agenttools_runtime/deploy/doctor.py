@@ -11,8 +11,9 @@ finding                what it is                                       ``--fix`
                        match the SHA-256 it recorded)                   restored)
 ``unreadable``         a journal that does not parse, or is not of its  set it aside, never
                        schema's shape; something else than a directory  acted on
-                       where deployment journals go (a file, a named
-                       pipe, a link to nothing)
+                       where deployment journals go, or a directory of
+                       the state (a file, a named pipe, a link to
+                       nothing: then nothing else is looked at)
 ``set-aside``          a journal ``--fix`` set aside                    (reported)
 ``index``              the state index is missing, stale or corrupt     rebuild it
 ``record-reference``   a record lists a skill whose entry does not      add the reference
@@ -62,7 +63,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import fs, jsonform, lock, paths, verified
+from agenttools_runtime import fs, jsonform, lock, paths, state_directories, verified
 from agenttools_runtime.clients import all_clients, get_client, mcp_config_location, skills_location
 from agenttools_runtime.deploy import index, journal, litter, records, registry
 from agenttools_runtime.deploy.apply import committed, config_directory
@@ -157,13 +158,17 @@ def diagnose(*, fix: bool = False, state: paths.StatePaths | None = None) -> Doc
     """Look at the state (under the lock) and, with *fix*, repair what can be proven safe."""
     state = state or paths.state_paths()
     report = DoctorReport(state.deployments.parent, fix=fix)
+    # (the lock is in them: while one is something else, nothing else can be looked at)
+    if not _check_state_directories(state, report.findings.append, fix, outer=True):
+        return report
     if not state.deployments.exists():
         # no state (nothing deployed): only what may be left beside the clients' skills roots
         look = _Look(Store.open(state), report.findings.append, fix=False)
         _check_backups(look, _skills_roots(look))
         return report
     if fix:
-        _set_aside_unreadable(report, state)
+        if not _set_aside_unreadable(report, state):
+            return report
         listed = _listed_temp_files(state)  # (deleted by the recovery the lock runs)
         try:
             with _recovered_journals(report, state), deployment_lock(state=state) as store:
@@ -175,6 +180,8 @@ def diagnose(*, fix: bool = False, state: paths.StatePaths | None = None) -> Doc
         except StateRecoveryFailed:
             pass  # a journal that cannot be handled: named below, nothing repaired on top of it
     with lock.state_lock(state=state):
+        if not _check_state_directories(state, report.findings.append, False):
+            return report
         store = Store.open(state)
         _check_journal_directory(state, report.findings.append, False)
         for item in journal.pending(state):
@@ -183,10 +190,14 @@ def diagnose(*, fix: bool = False, state: paths.StatePaths | None = None) -> Doc
     return report
 
 
-def _set_aside_unreadable(report: DoctorReport, state: paths.StatePaths) -> None:
-    """Move the journals that cannot be read out of the way: what they would have undone is
-    unknown, so nothing is done from them (and every command stops on them until then)."""
+def _set_aside_unreadable(report: DoctorReport, state: paths.StatePaths) -> bool:
+    """Move what is in the way out of it: the state directories that are something else
+    than a directory, and the journals that cannot be read: what they would have undone is
+    unknown, so nothing is done from them (and every command stops on them until then).
+    Whether every state directory can be used now."""
     with lock.state_lock(state=state):
+        if not _check_state_directories(state, report.findings.append, True):
+            return False
         _check_journal_directory(state, report.findings.append, True)
         for item in journal.pending(state):
             if isinstance(item, Unreadable):
@@ -196,32 +207,55 @@ def _set_aside_unreadable(report: DoctorReport, state: paths.StatePaths) -> None
                     "nothing was done from it"
                 )
                 report.findings.append(Finding("journal", str(item.path), detail, True, True))
+    return True
+
+
+def _check_state_directories(
+    state: paths.StatePaths, add: Add, fix: bool, *, outer: bool = False
+) -> bool:
+    """Something else than a directory where a directory of the state goes (with *outer*,
+    the state's own or the deployments directory, where the lock is): every command that
+    changes the state stops on it (see :mod:`agenttools_runtime.state_directories`).
+    Whether every one of them can be used now (none was found, or --fix set each aside)."""
+    usable = True
+    for found in state_directories.unusable(state, outer=outer):
+        holding = f"agenttools' {found.directory.holding}"
+        usable &= _check_unusable_directory(found.path, found.what, holding, add, fix)
+    return usable
 
 
 def _check_journal_directory(state: paths.StatePaths, add: Add, fix: bool) -> None:
     """Something else than a directory where the journals of deployments go: nothing can be
-    journaled, so every command that changes the state stops on it. It is not agenttools':
-    --fix moves it beside the journals it sets aside, never over anything there. (That of
-    the managed environments is theirs: ``envs/health.py``.)"""
+    journaled, so every command that changes the state stops on it. (That of the managed
+    environments is theirs: ``envs/health.py``.)"""
     directory = state.journals
-    what = journal.directory_problem(directory)
-    if what is None:
-        return
-    detail = journal.directory_problem_detail(what, "agenttools' journals", "the state")
-    if os.path.lexists(journal.directory_set_aside(directory)):
+    what = state_directories.directory_problem(directory)
+    if what is not None:
+        _check_unusable_directory(directory, what, "agenttools' journals", add, fix)
+
+
+def _check_unusable_directory(
+    directory: Path, what: str, holding: str, add: Add, fix: bool
+) -> bool:
+    """The finding of something else (*what*) than a directory at *directory*, which holds
+    *holding*. It is not agenttools': --fix moves it to ``<name>-set-aside/<name>`` beside
+    it, never over anything there. Whether it is gone (set aside)."""
+    detail = journal.directory_problem_detail(what, holding, "the state")
+    if os.path.lexists(state_directories.directory_set_aside(directory)):
         add(Finding("unreadable", str(directory), f"{detail}; move it away", False))
-        return
+        return False
     if not fix:
         add(Finding("unreadable", str(directory), f"{detail}: --fix sets it aside", True))
-        return
+        return False
     try:
         target = journal.set_aside_unusable_directory(directory)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         detail += f"; it could not be set aside ({reason}): move it away"
         add(Finding("unreadable", str(directory), detail, False))
-    else:
-        add(Finding("unreadable", str(directory), f"{detail}: set aside as {target}", True, True))
+        return False
+    add(Finding("unreadable", str(directory), f"{detail}: set aside as {target}", True, True))
+    return True
 
 
 @contextlib.contextmanager

@@ -48,6 +48,7 @@ from agenttools_runtime.deploy import records, shapes
 from agenttools_runtime.deploy.records import DeploymentRecord
 from agenttools_runtime.mcp.origin import Origin
 from agenttools_runtime.paths import StatePaths
+from agenttools_runtime.state_directories import directory_problem, directory_set_aside
 
 JOURNAL_SCHEMA = 1
 SUFFIX = ".json"
@@ -276,23 +277,6 @@ def copy_problem(journal: Journal, change: ConfigChange) -> str | None:
     return None
 
 
-def directory_problem(directory: Path) -> str | None:
-    """What is at *directory* (a journal directory, or that of the managed environments)
-    when it is not a directory (nor a link to one), for messages: ``a named pipe``, ``a
-    regular file``, ``a symbolic link to nothing``; None when it is one, or nothing is
-    there."""
-    try:
-        mode = os.stat(directory).st_mode
-    except FileNotFoundError:
-        return "a symbolic link to nothing" if os.path.islink(directory) else None
-    except OSError:
-        return None  # (then creating it says why it cannot be)
-    if stat.S_ISDIR(mode):
-        return None
-    what = "a regular file" if stat.S_ISREG(mode) else regular_files.kind(mode)
-    return f"a symbolic link to {what}" if os.path.islink(directory) else what
-
-
 def directory_problem_detail(what: str, holding: str, changing: str) -> str:
     """How ``doctor`` says that something else than a directory (*what*, as
     :func:`directory_problem` names it) is where the directory of *holding* goes, so that
@@ -301,14 +285,6 @@ def directory_problem_detail(what: str, holding: str, changing: str) -> str:
         f"is {what}, not the directory of {holding}: every command that changes {changing} "
         "stops on it"
     )
-
-
-def directory_set_aside(directory: Path) -> Path:
-    """Where ``doctor --fix`` moves what is at *directory* (a journal directory of
-    deployments or of managed environments, or the managed environments' own) when it is
-    not a directory: ``<name>-set-aside/<name>`` beside it, so that of a journal directory
-    goes beside the journals it sets aside (``.journal-set-aside/.journal``)."""
-    return directory.with_name(f"{directory.name}-set-aside") / directory.name
 
 
 def set_aside_unusable_directory(directory: Path) -> Path:

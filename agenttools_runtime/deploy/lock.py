@@ -16,7 +16,7 @@ import contextvars
 import warnings
 from collections.abc import Iterator
 
-from agenttools_runtime import lock, paths, signals
+from agenttools_runtime import lock, paths, signals, state_directories
 from agenttools_runtime.deploy import journal
 from agenttools_runtime.deploy.recovery import recover
 from agenttools_runtime.deploy.store import Store
@@ -32,13 +32,15 @@ def deployment_lock(
 ) -> Iterator[Store]:
     """Hold the state lock for the block, with interrupted operations handled first.
     Raises ``DeploymentLockTimeout`` and ``StateRecoveryFailed`` (``JournalDirectoryUnusable``
-    before anything is done, when the journal directory is not a directory)."""
+    before anything is done, when the journal directory is not a directory), and
+    ``StateDirectoryUnusable`` when another directory of the state is not one."""
     current = _store.get()
     if current is not None:
         yield current
         return
     state = state or paths.state_paths()
     with lock.state_lock(timeout, state):
+        state_directories.check(state)
         store = Store.open(state)
         token = _store.set(store)
         try:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agenttools_runtime import errors, fs, jsonform, paths, regular_files
+from agenttools_runtime import errors, fs, jsonform, paths, regular_files, state_directories
 from agenttools_runtime.deploy import shapes
 from agenttools_runtime.mcp.origin import Origin
 
@@ -159,8 +159,14 @@ def is_stale(uid: str, deployments: Path) -> bool:
 
 
 def has_deployments(deployments: Path | None = None) -> bool:
-    """Whether the deployments directory exists (reading only; nothing is created)."""
-    return (deployments or paths.deployments_dir()).is_dir()
+    """Whether the deployments directory exists (reading only; nothing is created). Raises
+    ``StateDirectoryUnusable`` when something else than a directory is there (or where the
+    state goes)."""
+    directory = deployments or paths.deployments_dir()
+    if directory.is_dir():
+        return True
+    state_directories.check(paths.state_paths(directory), outer=True)
+    return False
 
 
 def read_record(path: Path) -> DeploymentRecord:
@@ -189,12 +195,17 @@ def iter_records(
     deployments: Path | None = None,
 ) -> Iterator[DeploymentRecord | errors.InvalidDeploymentRecord]:
     """Every record under the deployments directory (dot-directories — the registry, the
-    lock, staging — skipped), sorted by UUID; unreadable ones as the error."""
+    lock, staging — skipped), sorted by UUID; unreadable ones as the error. Raises
+    ``StateDirectoryUnusable`` when something else than a directory is there (or where the
+    state goes)."""
     root = deployments or paths.deployments_dir()
     try:
         names = sorted(os.listdir(root))
-    except FileNotFoundError:
-        return
+    except OSError as exc:
+        state_directories.check(paths.state_paths(root), outer=True)
+        if isinstance(exc, FileNotFoundError):
+            return  # (nothing deployed yet)
+        raise
     for name in names:
         if name.startswith("."):
             continue

@@ -13,6 +13,7 @@ import warnings
 from collections.abc import Callable
 from typing import TypeVar
 
+from agenttools_runtime import paths, state_directories
 from agenttools_runtime.discovery import SearchPath
 from agenttools_runtime.envs import layout, provision, recovery, refs
 from agenttools_runtime.envs.envlock import environments_lock
@@ -72,7 +73,9 @@ def install_and_deploy(
     ``deploy(search)`` from it: its outcome, and the warnings about environments (removed,
     kept, recovered). A new environment is kept only when the deploy succeeded; afterwards
     every environment that no deployment uses goes (those the deploy replaced). Raises what
-    provisioning and the deploy raise; nothing of a new environment is left then."""
+    provisioning and the deploy raise; nothing of a new environment is left then (nor made
+    when the deploy cannot be: ``StateDirectoryUnusable``)."""
+    state_directories.check(paths.state_paths())
     with environments_lock():
         said = recover_environments()
         chosen = find_installer(installer)

@@ -41,17 +41,13 @@ from pathlib import Path
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from agenttools_runtime.deploy.journal import (
-    directory_problem,
-    directory_problem_detail,
-    directory_set_aside,
-    set_aside_unusable_directory,
-)
+from agenttools_runtime.deploy.journal import directory_problem_detail, set_aside_unusable_directory
 from agenttools_runtime.envs import journal, layout, provision
 from agenttools_runtime.envs.layout import ManagedEnvironment
 from agenttools_runtime.envs.receipt import VENV
 from agenttools_runtime.envs.refs import empty_trash, references, remove_environment
 from agenttools_runtime.errors import AgentToolsError
+from agenttools_runtime.state_directories import directory_problem, directory_set_aside
 
 UNUSED = "unused"
 INCOMPLETE = "incomplete"

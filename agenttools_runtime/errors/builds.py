@@ -30,10 +30,18 @@ class InvalidProject(ProjectError):
 
 
 class ProjectWarning(AgentToolsWarning):
-    """A warning of the project's check (``path:line: warning: code: message``), said by a
-    command that goes on with the project (``bundle``, ``server-json``)."""
+    """A warning of the project's check (``path:line: warning: code: message``, as the check
+    and ``bundle --json`` say it), said by a command that goes on with the project
+    (``bundle``, ``server-json``)."""
 
     template = "{problem}"
+
+    @property
+    def without_severity(self) -> str:
+        """``path:line: code: message``: what stderr says after ``Warning:``, which says what
+        the ``warning:`` of the check's line says."""
+        where, marked, rest = str(self).partition(": warning: ")
+        return f"{where}: {rest}" if marked else str(self)
 
 
 class BuildError(AgentToolsError):

@@ -42,6 +42,7 @@ __all__ = [
     "JournalDirectoryUnusable",
     "MCPServersNotDeployed",
     "RunnerUnavailable",
+    "StateDirectoryUnusable",
     "StateRecoveryFailed",
 ]
 
@@ -195,6 +196,17 @@ class JournalDirectoryUnusable(StateRecoveryFailed):
         "{path}, where agenttools keeps the journals of its operations, is {what}, not a "
         "directory: nothing is changed while it is there. Run 'agenttools doctor --fix' to "
         "move it to {set_aside}, or move it away yourself."
+    )
+
+
+class StateDirectoryUnusable(DeployError):
+    """Something else than a directory (*what*: a regular file, a named pipe, a symbolic
+    link to nothing) where a directory of the state goes (``state_directories.py``)."""
+
+    template = (
+        "{path} is {what}, not the directory of agenttools' {holding}: nothing is changed "
+        "while it is there. Run 'agenttools doctor --fix' to set it aside (it moves it to "
+        "{set_aside}), or move it away yourself."
     )
 
 

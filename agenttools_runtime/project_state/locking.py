@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection
+from dataclasses import replace
 from pathlib import Path
 
 from packaging.utils import canonicalize_name
@@ -66,8 +67,11 @@ def lock_project(
             for client in spec.clients:
                 deployments.append(_deployment(project.root, spec, fetched, bundle, client))
     _check_keys(deployments)
-    return Lock(input=project.fingerprint, distributions=tuple(distributions),
-                deployments=tuple(deployments))  # fmt: skip
+    return Lock(
+        input=project.fingerprint,
+        distributions=tuple(distributions),
+        deployments=tuple(deployments),
+    )
 
 
 def stale_reason(project: ProjectFile, lock: Lock) -> str | None:
@@ -109,8 +113,12 @@ def bundle_names(spec: BundleSpec, fetched: Fetched) -> list[str]:
         return known
     for name in spec.bundles:
         if name not in known:
-            raise LockedBundleNotFound(distribution=spec.distribution, version=fetched.pin.version,
-                                       bundle=name, known=known)  # fmt: skip
+            raise LockedBundleNotFound(
+                distribution=spec.distribution,
+                version=fetched.pin.version,
+                bundle=name,
+                known=known,
+            )
     return list(spec.bundles)
 
 
@@ -145,8 +153,13 @@ def _deployment(
     root: Path, spec: BundleSpec, fetched: Fetched, bundle: str, client: str
 ) -> LockedDeployment:
     target = project_target(root, client, spec.scope)
-    made = LockedDeployment(bundle=f"{fetched.pin.name}/{bundle}", distribution=fetched.pin.name,
-                            client=target.client.id, scope=spec.scope, runner=spec.runner)  # fmt: skip
+    made = LockedDeployment(
+        bundle=f"{fetched.pin.name}/{bundle}",
+        distribution=fetched.pin.name,
+        client=target.client.id,
+        scope=spec.scope,
+        runner=spec.runner,
+    )
     if spec.scope == "user":
         return made  # (machine-local: recorded by each machine's deployment, not here)
     with entries_from(fetched):
@@ -156,8 +169,15 @@ def _deployment(
     if target.config_file is not None and target.mcp_problem is None:
         for sp in tools.servers:
             entry = build_entry(target.client, sp.server, sp.key)
-            entries.append(LockedEntry(_relative(target.config_file, base), sp.key, entry_digest(entry),
-                                       sp.server.qualified_name, _setting_names(sp.server)))  # fmt: skip
+            entries.append(
+                LockedEntry(
+                    _relative(target.config_file, base),
+                    sp.key,
+                    entry_digest(entry),
+                    sp.server.qualified_name,
+                    _setting_names(sp.server),
+                )
+            )
     files: list[LockedFile] = []
     if target.skills_root is not None and target.skills_problem is None:
         for source in tools.skills:
@@ -166,8 +186,7 @@ def _deployment(
                 files.append(LockedFile(_relative(path, base), digest))
     entries.sort(key=lambda e: (e.file, e.key))
     files.sort(key=lambda f: f.path)
-    return LockedDeployment(made.bundle, made.distribution, made.client, made.scope, made.runner,
-                            tuple(entries), tuple(files))  # fmt: skip
+    return replace(made, entries=tuple(entries), files=tuple(files))
 
 
 def _check_keys(deployments: list[LockedDeployment]) -> None:
@@ -177,8 +196,9 @@ def _check_keys(deployments: list[LockedDeployment]) -> None:
         for e in d.entries:
             first = owners.setdefault((e.file, e.key), d)
             if first.bundle != d.bundle:
-                raise DuplicateProjectConfigKey(first=first.bundle, second=d.bundle, key=e.key,
-                                                file=e.file, client=d.client)  # fmt: skip
+                raise DuplicateProjectConfigKey(
+                    first=first.bundle, second=d.bundle, key=e.key, file=e.file, client=d.client
+                )
 
 
 def _relative(path: Path, base: Path) -> str:

@@ -173,7 +173,8 @@ def test_a_file_system_error_names_the_path_it_is_about(
     ConfigFileInvalid, 'Cannot edit <the client's config file>: …; it was not changed.', so a
     file where agenttools' state directory goes was blamed on the config file (and list
     said 'edit'); the CLI's general handler names the path and the operation
-    (FileOperationFailed), as every other command does."""
+    (FileOperationFailed), as every other command does (and StateDirectoryUnusable names the
+    state directory that is a file)."""
     state = tmp_path / "state"
     monkeypatch.setenv("AGENTTOOLS_HOME", str(state))
     state.mkdir()
@@ -188,7 +189,9 @@ def test_a_file_system_error_names_the_path_it_is_about(
     given = [a.format(site=site) for a in argv]
     status, out, _ = run(capsys, "mcp", *given, "--json")
     error = json.loads(out)["error"]
-    assert status == 1 and error["tag"] == "FileOperationFailed", error
+    # (a file where the deployments directory goes is said as what it is: its own error)
+    tag = "FileOperationFailed" if argv[0] == "list" else "StateDirectoryUnusable"
+    assert status == 1 and error["tag"] == tag, error
     gone_wrong = config if argv[0] == "list" else state / "deployments"
     assert error["path"] == str(gone_wrong) and "Cannot edit" not in error["message"]
 

@@ -4,6 +4,7 @@ files under a temporary HOME, versions of distribution skills, removal after uni
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -256,3 +257,63 @@ def test_an_ambiguous_server_name_of_the_environment_given_is_said_to_be_ambiguo
     assert "other-weather/weather, weather-tools/weather" in err
     assert "--install" not in err
     assert not (home / ".claude.json").exists()
+
+
+def _something_else_at(path: Path, what: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if what == "regular file":
+        path.write_text("the user's\n")
+    elif what == "named pipe":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(path.with_name("nowhere"))
+
+
+@pytest.mark.parametrize("what", ["regular file", "named pipe", "symbolic link to nothing"])
+def test_a_deployments_directory_that_is_no_directory_is_one_clear_error(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, what: str
+) -> None:
+    """Bug: deploy (and doctor) said 'Cannot access <state>/deployments: File exists
+    (EEXIST)', deployed 'Not a directory (ENOTDIR)' (for a link to nothing: No deployments.),
+    remove 'No deployment found'."""
+    site = fake_site(tmp_path / "site")
+    weather(site, "1.2.0")
+    deployments = tmp_path / "agenttools-state" / "deployments"
+    _something_else_at(deployments, what)
+    aside = deployments.parent / "deployments-set-aside" / "deployments"
+    for argv in (
+        ["deploy", "claude-code", "weather-tools/weather-tools", "--path", str(site)],
+        ["deploy", "claude-code", "weather-tools/weather-tools", "--path", str(site), "--dry-run"],
+        ["deployed"],
+        ["remove", "0123abcd"],
+    ):
+        status, out, err = run(capsys, *argv)
+        assert status == 1 and out == "", argv
+        assert err == (
+            f"agenttools: {deployments} is a {what}, not the directory of agenttools' "
+            "deployment records: nothing is changed while it is there. Run 'agenttools "
+            f"doctor --fix' to set it aside (it moves it to {aside}), or move it away "
+            "yourself.\n"
+        ), argv
+    status, out, _ = run(capsys, "deployed", "--json")
+    assert status == 1 and json.loads(out)["error"]["tag"] == "StateDirectoryUnusable"
+    assert not (home / ".claude.json").exists()
+    assert not (home / ".claude" / "skills").exists()
+
+
+def test_a_registry_that_is_no_directory_stops_a_deploy_before_anything_is_written(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path
+) -> None:
+    """Bug: the deploy stopped with 'Cannot access <registry>/<key>.json: Not a directory'
+    once it had begun writing (rolled back)."""
+    site = fake_site(tmp_path / "site")
+    weather(site, "1.2.0")
+    registry = tmp_path / "agenttools-state" / "deployments" / ".skill-registry"
+    _something_else_at(registry, "regular file")
+    argv = ["deploy", "claude-code", "weather-tools/weather-tools", "--path", str(site)]
+    status, _, err = run(capsys, *argv)
+    assert status == 1
+    assert f"{registry} is a regular file, not the directory of agenttools' skill registry" in err
+    assert "'agenttools doctor --fix' to set it aside" in err
+    assert not (home / ".claude.json").exists()
+    assert not (home / ".claude" / "skills").exists()

@@ -397,6 +397,64 @@ def test_an_environments_directory_is_never_set_aside_over_one_set_aside_before(
     assert (state / "envs").read_text() == "the user's\n"
 
 
+STATE_DIRECTORIES = [
+    ".",
+    "deployments",
+    "deployments/.skill-registry",
+    "deployments/.index",
+    "deployments/.verified",
+    "deployments/.created",
+]
+
+
+@pytest.mark.parametrize("what", ["regular file", "named pipe", "symbolic link to nothing"])
+@pytest.mark.parametrize("where", STATE_DIRECTORIES)
+def test_a_state_directory_that_is_no_directory_is_a_finding(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str], where: str, what: str
+) -> None:
+    """Bug: with something else than a directory at <state> or <state>/deployments, doctor
+    stopped with 'Cannot access ...: File exists (EEXIST)' (or Not a directory), or said No
+    problems found (a link to nothing); at the registry the same; at .index it said the index
+    is rebuilt, also after --fix; at .created --fix stopped (Cannot delete ...); at .verified
+    it said No problems found."""
+    directory = state if where == "." else state / where
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    _make_something_else(directory, what)
+    assert main(["doctor", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    (finding,) = data["findings"]
+    assert finding["kind"] == "unreadable" and finding["fixable"] and not finding["fixed"]
+    assert finding["path"] == str(directory)
+    assert main(["doctor"]) == 1
+    printed = capsys.readouterr().out
+    assert f"  unreadable           {directory}\n" in printed
+    assert f"is a {what}, not the directory of agenttools' " in printed
+    assert "--fix sets it aside" in printed and "No problems found." not in printed
+    assert main(["doctor", "--fix"]) == 0
+    aside = directory.with_name(f"{directory.name}-set-aside") / directory.name
+    assert f"set aside as {aside}" in capsys.readouterr().out
+    assert _same_thing(aside, what)
+    # (gone, or the directory agenttools made there: --fix writes the index anew)
+    assert not os.path.lexists(directory) or (directory.is_dir() and not directory.is_symlink())
+    assert main(["doctor"]) == 0
+    assert "No problems found." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("where", ["deployments", "deployments/.skill-registry"])
+def test_a_state_directory_is_never_set_aside_over_one_set_aside_before(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    directory = state / where
+    earlier = directory.with_name(f"{directory.name}-set-aside") / directory.name
+    earlier.parent.mkdir(parents=True)
+    earlier.write_text("set aside before\n")
+    directory.write_text("the user's\n")
+    assert main(["doctor", "--fix"]) == 1
+    assert "stops on it; move it away\n0 fixed, 1 left" in capsys.readouterr().out
+    assert earlier.read_text() == "set aside before\n"
+    assert directory.read_text() == "the user's\n"
+
+
 @pytest.mark.parametrize("taken", ["journal", "side file"])
 def test_a_journal_set_aside_never_replaces_one_set_aside_before(
     home: Path, state: Path, taken: str

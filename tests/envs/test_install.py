@@ -83,6 +83,26 @@ def test_install_deploy_serve_rerun_offline_share_and_remove(
     assert leftovers(state_of(tmp_path)) == []
 
 
+def test_a_deployments_directory_that_is_no_directory_stops_an_install_before_it_begins(
+    capsys: pytest.CaptureFixture[str], home: Path, tmp_path: Path, publishing: Publishing
+) -> None:
+    """Bug: the environment was installed, then the deploy stopped with 'Cannot access
+    <state>/deployments: Not a directory (ENOTDIR)' (and the environment was taken away)."""
+    deployments = state_of(tmp_path) / "deployments"
+    deployments.parent.mkdir(parents=True)
+    os.mkfifo(deployments)
+    url = publishing.server.url()
+    done = run(capsys, "deploy", "claude-code", "weather-tools", "-i", url, "--install")
+    assert done.status == 1
+    assert done.err.startswith(
+        f"agenttools: {deployments} is a named pipe, not the directory of agenttools' "
+        "deployment records: nothing is changed while it is there. Run 'agenttools doctor "
+        "--fix' to set it aside"
+    ), done.err
+    assert environments(state_of(tmp_path)) == [] and not (home / ".claude.json").exists()
+    assert deployments.is_fifo()
+
+
 def test_sync_upgrade_moves_skills_and_environment_and_keeps_modified_skills(
     capsys: pytest.CaptureFixture[str],
     home: Path,
