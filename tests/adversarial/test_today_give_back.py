@@ -460,15 +460,6 @@ def test_an_identical_entry_the_user_wrote_is_still_there_after_remove(
         assert config.read_bytes() == written
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="mcp install goose into 'base: &b {}\\nextensions: *b\\n' writes the entry into the "
-    "anchored mapping (the user's 'base' changes too, the alias stays), then mcp uninstall "
-    "stops with a traceback (IndexError: list index out of range in the YAML removal); into "
-    "'extensions: &b {}\\nother: *b\\n' it writes (the user's 'other' gets the entry through "
-    "the alias) and the uninstall refuses: 'the entry cannot be removed from this file's "
-    "YAML'. An aliased or anchored container should be refused before writing, or given back",
-)
 @pytest.mark.parametrize(
     "text",
     ["base: &b {}\nextensions: *b\n", "extensions: &b {}\nother: *b\n"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -260,6 +261,34 @@ def test_yaml_corpus_round_trips(name: str) -> None:
     assert fmt.read_entries(new, GOOSE)["weather"] == GOOSE_ENTRY
     restored, removed = fmt.remove_entry(new, GOOSE, "weather")
     assert removed and restored == original
+
+
+CONTINUE = Container(("mcpServers",), "name")
+
+
+@pytest.mark.parametrize(
+    ("text", "container"),
+    [
+        ("base: &b {weather: {cmd: x}}\nextensions: *b\n", GOOSE),  # the container an alias
+        ("extensions: &b {weather: {cmd: x}}\nother: *b\n", GOOSE),  # the container an anchor
+        ("extensions: &b\n  weather:\n    cmd: x\nother: *b\n", GOOSE),
+        ("base: &b [{name: weather}]\nmcpServers: *b\n", CONTINUE),
+        ("mcpServers: &b\n- name: weather\nother: *b\n", CONTINUE),
+    ],
+)
+def test_a_yaml_container_shared_through_an_anchor_is_refused(
+    text: str, container: Container
+) -> None:
+    """An entry written into (or removed from) an anchored mapping is also in every key that
+    aliases it (the user's other keys change): set and remove are refused, saying why."""
+    fmt = get_format("yaml")
+    entry = {"name": "weather", "cmd": "y"} if container.list_key else {"cmd": "y"}
+    for edit in (
+        lambda: fmt.set_entry(text, container, "weather", entry, {}),
+        lambda: fmt.remove_entry(text, container, "weather"),
+    ):
+        with pytest.raises(StructureError, match=re.escape("a YAML anchor or alias (&b / *b)")):
+            edit()
 
 
 @pytest.mark.parametrize(

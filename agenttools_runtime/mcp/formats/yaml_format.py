@@ -34,6 +34,7 @@ from agenttools_runtime.mcp.formats.base import (
     newline,
     only_entry,
     same_data,
+    where,
     without_final_newline,
 )
 from agenttools_runtime.mcp.formats.yaml_flow import flow_item, splice
@@ -188,6 +189,7 @@ def set_entry(
     root = _load(text)
     if root is not None and not isinstance(root, CommentedMap):
         raise StructureError("the top level is not a mapping")
+    _check_editable(root, container)
     existing = _entries(root, container)  # (parsed once: ruamel is slow on a large file)
     existed = key in existing
     if existed and same_data(existing[key], _plain(dict(entry))):
@@ -211,6 +213,7 @@ def remove_entry(text: str, container: Container, key: str) -> tuple[str, bool]:
         raise StructureError("the top level is not a mapping")
     if key not in _entries(root, container):
         return text, False
+    _check_editable(root, container)
     want = expected(_plain(root), container, key, None)
     spliced = _splice_remove(text, root, container, key)
     if spliced is None:  # a flow container: its text is spliced
@@ -237,6 +240,24 @@ def entry_span(text: str, container: Container, key: str) -> tuple[int, int] | N
     start, end, _count = block
     before = sum(map(len, lines[:start]))
     return before, before + sum(map(len, lines[start:end]))
+
+
+def _check_editable(root: CommentedMap | None, container: Container) -> None:
+    """``StructureError`` when the container, or a mapping on its path, is one agenttools
+    does not edit: an anchored or aliased node (``&b`` / ``*b``) is shared by every key
+    naming it, so the entry would land in (or leave) the user's other keys too."""
+    node: Any = root
+    for depth, part in enumerate(container.path):
+        if not isinstance(node, CommentedMap) or node.get(part) is None:
+            return  # (the rest of the path is missing or null: created as new mappings)
+        node = node[part]
+        anchor = node.yaml_anchor() if isinstance(node, (CommentedMap, CommentedSeq)) else None
+        if anchor is not None and anchor.value is not None:
+            raise StructureError(
+                f"{where(container.path[: depth + 1])} is a YAML anchor or alias "
+                f"(&{anchor.value} / *{anchor.value}), which other keys may share; "
+                "agenttools does not edit it"
+            )
 
 
 def _holds(text: str, want: Any) -> bool:
