@@ -489,13 +489,6 @@ def main_status(argv: list[str]) -> int:
         raise AssertionError(f"{argv}: a traceback: {exc!r}") from exc
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="mcp install goose (and deploy goose) into '<<: {extensions: {}}\\n' (a YAML merge "
-    "key; also one inside the container, or an '!!omap' container) ends in a traceback, TypeError: cannot unpack non-iterable NoneType object "
-    "(yaml_format._splice_set: parent.lc.key(last) is None), where a file it cannot edit "
-    "is a clear ConfigFileInvalid; the file is left as it was",
-)
 @pytest.mark.parametrize(
     "text",
     [

@@ -292,6 +292,32 @@ def test_a_yaml_container_shared_through_an_anchor_is_refused(
 
 
 @pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("<<: {extensions: {weather: {cmd: x}}}\n", "comes from a YAML merge key (<<)"),
+        ("extensions:\n  <<: {weather: {cmd: x}}\n", "holds a YAML merge key (<<)"),
+        ("b: &b {o: 1}\nextensions:\n  <<: *b\n  weather:\n    cmd: x\n", "merge key (<<)"),
+        ("extensions: !!omap\n- weather: {cmd: x}\n", "is a YAML !!omap"),
+        ("--- !!omap\n- extensions: {weather: {cmd: x}}\n", "the top level is a YAML !!omap"),
+    ],
+)
+def test_a_yaml_container_of_merged_or_omap_keys_is_refused(text: str, problem: str) -> None:
+    """Keys from a merge key (``<<``) and the pairs of an ``!!omap`` have no lines of their
+    own: set and remove are refused, saying why; the entry's span is unknown (None)."""
+    fmt = get_format("yaml")
+    for edit in (
+        lambda: fmt.set_entry(text, GOOSE, "weather", {"cmd": "y"}, {}),
+        lambda: fmt.set_entry(text, GOOSE, "new", {"cmd": "y"}, {}),
+        lambda: fmt.remove_entry(text, GOOSE, "weather"),
+    ):
+        with pytest.raises(StructureError, match=re.escape(problem)):
+            edit()
+    assert fmt.read_entries(text, GOOSE)["weather"] == {"cmd": "x"}
+    if "<<: *b" not in text:  # (there the entry is the container's own key)
+        assert fmt.entry_span(text, GOOSE, "weather") is None
+
+
+@pytest.mark.parametrize(
     ("original", "container"),
     [
         (

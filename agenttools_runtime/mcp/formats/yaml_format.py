@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.comments import CommentedMap, CommentedOrderedMap, CommentedSeq
 from ruamel.yaml.util import load_yaml_guess_indent
 
 from agenttools_runtime.mcp.formats.base import (
@@ -50,6 +50,7 @@ _SEQ_LINE = re.compile(r"^([ \t]*)-[ \t]")
 # lines as ruamel counts them (its marks index this list): not str.splitlines, which also
 # breaks at U+2028, form feeds and others a quoted scalar may hold
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_OMAP = "is a YAML !!omap, which agenttools does not edit"
 _EMPTY_FLOW_ROOT = re.compile(r"^[ \t]*\{[ \t]*\}[ \t]*(?P<comment>#[^\r\n]*)?(?:\r?\n)?$")
 
 
@@ -155,7 +156,7 @@ def _entry_block(
     collection *node* (in a list: the first such item, the one ``set_entry`` replaces);
     None in flow style or when it is not there."""
     if container.list_key is None:
-        if not isinstance(node, CommentedMap) or node.fa.flow_style() or key not in node:
+        if not isinstance(node, CommentedMap) or node.fa.flow_style() or not _own_key(node, key):
             return None
         line, col = node.lc.key(key)
         return line, _block_end(lines, line, col), 1
@@ -245,19 +246,49 @@ def entry_span(text: str, container: Container, key: str) -> tuple[int, int] | N
 def _check_editable(root: CommentedMap | None, container: Container) -> None:
     """``StructureError`` when the container, or a mapping on its path, is one agenttools
     does not edit: an anchored or aliased node (``&b`` / ``*b``) is shared by every key
-    naming it, so the entry would land in (or leave) the user's other keys too."""
+    naming it, so the entry would land in (or leave) the user's other keys too; keys from a
+    merge key (``<<``) and the pairs of an ``!!omap`` have no lines of their own to splice."""
     node: Any = root
     for depth, part in enumerate(container.path):
-        if not isinstance(node, CommentedMap) or node.get(part) is None:
-            return  # (the rest of the path is missing or null: created as new mappings)
-        node = node[part]
-        anchor = node.yaml_anchor() if isinstance(node, (CommentedMap, CommentedSeq)) else None
-        if anchor is not None and anchor.value is not None:
+        if isinstance(node, CommentedOrderedMap):  # (the top level may be one)
+            raise StructureError(f"{where(container.path[:depth])} {_OMAP}")
+        if not isinstance(node, CommentedMap) or part not in node:
+            return  # (the rest of the path is missing: created as new mappings)
+        here = where(container.path[: depth + 1])
+        if not _own_key(node, part):
             raise StructureError(
-                f"{where(container.path[: depth + 1])} is a YAML anchor or alias "
-                f"(&{anchor.value} / *{anchor.value}), which other keys may share; "
-                "agenttools does not edit it"
+                f"{here} comes from a YAML merge key (<<), which agenttools does not edit"
             )
+        node = node[part]
+        problem = _unsupported(node)
+        if problem is not None:
+            raise StructureError(f"{here} {problem}")
+
+
+def _own_key(mapping: CommentedMap, key: str) -> bool:
+    """Whether *key* is written in *mapping* itself, on a line ruamel marked: not taken from
+    a merge key (``<<``), nor a pair of an ``!!omap`` (a sequence of one-pair mappings)."""
+    if isinstance(mapping, CommentedOrderedMap):
+        return False
+    return any(name == key for name, _value in mapping.non_merged_items())
+
+
+def _unsupported(node: Any) -> str | None:
+    """Why agenttools does not edit the mapping or sequence *node* (see
+    :func:`_check_editable`), or None."""
+    if not isinstance(node, (CommentedMap, CommentedSeq)):
+        return None
+    anchor = node.yaml_anchor()
+    if anchor is not None and anchor.value is not None:
+        return (
+            f"is a YAML anchor or alias (&{anchor.value} / *{anchor.value}), which other keys "
+            "may share; agenttools does not edit it"
+        )
+    if isinstance(node, CommentedOrderedMap):
+        return _OMAP
+    if isinstance(node, CommentedMap) and node.merge:
+        return "holds a YAML merge key (<<), which agenttools does not edit"
+    return None
 
 
 def _holds(text: str, want: Any) -> bool:
