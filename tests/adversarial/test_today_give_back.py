@@ -327,13 +327,6 @@ def test_a_config_that_was_never_written_is_not_touched_by_the_cleanup(site: Pat
         assert config.read_text() == text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a YAML file whose only key is a tab-indented plain scalar starting with '...' "
-    "(\\n\\n\\t... a: b, which ruamel reads as {'... a': 'b'}) is rewritten as "
-    "\\n\\t'... a': b\\n… (a blank line dropped, the key quoted after the tab): a text "
-    "no YAML reader parses, agenttools' own included, so the uninstall or remove refuses it",
-)
 @pytest.mark.parametrize("client", ["goose", "continue"])
 def test_a_yaml_text_the_reader_takes_is_never_written_unparsable(client: str, site: Path) -> None:
     text = "\n\n\t... a: b"

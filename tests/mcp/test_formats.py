@@ -317,6 +317,19 @@ def test_a_yaml_container_of_merged_or_omap_keys_is_refused(text: str, problem: 
         assert fmt.entry_span(text, GOOSE, "weather") is None
 
 
+@pytest.mark.parametrize("container", [GOOSE, CONTINUE])
+def test_a_yaml_edit_that_would_not_read_back_is_refused(container: Container) -> None:
+    """ruamel reads ``\\t... a: b`` after blank lines (as ``{'... a': 'b'}``) but not with a
+    line after it, and its round-trip dumper writes it back unparsable: the edit is
+    refused rather than written."""
+    text = "\n\n\t... a: b"
+    fmt = get_format("yaml")
+    assert fmt.read_entries(text, container) == {}
+    entry = {"name": "weather", "cmd": "y"} if container.list_key else {"cmd": "y"}
+    with pytest.raises(StructureError, match="cannot be written into this file's YAML"):
+        fmt.set_entry(text, container, "weather", entry, {})
+
+
 @pytest.mark.parametrize(
     ("original", "container"),
     [

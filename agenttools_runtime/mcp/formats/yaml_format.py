@@ -7,7 +7,7 @@ the entry's lines are spliced in or out, so every other line — comments, quoti
 old data with the one entry changed). A flow-style container
 (``extensions: {a: {...}}``) is spliced as text by :mod:`.yaml_flow`. Layouts neither splice
 handles are edited with ruamel's round-trip dumper instead, which keeps comments and data but
-may re-indent.
+may re-indent; its result is checked the same way, and refused when it fails.
 """
 
 from __future__ import annotations
@@ -203,7 +203,13 @@ def set_entry(
     for candidate in _final_newline_as_in(text, spliced):
         if _holds(candidate, want):
             return candidate, existed
-    return _roundtrip(text, container, key, dict(entry), defaults), existed
+    edited = _roundtrip(text, container, key, dict(entry), defaults)
+    if not _holds(edited, want):  # never a text that does not read back as written
+        raise StructureError(
+            f"the entry {key!r} cannot be written into this file's YAML (the edited text "
+            "would not read back as the file's data with the entry)"
+        )
+    return edited, existed
 
 
 def remove_entry(text: str, container: Container, key: str) -> tuple[str, bool]:
