@@ -317,6 +317,30 @@ def test_a_yaml_container_of_merged_or_omap_keys_is_refused(text: str, problem: 
         assert fmt.entry_span(text, GOOSE, "weather") is None
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "extensions: !!omap\n",  # (on a scalar: ruamel raises AttributeError)
+        "extensions: !!set\n",
+        "x: !!int abc\nextensions: {}\n",  # ValueError
+        "x: !!float abc\n",
+        "x: !!bool abc\n",  # KeyError
+        "base: &b\n  <<: *b\nextensions: {}\n",  # a mapping merged into itself
+    ],
+)
+def test_a_yaml_value_ruamel_cannot_build_is_unparseable(text: str) -> None:
+    """ruamel's constructor fails on these with a Python error of its own, not a YAML one:
+    each is a ParseError (ConfigFileUnparseable, the file unchanged), never a traceback."""
+    fmt = get_format("yaml")
+    for edit in (
+        lambda: fmt.read_entries(text, GOOSE),
+        lambda: fmt.set_entry(text, GOOSE, "weather", {"cmd": "y"}, {}),
+        lambda: fmt.remove_entry(text, GOOSE, "weather"),
+    ):
+        with pytest.raises(ParseError, match="a tag its value does not fit"):
+            edit()
+
+
 @pytest.mark.parametrize("container", [GOOSE, CONTINUE])
 def test_a_yaml_edit_that_would_not_read_back_is_refused(container: Container) -> None:
     """ruamel reads ``\\t... a: b`` after blank lines (as ``{'... a': 'b'}``) but not with a
