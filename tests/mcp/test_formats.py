@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -260,6 +261,97 @@ def test_yaml_corpus_round_trips(name: str) -> None:
     assert fmt.read_entries(new, GOOSE)["weather"] == GOOSE_ENTRY
     restored, removed = fmt.remove_entry(new, GOOSE, "weather")
     assert removed and restored == original
+
+
+CONTINUE = Container(("mcpServers",), "name")
+
+
+@pytest.mark.parametrize(
+    ("text", "container"),
+    [
+        ("base: &b {weather: {cmd: x}}\nextensions: *b\n", GOOSE),  # the container an alias
+        ("extensions: &b {weather: {cmd: x}}\nother: *b\n", GOOSE),  # the container an anchor
+        ("extensions: &b\n  weather:\n    cmd: x\nother: *b\n", GOOSE),
+        ("base: &b [{name: weather}]\nmcpServers: *b\n", CONTINUE),
+        ("mcpServers: &b\n- name: weather\nother: *b\n", CONTINUE),
+    ],
+)
+def test_a_yaml_container_shared_through_an_anchor_is_refused(
+    text: str, container: Container
+) -> None:
+    """An entry written into (or removed from) an anchored mapping is also in every key that
+    aliases it (the user's other keys change): set and remove are refused, saying why."""
+    fmt = get_format("yaml")
+    entry = {"name": "weather", "cmd": "y"} if container.list_key else {"cmd": "y"}
+    for edit in (
+        lambda: fmt.set_entry(text, container, "weather", entry, {}),
+        lambda: fmt.remove_entry(text, container, "weather"),
+    ):
+        with pytest.raises(StructureError, match=re.escape("a YAML anchor or alias (&b / *b)")):
+            edit()
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("<<: {extensions: {weather: {cmd: x}}}\n", "comes from a YAML merge key (<<)"),
+        ("extensions:\n  <<: {weather: {cmd: x}}\n", "holds a YAML merge key (<<)"),
+        ("b: &b {o: 1}\nextensions:\n  <<: *b\n  weather:\n    cmd: x\n", "merge key (<<)"),
+        ("extensions: !!omap\n- weather: {cmd: x}\n", "is a YAML !!omap"),
+        ("--- !!omap\n- extensions: {weather: {cmd: x}}\n", "the top level is a YAML !!omap"),
+    ],
+)
+def test_a_yaml_container_of_merged_or_omap_keys_is_refused(text: str, problem: str) -> None:
+    """Keys from a merge key (``<<``) and the pairs of an ``!!omap`` have no lines of their
+    own: set and remove are refused, saying why; the entry's span is unknown (None)."""
+    fmt = get_format("yaml")
+    for edit in (
+        lambda: fmt.set_entry(text, GOOSE, "weather", {"cmd": "y"}, {}),
+        lambda: fmt.set_entry(text, GOOSE, "new", {"cmd": "y"}, {}),
+        lambda: fmt.remove_entry(text, GOOSE, "weather"),
+    ):
+        with pytest.raises(StructureError, match=re.escape(problem)):
+            edit()
+    assert fmt.read_entries(text, GOOSE)["weather"] == {"cmd": "x"}
+    if "<<: *b" not in text:  # (there the entry is the container's own key)
+        assert fmt.entry_span(text, GOOSE, "weather") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "extensions: !!omap\n",  # (on a scalar: ruamel raises AttributeError)
+        "extensions: !!set\n",
+        "x: !!int abc\nextensions: {}\n",  # ValueError
+        "x: !!float abc\n",
+        "x: !!bool abc\n",  # KeyError
+        "base: &b\n  <<: *b\nextensions: {}\n",  # a mapping merged into itself
+    ],
+)
+def test_a_yaml_value_ruamel_cannot_build_is_unparseable(text: str) -> None:
+    """ruamel's constructor fails on these with a Python error of its own, not a YAML one:
+    each is a ParseError (ConfigFileUnparseable, the file unchanged), never a traceback."""
+    fmt = get_format("yaml")
+    for edit in (
+        lambda: fmt.read_entries(text, GOOSE),
+        lambda: fmt.set_entry(text, GOOSE, "weather", {"cmd": "y"}, {}),
+        lambda: fmt.remove_entry(text, GOOSE, "weather"),
+    ):
+        with pytest.raises(ParseError, match="a tag its value does not fit"):
+            edit()
+
+
+@pytest.mark.parametrize("container", [GOOSE, CONTINUE])
+def test_a_yaml_edit_that_would_not_read_back_is_refused(container: Container) -> None:
+    """ruamel reads ``\\t... a: b`` after blank lines (as ``{'... a': 'b'}``) but not with a
+    line after it, and its round-trip dumper writes it back unparsable: the edit is
+    refused rather than written."""
+    text = "\n\n\t... a: b"
+    fmt = get_format("yaml")
+    assert fmt.read_entries(text, container) == {}
+    entry = {"name": "weather", "cmd": "y"} if container.list_key else {"cmd": "y"}
+    with pytest.raises(StructureError, match="cannot be written into this file's YAML"):
+        fmt.set_entry(text, container, "weather", entry, {})
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ the entry's lines are spliced in or out, so every other line — comments, quoti
 old data with the one entry changed). A flow-style container
 (``extensions: {a: {...}}``) is spliced as text by :mod:`.yaml_flow`. Layouts neither splice
 handles are edited with ruamel's round-trip dumper instead, which keeps comments and data but
-may re-indent.
+may re-indent; its result is checked the same way, and refused when it fails.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.comments import CommentedMap, CommentedOrderedMap, CommentedSeq
 from ruamel.yaml.util import load_yaml_guess_indent
 
 from agenttools_runtime.mcp.formats.base import (
@@ -34,6 +34,7 @@ from agenttools_runtime.mcp.formats.base import (
     newline,
     only_entry,
     same_data,
+    where,
     without_final_newline,
 )
 from agenttools_runtime.mcp.formats.yaml_flow import flow_item, splice
@@ -49,6 +50,7 @@ _SEQ_LINE = re.compile(r"^([ \t]*)-[ \t]")
 # lines as ruamel counts them (its marks index this list): not str.splitlines, which also
 # breaks at U+2028, form feeds and others a quoted scalar may hold
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_OMAP = "is a YAML !!omap, which agenttools does not edit"
 _EMPTY_FLOW_ROOT = re.compile(r"^[ \t]*\{[ \t]*\}[ \t]*(?P<comment>#[^\r\n]*)?(?:\r?\n)?$")
 
 
@@ -154,7 +156,7 @@ def _entry_block(
     collection *node* (in a list: the first such item, the one ``set_entry`` replaces);
     None in flow style or when it is not there."""
     if container.list_key is None:
-        if not isinstance(node, CommentedMap) or node.fa.flow_style() or key not in node:
+        if not isinstance(node, CommentedMap) or node.fa.flow_style() or not _own_key(node, key):
             return None
         line, col = node.lc.key(key)
         return line, _block_end(lines, line, col), 1
@@ -188,6 +190,7 @@ def set_entry(
     root = _load(text)
     if root is not None and not isinstance(root, CommentedMap):
         raise StructureError("the top level is not a mapping")
+    _check_editable(root, container)
     existing = _entries(root, container)  # (parsed once: ruamel is slow on a large file)
     existed = key in existing
     if existed and same_data(existing[key], _plain(dict(entry))):
@@ -200,7 +203,13 @@ def set_entry(
     for candidate in _final_newline_as_in(text, spliced):
         if _holds(candidate, want):
             return candidate, existed
-    return _roundtrip(text, container, key, dict(entry), defaults), existed
+    edited = _roundtrip(text, container, key, dict(entry), defaults)
+    if not _holds(edited, want):  # never a text that does not read back as written
+        raise StructureError(
+            f"the entry {key!r} cannot be written into this file's YAML (the edited text "
+            "would not read back as the file's data with the entry)"
+        )
+    return edited, existed
 
 
 def remove_entry(text: str, container: Container, key: str) -> tuple[str, bool]:
@@ -211,6 +220,7 @@ def remove_entry(text: str, container: Container, key: str) -> tuple[str, bool]:
         raise StructureError("the top level is not a mapping")
     if key not in _entries(root, container):
         return text, False
+    _check_editable(root, container)
     want = expected(_plain(root), container, key, None)
     spliced = _splice_remove(text, root, container, key)
     if spliced is None:  # a flow container: its text is spliced
@@ -237,6 +247,54 @@ def entry_span(text: str, container: Container, key: str) -> tuple[int, int] | N
     start, end, _count = block
     before = sum(map(len, lines[:start]))
     return before, before + sum(map(len, lines[start:end]))
+
+
+def _check_editable(root: CommentedMap | None, container: Container) -> None:
+    """``StructureError`` when the container, or a mapping on its path, is one agenttools
+    does not edit: an anchored or aliased node (``&b`` / ``*b``) is shared by every key
+    naming it, so the entry would land in (or leave) the user's other keys too; keys from a
+    merge key (``<<``) and the pairs of an ``!!omap`` have no lines of their own to splice."""
+    node: Any = root
+    for depth, part in enumerate(container.path):
+        if isinstance(node, CommentedOrderedMap):  # (the top level may be one)
+            raise StructureError(f"{where(container.path[:depth])} {_OMAP}")
+        if not isinstance(node, CommentedMap) or part not in node:
+            return  # (the rest of the path is missing: created as new mappings)
+        here = where(container.path[: depth + 1])
+        if not _own_key(node, part):
+            raise StructureError(
+                f"{here} comes from a YAML merge key (<<), which agenttools does not edit"
+            )
+        node = node[part]
+        problem = _unsupported(node)
+        if problem is not None:
+            raise StructureError(f"{here} {problem}")
+
+
+def _own_key(mapping: CommentedMap, key: str) -> bool:
+    """Whether *key* is written in *mapping* itself, on a line ruamel marked: not taken from
+    a merge key (``<<``), nor a pair of an ``!!omap`` (a sequence of one-pair mappings)."""
+    if isinstance(mapping, CommentedOrderedMap):
+        return False
+    return any(name == key for name, _value in mapping.non_merged_items())
+
+
+def _unsupported(node: Any) -> str | None:
+    """Why agenttools does not edit the mapping or sequence *node* (see
+    :func:`_check_editable`), or None."""
+    if not isinstance(node, (CommentedMap, CommentedSeq)):
+        return None
+    anchor = node.yaml_anchor()
+    if anchor is not None and anchor.value is not None:
+        return (
+            f"is a YAML anchor or alias (&{anchor.value} / *{anchor.value}), which other keys "
+            "may share; agenttools does not edit it"
+        )
+    if isinstance(node, CommentedOrderedMap):
+        return _OMAP
+    if isinstance(node, CommentedMap) and node.merge:
+        return "holds a YAML merge key (<<), which agenttools does not edit"
+    return None
 
 
 def _holds(text: str, want: Any) -> bool:

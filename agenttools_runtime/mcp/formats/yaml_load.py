@@ -61,6 +61,15 @@ def load(text: str) -> Any:
         raise ParseError(
             "a mapping key that is a mapping or a sequence", *_complex_key_node(text)
         ) from None
+    except (AttributeError, KeyError, ValueError):
+        # ruamel's constructor on a tag its value does not fit ("!!int x", "!!bool x",
+        # "!!omap" on a scalar) or a merge of a mapping into itself ("b: &b {<<: *b}")
+        raise ParseError(
+            "a tag its value does not fit (such as !!int on a word) or a mapping merged "
+            "into itself (<<)",
+            0,
+            0,
+        ) from None
     problem = limits.shape_problem(data)
     if problem is not None:  # aliases: a recursive one, or a "billion laughs"
         raise ParseError(problem, *_first_alias(text))
