@@ -56,7 +56,6 @@ def run_configure(args: argparse.Namespace) -> int:
 
     finish_interrupted_if_left()
     record = find_deployment(args.deployment)
-    servers = [e.name.rpartition("/")[2] for e in record.mcp_servers]
     with given_as_usage_error():
         assignments = [*given_settings(args), *parse_pairs(args.values, "value")]
     if not assignments:
@@ -68,7 +67,7 @@ def run_configure(args: argparse.Namespace) -> int:
     resolved = resolved_again(record)  # (what is installed now declares the settings)
     declared = {sp.server.name: [s.name for s in sp.server.settings] for sp in resolved.servers}
     with given_as_usage_error():
-        given = by_server(assignments, servers, declared)
+        given = by_server(assignments, declared)
     outcome = redeploy(record, settings=given, check=args.check, resolved=resolved)
     assert isinstance(outcome, Deployment)
     changed = [f"{s}.{n}" for s, values in given.items() for n in values]

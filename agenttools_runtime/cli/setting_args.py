@@ -69,7 +69,7 @@ def settings_for(args: argparse.Namespace, search: SearchPath | None, tools: str
     servers = resolve_tools(tools, search).servers()
     declared = {s.name: [setting.name for setting in s.settings] for s in servers}
     with given_as_usage_error():
-        return by_server(given, [s.name for s in servers], declared)
+        return by_server(given, declared)
 
 
 @contextlib.contextmanager

@@ -68,17 +68,16 @@ def read_env_file(path: Path) -> list[Assignment]:
 
 
 def by_server(
-    given: Iterable[Assignment],
-    servers: Sequence[str],
-    declared: Mapping[str, Collection[str]] | None = None,
+    given: Iterable[Assignment], declared: Mapping[str, Collection[str]]
 ) -> dict[str, dict[str, str]]:
-    """The values per server name: ``NAME.VAR`` where ``NAME`` is one of *servers*, else a
-    plain ``VAR`` for the one server of a bundle of one. :class:`GivenError` for a plain name
-    in a bundle of several servers, or a ``NAME.`` of no server of the bundle; with
-    *declared* (the names of each server's settings), ``SettingNotDeclared`` for a ``VAR``
-    its server does not declare. Each names the assignment by its position, never its text
-    (a secret typed without its name reads as a name). Later values win (a file first,
-    ``--env`` after it)."""
+    """The values per server name: ``NAME.VAR`` where ``NAME`` is a server of the bundle
+    (the keys of *declared*, each server's names of its settings), else a plain ``VAR`` for
+    the one server of a bundle of one. :class:`GivenError` for a plain name in a bundle of
+    several servers, or a ``NAME.`` of no server of the bundle; ``SettingNotDeclared`` for a
+    ``VAR`` its server does not declare. Each names the assignment by its position, never
+    its text (a secret typed without its name reads as a name). Later values win (a file
+    first, ``--env`` after it)."""
+    servers = list(declared)
     values: dict[str, dict[str, str]] = {}
     for item in given:
         server = next(
@@ -95,8 +94,7 @@ def by_server(
                 f"{item.where} names no server of the bundle (its text is not shown: it may "
                 f"hold a secret); give SERVER.VAR=VALUE with SERVER one of: {known}"
             )
-        if declared is not None:
-            refuse_undeclared(item, name, server, declared.get(server, ()))
+        _refuse_undeclared(item, name, server, declared[server])
         values.setdefault(server, {})[name] = item.value
     return values
 
@@ -109,17 +107,9 @@ def of_server(
     ``SettingNotDeclared``, by position); a later one wins."""
     values: dict[str, str] = {}
     for item in given:
-        refuse_undeclared(item, item.name, server, declared)
+        _refuse_undeclared(item, item.name, server, declared)
         values[item.name] = item.value
     return values
-
-
-def refuse_undeclared(item: Assignment, name: str, server: str, declared: Collection[str]) -> None:
-    """``SettingNotDeclared`` when *name* (what *item* gives, without its ``SERVER.``) is
-    none of the *declared* settings of *server*, naming *item* by its position only."""
-    if name not in declared:
-        settings = ", ".join(sorted(declared)) or "none"
-        raise errors.SettingNotDeclared(given=item.where, server=server, settings=settings)
 
 
 def asked_once(ask: Ask | None) -> Ask | None:
@@ -136,3 +126,11 @@ def asked_once(ask: Ask | None) -> Ask | None:
         return answers[key]
 
     return remembered
+
+
+def _refuse_undeclared(item: Assignment, name: str, server: str, declared: Collection[str]) -> None:
+    """``SettingNotDeclared`` when *name* (what *item* gives, without its ``SERVER.``) is
+    none of the *declared* settings of *server*, naming *item* by its position only."""
+    if name not in declared:
+        settings = ", ".join(sorted(declared)) or "none"
+        raise errors.SettingNotDeclared(given=item.where, server=server, settings=settings)
