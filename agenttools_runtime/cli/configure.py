@@ -51,21 +51,24 @@ def register(subparsers: Any) -> None:
 def run_configure(args: argparse.Namespace) -> int:
     from agenttools_runtime.cli.setting_args import given_as_usage_error, given_settings
     from agenttools_runtime.deploy.deployment import Deployment, find_deployment
-    from agenttools_runtime.deploy.sync import redeploy
+    from agenttools_runtime.deploy.sync import redeploy, resolved_again
     from agenttools_runtime.settings.given import by_server, parse_pairs
 
     finish_interrupted_if_left()
     record = find_deployment(args.deployment)
-    servers = [e.name.rpartition("/")[2] for e in record.mcp_servers]
     with given_as_usage_error():
-        given = by_server([*given_settings(args), *parse_pairs(args.values, "value")], servers)
-    if not given:
+        assignments = [*given_settings(args), *parse_pairs(args.values, "value")]
+    if not assignments:
         rows = _current(record)
         lines = [f"{r['server']}.{r['name']} = {r['value']}" for r in rows]
         data = {"ok": True, "uuid": record.uuid, "settings": rows}
         emit(args, data, "\n".join(lines) or f"Deployment {record.uuid} has no settings.")
         return 0
-    outcome = redeploy(record, settings=given, check=args.check)
+    resolved = resolved_again(record)  # (what is installed now declares the settings)
+    declared = {sp.server.name: [s.name for s in sp.server.settings] for sp in resolved.servers}
+    with given_as_usage_error():
+        given = by_server(assignments, declared)
+    outcome = redeploy(record, settings=given, check=args.check, resolved=resolved)
     assert isinstance(outcome, Deployment)
     changed = [f"{s}.{n}" for s, values in given.items() for n in values]
     state = "unchanged (the values were already these)" if outcome.unchanged else "configured"

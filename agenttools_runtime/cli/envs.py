@@ -199,8 +199,8 @@ def _ask(request: Any) -> bool:
 
 def _install_command(args: argparse.Namespace) -> str:
     """The command line of this deploy with ``--install``: credentials out of the URLs, and
-    the values of ``--env`` masked (whether one is a secret is for the bundle, not installed,
-    to say)."""
+    each ``--env`` masked whole (whether one is a secret is for the bundle, not installed,
+    to say; and a secret typed without its name, ``c2Vj…==``, reads as a name)."""
     import shlex
 
     from agenttools_runtime.cli.setting_args import env_assignments
@@ -229,8 +229,8 @@ def _install_command(args: argparse.Namespace) -> str:
     for option in ("extra_index_url", "find_links", "env_file"):
         for value in getattr(args, option) or ():
             words += [f"--{option.replace('_', '-')}", redact(value)]
-    for assignment in env_assignments(args):  # (a malformed one is refused, never shown)
-        words += ["--env", f"{assignment.name}={MARK}"]
+    for _ in env_assignments(args):  # (a malformed one is refused, never shown)
+        words += ["--env", MARK]
     for flag in ("no_skills", "no_index", "link", "json"):
         if getattr(args, flag):
             words.append(f"--{flag.replace('_', '-')}")

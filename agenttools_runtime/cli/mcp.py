@@ -217,7 +217,8 @@ def run_install(args: argparse.Namespace) -> int:
     search = search_from_args(args)
     dist, server = resolve_server(args.server[0], search)
     project = target.scope not in ("user", None)
-    server = _with_settings(server, _env_values(args), project, target.config_file)
+    given = _env_values(args, server.key, [s.name for s in server.settings])
+    server = _with_settings(server, given, project, target.config_file)
     choice = choose_runner(server, args.runner, project=project)
     key = args.name or server.key
     probed = [] if search is None else [str(p) for p in search.paths]
@@ -294,11 +295,14 @@ def _with_settings(server: Any, given: dict[str, str], project: bool, config_fil
     return server.configured(resolve_values(server.key, server.settings, given, terminal_ask()))
 
 
-def _env_values(args: argparse.Namespace) -> dict[str, str]:
+def _env_values(args: argparse.Namespace, key: str, declared: list[str]) -> dict[str, str]:
     """The ``--env NAME=VALUE`` values by name, read as every command reads them
     (:func:`env_assignments`: a malformed one is a usage error that never shows its text, it
-    may be a secret); a later one wins."""
-    return {a.name: a.value for a in env_assignments(args)}
+    may be a secret), each for one of the *declared* settings of the server *key* (else
+    ``SettingNotDeclared``, by its position); a later one wins."""
+    from agenttools_runtime.settings.given import of_server
+
+    return of_server(env_assignments(args), key, declared)
 
 
 def run_install_server_json(args: argparse.Namespace) -> int:
@@ -319,9 +323,9 @@ def run_install_server_json(args: argparse.Namespace) -> int:
         )
     refuse_both(args, "--project", "--config")
     targets = [t for spec in (args.target, *args.server) for t in spec.split(",") if t]
-    given = _env_values(args)
     described = read_server_json(Path(args.server_json))
     key = args.name or described.key
+    given = _env_values(args, key, [s.name for s in described.settings])
     resolved = [resolve_mcp_target(t, project=args.project, config=args.config) for t in targets]
     values = resolve_values(key, described.settings, given, terminal_ask())
     server = described.server(values)

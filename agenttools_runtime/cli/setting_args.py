@@ -58,16 +58,18 @@ def env_assignments(args: argparse.Namespace) -> list[Any]:
 
 
 def settings_for(args: argparse.Namespace, search: SearchPath | None, tools: str | None) -> Any:
-    """The values given, by server of the bundle *tools* (before anything is deployed)."""
+    """The values given, by server of the bundle *tools* (before anything is deployed); one
+    for a setting its server does not declare is ``SettingNotDeclared``, by its position."""
     given = given_settings(args)
     if not given:
         return {}
     from agenttools_runtime.bundles import resolve_tools
     from agenttools_runtime.settings.given import by_server
 
-    bundle = resolve_tools(tools, search)
+    servers = resolve_tools(tools, search).servers()
+    declared = {s.name: [setting.name for setting in s.settings] for s in servers}
     with given_as_usage_error():
-        return by_server(given, [s.name for s in bundle.servers()])
+        return by_server(given, declared)
 
 
 @contextlib.contextmanager

@@ -125,31 +125,24 @@ def redeploy(
     search: SearchPath | None = None,
     settings: Mapping[str, Mapping[str, str]] | None = None,
     check: Check = "start",
+    resolved: ResolvedTools | None = None,
 ) -> Deployment | DeployPlan:
     """Deploy *record*'s tools again from what is installed now, to the same target with
     the same options (see the module docstring); *search*: from that environment instead of
     the record's (an upgraded managed environment); *settings*: new values of declared
     settings (``configure``; the others keep theirs); *check*: as for
     :func:`~agenttools_runtime.deploy.one_client.deploy` (by default a server whose new
-    entry would not start is refused, the deployment left as it was). Raises what
-    resolving and deploying raise, and ``DeploymentNotFound`` for an ad hoc bundle
-    (nothing installed to deploy it from)."""
-    at = record.agent_tools
-    location = at.get("location")
-    if location is None:
-        raise DeploymentNotFound(id=f"{record.toolset_name} (an ad hoc bundle)")
-    environment = at.get(content.ENVIRONMENT) or {}
-    if search is None and location == "distribution":
-        search = status.environment_search(environment)
-    name = None if location == "builtin" else record.toolset_name
+    entry would not start is refused, the deployment left as it was); *resolved*: what
+    :func:`resolved_again` gave for *record* (``configure`` reads it first, to check the
+    names of the values given), else it is read here. Raises what resolving and deploying
+    raise, and ``DeploymentNotFound`` for an ad hoc bundle (nothing installed to deploy it
+    from)."""
     target = record.target
     skills_dir: SkillsDirOption = target.get("skills_dir") or DEFAULT
     if target.get("no_skills"):
         skills_dir = None  # deployed with --no-skills
-    resolved = resolve(name, search=search, skills_disabled=skills_dir is None)
-    key = _config_key(record, resolved)
-    if key is not None:  # (what resolve(mcp_server_name=key) gives, without reading it again)
-        resolved = replace(resolved, servers=(replace(resolved.servers[0], key=key),))
+    if resolved is None:
+        resolved = resolved_again(record, search)
     where = resolve_target(
         record.client,
         project=target.get("project"),
@@ -170,6 +163,26 @@ def redeploy(
         settings=settings,
         check=check,
     )
+
+
+def resolved_again(record: DeploymentRecord, search: SearchPath | None = None) -> ResolvedTools:
+    """*record*'s tools as :func:`redeploy` deploys them again: resolved from what is
+    installed now (*search*: as for :func:`redeploy`), under the config key it was written
+    with. Raises what resolving raises, and ``DeploymentNotFound`` for an ad hoc bundle."""
+    at = record.agent_tools
+    location = at.get("location")
+    if location is None:
+        raise DeploymentNotFound(id=f"{record.toolset_name} (an ad hoc bundle)")
+    environment = at.get(content.ENVIRONMENT) or {}
+    if search is None and location == "distribution":
+        search = status.environment_search(environment)
+    name = None if location == "builtin" else record.toolset_name
+    skills_disabled = bool(record.target.get("no_skills"))
+    resolved = resolve(name, search=search, skills_disabled=skills_disabled)
+    key = _config_key(record, resolved)
+    if key is not None:  # (what resolve(mcp_server_name=key) gives, without reading it again)
+        resolved = replace(resolved, servers=(replace(resolved.servers[0], key=key),))
+    return resolved
 
 
 def _config_key(record: DeploymentRecord, resolved: ResolvedTools) -> str | None:

@@ -23,6 +23,7 @@ __all__ = [
     "ServerJsonInvalid",
     "ServerJsonUnavailable",
     "ServerJsonUnsupported",
+    "SettingNotDeclared",
     "SettingValueInvalid",
     "SettingsDropped",
 ]
@@ -99,6 +100,16 @@ class RequiredSettingsMissing(ServerJsonError):
 
 class SettingValueInvalid(ServerJsonError):
     template = 'The value of {name} for the MCP server "{server}" {reason}.'
+
+
+class SettingNotDeclared(ServerJsonError):
+    """A value given for a setting the server does not declare: named by where it was given
+    (``--env #2``, ``FILE:LINE``), never by its text (a secret typed without its name)."""
+
+    template = (
+        '{given} names no setting of the MCP server "{server}" (its text is not shown: it '
+        "may hold a secret); its settings are: {settings}."
+    )
 
 
 class SecretNotForProject(ServerJsonError):

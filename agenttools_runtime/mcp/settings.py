@@ -58,13 +58,12 @@ def resolve_values(
     without a value is listed in one ``RequiredSettingsMissing``; a value outside a
     setting's ``choices`` is ``SettingValueInvalid``. Optional settings without a value or a
     default are left out. A value given for no setting of *server* is
-    ``SettingValueInvalid`` too (a typo would otherwise pass unnoticed)."""
+    ``SettingNotDeclared`` (a typo would otherwise pass unnoticed)."""
     known = {s.name for s in settings}
-    for name in given:
-        if name not in known:
-            names = ", ".join(sorted(known)) or "none"
-            reason = f"is given, but the server has no setting of that name (its settings: {names})"
-            raise errors.SettingValueInvalid(name=name, server=server, reason=reason)
+    if any(name not in known for name in given):
+        # (not named: a secret typed without its name reads as one; the CLI says by position)
+        names = ", ".join(sorted(known)) or "none"
+        raise errors.SettingNotDeclared(given="A value given", server=server, settings=names)
     values: dict[str, str] = {}
     missing: list[str] = []
     for setting in settings:

@@ -45,14 +45,14 @@ def with_settings(
 ) -> tuple[ResolvedTools, list[AgentToolsWarning]]:
     """*resolved* with each server's settings filled in for *where* (see the module
     docstring), and the notes of values dropped. *given*: values by server name, then
-    setting name. Raises ``SettingValueInvalid`` (a value for no setting, or outside its
-    choices), ``RequiredSettingsMissing`` (one error listing every value missing for a
+    setting name. Raises ``SettingNotDeclared`` (a value for no setting),
+    ``SettingValueInvalid`` (a value outside its choices, or for no server of the bundle), ``RequiredSettingsMissing`` (one error listing every value missing for a
     server) and ``SecretHasNoReference``."""
     names = [sp.server.name for sp in resolved.servers]
     for server in given:
         if server not in names:
             raise errors.SettingValueInvalid(
-                name=next(iter(given[server]), "?"),
+                name="a setting",  # (not its name: it may be a secret typed without one)
                 server=server,
                 reason="is given for a server the bundle does not have",
             )

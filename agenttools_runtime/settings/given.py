@@ -4,11 +4,11 @@ bundle; plain ``VAR=VALUE`` for a bundle of one server) and ``--env-file FILE`` 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agenttools_runtime import regular_files
+from agenttools_runtime import errors, regular_files
 from agenttools_runtime.mcp.settings import Ask, Setting
 
 
@@ -19,7 +19,7 @@ class Assignment:
 
     name: str
     value: str
-    source: str  # "--env" or the file it came from, for messages
+    where: str  # "--env #2", "value #1" or "FILE:LINE": for messages, never its text
 
 
 class GivenError(ValueError):
@@ -34,7 +34,7 @@ def parse_pairs(pairs: Sequence[str], source: str = "--env") -> list[Assignment]
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
             raise GivenError(malformed_assignment(source, number))
-        found.append(Assignment(name.strip(), value, source))
+        found.append(Assignment(name.strip(), value, f"{source} #{number}"))
     return found
 
 
@@ -67,11 +67,17 @@ def read_env_file(path: Path) -> list[Assignment]:
     return found
 
 
-def by_server(given: Iterable[Assignment], servers: Sequence[str]) -> dict[str, dict[str, str]]:
-    """The values per server name: ``NAME.VAR`` where ``NAME`` is one of *servers*, else a
-    plain ``VAR`` for the one server of a bundle of one. :class:`GivenError` for a plain name
-    in a bundle of several servers, or a ``NAME.`` of no server of the bundle. Later values
-    win (a file first, ``--env`` after it)."""
+def by_server(
+    given: Iterable[Assignment], declared: Mapping[str, Collection[str]]
+) -> dict[str, dict[str, str]]:
+    """The values per server name: ``NAME.VAR`` where ``NAME`` is a server of the bundle
+    (the keys of *declared*, each server's names of its settings), else a plain ``VAR`` for
+    the one server of a bundle of one. :class:`GivenError` for a plain name in a bundle of
+    several servers, or a ``NAME.`` of no server of the bundle; ``SettingNotDeclared`` for a
+    ``VAR`` its server does not declare. Each names the assignment by its position, never
+    its text (a secret typed without its name reads as a name). Later values win (a file
+    first, ``--env`` after it)."""
+    servers = list(declared)
     values: dict[str, dict[str, str]] = {}
     for item in given:
         server = next(
@@ -79,15 +85,30 @@ def by_server(given: Iterable[Assignment], servers: Sequence[str]) -> dict[str, 
             None,
         )
         if server is not None:
-            values.setdefault(server, {})[item.name[len(server) + 1 :]] = item.value
+            name = item.name[len(server) + 1 :]
         elif len(servers) == 1 and "." not in item.name:
-            values.setdefault(servers[0], {})[item.name] = item.value
+            server, name = servers[0], item.name
         else:
             known = ", ".join(servers) or "none"
             raise GivenError(
-                f"{item.source}: {item.name} names no server of the bundle; give "
-                f"SERVER.{item.name.rpartition('.')[2]}=VALUE with SERVER one of: {known}"
+                f"{item.where} names no server of the bundle (its text is not shown: it may "
+                f"hold a secret); give SERVER.VAR=VALUE with SERVER one of: {known}"
             )
+        _refuse_undeclared(item, name, server, declared[server])
+        values.setdefault(server, {})[name] = item.value
+    return values
+
+
+def of_server(
+    given: Iterable[Assignment], server: str, declared: Collection[str]
+) -> dict[str, str]:
+    """The values of one server by name (``mcp install``: no ``SERVER.`` prefix, a header
+    name may hold a dot), each the name of one of its *declared* settings (else
+    ``SettingNotDeclared``, by position); a later one wins."""
+    values: dict[str, str] = {}
+    for item in given:
+        _refuse_undeclared(item, item.name, server, declared)
+        values[item.name] = item.value
     return values
 
 
@@ -105,3 +126,11 @@ def asked_once(ask: Ask | None) -> Ask | None:
         return answers[key]
 
     return remembered
+
+
+def _refuse_undeclared(item: Assignment, name: str, server: str, declared: Collection[str]) -> None:
+    """``SettingNotDeclared`` when *name* (what *item* gives, without its ``SERVER.``) is
+    none of the *declared* settings of *server*, naming *item* by its position only."""
+    if name not in declared:
+        settings = ", ".join(sorted(declared)) or "none"
+        raise errors.SettingNotDeclared(given=item.where, server=server, settings=settings)

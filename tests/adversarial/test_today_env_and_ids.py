@@ -107,13 +107,6 @@ def test_a_value_in_the_wrong_place_is_never_shown(
         assert SECRET[:12] not in out + err, (out, err)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a secret holding '=' (base64 padding) typed without its name, '--env "
-    "c2VjcmV0…OQ==', is split at its first '=' and taken for a name: the error says 'The "
-    'value of c2VjcmV0LXRva2VuLTEyMzQ1Njc4OQ for the MCP server "weather" is given, but '
-    "the server has no setting of that name': all of the secret but its padding",
-)
 @pytest.mark.parametrize("command", ["deploy", "mcp install", "configure"])
 def test_a_secret_with_an_equals_sign_typed_alone_is_never_shown(
     command: str, home: Path, site: Path, capsys: pytest.CaptureFixture[str]

@@ -187,22 +187,24 @@ def test_the_command_named_is_the_users_with_install(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """The options that change what the deploy does stay in the command named (the start
-    check, the settings' values and files, --json); a value given with --env is masked, since
-    only the bundle, not installed, says whether it is a secret."""
+    check, the settings' values and files, --json); an --env is masked whole, since only the
+    bundle, not installed, says whether it is a secret, and a secret typed without its name
+    (base64 padding: '=' in it) reads as a name."""
     env_file = tmp_path / "weather.env"
     env_file.write_text("FORECAST_UNITS=metric\n", encoding="utf-8")
     argv = ("deploy", "claude-code", "weather-tools", "--env", "FORECAST_API_KEY=s3cret")
-    line = unchanged_by(capsys, tmp_path, *argv, "--env-file", str(env_file), "--no-check")
-    assert "s3cret" not in line
+    typed_alone = "c2VjcmV0LXRva2VuLTEyMzQ1Njc4OQ=="
+    more = ("--env", typed_alone, "--env-file", str(env_file), "--no-check")
+    line = unchanged_by(capsys, tmp_path, *argv, *more)
+    assert "s3cret" not in line and "c2VjcmV0" not in line and "FORECAST_API_KEY" not in line
     assert line.endswith(
         f"agenttools deploy claude-code weather-tools --env-file {env_file} "
-        "--env 'FORECAST_API_KEY=*****' --no-check --install"
+        "--env '*****' --env '*****' --no-check --install"
     )
     done = run(capsys, *argv, "--check", "--json")
     assert done.status == 1 and "s3cret" not in done.out
     assert json.loads(done.out)["error"]["command"] == (
-        "agenttools deploy claude-code weather-tools --env 'FORECAST_API_KEY=*****' --json "
-        "--check --install"
+        "agenttools deploy claude-code weather-tools --env '*****' --json --check --install"
     )
 
 

@@ -162,7 +162,7 @@ def test_required_inputs_not_given_are_one_error_listing_them(
     ("env", "says"),
     [
         (["NOTES_TOKEN=t", "NOTES_MODE=turbo"], "must be one of fast, safe"),
-        (["NOTES_TOKEN=t", "NOTES_TOKNE=t"], "no setting of that name"),
+        (["NOTES_TOKEN=t", "NOTES_TOKNE=t"], "--env #2 names no setting"),
         (["NOTES_TOKEN"], "is not NAME=VALUE"),
     ],
 )

@@ -149,9 +149,10 @@ def test_missing_required_values_are_one_error_and_choices_are_checked(venv, cap
     ran = out(
         "deploy", "claude-code", "keyed-forecast/forecast", "--env", f"FORECAST_APIKEY={SECRET}"
     )
-    assert ran.status == 1 and "has no setting of that name" in ran.err
+    assert ran.status == 1 and '--env #1 names no setting of the MCP server "forecast"' in ran.err
     ran = out("deploy", "claude-code", "keyed-forecast", "--env", f"FORECAST_API_KEY={SECRET}")
-    assert ran.status == 2 and "SERVER.FORECAST_API_KEY=VALUE" in ran.err
+    assert ran.status == 2 and "--env #1 names no server of the bundle" in ran.err
+    assert "SERVER.VAR=VALUE" in ran.err
     assert not user_config("claude-code").exists()  # nothing was written
     out.assert_no_secret()
 
