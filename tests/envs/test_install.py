@@ -203,6 +203,32 @@ def test_credentials_never_reach_a_file_or_the_output(
                 assert PASSWORD.encode() not in path.read_bytes(), path
 
 
+@pytest.mark.parametrize("scope", ["user", "project"])
+def test_a_uvx_entry_names_a_credentialed_index_without_its_credentials(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    auth_index: IndexServer,
+    scope: str,
+) -> None:
+    # a client's config file (a project's .mcp.json is committed) is no place for a token:
+    # the entry names the index, and uvx gets the credentials the user's way (netrc, its
+    # keyring provider)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    where = ("--project", str(repo)) if scope == "project" else ()
+    argv = ("deploy", "claude-code", "weather-tools", *where, "--runner", "uvx")
+    done = run(capsys, *argv, "-i", auth_index.url(), "--install")
+    assert done.status == 0, done.err
+    config = repo / ".mcp.json" if scope == "project" else home / ".claude.json"
+    entry = json.loads(config.read_text(encoding="utf-8"))["mcpServers"]["weather"]
+    assert entry["command"] == "uvx"
+    assert entry["args"][:2] == ["--default-index", auth_index.url(credentials=False)]
+    assert files_holding(tmp_path, PASSWORD) == []
+    for text in (done.out, done.err):
+        assert PASSWORD not in text
+
+
 def files_holding(root: Path, secret: str) -> list[Path]:
     """Every regular file under *root* holding *secret*, but the index server's own."""
     found = []
