@@ -131,8 +131,8 @@ class IndexOptions(jsonform.Form):
         - pip: the index URL in ``PIP_INDEX_URL`` (its ``--index-url``; a variable beats pip's
           configuration files as the option does). An extra index or find-links location with
           credentials in ``PIP_EXTRA_INDEX_URL`` or ``PIP_FIND_LINKS`` (space-separated), after
-          what *environ* has there (pip adds its options' values to the variable's, which the
-          variable's value replaces: the same list), the others on the command line as before.
+          what *environ* has there (pip appends its options' values to the variable's list, so
+          the list is the one the options made), the others on the command line as before.
         """
         args: list[str] = []
         variables: dict[str, str] = {}
