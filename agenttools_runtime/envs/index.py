@@ -6,6 +6,9 @@ files (pip.conf, uv.toml) are left to the installer that runs: agenttools never 
 Credentials in URLs (``https://user:token@host/simple``) go to the installer and to agenttools'
 own requests, and nowhere else: :func:`redact` removes them from every URL that is recorded
 or shown, and :func:`redact_text` from any text that may quote one (an installer's error).
+The installer gets them in its environment, never on its command line
+(:meth:`IndexOptions.for_installer`): any local user can read another's command lines
+(``ps``, ``/proc/PID/cmdline``), only the same user a process's environment.
 """
 
 from __future__ import annotations
@@ -92,7 +95,9 @@ class IndexOptions(jsonform.Form):
         return ", ".join(redact(p) for p in places) or "no index (--no-index)"
 
     def installer_arguments(self, installer: str) -> list[str]:
-        """These options on *installer*'s command line (``uv`` or ``pip``)."""
+        """These options on *installer*'s command line (``uv`` or ``pip``), as a ``uvx``
+        entry is written with them (recorded options: no credentials). An installer that
+        agenttools runs gets them from :meth:`for_installer`."""
         args: list[str] = []
         if installer == "uv":
             if self.index_url is not None:
@@ -109,6 +114,51 @@ class IndexOptions(jsonform.Form):
         if self.no_index:
             args.append("--no-index")
         return args
+
+    def for_installer(
+        self, installer: str, environ: Mapping[str, str]
+    ) -> tuple[list[str], dict[str, str]]:
+        """These options for running *installer* (``uv`` or ``pip``) in the environment
+        *environ*: ``(arguments, variables)``, the command-line arguments and the variables to
+        set in its environment, no credential among the arguments. Each takes effect as the
+        arguments of :meth:`installer_arguments` did:
+
+        - uv: the index URLs and find-links locations in ``UV_DEFAULT_INDEX``, ``UV_INDEX``
+          (space-separated) and ``UV_FIND_LINKS`` (comma-separated), the variables its
+          ``--default-index``, ``--index`` and ``--find-links`` read when they are not given
+          and split as they split those options' values; ``--no-index`` (which has none) on
+          the command line.
+        - pip: the index URL in ``PIP_INDEX_URL`` (its ``--index-url``; a variable beats pip's
+          configuration files as the option does). An extra index or find-links location with
+          credentials in ``PIP_EXTRA_INDEX_URL`` or ``PIP_FIND_LINKS`` (space-separated), after
+          what *environ* has there (pip appends its options' values to the variable's list, so
+          the list is the one the options made), the others on the command line as before.
+        """
+        args: list[str] = []
+        variables: dict[str, str] = {}
+        if installer == "uv":
+            if self.index_url is not None:
+                variables["UV_DEFAULT_INDEX"] = self.index_url
+            if self.extra_index_urls:
+                variables["UV_INDEX"] = " ".join(self.extra_index_urls)
+            if self.find_links:
+                variables["UV_FIND_LINKS"] = ",".join(self.find_links)
+        else:
+            if self.index_url is not None:
+                variables["PIP_INDEX_URL"] = self.index_url
+            for option, variable, values in (
+                ("--extra-index-url", "PIP_EXTRA_INDEX_URL", self.extra_index_urls),
+                ("--find-links", "PIP_FIND_LINKS", self.find_links),
+            ):
+                secret = [v for v in values if has_credentials(v)]
+                if secret:
+                    variables[variable] = " ".join([*environ.get(variable, "").split(), *secret])
+                for value in values:
+                    if value not in secret:
+                        args += [option, value]
+        if self.no_index:
+            args.append("--no-index")
+        return args, variables
 
     def with_credentials_of(self, given: IndexOptions) -> IndexOptions:
         """These (recorded, credential-free) options with the credentials of *given* put back
@@ -143,6 +193,12 @@ def redact(url: str) -> str:
         return redact_text(url)  # (not a URL with a host: a credential in it is masked)
     host = parts.netloc.rpartition("@")[2]
     return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+
+
+def has_credentials(location: str) -> bool:
+    """Whether the URL *location* carries user information (``https://user:pw@host/x``,
+    ``https://token@host/x``): what :func:`redact` removes."""
+    return redact(location) != location
 
 
 def redact_text(text: str) -> str:

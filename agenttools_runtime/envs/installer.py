@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -197,16 +197,30 @@ def _install(installer: Installer, python: Path, requirements: Path) -> list[str
 def _run(
     installer: Installer, args: Sequence[str], options: IndexOptions, action: str, what: str
 ) -> None:
-    """Run *installer* with *args* and the index *options*; ``InstallerFailed`` (its
+    """Run *installer* with *args* and the index *options*, their credentials in its
+    environment only (another user can read its command line); ``InstallerFailed`` (its
     essential line) when it fails."""
-    command = [*installer.command, *args, *options.installer_arguments(installer.name)]
-    _run_command(installer, command, action, what)
+    extra, variables = options.for_installer(installer.name, os.environ)
+    command = [*installer.command, *args, *extra]
+    _run_command(installer, command, action, what, {**os.environ, **variables})
 
 
-def _run_command(installer: Installer, command: Sequence[str], action: str, what: str) -> None:
+def _run_command(
+    installer: Installer,
+    command: Sequence[str],
+    action: str,
+    what: str,
+    env: Mapping[str, str] | None = None,
+) -> None:
+    """Run *command* (in the environment *env*, else this process's)."""
     try:
         done = subprocess.run(
-            list(command), capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL
+            list(command),
+            capture_output=True,
+            text=True,
+            check=False,
+            stdin=subprocess.DEVNULL,
+            env=env,
         )
     except OSError as exc:
         raise installer.failed(action, what, exc.strerror or str(exc)) from None

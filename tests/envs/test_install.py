@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -222,6 +223,32 @@ def test_credentials_never_reach_a_file_or_the_output(
                 assert PASSWORD.encode() not in path.read_bytes(), path
 
 
+@pytest.mark.parametrize("scope", ["user", "project"])
+def test_a_uvx_entry_names_a_credentialed_index_without_its_credentials(
+    capsys: pytest.CaptureFixture[str],
+    home: Path,
+    tmp_path: Path,
+    auth_index: IndexServer,
+    scope: str,
+) -> None:
+    # a client's config file (a project's .mcp.json is committed) is no place for a token:
+    # the entry names the index, and uvx gets the credentials the user's way (netrc, its
+    # keyring provider)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    where = ("--project", str(repo)) if scope == "project" else ()
+    argv = ("deploy", "claude-code", "weather-tools", *where, "--runner", "uvx")
+    done = run(capsys, *argv, "-i", auth_index.url(), "--install")
+    assert done.status == 0, done.err
+    config = repo / ".mcp.json" if scope == "project" else home / ".claude.json"
+    entry = json.loads(config.read_text(encoding="utf-8"))["mcpServers"]["weather"]
+    assert entry["command"] == "uvx"
+    assert entry["args"][:2] == ["--default-index", auth_index.url(credentials=False)]
+    assert files_holding(tmp_path, PASSWORD) == []
+    for text in (done.out, done.err):
+        assert PASSWORD not in text
+
+
 def files_holding(root: Path, secret: str) -> list[Path]:
     """Every regular file under *root* holding *secret*, but the index server's own."""
     found = []
@@ -281,6 +308,74 @@ def test_credentials_from_netrc_serve_the_metadata_read_and_the_install(
     assert initialize([entry["command"], *entry["args"]], entry.get("env"))["serverInfo"]
     for text in (shown.out, shown.err, done.out, done.err):
         assert PASSWORD not in text
+
+
+def traced_execs(log: Path) -> list[str]:
+    """The argument vectors of every program *log* (``strace -e trace=execve``) saw started."""
+    return [line for line in log.read_text().splitlines() if "execve(" in line]
+
+
+# (the variable agenttools reads an index from, and one the installer does not read, so that
+# the install working shows agenttools passed the index on)
+CREDENTIALED = {
+    ("uv", "index"): "PIP_INDEX_URL",
+    ("uv", "extra"): "PIP_EXTRA_INDEX_URL",
+    ("pip", "index"): "UV_DEFAULT_INDEX",
+    ("pip", "extra"): "UV_INDEX",
+}
+
+
+@pytest.mark.parametrize(("installer", "given"), list(CREDENTIALED))
+def test_no_installer_command_line_holds_a_credential(
+    home: Path,
+    tmp_path: Path,
+    auth_index: IndexServer,
+    index: IndexServer,
+    monkeypatch: pytest.MonkeyPatch,
+    installer: str,
+    given: str,
+) -> None:
+    # any local user reads a process's command line (ps, /proc/PID/cmdline), so an installer
+    # agenttools runs gets the credentials of its index in its environment only: every
+    # program the real deploy started is recorded by strace, and the install worked
+    strace = shutil.which("strace")
+    if strace is None:
+        pytest.skip("strace records the programs started")
+    log = tmp_path / "execve.log"
+    monkeypatch.setenv(CREDENTIALED[installer, given], auth_index.url())
+    if given == "extra":  # (an open index is the default one, the credentialed one an extra)
+        monkeypatch.setenv(
+            "PIP_INDEX_URL" if installer == "uv" else "UV_DEFAULT_INDEX", index.url()
+        )
+    traced = [strace, "-f", "-qq", "-e", "trace=execve", "-s", "100000", "-o", str(log)]
+    done = subprocess.run(
+        [
+            *traced,
+            sys.executable,
+            "-m",
+            "agenttools",
+            "deploy",
+            "claude-code",
+            "weather-tools",
+            "--installer",
+            installer,
+            "--install",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=dict(os.environ),
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    execs = traced_execs(log)
+    started = [line for line in execs if '"lock"' in line or '"compile"' in line]
+    assert started, execs  # (the installer resolved, and was seen doing it)
+    assert [line for line in execs if PASSWORD in line or f"{USER}:" in line] == []
+    (name,) = environments(state_of(tmp_path))
+    entry = claude_entry(home)
+    assert initialize([entry["command"], *entry["args"]], entry.get("env"))["serverInfo"]
+    assert receipt_of(tmp_path, name)["installer"]["name"] == installer  # type: ignore[index]
 
 
 def test_the_users_variables_are_honoured(

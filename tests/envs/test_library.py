@@ -132,6 +132,33 @@ def test_credentials_are_removed_from_urls_options_and_text() -> None:
     assert recorded.with_credentials_of(IndexOptions()).index_url == "https://h.example/simple"
 
 
+def test_an_installer_gets_credentials_in_its_environment_only() -> None:
+    secret, plain = "https://u:secret@h.example/simple", "https://open.example/simple"
+    links = ("https://tok@w.example/links/", "/srv/my wheels")
+    options = IndexOptions(
+        index_url=secret, extra_index_urls=(plain, secret), find_links=links, no_index=True
+    )
+    # uv: every location in the variables its options read (split as it splits the options)
+    args, variables = options.for_installer("uv", {"UV_INDEX": "https://mine.example/simple"})
+    assert args == ["--no-index"]
+    assert variables == {
+        "UV_DEFAULT_INDEX": secret,
+        "UV_INDEX": f"{plain} {secret}",
+        "UV_FIND_LINKS": ",".join(links),
+    }
+    # pip: a location with credentials in the variable, after the user's value there (pip
+    # adds its options' values to the variable's: the same list as before), others as options
+    args, variables = options.for_installer("pip", {"PIP_EXTRA_INDEX_URL": "https://mine/s"})
+    assert args == ["--extra-index-url", plain, "--find-links", "/srv/my wheels", "--no-index"]
+    assert variables == {
+        "PIP_INDEX_URL": secret,
+        "PIP_EXTRA_INDEX_URL": f"https://mine/s {secret}",
+        "PIP_FIND_LINKS": links[0],
+    }
+    assert IndexOptions().for_installer("pip", {}) == ([], {})
+    assert IndexOptions().for_installer("uv", {}) == ([], {})
+
+
 def test_what_dist_means(tmp_path: Path) -> None:
     assert parse_request("Weather_Tools>=1.2").text == "weather-tools>=1.2"
     pinned = parse_request("weather-tools==1.2.0")
