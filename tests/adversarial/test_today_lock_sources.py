@@ -117,4 +117,4 @@ def test_a_find_links_location_locked_as_a_simple_api_index_fails_clearly(
     lock = clone / "agenttools.lock"
     text = lock.read_text(encoding="utf-8")
     lock.write_text(text.replace(KIND, 'index-kind = "simple-api"\n'), "utf-8")
-    assert "Cannot reach the package index" in refused_cleanly(capsys, clone)
+    assert "No distribution named skills-only on" in refused_cleanly(capsys, clone)
