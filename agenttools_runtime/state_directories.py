@@ -5,7 +5,8 @@ Every command reads or locks in the state directory and the deployments director
 command that changes the deployment state writes in the others, and stops before it does when
 one is something else (``StateDirectoryUnusable``: :func:`check`). ``agenttools doctor``
 reports what is at one of them, and ``--fix`` sets it aside (``<name>-set-aside/<name>``
-beside it).
+beside it; reported for the user to move away when something is there already, or
+something else than a directory is at ``<name>-set-aside``).
 The journal directories are checked where journals are written (``deploy/journal.py``).
 """
 
@@ -106,3 +107,13 @@ def directory_set_aside(directory: Path) -> Path:
     when it is not a directory: ``<name>-set-aside/<name>`` beside it, so that of a journal
     directory goes beside the journals it sets aside (``.journal-set-aside/.journal``)."""
     return directory.with_name(f"{directory.name}-set-aside") / directory.name
+
+
+def set_aside_problem(place: Path) -> str | None:
+    """Why nothing can be moved into *place*, a directory where ``doctor --fix`` sets things
+    aside (the ``<name>-set-aside`` of :func:`directory_set_aside`, a ``.journal-set-aside``),
+    when something else than a directory is there (not agenttools': left as it is), for
+    messages: ``<place> is a regular file, not a directory``; None when it is one, or nothing
+    is there."""
+    what = directory_problem(place)
+    return None if what is None else f"{place} is {what}, not a directory"

@@ -38,7 +38,11 @@ def run_doctor(args: argparse.Namespace) -> int:
     report = diagnose(fix=args.fix)
     from agenttools_runtime.cli.envs import doctor_environments
 
-    environments, said, environments_ok = doctor_environments(args.fix)
+    # (their recovery finishes the deployments' first: it would stop on the same journal)
+    fix_environments = args.fix and report.recovered
+    environments, said, environments_ok = doctor_environments(fix_environments)
+    if said and args.fix and not fix_environments:
+        said += "\n  -> not repaired until the deployments' journal above is handled"
     ok = report.ok and environments_ok  # (the JSON's "ok" too: the whole answer)
     emit(
         args,

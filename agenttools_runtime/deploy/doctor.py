@@ -112,11 +112,14 @@ Add = Callable[[Finding], None]
 
 @dataclass(slots=True)
 class DoctorReport:
-    """Every finding; ``ok`` when nothing is left to repair."""
+    """Every finding; ``ok`` when nothing is left to repair; with ``fix``, ``recovered``
+    false when an operation that interrupted processes left could not be finished or undone
+    (then nothing was repaired on top of it: named in a finding)."""
 
     state: Path
     findings: list[Finding] = field(default_factory=list)
     fix: bool = False
+    recovered: bool = True
 
     @property
     def problems(self) -> list[Finding]:
@@ -178,14 +181,18 @@ def diagnose(*, fix: bool = False, state: paths.StatePaths | None = None) -> Doc
                 _examine(store, report, fix=True)
             return report
         except StateRecoveryFailed:
-            pass  # a journal that cannot be handled: named below, nothing repaired on top of it
+            # a journal that cannot be handled: named below, nothing repaired on top of it
+            report.recovered = False
     with lock.state_lock(state=state):
         if not _check_state_directories(state, report.findings.append, False):
             return report
         store = Store.open(state)
-        _check_journal_directory(state, report.findings.append, False)
+        # (with --fix, _set_aside_unreadable said what it did, or could not do, about these)
+        if not fix:
+            _check_journal_directory(state, report.findings.append, False)
         for item in journal.pending(state):
-            report.findings.append(_journal_finding(store, item))
+            if not (fix and isinstance(item, Unreadable)):
+                report.findings.append(_journal_finding(store, item))
         _examine(store, report, fix=False)
     return report
 
@@ -201,13 +208,38 @@ def _set_aside_unreadable(report: DoctorReport, state: paths.StatePaths) -> bool
         _check_journal_directory(state, report.findings.append, True)
         for item in journal.pending(state):
             if isinstance(item, Unreadable):
-                moved = journal.set_aside(state, item.path)
-                detail = (
-                    f"a journal that cannot be read ({item.reason}): set aside as {moved}; "
-                    "nothing was done from it"
-                )
-                report.findings.append(Finding("journal", str(item.path), detail, True, True))
+                report.findings.append(_set_aside_journal(state, item))
     return True
+
+
+def _set_aside_journal(state: paths.StatePaths, item: Unreadable) -> Finding:
+    """Set aside the journal *item* that cannot be read; the finding of what was done, or of
+    why it could not be (then it stays, and the report goes on: nothing is done from it)."""
+    reason = _set_aside_problem(state)
+    if reason is None:
+        try:
+            moved = journal.set_aside(state, item.path)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+        else:
+            detail = (
+                f"a journal that cannot be read ({item.reason}): set aside as {moved}; "
+                "nothing was done from it"
+            )
+            return Finding("journal", str(item.path), detail, True, True)
+    detail = _UNREADABLE_JOURNAL.format(reason=item.reason)
+    detail += f"; {journal.not_set_aside_detail(reason, item.path.name)}"
+    return Finding("unreadable", str(item.path), detail, False)
+
+
+_UNREADABLE_JOURNAL = (
+    "a journal that cannot be read: {reason}; nothing is done from it (every command stops on it)"
+)
+
+
+def _set_aside_problem(state: paths.StatePaths) -> str | None:
+    """Why no journal can be set aside (something else than a directory where they go)."""
+    return state_directories.set_aside_problem(journal.set_aside_directory(state))
 
 
 def _check_state_directories(
@@ -239,23 +271,29 @@ def _check_unusable_directory(
 ) -> bool:
     """The finding of something else (*what*) than a directory at *directory*, which holds
     *holding*. It is not agenttools': --fix moves it to ``<name>-set-aside/<name>`` beside
-    it, never over anything there. Whether it is gone (set aside)."""
+    it, never over anything there (nor into something else than a directory at
+    ``<name>-set-aside``: the finding says so). Whether it is gone (set aside)."""
     detail = journal.directory_problem_detail(what, holding, "the state")
-    if os.path.lexists(state_directories.directory_set_aside(directory)):
+    target = state_directories.directory_set_aside(directory)
+    reason = state_directories.set_aside_problem(target.parent)
+    if reason is None and os.path.lexists(target):
         add(Finding("unreadable", str(directory), f"{detail}; move it away", False))
         return False
-    if not fix:
+    if reason is None and not fix:
         add(Finding("unreadable", str(directory), f"{detail}: --fix sets it aside", True))
         return False
-    try:
-        target = journal.set_aside_unusable_directory(directory)
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        detail += f"; it could not be set aside ({reason}): move it away"
-        add(Finding("unreadable", str(directory), detail, False))
-        return False
-    add(Finding("unreadable", str(directory), f"{detail}: set aside as {target}", True, True))
-    return True
+    if reason is None:
+        try:
+            journal.set_aside_unusable_directory(directory)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+        else:
+            moved = f"{detail}: set aside as {target}"
+            add(Finding("unreadable", str(directory), moved, True, True))
+            return True
+    detail += f"; {journal.not_set_aside_detail(reason)}"
+    add(Finding("unreadable", str(directory), detail, False))
+    return False
 
 
 @contextlib.contextmanager
@@ -277,11 +315,12 @@ def _recovered_journals(report: DoctorReport, state: paths.StatePaths) -> Iterat
 
 def _journal_finding(store: Store, item: Journal | Unreadable) -> Finding:
     if isinstance(item, Unreadable):
-        detail = (
-            f"a journal that cannot be read: {item.reason}; nothing is done from it (every "
-            "command stops on it): --fix sets it aside"
-        )
-        return Finding("unreadable", str(item.path), detail, True)
+        detail = _UNREADABLE_JOURNAL.format(reason=item.reason)
+        reason = _set_aside_problem(store.state)
+        if reason is not None:
+            detail += f"; {journal.not_set_aside_detail(reason, item.path.name)}"
+            return Finding("unreadable", str(item.path), detail, False)
+        return Finding("unreadable", str(item.path), f"{detail}: --fix sets it aside", True)
     if item.kind is journal.Kind.DEPLOY and not committed(store, item):
         for change in item.config:
             problem = journal.copy_problem(item, change)

@@ -287,6 +287,14 @@ def directory_problem_detail(what: str, holding: str, changing: str) -> str:
     )
 
 
+def not_set_aside_detail(reason: str, name: str = "it") -> str:
+    """How ``doctor`` says that what a finding names (*name*) could not be set aside
+    (*reason*: what is where it would go, as
+    :func:`agenttools_runtime.state_directories.set_aside_problem` says it, or the system's
+    refusal), for the user to move it away (after the finding's own detail)."""
+    return f"{name} could not be set aside ({reason}): move it away"
+
+
 def set_aside_unusable_directory(directory: Path) -> Path:
     """Move what is at *directory* when it is not a directory (see
     :func:`directory_problem`) to :func:`directory_set_aside`, never over anything there

@@ -17,14 +17,16 @@
     something else than a directory at ``<state>/envs`` itself (a file, a named pipe, a link
     to nothing: not agenttools'), so every command that makes or changes an environment
     stops on it and nothing else can be looked at — moved to ``<state>/envs-set-aside/envs``,
-    never over anything there;
+    never over anything there (nor into something else than a directory there);
 ``unusable journal directory``
     something else than a directory where the journals go (a file, a named pipe, a link to
     nothing: not agenttools'), so every command that changes an environment stops on it —
-    moved to ``.journal-set-aside/.journal``, never over anything there;
+    moved to ``.journal-set-aside/.journal``, never over anything there (nor into something
+    else than a directory at ``.journal-set-aside``);
 ``unreadable journal``
     a journal that cannot be read (nothing is done from it; the environments it names are
-    kept) — moved to ``.journal-set-aside/``;
+    kept) — moved to ``.journal-set-aside/`` (while something else than a directory is
+    there: reported, for the user to move away);
 ``set-aside journal``
     one moved there — reported until the user deletes it (it keeps those environments).
 
@@ -41,13 +43,21 @@ from pathlib import Path
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from agenttools_runtime.deploy.journal import directory_problem_detail, set_aside_unusable_directory
+from agenttools_runtime.deploy.journal import (
+    directory_problem_detail,
+    not_set_aside_detail,
+    set_aside_unusable_directory,
+)
 from agenttools_runtime.envs import journal, layout, provision
 from agenttools_runtime.envs.layout import ManagedEnvironment
 from agenttools_runtime.envs.receipt import VENV
 from agenttools_runtime.envs.refs import empty_trash, references, remove_environment
 from agenttools_runtime.errors import AgentToolsError
-from agenttools_runtime.state_directories import directory_problem, directory_set_aside
+from agenttools_runtime.state_directories import (
+    directory_problem,
+    directory_set_aside,
+    set_aside_problem,
+)
 
 UNUSED = "unused"
 INCOMPLETE = "incomplete"
@@ -92,13 +102,16 @@ def check() -> list[EnvironmentFinding]:
     what = directory_problem(directory)
     if what is not None:
         found.append(_directory_finding(JOURNAL_DIRECTORY, directory, what, "journals"))
+    blocked = set_aside_problem(journal.set_aside_dir())
     for item in journal.pending():
         if isinstance(item, journal.Unreadable):
             message = (
                 f"the journal {item.path} cannot be read ({item.reason}): nothing is done "
-                f"from it, and {journal.what_it_keeps(item.path)}; --fix sets it aside"
+                f"from it, and {journal.what_it_keeps(item.path)}; "
             )
-            found.append(EnvironmentFinding(UNREADABLE_JOURNAL, item.path, message, True))
+            message += "--fix sets it aside" if blocked is None else not_set_aside_detail(blocked)
+            finding = EnvironmentFinding(UNREADABLE_JOURNAL, item.path, message, blocked is None)
+            found.append(finding)
     for path in journal.set_aside_journals():
         message = (
             f"the journal {path} could not be read and was set aside by 'agenttools doctor "
@@ -111,10 +124,16 @@ def check() -> list[EnvironmentFinding]:
 
 def _directory_finding(kind: str, directory: Path, what: str, holding: str) -> EnvironmentFinding:
     """Something else than a directory where agenttools' *holding* go: set aside by --fix,
-    unless something is where it would go."""
+    unless something is where it would go, or something else than a directory is where
+    that is (``<name>-set-aside``)."""
     detail = directory_problem_detail(what, f"agenttools' {holding}", "the managed environments")
     message = f"{directory} {detail}"
-    if os.path.lexists(directory_set_aside(directory)):
+    target = directory_set_aside(directory)
+    blocked = set_aside_problem(target.parent)
+    if blocked is not None:
+        message += f"; {not_set_aside_detail(blocked)}"
+        return EnvironmentFinding(kind, directory, message, False)
+    if os.path.lexists(target):
         return EnvironmentFinding(kind, directory, f"{message}; move it away", False)
     return EnvironmentFinding(kind, directory, f"{message}: --fix sets it aside", True)
 

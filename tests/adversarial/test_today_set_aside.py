@@ -80,16 +80,12 @@ def test_a_set_aside_place_that_is_a_file_keeps_it_and_the_journal(
     assert (deployed_once / JOURNAL).read_text() == "{not json"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="doctor --fix stops with FileOperationFailed (Cannot create the directory "
-    "deployments/.journal-set-aside: File exists) instead of reporting: no report of the "
-    "deployments or the environments, where the environments' part and the deployments' "
-    "unusable journal directory say 'could not be set aside … move it away' in a finding",
-)
 def test_a_set_aside_place_that_is_a_file_is_a_finding_not_the_end_of_the_report(
     deployed_once: Path, state: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Bug: doctor --fix stopped with 'Cannot create the directory
+    deployments/.journal-set-aside: File exists', no report of the deployments or the
+    environments."""
     (deployed_once / JOURNAL).write_text("{not json")
     (state / "deployments" / ".journal-set-aside").write_text("the user's\n")
     _, data, _ = doctor(capsys, "--fix")

@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import signal
+import stat
 import warnings
 from pathlib import Path
 
@@ -453,6 +454,116 @@ def test_a_state_directory_is_never_set_aside_over_one_set_aside_before(
     assert "stops on it; move it away\n0 fixed, 1 left" in capsys.readouterr().out
     assert earlier.read_text() == "set aside before\n"
     assert directory.read_text() == "the user's\n"
+
+
+KINDS = ["regular file", "named pipe", "symbolic link to nothing"]
+
+
+def _as_it_is(path: Path) -> tuple[int, str | bytes]:
+    """What *path* is (never following a link): its type, and its bytes or where it points."""
+    mode = os.lstat(path).st_mode
+    if stat.S_ISLNK(mode):
+        return mode, os.readlink(path)
+    return mode, path.read_bytes() if stat.S_ISREG(mode) else b""
+
+
+@pytest.mark.parametrize("what", KINDS)
+@pytest.mark.parametrize("where", [*STATE_DIRECTORIES, "deployments/.journal"])
+def test_a_set_aside_place_that_is_no_directory_is_said_in_the_finding(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str], where: str, what: str
+) -> None:
+    """Something else than a directory at ``<name>-set-aside``, where --fix would move what
+    is at a state directory (or the journal directory): nothing can go there. Bug: doctor
+    said '--fix sets it aside', --fix 'it could not be set aside (File exists)' (at the
+    journal directory that, then the finding again: '--fix sets it aside')."""
+    directory = state if where == "." else state / where
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    directory.write_text("the user's\n")
+    place = directory.with_name(f"{directory.name}-set-aside")
+    _make_something_else(place, what)
+    before = _as_it_is(place)
+    said = f"it could not be set aside ({place} is a {what}, not a directory): move it away"
+    for argv in (["doctor", "--json"], ["doctor", "--fix", "--json"]):
+        assert main(argv) == 1
+        data = json.loads(capsys.readouterr().out)
+        (finding,) = [f for f in data["findings"] if f["path"] == str(directory)]
+        assert finding["kind"] == "unreadable" and not finding["fixable"], finding
+        assert finding["detail"].endswith(said), finding["detail"]
+    assert directory.read_text() == "the user's\n" and _as_it_is(place) == before
+
+
+@pytest.mark.parametrize("what", KINDS)
+def test_a_journal_set_aside_place_that_is_no_directory_is_a_finding_and_the_report_goes_on(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str], what: str
+) -> None:
+    """Bug: with something else than a directory at deployments/.journal-set-aside and a
+    journal that cannot be read, doctor --fix stopped with 'Cannot create the directory
+    …/.journal-set-aside: File exists' and no report (doctor said --fix sets it aside)."""
+    deploy("cursor", bundle("b", [inline("one")]))
+    journal = state / "deployments" / ".journal" / "00000000000000000001-deploy-x.json"
+    journal.write_text("{not json")
+    temp = state / "deployments" / ".index" / ".index.json.agenttools-1234.tmp"
+    temp.write_text("torn")
+    env_journal = state / "envs" / ".journal" / "00000000000000000001-install-weather.json"
+    env_journal.parent.mkdir(parents=True)
+    env_journal.write_text("[")
+    place = state / "deployments" / ".journal-set-aside"
+    _make_something_else(place, what)
+    before = _as_it_is(place)
+    said = f"{journal.name} could not be set aside ({place} is a {what}, not a directory)"
+    for argv in (["doctor", "--json"], ["doctor", "--fix", "--json"]):
+        assert main(argv) == 1
+        data = json.loads(capsys.readouterr().out)
+        assert "error" not in data, data
+        (finding,) = [f for f in data["findings"] if f["path"] == str(journal)]
+        assert finding["kind"] == "unreadable" and not finding["fixable"], finding
+        assert finding["detail"].endswith(f"{said}: move it away"), finding["detail"]
+        # the rest of the report: the deployments' and the environments' (nothing repaired
+        # on top of the journal)
+        assert [f["kind"] for f in data["findings"] if f["path"] == str(temp)] == ["temp-file"]
+        assert str(env_journal) in [f["path"] for f in data["environments"]["findings"]]
+        assert data["environments"]["fixed"] == []
+    assert journal.read_text() == "{not json" and _as_it_is(place) == before
+    assert temp.read_text() == "torn" and env_journal.read_text() == "["
+    assert main(["doctor", "--fix"]) == 1
+    printed = capsys.readouterr().out
+    assert said in printed and f"the journal {env_journal} cannot be read" in printed
+    assert "-> not repaired until the deployments' journal above is handled" in printed
+
+
+@pytest.mark.parametrize("what", KINDS)
+@pytest.mark.parametrize(
+    "kind", ["unreadable journal", "unusable journal directory", "unusable environments directory"]
+)
+def test_an_environments_set_aside_place_that_is_no_directory_is_said_in_the_finding(
+    home: Path, state: Path, capsys: pytest.CaptureFixture[str], kind: str, what: str
+) -> None:
+    """Something else than a directory at envs/.journal-set-aside (where a journal that
+    cannot be read goes, or the journal directory that is none) or at envs-set-aside. Bug:
+    doctor said '--fix sets it aside', and --fix 'not fixed: [Errno 17] File exists: …'."""
+    envs = state / "envs"
+    if kind == "unreadable journal":
+        path = envs / ".journal" / "00000000000000000001-install-weather.json"
+        place = envs / ".journal-set-aside"
+    elif kind == "unusable journal directory":
+        path, place = envs / ".journal", envs / ".journal-set-aside"
+    else:
+        path, place = envs, state / "envs-set-aside"
+    path.parent.mkdir(parents=True)
+    path.write_text("[")
+    _make_something_else(place, what)
+    before = _as_it_is(place)
+    said = f"it could not be set aside ({place} is a {what}, not a directory): move it away"
+    for argv in (["doctor", "--json"], ["doctor", "--fix", "--json"]):
+        assert main(argv) == 1
+        data = json.loads(capsys.readouterr().out)["environments"]
+        (finding,) = [f for f in data["findings"] if f["path"] == str(path)]
+        assert finding["kind"] == kind and not finding["fixable"], finding
+        assert finding["message"].endswith(said), finding["message"]
+        assert data["fixed"] == []
+    assert main(["doctor", "--fix"]) == 1
+    assert f"{said} (not fixable)" in capsys.readouterr().out
+    assert path.read_text() == "[" and _as_it_is(place) == before
 
 
 @pytest.mark.parametrize("taken", ["journal", "side file"])
