@@ -6,18 +6,15 @@ traceback, and nothing is removed unless the answer was yes."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from agenttools_runtime.cli import main
 from agenttools_runtime.deploy import deployed
 from tests.helpers.terminal import run_on_terminal
-from tests.helpers.venvs import fake_site
-from tests.helpers.weather import weather
+from tests.helpers.weather import orphaned_deployment
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
 
@@ -27,13 +24,9 @@ SYNC = ["sync", "--prune"]
 @pytest.fixture
 def orphaned(tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]) -> str:
     """One deployment whose distribution was uninstalled since: its id."""
-    site = fake_site(tmp_path / "site")
-    weather(site, "1.2.0")
-    assert main(["deploy", "cursor", "weather-tools/weather-tools", "--path", str(site)]) == 0
+    uuid = orphaned_deployment(tmp_path / "site")
     capsys.readouterr()
-    shutil.rmtree(next(site.glob("weather_tools-*.dist-info")))  # pip uninstall
-    (found,) = deployed()
-    return found.uuid
+    return uuid
 
 
 @pytest.mark.parametrize(

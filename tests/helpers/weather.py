@@ -7,7 +7,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from tests.helpers.venvs import fake_distribution, skill_files
+from agenttools_runtime.cli import main
+from agenttools_runtime.deploy import deployed
+from tests.helpers.venvs import fake_distribution, fake_site, skill_files
 
 
 def weather(site: Path, version: str, body: str = "Do things.") -> Path:
@@ -49,3 +51,14 @@ def table(out: str) -> dict[str, list[str]]:
         if len(cells) >= 6:
             rows[cells[1]] = [cells[0], *cells[2:]]
     return rows
+
+
+def orphaned_deployment(root: Path) -> str:
+    """A deployment of weather-tools 1.2.0 from a fake venv at *root* whose distribution was
+    then uninstalled: its id (in the state of this test's ``AGENTTOOLS_HOME``)."""
+    site = fake_site(root)
+    weather(site, "1.2.0")
+    assert main(["deploy", "cursor", "weather-tools/weather-tools", "--path", str(site)]) == 0
+    shutil.rmtree(next(site.glob("weather_tools-*.dist-info")))  # pip uninstall
+    (found,) = deployed()
+    return found.uuid
